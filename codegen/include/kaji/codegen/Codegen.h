@@ -1,0 +1,44 @@
+// kaji IR → LLVM IR → PTX through LLVM's NVPTX backend.
+//
+// Kernel parameter ABI (what the runtime packs for cuLaunchKernel): each kernel
+// parameter is flattened, in order, into
+//   scalar of type T      → one parameter of T (bool as one byte, 0 or 1)
+//   array of ndim n       → data pointer (8 bytes), then n × i64 shape, then n × i64
+//                           strides in bytes
+// Kernels keep their IR function name as the PTX entry name.
+#pragma once
+
+#include "kaji/ir/IR.h"
+
+#include <string>
+
+namespace kaji::codegen {
+
+struct PTXOptions {
+  std::string arch = "sm_90"; // sm_XX
+  unsigned optLevel = 3;      // 0..3, LLVM's pipeline level
+  bool fastMath = false;
+};
+
+// Wall time of the codegen phases of one emitPTX call, in milliseconds.
+struct CodegenTimings {
+  double lowerMs = 0;    // kaji IR → LLVM IR, libdevice linked
+  double optimizeMs = 0; // LLVM's O-level pipeline
+  double emitMs = 0;     // NVPTX instruction selection and PTX printing
+};
+
+// LLVM IR text of the module for nvptx64-nvidia-cuda, after optimisation when
+// options.optLevel > 0.
+std::string emitLLVMIR(const ir::Module &module, const PTXOptions &options);
+
+// PTX text for the module. Throws ir::CompileError (with the operation's location)
+// if the module cannot be lowered, std::runtime_error naming the problem if
+// libdevice cannot be found or the arch is not a known sm_XX.
+std::string emitPTX(const ir::Module &module, const PTXOptions &options,
+                    CodegenTimings *timings = nullptr);
+
+// Where libdevice.10.bc is looked for: $CUDA_HOME/nvvm/libdevice, $CUDA_PATH/...,
+// /usr/local/cuda/nvvm/libdevice. Empty if not found.
+std::string findLibdevice();
+
+} // namespace kaji::codegen

@@ -1,0 +1,871 @@
+#include "LLVMLowering.h"
+
+#include "MathLowering.h"
+#include "PythonArithmetic.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace kaji::codegen {
+namespace {
+
+using ir::CompileError;
+using ir::Opcode;
+using ir::ScalarKind;
+
+// Registers hold bool as i1; memory and kernel parameters hold it as one byte.
+llvm::Type *registerType(llvm::LLVMContext &context, ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::Bool:
+    return llvm::Type::getInt1Ty(context);
+  case ScalarKind::Int8:
+  case ScalarKind::UInt8:
+    return llvm::Type::getInt8Ty(context);
+  case ScalarKind::Int16:
+  case ScalarKind::UInt16:
+    return llvm::Type::getInt16Ty(context);
+  case ScalarKind::Int32:
+  case ScalarKind::UInt32:
+    return llvm::Type::getInt32Ty(context);
+  case ScalarKind::Int64:
+  case ScalarKind::UInt64:
+    return llvm::Type::getInt64Ty(context);
+  case ScalarKind::Float16:
+    return llvm::Type::getHalfTy(context);
+  case ScalarKind::Float32:
+    return llvm::Type::getFloatTy(context);
+  case ScalarKind::Float64:
+    return llvm::Type::getDoubleTy(context);
+  }
+  return nullptr;
+}
+
+llvm::Type *memoryType(llvm::LLVMContext &context, ScalarKind kind) {
+  return kind == ScalarKind::Bool ? llvm::Type::getInt8Ty(context) : registerType(context, kind);
+}
+
+// An array value: its data pointer and, per dimension, its extent and byte stride.
+struct ArrayValue {
+  llvm::Value *data = nullptr;
+  std::vector<llvm::Value *> shape;
+  std::vector<llvm::Value *> strides;
+
+  // data, shape..., strides...: the order of the parameter ABI.
+  std::vector<llvm::Value *> parts() const {
+    std::vector<llvm::Value *> all{data};
+    all.insert(all.end(), shape.begin(), shape.end());
+    all.insert(all.end(), strides.begin(), strides.end());
+    return all;
+  }
+  static ArrayValue fromParts(const std::vector<llvm::Value *> &parts, unsigned ndim) {
+    ArrayValue array;
+    array.data = parts[0];
+    array.shape.assign(parts.begin() + 1, parts.begin() + 1 + ndim);
+    array.strides.assign(parts.begin() + 1 + ndim, parts.end());
+    return array;
+  }
+};
+
+// A contiguous layout fixes one stride to the element size; using the constant lets LLVM
+// see unit-stride accesses without loading a stride.
+ArrayValue applyLayout(ArrayValue array, ir::Type type, llvm::LLVMContext &context) {
+  if (type.ndim() == 0)
+    return array;
+  llvm::Value *elementSize =
+      llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), ir::byteSize(type.scalarKind()));
+  if (type.layout() == ir::Layout::C)
+    array.strides.back() = elementSize;
+  else if (type.layout() == ir::Layout::F)
+    array.strides.front() = elementSize;
+  return array;
+}
+
+class ModuleLowering;
+
+class FunctionLowering {
+public:
+  FunctionLowering(ModuleLowering &moduleLowering, const ir::Function &function,
+                   llvm::Function &out);
+  void run();
+
+private:
+  std::vector<const ir::Block *> reversePostOrder() const;
+  void bindParameters();
+  void createBlockArguments(const ir::Block &block);
+  void lowerOperation(const ir::Operation &op);
+  llvm::Value *lowerBinary(const ir::Operation &op);
+  llvm::Value *lowerUnary(const ir::Operation &op);
+  llvm::Value *lowerCmp(const ir::Operation &op);
+  llvm::Value *lowerMath(const ir::Operation &op);
+  llvm::Value *lowerConstant(const ir::Operation &op);
+  void lowerSelect(const ir::Operation &op);
+  void lowerCall(const ir::Operation &op);
+  void lowerSharedArray(const ir::Operation &op);
+  void lowerReturn(const ir::Operation &op);
+  void lowerBranch(const ir::Operation &op);
+  std::vector<std::vector<llvm::Value *>> successorArguments(const ir::Successor &successor,
+                                                             const ir::Operation &op) const;
+  void addIncoming(const ir::Block &target,
+                   const std::vector<std::vector<llvm::Value *>> &arguments,
+                   const ir::Operation &op);
+  llvm::Value *elementAddress(const ir::Operation &op, unsigned arrayOperand, unsigned firstIndex);
+  llvm::Value *castScalar(llvm::Value *value, ScalarKind from, ScalarKind to);
+
+  llvm::Value *scalar(const ir::Value *value, const ir::Operation &user) const;
+  const ArrayValue &array(const ir::Value *value, const ir::Operation &user) const;
+  std::vector<llvm::Value *> parts(const ir::Value *value, const ir::Operation &user) const;
+  void bind(const ir::Value *value, const std::vector<llvm::Value *> &parts);
+
+  ModuleLowering &moduleLowering_;
+  const Target &target_;
+  const ir::Function &function_;
+  llvm::Function &out_;
+  llvm::LLVMContext &context_;
+  llvm::IRBuilder<> builder_;
+  std::unordered_map<const ir::Block *, llvm::BasicBlock *> blocks_;
+  std::unordered_map<const ir::Value *, llvm::Value *> scalars_;
+  std::unordered_map<const ir::Value *, ArrayValue> arrays_;
+  unsigned sharedArrayCount_ = 0;
+};
+
+class ModuleLowering {
+public:
+  ModuleLowering(const ir::Module &module, const Target &target, const LoweringOptions &options,
+                 llvm::Module &out)
+      : module_(module), target_(target), options_(options), out_(out) {}
+
+  void run() {
+    for (const auto &function : module_.functions())
+      declare(*function);
+    for (const auto &function : module_.functions())
+      FunctionLowering(*this, *function, *functions_.at(function.get())).run();
+  }
+
+  const Target &target() const { return target_; }
+  const LoweringOptions &options() const { return options_; }
+  llvm::Module &out() { return out_; }
+  const ir::Module &module() const { return module_; }
+  llvm::Function *lowered(const ir::Function *function) const {
+    auto it = functions_.find(function);
+    return it == functions_.end() ? nullptr : it->second;
+  }
+
+  // LLVM parameter types of one kaji parameter, flattened per the ABI in Codegen.h.
+  std::vector<llvm::Type *> parameterTypes(ir::Type type, bool isKernel) const {
+    llvm::LLVMContext &context = out_.getContext();
+    if (type.isScalar())
+      return {isKernel ? memoryType(context, type.scalarKind())
+                       : registerType(context, type.scalarKind())};
+    std::vector<llvm::Type *> types{
+        llvm::PointerType::get(context, target_.addressSpace(type.memorySpace()))};
+    types.insert(types.end(), 2 * type.ndim(), llvm::Type::getInt64Ty(context));
+    return types;
+  }
+
+private:
+  void declare(const ir::Function &function) {
+    llvm::LLVMContext &context = out_.getContext();
+    std::vector<llvm::Type *> params;
+    for (ir::Type type : function.paramTypes()) {
+      if (type.isVoid())
+        throw CompileError(function.location(),
+                           "parameter of function '" + function.name() + "' has type void");
+      for (llvm::Type *part : parameterTypes(type, function.isKernel()))
+        params.push_back(part);
+    }
+    ir::Type returnType = function.returnType();
+    if (returnType.isArray())
+      throw CompileError(function.location(), "function '" + function.name() +
+                                                  "' returns an array; kaji functions "
+                                                  "return scalars or nothing");
+    if (function.isKernel() && !returnType.isVoid())
+      throw CompileError(function.location(),
+                         "kernel '" + function.name() + "' must not return a value");
+    llvm::Type *result = returnType.isVoid() ? llvm::Type::getVoidTy(context)
+                                             : registerType(context, returnType.scalarKind());
+    auto linkage = function.isKernel() ? llvm::GlobalValue::ExternalLinkage
+                                       : llvm::GlobalValue::InternalLinkage;
+    if (out_.getFunction(function.name()))
+      throw CompileError(function.location(),
+                         "function '" + function.name() + "' is defined twice");
+    llvm::Function *lowered = llvm::Function::Create(llvm::FunctionType::get(result, params, false),
+                                                     linkage, function.name(), out_);
+    lowered->setDoesNotThrow();
+    if (options_.fastMath) {
+      lowered->addFnAttr("unsafe-fp-math", "true");
+      // Flush float32 denormals, matching the FTZ variants libdevice picks under fast math.
+      lowered->addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+    }
+    if (function.isKernel())
+      target_.markKernel(*lowered);
+    functions_[&function] = lowered;
+  }
+
+  const ir::Module &module_;
+  const Target &target_;
+  const LoweringOptions &options_;
+  llvm::Module &out_;
+  std::unordered_map<const ir::Function *, llvm::Function *> functions_;
+};
+
+FunctionLowering::FunctionLowering(ModuleLowering &moduleLowering, const ir::Function &function,
+                                   llvm::Function &out)
+    : moduleLowering_(moduleLowering), target_(moduleLowering.target()), function_(function),
+      out_(out), context_(out.getContext()), builder_(out.getContext()) {
+  if (moduleLowering.options().fastMath) {
+    llvm::FastMathFlags flags;
+    flags.setAllowReassoc();
+    flags.setAllowContract();
+    flags.setApproxFunc();
+    flags.setAllowReciprocal();
+    flags.setNoSignedZeros();
+    builder_.setFastMathFlags(flags);
+  }
+}
+
+std::vector<const ir::Block *> FunctionLowering::reversePostOrder() const {
+  std::vector<const ir::Block *> postOrder;
+  std::unordered_set<const ir::Block *> visited;
+  // (block, index of the next successor to visit)
+  std::vector<std::pair<const ir::Block *, size_t>> stack{{function_.entry(), 0}};
+  visited.insert(function_.entry());
+  while (!stack.empty()) {
+    auto &[block, next] = stack.back();
+    const ir::Operation *terminator = block->terminator();
+    if (!terminator)
+      throw CompileError(block->operations().empty() ? function_.location()
+                                                     : block->operations().back()->location(),
+                         "a block of function '" + function_.name() +
+                             "' does not end in a terminator");
+    if (next < terminator->successors().size()) {
+      const ir::Block *successor = terminator->successors()[next++].block;
+      if (successor == function_.entry())
+        throw CompileError(terminator->location(),
+                           "branch to the entry block of function '" + function_.name() + "'");
+      if (visited.insert(successor).second)
+        stack.push_back({successor, 0});
+      continue;
+    }
+    postOrder.push_back(block);
+    stack.pop_back();
+  }
+  return {postOrder.rbegin(), postOrder.rend()};
+}
+
+void FunctionLowering::run() {
+  if (function_.blocks().empty())
+    throw CompileError(function_.location(), "function '" + function_.name() + "' has no body");
+  std::vector<const ir::Block *> order = reversePostOrder();
+  for (size_t i = 0; i < function_.blocks().size(); ++i) {
+    const ir::Block *block = function_.blocks()[i].get();
+    if (std::find(order.begin(), order.end(), block) != order.end())
+      blocks_[block] =
+          llvm::BasicBlock::Create(context_, i == 0 ? "entry" : "bb" + std::to_string(i), &out_);
+  }
+  builder_.SetInsertPoint(blocks_.at(function_.entry()));
+  bindParameters();
+  for (const ir::Block *block : order)
+    if (block != function_.entry())
+      createBlockArguments(*block);
+  for (const ir::Block *block : order) {
+    builder_.SetInsertPoint(blocks_.at(block));
+    for (const auto &op : block->operations()) {
+      if (builder_.GetInsertBlock()->getTerminator())
+        throw CompileError(op->location(), "operation after the terminator of its block");
+      lowerOperation(*op);
+    }
+  }
+}
+
+void FunctionLowering::bindParameters() {
+  const ir::Block &entry = *function_.entry();
+  std::vector<ir::Type> types = function_.paramTypes();
+  if (entry.arguments().size() != types.size())
+    throw CompileError(function_.location(), "entry block of function '" + function_.name() +
+                                                 "' does not take one argument per parameter");
+  auto argument = out_.arg_begin();
+  for (size_t i = 0; i < types.size(); ++i) {
+    std::string name = i < function_.paramNames().size() && !function_.paramNames()[i].empty()
+                           ? function_.paramNames()[i]
+                           : "arg" + std::to_string(i);
+    ir::Type type = types[i];
+    if (type.isScalar()) {
+      llvm::Value *value = &*argument++;
+      value->setName(name);
+      if (type.isBool() && value->getType() != builder_.getInt1Ty())
+        value = builder_.CreateICmpNE(value, builder_.getInt8(0), name + ".bool");
+      scalars_[entry.argument(i)] = value;
+      continue;
+    }
+    ArrayValue array;
+    array.data = &*argument++;
+    array.data->setName(name);
+    for (unsigned d = 0; d < type.ndim(); ++d) {
+      array.shape.push_back(&*argument++);
+      array.shape.back()->setName(name + ".shape" + std::to_string(d));
+    }
+    for (unsigned d = 0; d < type.ndim(); ++d) {
+      array.strides.push_back(&*argument++);
+      array.strides.back()->setName(name + ".stride" + std::to_string(d));
+    }
+    arrays_[entry.argument(i)] = applyLayout(std::move(array), type, context_);
+  }
+}
+
+void FunctionLowering::createBlockArguments(const ir::Block &block) {
+  builder_.SetInsertPoint(blocks_.at(&block));
+  for (const auto &argument : block.arguments()) {
+    std::vector<llvm::Value *> phis;
+    for (llvm::Type *type : moduleLowering_.parameterTypes(argument->type(), false))
+      phis.push_back(builder_.CreatePHI(type, 2));
+    bind(argument.get(), phis);
+  }
+}
+
+llvm::Value *FunctionLowering::scalar(const ir::Value *value, const ir::Operation &user) const {
+  auto it = scalars_.find(value);
+  if (it == scalars_.end())
+    throw CompileError(user.location(), "operand of '" +
+                                            std::string(ir::opcodeName(user.opcode())) +
+                                            "' is not a scalar defined before its use");
+  return it->second;
+}
+
+const ArrayValue &FunctionLowering::array(const ir::Value *value, const ir::Operation &user) const {
+  auto it = arrays_.find(value);
+  if (it == arrays_.end())
+    throw CompileError(user.location(), "operand of '" +
+                                            std::string(ir::opcodeName(user.opcode())) +
+                                            "' is not an array defined before its use");
+  return it->second;
+}
+
+std::vector<llvm::Value *> FunctionLowering::parts(const ir::Value *value,
+                                                   const ir::Operation &user) const {
+  if (value->type().isArray())
+    return array(value, user).parts();
+  return {scalar(value, user)};
+}
+
+void FunctionLowering::bind(const ir::Value *value, const std::vector<llvm::Value *> &parts) {
+  if (value->type().isArray())
+    arrays_[value] = ArrayValue::fromParts(parts, value->type().ndim());
+  else
+    scalars_[value] = parts.front();
+}
+
+void FunctionLowering::lowerOperation(const ir::Operation &op) {
+  llvm::Value *result = nullptr;
+  switch (op.opcode()) {
+  case Opcode::Constant:
+    result = lowerConstant(op);
+    break;
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Div:
+  case Opcode::FloorDiv:
+  case Opcode::Mod:
+  case Opcode::Pow:
+  case Opcode::Min:
+  case Opcode::Max:
+  case Opcode::And:
+  case Opcode::Or:
+  case Opcode::Xor:
+  case Opcode::Shl:
+  case Opcode::Shr:
+    result = lowerBinary(op);
+    break;
+  case Opcode::Neg:
+  case Opcode::Not:
+  case Opcode::Abs:
+    result = lowerUnary(op);
+    break;
+  case Opcode::Cmp:
+    result = lowerCmp(op);
+    break;
+  case Opcode::Select:
+    lowerSelect(op);
+    return;
+  case Opcode::Cast: {
+    ir::Type from = op.operand(0)->type();
+    if (!from.isScalar() || !op.resultType().isScalar())
+      throw CompileError(op.location(), "cast between " + from.str() + " and " +
+                                            op.resultType().str() + " is not a scalar conversion");
+    result = castScalar(scalar(op.operand(0), op), from.scalarKind(), op.resultType().scalarKind());
+    break;
+  }
+  case Opcode::Math:
+    result = lowerMath(op);
+    break;
+  case Opcode::SpecialReg: {
+    ir::SpecialReg reg = op.attrAs<ir::SpecialReg>();
+    if (reg.dim > 2)
+      throw CompileError(op.location(), "special register dimension " +
+                                            std::to_string(reg.dim) + " is not x, y or z");
+    result = target_.emitSpecialReg(builder_, reg);
+    break;
+  }
+  case Opcode::Barrier:
+    target_.emitBarrier(builder_);
+    return;
+  case Opcode::ArrayDim:
+  case Opcode::ArrayStride: {
+    const ArrayValue &value = array(op.operand(0), op);
+    int64_t dim = op.attrAs<int64_t>();
+    if (dim < 0 || dim >= int64_t(value.shape.size()))
+      throw CompileError(op.location(), "dimension " + std::to_string(dim) + " of a " +
+                                            op.operand(0)->type().str() + " does not exist");
+    result = op.opcode() == Opcode::ArrayDim ? value.shape[dim] : value.strides[dim];
+    break;
+  }
+  case Opcode::Load: {
+    ScalarKind kind = op.operand(0)->type().scalarKind();
+    llvm::Value *address = elementAddress(op, 0, 1);
+    result = builder_.CreateAlignedLoad(memoryType(context_, kind), address,
+                                        llvm::Align(ir::byteSize(kind)));
+    if (kind == ScalarKind::Bool)
+      result = builder_.CreateICmpNE(result, builder_.getInt8(0));
+    break;
+  }
+  case Opcode::Store: {
+    ScalarKind kind = op.operand(1)->type().scalarKind();
+    llvm::Value *value = scalar(op.operand(0), op);
+    if (kind == ScalarKind::Bool)
+      value = builder_.CreateZExt(value, builder_.getInt8Ty());
+    builder_.CreateAlignedStore(value, elementAddress(op, 1, 2), llvm::Align(ir::byteSize(kind)));
+    return;
+  }
+  case Opcode::AtomicAdd: {
+    ScalarKind kind = op.operand(0)->type().scalarKind();
+    if (kind == ScalarKind::Bool)
+      throw CompileError(op.location(), "atomic add on a bool array is not supported");
+    llvm::Value *value = scalar(op.operand(1), op);
+    result = builder_.CreateAtomicRMW(
+        ir::isFloat(kind) ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add,
+        elementAddress(op, 0, 2), value, llvm::Align(ir::byteSize(kind)),
+        llvm::AtomicOrdering::Monotonic);
+    break;
+  }
+  case Opcode::SharedArray:
+    lowerSharedArray(op);
+    return;
+  case Opcode::Call:
+    lowerCall(op);
+    return;
+  case Opcode::Br:
+  case Opcode::CondBr:
+    lowerBranch(op);
+    return;
+  case Opcode::Return:
+    lowerReturn(op);
+    return;
+  }
+  if (op.result())
+    scalars_[op.result()] = result;
+}
+
+llvm::Value *FunctionLowering::lowerConstant(const ir::Operation &op) {
+  ir::Type type = op.resultType();
+  if (!type.isScalar())
+    throw CompileError(op.location(), "constant of non-scalar type " + type.str());
+  llvm::Type *llvmType = registerType(context_, type.scalarKind());
+  const ir::Attr &attr = op.attr();
+  if (type.isFloat()) {
+    if (auto *value = std::get_if<double>(&attr))
+      return llvm::ConstantFP::get(llvmType, *value);
+    if (auto *value = std::get_if<int64_t>(&attr))
+      return llvm::ConstantFP::get(llvmType, double(*value));
+  } else if (auto *value = std::get_if<int64_t>(&attr)) {
+    return llvm::ConstantInt::get(llvmType, uint64_t(*value), ir::isSigned(type.scalarKind()));
+  }
+  throw CompileError(op.location(), "constant of type " + type.str() + " has no matching value");
+}
+
+llvm::Value *FunctionLowering::lowerBinary(const ir::Operation &op) {
+  ir::Type type = op.resultType();
+  if (!type.isScalar() || op.numOperands() != 2)
+    throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
+                                          "' takes two scalars of its result type");
+  llvm::Value *lhs = scalar(op.operand(0), op);
+  llvm::Value *rhs = scalar(op.operand(1), op);
+  bool isFloat = type.isFloat();
+  bool isSigned = ir::isSigned(type.scalarKind());
+  auto requireInteger = [&] {
+    if (isFloat)
+      throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
+                                            "' is not defined on " + type.str());
+  };
+  switch (op.opcode()) {
+  case Opcode::Add:
+    return isFloat ? builder_.CreateFAdd(lhs, rhs) : builder_.CreateAdd(lhs, rhs);
+  case Opcode::Sub:
+    return isFloat ? builder_.CreateFSub(lhs, rhs) : builder_.CreateSub(lhs, rhs);
+  case Opcode::Mul:
+    return isFloat ? builder_.CreateFMul(lhs, rhs) : builder_.CreateMul(lhs, rhs);
+  case Opcode::Div:
+    return isFloat ? builder_.CreateFDiv(lhs, rhs) : emitIntDiv(builder_, lhs, rhs, isSigned);
+  case Opcode::FloorDiv:
+    return isFloat ? emitFloatFloorDiv(builder_, target_, lhs, rhs)
+                   : emitIntFloorDiv(builder_, lhs, rhs, isSigned);
+  case Opcode::Mod:
+    return isFloat ? emitFloatMod(builder_, target_, lhs, rhs)
+                   : emitIntMod(builder_, lhs, rhs, isSigned);
+  case Opcode::Pow:
+    return isFloat ? emitMath(builder_, target_, "pow", {lhs, rhs})
+                   : emitIntPow(builder_, lhs, rhs, isSigned);
+  case Opcode::Min:
+  case Opcode::Max: {
+    bool isMin = op.opcode() == Opcode::Min;
+    llvm::Value *takeRhs;
+    if (isFloat)
+      takeRhs = isMin ? builder_.CreateFCmpOLT(rhs, lhs) : builder_.CreateFCmpOGT(rhs, lhs);
+    else if (isSigned)
+      takeRhs = isMin ? builder_.CreateICmpSLT(rhs, lhs) : builder_.CreateICmpSGT(rhs, lhs);
+    else
+      takeRhs = isMin ? builder_.CreateICmpULT(rhs, lhs) : builder_.CreateICmpUGT(rhs, lhs);
+    return builder_.CreateSelect(takeRhs, rhs, lhs, isMin ? "min" : "max");
+  }
+  case Opcode::And:
+    requireInteger();
+    return builder_.CreateAnd(lhs, rhs);
+  case Opcode::Or:
+    requireInteger();
+    return builder_.CreateOr(lhs, rhs);
+  case Opcode::Xor:
+    requireInteger();
+    return builder_.CreateXor(lhs, rhs);
+  case Opcode::Shl:
+    requireInteger();
+    return emitShl(builder_, lhs, rhs);
+  case Opcode::Shr:
+    requireInteger();
+    return emitShr(builder_, lhs, rhs, isSigned);
+  default:
+    break;
+  }
+  throw CompileError(op.location(), "not a binary operation");
+}
+
+llvm::Value *FunctionLowering::lowerUnary(const ir::Operation &op) {
+  ir::Type type = op.resultType();
+  if (!type.isScalar() || op.numOperands() != 1)
+    throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
+                                          "' takes one scalar of its result type");
+  llvm::Value *operand = scalar(op.operand(0), op);
+  bool isFloat = type.isFloat();
+  switch (op.opcode()) {
+  case Opcode::Neg:
+    return isFloat ? builder_.CreateFNeg(operand) : builder_.CreateNeg(operand);
+  case Opcode::Not:
+    if (isFloat)
+      throw CompileError(op.location(), "'not' is not defined on " + type.str());
+    return builder_.CreateNot(operand);
+  case Opcode::Abs:
+    if (isFloat)
+      return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, operand);
+    if (!ir::isSigned(type.scalarKind()))
+      return operand;
+    // INT_MIN wraps to itself, as in every other integer operation.
+    return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, operand, builder_.getFalse());
+  default:
+    break;
+  }
+  throw CompileError(op.location(), "not a unary operation");
+}
+
+llvm::Value *FunctionLowering::lowerCmp(const ir::Operation &op) {
+  if (op.numOperands() != 2 || !op.operand(0)->type().isScalar() ||
+      op.operand(0)->type() != op.operand(1)->type())
+    throw CompileError(op.location(), "'cmp' takes two scalars of one type");
+  ScalarKind kind = op.operand(0)->type().scalarKind();
+  llvm::Value *lhs = scalar(op.operand(0), op);
+  llvm::Value *rhs = scalar(op.operand(1), op);
+  using P = llvm::CmpInst::Predicate;
+  bool isSigned = ir::isSigned(kind);
+  P predicate = P::BAD_ICMP_PREDICATE;
+  switch (op.attrAs<ir::CmpPredicate>()) {
+  case ir::CmpPredicate::Eq:
+    predicate = ir::isFloat(kind) ? P::FCMP_OEQ : P::ICMP_EQ;
+    break;
+  case ir::CmpPredicate::Ne:
+    predicate = ir::isFloat(kind) ? P::FCMP_UNE : P::ICMP_NE;
+    break;
+  case ir::CmpPredicate::Lt:
+    predicate = ir::isFloat(kind) ? P::FCMP_OLT : isSigned ? P::ICMP_SLT : P::ICMP_ULT;
+    break;
+  case ir::CmpPredicate::Le:
+    predicate = ir::isFloat(kind) ? P::FCMP_OLE : isSigned ? P::ICMP_SLE : P::ICMP_ULE;
+    break;
+  case ir::CmpPredicate::Gt:
+    predicate = ir::isFloat(kind) ? P::FCMP_OGT : isSigned ? P::ICMP_SGT : P::ICMP_UGT;
+    break;
+  case ir::CmpPredicate::Ge:
+    predicate = ir::isFloat(kind) ? P::FCMP_OGE : isSigned ? P::ICMP_SGE : P::ICMP_UGE;
+    break;
+  }
+  return builder_.CreateCmp(predicate, lhs, rhs);
+}
+
+llvm::Value *FunctionLowering::lowerMath(const ir::Operation &op) {
+  const std::string &name = op.attrAs<std::string>();
+  std::optional<unsigned> arity = mathArity(name);
+  if (!arity)
+    throw CompileError(op.location(), "unknown math function '" + name + "'");
+  if (op.numOperands() != *arity)
+    throw CompileError(op.location(), "math function '" + name + "' takes " +
+                                          std::to_string(*arity) + " argument(s), got " +
+                                          std::to_string(op.numOperands()));
+  if (!op.resultType().isScalar())
+    throw CompileError(op.location(), "math function '" + name + "' returns a scalar");
+  // Integer arguments compute in float64, as Python's math module does.
+  ScalarKind computeKind = ScalarKind::Float64;
+  for (const ir::Value *operand : op.operands()) {
+    if (!operand->type().isScalar())
+      throw CompileError(op.location(), "math function '" + name + "' takes scalars");
+    if (operand->type().isFloat()) {
+      computeKind = operand->type().scalarKind();
+      break;
+    }
+  }
+  std::vector<llvm::Value *> args;
+  for (const ir::Value *operand : op.operands())
+    args.push_back(castScalar(scalar(operand, op), operand->type().scalarKind(), computeKind));
+  llvm::Value *value = emitMath(builder_, target_, name, args);
+  ScalarKind valueKind = isMathPredicate(name) ? ScalarKind::Bool : computeKind;
+  return castScalar(value, valueKind, op.resultType().scalarKind());
+}
+
+void FunctionLowering::lowerSelect(const ir::Operation &op) {
+  if (op.numOperands() != 3 || !op.operand(0)->type().isBool() ||
+      op.operand(1)->type() != op.operand(2)->type())
+    throw CompileError(op.location(), "'select' takes a bool and two values of one type");
+  llvm::Value *condition = scalar(op.operand(0), op);
+  std::vector<llvm::Value *> ifTrue = parts(op.operand(1), op);
+  std::vector<llvm::Value *> ifFalse = parts(op.operand(2), op);
+  std::vector<llvm::Value *> selected;
+  for (size_t i = 0; i < ifTrue.size(); ++i)
+    selected.push_back(builder_.CreateSelect(condition, ifTrue[i], ifFalse[i]));
+  bind(op.result(), selected);
+}
+
+llvm::Value *FunctionLowering::castScalar(llvm::Value *value, ScalarKind from, ScalarKind to) {
+  if (from == to)
+    return value;
+  llvm::Type *toType = registerType(context_, to);
+  if (to == ScalarKind::Bool) {
+    if (ir::isFloat(from)) // NaN is truthy, as bool(nan) in Python
+      return builder_.CreateFCmpUNE(value, llvm::ConstantFP::get(value->getType(), 0.0));
+    return builder_.CreateICmpNE(value, llvm::ConstantInt::get(value->getType(), 0));
+  }
+  if (ir::isFloat(from) && ir::isFloat(to))
+    return ir::bitWidth(to) > ir::bitWidth(from) ? builder_.CreateFPExt(value, toType)
+                                                 : builder_.CreateFPTrunc(value, toType);
+  if (ir::isFloat(from)) {
+    // Saturating conversions: an out-of-range float gives the nearest bound, NaN gives 0,
+    // never poison.
+    if (from == ScalarKind::Float16)
+      value = builder_.CreateFPExt(value, builder_.getFloatTy());
+    auto intrinsic = ir::isSigned(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+    return builder_.CreateIntrinsic(intrinsic, {toType, value->getType()}, {value});
+  }
+  bool fromSigned = ir::isSigned(from);
+  if (ir::isFloat(to))
+    return fromSigned ? builder_.CreateSIToFP(value, toType) : builder_.CreateUIToFP(value, toType);
+  return builder_.CreateIntCast(value, toType, fromSigned);
+}
+
+llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned arrayOperand,
+                                              unsigned firstIndex) {
+  if (op.numOperands() <= arrayOperand || !op.operand(arrayOperand)->type().isArray())
+    throw CompileError(op.location(),
+                       "'" + std::string(ir::opcodeName(op.opcode())) + "' needs an array operand");
+  const ArrayValue &value = array(op.operand(arrayOperand), op);
+  unsigned ndim = op.operand(arrayOperand)->type().ndim();
+  if (op.numOperands() - firstIndex != ndim)
+    throw CompileError(op.location(), "a " + op.operand(arrayOperand)->type().str() + " takes " +
+                                          std::to_string(ndim) + " index(es), got " +
+                                          std::to_string(op.numOperands() - firstIndex));
+  llvm::Value *offset = nullptr;
+  for (unsigned d = 0; d < ndim; ++d) {
+    const ir::Value *index = op.operand(firstIndex + d);
+    if (!index->type().isInteger())
+      throw CompileError(op.location(), "array index has type " + index->type().str());
+    llvm::Value *index64 =
+        castScalar(scalar(index, op), index->type().scalarKind(), ScalarKind::Int64);
+    llvm::Value *term = builder_.CreateMul(index64, value.strides[d]);
+    offset = offset ? builder_.CreateAdd(offset, term) : term;
+  }
+  if (!offset)
+    return value.data;
+  return builder_.CreateInBoundsGEP(builder_.getInt8Ty(), value.data, offset);
+}
+
+void FunctionLowering::lowerSharedArray(const ir::Operation &op) {
+  ir::Type type = op.resultType();
+  const auto &shape = op.attrAs<std::vector<int64_t>>();
+  if (!type.isArray() || shape.size() != type.ndim() || shape.empty())
+    throw CompileError(op.location(), "shared array shape does not match its type " + type.str());
+  uint64_t elementSize = ir::byteSize(type.scalarKind());
+  uint64_t count = 1;
+  constexpr uint64_t kMaxBytes = uint64_t(1) << 32;
+  for (int64_t extent : shape) {
+    if (extent <= 0)
+      throw CompileError(op.location(),
+                         "shared array extent must be positive, got " + std::to_string(extent));
+    if (uint64_t(extent) > kMaxBytes / elementSize / count)
+      throw CompileError(op.location(), "shared array is too large");
+    count *= uint64_t(extent);
+  }
+  llvm::Type *storage = llvm::ArrayType::get(memoryType(context_, type.scalarKind()), count);
+  // Shared memory cannot be initialised: the NVPTX backend requires an undef initializer.
+  auto *global = new llvm::GlobalVariable(
+      moduleLowering_.out(), storage, false, llvm::GlobalValue::InternalLinkage,
+      llvm::UndefValue::get(storage),
+      function_.name() + ".shared" + std::to_string(sharedArrayCount_++), nullptr,
+      llvm::GlobalValue::NotThreadLocal, target_.addressSpace(type.memorySpace()));
+  global->setAlignment(llvm::Align(std::max<uint64_t>(elementSize, 16)));
+
+  ArrayValue value;
+  value.data = global;
+  uint64_t stride = elementSize;
+  value.strides.resize(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    value.strides[d] = builder_.getInt64(stride);
+    stride *= uint64_t(shape[d]);
+  }
+  for (int64_t extent : shape)
+    value.shape.push_back(builder_.getInt64(uint64_t(extent)));
+  arrays_[op.result()] = std::move(value);
+}
+
+void FunctionLowering::lowerCall(const ir::Operation &op) {
+  const std::string &name = op.attrAs<std::string>();
+  const ir::Function *callee = moduleLowering_.module().lookup(name);
+  if (!callee)
+    throw CompileError(op.location(), "call to unknown function '" + name + "'");
+  if (callee->isKernel())
+    throw CompileError(op.location(), "kernel '" + name + "' cannot be called from device code");
+  std::vector<ir::Type> paramTypes = callee->paramTypes();
+  if (paramTypes.size() != op.numOperands())
+    throw CompileError(op.location(), "'" + name + "' takes " + std::to_string(paramTypes.size()) +
+                                          " argument(s), got " + std::to_string(op.numOperands()));
+  std::vector<llvm::Value *> args;
+  for (unsigned i = 0; i < op.numOperands(); ++i) {
+    ir::Type argType = op.operand(i)->type();
+    ir::Type paramType = paramTypes[i];
+    // The callee reads strides from its own layout; a C argument to an 'any' parameter
+    // still passes its real strides, which equal the constant ones.
+    bool compatible = argType.isArray()
+                          ? paramType.isArray() && argType.scalarKind() == paramType.scalarKind() &&
+                                argType.ndim() == paramType.ndim() &&
+                                argType.memorySpace() == paramType.memorySpace()
+                          : argType == paramType;
+    if (!compatible)
+      throw CompileError(op.location(), "argument " + std::to_string(i + 1) + " of '" + name +
+                                            "' has type " + argType.str() + ", expected " +
+                                            paramType.str());
+    for (llvm::Value *part : parts(op.operand(i), op))
+      args.push_back(part);
+  }
+  llvm::Value *result = builder_.CreateCall(moduleLowering_.lowered(callee), args);
+  if (op.result()) {
+    if (op.resultType() != callee->returnType())
+      throw CompileError(op.location(), "call of '" + name + "' expects a result of type " +
+                                            op.resultType().str() + ", but it returns " +
+                                            callee->returnType().str());
+    scalars_[op.result()] = result;
+  }
+}
+
+void FunctionLowering::lowerReturn(const ir::Operation &op) {
+  ir::Type returnType = function_.returnType();
+  if (op.numOperands() == 0) {
+    if (!returnType.isVoid())
+      throw CompileError(op.location(),
+                         "function '" + function_.name() + "' must return a " + returnType.str());
+    builder_.CreateRetVoid();
+    return;
+  }
+  if (op.operand(0)->type() != returnType)
+    throw CompileError(op.location(), "function '" + function_.name() + "' returns " +
+                                          returnType.str() + ", not " +
+                                          op.operand(0)->type().str());
+  builder_.CreateRet(scalar(op.operand(0), op));
+}
+
+std::vector<std::vector<llvm::Value *>>
+FunctionLowering::successorArguments(const ir::Successor &successor,
+                                     const ir::Operation &op) const {
+  const ir::Block &target = *successor.block;
+  if (successor.args.size() != target.arguments().size())
+    throw CompileError(op.location(), "branch passes " + std::to_string(successor.args.size()) +
+                                          " argument(s) to a block that takes " +
+                                          std::to_string(target.arguments().size()));
+  std::vector<std::vector<llvm::Value *>> arguments;
+  for (size_t i = 0; i < successor.args.size(); ++i) {
+    if (successor.args[i]->type() != target.argument(i)->type())
+      throw CompileError(op.location(), "branch passes a " + successor.args[i]->type().str() +
+                                            " to a block argument of type " +
+                                            target.argument(i)->type().str());
+    arguments.push_back(parts(successor.args[i], op));
+  }
+  return arguments;
+}
+
+void FunctionLowering::addIncoming(const ir::Block &target,
+                                   const std::vector<std::vector<llvm::Value *>> &arguments,
+                                   const ir::Operation &op) {
+  llvm::BasicBlock *from = builder_.GetInsertBlock();
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    std::vector<llvm::Value *> phis = parts(target.argument(i), op);
+    for (size_t p = 0; p < phis.size(); ++p)
+      llvm::cast<llvm::PHINode>(phis[p])->addIncoming(arguments[i][p], from);
+  }
+}
+
+void FunctionLowering::lowerBranch(const ir::Operation &op) {
+  const auto &successors = op.successors();
+  if (op.opcode() == Opcode::Br) {
+    if (successors.size() != 1)
+      throw CompileError(op.location(), "'br' needs one successor");
+    addIncoming(*successors[0].block, successorArguments(successors[0], op), op);
+    builder_.CreateBr(blocks_.at(successors[0].block));
+    return;
+  }
+  if (successors.size() != 2 || op.numOperands() != 1 || !op.operand(0)->type().isBool())
+    throw CompileError(op.location(), "'cond_br' needs a bool condition and two successors");
+  llvm::Value *condition = scalar(op.operand(0), op);
+  auto ifTrue = successorArguments(successors[0], op);
+  auto ifFalse = successorArguments(successors[1], op);
+  if (successors[0].block == successors[1].block) {
+    // One LLVM edge cannot carry two sets of phi inputs: choose the arguments first.
+    for (size_t i = 0; i < ifTrue.size(); ++i)
+      for (size_t p = 0; p < ifTrue[i].size(); ++p)
+        ifTrue[i][p] = builder_.CreateSelect(condition, ifTrue[i][p], ifFalse[i][p]);
+    addIncoming(*successors[0].block, ifTrue, op);
+    builder_.CreateBr(blocks_.at(successors[0].block));
+    return;
+  }
+  addIncoming(*successors[0].block, ifTrue, op);
+  addIncoming(*successors[1].block, ifFalse, op);
+  builder_.CreateCondBr(condition, blocks_.at(successors[0].block),
+                        blocks_.at(successors[1].block));
+}
+
+} // namespace
+
+void lowerModule(const ir::Module &module, const Target &target, const LoweringOptions &options,
+                 llvm::Module &out) {
+  ModuleLowering(module, target, options, out).run();
+}
+
+} // namespace kaji::codegen

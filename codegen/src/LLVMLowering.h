@@ -1,0 +1,27 @@
+// kaji IR → LLVM IR, op by op, for any Target.
+#pragma once
+
+#include "Target.h"
+
+#include "kaji/ir/IR.h"
+
+namespace llvm {
+class Module;
+}
+
+namespace kaji::codegen {
+
+struct LoweringOptions {
+  // Lets LLVM reassociate, contract and use approximate functions and reciprocals
+  // (not assume away NaNs or infinities: isnan/isinf stay exact).
+  bool fastMath = false;
+};
+
+// Adds every function of `module` to `out` (whose triple and data layout the caller has
+// set): kernels as target entry points with flattened parameters (see Codegen.h), device
+// functions as internal functions. Throws ir::CompileError at the operation that cannot
+// be lowered.
+void lowerModule(const ir::Module &module, const Target &target, const LoweringOptions &options,
+                 llvm::Module &out);
+
+} // namespace kaji::codegen

@@ -1,0 +1,123 @@
+#include "MathLowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+#include <string>
+#include <utility>
+
+namespace kaji::codegen {
+namespace {
+
+struct MathFunction {
+  std::string_view name;
+  unsigned arity;
+  // The LLVM intrinsic every kaji target selects to an instruction, or not_intrinsic when
+  // the function comes from the target's math library.
+  llvm::Intrinsic::ID intrinsic;
+};
+
+constexpr MathFunction kMathFunctions[] = {
+    {"sqrt", 1, llvm::Intrinsic::sqrt},
+    {"fabs", 1, llvm::Intrinsic::fabs},
+    {"floor", 1, llvm::Intrinsic::floor},
+    {"ceil", 1, llvm::Intrinsic::ceil},
+    {"trunc", 1, llvm::Intrinsic::trunc},
+    {"round", 1, llvm::Intrinsic::round},
+    {"copysign", 2, llvm::Intrinsic::copysign},
+    {"rsqrt", 1, llvm::Intrinsic::not_intrinsic},
+    {"exp", 1, llvm::Intrinsic::not_intrinsic},
+    {"exp2", 1, llvm::Intrinsic::not_intrinsic},
+    {"expm1", 1, llvm::Intrinsic::not_intrinsic},
+    {"log", 1, llvm::Intrinsic::not_intrinsic},
+    {"log2", 1, llvm::Intrinsic::not_intrinsic},
+    {"log10", 1, llvm::Intrinsic::not_intrinsic},
+    {"log1p", 1, llvm::Intrinsic::not_intrinsic},
+    {"sin", 1, llvm::Intrinsic::not_intrinsic},
+    {"cos", 1, llvm::Intrinsic::not_intrinsic},
+    {"tan", 1, llvm::Intrinsic::not_intrinsic},
+    {"asin", 1, llvm::Intrinsic::not_intrinsic},
+    {"acos", 1, llvm::Intrinsic::not_intrinsic},
+    {"atan", 1, llvm::Intrinsic::not_intrinsic},
+    {"atan2", 2, llvm::Intrinsic::not_intrinsic},
+    {"sinh", 1, llvm::Intrinsic::not_intrinsic},
+    {"cosh", 1, llvm::Intrinsic::not_intrinsic},
+    {"tanh", 1, llvm::Intrinsic::not_intrinsic},
+    {"asinh", 1, llvm::Intrinsic::not_intrinsic},
+    {"acosh", 1, llvm::Intrinsic::not_intrinsic},
+    {"atanh", 1, llvm::Intrinsic::not_intrinsic},
+    {"pow", 2, llvm::Intrinsic::not_intrinsic},
+    {"hypot", 2, llvm::Intrinsic::not_intrinsic},
+    {"fmod", 2, llvm::Intrinsic::not_intrinsic},
+    {"cbrt", 1, llvm::Intrinsic::not_intrinsic},
+    {"erf", 1, llvm::Intrinsic::not_intrinsic},
+    {"erfc", 1, llvm::Intrinsic::not_intrinsic},
+    {"lgamma", 1, llvm::Intrinsic::not_intrinsic},
+    {"tgamma", 1, llvm::Intrinsic::not_intrinsic},
+    {"isnan", 1, llvm::Intrinsic::not_intrinsic},
+    {"isinf", 1, llvm::Intrinsic::not_intrinsic},
+    {"isfinite", 1, llvm::Intrinsic::not_intrinsic},
+};
+
+const MathFunction *findMathFunction(std::string_view name) {
+  for (const MathFunction &f : kMathFunctions)
+    if (f.name == name)
+      return &f;
+  return nullptr;
+}
+
+llvm::Value *emitPredicate(llvm::IRBuilderBase &builder, std::string_view name, llvm::Value *x) {
+  if (name == "isnan")
+    return builder.CreateFCmpUNO(x, x, "isnan");
+  llvm::Value *magnitude = builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  llvm::Value *infinity = llvm::ConstantFP::getInfinity(x->getType());
+  if (name == "isinf")
+    return builder.CreateFCmpOEQ(magnitude, infinity, "isinf");
+  return builder.CreateFCmpOLT(magnitude, infinity, "isfinite");
+}
+
+llvm::Value *emitLibraryCall(llvm::IRBuilderBase &builder, const Target &target,
+                             std::string_view name, llvm::ArrayRef<llvm::Value *> args) {
+  llvm::Type *type = args.front()->getType();
+  ir::ScalarKind kind = type->isDoubleTy() ? ir::ScalarKind::Float64 : ir::ScalarKind::Float32;
+  std::string symbol = target.mathFunctionSymbol(name, kind);
+  llvm::Module *module = builder.GetInsertBlock()->getModule();
+  llvm::FunctionType *signature =
+      llvm::FunctionType::get(type, llvm::SmallVector<llvm::Type *, 3>(args.size(), type), false);
+  llvm::FunctionCallee callee = module->getOrInsertFunction(symbol, signature);
+  if (auto *declaration = llvm::dyn_cast<llvm::Function>(callee.getCallee()))
+    declaration->setDoesNotThrow();
+  return builder.CreateCall(callee, args, std::string(name));
+}
+
+} // namespace
+
+std::optional<unsigned> mathArity(std::string_view name) {
+  if (const MathFunction *f = findMathFunction(name))
+    return f->arity;
+  return std::nullopt;
+}
+
+bool isMathPredicate(std::string_view name) {
+  return name == "isnan" || name == "isinf" || name == "isfinite";
+}
+
+llvm::Value *emitMath(llvm::IRBuilderBase &builder, const Target &target, std::string_view name,
+                      llvm::ArrayRef<llvm::Value *> args) {
+  const MathFunction *function = findMathFunction(name);
+  if (isMathPredicate(name))
+    return emitPredicate(builder, name, args.front());
+
+  llvm::Type *type = args.front()->getType();
+  if (type->isHalfTy()) {
+    llvm::SmallVector<llvm::Value *, 3> widened;
+    for (llvm::Value *arg : args)
+      widened.push_back(builder.CreateFPExt(arg, builder.getFloatTy()));
+    return builder.CreateFPTrunc(emitMath(builder, target, name, widened), type);
+  }
+  if (function->intrinsic != llvm::Intrinsic::not_intrinsic)
+    return builder.CreateIntrinsic(function->intrinsic, {type}, args, nullptr, std::string(name));
+  return emitLibraryCall(builder, target, name, args);
+}
+
+} // namespace kaji::codegen

@@ -1,0 +1,26 @@
+// Lowering of the Math op: libm functions by name, as LLVM intrinsics where every
+// target selects them natively, else as calls to the target's math library.
+#pragma once
+
+#include "Target.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/IR/IRBuilder.h>
+
+#include <optional>
+#include <string_view>
+
+namespace kaji::codegen {
+
+// Number of arguments of the math function `name`; nullopt if kaji does not know it.
+std::optional<unsigned> mathArity(std::string_view name);
+
+// True for the predicates (isnan, isinf, isfinite) whose result is a bool (i1).
+bool isMathPredicate(std::string_view name);
+
+// `name` applied to `args`, which all have one floating-point type; the result has that
+// type too (i1 for predicates). half computes in float. `name` must be known (mathArity).
+llvm::Value *emitMath(llvm::IRBuilderBase &builder, const Target &target, std::string_view name,
+                      llvm::ArrayRef<llvm::Value *> args);
+
+} // namespace kaji::codegen

@@ -1,0 +1,39 @@
+// The NVPTX implementation of Target, and the TargetMachines that compile for it.
+#pragma once
+
+#include "Target.h"
+
+#include <mutex>
+#include <string>
+
+namespace llvm {
+class TargetMachine;
+}
+
+namespace kaji::codegen {
+
+inline constexpr const char *kNVPTXTriple = "nvptx64-nvidia-cuda";
+
+class NVPTXTarget final : public Target {
+public:
+  unsigned addressSpace(ir::MemorySpace space) const override;
+  llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const override;
+  void emitBarrier(llvm::IRBuilderBase &builder) const override;
+  std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const override;
+  void markKernel(llvm::Function &kernel) const override;
+  void linkMathLibrary(llvm::Module &module, bool fastMath) const override;
+};
+
+// A TargetMachine shared by every compilation for one (arch, optimisation level). LLVM
+// does not promise that one TargetMachine can drive two pipelines at once, so whoever
+// runs passes with it holds `lock`.
+struct SharedTargetMachine {
+  llvm::TargetMachine &machine;
+  std::mutex &lock;
+};
+
+// Created on first use and kept for the life of the process. Throws std::runtime_error
+// if `arch` is not an sm_XX that LLVM's NVPTX backend knows, or optLevel > 3.
+SharedTargetMachine nvptxTargetMachine(const std::string &arch, unsigned optLevel);
+
+} // namespace kaji::codegen

@@ -1,0 +1,91 @@
+#include "NVPTXTarget.h"
+
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+#include <map>
+#include <memory>
+#include <regex>
+#include <stdexcept>
+#include <utility>
+
+namespace kaji::codegen {
+namespace {
+
+struct CachedMachine {
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::mutex lock;
+};
+
+const llvm::Target &nvptxLLVMTarget() {
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(kNVPTXTriple, error);
+  if (!target)
+    throw std::runtime_error("LLVM's NVPTX backend is unavailable: " + error);
+  return *target;
+}
+
+llvm::CodeGenOptLevel codeGenLevel(unsigned optLevel) {
+  switch (optLevel) {
+  case 0:
+    return llvm::CodeGenOptLevel::None;
+  case 1:
+    return llvm::CodeGenOptLevel::Less;
+  case 2:
+    return llvm::CodeGenOptLevel::Default;
+  default:
+    return llvm::CodeGenOptLevel::Aggressive;
+  }
+}
+
+std::string knownArchitectures(const llvm::MCSubtargetInfo &info) {
+  std::string names;
+  for (const llvm::SubtargetSubTypeKV &processor : info.getAllProcessorDescriptions())
+    names += (names.empty() ? "" : ", ") + std::string(processor.Key);
+  return names;
+}
+
+std::unique_ptr<llvm::TargetMachine> createMachine(const std::string &arch, unsigned optLevel) {
+  static const std::regex archPattern("sm_[0-9]+a?");
+  const llvm::Target &target = nvptxLLVMTarget();
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target.createMCSubtargetInfo(kNVPTXTriple, "sm_52", ""));
+  if (!std::regex_match(arch, archPattern) || !info->isCPUStringValid(arch))
+    throw std::runtime_error("unknown GPU architecture '" + arch +
+                             "'; LLVM's NVPTX backend knows: " + knownArchitectures(*info));
+  llvm::TargetOptions options;
+  // Contract a * b + c into fma, as nvcc does by default (-fmad=true).
+  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  return std::unique_ptr<llvm::TargetMachine>(target.createTargetMachine(
+      kNVPTXTriple, arch, "", options, std::nullopt, std::nullopt, codeGenLevel(optLevel)));
+}
+
+} // namespace
+
+SharedTargetMachine nvptxTargetMachine(const std::string &arch, unsigned optLevel) {
+  if (optLevel > 3)
+    throw std::runtime_error("optimisation level " + std::to_string(optLevel) +
+                             " is out of range 0..3");
+  static std::mutex cacheLock;
+  static std::map<std::pair<std::string, unsigned>, std::unique_ptr<CachedMachine>> cache;
+  std::lock_guard<std::mutex> guard(cacheLock);
+  auto &entry = cache[{arch, optLevel}];
+  if (!entry) {
+    auto created = std::make_unique<CachedMachine>();
+    created->machine = createMachine(arch, optLevel);
+    entry = std::move(created);
+  }
+  return {*entry->machine, entry->lock};
+}
+
+} // namespace kaji::codegen

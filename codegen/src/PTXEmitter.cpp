@@ -1,0 +1,96 @@
+// The public entry points of Codegen.h: lower, link, optimise and print for NVPTX.
+#include "kaji/codegen/Codegen.h"
+
+#include "LLVMLowering.h"
+#include "NVPTXTarget.h"
+#include "OptimizationPipeline.h"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+
+namespace kaji::codegen {
+namespace {
+
+class Stopwatch {
+public:
+  // Milliseconds since construction or the previous lap.
+  double lap() {
+    auto now = std::chrono::steady_clock::now();
+    double elapsed = std::chrono::duration<double, std::milli>(now - last_).count();
+    last_ = now;
+    return elapsed;
+  }
+
+private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// The module lowered for `machine`, with libdevice linked where it is called.
+std::unique_ptr<llvm::Module> lowerForNVPTX(const ir::Module &module, const PTXOptions &options,
+                                            llvm::TargetMachine &machine,
+                                            llvm::LLVMContext &context) {
+  static const NVPTXTarget target;
+  auto lowered = std::make_unique<llvm::Module>("kaji", context);
+  lowered->setTargetTriple(kNVPTXTriple);
+  lowered->setDataLayout(machine.createDataLayout());
+  lowerModule(module, target, LoweringOptions{options.fastMath}, *lowered);
+  std::string problems;
+  llvm::raw_string_ostream problemStream(problems);
+  if (llvm::verifyModule(*lowered, &problemStream))
+    throw std::runtime_error("kaji codegen produced invalid LLVM IR (a compiler bug): " + problems);
+  target.linkMathLibrary(*lowered, options.fastMath);
+  return lowered;
+}
+
+} // namespace
+
+std::string emitLLVMIR(const ir::Module &module, const PTXOptions &options) {
+  SharedTargetMachine shared = nvptxTargetMachine(options.arch, options.optLevel);
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> lowered = lowerForNVPTX(module, options, shared.machine, context);
+  if (options.optLevel > 0) {
+    std::lock_guard<std::mutex> guard(shared.lock);
+    optimizeModule(*lowered, shared.machine, options.optLevel);
+  }
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  lowered->print(stream, nullptr);
+  return text;
+}
+
+std::string emitPTX(const ir::Module &module, const PTXOptions &options, CodegenTimings *timings) {
+  SharedTargetMachine shared = nvptxTargetMachine(options.arch, options.optLevel);
+  Stopwatch stopwatch;
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> lowered = lowerForNVPTX(module, options, shared.machine, context);
+  CodegenTimings measured;
+  measured.lowerMs = stopwatch.lap();
+
+  std::lock_guard<std::mutex> guard(shared.lock);
+  if (options.optLevel > 0)
+    optimizeModule(*lowered, shared.machine, options.optLevel);
+  measured.optimizeMs = stopwatch.lap();
+
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream stream(ptx);
+  llvm::legacy::PassManager passes;
+  if (shared.machine.addPassesToEmitFile(passes, stream, nullptr,
+                                         llvm::CodeGenFileType::AssemblyFile))
+    throw std::runtime_error("LLVM's NVPTX backend cannot emit PTX for " + options.arch);
+  passes.run(*lowered);
+  measured.emitMs = stopwatch.lap();
+  if (timings)
+    *timings = measured;
+  return std::string(ptx.str());
+}
+
+} // namespace kaji::codegen

@@ -1,0 +1,51 @@
+// What the op-by-op lowering needs to know about the machine it lowers for.
+//
+// LLVMLowering.cpp translates every kaji IR operation the same way for every target;
+// the few places where a GPU and a CPU differ — where thread coordinates come from, how
+// a barrier is spelled, which address space an array lives in, which library provides
+// sin(), how an entry point is marked — are asked of a Target. NVPTX is the first
+// implementation; the host (ORC JIT) target implements the same interface.
+#pragma once
+
+#include "kaji/ir/IR.h"
+
+#include <string>
+#include <string_view>
+
+namespace llvm {
+class Function;
+class IRBuilderBase;
+class Module;
+class Value;
+} // namespace llvm
+
+namespace kaji::codegen {
+
+class Target {
+public:
+  virtual ~Target() = default;
+
+  // LLVM address space of an array's data pointer in memory space `space`.
+  virtual unsigned addressSpace(ir::MemorySpace space) const = 0;
+
+  // The i32 value of a thread/block coordinate (reg.dim is 0, 1 or 2), read in the
+  // function being built.
+  virtual llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const = 0;
+
+  // A barrier across the threads of one block.
+  virtual void emitBarrier(llvm::IRBuilderBase &builder) const = 0;
+
+  // Symbol of the library function computing the libm function `name` (e.g. "sin",
+  // "atan2") for `kind` (Float32 or Float64) — used for math the lowering cannot
+  // express as a target-independent LLVM intrinsic.
+  virtual std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const = 0;
+
+  // Makes a lowered kernel an entry point the runtime can launch.
+  virtual void markKernel(llvm::Function &kernel) const = 0;
+
+  // Supplies definitions for the math library symbols `module` calls (NVPTX links
+  // libdevice); a no-op when the module calls none.
+  virtual void linkMathLibrary(llvm::Module &module, bool fastMath) const = 0;
+};
+
+} // namespace kaji::codegen

@@ -1,0 +1,58 @@
+// The compile pipeline, source → kaji IR → LLVM IR → PTX, as one call. Used by
+// the CLI, the Python binding and the benchmarks; it owns no compiler logic of
+// its own beyond ordering the stages.
+#pragma once
+
+#include "kaji/codegen/Codegen.h"
+#include "kaji/frontend/Environment.h"
+#include "kaji/frontend/Source.h"
+#include "kaji/ir/Type.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kaji::driver {
+
+enum class Stage { IR, LLVM, PTX };
+
+// One kernel to compile, specialised on its argument types.
+struct KernelSpec {
+  frontend::FunctionRef function; // parsed kernel with its environment
+  std::vector<ir::Type> argTypes; // one per kernel parameter
+};
+
+// Every kernel of a request lands in one module (one PTX text, one entry each).
+struct CompileRequest {
+  std::vector<KernelSpec> kernels;
+  codegen::PTXOptions ptx;
+  bool optimizeIR = true; // run kaji's default pass pipeline before codegen
+};
+
+struct CompileTimings {
+  double frontendMs = 0; // Sema + IRGen + verifier + kaji passes
+  codegen::CodegenTimings codegen;
+};
+
+struct CompiledModule {
+  std::vector<std::string> entryNames; // PTX entry point of each kernel, in request order
+  std::string ptx;
+  CompileTimings timings;
+};
+
+// Parses `source` (throws ir::CompileError on syntax errors).
+std::shared_ptr<const frontend::Module> parse(const frontend::SourceFile &source);
+
+// The top-level function `name` of `module` with environment `env`; throws
+// std::invalid_argument naming the function if there is none.
+frontend::FunctionRef findFunction(std::shared_ptr<const frontend::Module> module,
+                                   std::string_view name,
+                                   std::shared_ptr<const frontend::Environment> env);
+
+// Compiles to PTX. Throws ir::CompileError for errors in the user's code.
+CompiledModule compile(const CompileRequest &request);
+
+// The text of one stage: kaji IR after the pass pipeline, LLVM IR, or PTX.
+std::string emitStage(const CompileRequest &request, Stage stage);
+
+} // namespace kaji::driver

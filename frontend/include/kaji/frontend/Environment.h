@@ -1,0 +1,63 @@
+// The names a kernel body may refer to besides its own locals: what the caller
+// (the Python decorator, or the CLI reading a whole file) resolved for it.
+#pragma once
+
+#include "kaji/frontend/AST.h"
+#include "kaji/ir/Type.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace kaji::frontend {
+
+struct Environment;
+
+// A Python function other kernels may call (a device function), with the parsed
+// module that owns its AST and the environment of *its* module.
+struct FunctionRef {
+  std::shared_ptr<const Module> module; // keeps `def` alive
+  const FunctionDefStmt *def = nullptr;
+  std::shared_ptr<const Environment> env; // may be null: then the caller's environment
+  bool isDevice = true;                   // false for a kernel (calling one is an error)
+};
+
+struct GlobalValue {
+  enum class Kind : uint8_t {
+    Module,   // a module: "math", "kaji" (also `from kaji import cuda`, `numba.cuda`), "numpy"
+    Builtin,  // a module member bound directly: "math.sqrt", "kaji.grid", "numpy.float32"
+    Constant, // a scalar value (Python int/float/bool or a numpy scalar)
+    Function, // another @jit function
+  };
+  Kind kind = Kind::Constant;
+  std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
+  ir::ScalarKind constantType = ir::ScalarKind::Int64; // Constant
+  bool weak = false;  // Constant: Python int/float literals are weak (NEP 50)
+  int64_t intValue = 0; // Constant of integer or bool type
+  double floatValue = 0; // Constant of float type
+  FunctionRef function;  // Function
+
+  static GlobalValue module(std::string canonicalName);
+  static GlobalValue builtin(std::string canonicalName);
+  static GlobalValue intConstant(ir::ScalarKind type, int64_t value, bool weak);
+  static GlobalValue floatConstant(ir::ScalarKind type, double value, bool weak);
+  static GlobalValue functionRef(FunctionRef ref);
+};
+
+struct Environment {
+  std::map<std::string, GlobalValue, std::less<>> names;
+
+  const GlobalValue *lookup(std::string_view name) const {
+    auto it = names.find(name);
+    return it == names.end() ? nullptr : &it->second;
+  }
+};
+
+// Builds the environment a whole file gives its functions, as the CLI sees it:
+// `import math`, `import numpy as np`, `from kaji import cuda, jit`, `from math import sqrt`,
+// module-level `NAME = <literal or -literal>` constants, and every `def` (decorated with
+// `jit(device=True)` → device function). Other statements are ignored; unknown imports
+// are left unbound so a use reports "unknown name".
+std::shared_ptr<Environment> environmentFromModule(std::shared_ptr<const Module> module);
+
+} // namespace kaji::frontend

@@ -1,0 +1,22 @@
+// Canonical constant values. An integer constant's int64_t attribute holds the value
+// wrapped to its type: sign-extended for signed types, zero-extended for unsigned ones,
+// 0 or 1 for bool. A float constant's double attribute is exactly representable in its type.
+#pragma once
+
+#include "kaji/ir/IR.h"
+
+#include <optional>
+
+namespace kaji::ir {
+
+// Wraps `value` to the width of integer kind `k` (bool: nonzero -> 1).
+int64_t wrapToType(ScalarKind k, int64_t value);
+// Rounds `value` to the nearest value of float kind `k` (f16 and f32 round, f64 is exact).
+double roundToType(ScalarKind k, double value);
+
+// The operation's constant attribute if `v` is produced by a `const` op.
+const Operation *constantOp(const Value *v);
+std::optional<int64_t> intConstant(const Value *v); // integer and bool constants
+std::optional<double> floatConstant(const Value *v);
+
+} // namespace kaji::ir

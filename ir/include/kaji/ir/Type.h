@@ -1,0 +1,86 @@
+// kaji IR types: scalars and strided arrays. Value semantics, cheap to copy.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kaji::ir {
+
+enum class ScalarKind : uint8_t {
+  Bool,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  UInt8,
+  UInt16,
+  UInt32,
+  UInt64,
+  Float16,
+  Float32,
+  Float64,
+};
+
+// Element order of an array's memory: C (row-major), F (column-major) or unknown.
+enum class Layout : uint8_t { C, F, Any };
+
+// Where an array's data lives on the GPU. Kernel parameters are Global.
+enum class MemorySpace : uint8_t { Global, Shared, Local };
+
+bool isInteger(ScalarKind k); // bool excluded
+bool isSigned(ScalarKind k);
+bool isFloat(ScalarKind k);
+unsigned bitWidth(ScalarKind k); // Bool is 1
+unsigned byteSize(ScalarKind k); // Bool is 1
+
+// Short IR spelling: bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64.
+std::string_view irName(ScalarKind k);
+// NumPy spelling: bool int8 ... uint64 float16 float32 float64.
+std::string_view numpyName(ScalarKind k);
+// Accepts both spellings (and "float"/"int" aliases are NOT accepted here).
+std::optional<ScalarKind> scalarKindFromName(std::string_view name);
+
+class Type {
+public:
+  enum class Kind : uint8_t { Void, Scalar, Array };
+
+  Type() = default; // void
+  static Type voidType() { return Type(); }
+  static Type scalar(ScalarKind k);
+  static Type array(ScalarKind elem, unsigned ndim, Layout layout = Layout::Any,
+                    MemorySpace space = MemorySpace::Global);
+
+  Kind kind() const { return kind_; }
+  bool isVoid() const { return kind_ == Kind::Void; }
+  bool isScalar() const { return kind_ == Kind::Scalar; }
+  bool isArray() const { return kind_ == Kind::Array; }
+  bool isBool() const { return isScalar() && scalar_ == ScalarKind::Bool; }
+  bool isInteger() const { return isScalar() && ir::isInteger(scalar_); }
+  bool isFloat() const { return isScalar() && ir::isFloat(scalar_); }
+  bool isSignedInteger() const { return isInteger() && ir::isSigned(scalar_); }
+
+  // The scalar kind of a scalar, or the element kind of an array.
+  ScalarKind scalarKind() const { return scalar_; }
+  unsigned ndim() const { return ndim_; }
+  Layout layout() const { return layout_; }
+  MemorySpace memorySpace() const { return space_; }
+
+  // IR spelling: "f32", "void", "array<f32, 2, C>", "array<f32, 1, any, shared>".
+  std::string str() const;
+
+  friend bool operator==(const Type &, const Type &) = default;
+
+private:
+  Kind kind_ = Kind::Void;
+  ScalarKind scalar_ = ScalarKind::Bool;
+  uint8_t ndim_ = 0;
+  Layout layout_ = Layout::Any;
+  MemorySpace space_ = MemorySpace::Global;
+};
+
+// Parses the IR spelling produced by Type::str(); nullopt if malformed.
+std::optional<Type> parseIRType(std::string_view text);
+
+} // namespace kaji::ir

@@ -1,0 +1,153 @@
+#include "kaji/ir/Dominance.h"
+#include "kaji/ir/Passes.h"
+
+#include <bit>
+#include <functional>
+#include <unordered_map>
+
+namespace kaji::ir {
+
+namespace {
+
+// Pure: same operands give the same result, and nothing else observes the operation.
+// Loads read memory that may change in between; each shared_array is a distinct allocation.
+bool isPure(const Operation &op) {
+  return op.result() && !hasSideEffects(op.opcode()) && op.opcode() != Opcode::Load &&
+         op.opcode() != Opcode::SharedArray;
+}
+
+// Doubles compare by bits so that 0.0 and -0.0 stay distinct and NaN constants merge.
+bool sameAttr(const Attr &a, const Attr &b) {
+  if (std::holds_alternative<double>(a) && std::holds_alternative<double>(b))
+    return std::bit_cast<uint64_t>(std::get<double>(a)) ==
+           std::bit_cast<uint64_t>(std::get<double>(b));
+  return a == b;
+}
+
+size_t hashAttr(const Attr &attr) {
+  return std::visit(
+      [](const auto &value) -> size_t {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, std::monostate>)
+          return 0;
+        else if constexpr (std::is_same_v<T, double>)
+          return std::hash<uint64_t>()(std::bit_cast<uint64_t>(value));
+        else if constexpr (std::is_same_v<T, CmpPredicate>)
+          return size_t(value);
+        else if constexpr (std::is_same_v<T, SpecialReg>)
+          return size_t(value.kind) * 4 + value.dim;
+        else if constexpr (std::is_same_v<T, std::vector<int64_t>>)
+          return value.size();
+        else
+          return std::hash<T>()(value);
+      },
+      attr);
+}
+
+struct OpKey {
+  const Operation *op;
+  bool operator==(const OpKey &other) const {
+    const Operation &a = *op, &b = *other.op;
+    return a.opcode() == b.opcode() && a.resultType() == b.resultType() &&
+           a.operands() == b.operands() && sameAttr(a.attr(), b.attr());
+  }
+};
+
+struct OpKeyHash {
+  size_t operator()(const OpKey &key) const {
+    size_t h = size_t(key.op->opcode()) * 31 + hashAttr(key.op->attr());
+    for (const Value *operand : key.op->operands())
+      h = h * 1000003 ^ std::hash<const Value *>()(operand);
+    return h;
+  }
+};
+
+class CSE {
+public:
+  explicit CSE(Function &function) : function_(function), dominance_(function) {}
+
+  bool run() {
+    if (!dominance_.reversePostOrder().empty())
+      visit(dominance_.reversePostOrder().front());
+    if (forwarded_.empty())
+      return false;
+    // Successor arguments and unreachable blocks were not rewritten during the walk.
+    for (auto &block : function_.blocks()) {
+      for (auto &op : block->operations()) {
+        for (Value *&operand : op->operands())
+          operand = resolve(operand);
+        for (Successor &succ : op->successors())
+          for (Value *&arg : succ.args)
+            arg = resolve(arg);
+      }
+    }
+    return true;
+  }
+
+private:
+  // Walks the dominator tree; the table holds the ops of the current block's dominators.
+  void visit(Block *root) {
+    struct Frame {
+      Block *block;
+      size_t child;
+      std::vector<OpKey> added;
+    };
+    std::vector<Frame> stack;
+    stack.push_back({root, 0, processBlock(*root)});
+    while (!stack.empty()) {
+      Frame &frame = stack.back();
+      const auto &children = dominance_.children(frame.block);
+      if (frame.child < children.size()) {
+        Block *child = children[frame.child++];
+        stack.push_back({child, 0, processBlock(*child)});
+        continue;
+      }
+      for (const OpKey &key : frame.added)
+        available_.erase(key);
+      stack.pop_back();
+    }
+  }
+
+  std::vector<OpKey> processBlock(Block &block) {
+    std::vector<OpKey> added;
+    auto &ops = block.operations();
+    for (size_t i = 0; i < ops.size(); ++i) {
+      Operation &op = *ops[i];
+      for (Value *&operand : op.operands())
+        operand = resolve(operand);
+      if (!isPure(op))
+        continue;
+      auto [it, inserted] = available_.emplace(OpKey{&op}, op.result());
+      if (inserted) {
+        added.push_back(OpKey{&op});
+        continue;
+      }
+      // Operands in the dominator subtree are rewritten as they are reached, so that
+      // operations using the removed value match those using the surviving one.
+      forwarded_[op.result()] = it->second;
+      block.take(i--);
+    }
+    return added;
+  }
+
+  Value *resolve(Value *v) {
+    auto it = forwarded_.find(v);
+    return it == forwarded_.end() ? v : it->second;
+  }
+
+  Function &function_;
+  DominatorTree dominance_;
+  std::unordered_map<OpKey, Value *, OpKeyHash> available_;
+  std::unordered_map<Value *, Value *> forwarded_;
+};
+
+} // namespace
+
+bool eliminateCommonSubexpressions(Module &module) {
+  bool changed = false;
+  for (auto &function : module.functions())
+    changed |= CSE(*function).run();
+  return changed;
+}
+
+} // namespace kaji::ir

@@ -1,0 +1,157 @@
+#include "kaji/ir/IR.h"
+
+#include <array>
+
+namespace kaji::ir {
+
+namespace {
+
+constexpr std::array<std::string_view, 34> kOpcodeNames = {
+    "const",      "add",          "sub",     "mul",       "div",          "floordiv", "mod",
+    "pow",        "min",          "max",     "and",       "or",           "xor",      "shl",
+    "shr",        "neg",          "not",     "abs",       "cmp",          "select",   "cast",
+    "math",       "sreg",         "barrier", "array_dim", "array_stride", "load",     "store",
+    "atomic_add", "shared_array", "call",    "br",        "cond_br",      "ret",
+};
+static_assert(static_cast<size_t>(Opcode::Return) + 1 == kOpcodeNames.size(),
+              "every opcode needs a name");
+
+} // namespace
+
+std::string_view opcodeName(Opcode op) { return kOpcodeNames[static_cast<size_t>(op)]; }
+
+bool opcodeFromName(std::string_view name, Opcode &out) {
+  for (size_t i = 0; i <= static_cast<size_t>(Opcode::Return); ++i) {
+    if (kOpcodeNames[i] == name) {
+      out = static_cast<Opcode>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string_view predicateName(CmpPredicate p) {
+  static constexpr std::array<std::string_view, 6> names = {"eq", "ne", "lt", "le", "gt", "ge"};
+  return names[static_cast<size_t>(p)];
+}
+
+bool isTerminator(Opcode op) {
+  return op == Opcode::Br || op == Opcode::CondBr || op == Opcode::Return;
+}
+
+bool hasSideEffects(Opcode op) {
+  switch (op) {
+  case Opcode::Barrier:
+  case Opcode::Store:
+  case Opcode::AtomicAdd:
+  case Opcode::Call:
+  case Opcode::Br:
+  case Opcode::CondBr:
+  case Opcode::Return:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Operation::Operation(Opcode op, Type resultType, std::vector<Value *> operands, Attr attr,
+                     Location loc)
+    : opcode_(op), loc_(std::move(loc)), operands_(std::move(operands)), attr_(std::move(attr)) {
+  if (!resultType.isVoid()) {
+    result_ = std::make_unique<Value>();
+    result_->type_ = resultType;
+    result_->def_ = this;
+  }
+}
+
+Value *Block::addArgument(Type t) {
+  auto arg = std::make_unique<Value>();
+  arg->type_ = t;
+  arg->block_ = this;
+  arg->index_ = unsigned(args_.size());
+  args_.push_back(std::move(arg));
+  return args_.back().get();
+}
+
+void Block::eraseArgument(unsigned i) {
+  args_.erase(args_.begin() + i);
+  for (unsigned j = i; j < args_.size(); ++j)
+    args_[j]->index_ = j;
+}
+
+Operation *Block::append(std::unique_ptr<Operation> op) {
+  return insert(ops_.size(), std::move(op));
+}
+
+Operation *Block::insert(size_t position, std::unique_ptr<Operation> op) {
+  op->parent_ = this;
+  return ops_.insert(ops_.begin() + position, std::move(op))->get();
+}
+
+std::unique_ptr<Operation> Block::take(size_t position) {
+  std::unique_ptr<Operation> op = std::move(ops_[position]);
+  ops_.erase(ops_.begin() + position);
+  op->parent_ = nullptr;
+  return op;
+}
+
+size_t Block::indexOf(const Operation *op) const {
+  for (size_t i = 0; i < ops_.size(); ++i)
+    if (ops_[i].get() == op)
+      return i;
+  return ops_.size();
+}
+
+Operation *Block::terminator() const {
+  if (ops_.empty() || !ops_.back()->isTerminator())
+    return nullptr;
+  return ops_.back().get();
+}
+
+Function::Function(std::string name, Kind kind, std::vector<Type> paramTypes, Type returnType,
+                   Location loc)
+    : name_(std::move(name)), kind_(kind), returnType_(returnType), loc_(std::move(loc)) {
+  Block *entryBlock = addBlock();
+  for (Type t : paramTypes)
+    entryBlock->addArgument(t);
+}
+
+Block *Function::addBlock() {
+  blocks_.push_back(std::make_unique<Block>(this));
+  return blocks_.back().get();
+}
+
+std::vector<Type> Function::paramTypes() const {
+  std::vector<Type> types;
+  for (const auto &arg : entry()->arguments())
+    types.push_back(arg->type());
+  return types;
+}
+
+void Function::replaceAllUsesWith(Value *from, Value *to) {
+  for (auto &block : blocks_) {
+    for (auto &op : block->operations()) {
+      for (Value *&operand : op->operands())
+        if (operand == from)
+          operand = to;
+      for (Successor &succ : op->successors())
+        for (Value *&arg : succ.args)
+          if (arg == from)
+            arg = to;
+    }
+  }
+}
+
+Function *Module::addFunction(std::unique_ptr<Function> f) {
+  functions_.push_back(std::move(f));
+  return functions_.back().get();
+}
+
+Function *Module::lookup(std::string_view name) const {
+  for (const auto &f : functions_)
+    if (f->name() == name)
+      return f.get();
+  return nullptr;
+}
+
+} // namespace kaji::ir

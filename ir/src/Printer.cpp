@@ -1,0 +1,297 @@
+#include "kaji/ir/Printer.h"
+
+#include <bit>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <unordered_map>
+
+namespace kaji::ir {
+
+namespace {
+
+std::string_view specialRegName(SpecialReg::Kind kind) {
+  switch (kind) {
+  case SpecialReg::ThreadIdx:
+    return "tid";
+  case SpecialReg::BlockIdx:
+    return "ctaid";
+  case SpecialReg::BlockDim:
+    return "ntid";
+  case SpecialReg::GridDim:
+    return "nctaid";
+  }
+  return "?";
+}
+
+bool isIdentifier(std::string_view name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
+    return false;
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
+  return true;
+}
+
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// Shortest decimal that reads back to the same double; hex bits where decimal cannot.
+std::string floatLiteral(double value) {
+  if (!std::isfinite(value)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%016llX",
+                  static_cast<unsigned long long>(std::bit_cast<uint64_t>(value)));
+    return buf;
+  }
+  char buf[64];
+  auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
+  std::string text(buf, end);
+  if (text.find_first_of(".e") == std::string::npos)
+    text += ".0";
+  return text;
+}
+
+class FunctionPrinter {
+public:
+  FunctionPrinter(const Function &function, const PrintOptions &options)
+      : function_(function), options_(options) {}
+
+  std::string print() {
+    nameValues();
+    out_ += function_.isKernel() ? "kernel @" : "device @";
+    out_ += function_.name() + "(";
+    const Block *entry = function_.entry();
+    for (size_t i = 0; i < entry->arguments().size(); ++i) {
+      const Value *arg = entry->argument(unsigned(i));
+      out_ += (i ? ", " : "") + name(arg) + ": " + arg->type().str();
+    }
+    out_ += ")";
+    if (!function_.returnType().isVoid())
+      out_ += " -> " + function_.returnType().str();
+    printLocation(function_.location());
+    out_ += " {\n";
+    for (const auto &block : function_.blocks())
+      printBlock(*block);
+    out_ += "}\n";
+    return std::move(out_);
+  }
+
+private:
+  void nameValues() {
+    std::set<std::string_view> seen;
+    const auto &params = function_.paramNames();
+    const Block *entry = function_.entry();
+    for (size_t i = 0; i < entry->arguments().size(); ++i) {
+      if (i < params.size() && isIdentifier(params[i]) && seen.insert(params[i]).second)
+        names_[entry->argument(unsigned(i))] = "%" + params[i];
+    }
+    unsigned next = 0;
+    auto number = [&](const Value *v) {
+      if (!names_.count(v))
+        names_[v] = std::string("%").append(std::to_string(next++));
+    };
+    for (size_t b = 0; b < function_.blocks().size(); ++b) {
+      const Block &block = *function_.blocks()[b];
+      labels_[&block] = std::string("^bb").append(std::to_string(b));
+      for (const auto &arg : block.arguments())
+        number(arg.get());
+      for (const auto &op : block.operations())
+        if (op->result())
+          number(op->result());
+    }
+  }
+
+  std::string name(const Value *v) const {
+    auto it = names_.find(v);
+    return it == names_.end() ? "%<unknown>" : it->second;
+  }
+
+  std::string label(const Block *b) const {
+    auto it = labels_.find(b);
+    return it == labels_.end() ? "^<unknown>" : it->second;
+  }
+
+  std::string operand(const Operation &op, unsigned i) const {
+    return i < op.numOperands() ? name(op.operand(i)) : "%<missing>";
+  }
+
+  std::string operandType(const Operation &op, unsigned i) const {
+    return i < op.numOperands() && op.operand(i) ? op.operand(i)->type().str() : "?";
+  }
+
+  std::string operandList(const Operation &op, unsigned first) const {
+    std::string s;
+    for (unsigned i = first; i < op.numOperands(); ++i)
+      s += (i > first ? ", " : "") + name(op.operand(i));
+    return s;
+  }
+
+  template <class T> const T *attr(const Operation &op) const { return std::get_if<T>(&op.attr()); }
+
+  void printLocation(const Location &loc) {
+    if (options_.locations && loc.known())
+      out_ += " loc(" + quoted(loc.fileName()) + ":" + std::to_string(loc.line) + ":" +
+              std::to_string(loc.col) + ")";
+  }
+
+  void printBlock(const Block &block) {
+    out_ += label(&block);
+    if (!block.arguments().empty() && &block != function_.entry()) {
+      out_ += "(";
+      for (size_t i = 0; i < block.arguments().size(); ++i) {
+        const Value *arg = block.argument(unsigned(i));
+        out_ += (i ? ", " : "") + name(arg) + ": " + arg->type().str();
+      }
+      out_ += ")";
+    }
+    out_ += ":\n";
+    for (const auto &op : block.operations()) {
+      out_ += "  ";
+      if (op->result())
+        out_ += name(op->result()) + " = ";
+      out_ += opcodeName(op->opcode());
+      printBody(*op);
+      printLocation(op->location());
+      out_ += "\n";
+    }
+  }
+
+  std::string successor(const Successor &succ) const {
+    std::string s = label(succ.block);
+    if (succ.args.empty())
+      return s;
+    s += "(";
+    for (size_t i = 0; i < succ.args.size(); ++i)
+      s += (i ? ", " : "") + name(succ.args[i]);
+    s += " : ";
+    for (size_t i = 0; i < succ.args.size(); ++i)
+      s += (i ? ", " : "") + (succ.args[i] ? succ.args[i]->type().str() : "?");
+    return s + ")";
+  }
+
+  std::string constantLiteral(const Operation &op) const {
+    Type type = op.resultType();
+    if (const double *d = attr<double>(op))
+      return floatLiteral(*d);
+    const int64_t *i = attr<int64_t>(op);
+    if (!i)
+      return "<missing>";
+    if (type.isBool() && (*i == 0 || *i == 1))
+      return *i ? "true" : "false";
+    if (type.isInteger() && !type.isSignedInteger())
+      return std::to_string(uint64_t(*i));
+    return std::to_string(*i);
+  }
+
+  void printBody(const Operation &op) {
+    std::string typeSuffix = " : " + op.resultType().str();
+    switch (op.opcode()) {
+    case Opcode::Constant:
+      out_ += " " + constantLiteral(op) + typeSuffix;
+      return;
+    case Opcode::Cmp: {
+      const CmpPredicate *pred = attr<CmpPredicate>(op);
+      out_ += " " + std::string(pred ? predicateName(*pred) : "<missing>") + " " + operand(op, 0) +
+              ", " + operand(op, 1) + " : " + operandType(op, 0);
+      return;
+    }
+    case Opcode::Cast:
+      out_ += " " + operand(op, 0) + " : " + operandType(op, 0) + " to " + op.resultType().str();
+      return;
+    case Opcode::Math: {
+      const std::string *fn = attr<std::string>(op);
+      out_ +=
+          " " + (fn ? *fn : std::string("<missing>")) + "(" + operandList(op, 0) + ")" + typeSuffix;
+      return;
+    }
+    case Opcode::SpecialReg: {
+      const SpecialReg *reg = attr<SpecialReg>(op);
+      out_ += reg ? " " + std::string(specialRegName(reg->kind)) + "." + "xyz"[reg->dim % 3]
+                  : std::string(" <missing>");
+      out_ += typeSuffix;
+      return;
+    }
+    case Opcode::Barrier:
+      return;
+    case Opcode::ArrayDim:
+    case Opcode::ArrayStride: {
+      const int64_t *dim = attr<int64_t>(op);
+      out_ += " " + operand(op, 0) + ", " + (dim ? std::to_string(*dim) : "<missing>") + typeSuffix;
+      return;
+    }
+    case Opcode::Load:
+      out_ += " " + operand(op, 0) + "[" + operandList(op, 1) + "]" + typeSuffix;
+      return;
+    case Opcode::Store:
+      out_ += " " + operand(op, 0) + ", " + operand(op, 1) + "[" + operandList(op, 2) + "]";
+      return;
+    case Opcode::AtomicAdd:
+      out_ += " " + operand(op, 0) + "[" + operandList(op, 2) + "], " + operand(op, 1) + typeSuffix;
+      return;
+    case Opcode::SharedArray: {
+      out_ += " [";
+      if (const auto *shape = attr<std::vector<int64_t>>(op))
+        for (size_t i = 0; i < shape->size(); ++i)
+          out_ += (i ? ", " : "") + std::to_string((*shape)[i]);
+      out_ += "]" + typeSuffix;
+      return;
+    }
+    case Opcode::Call: {
+      const std::string *callee = attr<std::string>(op);
+      out_ += " @" + (callee ? *callee : std::string("<missing>")) + "(" + operandList(op, 0) + ")";
+      if (op.result())
+        out_ += typeSuffix;
+      return;
+    }
+    case Opcode::Br:
+    case Opcode::CondBr:
+      if (op.opcode() == Opcode::CondBr)
+        out_ += " " + operand(op, 0) + ",";
+      for (size_t i = 0; i < op.successors().size(); ++i)
+        out_ += (i ? ", " : " ") + successor(op.successors()[i]);
+      return;
+    case Opcode::Return:
+      if (op.numOperands())
+        out_ += " " + operand(op, 0) + " : " + operandType(op, 0);
+      return;
+    default:
+      // Unary and binary arithmetic: operands, then the result type.
+      out_ += " " + operandList(op, 0) + typeSuffix;
+      return;
+    }
+  }
+
+  const Function &function_;
+  const PrintOptions &options_;
+  std::unordered_map<const Value *, std::string> names_;
+  std::unordered_map<const Block *, std::string> labels_;
+  std::string out_;
+};
+
+} // namespace
+
+std::string printFunction(const Function &function, const PrintOptions &options) {
+  return FunctionPrinter(function, options).print();
+}
+
+std::string printModule(const Module &module, const PrintOptions &options) {
+  std::string out;
+  for (size_t i = 0; i < module.functions().size(); ++i) {
+    if (i)
+      out += "\n";
+    out += printFunction(*module.functions()[i], options);
+  }
+  return out;
+}
+
+} // namespace kaji::ir

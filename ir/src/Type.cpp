@@ -1,0 +1,160 @@
+#include "kaji/ir/Type.h"
+
+#include <array>
+#include <charconv>
+
+namespace kaji::ir {
+
+namespace {
+
+struct ScalarInfo {
+  std::string_view irName;
+  std::string_view numpyName;
+  unsigned bits;
+  bool isInteger;
+  bool isSigned;
+  bool isFloat;
+};
+
+constexpr std::array<ScalarInfo, 12> kScalarInfo = {{
+    {"bool", "bool", 1, false, false, false},
+    {"i8", "int8", 8, true, true, false},
+    {"i16", "int16", 16, true, true, false},
+    {"i32", "int32", 32, true, true, false},
+    {"i64", "int64", 64, true, true, false},
+    {"u8", "uint8", 8, true, false, false},
+    {"u16", "uint16", 16, true, false, false},
+    {"u32", "uint32", 32, true, false, false},
+    {"u64", "uint64", 64, true, false, false},
+    {"f16", "float16", 16, false, true, true},
+    {"f32", "float32", 32, false, true, true},
+    {"f64", "float64", 64, false, true, true},
+}};
+
+const ScalarInfo &info(ScalarKind k) { return kScalarInfo[static_cast<size_t>(k)]; }
+
+std::string_view layoutName(Layout layout) {
+  switch (layout) {
+  case Layout::C:
+    return "C";
+  case Layout::F:
+    return "F";
+  case Layout::Any:
+    return "any";
+  }
+  return "any";
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ')
+    s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ')
+    s.remove_suffix(1);
+  return s;
+}
+
+} // namespace
+
+bool isInteger(ScalarKind k) { return info(k).isInteger; }
+bool isSigned(ScalarKind k) { return info(k).isSigned; }
+bool isFloat(ScalarKind k) { return info(k).isFloat; }
+unsigned bitWidth(ScalarKind k) { return info(k).bits; }
+unsigned byteSize(ScalarKind k) { return k == ScalarKind::Bool ? 1 : info(k).bits / 8; }
+std::string_view irName(ScalarKind k) { return info(k).irName; }
+std::string_view numpyName(ScalarKind k) { return info(k).numpyName; }
+
+std::optional<ScalarKind> scalarKindFromName(std::string_view name) {
+  for (size_t i = 0; i < kScalarInfo.size(); ++i)
+    if (kScalarInfo[i].irName == name || kScalarInfo[i].numpyName == name)
+      return static_cast<ScalarKind>(i);
+  return std::nullopt;
+}
+
+Type Type::scalar(ScalarKind k) {
+  Type t;
+  t.kind_ = Kind::Scalar;
+  t.scalar_ = k;
+  return t;
+}
+
+Type Type::array(ScalarKind elem, unsigned ndim, Layout layout, MemorySpace space) {
+  Type t;
+  t.kind_ = Kind::Array;
+  t.scalar_ = elem;
+  t.ndim_ = static_cast<uint8_t>(ndim);
+  t.layout_ = layout;
+  t.space_ = space;
+  return t;
+}
+
+std::string Type::str() const {
+  switch (kind_) {
+  case Kind::Void:
+    return "void";
+  case Kind::Scalar:
+    return std::string(irName(scalar_));
+  case Kind::Array: {
+    std::string s = "array<" + std::string(irName(scalar_)) + ", " + std::to_string(ndim_) + ", " +
+                    std::string(layoutName(layout_));
+    if (space_ == MemorySpace::Shared)
+      s += ", shared";
+    else if (space_ == MemorySpace::Local)
+      s += ", local";
+    return s + ">";
+  }
+  }
+  return "void";
+}
+
+std::optional<Type> parseIRType(std::string_view text) {
+  text = trim(text);
+  if (text == "void")
+    return Type::voidType();
+  if (auto k = scalarKindFromName(text); k && irName(*k) == text)
+    return Type::scalar(*k);
+  constexpr std::string_view prefix = "array<";
+  if (!text.starts_with(prefix) || !text.ends_with('>'))
+    return std::nullopt;
+  std::string_view body = text.substr(prefix.size(), text.size() - prefix.size() - 1);
+  std::array<std::string_view, 4> parts;
+  size_t count = 0;
+  while (true) {
+    size_t comma = body.find(',');
+    if (count == parts.size())
+      return std::nullopt;
+    parts[count++] = trim(body.substr(0, comma));
+    if (comma == std::string_view::npos)
+      break;
+    body.remove_prefix(comma + 1);
+  }
+  if (count < 3)
+    return std::nullopt;
+  auto elem = scalarKindFromName(parts[0]);
+  if (!elem || irName(*elem) != parts[0])
+    return std::nullopt;
+  unsigned ndim = 0;
+  auto [end, ec] = std::from_chars(parts[1].data(), parts[1].data() + parts[1].size(), ndim);
+  if (ec != std::errc() || end != parts[1].data() + parts[1].size() || ndim > 255)
+    return std::nullopt;
+  Layout layout;
+  if (parts[2] == "C")
+    layout = Layout::C;
+  else if (parts[2] == "F")
+    layout = Layout::F;
+  else if (parts[2] == "any")
+    layout = Layout::Any;
+  else
+    return std::nullopt;
+  MemorySpace space = MemorySpace::Global;
+  if (count == 4) {
+    if (parts[3] == "shared")
+      space = MemorySpace::Shared;
+    else if (parts[3] == "local")
+      space = MemorySpace::Local;
+    else
+      return std::nullopt;
+  }
+  return Type::array(*elem, ndim, layout, space);
+}
+
+} // namespace kaji::ir

@@ -1,0 +1,472 @@
+#include "kaji/ir/Verifier.h"
+
+#include "kaji/ir/Constants.h"
+#include "kaji/ir/Dominance.h"
+
+#include <unordered_set>
+
+namespace kaji::ir {
+
+namespace {
+
+enum class MathResult : uint8_t { SameAsOperand, Bool };
+
+struct MathFunction {
+  std::string_view name;
+  unsigned arity;
+  MathResult result;
+};
+
+constexpr MathFunction kMathFunctions[] = {
+    {"sqrt", 1, MathResult::SameAsOperand},
+    {"rsqrt", 1, MathResult::SameAsOperand},
+    {"cbrt", 1, MathResult::SameAsOperand},
+    {"exp", 1, MathResult::SameAsOperand},
+    {"exp2", 1, MathResult::SameAsOperand},
+    {"expm1", 1, MathResult::SameAsOperand},
+    {"log", 1, MathResult::SameAsOperand},
+    {"log2", 1, MathResult::SameAsOperand},
+    {"log10", 1, MathResult::SameAsOperand},
+    {"log1p", 1, MathResult::SameAsOperand},
+    {"sin", 1, MathResult::SameAsOperand},
+    {"cos", 1, MathResult::SameAsOperand},
+    {"tan", 1, MathResult::SameAsOperand},
+    {"asin", 1, MathResult::SameAsOperand},
+    {"acos", 1, MathResult::SameAsOperand},
+    {"atan", 1, MathResult::SameAsOperand},
+    {"sinh", 1, MathResult::SameAsOperand},
+    {"cosh", 1, MathResult::SameAsOperand},
+    {"tanh", 1, MathResult::SameAsOperand},
+    {"asinh", 1, MathResult::SameAsOperand},
+    {"acosh", 1, MathResult::SameAsOperand},
+    {"atanh", 1, MathResult::SameAsOperand},
+    {"erf", 1, MathResult::SameAsOperand},
+    {"erfc", 1, MathResult::SameAsOperand},
+    {"lgamma", 1, MathResult::SameAsOperand},
+    {"tgamma", 1, MathResult::SameAsOperand},
+    {"floor", 1, MathResult::SameAsOperand},
+    {"ceil", 1, MathResult::SameAsOperand},
+    {"trunc", 1, MathResult::SameAsOperand},
+    {"round", 1, MathResult::SameAsOperand},
+    {"fabs", 1, MathResult::SameAsOperand},
+    {"atan2", 2, MathResult::SameAsOperand},
+    {"hypot", 2, MathResult::SameAsOperand},
+    {"fmod", 2, MathResult::SameAsOperand},
+    {"copysign", 2, MathResult::SameAsOperand},
+    {"isnan", 1, MathResult::Bool},
+    {"isinf", 1, MathResult::Bool},
+    {"isfinite", 1, MathResult::Bool},
+};
+
+const MathFunction *findMathFunction(std::string_view name) {
+  for (const MathFunction &fn : kMathFunctions)
+    if (fn.name == name)
+      return &fn;
+  return nullptr;
+}
+
+const Type kI64 = Type::scalar(ScalarKind::Int64);
+const Type kI32 = Type::scalar(ScalarKind::Int32);
+const Type kBool = Type::scalar(ScalarKind::Bool);
+
+class FunctionVerifier {
+public:
+  FunctionVerifier(const Module &module, const Function &function)
+      : module_(module), function_(function), dominance_(function) {}
+
+  void run() {
+    if (function_.isKernel() && !function_.returnType().isVoid())
+      fail(function_.location(), "kernel @" + function_.name() + " must return void, not " +
+                                     function_.returnType().str());
+    if (function_.returnType().isArray())
+      fail(function_.location(),
+           "device function @" + function_.name() + " cannot return an array");
+    for (const auto &block : function_.blocks()) {
+      for (const auto &arg : block->arguments())
+        if (arg->type().isVoid())
+          fail(function_.location(), "block argument of type void in @" + function_.name());
+      for (size_t i = 0; i < block->operations().size(); ++i)
+        position_[block->operations()[i].get()] = i;
+    }
+    for (const auto &block : function_.blocks())
+      verifyBlock(*block);
+  }
+
+private:
+  [[noreturn]] void fail(const Location &loc, const std::string &message) const {
+    throw CompileError(loc.known() ? loc : function_.location(), message);
+  }
+
+  [[noreturn]] void fail(const Operation &op, const std::string &message) const {
+    fail(op.location(), "'" + std::string(opcodeName(op.opcode())) + "' " + message);
+  }
+
+  void verifyBlock(const Block &block) {
+    if (block.operations().empty())
+      fail(function_.location(), "block " + std::to_string(blockNumber(&block)) + " of @" +
+                                     function_.name() + " is empty; it needs a terminator");
+    for (size_t i = 0; i < block.operations().size(); ++i) {
+      const Operation &op = *block.operations()[i];
+      bool last = i + 1 == block.operations().size();
+      if (op.parent() != &block)
+        fail(op, "is listed in a block that is not its parent");
+      if (op.isTerminator() && !last)
+        fail(op, "is a terminator but is not the last operation of its block");
+      if (!op.isTerminator() && last)
+        fail(op, "ends a block but is not a terminator (br, cond_br or ret)");
+      if (!op.isTerminator() && !op.successors().empty())
+        fail(op, "has successors but is not a terminator");
+      verifyUses(op, block, i);
+      verifyOperation(op);
+    }
+  }
+
+  size_t blockNumber(const Block *block) const {
+    for (size_t i = 0; i < function_.blocks().size(); ++i)
+      if (function_.blocks()[i].get() == block)
+        return i;
+    return function_.blocks().size();
+  }
+
+  // Where a value is defined: its block and its position there (block arguments come first).
+  bool definition(const Value *v, const Block *&block, size_t &position) const {
+    if (v->isBlockArgument()) {
+      block = v->ownerBlock();
+      position = 0;
+      return block->parent() == &function_;
+    }
+    const Operation *def = v->definingOp();
+    if (!def || !def->parent() || def->parent()->parent() != &function_)
+      return false;
+    auto it = position_.find(def);
+    if (it == position_.end())
+      return false;
+    block = def->parent();
+    position = it->second + 1;
+    return true;
+  }
+
+  void verifyUse(const Operation &op, const Value *v, const Block &block, size_t index,
+                 const std::string &what) {
+    if (!v)
+      fail(op, what + " is null");
+    const Block *defBlock;
+    size_t defPosition;
+    if (!definition(v, defBlock, defPosition))
+      fail(op, what + " is not defined in @" + function_.name());
+    if (!dominance_.isReachable(&block))
+      return;
+    bool dominated =
+        defBlock == &block ? defPosition <= index : dominance_.dominates(defBlock, &block);
+    if (!dominated)
+      fail(op, what + " is not dominated by its definition");
+  }
+
+  void verifyUses(const Operation &op, const Block &block, size_t index) {
+    for (unsigned i = 0; i < op.numOperands(); ++i)
+      verifyUse(op, op.operand(i), block, index, "operand #" + std::to_string(i));
+    for (size_t s = 0; s < op.successors().size(); ++s) {
+      const Successor &succ = op.successors()[s];
+      std::string which = "successor #" + std::to_string(s);
+      if (!succ.block || succ.block->parent() != &function_ ||
+          blockNumber(succ.block) == function_.blocks().size())
+        fail(op, which + " is not a block of @" + function_.name());
+      if (succ.block == function_.entry())
+        fail(op, "branches to the entry block, which cannot have predecessors");
+      if (succ.args.size() != succ.block->arguments().size())
+        fail(op, "passes " + std::to_string(succ.args.size()) + " arguments to ^bb" +
+                     std::to_string(blockNumber(succ.block)) + ", which takes " +
+                     std::to_string(succ.block->arguments().size()));
+      for (size_t a = 0; a < succ.args.size(); ++a) {
+        std::string what = which + " argument #" + std::to_string(a);
+        verifyUse(op, succ.args[a], block, index, what);
+        Type expected = succ.block->argument(unsigned(a))->type();
+        if (succ.args[a]->type() != expected)
+          fail(op, what + " has type " + succ.args[a]->type().str() + ", but ^bb" +
+                       std::to_string(blockNumber(succ.block)) + " expects " + expected.str());
+      }
+    }
+  }
+
+  void expectOperands(const Operation &op, unsigned count) {
+    if (op.numOperands() != count)
+      fail(op, "expects " + std::to_string(count) + " operand" + (count == 1 ? "" : "s") +
+                   ", got " + std::to_string(op.numOperands()));
+  }
+
+  void expectResult(const Operation &op, bool wanted) {
+    if (wanted && !op.result())
+      fail(op, "must produce a result");
+    if (!wanted && op.result())
+      fail(op, "produces no result, but has one of type " + op.resultType().str());
+  }
+
+  void expectSuccessors(const Operation &op, size_t count) {
+    if (op.successors().size() != count)
+      fail(op, "expects " + std::to_string(count) + " successor(s), got " +
+                   std::to_string(op.successors().size()));
+  }
+
+  template <class T> void expectAttr(const Operation &op, std::string_view what) {
+    if (!std::holds_alternative<T>(op.attr()))
+      fail(op, "needs " + std::string(what) + " attribute");
+  }
+
+  void expectNoAttr(const Operation &op) {
+    if (!std::holds_alternative<std::monostate>(op.attr()))
+      fail(op, "takes no attribute");
+  }
+
+  void expectType(const Operation &op, unsigned i, Type type) {
+    if (op.operand(i)->type() != type)
+      fail(op, "operand #" + std::to_string(i) + " has type " + op.operand(i)->type().str() +
+                   ", expected " + type.str());
+  }
+
+  void expectIndices(const Operation &op, unsigned first, Type array) {
+    unsigned count = op.numOperands() - first;
+    if (count != array.ndim())
+      fail(op, "indexes a " + std::to_string(array.ndim()) + "-dimensional array with " +
+                   std::to_string(count) + " indices");
+    for (unsigned i = first; i < op.numOperands(); ++i)
+      expectType(op, i, kI64);
+  }
+
+  void verifyArithmetic(const Operation &op, unsigned arity) {
+    expectOperands(op, arity);
+    expectResult(op, true);
+    expectNoAttr(op);
+    Type type = op.resultType();
+    for (unsigned i = 0; i < arity; ++i)
+      expectType(op, i, type);
+    bool bitwise = op.opcode() == Opcode::And || op.opcode() == Opcode::Or ||
+                   op.opcode() == Opcode::Xor || op.opcode() == Opcode::Not;
+    bool shift = op.opcode() == Opcode::Shl || op.opcode() == Opcode::Shr;
+    bool ok = bitwise ? type.isInteger() || type.isBool()
+              : shift ? type.isInteger()
+                      : type.isInteger() || type.isFloat();
+    if (!ok)
+      fail(op, "is not defined on type " + type.str());
+  }
+
+  void verifyConstant(const Operation &op) {
+    expectOperands(op, 0);
+    expectResult(op, true);
+    Type type = op.resultType();
+    if (type.isFloat()) {
+      expectAttr<double>(op, "a floating-point value");
+      double value = op.attrAs<double>();
+      if (value == value && roundToType(type.scalarKind(), value) != value)
+        fail(op, "value is not representable in " + type.str());
+    } else if (type.isInteger() || type.isBool()) {
+      expectAttr<int64_t>(op, "an integer value");
+      int64_t value = op.attrAs<int64_t>();
+      if (wrapToType(type.scalarKind(), value) != value)
+        fail(op, "value " + std::to_string(value) + " is out of range for " + type.str());
+    } else {
+      fail(op, "must have a scalar type, not " + type.str());
+    }
+  }
+
+  void verifyMath(const Operation &op) {
+    expectAttr<std::string>(op, "a function name");
+    const std::string &name = op.attrAs<std::string>();
+    const MathFunction *fn = findMathFunction(name);
+    if (!fn)
+      fail(op, "unknown math function '" + name + "'");
+    expectOperands(op, fn->arity);
+    expectResult(op, true);
+    Type type = op.operand(0)->type();
+    if (!type.isFloat())
+      fail(op, name + " needs a floating-point operand, got " + type.str());
+    for (unsigned i = 1; i < fn->arity; ++i)
+      expectType(op, i, type);
+    Type expected = fn->result == MathResult::Bool ? kBool : type;
+    if (op.resultType() != expected)
+      fail(op, name + " returns " + expected.str() + ", not " + op.resultType().str());
+  }
+
+  void verifyCall(const Operation &op) {
+    expectAttr<std::string>(op, "a callee name");
+    const std::string &name = op.attrAs<std::string>();
+    const Function *callee = module_.lookup(name);
+    if (!callee)
+      fail(op, "calls unknown function @" + name);
+    if (callee->isKernel())
+      fail(op, "calls kernel @" + name + "; only device functions can be called");
+    std::vector<Type> params = callee->paramTypes();
+    if (op.numOperands() != params.size())
+      fail(op, "passes " + std::to_string(op.numOperands()) + " arguments to @" + name +
+                   ", which takes " + std::to_string(params.size()));
+    for (unsigned i = 0; i < params.size(); ++i)
+      expectType(op, i, params[i]);
+    if (op.resultType() != callee->returnType())
+      fail(op, "result type " + op.resultType().str() + " does not match @" + name +
+                   "'s return type " + callee->returnType().str());
+  }
+
+  void verifyOperation(const Operation &op) {
+    switch (op.opcode()) {
+    case Opcode::Constant:
+      return verifyConstant(op);
+    case Opcode::Add:
+    case Opcode::Sub:
+    case Opcode::Mul:
+    case Opcode::Div:
+    case Opcode::FloorDiv:
+    case Opcode::Mod:
+    case Opcode::Pow:
+    case Opcode::Min:
+    case Opcode::Max:
+    case Opcode::And:
+    case Opcode::Or:
+    case Opcode::Xor:
+    case Opcode::Shl:
+    case Opcode::Shr:
+      return verifyArithmetic(op, 2);
+    case Opcode::Neg:
+    case Opcode::Not:
+    case Opcode::Abs:
+      return verifyArithmetic(op, 1);
+    case Opcode::Cmp:
+      expectOperands(op, 2);
+      expectAttr<CmpPredicate>(op, "a comparison predicate");
+      if (op.resultType() != kBool)
+        fail(op, "result must be bool, not " + op.resultType().str());
+      if (!op.operand(0)->type().isScalar())
+        fail(op, "compares scalars, not " + op.operand(0)->type().str());
+      expectType(op, 1, op.operand(0)->type());
+      return;
+    case Opcode::Select:
+      expectOperands(op, 3);
+      expectResult(op, true);
+      expectNoAttr(op);
+      expectType(op, 0, kBool);
+      expectType(op, 1, op.resultType());
+      expectType(op, 2, op.resultType());
+      return;
+    case Opcode::Cast:
+      expectOperands(op, 1);
+      expectResult(op, true);
+      expectNoAttr(op);
+      if (!op.operand(0)->type().isScalar() || !op.resultType().isScalar())
+        fail(op, "converts scalars only, not " + op.operand(0)->type().str() + " to " +
+                     op.resultType().str());
+      return;
+    case Opcode::Math:
+      return verifyMath(op);
+    case Opcode::SpecialReg:
+      expectOperands(op, 0);
+      expectAttr<SpecialReg>(op, "a special register");
+      if (op.attrAs<SpecialReg>().dim > 2)
+        fail(op, "dimension must be 0 (x), 1 (y) or 2 (z)");
+      if (op.resultType() != kI32)
+        fail(op, "result must be i32, not " + op.resultType().str());
+      return;
+    case Opcode::Barrier:
+      expectOperands(op, 0);
+      expectResult(op, false);
+      return;
+    case Opcode::ArrayDim:
+    case Opcode::ArrayStride: {
+      expectOperands(op, 1);
+      expectAttr<int64_t>(op, "a dimension");
+      Type array = op.operand(0)->type();
+      if (!array.isArray())
+        fail(op, "needs an array operand, got " + array.str());
+      int64_t dim = op.attrAs<int64_t>();
+      if (dim < 0 || dim >= int64_t(array.ndim()))
+        fail(op, "dimension " + std::to_string(dim) + " is out of range for " + array.str());
+      if (op.resultType() != kI64)
+        fail(op, "result must be i64, not " + op.resultType().str());
+      return;
+    }
+    case Opcode::Load:
+    case Opcode::Store:
+    case Opcode::AtomicAdd: {
+      bool isStore = op.opcode() == Opcode::Store;
+      unsigned arrayIndex = isStore ? 1 : 0;
+      if (op.numOperands() < arrayIndex + 1 + (op.opcode() == Opcode::AtomicAdd))
+        fail(op, "has too few operands");
+      expectNoAttr(op);
+      expectResult(op, !isStore);
+      Type array = op.operand(arrayIndex)->type();
+      if (!array.isArray())
+        fail(op, "needs an array operand, got " + array.str());
+      Type element = Type::scalar(array.scalarKind());
+      if (op.opcode() == Opcode::Load) {
+        if (op.resultType() != element)
+          fail(op, "result type " + op.resultType().str() + " does not match element type " +
+                       element.str());
+        return expectIndices(op, 1, array);
+      }
+      expectType(op, isStore ? 0 : 1, element);
+      if (op.opcode() == Opcode::AtomicAdd) {
+        if (!element.isInteger() && !element.isFloat())
+          fail(op, "is not defined on " + element.str() + " elements");
+        if (op.resultType() != element)
+          fail(op, "result type " + op.resultType().str() + " does not match element type " +
+                       element.str());
+      }
+      return expectIndices(op, 2, array);
+    }
+    case Opcode::SharedArray: {
+      expectOperands(op, 0);
+      expectAttr<std::vector<int64_t>>(op, "a shape");
+      Type type = op.resultType();
+      const auto &shape = op.attrAs<std::vector<int64_t>>();
+      if (!type.isArray() || type.memorySpace() != MemorySpace::Shared ||
+          type.layout() != Layout::C)
+        fail(op, "result must be a C-layout shared array, not " + type.str());
+      if (shape.size() != type.ndim())
+        fail(op, "shape has " + std::to_string(shape.size()) + " extents for " + type.str());
+      for (int64_t extent : shape)
+        if (extent <= 0)
+          fail(op, "extents must be positive, got " + std::to_string(extent));
+      return;
+    }
+    case Opcode::Call:
+      return verifyCall(op);
+    case Opcode::Br:
+      expectOperands(op, 0);
+      expectSuccessors(op, 1);
+      return;
+    case Opcode::CondBr:
+      expectOperands(op, 1);
+      expectSuccessors(op, 2);
+      expectType(op, 0, kBool);
+      return;
+    case Opcode::Return: {
+      expectSuccessors(op, 0);
+      Type expected = function_.returnType();
+      if (expected.isVoid()) {
+        if (op.numOperands() != 0)
+          fail(op, "returns a value from @" + function_.name() + ", which returns void");
+        return;
+      }
+      if (op.numOperands() != 1)
+        fail(op, "must return a " + expected.str() + " value from @" + function_.name());
+      expectType(op, 0, expected);
+      return;
+    }
+    }
+  }
+
+  const Module &module_;
+  const Function &function_;
+  DominatorTree dominance_;
+  std::unordered_map<const Operation *, size_t> position_;
+};
+
+} // namespace
+
+void verify(const Module &module) {
+  std::unordered_set<std::string_view> names;
+  for (const auto &function : module.functions()) {
+    if (!names.insert(function->name()).second)
+      throw CompileError(function->location(), "redefinition of function @" + function->name());
+    FunctionVerifier(module, *function).run();
+  }
+}
+
+} // namespace kaji::ir

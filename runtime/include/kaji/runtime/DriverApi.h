@@ -1,0 +1,69 @@
+#pragma once
+
+// The driver entry points kaji calls, as function pointers resolved from libcuda at run time.
+// Each member is named after the cuda.h spelling; Driver.cpp binds it to the versioned symbol
+// that cuda.h maps that spelling to (cuMemAlloc -> cuMemAlloc_v2, ...).
+
+#include "kaji/runtime/DriverTypes.h"
+
+#include <cstddef>
+
+namespace kaji::runtime {
+
+struct DriverApi {
+  CUresult (*cuInit)(unsigned flags);
+  CUresult (*cuDriverGetVersion)(int *version);
+  CUresult (*cuGetErrorName)(CUresult error, const char **name);
+  CUresult (*cuGetErrorString)(CUresult error, const char **description);
+
+  CUresult (*cuDeviceGetCount)(int *count);
+  CUresult (*cuDeviceGet)(CUdevice *device, int ordinal);
+  CUresult (*cuDeviceGetName)(char *name, int length, CUdevice device);
+  CUresult (*cuDeviceGetAttribute)(int *value, CUdevice_attribute attribute, CUdevice device);
+  CUresult (*cuDeviceTotalMem)(std::size_t *bytes, CUdevice device);
+
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *context, CUdevice device);
+  CUresult (*cuCtxSetCurrent)(CUcontext context);
+  CUresult (*cuCtxGetCurrent)(CUcontext *context);
+  CUresult (*cuCtxSynchronize)();
+  CUresult (*cuMemGetInfo)(std::size_t *freeBytes, std::size_t *totalBytes);
+
+  CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image, unsigned numOptions,
+                                 CUjit_option *options, void **optionValues);
+  CUresult (*cuModuleUnload)(CUmodule module);
+  CUresult (*cuModuleGetFunction)(CUfunction *function, CUmodule module, const char *name);
+  CUresult (*cuModuleGetGlobal)(CUdeviceptr *address, std::size_t *bytes, CUmodule module,
+                                const char *name);
+  CUresult (*cuFuncGetAttribute)(int *value, CUfunction_attribute attribute, CUfunction function);
+  CUresult (*cuFuncSetAttribute)(CUfunction function, CUfunction_attribute attribute, int value);
+  CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
+                             unsigned blockX, unsigned blockY, unsigned blockZ,
+                             unsigned sharedBytes, CUstream stream, void **params, void **extra);
+
+  CUresult (*cuMemAlloc)(CUdeviceptr *pointer, std::size_t bytes);
+  CUresult (*cuMemFree)(CUdeviceptr pointer);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, std::size_t bytes);
+  CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, std::size_t bytes);
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes);
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src, std::size_t bytes,
+                                CUstream stream);
+  CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, std::size_t bytes, CUstream stream);
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes,
+                                CUstream stream);
+  CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char value, std::size_t count);
+  CUresult (*cuMemsetD32)(CUdeviceptr dst, unsigned value, std::size_t count);
+  CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char value, std::size_t count,
+                              CUstream stream);
+  CUresult (*cuMemsetD32Async)(CUdeviceptr dst, unsigned value, std::size_t count, CUstream stream);
+
+  CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags);
+  CUresult (*cuStreamDestroy)(CUstream stream);
+  CUresult (*cuStreamSynchronize)(CUstream stream);
+  CUresult (*cuEventCreate)(CUevent *event, unsigned flags);
+  CUresult (*cuEventDestroy)(CUevent event);
+  CUresult (*cuEventRecord)(CUevent event, CUstream stream);
+  CUresult (*cuEventSynchronize)(CUevent event);
+  CUresult (*cuEventElapsedTime)(float *milliseconds, CUevent start, CUevent end);
+};
+
+} // namespace kaji::runtime

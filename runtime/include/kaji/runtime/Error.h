@@ -1,0 +1,50 @@
+#pragma once
+
+#include "kaji/runtime/DriverTypes.h"
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace kaji::runtime {
+
+// No usable CUDA driver in this process: libcuda could not be loaded, lacks an entry point
+// kaji needs, or cuInit failed (no device, the toolkit's stub library, ...). The message says
+// which, and that compiling and the cpu target still work.
+class DriverUnavailable : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// A driver call returned something other than CUDA_SUCCESS. what() reads
+// "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)", followed
+// on the next lines by the detail (the JIT error log for module loads) when there is one.
+class CudaError : public std::runtime_error {
+public:
+  CudaError(std::string call, CUresult code, std::string errorName, std::string description,
+            std::string detail = {});
+
+  const std::string &call() const { return call_; }
+  CUresult code() const { return code_; }
+  const std::string &errorName() const { return errorName_; }
+  const std::string &description() const { return description_; }
+  const std::string &detail() const { return detail_; }
+
+private:
+  std::string call_;
+  CUresult code_;
+  std::string errorName_;
+  std::string description_;
+  std::string detail_;
+};
+
+// The cuda.h name of a CUresult ("CUDA_ERROR_INVALID_PTX") from a table built into kaji, so
+// that errors are named even when the driver cannot name them (the stub library, an old
+// driver); "CUresult <code>" for a code the table does not know.
+std::string cudaErrorName(CUresult code);
+
+// "<call> failed: <name>", with " (<description>)" when the description is not empty.
+std::string formatCudaFailure(std::string_view call, std::string_view errorName,
+                              std::string_view description);
+
+} // namespace kaji::runtime

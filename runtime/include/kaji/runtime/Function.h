@@ -1,0 +1,40 @@
+#pragma once
+
+#include "kaji/runtime/DriverTypes.h"
+
+#include <string>
+
+namespace kaji::runtime {
+
+class Driver;
+
+// A kernel entry point of a loaded Module. A handle: it is valid only while its Module is.
+class Function {
+public:
+  Function() = default;
+
+  CUfunction handle() const { return handle_; }
+  int device() const { return device_; }
+  const Driver &driver() const { return *driver_; }
+  const std::string &name() const { return name_; }
+  // The most threads a block of this kernel may have: the device's limit, or fewer when the
+  // kernel uses many registers.
+  int maxThreadsPerBlock() const { return maxThreadsPerBlock_; }
+
+  int attribute(CUfunction_attribute attribute) const;
+  // Lets launches ask for more than the default 48 KiB of dynamic shared memory, up to
+  // DeviceLimits::maxSharedBytesPerBlockOptin.
+  void setMaxDynamicSharedBytes(int bytes) const;
+
+private:
+  friend class Module;
+  Function(CUfunction handle, int device, const Driver &driver, std::string name);
+
+  CUfunction handle_ = nullptr;
+  int device_ = -1;
+  const Driver *driver_ = nullptr;
+  std::string name_;
+  int maxThreadsPerBlock_ = 0;
+};
+
+} // namespace kaji::runtime

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "kaji/runtime/Context.h"
+#include "kaji/runtime/Device.h"
+#include "kaji/runtime/Dim3.h"
+#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/Function.h"
+#include "kaji/runtime/Stream.h"
+
+#include <array>
+#include <cstdint>
+
+namespace kaji::runtime {
+
+// A launch shape as a caller wrote it (Python ints, command-line numbers): signed and wide, so
+// that 0, -1 and 2^40 reach validateLaunch and get named instead of wrapping.
+using Extent3 = std::array<std::int64_t, 3>;
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  unsigned sharedBytes = 0;
+};
+
+// Checks a launch shape against the limits and converts it. Throws std::invalid_argument naming
+// the violated limit: "block size 2048 exceeds the device's maximum of 1024 threads per block".
+LaunchConfig validateLaunch(const DeviceLimits &limits, const Extent3 &grid, const Extent3 &block,
+                            std::int64_t sharedBytes);
+LaunchConfig validateLaunch(const Device &device, const Extent3 &grid, const Extent3 &block,
+                            std::int64_t sharedBytes);
+// Also holds the block to the kernel's own thread limit (lower when it uses many registers).
+LaunchConfig validateLaunch(const Function &function, const Extent3 &grid, const Extent3 &block,
+                            std::int64_t sharedBytes);
+
+namespace detail {
+// The launch's failure path, kept out of line so that launch() stays a few instructions: it
+// retries once if another library had switched this thread's context, else throws CudaError.
+void launchFailed(CUresult result, const Function &function, Dim3 grid, Dim3 block,
+                  unsigned sharedBytes, CUstream stream, void **params);
+} // namespace detail
+
+// Queues `function` on `stream` (nullptr: the default stream of the function's device).
+// `params` holds one pointer per kernel parameter, to its value. Nothing is allocated or
+// checked here beyond the driver's own result: validate untrusted shapes with validateLaunch.
+inline void launch(const Function &function, Dim3 grid, Dim3 block, unsigned sharedBytes,
+                   const Stream *stream, void **params) {
+  makeCurrentCached(function.device());
+  CUstream queue = stream ? stream->handle() : nullptr;
+  CUresult result =
+      function.driver().api().cuLaunchKernel(function.handle(), grid.x, grid.y, grid.z, block.x,
+                                             block.y, block.z, sharedBytes, queue, params, nullptr);
+  if (result != CUDA_SUCCESS) [[unlikely]]
+    detail::launchFailed(result, function, grid, block, sharedBytes, queue, params);
+}
+
+inline void launch(const Function &function, const LaunchConfig &config, const Stream *stream,
+                   void **params) {
+  launch(function, config.grid, config.block, config.sharedBytes, stream, params);
+}
+
+} // namespace kaji::runtime

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "kaji/runtime/DriverTypes.h"
+
+namespace kaji::runtime {
+
+class Driver;
+
+// A queue of device work. Default-constructed, it is the selected device's default (NULL)
+// stream and owns nothing; Stream::create() makes a stream of its own.
+class Stream {
+public:
+  Stream();
+  // A new stream on the selected device that does not synchronize with the default stream.
+  static Stream create();
+
+  Stream(Stream &&other) noexcept;
+  Stream &operator=(Stream &&other) noexcept;
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+  ~Stream();
+
+  CUstream handle() const { return handle_; }
+  int device() const { return device_; }
+  bool isDefault() const { return handle_ == nullptr; }
+  // Waits until all work queued on the stream is done.
+  void synchronize() const;
+
+private:
+  Stream(CUstream handle, int device, const Driver *owner);
+  void destroy() noexcept;
+
+  CUstream handle_ = nullptr;
+  int device_ = 0;
+  // Set only for streams this object created and must destroy.
+  const Driver *owner_ = nullptr;
+};
+
+} // namespace kaji::runtime

@@ -1,0 +1,87 @@
+#include "kaji/runtime/Context.h"
+
+#include "kaji/runtime/Device.h"
+#include "kaji/runtime/Driver.h"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace kaji::runtime {
+
+namespace detail {
+constinit thread_local int currentDeviceOnThread = -1;
+} // namespace detail
+
+namespace {
+
+constinit thread_local int selectedDeviceOnThread = 0;
+
+struct PrimaryContexts {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<const Context>> byDevice;
+};
+
+} // namespace
+
+const Context &Context::primary(int device) {
+  const Device &checked = Device::get(device);
+  // Never destroyed, for the reason given in Context.h.
+  static auto *contexts = new PrimaryContexts;
+  std::lock_guard lock(contexts->mutex);
+  if (contexts->byDevice.empty())
+    contexts->byDevice.resize(static_cast<std::size_t>(Device::count()));
+  auto &slot = contexts->byDevice[static_cast<std::size_t>(device)];
+  if (!slot) {
+    const Driver &driver = Driver::get();
+    CUcontext handle = nullptr;
+    driver.check(driver.api().cuDevicePrimaryCtxRetain(&handle, checked.handle()),
+                 "cuDevicePrimaryCtxRetain");
+    slot.reset(new Context(handle, device));
+  }
+  return *slot;
+}
+
+void Context::synchronize() const {
+  const Driver &driver = Driver::get();
+  makeCurrent(device_);
+  driver.check(driver.api().cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+void selectDevice(int ordinal) {
+  makeCurrent(ordinal);
+  selectedDeviceOnThread = ordinal;
+}
+
+int selectedDevice() { return selectedDeviceOnThread; }
+
+void synchronize() { Context::primary(selectedDevice()).synchronize(); }
+
+void makeCurrent(int device) { detail::recoverCurrentContext(device); }
+
+namespace detail {
+
+bool recoverCurrentContext(int device) {
+  const Context &context = Context::primary(device);
+  const Driver &driver = Driver::get();
+  CUcontext current = nullptr;
+  driver.check(driver.api().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
+  bool switched = current != context.handle();
+  if (switched)
+    driver.check(driver.api().cuCtxSetCurrent(context.handle()), "cuCtxSetCurrent");
+  currentDeviceOnThread = device;
+  return switched;
+}
+
+bool tryMakeCurrent(int device) noexcept {
+  try {
+    makeCurrent(device);
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+} // namespace detail
+
+} // namespace kaji::runtime

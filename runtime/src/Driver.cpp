@@ -1,0 +1,164 @@
+#include "kaji/runtime/Driver.h"
+
+#include <cstdlib>
+#include <dlfcn.h>
+#include <mutex>
+#include <type_traits>
+
+namespace kaji::runtime {
+
+namespace {
+
+constexpr const char *kWhatStillWorks = "kaji can still compile; launch on target cpu";
+
+std::string lastDlError() {
+  const char *message = dlerror();
+  return message ? message : "unknown dynamic loader error";
+}
+
+} // namespace
+
+void Driver::LibraryCloser::operator()(void *handle) const { dlclose(handle); }
+
+Driver::Driver(const std::string &libraryPath) : libraryPath_(libraryPath) {
+  library_.reset(dlopen(libraryPath_.c_str(), RTLD_NOW | RTLD_LOCAL));
+  if (!library_)
+    throw DriverUnavailable("no NVIDIA driver found: cannot load '" + libraryPath_ +
+                            "': " + lastDlError() + ". " + kWhatStillWorks +
+                            ", or set KAJI_CUDA_DRIVER to the path of libcuda.so");
+  resolveEntryPoints();
+  initialize();
+}
+
+Driver::~Driver() = default;
+
+void Driver::resolveEntryPoints() {
+  auto bind = [this](auto &entry, const char *symbol) {
+    entry =
+        reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(library_.get(), symbol));
+    if (!entry)
+      throw DriverUnavailable("the CUDA driver '" + libraryPath_ + "' has no entry point " +
+                              symbol + ": it is too old for kaji (CUDA 11 or newer needed). " +
+                              kWhatStillWorks + ", or update the NVIDIA driver");
+  };
+  bind(api_.cuInit, "cuInit");
+  bind(api_.cuDriverGetVersion, "cuDriverGetVersion");
+  bind(api_.cuGetErrorName, "cuGetErrorName");
+  bind(api_.cuGetErrorString, "cuGetErrorString");
+  bind(api_.cuDeviceGetCount, "cuDeviceGetCount");
+  bind(api_.cuDeviceGet, "cuDeviceGet");
+  bind(api_.cuDeviceGetName, "cuDeviceGetName");
+  bind(api_.cuDeviceGetAttribute, "cuDeviceGetAttribute");
+  bind(api_.cuDeviceTotalMem, "cuDeviceTotalMem_v2");
+  bind(api_.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  bind(api_.cuCtxSetCurrent, "cuCtxSetCurrent");
+  bind(api_.cuCtxGetCurrent, "cuCtxGetCurrent");
+  bind(api_.cuCtxSynchronize, "cuCtxSynchronize");
+  bind(api_.cuMemGetInfo, "cuMemGetInfo_v2");
+  bind(api_.cuModuleLoadDataEx, "cuModuleLoadDataEx");
+  bind(api_.cuModuleUnload, "cuModuleUnload");
+  bind(api_.cuModuleGetFunction, "cuModuleGetFunction");
+  bind(api_.cuModuleGetGlobal, "cuModuleGetGlobal_v2");
+  bind(api_.cuFuncGetAttribute, "cuFuncGetAttribute");
+  bind(api_.cuFuncSetAttribute, "cuFuncSetAttribute");
+  bind(api_.cuLaunchKernel, "cuLaunchKernel");
+  bind(api_.cuMemAlloc, "cuMemAlloc_v2");
+  bind(api_.cuMemFree, "cuMemFree_v2");
+  bind(api_.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+  bind(api_.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+  bind(api_.cuMemcpyDtoD, "cuMemcpyDtoD_v2");
+  bind(api_.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+  bind(api_.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+  bind(api_.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
+  bind(api_.cuMemsetD8, "cuMemsetD8_v2");
+  bind(api_.cuMemsetD32, "cuMemsetD32_v2");
+  bind(api_.cuMemsetD8Async, "cuMemsetD8Async");
+  bind(api_.cuMemsetD32Async, "cuMemsetD32Async");
+  bind(api_.cuStreamCreate, "cuStreamCreate");
+  bind(api_.cuStreamDestroy, "cuStreamDestroy_v2");
+  bind(api_.cuStreamSynchronize, "cuStreamSynchronize");
+  bind(api_.cuEventCreate, "cuEventCreate");
+  bind(api_.cuEventDestroy, "cuEventDestroy_v2");
+  bind(api_.cuEventRecord, "cuEventRecord");
+  bind(api_.cuEventSynchronize, "cuEventSynchronize");
+  // cuda.h maps cuEventElapsedTime to _v2 from CUDA 12.8 on; older drivers only have the
+  // original, which behaves the same for the events kaji creates.
+  if (dlsym(library_.get(), "cuEventElapsedTime_v2"))
+    bind(api_.cuEventElapsedTime, "cuEventElapsedTime_v2");
+  else
+    bind(api_.cuEventElapsedTime, "cuEventElapsedTime");
+}
+
+void Driver::initialize() {
+  if (CUresult result = api_.cuInit(0); result != CUDA_SUCCESS) {
+    std::string why = result == CUDA_ERROR_NO_DEVICE ? "no CUDA device found"
+                      : result == CUDA_ERROR_STUB_LIBRARY
+                          ? "'" + libraryPath_ + "' is the CUDA toolkit's stub, not a driver"
+                          : "the CUDA driver '" + libraryPath_ + "' could not be initialized";
+    throw DriverUnavailable(why + ": " + error(result, "cuInit").what() + ". " + kWhatStillWorks);
+  }
+  check(api_.cuDriverGetVersion(&version_), "cuDriverGetVersion");
+}
+
+CudaError Driver::error(CUresult result, std::string_view call, std::string detail) const {
+  // A stub or broken driver may fail to name its own errors: fall back to kaji's table.
+  const char *name = nullptr;
+  std::string errorName = api_.cuGetErrorName(result, &name) == CUDA_SUCCESS && name
+                              ? std::string(name)
+                              : cudaErrorName(result);
+  const char *description = nullptr;
+  std::string errorDescription =
+      api_.cuGetErrorString(result, &description) == CUDA_SUCCESS && description
+          ? std::string(description)
+          : std::string();
+  return CudaError(std::string(call), result, std::move(errorName), std::move(errorDescription),
+                   std::move(detail));
+}
+
+void Driver::raise(CUresult result, std::string_view call, std::string detail) const {
+  throw error(result, call, std::move(detail));
+}
+
+std::string Driver::defaultLibraryPath() {
+  const char *override = std::getenv("KAJI_CUDA_DRIVER");
+  return override && *override ? override : "libcuda.so.1";
+}
+
+namespace {
+
+struct ProcessDriver {
+  std::once_flag loaded;
+  // Never deleted: buffers and modules held by static objects may be released after any
+  // destructor of ours would run, and unloading libcuda at exit races the driver's teardown.
+  const Driver *driver = nullptr;
+  std::string unavailableReason;
+};
+
+ProcessDriver &processDriver() {
+  static ProcessDriver state;
+  std::call_once(state.loaded, [] {
+    try {
+      state.driver = new Driver(Driver::defaultLibraryPath());
+    } catch (const DriverUnavailable &unavailable) {
+      state.unavailableReason = unavailable.what();
+    } catch (const CudaError &failure) {
+      state.unavailableReason = failure.what();
+    }
+  });
+  return state;
+}
+
+} // namespace
+
+const Driver &Driver::get() {
+  ProcessDriver &state = processDriver();
+  if (!state.driver)
+    throw DriverUnavailable(state.unavailableReason);
+  return *state.driver;
+}
+
+bool Driver::available() { return processDriver().driver != nullptr; }
+
+std::string Driver::unavailableReason() { return processDriver().unavailableReason; }
+
+} // namespace kaji::runtime

@@ -1,0 +1,60 @@
+#include "kaji/runtime/Event.h"
+
+#include "kaji/runtime/Context.h"
+#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/Stream.h"
+
+#include <stdexcept>
+#include <utility>
+
+namespace kaji::runtime {
+
+Event::Event() : device_(selectedDevice()), driver_(&Driver::get()) {
+  makeCurrent(device_);
+  driver_->check(driver_->api().cuEventCreate(&handle_, CU_EVENT_DEFAULT), "cuEventCreate");
+}
+
+Event::Event(Event &&other) noexcept
+    : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_),
+      driver_(other.driver_) {}
+
+Event &Event::operator=(Event &&other) noexcept {
+  if (this != &other) {
+    destroy();
+    handle_ = std::exchange(other.handle_, nullptr);
+    device_ = other.device_;
+    driver_ = other.driver_;
+  }
+  return *this;
+}
+
+Event::~Event() { destroy(); }
+
+void Event::destroy() noexcept {
+  if (handle_)
+    driver_->api().cuEventDestroy(handle_);
+  handle_ = nullptr;
+}
+
+void Event::record(const Stream *stream) {
+  if (stream && stream->device() != device_)
+    throw std::invalid_argument("cannot record an event of device " + std::to_string(device_) +
+                                " on a stream of device " + std::to_string(stream->device()));
+  makeCurrent(device_);
+  driver_->check(driver_->api().cuEventRecord(handle_, stream ? stream->handle() : nullptr),
+                 "cuEventRecord");
+}
+
+void Event::synchronize() const {
+  driver_->check(driver_->api().cuEventSynchronize(handle_), "cuEventSynchronize");
+}
+
+float Event::elapsedMs(const Event &start, const Event &end) {
+  float milliseconds = 0;
+  end.driver_->check(
+      end.driver_->api().cuEventElapsedTime(&milliseconds, start.handle_, end.handle_),
+      "cuEventElapsedTime");
+  return milliseconds;
+}
+
+} // namespace kaji::runtime

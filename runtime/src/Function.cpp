@@ -1,0 +1,30 @@
+#include "kaji/runtime/Function.h"
+
+#include "kaji/runtime/Context.h"
+#include "kaji/runtime/Driver.h"
+
+namespace kaji::runtime {
+
+Function::Function(CUfunction handle, int device, const Driver &driver, std::string name)
+    : handle_(handle), device_(device), driver_(&driver), name_(std::move(name)) {
+  maxThreadsPerBlock_ = attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+}
+
+int Function::attribute(CUfunction_attribute attribute) const {
+  int value = 0;
+  driver_->check(driver_->api().cuFuncGetAttribute(&value, attribute, handle_),
+                 "cuFuncGetAttribute");
+  return value;
+}
+
+void Function::setMaxDynamicSharedBytes(int bytes) const {
+  makeCurrent(device_);
+  CUresult result = driver_->api().cuFuncSetAttribute(
+      handle_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
+  if (result != CUDA_SUCCESS)
+    driver_->raise(result, "cuFuncSetAttribute",
+                   "kernel '" + name_ + "', " + std::to_string(bytes) +
+                       " bytes of dynamic shared memory");
+}
+
+} // namespace kaji::runtime

@@ -1,0 +1,141 @@
+#include "kaji/runtime/Memory.h"
+
+#include "kaji/runtime/Context.h"
+#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/Stream.h"
+
+#include <stdexcept>
+#include <utility>
+
+namespace kaji::runtime {
+
+namespace {
+
+// The driver of the selected device, with its primary context current.
+const Driver &onSelectedDevice() {
+  const Driver &driver = Driver::get();
+  makeCurrent(selectedDevice());
+  return driver;
+}
+
+// The driver, with the context that `stream` belongs to current, as queued work requires.
+const Driver &onDeviceOf(const Stream &stream) {
+  const Driver &driver = Driver::get();
+  makeCurrent(stream.device());
+  return driver;
+}
+
+void checkFits(std::size_t bytes, std::size_t size, const char *what) {
+  if (bytes > size)
+    throw std::out_of_range(std::string("cannot ") + what + " " + std::to_string(bytes) +
+                            " bytes: the device buffer holds " + std::to_string(size));
+}
+
+std::string allocationDetail(std::size_t bytes, int device) {
+  return "allocating " + std::to_string(bytes) + " bytes on device " + std::to_string(device);
+}
+
+} // namespace
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes) : size_(bytes), device_(selectedDevice()) {
+  if (bytes == 0)
+    return;
+  driver_ = &onSelectedDevice();
+  CUresult result = driver_->api().cuMemAlloc(&pointer_, bytes);
+  if (result != CUDA_SUCCESS)
+    driver_->raise(result, "cuMemAlloc", allocationDetail(bytes, device_));
+}
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
+    : pointer_(std::exchange(other.pointer_, 0)), size_(std::exchange(other.size_, 0)),
+      device_(other.device_), driver_(other.driver_) {}
+
+DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
+  if (this != &other) {
+    release();
+    pointer_ = std::exchange(other.pointer_, 0);
+    size_ = std::exchange(other.size_, 0);
+    device_ = other.device_;
+    driver_ = other.driver_;
+  }
+  return *this;
+}
+
+DeviceBuffer::~DeviceBuffer() { release(); }
+
+void DeviceBuffer::release() noexcept {
+  // A destructor cannot report failure; after a device fault or at exit the driver refuses
+  // every call, and the memory goes with the context.
+  if (pointer_ && detail::tryMakeCurrent(device_))
+    driver_->api().cuMemFree(pointer_);
+  pointer_ = 0;
+  size_ = 0;
+}
+
+void DeviceBuffer::copyFromHost(const void *src, std::size_t bytes) {
+  checkFits(bytes, size_, "copy in");
+  copyHostToDevice(pointer_, src, bytes);
+}
+
+void DeviceBuffer::copyToHost(void *dst, std::size_t bytes) const {
+  checkFits(bytes, size_, "copy out");
+  copyDeviceToHost(dst, pointer_, bytes);
+}
+
+void copyHostToDevice(CUdeviceptr dst, const void *src, std::size_t bytes) {
+  const Driver &driver = onSelectedDevice();
+  driver.check(driver.api().cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
+}
+
+void copyDeviceToHost(void *dst, CUdeviceptr src, std::size_t bytes) {
+  const Driver &driver = onSelectedDevice();
+  driver.check(driver.api().cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
+}
+
+void copyDeviceToDevice(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes) {
+  const Driver &driver = onSelectedDevice();
+  driver.check(driver.api().cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD");
+}
+
+void copyHostToDeviceAsync(CUdeviceptr dst, const void *src, std::size_t bytes,
+                           const Stream &stream) {
+  const Driver &driver = onDeviceOf(stream);
+  driver.check(driver.api().cuMemcpyHtoDAsync(dst, src, bytes, stream.handle()),
+               "cuMemcpyHtoDAsync");
+}
+
+void copyDeviceToHostAsync(void *dst, CUdeviceptr src, std::size_t bytes, const Stream &stream) {
+  const Driver &driver = onDeviceOf(stream);
+  driver.check(driver.api().cuMemcpyDtoHAsync(dst, src, bytes, stream.handle()),
+               "cuMemcpyDtoHAsync");
+}
+
+void copyDeviceToDeviceAsync(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes,
+                             const Stream &stream) {
+  const Driver &driver = onDeviceOf(stream);
+  driver.check(driver.api().cuMemcpyDtoDAsync(dst, src, bytes, stream.handle()),
+               "cuMemcpyDtoDAsync");
+}
+
+void memsetD8(CUdeviceptr dst, std::uint8_t value, std::size_t count) {
+  const Driver &driver = onSelectedDevice();
+  driver.check(driver.api().cuMemsetD8(dst, value, count), "cuMemsetD8");
+}
+
+void memsetD32(CUdeviceptr dst, std::uint32_t value, std::size_t count) {
+  const Driver &driver = onSelectedDevice();
+  driver.check(driver.api().cuMemsetD32(dst, value, count), "cuMemsetD32");
+}
+
+void memsetD8Async(CUdeviceptr dst, std::uint8_t value, std::size_t count, const Stream &stream) {
+  const Driver &driver = onDeviceOf(stream);
+  driver.check(driver.api().cuMemsetD8Async(dst, value, count, stream.handle()), "cuMemsetD8Async");
+}
+
+void memsetD32Async(CUdeviceptr dst, std::uint32_t value, std::size_t count, const Stream &stream) {
+  const Driver &driver = onDeviceOf(stream);
+  driver.check(driver.api().cuMemsetD32Async(dst, value, count, stream.handle()),
+               "cuMemsetD32Async");
+}
+
+} // namespace kaji::runtime

@@ -1,0 +1,54 @@
+#include "kaji/runtime/Stream.h"
+
+#include "kaji/runtime/Context.h"
+#include "kaji/runtime/Driver.h"
+
+#include <utility>
+
+namespace kaji::runtime {
+
+Stream::Stream() : device_(selectedDevice()) {}
+
+Stream::Stream(CUstream handle, int device, const Driver *owner)
+    : handle_(handle), device_(device), owner_(owner) {}
+
+Stream Stream::create() {
+  const Driver &driver = Driver::get();
+  int device = selectedDevice();
+  makeCurrent(device);
+  CUstream handle = nullptr;
+  driver.check(driver.api().cuStreamCreate(&handle, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  return Stream(handle, device, &driver);
+}
+
+Stream::Stream(Stream &&other) noexcept
+    : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_),
+      owner_(std::exchange(other.owner_, nullptr)) {}
+
+Stream &Stream::operator=(Stream &&other) noexcept {
+  if (this != &other) {
+    destroy();
+    handle_ = std::exchange(other.handle_, nullptr);
+    device_ = other.device_;
+    owner_ = std::exchange(other.owner_, nullptr);
+  }
+  return *this;
+}
+
+Stream::~Stream() { destroy(); }
+
+void Stream::destroy() noexcept {
+  // Queued work still completes after cuStreamDestroy; failures at exit are of no consequence.
+  if (owner_ && handle_)
+    owner_->api().cuStreamDestroy(handle_);
+  handle_ = nullptr;
+  owner_ = nullptr;
+}
+
+void Stream::synchronize() const {
+  const Driver &driver = Driver::get();
+  makeCurrent(device_);
+  driver.check(driver.api().cuStreamSynchronize(handle_), "cuStreamSynchronize");
+}
+
+} // namespace kaji::runtime

@@ -1,0 +1,29 @@
+# lit configuration for kaji: runs the CLI tools on small inputs and FileChecks
+# each compiler stage. Run through the build tree: `lit build/test/lit`.
+import os
+
+import lit.formats
+
+config.name = "kaji"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".py", ".kir"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(os.path.dirname(config.kaji_tools_dir), "test", "lit")
+
+config.substitutions.append(("%kaji-compile", os.path.join(config.kaji_tools_dir, "kaji-compile")))
+config.substitutions.append(("%kaji-opt", os.path.join(config.kaji_tools_dir, "kaji-opt")))
+config.substitutions.append(("%FileCheck", config.filecheck))
+config.substitutions.append(("%not", config.not_tool))
+
+# Every PTX a test produces is assembled for sm_90 where ptxas exists.
+if config.ptxas and not config.ptxas.endswith("-NOTFOUND"):
+    config.substitutions.append(("%ptxas", config.ptxas + " --gpu-name sm_90 -o /dev/null"))
+    config.available_features.add("ptxas")
+else:
+    config.substitutions.append(("%ptxas", "true"))
+
+# The tools must not depend on the caller's environment, except CUDA_HOME for libdevice.
+for var in ("CUDA_HOME", "CUDA_PATH", "HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]

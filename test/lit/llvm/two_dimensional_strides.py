@@ -1,0 +1,12 @@
+# RUN: %kaji-compile %s --emit llvm | %FileCheck %s
+import kaji
+
+
+@kaji.jit("void(float64[:, :], int64, int64)")
+def put(a, i, j):
+    a[i, j] = 1.0
+
+# A 2-D array of any layout takes two shape and two stride parameters.
+# CHECK: define {{.*}}void @put(ptr addrspace(1) {{[^,]*}}, i64 {{[^,]*}}, i64 {{[^,]*}}, i64 {{[^,]*}}, i64 {{[^,]*}}, i64 {{[^,]*}}, i64 {{[^,]*}})
+# CHECK: mul {{.*}}i64
+# CHECK: store double 1.0{{.*}}, ptr addrspace(1)

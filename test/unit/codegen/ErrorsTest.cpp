@@ -1,0 +1,115 @@
+// Bad input is reported as an error, never a crash.
+#include "CodegenTestSupport.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <unistd.h>
+
+using namespace kaji;
+using namespace kaji::codegen;
+using namespace kaji::codegen::test;
+
+namespace {
+
+ir::Location lineSeven() {
+  return ir::Location{std::make_shared<const std::string>("kernel.py"), 7, 5};
+}
+
+template <class Exception> std::string messageOf(const std::function<void()> &action) {
+  try {
+    action();
+  } catch (const Exception &error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "no exception thrown";
+  return {};
+}
+
+} // namespace
+
+TEST(Errors, UnknownMathFunctionIsACompileErrorAtItsLocation) {
+  ir::Module module;
+  auto [function, b] = addFunction(module, "k", ir::Function::Kind::Kernel,
+                                   {ir::Type::array(ir::ScalarKind::Float32, 1)}, {"out"});
+  ir::Value *zero = b.intConstant(kI64, 0);
+  b.setLocation(lineSeven());
+  ir::Value *value =
+      b.math("gamma_function", kF32, {load(b, function->entry()->argument(0), {zero})});
+  store(b, value, function->entry()->argument(0), {zero});
+  b.ret();
+  try {
+    emitPTX(module, PTXOptions{});
+    FAIL() << "no error";
+  } catch (const ir::CompileError &error) {
+    EXPECT_EQ(error.location().line, 7u);
+    EXPECT_NE(std::string(error.what()).find("gamma_function"), std::string::npos);
+  }
+}
+
+TEST(Errors, CallToUnknownFunctionIsACompileError) {
+  ir::Module module;
+  auto [function, b] = addFunction(module, "k", ir::Function::Kind::Kernel, {}, {});
+  b.setLocation(lineSeven());
+  b.create(ir::Opcode::Call, ir::Type(), {}, std::string("missing"));
+  b.ret();
+  std::string message = messageOf<ir::CompileError>([&] { emitPTX(module, PTXOptions{}); });
+  EXPECT_NE(message.find("missing"), std::string::npos) << message;
+}
+
+TEST(Errors, BlockWithoutTerminatorIsACompileError) {
+  ir::Module module;
+  auto [function, b] = addFunction(module, "k", ir::Function::Kind::Kernel, {}, {});
+  b.intConstant(kI32, 1);
+  std::string message = messageOf<ir::CompileError>([&] { emitLLVMIR(module, PTXOptions{}); });
+  EXPECT_NE(message.find("terminator"), std::string::npos) << message;
+}
+
+TEST(Errors, UnknownArchitectureNamesTheKnownOnes) {
+  ir::Module module;
+  addSaxpy(module);
+  for (const char *arch : {"sm_9000", "compute_90", "sm_", "gfx90a"}) {
+    PTXOptions options;
+    options.arch = arch;
+    std::string message = messageOf<std::runtime_error>([&] { emitPTX(module, options); });
+    EXPECT_NE(message.find(arch), std::string::npos) << message;
+    EXPECT_NE(message.find("sm_90"), std::string::npos) << message;
+  }
+}
+
+TEST(Errors, OptimisationLevelOutOfRange) {
+  ir::Module module;
+  addSaxpy(module);
+  PTXOptions options;
+  options.optLevel = 4;
+  std::string message = messageOf<std::runtime_error>([&] { emitPTX(module, options); });
+  EXPECT_NE(message.find("4"), std::string::npos) << message;
+}
+
+TEST(Errors, OtherArchitecturesCompile) {
+  ir::Module module;
+  addSaxpy(module);
+  PTXOptions options;
+  options.arch = "sm_80";
+  EXPECT_NE(emitPTX(module, options).find(".target sm_80"), std::string::npos);
+}
+
+TEST(Libdevice, FoundThroughCudaHome) {
+  std::filesystem::path root =
+      std::filesystem::temp_directory_path() / ("kaji_cuda_home_" + std::to_string(getpid()));
+  std::filesystem::create_directories(root / "nvvm" / "libdevice");
+  std::ofstream(root / "nvvm" / "libdevice" / "libdevice.10.bc") << "x";
+  const char *previous = std::getenv("CUDA_HOME");
+  std::string saved = previous ? previous : "";
+  setenv("CUDA_HOME", root.c_str(), 1);
+  std::string found = findLibdevice();
+  if (previous)
+    setenv("CUDA_HOME", saved.c_str(), 1);
+  else
+    unsetenv("CUDA_HOME");
+  std::filesystem::remove_all(root);
+  EXPECT_EQ(found, (root / "nvvm" / "libdevice" / "libdevice.10.bc").string());
+}

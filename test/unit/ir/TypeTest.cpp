@@ -1,0 +1,49 @@
+#include "kaji/ir/Type.h"
+
+#include <gtest/gtest.h>
+
+using namespace kaji::ir;
+
+TEST(Type, ScalarNamesRoundTrip) {
+  for (int k = 0; k <= int(ScalarKind::Float64); ++k) {
+    auto kind = ScalarKind(k);
+    EXPECT_EQ(scalarKindFromName(irName(kind)), kind);
+    EXPECT_EQ(scalarKindFromName(numpyName(kind)), kind);
+    EXPECT_EQ(parseIRType(Type::scalar(kind).str()), Type::scalar(kind));
+  }
+  EXPECT_EQ(scalarKindFromName("float"), std::nullopt);
+  EXPECT_EQ(scalarKindFromName("int"), std::nullopt);
+}
+
+TEST(Type, Properties) {
+  EXPECT_TRUE(isInteger(ScalarKind::UInt8));
+  EXPECT_FALSE(isInteger(ScalarKind::Bool));
+  EXPECT_FALSE(isSigned(ScalarKind::UInt64));
+  EXPECT_TRUE(isSigned(ScalarKind::Int16));
+  EXPECT_TRUE(isFloat(ScalarKind::Float16));
+  EXPECT_EQ(bitWidth(ScalarKind::Bool), 1u);
+  EXPECT_EQ(byteSize(ScalarKind::Bool), 1u);
+  EXPECT_EQ(byteSize(ScalarKind::Float64), 8u);
+  EXPECT_TRUE(Type::scalar(ScalarKind::Int32).isSignedInteger());
+  EXPECT_FALSE(Type::scalar(ScalarKind::UInt32).isSignedInteger());
+  EXPECT_TRUE(Type().isVoid());
+}
+
+TEST(Type, ArraySpelling) {
+  EXPECT_EQ(Type::array(ScalarKind::Float32, 2, Layout::C).str(), "array<f32, 2, C>");
+  EXPECT_EQ(Type::array(ScalarKind::Float32, 1, Layout::Any, MemorySpace::Shared).str(),
+            "array<f32, 1, any, shared>");
+  EXPECT_EQ(Type::array(ScalarKind::Int8, 3, Layout::F, MemorySpace::Local).str(),
+            "array<i8, 3, F, local>");
+  for (std::string_view text :
+       {"array<f32, 2, C>", "array<f32, 1, any, shared>", "array<u64, 0, F, local>", "void"})
+    EXPECT_EQ(parseIRType(text)->str(), text);
+}
+
+TEST(Type, RejectsMalformedSpellings) {
+  for (std::string_view text :
+       {"", "f33", "float32", "array<f32>", "array<f32, 1>", "array<f32, x, C>", "array<f32, 1, D>",
+        "array<f32, 1, C, heap>", "array<f32, 1, C, shared, x>", "array<f32, 300, C>",
+        "array<void, 1, C>", "array<f32, 1, C"})
+    EXPECT_EQ(parseIRType(text), std::nullopt) << text;
+}

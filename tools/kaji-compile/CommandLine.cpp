@@ -1,0 +1,104 @@
+#include "CommandLine.h"
+
+#include <string_view>
+
+namespace kaji::tools {
+namespace {
+
+std::optional<EmitKind> emitKindFromName(std::string_view name) {
+  if (name == "ast")
+    return EmitKind::AST;
+  if (name == "ir")
+    return EmitKind::IR;
+  if (name == "llvm")
+    return EmitKind::LLVM;
+  if (name == "ptx")
+    return EmitKind::PTX;
+  return std::nullopt;
+}
+
+} // namespace
+
+const char *usageText() {
+  return R"(usage: kaji-compile FILE.py [options]
+
+Compiles the kernels of a Python file to kaji IR, LLVM IR or PTX.
+
+options:
+  --kernel NAME     compile this kernel (repeatable); default: every function whose
+                    @jit decorator carries a signature string
+  --sig SIG         the kernel's signature, e.g. 'void(float32[:], float32)'; one for
+                    all kernels or one per --kernel, in order; default: the decorator's
+  --emit KIND       ast | ir | llvm | ptx (default: ptx)
+  --arch sm_XX      GPU architecture (default: sm_90)
+  -O0 .. -O3        optimisation level (default: -O3)
+  -o FILE           write the output to FILE instead of standard output
+  --version         print the compiler version
+  -h, --help        print this help
+)";
+}
+
+std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &error) {
+  CommandLine cl;
+  auto needsValue = [&](int &i, std::string_view flag) -> const char * {
+    if (i + 1 >= argc) {
+      error = "option '" + std::string(flag) + "' needs a value";
+      return nullptr;
+    }
+    return argv[++i];
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      cl.showHelp = true;
+    } else if (arg == "--version") {
+      cl.showVersion = true;
+    } else if (arg == "--kernel" || arg == "--sig" || arg == "--emit" || arg == "--arch" ||
+               arg == "-o") {
+      const char *value = needsValue(i, arg);
+      if (!value)
+        return std::nullopt;
+      if (arg == "--kernel") {
+        cl.kernels.emplace_back(value);
+      } else if (arg == "--sig") {
+        cl.signatures.emplace_back(value);
+      } else if (arg == "--emit") {
+        auto kind = emitKindFromName(value);
+        if (!kind) {
+          error = "unknown --emit kind '" + std::string(value) + "' (expected ast, ir, llvm or ptx)";
+          return std::nullopt;
+        }
+        cl.emit = *kind;
+      } else if (arg == "--arch") {
+        cl.arch = value;
+      } else {
+        cl.outputPath = value;
+      }
+    } else if (arg.size() == 3 && arg.substr(0, 2) == "-O" && arg[2] >= '0' && arg[2] <= '3') {
+      cl.optLevel = unsigned(arg[2] - '0');
+    } else if (!arg.empty() && arg[0] == '-') {
+      error = "unknown option '" + std::string(arg) + "'";
+      return std::nullopt;
+    } else if (cl.inputPath.empty()) {
+      cl.inputPath = arg;
+    } else {
+      error = "more than one input file: '" + cl.inputPath + "' and '" + std::string(arg) + "'";
+      return std::nullopt;
+    }
+  }
+  if (cl.showHelp || cl.showVersion)
+    return cl;
+  if (cl.inputPath.empty()) {
+    error = "no input file";
+    return std::nullopt;
+  }
+  if (cl.signatures.size() > 1 && cl.signatures.size() != cl.kernels.size()) {
+    error = "got " + std::to_string(cl.signatures.size()) + " --sig options for " +
+            std::to_string(cl.kernels.size()) + " --kernel options; give one --sig for all "
+            "kernels or one per kernel";
+    return std::nullopt;
+  }
+  return cl;
+}
+
+} // namespace kaji::tools

@@ -1,0 +1,29 @@
+// kaji-compile's command line.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kaji::tools {
+
+enum class EmitKind { AST, IR, LLVM, PTX };
+
+struct CommandLine {
+  std::string inputPath;
+  std::vector<std::string> kernels;    // empty: every decorated function with a signature
+  std::vector<std::string> signatures; // one for all kernels, or one per --kernel
+  EmitKind emit = EmitKind::PTX;
+  std::string arch = "sm_90";
+  unsigned optLevel = 3;
+  std::string outputPath; // empty: stdout
+  bool showHelp = false;
+  bool showVersion = false;
+};
+
+// Parses argv; on a usage error returns nullopt and writes the reason to `error`.
+std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &error);
+
+const char *usageText();
+
+} // namespace kaji::tools

@@ -1,0 +1,210 @@
+// kaji-compile: the compiler driven from the command line.
+#include "CommandLine.h"
+
+#include "kaji/driver/Compiler.h"
+#include "kaji/driver/Version.h"
+#include "kaji/frontend/Diagnostics.h"
+#include "kaji/frontend/Parser.h"
+#include "kaji/frontend/Signature.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+using namespace kaji;
+
+constexpr std::streamsize maxInputBytes = 64 << 20;
+
+struct JitDecorator {
+  bool found = false;
+  bool isDevice = false;
+  const frontend::StringLiteralExpr *signature = nullptr;
+};
+
+bool namesJit(const frontend::Expr &e) {
+  if (auto *name = e.as<frontend::NameExpr>())
+    return name->id == "jit";
+  if (auto *attr = e.as<frontend::AttributeExpr>())
+    return attr->attr == "jit";
+  return false;
+}
+
+// `@jit`, `@kaji.jit("sig")`, `@cuda.jit("sig", device=True)`.
+JitDecorator jitDecorator(const frontend::FunctionDefStmt &def) {
+  JitDecorator result;
+  for (const frontend::ExprPtr &decorator : def.decorators) {
+    if (namesJit(*decorator)) {
+      result.found = true;
+    } else if (auto *call = decorator->as<frontend::CallExpr>(); call && namesJit(*call->func)) {
+      result.found = true;
+      if (!call->args.empty())
+        result.signature = call->args[0]->as<frontend::StringLiteralExpr>();
+      for (const frontend::Keyword &kw : call->keywords) {
+        auto *flag = kw.value->as<frontend::BoolLiteralExpr>();
+        if (kw.name == "device" && flag)
+          result.isDevice = flag->value;
+      }
+    }
+  }
+  return result;
+}
+
+const frontend::FunctionDefStmt *findDef(const frontend::Module &module, std::string_view name) {
+  for (const frontend::StmtPtr &stmt : module.body)
+    if (auto *def = stmt->as<frontend::FunctionDefStmt>(); def && def->name == name)
+      return def;
+  return nullptr;
+}
+
+// A signature and where its text sits, so a bad signature gets a caret.
+struct SignatureText {
+  std::string text;
+  ir::Location loc;
+};
+
+class CompileJob {
+public:
+  explicit CompileJob(const tools::CommandLine &cl) : cl_(cl) {}
+
+  int run() {
+    if (!readInput())
+      return 1;
+    try {
+      return compile();
+    } catch (const ir::CompileError &error) {
+      std::vector<const frontend::SourceFile *> sources{&source_};
+      for (const frontend::SourceFile &sig : commandLineSignatures_)
+        sources.push_back(&sig);
+      std::cerr << frontend::renderDiagnostic(error, sources);
+    } catch (const std::exception &error) {
+      std::cerr << "kaji-compile: error: " << error.what() << "\n";
+    }
+    return 1;
+  }
+
+private:
+  bool readInput() {
+    std::ifstream in(cl_.inputPath, std::ios::binary);
+    if (!in) {
+      std::cerr << "kaji-compile: error: cannot open '" << cl_.inputPath << "'\n";
+      return false;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    source_.text = std::move(text).str();
+    if (std::streamsize(source_.text.size()) > maxInputBytes) {
+      std::cerr << "kaji-compile: error: '" << cl_.inputPath << "' is larger than "
+                << (maxInputBytes >> 20) << " MiB\n";
+      return false;
+    }
+    source_.name = std::make_shared<const std::string>(cl_.inputPath);
+    return true;
+  }
+
+  int compile() {
+    auto module = driver::parse(source_);
+    if (cl_.emit == tools::EmitKind::AST)
+      return write(frontend::dumpAST(*module));
+
+    auto env = frontend::environmentFromModule(module);
+    driver::CompileRequest request;
+    request.ptx.arch = cl_.arch;
+    request.ptx.optLevel = cl_.optLevel;
+    for (const std::string &name : kernelNames(*module)) {
+      SignatureText sigText = signatureFor(*module, name);
+      frontend::Signature sig = frontend::parseSignature(sigText.text, sigText.loc);
+      if (!sig.returnType.isVoid())
+        throw ir::CompileError(sigText.loc, "a kernel's signature must return void, not '" +
+                                                sig.returnType.str() + "'");
+      request.kernels.push_back({driver::findFunction(module, name, env), sig.params});
+    }
+    if (request.kernels.empty())
+      throw std::runtime_error("no kernel to compile in '" + cl_.inputPath +
+                               "': pass --kernel NAME --sig SIGNATURE, or give a function a "
+                               "signature in its decorator, e.g. @kaji.jit(\"void(float32[:])\")");
+    static const driver::Stage stages[] = {driver::Stage::IR, driver::Stage::IR,
+                                           driver::Stage::LLVM, driver::Stage::PTX};
+    return write(driver::emitStage(request, stages[int(cl_.emit)]));
+  }
+
+  std::vector<std::string> kernelNames(const frontend::Module &module) const {
+    if (!cl_.kernels.empty())
+      return cl_.kernels;
+    std::vector<std::string> names;
+    for (const frontend::StmtPtr &stmt : module.body)
+      if (auto *def = stmt->as<frontend::FunctionDefStmt>()) {
+        JitDecorator jit = jitDecorator(*def);
+        if (jit.signature && !jit.isDevice)
+          names.push_back(def->name);
+      }
+    return names;
+  }
+
+  SignatureText signatureFor(const frontend::Module &module, const std::string &name) {
+    if (!cl_.signatures.empty()) {
+      size_t index = cl_.signatures.size() == 1 ? 0 : kernelIndex(name);
+      frontend::SourceFile sig;
+      sig.name = std::make_shared<const std::string>("<--sig " + std::to_string(index + 1) + ">");
+      sig.text = cl_.signatures[index];
+      commandLineSignatures_.push_back(sig);
+      return {sig.text, ir::Location{sig.name, 1, 1}};
+    }
+    const frontend::FunctionDefStmt *def = findDef(module, name);
+    if (!def)
+      throw std::invalid_argument("no function named '" + name + "' in " + cl_.inputPath);
+    JitDecorator jit = jitDecorator(*def);
+    if (!jit.signature)
+      throw ir::CompileError(def->loc, "kernel '" + name +
+                                           "' has no signature: pass --sig, or write one in its "
+                                           "decorator, e.g. @kaji.jit(\"void(float32[:])\")");
+    ir::Location loc = jit.signature->loc;
+    loc.col += 1; // past the opening quote
+    return {jit.signature->value, loc};
+  }
+
+  size_t kernelIndex(const std::string &name) const {
+    for (size_t i = 0; i < cl_.kernels.size(); ++i)
+      if (cl_.kernels[i] == name)
+        return i;
+    return 0;
+  }
+
+  int write(const std::string &text) const {
+    if (cl_.outputPath.empty()) {
+      std::cout << text;
+      return 0;
+    }
+    std::ofstream out(cl_.outputPath, std::ios::binary);
+    if (!(out << text)) {
+      std::cerr << "kaji-compile: error: cannot write '" << cl_.outputPath << "'\n";
+      return 1;
+    }
+    return 0;
+  }
+
+  const tools::CommandLine &cl_;
+  frontend::SourceFile source_;
+  std::vector<frontend::SourceFile> commandLineSignatures_;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string usageError;
+  auto cl = tools::parseCommandLine(argc, argv, usageError);
+  if (!cl) {
+    std::cerr << "kaji-compile: error: " << usageError << "\n" << tools::usageText();
+    return 2;
+  }
+  if (cl->showHelp) {
+    std::cout << tools::usageText();
+    return 0;
+  }
+  if (cl->showVersion) {
+    std::cout << "kaji-compile " << driver::compilerVersion() << "\n";
+    return 0;
+  }
+  return CompileJob(*cl).run();
+}
