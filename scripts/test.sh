@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 cmake --build build
 status=0
 ctest --test-dir build --output-on-failure -j2 || status=1
-python3 -m lit -sv build/test/lit || status=1
+lit -sv build/test/lit || status=1
 python_tests=()
 for dir in test/python test/kernels; do
   [ -d "$dir" ] && python_tests+=("$dir")

@@ -5,6 +5,7 @@
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
@@ -117,6 +118,11 @@ private:
                    const std::vector<std::vector<llvm::Value *>> &arguments,
                    const ir::Operation &op);
   llvm::Value *elementAddress(const ir::Operation &op, unsigned arrayOperand, unsigned firstIndex);
+  // `index` wrapped (negative counts from the end) and checked against `extent`; a failed
+  // check branches to a block that reports it and continues at `merge`, added to `failures`.
+  llvm::Value *checkedIndex(const ir::Operation &op, llvm::Value *index, llvm::Value *extent,
+                            unsigned axis, llvm::BasicBlock *merge,
+                            std::vector<llvm::BasicBlock *> &failures);
   llvm::Value *castScalar(llvm::Value *value, ScalarKind from, ScalarKind to);
 
   llvm::Value *scalar(const ir::Value *value, const ir::Operation &user) const;
@@ -158,6 +164,21 @@ public:
     return it == functions_.end() ? nullptr : it->second;
   }
 
+  // Where an out-of-range access goes instead (see LoweringOptions::boundsCheck): 16 bytes,
+  // enough for any element, one per address space, created on first use.
+  llvm::Value *indexScratch(unsigned addressSpace) {
+    std::string name = "kaji.index_scratch." + std::to_string(addressSpace);
+    if (llvm::GlobalVariable *existing = out_.getNamedGlobal(name))
+      return existing;
+    auto *storage = llvm::ArrayType::get(llvm::Type::getInt8Ty(out_.getContext()), 16);
+    auto *scratch = new llvm::GlobalVariable(
+        out_, storage, false, llvm::GlobalValue::InternalLinkage,
+        llvm::Constant::getNullValue(storage), name, nullptr, llvm::GlobalValue::NotThreadLocal,
+        addressSpace);
+    scratch->setAlignment(llvm::Align(16));
+    return scratch;
+  }
+
   // LLVM parameter types of one kaji parameter, flattened per the ABI in Codegen.h.
   std::vector<llvm::Type *> parameterTypes(ir::Type type, bool isKernel) const {
     llvm::LLVMContext &context = out_.getContext();
@@ -181,6 +202,9 @@ private:
       for (llvm::Type *part : parameterTypes(type, function.isKernel()))
         params.push_back(part);
     }
+    llvm::Type *implicitParameter = target_.implicitParameterType(context);
+    if (implicitParameter)
+      params.push_back(implicitParameter);
     ir::Type returnType = function.returnType();
     if (returnType.isArray())
       throw CompileError(function.location(), "function '" + function.name() +
@@ -204,6 +228,8 @@ private:
       // Flush float32 denormals, matching the FTZ variants libdevice picks under fast math.
       lowered->addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
     }
+    if (implicitParameter)
+      lowered->getArg(lowered->arg_size() - 1)->setName("kaji.implicit");
     if (function.isKernel())
       target_.markKernel(*lowered);
     functions_[&function] = lowered;
@@ -409,8 +435,8 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::SpecialReg: {
     ir::SpecialReg reg = op.attrAs<ir::SpecialReg>();
     if (reg.dim > 2)
-      throw CompileError(op.location(), "special register dimension " +
-                                            std::to_string(reg.dim) + " is not x, y or z");
+      throw CompileError(op.location(), "special register dimension " + std::to_string(reg.dim) +
+                                            " is not x, y or z");
     result = target_.emitSpecialReg(builder_, reg);
     break;
   }
@@ -694,6 +720,10 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
     throw CompileError(op.location(), "a " + op.operand(arrayOperand)->type().str() + " takes " +
                                           std::to_string(ndim) + " index(es), got " +
                                           std::to_string(op.numOperands() - firstIndex));
+  llvm::BasicBlock *merge = nullptr;
+  std::vector<llvm::BasicBlock *> failures;
+  if (moduleLowering_.options().boundsCheck && ndim > 0)
+    merge = llvm::BasicBlock::Create(context_, "bounds.merge", &out_);
   llvm::Value *offset = nullptr;
   for (unsigned d = 0; d < ndim; ++d) {
     const ir::Value *index = op.operand(firstIndex + d);
@@ -701,12 +731,47 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
       throw CompileError(op.location(), "array index has type " + index->type().str());
     llvm::Value *index64 =
         castScalar(scalar(index, op), index->type().scalarKind(), ScalarKind::Int64);
+    if (merge)
+      index64 = checkedIndex(op, index64, value.shape[d], d, merge, failures);
     llvm::Value *term = builder_.CreateMul(index64, value.strides[d]);
     offset = offset ? builder_.CreateAdd(offset, term) : term;
   }
   if (!offset)
     return value.data;
-  return builder_.CreateInBoundsGEP(builder_.getInt8Ty(), value.data, offset);
+  llvm::Value *address = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), value.data, offset);
+  if (!merge)
+    return address;
+  llvm::BasicBlock *inBounds = builder_.GetInsertBlock();
+  builder_.CreateBr(merge);
+  builder_.SetInsertPoint(merge);
+  llvm::PHINode *checked = builder_.CreatePHI(address->getType(), unsigned(failures.size()) + 1);
+  checked->addIncoming(address, inBounds);
+  llvm::Value *scratch = moduleLowering_.indexScratch(address->getType()->getPointerAddressSpace());
+  for (llvm::BasicBlock *failure : failures)
+    checked->addIncoming(scratch, failure);
+  return checked;
+}
+
+llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value *index,
+                                            llvm::Value *extent, unsigned axis,
+                                            llvm::BasicBlock *merge,
+                                            std::vector<llvm::BasicBlock *> &failures) {
+  llvm::Value *isNegative = builder_.CreateICmpSLT(index, builder_.getInt64(0));
+  llvm::Value *wrapped =
+      builder_.CreateSelect(isNegative, builder_.CreateAdd(index, extent), index, "index.wrapped");
+  // Unsigned: a negative result of the wraparound is out of range too.
+  llvm::Value *inRange = builder_.CreateICmpULT(wrapped, extent, "index.in_range");
+  auto *ok = llvm::BasicBlock::Create(context_, "bounds.ok", &out_, merge);
+  auto *fail = llvm::BasicBlock::Create(context_, "bounds.fail", &out_, merge);
+  llvm::MDBuilder weights(context_);
+  builder_.CreateCondBr(inRange, ok, fail, weights.createLikelyBranchWeights());
+  builder_.SetInsertPoint(fail);
+  target_.emitIndexError(builder_, op.location(), function_.name(), builder_.getInt64(axis), index,
+                         extent);
+  builder_.CreateBr(merge);
+  failures.push_back(fail);
+  builder_.SetInsertPoint(ok);
+  return wrapped;
 }
 
 void FunctionLowering::lowerSharedArray(const ir::Operation &op) {
@@ -725,17 +790,11 @@ void FunctionLowering::lowerSharedArray(const ir::Operation &op) {
       throw CompileError(op.location(), "shared array is too large");
     count *= uint64_t(extent);
   }
-  llvm::Type *storage = llvm::ArrayType::get(memoryType(context_, type.scalarKind()), count);
-  // Shared memory cannot be initialised: the NVPTX backend requires an undef initializer.
-  auto *global = new llvm::GlobalVariable(
-      moduleLowering_.out(), storage, false, llvm::GlobalValue::InternalLinkage,
-      llvm::UndefValue::get(storage),
-      function_.name() + ".shared" + std::to_string(sharedArrayCount_++), nullptr,
-      llvm::GlobalValue::NotThreadLocal, target_.addressSpace(type.memorySpace()));
-  global->setAlignment(llvm::Align(std::max<uint64_t>(elementSize, 16)));
-
   ArrayValue value;
-  value.data = global;
+  value.data = target_.emitSharedStorage(
+      builder_, llvm::ArrayType::get(memoryType(context_, type.scalarKind()), count),
+      std::max<uint64_t>(elementSize, 16),
+      function_.name() + ".shared" + std::to_string(sharedArrayCount_++));
   uint64_t stride = elementSize;
   value.strides.resize(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {
@@ -776,6 +835,8 @@ void FunctionLowering::lowerCall(const ir::Operation &op) {
     for (llvm::Value *part : parts(op.operand(i), op))
       args.push_back(part);
   }
+  if (target_.implicitParameterType(context_))
+    args.push_back(out_.getArg(out_.arg_size() - 1));
   llvm::Value *result = builder_.CreateCall(moduleLowering_.lowered(callee), args);
   if (op.result()) {
     if (op.resultType() != callee->returnType())

@@ -15,6 +15,10 @@ struct LoweringOptions {
   // Lets LLVM reassociate, contract and use approximate functions and reciprocals
   // (not assume away NaNs or infinities: isnan/isinf stay exact).
   bool fastMath = false;
+  // Checks every array index against its extent (after Python's negative-index wraparound,
+  // which only checked code applies): an index out of range is reported through
+  // Target::emitIndexError and the access goes to scratch memory instead.
+  bool boundsCheck = false;
 };
 
 // Adds every function of `module` to `out` (whose triple and data layout the caller has

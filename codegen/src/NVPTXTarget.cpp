@@ -3,6 +3,7 @@
 #include "Libdevice.h"
 
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
@@ -52,6 +53,25 @@ llvm::Value *NVPTXTarget::emitSpecialReg(llvm::IRBuilderBase &builder, ir::Speci
 
 void NVPTXTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
   builder.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+}
+
+llvm::Value *NVPTXTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
+                                            uint64_t alignment, const std::string &name) const {
+  // Shared memory cannot be initialised: the NVPTX backend requires an undef initializer.
+  auto *global = new llvm::GlobalVariable(
+      *builder.GetInsertBlock()->getModule(), storage, false, llvm::GlobalValue::InternalLinkage,
+      llvm::UndefValue::get(storage), name, nullptr, llvm::GlobalValue::NotThreadLocal,
+      kSharedAddressSpace);
+  global->setAlignment(llvm::Align(alignment));
+  return global;
+}
+
+void NVPTXTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &,
+                                 const std::string &, llvm::Value *, llvm::Value *,
+                                 llvm::Value *) const {
+  // A GPU thread has nowhere to report to; trapping aborts the launch with an error the
+  // driver returns.
+  builder.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
 }
 
 std::string NVPTXTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {

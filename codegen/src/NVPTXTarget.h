@@ -19,6 +19,11 @@ public:
   unsigned addressSpace(ir::MemorySpace space) const override;
   llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const override;
   void emitBarrier(llvm::IRBuilderBase &builder) const override;
+  llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
+                                 uint64_t alignment, const std::string &name) const override;
+  void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
+                      const std::string &function, llvm::Value *axis, llvm::Value *index,
+                      llvm::Value *extent) const override;
   std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const override;
   void markKernel(llvm::Function &kernel) const override;
   void linkMathLibrary(llvm::Module &module, bool fastMath) const override;

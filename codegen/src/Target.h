@@ -9,13 +9,16 @@
 
 #include "kaji/ir/IR.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace llvm {
 class Function;
 class IRBuilderBase;
+class LLVMContext;
 class Module;
+class Type;
 class Value;
 } // namespace llvm
 
@@ -28,12 +31,31 @@ public:
   // LLVM address space of an array's data pointer in memory space `space`.
   virtual unsigned addressSpace(ir::MemorySpace space) const = 0;
 
+  // A parameter the lowering appends to every function (kernels and device functions) and
+  // forwards through every call, or null for none. The host target passes the thread's
+  // coordinates this way; a GPU reads them from special registers.
+  virtual llvm::Type *implicitParameterType(llvm::LLVMContext &) const { return nullptr; }
+
   // The i32 value of a thread/block coordinate (reg.dim is 0, 1 or 2), read in the
   // function being built.
   virtual llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const = 0;
 
   // A barrier across the threads of one block.
   virtual void emitBarrier(llvm::IRBuilderBase &builder) const = 0;
+
+  // Block-shared storage of type `storage` (an array type) for one SharedArray op, aligned
+  // to `alignment` bytes: the same for every thread of a block and distinct per op. Returns
+  // its address, in the address space addressSpace(MemorySpace::Shared); `name` names it.
+  virtual llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
+                                         uint64_t alignment, const std::string &name) const = 0;
+
+  // Reports an array index found out of range at `location` in `function` (only emitted when
+  // LoweringOptions::boundsCheck is set). `axis`, `index` and `extent` are i64 values; the
+  // index is the one the kernel computed, before negative wraparound. Execution continues
+  // after the report, with the access redirected to scratch memory.
+  virtual void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
+                              const std::string &function, llvm::Value *axis, llvm::Value *index,
+                              llvm::Value *extent) const = 0;
 
   // Symbol of the library function computing the libm function `name` (e.g. "sin",
   // "atan2") for `kind` (Float32 or Float64) — used for math the lowering cannot

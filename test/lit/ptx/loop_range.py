@@ -15,5 +15,5 @@ def row_sums(m, out):
 
 # CHECK: .visible .entry row_sums(
 # CHECK: add.f32
-# CHECK: bra.uni
+# CHECK: bra
 # CHECK: st.global.f32

@@ -91,6 +91,9 @@ TEST(Math, LibdeviceIsLinkedOnlyWhereCalledAndReflectsFtz) {
   EXPECT_NE(llvmIR.find("define internal float @__nv_sinf("), std::string::npos) << llvmIR;
   EXPECT_EQ(llvmIR.find("@__nv_cosf("), std::string::npos) << "only what is needed";
   EXPECT_NE(llvmIR.find("!\"nvvm-reflect-ftz\", i32 0"), std::string::npos) << llvmIR;
+  std::string unoptimizedPTX = emitPTX(mathKernel("sin", 1, ScalarKind::Float32), unoptimized);
+  EXPECT_EQ(unoptimizedPTX.find("__nvvm_reflect"), std::string::npos) << unoptimizedPTX;
+  expectPTXAssembles(unoptimizedPTX);
 
   PTXOptions fast;
   fast.fastMath = true;

@@ -181,8 +181,7 @@ struct SubscriptExpr : Expr {
 struct SliceExpr : Expr {
   static constexpr ExprKind Kind = ExprKind::Slice;
   SliceExpr(Location l, ExprPtr lo, ExprPtr hi, ExprPtr st)
-      : Expr(Kind, std::move(l)), lower(std::move(lo)), upper(std::move(hi)), step(std::move(st)) {
-  }
+      : Expr(Kind, std::move(l)), lower(std::move(lo)), upper(std::move(hi)), step(std::move(st)) {}
   ExprPtr lower, upper, step;
 };
 
@@ -243,7 +242,7 @@ using Body = std::vector<StmtPtr>;
 struct Parameter {
   Location loc;
   std::string name;
-  ExprPtr annotation; // may be null
+  ExprPtr annotation;   // may be null
   ExprPtr defaultValue; // may be null
 };
 

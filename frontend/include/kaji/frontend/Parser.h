@@ -12,6 +12,14 @@ namespace kaji::frontend {
 // the kernel subset that the grammar can already reject (e.g. `class`, `lambda`,
 // `async`), and for inputs that are not text. Never crashes or hangs on any input;
 // nesting deeper than a fixed limit is an error, not a stack overflow.
+//
+// Choices: `assert`, `del`, `global`, `nonlocal`, `raise`, `with`, `try`, `class`,
+// `lambda`, `yield`, `await`, `async`, `match`, `:=`, `...`, comprehensions, dict and
+// set displays, star-unpacking and f-strings/bytes are all rejected at their first
+// token ("'X' is not supported in kaji kernels"); `assert` is rejected rather than
+// skipped so that no kernel silently loses a check. Expressions may nest (and their
+// trees grow) at most 200 deep; blocks at most 100 (Python's own limit), and an
+// `elif` chain counts as nesting (at most 1000), since it becomes nested IfStmts.
 std::shared_ptr<Module> parseModule(const SourceFile &source);
 
 // Readable indented dump of the AST with locations, for `kaji-compile --emit ast`.

@@ -4,6 +4,8 @@
 #include "kaji/ir/Location.h"
 #include "kaji/ir/Type.h"
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,5 +24,11 @@ Signature parseSignature(std::string_view text, const ir::Location &loc);
 
 // The canonical spelling of a signature, e.g. for cache keys and messages.
 std::string signatureString(const Signature &sig);
+
+// The spelling of one type in a signature and in messages: "float32", "float32[:, ::1]".
+std::string typeString(const ir::Type &type);
+
+// A scalar type name as a signature (or `numpy.NAME`) spells it; nullopt if unknown.
+std::optional<ir::ScalarKind> scalarKindFromSignatureName(std::string_view name);
 
 } // namespace kaji::frontend

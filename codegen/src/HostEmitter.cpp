@@ -1,0 +1,130 @@
+// The public entry points of HostCodegen.h: lower for the host, add the entry, optimise, JIT.
+#include "kaji/codegen/HostCodegen.h"
+
+#include "HostJIT.h"
+#include "HostTarget.h"
+#include "LLVMLowering.h"
+#include "OptimizationPipeline.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <unordered_set>
+
+namespace kaji::codegen {
+namespace {
+
+double millisecondsSince(std::chrono::steady_clock::time_point &last) {
+  auto now = std::chrono::steady_clock::now();
+  double elapsed = std::chrono::duration<double, std::milli>(now - last).count();
+  last = now;
+  return elapsed;
+}
+
+const ir::Function &findKernel(const ir::Module &module, std::string_view name) {
+  const ir::Function *kernel = module.lookup(name);
+  if (!kernel || !kernel->isKernel())
+    throw std::invalid_argument("the module has no kernel named '" + std::string(name) + "'");
+  return *kernel;
+}
+
+// True if `kernel`, or a device function it calls directly or indirectly, has a Barrier.
+bool reachesBarrier(const ir::Module &module, const ir::Function &kernel) {
+  std::unordered_set<const ir::Function *> seen{&kernel};
+  std::vector<const ir::Function *> pending{&kernel};
+  while (!pending.empty()) {
+    const ir::Function *function = pending.back();
+    pending.pop_back();
+    for (const auto &block : function->blocks())
+      for (const auto &op : block->operations()) {
+        if (op->opcode() == ir::Opcode::Barrier)
+          return true;
+        if (op->opcode() != ir::Opcode::Call)
+          continue;
+        const ir::Function *callee = module.lookup(op->attrAs<std::string>());
+        if (callee && seen.insert(callee).second)
+          pending.push_back(callee);
+      }
+  }
+  return false;
+}
+
+struct LoweredHostModule {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+  std::string entrySymbol;
+  bool usesBarrier = false;
+  uint64_t staticSharedBytes = 0;
+  unsigned parameterCount = 0;
+};
+
+LoweredHostModule lowerForHost(const ir::Module &module, std::string_view entryName,
+                               const HostOptions &options) {
+  const ir::Function &kernel = findKernel(module, entryName);
+  HostJIT &jit = HostJIT::instance();
+  LoweredHostModule lowered;
+  lowered.context = std::make_unique<llvm::LLVMContext>();
+  lowered.module = std::make_unique<llvm::Module>("kaji.host", *lowered.context);
+  lowered.module->setTargetTriple(jit.triple());
+  lowered.module->setDataLayout(jit.dataLayout());
+  HostTarget target;
+  lowerModule(module, target, LoweringOptions{options.fastMath, options.boundsCheck},
+              *lowered.module);
+  llvm::Function *kernelFunction = lowered.module->getFunction(kernel.name());
+  lowered.usesBarrier = reachesBarrier(module, kernel);
+  lowered.entrySymbol = buildHostEntry(*kernelFunction, !lowered.usesBarrier);
+  lowered.staticSharedBytes = target.staticSharedBytes();
+  lowered.parameterCount = unsigned(kernelFunction->arg_size() - 1);
+  std::string problems;
+  llvm::raw_string_ostream problemStream(problems);
+  if (llvm::verifyModule(*lowered.module, &problemStream))
+    throw std::runtime_error("kaji codegen produced invalid LLVM IR (a compiler bug): " + problems);
+  target.linkMathLibrary(*lowered.module, options.fastMath);
+  return lowered;
+}
+
+void optimizeForHost(llvm::Module &module, unsigned optLevel) {
+  auto [machine, lock] = HostJIT::instance().targetMachine(optLevel);
+  if (optLevel > 0)
+    optimizeModule(module, *machine, optLevel);
+}
+
+} // namespace
+
+HostKernel compileHostKernel(const ir::Module &module, std::string_view entryName,
+                             const HostOptions &options, CodegenTimings *timings) {
+  auto last = std::chrono::steady_clock::now();
+  CodegenTimings measured;
+  LoweredHostModule lowered = lowerForHost(module, entryName, options);
+  measured.lowerMs = millisecondsSince(last);
+  optimizeForHost(*lowered.module, options.optLevel);
+  measured.optimizeMs = millisecondsSince(last);
+
+  HostKernel kernel;
+  kernel.name = std::string(entryName);
+  kernel.usesBarrier = lowered.usesBarrier;
+  kernel.staticSharedBytes = lowered.staticSharedBytes;
+  kernel.parameterCount = lowered.parameterCount;
+  kernel.entry = HostJIT::instance().load(std::move(lowered.module), std::move(lowered.context),
+                                          lowered.entrySymbol, kernel.code);
+  measured.emitMs = millisecondsSince(last);
+  if (timings)
+    *timings = measured;
+  return kernel;
+}
+
+std::string emitHostLLVMIR(const ir::Module &module, std::string_view entryName,
+                           const HostOptions &options) {
+  LoweredHostModule lowered = lowerForHost(module, entryName, options);
+  optimizeForHost(*lowered.module, options.optLevel);
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  lowered.module->print(stream, nullptr);
+  return text;
+}
+
+} // namespace kaji::codegen

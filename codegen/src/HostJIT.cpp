@@ -1,0 +1,127 @@
+#include "HostJIT.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <atomic>
+#include <stdexcept>
+
+namespace kaji::codegen {
+namespace {
+
+template <class T> T orThrow(llvm::Expected<T> value, const char *what) {
+  if (!value)
+    throw std::runtime_error(std::string(what) + ": " + llvm::toString(value.takeError()));
+  return std::move(*value);
+}
+
+void orThrow(llvm::Error error, const char *what) {
+  if (error)
+    throw std::runtime_error(std::string(what) + ": " + llvm::toString(std::move(error)));
+}
+
+llvm::CodeGenOptLevel codeGenLevel(unsigned optLevel) {
+  static const llvm::CodeGenOptLevel levels[] = {
+      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less, llvm::CodeGenOptLevel::Default,
+      llvm::CodeGenOptLevel::Aggressive};
+  return levels[optLevel];
+}
+
+// The host CPU by name and features, so LLVM vectorises with every extension it has. a * b + c
+// contracts to fma as on the GPU (nvcc's -fmad=true), so both targets round alike.
+llvm::orc::JITTargetMachineBuilder hostMachineBuilder(unsigned optLevel) {
+  auto builder = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(),
+                         "cannot describe the host CPU for LLVM");
+  builder.setCodeGenOptLevel(codeGenLevel(optLevel));
+  builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  return builder;
+}
+
+} // namespace
+
+struct HostJIT::State {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::string triple;
+  std::mutex machinesLock;
+  struct Machine {
+    std::unique_ptr<llvm::TargetMachine> machine;
+    std::mutex lock;
+  };
+  Machine machines[4];
+  std::atomic<uint64_t> nextLibrary{0};
+};
+
+HostJIT &HostJIT::instance() {
+  static HostJIT *jit = new HostJIT();
+  return *jit;
+}
+
+HostJIT::HostJIT() : state_(std::make_unique<State>()) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  state_->jit = orThrow(llvm::orc::LLJITBuilder()
+                            .setJITTargetMachineBuilder(hostMachineBuilder(3))
+                            .setSupportConcurrentCompilation(true)
+                            .create(),
+                        "cannot create LLVM's ORC JIT for the host");
+  state_->triple = state_->jit->getTargetTriple().str();
+}
+
+HostJIT::~HostJIT() = default;
+
+const llvm::DataLayout &HostJIT::dataLayout() const { return state_->jit->getDataLayout(); }
+
+const std::string &HostJIT::triple() const { return state_->triple; }
+
+std::pair<llvm::TargetMachine *, std::unique_lock<std::mutex>>
+HostJIT::targetMachine(unsigned optLevel) {
+  if (optLevel > 3)
+    throw std::runtime_error("optimisation level " + std::to_string(optLevel) +
+                             " is out of range 0..3");
+  State::Machine &entry = state_->machines[optLevel];
+  {
+    std::lock_guard<std::mutex> guard(state_->machinesLock);
+    if (!entry.machine)
+      entry.machine = orThrow(hostMachineBuilder(optLevel).createTargetMachine(),
+                              "cannot create a TargetMachine for the host");
+  }
+  return {entry.machine.get(), std::unique_lock<std::mutex>(entry.lock)};
+}
+
+runtime::HostKernelEntry HostJIT::load(std::unique_ptr<llvm::Module> module,
+                                       std::unique_ptr<llvm::LLVMContext> context,
+                                       const std::string &symbol,
+                                       std::shared_ptr<const void> &code) {
+  llvm::orc::LLJIT &jit = *state_->jit;
+  llvm::orc::ExecutionSession &session = jit.getExecutionSession();
+  std::string name = "kaji.host." + std::to_string(state_->nextLibrary++);
+  llvm::Expected<llvm::orc::JITDylib &> created = jit.createJITDylib(name);
+  if (!created)
+    throw std::runtime_error("cannot create a JIT library for a host kernel: " +
+                             llvm::toString(created.takeError()));
+  llvm::orc::JITDylib &library = *created;
+  // Removing the library frees the kernel's code; nothing else refers to it.
+  std::shared_ptr<const void> owner(&library, [&session](const void *library) {
+    llvm::consumeError(
+        session.removeJITDylib(*static_cast<llvm::orc::JITDylib *>(const_cast<void *>(library))));
+  });
+  // libm (sinf, ...) and memcpy/memset resolve to this process's definitions.
+  library.addGenerator(
+      orThrow(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+                  jit.getDataLayout().getGlobalPrefix()),
+              "cannot search this process for the math library"));
+  orThrow(jit.addIRModule(library, llvm::orc::ThreadSafeModule(std::move(module),
+                                                               std::move(context))),
+          "cannot add a host kernel to the JIT");
+  auto address = orThrow(jit.lookup(library, symbol), "cannot compile a host kernel");
+  code = std::move(owner);
+  return address.toPtr<runtime::HostKernelEntry>();
+}
+
+} // namespace kaji::codegen

@@ -1,0 +1,50 @@
+// The process-wide ORC JIT that loads host kernels, and the TargetMachine that optimises
+// for this CPU.
+#pragma once
+
+#include "kaji/runtime/HostKernelABI.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace llvm {
+class DataLayout;
+class LLVMContext;
+class Module;
+class TargetMachine;
+class Triple;
+} // namespace llvm
+
+namespace kaji::codegen {
+
+class HostJIT {
+public:
+  // Created on first use; never destroyed, so kernels released during static destruction
+  // still find it.
+  static HostJIT &instance();
+
+  const llvm::DataLayout &dataLayout() const;
+  const std::string &triple() const;
+
+  // The TargetMachine for this CPU (its name and features) at optLevel; whoever runs passes
+  // with it holds the returned lock.
+  std::pair<llvm::TargetMachine *, std::unique_lock<std::mutex>> targetMachine(unsigned optLevel);
+
+  // Compiles `module` to machine code in a JITDylib of its own and returns the address of
+  // `symbol` in it; the code stays loaded while `code` (set here) lives. Thread-safe.
+  runtime::HostKernelEntry load(std::unique_ptr<llvm::Module> module,
+                                std::unique_ptr<llvm::LLVMContext> context,
+                                const std::string &symbol, std::shared_ptr<const void> &code);
+
+  HostJIT(const HostJIT &) = delete;
+  HostJIT &operator=(const HostJIT &) = delete;
+
+private:
+  HostJIT();
+  ~HostJIT();
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+} // namespace kaji::codegen

@@ -1,0 +1,235 @@
+#include "HostTarget.h"
+
+#include "kaji/runtime/HostKernelABI.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+#include <cstddef>
+
+namespace kaji::codegen {
+namespace {
+
+using runtime::HostLaunchContext;
+
+// Field numbers of HostLaunchContext in its LLVM type, checked against the C++ layout.
+enum ContextField : unsigned {
+  kThreadIdx,
+  kBlockIdx,
+  kBlockDim,
+  kGridDim,
+  kSharedMemory,
+  kExecutor,
+  kBarrier,
+  kIndexError
+};
+static_assert(offsetof(HostLaunchContext, threadIdx) == 0 &&
+                  offsetof(HostLaunchContext, blockIdx) == 12 &&
+                  offsetof(HostLaunchContext, blockDim) == 24 &&
+                  offsetof(HostLaunchContext, gridDim) == 36 &&
+                  offsetof(HostLaunchContext, sharedMemory) == 48 &&
+                  offsetof(HostLaunchContext, executor) == 56 &&
+                  offsetof(HostLaunchContext, barrier) == 64 &&
+                  offsetof(HostLaunchContext, indexError) == 72,
+              "HostLaunchContext no longer matches contextType()");
+
+// Field numbers of the implicit parameter (see HostTarget.h); the first four are
+// ir::SpecialReg::Kind.
+enum ImplicitField : unsigned { kImplicitShared = 4, kImplicitContext = 5 };
+
+llvm::StructType *contextType(llvm::LLVMContext &context) {
+  llvm::Type *coordinates = llvm::ArrayType::get(llvm::Type::getInt32Ty(context), 3);
+  llvm::Type *pointer = llvm::PointerType::get(context, 0);
+  return llvm::StructType::get(context, {coordinates, coordinates, coordinates, coordinates,
+                                         pointer, pointer, pointer, pointer});
+}
+
+llvm::StructType *implicitType(llvm::LLVMContext &context) {
+  llvm::Type *coordinates = llvm::ArrayType::get(llvm::Type::getInt32Ty(context), 3);
+  llvm::Type *pointer = llvm::PointerType::get(context, 0);
+  return llvm::StructType::get(
+      context, {coordinates, coordinates, coordinates, coordinates, pointer, pointer});
+}
+
+llvm::Value *implicitArgument(llvm::IRBuilderBase &builder) {
+  llvm::Function *function = builder.GetInsertBlock()->getParent();
+  return function->getArg(function->arg_size() - 1);
+}
+
+llvm::Value *loadContextField(llvm::IRBuilderBase &builder, llvm::Value *context,
+                              ContextField field, llvm::Type *type, const char *name) {
+  llvm::Value *address =
+      builder.CreateStructGEP(contextType(builder.getContext()), context, field);
+  return builder.CreateLoad(type, address, name);
+}
+
+llvm::Value *contextPointer(llvm::IRBuilderBase &builder) {
+  return builder.CreateExtractValue(implicitArgument(builder), kImplicitContext, "context");
+}
+
+constexpr const char *kRsqrtPrefix = "kaji.host.rsqrt";
+
+} // namespace
+
+llvm::Type *HostTarget::implicitParameterType(llvm::LLVMContext &context) const {
+  return implicitType(context);
+}
+
+unsigned HostTarget::addressSpace(ir::MemorySpace) const { return 0; }
+
+llvm::Value *HostTarget::emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const {
+  static constexpr const char *names[] = {"tid", "ctaid", "ntid", "nctaid"};
+  return builder.CreateExtractValue(implicitArgument(builder), {unsigned(reg.kind), reg.dim},
+                                    std::string(names[reg.kind]) + "." + char('x' + reg.dim));
+}
+
+void HostTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
+  llvm::Value *context = contextPointer(builder);
+  llvm::Type *pointer = builder.getPtrTy();
+  llvm::Value *barrier = loadContextField(builder, context, kBarrier, pointer, "barrier");
+  llvm::Value *executor = loadContextField(builder, context, kExecutor, pointer, "executor");
+  auto *type = llvm::FunctionType::get(builder.getVoidTy(), {pointer}, false);
+  builder.CreateCall(type, barrier, {executor});
+}
+
+llvm::Value *HostTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
+                                           uint64_t alignment, const std::string &name) const {
+  const llvm::DataLayout &layout = builder.GetInsertBlock()->getModule()->getDataLayout();
+  uint64_t offset = (sharedBytes_ + alignment - 1) / alignment * alignment;
+  sharedBytes_ = offset + layout.getTypeAllocSize(storage);
+  llvm::Value *base =
+      builder.CreateExtractValue(implicitArgument(builder), kImplicitShared, "shared");
+  return builder.CreateInBoundsGEP(builder.getInt8Ty(), base, builder.getInt64(offset), name);
+}
+
+void HostTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
+                                const std::string &function, llvm::Value *axis,
+                                llvm::Value *index, llvm::Value *extent) const {
+  std::string site = location.fileName() + ":" + std::to_string(location.line) + ":" +
+                     std::to_string(location.col) + ": in '" + function + "'";
+  llvm::Value *siteText = builder.CreateGlobalString(site, "kaji.index_site");
+  llvm::Value *context = contextPointer(builder);
+  llvm::Type *pointer = builder.getPtrTy();
+  llvm::Value *report = loadContextField(builder, context, kIndexError, pointer, "index_error");
+  llvm::Value *executor = loadContextField(builder, context, kExecutor, pointer, "executor");
+  llvm::Type *i64 = builder.getInt64Ty();
+  auto *type =
+      llvm::FunctionType::get(builder.getVoidTy(), {pointer, pointer, i64, i64, i64}, false);
+  llvm::CallInst *call = builder.CreateCall(type, report, {executor, siteText, axis, index, extent});
+  call->addFnAttr(llvm::Attribute::Cold);
+}
+
+std::string HostTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {
+  std::string suffix = kind == ir::ScalarKind::Float32 ? "f" : "";
+  // libm has no rsqrt; linkMathLibrary defines it.
+  if (name == "rsqrt")
+    return kRsqrtPrefix + suffix;
+  return std::string(name) + suffix;
+}
+
+void HostTarget::markKernel(llvm::Function &kernel) const {
+  // The launchable symbol is the entry buildHostEntry adds; the kernel itself is inlined
+  // into it, so its body runs inside the loop over threads.
+  kernel.setLinkage(llvm::GlobalValue::InternalLinkage);
+  kernel.addFnAttr(llvm::Attribute::AlwaysInline);
+}
+
+void HostTarget::linkMathLibrary(llvm::Module &module, bool) const {
+  for (llvm::Function &function : module) {
+    if (!function.isDeclaration() || !function.getName().starts_with(kRsqrtPrefix))
+      continue;
+    function.setLinkage(llvm::GlobalValue::InternalLinkage);
+    llvm::IRBuilder<> builder(llvm::BasicBlock::Create(module.getContext(), "entry", &function));
+    llvm::Value *x = function.getArg(0);
+    llvm::Value *root = builder.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+    builder.CreateRet(builder.CreateFDiv(llvm::ConstantFP::get(x->getType(), 1.0), root));
+  }
+}
+
+std::string buildHostEntry(llvm::Function &kernel, bool loopOverThreads) {
+  llvm::Module &module = *kernel.getParent();
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *pointer = llvm::PointerType::get(context, 0);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {pointer, pointer}, false);
+  std::string name = kernel.getName().str() + ".host_entry";
+  llvm::Function *entry =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name, module);
+  entry->setDoesNotThrow();
+  llvm::Value *params = entry->getArg(0);
+  llvm::Value *launch = entry->getArg(1);
+  params->setName("params");
+  launch->setName("context");
+  entry->addParamAttr(0, llvm::Attribute::ReadOnly);
+  entry->addParamAttr(1, llvm::Attribute::ReadOnly);
+  for (const llvm::Attribute &attribute : kernel.getAttributes().getFnAttrs())
+    if (attribute.isStringAttribute())
+      entry->addFnAttr(attribute);
+
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
+  std::vector<llvm::Value *> args;
+  for (unsigned i = 0; i + 1 < kernel.arg_size(); ++i) {
+    llvm::Value *slot = builder.CreateLoad(
+        pointer, builder.CreateConstInBoundsGEP1_64(pointer, params, i), "param.slot");
+    args.push_back(
+        builder.CreateLoad(kernel.getArg(i)->getType(), slot, kernel.getArg(i)->getName()));
+  }
+  llvm::StructType *launchType = contextType(context);
+  auto coordinate = [&](ContextField field, unsigned dim) {
+    return builder.CreateLoad(builder.getInt32Ty(),
+                              builder.CreateConstInBoundsGEP2_32(
+                                  launchType->getElementType(field),
+                                  builder.CreateStructGEP(launchType, launch, field), 0, dim));
+  };
+  llvm::Value *implicit = llvm::UndefValue::get(implicitType(context));
+  for (ContextField field : {kBlockIdx, kBlockDim, kGridDim})
+    for (unsigned dim = 0; dim < 3; ++dim)
+      implicit = builder.CreateInsertValue(implicit, coordinate(field, dim), {unsigned(field), dim});
+  implicit = builder.CreateInsertValue(
+      implicit, loadContextField(builder, launch, kSharedMemory, pointer, "shared"),
+      kImplicitShared);
+  implicit = builder.CreateInsertValue(implicit, launch, kImplicitContext);
+
+  auto callKernel = [&](llvm::Value *threadImplicit) {
+    std::vector<llvm::Value *> callArgs = args;
+    callArgs.push_back(threadImplicit);
+    builder.CreateCall(&kernel, callArgs);
+  };
+  if (!loopOverThreads) {
+    for (unsigned dim = 0; dim < 3; ++dim)
+      implicit =
+          builder.CreateInsertValue(implicit, coordinate(kThreadIdx, dim), {kThreadIdx, dim});
+    callKernel(implicit);
+    builder.CreateRetVoid();
+    return name;
+  }
+
+  // for z, for y, for x: every extent is at least 1, so each loop tests at its bottom.
+  static constexpr const char *axes[] = {"tid.x", "tid.y", "tid.z"};
+  llvm::PHINode *counters[3] = {};
+  llvm::BasicBlock *headers[3] = {};
+  for (int dim = 2; dim >= 0; --dim) {
+    llvm::BasicBlock *preheader = builder.GetInsertBlock();
+    headers[dim] = llvm::BasicBlock::Create(context, std::string(axes[dim]) + ".loop", entry);
+    builder.CreateBr(headers[dim]);
+    builder.SetInsertPoint(headers[dim]);
+    counters[dim] = builder.CreatePHI(builder.getInt32Ty(), 2, axes[dim]);
+    counters[dim]->addIncoming(builder.getInt32(0), preheader);
+  }
+  llvm::Value *threadImplicit = implicit;
+  for (unsigned dim = 0; dim < 3; ++dim)
+    threadImplicit = builder.CreateInsertValue(threadImplicit, counters[dim], {kThreadIdx, dim});
+  callKernel(threadImplicit);
+  for (unsigned dim = 0; dim < 3; ++dim) {
+    llvm::Value *next = builder.CreateAdd(counters[dim], builder.getInt32(1), "", true, true);
+    llvm::Value *extent = builder.CreateExtractValue(implicit, {unsigned(kBlockDim), dim});
+    auto *exit = llvm::BasicBlock::Create(context, std::string(axes[dim]) + ".exit", entry);
+    counters[dim]->addIncoming(next, builder.GetInsertBlock());
+    builder.CreateCondBr(builder.CreateICmpULT(next, extent), headers[dim], exit);
+    builder.SetInsertPoint(exit);
+  }
+  builder.CreateRetVoid();
+  return name;
+}
+
+} // namespace kaji::codegen

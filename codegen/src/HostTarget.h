@@ -1,0 +1,50 @@
+// The host (CPU) implementation of Target, and the entry function the CPU executor calls.
+//
+// Every lowered function takes one implicit parameter, a first-class struct
+//   { [3 x i32] tid, [3 x i32] ctaid, [3 x i32] ntid, [3 x i32] nctaid, ptr shared,
+//     ptr context }
+// passed by value, so that after inlining into the entry's thread loop `tid.x` is the loop's
+// induction variable and LLVM can vectorise over threads. `context` is the
+// runtime::HostLaunchContext, read for the barrier and index-error callbacks.
+#pragma once
+
+#include "Target.h"
+
+#include <cstdint>
+
+namespace llvm {
+class StructType;
+}
+
+namespace kaji::codegen {
+
+class HostTarget final : public Target {
+public:
+  llvm::Type *implicitParameterType(llvm::LLVMContext &context) const override;
+  unsigned addressSpace(ir::MemorySpace space) const override;
+  llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const override;
+  void emitBarrier(llvm::IRBuilderBase &builder) const override;
+  llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
+                                 uint64_t alignment, const std::string &name) const override;
+  void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
+                      const std::string &function, llvm::Value *axis, llvm::Value *index,
+                      llvm::Value *extent) const override;
+  std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const override;
+  void markKernel(llvm::Function &kernel) const override;
+  void linkMathLibrary(llvm::Module &module, bool fastMath) const override;
+
+  // Bytes of block-shared memory the SharedArray ops lowered so far occupy.
+  uint64_t staticSharedBytes() const { return sharedBytes_; }
+
+private:
+  // Shared arrays are laid out one after another in the block's shared memory as they are
+  // lowered; the lowering only sees a const Target.
+  mutable uint64_t sharedBytes_ = 0;
+};
+
+// Adds `void @<kernel.name>.host_entry(ptr params, ptr context)` (runtime::HostKernelEntry)
+// calling the lowered `kernel`: once per thread of the block in a z/y/x loop when
+// `loopOverThreads`, else once for the thread context->threadIdx names. Returns its name.
+std::string buildHostEntry(llvm::Function &kernel, bool loopOverThreads);
+
+} // namespace kaji::codegen

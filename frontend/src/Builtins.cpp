@@ -1,0 +1,476 @@
+// What kernels may use of the kaji (alias cuda), math and numpy modules and of Python's
+// builtins: thread indexing, conversions, min/max/abs/len, math functions, constants.
+#include "FunctionLowerer.h"
+
+#include "kaji/frontend/Signature.h"
+
+#include <cmath>
+#include <limits>
+
+namespace kaji::frontend {
+namespace {
+
+using ir::ScalarKind;
+
+enum class MathKind : uint8_t {
+  Float,     // float(s) -> same float
+  ToInteger, // math.floor/ceil/trunc: float -> int64, ints pass through
+  Predicate, // isnan/isinf/isfinite -> bool
+  Power,     // math.pow: float pow
+  Log,       // math.log(x[, base])
+  Abs,       // numpy.abs: like abs()
+  MinMax,    // numpy.minimum/maximum: like min()/max()
+};
+
+struct MathFunction {
+  std::string_view name; // without the module
+  std::string_view irName;
+  unsigned arity;
+  MathKind kind;
+};
+
+constexpr MathFunction kMathFunctions[] = {
+    {"sqrt", "sqrt", 1, MathKind::Float},       {"exp", "exp", 1, MathKind::Float},
+    {"exp2", "exp2", 1, MathKind::Float},       {"expm1", "expm1", 1, MathKind::Float},
+    {"log", "log", 1, MathKind::Log},           {"log2", "log2", 1, MathKind::Float},
+    {"log10", "log10", 1, MathKind::Float},     {"log1p", "log1p", 1, MathKind::Float},
+    {"cbrt", "cbrt", 1, MathKind::Float},       {"sin", "sin", 1, MathKind::Float},
+    {"cos", "cos", 1, MathKind::Float},         {"tan", "tan", 1, MathKind::Float},
+    {"asin", "asin", 1, MathKind::Float},       {"acos", "acos", 1, MathKind::Float},
+    {"atan", "atan", 1, MathKind::Float},       {"sinh", "sinh", 1, MathKind::Float},
+    {"cosh", "cosh", 1, MathKind::Float},       {"tanh", "tanh", 1, MathKind::Float},
+    {"asinh", "asinh", 1, MathKind::Float},     {"acosh", "acosh", 1, MathKind::Float},
+    {"atanh", "atanh", 1, MathKind::Float},     {"erf", "erf", 1, MathKind::Float},
+    {"erfc", "erfc", 1, MathKind::Float},       {"gamma", "tgamma", 1, MathKind::Float},
+    {"lgamma", "lgamma", 1, MathKind::Float},   {"fabs", "fabs", 1, MathKind::Float},
+    {"atan2", "atan2", 2, MathKind::Float},     {"hypot", "hypot", 2, MathKind::Float},
+    {"copysign", "copysign", 2, MathKind::Float}, {"fmod", "fmod", 2, MathKind::Float},
+    {"pow", "pow", 2, MathKind::Power},         {"floor", "floor", 1, MathKind::ToInteger},
+    {"ceil", "ceil", 1, MathKind::ToInteger},   {"trunc", "trunc", 1, MathKind::ToInteger},
+    {"isnan", "isnan", 1, MathKind::Predicate}, {"isinf", "isinf", 1, MathKind::Predicate},
+    {"isfinite", "isfinite", 1, MathKind::Predicate},
+};
+
+// numpy's ufuncs under their numpy names; floor/ceil/trunc stay floats there.
+constexpr MathFunction kNumpyFunctions[] = {
+    {"sqrt", "sqrt", 1, MathKind::Float},        {"exp", "exp", 1, MathKind::Float},
+    {"exp2", "exp2", 1, MathKind::Float},        {"expm1", "expm1", 1, MathKind::Float},
+    {"log", "log", 1, MathKind::Float},          {"log2", "log2", 1, MathKind::Float},
+    {"log10", "log10", 1, MathKind::Float},      {"log1p", "log1p", 1, MathKind::Float},
+    {"cbrt", "cbrt", 1, MathKind::Float},        {"sin", "sin", 1, MathKind::Float},
+    {"cos", "cos", 1, MathKind::Float},          {"tan", "tan", 1, MathKind::Float},
+    {"arcsin", "asin", 1, MathKind::Float},      {"arccos", "acos", 1, MathKind::Float},
+    {"arctan", "atan", 1, MathKind::Float},      {"sinh", "sinh", 1, MathKind::Float},
+    {"cosh", "cosh", 1, MathKind::Float},        {"tanh", "tanh", 1, MathKind::Float},
+    {"arcsinh", "asinh", 1, MathKind::Float},    {"arccosh", "acosh", 1, MathKind::Float},
+    {"arctanh", "atanh", 1, MathKind::Float},    {"fabs", "fabs", 1, MathKind::Float},
+    {"floor", "floor", 1, MathKind::Float},      {"ceil", "ceil", 1, MathKind::Float},
+    {"trunc", "trunc", 1, MathKind::Float},      {"arctan2", "atan2", 2, MathKind::Float},
+    {"hypot", "hypot", 2, MathKind::Float},      {"copysign", "copysign", 2, MathKind::Float},
+    {"fmod", "fmod", 2, MathKind::Float},        {"power", "pow", 2, MathKind::Power},
+    {"isnan", "isnan", 1, MathKind::Predicate},  {"isinf", "isinf", 1, MathKind::Predicate},
+    {"isfinite", "isfinite", 1, MathKind::Predicate}, {"abs", "abs", 1, MathKind::Abs},
+    {"absolute", "abs", 1, MathKind::Abs},       {"minimum", "min", 2, MathKind::MinMax},
+    {"maximum", "max", 2, MathKind::MinMax},
+};
+
+template <size_t N>
+const MathFunction *findIn(const MathFunction (&table)[N], std::string_view name) {
+  for (const MathFunction &fn : table)
+    if (fn.name == name)
+      return &fn;
+  return nullptr;
+}
+
+const MathFunction *findMathFunction(std::string_view qualified) {
+  if (qualified.starts_with("math."))
+    return findIn(kMathFunctions, qualified.substr(5));
+  if (qualified.starts_with("numpy."))
+    return findIn(kNumpyFunctions, qualified.substr(6));
+  return nullptr;
+}
+
+std::optional<double> floatConstantNamed(std::string_view member) {
+  if (member == "pi")
+    return M_PI;
+  if (member == "e")
+    return M_E;
+  if (member == "tau")
+    return 2 * M_PI;
+  if (member == "inf")
+    return std::numeric_limits<double>::infinity();
+  if (member == "nan")
+    return std::numeric_limits<double>::quiet_NaN();
+  return std::nullopt;
+}
+
+std::optional<ir::SpecialReg::Kind> specialRegisterNamed(std::string_view name) {
+  if (name == "kaji.threadIdx")
+    return ir::SpecialReg::ThreadIdx;
+  if (name == "kaji.blockIdx")
+    return ir::SpecialReg::BlockIdx;
+  if (name == "kaji.blockDim")
+    return ir::SpecialReg::BlockDim;
+  if (name == "kaji.gridDim")
+    return ir::SpecialReg::GridDim;
+  return std::nullopt;
+}
+
+bool isKajiFunction(std::string_view member) {
+  for (std::string_view fn : {"grid", "gridsize", "syncthreads"})
+    if (member == fn)
+      return true;
+  return false;
+}
+
+std::string shortName(const std::string &qualified) {
+  return qualified.starts_with("builtins.") ? qualified.substr(9) : qualified;
+}
+
+} // namespace
+
+Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location &loc) {
+  switch (global.kind) {
+  case GlobalValue::Kind::Module:
+    return resolveQualified(global.qualifiedName, loc);
+  case GlobalValue::Kind::Builtin:
+    return resolveQualified(global.qualifiedName, loc);
+  case GlobalValue::Kind::Constant:
+    at(loc);
+    if (ir::isFloat(global.constantType))
+      return floatConstant(global.constantType, global.floatValue, global.weak);
+    return intConstant(global.constantType, global.intValue, global.weak);
+  case GlobalValue::Kind::Function: {
+    Operand fn;
+    fn.kind = Operand::Kind::Function;
+    fn.function = global.function;
+    if (!fn.function.env)
+      fn.function.env = env_;
+    return fn;
+  }
+  }
+  throw ir::CompileError(loc, "unsupported global value");
+}
+
+Operand FunctionLowerer::resolveQualified(const std::string &name, const Location &loc) {
+  size_t dot = name.find('.');
+  if (dot == std::string::npos)
+    return Operand::named(Operand::Kind::Module, name);
+  std::string module = name.substr(0, dot);
+  std::string member = name.substr(dot + 1);
+  if (module == "builtins")
+    return Operand::named(Operand::Kind::Builtin, name);
+  if (module == "numba") {
+    if (member == "cuda")
+      return Operand::named(Operand::Kind::Module, "kaji");
+    module = scalarKindFromSignatureName(member) ? "numpy" : "kaji";
+  }
+  if (module == "kaji") {
+    if (member == "cuda")
+      return Operand::named(Operand::Kind::Module, "kaji");
+    if (specialRegisterNamed("kaji." + member) || member == "atomic" || member == "shared")
+      return Operand::named(Operand::Kind::Module, "kaji." + member);
+    if (member == "atomic.add" || member == "shared.array" || isKajiFunction(member))
+      return Operand::named(Operand::Kind::Builtin, "kaji." + member);
+    if (scalarKindFromSignatureName(member))
+      return Operand::named(Operand::Kind::Builtin, "numpy." + member);
+    if (member == "warpsize") {
+      at(loc);
+      return intConstant(ScalarKind::Int32, 32);
+    }
+    throw ir::CompileError(loc, "kaji has no attribute '" + member + "' supported in kernels");
+  }
+  if (module == "math" || module == "numpy") {
+    std::string qualified = module + "." + member;
+    if (findMathFunction(qualified) || (module == "numpy" && scalarKindFromSignatureName(member)))
+      return Operand::named(Operand::Kind::Builtin, qualified);
+    if (auto value = floatConstantNamed(member)) {
+      at(loc);
+      return floatConstant(ScalarKind::Float64, *value, true);
+    }
+  }
+  throw ir::CompileError(loc, "module '" + module + "' has no attribute '" + member + "'");
+}
+
+Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
+                                   const Expr &node) {
+  at(node.loc);
+  if (base.kind == Operand::Kind::Module) {
+    if (auto reg = specialRegisterNamed(base.name)) {
+      unsigned dim = attr == "x" ? 0 : attr == "y" ? 1 : attr == "z" ? 2 : 3;
+      if (dim == 3)
+        throw ir::CompileError(node.loc, base.name + " has no attribute '" + attr +
+                                             "'; use .x, .y or .z");
+      return Operand::scalar(builder_.specialReg(*reg, dim));
+    }
+    if (base.name == "kaji.atomic" || base.name == "kaji.shared") {
+      std::string qualified = base.name + "." + attr;
+      if (qualified != "kaji.atomic.add" && qualified != "kaji.shared.array")
+        throw ir::CompileError(node.loc, "kaji has no attribute '" + qualified.substr(5) +
+                                             "' supported in kernels");
+      return Operand::named(Operand::Kind::Builtin, qualified);
+    }
+    return resolveQualified(base.name + "." + attr, node.loc);
+  }
+  if (base.kind == Operand::Kind::Array) {
+    ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
+    unsigned ndim = base.type().ndim();
+    auto perDimension = [&](ir::Opcode opcode) {
+      std::vector<Operand> elements;
+      for (unsigned d = 0; d < ndim; ++d)
+        elements.push_back(
+            Operand::scalar(builder_.create(opcode, i64, {base.value}, int64_t(d))->result()));
+      return elements;
+    };
+    if (attr == "shape")
+      return Operand::tuple(perDimension(ir::Opcode::ArrayDim));
+    if (attr == "strides")
+      return Operand::tuple(perDimension(ir::Opcode::ArrayStride));
+    if (attr == "ndim")
+      return intConstant(ScalarKind::Int64, ndim, true);
+    if (attr == "size") {
+      std::vector<Operand> extents = perDimension(ir::Opcode::ArrayDim);
+      ir::Value *size = extents.front().value;
+      for (size_t d = 1; d < extents.size(); ++d)
+        size = builder_.binary(ir::Opcode::Mul, size, extents[d].value);
+      return Operand::scalar(size);
+    }
+  }
+  throw ir::CompileError(node.loc,
+                         "'" + describe(base) + "' has no attribute '" + attr + "' in kernels");
+}
+
+Operand FunctionLowerer::gridIndex(const CallExpr &expr, bool size) {
+  const char *name = size ? "gridsize" : "grid";
+  std::optional<int64_t> ndim;
+  if (expr.args.size() == 1)
+    ndim = constantInt(lower(*expr.args[0]));
+  if (!ndim || *ndim < 1 || *ndim > 3)
+    throw ir::CompileError(expr.loc, std::string("kaji.") + name +
+                                         "() takes one constant argument, 1, 2 or 3 (the "
+                                         "number of dimensions)");
+  at(expr.loc);
+  ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
+  std::vector<Operand> elements;
+  for (unsigned d = 0; d < unsigned(*ndim); ++d) {
+    auto reg = [&](ir::SpecialReg::Kind kind) {
+      return builder_.cast(builder_.specialReg(kind, d), i64);
+    };
+    ir::Value *value =
+        size ? builder_.binary(ir::Opcode::Mul, reg(ir::SpecialReg::BlockDim),
+                               reg(ir::SpecialReg::GridDim))
+             : builder_.binary(ir::Opcode::Add, reg(ir::SpecialReg::ThreadIdx),
+                               builder_.binary(ir::Opcode::Mul, reg(ir::SpecialReg::BlockIdx),
+                                               reg(ir::SpecialReg::BlockDim)));
+    elements.push_back(Operand::scalar(value));
+  }
+  return elements.size() == 1 ? elements.front() : Operand::tuple(std::move(elements));
+}
+
+Operand FunctionLowerer::callMath(const std::string &function, const std::vector<Operand> &args,
+                                  const CallExpr &expr, bool numpy) {
+  const MathFunction &fn = *findMathFunction(function);
+  std::string display = (numpy ? "numpy." : "math.") + std::string(fn.name);
+  size_t maxArgs = fn.kind == MathKind::Log ? 2 : fn.arity;
+  if (args.size() < fn.arity || args.size() > maxArgs)
+    throw ir::CompileError(expr.loc, display + "() takes " + std::to_string(fn.arity) +
+                                         " argument" + (fn.arity == 1 ? "" : "s") + ", got " +
+                                         std::to_string(args.size()));
+  for (const Operand &arg : args)
+    if (!arg.isScalar())
+      throw ir::CompileError(expr.loc, display + "() needs numbers, not '" + describe(arg) +
+                                           "', in '" + unparse(expr) + "'");
+  ScalarType type = args.front().scalarType();
+  for (const Operand &arg : args)
+    type = promote(type, arg.scalarType());
+  at(expr.loc);
+  if (fn.kind == MathKind::Abs || fn.kind == MathKind::MinMax) {
+    ir::Opcode opcode = fn.kind == MathKind::Abs ? ir::Opcode::Abs
+                        : fn.irName == "min"     ? ir::Opcode::Min
+                                                 : ir::Opcode::Max;
+    if (type.kind == ScalarKind::Bool)
+      type.kind = ScalarKind::Int64;
+    std::vector<ir::Value *> operands;
+    for (const Operand &arg : args)
+      operands.push_back(convert(arg, type.kind));
+    return Operand::scalar(builder_.create(opcode, ir::Type::scalar(type.kind), operands)->result(),
+                           type.weak);
+  }
+  bool integral = !ir::isFloat(type.kind);
+  if (fn.kind == MathKind::ToInteger && integral)
+    return Operand::scalar(convert(args.front(), ScalarKind::Int64));
+  if (fn.kind == MathKind::Predicate && integral)
+    return Operand::scalar(builder_.boolConstant(fn.name == "isfinite"));
+  // Integers compute in float64 (as Python and Numba do); float16 in float32, which
+  // every target has math functions for.
+  ScalarKind floatKind = integral ? ScalarKind::Float64 : type.kind;
+  if (floatKind == ScalarKind::Float16)
+    floatKind = ScalarKind::Float32;
+  ir::Type floatType = ir::Type::scalar(floatKind);
+  std::vector<ir::Value *> operands;
+  for (const Operand &arg : args)
+    operands.push_back(convert(arg, floatKind));
+  switch (fn.kind) {
+  case MathKind::Power:
+    return Operand::scalar(builder_.binary(ir::Opcode::Pow, operands[0], operands[1]));
+  case MathKind::Log:
+    if (operands.size() == 2)
+      return Operand::scalar(builder_.binary(ir::Opcode::Div,
+                                             builder_.math("log", floatType, {operands[0]}),
+                                             builder_.math("log", floatType, {operands[1]})));
+    return Operand::scalar(builder_.math("log", floatType, operands));
+  case MathKind::Predicate:
+    return Operand::scalar(
+        builder_.math(fn.irName, ir::Type::scalar(ScalarKind::Bool), operands));
+  case MathKind::ToInteger:
+    return Operand::scalar(
+        builder_.cast(builder_.math(fn.irName, floatType, operands),
+                      ir::Type::scalar(ScalarKind::Int64)));
+  default:
+    return Operand::scalar(builder_.math(fn.irName, floatType, operands));
+  }
+}
+
+Operand FunctionLowerer::sharedArray(const CallExpr &expr) {
+  const Expr *shapeExpr = expr.args.size() > 0 ? expr.args[0].get() : nullptr;
+  const Expr *dtypeExpr = expr.args.size() > 1 ? expr.args[1].get() : nullptr;
+  for (const Keyword &kw : expr.keywords) {
+    if (kw.name == "shape" && !shapeExpr)
+      shapeExpr = kw.value.get();
+    else if (kw.name == "dtype" && !dtypeExpr)
+      dtypeExpr = kw.value.get();
+    else
+      throw ir::CompileError(kw.loc, "kaji.shared.array() got an unexpected keyword argument '" +
+                                         kw.name + "'");
+  }
+  if (!shapeExpr || !dtypeExpr || expr.args.size() > 2)
+    throw ir::CompileError(expr.loc, "kaji.shared.array() takes a shape and a dtype");
+  Operand shape = lower(*shapeExpr);
+  std::vector<Operand> extents =
+      shape.kind == Operand::Kind::Tuple ? shape.elements : std::vector<Operand>{shape};
+  std::vector<int64_t> constantExtents;
+  for (const Operand &extent : extents) {
+    std::optional<int64_t> value = constantInt(extent);
+    if (!value || *value <= 0)
+      throw ir::CompileError(shapeExpr->loc, "the shape of a shared array must be positive "
+                                             "constant integers, not '" +
+                                                 unparse(*shapeExpr) + "'");
+    constantExtents.push_back(*value);
+  }
+  Operand dtype = lower(*dtypeExpr);
+  std::optional<ScalarKind> kind;
+  if (dtype.kind == Operand::Kind::Builtin && dtype.name.starts_with("numpy."))
+    kind = scalarKindFromSignatureName(dtype.name.substr(6));
+  if (!kind)
+    throw ir::CompileError(dtypeExpr->loc, "the dtype of a shared array must be a numpy scalar "
+                                           "type such as float32, not '" +
+                                               unparse(*dtypeExpr) + "'");
+  ir::Type type = ir::Type::array(*kind, unsigned(constantExtents.size()), ir::Layout::C,
+                                  ir::MemorySpace::Shared);
+  return Operand::array(
+      at(expr.loc).create(ir::Opcode::SharedArray, type, {}, constantExtents)->result());
+}
+
+Operand FunctionLowerer::atomicAdd(const std::vector<Operand> &args, const CallExpr &expr) {
+  if (args.size() != 3)
+    throw ir::CompileError(expr.loc, "kaji.atomic.add() takes an array, an index and a value");
+  const Operand &array = args[0];
+  if (array.kind != Operand::Kind::Array)
+    throw ir::CompileError(expr.args[0]->loc, "kaji.atomic.add() needs an array, not '" +
+                                                  describe(array) + "'");
+  ir::Type element = ir::Type::scalar(array.type().scalarKind());
+  if (element.isBool())
+    throw ir::CompileError(expr.args[0]->loc, "kaji.atomic.add() is not defined on bool arrays");
+  std::vector<Operand> indices =
+      args[1].kind == Operand::Kind::Tuple ? args[1].elements : std::vector<Operand>{args[1]};
+  if (!args[2].isScalar())
+    throw ir::CompileError(expr.args[2]->loc, "kaji.atomic.add() adds a number, not '" +
+                                                  describe(args[2]) + "'");
+  std::vector<ir::Value *> operands{array.value, convert(args[2], element.scalarKind())};
+  checkIndexCount(array, indices.size(), *expr.args[0], expr);
+  for (unsigned d = 0; d < indices.size(); ++d)
+    operands.push_back(indexValue(array, d, indices[d], *expr.args[1], expr));
+  return Operand::scalar(
+      at(expr.loc).create(ir::Opcode::AtomicAdd, element, operands)->result());
+}
+
+Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &expr) {
+  std::string display = shortName(name);
+  if (name == "kaji.shared.array")
+    return sharedArray(expr);
+  if (!expr.keywords.empty())
+    throw ir::CompileError(expr.keywords.front().loc,
+                           display + "() takes no keyword arguments in kernels");
+  if (name == "builtins.range")
+    throw ir::CompileError(expr.loc, "range() is supported only as the iterable of a for loop");
+  if (name == "kaji.grid" || name == "kaji.gridsize")
+    return gridIndex(expr, name == "kaji.gridsize");
+  std::vector<Operand> args;
+  for (const ExprPtr &arg : expr.args)
+    args.push_back(lower(*arg));
+  at(expr.loc);
+  if (name == "kaji.syncthreads") {
+    if (!args.empty())
+      throw ir::CompileError(expr.loc, "syncthreads() takes no arguments");
+    builder_.create(ir::Opcode::Barrier, ir::Type());
+    return Operand();
+  }
+  if (name == "kaji.atomic.add")
+    return atomicAdd(args, expr);
+  if (name == "builtins.min" || name == "builtins.max") {
+    if (args.size() == 1 && args.front().kind == Operand::Kind::Tuple)
+      args = std::vector<Operand>(args.front().elements);
+    if (args.empty())
+      throw ir::CompileError(expr.loc, display + "() expects at least one argument");
+    if (args.size() == 1)
+      return args.front();
+    for (const Operand &arg : args)
+      if (!arg.isScalar())
+        throw ir::CompileError(expr.loc, display + "() needs numbers, not '" + describe(arg) +
+                                             "', in '" + unparse(expr) + "'");
+    ScalarType type = args.front().scalarType();
+    for (const Operand &arg : args)
+      type = promote(type, arg.scalarType());
+    bool isMin = name == "builtins.min";
+    ir::Opcode opcode = type.kind == ScalarKind::Bool ? (isMin ? ir::Opcode::And : ir::Opcode::Or)
+                        : isMin                       ? ir::Opcode::Min
+                                                      : ir::Opcode::Max;
+    ir::Value *result = convert(args.front(), type.kind);
+    for (size_t i = 1; i < args.size(); ++i)
+      result = builder_.binary(opcode, result, convert(args[i], type.kind));
+    return Operand::scalar(result, type.weak);
+  }
+  if (findMathFunction(name))
+    return callMath(name, args, expr, name.starts_with("numpy."));
+  if (args.size() != 1)
+    throw ir::CompileError(expr.loc, display + "() takes exactly one argument (" +
+                                         std::to_string(args.size()) + " given)");
+  const Operand &arg = args.front();
+  if (name == "builtins.len") {
+    if (arg.kind == Operand::Kind::Tuple)
+      return intConstant(ScalarKind::Int64, int64_t(arg.elements.size()));
+    if (arg.kind == Operand::Kind::Array)
+      return Operand::scalar(
+          builder_.create(ir::Opcode::ArrayDim, ir::Type::scalar(ScalarKind::Int64), {arg.value},
+                          int64_t(0))
+              ->result());
+    throw ir::CompileError(expr.loc, "object of type '" + describe(arg) + "' has no len()");
+  }
+  if (name == "builtins.bool")
+    return Operand::scalar(truth(arg, *expr.args.front()));
+  if (!arg.isScalar())
+    throw ir::CompileError(expr.loc, display + "() needs a number, not '" + describe(arg) +
+                                         "', in '" + unparse(expr) + "'");
+  if (name == "builtins.abs")
+    return callMath("numpy.abs", args, expr, true);
+  if (name == "builtins.int")
+    return Operand::scalar(convert(arg, ScalarKind::Int64));
+  if (name == "builtins.float")
+    return Operand::scalar(convert(arg, ScalarKind::Float64));
+  if (name.starts_with("numpy."))
+    if (auto kind = scalarKindFromSignatureName(name.substr(6)))
+      return Operand::scalar(convert(arg, *kind));
+  throw ir::CompileError(expr.loc, "'" + display + "' cannot be called in kernels");
+}
+
+} // namespace kaji::frontend

@@ -1,0 +1,161 @@
+#include "kaji/frontend/Environment.h"
+
+#include "kaji/frontend/Signature.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace kaji::frontend {
+
+GlobalValue GlobalValue::module(std::string canonicalName) {
+  GlobalValue v;
+  v.kind = Kind::Module;
+  v.qualifiedName = std::move(canonicalName);
+  return v;
+}
+
+GlobalValue GlobalValue::builtin(std::string canonicalName) {
+  GlobalValue v;
+  v.kind = Kind::Builtin;
+  v.qualifiedName = std::move(canonicalName);
+  return v;
+}
+
+GlobalValue GlobalValue::intConstant(ir::ScalarKind type, int64_t value, bool weak) {
+  GlobalValue v;
+  v.kind = Kind::Constant;
+  v.constantType = type;
+  v.intValue = value;
+  v.weak = weak;
+  return v;
+}
+
+GlobalValue GlobalValue::floatConstant(ir::ScalarKind type, double value, bool weak) {
+  GlobalValue v;
+  v.kind = Kind::Constant;
+  v.constantType = type;
+  v.floatValue = value;
+  v.weak = weak;
+  return v;
+}
+
+GlobalValue GlobalValue::functionRef(FunctionRef ref) {
+  GlobalValue v;
+  v.kind = Kind::Function;
+  v.function = std::move(ref);
+  return v;
+}
+
+namespace {
+
+// The canonical module a dotted import names: kaji's kernel API is one module however it
+// is spelt (`kaji`, `kaji.cuda`, `numba.cuda`).
+std::optional<std::string> canonicalModule(std::string_view dotted) {
+  if (dotted == "kaji" || dotted == "kaji.cuda" || dotted == "numba.cuda")
+    return "kaji";
+  if (dotted == "math" || dotted == "numpy" || dotted == "numba")
+    return std::string(dotted);
+  return std::nullopt;
+}
+
+// What `from MODULE import MEMBER` binds.
+GlobalValue importedMember(const std::string &module, const std::string &member) {
+  if ((module == "kaji" || module == "numba") && member == "cuda")
+    return GlobalValue::module("kaji");
+  if (module == "numba")
+    return GlobalValue::builtin(scalarKindFromSignatureName(member) ? "numpy." + member
+                                                                    : "kaji." + member);
+  return GlobalValue::builtin(module + "." + member);
+}
+
+bool isDeviceDecorator(const Expr &decorator) {
+  auto *call = decorator.as<CallExpr>();
+  if (!call)
+    return false;
+  for (const Keyword &kw : call->keywords)
+    if (auto *flag = kw.value->as<BoolLiteralExpr>(); kw.name == "device" && flag)
+      return flag->value;
+  return false;
+}
+
+// `N = 3`, `X = -1.5`, `FLAG = True`: Python scalars, hence weak.
+std::optional<GlobalValue> literalConstant(const Expr &value) {
+  const Expr *literal = &value;
+  bool negate = false;
+  if (auto *unary = value.as<UnaryOpExpr>();
+      unary && (unary->op == UnaryOperator::Minus || unary->op == UnaryOperator::Plus)) {
+    negate = unary->op == UnaryOperator::Minus;
+    literal = unary->operand.get();
+  }
+  if (auto *i = literal->as<IntLiteralExpr>()) {
+    if (negate) {
+      if (i->value > uint64_t(INT64_MAX) + 1)
+        return std::nullopt;
+      return GlobalValue::intConstant(ir::ScalarKind::Int64, int64_t(0 - i->value), true);
+    }
+    if (i->value > uint64_t(INT64_MAX))
+      return GlobalValue::intConstant(ir::ScalarKind::UInt64, int64_t(i->value), true);
+    return GlobalValue::intConstant(ir::ScalarKind::Int64, int64_t(i->value), true);
+  }
+  if (auto *f = literal->as<FloatLiteralExpr>())
+    return GlobalValue::floatConstant(ir::ScalarKind::Float64, negate ? -f->value : f->value,
+                                      true);
+  if (auto *b = literal->as<BoolLiteralExpr>(); b && !negate && literal == &value)
+    return GlobalValue::intConstant(ir::ScalarKind::Bool, b->value, true);
+  return std::nullopt;
+}
+
+void bindAssignment(Environment &env, const Expr &target, const Expr *value) {
+  auto *name = target.as<NameExpr>();
+  if (!name)
+    return;
+  std::optional<GlobalValue> constant = value ? literalConstant(*value) : std::nullopt;
+  if (constant)
+    env.names[name->id] = *constant;
+  else
+    env.names.erase(name->id); // rebound to something kernels cannot use
+}
+
+} // namespace
+
+std::shared_ptr<Environment> environmentFromModule(std::shared_ptr<const Module> module) {
+  auto env = std::make_shared<Environment>();
+  for (const StmtPtr &stmt : module->body) {
+    if (auto *import = stmt->as<ImportStmt>()) {
+      for (const ImportAlias &alias : import->names) {
+        if (!alias.asName.empty()) {
+          if (auto canonical = canonicalModule(alias.name))
+            env->names[alias.asName] = GlobalValue::module(*canonical);
+          continue;
+        }
+        // `import numba.cuda` binds `numba`, through which `numba.cuda` is reached.
+        std::string head = alias.name.substr(0, alias.name.find('.'));
+        if (auto canonical = canonicalModule(head))
+          env->names[head] = GlobalValue::module(*canonical);
+      }
+    } else if (auto *from = stmt->as<ImportFromStmt>()) {
+      auto canonical = canonicalModule(from->module);
+      if (!canonical)
+        continue;
+      for (const ImportAlias &alias : from->names)
+        env->names[alias.asName.empty() ? alias.name : alias.asName] =
+            importedMember(*canonical, alias.name);
+    } else if (auto *assign = stmt->as<AssignStmt>()) {
+      for (const ExprPtr &target : assign->targets)
+        bindAssignment(*env, *target, assign->value.get());
+    } else if (auto *annotated = stmt->as<AnnAssignStmt>()) {
+      bindAssignment(*env, *annotated->target, annotated->value.get());
+    } else if (auto *def = stmt->as<FunctionDefStmt>()) {
+      FunctionRef ref;
+      ref.module = module;
+      ref.def = def;
+      ref.isDevice = false;
+      for (const ExprPtr &decorator : def->decorators)
+        ref.isDevice = ref.isDevice || isDeviceDecorator(*decorator);
+      env->names[def->name] = GlobalValue::functionRef(std::move(ref));
+    }
+  }
+  return env;
+}
+
+} // namespace kaji::frontend

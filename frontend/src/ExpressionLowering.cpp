@@ -1,0 +1,583 @@
+// Expressions: names, literals, operators with numpy/NEP 50 promotion, short-circuit
+// logic, subscripts and calls of device functions.
+#include "FunctionLowerer.h"
+
+#include "kaji/ir/Constants.h"
+#include "kaji/ir/Passes.h"
+
+#include <cstdint>
+
+namespace kaji::frontend {
+namespace {
+
+using ir::ScalarKind;
+
+const char *verb(BinaryOperator op) {
+  switch (op) {
+  case BinaryOperator::Add:
+    return "add";
+  case BinaryOperator::Sub:
+    return "subtract";
+  case BinaryOperator::Mul:
+    return "multiply";
+  case BinaryOperator::Div:
+    return "divide";
+  case BinaryOperator::FloorDiv:
+    return "floor-divide";
+  case BinaryOperator::Mod:
+    return "take the remainder of";
+  case BinaryOperator::Pow:
+    return "raise";
+  case BinaryOperator::MatMul:
+    return "matrix-multiply";
+  case BinaryOperator::LShift:
+  case BinaryOperator::RShift:
+    return "shift";
+  case BinaryOperator::BitAnd:
+    return "bitwise-and";
+  case BinaryOperator::BitOr:
+    return "bitwise-or";
+  case BinaryOperator::BitXor:
+    return "bitwise-xor";
+  }
+  return "combine";
+}
+
+ir::Opcode opcodeOf(BinaryOperator op) {
+  switch (op) {
+  case BinaryOperator::Add:
+    return ir::Opcode::Add;
+  case BinaryOperator::Sub:
+    return ir::Opcode::Sub;
+  case BinaryOperator::Mul:
+    return ir::Opcode::Mul;
+  case BinaryOperator::Div:
+    return ir::Opcode::Div;
+  case BinaryOperator::FloorDiv:
+    return ir::Opcode::FloorDiv;
+  case BinaryOperator::Mod:
+    return ir::Opcode::Mod;
+  case BinaryOperator::Pow:
+    return ir::Opcode::Pow;
+  case BinaryOperator::LShift:
+    return ir::Opcode::Shl;
+  case BinaryOperator::RShift:
+    return ir::Opcode::Shr;
+  case BinaryOperator::BitAnd:
+    return ir::Opcode::And;
+  case BinaryOperator::BitOr:
+    return ir::Opcode::Or;
+  case BinaryOperator::BitXor:
+  case BinaryOperator::MatMul:
+    break;
+  }
+  return ir::Opcode::Xor;
+}
+
+ir::CmpPredicate predicateOf(CompareOperator op) {
+  switch (op) {
+  case CompareOperator::Eq:
+    return ir::CmpPredicate::Eq;
+  case CompareOperator::NotEq:
+    return ir::CmpPredicate::Ne;
+  case CompareOperator::Lt:
+    return ir::CmpPredicate::Lt;
+  case CompareOperator::LtE:
+    return ir::CmpPredicate::Le;
+  case CompareOperator::Gt:
+    return ir::CmpPredicate::Gt;
+  default:
+    return ir::CmpPredicate::Ge;
+  }
+}
+
+bool isPythonBuiltin(std::string_view name) {
+  for (std::string_view builtin : {"range", "len", "min", "max", "abs", "int", "float", "bool"})
+    if (name == builtin)
+      return true;
+  return false;
+}
+
+// Replaces an operation just appended by the constant it folds to, if it folds.
+ir::Value *folded(ir::Builder &builder, ir::Operation *op) {
+  auto value = ir::foldOperation(*op);
+  if (!value)
+    return op->result();
+  ir::Block *block = op->parent();
+  ir::Type type = op->resultType();
+  block->take(block->indexOf(op));
+  return builder.create(ir::Opcode::Constant, type, {}, *value)->result();
+}
+
+} // namespace
+
+Operand FunctionLowerer::intConstant(ScalarKind kind, int64_t value, bool weak) {
+  return Operand::scalar(builder_.intConstant(ir::Type::scalar(kind), value), weak);
+}
+
+Operand FunctionLowerer::floatConstant(ScalarKind kind, double value, bool weak) {
+  return Operand::scalar(builder_.floatConstant(ir::Type::scalar(kind), value), weak);
+}
+
+std::optional<int64_t> FunctionLowerer::constantInt(const Operand &value) const {
+  if (!value.isScalar() || value.type().isFloat())
+    return std::nullopt;
+  return ir::intConstant(value.value);
+}
+
+ir::Value *FunctionLowerer::convert(const Operand &value, ScalarKind to) {
+  ir::Type type = ir::Type::scalar(to);
+  if (value.type() == type)
+    return value.value;
+  return folded(builder_, builder_.create(ir::Opcode::Cast, type, {value.value}));
+}
+
+Operand FunctionLowerer::convertScalar(const Operand &value, ScalarType to) {
+  return Operand::scalar(convert(value, to.kind), to.weak);
+}
+
+Operand FunctionLowerer::lower(const Expr &expr) {
+  at(expr.loc);
+  switch (expr.kind) {
+  case ExprKind::Name:
+    return lowerName(*expr.as<NameExpr>());
+  case ExprKind::IntLiteral: {
+    uint64_t value = expr.as<IntLiteralExpr>()->value;
+    return intConstant(value > uint64_t(INT64_MAX) ? ScalarKind::UInt64 : ScalarKind::Int64,
+                       int64_t(value), true);
+  }
+  case ExprKind::FloatLiteral:
+    return floatConstant(ScalarKind::Float64, expr.as<FloatLiteralExpr>()->value, true);
+  case ExprKind::BoolLiteral:
+    return Operand::scalar(builder_.boolConstant(expr.as<BoolLiteralExpr>()->value), true);
+  case ExprKind::NoneLiteral:
+    return Operand();
+  case ExprKind::StringLiteral:
+    return Operand::named(Operand::Kind::String, expr.as<StringLiteralExpr>()->value);
+  case ExprKind::BinOp:
+    return lowerBinary(*expr.as<BinOpExpr>());
+  case ExprKind::UnaryOp:
+    return lowerUnary(*expr.as<UnaryOpExpr>());
+  case ExprKind::BoolOp:
+    return lowerBoolOp(*expr.as<BoolOpExpr>());
+  case ExprKind::Compare:
+    return lowerCompare(*expr.as<CompareExpr>());
+  case ExprKind::IfExp:
+    return lowerIfExp(*expr.as<IfExpExpr>());
+  case ExprKind::Call:
+    return lowerCall(*expr.as<CallExpr>());
+  case ExprKind::Subscript:
+    return lowerSubscript(*expr.as<SubscriptExpr>());
+  case ExprKind::Slice:
+    throw ir::CompileError(expr.loc, "array slicing inside kernels is not supported yet");
+  case ExprKind::Attribute: {
+    auto *attr = expr.as<AttributeExpr>();
+    return attribute(lower(*attr->value), attr->attr, expr);
+  }
+  case ExprKind::Tuple: {
+    std::vector<Operand> elements;
+    for (const ExprPtr &element : expr.as<TupleExpr>()->elts)
+      elements.push_back(lower(*element));
+    return Operand::tuple(std::move(elements));
+  }
+  case ExprKind::List:
+    throw ir::CompileError(expr.loc, "lists are not supported in kernels");
+  }
+  throw ir::CompileError(expr.loc, "unsupported expression '" + unparse(expr) + "'");
+}
+
+Operand FunctionLowerer::lowerName(const NameExpr &expr) {
+  if (locals_.count(expr.id))
+    return readLocal(expr.id, expr.loc);
+  if (const GlobalValue *global = env_->lookup(expr.id))
+    return resolveGlobal(*global, expr.loc);
+  if (isPythonBuiltin(expr.id))
+    return Operand::named(Operand::Kind::Builtin, "builtins." + expr.id);
+  throw ir::CompileError(expr.loc, "name '" + expr.id + "' is not defined");
+}
+
+Operand FunctionLowerer::lowerBinary(const BinOpExpr &expr) {
+  Operand lhs = lower(*expr.lhs);
+  Operand rhs = lower(*expr.rhs);
+  return binary(expr.op, lhs, rhs, expr.loc, [&expr] { return unparse(expr); });
+}
+
+Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Operand &rhs,
+                                const Location &loc,
+                                const std::function<std::string()> &source) {
+  auto fail = [&] {
+    return ir::CompileError(loc, std::string("cannot ") + verb(op) + " '" + describe(lhs) +
+                                     "' and '" + describe(rhs) + "' in '" + source() + "'");
+  };
+  if (op == BinaryOperator::MatMul)
+    throw ir::CompileError(loc, "the '@' operator is not supported in kernels ('" + source() +
+                                    "')");
+  if (!lhs.isScalar() || !rhs.isScalar())
+    throw fail();
+  ScalarType type = promote(lhs.scalarType(), rhs.scalarType());
+  bool bitwise = op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr ||
+                 op == BinaryOperator::BitXor;
+  bool shift = op == BinaryOperator::LShift || op == BinaryOperator::RShift;
+  if ((bitwise || shift) && ir::isFloat(type.kind))
+    throw fail();
+  if (op == BinaryOperator::Div && !ir::isFloat(type.kind))
+    type.kind = ScalarKind::Float64; // true division
+  if (type.kind == ScalarKind::Bool && !bitwise)
+    type.kind = ScalarKind::Int64; // True + True == 2
+  ir::Value *a = convert(lhs, type.kind);
+  ir::Value *b = convert(rhs, type.kind);
+  ir::Operation *result = at(loc).create(opcodeOf(op), ir::Type::scalar(type.kind), {a, b});
+  return Operand::scalar(folded(builder_, result), type.weak);
+}
+
+Operand FunctionLowerer::lowerUnary(const UnaryOpExpr &expr) {
+  Operand operand = lower(*expr.operand);
+  at(expr.loc);
+  if (expr.op == UnaryOperator::Not) {
+    ir::Value *t = truth(operand, *expr.operand);
+    return Operand::scalar(folded(builder_, builder_.create(ir::Opcode::Not, t->type(), {t})));
+  }
+  if (!operand.isScalar() || (expr.op == UnaryOperator::Invert && operand.type().isFloat()))
+    throw ir::CompileError(expr.loc, std::string("bad operand type for unary ") +
+                                         spelling(expr.op) + ": '" + describe(operand) + "' in '" +
+                                         unparse(expr) + "'");
+  ScalarType type = operand.scalarType();
+  if (type.kind == ScalarKind::Bool)
+    type.kind = ScalarKind::Int64; // -True == -1, ~True == -2
+  Operand value = convertScalar(operand, type);
+  if (expr.op == UnaryOperator::Plus)
+    return value;
+  ir::Opcode opcode = expr.op == UnaryOperator::Minus ? ir::Opcode::Neg : ir::Opcode::Not;
+  ir::Operation *result = at(expr.loc).create(opcode, value.type(), {value.value});
+  return Operand::scalar(folded(builder_, result), type.weak);
+}
+
+ir::Value *FunctionLowerer::truth(const Operand &value, const Expr &node) {
+  at(node.loc);
+  switch (value.kind) {
+  case Operand::Kind::Scalar: {
+    if (value.type().isBool())
+      return value.value;
+    Operand zero = value.type().isFloat() ? floatConstant(value.type().scalarKind(), 0.0)
+                                          : intConstant(value.type().scalarKind(), 0);
+    return folded(builder_, builder_.create(ir::Opcode::Cmp, ir::Type::scalar(ScalarKind::Bool),
+                                            {value.value, zero.value}, ir::CmpPredicate::Ne));
+  }
+  case Operand::Kind::Array:
+    throw ir::CompileError(node.loc, "the truth value of an array is ambiguous in '" +
+                                         unparse(node) + "'");
+  case Operand::Kind::Tuple:
+    return builder_.boolConstant(!value.elements.empty());
+  case Operand::Kind::None:
+    return builder_.boolConstant(false);
+  case Operand::Kind::String:
+    return builder_.boolConstant(!value.name.empty());
+  default:
+    return builder_.boolConstant(true);
+  }
+}
+
+void FunctionLowerer::branchOn(const Expr &test, ir::Block *ifTrue, ir::Block *ifFalse) {
+  if (auto *boolOp = test.as<BoolOpExpr>()) {
+    bool isAnd = boolOp->op == BoolOpExpr::Op::And;
+    for (size_t i = 0; i + 1 < boolOp->values.size(); ++i) {
+      ir::Block *next = newBlock();
+      branchOn(*boolOp->values[i], isAnd ? next : ifTrue, isAnd ? ifFalse : next);
+      ssa_->seal(next);
+      enter(next);
+    }
+    return branchOn(*boolOp->values.back(), ifTrue, ifFalse);
+  }
+  if (auto *unary = test.as<UnaryOpExpr>(); unary && unary->op == UnaryOperator::Not)
+    return branchOn(*unary->operand, ifFalse, ifTrue);
+  Operand value = lower(test);
+  condJump(truth(value, test), ifTrue, ifFalse);
+}
+
+Operand FunctionLowerer::mergeValues(ir::Block *merge, const std::vector<ir::Block *> &blocks,
+                                     const std::vector<Operand> &values, const Expr &node) {
+  ScalarType type;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!values[i].isScalar())
+      throw ir::CompileError(node.loc, "'" + describe(values[i]) + "' cannot be combined in '" +
+                                           unparse(node) + "'; only numbers and bools can");
+    type = i == 0 ? values[i].scalarType() : promote(type, values[i].scalarType());
+  }
+  ir::Value *argument = ssa_->addArgument(merge, ir::Type::scalar(type.kind));
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    ir::Block *block = blocks[i];
+    if (!block->terminator())
+      continue; // unreachable: it never branched to `merge`
+    // The conversion belongs before the branch that carries the value.
+    auto terminator = block->take(block->operations().size() - 1);
+    enter(block);
+    at(node.loc);
+    ir::Value *converted = convert(values[i], type.kind);
+    block->append(std::move(terminator));
+    ssa_->setIncoming(argument, block, converted);
+  }
+  enter(merge);
+  return Operand::scalar(argument, type.weak);
+}
+
+Operand FunctionLowerer::lowerBoolOp(const BoolOpExpr &expr) {
+  bool isAnd = expr.op == BoolOpExpr::Op::And;
+  ir::Block *merge = newBlock();
+  std::vector<ir::Block *> blocks;
+  std::vector<Operand> values;
+  for (size_t i = 0; i < expr.values.size(); ++i) {
+    Operand value = lower(*expr.values[i]);
+    blocks.push_back(builder_.block());
+    values.push_back(value);
+    if (i + 1 == expr.values.size()) {
+      jump(merge);
+      break;
+    }
+    ir::Block *next = newBlock();
+    ir::Value *t = truth(value, *expr.values[i]);
+    condJump(t, isAnd ? next : merge, isAnd ? merge : next);
+    ssa_->seal(next);
+    enter(next);
+  }
+  ssa_->seal(merge);
+  return mergeValues(merge, blocks, values, expr);
+}
+
+ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs,
+                                          const Operand &rhs, const Expr &node) {
+  at(node.loc);
+  if (op == CompareOperator::Is || op == CompareOperator::IsNot) {
+    bool lhsNone = lhs.kind == Operand::Kind::None, rhsNone = rhs.kind == Operand::Kind::None;
+    if (!lhsNone && !rhsNone)
+      throw ir::CompileError(node.loc, "'" + std::string(spelling(op)) +
+                                           "' is supported only against None in kernels; use "
+                                           "'==' or '!=' to compare values, in '" +
+                                           unparse(node) + "'");
+    return builder_.boolConstant((lhsNone && rhsNone) == (op == CompareOperator::Is));
+  }
+  if (op == CompareOperator::In || op == CompareOperator::NotIn)
+    throw ir::CompileError(node.loc, "the '" + std::string(spelling(op)) +
+                                         "' operator is not supported in kernels");
+  if (!lhs.isScalar() || !rhs.isScalar())
+    throw ir::CompileError(node.loc, "cannot compare '" + describe(lhs) + "' and '" +
+                                         describe(rhs) + "' in '" + unparse(node) + "'");
+  ScalarType type = promote(lhs.scalarType(), rhs.scalarType());
+  ir::Value *a = convert(lhs, type.kind);
+  ir::Value *b = convert(rhs, type.kind);
+  return folded(builder_, builder_.create(ir::Opcode::Cmp, ir::Type::scalar(ScalarKind::Bool),
+                                          {a, b}, predicateOf(op)));
+}
+
+Operand FunctionLowerer::lowerCompare(const CompareExpr &expr) {
+  Operand left = lower(*expr.left);
+  if (expr.ops.size() == 1)
+    return Operand::scalar(compareValues(expr.ops[0], left, lower(*expr.comparators[0]), expr));
+  // `a < b < c` is `a < b and b < c` with b evaluated once.
+  ir::Block *merge = newBlock();
+  ir::Value *result = ssa_->addArgument(merge, ir::Type::scalar(ScalarKind::Bool));
+  for (size_t i = 0; i < expr.ops.size(); ++i) {
+    Operand right = lower(*expr.comparators[i]);
+    ir::Value *holds = compareValues(expr.ops[i], left, right, expr);
+    ir::Block *block = builder_.block();
+    if (i + 1 == expr.ops.size()) {
+      jump(merge);
+      ssa_->setIncoming(result, block, holds);
+      break;
+    }
+    ir::Value *no = builder_.boolConstant(false);
+    ir::Block *next = newBlock();
+    condJump(holds, next, merge);
+    ssa_->setIncoming(result, block, no);
+    ssa_->seal(next);
+    enter(next);
+    left = right;
+  }
+  ssa_->seal(merge);
+  enter(merge);
+  return Operand::scalar(result);
+}
+
+Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
+  ir::Block *thenBlock = newBlock();
+  ir::Block *elseBlock = newBlock();
+  ir::Block *merge = newBlock();
+  branchOn(*expr.test, thenBlock, elseBlock);
+  ssa_->seal(thenBlock);
+  ssa_->seal(elseBlock);
+  std::vector<ir::Block *> blocks;
+  std::vector<Operand> values;
+  for (auto [block, branch] : {std::pair{thenBlock, expr.body.get()}, {elseBlock, expr.orelse.get()}}) {
+    enter(block);
+    values.push_back(lower(*branch));
+    blocks.push_back(builder_.block());
+    jump(merge);
+  }
+  ssa_->seal(merge);
+  return mergeValues(merge, blocks, values, expr);
+}
+
+Operand FunctionLowerer::lowerSubscript(const SubscriptExpr &expr) {
+  Operand base = lower(*expr.value);
+  if (base.kind == Operand::Kind::Tuple) {
+    if (expr.index->as<SliceExpr>())
+      throw ir::CompileError(expr.index->loc, "tuple slicing is not supported in kernels");
+    Operand index = lower(*expr.index);
+    std::optional<int64_t> position = constantInt(index);
+    if (!position)
+      throw ir::CompileError(expr.index->loc, "tuple indices must be constant integers in '" +
+                                                  unparse(expr) + "'");
+    int64_t size = int64_t(base.elements.size());
+    int64_t wrapped = *position < 0 ? *position + size : *position;
+    if (wrapped < 0 || wrapped >= size)
+      throw ir::CompileError(expr.index->loc, "tuple index out of range in '" + unparse(expr) +
+                                                  "' (the tuple has " + std::to_string(size) +
+                                                  " elements)");
+    return base.elements[size_t(wrapped)];
+  }
+  std::vector<ir::Value *> operands = arrayIndices(base, expr);
+  operands.insert(operands.begin(), base.value);
+  ir::Type element = ir::Type::scalar(base.type().scalarKind());
+  return Operand::scalar(at(expr.loc).create(ir::Opcode::Load, element, operands)->result());
+}
+
+std::vector<ir::Value *> FunctionLowerer::arrayIndices(const Operand &array,
+                                                       const SubscriptExpr &expr) {
+  if (array.kind != Operand::Kind::Array)
+    throw ir::CompileError(expr.loc, "'" + describe(array) + "' is not subscriptable in '" +
+                                         unparse(expr) + "'");
+  std::vector<const Expr *> indexExprs;
+  if (auto *tuple = expr.index->as<TupleExpr>())
+    for (const ExprPtr &element : tuple->elts)
+      indexExprs.push_back(element.get());
+  else
+    indexExprs.push_back(expr.index.get());
+  for (const Expr *index : indexExprs)
+    if (index->as<SliceExpr>())
+      throw ir::CompileError(index->loc, "array slicing inside kernels is not supported yet");
+  checkIndexCount(array, indexExprs.size(), *expr.value, expr);
+  std::vector<ir::Value *> indices;
+  for (unsigned d = 0; d < indexExprs.size(); ++d)
+    indices.push_back(indexValue(array, d, lower(*indexExprs[d]), *indexExprs[d], expr));
+  return indices;
+}
+
+void FunctionLowerer::checkIndexCount(const Operand &array, size_t count, const Expr &arrayExpr,
+                                      const Expr &node) {
+  unsigned ndim = array.type().ndim();
+  if (count != ndim)
+    throw ir::CompileError(node.loc, "'" + unparse(arrayExpr) + "' has " + std::to_string(ndim) +
+                                         " dimension" + (ndim == 1 ? "" : "s") +
+                                         " but is indexed with " + std::to_string(count) +
+                                         (count == 1 ? " index" : " indices") + " in '" +
+                                         unparse(node) + "'");
+}
+
+ir::Value *FunctionLowerer::indexValue(const Operand &array, unsigned dim, const Operand &index,
+                                       const Expr &indexExpr, const Expr &node) {
+  if (!index.isScalar() || !index.type().isInteger())
+    throw ir::CompileError(indexExpr.loc, "array indices must be integers, not '" +
+                                              describe(index) + "', in '" + unparse(node) + "'");
+  at(indexExpr.loc);
+  ir::Value *i64 = convert(index, ScalarKind::Int64);
+  std::optional<int64_t> constant = constantInt(index);
+  if (!index.type().isSignedInteger() || (constant && *constant >= 0))
+    return i64;
+  // Negative indices count from the end, as in Python and Numba.
+  ir::Value *extent = builder_
+                          .create(ir::Opcode::ArrayDim, ir::Type::scalar(ScalarKind::Int64),
+                                  {array.value}, int64_t(dim))
+                          ->result();
+  ir::Value *wrapped = builder_.binary(ir::Opcode::Add, i64, extent);
+  if (constant)
+    return wrapped;
+  ir::Value *zero = builder_.intConstant(i64->type(), 0);
+  return builder_.select(builder_.cmp(ir::CmpPredicate::Lt, i64, zero), wrapped, i64);
+}
+
+Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
+  Operand callee = lower(*expr.func);
+  switch (callee.kind) {
+  case Operand::Kind::Builtin:
+    return callBuiltin(callee.name, expr);
+  case Operand::Kind::Function:
+    if (!callee.function.isDevice)
+      throw ir::CompileError(expr.loc, "kernels cannot be called from kernels ('" +
+                                           callee.function.def->name +
+                                           "' is not a device function: decorate it with "
+                                           "@kaji.jit(device=True))");
+    return callDevice(callee.function, expr);
+  default:
+    throw ir::CompileError(expr.loc, "'" + describe(callee) + "' is not callable in '" +
+                                         unparse(expr) + "'");
+  }
+}
+
+Operand FunctionLowerer::defaultArgument(const Expr &value, const Environment &env) {
+  if (auto *name = value.as<NameExpr>()) {
+    const GlobalValue *global = env.lookup(name->id);
+    if (!global || global->kind != GlobalValue::Kind::Constant)
+      throw ir::CompileError(value.loc, "default value '" + unparse(value) +
+                                            "' must be a literal or a module-level constant");
+    return resolveGlobal(*global, value.loc);
+  }
+  bool literal = value.as<IntLiteralExpr>() || value.as<FloatLiteralExpr>() ||
+                 value.as<BoolLiteralExpr>() || value.as<NoneLiteralExpr>();
+  if (auto *unary = value.as<UnaryOpExpr>())
+    literal = unary->op == UnaryOperator::Minus &&
+              (unary->operand->as<IntLiteralExpr>() || unary->operand->as<FloatLiteralExpr>());
+  if (!literal)
+    throw ir::CompileError(value.loc, "default value '" + unparse(value) +
+                                          "' must be a literal or a module-level constant");
+  return lower(value);
+}
+
+Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &expr) {
+  const FunctionDefStmt &def = *callee.def;
+  std::shared_ptr<const Environment> calleeEnv = callee.env ? callee.env : env_;
+  const std::vector<Parameter> &params = def.params;
+  if (expr.args.size() > params.size())
+    throw ir::CompileError(expr.loc, def.name + "() takes " + std::to_string(params.size()) +
+                                         " positional argument" +
+                                         (params.size() == 1 ? "" : "s") + " but " +
+                                         std::to_string(expr.args.size()) + " were given");
+  std::vector<std::optional<Operand>> bound(params.size());
+  for (size_t i = 0; i < expr.args.size(); ++i)
+    bound[i] = lower(*expr.args[i]);
+  for (const Keyword &kw : expr.keywords) {
+    size_t i = 0;
+    while (i < params.size() && params[i].name != kw.name)
+      ++i;
+    if (i == params.size())
+      throw ir::CompileError(kw.loc, def.name + "() got an unexpected keyword argument '" +
+                                         kw.name + "'");
+    if (bound[i])
+      throw ir::CompileError(kw.loc, def.name + "() got multiple values for argument '" +
+                                         kw.name + "'");
+    bound[i] = lower(*kw.value);
+  }
+  std::vector<ArgumentType> types;
+  std::vector<ir::Value *> values;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (!bound[i]) {
+      if (!params[i].defaultValue)
+        throw ir::CompileError(expr.loc, def.name + "() missing required argument '" +
+                                             params[i].name + "'");
+      bound[i] = defaultArgument(*params[i].defaultValue, *calleeEnv);
+    }
+    const Operand &arg = *bound[i];
+    if (arg.kind != Operand::Kind::Scalar && arg.kind != Operand::Kind::Array)
+      throw ir::CompileError(expr.loc, "cannot pass '" + describe(arg) + "' as argument '" +
+                                           params[i].name + "' of device function '" + def.name +
+                                           "'");
+    types.push_back({arg.type(), arg.weak});
+    values.push_back(arg.value);
+  }
+  ir::Function *function = context_.specialise(callee, calleeEnv, types, expr.loc, callees_);
+  ir::Operation *call =
+      at(expr.loc).create(ir::Opcode::Call, function->returnType(), values, function->name());
+  if (function->returnType().isVoid())
+    return Operand();
+  return Operand::scalar(call->result());
+}
+
+} // namespace kaji::frontend

@@ -1,0 +1,178 @@
+// Lowers one function body to kaji IR for one assignment of local variable types.
+// Lowering.cpp runs it repeatedly until the variable types reach a fixed point: each run
+// reports the types the assignments actually produced (observed()), the next run uses them.
+#pragma once
+
+#include "LocalTypes.h"
+#include "Operand.h"
+#include "SSABuilder.h"
+
+#include "kaji/frontend/Environment.h"
+#include "kaji/ir/Builder.h"
+#include "kaji/ir/IR.h"
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kaji::frontend {
+
+class LoweringContext;
+
+// The type of one argument a function is specialised on.
+struct ArgumentType {
+  ir::Type type;
+  bool weak = false; // a Python literal passed to a device function
+  friend bool operator==(const ArgumentType &, const ArgumentType &) = default;
+};
+
+// What the return statements of a device function produce.
+struct ReturnTypes {
+  std::optional<ScalarType> value; // unification of `return expr`
+  bool none = false;               // a bare `return` or falling off the end
+  friend bool operator==(const ReturnTypes &, const ReturnTypes &) = default;
+};
+
+struct FunctionTypes {
+  LocalTypes locals;
+  ReturnTypes returns;
+  friend bool operator==(const FunctionTypes &, const FunctionTypes &) = default;
+};
+
+class FunctionLowerer {
+public:
+  // `guess` gives the variable and return types to lower with; `target` receives the
+  // function and `callees` the device functions it calls.
+  FunctionLowerer(LoweringContext &context, const FunctionRef &fn,
+                  std::shared_ptr<const Environment> env, ir::Function::Kind kind,
+                  const FunctionTypes &guess, ir::Module &target, ir::Module &callees);
+
+  ir::Function *run(const std::vector<ArgumentType> &args, std::string name);
+  const FunctionTypes &observed() const { return observed_; }
+
+private:
+  struct Loop {
+    ir::Block *continueTarget;
+    ir::Block *breakTarget;
+  };
+
+  // Statements and control flow (StatementLowering.cpp).
+  void bindParameters(const std::vector<ArgumentType> &args);
+  void collectLocals(const Body &body);
+  void collectTargets(const Expr &target);
+  void lowerBody(const Body &body);
+  void lowerStatement(const Stmt &stmt);
+  void lowerAssign(const AssignStmt &stmt);
+  void lowerAugAssign(const AugAssignStmt &stmt);
+  void lowerIf(const IfStmt &stmt);
+  void lowerWhile(const WhileStmt &stmt);
+  void lowerFor(const ForStmt &stmt);
+  void lowerReturn(const ReturnStmt &stmt);
+  void lowerImplicitReturn();
+  void assign(const Expr &target, const Operand &value);
+  void writeLocal(const std::string &name, const Operand &value, const Location &loc);
+  Operand readLocal(const std::string &name, const Location &loc);
+  LocalType &ssaType(const std::string &name, const LocalType &fallback);
+
+  // Expressions (ExpressionLowering.cpp).
+  Operand lower(const Expr &expr);
+  Operand lowerName(const NameExpr &expr);
+  Operand lowerBinary(const BinOpExpr &expr);
+  // `source` spells the expression for messages.
+  Operand binary(BinaryOperator op, const Operand &lhs, const Operand &rhs, const Location &loc,
+                 const std::function<std::string()> &source);
+  Operand lowerUnary(const UnaryOpExpr &expr);
+  Operand lowerBoolOp(const BoolOpExpr &expr);
+  Operand lowerCompare(const CompareExpr &expr);
+  ir::Value *compareValues(CompareOperator op, const Operand &lhs, const Operand &rhs,
+                           const Expr &node);
+  Operand lowerIfExp(const IfExpExpr &expr);
+  Operand lowerSubscript(const SubscriptExpr &expr);
+  std::vector<ir::Value *> arrayIndices(const Operand &array, const SubscriptExpr &expr);
+  void checkIndexCount(const Operand &array, size_t count, const Expr &arrayExpr,
+                       const Expr &node);
+  // One index as i64, negative values wrapped around the extent of dimension `dim`.
+  ir::Value *indexValue(const Operand &array, unsigned dim, const Operand &index,
+                        const Expr &indexExpr, const Expr &node);
+  Operand lowerCall(const CallExpr &expr);
+  Operand callDevice(const FunctionRef &callee, const CallExpr &expr);
+  Operand defaultArgument(const Expr &value, const Environment &env);
+  // Branches to `ifTrue` or `ifFalse` on the truth of `test`, short-circuiting and/or/not.
+  void branchOn(const Expr &test, ir::Block *ifTrue, ir::Block *ifFalse);
+  ir::Value *truth(const Operand &value, const Expr &node);
+  // Converts a scalar, folding constants so literals stay readable in the IR.
+  ir::Value *convert(const Operand &value, ir::ScalarKind to);
+  Operand convertScalar(const Operand &value, ScalarType to);
+  // Merges scalar values computed in `blocks` (each ending in a branch to `merge`).
+  Operand mergeValues(ir::Block *merge, const std::vector<ir::Block *> &blocks,
+                      const std::vector<Operand> &values, const Expr &node);
+  std::optional<int64_t> constantInt(const Operand &value) const;
+  Operand intConstant(ir::ScalarKind kind, int64_t value, bool weak = false);
+  Operand floatConstant(ir::ScalarKind kind, double value, bool weak = false);
+
+  // Names of the kaji, math and numpy modules and the Python builtins (Builtins.cpp).
+  Operand resolveGlobal(const GlobalValue &global, const Location &loc);
+  Operand resolveQualified(const std::string &name, const Location &loc);
+  Operand attribute(const Operand &base, const std::string &attr, const Expr &node);
+  Operand callBuiltin(const std::string &name, const CallExpr &expr);
+  Operand callMath(const std::string &function, const std::vector<Operand> &args,
+                   const CallExpr &expr, bool numpy);
+  Operand gridIndex(const CallExpr &expr, bool size);
+  Operand sharedArray(const CallExpr &expr);
+  Operand atomicAdd(const std::vector<Operand> &args, const CallExpr &expr);
+
+  // Blocks and branches.
+  ir::Block *newBlock() { return function_->addBlock(); }
+  ir::Block *newUnreachableBlock();
+  void enter(ir::Block *block) { builder_.setBlock(block); }
+  bool reachable() const;
+  void jump(ir::Block *target);
+  void condJump(ir::Value *cond, ir::Block *ifTrue, ir::Block *ifFalse);
+  ir::Builder &at(const Location &loc) {
+    builder_.setLocation(loc);
+    return builder_;
+  }
+
+  LoweringContext &context_;
+  const FunctionRef &fn_;
+  std::shared_ptr<const Environment> env_;
+  ir::Function::Kind kind_;
+  const FunctionTypes &guess_;
+  FunctionTypes observed_;
+  LocalTypes ssaTypes_; // the guess, or a first sighting where the guess has none
+  ir::Module &target_;
+  ir::Module &callees_;
+  ir::Function *function_ = nullptr;
+  ir::Builder builder_;
+  std::unique_ptr<SSABuilder> ssa_;
+  std::set<std::string, std::less<>> locals_;
+  std::map<std::string, Operand, std::less<>> arrays_; // array variables: bound, not SSA
+  std::set<std::string, std::less<>> arrayParameters_;
+  std::vector<Loop> loops_;
+  unsigned hiddenVariables_ = 0;
+};
+
+// Shared by every function lowered for one lowerFunction() call: the output module, a
+// scratch module for the trial runs, and the chain of functions being lowered (recursion).
+class LoweringContext {
+public:
+  explicit LoweringContext(ir::Module &out) : out_(out) {}
+
+  ir::Function *lower(const FunctionRef &fn, std::shared_ptr<const Environment> env,
+                      const std::vector<ArgumentType> &args, ir::Function::Kind kind,
+                      const std::string &name, ir::Module &target);
+  // The device function `callee` specialised on `args`, lowered into `target` at most once.
+  ir::Function *specialise(const FunctionRef &callee, std::shared_ptr<const Environment> env,
+                           const std::vector<ArgumentType> &args, const Location &callLoc,
+                           ir::Module &target);
+  ir::Module &scratch() { return scratch_; }
+
+private:
+  ir::Module &out_;
+  ir::Module scratch_;
+  std::vector<const FunctionDefStmt *> active_;
+};
+
+} // namespace kaji::frontend

@@ -1,0 +1,97 @@
+#include "LocalTypes.h"
+
+#include "kaji/frontend/Signature.h"
+
+namespace kaji::frontend {
+namespace {
+
+std::string spell(const LocalType &t) {
+  switch (t.kind) {
+  case LocalType::Kind::Scalar:
+    return std::string(ir::numpyName(t.scalar.kind));
+  case LocalType::Kind::Array:
+    return typeString(t.array);
+  case LocalType::Kind::Tuple: {
+    std::string text = "tuple(";
+    for (size_t i = 0; i < t.elements.size(); ++i)
+      text += (i ? ", " : "") + std::string(ir::numpyName(t.elements[i].kind));
+    return text + ")";
+  }
+  }
+  return "?";
+}
+
+[[noreturn]] void conflict(const LocalType &a, const LocalType &b, const std::string &variable,
+                           const ir::Location &loc) {
+  throw ir::CompileError(loc, "variable '" + variable + "' is assigned both '" + spell(a) +
+                                  "' and '" + spell(b) + "'; a variable has one type");
+}
+
+} // namespace
+
+LocalType localTypeOf(const Operand &value, const std::string &variable,
+                      const ir::Location &loc) {
+  LocalType t;
+  switch (value.kind) {
+  case Operand::Kind::Scalar:
+    t.scalar = value.scalarType();
+    return t;
+  case Operand::Kind::Array:
+    t.kind = LocalType::Kind::Array;
+    t.array = value.type();
+    return t;
+  case Operand::Kind::Tuple:
+    t.kind = LocalType::Kind::Tuple;
+    for (const Operand &element : value.elements) {
+      if (!element.isScalar())
+        throw ir::CompileError(loc, "cannot assign '" + describe(value) + "' to '" + variable +
+                                        "': tuple variables may hold only scalars");
+      t.elements.push_back(element.scalarType());
+    }
+    return t;
+  default:
+    throw ir::CompileError(loc, "cannot assign " + describe(value) + " to variable '" +
+                                    variable + "' in a kernel");
+  }
+}
+
+LocalType unify(const LocalType &a, const LocalType &b, const std::string &variable,
+                const ir::Location &loc) {
+  if (a.kind != b.kind)
+    conflict(a, b, variable, loc);
+  switch (a.kind) {
+  case LocalType::Kind::Scalar: {
+    LocalType t = a;
+    t.scalar = promote(a.scalar, b.scalar);
+    t.scalar.weak = a.scalar.weak && b.scalar.weak;
+    return t;
+  }
+  case LocalType::Kind::Array:
+    if (a.array != b.array)
+      conflict(a, b, variable, loc);
+    return a;
+  case LocalType::Kind::Tuple: {
+    if (a.elements.size() != b.elements.size())
+      conflict(a, b, variable, loc);
+    LocalType t = a;
+    for (size_t i = 0; i < a.elements.size(); ++i) {
+      t.elements[i] = promote(a.elements[i], b.elements[i]);
+      t.elements[i].weak = a.elements[i].weak && b.elements[i].weak;
+    }
+    return t;
+  }
+  }
+  return a;
+}
+
+void unifyInto(LocalTypes &into, const LocalTypes &from, const ir::Location &loc) {
+  for (const auto &[name, type] : from) {
+    auto it = into.find(name);
+    if (it == into.end())
+      into.emplace(name, type);
+    else
+      it->second = unify(it->second, type, name, loc);
+  }
+}
+
+} // namespace kaji::frontend

@@ -1,0 +1,39 @@
+// The type of a local variable: the unification of every value assigned to it anywhere
+// in the function, found by lowering to a fixed point (see Lowering.cpp).
+#pragma once
+
+#include "Operand.h"
+
+#include "kaji/ir/Location.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kaji::frontend {
+
+struct LocalType {
+  enum class Kind : uint8_t { Scalar, Array, Tuple };
+  Kind kind = Kind::Scalar;
+  ScalarType scalar;                // Scalar
+  ir::Type array;                   // Array
+  std::vector<ScalarType> elements; // Tuple
+  friend bool operator==(const LocalType &, const LocalType &) = default;
+};
+
+using LocalTypes = std::map<std::string, LocalType, std::less<>>;
+
+// The type a variable holding `value` has; throws at `loc` for values no variable holds
+// (modules, functions, None, nested tuples).
+LocalType localTypeOf(const Operand &value, const std::string &variable, const ir::Location &loc);
+
+// Weak types yield to strong ones; two scalars promote; tuples unify elementwise. Throws
+// at `loc` naming the variable when the two cannot share one variable.
+LocalType unify(const LocalType &a, const LocalType &b, const std::string &variable,
+                const ir::Location &loc);
+
+// Adds every entry of `from` into `into` (unifying where both have one).
+void unifyInto(LocalTypes &into, const LocalTypes &from, const ir::Location &loc);
+
+} // namespace kaji::frontend

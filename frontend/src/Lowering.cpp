@@ -1,0 +1,124 @@
+// Entry point of Sema + IRGen: type inference by lowering to a fixed point, and the
+// specialisation of device functions on their argument types.
+#include "kaji/frontend/Lowering.h"
+
+#include "FunctionLowerer.h"
+
+#include "kaji/frontend/Signature.h"
+
+#include <algorithm>
+
+namespace kaji::frontend {
+namespace {
+
+// Each run can only widen a variable's type, and the lattice of types is shallow; a
+// function that has not settled after this many runs has a bug worth reporting, not a hang.
+constexpr int kMaxInferenceRuns = 32;
+
+// `add__f32_f32`; a weak literal argument is marked `w`, an array spells its dtype,
+// rank and layout: `a2f32c`.
+std::string mangle(const std::string &name, const std::vector<ArgumentType> &args) {
+  std::string mangled = name + "_";
+  for (const ArgumentType &arg : args) {
+    mangled += '_';
+    if (arg.type.isArray()) {
+      static const char layouts[] = {'c', 'f', 'a'};
+      mangled += 'a' + std::to_string(arg.type.ndim()) +
+                 std::string(ir::irName(arg.type.scalarKind())) +
+                 layouts[int(arg.type.layout())];
+      if (arg.type.memorySpace() != ir::MemorySpace::Global)
+        mangled += arg.type.memorySpace() == ir::MemorySpace::Shared ? "s" : "l";
+    } else {
+      mangled += ir::irName(arg.type.scalarKind());
+      if (arg.weak)
+        mangled += 'w';
+    }
+  }
+  return mangled;
+}
+
+} // namespace
+
+std::string describe(const Operand &operand) {
+  switch (operand.kind) {
+  case Operand::Kind::Scalar:
+  case Operand::Kind::Array:
+    return typeString(operand.type());
+  case Operand::Kind::Tuple: {
+    std::string text = "tuple(";
+    for (size_t i = 0; i < operand.elements.size(); ++i)
+      text += (i ? ", " : "") + describe(operand.elements[i]);
+    return text + ")";
+  }
+  case Operand::Kind::None:
+    return "None";
+  case Operand::Kind::String:
+    return "str";
+  case Operand::Kind::Module:
+    return "module '" + operand.name + "'";
+  case Operand::Kind::Builtin:
+    return "function '" + operand.name + "'";
+  case Operand::Kind::Function:
+    return "function '" + operand.function.def->name + "'";
+  }
+  return "?";
+}
+
+ir::Function *LoweringContext::lower(const FunctionRef &fn, std::shared_ptr<const Environment> env,
+                                     const std::vector<ArgumentType> &args,
+                                     ir::Function::Kind kind, const std::string &name,
+                                     ir::Module &target) {
+  const FunctionDefStmt &def = *fn.def;
+  if (std::find(active_.begin(), active_.end(), &def) != active_.end())
+    throw std::logic_error("function lowered while it is being lowered");
+  active_.push_back(&def);
+  FunctionTypes guess;
+  for (int run = 0;; ++run) {
+    if (run == kMaxInferenceRuns)
+      throw ir::CompileError(def.loc, "the types of the variables of '" + def.name +
+                                          "' do not settle; please report this");
+    ir::Module trial;
+    FunctionLowerer lowerer(*this, fn, env, kind, guess, trial, scratch_);
+    lowerer.run(args, name);
+    FunctionTypes next = guess;
+    unifyInto(next.locals, lowerer.observed().locals, def.loc);
+    next.returns.none = guess.returns.none || lowerer.observed().returns.none;
+    next.returns.value = guess.returns.value;
+    if (auto observed = lowerer.observed().returns.value)
+      next.returns.value = next.returns.value ? promote(*next.returns.value, *observed) : *observed;
+    if (next == guess)
+      break;
+    guess = std::move(next);
+  }
+  ir::Function *function = FunctionLowerer(*this, fn, env, kind, guess, target, target).run(args, name);
+  active_.pop_back();
+  return function;
+}
+
+ir::Function *LoweringContext::specialise(const FunctionRef &callee,
+                                          std::shared_ptr<const Environment> env,
+                                          const std::vector<ArgumentType> &args,
+                                          const Location &callLoc, ir::Module &target) {
+  if (std::find(active_.begin(), active_.end(), callee.def) != active_.end())
+    throw ir::CompileError(callLoc, "recursive device functions are not supported ('" +
+                                        callee.def->name + "' calls itself)");
+  std::string name = mangle(callee.def->name, args);
+  if (ir::Function *existing = target.lookup(name))
+    return existing;
+  return lower(callee, std::move(env), args, ir::Function::Kind::Device, name, target);
+}
+
+ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
+                            ir::Function::Kind kind, ir::Module &out) {
+  LoweringContext context(out);
+  std::vector<ArgumentType> args;
+  for (const ir::Type &type : argTypes)
+    args.push_back({type, false});
+  auto env = fn.env ? fn.env : std::make_shared<const Environment>();
+  std::string name = fn.def->name;
+  if (kind == ir::Function::Kind::Device)
+    name = mangle(name, args);
+  return context.lower(fn, std::move(env), args, kind, name, out);
+}
+
+} // namespace kaji::frontend

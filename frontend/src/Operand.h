@@ -1,0 +1,58 @@
+// What an expression evaluates to during lowering: an SSA scalar or array, or a
+// compile-time thing (tuple, None, string, module, builtin, function) with no IR value.
+#pragma once
+
+#include "TypeRules.h"
+
+#include "kaji/frontend/Environment.h"
+#include "kaji/ir/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace kaji::frontend {
+
+struct Operand {
+  enum class Kind : uint8_t { Scalar, Array, Tuple, None, String, Module, Builtin, Function };
+  Kind kind = Kind::None;
+  ir::Value *value = nullptr;    // Scalar, Array
+  bool weak = false;             // Scalar: a Python literal or an expression of literals only
+  std::vector<Operand> elements; // Tuple
+  std::string name;              // Module, Builtin: canonical dotted name; String: its text
+  FunctionRef function;          // Function
+
+  static Operand scalar(ir::Value *v, bool weak = false) {
+    Operand o;
+    o.kind = Kind::Scalar;
+    o.value = v;
+    o.weak = weak;
+    return o;
+  }
+  static Operand array(ir::Value *v) {
+    Operand o;
+    o.kind = Kind::Array;
+    o.value = v;
+    return o;
+  }
+  static Operand tuple(std::vector<Operand> elements) {
+    Operand o;
+    o.kind = Kind::Tuple;
+    o.elements = std::move(elements);
+    return o;
+  }
+  static Operand named(Kind kind, std::string name) {
+    Operand o;
+    o.kind = kind;
+    o.name = std::move(name);
+    return o;
+  }
+
+  bool isScalar() const { return kind == Kind::Scalar; }
+  ir::Type type() const { return value ? value->type() : ir::Type(); }
+  ScalarType scalarType() const { return {value->type().scalarKind(), weak}; }
+};
+
+// For messages: "float32", "float32[:]", "tuple(int64, int64)", "module 'math'", "None".
+std::string describe(const Operand &operand);
+
+} // namespace kaji::frontend

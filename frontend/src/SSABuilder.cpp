@@ -1,0 +1,128 @@
+#include "SSABuilder.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace kaji::frontend {
+
+SSABuilder::SSABuilder(ir::Function &function) : function_(function) {
+  blocks_[function.entry()].sealed = true;
+}
+
+void SSABuilder::addEdges(ir::Operation *terminator) {
+  auto &successors = terminator->successors();
+  for (unsigned i = 0; i < successors.size(); ++i)
+    blocks_[successors[i].block].predecessors.push_back({terminator, i, terminator->parent()});
+}
+
+size_t SSABuilder::predecessorCount(const ir::Block *block) const {
+  auto it = blocks_.find(block);
+  return it == blocks_.end() ? 0 : it->second.predecessors.size();
+}
+
+void SSABuilder::seal(ir::Block *block) {
+  BlockState &state = blocks_[block];
+  // Filling one phi may read through this block again and add further incomplete phis.
+  for (size_t i = 0; i < state.incompletePhis.size(); ++i) {
+    auto [variable, phi] = blocks_[block].incompletePhis[i];
+    addPhiOperands(variable, phi);
+  }
+  blocks_[block].incompletePhis.clear();
+  blocks_[block].sealed = true;
+}
+
+void SSABuilder::write(const std::string &variable, ir::Block *block, ir::Value *value) {
+  definitions_[variable][block] = value;
+}
+
+ir::Value *SSABuilder::read(const std::string &variable, ir::Type type, ir::Block *block) {
+  auto &perBlock = definitions_[variable];
+  if (auto it = perBlock.find(block); it != perBlock.end())
+    return it->second;
+  return readRecursive(variable, type, block);
+}
+
+ir::Value *SSABuilder::readRecursive(const std::string &variable, ir::Type type,
+                                     ir::Block *block) {
+  BlockState &state = blocks_[block];
+  ir::Value *value;
+  if (!state.sealed) {
+    value = addArgument(block, type);
+    blocks_[block].incompletePhis.emplace_back(variable, value);
+  } else if (state.predecessors.empty()) {
+    value = undefinedValue(type);
+  } else if (state.predecessors.size() == 1) {
+    value = read(variable, type, state.predecessors.front().from);
+  } else {
+    value = addArgument(block, type);
+    write(variable, block, value); // breaks cycles through loops
+    addPhiOperands(variable, value);
+  }
+  write(variable, block, value);
+  return value;
+}
+
+void SSABuilder::addPhiOperands(const std::string &variable, ir::Value *phi) {
+  ir::Block *block = phi->ownerBlock();
+  size_t count = blocks_[block].predecessors.size();
+  std::vector<ir::Value *> operands(count);
+  bool allUndefined = true;
+  for (size_t i = 0; i < count; ++i) {
+    operands[i] = read(variable, phi->type(), blocks_[block].predecessors[i].from);
+    allUndefined = allUndefined && (operands[i] == phi || isUndefined(operands[i]));
+  }
+  blocks_[block].incoming[phi->argIndex()] = std::move(operands);
+  if (allUndefined)
+    undefined_.insert(phi);
+}
+
+ir::Value *SSABuilder::addArgument(ir::Block *block, ir::Type type) {
+  ir::Value *argument = block->addArgument(type);
+  blocks_[block].incoming.resize(block->arguments().size());
+  return argument;
+}
+
+void SSABuilder::setIncoming(ir::Value *argument, ir::Block *predecessor, ir::Value *value) {
+  BlockState &state = blocks_[argument->ownerBlock()];
+  auto &incoming = state.incoming[argument->argIndex()];
+  incoming.resize(state.predecessors.size());
+  for (size_t i = 0; i < state.predecessors.size(); ++i)
+    if (state.predecessors[i].from == predecessor)
+      incoming[i] = value;
+}
+
+ir::Value *SSABuilder::undefinedValue(ir::Type type) {
+  ir::Value *&constant = undefinedConstants_[type.str()];
+  if (!constant) {
+    ir::Attr zero = type.isFloat() ? ir::Attr(0.0) : ir::Attr(int64_t(0));
+    auto op = std::make_unique<ir::Operation>(ir::Opcode::Constant, type,
+                                              std::vector<ir::Value *>{}, zero, function_.location());
+    constant = function_.entry()->insert(0, std::move(op))->result();
+    undefined_.insert(constant);
+  }
+  return constant;
+}
+
+void SSABuilder::finish() {
+  for (auto &[block, state] : blocks_) {
+    for (size_t p = 0; p < state.predecessors.size(); ++p) {
+      std::vector<ir::Value *> args;
+      for (auto &incoming : state.incoming) {
+        if (p >= incoming.size() || !incoming[p])
+          throw std::logic_error("SSA construction left a block argument without a value");
+        args.push_back(incoming[p]);
+      }
+      const Edge &edge = state.predecessors[p];
+      edge.terminator->successors()[edge.successor].args = std::move(args);
+    }
+  }
+  auto &blocks = function_.blocks();
+  blocks.erase(std::remove_if(blocks.begin() + 1, blocks.end(),
+                              [&](const std::unique_ptr<ir::Block> &block) {
+                                return block->operations().empty() &&
+                                       predecessorCount(block.get()) == 0;
+                              }),
+               blocks.end());
+}
+
+} // namespace kaji::frontend

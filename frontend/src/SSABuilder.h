@@ -1,0 +1,66 @@
+// SSA construction after Braun et al., "Simple and Efficient Construction of Static
+// Single Assignment Form" (CC 2013): variables map to values per block, blocks are
+// sealed once all their predecessors are known, and phis are block arguments whose
+// incoming values are written into the predecessors' branches at the end (finish()).
+// Trivial phis are left for simplify-cfg.
+#pragma once
+
+#include "kaji/ir/IR.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace kaji::frontend {
+
+class SSABuilder {
+public:
+  explicit SSABuilder(ir::Function &function);
+
+  // Registers the edges of a terminator just appended: its successors gain predecessors.
+  void addEdges(ir::Operation *terminator);
+  // Declares that `block` will get no further predecessors.
+  void seal(ir::Block *block);
+  size_t predecessorCount(const ir::Block *block) const;
+
+  void write(const std::string &variable, ir::Block *block, ir::Value *value);
+  // The variable's value at the end of `block`. Where it has no definition on the paths
+  // read, the result is a zero of `type` for which isUndefined() is true.
+  ir::Value *read(const std::string &variable, ir::Type type, ir::Block *block);
+  bool isUndefined(const ir::Value *value) const { return undefined_.count(value) != 0; }
+
+  // A block argument whose incoming value the caller gives per predecessor.
+  ir::Value *addArgument(ir::Block *block, ir::Type type);
+  void setIncoming(ir::Value *argument, ir::Block *predecessor, ir::Value *value);
+
+  // Writes the incoming values of every block argument into the branches and removes the
+  // empty blocks nothing branches to. Call once, after the last block is sealed.
+  void finish();
+
+private:
+  struct Edge {
+    ir::Operation *terminator;
+    unsigned successor;
+    ir::Block *from;
+  };
+  struct BlockState {
+    std::vector<Edge> predecessors;
+    bool sealed = false;
+    std::vector<std::pair<std::string, ir::Value *>> incompletePhis;
+    std::vector<std::vector<ir::Value *>> incoming; // [argument][predecessor]
+  };
+
+  ir::Value *readRecursive(const std::string &variable, ir::Type type, ir::Block *block);
+  void addPhiOperands(const std::string &variable, ir::Value *phi);
+  ir::Value *undefinedValue(ir::Type type);
+
+  ir::Function &function_;
+  std::unordered_map<const ir::Block *, BlockState> blocks_;
+  std::map<std::string, std::unordered_map<const ir::Block *, ir::Value *>> definitions_;
+  std::set<const ir::Value *> undefined_;
+  std::map<std::string, ir::Value *> undefinedConstants_; // by type spelling
+};
+
+} // namespace kaji::frontend

@@ -1,0 +1,208 @@
+#include "kaji/frontend/Signature.h"
+
+#include <cctype>
+#include <utility>
+
+namespace kaji::frontend {
+namespace {
+
+using ir::ScalarKind;
+
+constexpr unsigned kMaxArrayDimensions = 32;
+
+struct ScalarName {
+  std::string_view name;
+  ScalarKind kind;
+};
+
+constexpr ScalarName kScalarNames[] = {
+    {"bool", ScalarKind::Bool},       {"bool_", ScalarKind::Bool},
+    {"boolean", ScalarKind::Bool},    {"b1", ScalarKind::Bool},
+    {"int8", ScalarKind::Int8},       {"i1", ScalarKind::Int8},
+    {"byte", ScalarKind::Int8},       {"int16", ScalarKind::Int16},
+    {"i2", ScalarKind::Int16},        {"short", ScalarKind::Int16},
+    {"int32", ScalarKind::Int32},     {"i4", ScalarKind::Int32},
+    {"intc", ScalarKind::Int32},      {"int64", ScalarKind::Int64},
+    {"i8", ScalarKind::Int64},        {"int_", ScalarKind::Int64},
+    {"intp", ScalarKind::Int64},      {"longlong", ScalarKind::Int64},
+    {"uint8", ScalarKind::UInt8},     {"u1", ScalarKind::UInt8},
+    {"ubyte", ScalarKind::UInt8},     {"uint16", ScalarKind::UInt16},
+    {"u2", ScalarKind::UInt16},       {"ushort", ScalarKind::UInt16},
+    {"uint32", ScalarKind::UInt32},   {"u4", ScalarKind::UInt32},
+    {"uintc", ScalarKind::UInt32},    {"uint64", ScalarKind::UInt64},
+    {"u8", ScalarKind::UInt64},       {"uintp", ScalarKind::UInt64},
+    {"ulonglong", ScalarKind::UInt64}, {"float16", ScalarKind::Float16},
+    {"f2", ScalarKind::Float16},      {"half", ScalarKind::Float16},
+    {"float32", ScalarKind::Float32}, {"f4", ScalarKind::Float32},
+    {"single", ScalarKind::Float32},  {"float64", ScalarKind::Float64},
+    {"f8", ScalarKind::Float64},      {"float_", ScalarKind::Float64},
+    {"double", ScalarKind::Float64},
+};
+
+// Recursive descent over the signature text; `pos_` is the offending column on error.
+class SignatureParser {
+public:
+  SignatureParser(std::string_view text, const ir::Location &loc) : text_(text), loc_(loc) {}
+
+  Signature parse() {
+    Signature sig;
+    skipSpace();
+    if (atEnd())
+      fail("empty signature: expected e.g. 'void(float32[:])'");
+    sig.returnType = parseType(/*allowVoid=*/true);
+    expect('(', "'(' after the return type");
+    skipSpace();
+    if (!consume(')')) {
+      do {
+        skipSpace();
+        if (peek() == ')')
+          break; // a trailing comma, as Python allows
+        sig.params.push_back(parseType(/*allowVoid=*/false));
+      } while (consume(','));
+      expect(')', "',' or ')'");
+    }
+    skipSpace();
+    if (!atEnd())
+      fail("unexpected '" + std::string(1, text_[pos_]) + "' after the signature");
+    return sig;
+  }
+
+private:
+  ir::Type parseType(bool allowVoid) {
+    skipSpace();
+    size_t start = pos_;
+    while (!atEnd() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+      ++pos_;
+    std::string_view name = text_.substr(start, pos_ - start);
+    if (name.empty()) {
+      pos_ = start;
+      fail(atEnd() ? "expected a type at the end of the signature" : "expected a type");
+    }
+    bool isArray = (skipSpace(), peek() == '[');
+    if (name == "void") {
+      if (allowVoid && !isArray)
+        return ir::Type::voidType();
+      pos_ = start;
+      fail("'void' is only valid as a return type");
+    }
+    auto kind = scalarKindFromSignatureName(name);
+    if (!kind) {
+      pos_ = start;
+      fail("unknown type '" + std::string(name) + "' in signature");
+    }
+    if (!isArray)
+      return ir::Type::scalar(*kind);
+    return parseArrayDimensions(*kind);
+  }
+
+  // `[:, :, ::1]` after the dtype: one `:` per dimension, `::1` marking a contiguous one.
+  ir::Type parseArrayDimensions(ScalarKind elem) {
+    ++pos_; // '['
+    std::vector<bool> contiguous;
+    do {
+      skipSpace();
+      size_t dimStart = pos_;
+      expect(':', "':' for an array dimension");
+      skipSpace();
+      bool unit = false;
+      if (consume(':')) {
+        skipSpace();
+        expect('1', "'1' after '::' (only '::1' marks a contiguous dimension)");
+        unit = true;
+      }
+      contiguous.push_back(unit);
+      if (contiguous.size() > kMaxArrayDimensions) {
+        pos_ = dimStart;
+        fail("arrays of more than " + std::to_string(kMaxArrayDimensions) +
+             " dimensions are not supported");
+      }
+      skipSpace();
+    } while (consume(','));
+    size_t close = pos_;
+    expect(']', "']'");
+    unsigned ndim = unsigned(contiguous.size());
+    unsigned marked = 0;
+    for (bool unit : contiguous)
+      marked += unit;
+    if (marked == 0)
+      return ir::Type::array(elem, ndim, ir::Layout::Any);
+    if (marked == 1 && contiguous.back())
+      return ir::Type::array(elem, ndim, ir::Layout::C);
+    if (marked == 1 && contiguous.front())
+      return ir::Type::array(elem, ndim, ir::Layout::F);
+    pos_ = close;
+    fail("'::1' may mark only the last dimension (C layout) or the first (F layout)");
+  }
+
+  bool atEnd() const { return pos_ >= text_.size(); }
+  char peek() const { return atEnd() ? '\0' : text_[pos_]; }
+  void skipSpace() {
+    while (!atEnd() && std::isspace(static_cast<unsigned char>(text_[pos_])))
+      ++pos_;
+  }
+  bool consume(char c) {
+    if (peek() != c)
+      return false;
+    ++pos_;
+    return true;
+  }
+  void expect(char c, const std::string &what) {
+    skipSpace();
+    if (!consume(c))
+      fail("expected " + what + (atEnd() ? " at the end of the signature"
+                                         : ", found '" + std::string(1, text_[pos_]) + "'"));
+  }
+
+  [[noreturn]] void fail(const std::string &message) const {
+    ir::Location at = loc_;
+    if (at.known())
+      at.col += unsigned(pos_);
+    throw ir::CompileError(at, message);
+  }
+
+  std::string_view text_;
+  const ir::Location &loc_;
+  size_t pos_ = 0;
+};
+
+} // namespace
+
+std::optional<ir::ScalarKind> scalarKindFromSignatureName(std::string_view name) {
+  for (const ScalarName &entry : kScalarNames)
+    if (entry.name == name)
+      return entry.kind;
+  return std::nullopt;
+}
+
+Signature parseSignature(std::string_view text, const ir::Location &loc) {
+  return SignatureParser(text, loc).parse();
+}
+
+std::string typeString(const ir::Type &type) {
+  if (type.isVoid())
+    return "void";
+  std::string text(ir::numpyName(type.scalarKind()));
+  if (type.isScalar())
+    return text;
+  text += '[';
+  for (unsigned d = 0; d < type.ndim(); ++d) {
+    if (d > 0)
+      text += ", ";
+    bool unit = (type.layout() == ir::Layout::C && d + 1 == type.ndim()) ||
+                (type.layout() == ir::Layout::F && d == 0);
+    text += unit ? "::1" : ":";
+  }
+  return text + ']';
+}
+
+std::string signatureString(const Signature &sig) {
+  std::string text = typeString(sig.returnType) + '(';
+  for (size_t i = 0; i < sig.params.size(); ++i) {
+    if (i > 0)
+      text += ", ";
+    text += typeString(sig.params[i]);
+  }
+  return text + ')';
+}
+
+} // namespace kaji::frontend

@@ -1,0 +1,86 @@
+#include "TypeRules.h"
+
+namespace kaji::frontend {
+namespace {
+
+using ir::ScalarKind;
+
+// The smallest float that holds every value of integer kind `k` as numpy sees it.
+ScalarKind floatHolding(ScalarKind k) {
+  unsigned bits = ir::bitWidth(k);
+  if (bits <= 8)
+    return ScalarKind::Float16;
+  if (bits <= 16)
+    return ScalarKind::Float32;
+  return ScalarKind::Float64;
+}
+
+ScalarKind widerFloat(ScalarKind a, ScalarKind b) {
+  return ir::bitWidth(a) >= ir::bitWidth(b) ? a : b;
+}
+
+ScalarKind signedOfWidth(unsigned bits) {
+  switch (bits) {
+  case 8:
+    return ScalarKind::Int8;
+  case 16:
+    return ScalarKind::Int16;
+  case 32:
+    return ScalarKind::Int32;
+  default:
+    return ScalarKind::Int64;
+  }
+}
+
+ScalarKind promoteIntegers(ScalarKind a, ScalarKind b) {
+  if (ir::isSigned(a) == ir::isSigned(b))
+    return ir::bitWidth(a) >= ir::bitWidth(b) ? a : b;
+  ScalarKind s = ir::isSigned(a) ? a : b;
+  ScalarKind u = ir::isSigned(a) ? b : a;
+  if (ir::bitWidth(s) > ir::bitWidth(u))
+    return s;
+  if (ir::bitWidth(u) == 64)
+    return ScalarKind::Float64; // no integer holds both int64 and uint64
+  return signedOfWidth(2 * ir::bitWidth(u));
+}
+
+} // namespace
+
+ScalarKind promoteStrong(ScalarKind a, ScalarKind b) {
+  if (a == b)
+    return a;
+  if (a == ScalarKind::Bool)
+    return b;
+  if (b == ScalarKind::Bool)
+    return a;
+  if (ir::isFloat(a) && ir::isFloat(b))
+    return widerFloat(a, b);
+  if (ir::isFloat(a))
+    return widerFloat(a, floatHolding(b));
+  if (ir::isFloat(b))
+    return widerFloat(b, floatHolding(a));
+  return promoteIntegers(a, b);
+}
+
+ScalarType promote(ScalarType a, ScalarType b) {
+  if (a.weak && b.weak) {
+    if (ir::isFloat(a.kind) || ir::isFloat(b.kind))
+      return {ScalarKind::Float64, true};
+    if (a.kind == ScalarKind::Bool && b.kind == ScalarKind::Bool)
+      return {ScalarKind::Bool, true};
+    bool unsignedLiteral = a.kind == ScalarKind::UInt64 || b.kind == ScalarKind::UInt64;
+    return {unsignedLiteral ? ScalarKind::UInt64 : ScalarKind::Int64, true};
+  }
+  if (!a.weak && !b.weak)
+    return {promoteStrong(a.kind, b.kind), false};
+  ScalarType weak = a.weak ? a : b;
+  ScalarType strong = a.weak ? b : a;
+  if (weak.kind == ScalarKind::Bool)
+    return strong;
+  if (ir::isFloat(weak.kind))
+    return {ir::isFloat(strong.kind) ? strong.kind : ScalarKind::Float64, false};
+  // A Python int adopts any numeric kind; next to a bool it is a default int.
+  return {strong.kind == ScalarKind::Bool ? ScalarKind::Int64 : strong.kind, false};
+}
+
+} // namespace kaji::frontend

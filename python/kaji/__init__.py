@@ -1,0 +1,58 @@
+"""kaji: Python functions compiled to GPU kernels.
+
+    @kaji.jit
+    def saxpy(out, a, x, y):
+        i = kaji.grid(1)
+        if i < x.size:
+            out[i] = a * x[i] + y[i]
+
+    saxpy[blocks, threads](out, numpy.float32(2.0), kaji.to_device(x), kaji.to_device(y))
+
+Users of Numba write ``from kaji import cuda`` and keep ``cuda.jit``, ``cuda.grid``, ...
+"""
+
+from kaji._core import (
+    CompileError,
+    CudaError,
+    CudaUnavailable,
+    DeviceArray,
+    Event,
+    Stream,
+    typeof,
+)
+from kaji._arrays import device_array, device_array_like, to_device
+from kaji._runtime import (
+    default_stream,
+    devices,
+    event,
+    event_elapsed_time,
+    get_current_device,
+    is_available,
+    select_device,
+    stream,
+    synchronize,
+    unavailable_reason,
+)
+from kaji.decorator import DeviceFunction, Kernel, jit
+from kaji.intrinsics import (
+    atomic,
+    blockDim,
+    blockIdx,
+    const,
+    grid,
+    gridDim,
+    gridsize,
+    laneid,
+    local,
+    shared,
+    syncthreads,
+    syncwarp,
+    threadfence,
+    threadfence_block,
+    threadfence_system,
+    threadIdx,
+    warpsize,
+)
+from kaji import _core, cuda
+
+__version__ = _core.compiler_version()

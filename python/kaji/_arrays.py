@@ -1,0 +1,34 @@
+"""Device arrays: creating them and copying host data in."""
+
+from kaji import _core
+from kaji._core import DeviceArray
+
+
+def to_device(obj, stream=None, copy=True, to=None):
+    """A device copy of `obj` (a numpy array or anything numpy.asarray takes); with `to`,
+    copies into that device array instead. A DeviceArray is returned as it is."""
+    if isinstance(obj, DeviceArray) and to is None:
+        return obj
+    import numpy
+
+    host = numpy.asarray(obj)
+    if to is not None:
+        to.copy_to_device(host, stream=stream)
+        return to
+    return _core.to_device(host, stream=stream)
+
+
+def device_array(shape, dtype="float64", order="C", stream=None):
+    """An uninitialized device array."""
+    if not isinstance(shape, (tuple, list)):
+        shape = (shape,)
+    return _core.device_array(tuple(shape), dtype, order)
+
+
+def device_array_like(ary, stream=None):
+    """An uninitialized device array of `ary`'s shape, dtype and (C or F) order."""
+    flags = getattr(ary, "flags", None)
+    fortran = flags is not None and flags["F_CONTIGUOUS"] and not flags["C_CONTIGUOUS"]
+    if isinstance(ary, DeviceArray):
+        fortran = ary.is_f_contiguous() and not ary.is_c_contiguous()
+    return device_array(ary.shape, ary.dtype, "F" if fortran else "C")

@@ -1,0 +1,88 @@
+"""The description of the globals a kernel names, handed to the compiler.
+
+The compiler resolves names itself (attribute chains like ``cuda.threadIdx.x`` included); this
+module only says what each global or closure variable the function's code names *is*: a module
+by canonical name, a module member by qualified name, a scalar constant, or another @jit
+function. Values kernels cannot use are left out, so the compiler reports them as unknown.
+See python/src/environment.h for the format.
+"""
+
+import sys
+import types
+
+from kaji.intrinsics import Intrinsic
+
+# Modules by the canonical name the compiler knows them by.
+_CANONICAL_MODULES = {
+    "math": "math",
+    "numpy": "numpy",
+    "numba": "numba",
+    "kaji": "kaji",
+    "kaji.cuda": "kaji",
+    "numba.cuda": "kaji",
+}
+# Modules whose members may be bound directly (`from math import sqrt`), and the canonical
+# module each member belongs to.
+_MEMBER_MODULES = {"math": "math", "numpy": "numpy", "numba.cuda": "kaji"}
+
+
+def describe_globals(func):
+    """The description of every global and closure variable `func`'s code names."""
+    code = func.__code__
+    description = {}
+    namespace = func.__globals__
+    for name in code.co_names:
+        if name in namespace:
+            entry = describe_value(name, namespace[name])
+            if entry is not None:
+                description[name] = entry
+    for name, cell in zip(code.co_freevars, func.__closure__ or ()):
+        try:
+            value = cell.cell_contents
+        except ValueError:  # a closure variable not yet assigned
+            continue
+        entry = describe_value(name, value)
+        if entry is not None:
+            description[name] = entry
+    return description
+
+
+def describe_value(name, value):
+    """The description of one value bound to `name`, or None when kernels cannot use it."""
+    from kaji.decorator import DeviceFunction, Kernel
+
+    if isinstance(value, Kernel):
+        return ("function", value._source, value._describe_globals, False)
+    if isinstance(value, DeviceFunction):
+        return ("function", value._source, value._describe_globals, True)
+    if isinstance(value, Intrinsic):
+        return ("builtin", value._kaji_name)
+    if isinstance(value, types.ModuleType):
+        canonical = _CANONICAL_MODULES.get(value.__name__)
+        return None if canonical is None else ("module", canonical)
+    if _is_scalar(value):
+        return ("constant", value)
+    qualified = _member_name(name, value)
+    return None if qualified is None else ("builtin", qualified)
+
+
+def _is_scalar(value):
+    if type(value) in (bool, int, float):
+        return True
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, (numpy.bool_, numpy.integer, numpy.floating))
+
+
+def _member_name(name, value):
+    """'math.sqrt' for math.sqrt, 'numpy.float32' for numpy.float32, 'kaji.grid' for
+    numba.cuda.grid: the member of a known module that `value` is, under the name the user
+    bound it to or its own name."""
+    candidates = [name, getattr(value, "__name__", None)]
+    for module_name, canonical in _MEMBER_MODULES.items():
+        module = sys.modules.get(module_name)
+        if module is None:
+            continue
+        for candidate in candidates:
+            if isinstance(candidate, str) and module.__dict__.get(candidate) is value:
+                return f"{canonical}.{candidate}"
+    return None

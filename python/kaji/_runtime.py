@@ -1,0 +1,54 @@
+"""Devices, streams and events."""
+
+from kaji import _core
+
+
+def is_available():
+    """Whether a CUDA driver and GPU are usable in this process."""
+    return _core.is_available()
+
+
+def unavailable_reason():
+    """Why no GPU is usable ('' when one is)."""
+    return _core.unavailable_reason()
+
+
+def devices():
+    """Every CUDA device, as kaji.Device objects (an empty list without a driver)."""
+    if not _core.is_available():
+        return []
+    return [_core.get_device(i) for i in range(_core.device_count())]
+
+
+def select_device(device_id):
+    """Makes `device_id` this thread's device for allocations, modules and launches."""
+    _core.select_device(device_id)
+    return _core.get_device(device_id)
+
+
+def get_current_device():
+    return _core.get_device(_core.selected_device())
+
+
+def stream():
+    """A new stream on the current device."""
+    return _core.stream()
+
+
+def default_stream():
+    return _core.default_stream()
+
+
+def event(timing=True):
+    """A new event on the current device (always able to time)."""
+    return _core.Event()
+
+
+def event_elapsed_time(start, end):
+    """Milliseconds between two recorded, completed events."""
+    return start.elapsed_time(end)
+
+
+def synchronize():
+    """Waits for all work queued on the current device."""
+    _core.synchronize()

@@ -1,0 +1,39 @@
+"""The Numba spelling of kaji: ``from kaji import cuda`` and keep writing ``@cuda.jit``,
+``cuda.grid(1)``, ``cuda.threadIdx.x``, ``cuda.shared.array``, ``cuda.to_device``, ...
+
+Inside kernels the compiler treats ``cuda`` as the kaji module itself."""
+
+from kaji._arrays import device_array, device_array_like, to_device
+from kaji._core import CudaError, CudaUnavailable
+from kaji._runtime import (
+    default_stream,
+    devices as list_devices,
+    event,
+    event_elapsed_time,
+    get_current_device,
+    is_available,
+    select_device,
+    stream,
+    synchronize,
+    unavailable_reason,
+)
+from kaji.decorator import jit
+from kaji.intrinsics import (
+    atomic,
+    blockDim,
+    blockIdx,
+    const,
+    grid,
+    gridDim,
+    gridsize,
+    laneid,
+    local,
+    shared,
+    syncthreads,
+    syncwarp,
+    threadfence,
+    threadfence_block,
+    threadfence_system,
+    threadIdx,
+    warpsize,
+)

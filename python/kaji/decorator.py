@@ -1,0 +1,123 @@
+"""``@kaji.jit``: kernels, device functions, eager signatures, launch configuration."""
+
+import functools
+
+from kaji import _core
+from kaji._globals import describe_globals
+
+_CO_VARARGS = 0x04
+_CO_VARKEYWORDS = 0x08
+
+
+def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True):
+    """Compiles a Python function into a GPU kernel (or, with ``device=True``, a device
+    function kernels call).
+
+    ``@jit`` compiles lazily, once per argument-type signature, on first launch;
+    ``@jit("void(float32[:], float32)")`` (or a list of signatures) compiles eagerly and then
+    launches only with those signatures. ``fastmath`` allows LLVM's fast-math flags; ``opt``
+    is True/False or an LLVM optimization level 0-3.
+    """
+    opt_level = (3 if opt else 0) if isinstance(opt, bool) else int(opt)
+
+    def decorate(func, signatures=()):
+        if device:
+            if signatures:
+                raise TypeError("device functions are compiled for the types each kernel "
+                                "calls them with; give them no signature")
+            return DeviceFunction(func)
+        kernel = Kernel(func, fastmath=fastmath, opt_level=opt_level)
+        for signature in signatures:
+            kernel.add_signature(signature)
+        return kernel
+
+    if func_or_sig is None:
+        return decorate
+    if isinstance(func_or_sig, str):
+        return lambda func: decorate(func, (func_or_sig,))
+    if isinstance(func_or_sig, (list, tuple)) and all(isinstance(s, str) for s in func_or_sig):
+        return lambda func: decorate(func, tuple(func_or_sig))
+    if callable(func_or_sig):
+        return decorate(func_or_sig)
+    raise TypeError("jit takes a function, a signature string such as "
+                    "'void(float32[:], float32)', or a list of them; not "
+                    f"{type(func_or_sig).__name__}")
+
+
+def function_source(func):
+    """The function's dedented source, where it sits in its file, for the compiler."""
+    import inspect
+
+    if not inspect.isfunction(func):
+        raise TypeError(f"kaji.jit compiles Python functions, not {type(func).__name__}")
+    code = func.__code__
+    if code.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS) or code.co_kwonlyargcount:
+        raise TypeError(f"kernel '{func.__name__}' must take plain positional parameters "
+                        "(no *args, **kwargs or keyword-only parameters)")
+    try:
+        lines, first_line = inspect.getsourcelines(func)
+    except (OSError, TypeError) as error:
+        raise TypeError(f"kaji cannot read the source of '{func.__qualname__}' ({error}); "
+                        "kernels must be defined in a file or a notebook cell") from None
+    indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
+    text = "".join(line[indent:] if line.strip() else "\n" for line in lines)
+    return _core.FunctionSource(text, code.co_filename, first_line, indent, func.__name__)
+
+
+def _parameters(func):
+    code = func.__code__
+    return list(code.co_varnames[: code.co_argcount])
+
+
+class Kernel(_core.Dispatcher):
+    """A @jit kernel. Launch it with ``kernel[griddim, blockdim](*args)`` or
+    ``kernel[griddim, blockdim, stream, sharedmem](*args)``."""
+
+    def __init__(self, func, fastmath=False, opt_level=3):
+        self.py_func = func
+        self._source = function_source(func)
+        self._describe_globals = functools.partial(describe_globals, func)
+        super().__init__(self._source, self._describe_globals, _parameters(func),
+                         fast_math=fastmath, opt_level=opt_level)
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args):
+        raise TypeError(f"kernel '{self.__name__}' needs a launch configuration: "
+                        f"{self.__name__}[griddim, blockdim](...)")
+
+    def inspect_ir(self, signature=None):
+        """kaji IR for `signature`, or {signature: IR} for every compiled one."""
+        return self._inspect(signature, "ir")
+
+    def inspect_llvm(self, signature=None):
+        """LLVM IR for `signature`, or {signature: LLVM IR} for every compiled one."""
+        return self._inspect(signature, "llvm")
+
+    def inspect_ptx(self, signature=None):
+        """PTX for `signature`, or {signature: PTX} for every compiled one."""
+        return self._inspect(signature, "ptx")
+
+    def _inspect(self, signature, stage):
+        if signature is None:
+            return {sig: self.inspect(sig, stage) for sig in self.signatures}
+        return self.inspect(signature, stage)
+
+    def __repr__(self):
+        return f"<kaji kernel {self.__qualname__}>"
+
+
+class DeviceFunction:
+    """A @jit(device=True) function: called from kernels, compiled into each caller."""
+
+    def __init__(self, func):
+        self.py_func = func
+        self._source = function_source(func)
+        self._describe_globals = functools.partial(describe_globals, func)
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"device function '{self.__name__}' can only be called from a kaji "
+                        "kernel")
+
+    def __repr__(self):
+        return f"<kaji device function {self.__qualname__}>"

@@ -1,0 +1,63 @@
+"""The kernel language's names (``kaji.grid``, ``kaji.threadIdx.x``, ``kaji.shared.array``, ...).
+
+They exist in Python so that ``from kaji import grid`` works and editors and linters resolve
+them; the compiler gives them meaning inside kernels. Calling one from Python is an error.
+"""
+
+
+class Intrinsic:
+    """A name of the kernel language, known to the compiler by its qualified name."""
+
+    __slots__ = ("_kaji_name",)
+
+    def __init__(self, qualified_name):
+        self._kaji_name = qualified_name
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self._kaji_name}() can only be used inside a kaji kernel")
+
+    def __repr__(self):
+        return f"<kaji intrinsic {self._kaji_name}>"
+
+
+class IntrinsicNamespace(Intrinsic):
+    """An intrinsic with members: ``threadIdx.x``, ``shared.array``, ``atomic.add``."""
+
+    __slots__ = ("__dict__",)
+
+    def __init__(self, qualified_name, members):
+        super().__init__(qualified_name)
+        for member in members:
+            setattr(self, member, Intrinsic(f"{qualified_name}.{member}"))
+
+
+def _kernel_name(name):
+    return f"kaji.{name}"
+
+
+grid = Intrinsic(_kernel_name("grid"))
+gridsize = Intrinsic(_kernel_name("gridsize"))
+threadIdx = IntrinsicNamespace(_kernel_name("threadIdx"), ("x", "y", "z"))
+blockIdx = IntrinsicNamespace(_kernel_name("blockIdx"), ("x", "y", "z"))
+blockDim = IntrinsicNamespace(_kernel_name("blockDim"), ("x", "y", "z"))
+gridDim = IntrinsicNamespace(_kernel_name("gridDim"), ("x", "y", "z"))
+laneid = Intrinsic(_kernel_name("laneid"))
+warpsize = Intrinsic(_kernel_name("warpsize"))
+syncthreads = Intrinsic(_kernel_name("syncthreads"))
+syncwarp = Intrinsic(_kernel_name("syncwarp"))
+threadfence = Intrinsic(_kernel_name("threadfence"))
+threadfence_block = Intrinsic(_kernel_name("threadfence_block"))
+threadfence_system = Intrinsic(_kernel_name("threadfence_system"))
+shared = IntrinsicNamespace(_kernel_name("shared"), ("array",))
+local = IntrinsicNamespace(_kernel_name("local"), ("array",))
+const = IntrinsicNamespace(_kernel_name("const"), ("array_like",))
+atomic = IntrinsicNamespace(
+    _kernel_name("atomic"),
+    ("add", "sub", "max", "min", "exch", "cas", "and_", "or_", "xor", "inc", "dec"),
+)
+
+__all__ = [
+    "grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize",
+    "syncthreads", "syncwarp", "threadfence", "threadfence_block", "threadfence_system",
+    "shared", "local", "const", "atomic",
+]

@@ -1,0 +1,87 @@
+#include "arguments.h"
+
+#include "dtypes.h"
+
+namespace kaji::python {
+
+namespace {
+
+void viewArray(Argument &argument, ir::ScalarKind element, runtime::CUdeviceptr data,
+               std::span<const int64_t> shape, std::span<const int64_t> strides) {
+  argument.data = data;
+  argument.shape = shape;
+  argument.strides = strides;
+  argument.type = ir::Type::array(element, unsigned(shape.size()),
+                                  layoutOf(shape, strides, ir::byteSize(element)));
+}
+
+// A numpy array's type is that of the device copy staging makes: its own layout when it is
+// contiguous, else C.
+void readHostArray(Argument &argument, const py::array &host) {
+  ir::ScalarKind element = scalarKindFromDtype(host.dtype());
+  bool contiguous = host.flags() & (py::array::c_style | py::array::f_style);
+  ir::Layout layout = ir::Layout::C;
+  if (contiguous)
+    layout = layoutOf(std::span(host.shape(), size_t(host.ndim())),
+                      std::span(host.strides(), size_t(host.ndim())), ir::byteSize(element));
+  argument.host = host;
+  argument.type = ir::Type::array(element, unsigned(host.ndim()), layout);
+}
+
+void read(py::handle object, Argument &argument) {
+  if (py::isinstance<DeviceArray>(object)) {
+    const DeviceArray &array = object.cast<const DeviceArray &>();
+    viewArray(argument, array.element(), array.data(), array.shape(), array.strides());
+  } else if (std::optional<ScalarValue> scalar = scalarValue(object)) {
+    argument.scalar = *scalar;
+    argument.type = ir::Type::scalar(scalar->kind);
+  } else if (py::isinstance<py::array>(object)) {
+    readHostArray(argument, py::reinterpret_borrow<py::array>(object));
+  } else if (cudaArrayInterfaceView(object, argument.foreign) ||
+             dlpackView(object, argument.foreign)) {
+    const ArrayView &view = argument.foreign;
+    viewArray(argument, view.element, view.data, view.shape, view.strides);
+  } else {
+    throw py::type_error("unsupported type '" + std::string(Py_TYPE(object.ptr())->tp_name) +
+                         "'; kaji kernels take bool, int, float, numpy scalars, numpy arrays, "
+                         "kaji device arrays and GPU arrays exporting "
+                         "__cuda_array_interface__ or DLPack (CuPy, PyTorch, JAX, Numba)");
+  }
+}
+
+} // namespace
+
+void Argument::stage(const runtime::Stream *stream) {
+  staged = DeviceArray::fromHost(py::reinterpret_borrow<py::array>(host), stream);
+  viewArray(*this, staged->element(), staged->data(), staged->shape(), staged->strides());
+}
+
+void Argument::unstage(const runtime::Stream *stream) {
+  auto array = py::reinterpret_borrow<py::array>(host);
+  if (staged && array.writeable())
+    staged->copyToHost(array, stream);
+}
+
+void readArgument(py::handle object, Argument &argument, const std::string &kernel, size_t index,
+                  const std::string &parameter) {
+  try {
+    read(object, argument);
+  } catch (py::type_error &error) {
+    throw py::type_error("argument " + std::to_string(index + 1) + " ('" + parameter +
+                         "') of kernel '" + kernel + "': " + error.what());
+  } catch (py::error_already_set &error) {
+    if (!error.matches(PyExc_TypeError))
+      throw;
+    throw py::type_error("argument " + std::to_string(index + 1) + " ('" + parameter +
+                         "') of kernel '" + kernel +
+                         "': " + py::str(error.value()).cast<std::string>());
+  }
+}
+
+ir::Type argumentType(py::handle object) {
+  Argument argument;
+  read(object, argument);
+  return argument.type;
+}
+
+} // namespace kaji::python

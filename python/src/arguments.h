@@ -1,0 +1,48 @@
+// One kernel argument as the launch fast path sees it: its kaji type (the specialization key)
+// and what gets packed: a scalar's value, or an array's device pointer, shape and strides.
+// numpy arrays are staged: copied to a temporary device array before the launch and back
+// after it (Numba's semantics).
+#pragma once
+
+#include "array_interop.h"
+#include "device_array.h"
+#include "scalars.h"
+
+#include "kaji/ir/Type.h"
+
+#include <pybind11/numpy.h>
+
+#include <optional>
+#include <span>
+#include <string>
+
+namespace kaji::python {
+
+struct Argument {
+  ir::Type type;
+  ScalarValue scalar;
+  runtime::CUdeviceptr data = 0;
+  std::span<const int64_t> shape;
+  std::span<const int64_t> strides;
+
+  // Owners of what shape/strides point into, for arrays kaji does not own.
+  ArrayView foreign;
+  py::object host; // a numpy array (py::array's default constructor would allocate one)
+  std::optional<DeviceArray> staged;
+
+  bool needsStaging() const { return host && !staged; }
+  // Copies the numpy array to a new device array (after the work queued on `stream`).
+  void stage(const runtime::Stream *stream);
+  // Copies the device array back into the numpy array unless that is read-only.
+  void unstage(const runtime::Stream *stream);
+};
+
+// Reads `object`, the kernel's argument number `index` (named `parameter`), into `argument`.
+// Throws TypeError naming the argument when kaji kernels cannot take it.
+void readArgument(py::handle object, Argument &argument, const std::string &kernel, size_t index,
+                  const std::string &parameter);
+
+// The kaji type of `object` as a kernel argument, e.g. "array<f32, 2, C>".
+ir::Type argumentType(py::handle object);
+
+} // namespace kaji::python

@@ -1,0 +1,171 @@
+#include "array_interop.h"
+
+#include "dtypes.h"
+
+#include <string>
+
+namespace kaji::python {
+
+namespace {
+
+// The DLPack ABI (dlpack.h, v0.8+), declared here as the spec fixes it.
+struct DLDevice {
+  int32_t deviceType;
+  int32_t deviceId;
+};
+struct DLDataType {
+  uint8_t code;
+  uint8_t bits;
+  uint16_t lanes;
+};
+struct DLTensor {
+  void *data;
+  DLDevice device;
+  int32_t ndim;
+  DLDataType dtype;
+  int64_t *shape;
+  int64_t *strides; // in elements; null for row-major contiguous
+  uint64_t byteOffset;
+};
+struct DLManagedTensor {
+  DLTensor tensor;
+  void *managerContext;
+  void (*deleter)(DLManagedTensor *self);
+};
+constexpr int32_t kDLCUDA = 2;
+constexpr int32_t kDLCUDAManaged = 13;
+
+std::vector<int64_t> int64Tuple(py::handle sequence, const char *what) {
+  if (!py::isinstance<py::tuple>(sequence))
+    throw py::type_error(std::string("__cuda_array_interface__['") + what +
+                         "'] must be a tuple of ints");
+  std::vector<int64_t> values;
+  for (py::handle item : sequence)
+    values.push_back(item.cast<int64_t>());
+  return values;
+}
+
+} // namespace
+
+bool isContiguous(std::span<const int64_t> shape, std::span<const int64_t> strides,
+                  int64_t itemSize, bool fortranOrder) {
+  for (int64_t extent : shape)
+    if (extent == 0)
+      return true;
+  int64_t expected = itemSize;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    size_t axis = fortranOrder ? i : shape.size() - 1 - i;
+    if (shape[axis] == 1)
+      continue;
+    if (strides[axis] != expected)
+      return false;
+    expected *= shape[axis];
+  }
+  return true;
+}
+
+ir::Layout layoutOf(std::span<const int64_t> shape, std::span<const int64_t> strides,
+                    int64_t itemSize) {
+  if (isContiguous(shape, strides, itemSize, false))
+    return ir::Layout::C;
+  return isContiguous(shape, strides, itemSize, true) ? ir::Layout::F : ir::Layout::Any;
+}
+
+std::vector<int64_t> contiguousStrides(std::span<const int64_t> shape, int64_t itemSize,
+                                       bool fortranOrder) {
+  std::vector<int64_t> strides(shape.size());
+  int64_t stride = itemSize;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    size_t axis = fortranOrder ? i : shape.size() - 1 - i;
+    strides[axis] = stride;
+    stride *= std::max<int64_t>(shape[axis], 1);
+  }
+  return strides;
+}
+
+bool cudaArrayInterfaceView(py::handle object, ArrayView &view) {
+  PyObject *raw = PyObject_GetAttrString(object.ptr(), "__cuda_array_interface__");
+  if (!raw) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+      throw py::error_already_set();
+    PyErr_Clear();
+    return false;
+  }
+  py::object interface = py::reinterpret_steal<py::object>(raw);
+  if (!py::isinstance<py::dict>(interface))
+    throw py::type_error("__cuda_array_interface__ must be a dict");
+  py::dict fields = py::reinterpret_borrow<py::dict>(interface);
+  for (const char *required : {"shape", "typestr", "data"})
+    if (!fields.contains(required))
+      throw py::type_error(std::string("__cuda_array_interface__ has no '") + required + "'");
+  if (fields.contains("mask") && !fields["mask"].is_none())
+    throw py::type_error("masked arrays (__cuda_array_interface__['mask']) are not supported");
+
+  std::string typestr = py::str(fields["typestr"]);
+  std::optional<ir::ScalarKind> element = scalarKindFromTypestr(typestr);
+  if (!element)
+    throw py::type_error("array element type '" + typestr +
+                         "' is not supported by kaji kernels (supported: bool, int8-int64, "
+                         "uint8-uint64, float16, float32, float64 in native byte order)");
+  py::tuple data = fields["data"].cast<py::tuple>();
+  if (data.size() != 2)
+    throw py::type_error("__cuda_array_interface__['data'] must be (pointer, read_only)");
+
+  view.element = *element;
+  view.data = data[0].cast<runtime::CUdeviceptr>();
+  view.shape = int64Tuple(fields["shape"], "shape");
+  int64_t itemSize = ir::byteSize(*element);
+  if (fields.contains("strides") && !fields["strides"].is_none())
+    view.strides = int64Tuple(fields["strides"], "strides");
+  else
+    view.strides = contiguousStrides(view.shape, itemSize, false);
+  if (view.strides.size() != view.shape.size())
+    throw py::type_error("__cuda_array_interface__ has " + std::to_string(view.shape.size()) +
+                         " dimensions in 'shape' but " + std::to_string(view.strides.size()) +
+                         " in 'strides'");
+  return true;
+}
+
+bool dlpackView(py::handle object, ArrayView &view) {
+  if (!py::hasattr(object, "__dlpack__") || !py::hasattr(object, "__dlpack_device__"))
+    return false;
+  py::tuple device = object.attr("__dlpack_device__")();
+  int deviceType = device[0].cast<int>();
+  if (deviceType != kDLCUDA && deviceType != kDLCUDAManaged)
+    return false;
+
+  py::capsule capsule = object.attr("__dlpack__")();
+  auto *managed = static_cast<DLManagedTensor *>(capsule.get_pointer());
+  // The capsule is consumed: its deleter no longer frees the tensor, the view's owner does.
+  if (PyCapsule_SetName(capsule.ptr(), "used_dltensor") != 0)
+    throw py::error_already_set();
+  view.owner = std::shared_ptr<void>(managed, [](void *tensor) {
+    auto *self = static_cast<DLManagedTensor *>(tensor);
+    if (self->deleter)
+      self->deleter(self);
+  });
+
+  const DLTensor &tensor = managed->tensor;
+  std::optional<ir::ScalarKind> element =
+      tensor.dtype.lanes == 1 ? scalarKindFromDLPack(tensor.dtype.code, tensor.dtype.bits)
+                              : std::nullopt;
+  if (!element)
+    throw py::type_error("DLPack element type (code " + std::to_string(tensor.dtype.code) + ", " +
+                         std::to_string(tensor.dtype.bits) + " bits, " +
+                         std::to_string(tensor.dtype.lanes) +
+                         " lanes) is not supported by kaji kernels");
+  int64_t itemSize = ir::byteSize(*element);
+  view.element = *element;
+  view.data = reinterpret_cast<runtime::CUdeviceptr>(tensor.data) + tensor.byteOffset;
+  view.shape.assign(tensor.shape, tensor.shape + tensor.ndim);
+  if (tensor.strides) {
+    view.strides.resize(tensor.ndim);
+    for (int32_t axis = 0; axis < tensor.ndim; ++axis)
+      view.strides[axis] = tensor.strides[axis] * itemSize;
+  } else {
+    view.strides = contiguousStrides(view.shape, itemSize, false);
+  }
+  return true;
+}
+
+} // namespace kaji::python

@@ -1,0 +1,36 @@
+// Compiling a @jit function through the driver, with compile errors rendered against the
+// sources of every function involved (kernel, device functions, signature text).
+#pragma once
+
+#include "function_source.h"
+
+#include "kaji/driver/Compiler.h"
+#include "kaji/frontend/Signature.h"
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kaji::python {
+
+namespace py = pybind11;
+
+// What a kernel is compiled from: its source and the callable describing its globals (see
+// environment.h); the globals are read at each compile, as Numba does.
+struct KernelDefinition {
+  std::shared_ptr<FunctionSource> source;
+  py::object describeGlobals;
+};
+
+// All of these throw RenderedCompileError (errors.h) for errors in the user's code.
+driver::CompiledModule compileKernel(const KernelDefinition &kernel,
+                                     const std::vector<ir::Type> &argTypes,
+                                     const codegen::PTXOptions &options);
+std::string emitKernelStage(const KernelDefinition &kernel, const std::vector<ir::Type> &argTypes,
+                            driver::Stage stage, const codegen::PTXOptions &options);
+// A Numba-style signature, "void(float32[:], float32)" or "(float32[:], float32)".
+frontend::Signature parseKernelSignature(const std::string &text);
+
+} // namespace kaji::python

@@ -1,0 +1,64 @@
+#include "arguments.h"
+#include "bindings.h"
+#include "compilation.h"
+
+#include "kaji/codegen/Codegen.h"
+#include "kaji/driver/Version.h"
+
+namespace kaji::python {
+
+namespace {
+
+driver::Stage stageNamed(const std::string &stage) {
+  if (stage == "ir")
+    return driver::Stage::IR;
+  if (stage == "llvm")
+    return driver::Stage::LLVM;
+  if (stage == "ptx")
+    return driver::Stage::PTX;
+  throw py::value_error("stage must be 'ir', 'llvm' or 'ptx', not '" + stage + "'");
+}
+
+} // namespace
+
+void bindCompiler(py::module_ &m) {
+  py::class_<FunctionSource, std::shared_ptr<FunctionSource>>(
+      m, "FunctionSource",
+      "A function's dedented source with its file, first line and the columns dedenting "
+      "removed, so diagnostics point into the user's file. Parsed on first compile.")
+      .def(py::init<std::string, std::string, unsigned, unsigned, std::string>(), py::arg("text"),
+           py::arg("file"), py::arg("first_line"), py::arg("column_offset"), py::arg("name"))
+      .def_property_readonly("name", &FunctionSource::functionName)
+      .def_property_readonly("file", [](const FunctionSource &s) { return *s.source().name; })
+      .def_property_readonly("first_line",
+                             [](const FunctionSource &s) { return s.source().firstLine; })
+      .def_property_readonly("column_offset",
+                             [](const FunctionSource &s) { return s.source().columnOffset; })
+      .def_property_readonly("text", [](const FunctionSource &s) { return s.source().text; });
+
+  m.def(
+      "compile",
+      [](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
+         const std::string &signature, const std::string &stage, const std::string &arch,
+         unsigned optLevel, bool fastMath) {
+        codegen::PTXOptions options;
+        options.arch = arch;
+        options.optLevel = optLevel;
+        options.fastMath = fastMath;
+        KernelDefinition kernel{std::move(source), std::move(describeGlobals)};
+        return emitKernelStage(kernel, parseKernelSignature(signature).params, stageNamed(stage),
+                               options);
+      },
+      py::arg("source"), py::arg("describe_globals"), py::arg("signature"),
+      py::arg("stage") = "ptx", py::arg("arch") = "sm_90", py::arg("opt_level") = 3,
+      py::arg("fast_math") = false,
+      "The kaji IR, LLVM IR or PTX of the kernel in `source` for a signature such as "
+      "'void(float32[:], float32)'. Raises CompileError.");
+  m.def(
+      "typeof", [](py::handle value) { return argumentType(value).str(); }, py::arg("value"),
+      "The kaji type a kernel argument is specialized on, e.g. 'array<f32, 2, C>'.");
+  m.def("compiler_version", &driver::compilerVersion);
+  m.def("find_libdevice", &codegen::findLibdevice);
+}
+
+} // namespace kaji::python

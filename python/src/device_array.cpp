@@ -1,0 +1,291 @@
+#include "device_array.h"
+
+#include "array_interop.h"
+#include "dtypes.h"
+
+#include "bindings.h"
+
+#include <pybind11/stl.h>
+
+#include <numeric>
+#include <string>
+
+namespace kaji::python {
+
+namespace {
+
+// Copies that follow the work queued on `stream` when one is given, and are done on return.
+void copyIn(runtime::CUdeviceptr dst, const void *src, size_t bytes,
+            const runtime::Stream *stream) {
+  if (bytes == 0)
+    return;
+  if (!stream)
+    return runtime::copyHostToDevice(dst, src, bytes);
+  runtime::copyHostToDeviceAsync(dst, src, bytes, *stream);
+  stream->synchronize();
+}
+
+void copyOut(void *dst, runtime::CUdeviceptr src, size_t bytes, const runtime::Stream *stream) {
+  if (bytes == 0)
+    return;
+  if (!stream)
+    return runtime::copyDeviceToHost(dst, src, bytes);
+  runtime::copyDeviceToHostAsync(dst, src, bytes, *stream);
+  stream->synchronize();
+}
+
+std::vector<int64_t> hostShape(const py::array &host) {
+  return std::vector<int64_t>(host.shape(), host.shape() + host.ndim());
+}
+
+std::vector<int64_t> hostStrides(const py::array &host) {
+  return std::vector<int64_t>(host.strides(), host.strides() + host.ndim());
+}
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+// The lowest and one-past-highest byte offsets from the data pointer that the array touches.
+std::pair<int64_t, int64_t> byteExtent(const DeviceArray &array) {
+  int64_t low = 0, high = array.itemSize();
+  for (size_t axis = 0; axis < array.shape().size(); ++axis) {
+    int64_t reach = (array.shape()[axis] - 1) * array.strides()[axis];
+    (reach < 0 ? low : high) += reach;
+  }
+  return {low, high};
+}
+
+} // namespace
+
+DeviceArray::DeviceArray(ir::ScalarKind element, std::vector<int64_t> shape,
+                         std::vector<int64_t> strides,
+                         std::shared_ptr<runtime::DeviceBuffer> buffer, runtime::CUdeviceptr data)
+    : element_(element), shape_(std::move(shape)), strides_(std::move(strides)),
+      buffer_(std::move(buffer)), data_(data) {}
+
+DeviceArray DeviceArray::empty(std::vector<int64_t> shape, ir::ScalarKind element,
+                               bool fortranOrder) {
+  int64_t count = 1;
+  for (int64_t extent : shape) {
+    if (extent < 0)
+      throw py::value_error("negative dimension " + std::to_string(extent) + " in shape " +
+                            shapeText(shape));
+    if (__builtin_mul_overflow(count, extent, &count))
+      throw py::value_error("array of shape " + shapeText(shape) + " is too large");
+  }
+  std::vector<int64_t> strides = contiguousStrides(shape, ir::byteSize(element), fortranOrder);
+  auto buffer = std::make_shared<runtime::DeviceBuffer>(size_t(count) * ir::byteSize(element));
+  runtime::CUdeviceptr data = buffer->pointer();
+  return DeviceArray(element, std::move(shape), std::move(strides), std::move(buffer), data);
+}
+
+DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Stream *stream) {
+  ir::ScalarKind element = scalarKindFromDtype(hostArray.dtype());
+  py::array host = hostArray;
+  if (!(host.flags() & (py::array::c_style | py::array::f_style)))
+    host = py::module_::import("numpy").attr("ascontiguousarray")(host);
+  bool fortranOrder = !(host.flags() & py::array::c_style);
+  DeviceArray device = empty(hostShape(host), element, fortranOrder);
+  copyIn(device.data_, host.data(), size_t(host.nbytes()), stream);
+  return device;
+}
+
+int64_t DeviceArray::size() const {
+  return std::accumulate(shape_.begin(), shape_.end(), int64_t(1), std::multiplies<>());
+}
+
+ir::Layout DeviceArray::layout() const { return layoutOf(shape_, strides_, itemSize()); }
+
+py::array DeviceArray::copyToHost(const runtime::Stream *stream) const {
+  py::dtype dtype = numpyDtype(element_);
+  if (contiguous()) {
+    py::array host(dtype, shape_, strides_);
+    copyOut(host.mutable_data(), data_, size_t(size() * itemSize()), stream);
+    return host;
+  }
+  // A strided view: fetch the bytes it spans, then let numpy gather the elements.
+  auto [low, high] = byteExtent(*this);
+  py::array_t<uint8_t> span(high - low);
+  copyOut(span.mutable_data(), data_ + low, size_t(high - low), stream);
+  py::array view(dtype, shape_, strides_, span.data() - low, span);
+  return view.attr("copy")();
+}
+
+void DeviceArray::copyToHost(py::array &host, const runtime::Stream *stream) const {
+  requireShapeOf(host, "copy_to_host");
+  if (!host.writeable())
+    throw py::value_error("copy_to_host: the destination array is read-only");
+  bool sameDtype = scalarKindFromDtype(host.dtype()) == element_;
+  if (sameDtype && contiguous() && hostStrides(host) == strides_) {
+    copyOut(host.mutable_data(), data_, size_t(size() * itemSize()), stream);
+    return;
+  }
+  py::module_::import("numpy").attr("copyto")(host, copyToHost(stream));
+}
+
+void DeviceArray::copyFromHost(const py::array &hostArray, const runtime::Stream *stream) {
+  requireShapeOf(hostArray, "copy_to_device");
+  if (!contiguous())
+    throw py::value_error("copy_to_device: the device array is not contiguous; copy into a "
+                          "contiguous one");
+  const char *order = layout() == ir::Layout::F ? "F" : "C";
+  py::array host =
+      py::module_::import("numpy").attr("require")(hostArray, numpyDtype(element_), order);
+  copyIn(data_, host.data(), size_t(size() * itemSize()), stream);
+}
+
+void DeviceArray::requireShapeOf(const py::array &host, const char *what) const {
+  if (hostShape(host) != shape_)
+    throw py::value_error(std::string(what) + ": shapes differ, " + shapeText(hostShape(host)) +
+                          " on the host and " + shapeText(shape_) + " on the device");
+}
+
+py::object DeviceArray::getItem(const py::handle &index) const {
+  py::tuple indices = py::isinstance<py::tuple>(index) ? py::reinterpret_borrow<py::tuple>(index)
+                                                       : py::make_tuple(index);
+  size_t indexed = 0;
+  for (py::handle item : indices)
+    indexed += item.ptr() != Py_Ellipsis;
+  if (indexed > shape_.size())
+    throw py::index_error("too many indices for a device array: array is " +
+                          std::to_string(shape_.size()) + "-dimensional, but " +
+                          std::to_string(indexed) + " were indexed");
+
+  std::vector<int64_t> shape, strides;
+  int64_t offset = 0;
+  size_t axis = 0;
+  bool sawEllipsis = false;
+  for (py::handle item : indices) {
+    if (item.ptr() == Py_Ellipsis) {
+      if (sawEllipsis)
+        throw py::index_error("an index can only have a single ellipsis ('...')");
+      sawEllipsis = true;
+      for (size_t kept = shape_.size() - indexed; kept > 0; --kept, ++axis) {
+        shape.push_back(shape_[axis]);
+        strides.push_back(strides_[axis]);
+      }
+    } else if (PySlice_Check(item.ptr())) {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(item.ptr(), &start, &stop, &step) != 0)
+        throw py::error_already_set();
+      Py_ssize_t length = PySlice_AdjustIndices(shape_[axis], &start, &stop, step);
+      offset += start * strides_[axis];
+      shape.push_back(length);
+      strides.push_back(strides_[axis] * step);
+      ++axis;
+    } else if (PyIndex_Check(item.ptr())) {
+      Py_ssize_t position = PyNumber_AsSsize_t(item.ptr(), PyExc_IndexError);
+      if (position == -1 && PyErr_Occurred())
+        throw py::error_already_set();
+      int64_t extent = shape_[axis];
+      if (position < -extent || position >= extent)
+        throw py::index_error("index " + std::to_string(position) + " is out of bounds for axis " +
+                              std::to_string(axis) + " with size " + std::to_string(extent));
+      offset += (position < 0 ? position + extent : position) * strides_[axis];
+      ++axis;
+    } else {
+      throw py::type_error("device arrays are indexed by ints, slices and '...', not '" +
+                           std::string(Py_TYPE(item.ptr())->tp_name) + "'");
+    }
+  }
+  for (; axis < shape_.size(); ++axis) {
+    shape.push_back(shape_[axis]);
+    strides.push_back(strides_[axis]);
+  }
+
+  if (shape.empty()) {
+    py::array scalar(numpyDtype(element_), std::vector<int64_t>{});
+    copyOut(scalar.mutable_data(), data_ + offset, size_t(itemSize()), nullptr);
+    return scalar[py::tuple()];
+  }
+  return py::cast(
+      DeviceArray(element_, std::move(shape), std::move(strides), buffer_, data_ + offset));
+}
+
+py::dict DeviceArray::cudaArrayInterface() const {
+  py::dict interface;
+  interface["shape"] = py::tuple(py::cast(shape_));
+  interface["strides"] = layout() == ir::Layout::C ? py::object(py::none())
+                                                   : py::object(py::tuple(py::cast(strides_)));
+  interface["typestr"] = typestrOf(element_);
+  interface["data"] = py::make_tuple(data_, false);
+  interface["version"] = 3;
+  // Kernels and copies are done, or ordered on the legacy default stream, before a consumer
+  // can see the array: no synchronization is asked of it.
+  interface["stream"] = py::none();
+  return interface;
+}
+
+void bindDeviceArray(py::module_ &m) {
+  using Stream = const runtime::Stream *;
+  py::class_<DeviceArray>(m, "DeviceArray",
+                          "An n-d array in GPU memory. Kernels take it without copies; other "
+                          "libraries read it through __cuda_array_interface__.")
+      .def_property_readonly("shape",
+                             [](const DeviceArray &a) { return py::tuple(py::cast(a.shape())); })
+      .def_property_readonly("strides",
+                             [](const DeviceArray &a) { return py::tuple(py::cast(a.strides())); })
+      .def_property_readonly("dtype", [](const DeviceArray &a) { return numpyDtype(a.element()); })
+      .def_property_readonly("ndim", [](const DeviceArray &a) { return a.shape().size(); })
+      .def_property_readonly("size", &DeviceArray::size)
+      .def_property_readonly("itemsize", &DeviceArray::itemSize)
+      .def_property_readonly("nbytes", [](const DeviceArray &a) { return a.size() * a.itemSize(); })
+      .def_property_readonly("device_pointer", &DeviceArray::data,
+                             "The address of the first element.")
+      .def_property_readonly("__cuda_array_interface__", &DeviceArray::cudaArrayInterface)
+      .def("is_c_contiguous",
+           [](const DeviceArray &a) {
+             return isContiguous(a.shape(), a.strides(), a.itemSize(), false);
+           })
+      .def("is_f_contiguous",
+           [](const DeviceArray &a) {
+             return isContiguous(a.shape(), a.strides(), a.itemSize(), true);
+           })
+      .def(
+          "copy_to_host",
+          [](const DeviceArray &a, py::object out, Stream stream) -> py::object {
+            if (out.is_none())
+              return a.copyToHost(stream);
+            py::array host = out.cast<py::array>();
+            a.copyToHost(host, stream);
+            return host;
+          },
+          py::arg("ary") = py::none(), py::arg("stream") = py::none(),
+          "Copies to a new numpy array, or into `ary`; waits for `stream` first when given.")
+      .def(
+          "copy_to_device",
+          [](DeviceArray &a, const py::array &host, Stream stream) {
+            a.copyFromHost(host, stream);
+          },
+          py::arg("ary"), py::arg("stream") = py::none())
+      .def("__getitem__", &DeviceArray::getItem)
+      .def("__len__",
+           [](const DeviceArray &a) {
+             if (a.shape().empty())
+               throw py::type_error("len() of a 0-d device array");
+             return a.shape()[0];
+           })
+      .def("__repr__", [](const DeviceArray &a) {
+        return "<kaji.DeviceArray shape=" + shapeText(a.shape()) +
+               " dtype=" + std::string(ir::numpyName(a.element())) + ">";
+      });
+
+  m.def(
+      "to_device",
+      [](const py::array &host, Stream stream) { return DeviceArray::fromHost(host, stream); },
+      py::arg("ary"), py::arg("stream") = py::none());
+  m.def(
+      "device_array",
+      [](std::vector<int64_t> shape, const py::object &dtype, const std::string &order) {
+        if (order != "C" && order != "F")
+          throw py::value_error("order must be 'C' or 'F', not '" + order + "'");
+        return DeviceArray::empty(std::move(shape), scalarKindFromDtype(dtype), order == "F");
+      },
+      py::arg("shape"), py::arg("dtype"), py::arg("order") = "C");
+}
+
+} // namespace kaji::python

@@ -1,0 +1,60 @@
+// kaji.DeviceArray: an n-d array in device memory (a runtime::DeviceBuffer shared by all
+// views of it) that kernels take without copies and other libraries read through
+// `__cuda_array_interface__` v3.
+#pragma once
+
+#include "kaji/ir/Type.h"
+#include "kaji/runtime/Memory.h"
+#include "kaji/runtime/Stream.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <vector>
+
+namespace kaji::python {
+
+namespace py = pybind11;
+
+class DeviceArray {
+public:
+  DeviceArray(ir::ScalarKind element, std::vector<int64_t> shape, std::vector<int64_t> strides,
+              std::shared_ptr<runtime::DeviceBuffer> buffer, runtime::CUdeviceptr data);
+  // Uninitialized memory on the selected device, row-major or column-major.
+  static DeviceArray empty(std::vector<int64_t> shape, ir::ScalarKind element, bool fortranOrder);
+  // A device copy of `host`, with its strides when it is C- or F-contiguous, else row-major.
+  static DeviceArray fromHost(const py::array &host, const runtime::Stream *stream = nullptr);
+
+  ir::ScalarKind element() const { return element_; }
+  const std::vector<int64_t> &shape() const { return shape_; }
+  const std::vector<int64_t> &strides() const { return strides_; }
+  runtime::CUdeviceptr data() const { return data_; }
+  int64_t itemSize() const { return ir::byteSize(element_); }
+  int64_t size() const;
+  ir::Layout layout() const;
+  bool contiguous() const { return layout() != ir::Layout::Any; }
+
+  // A new host array with this array's contents (and, when contiguous, its layout).
+  py::array copyToHost(const runtime::Stream *stream) const;
+  // Into `host`, which must have this array's shape and dtype.
+  void copyToHost(py::array &host, const runtime::Stream *stream) const;
+  // From `host`, which must have this array's shape; this array must be contiguous.
+  void copyFromHost(const py::array &host, const runtime::Stream *stream);
+
+  // numpy's basic indexing (ints, slices, Ellipsis): a view, or a host scalar when every
+  // axis is indexed by an int.
+  py::object getItem(const py::handle &index) const;
+  py::dict cudaArrayInterface() const;
+
+private:
+  void requireShapeOf(const py::array &host, const char *what) const;
+
+  ir::ScalarKind element_;
+  std::vector<int64_t> shape_;
+  std::vector<int64_t> strides_;
+  std::shared_ptr<runtime::DeviceBuffer> buffer_;
+  runtime::CUdeviceptr data_;
+};
+
+} // namespace kaji::python

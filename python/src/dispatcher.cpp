@@ -1,0 +1,310 @@
+#include "dispatcher.h"
+
+#include "kaji/runtime/Device.h"
+
+#include "bindings.h"
+
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace kaji::python {
+
+namespace {
+
+// Limits no launch shape can exceed: checking against them finds what is wrong with a shape
+// (zero or negative extents, negative shared memory) before any device is involved.
+const runtime::DeviceLimits &shapeOnlyLimits() {
+  static const runtime::DeviceLimits limits = [] {
+    constexpr int64_t unlimited = std::numeric_limits<int64_t>::max();
+    runtime::DeviceLimits result;
+    result.maxThreadsPerBlock = unlimited;
+    result.maxBlockDim = {unlimited, unlimited, unlimited};
+    result.maxGridDim = {unlimited, unlimited, unlimited};
+    result.maxSharedBytesPerBlock = unlimited;
+    result.maxSharedBytesPerBlockOptin = unlimited;
+    return result;
+  }();
+  return limits;
+}
+
+uint32_t typeCode(const ir::Type &type) {
+  return uint32_t(type.kind()) | uint32_t(type.scalarKind()) << 2 | uint32_t(type.layout()) << 6 |
+         uint32_t(type.memorySpace()) << 8 | uint32_t(type.ndim()) << 10;
+}
+
+// The newest target LLVM 19's NVPTX backend knows is sm_90; newer GPUs JIT its PTX.
+std::string archFor(runtime::ComputeCapability capability) {
+  return "sm_" + std::to_string(std::min(capability.major * 10 + capability.minor, 90));
+}
+
+std::string signatureText(const std::vector<ir::Type> &params) {
+  return frontend::signatureString(frontend::Signature{ir::Type::voidType(), params});
+}
+
+// Whether an eagerly compiled parameter of type `param` takes an argument of type `arg`:
+// arrays of the same element type and rank and a layout the parameter allows; scalars that
+// convert (any number to a float, integers to integers, bool to bool).
+bool accepts(const ir::Type &param, const ir::Type &arg) {
+  if (param.isArray() || arg.isArray())
+    return param.isArray() && arg.isArray() && param.scalarKind() == arg.scalarKind() &&
+           param.ndim() == arg.ndim() &&
+           (param.layout() == ir::Layout::Any || param.layout() == arg.layout());
+  if (param.isBool() || arg.isBool())
+    return param.isBool() && arg.isBool();
+  return param.isFloat() || (param.isInteger() && arg.isInteger());
+}
+
+size_t slotCount(const std::vector<ir::Type> &params) {
+  size_t count = 0;
+  for (const ir::Type &param : params)
+    count += param.isArray() ? 1 + 2 * param.ndim() : 1;
+  return count;
+}
+
+runtime::Extent3 readExtent(const py::handle &value, const char *what) {
+  auto component = [what](const py::handle &item) -> int64_t {
+    if (!PyIndex_Check(item.ptr()) || PyBool_Check(item.ptr()))
+      throw py::type_error(std::string(what) + " dimensions must be ints, not '" +
+                           Py_TYPE(item.ptr())->tp_name + "'");
+    return py::int_(py::reinterpret_borrow<py::object>(item)).cast<int64_t>();
+  };
+  if (PyIndex_Check(value.ptr()))
+    return {component(value), 1, 1};
+  if (!py::isinstance<py::tuple>(value) && !py::isinstance<py::list>(value))
+    throw py::type_error(std::string(what) + " must be an int or a tuple of 1 to 3 ints, not '" +
+                         Py_TYPE(value.ptr())->tp_name + "'");
+  py::sequence items = py::reinterpret_borrow<py::sequence>(value);
+  if (items.size() < 1 || items.size() > 3)
+    throw py::value_error(std::string(what) + " must have 1 to 3 dimensions, not " +
+                          std::to_string(items.size()));
+  runtime::Extent3 extent{1, 1, 1};
+  for (size_t axis = 0; axis < items.size(); ++axis)
+    extent[axis] = component(items[axis]);
+  return extent;
+}
+
+} // namespace
+
+size_t Dispatcher::TypesHash::operator()(const std::vector<uint32_t> &key) const {
+  size_t hash = 0xcbf29ce484222325ull;
+  for (uint32_t code : key)
+    hash = (hash ^ code) * 0x100000001b3ull;
+  return hash;
+}
+
+Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,
+                       std::vector<std::string> parameterNames, Options options)
+    : kernel_{std::move(source), std::move(describeGlobals)},
+      parameterNames_(std::move(parameterNames)) {
+  ptxOptions_.fastMath = options.fastMath;
+  ptxOptions_.optLevel = options.optLevel;
+}
+
+std::vector<ir::Type> Dispatcher::parameterTypes(const std::string &signature) const {
+  frontend::Signature parsed = parseKernelSignature(signature);
+  if (parsed.params.size() != parameterNames_.size())
+    throw py::type_error("kernel '" + name() + "' takes " + std::to_string(parameterNames_.size()) +
+                         " arguments but the signature '" + signature + "' has " +
+                         std::to_string(parsed.params.size()));
+  return parsed.params;
+}
+
+void Dispatcher::addSignature(const std::string &signature) {
+  std::vector<ir::Type> params = parameterTypes(signature);
+  compiled(params, ptxOptions_.arch);
+  eagerSignatures_.push_back(std::move(params));
+}
+
+std::vector<std::string> Dispatcher::signatures() const {
+  std::vector<std::string> result;
+  for (const auto &kernel : compiled_) {
+    std::string text = signatureText(kernel->paramTypes);
+    if (std::find(result.begin(), result.end(), text) == result.end())
+      result.push_back(std::move(text));
+  }
+  return result;
+}
+
+std::string Dispatcher::inspect(const std::string &signature, driver::Stage stage) const {
+  return emitKernelStage(kernel_, parameterTypes(signature), stage, ptxOptions_);
+}
+
+void Dispatcher::launch(const LaunchShape &shape, const runtime::Stream *stream,
+                        const py::args &args) {
+  if (args.size() != parameterNames_.size())
+    throw py::type_error("kernel '" + name() + "' takes " + std::to_string(parameterNames_.size()) +
+                         " arguments but " + std::to_string(args.size()) + " were given");
+  runtime::validateLaunch(shapeOnlyLimits(), shape.grid, shape.block, shape.sharedBytes);
+  std::vector<Argument> arguments(args.size());
+  for (size_t i = 0; i < arguments.size(); ++i)
+    readArgument(args[i], arguments[i], name(), i, parameterNames_[i]);
+
+  LoadedKernel &kernel = specialization(arguments);
+  runtime::LaunchConfig config =
+      runtime::validateLaunch(kernel.function, shape.grid, shape.block, shape.sharedBytes);
+  if (config.sharedBytes > kernel.sharedBytesOptedIn &&
+      config.sharedBytes >
+          runtime::Device::get(kernel.function.device()).limits().maxSharedBytesPerBlock) {
+    kernel.function.setMaxDynamicSharedBytes(int(config.sharedBytes));
+    kernel.sharedBytesOptedIn = config.sharedBytes;
+  }
+  for (Argument &argument : arguments)
+    if (argument.needsStaging())
+      argument.stage(stream);
+  pack(kernel, arguments);
+  runtime::launch(kernel.function, config, stream, kernel.params.data());
+  for (Argument &argument : arguments)
+    argument.unstage(stream);
+}
+
+LoadedKernel &Dispatcher::specialization(std::vector<Argument> &arguments) {
+  int device = runtime::selectedDevice();
+  std::vector<uint32_t> key;
+  key.reserve(arguments.size() + 1);
+  key.push_back(uint32_t(device));
+  for (const Argument &argument : arguments)
+    key.push_back(typeCode(argument.type));
+  if (auto found = launchCache_.find(key); found != launchCache_.end())
+    return *found->second;
+
+  std::string arch = archFor(runtime::Device::get(device).computeCapability());
+  std::vector<ir::Type> argTypes;
+  for (const Argument &argument : arguments)
+    argTypes.push_back(argument.type);
+  const CompiledKernel &kernel =
+      !eagerSignatures_.empty() ? eagerMatch(arguments, arch) : compiled(argTypes, arch);
+  LoadedKernel &loadedKernel = load(kernel, device);
+  launchCache_.emplace(std::move(key), &loadedKernel);
+  return loadedKernel;
+}
+
+const CompiledKernel &Dispatcher::compiled(const std::vector<ir::Type> &argTypes,
+                                           const std::string &arch) {
+  for (const auto &kernel : compiled_)
+    if (kernel->arch == arch && kernel->paramTypes == argTypes)
+      return *kernel;
+  codegen::PTXOptions options = ptxOptions_;
+  options.arch = arch;
+  driver::CompiledModule module = compileKernel(kernel_, argTypes, options);
+  compiled_.push_back(std::make_unique<CompiledKernel>(
+      CompiledKernel{arch, argTypes, std::move(module.ptx), module.entryNames.at(0)}));
+  return *compiled_.back();
+}
+
+const CompiledKernel &Dispatcher::eagerMatch(const std::vector<Argument> &arguments,
+                                             const std::string &arch) {
+  for (const std::vector<ir::Type> &params : eagerSignatures_) {
+    bool match = true;
+    for (size_t i = 0; match && i < arguments.size(); ++i)
+      match = accepts(params[i], arguments[i].type);
+    if (match)
+      return compiled(params, arch);
+  }
+  std::vector<ir::Type> argTypes;
+  for (const Argument &argument : arguments)
+    argTypes.push_back(argument.type);
+  std::string known;
+  for (const std::vector<ir::Type> &params : eagerSignatures_)
+    known += "\n  " + signatureText(params);
+  throw py::type_error("kernel '" + name() + "' has no signature for arguments " +
+                       signatureText(argTypes) + "; it was compiled for:" + known);
+}
+
+LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
+  for (const auto &kernel : loaded_)
+    if (kernel->compiled == &compiled && kernel->function.device() == device)
+      return *kernel;
+  runtime::Module module = runtime::Module::loadPtx(compiled.ptx);
+  runtime::Function function = module.function(compiled.entry);
+  auto kernel = std::make_unique<LoadedKernel>(
+      LoadedKernel{&compiled, std::move(module), function, {}, {}, 0});
+  kernel->slots.resize(slotCount(compiled.paramTypes));
+  for (uint64_t &slot : kernel->slots)
+    kernel->params.push_back(&slot);
+  loaded_.push_back(std::move(kernel));
+  return *loaded_.back();
+}
+
+void Dispatcher::pack(LoadedKernel &kernel, const std::vector<Argument> &arguments) const {
+  uint64_t *slot = kernel.slots.data();
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const ir::Type &param = kernel.compiled->paramTypes[i];
+    const Argument &argument = arguments[i];
+    if (param.isScalar()) {
+      storeScalar(argument.scalar, param.scalarKind(), reinterpret_cast<std::byte *>(slot++));
+      continue;
+    }
+    *slot++ = argument.data;
+    for (int64_t extent : argument.shape)
+      *slot++ = uint64_t(extent);
+    for (int64_t stride : argument.strides)
+      *slot++ = uint64_t(stride);
+  }
+}
+
+ConfiguredLaunch::ConfiguredLaunch(py::object dispatcher, const py::handle &config)
+    : dispatcherObject_(std::move(dispatcher)),
+      dispatcher_(dispatcherObject_.cast<Dispatcher *>()) {
+  if (!py::isinstance<py::tuple>(config) || py::len(config) < 2 || py::len(config) > 4)
+    throw py::value_error("launch configuration must be kernel[griddim, blockdim], "
+                          "kernel[griddim, blockdim, stream] or "
+                          "kernel[griddim, blockdim, stream, sharedmem]");
+  py::tuple items = py::reinterpret_borrow<py::tuple>(config);
+  shape_.grid = readExtent(items[0], "griddim");
+  shape_.block = readExtent(items[1], "blockdim");
+  if (items.size() > 2 && !items[2].is_none()) {
+    if (py::isinstance<runtime::Stream>(items[2])) {
+      streamObject_ = items[2];
+      stream_ = streamObject_.cast<const runtime::Stream *>();
+    } else if (!(PyLong_Check(items[2].ptr()) && items[2].cast<int64_t>() == 0)) {
+      throw py::type_error(std::string("stream must be a kaji stream, 0 or None, not '") +
+                           Py_TYPE(items[2].ptr())->tp_name + "'");
+    }
+  }
+  if (items.size() > 3) {
+    if (!PyIndex_Check(items[3].ptr()))
+      throw py::type_error("sharedmem must be an int (bytes of dynamic shared memory)");
+    shape_.sharedBytes = items[3].cast<int64_t>();
+  }
+}
+
+void ConfiguredLaunch::operator()(const py::args &args) const {
+  dispatcher_->launch(shape_, stream_, args);
+}
+
+void bindDispatcher(py::module_ &m) {
+  py::class_<Dispatcher>(m, "Dispatcher",
+                         "A @jit kernel: its specializations and the launch fast path.")
+      .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
+                       std::vector<std::string> parameterNames, bool fastMath, unsigned optLevel) {
+             if (optLevel > 3)
+               throw py::value_error("opt_level must be 0 to 3, not " + std::to_string(optLevel));
+             return Dispatcher(std::move(source), std::move(describeGlobals),
+                               std::move(parameterNames), {fastMath, optLevel});
+           }),
+           py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
+           py::arg("fast_math") = false, py::arg("opt_level") = 3)
+      .def("__getitem__",
+           [](py::object self, py::handle config) { return ConfiguredLaunch(self, config); })
+      .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
+      .def_property_readonly("signatures", &Dispatcher::signatures)
+      .def(
+          "inspect",
+          [](const Dispatcher &dispatcher, const std::string &signature, const std::string &stage) {
+            if (stage == "ir")
+              return dispatcher.inspect(signature, driver::Stage::IR);
+            if (stage == "llvm")
+              return dispatcher.inspect(signature, driver::Stage::LLVM);
+            if (stage == "ptx")
+              return dispatcher.inspect(signature, driver::Stage::PTX);
+            throw py::value_error("stage must be 'ir', 'llvm' or 'ptx', not '" + stage + "'");
+          },
+          py::arg("signature"), py::arg("stage"));
+
+  py::class_<ConfiguredLaunch>(m, "ConfiguredLaunch", "kernel[griddim, blockdim, ...]")
+      .def("__call__", &ConfiguredLaunch::operator());
+}
+
+} // namespace kaji::python

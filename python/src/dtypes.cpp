@@ -1,0 +1,102 @@
+#include "dtypes.h"
+
+#include <pybind11/numpy.h>
+
+namespace kaji::python {
+
+namespace {
+
+std::optional<ir::ScalarKind> scalarKindFromCode(char code, unsigned bytes) {
+  using ir::ScalarKind;
+  switch (code) {
+  case 'b':
+    return bytes == 1 ? std::optional(ScalarKind::Bool) : std::nullopt;
+  case 'i':
+    switch (bytes) {
+    case 1:
+      return ScalarKind::Int8;
+    case 2:
+      return ScalarKind::Int16;
+    case 4:
+      return ScalarKind::Int32;
+    case 8:
+      return ScalarKind::Int64;
+    }
+    return std::nullopt;
+  case 'u':
+    switch (bytes) {
+    case 1:
+      return ScalarKind::UInt8;
+    case 2:
+      return ScalarKind::UInt16;
+    case 4:
+      return ScalarKind::UInt32;
+    case 8:
+      return ScalarKind::UInt64;
+    }
+    return std::nullopt;
+  case 'f':
+    switch (bytes) {
+    case 2:
+      return ScalarKind::Float16;
+    case 4:
+      return ScalarKind::Float32;
+    case 8:
+      return ScalarKind::Float64;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+char codeOf(ir::ScalarKind kind) {
+  if (kind == ir::ScalarKind::Bool)
+    return 'b';
+  if (ir::isFloat(kind))
+    return 'f';
+  return ir::isSigned(kind) ? 'i' : 'u';
+}
+
+} // namespace
+
+std::optional<ir::ScalarKind> scalarKindFromTypestr(std::string_view typestr) {
+  if (typestr.size() < 3 || (typestr[0] != '<' && typestr[0] != '|' && typestr[0] != '='))
+    return std::nullopt;
+  unsigned bytes = 0;
+  for (char digit : typestr.substr(2)) {
+    if (digit < '0' || digit > '9' || bytes > 16)
+      return std::nullopt;
+    bytes = bytes * 10 + unsigned(digit - '0');
+  }
+  return scalarKindFromCode(typestr[1], bytes);
+}
+
+std::string typestrOf(ir::ScalarKind kind) {
+  unsigned bytes = ir::byteSize(kind);
+  return std::string(bytes == 1 ? "|" : "<") + codeOf(kind) + std::to_string(bytes);
+}
+
+py::object numpyDtype(ir::ScalarKind kind) { return py::dtype(std::string(ir::numpyName(kind))); }
+
+ir::ScalarKind scalarKindFromDtype(const py::handle &dtypeLike) {
+  py::dtype dtype = py::dtype::from_args(py::reinterpret_borrow<py::object>(dtypeLike));
+  char byteorder = dtype.byteorder();
+  std::optional<ir::ScalarKind> kind;
+  if (byteorder != '>')
+    kind = scalarKindFromCode(dtype.kind(), unsigned(dtype.itemsize()));
+  if (!kind)
+    throw py::type_error("dtype " + py::str(dtype).cast<std::string>() +
+                         " is not supported by kaji kernels (supported: bool, int8-int64, "
+                         "uint8-uint64, float16, float32, float64 in native byte order)");
+  return *kind;
+}
+
+std::optional<ir::ScalarKind> scalarKindFromDLPack(unsigned code, unsigned bits) {
+  // DLDataTypeCode: kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBool 6.
+  static constexpr char codes[] = {'i', 'u', 'f', 0, 0, 0, 'b'};
+  if (code >= sizeof(codes) || !codes[code] || bits % 8 != 0)
+    return std::nullopt;
+  return scalarKindFromCode(codes[code], bits / 8);
+}
+
+} // namespace kaji::python

@@ -1,0 +1,29 @@
+// The element types kaji kernels take, in the spellings array protocols use:
+// numpy dtype objects, `__cuda_array_interface__` typestrs ("<f4") and DLPack codes.
+#pragma once
+
+#include "kaji/ir/Type.h"
+
+#include <pybind11/pybind11.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kaji::python {
+
+namespace py = pybind11;
+
+// A typestr of native or no byte order ("<f4", "|b1", "=i8"); nullopt for anything else.
+std::optional<ir::ScalarKind> scalarKindFromTypestr(std::string_view typestr);
+// "<f4", "|b1": the typestr `__cuda_array_interface__` exports.
+std::string typestrOf(ir::ScalarKind kind);
+// The numpy dtype of `kind` (imports numpy).
+py::object numpyDtype(ir::ScalarKind kind);
+// The element kind of a numpy dtype (or anything numpy.dtype() accepts); throws TypeError
+// naming the dtype when kaji kernels cannot take it.
+ir::ScalarKind scalarKindFromDtype(const py::handle &dtype);
+// DLPack's (code, bits) pair; nullopt for types kaji kernels cannot take.
+std::optional<ir::ScalarKind> scalarKindFromDLPack(unsigned code, unsigned bits);
+
+} // namespace kaji::python

@@ -1,0 +1,63 @@
+#include "environment.h"
+
+#include "scalars.h"
+
+#include "kaji/driver/Compiler.h"
+
+namespace kaji::python {
+
+frontend::FunctionRef EnvironmentBuilder::function(const std::shared_ptr<FunctionSource> &source,
+                                                   const py::handle &describeGlobals,
+                                                   bool isDevice) {
+  if (auto known = functions_.find(source.get()); known != functions_.end())
+    return known->second;
+  keepAlive_.push_back(source);
+  sources_.push_back(&source->source());
+
+  auto environment = std::make_shared<frontend::Environment>();
+  frontend::FunctionRef ref =
+      driver::findFunction(source->module(), source->functionName(), environment);
+  ref.isDevice = isDevice;
+  // Registered before its globals are resolved, so that a cycle of calls ends here.
+  functions_.emplace(source.get(), ref);
+
+  py::object description = describeGlobals();
+  if (!py::isinstance<py::dict>(description))
+    throw py::type_error("the globals description of '" + source->functionName() +
+                         "' must be a dict");
+  for (auto [name, entry] : py::reinterpret_borrow<py::dict>(description)) {
+    std::string key = py::str(name);
+    environment->names.insert_or_assign(key, globalValue(key, entry));
+  }
+  return ref;
+}
+
+frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
+                                                      const py::handle &entry) {
+  auto malformed = [&] {
+    return py::type_error("malformed description of global '" + name +
+                          "': " + py::repr(entry).cast<std::string>());
+  };
+  if (!py::isinstance<py::tuple>(entry) || py::len(entry) < 2)
+    throw malformed();
+  py::tuple fields = py::reinterpret_borrow<py::tuple>(entry);
+  std::string kind = py::str(fields[0]);
+  if (kind == "module")
+    return frontend::GlobalValue::module(fields[1].cast<std::string>());
+  if (kind == "builtin")
+    return frontend::GlobalValue::builtin(fields[1].cast<std::string>());
+  if (kind == "constant") {
+    std::optional<ScalarValue> value = scalarValue(fields[1]);
+    if (!value)
+      throw malformed();
+    if (ir::isFloat(value->kind))
+      return frontend::GlobalValue::floatConstant(value->kind, value->asDouble(), value->weak);
+    return frontend::GlobalValue::intConstant(value->kind, value->asInt64(), value->weak);
+  }
+  if (kind == "function" && fields.size() == 4)
+    return frontend::GlobalValue::functionRef(function(
+        fields[1].cast<std::shared_ptr<FunctionSource>>(), fields[2], fields[3].cast<bool>()));
+  throw malformed();
+}
+
+} // namespace kaji::python

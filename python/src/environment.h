@@ -1,0 +1,45 @@
+// Builds the compiler's frontend::Environment from the Python side's description of the
+// globals a function names. The description is a dict name → tuple:
+//   ("module", "math")                    a module, by canonical name ("math", "numpy", "kaji")
+//   ("builtin", "math.sqrt")              a module member, by canonical qualified name
+//   ("constant", value)                   a Python or numpy scalar
+//   ("function", source, describe, is_device)
+//                                         another @jit function: its FunctionSource and a
+//                                         callable returning *its* globals' description
+#pragma once
+
+#include "function_source.h"
+
+#include "kaji/frontend/Environment.h"
+
+#include <pybind11/pybind11.h>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace kaji::python {
+
+namespace py = pybind11;
+
+// One per compile: it remembers every function it resolved, so a function reached twice (or
+// through a cycle) is resolved once, and collects their sources for rendering diagnostics.
+class EnvironmentBuilder {
+public:
+  // `source`'s function with its environment from `describeGlobals()`. Throws
+  // ir::CompileError for a syntax error, TypeError for a malformed description.
+  frontend::FunctionRef function(const std::shared_ptr<FunctionSource> &source,
+                                 const py::handle &describeGlobals, bool isDevice);
+
+  // The sources of every function resolved so far.
+  const std::vector<const frontend::SourceFile *> &sources() const { return sources_; }
+
+private:
+  frontend::GlobalValue globalValue(const std::string &name, const py::handle &entry);
+
+  std::map<const FunctionSource *, frontend::FunctionRef> functions_;
+  std::vector<std::shared_ptr<FunctionSource>> keepAlive_;
+  std::vector<const frontend::SourceFile *> sources_;
+};
+
+} // namespace kaji::python

@@ -1,0 +1,73 @@
+#include "errors.h"
+
+#include "kaji/runtime/Error.h"
+
+namespace kaji::python {
+
+namespace {
+
+// Raised exception classes live as long as the interpreter: the module keeps a reference too.
+PyObject *compileErrorType = nullptr;
+PyObject *cudaErrorType = nullptr;
+PyObject *cudaUnavailableType = nullptr;
+
+PyObject *newExceptionType(py::module_ &m, const char *name, PyObject *base, const char *doc) {
+  std::string qualified = std::string("kaji.") + name;
+  PyObject *type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base, nullptr);
+  if (!type)
+    throw py::error_already_set();
+  m.add_object(name, py::handle(type));
+  return type;
+}
+
+// Raises `type(message)` with `attributes` set on the instance.
+void raise(PyObject *type, const std::string &message, const py::dict &attributes) {
+  py::object instance = py::reinterpret_borrow<py::object>(type)(message);
+  for (auto [key, value] : attributes)
+    py::setattr(instance, key, value);
+  PyErr_SetObject(type, instance.ptr());
+}
+
+} // namespace
+
+void registerErrors(py::module_ &m) {
+  compileErrorType = newExceptionType(
+      m, "CompileError", PyExc_Exception,
+      "The kernel's source was rejected. str() is the rendered diagnostic (file:line:col: "
+      "error: message, the source line, a caret); .filename, .lineno, .col and .msg hold its "
+      "parts.");
+  cudaErrorType = newExceptionType(
+      m, "CudaError", PyExc_RuntimeError,
+      "A CUDA driver call failed: .call (the driver function), .code (the CUresult), "
+      ".error_name (e.g. 'CUDA_ERROR_INVALID_PTX'), .description and .detail.");
+  cudaUnavailableType = newExceptionType(
+      m, "CudaUnavailable", PyExc_RuntimeError,
+      "No usable CUDA driver or GPU in this process; the message says why. Compiling still "
+      "works.");
+
+  py::register_exception_translator([](std::exception_ptr error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const RenderedCompileError &e) {
+      const ir::Location &loc = e.location();
+      py::dict attributes;
+      attributes["msg"] = e.message();
+      attributes["filename"] = loc.file ? py::object(py::str(*loc.file)) : py::none();
+      attributes["lineno"] = loc.known() ? py::object(py::int_(loc.line)) : py::none();
+      attributes["col"] = loc.known() ? py::object(py::int_(loc.col)) : py::none();
+      raise(compileErrorType, e.what(), attributes);
+    } catch (const runtime::DriverUnavailable &e) {
+      PyErr_SetString(cudaUnavailableType, e.what());
+    } catch (const runtime::CudaError &e) {
+      py::dict attributes;
+      attributes["call"] = e.call();
+      attributes["code"] = e.code();
+      attributes["error_name"] = e.errorName();
+      attributes["description"] = e.description();
+      attributes["detail"] = e.detail();
+      raise(cudaErrorType, e.what(), attributes);
+    }
+  });
+}
+
+} // namespace kaji::python

@@ -1,0 +1,75 @@
+#include "bindings.h"
+
+#include "kaji/runtime/Context.h"
+#include "kaji/runtime/Device.h"
+#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/Event.h"
+#include "kaji/runtime/Stream.h"
+
+#include <pybind11/stl.h>
+
+#include <cstdint>
+
+namespace kaji::python {
+
+void bindRuntime(py::module_ &m) {
+  py::class_<runtime::Device>(m, "Device", "A CUDA device and its properties.")
+      .def_property_readonly("id", &runtime::Device::ordinal)
+      .def_property_readonly("name", &runtime::Device::name)
+      .def_property_readonly("compute_capability",
+                             [](const runtime::Device &d) {
+                               return py::make_tuple(d.computeCapability().major,
+                                                     d.computeCapability().minor);
+                             })
+      .def_property_readonly("multiprocessor_count", &runtime::Device::multiprocessorCount)
+      .def_property_readonly("total_memory", &runtime::Device::totalMemory)
+      .def_property_readonly("warp_size", &runtime::Device::warpSize)
+      .def_property_readonly("max_threads_per_block",
+                             [](const runtime::Device &d) { return d.limits().maxThreadsPerBlock; })
+      .def("free_memory", &runtime::Device::freeMemory)
+      .def("__repr__", [](const runtime::Device &d) {
+        return "<kaji.Device " + std::to_string(d.ordinal()) + " '" + d.name() + "' sm_" +
+               std::to_string(d.computeCapability().major) +
+               std::to_string(d.computeCapability().minor) + ">";
+      });
+
+  py::class_<runtime::Stream>(m, "Stream", "A queue of device work.")
+      .def("synchronize", &runtime::Stream::synchronize)
+      .def_property_readonly(
+          "handle",
+          [](const runtime::Stream &s) { return reinterpret_cast<std::uintptr_t>(s.handle()); })
+      .def_property_readonly("device", &runtime::Stream::device)
+      .def("__repr__", [](const runtime::Stream &s) {
+        return s.isDefault()
+                   ? std::string("<kaji.Stream default>")
+                   : "<kaji.Stream " +
+                         std::to_string(reinterpret_cast<std::uintptr_t>(s.handle())) + ">";
+      });
+
+  py::class_<runtime::Event>(m, "Event", "A marker in a stream, for waiting and timing.")
+      .def(py::init<>())
+      .def("record", &runtime::Event::record, py::arg("stream") = py::none())
+      .def("synchronize", &runtime::Event::synchronize)
+      .def(
+          "elapsed_time",
+          [](const runtime::Event &start, const runtime::Event &end) {
+            return runtime::Event::elapsedMs(start, end);
+          },
+          py::arg("end"), "Milliseconds from this event to `end`.");
+
+  m.def("stream", &runtime::Stream::create,
+        "A new stream on the selected device that does not synchronize with the default one.");
+  m.def("default_stream", [] { return runtime::Stream(); });
+  m.def("device_count", &runtime::Device::count);
+  m.def("get_device", &runtime::Device::get, py::return_value_policy::reference,
+        py::arg("ordinal") = 0);
+  m.def("select_device", &runtime::selectDevice, py::arg("ordinal"));
+  m.def("selected_device", &runtime::selectedDevice);
+  m.def(
+      "synchronize", [] { runtime::synchronize(); },
+      "Waits for all work queued on the selected device.");
+  m.def("is_available", &runtime::Driver::available);
+  m.def("unavailable_reason", &runtime::Driver::unavailableReason);
+}
+
+} // namespace kaji::python

@@ -1,0 +1,152 @@
+#include "scalars.h"
+
+#include "dtypes.h"
+
+#include <bit>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+namespace kaji::python {
+
+namespace {
+
+// numpy's scalar types by their type object, found once numpy is first needed.
+class NumpyScalarTypes {
+public:
+  static const NumpyScalarTypes &get() {
+    static const NumpyScalarTypes *types = new NumpyScalarTypes();
+    return *types;
+  }
+
+  std::optional<ir::ScalarKind> kindOf(PyTypeObject *type) const {
+    auto it = kinds_.find(type);
+    return it == kinds_.end() ? std::nullopt : std::optional(it->second);
+  }
+
+private:
+  NumpyScalarTypes() {
+    py::module_ numpy = py::module_::import("numpy");
+    for (const char *name :
+         {"bool_",  "byte",   "ubyte",   "short",    "ushort",    "intc",   "uintc",  "int_",
+          "uint",   "long",   "ulong",   "longlong", "ulonglong", "intp",   "uintp",  "int8",
+          "int16",  "int32",  "int64",   "uint8",    "uint16",    "uint32", "uint64", "half",
+          "single", "double", "float16", "float32",  "float64"}) {
+      if (!py::hasattr(numpy, name))
+        continue;
+      py::object type = numpy.attr(name);
+      kinds_.emplace(reinterpret_cast<PyTypeObject *>(type.ptr()), scalarKindFromDtype(type));
+      type.release(); // numpy's scalar types live as long as the interpreter
+    }
+  }
+
+  std::unordered_map<PyTypeObject *, ir::ScalarKind> kinds_;
+};
+
+template <class T> ScalarValue make(ir::ScalarKind kind, bool weak, T value, py::handle object) {
+  ScalarValue result;
+  result.kind = kind;
+  result.weak = weak;
+  result.object = object;
+  std::memcpy(result.bytes.data(), &value, sizeof value);
+  return result;
+}
+
+ScalarValue pythonInt(py::handle object) {
+  int overflow = 0;
+  long long value = PyLong_AsLongLongAndOverflow(object.ptr(), &overflow);
+  if (!overflow) {
+    if (value == -1 && PyErr_Occurred())
+      throw py::error_already_set();
+    return make(ir::ScalarKind::Int64, true, int64_t(value), object);
+  }
+  if (overflow > 0) {
+    unsigned long long unsignedValue = PyLong_AsUnsignedLongLong(object.ptr());
+    if (!PyErr_Occurred())
+      return make(ir::ScalarKind::UInt64, true, uint64_t(unsignedValue), object);
+    PyErr_Clear();
+  }
+  throw py::value_error("Python int " + py::repr(object).cast<std::string>() +
+                        " does not fit in 64 bits (int64 or uint64)");
+}
+
+ScalarValue numpyScalar(py::handle object, ir::ScalarKind kind) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(object.ptr(), &view, PyBUF_SIMPLE) != 0)
+    throw py::error_already_set();
+  ScalarValue result;
+  result.kind = kind;
+  result.object = object;
+  std::memcpy(result.bytes.data(), view.buf, std::min<size_t>(view.len, result.bytes.size()));
+  PyBuffer_Release(&view);
+  return result;
+}
+
+} // namespace
+
+int64_t ScalarValue::asInt64() const {
+  int64_t value = 0;
+  switch (ir::byteSize(kind)) {
+  case 1:
+    value = ir::isSigned(kind) ? int64_t(std::bit_cast<int8_t>(bytes[0])) : int64_t(bytes[0]);
+    break;
+  case 2: {
+    uint16_t bits;
+    std::memcpy(&bits, bytes.data(), 2);
+    value = ir::isSigned(kind) ? int64_t(int16_t(bits)) : int64_t(bits);
+    break;
+  }
+  case 4: {
+    uint32_t bits;
+    std::memcpy(&bits, bytes.data(), 4);
+    value = ir::isSigned(kind) ? int64_t(int32_t(bits)) : int64_t(bits);
+    break;
+  }
+  default:
+    std::memcpy(&value, bytes.data(), 8);
+  }
+  return value;
+}
+
+double ScalarValue::asDouble() const {
+  if (kind == ir::ScalarKind::Float16)
+    return py::float_(py::reinterpret_borrow<py::object>(object));
+  if (kind == ir::ScalarKind::Float32) {
+    float value;
+    std::memcpy(&value, bytes.data(), 4);
+    return value;
+  }
+  double value;
+  std::memcpy(&value, bytes.data(), 8);
+  return value;
+}
+
+std::optional<ScalarValue> scalarValue(py::handle object) {
+  PyTypeObject *type = Py_TYPE(object.ptr());
+  if (type == &PyBool_Type)
+    return make(ir::ScalarKind::Bool, true, uint8_t(object.ptr() == Py_True), object);
+  if (type == &PyLong_Type)
+    return pythonInt(object);
+  if (type == &PyFloat_Type)
+    return make(ir::ScalarKind::Float64, true, PyFloat_AS_DOUBLE(object.ptr()), object);
+  if (std::optional<ir::ScalarKind> kind = NumpyScalarTypes::get().kindOf(type))
+    return numpyScalar(object, *kind);
+  if (PyLong_Check(object.ptr())) // int subclasses: IntEnum, ...
+    return pythonInt(object);
+  if (PyFloat_Check(object.ptr()))
+    return make(ir::ScalarKind::Float64, true, PyFloat_AsDouble(object.ptr()), object);
+  return std::nullopt;
+}
+
+void storeScalar(const ScalarValue &value, ir::ScalarKind target, std::byte *out) {
+  if (value.kind == target) {
+    std::memcpy(out, value.bytes.data(), ir::byteSize(target));
+    return;
+  }
+  // A conversion (to an eagerly compiled signature's type): numpy does it, as numpy would.
+  py::object converted = numpyDtype(target).attr("type")(value.object);
+  ScalarValue convertedValue = numpyScalar(converted, target);
+  std::memcpy(out, convertedValue.bytes.data(), ir::byteSize(target));
+}
+
+} // namespace kaji::python

@@ -1,0 +1,63 @@
+// Runs host kernels (codegen's HostCodegen.h) on the CPU: the blocks of a grid in parallel
+// on a thread pool, the threads of a block as a loop inside the kernel's entry or, for
+// kernels that use barriers, as fibers that switch at each barrier. See docs/cpu-backend.md.
+#pragma once
+
+#include "kaji/runtime/Dim3.h"
+#include "kaji/runtime/HostKernelABI.h"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+namespace kaji::runtime {
+
+class ThreadPool;
+
+// A bounds-checked kernel indexed an array out of range. what() reads
+// "file.py:12:9: in 'kernel': index 10 is out of bounds for axis 0 with size 10" (the first
+// such access the launch saw); the Python layer raises it as IndexError.
+class KernelIndexError : public std::out_of_range {
+public:
+  using std::out_of_range::out_of_range;
+};
+
+// How a host kernel's entry covers the threads of a block (HostKernel::usesBarrier).
+enum class HostThreads {
+  LoopInEntry, // one entry call per block: barrier-free kernels
+  Fibers,      // one entry call per thread, each on a fiber: kernels with barriers
+};
+
+class HostExecutor {
+public:
+  // `workers` OS threads run blocks; 0 means std::thread::hardware_concurrency().
+  explicit HostExecutor(unsigned workers = 0);
+  ~HostExecutor();
+  HostExecutor(const HostExecutor &) = delete;
+  HostExecutor &operator=(const HostExecutor &) = delete;
+
+  // The process-wide executor, sized to the machine, created on first use.
+  static HostExecutor &shared();
+
+  unsigned workerCount() const;
+
+  // Runs entry over `grid` × `block` and returns when every block is done. `sharedBytes`
+  // is the block's shared memory (HostKernel::staticSharedBytes plus any dynamic bytes),
+  // `params` the flattened parameters (HostKernelABI.h). Throws std::invalid_argument for
+  // a grid or block outside CUDA's limits (block ≤ 1024 threads, x/y ≤ 1024, z ≤ 64; grid
+  // y/z ≤ 65535, x < 2^31, no zero extent), KernelIndexError if the kernel indexed out of
+  // range (no further blocks are started once one has). Launches from several threads
+  // run one after another.
+  void launch(HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
+              uint64_t sharedBytes, void *const *params);
+
+private:
+  struct Worker;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::mutex launchLock_;
+};
+
+} // namespace kaji::runtime

@@ -1,0 +1,172 @@
+#include "kaji/runtime/HostExecutor.h"
+
+#include "Fiber.h"
+#include "ThreadPool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+namespace kaji::runtime {
+namespace {
+
+struct FreeDeleter {
+  void operator()(void *memory) const { std::free(memory); }
+};
+
+// One launch, as every worker sees it.
+struct LaunchState {
+  HostKernelEntry entry = nullptr;
+  HostThreads threads = HostThreads::LoopInEntry;
+  Dim3 grid;
+  Dim3 block;
+  void *const *params = nullptr;
+  uint64_t blockCount = 0;
+  std::atomic<uint64_t> nextBlock{0};
+  std::atomic<bool> failed{false};
+  std::mutex errorLock;
+  std::string error;
+
+  void recordIndexError(const char *site, int64_t axis, int64_t index, int64_t extent) {
+    std::lock_guard<std::mutex> guard(errorLock);
+    if (failed.exchange(true))
+      return;
+    error = std::string(site) + ": index " + std::to_string(index) +
+            " is out of bounds for axis " + std::to_string(axis) + " with size " +
+            std::to_string(extent);
+  }
+};
+
+void checkExtents(const char *what, Dim3 dims, Dim3 limits) {
+  const unsigned values[] = {dims.x, dims.y, dims.z};
+  const unsigned maxima[] = {limits.x, limits.y, limits.z};
+  for (int d = 0; d < 3; ++d)
+    if (values[d] == 0 || values[d] > maxima[d])
+      throw std::invalid_argument(std::string(what) + "." + char('x' + d) + " is " +
+                                  std::to_string(values[d]) + "; it must be in 1.." +
+                                  std::to_string(maxima[d]));
+}
+
+void validateLaunch(Dim3 grid, Dim3 block) {
+  checkExtents("grid", grid, Dim3{0x7fffffffu, 65535, 65535});
+  checkExtents("block", block, Dim3{1024, 1024, 64});
+  uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  if (threads > 1024)
+    throw std::invalid_argument("a block of " + std::to_string(block.x) + " x " +
+                                std::to_string(block.y) + " x " + std::to_string(block.z) +
+                                " = " + std::to_string(threads) +
+                                " threads exceeds the limit of 1024");
+}
+
+void unflatten(uint64_t linear, Dim3 extent, uint32_t out[3]) {
+  out[0] = uint32_t(linear % extent.x);
+  linear /= extent.x;
+  out[1] = uint32_t(linear % extent.y);
+  out[2] = uint32_t(linear / extent.y);
+}
+
+} // namespace
+
+// What a worker OS thread keeps between launches: its fibers' stacks and its block's shared
+// memory, and the `executor` the kernel's callbacks receive.
+struct HostExecutor::Worker {
+  FiberGroup fibers;
+  std::unique_ptr<void, FreeDeleter> shared;
+  uint64_t sharedCapacity = 0;
+  LaunchState *launch = nullptr;
+  HostLaunchContext context{};
+
+  void *sharedMemory(uint64_t bytes) {
+    constexpr uint64_t kAlignment = 64;
+    bytes = std::max<uint64_t>((bytes + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
+    if (bytes > sharedCapacity) {
+      shared.reset(std::aligned_alloc(kAlignment, bytes));
+      if (!shared)
+        throw std::bad_alloc();
+      sharedCapacity = bytes;
+    }
+    return shared.get();
+  }
+
+  static void barrier(void *executor) { static_cast<Worker *>(executor)->fibers.barrier(); }
+
+  static void indexError(void *executor, const char *site, int64_t axis, int64_t index,
+                         int64_t extent) {
+    static_cast<Worker *>(executor)->launch->recordIndexError(site, axis, index, extent);
+  }
+
+  static void runThread(void *executor, unsigned index) {
+    auto &worker = *static_cast<Worker *>(executor);
+    HostLaunchContext context = worker.context;
+    unflatten(index, worker.launch->block, context.threadIdx);
+    worker.launch->entry(worker.launch->params, &context);
+  }
+
+  void runBlocks() {
+    LaunchState &state = *launch;
+    unsigned threadsPerBlock = state.block.x * state.block.y * state.block.z;
+    while (!state.failed.load(std::memory_order_relaxed)) {
+      uint64_t linear = state.nextBlock.fetch_add(1, std::memory_order_relaxed);
+      if (linear >= state.blockCount)
+        return;
+      unflatten(linear, state.grid, context.blockIdx);
+      if (state.threads == HostThreads::LoopInEntry)
+        state.entry(state.params, &context);
+      else
+        fibers.run(threadsPerBlock, &Worker::runThread, this);
+    }
+  }
+};
+
+HostExecutor::HostExecutor(unsigned workers) {
+  if (workers == 0)
+    workers = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < workers; ++i)
+    workers_.push_back(std::make_unique<Worker>());
+  pool_ = std::make_unique<ThreadPool>(workers);
+}
+
+HostExecutor::~HostExecutor() = default;
+
+HostExecutor &HostExecutor::shared() {
+  static HostExecutor executor;
+  return executor;
+}
+
+unsigned HostExecutor::workerCount() const { return unsigned(workers_.size()); }
+
+void HostExecutor::launch(HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
+                          uint64_t sharedBytes, void *const *params) {
+  if (!entry)
+    throw std::invalid_argument("host kernel launch without a kernel entry");
+  validateLaunch(grid, block);
+  std::lock_guard<std::mutex> guard(launchLock_);
+  LaunchState state;
+  state.entry = entry;
+  state.threads = threads;
+  state.grid = grid;
+  state.block = block;
+  state.params = params;
+  state.blockCount = uint64_t(grid.x) * grid.y * grid.z;
+  for (auto &worker : workers_) {
+    worker->launch = &state;
+    worker->context = HostLaunchContext{};
+    worker->context.blockDim[0] = block.x;
+    worker->context.blockDim[1] = block.y;
+    worker->context.blockDim[2] = block.z;
+    worker->context.gridDim[0] = grid.x;
+    worker->context.gridDim[1] = grid.y;
+    worker->context.gridDim[2] = grid.z;
+    worker->context.sharedMemory = worker->sharedMemory(sharedBytes);
+    worker->context.executor = worker.get();
+    worker->context.barrier = &Worker::barrier;
+    worker->context.indexError = &Worker::indexError;
+  }
+  pool_->runOnAll([this](unsigned worker) { workers_[worker]->runBlocks(); });
+  if (state.failed)
+    throw KernelIndexError(state.error);
+}
+
+} // namespace kaji::runtime

@@ -1,0 +1,113 @@
+"""Argument typing, argument errors and launch-configuration errors: no GPU needed, since all
+of these are decided before any device is touched."""
+
+import numpy as np
+import pytest
+
+import kaji
+
+
+@kaji.jit
+def add(out, x, y):
+    i = kaji.grid(1)
+    if i < out.size:
+        out[i] = x[i] + y[i]
+
+
+class FakeCudaArray:
+    """Just enough of __cuda_array_interface__ v3 to be typed (never launched)."""
+
+    def __init__(self, shape, typestr, strides=None):
+        self.__cuda_array_interface__ = {
+            "shape": shape, "typestr": typestr, "strides": strides, "data": (0, False),
+            "version": 3,
+        }
+
+
+@pytest.mark.parametrize("value, expected", [
+    (True, "bool"),
+    (3, "i64"),
+    (2 ** 63, "u64"),
+    (2.5, "f64"),
+    (np.float32(1), "f32"),
+    (np.int16(1), "i16"),
+    (np.uint8(1), "u8"),
+    (np.float16(1), "f16"),
+    (np.bool_(True), "bool"),
+])
+def test_scalar_types(value, expected):
+    assert kaji.typeof(value) == expected
+
+
+def test_numpy_array_layouts():
+    c = np.zeros((4, 6), dtype=np.float32)
+    assert kaji.typeof(c) == "array<f32, 2, C>"
+    assert kaji.typeof(np.asfortranarray(c)) == "array<f32, 2, F>"
+    # numpy arrays are staged through a contiguous device copy
+    assert kaji.typeof(c[:, ::2]) == "array<f32, 2, C>"
+    assert kaji.typeof(np.zeros(5, dtype=np.int64)) == "array<i64, 1, C>"
+
+
+def test_cuda_array_interface_layouts():
+    assert kaji.typeof(FakeCudaArray((4, 6), "<f4")) == "array<f32, 2, C>"
+    assert kaji.typeof(FakeCudaArray((4, 6), "<f4", (4, 16))) == "array<f32, 2, F>"
+    assert kaji.typeof(FakeCudaArray((8,), "<f8", (16,))) == "array<f64, 1, any>"
+    assert kaji.typeof(FakeCudaArray((3,), "|b1")) == "array<bool, 1, C>"
+
+
+def test_unsupported_array_dtype_names_it():
+    with pytest.raises(TypeError, match="complex"):
+        kaji.typeof(np.zeros(3, dtype=np.complex64))
+    with pytest.raises(TypeError, match=">f4"):
+        kaji.typeof(FakeCudaArray((3,), ">f4"))
+
+
+def test_unsupported_argument_type_names_the_argument():
+    with pytest.raises(TypeError, match=r"argument 2 \('x'\) of kernel 'add'.*'list'"):
+        add[1, 32](np.zeros(3), [1.0, 2.0, 3.0], np.zeros(3))
+
+
+def test_unsupported_dtype_names_the_argument():
+    with pytest.raises(TypeError, match=r"argument 3 \('y'\).*complex"):
+        add[1, 32](np.zeros(3), np.zeros(3), np.zeros(3, dtype=np.complex128))
+
+
+def test_wrong_argument_count():
+    with pytest.raises(TypeError, match="takes 3 arguments but 2 were given"):
+        add[1, 32](np.zeros(3), np.zeros(3))
+
+
+@pytest.mark.parametrize("config, message", [
+    ((0, 32), "grid dimension x is 0"),
+    ((1, (32, -1)), "block dimension y is -1"),
+    ((1, 32, None, -4), "dynamic shared memory size is -4"),
+    ((1, (1, 1, 1, 1)), "1 to 3 dimensions"),
+])
+def test_bad_launch_configuration_is_a_value_error(config, message):
+    with pytest.raises(ValueError, match=message):
+        add[config](np.zeros(3), np.zeros(3), np.zeros(3))
+
+
+def test_launch_configuration_needs_grid_and_block():
+    with pytest.raises(ValueError, match=r"kernel\[griddim, blockdim\]"):
+        add[1]
+
+
+@pytest.mark.parametrize("config", [(1.5, 32), (1, "32"), (1, 32, "stream")])
+def test_launch_configuration_of_wrong_type_is_a_type_error(config):
+    with pytest.raises(TypeError):
+        add[config]
+
+
+@pytest.mark.skipif(kaji.is_available(), reason="a CUDA driver is available")
+def test_launch_without_gpu_raises_cuda_unavailable():
+    with pytest.raises(kaji.CudaUnavailable) as info:
+        add[1, 32](np.zeros(3), np.zeros(3), np.zeros(3))
+    assert str(info.value)
+    assert kaji.devices() == []
+
+
+@pytest.mark.skipif(kaji.is_available(), reason="a CUDA driver is available")
+def test_device_memory_without_gpu_raises_cuda_unavailable():
+    with pytest.raises(kaji.CudaUnavailable):
+        kaji.to_device(np.zeros(3))

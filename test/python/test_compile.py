@@ -1,0 +1,156 @@
+"""Compiling through the decorator: no GPU needed."""
+
+import inspect
+import math
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda
+
+SAXPY_SIG = "void(float32[:], float32, float32[:], float32[:])"
+SCALE = 3
+OFFSET = np.float32(0.5)
+
+
+@kaji.jit
+def saxpy(out, a, x, y):
+    i = kaji.grid(1)
+    if i < x.size:
+        out[i] = a * x[i] + y[i]
+
+
+@cuda.jit
+def numba_style_copy(out, x):
+    i = cuda.threadIdx.x + cuda.blockIdx.x * cuda.blockDim.x
+    if i < x.size:
+        out[i] = x[i]
+
+
+@kaji.jit(device=True)
+def hypotenuse(a, b):
+    return math.sqrt(a * a + b * b)
+
+
+@kaji.jit
+def calls_device_function(out, x, y):
+    i = kaji.grid(1)
+    if i < out.size:
+        out[i] = hypotenuse(x[i], y[i]) * SCALE + OFFSET
+
+
+@kaji.jit("void(float64[:], float64)")
+def eager_fill(out, value):
+    i = kaji.grid(1)
+    if i < out.size:
+        out[i] = value
+
+
+def test_inspect_ptx_of_saxpy():
+    ptx = saxpy.inspect_ptx(SAXPY_SIG)
+    assert ".entry" in ptx
+    assert "saxpy" in ptx
+
+
+def test_inspect_ir_and_llvm():
+    assert "saxpy" in saxpy.inspect_ir(SAXPY_SIG)
+    assert "nvptx64" in saxpy.inspect_llvm(SAXPY_SIG)
+
+
+def test_numba_spelling_compiles():
+    assert ".entry" in numba_style_copy.inspect_ptx("void(int32[:], int32[:])")
+
+
+def test_device_function_and_globals():
+    ptx = calls_device_function.inspect_ptx("void(float32[:], float32[:], float32[:])")
+    assert ".entry" in ptx
+
+
+def test_closure_constant():
+    factor = 7
+
+    @kaji.jit
+    def scale(out):
+        i = kaji.grid(1)
+        if i < out.size:
+            out[i] = out[i] * factor
+
+    assert ".entry" in scale.inspect_ptx("void(int64[:])")
+
+
+def test_eager_signature_is_compiled_at_decoration():
+    assert eager_fill.signatures == ["void(float64[:], float64)"]
+    assert set(eager_fill.inspect_ptx()) == {"void(float64[:], float64)"}
+
+
+def test_signature_with_wrong_arity_is_a_type_error():
+    with pytest.raises(TypeError, match="takes 4 arguments"):
+        saxpy.inspect_ptx("void(float32[:])")
+
+
+def test_malformed_signature_is_a_compile_error():
+    with pytest.raises(kaji.CompileError, match="<signature>"):
+        saxpy.inspect_ptx("void(float33[:], float32, float32[:], float32[:])")
+
+
+def _line_and_column_of(func, text):
+    lines, first = inspect.getsourcelines(func)
+    for offset, line in enumerate(lines):
+        if text in line:
+            return first + offset, line.index(text) + 1, line.rstrip("\n")
+    raise AssertionError(f"{text!r} not in the source of {func.__name__}")
+
+
+def test_compile_error_points_into_this_file():
+    @kaji.jit
+    def uses_unknown_name(out):
+        out[0] = undefined_global_xyz  # noqa: F821
+
+    with pytest.raises(kaji.CompileError) as info:
+        uses_unknown_name.inspect_ptx("void(float32[:])")
+    line, column, source_line = _line_and_column_of(uses_unknown_name, "undefined_global_xyz")
+    error = info.value
+    rendered = str(error).splitlines()
+    assert rendered[0].startswith(f"{__file__}:{line}:{column}: error: ")
+    assert "undefined_global_xyz" in rendered[0]
+    assert rendered[1] == source_line
+    assert rendered[2] == " " * (column - 1) + "^"
+    assert (error.filename, error.lineno, error.col) == (__file__, line, column)
+
+
+def test_compile_error_in_a_device_function_points_at_it():
+    @kaji.jit(device=True)
+    def broken(x):
+        return x + missing_name_abc  # noqa: F821
+
+    @kaji.jit
+    def caller(out):
+        out[0] = broken(out[0])
+
+    with pytest.raises(kaji.CompileError) as info:
+        caller.inspect_ptx("void(float32[:])")
+    line, column, _ = _line_and_column_of(broken, "missing_name_abc")
+    assert str(info.value).startswith(f"{__file__}:{line}:{column}: error: ")
+
+
+def test_kernel_needs_a_launch_configuration():
+    with pytest.raises(TypeError, match=r"saxpy\[griddim, blockdim\]"):
+        saxpy(1, 2, 3, 4)
+
+
+def test_device_function_is_not_callable_from_python():
+    with pytest.raises(TypeError, match="only be called from a kaji kernel"):
+        hypotenuse(3.0, 4.0)
+
+
+def test_device_function_takes_no_signature():
+    with pytest.raises(TypeError, match="no signature"):
+        kaji.jit("float32(float32)", device=True)(lambda x: x)
+
+
+def test_source_less_function_is_rejected():
+    namespace = {}
+    exec("def made_up(out):\n    out[0] = 1\n", namespace)
+    with pytest.raises(TypeError, match="cannot read the source"):
+        kaji.jit(namespace["made_up"])

@@ -1,0 +1,73 @@
+// Compiling kaji IR text for the host and launching it on host buffers, for the CPU backend
+// tests.
+#pragma once
+
+#include "kaji/codegen/HostCodegen.h"
+#include "kaji/ir/IRParser.h"
+#include "kaji/ir/Verifier.h"
+#include "kaji/runtime/HostExecutor.h"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kaji::codegen::test {
+
+inline const char *kHostTestFile = "host_test.kir";
+
+inline HostKernel compileHostText(std::string_view text, std::string_view kernel,
+                                  HostOptions options = {}) {
+  std::unique_ptr<ir::Module> module =
+      ir::parseIR(text, std::make_shared<const std::string>(kHostTestFile));
+  ir::verify(*module);
+  return compileHostKernel(*module, kernel, options);
+}
+
+// The flattened kernel parameters, as HostKernelABI.h lays them out: one pointer per part,
+// each to a value kept alive here.
+class HostParams {
+public:
+  template <class T> HostParams &scalar(T value) {
+    static_assert(sizeof(T) <= 8);
+    std::memcpy(slots_.emplace_back().data(), &value, sizeof(T));
+    pointers_.push_back(slots_.back().data());
+    return *this;
+  }
+  // A C-contiguous array of `shape` over `data`.
+  template <class T> HostParams &array(T *data, std::vector<int64_t> shape) {
+    scalar(static_cast<void *>(data));
+    std::vector<int64_t> strides(shape.size());
+    int64_t stride = sizeof(T);
+    for (size_t d = shape.size(); d-- > 0;) {
+      strides[d] = stride;
+      stride *= shape[d];
+    }
+    for (int64_t extent : shape)
+      scalar(extent);
+    for (int64_t s : strides)
+      scalar(s);
+    return *this;
+  }
+  void *const *data() const { return pointers_.data(); }
+  size_t size() const { return pointers_.size(); }
+
+private:
+  std::deque<std::array<unsigned char, 8>> slots_;
+  std::vector<void *> pointers_;
+};
+
+inline void launchHost(const HostKernel &kernel, runtime::Dim3 grid, runtime::Dim3 block,
+                       const HostParams &params) {
+  ASSERT_EQ(params.size(), kernel.parameterCount);
+  runtime::HostExecutor::shared().launch(
+      kernel.entry,
+      kernel.usesBarrier ? runtime::HostThreads::Fibers : runtime::HostThreads::LoopInEntry,
+      grid, block, kernel.staticSharedBytes, params.data());
+}
+
+} // namespace kaji::codegen::test

@@ -1,0 +1,94 @@
+#include "kaji/frontend/Signature.h"
+
+#include <gtest/gtest.h>
+
+namespace kaji::frontend {
+namespace {
+
+using ir::Layout;
+using ir::ScalarKind;
+using ir::Type;
+
+Type single(const std::string &type) {
+  Signature sig = parseSignature("void(" + type + ")", {});
+  EXPECT_EQ(sig.params.size(), 1u);
+  return sig.params.at(0);
+}
+
+std::string errorOf(const std::string &text) {
+  auto file = std::make_shared<const std::string>("sig");
+  try {
+    parseSignature(text, ir::Location{file, 1, 1});
+  } catch (const ir::CompileError &error) {
+    return std::to_string(error.location().col) + ": " + error.what();
+  }
+  return "<no error>";
+}
+
+TEST(Signature, ScalarAliases) {
+  const std::pair<const char *, ScalarKind> cases[] = {
+      {"bool", ScalarKind::Bool},       {"boolean", ScalarKind::Bool},
+      {"b1", ScalarKind::Bool},         {"int8", ScalarKind::Int8},
+      {"i1", ScalarKind::Int8},         {"int16", ScalarKind::Int16},
+      {"i2", ScalarKind::Int16},        {"int32", ScalarKind::Int32},
+      {"i4", ScalarKind::Int32},        {"int64", ScalarKind::Int64},
+      {"i8", ScalarKind::Int64},        {"int_", ScalarKind::Int64},
+      {"intp", ScalarKind::Int64},      {"uint8", ScalarKind::UInt8},
+      {"u1", ScalarKind::UInt8},        {"uint16", ScalarKind::UInt16},
+      {"u2", ScalarKind::UInt16},       {"uint32", ScalarKind::UInt32},
+      {"u4", ScalarKind::UInt32},       {"uint64", ScalarKind::UInt64},
+      {"u8", ScalarKind::UInt64},       {"uintp", ScalarKind::UInt64},
+      {"float16", ScalarKind::Float16}, {"f2", ScalarKind::Float16},
+      {"float32", ScalarKind::Float32}, {"f4", ScalarKind::Float32},
+      {"float64", ScalarKind::Float64}, {"f8", ScalarKind::Float64},
+      {"float_", ScalarKind::Float64},
+  };
+  for (auto [name, kind] : cases)
+    EXPECT_EQ(single(name), Type::scalar(kind)) << name;
+}
+
+TEST(Signature, ArrayLayouts) {
+  EXPECT_EQ(single("float32[:]"), Type::array(ScalarKind::Float32, 1, Layout::Any));
+  EXPECT_EQ(single("float32[::1]"), Type::array(ScalarKind::Float32, 1, Layout::C));
+  EXPECT_EQ(single("f8[:, ::1]"), Type::array(ScalarKind::Float64, 2, Layout::C));
+  EXPECT_EQ(single("f8[::1, :]"), Type::array(ScalarKind::Float64, 2, Layout::F));
+  EXPECT_EQ(single("int64[:,:,:]"), Type::array(ScalarKind::Int64, 3, Layout::Any));
+}
+
+TEST(Signature, WhitespaceInsensitive) {
+  Signature sig = parseSignature("  void ( float32 [ : , : : 1 ] ,int32 )  ", {});
+  ASSERT_EQ(sig.params.size(), 2u);
+  EXPECT_EQ(sig.params[0], Type::array(ScalarKind::Float32, 2, Layout::C));
+  EXPECT_EQ(sig.params[1], Type::scalar(ScalarKind::Int32));
+  EXPECT_TRUE(sig.returnType.isVoid());
+}
+
+TEST(Signature, DeviceReturnTypeAndNoParameters) {
+  Signature sig = parseSignature("float32(float32, float32)", {});
+  EXPECT_EQ(sig.returnType, Type::scalar(ScalarKind::Float32));
+  EXPECT_TRUE(parseSignature("void()", {}).params.empty());
+}
+
+TEST(Signature, RoundTripsThroughItsCanonicalSpelling) {
+  for (const char *text : {"void(float32[:], float32, float32[:, ::1])", "float32(float32, int64)",
+                           "void(int64[:, :, :], uint8[::1, :], bool)", "void()"})
+    EXPECT_EQ(signatureString(parseSignature(text, {})), text);
+}
+
+TEST(Signature, ErrorsPointAtTheOffendingColumn) {
+  EXPECT_EQ(errorOf("void(flaot32[:])"), "6: unknown type 'flaot32' in signature");
+  EXPECT_EQ(errorOf("void(float32[:)"), "15: expected ']', found ')'");
+  EXPECT_EQ(errorOf("void float32"), "6: expected '(' after the return type, found 'f'");
+  EXPECT_EQ(errorOf("void(float32"), "13: expected ',' or ')' at the end of the signature");
+  EXPECT_EQ(errorOf("void(void)"), "6: 'void' is only valid as a return type");
+  EXPECT_EQ(errorOf("void(int32) x"), "13: unexpected 'x' after the signature");
+  EXPECT_EQ(errorOf("void(f4[::2])"), "11: expected '1' after '::' (only '::1' marks a contiguous "
+                                      "dimension), found '2'");
+  EXPECT_EQ(errorOf("void(f4[:, ::1, :])"),
+            "19: '::1' may mark only the last dimension (C layout) or the first (F layout)");
+  EXPECT_EQ(errorOf(""), "1: empty signature: expected e.g. 'void(float32[:])'");
+  EXPECT_EQ(errorOf("void(,)"), "6: expected a type");
+}
+
+} // namespace
+} // namespace kaji::frontend
