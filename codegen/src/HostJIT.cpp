@@ -112,13 +112,12 @@ runtime::HostKernelEntry HostJIT::load(std::unique_ptr<llvm::Module> module,
         session.removeJITDylib(*static_cast<llvm::orc::JITDylib *>(const_cast<void *>(library))));
   });
   // libm (sinf, ...) and memcpy/memset resolve to this process's definitions.
-  library.addGenerator(
-      orThrow(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-                  jit.getDataLayout().getGlobalPrefix()),
-              "cannot search this process for the math library"));
-  orThrow(jit.addIRModule(library, llvm::orc::ThreadSafeModule(std::move(module),
-                                                               std::move(context))),
-          "cannot add a host kernel to the JIT");
+  library.addGenerator(orThrow(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+                                   jit.getDataLayout().getGlobalPrefix()),
+                               "cannot search this process for the math library"));
+  orThrow(
+      jit.addIRModule(library, llvm::orc::ThreadSafeModule(std::move(module), std::move(context))),
+      "cannot add a host kernel to the JIT");
   auto address = orThrow(jit.lookup(library, symbol), "cannot compile a host kernel");
   code = std::move(owner);
   return address.toPtr<runtime::HostKernelEntry>();

@@ -59,8 +59,7 @@ llvm::Value *implicitArgument(llvm::IRBuilderBase &builder) {
 
 llvm::Value *loadContextField(llvm::IRBuilderBase &builder, llvm::Value *context,
                               ContextField field, llvm::Type *type, const char *name) {
-  llvm::Value *address =
-      builder.CreateStructGEP(contextType(builder.getContext()), context, field);
+  llvm::Value *address = builder.CreateStructGEP(contextType(builder.getContext()), context, field);
   return builder.CreateLoad(type, address, name);
 }
 
@@ -104,8 +103,8 @@ llvm::Value *HostTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::T
 }
 
 void HostTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
-                                const std::string &function, llvm::Value *axis,
-                                llvm::Value *index, llvm::Value *extent) const {
+                                const std::string &function, llvm::Value *axis, llvm::Value *index,
+                                llvm::Value *extent) const {
   std::string site = location.fileName() + ":" + std::to_string(location.line) + ":" +
                      std::to_string(location.col) + ": in '" + function + "'";
   llvm::Value *siteText = builder.CreateGlobalString(site, "kaji.index_site");
@@ -116,7 +115,8 @@ void HostTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location
   llvm::Type *i64 = builder.getInt64Ty();
   auto *type =
       llvm::FunctionType::get(builder.getVoidTy(), {pointer, pointer, i64, i64, i64}, false);
-  llvm::CallInst *call = builder.CreateCall(type, report, {executor, siteText, axis, index, extent});
+  llvm::CallInst *call =
+      builder.CreateCall(type, report, {executor, siteText, axis, index, extent});
   call->addFnAttr(llvm::Attribute::Cold);
 }
 
@@ -184,7 +184,8 @@ std::string buildHostEntry(llvm::Function &kernel, bool loopOverThreads) {
   llvm::Value *implicit = llvm::UndefValue::get(implicitType(context));
   for (ContextField field : {kBlockIdx, kBlockDim, kGridDim})
     for (unsigned dim = 0; dim < 3; ++dim)
-      implicit = builder.CreateInsertValue(implicit, coordinate(field, dim), {unsigned(field), dim});
+      implicit =
+          builder.CreateInsertValue(implicit, coordinate(field, dim), {unsigned(field), dim});
   implicit = builder.CreateInsertValue(
       implicit, loadContextField(builder, launch, kSharedMemory, pointer, "shared"),
       kImplicitShared);

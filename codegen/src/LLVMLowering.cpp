@@ -171,10 +171,10 @@ public:
     if (llvm::GlobalVariable *existing = out_.getNamedGlobal(name))
       return existing;
     auto *storage = llvm::ArrayType::get(llvm::Type::getInt8Ty(out_.getContext()), 16);
-    auto *scratch = new llvm::GlobalVariable(
-        out_, storage, false, llvm::GlobalValue::InternalLinkage,
-        llvm::Constant::getNullValue(storage), name, nullptr, llvm::GlobalValue::NotThreadLocal,
-        addressSpace);
+    auto *scratch =
+        new llvm::GlobalVariable(out_, storage, false, llvm::GlobalValue::InternalLinkage,
+                                 llvm::Constant::getNullValue(storage), name, nullptr,
+                                 llvm::GlobalValue::NotThreadLocal, addressSpace);
     scratch->setAlignment(llvm::Align(16));
     return scratch;
   }

@@ -58,10 +58,10 @@ void NVPTXTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
 llvm::Value *NVPTXTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                             uint64_t alignment, const std::string &name) const {
   // Shared memory cannot be initialised: the NVPTX backend requires an undef initializer.
-  auto *global = new llvm::GlobalVariable(
-      *builder.GetInsertBlock()->getModule(), storage, false, llvm::GlobalValue::InternalLinkage,
-      llvm::UndefValue::get(storage), name, nullptr, llvm::GlobalValue::NotThreadLocal,
-      kSharedAddressSpace);
+  auto *global = new llvm::GlobalVariable(*builder.GetInsertBlock()->getModule(), storage, false,
+                                          llvm::GlobalValue::InternalLinkage,
+                                          llvm::UndefValue::get(storage), name, nullptr,
+                                          llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
   global->setAlignment(llvm::Align(alignment));
   return global;
 }

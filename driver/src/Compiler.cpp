@@ -61,6 +61,9 @@ frontend::FunctionRef findFunction(std::shared_ptr<const frontend::Module> modul
 }
 
 CompiledModule compile(const CompileRequest &request) {
+  if (request.target != Target::CUDA)
+    throw std::invalid_argument("compile() produces PTX for Target::CUDA; use compileHost() "
+                                "for Target::Host");
   CompiledModule compiled;
   auto start = std::chrono::steady_clock::now();
   LoweredModule lowered = lower(request);
@@ -70,12 +73,37 @@ CompiledModule compile(const CompileRequest &request) {
   return compiled;
 }
 
+HostCompiledModule compileHost(const CompileRequest &request) {
+  HostCompiledModule compiled;
+  auto start = std::chrono::steady_clock::now();
+  LoweredModule lowered = lower(request);
+  compiled.timings.frontendMs = millisecondsSince(start);
+  codegen::CodegenTimings &total = compiled.timings.codegen;
+  for (const std::string &name : lowered.entryNames) {
+    codegen::CodegenTimings timings;
+    compiled.kernels.push_back(
+        codegen::compileHostKernel(lowered.module, name, request.host, &timings));
+    total.lowerMs += timings.lowerMs;
+    total.optimizeMs += timings.optimizeMs;
+    total.emitMs += timings.emitMs;
+  }
+  return compiled;
+}
+
 std::string emitStage(const CompileRequest &request, Stage stage) {
+  if (request.target == Target::Host && stage == Stage::PTX)
+    throw std::invalid_argument("there is no PTX for Target::Host");
   LoweredModule lowered = lower(request);
   switch (stage) {
   case Stage::IR:
     return ir::printModule(lowered.module);
   case Stage::LLVM:
+    if (request.target == Target::Host) {
+      std::string text;
+      for (const std::string &name : lowered.entryNames)
+        text += codegen::emitHostLLVMIR(lowered.module, name, request.host);
+      return text;
+    }
     return codegen::emitLLVMIR(lowered.module, request.ptx);
   case Stage::PTX:
     return codegen::emitPTX(lowered.module, request.ptx);

@@ -30,47 +30,83 @@ struct MathFunction {
 };
 
 constexpr MathFunction kMathFunctions[] = {
-    {"sqrt", "sqrt", 1, MathKind::Float},       {"exp", "exp", 1, MathKind::Float},
-    {"exp2", "exp2", 1, MathKind::Float},       {"expm1", "expm1", 1, MathKind::Float},
-    {"log", "log", 1, MathKind::Log},           {"log2", "log2", 1, MathKind::Float},
-    {"log10", "log10", 1, MathKind::Float},     {"log1p", "log1p", 1, MathKind::Float},
-    {"cbrt", "cbrt", 1, MathKind::Float},       {"sin", "sin", 1, MathKind::Float},
-    {"cos", "cos", 1, MathKind::Float},         {"tan", "tan", 1, MathKind::Float},
-    {"asin", "asin", 1, MathKind::Float},       {"acos", "acos", 1, MathKind::Float},
-    {"atan", "atan", 1, MathKind::Float},       {"sinh", "sinh", 1, MathKind::Float},
-    {"cosh", "cosh", 1, MathKind::Float},       {"tanh", "tanh", 1, MathKind::Float},
-    {"asinh", "asinh", 1, MathKind::Float},     {"acosh", "acosh", 1, MathKind::Float},
-    {"atanh", "atanh", 1, MathKind::Float},     {"erf", "erf", 1, MathKind::Float},
-    {"erfc", "erfc", 1, MathKind::Float},       {"gamma", "tgamma", 1, MathKind::Float},
-    {"lgamma", "lgamma", 1, MathKind::Float},   {"fabs", "fabs", 1, MathKind::Float},
-    {"atan2", "atan2", 2, MathKind::Float},     {"hypot", "hypot", 2, MathKind::Float},
-    {"copysign", "copysign", 2, MathKind::Float}, {"fmod", "fmod", 2, MathKind::Float},
-    {"pow", "pow", 2, MathKind::Power},         {"floor", "floor", 1, MathKind::ToInteger},
-    {"ceil", "ceil", 1, MathKind::ToInteger},   {"trunc", "trunc", 1, MathKind::ToInteger},
-    {"isnan", "isnan", 1, MathKind::Predicate}, {"isinf", "isinf", 1, MathKind::Predicate},
+    {"sqrt", "sqrt", 1, MathKind::Float},
+    {"exp", "exp", 1, MathKind::Float},
+    {"exp2", "exp2", 1, MathKind::Float},
+    {"expm1", "expm1", 1, MathKind::Float},
+    {"log", "log", 1, MathKind::Log},
+    {"log2", "log2", 1, MathKind::Float},
+    {"log10", "log10", 1, MathKind::Float},
+    {"log1p", "log1p", 1, MathKind::Float},
+    {"cbrt", "cbrt", 1, MathKind::Float},
+    {"sin", "sin", 1, MathKind::Float},
+    {"cos", "cos", 1, MathKind::Float},
+    {"tan", "tan", 1, MathKind::Float},
+    {"asin", "asin", 1, MathKind::Float},
+    {"acos", "acos", 1, MathKind::Float},
+    {"atan", "atan", 1, MathKind::Float},
+    {"sinh", "sinh", 1, MathKind::Float},
+    {"cosh", "cosh", 1, MathKind::Float},
+    {"tanh", "tanh", 1, MathKind::Float},
+    {"asinh", "asinh", 1, MathKind::Float},
+    {"acosh", "acosh", 1, MathKind::Float},
+    {"atanh", "atanh", 1, MathKind::Float},
+    {"erf", "erf", 1, MathKind::Float},
+    {"erfc", "erfc", 1, MathKind::Float},
+    {"gamma", "tgamma", 1, MathKind::Float},
+    {"lgamma", "lgamma", 1, MathKind::Float},
+    {"fabs", "fabs", 1, MathKind::Float},
+    {"atan2", "atan2", 2, MathKind::Float},
+    {"hypot", "hypot", 2, MathKind::Float},
+    {"copysign", "copysign", 2, MathKind::Float},
+    {"fmod", "fmod", 2, MathKind::Float},
+    {"pow", "pow", 2, MathKind::Power},
+    {"floor", "floor", 1, MathKind::ToInteger},
+    {"ceil", "ceil", 1, MathKind::ToInteger},
+    {"trunc", "trunc", 1, MathKind::ToInteger},
+    {"isnan", "isnan", 1, MathKind::Predicate},
+    {"isinf", "isinf", 1, MathKind::Predicate},
     {"isfinite", "isfinite", 1, MathKind::Predicate},
 };
 
 // numpy's ufuncs under their numpy names; floor/ceil/trunc stay floats there.
 constexpr MathFunction kNumpyFunctions[] = {
-    {"sqrt", "sqrt", 1, MathKind::Float},        {"exp", "exp", 1, MathKind::Float},
-    {"exp2", "exp2", 1, MathKind::Float},        {"expm1", "expm1", 1, MathKind::Float},
-    {"log", "log", 1, MathKind::Float},          {"log2", "log2", 1, MathKind::Float},
-    {"log10", "log10", 1, MathKind::Float},      {"log1p", "log1p", 1, MathKind::Float},
-    {"cbrt", "cbrt", 1, MathKind::Float},        {"sin", "sin", 1, MathKind::Float},
-    {"cos", "cos", 1, MathKind::Float},          {"tan", "tan", 1, MathKind::Float},
-    {"arcsin", "asin", 1, MathKind::Float},      {"arccos", "acos", 1, MathKind::Float},
-    {"arctan", "atan", 1, MathKind::Float},      {"sinh", "sinh", 1, MathKind::Float},
-    {"cosh", "cosh", 1, MathKind::Float},        {"tanh", "tanh", 1, MathKind::Float},
-    {"arcsinh", "asinh", 1, MathKind::Float},    {"arccosh", "acosh", 1, MathKind::Float},
-    {"arctanh", "atanh", 1, MathKind::Float},    {"fabs", "fabs", 1, MathKind::Float},
-    {"floor", "floor", 1, MathKind::Float},      {"ceil", "ceil", 1, MathKind::Float},
-    {"trunc", "trunc", 1, MathKind::Float},      {"arctan2", "atan2", 2, MathKind::Float},
-    {"hypot", "hypot", 2, MathKind::Float},      {"copysign", "copysign", 2, MathKind::Float},
-    {"fmod", "fmod", 2, MathKind::Float},        {"power", "pow", 2, MathKind::Power},
-    {"isnan", "isnan", 1, MathKind::Predicate},  {"isinf", "isinf", 1, MathKind::Predicate},
-    {"isfinite", "isfinite", 1, MathKind::Predicate}, {"abs", "abs", 1, MathKind::Abs},
-    {"absolute", "abs", 1, MathKind::Abs},       {"minimum", "min", 2, MathKind::MinMax},
+    {"sqrt", "sqrt", 1, MathKind::Float},
+    {"exp", "exp", 1, MathKind::Float},
+    {"exp2", "exp2", 1, MathKind::Float},
+    {"expm1", "expm1", 1, MathKind::Float},
+    {"log", "log", 1, MathKind::Float},
+    {"log2", "log2", 1, MathKind::Float},
+    {"log10", "log10", 1, MathKind::Float},
+    {"log1p", "log1p", 1, MathKind::Float},
+    {"cbrt", "cbrt", 1, MathKind::Float},
+    {"sin", "sin", 1, MathKind::Float},
+    {"cos", "cos", 1, MathKind::Float},
+    {"tan", "tan", 1, MathKind::Float},
+    {"arcsin", "asin", 1, MathKind::Float},
+    {"arccos", "acos", 1, MathKind::Float},
+    {"arctan", "atan", 1, MathKind::Float},
+    {"sinh", "sinh", 1, MathKind::Float},
+    {"cosh", "cosh", 1, MathKind::Float},
+    {"tanh", "tanh", 1, MathKind::Float},
+    {"arcsinh", "asinh", 1, MathKind::Float},
+    {"arccosh", "acosh", 1, MathKind::Float},
+    {"arctanh", "atanh", 1, MathKind::Float},
+    {"fabs", "fabs", 1, MathKind::Float},
+    {"floor", "floor", 1, MathKind::Float},
+    {"ceil", "ceil", 1, MathKind::Float},
+    {"trunc", "trunc", 1, MathKind::Float},
+    {"arctan2", "atan2", 2, MathKind::Float},
+    {"hypot", "hypot", 2, MathKind::Float},
+    {"copysign", "copysign", 2, MathKind::Float},
+    {"fmod", "fmod", 2, MathKind::Float},
+    {"power", "pow", 2, MathKind::Power},
+    {"isnan", "isnan", 1, MathKind::Predicate},
+    {"isinf", "isinf", 1, MathKind::Predicate},
+    {"isfinite", "isfinite", 1, MathKind::Predicate},
+    {"abs", "abs", 1, MathKind::Abs},
+    {"absolute", "abs", 1, MathKind::Abs},
+    {"minimum", "min", 2, MathKind::MinMax},
     {"maximum", "max", 2, MathKind::MinMax},
 };
 
@@ -192,15 +228,14 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
   throw ir::CompileError(loc, "module '" + module + "' has no attribute '" + member + "'");
 }
 
-Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
-                                   const Expr &node) {
+Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr, const Expr &node) {
   at(node.loc);
   if (base.kind == Operand::Kind::Module) {
     if (auto reg = specialRegisterNamed(base.name)) {
       unsigned dim = attr == "x" ? 0 : attr == "y" ? 1 : attr == "z" ? 2 : 3;
       if (dim == 3)
-        throw ir::CompileError(node.loc, base.name + " has no attribute '" + attr +
-                                             "'; use .x, .y or .z");
+        throw ir::CompileError(node.loc,
+                               base.name + " has no attribute '" + attr + "'; use .x, .y or .z");
       return Operand::scalar(builder_.specialReg(*reg, dim));
     }
     if (base.name == "kaji.atomic" || base.name == "kaji.shared") {
@@ -320,12 +355,10 @@ Operand FunctionLowerer::callMath(const std::string &function, const std::vector
                                              builder_.math("log", floatType, {operands[1]})));
     return Operand::scalar(builder_.math("log", floatType, operands));
   case MathKind::Predicate:
-    return Operand::scalar(
-        builder_.math(fn.irName, ir::Type::scalar(ScalarKind::Bool), operands));
+    return Operand::scalar(builder_.math(fn.irName, ir::Type::scalar(ScalarKind::Bool), operands));
   case MathKind::ToInteger:
-    return Operand::scalar(
-        builder_.cast(builder_.math(fn.irName, floatType, operands),
-                      ir::Type::scalar(ScalarKind::Int64)));
+    return Operand::scalar(builder_.cast(builder_.math(fn.irName, floatType, operands),
+                                         ir::Type::scalar(ScalarKind::Int64)));
   default:
     return Operand::scalar(builder_.math(fn.irName, floatType, operands));
   }
@@ -376,22 +409,21 @@ Operand FunctionLowerer::atomicAdd(const std::vector<Operand> &args, const CallE
     throw ir::CompileError(expr.loc, "kaji.atomic.add() takes an array, an index and a value");
   const Operand &array = args[0];
   if (array.kind != Operand::Kind::Array)
-    throw ir::CompileError(expr.args[0]->loc, "kaji.atomic.add() needs an array, not '" +
-                                                  describe(array) + "'");
+    throw ir::CompileError(expr.args[0]->loc,
+                           "kaji.atomic.add() needs an array, not '" + describe(array) + "'");
   ir::Type element = ir::Type::scalar(array.type().scalarKind());
   if (element.isBool())
     throw ir::CompileError(expr.args[0]->loc, "kaji.atomic.add() is not defined on bool arrays");
   std::vector<Operand> indices =
       args[1].kind == Operand::Kind::Tuple ? args[1].elements : std::vector<Operand>{args[1]};
   if (!args[2].isScalar())
-    throw ir::CompileError(expr.args[2]->loc, "kaji.atomic.add() adds a number, not '" +
-                                                  describe(args[2]) + "'");
+    throw ir::CompileError(expr.args[2]->loc,
+                           "kaji.atomic.add() adds a number, not '" + describe(args[2]) + "'");
   std::vector<ir::Value *> operands{array.value, convert(args[2], element.scalarKind())};
   checkIndexCount(array, indices.size(), *expr.args[0], expr);
   for (unsigned d = 0; d < indices.size(); ++d)
     operands.push_back(indexValue(array, d, indices[d], *expr.args[1], expr));
-  return Operand::scalar(
-      at(expr.loc).create(ir::Opcode::AtomicAdd, element, operands)->result());
+  return Operand::scalar(at(expr.loc).create(ir::Opcode::AtomicAdd, element, operands)->result());
 }
 
 Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &expr) {
@@ -450,10 +482,10 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     if (arg.kind == Operand::Kind::Tuple)
       return intConstant(ScalarKind::Int64, int64_t(arg.elements.size()));
     if (arg.kind == Operand::Kind::Array)
-      return Operand::scalar(
-          builder_.create(ir::Opcode::ArrayDim, ir::Type::scalar(ScalarKind::Int64), {arg.value},
-                          int64_t(0))
-              ->result());
+      return Operand::scalar(builder_
+                                 .create(ir::Opcode::ArrayDim, ir::Type::scalar(ScalarKind::Int64),
+                                         {arg.value}, int64_t(0))
+                                 ->result());
     throw ir::CompileError(expr.loc, "object of type '" + describe(arg) + "' has no len()");
   }
   if (name == "builtins.bool")

@@ -98,8 +98,7 @@ std::optional<GlobalValue> literalConstant(const Expr &value) {
     return GlobalValue::intConstant(ir::ScalarKind::Int64, int64_t(i->value), true);
   }
   if (auto *f = literal->as<FloatLiteralExpr>())
-    return GlobalValue::floatConstant(ir::ScalarKind::Float64, negate ? -f->value : f->value,
-                                      true);
+    return GlobalValue::floatConstant(ir::ScalarKind::Float64, negate ? -f->value : f->value, true);
   if (auto *b = literal->as<BoolLiteralExpr>(); b && !negate && literal == &value)
     return GlobalValue::intConstant(ir::ScalarKind::Bool, b->value, true);
   return std::nullopt;

@@ -203,20 +203,19 @@ Operand FunctionLowerer::lowerBinary(const BinOpExpr &expr) {
 }
 
 Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Operand &rhs,
-                                const Location &loc,
-                                const std::function<std::string()> &source) {
+                                const Location &loc, const std::function<std::string()> &source) {
   auto fail = [&] {
     return ir::CompileError(loc, std::string("cannot ") + verb(op) + " '" + describe(lhs) +
                                      "' and '" + describe(rhs) + "' in '" + source() + "'");
   };
   if (op == BinaryOperator::MatMul)
-    throw ir::CompileError(loc, "the '@' operator is not supported in kernels ('" + source() +
-                                    "')");
+    throw ir::CompileError(loc,
+                           "the '@' operator is not supported in kernels ('" + source() + "')");
   if (!lhs.isScalar() || !rhs.isScalar())
     throw fail();
   ScalarType type = promote(lhs.scalarType(), rhs.scalarType());
-  bool bitwise = op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr ||
-                 op == BinaryOperator::BitXor;
+  bool bitwise =
+      op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr || op == BinaryOperator::BitXor;
   bool shift = op == BinaryOperator::LShift || op == BinaryOperator::RShift;
   if ((bitwise || shift) && ir::isFloat(type.kind))
     throw fail();
@@ -264,8 +263,8 @@ ir::Value *FunctionLowerer::truth(const Operand &value, const Expr &node) {
                                             {value.value, zero.value}, ir::CmpPredicate::Ne));
   }
   case Operand::Kind::Array:
-    throw ir::CompileError(node.loc, "the truth value of an array is ambiguous in '" +
-                                         unparse(node) + "'");
+    throw ir::CompileError(node.loc,
+                           "the truth value of an array is ambiguous in '" + unparse(node) + "'");
   case Operand::Kind::Tuple:
     return builder_.boolConstant(!value.elements.empty());
   case Operand::Kind::None:
@@ -406,7 +405,8 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
   ssa_->seal(elseBlock);
   std::vector<ir::Block *> blocks;
   std::vector<Operand> values;
-  for (auto [block, branch] : {std::pair{thenBlock, expr.body.get()}, {elseBlock, expr.orelse.get()}}) {
+  for (auto [block, branch] :
+       {std::pair{thenBlock, expr.body.get()}, {elseBlock, expr.orelse.get()}}) {
     enter(block);
     values.push_back(lower(*branch));
     blocks.push_back(builder_.block());
@@ -424,8 +424,8 @@ Operand FunctionLowerer::lowerSubscript(const SubscriptExpr &expr) {
     Operand index = lower(*expr.index);
     std::optional<int64_t> position = constantInt(index);
     if (!position)
-      throw ir::CompileError(expr.index->loc, "tuple indices must be constant integers in '" +
-                                                  unparse(expr) + "'");
+      throw ir::CompileError(expr.index->loc,
+                             "tuple indices must be constant integers in '" + unparse(expr) + "'");
     int64_t size = int64_t(base.elements.size());
     int64_t wrapped = *position < 0 ? *position + size : *position;
     if (wrapped < 0 || wrapped >= size)
@@ -465,11 +465,10 @@ void FunctionLowerer::checkIndexCount(const Operand &array, size_t count, const 
                                       const Expr &node) {
   unsigned ndim = array.type().ndim();
   if (count != ndim)
-    throw ir::CompileError(node.loc, "'" + unparse(arrayExpr) + "' has " + std::to_string(ndim) +
-                                         " dimension" + (ndim == 1 ? "" : "s") +
-                                         " but is indexed with " + std::to_string(count) +
-                                         (count == 1 ? " index" : " indices") + " in '" +
-                                         unparse(node) + "'");
+    throw ir::CompileError(
+        node.loc, "'" + unparse(arrayExpr) + "' has " + std::to_string(ndim) + " dimension" +
+                      (ndim == 1 ? "" : "s") + " but is indexed with " + std::to_string(count) +
+                      (count == 1 ? " index" : " indices") + " in '" + unparse(node) + "'");
 }
 
 ir::Value *FunctionLowerer::indexValue(const Operand &array, unsigned dim, const Operand &index,
@@ -507,8 +506,8 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
                                            "@kaji.jit(device=True))");
     return callDevice(callee.function, expr);
   default:
-    throw ir::CompileError(expr.loc, "'" + describe(callee) + "' is not callable in '" +
-                                         unparse(expr) + "'");
+    throw ir::CompileError(expr.loc,
+                           "'" + describe(callee) + "' is not callable in '" + unparse(expr) + "'");
   }
 }
 
@@ -537,9 +536,9 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
   const std::vector<Parameter> &params = def.params;
   if (expr.args.size() > params.size())
     throw ir::CompileError(expr.loc, def.name + "() takes " + std::to_string(params.size()) +
-                                         " positional argument" +
-                                         (params.size() == 1 ? "" : "s") + " but " +
-                                         std::to_string(expr.args.size()) + " were given");
+                                         " positional argument" + (params.size() == 1 ? "" : "s") +
+                                         " but " + std::to_string(expr.args.size()) +
+                                         " were given");
   std::vector<std::optional<Operand>> bound(params.size());
   for (size_t i = 0; i < expr.args.size(); ++i)
     bound[i] = lower(*expr.args[i]);
@@ -548,11 +547,11 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
     while (i < params.size() && params[i].name != kw.name)
       ++i;
     if (i == params.size())
-      throw ir::CompileError(kw.loc, def.name + "() got an unexpected keyword argument '" +
-                                         kw.name + "'");
+      throw ir::CompileError(kw.loc,
+                             def.name + "() got an unexpected keyword argument '" + kw.name + "'");
     if (bound[i])
-      throw ir::CompileError(kw.loc, def.name + "() got multiple values for argument '" +
-                                         kw.name + "'");
+      throw ir::CompileError(kw.loc,
+                             def.name + "() got multiple values for argument '" + kw.name + "'");
     bound[i] = lower(*kw.value);
   }
   std::vector<ArgumentType> types;
@@ -560,8 +559,8 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
   for (size_t i = 0; i < params.size(); ++i) {
     if (!bound[i]) {
       if (!params[i].defaultValue)
-        throw ir::CompileError(expr.loc, def.name + "() missing required argument '" +
-                                             params[i].name + "'");
+        throw ir::CompileError(expr.loc,
+                               def.name + "() missing required argument '" + params[i].name + "'");
       bound[i] = defaultArgument(*params[i].defaultValue, *calleeEnv);
     }
     const Operand &arg = *bound[i];

@@ -91,8 +91,7 @@ private:
   Operand lowerIfExp(const IfExpExpr &expr);
   Operand lowerSubscript(const SubscriptExpr &expr);
   std::vector<ir::Value *> arrayIndices(const Operand &array, const SubscriptExpr &expr);
-  void checkIndexCount(const Operand &array, size_t count, const Expr &arrayExpr,
-                       const Expr &node);
+  void checkIndexCount(const Operand &array, size_t count, const Expr &arrayExpr, const Expr &node);
   // One index as i64, negative values wrapped around the extent of dimension `dim`.
   ir::Value *indexValue(const Operand &array, unsigned dim, const Operand &index,
                         const Expr &indexExpr, const Expr &node);

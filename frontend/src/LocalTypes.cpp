@@ -29,8 +29,7 @@ std::string spell(const LocalType &t) {
 
 } // namespace
 
-LocalType localTypeOf(const Operand &value, const std::string &variable,
-                      const ir::Location &loc) {
+LocalType localTypeOf(const Operand &value, const std::string &variable, const ir::Location &loc) {
   LocalType t;
   switch (value.kind) {
   case Operand::Kind::Scalar:
@@ -50,8 +49,8 @@ LocalType localTypeOf(const Operand &value, const std::string &variable,
     }
     return t;
   default:
-    throw ir::CompileError(loc, "cannot assign " + describe(value) + " to variable '" +
-                                    variable + "' in a kernel");
+    throw ir::CompileError(loc, "cannot assign " + describe(value) + " to variable '" + variable +
+                                    "' in a kernel");
   }
 }
 

@@ -11,8 +11,9 @@
 namespace kaji::frontend {
 namespace {
 
-// Each run can only widen a variable's type, and the lattice of types is shallow; a
-// function that has not settled after this many runs has a bug worth reporting, not a hang.
+// Each run lowers with the types the previous run observed, starting from nothing; the
+// lattice of types is shallow, so a function that has not settled after this many runs has
+// a bug worth reporting, not a hang.
 constexpr int kMaxInferenceRuns = 32;
 
 // `add__f32_f32`; a weak literal argument is marked `w`, an array spells its dtype,
@@ -24,8 +25,7 @@ std::string mangle(const std::string &name, const std::vector<ArgumentType> &arg
     if (arg.type.isArray()) {
       static const char layouts[] = {'c', 'f', 'a'};
       mangled += 'a' + std::to_string(arg.type.ndim()) +
-                 std::string(ir::irName(arg.type.scalarKind())) +
-                 layouts[int(arg.type.layout())];
+                 std::string(ir::irName(arg.type.scalarKind())) + layouts[int(arg.type.layout())];
       if (arg.type.memorySpace() != ir::MemorySpace::Global)
         mangled += arg.type.memorySpace() == ir::MemorySpace::Shared ? "s" : "l";
     } else {
@@ -65,9 +65,8 @@ std::string describe(const Operand &operand) {
 }
 
 ir::Function *LoweringContext::lower(const FunctionRef &fn, std::shared_ptr<const Environment> env,
-                                     const std::vector<ArgumentType> &args,
-                                     ir::Function::Kind kind, const std::string &name,
-                                     ir::Module &target) {
+                                     const std::vector<ArgumentType> &args, ir::Function::Kind kind,
+                                     const std::string &name, ir::Module &target) {
   const FunctionDefStmt &def = *fn.def;
   if (std::find(active_.begin(), active_.end(), &def) != active_.end())
     throw std::logic_error("function lowered while it is being lowered");
@@ -80,17 +79,13 @@ ir::Function *LoweringContext::lower(const FunctionRef &fn, std::shared_ptr<cons
     ir::Module trial;
     FunctionLowerer lowerer(*this, fn, env, kind, guess, trial, scratch_);
     lowerer.run(args, name);
-    FunctionTypes next = guess;
-    unifyInto(next.locals, lowerer.observed().locals, def.loc);
-    next.returns.none = guess.returns.none || lowerer.observed().returns.none;
-    next.returns.value = guess.returns.value;
-    if (auto observed = lowerer.observed().returns.value)
-      next.returns.value = next.returns.value ? promote(*next.returns.value, *observed) : *observed;
+    const FunctionTypes &next = lowerer.observed();
     if (next == guess)
       break;
-    guess = std::move(next);
+    guess = next;
   }
-  ir::Function *function = FunctionLowerer(*this, fn, env, kind, guess, target, target).run(args, name);
+  ir::Function *function =
+      FunctionLowerer(*this, fn, env, kind, guess, target, target).run(args, name);
   active_.pop_back();
   return function;
 }

@@ -42,8 +42,7 @@ ir::Value *SSABuilder::read(const std::string &variable, ir::Type type, ir::Bloc
   return readRecursive(variable, type, block);
 }
 
-ir::Value *SSABuilder::readRecursive(const std::string &variable, ir::Type type,
-                                     ir::Block *block) {
+ir::Value *SSABuilder::readRecursive(const std::string &variable, ir::Type type, ir::Block *block) {
   BlockState &state = blocks_[block];
   ir::Value *value;
   if (!state.sealed) {
@@ -95,8 +94,8 @@ ir::Value *SSABuilder::undefinedValue(ir::Type type) {
   ir::Value *&constant = undefinedConstants_[type.str()];
   if (!constant) {
     ir::Attr zero = type.isFloat() ? ir::Attr(0.0) : ir::Attr(int64_t(0));
-    auto op = std::make_unique<ir::Operation>(ir::Opcode::Constant, type,
-                                              std::vector<ir::Value *>{}, zero, function_.location());
+    auto op = std::make_unique<ir::Operation>(
+        ir::Opcode::Constant, type, std::vector<ir::Value *>{}, zero, function_.location());
     constant = function_.entry()->insert(0, std::move(op))->result();
     undefined_.insert(constant);
   }

@@ -16,26 +16,26 @@ struct ScalarName {
 };
 
 constexpr ScalarName kScalarNames[] = {
-    {"bool", ScalarKind::Bool},       {"bool_", ScalarKind::Bool},
-    {"boolean", ScalarKind::Bool},    {"b1", ScalarKind::Bool},
-    {"int8", ScalarKind::Int8},       {"i1", ScalarKind::Int8},
-    {"byte", ScalarKind::Int8},       {"int16", ScalarKind::Int16},
-    {"i2", ScalarKind::Int16},        {"short", ScalarKind::Int16},
-    {"int32", ScalarKind::Int32},     {"i4", ScalarKind::Int32},
-    {"intc", ScalarKind::Int32},      {"int64", ScalarKind::Int64},
-    {"i8", ScalarKind::Int64},        {"int_", ScalarKind::Int64},
-    {"intp", ScalarKind::Int64},      {"longlong", ScalarKind::Int64},
-    {"uint8", ScalarKind::UInt8},     {"u1", ScalarKind::UInt8},
-    {"ubyte", ScalarKind::UInt8},     {"uint16", ScalarKind::UInt16},
-    {"u2", ScalarKind::UInt16},       {"ushort", ScalarKind::UInt16},
-    {"uint32", ScalarKind::UInt32},   {"u4", ScalarKind::UInt32},
-    {"uintc", ScalarKind::UInt32},    {"uint64", ScalarKind::UInt64},
-    {"u8", ScalarKind::UInt64},       {"uintp", ScalarKind::UInt64},
+    {"bool", ScalarKind::Bool},        {"bool_", ScalarKind::Bool},
+    {"boolean", ScalarKind::Bool},     {"b1", ScalarKind::Bool},
+    {"int8", ScalarKind::Int8},        {"i1", ScalarKind::Int8},
+    {"byte", ScalarKind::Int8},        {"int16", ScalarKind::Int16},
+    {"i2", ScalarKind::Int16},         {"short", ScalarKind::Int16},
+    {"int32", ScalarKind::Int32},      {"i4", ScalarKind::Int32},
+    {"intc", ScalarKind::Int32},       {"int64", ScalarKind::Int64},
+    {"i8", ScalarKind::Int64},         {"int_", ScalarKind::Int64},
+    {"intp", ScalarKind::Int64},       {"longlong", ScalarKind::Int64},
+    {"uint8", ScalarKind::UInt8},      {"u1", ScalarKind::UInt8},
+    {"ubyte", ScalarKind::UInt8},      {"uint16", ScalarKind::UInt16},
+    {"u2", ScalarKind::UInt16},        {"ushort", ScalarKind::UInt16},
+    {"uint32", ScalarKind::UInt32},    {"u4", ScalarKind::UInt32},
+    {"uintc", ScalarKind::UInt32},     {"uint64", ScalarKind::UInt64},
+    {"u8", ScalarKind::UInt64},        {"uintp", ScalarKind::UInt64},
     {"ulonglong", ScalarKind::UInt64}, {"float16", ScalarKind::Float16},
-    {"f2", ScalarKind::Float16},      {"half", ScalarKind::Float16},
-    {"float32", ScalarKind::Float32}, {"f4", ScalarKind::Float32},
-    {"single", ScalarKind::Float32},  {"float64", ScalarKind::Float64},
-    {"f8", ScalarKind::Float64},      {"float_", ScalarKind::Float64},
+    {"f2", ScalarKind::Float16},       {"half", ScalarKind::Float16},
+    {"float32", ScalarKind::Float32},  {"f4", ScalarKind::Float32},
+    {"single", ScalarKind::Float32},   {"float64", ScalarKind::Float64},
+    {"f8", ScalarKind::Float64},       {"float_", ScalarKind::Float64},
     {"double", ScalarKind::Float64},
 };
 
@@ -58,6 +58,7 @@ public:
         if (peek() == ')')
           break; // a trailing comma, as Python allows
         sig.params.push_back(parseType(/*allowVoid=*/false));
+        skipSpace();
       } while (consume(','));
       expect(')', "',' or ')'");
     }
@@ -71,7 +72,8 @@ private:
   ir::Type parseType(bool allowVoid) {
     skipSpace();
     size_t start = pos_;
-    while (!atEnd() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+    while (!atEnd() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
       ++pos_;
     std::string_view name = text_.substr(start, pos_ - start);
     if (name.empty()) {
@@ -99,9 +101,11 @@ private:
   ir::Type parseArrayDimensions(ScalarKind elem) {
     ++pos_; // '['
     std::vector<bool> contiguous;
+    std::vector<size_t> starts;
     do {
       skipSpace();
       size_t dimStart = pos_;
+      starts.push_back(dimStart);
       expect(':', "':' for an array dimension");
       skipSpace();
       bool unit = false;
@@ -118,7 +122,6 @@ private:
       }
       skipSpace();
     } while (consume(','));
-    size_t close = pos_;
     expect(']', "']'");
     unsigned ndim = unsigned(contiguous.size());
     unsigned marked = 0;
@@ -130,7 +133,11 @@ private:
       return ir::Type::array(elem, ndim, ir::Layout::C);
     if (marked == 1 && contiguous.front())
       return ir::Type::array(elem, ndim, ir::Layout::F);
-    pos_ = close;
+    for (size_t d = 1; d + 1 < ndim; ++d)
+      if (contiguous[d])
+        pos_ = starts[d];
+    if (marked > 1)
+      pos_ = starts.back();
     fail("'::1' may mark only the last dimension (C layout) or the first (F layout)");
   }
 
@@ -149,8 +156,9 @@ private:
   void expect(char c, const std::string &what) {
     skipSpace();
     if (!consume(c))
-      fail("expected " + what + (atEnd() ? " at the end of the signature"
-                                         : ", found '" + std::string(1, text_[pos_]) + "'"));
+      fail("expected " + what +
+           (atEnd() ? " at the end of the signature"
+                    : ", found '" + std::string(1, text_[pos_]) + "'"));
   }
 
   [[noreturn]] void fail(const std::string &message) const {

@@ -31,8 +31,8 @@ ir::Function *FunctionLowerer::run(const std::vector<ArgumentType> &args, std::s
   const FunctionDefStmt &def = *fn_.def;
   bool kernel = kind_ == ir::Function::Kind::Kernel;
   if (def.params.size() != args.size())
-    throw ir::CompileError(def.loc, std::string(kernel ? "kernel" : "function") + " '" +
-                                        def.name + "' takes " + std::to_string(def.params.size()) +
+    throw ir::CompileError(def.loc, std::string(kernel ? "kernel" : "function") + " '" + def.name +
+                                        "' takes " + std::to_string(def.params.size()) +
                                         " argument" + (def.params.size() == 1 ? "" : "s") +
                                         " but the signature gives " + std::to_string(args.size()));
   ir::Type returnType;
@@ -222,8 +222,8 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
   if (auto *subscript = target.as<SubscriptExpr>()) {
     Operand array = lower(*subscript->value);
     if (array.kind == Operand::Kind::Tuple)
-      throw ir::CompileError(target.loc, "tuples are immutable: cannot assign to '" +
-                                             unparse(target) + "'");
+      throw ir::CompileError(target.loc,
+                             "tuples are immutable: cannot assign to '" + unparse(target) + "'");
     std::vector<ir::Value *> indices = arrayIndices(array, *subscript);
     if (!value.isScalar())
       throw ir::CompileError(target.loc, "cannot store '" + describe(value) + "' into '" +
@@ -242,8 +242,7 @@ void FunctionLowerer::lowerAugAssign(const AugAssignStmt &stmt) {
   if (auto *name = stmt.target->as<NameExpr>()) {
     Operand current = readLocal(name->id, name->loc);
     Operand rhs = lower(*stmt.value);
-    writeLocal(name->id, binary(stmt.op, current, rhs, stmt.loc, augmentedSource(stmt)),
-               stmt.loc);
+    writeLocal(name->id, binary(stmt.op, current, rhs, stmt.loc, augmentedSource(stmt)), stmt.loc);
     return;
   }
   if (auto *subscript = stmt.target->as<SubscriptExpr>()) {
@@ -254,8 +253,7 @@ void FunctionLowerer::lowerAugAssign(const AugAssignStmt &stmt) {
     ir::Type element = ir::Type::scalar(array.type().scalarKind());
     Operand current =
         Operand::scalar(at(stmt.loc).create(ir::Opcode::Load, element, operands)->result());
-    Operand result =
-        binary(stmt.op, current, lower(*stmt.value), stmt.loc, augmentedSource(stmt));
+    Operand result = binary(stmt.op, current, lower(*stmt.value), stmt.loc, augmentedSource(stmt));
     operands.insert(operands.begin(), convert(result, element.scalarKind()));
     at(stmt.loc).create(ir::Opcode::Store, ir::Type(), operands);
     return;
@@ -380,8 +378,8 @@ void FunctionLowerer::lowerFor(const ForStmt &stmt) {
     throw ir::CompileError(call->keywords.front().loc, "range() takes no keyword arguments");
   size_t count = call->args.size();
   if (count < 1 || count > 3)
-    throw ir::CompileError(call->loc, "range expected 1 to 3 arguments, got " +
-                                          std::to_string(count));
+    throw ir::CompileError(call->loc,
+                           "range expected 1 to 3 arguments, got " + std::to_string(count));
   std::vector<Operand> bounds;
   for (const ExprPtr &arg : call->args) {
     Operand bound = lower(*arg);

@@ -45,7 +45,7 @@ std::vector<int64_t> hostStrides(const py::array &host) {
 std::string shapeText(const std::vector<int64_t> &shape) {
   std::string text = "(";
   for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(shape[i]);
+    text.append(i ? ", " : "").append(std::to_string(shape[i]));
   return text + (shape.size() == 1 ? ",)" : ")");
 }
 

@@ -2,6 +2,8 @@
 
 #include "kaji/runtime/Error.h"
 
+#include <string_view>
+
 namespace kaji::python {
 
 namespace {
@@ -55,7 +57,9 @@ void registerErrors(py::module_ &m) {
       attributes["filename"] = loc.file ? py::object(py::str(*loc.file)) : py::none();
       attributes["lineno"] = loc.known() ? py::object(py::int_(loc.line)) : py::none();
       attributes["col"] = loc.known() ? py::object(py::int_(loc.col)) : py::none();
-      raise(compileErrorType, e.what(), attributes);
+      std::string_view rendered = e.what();
+      raise(compileErrorType, std::string(rendered.substr(0, rendered.find_last_not_of('\n') + 1)),
+            attributes);
     } catch (const runtime::DriverUnavailable &e) {
       PyErr_SetString(cudaUnavailableType, e.what());
     } catch (const runtime::CudaError &e) {

@@ -62,13 +62,13 @@ size_t pageSize() { return size_t(sysconf(_SC_PAGESIZE)); }
 // ret the stack pointer is `top`, 16-byte aligned, as `callq` in kaji_fiber_start needs.
 void *prepareStack(char *top, void (*function)(void *), void *argument) {
   auto *slots = reinterpret_cast<void **>(top) - 7;
-  slots[0] = nullptr;                                     // r15
-  slots[1] = nullptr;                                     // r14
-  slots[2] = reinterpret_cast<void *>(function);          // r13
-  slots[3] = argument;                                    // r12
-  slots[4] = nullptr;                                     // rbx
-  slots[5] = nullptr;                                     // rbp
-  slots[6] = static_cast<void *>(kaji_fiber_start);       // return address
+  slots[0] = nullptr;                               // r15
+  slots[1] = nullptr;                               // r14
+  slots[2] = reinterpret_cast<void *>(function);    // r13
+  slots[3] = argument;                              // r12
+  slots[4] = nullptr;                               // rbx
+  slots[5] = nullptr;                               // rbp
+  slots[6] = static_cast<void *>(kaji_fiber_start); // return address
   return slots;
 }
 

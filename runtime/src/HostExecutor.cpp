@@ -33,9 +33,8 @@ struct LaunchState {
     std::lock_guard<std::mutex> guard(errorLock);
     if (failed.exchange(true))
       return;
-    error = std::string(site) + ": index " + std::to_string(index) +
-            " is out of bounds for axis " + std::to_string(axis) + " with size " +
-            std::to_string(extent);
+    error = std::string(site) + ": index " + std::to_string(index) + " is out of bounds for axis " +
+            std::to_string(axis) + " with size " + std::to_string(extent);
   }
 };
 
@@ -55,9 +54,8 @@ void validateLaunch(Dim3 grid, Dim3 block) {
   uint64_t threads = uint64_t(block.x) * block.y * block.z;
   if (threads > 1024)
     throw std::invalid_argument("a block of " + std::to_string(block.x) + " x " +
-                                std::to_string(block.y) + " x " + std::to_string(block.z) +
-                                " = " + std::to_string(threads) +
-                                " threads exceeds the limit of 1024");
+                                std::to_string(block.y) + " x " + std::to_string(block.z) + " = " +
+                                std::to_string(threads) + " threads exceeds the limit of 1024");
 }
 
 void unflatten(uint64_t linear, Dim3 extent, uint32_t out[3]) {

@@ -43,8 +43,9 @@ def test_intrinsics_are_not_callable_from_python():
 
 
 def test_import_loads_no_heavy_modules():
-    probe = ("import sys, kaji; "
-             "print(sorted(m for m in ('numpy', 'inspect', 'torch', 'cupy') if m in sys.modules))")
+    probe = ("import sys; before = set(sys.modules); import kaji; "
+             "print(sorted(m for m in ('numpy', 'inspect', 'torch', 'cupy') "
+             "if m in sys.modules and m not in before))")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=True, env=_child_env())
     assert result.stdout.strip() == "[]"

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,11 +64,14 @@ private:
 
 inline void launchHost(const HostKernel &kernel, runtime::Dim3 grid, runtime::Dim3 block,
                        const HostParams &params) {
-  ASSERT_EQ(params.size(), kernel.parameterCount);
-  runtime::HostExecutor::shared().launch(
-      kernel.entry,
-      kernel.usesBarrier ? runtime::HostThreads::Fibers : runtime::HostThreads::LoopInEntry,
-      grid, block, kernel.staticSharedBytes, params.data());
+  if (params.size() != kernel.parameterCount)
+    throw std::logic_error("kernel '" + kernel.name + "' takes " +
+                           std::to_string(kernel.parameterCount) + " parameters, got " +
+                           std::to_string(params.size()));
+  runtime::HostExecutor::shared().launch(kernel.entry,
+                                         kernel.usesBarrier ? runtime::HostThreads::Fibers
+                                                            : runtime::HostThreads::LoopInEntry,
+                                         grid, block, kernel.staticSharedBytes, params.data());
 }
 
 } // namespace kaji::codegen::test

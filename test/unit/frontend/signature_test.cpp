@@ -85,7 +85,9 @@ TEST(Signature, ErrorsPointAtTheOffendingColumn) {
   EXPECT_EQ(errorOf("void(f4[::2])"), "11: expected '1' after '::' (only '::1' marks a contiguous "
                                       "dimension), found '2'");
   EXPECT_EQ(errorOf("void(f4[:, ::1, :])"),
-            "19: '::1' may mark only the last dimension (C layout) or the first (F layout)");
+            "12: '::1' may mark only the last dimension (C layout) or the first (F layout)");
+  EXPECT_EQ(errorOf("void(f4[::1, ::1])"),
+            "14: '::1' may mark only the last dimension (C layout) or the first (F layout)");
   EXPECT_EQ(errorOf(""), "1: empty signature: expected e.g. 'void(float32[:])'");
   EXPECT_EQ(errorOf("void(,)"), "6: expected a type");
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kaji/codegen/Codegen.h"
+#include "kaji/codegen/HostCodegen.h"
 #include "kaji/frontend/Environment.h"
 #include "kaji/frontend/Source.h"
 #include "kaji/ir/Type.h"
@@ -22,11 +23,17 @@ struct KernelSpec {
   std::vector<ir::Type> argTypes; // one per kernel parameter
 };
 
+// Where a request's kernels run: the GPU (PTX, compile()) or this process's CPU (machine
+// code loaded by the ORC JIT, compileHost()).
+enum class Target { CUDA, Host };
+
 // Every kernel of a request lands in one module (one PTX text, one entry each).
 struct CompileRequest {
   std::vector<KernelSpec> kernels;
-  codegen::PTXOptions ptx;
-  bool optimizeIR = true; // run kaji's default pass pipeline before codegen
+  Target target = Target::CUDA;
+  codegen::PTXOptions ptx;   // Target::CUDA
+  codegen::HostOptions host; // Target::Host
+  bool optimizeIR = true;    // run kaji's default pass pipeline before codegen
 };
 
 struct CompileTimings {
@@ -40,6 +47,13 @@ struct CompiledModule {
   CompileTimings timings;
 };
 
+// Kernels compiled for the CPU, loaded and callable: run them with
+// runtime::HostExecutor::launch (HostKernel says how: usesBarrier, staticSharedBytes).
+struct HostCompiledModule {
+  std::vector<codegen::HostKernel> kernels; // in request order
+  CompileTimings timings;                   // codegen: summed over the kernels
+};
+
 // Parses `source` (throws ir::CompileError on syntax errors).
 std::shared_ptr<const frontend::Module> parse(const frontend::SourceFile &source);
 
@@ -49,10 +63,16 @@ frontend::FunctionRef findFunction(std::shared_ptr<const frontend::Module> modul
                                    std::string_view name,
                                    std::shared_ptr<const frontend::Environment> env);
 
-// Compiles to PTX. Throws ir::CompileError for errors in the user's code.
+// Compiles to PTX. Throws ir::CompileError for errors in the user's code,
+// std::invalid_argument if request.target is not Target::CUDA.
 CompiledModule compile(const CompileRequest &request);
 
-// The text of one stage: kaji IR after the pass pipeline, LLVM IR, or PTX.
+// Compiles for this machine's CPU, whatever request.target says. Throws ir::CompileError for
+// errors in the user's code. Thread-safe.
+HostCompiledModule compileHost(const CompileRequest &request);
+
+// The text of one stage: kaji IR after the pass pipeline, LLVM IR (for request.target), or
+// PTX (Target::CUDA only; std::invalid_argument for Target::Host).
 std::string emitStage(const CompileRequest &request, Stage stage);
 
 } // namespace kaji::driver

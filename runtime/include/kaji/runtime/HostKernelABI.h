@@ -25,8 +25,7 @@ struct HostLaunchContext {
   void (*barrier)(void *executor);
   // An array index out of range: `site` is "file:line:col: in kernel 'name'", `index` the
   // value the kernel computed. Returns; the kernel then continues on scratch memory.
-  void (*indexError)(void *executor, const char *site, int64_t axis, int64_t index,
-                     int64_t extent);
+  void (*indexError)(void *executor, const char *site, int64_t axis, int64_t index, int64_t extent);
 };
 
 // A compiled host kernel. `params` is cuLaunchKernel's kernelParams: one pointer per

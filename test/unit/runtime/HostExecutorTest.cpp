@@ -1,0 +1,109 @@
+// The CPU executor with hand-written entries that follow HostKernelABI.h: no compiler needed.
+#include "kaji/runtime/HostExecutor.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <vector>
+
+using namespace kaji::runtime;
+
+namespace {
+
+uint64_t linearThread(const HostLaunchContext &c, const uint32_t thread[3]) {
+  uint64_t block =
+      (uint64_t(c.blockIdx[2]) * c.gridDim[1] + c.blockIdx[1]) * c.gridDim[0] + c.blockIdx[0];
+  uint64_t perBlock = uint64_t(c.blockDim[0]) * c.blockDim[1] * c.blockDim[2];
+  return block * perBlock + (uint64_t(thread[2]) * c.blockDim[1] + thread[1]) * c.blockDim[0] +
+         thread[0];
+}
+
+// A barrier-free entry: loops over its block's threads and counts each visit.
+void countVisits(void *const *params, const HostLaunchContext *c) {
+  auto *visits = *static_cast<std::atomic<int> *const *>(params[0]);
+  uint32_t thread[3];
+  for (thread[2] = 0; thread[2] < c->blockDim[2]; ++thread[2])
+    for (thread[1] = 0; thread[1] < c->blockDim[1]; ++thread[1])
+      for (thread[0] = 0; thread[0] < c->blockDim[0]; ++thread[0])
+        visits[linearThread(*c, thread)]++;
+}
+
+TEST(HostExecutor, RunsEveryThreadOfEveryBlockOnce) {
+  HostExecutor executor(3);
+  const Dim3 grid{3, 4, 5}, block{2, 3, 4};
+  std::vector<std::atomic<int>> visits(3 * 4 * 5 * 2 * 3 * 4);
+  std::atomic<int> *data = visits.data();
+  void *params[] = {&data};
+  executor.launch(&countVisits, HostThreads::LoopInEntry, grid, block, 0, params);
+  for (size_t i = 0; i < visits.size(); ++i)
+    ASSERT_EQ(visits[i].load(), 1) << i;
+}
+
+// One thread per call: writes its index to shared memory, waits at the barrier, then reads
+// its neighbour's — correct only if every thread wrote before any read.
+void rotateThroughShared(void *const *params, const HostLaunchContext *c) {
+  auto *out = *static_cast<int64_t *const *>(params[0]);
+  auto *shared = static_cast<int64_t *>(c->sharedMemory);
+  uint32_t n = c->blockDim[0];
+  uint32_t t = c->threadIdx[0];
+  shared[t] = int64_t(c->blockIdx[0]) * 1000 + t;
+  c->barrier(c->executor);
+  int64_t neighbour = shared[(t + 1) % n];
+  c->barrier(c->executor);
+  shared[t] = 0;
+  out[c->blockIdx[0] * n + t] = neighbour;
+}
+
+TEST(HostExecutor, FibersMeetAtBarriers) {
+  HostExecutor executor(2);
+  const unsigned blocks = 7, threads = 1024;
+  std::vector<int64_t> out(blocks * threads, -1);
+  int64_t *data = out.data();
+  void *params[] = {&data};
+  executor.launch(&rotateThroughShared, HostThreads::Fibers, {blocks, 1, 1}, {threads, 1, 1},
+                  threads * sizeof(int64_t), params);
+  for (unsigned b = 0; b < blocks; ++b)
+    for (unsigned t = 0; t < threads; ++t)
+      ASSERT_EQ(out[b * threads + t], int64_t(b) * 1000 + (t + 1) % threads) << b << "," << t;
+}
+
+void indexErrorInBlockTwo(void *const *, const HostLaunchContext *c) {
+  if (c->blockIdx[0] == 2)
+    c->indexError(c->executor, "k.py:3:7: in 'k'", 1, -9, 8);
+}
+
+TEST(HostExecutor, IndexErrorThrowsAfterTheLaunch) {
+  HostExecutor executor(2);
+  try {
+    executor.launch(&indexErrorInBlockTwo, HostThreads::LoopInEntry, {4, 1, 1}, {1, 1, 1}, 0,
+                    nullptr);
+    FAIL() << "expected KernelIndexError";
+  } catch (const KernelIndexError &error) {
+    EXPECT_STREQ(error.what(),
+                 "k.py:3:7: in 'k': index -9 is out of bounds for axis 1 with size 8");
+  }
+  // The executor is usable again.
+  EXPECT_NO_THROW(executor.launch(&indexErrorInBlockTwo, HostThreads::LoopInEntry, {2, 1, 1},
+                                  {1, 1, 1}, 0, nullptr));
+}
+
+TEST(HostExecutor, RejectsLaunchesOutsideCudaLimits) {
+  HostExecutor executor(1);
+  EXPECT_THROW(
+      executor.launch(&countVisits, HostThreads::LoopInEntry, {1, 1, 1}, {2048, 1, 1}, 0, nullptr),
+      std::invalid_argument);
+  EXPECT_THROW(
+      executor.launch(&countVisits, HostThreads::LoopInEntry, {0, 1, 1}, {1, 1, 1}, 0, nullptr),
+      std::invalid_argument);
+  EXPECT_THROW(
+      executor.launch(&countVisits, HostThreads::LoopInEntry, {1, 1, 1}, {64, 32, 1}, 0, nullptr),
+      std::invalid_argument);
+  EXPECT_THROW(executor.launch(nullptr, HostThreads::LoopInEntry, {1, 1, 1}, {1, 1, 1}, 0, nullptr),
+               std::invalid_argument);
+}
+
+TEST(HostExecutor, SharedExecutorIsSizedToTheMachine) {
+  EXPECT_GE(HostExecutor::shared().workerCount(), 1u);
+}
+
+} // namespace
