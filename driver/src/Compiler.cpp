@@ -1,7 +1,6 @@
 #include "kaji/driver/Compiler.h"
 
 #include "kaji/frontend/Lowering.h"
-#include "kaji/frontend/Parser.h"
 #include "kaji/ir/Passes.h"
 #include "kaji/ir/Printer.h"
 #include "kaji/ir/Verifier.h"
@@ -39,8 +38,9 @@ LoweredModule lower(const CompileRequest &request) {
 
 } // namespace
 
-std::shared_ptr<const frontend::Module> parse(const frontend::SourceFile &source) {
-  return frontend::parseModule(source);
+std::shared_ptr<const frontend::Module> parse(const frontend::SourceFile &source,
+                                              frontend::TopLevelErrors errors) {
+  return frontend::parseModule(source, errors);
 }
 
 frontend::FunctionRef findFunction(std::shared_ptr<const frontend::Module> module,
@@ -56,6 +56,9 @@ frontend::FunctionRef findFunction(std::shared_ptr<const frontend::Module> modul
       return ref;
     }
   }
+  for (const frontend::UnparsedStatement &unparsed : module->unparsed)
+    if (unparsed.functionName == name)
+      throw unparsed.error;
   throw std::invalid_argument("no function named '" + std::string(name) + "' in " +
                               (module->file ? *module->file : std::string("<source>")));
 }

@@ -411,10 +411,6 @@ private:
 
   void lexString(const Location &start, std::string_view prefix) {
     std::string flags = lowered(prefix);
-    if (flags.find('f') != std::string::npos)
-      fail(start, "f-strings are not supported in kernels");
-    if (flags.find('b') != std::string::npos)
-      fail(start, "bytes literals are not supported in kernels");
     bool raw = flags.find('r') != std::string::npos;
     char quote = current();
     bool triple = current(1) == quote && current(2) == quote;
@@ -450,7 +446,12 @@ private:
       }
       decodeEscape(value);
     }
-    emit(TokenKind::String, std::move(value), start);
+    if (flags.find('f') != std::string::npos)
+      emit(TokenKind::Unsupported, "f-strings are not supported in kernels", start);
+    else if (flags.find('b') != std::string::npos)
+      emit(TokenKind::Unsupported, "bytes literals are not supported in kernels", start);
+    else
+      emit(TokenKind::String, std::move(value), start);
   }
 
   void decodeEscape(std::string &value) {

@@ -93,13 +93,20 @@ class Parser {
 public:
   explicit Parser(std::vector<Token> tokens) : tokens_(std::move(tokens)) {}
 
-  Body parseFile() {
-    Body body;
+  void parseFile(Module &module) {
     while (!at(TokenKind::EndOfFile)) {
       heights_.clear();
-      parseStatement(body);
+      size_t start = pos_;
+      try {
+        parseStatement(module.body);
+      } catch (const CompileError &error) {
+        expressionDepth_ = 0;
+        statementNesting_ = 0;
+        pos_ = start;
+        module.unparsed.push_back({definedFunctionName(), atOp("@"), error});
+        skipTopLevelStatement();
+      }
     }
-    return body;
   }
 
 private:
@@ -123,6 +130,45 @@ private:
   private:
     unsigned &depth_;
   };
+
+  // The name a top-level statement starting here defines, past any decorator lines.
+  std::string definedFunctionName() const {
+    size_t i = pos_;
+    while (tokens_[i].is(TokenKind::Operator, "@")) {
+      while (tokens_[i].kind != TokenKind::Newline && tokens_[i].kind != TokenKind::EndOfFile)
+        ++i;
+      if (tokens_[i].kind == TokenKind::Newline)
+        ++i;
+    }
+    if (tokens_[i].is(TokenKind::Keyword, "def") && tokens_[i + 1].kind == TokenKind::Name)
+      return tokens_[i + 1].text;
+    return "";
+  }
+
+  // Moves past the top-level statement starting here: its logical lines, decorators
+  // included, and the indented block that follows.
+  void skipTopLevelStatement() {
+    while (!at(TokenKind::EndOfFile)) {
+      bool decorator = atOp("@");
+      while (!at(TokenKind::Newline) && !at(TokenKind::EndOfFile))
+        next();
+      if (at(TokenKind::Newline))
+        next();
+      if (at(TokenKind::Indent)) {
+        unsigned depth = 0;
+        do {
+          if (at(TokenKind::Indent))
+            ++depth;
+          else if (at(TokenKind::Dedent))
+            --depth;
+          next();
+        } while (depth > 0 && !at(TokenKind::EndOfFile));
+        return;
+      }
+      if (!decorator)
+        return;
+    }
+  }
 
   // ---- tokens ----
   const Token &peek(size_t ahead = 0) const {
@@ -859,6 +905,8 @@ private:
       return parseKeywordAtom();
     case TokenKind::Operator:
       return parseOperatorAtom();
+    case TokenKind::Unsupported:
+      fail(token.loc, token.text);
     default:
       invalidSyntax();
     }
@@ -925,10 +973,12 @@ private:
 
 } // namespace
 
-std::shared_ptr<Module> parseModule(const SourceFile &source) {
+std::shared_ptr<Module> parseModule(const SourceFile &source, TopLevelErrors errors) {
   auto module = std::make_shared<Module>();
   module->file = source.name;
-  module->body = Parser(tokenize(source)).parseFile();
+  Parser(tokenize(source)).parseFile(*module);
+  if (errors == TopLevelErrors::Throw && !module->unparsed.empty())
+    throw module->unparsed.front().error;
   return module;
 }
 

@@ -4,29 +4,40 @@ from kaji import _core
 from kaji._core import DeviceArray
 
 
+def _kaji_stream(stream):
+    # Numba spells the default stream 0.
+    return None if stream is None or (isinstance(stream, int) and stream == 0) else stream
+
+
 def to_device(obj, stream=None, copy=True, to=None):
-    """A device copy of `obj` (a numpy array or anything numpy.asarray takes); with `to`,
-    copies into that device array instead. A DeviceArray is returned as it is."""
+    """A device copy of `obj` (a numpy array or anything numpy.asarray takes), made after the
+    work queued on `stream`; with `to`, copies into that device array instead; with
+    ``copy=False``, only allocates. A DeviceArray is returned as it is."""
     if isinstance(obj, DeviceArray) and to is None:
         return obj
     import numpy
 
     host = numpy.asarray(obj)
+    stream = _kaji_stream(stream)
     if to is not None:
         to.copy_to_device(host, stream=stream)
         return to
+    if not copy:
+        return device_array_like(host)
     return _core.to_device(host, stream=stream)
 
 
 def device_array(shape, dtype="float64", order="C", stream=None):
-    """An uninitialized device array."""
+    """An uninitialized device array. Allocation is synchronous; `stream` is accepted for
+    Numba compatibility."""
     if not isinstance(shape, (tuple, list)):
         shape = (shape,)
     return _core.device_array(tuple(shape), dtype, order)
 
 
 def device_array_like(ary, stream=None):
-    """An uninitialized device array of `ary`'s shape, dtype and (C or F) order."""
+    """An uninitialized device array of `ary`'s shape, dtype and (C or F) order. `stream` is
+    accepted for Numba compatibility."""
     flags = getattr(ary, "flags", None)
     fortran = flags is not None and flags["F_CONTIGUOUS"] and not flags["C_CONTIGUOUS"]
     if isinstance(ary, DeviceArray):

@@ -64,17 +64,20 @@ void Argument::unstage(const runtime::Stream *stream) {
 
 void readArgument(py::handle object, Argument &argument, const std::string &kernel, size_t index,
                   const std::string &parameter) {
+  auto named = [&](const char *problem) {
+    return "argument " + std::to_string(index + 1) + " ('" + parameter + "') of kernel '" + kernel +
+           "': " + problem;
+  };
   try {
     read(object, argument);
   } catch (py::type_error &error) {
-    throw py::type_error("argument " + std::to_string(index + 1) + " ('" + parameter +
-                         "') of kernel '" + kernel + "': " + error.what());
+    throw py::type_error(named(error.what()));
+  } catch (py::value_error &error) {
+    throw py::value_error(named(error.what()));
   } catch (py::error_already_set &error) {
     if (!error.matches(PyExc_TypeError))
       throw;
-    throw py::type_error("argument " + std::to_string(index + 1) + " ('" + parameter +
-                         "') of kernel '" + kernel +
-                         "': " + py::str(error.value()).cast<std::string>());
+    throw py::type_error(named(py::str(error.value()).cast<std::string>().c_str()));
   }
 }
 

@@ -265,7 +265,7 @@ def test_operator_precedence_and_associativity(jit):
     out = np.zeros((6, N), dtype=np.float64)
     jit(precedence)[BLOCKS, THREADS](out, x, y)
     np.testing.assert_allclose(out[0], x + y * 3 - x / 4 ** 2, rtol=1e-15)
-    np.testing.assert_array_equal(out[1], -(x ** 2))
+    np.testing.assert_allclose(out[1], -(x ** 2), rtol=1e-15)
     np.testing.assert_allclose(out[2], (x + y) * (x - y), rtol=1e-15)
     np.testing.assert_array_equal(out[3], ((x - y) - 1) - y)
     np.testing.assert_array_equal(out[4], np.full(N, 512.0))

@@ -472,7 +472,7 @@ def test_variable_type_unified_across_branches_and_loops(jit):
     x = np.linspace(0, 1, 101)
     out = np.zeros_like(x)
     jit(unified_types)[1, x.size](out, x)
-    np.testing.assert_allclose(out, x * 6 + np.where(x > 0.5, 2.5, 1.0), rtol=1e-15)
+    np.testing.assert_allclose(out, x * 6 + np.where(x > 0.5, 2.5, 1.0), rtol=1e-14)
 
 
 def loop_variable_after_loop(out, n):

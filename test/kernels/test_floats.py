@@ -35,7 +35,9 @@ def test_special_values_propagate(jit, dtype):
     jit(arithmetic)[(x.size + 31) // 32, 32](out, x, y)
     expected = np.array([x + y, x - y, x * y, x / y])
     np.testing.assert_array_equal(out, expected)
-    np.testing.assert_array_equal(np.signbit(out), np.signbit(expected))
+    # The sign of a nan produced by arithmetic is not specified (x86 and GPUs differ).
+    numbers = ~np.isnan(expected)
+    np.testing.assert_array_equal(np.signbit(out[numbers]), np.signbit(expected[numbers]))
 
 
 def nan_compare(out, x, y):

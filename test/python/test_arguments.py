@@ -14,6 +14,11 @@ def add(out, x, y):
         out[i] = x[i] + y[i]
 
 
+@kaji.jit
+def store(out, value):
+    out[0] = value
+
+
 class FakeCudaArray:
     """Just enough of __cuda_array_interface__ v3 to be typed (never launched)."""
 
@@ -70,6 +75,11 @@ def test_unsupported_argument_type_names_the_argument():
 def test_unsupported_dtype_names_the_argument():
     with pytest.raises(TypeError, match=r"argument 3 \('y'\).*complex"):
         add[1, 32](np.zeros(3), np.zeros(3), np.zeros(3, dtype=np.complex128))
+
+
+def test_python_int_beyond_64_bits_names_the_argument():
+    with pytest.raises(ValueError, match=r"argument 2 \('value'\) of kernel 'store'.*64 bits"):
+        store[1, 1](np.zeros(1), 2 ** 64)
 
 
 def test_wrong_argument_count():

@@ -204,6 +204,28 @@ def test_cupy_arrays():
     np.testing.assert_array_equal(cupy.asnumpy(cupy.asarray(kaji.to_device(x))), x)
 
 
+class DLPackOnly:
+    """An array seen only through DLPack."""
+
+    def __init__(self, array):
+        self._array = array
+
+    def __dlpack__(self, stream=None):
+        return self._array.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+
+def test_dlpack_arrays():
+    cupy = pytest.importorskip("cupy")
+    x, y = random(1000), random(1000, seed=1)
+    out = cupy.zeros(1000, dtype=cupy.float32)
+    vector_add[blocks(1000), 128](DLPackOnly(out), DLPackOnly(cupy.asarray(x)),
+                                  DLPackOnly(cupy.asarray(y)))
+    np.testing.assert_array_equal(cupy.asnumpy(out), x + y)
+
+
 def test_pytorch_cuda_tensors():
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():
@@ -219,6 +241,15 @@ def test_pytorch_cuda_tensors():
     matrix_add[(blocks(30, 16), blocks(40, 16)), (16, 16)](out_t, tx.t(), ty.t())
     torch.cuda.synchronize()
     np.testing.assert_array_equal(out_t.cpu().numpy(), (x + y).T)
+
+
+def test_to_device_numba_options():
+    x = random(10)
+    empty = kaji.to_device(x, stream=0, copy=False)
+    assert empty.shape == x.shape and empty.dtype == x.dtype
+    target = kaji.device_array_like(x)
+    assert kaji.to_device(x, to=target) is target
+    np.testing.assert_array_equal(target.copy_to_host(), x)
 
 
 def test_devices_and_selection():

@@ -65,7 +65,8 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
       } else if (arg == "--emit") {
         auto kind = emitKindFromName(value);
         if (!kind) {
-          error = "unknown --emit kind '" + std::string(value) + "' (expected ast, ir, llvm or ptx)";
+          error =
+              "unknown --emit kind '" + std::string(value) + "' (expected ast, ir, llvm or ptx)";
           return std::nullopt;
         }
         cl.emit = *kind;
@@ -94,7 +95,8 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
   }
   if (cl.signatures.size() > 1 && cl.signatures.size() != cl.kernels.size()) {
     error = "got " + std::to_string(cl.signatures.size()) + " --sig options for " +
-            std::to_string(cl.kernels.size()) + " --kernel options; give one --sig for all "
+            std::to_string(cl.kernels.size()) +
+            " --kernel options; give one --sig for all "
             "kernels or one per kernel";
     return std::nullopt;
   }

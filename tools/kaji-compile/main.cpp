@@ -4,7 +4,6 @@
 #include "kaji/driver/Compiler.h"
 #include "kaji/driver/Version.h"
 #include "kaji/frontend/Diagnostics.h"
-#include "kaji/frontend/Parser.h"
 #include "kaji/frontend/Signature.h"
 
 #include <fstream>
@@ -49,13 +48,6 @@ JitDecorator jitDecorator(const frontend::FunctionDefStmt &def) {
     }
   }
   return result;
-}
-
-const frontend::FunctionDefStmt *findDef(const frontend::Module &module, std::string_view name) {
-  for (const frontend::StmtPtr &stmt : module.body)
-    if (auto *def = stmt->as<frontend::FunctionDefStmt>(); def && def->name == name)
-      return def;
-  return nullptr;
 }
 
 // A signature and where its text sits, so a bad signature gets a caret.
@@ -104,21 +96,25 @@ private:
   }
 
   int compile() {
-    auto module = driver::parse(source_);
-    if (cl_.emit == tools::EmitKind::AST)
+    auto module = driver::parse(source_, frontend::TopLevelErrors::Collect);
+    if (cl_.emit == tools::EmitKind::AST) {
+      if (!module->unparsed.empty())
+        throw module->unparsed.front().error;
       return write(frontend::dumpAST(*module));
+    }
 
     auto env = frontend::environmentFromModule(module);
     driver::CompileRequest request;
     request.ptx.arch = cl_.arch;
     request.ptx.optLevel = cl_.optLevel;
     for (const std::string &name : kernelNames(*module)) {
-      SignatureText sigText = signatureFor(*module, name);
+      frontend::FunctionRef kernel = driver::findFunction(module, name, env);
+      SignatureText sigText = signatureFor(*kernel.def);
       frontend::Signature sig = frontend::parseSignature(sigText.text, sigText.loc);
       if (!sig.returnType.isVoid())
         throw ir::CompileError(sigText.loc, "a kernel's signature must return void, not '" +
                                                 sig.returnType.str() + "'");
-      request.kernels.push_back({driver::findFunction(module, name, env), sig.params});
+      request.kernels.push_back({std::move(kernel), sig.params});
     }
     if (request.kernels.empty())
       throw std::runtime_error("no kernel to compile in '" + cl_.inputPath +
@@ -129,9 +125,15 @@ private:
     return write(driver::emitStage(request, stages[int(cl_.emit)]));
   }
 
+  // The --kernel names, else every function whose @jit decorator gives a signature. A
+  // decorated function the parser could not read may be such a kernel: its error is
+  // reported rather than the kernel silently left out.
   std::vector<std::string> kernelNames(const frontend::Module &module) const {
     if (!cl_.kernels.empty())
       return cl_.kernels;
+    for (const frontend::UnparsedStatement &unparsed : module.unparsed)
+      if (unparsed.decorated)
+        throw unparsed.error;
     std::vector<std::string> names;
     for (const frontend::StmtPtr &stmt : module.body)
       if (auto *def = stmt->as<frontend::FunctionDefStmt>()) {
@@ -142,23 +144,20 @@ private:
     return names;
   }
 
-  SignatureText signatureFor(const frontend::Module &module, const std::string &name) {
+  SignatureText signatureFor(const frontend::FunctionDefStmt &def) {
     if (!cl_.signatures.empty()) {
-      size_t index = cl_.signatures.size() == 1 ? 0 : kernelIndex(name);
+      size_t index = cl_.signatures.size() == 1 ? 0 : kernelIndex(def.name);
       frontend::SourceFile sig;
       sig.name = std::make_shared<const std::string>("<--sig " + std::to_string(index + 1) + ">");
       sig.text = cl_.signatures[index];
       commandLineSignatures_.push_back(sig);
       return {sig.text, ir::Location{sig.name, 1, 1}};
     }
-    const frontend::FunctionDefStmt *def = findDef(module, name);
-    if (!def)
-      throw std::invalid_argument("no function named '" + name + "' in " + cl_.inputPath);
-    JitDecorator jit = jitDecorator(*def);
+    JitDecorator jit = jitDecorator(def);
     if (!jit.signature)
-      throw ir::CompileError(def->loc, "kernel '" + name +
-                                           "' has no signature: pass --sig, or write one in its "
-                                           "decorator, e.g. @kaji.jit(\"void(float32[:])\")");
+      throw ir::CompileError(def.loc, "kernel '" + def.name +
+                                          "' has no signature: pass --sig, or write one in its "
+                                          "decorator, e.g. @kaji.jit(\"void(float32[:])\")");
     ir::Location loc = jit.signature->loc;
     loc.col += 1; // past the opening quote
     return {jit.signature->value, loc};

@@ -181,11 +181,20 @@ TEST(Lexer, StringLiteralErrors) {
   EXPECT_EQ(lexError("x = 'abc\n"), "1:5: unterminated string literal (detected at line 1)");
   EXPECT_EQ(lexError("x = '''abc\n\n"),
             "1:5: unterminated triple-quoted string literal (detected at line 3)");
-  EXPECT_EQ(lexError("x = f'{a}'"), "1:5: f-strings are not supported in kernels");
-  EXPECT_EQ(lexError("x = rb'a'"), "1:5: bytes literals are not supported in kernels");
   EXPECT_EQ(lexError("x = '\\x4'"), "1:6: truncated \\xXX escape");
   EXPECT_EQ(lexError("x = '\\N{DASH}'"), "1:6: \\N{...} escapes are not supported in kernels");
   EXPECT_EQ(lexError("x = '\\U00110000'"), "1:6: illegal Unicode character in \\U escape");
+}
+
+// Well-formed host-code literals lex; the parser rejects them only where they are used.
+TEST(Lexer, UnsupportedLiteralsBecomeDeferredErrors) {
+  EXPECT_EQ(test::describeError("x = f'{a}'"), "1:5: f-strings are not supported in kernels");
+  EXPECT_EQ(test::describeError("x = rb'a'"), "1:5: bytes literals are not supported in kernels");
+  auto module = parseModule(test::makeSource("def host():\n    print(f'{a}')\n\ny = 1\n"),
+                            TopLevelErrors::Collect);
+  ASSERT_EQ(module->unparsed.size(), 1u);
+  EXPECT_EQ(module->unparsed[0].functionName, "host");
+  EXPECT_EQ(module->body.size(), 1u);
 }
 
 TEST(Lexer, BracketErrors) {

@@ -6,6 +6,7 @@
 #include "kaji/codegen/Codegen.h"
 #include "kaji/codegen/HostCodegen.h"
 #include "kaji/frontend/Environment.h"
+#include "kaji/frontend/Parser.h"
 #include "kaji/frontend/Source.h"
 #include "kaji/ir/Type.h"
 
@@ -54,8 +55,10 @@ struct HostCompiledModule {
   CompileTimings timings;                   // codegen: summed over the kernels
 };
 
-// Parses `source` (throws ir::CompileError on syntax errors).
-std::shared_ptr<const frontend::Module> parse(const frontend::SourceFile &source);
+// Parses `source`; see frontend::parseModule for what `errors` changes.
+std::shared_ptr<const frontend::Module>
+parse(const frontend::SourceFile &source,
+      frontend::TopLevelErrors errors = frontend::TopLevelErrors::Throw);
 
 // The top-level function `name` of `module` with environment `env`; throws
 // std::invalid_argument naming the function if there is none.

@@ -353,9 +353,20 @@ struct ImportFromStmt : Stmt {
   std::vector<ImportAlias> names;
 };
 
+// A top-level statement the parser could not read. A file's host code (f-strings,
+// classes, `with` ...) must not stop its kernels from compiling, so the error is
+// reported only when something needs the statement: the function it defines, or
+// the whole module (`--emit ast`).
+struct UnparsedStatement {
+  std::string functionName; // the `def`'s name; empty for other statements
+  bool decorated = false;   // a `def` with decorators, such as a kernel's @jit
+  ir::CompileError error;
+};
+
 struct Module {
   std::shared_ptr<const std::string> file;
   Body body;
+  std::vector<UnparsedStatement> unparsed;
 };
 
 } // namespace kaji::frontend

@@ -32,8 +32,8 @@ struct GlobalValue {
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
   ir::ScalarKind constantType = ir::ScalarKind::Int64; // Constant
-  bool weak = false;  // Constant: Python int/float literals are weak (NEP 50)
-  int64_t intValue = 0; // Constant of integer or bool type
+  bool weak = false;     // Constant: Python int/float literals are weak (NEP 50)
+  int64_t intValue = 0;  // Constant of integer or bool type
   double floatValue = 0; // Constant of float type
   FunctionRef function;  // Function
 

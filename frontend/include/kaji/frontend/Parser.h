@@ -20,7 +20,14 @@ namespace kaji::frontend {
 // skipped so that no kernel silently loses a check. Expressions may nest (and their
 // trees grow) at most 200 deep; blocks at most 100 (Python's own limit), and an
 // `elif` chain counts as nesting (at most 1000), since it becomes nested IfStmts.
-std::shared_ptr<Module> parseModule(const SourceFile &source);
+//
+// With TopLevelErrors::Collect, an error inside a top-level statement is kept in
+// Module::unparsed and parsing goes on with the next one (a whole file's host code
+// need not be kernel code); lexical errors that leave no statements to resume at
+// (NUL bytes, unterminated strings, bad indentation) still throw.
+enum class TopLevelErrors { Throw, Collect };
+std::shared_ptr<Module> parseModule(const SourceFile &source,
+                                    TopLevelErrors errors = TopLevelErrors::Throw);
 
 // Readable indented dump of the AST with locations, for `kaji-compile --emit ast`.
 std::string dumpAST(const Module &module);

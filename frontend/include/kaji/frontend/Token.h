@@ -16,7 +16,10 @@ enum class TokenKind : uint8_t {
   Float,    // value in floatValue
   String,   // decoded value in text (escapes applied)
   Operator, // operators and delimiters, spelled in text: `+`, `**=`, `(`, `->`
-  Newline,  // end of a logical line
+  // Well-formed Python outside the kernel language (f-strings, bytes, complex literals):
+  // text holds the error the parser reports if a statement that uses it is needed.
+  Unsupported,
+  Newline, // end of a logical line
   Indent,
   Dedent,
   EndOfFile,
