@@ -19,5 +19,5 @@ fi
 
 python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DKAJI_BUILD_PYTHON=ON
 cmake --build build
