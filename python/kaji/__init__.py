@@ -1,4 +1,4 @@
-"""kaji: Python functions compiled to GPU kernels.
+"""kaji: Python functions compiled to GPU kernels (or run on the CPU: ``target="cpu"``).
 
     @kaji.jit
     def saxpy(out, a, x, y):
@@ -18,7 +18,6 @@ from kaji._core import (
     DeviceArray,
     Event,
     Stream,
-    typeof,
 )
 from kaji._arrays import device_array, device_array_like, to_device
 from kaji._runtime import (
@@ -33,6 +32,7 @@ from kaji._runtime import (
     synchronize,
     unavailable_reason,
 )
+from kaji._target import TargetFallbackWarning, default_target
 from kaji.decorator import DeviceFunction, Kernel, jit
 from kaji.intrinsics import (
     atomic,
@@ -54,5 +54,12 @@ from kaji.intrinsics import (
     warpsize,
 )
 from kaji import _core, cuda
+
+
+def typeof(value, target=None):
+    """The kaji type a kernel for `target` (default: the default target) is specialized on
+    for `value`, e.g. 'array<f32, 2, C>'."""
+    return _core.typeof(value, target if target is not None else default_target())
+
 
 __version__ = _core.compiler_version()

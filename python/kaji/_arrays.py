@@ -1,7 +1,14 @@
-"""Device arrays: creating them and copying host data in."""
+"""Device arrays: creating them and copying host data in. When the default target is cpu
+(kaji._target) they are host-backed: the same DeviceArray over host memory, so that code
+written for the GPU runs unchanged."""
 
 from kaji import _core
 from kaji._core import DeviceArray
+from kaji._target import default_target
+
+
+def _on_host():
+    return default_target() == "cpu"
 
 
 def _kaji_stream(stream):
@@ -10,9 +17,10 @@ def _kaji_stream(stream):
 
 
 def to_device(obj, stream=None, copy=True, to=None):
-    """A device copy of `obj` (a numpy array or anything numpy.asarray takes), made after the
-    work queued on `stream`; with `to`, copies into that device array instead; with
-    ``copy=False``, only allocates. A DeviceArray is returned as it is."""
+    """A device copy (host-backed for the cpu target) of `obj` (a numpy array or anything
+    numpy.asarray takes), made after the work queued on `stream`; with `to`, copies into that
+    device array instead; with ``copy=False``, only allocates. A DeviceArray is returned as it
+    is."""
     if isinstance(obj, DeviceArray) and to is None:
         return obj
     import numpy
@@ -24,7 +32,7 @@ def to_device(obj, stream=None, copy=True, to=None):
         return to
     if not copy:
         return device_array_like(host)
-    return _core.to_device(host, stream=stream)
+    return _core.to_device(host, stream=stream, on_host=_on_host())
 
 
 def device_array(shape, dtype="float64", order="C", stream=None):
@@ -32,7 +40,7 @@ def device_array(shape, dtype="float64", order="C", stream=None):
     Numba compatibility."""
     if not isinstance(shape, (tuple, list)):
         shape = (shape,)
-    return _core.device_array(tuple(shape), dtype, order)
+    return _core.device_array(tuple(shape), dtype, order, on_host=_on_host())
 
 
 def device_array_like(ary, stream=None):

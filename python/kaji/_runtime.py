@@ -1,6 +1,7 @@
 """Devices, streams and events."""
 
 from kaji import _core
+from kaji._target import gpu_usable
 
 
 def is_available():
@@ -50,5 +51,7 @@ def event_elapsed_time(start, end):
 
 
 def synchronize():
-    """Waits for all work queued on the current device."""
-    _core.synchronize()
+    """Waits for all work queued on the current device; nothing to wait for without a GPU
+    (launches on the cpu target return when they are done)."""
+    if gpu_usable():
+        _core.synchronize()

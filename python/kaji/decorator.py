@@ -4,21 +4,29 @@ import functools
 
 from kaji import _core
 from kaji._globals import describe_globals
+from kaji._target import check_target, default_target
 
 _CO_VARARGS = 0x04
 _CO_VARKEYWORDS = 0x08
 
 
-def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True):
-    """Compiles a Python function into a GPU kernel (or, with ``device=True``, a device
-    function kernels call).
+def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None,
+        boundscheck=None):
+    """Compiles a Python function into a kernel (or, with ``device=True``, a device function
+    kernels call).
 
     ``@jit`` compiles lazily, once per argument-type signature, on first launch;
     ``@jit("void(float32[:], float32)")`` (or a list of signatures) compiles eagerly and then
     launches only with those signatures. ``fastmath`` allows LLVM's fast-math flags; ``opt``
-    is True/False or an LLVM optimization level 0-3.
+    is True/False or an LLVM optimization level 0-3. ``target`` is "cuda" (the GPU) or "cpu"
+    (this process, synchronously); by default cuda when a GPU is usable, else cpu, unless the
+    environment variable KAJI_TARGET says otherwise. ``boundscheck`` (cpu only, on by default)
+    makes an out-of-range index raise IndexError; the cuda target has no bounds checks.
+    Device functions take any target: they are compiled into each caller.
     """
     opt_level = (3 if opt else 0) if isinstance(opt, bool) else int(opt)
+    if target is not None:
+        check_target(target)
 
     def decorate(func, signatures=()):
         if device:
@@ -26,7 +34,12 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True):
                 raise TypeError("device functions are compiled for the types each kernel "
                                 "calls them with; give them no signature")
             return DeviceFunction(func)
-        kernel = Kernel(func, fastmath=fastmath, opt_level=opt_level)
+        kernel_target = target if target is not None else default_target()
+        if kernel_target == "cuda" and boundscheck:
+            raise ValueError(f"kernel '{func.__name__}': boundscheck=True needs target='cpu'; "
+                             "kernels on the cuda target are not bounds-checked")
+        kernel = Kernel(func, fastmath=fastmath, opt_level=opt_level, target=kernel_target,
+                        boundscheck=boundscheck is None or bool(boundscheck))
         for signature in signatures:
             kernel.add_signature(signature)
         return kernel
@@ -73,12 +86,13 @@ class Kernel(_core.Dispatcher):
     """A @jit kernel. Launch it with ``kernel[griddim, blockdim](*args)`` or
     ``kernel[griddim, blockdim, stream, sharedmem](*args)``."""
 
-    def __init__(self, func, fastmath=False, opt_level=3):
+    def __init__(self, func, fastmath=False, opt_level=3, target="cuda", boundscheck=True):
         self.py_func = func
         self._source = function_source(func)
         self._describe_globals = functools.partial(describe_globals, func)
         super().__init__(self._source, self._describe_globals, _parameters(func),
-                         fast_math=fastmath, opt_level=opt_level)
+                         fast_math=fastmath, opt_level=opt_level, target=target,
+                         bounds_check=boundscheck)
         functools.update_wrapper(self, func)
 
     def __call__(self, *args):
@@ -90,11 +104,13 @@ class Kernel(_core.Dispatcher):
         return self._inspect(signature, "ir")
 
     def inspect_llvm(self, signature=None):
-        """LLVM IR for `signature`, or {signature: LLVM IR} for every compiled one."""
+        """LLVM IR for `signature` (NVPTX for cuda, this machine's for cpu), or
+        {signature: LLVM IR} for every compiled one."""
         return self._inspect(signature, "llvm")
 
     def inspect_ptx(self, signature=None):
-        """PTX for `signature`, or {signature: PTX} for every compiled one."""
+        """PTX for `signature`, or {signature: PTX} for every compiled one; on the cpu target,
+        the PTX the kernel would run as on a GPU (no GPU needed either way)."""
         return self._inspect(signature, "ptx")
 
     def _inspect(self, signature, stage):
@@ -103,7 +119,7 @@ class Kernel(_core.Dispatcher):
         return self.inspect(signature, stage)
 
     def __repr__(self):
-        return f"<kaji kernel {self.__qualname__}>"
+        return f"<kaji kernel {self.__qualname__} target={self.target}>"
 
 
 class DeviceFunction:

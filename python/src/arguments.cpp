@@ -28,15 +28,44 @@ void readHostArray(Argument &argument, const py::array &host) {
   argument.type = ir::Type::array(element, unsigned(host.ndim()), layout);
 }
 
-void read(py::handle object, Argument &argument) {
+// The cpu target reads a numpy array in place: its own pointer, shape and strides.
+void viewHostArray(Argument &argument, py::array host) {
+  if (!host.writeable()) {
+    host = py::module_::import("numpy").attr("array")(host);
+    argument.hostCopy = host;
+  }
+  ir::ScalarKind element = scalarKindFromDtype(host.dtype());
+  auto data = runtime::CUdeviceptr(reinterpret_cast<uintptr_t>(host.data()));
+  viewArray(argument, element, data, std::span(host.shape(), size_t(host.ndim())),
+            std::span(host.strides(), size_t(host.ndim())));
+}
+
+void readDeviceArray(Argument &argument, const DeviceArray &array, ArgumentTarget target) {
+  if (array.onHost() && target == ArgumentTarget::Cuda)
+    throw py::type_error("a host-backed device array (made while the default target was cpu) "
+                         "cannot be passed to a cuda kernel; pass a numpy array or "
+                         "kaji.to_device() it with KAJI_TARGET=cuda");
+  if (!array.onHost() && target == ArgumentTarget::Host)
+    throw py::type_error("a device array in GPU memory cannot be passed to a cpu kernel; pass "
+                         "its copy_to_host() or a numpy array");
+  viewArray(argument, array.element(), array.data(), array.shape(), array.strides());
+}
+
+void read(py::handle object, Argument &argument, ArgumentTarget target) {
   if (py::isinstance<DeviceArray>(object)) {
-    const DeviceArray &array = object.cast<const DeviceArray &>();
-    viewArray(argument, array.element(), array.data(), array.shape(), array.strides());
+    readDeviceArray(argument, object.cast<const DeviceArray &>(), target);
   } else if (std::optional<ScalarValue> scalar = scalarValue(object)) {
     argument.scalar = *scalar;
     argument.type = ir::Type::scalar(scalar->kind);
   } else if (py::isinstance<py::array>(object)) {
-    readHostArray(argument, py::reinterpret_borrow<py::array>(object));
+    if (target == ArgumentTarget::Host)
+      viewHostArray(argument, py::reinterpret_borrow<py::array>(object));
+    else
+      readHostArray(argument, py::reinterpret_borrow<py::array>(object));
+  } else if (target == ArgumentTarget::Host) {
+    throw py::type_error("unsupported type '" + std::string(Py_TYPE(object.ptr())->tp_name) +
+                         "'; kaji kernels for the cpu target take bool, int, float, numpy "
+                         "scalars, numpy arrays and host-backed kaji device arrays");
   } else if (cudaArrayInterfaceView(object, argument.foreign) ||
              dlpackView(object, argument.foreign)) {
     const ArrayView &view = argument.foreign;
@@ -63,13 +92,13 @@ void Argument::unstage(const runtime::Stream *stream) {
 }
 
 void readArgument(py::handle object, Argument &argument, const std::string &kernel, size_t index,
-                  const std::string &parameter) {
+                  const std::string &parameter, ArgumentTarget target) {
   auto named = [&](const char *problem) {
     return "argument " + std::to_string(index + 1) + " ('" + parameter + "') of kernel '" + kernel +
            "': " + problem;
   };
   try {
-    read(object, argument);
+    read(object, argument, target);
   } catch (py::type_error &error) {
     throw py::type_error(named(error.what()));
   } catch (py::value_error &error) {
@@ -81,9 +110,9 @@ void readArgument(py::handle object, Argument &argument, const std::string &kern
   }
 }
 
-ir::Type argumentType(py::handle object) {
+ir::Type argumentType(py::handle object, ArgumentTarget target) {
   Argument argument;
-  read(object, argument);
+  read(object, argument, target);
   return argument.type;
 }
 

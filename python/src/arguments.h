@@ -1,7 +1,9 @@
 // One kernel argument as the launch fast path sees it: its kaji type (the specialization key)
 // and what gets packed: a scalar's value, or an array's device pointer, shape and strides.
-// numpy arrays are staged: copied to a temporary device array before the launch and back
-// after it (Numba's semantics).
+// For the cuda target numpy arrays are staged: copied to a temporary device array before the
+// launch and back after it (Numba's semantics). For the cpu target arrays are host memory:
+// numpy arrays are used in place (read-only ones through a private copy, since the kernel
+// may write), kaji device arrays must be host-backed.
 #pragma once
 
 #include "array_interop.h"
@@ -29,6 +31,7 @@ struct Argument {
   ArrayView foreign;
   py::object host; // a numpy array (py::array's default constructor would allocate one)
   std::optional<DeviceArray> staged;
+  py::object hostCopy; // cpu target: the writable copy of a read-only numpy array
 
   bool needsStaging() const { return host && !staged; }
   // Copies the numpy array to a new device array (after the work queued on `stream`).
@@ -37,12 +40,15 @@ struct Argument {
   void unstage(const runtime::Stream *stream);
 };
 
-// Reads `object`, the kernel's argument number `index` (named `parameter`), into `argument`.
-// Throws TypeError naming the argument when kaji kernels cannot take it.
-void readArgument(py::handle object, Argument &argument, const std::string &kernel, size_t index,
-                  const std::string &parameter);
+// Where the kernel taking an argument runs.
+enum class ArgumentTarget { Cuda, Host };
 
-// The kaji type of `object` as a kernel argument, e.g. "array<f32, 2, C>".
-ir::Type argumentType(py::handle object);
+// Reads `object`, the kernel's argument number `index` (named `parameter`), into `argument`.
+// Throws TypeError naming the argument when kaji kernels for `target` cannot take it.
+void readArgument(py::handle object, Argument &argument, const std::string &kernel, size_t index,
+                  const std::string &parameter, ArgumentTarget target);
+
+// The kaji type of `object` as a kernel argument for `target`, e.g. "array<f32, 2, C>".
+ir::Type argumentType(py::handle object, ArgumentTarget target);
 
 } // namespace kaji::python

@@ -17,11 +17,10 @@ namespace {
 
 template <class Emit>
 auto compileWith(const KernelDefinition &kernel, const std::vector<ir::Type> &argTypes,
-                 const codegen::PTXOptions &options, Emit emit) {
+                 const driver::CompileRequest &settings, Emit emit) {
   EnvironmentBuilder environment;
   try {
-    driver::CompileRequest request;
-    request.ptx = options;
+    driver::CompileRequest request = settings;
     request.kernels.push_back(
         {environment.function(kernel.source, kernel.describeGlobals, false), argTypes});
     return emit(request);
@@ -34,15 +33,23 @@ auto compileWith(const KernelDefinition &kernel, const std::vector<ir::Type> &ar
 
 driver::CompiledModule compileKernel(const KernelDefinition &kernel,
                                      const std::vector<ir::Type> &argTypes,
-                                     const codegen::PTXOptions &options) {
-  return compileWith(kernel, argTypes, options, [](const driver::CompileRequest &request) {
+                                     const driver::CompileRequest &settings) {
+  return compileWith(kernel, argTypes, settings, [](const driver::CompileRequest &request) {
     return driver::compile(request);
   });
 }
 
+codegen::HostKernel compileHostKernel(const KernelDefinition &kernel,
+                                      const std::vector<ir::Type> &argTypes,
+                                      const driver::CompileRequest &settings) {
+  return compileWith(kernel, argTypes, settings, [](const driver::CompileRequest &request) {
+    return driver::compileHost(request).kernels.at(0);
+  });
+}
+
 std::string emitKernelStage(const KernelDefinition &kernel, const std::vector<ir::Type> &argTypes,
-                            driver::Stage stage, const codegen::PTXOptions &options) {
-  return compileWith(kernel, argTypes, options, [stage](const driver::CompileRequest &request) {
+                            driver::Stage stage, const driver::CompileRequest &settings) {
+  return compileWith(kernel, argTypes, settings, [stage](const driver::CompileRequest &request) {
     return driver::emitStage(request, stage);
   });
 }

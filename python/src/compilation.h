@@ -25,11 +25,15 @@ struct KernelDefinition {
 };
 
 // All of these throw RenderedCompileError (errors.h) for errors in the user's code.
+// `settings` is a request without kernels: its target and that target's options.
 driver::CompiledModule compileKernel(const KernelDefinition &kernel,
                                      const std::vector<ir::Type> &argTypes,
-                                     const codegen::PTXOptions &options);
+                                     const driver::CompileRequest &settings);
+codegen::HostKernel compileHostKernel(const KernelDefinition &kernel,
+                                      const std::vector<ir::Type> &argTypes,
+                                      const driver::CompileRequest &settings);
 std::string emitKernelStage(const KernelDefinition &kernel, const std::vector<ir::Type> &argTypes,
-                            driver::Stage stage, const codegen::PTXOptions &options);
+                            driver::Stage stage, const driver::CompileRequest &settings);
 // A Numba-style signature, "void(float32[:], float32)" or "(float32[:], float32)".
 frontend::Signature parseKernelSignature(const std::string &text);
 

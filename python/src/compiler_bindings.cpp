@@ -41,13 +41,13 @@ void bindCompiler(py::module_ &m) {
       [](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
          const std::string &signature, const std::string &stage, const std::string &arch,
          unsigned optLevel, bool fastMath) {
-        codegen::PTXOptions options;
-        options.arch = arch;
-        options.optLevel = optLevel;
-        options.fastMath = fastMath;
+        driver::CompileRequest settings;
+        settings.ptx.arch = arch;
+        settings.ptx.optLevel = optLevel;
+        settings.ptx.fastMath = fastMath;
         KernelDefinition kernel{std::move(source), std::move(describeGlobals)};
         return emitKernelStage(kernel, parseKernelSignature(signature).params, stageNamed(stage),
-                               options);
+                               settings);
       },
       py::arg("source"), py::arg("describe_globals"), py::arg("signature"),
       py::arg("stage") = "ptx", py::arg("arch") = "sm_90", py::arg("opt_level") = 3,
@@ -55,8 +55,16 @@ void bindCompiler(py::module_ &m) {
       "The kaji IR, LLVM IR or PTX of the kernel in `source` for a signature such as "
       "'void(float32[:], float32)'. Raises CompileError.");
   m.def(
-      "typeof", [](py::handle value) { return argumentType(value).str(); }, py::arg("value"),
-      "The kaji type a kernel argument is specialized on, e.g. 'array<f32, 2, C>'.");
+      "typeof",
+      [](py::handle value, const std::string &target) {
+        if (target != "cuda" && target != "cpu")
+          throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
+        return argumentType(value, target == "cpu" ? ArgumentTarget::Host : ArgumentTarget::Cuda)
+            .str();
+      },
+      py::arg("value"), py::arg("target") = "cuda",
+      "The kaji type a kernel argument for `target` is specialized on, e.g. "
+      "'array<f32, 2, C>'.");
   m.def("compiler_version", &driver::compilerVersion);
   m.def("find_libdevice", &codegen::findLibdevice);
 }

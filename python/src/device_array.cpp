@@ -7,32 +7,13 @@
 
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <numeric>
 #include <string>
 
 namespace kaji::python {
 
 namespace {
-
-// Copies that follow the work queued on `stream` when one is given, and are done on return.
-void copyIn(runtime::CUdeviceptr dst, const void *src, size_t bytes,
-            const runtime::Stream *stream) {
-  if (bytes == 0)
-    return;
-  if (!stream)
-    return runtime::copyHostToDevice(dst, src, bytes);
-  runtime::copyHostToDeviceAsync(dst, src, bytes, *stream);
-  stream->synchronize();
-}
-
-void copyOut(void *dst, runtime::CUdeviceptr src, size_t bytes, const runtime::Stream *stream) {
-  if (bytes == 0)
-    return;
-  if (!stream)
-    return runtime::copyDeviceToHost(dst, src, bytes);
-  runtime::copyDeviceToHostAsync(dst, src, bytes, *stream);
-  stream->synchronize();
-}
 
 std::vector<int64_t> hostShape(const py::array &host) {
   return std::vector<int64_t>(host.shape(), host.shape() + host.ndim());
@@ -63,12 +44,43 @@ std::pair<int64_t, int64_t> byteExtent(const DeviceArray &array) {
 
 DeviceArray::DeviceArray(ir::ScalarKind element, std::vector<int64_t> shape,
                          std::vector<int64_t> strides,
-                         std::shared_ptr<runtime::DeviceBuffer> buffer, runtime::CUdeviceptr data)
+                         std::shared_ptr<runtime::DeviceBuffer> buffer, runtime::CUdeviceptr data,
+                         py::object hostBuffer)
     : element_(element), shape_(std::move(shape)), strides_(std::move(strides)),
-      buffer_(std::move(buffer)), data_(data) {}
+      buffer_(std::move(buffer)), data_(data), hostBuffer_(std::move(hostBuffer)) {}
+
+// Copies that follow the work queued on `stream` when one is given, and are done on return.
+// A host-backed array copies with memcpy: the cpu target has no queued work.
+void DeviceArray::copyIn(runtime::CUdeviceptr dst, const void *src, size_t bytes,
+                         const runtime::Stream *stream) const {
+  if (bytes == 0)
+    return;
+  if (onHost()) {
+    std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
+    return;
+  }
+  if (!stream)
+    return runtime::copyHostToDevice(dst, src, bytes);
+  runtime::copyHostToDeviceAsync(dst, src, bytes, *stream);
+  stream->synchronize();
+}
+
+void DeviceArray::copyOut(void *dst, runtime::CUdeviceptr src, size_t bytes,
+                          const runtime::Stream *stream) const {
+  if (bytes == 0)
+    return;
+  if (onHost()) {
+    std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
+    return;
+  }
+  if (!stream)
+    return runtime::copyDeviceToHost(dst, src, bytes);
+  runtime::copyDeviceToHostAsync(dst, src, bytes, *stream);
+  stream->synchronize();
+}
 
 DeviceArray DeviceArray::empty(std::vector<int64_t> shape, ir::ScalarKind element,
-                               bool fortranOrder) {
+                               bool fortranOrder, bool onHost) {
   int64_t count = 1;
   for (int64_t extent : shape) {
     if (extent < 0)
@@ -78,19 +90,26 @@ DeviceArray DeviceArray::empty(std::vector<int64_t> shape, ir::ScalarKind elemen
       throw py::value_error("array of shape " + shapeText(shape) + " is too large");
   }
   std::vector<int64_t> strides = contiguousStrides(shape, ir::byteSize(element), fortranOrder);
+  if (onHost) {
+    py::array_t<uint8_t> bytes(count * ir::byteSize(element));
+    auto data = runtime::CUdeviceptr(reinterpret_cast<uintptr_t>(bytes.mutable_data()));
+    return DeviceArray(element, std::move(shape), std::move(strides), nullptr, data,
+                       std::move(bytes));
+  }
   auto buffer = std::make_shared<runtime::DeviceBuffer>(size_t(count) * ir::byteSize(element));
   runtime::CUdeviceptr data = buffer->pointer();
   return DeviceArray(element, std::move(shape), std::move(strides), std::move(buffer), data);
 }
 
-DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Stream *stream) {
+DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Stream *stream,
+                                  bool onHost) {
   ir::ScalarKind element = scalarKindFromDtype(hostArray.dtype());
   py::array host = hostArray;
   if (!(host.flags() & (py::array::c_style | py::array::f_style)))
     host = py::module_::import("numpy").attr("ascontiguousarray")(host);
   bool fortranOrder = !(host.flags() & py::array::c_style);
-  DeviceArray device = empty(hostShape(host), element, fortranOrder);
-  copyIn(device.data_, host.data(), size_t(host.nbytes()), stream);
+  DeviceArray device = empty(hostShape(host), element, fortranOrder, onHost);
+  device.copyIn(device.data_, host.data(), size_t(host.nbytes()), stream);
   return device;
 }
 
@@ -202,11 +221,14 @@ py::object DeviceArray::getItem(const py::handle &index) const {
     copyOut(scalar.mutable_data(), data_ + offset, size_t(itemSize()), nullptr);
     return scalar[py::tuple()];
   }
-  return py::cast(
-      DeviceArray(element_, std::move(shape), std::move(strides), buffer_, data_ + offset));
+  return py::cast(DeviceArray(element_, std::move(shape), std::move(strides), buffer_,
+                              data_ + offset, hostBuffer_));
 }
 
 py::dict DeviceArray::cudaArrayInterface() const {
+  if (onHost())
+    throw py::attribute_error("a host-backed device array (made for the cpu target) has no "
+                              "__cuda_array_interface__; copy_to_host() gives its contents");
   py::dict interface;
   interface["shape"] = py::tuple(py::cast(shape_));
   interface["strides"] = layout() == ir::Layout::C ? py::object(py::none())
@@ -236,6 +258,8 @@ void bindDeviceArray(py::module_ &m) {
       .def_property_readonly("nbytes", [](const DeviceArray &a) { return a.size() * a.itemSize(); })
       .def_property_readonly("device_pointer", &DeviceArray::data,
                              "The address of the first element.")
+      .def_property_readonly("on_host", &DeviceArray::onHost,
+                             "Whether the array is host-backed (made for the cpu target).")
       .def_property_readonly("__cuda_array_interface__", &DeviceArray::cudaArrayInterface)
       .def("is_c_contiguous",
            [](const DeviceArray &a) {
@@ -271,21 +295,26 @@ void bindDeviceArray(py::module_ &m) {
            })
       .def("__repr__", [](const DeviceArray &a) {
         return "<kaji.DeviceArray shape=" + shapeText(a.shape()) +
-               " dtype=" + std::string(ir::numpyName(a.element())) + ">";
+               " dtype=" + std::string(ir::numpyName(a.element())) +
+               (a.onHost() ? " on host>" : ">");
       });
 
   m.def(
       "to_device",
-      [](const py::array &host, Stream stream) { return DeviceArray::fromHost(host, stream); },
-      py::arg("ary"), py::arg("stream") = py::none());
+      [](const py::array &host, Stream stream, bool onHost) {
+        return DeviceArray::fromHost(host, stream, onHost);
+      },
+      py::arg("ary"), py::arg("stream") = py::none(), py::arg("on_host") = false);
   m.def(
       "device_array",
-      [](std::vector<int64_t> shape, const py::object &dtype, const std::string &order) {
+      [](std::vector<int64_t> shape, const py::object &dtype, const std::string &order,
+         bool onHost) {
         if (order != "C" && order != "F")
           throw py::value_error("order must be 'C' or 'F', not '" + order + "'");
-        return DeviceArray::empty(std::move(shape), scalarKindFromDtype(dtype), order == "F");
+        return DeviceArray::empty(std::move(shape), scalarKindFromDtype(dtype), order == "F",
+                                  onHost);
       },
-      py::arg("shape"), py::arg("dtype"), py::arg("order") = "C");
+      py::arg("shape"), py::arg("dtype"), py::arg("order") = "C", py::arg("on_host") = false);
 }
 
 } // namespace kaji::python

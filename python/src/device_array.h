@@ -1,6 +1,7 @@
 // kaji.DeviceArray: an n-d array in device memory (a runtime::DeviceBuffer shared by all
 // views of it) that kernels take without copies and other libraries read through
-// `__cuda_array_interface__` v3.
+// `__cuda_array_interface__` v3. With the cpu target it is host-backed instead: the same
+// object over a numpy buffer, so code written for the GPU runs unchanged on the CPU.
 #pragma once
 
 #include "kaji/ir/Type.h"
@@ -20,16 +21,23 @@ namespace py = pybind11;
 class DeviceArray {
 public:
   DeviceArray(ir::ScalarKind element, std::vector<int64_t> shape, std::vector<int64_t> strides,
-              std::shared_ptr<runtime::DeviceBuffer> buffer, runtime::CUdeviceptr data);
-  // Uninitialized memory on the selected device, row-major or column-major.
-  static DeviceArray empty(std::vector<int64_t> shape, ir::ScalarKind element, bool fortranOrder);
-  // A device copy of `host`, with its strides when it is C- or F-contiguous, else row-major.
-  static DeviceArray fromHost(const py::array &host, const runtime::Stream *stream = nullptr);
+              std::shared_ptr<runtime::DeviceBuffer> buffer, runtime::CUdeviceptr data,
+              py::object hostBuffer = py::object());
+  // Uninitialized memory, row-major or column-major: on the selected device, or in host
+  // memory when `onHost`.
+  static DeviceArray empty(std::vector<int64_t> shape, ir::ScalarKind element, bool fortranOrder,
+                           bool onHost = false);
+  // A copy of `host` (on the device unless `onHost`), with its strides when it is C- or
+  // F-contiguous, else row-major.
+  static DeviceArray fromHost(const py::array &host, const runtime::Stream *stream = nullptr,
+                              bool onHost = false);
 
   ir::ScalarKind element() const { return element_; }
   const std::vector<int64_t> &shape() const { return shape_; }
   const std::vector<int64_t> &strides() const { return strides_; }
+  // The first element's address: in device memory, or in host memory when onHost().
   runtime::CUdeviceptr data() const { return data_; }
+  bool onHost() const { return bool(hostBuffer_); }
   int64_t itemSize() const { return ir::byteSize(element_); }
   int64_t size() const;
   ir::Layout layout() const;
@@ -49,12 +57,17 @@ public:
 
 private:
   void requireShapeOf(const py::array &host, const char *what) const;
+  void copyIn(runtime::CUdeviceptr dst, const void *src, size_t bytes,
+              const runtime::Stream *stream) const;
+  void copyOut(void *dst, runtime::CUdeviceptr src, size_t bytes,
+               const runtime::Stream *stream) const;
 
   ir::ScalarKind element_;
   std::vector<int64_t> shape_;
   std::vector<int64_t> strides_;
   std::shared_ptr<runtime::DeviceBuffer> buffer_;
   runtime::CUdeviceptr data_;
+  py::object hostBuffer_; // owns the memory of a host-backed array (null otherwise)
 };
 
 } // namespace kaji::python

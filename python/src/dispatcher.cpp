@@ -29,6 +29,24 @@ const runtime::DeviceLimits &shapeOnlyLimits() {
   return limits;
 }
 
+// The launch limits of the cpu target: CUDA's, so a shape that runs on the CPU runs on a GPU.
+const runtime::DeviceLimits &hostLimits() {
+  static const runtime::DeviceLimits limits = [] {
+    runtime::DeviceLimits result;
+    result.maxThreadsPerBlock = 1024;
+    result.maxBlockDim = {1024, 1024, 64};
+    result.maxGridDim = {(int64_t(1) << 31) - 1, 65535, 65535};
+    result.maxSharedBytesPerBlock = std::numeric_limits<int32_t>::max();
+    result.maxSharedBytesPerBlockOptin = std::numeric_limits<int32_t>::max();
+    result.warpSize = 32;
+    return result;
+  }();
+  return limits;
+}
+
+// The key's first entry for host specializations (devices are numbered from 0).
+constexpr uint32_t hostKey = std::numeric_limits<uint32_t>::max();
+
 uint32_t typeCode(const ir::Type &type) {
   return uint32_t(type.kind()) | uint32_t(type.scalarKind()) << 2 | uint32_t(type.layout()) << 6 |
          uint32_t(type.memorySpace()) << 8 | uint32_t(type.ndim()) << 10;
@@ -63,6 +81,25 @@ size_t slotCount(const std::vector<ir::Type> &params) {
   return count;
 }
 
+// Writes the arguments per the flattened ABI, converted to the parameter types.
+void pack(const std::vector<ir::Type> &paramTypes, const std::vector<Argument> &arguments,
+          ParameterBuffer &buffer) {
+  uint64_t *slot = buffer.slots.data();
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const ir::Type &param = paramTypes[i];
+    const Argument &argument = arguments[i];
+    if (param.isScalar()) {
+      storeScalar(argument.scalar, param.scalarKind(), reinterpret_cast<std::byte *>(slot++));
+      continue;
+    }
+    *slot++ = argument.data;
+    for (int64_t extent : argument.shape)
+      *slot++ = uint64_t(extent);
+    for (int64_t stride : argument.strides)
+      *slot++ = uint64_t(stride);
+  }
+}
+
 runtime::Extent3 readExtent(const py::handle &value, const char *what) {
   auto component = [what](const py::handle &item) -> int64_t {
     if (!PyIndex_Check(item.ptr()) || PyBool_Check(item.ptr()))
@@ -87,6 +124,12 @@ runtime::Extent3 readExtent(const py::handle &value, const char *what) {
 
 } // namespace
 
+ParameterBuffer::ParameterBuffer(const std::vector<ir::Type> &paramTypes)
+    : slots(slotCount(paramTypes)) {
+  for (uint64_t &slot : slots)
+    params.push_back(&slot);
+}
+
 size_t Dispatcher::TypesHash::operator()(const std::vector<uint32_t> &key) const {
   size_t hash = 0xcbf29ce484222325ull;
   for (uint32_t code : key)
@@ -98,8 +141,10 @@ Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object descri
                        std::vector<std::string> parameterNames, Options options)
     : kernel_{std::move(source), std::move(describeGlobals)},
       parameterNames_(std::move(parameterNames)) {
-  ptxOptions_.fastMath = options.fastMath;
-  ptxOptions_.optLevel = options.optLevel;
+  settings_.target = options.target;
+  settings_.ptx.fastMath = settings_.host.fastMath = options.fastMath;
+  settings_.ptx.optLevel = settings_.host.optLevel = options.optLevel;
+  settings_.host.boundsCheck = options.boundsCheck;
 }
 
 std::vector<ir::Type> Dispatcher::parameterTypes(const std::string &signature) const {
@@ -113,22 +158,33 @@ std::vector<ir::Type> Dispatcher::parameterTypes(const std::string &signature) c
 
 void Dispatcher::addSignature(const std::string &signature) {
   std::vector<ir::Type> params = parameterTypes(signature);
-  compiled(params, ptxOptions_.arch);
+  if (target() == driver::Target::Host)
+    compiledForHost(params);
+  else
+    compiled(params, settings_.ptx.arch);
   eagerSignatures_.push_back(std::move(params));
 }
 
 std::vector<std::string> Dispatcher::signatures() const {
   std::vector<std::string> result;
-  for (const auto &kernel : compiled_) {
-    std::string text = signatureText(kernel->paramTypes);
+  auto add = [&result](const std::vector<ir::Type> &paramTypes) {
+    std::string text = signatureText(paramTypes);
     if (std::find(result.begin(), result.end(), text) == result.end())
       result.push_back(std::move(text));
-  }
+  };
+  for (const auto &kernel : compiled_)
+    add(kernel->paramTypes);
+  for (const auto &kernel : hostCompiled_)
+    add(kernel->paramTypes);
   return result;
 }
 
 std::string Dispatcher::inspect(const std::string &signature, driver::Stage stage) const {
-  return emitKernelStage(kernel_, parameterTypes(signature), stage, ptxOptions_);
+  // PTX needs no GPU, so every kernel has it, whatever its target: what it would run on one.
+  driver::CompileRequest settings = settings_;
+  if (stage == driver::Stage::PTX)
+    settings.target = driver::Target::CUDA;
+  return emitKernelStage(kernel_, parameterTypes(signature), stage, settings);
 }
 
 void Dispatcher::launch(const LaunchShape &shape, const runtime::Stream *stream,
@@ -137,10 +193,19 @@ void Dispatcher::launch(const LaunchShape &shape, const runtime::Stream *stream,
     throw py::type_error("kernel '" + name() + "' takes " + std::to_string(parameterNames_.size()) +
                          " arguments but " + std::to_string(args.size()) + " were given");
   runtime::validateLaunch(shapeOnlyLimits(), shape.grid, shape.block, shape.sharedBytes);
+  ArgumentTarget argumentTarget =
+      target() == driver::Target::Host ? ArgumentTarget::Host : ArgumentTarget::Cuda;
   std::vector<Argument> arguments(args.size());
   for (size_t i = 0; i < arguments.size(); ++i)
-    readArgument(args[i], arguments[i], name(), i, parameterNames_[i]);
+    readArgument(args[i], arguments[i], name(), i, parameterNames_[i], argumentTarget);
+  if (target() == driver::Target::Host)
+    launchOnHost(shape, arguments);
+  else
+    launchOnDevice(shape, stream, arguments);
+}
 
+void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream,
+                                std::vector<Argument> &arguments) {
   LoadedKernel &kernel = specialization(arguments);
   runtime::LaunchConfig config =
       runtime::validateLaunch(kernel.function, shape.grid, shape.block, shape.sharedBytes);
@@ -153,31 +218,84 @@ void Dispatcher::launch(const LaunchShape &shape, const runtime::Stream *stream,
   for (Argument &argument : arguments)
     if (argument.needsStaging())
       argument.stage(stream);
-  pack(kernel, arguments);
-  runtime::launch(kernel.function, config, stream, kernel.params.data());
+  pack(kernel.compiled->paramTypes, arguments, kernel.buffer);
+  runtime::launch(kernel.function, config, stream, kernel.buffer.params.data());
   for (Argument &argument : arguments)
     argument.unstage(stream);
 }
 
-LoadedKernel &Dispatcher::specialization(std::vector<Argument> &arguments) {
-  int device = runtime::selectedDevice();
-  std::vector<uint32_t> key;
+// Synchronous: the executor returns when every block is done. The GIL stays held, which is
+// what keeps the specialization's parameter buffer to one launch at a time.
+void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments) {
+  runtime::LaunchConfig config =
+      runtime::validateLaunch(hostLimits(), shape.grid, shape.block, shape.sharedBytes);
+  HostSpecialization &specialization = hostSpecialization(arguments);
+  const codegen::HostKernel &kernel = specialization.kernel;
+  pack(specialization.paramTypes, arguments, specialization.buffer);
+  runtime::HostExecutor::shared().launch(
+      kernel.entry,
+      kernel.usesBarrier ? runtime::HostThreads::Fibers : runtime::HostThreads::LoopInEntry,
+      config.grid, config.block, kernel.staticSharedBytes + config.sharedBytes,
+      specialization.buffer.params.data());
+}
+
+Dispatcher::Key Dispatcher::keyOf(uint32_t where, const std::vector<Argument> &arguments) {
+  Key key;
   key.reserve(arguments.size() + 1);
-  key.push_back(uint32_t(device));
+  key.push_back(where);
   for (const Argument &argument : arguments)
     key.push_back(typeCode(argument.type));
-  if (auto found = launchCache_.find(key); found != launchCache_.end())
-    return *found->second;
+  return key;
+}
 
-  std::string arch = archFor(runtime::Device::get(device).computeCapability());
+std::vector<ir::Type> Dispatcher::launchTypes(const std::vector<Argument> &arguments) const {
   std::vector<ir::Type> argTypes;
   for (const Argument &argument : arguments)
     argTypes.push_back(argument.type);
-  const CompiledKernel &kernel =
-      !eagerSignatures_.empty() ? eagerMatch(arguments, arch) : compiled(argTypes, arch);
-  LoadedKernel &loadedKernel = load(kernel, device);
+  if (eagerSignatures_.empty())
+    return argTypes;
+  for (const std::vector<ir::Type> &params : eagerSignatures_) {
+    bool match = true;
+    for (size_t i = 0; match && i < arguments.size(); ++i)
+      match = accepts(params[i], arguments[i].type);
+    if (match)
+      return params;
+  }
+  std::string known;
+  for (const std::vector<ir::Type> &params : eagerSignatures_)
+    known += "\n  " + signatureText(params);
+  throw py::type_error("kernel '" + name() + "' has no signature for arguments " +
+                       signatureText(argTypes) + "; it was compiled for:" + known);
+}
+
+LoadedKernel &Dispatcher::specialization(std::vector<Argument> &arguments) {
+  int device = runtime::selectedDevice();
+  Key key = keyOf(uint32_t(device), arguments);
+  if (auto found = launchCache_.find(key); found != launchCache_.end())
+    return *found->second;
+  std::string arch = archFor(runtime::Device::get(device).computeCapability());
+  LoadedKernel &loadedKernel = load(compiled(launchTypes(arguments), arch), device);
   launchCache_.emplace(std::move(key), &loadedKernel);
   return loadedKernel;
+}
+
+HostSpecialization &Dispatcher::hostSpecialization(const std::vector<Argument> &arguments) {
+  Key key = keyOf(hostKey, arguments);
+  if (auto found = hostLaunchCache_.find(key); found != hostLaunchCache_.end())
+    return *found->second;
+  HostSpecialization &specialization = compiledForHost(launchTypes(arguments));
+  hostLaunchCache_.emplace(std::move(key), &specialization);
+  return specialization;
+}
+
+HostSpecialization &Dispatcher::compiledForHost(const std::vector<ir::Type> &argTypes) {
+  for (const auto &kernel : hostCompiled_)
+    if (kernel->paramTypes == argTypes)
+      return *kernel;
+  codegen::HostKernel kernel = compileHostKernel(kernel_, argTypes, settings_);
+  hostCompiled_.push_back(std::make_unique<HostSpecialization>(
+      HostSpecialization{argTypes, std::move(kernel), ParameterBuffer(argTypes)}));
+  return *hostCompiled_.back();
 }
 
 const CompiledKernel &Dispatcher::compiled(const std::vector<ir::Type> &argTypes,
@@ -185,31 +303,12 @@ const CompiledKernel &Dispatcher::compiled(const std::vector<ir::Type> &argTypes
   for (const auto &kernel : compiled_)
     if (kernel->arch == arch && kernel->paramTypes == argTypes)
       return *kernel;
-  codegen::PTXOptions options = ptxOptions_;
-  options.arch = arch;
-  driver::CompiledModule module = compileKernel(kernel_, argTypes, options);
+  driver::CompileRequest settings = settings_;
+  settings.ptx.arch = arch;
+  driver::CompiledModule module = compileKernel(kernel_, argTypes, settings);
   compiled_.push_back(std::make_unique<CompiledKernel>(
       CompiledKernel{arch, argTypes, std::move(module.ptx), module.entryNames.at(0)}));
   return *compiled_.back();
-}
-
-const CompiledKernel &Dispatcher::eagerMatch(const std::vector<Argument> &arguments,
-                                             const std::string &arch) {
-  for (const std::vector<ir::Type> &params : eagerSignatures_) {
-    bool match = true;
-    for (size_t i = 0; match && i < arguments.size(); ++i)
-      match = accepts(params[i], arguments[i].type);
-    if (match)
-      return compiled(params, arch);
-  }
-  std::vector<ir::Type> argTypes;
-  for (const Argument &argument : arguments)
-    argTypes.push_back(argument.type);
-  std::string known;
-  for (const std::vector<ir::Type> &params : eagerSignatures_)
-    known += "\n  " + signatureText(params);
-  throw py::type_error("kernel '" + name() + "' has no signature for arguments " +
-                       signatureText(argTypes) + "; it was compiled for:" + known);
 }
 
 LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
@@ -218,30 +317,10 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
       return *kernel;
   runtime::Module module = runtime::Module::loadPtx(compiled.ptx);
   runtime::Function function = module.function(compiled.entry);
-  auto kernel = std::make_unique<LoadedKernel>(
-      LoadedKernel{&compiled, std::move(module), function, {}, {}, 0});
-  kernel->slots.resize(slotCount(compiled.paramTypes));
-  for (uint64_t &slot : kernel->slots)
-    kernel->params.push_back(&slot);
+  auto kernel = std::make_unique<LoadedKernel>(LoadedKernel{
+      &compiled, std::move(module), function, ParameterBuffer(compiled.paramTypes), 0});
   loaded_.push_back(std::move(kernel));
   return *loaded_.back();
-}
-
-void Dispatcher::pack(LoadedKernel &kernel, const std::vector<Argument> &arguments) const {
-  uint64_t *slot = kernel.slots.data();
-  for (size_t i = 0; i < arguments.size(); ++i) {
-    const ir::Type &param = kernel.compiled->paramTypes[i];
-    const Argument &argument = arguments[i];
-    if (param.isScalar()) {
-      storeScalar(argument.scalar, param.scalarKind(), reinterpret_cast<std::byte *>(slot++));
-      continue;
-    }
-    *slot++ = argument.data;
-    for (int64_t extent : argument.shape)
-      *slot++ = uint64_t(extent);
-    for (int64_t stride : argument.strides)
-      *slot++ = uint64_t(stride);
-  }
 }
 
 ConfiguredLaunch::ConfiguredLaunch(py::object dispatcher, const py::handle &config)
@@ -278,17 +357,28 @@ void bindDispatcher(py::module_ &m) {
   py::class_<Dispatcher>(m, "Dispatcher",
                          "A @jit kernel: its specializations and the launch fast path.")
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
-                       std::vector<std::string> parameterNames, bool fastMath, unsigned optLevel) {
+                       std::vector<std::string> parameterNames, bool fastMath, unsigned optLevel,
+                       const std::string &target, bool boundsCheck) {
              if (optLevel > 3)
                throw py::value_error("opt_level must be 0 to 3, not " + std::to_string(optLevel));
+             if (target != "cuda" && target != "cpu")
+               throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
+             driver::Target driverTarget =
+                 target == "cpu" ? driver::Target::Host : driver::Target::CUDA;
              return Dispatcher(std::move(source), std::move(describeGlobals),
-                               std::move(parameterNames), {fastMath, optLevel});
+                               std::move(parameterNames),
+                               {fastMath, optLevel, driverTarget, boundsCheck});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
-           py::arg("fast_math") = false, py::arg("opt_level") = 3)
+           py::arg("fast_math") = false, py::arg("opt_level") = 3, py::arg("target") = "cuda",
+           py::arg("bounds_check") = true)
       .def("__getitem__",
            [](py::object self, py::handle config) { return ConfiguredLaunch(self, config); })
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
+      .def_property_readonly("target",
+                             [](const Dispatcher &dispatcher) {
+                               return dispatcher.target() == driver::Target::Host ? "cpu" : "cuda";
+                             })
       .def_property_readonly("signatures", &Dispatcher::signatures)
       .def(
           "inspect",

@@ -1,12 +1,14 @@
 // The launch fast path of a @jit kernel: `kernel[grid, block, stream, shared](*args)` is one
 // C++ call that types the arguments, finds the specialization (compiling and loading it on a
 // miss), packs the parameters per the ABI of codegen/Codegen.h into a buffer kept with the
-// specialization, and launches.
+// specialization, and launches. A dispatcher has one target for its life: cuda (PTX loaded on
+// the selected device) or cpu (host code run synchronously by runtime::HostExecutor).
 #pragma once
 
 #include "arguments.h"
 #include "compilation.h"
 
+#include "kaji/runtime/HostExecutor.h"
 #include "kaji/runtime/Launch.h"
 #include "kaji/runtime/Module.h"
 
@@ -37,14 +39,27 @@ struct CompiledKernel {
   std::string entry;
 };
 
+// The preallocated parameter buffer of one specialization.
+struct ParameterBuffer {
+  std::vector<uint64_t> slots; // one 8-byte slot per flattened parameter
+  std::vector<void *> params;  // cuLaunchKernel's pointers, one into each slot
+  explicit ParameterBuffer(const std::vector<ir::Type> &paramTypes);
+};
+
 // A CompiledKernel loaded on one device, with its preallocated parameter buffer.
 struct LoadedKernel {
   const CompiledKernel *compiled;
   runtime::Module module;
   runtime::Function function;
-  std::vector<uint64_t> slots; // one 8-byte slot per flattened parameter
-  std::vector<void *> params;  // cuLaunchKernel's pointers, one into each slot
+  ParameterBuffer buffer;
   int64_t sharedBytesOptedIn = 0;
+};
+
+// A kernel compiled for and loaded into this process (the cpu target).
+struct HostSpecialization {
+  std::vector<ir::Type> paramTypes;
+  codegen::HostKernel kernel;
+  ParameterBuffer buffer;
 };
 
 class Dispatcher {
@@ -52,18 +67,22 @@ public:
   struct Options {
     bool fastMath = false;
     unsigned optLevel = 3;
+    driver::Target target = driver::Target::CUDA;
+    bool boundsCheck = true; // cpu target only
   };
 
   Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,
              std::vector<std::string> parameterNames, Options options);
 
   const std::string &name() const { return kernel_.source->functionName(); }
+  driver::Target target() const { return settings_.target; }
   // Compiles for `signature` now; from then on, launches use only the signatures given this
   // way (converting scalar arguments), as Numba does for eagerly compiled kernels.
   void addSignature(const std::string &signature);
   // "void(float32[::1], float32)" for each specialization compiled so far.
   std::vector<std::string> signatures() const;
-  // The kaji IR, LLVM IR or PTX of the kernel for `signature`.
+  // The kaji IR, LLVM IR (for the dispatcher's target) or PTX (for the GPU, whatever the
+  // target) of the kernel for `signature`.
   std::string inspect(const std::string &signature, driver::Stage stage) const;
 
   void launch(const LaunchShape &shape, const runtime::Stream *stream, const py::args &args);
@@ -73,21 +92,34 @@ private:
     size_t operator()(const std::vector<uint32_t> &key) const;
   };
 
+  using Key = std::vector<uint32_t>;
+
   std::vector<ir::Type> parameterTypes(const std::string &signature) const;
+  // (where it runs: a device, or the host; argument types): the specialization cache key.
+  static Key keyOf(uint32_t where, const std::vector<Argument> &arguments);
+  // The parameter types a launch with `arguments` compiles for: theirs, or the eager
+  // signature that accepts them.
+  std::vector<ir::Type> launchTypes(const std::vector<Argument> &arguments) const;
+  void launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream,
+                      std::vector<Argument> &arguments);
+  void launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments);
   LoadedKernel &specialization(std::vector<Argument> &arguments);
+  HostSpecialization &hostSpecialization(const std::vector<Argument> &arguments);
   const CompiledKernel &compiled(const std::vector<ir::Type> &argTypes, const std::string &arch);
-  const CompiledKernel &eagerMatch(const std::vector<Argument> &arguments, const std::string &arch);
+  HostSpecialization &compiledForHost(const std::vector<ir::Type> &argTypes);
   LoadedKernel &load(const CompiledKernel &compiled, int device);
-  void pack(LoadedKernel &kernel, const std::vector<Argument> &arguments) const;
 
   KernelDefinition kernel_;
   std::vector<std::string> parameterNames_;
-  codegen::PTXOptions ptxOptions_;
+  driver::CompileRequest settings_; // target and options; no kernels
   std::vector<std::vector<ir::Type>> eagerSignatures_;
   std::vector<std::unique_ptr<CompiledKernel>> compiled_;
   std::vector<std::unique_ptr<LoadedKernel>> loaded_;
+  std::vector<std::unique_ptr<HostSpecialization>> hostCompiled_;
   // (device, argument types) → the loaded kernel that launches with them.
-  std::unordered_map<std::vector<uint32_t>, LoadedKernel *, TypesHash> launchCache_;
+  std::unordered_map<Key, LoadedKernel *, TypesHash> launchCache_;
+  // (host, argument types) → the host kernel that launches with them.
+  std::unordered_map<Key, HostSpecialization *, TypesHash> hostLaunchCache_;
 };
 
 // `kernel[grid, block]`, `kernel[grid, block, stream]`, `kernel[grid, block, stream, shared]`.

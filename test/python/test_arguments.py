@@ -44,27 +44,38 @@ def test_scalar_types(value, expected):
     assert kaji.typeof(value) == expected
 
 
-def test_numpy_array_layouts():
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_numpy_array_layouts(target):
     c = np.zeros((4, 6), dtype=np.float32)
-    assert kaji.typeof(c) == "array<f32, 2, C>"
-    assert kaji.typeof(np.asfortranarray(c)) == "array<f32, 2, F>"
-    # numpy arrays are staged through a contiguous device copy
-    assert kaji.typeof(c[:, ::2]) == "array<f32, 2, C>"
-    assert kaji.typeof(np.zeros(5, dtype=np.int64)) == "array<i64, 1, C>"
+    assert kaji.typeof(c, target) == "array<f32, 2, C>"
+    assert kaji.typeof(np.asfortranarray(c), target) == "array<f32, 2, F>"
+    assert kaji.typeof(np.zeros(5, dtype=np.int64), target) == "array<i64, 1, C>"
+
+
+def test_strided_numpy_arrays():
+    c = np.zeros((4, 6), dtype=np.float32)
+    # cuda stages numpy arrays through a contiguous device copy; cpu uses them in place
+    assert kaji.typeof(c[:, ::2], "cuda") == "array<f32, 2, C>"
+    assert kaji.typeof(c[:, ::2], "cpu") == "array<f32, 2, any>"
 
 
 def test_cuda_array_interface_layouts():
-    assert kaji.typeof(FakeCudaArray((4, 6), "<f4")) == "array<f32, 2, C>"
-    assert kaji.typeof(FakeCudaArray((4, 6), "<f4", (4, 16))) == "array<f32, 2, F>"
-    assert kaji.typeof(FakeCudaArray((8,), "<f8", (16,))) == "array<f64, 1, any>"
-    assert kaji.typeof(FakeCudaArray((3,), "|b1")) == "array<bool, 1, C>"
+    assert kaji.typeof(FakeCudaArray((4, 6), "<f4"), "cuda") == "array<f32, 2, C>"
+    assert kaji.typeof(FakeCudaArray((4, 6), "<f4", (4, 16)), "cuda") == "array<f32, 2, F>"
+    assert kaji.typeof(FakeCudaArray((8,), "<f8", (16,)), "cuda") == "array<f64, 1, any>"
+    assert kaji.typeof(FakeCudaArray((3,), "|b1"), "cuda") == "array<bool, 1, C>"
+
+
+def test_gpu_arrays_are_not_cpu_arguments():
+    with pytest.raises(TypeError, match="cpu target"):
+        kaji.typeof(FakeCudaArray((4, 6), "<f4"), "cpu")
 
 
 def test_unsupported_array_dtype_names_it():
     with pytest.raises(TypeError, match="complex"):
         kaji.typeof(np.zeros(3, dtype=np.complex64))
     with pytest.raises(TypeError, match=">f4"):
-        kaji.typeof(FakeCudaArray((3,), ">f4"))
+        kaji.typeof(FakeCudaArray((3,), ">f4"), "cuda")
 
 
 def test_unsupported_argument_type_names_the_argument():
@@ -110,14 +121,16 @@ def test_launch_configuration_of_wrong_type_is_a_type_error(config):
 
 
 @pytest.mark.skipif(kaji.is_available(), reason="a CUDA driver is available")
-def test_launch_without_gpu_raises_cuda_unavailable():
+def test_cuda_launch_without_gpu_raises_cuda_unavailable():
+    cuda_add = kaji.jit(target="cuda")(add.py_func)
     with pytest.raises(kaji.CudaUnavailable) as info:
-        add[1, 32](np.zeros(3), np.zeros(3), np.zeros(3))
+        cuda_add[1, 32](np.zeros(3), np.zeros(3), np.zeros(3))
     assert str(info.value)
     assert kaji.devices() == []
 
 
 @pytest.mark.skipif(kaji.is_available(), reason="a CUDA driver is available")
-def test_device_memory_without_gpu_raises_cuda_unavailable():
+def test_device_memory_without_gpu_raises_cuda_unavailable(monkeypatch):
+    monkeypatch.setenv("KAJI_TARGET", "cuda")
     with pytest.raises(kaji.CudaUnavailable):
         kaji.to_device(np.zeros(3))

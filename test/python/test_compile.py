@@ -55,7 +55,9 @@ def test_inspect_ptx_of_saxpy():
 
 def test_inspect_ir_and_llvm():
     assert "saxpy" in saxpy.inspect_ir(SAXPY_SIG)
-    assert "nvptx64" in saxpy.inspect_llvm(SAXPY_SIG)
+    for target, triple in [("cuda", "nvptx64"), ("cpu", "x86_64")]:
+        kernel = kaji.jit(target=target)(saxpy.py_func)
+        assert triple in kernel.inspect_llvm(SAXPY_SIG)
 
 
 def test_numba_spelling_compiles():
