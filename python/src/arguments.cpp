@@ -15,15 +15,12 @@ void viewArray(Argument &argument, ir::ScalarKind element, runtime::CUdeviceptr 
                                   layoutOf(shape, strides, ir::byteSize(element)));
 }
 
-// A numpy array's type is that of the device copy staging makes: its own layout when it is
-// contiguous, else C.
+// A numpy array's type: staging keeps its strides, so its layout is its own.
 void readHostArray(Argument &argument, const py::array &host) {
   ir::ScalarKind element = scalarKindFromDtype(host.dtype());
-  bool contiguous = host.flags() & (py::array::c_style | py::array::f_style);
-  ir::Layout layout = ir::Layout::C;
-  if (contiguous)
-    layout = layoutOf(std::span(host.shape(), size_t(host.ndim())),
-                      std::span(host.strides(), size_t(host.ndim())), ir::byteSize(element));
+  ir::Layout layout =
+      layoutOf(std::span(host.shape(), size_t(host.ndim())),
+               std::span(host.strides(), size_t(host.ndim())), ir::byteSize(element));
   argument.host = host;
   argument.type = ir::Type::array(element, unsigned(host.ndim()), layout);
 }

@@ -31,10 +31,12 @@ std::string shapeText(const std::vector<int64_t> &shape) {
 }
 
 // The lowest and one-past-highest byte offsets from the data pointer that the array touches.
-std::pair<int64_t, int64_t> byteExtent(const DeviceArray &array) {
-  int64_t low = 0, high = array.itemSize();
-  for (size_t axis = 0; axis < array.shape().size(); ++axis) {
-    int64_t reach = (array.shape()[axis] - 1) * array.strides()[axis];
+// The bytes [low, high), relative to the first element, that a strided array's elements span.
+std::pair<int64_t, int64_t> byteExtent(const std::vector<int64_t> &shape,
+                                       const std::vector<int64_t> &strides, int64_t itemSize) {
+  int64_t low = 0, high = itemSize;
+  for (size_t axis = 0; axis < shape.size(); ++axis) {
+    int64_t reach = (shape[axis] - 1) * strides[axis];
     (reach < 0 ? low : high) += reach;
   }
   return {low, high};
@@ -104,12 +106,28 @@ DeviceArray DeviceArray::empty(std::vector<int64_t> shape, ir::ScalarKind elemen
 DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Stream *stream,
                                   bool onHost) {
   ir::ScalarKind element = scalarKindFromDtype(hostArray.dtype());
-  py::array host = hostArray;
-  if (!(host.flags() & (py::array::c_style | py::array::f_style)))
-    host = py::module_::import("numpy").attr("ascontiguousarray")(host);
-  bool fortranOrder = !(host.flags() & py::array::c_style);
-  DeviceArray device = empty(hostShape(host), element, fortranOrder, onHost);
-  device.copyIn(device.data_, host.data(), size_t(host.nbytes()), stream);
+  if (hostArray.flags() & (py::array::c_style | py::array::f_style)) {
+    bool fortranOrder = !(hostArray.flags() & py::array::c_style);
+    DeviceArray device = empty(hostShape(hostArray), element, fortranOrder, onHost);
+    device.copyIn(device.data_, hostArray.data(), size_t(hostArray.nbytes()), stream);
+    return device;
+  }
+  std::vector<int64_t> shape = hostShape(hostArray), strides = hostStrides(hostArray);
+  auto [low, high] = byteExtent(shape, strides, ir::byteSize(element));
+  const char *span = static_cast<const char *>(hostArray.data()) + low;
+  size_t bytes = size_t(high - low);
+  if (onHost) {
+    py::array_t<uint8_t> copy(bytes);
+    std::memcpy(copy.mutable_data(), span, bytes);
+    auto data = runtime::CUdeviceptr(reinterpret_cast<uintptr_t>(copy.mutable_data()) - low);
+    return DeviceArray(element, std::move(shape), std::move(strides), nullptr, data,
+                       std::move(copy));
+  }
+  auto buffer = std::make_shared<runtime::DeviceBuffer>(bytes);
+  runtime::CUdeviceptr spanStart = buffer->pointer();
+  DeviceArray device(element, std::move(shape), std::move(strides), std::move(buffer),
+                     spanStart - runtime::CUdeviceptr(low));
+  device.copyIn(spanStart, span, bytes, stream);
   return device;
 }
 
@@ -127,7 +145,7 @@ py::array DeviceArray::copyToHost(const runtime::Stream *stream) const {
     return host;
   }
   // A strided view: fetch the bytes it spans, then let numpy gather the elements.
-  auto [low, high] = byteExtent(*this);
+  auto [low, high] = byteExtent(shape_, strides_, itemSize());
   py::array_t<uint8_t> span(high - low);
   copyOut(span.mutable_data(), data_ + low, size_t(high - low), stream);
   py::array view(dtype, shape_, strides_, span.data() - low, span);

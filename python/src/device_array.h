@@ -27,8 +27,9 @@ public:
   // memory when `onHost`.
   static DeviceArray empty(std::vector<int64_t> shape, ir::ScalarKind element, bool fortranOrder,
                            bool onHost = false);
-  // A copy of `host` (on the device unless `onHost`), with its strides when it is C- or
-  // F-contiguous, else row-major.
+  // A copy of `host` (on the device unless `onHost`) with the same strides. A strided view
+  // is copied with the bytes it spans, as Numba does, so that `x.strides` reads the same in
+  // a kernel on every target.
   static DeviceArray fromHost(const py::array &host, const runtime::Stream *stream = nullptr,
                               bool onHost = false);
 

@@ -54,8 +54,8 @@ def test_numpy_array_layouts(target):
 
 def test_strided_numpy_arrays():
     c = np.zeros((4, 6), dtype=np.float32)
-    # cuda stages numpy arrays through a contiguous device copy; cpu uses them in place
-    assert kaji.typeof(c[:, ::2], "cuda") == "array<f32, 2, C>"
+    # cuda stages a copy of the bytes a view spans, cpu uses it in place: both keep strides
+    assert kaji.typeof(c[:, ::2], "cuda") == "array<f32, 2, any>"
     assert kaji.typeof(c[:, ::2], "cpu") == "array<f32, 2, any>"
 
 
