@@ -29,7 +29,10 @@ options:
                     @jit decorator carries a signature string
   --sig SIG         the kernel's signature, e.g. 'void(float32[:], float32)'; one for
                     all kernels or one per --kernel, in order; default: the decorator's
-  --emit KIND       ast | ir | llvm | ptx (default: ptx)
+  --emit KIND       ast | ir | llvm | ptx (default: ptx; llvm for --target cpu)
+  --target T        cuda (PTX through NVPTX, default) or cpu (host LLVM IR, as the CPU
+                    backend JIT-compiles it)
+  --no-boundscheck  cpu: leave array indices unchecked
   --arch sm_XX      GPU architecture (default: sm_90)
   -O0 .. -O3        optimisation level (default: -O3)
   -o FILE           write the output to FILE instead of standard output
@@ -53,8 +56,10 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
       cl.showHelp = true;
     } else if (arg == "--version") {
       cl.showVersion = true;
+    } else if (arg == "--no-boundscheck") {
+      cl.boundsCheck = false;
     } else if (arg == "--kernel" || arg == "--sig" || arg == "--emit" || arg == "--arch" ||
-               arg == "-o") {
+               arg == "--target" || arg == "-o") {
       const char *value = needsValue(i, arg);
       if (!value)
         return std::nullopt;
@@ -72,6 +77,13 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
         cl.emit = *kind;
       } else if (arg == "--arch") {
         cl.arch = value;
+      } else if (arg == "--target") {
+        std::string_view target = value;
+        if (target != "cuda" && target != "cpu") {
+          error = "unknown --target '" + std::string(target) + "' (expected cuda or cpu)";
+          return std::nullopt;
+        }
+        cl.target = target == "cpu" ? TargetKind::CPU : TargetKind::CUDA;
       } else {
         cl.outputPath = value;
       }
@@ -93,6 +105,12 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
     error = "no input file";
     return std::nullopt;
   }
+  if (cl.target == TargetKind::CPU && cl.emit == EmitKind::PTX) {
+    error = "--target cpu has no PTX: use --emit ast, ir or llvm";
+    return std::nullopt;
+  }
+  if (!cl.emit)
+    cl.emit = cl.target == TargetKind::CPU ? EmitKind::LLVM : EmitKind::PTX;
   if (cl.signatures.size() > 1 && cl.signatures.size() != cl.kernels.size()) {
     error = "got " + std::to_string(cl.signatures.size()) + " --sig options for " +
             std::to_string(cl.kernels.size()) +

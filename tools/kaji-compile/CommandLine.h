@@ -8,12 +8,15 @@
 namespace kaji::tools {
 
 enum class EmitKind { AST, IR, LLVM, PTX };
+enum class TargetKind { CUDA, CPU };
 
 struct CommandLine {
   std::string inputPath;
   std::vector<std::string> kernels;    // empty: every decorated function with a signature
   std::vector<std::string> signatures; // one for all kernels, or one per --kernel
-  EmitKind emit = EmitKind::PTX;
+  std::optional<EmitKind> emit;        // default: ptx for cuda, llvm for cpu
+  TargetKind target = TargetKind::CUDA;
+  bool boundsCheck = true; // cpu only
   std::string arch = "sm_90";
   unsigned optLevel = 3;
   std::string outputPath; // empty: stdout

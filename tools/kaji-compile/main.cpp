@@ -97,7 +97,7 @@ private:
 
   int compile() {
     auto module = driver::parse(source_, frontend::TopLevelErrors::Collect);
-    if (cl_.emit == tools::EmitKind::AST) {
+    if (*cl_.emit == tools::EmitKind::AST) {
       if (!module->unparsed.empty())
         throw module->unparsed.front().error;
       return write(frontend::dumpAST(*module));
@@ -107,6 +107,10 @@ private:
     driver::CompileRequest request;
     request.ptx.arch = cl_.arch;
     request.ptx.optLevel = cl_.optLevel;
+    request.host.optLevel = cl_.optLevel;
+    request.host.boundsCheck = cl_.boundsCheck;
+    if (cl_.target == tools::TargetKind::CPU)
+      request.target = driver::Target::Host;
     for (const std::string &name : kernelNames(*module)) {
       frontend::FunctionRef kernel = driver::findFunction(module, name, env);
       SignatureText sigText = signatureFor(*kernel.def);
@@ -122,7 +126,7 @@ private:
                                "signature in its decorator, e.g. @kaji.jit(\"void(float32[:])\")");
     static const driver::Stage stages[] = {driver::Stage::IR, driver::Stage::IR,
                                            driver::Stage::LLVM, driver::Stage::PTX};
-    return write(driver::emitStage(request, stages[int(cl_.emit)]));
+    return write(driver::emitStage(request, stages[int(*cl_.emit)]));
   }
 
   // The --kernel names, else every function whose @jit decorator gives a signature. A

@@ -1,0 +1,20 @@
+# RUN: %kaji-compile %s --target cpu | %FileCheck %s
+# RUN: %kaji-compile %s --target cpu --no-boundscheck | %FileCheck %s --check-prefix=UNCHECKED
+# RUN: %not %kaji-compile %s --target cpu --emit ptx 2>&1 | %FileCheck %s --check-prefix=NOPTX
+import kaji
+
+
+@kaji.jit("void(float32[::1], float32, float32[::1], float32[::1])")
+def saxpy(out, a, x, y):
+    i = kaji.grid(1)
+    if i < x.size:
+        out[i] = a * x[i] + y[i]
+
+# The CPU backend's entry takes the packed parameters and the block's launch context,
+# and loops over the block's threads itself.
+# CHECK: define void @saxpy.host_entry(ptr {{.*}}%params, ptr {{.*}}%context)
+# CHECK: index_error
+# Without bounds checks no index is tested.
+# UNCHECKED: define void @saxpy.host_entry(
+# UNCHECKED-NOT: index_error
+# NOPTX: kaji-compile: error: --target cpu has no PTX: use --emit ast, ir or llvm
