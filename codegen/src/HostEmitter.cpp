@@ -90,7 +90,7 @@ LoweredHostModule lowerForHost(const ir::Module &module, std::string_view entryN
 void optimizeForHost(llvm::Module &module, unsigned optLevel) {
   auto [machine, lock] = HostJIT::instance().targetMachine(optLevel);
   if (optLevel > 0)
-    optimizeModule(module, *machine, optLevel);
+    optimizeModule(module, *machine, optLevel, PipelineExtras::SplitRangeCheckedLoops);
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PatternMatch.h>
 
 #include <algorithm>
 #include <optional>
@@ -756,22 +757,47 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
                                             llvm::Value *extent, unsigned axis,
                                             llvm::BasicBlock *merge,
                                             std::vector<llvm::BasicBlock *> &failures) {
-  llvm::Value *isNegative = builder_.CreateICmpSLT(index, builder_.getInt64(0));
-  llvm::Value *wrapped =
-      builder_.CreateSelect(isNegative, builder_.CreateAdd(index, extent), index, "index.wrapped");
-  // Unsigned: a negative result of the wraparound is out of range too.
-  llvm::Value *inRange = builder_.CreateICmpULT(wrapped, extent, "index.in_range");
+  // An index that is already Python's wraparound (`i < 0 ? i + extent : i`, as the frontend
+  // writes it) is checked as `i`: the wraparound below is the same one, the check then runs on
+  // the induction variable itself, the report names the index the user wrote, and an index
+  // below -extent is not wrapped twice into range.
+  namespace match = llvm::PatternMatch;
+  llvm::Value *source = nullptr;
+  if (match::match(index, match::m_Select(
+                              match::m_SpecificICmp(llvm::ICmpInst::ICMP_SLT,
+                                                    match::m_Value(source), match::m_Zero()),
+                              match::m_c_Add(match::m_Deferred(source), match::m_Specific(extent)),
+                              match::m_Deferred(source))))
+    index = source;
+  // The common case first, as one unsigned compare of the index itself: `index u< extent` on
+  // an induction variable is the range check LLVM's IRCE splits out of a loop, so the thread
+  // loop of a checked kernel keeps a check-free main loop that vectorises.
+  llvm::BasicBlock *checkStart = builder_.GetInsertBlock();
+  llvm::Value *inRange = builder_.CreateICmpULT(index, extent, "index.in_range");
+  auto *negative = llvm::BasicBlock::Create(context_, "bounds.negative", &out_, merge);
   auto *ok = llvm::BasicBlock::Create(context_, "bounds.ok", &out_, merge);
   auto *fail = llvm::BasicBlock::Create(context_, "bounds.fail", &out_, merge);
   llvm::MDBuilder weights(context_);
-  builder_.CreateCondBr(inRange, ok, fail, weights.createLikelyBranchWeights());
+  builder_.CreateCondBr(inRange, ok, negative, weights.createLikelyBranchWeights());
+
+  // A negative index counts from the end. Unsigned, `index + extent u< extent` holds exactly
+  // for -extent <= index < 0: a non-negative index that failed above sums to extent or more.
+  builder_.SetInsertPoint(negative);
+  llvm::Value *wrapped = builder_.CreateAdd(index, extent, "index.wrapped");
+  llvm::Value *wrappedInRange = builder_.CreateICmpULT(wrapped, extent, "index.wrapped_in_range");
+  builder_.CreateCondBr(wrappedInRange, ok, fail, weights.createLikelyBranchWeights());
+
   builder_.SetInsertPoint(fail);
   target_.emitIndexError(builder_, op.location(), function_.name(), builder_.getInt64(axis), index,
                          extent);
   builder_.CreateBr(merge);
   failures.push_back(fail);
+
   builder_.SetInsertPoint(ok);
-  return wrapped;
+  llvm::PHINode *checked = builder_.CreatePHI(index->getType(), 2, "index.checked");
+  checked->addIncoming(index, checkStart);
+  checked->addIncoming(wrapped, negative);
+  return checked;
 }
 
 void FunctionLowering::lowerSharedArray(const ir::Operation &op) {

@@ -6,10 +6,16 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 
 namespace kaji::codegen {
 
-void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel) {
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel,
+                    PipelineExtras extras) {
   llvm::LoopAnalysisManager loopAnalyses;
   llvm::FunctionAnalysisManager functionAnalyses;
   llvm::CGSCCAnalysisManager cgsccAnalyses;
@@ -20,6 +26,18 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
   passBuilder.registerFunctionAnalyses(functionAnalyses);
   passBuilder.registerLoopAnalyses(loopAnalyses);
   passBuilder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses, moduleAnalyses);
+  if (extras == PipelineExtras::SplitRangeCheckedLoops)
+    passBuilder.registerVectorizerStartEPCallback(
+        [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+          // IRCE wants loops in simplified, LCSSA form. It leaves the main loop's checks as
+          // constant branches to the report call; the vectoriser only sees a straight-line
+          // body once SimplifyCFG has removed them.
+          passes.addPass(llvm::LoopSimplifyPass());
+          passes.addPass(llvm::LCSSAPass());
+          passes.addPass(llvm::IRCEPass());
+          passes.addPass(llvm::SimplifyCFGPass());
+          passes.addPass(llvm::InstCombinePass());
+        });
 
   static const llvm::OptimizationLevel levels[] = {
       llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,

@@ -78,6 +78,17 @@ TEST(HostKernel, UncheckedSaxpyVectorisesOverThreads) {
   EXPECT_NE(llvmIR.find("define void @saxpy.host_entry(ptr"), std::string::npos);
 }
 
+TEST(HostKernel, CheckedSaxpyVectorisesAndKeepsItsChecks) {
+  std::unique_ptr<ir::Module> module =
+      ir::parseIR(kSaxpy, std::make_shared<const std::string>("saxpy.kir"));
+  std::string llvmIR = emitHostLLVMIR(*module, "saxpy", HostOptions{});
+  EXPECT_NE(llvmIR.find("x float>"), std::string::npos) << llvmIR;
+  // The iterations outside the vectorised main loop still check and report, for each access.
+  for (const char *site :
+       {"saxpy.kir:15:3: in 'saxpy'", "saxpy.kir:17:3: in 'saxpy'", "saxpy.kir:19:3: in 'saxpy'"})
+    EXPECT_NE(llvmIR.find(site), std::string::npos) << site << "\n" << llvmIR;
+}
+
 constexpr std::string_view kGrid2D = R"(kernel @coords(%out: array<i32, 2, C>) {
 ^bb0:
   %tx = sreg tid.x : i32
@@ -307,6 +318,45 @@ TEST(HostKernel, NegativeIndicesCountFromTheEndWhenChecked) {
   HostParams outOfRange;
   outOfRange.array(&out, {1}).array(x.data(), {2, 3}).scalar(int64_t(0)).scalar(int64_t(-4));
   EXPECT_THROW(launchHost(kernel, {1, 1, 1}, {1, 1, 1}, outOfRange), runtime::KernelIndexError);
+}
+
+// Python's wraparound as the frontend writes it, before the checked load wraps again.
+constexpr std::string_view kWrappedByFrontend =
+    R"(kernel @wrapped(%out: array<i32, 1, C>, %x: array<i32, 1, C>, %i: i64) {
+^bb0:
+  %zero = const 0 : i64
+  %n = array_dim %x, 0 : i64
+  %0 = add %i, %n : i64
+  %1 = cmp lt %i, %zero : i64
+  %2 = select %1, %0, %i : i64
+  %3 = load %x[%2] : i32
+  store %3, %out[%zero]
+  ret
+}
+)";
+
+TEST(HostKernel, AnIndexWrappedByTheFrontendIsNotWrappedTwice) {
+  HostKernel kernel = compileHostText(kWrappedByFrontend, "wrapped");
+  std::vector<int32_t> x = {10, 20, 30};
+  for (auto [index, expected] : {std::pair{int64_t(-1), 30}, {int64_t(-3), 10}, {int64_t(2), 30}}) {
+    int32_t out = 0;
+    HostParams params;
+    params.array(&out, {1}).array(x.data(), {3}).scalar(index);
+    launchHost(kernel, {1, 1, 1}, {1, 1, 1}, params);
+    EXPECT_EQ(out, expected) << "index " << index;
+  }
+  // -5 wraps once to -2, out of range; wrapping that again would read x[1].
+  int32_t out = 0;
+  HostParams params;
+  params.array(&out, {1}).array(x.data(), {3}).scalar(int64_t(-5));
+  try {
+    launchHost(kernel, {1, 1, 1}, {1, 1, 1}, params);
+    FAIL() << "expected KernelIndexError, read " << out;
+  } catch (const runtime::KernelIndexError &error) {
+    EXPECT_NE(std::string(error.what()).find("index -5 is out of bounds for axis 0 with size 3"),
+              std::string::npos)
+        << error.what();
+  }
 }
 
 // Divisors and dividends come from parameters, so nothing folds at compile time: the
