@@ -21,9 +21,9 @@ namespace kaji::codegen {
 struct HostOptions {
   unsigned optLevel = 3; // 0..3, LLVM's pipeline and code generation level
   bool fastMath = false;
-  // Checks every array index (negative indices count from the end); an index out of range
-  // makes the launch throw runtime::KernelIndexError. Off: no check and no wraparound, as on
-  // the GPU, and faster (loops vectorise).
+  // Checks every array index (after the frontend's negative-index wraparound); an index
+  // out of range makes the launch throw runtime::KernelIndexError. Off: indices are used as
+  // they are, as on the GPU.
   bool boundsCheck = true;
 };
 
