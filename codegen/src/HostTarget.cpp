@@ -4,6 +4,7 @@
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
 #include <cstddef>
@@ -175,11 +176,19 @@ std::string buildHostEntry(llvm::Function &kernel, bool loopOverThreads) {
         builder.CreateLoad(kernel.getArg(i)->getType(), slot, kernel.getArg(i)->getName()));
   }
   llvm::StructType *launchType = contextType(context);
+  // Indices are below 2^31 and extents at least 1, as on the GPU, where the special
+  // registers carry the same ranges: knowing that, LLVM proves grid indices non-negative,
+  // drops the negative-index wraparound and vectorises the thread loop.
+  llvm::MDBuilder ranges(context);
   auto coordinate = [&](ContextField field, unsigned dim) {
-    return builder.CreateLoad(builder.getInt32Ty(),
-                              builder.CreateConstInBoundsGEP2_32(
+    llvm::LoadInst *load = builder.CreateLoad(
+        builder.getInt32Ty(), builder.CreateConstInBoundsGEP2_32(
                                   launchType->getElementType(field),
                                   builder.CreateStructGEP(launchType, launch, field), 0, dim));
+    uint64_t low = field == kBlockDim || field == kGridDim ? 1 : 0;
+    load->setMetadata(llvm::LLVMContext::MD_range,
+                      ranges.createRange(llvm::APInt(32, low), llvm::APInt(32, 1u << 31)));
+    return load;
   };
   llvm::Value *implicit = llvm::UndefValue::get(implicitType(context));
   for (ContextField field : {kBlockIdx, kBlockDim, kGridDim})

@@ -24,6 +24,9 @@ struct LaunchState {
   Dim3 block;
   void *const *params = nullptr;
   uint64_t blockCount = 0;
+  // Workers take blocks in chunks: one shared counter bumped per block costs more than a
+  // small block's work once two cores contend for its cache line.
+  uint64_t blocksPerClaim = 1;
   std::atomic<uint64_t> nextBlock{0};
   std::atomic<bool> failed{false};
   std::mutex errorLock;
@@ -106,14 +109,18 @@ struct HostExecutor::Worker {
     LaunchState &state = *launch;
     unsigned threadsPerBlock = state.block.x * state.block.y * state.block.z;
     while (!state.failed.load(std::memory_order_relaxed)) {
-      uint64_t linear = state.nextBlock.fetch_add(1, std::memory_order_relaxed);
-      if (linear >= state.blockCount)
+      uint64_t first = state.nextBlock.fetch_add(state.blocksPerClaim, std::memory_order_relaxed);
+      if (first >= state.blockCount)
         return;
-      unflatten(linear, state.grid, context.blockIdx);
-      if (state.threads == HostThreads::LoopInEntry)
-        state.entry(state.params, &context);
-      else
-        fibers.run(threadsPerBlock, &Worker::runThread, this);
+      uint64_t end = std::min(first + state.blocksPerClaim, state.blockCount);
+      for (uint64_t linear = first; linear < end && !state.failed.load(std::memory_order_relaxed);
+           ++linear) {
+        unflatten(linear, state.grid, context.blockIdx);
+        if (state.threads == HostThreads::LoopInEntry)
+          state.entry(state.params, &context);
+        else
+          fibers.run(threadsPerBlock, &Worker::runThread, this);
+      }
     }
   }
 };
@@ -148,6 +155,8 @@ void HostExecutor::launch(HostKernelEntry entry, HostThreads threads, Dim3 grid,
   state.block = block;
   state.params = params;
   state.blockCount = uint64_t(grid.x) * grid.y * grid.z;
+  // About 16 claims per worker keeps the load balanced when blocks take unequal time.
+  state.blocksPerClaim = std::max<uint64_t>(1, state.blockCount / (16 * workers_.size()));
   for (auto &worker : workers_) {
     worker->launch = &state;
     worker->context = HostLaunchContext{};
@@ -162,7 +171,11 @@ void HostExecutor::launch(HostKernelEntry entry, HostThreads threads, Dim3 grid,
     worker->context.barrier = &Worker::barrier;
     worker->context.indexError = &Worker::indexError;
   }
-  pool_->runOnAll([this](unsigned worker) { workers_[worker]->runBlocks(); });
+  // A single block has nobody to share it with: waking the pool would cost more than it.
+  if (state.blockCount == 1)
+    workers_.front()->runBlocks();
+  else
+    pool_->runOnAll([this](unsigned worker) { workers_[worker]->runBlocks(); });
   if (state.failed)
     throw KernelIndexError(state.error);
 }
