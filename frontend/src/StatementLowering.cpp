@@ -423,6 +423,11 @@ void FunctionLowerer::lowerFor(const ForStmt &stmt) {
       cond = b.select(b.cmp(ir::CmpPredicate::Gt, step.value, intConstant(type.kind, 0).value),
                       ascending, descending);
   }
+  // Python raises on a zero step; a kernel cannot, and must not spin forever: it runs no
+  // iterations.
+  if (!constantStep)
+    cond = b.binary(ir::Opcode::And, cond,
+                    b.cmp(ir::CmpPredicate::Ne, step.value, intConstant(type.kind, 0).value));
   ir::Block *body = newBlock();
   ir::Block *latch = newBlock();
   ir::Block *exit = newBlock();

@@ -174,6 +174,15 @@ def test_for_range_runtime_start_stop_step(jit, start, stop, step):
     np.testing.assert_array_equal(out[-1], len(expected))
 
 
+@pytest.mark.parametrize("start, stop", [(0, 10), (10, 0), (3, 3)])
+def test_for_range_runtime_zero_step_runs_no_iterations(jit, start, stop):
+    # Python raises ValueError; a kernel cannot, and must not spin forever.
+    out = np.full(64, -99, dtype=np.int64)
+    jit(range_args)[1, 1](out, start, stop, 0)
+    np.testing.assert_array_equal(out[-1], 0)
+    np.testing.assert_array_equal(out[:-1], -99)
+
+
 def range_literal_steps(out):
     i = kaji.grid(1)
     if i == 0:

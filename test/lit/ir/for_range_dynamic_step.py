@@ -13,3 +13,6 @@ def k(a, n, s):
 # CHECK-DAG: %[[DOWN:[0-9]+]] = cmp gt %[[J]], %n : i64
 # CHECK-DAG: %[[POSITIVE:[0-9]+]] = cmp gt %s, %{{[0-9]+}} : i64
 # CHECK: select %[[POSITIVE]], %[[UP]], %[[DOWN]] : bool
+# A zero step at run time runs no iterations instead of spinning forever.
+# CHECK: %[[NONZERO:[0-9]+]] = cmp ne %s, %{{[0-9]+}} : i64
+# CHECK: and %{{[0-9]+}}, %[[NONZERO]] : bool
