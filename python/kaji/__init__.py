@@ -34,25 +34,7 @@ from kaji._runtime import (
 )
 from kaji._target import TargetFallbackWarning, default_target
 from kaji.decorator import DeviceFunction, Kernel, jit
-from kaji.intrinsics import (
-    atomic,
-    blockDim,
-    blockIdx,
-    const,
-    grid,
-    gridDim,
-    gridsize,
-    laneid,
-    local,
-    shared,
-    syncthreads,
-    syncwarp,
-    threadfence,
-    threadfence_block,
-    threadfence_system,
-    threadIdx,
-    warpsize,
-)
+from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
 from kaji import _core, cuda
 
 

@@ -18,22 +18,4 @@ from kaji._runtime import (
     unavailable_reason,
 )
 from kaji.decorator import jit
-from kaji.intrinsics import (
-    atomic,
-    blockDim,
-    blockIdx,
-    const,
-    grid,
-    gridDim,
-    gridsize,
-    laneid,
-    local,
-    shared,
-    syncthreads,
-    syncwarp,
-    threadfence,
-    threadfence_block,
-    threadfence_system,
-    threadIdx,
-    warpsize,
-)
+from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
