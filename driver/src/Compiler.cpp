@@ -1,11 +1,14 @@
 #include "kaji/driver/Compiler.h"
 
+#include "kaji/driver/Version.h"
+
 #include "kaji/frontend/Lowering.h"
 #include "kaji/ir/Passes.h"
 #include "kaji/ir/Printer.h"
 #include "kaji/ir/Verifier.h"
 
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 
 namespace kaji::driver {
@@ -34,6 +37,43 @@ LoweredModule lower(const CompileRequest &request) {
     ir::verify(lowered.module);
   }
   return lowered;
+}
+
+// A cache entry: each entry name on its own line, an empty line, then the PTX.
+std::string encodeCachedModule(const CompiledModule &compiled) {
+  std::string payload;
+  for (const std::string &name : compiled.entryNames)
+    payload += name + '\n';
+  return payload + '\n' + compiled.ptx;
+}
+
+std::optional<CompiledModule> decodeCachedModule(std::string_view payload, size_t kernelCount) {
+  CompiledModule compiled;
+  size_t end;
+  while ((end = payload.find('\n')) != std::string_view::npos && end != 0) {
+    compiled.entryNames.emplace_back(payload.substr(0, end));
+    payload.remove_prefix(end + 1);
+  }
+  if (end == std::string_view::npos || compiled.entryNames.size() != kernelCount)
+    return std::nullopt;
+  compiled.ptx = payload.substr(1);
+  compiled.fromDiskCache = true;
+  return compiled;
+}
+
+LoweredModule lowerTimed(const CompileRequest &request, CompileTimings &timings) {
+  auto start = std::chrono::steady_clock::now();
+  LoweredModule lowered = lower(request);
+  timings.frontendMs = millisecondsSince(start);
+  return lowered;
+}
+
+CompiledModule compileUncached(const CompileRequest &request) {
+  CompiledModule compiled;
+  LoweredModule lowered = lowerTimed(request, compiled.timings);
+  compiled.ptx = codegen::emitPTX(lowered.module, request.ptx, &compiled.timings.codegen);
+  compiled.entryNames = std::move(lowered.entryNames);
+  return compiled;
 }
 
 } // namespace
@@ -67,20 +107,20 @@ CompiledModule compile(const CompileRequest &request) {
   if (request.target != Target::CUDA)
     throw std::invalid_argument("compile() produces PTX for Target::CUDA; use compileHost() "
                                 "for Target::Host");
-  CompiledModule compiled;
-  auto start = std::chrono::steady_clock::now();
-  LoweredModule lowered = lower(request);
-  compiled.timings.frontendMs = millisecondsSince(start);
-  compiled.ptx = codegen::emitPTX(lowered.module, request.ptx, &compiled.timings.codegen);
-  compiled.entryNames = std::move(lowered.entryNames);
+  if (!request.diskCache)
+    return compileUncached(request);
+  CacheKey key = cacheKey(request);
+  if (std::optional<std::string> payload = request.diskCache->load(key))
+    if (std::optional<CompiledModule> cached = decodeCachedModule(*payload, request.kernels.size()))
+      return std::move(*cached);
+  CompiledModule compiled = compileUncached(request);
+  request.diskCache->store(key, encodeCachedModule(compiled));
   return compiled;
 }
 
 HostCompiledModule compileHost(const CompileRequest &request) {
   HostCompiledModule compiled;
-  auto start = std::chrono::steady_clock::now();
-  LoweredModule lowered = lower(request);
-  compiled.timings.frontendMs = millisecondsSince(start);
+  LoweredModule lowered = lowerTimed(request, compiled.timings);
   codegen::CodegenTimings &total = compiled.timings.codegen;
   for (const std::string &name : lowered.entryNames) {
     codegen::CodegenTimings timings;
@@ -112,6 +152,30 @@ std::string emitStage(const CompileRequest &request, Stage stage) {
     return codegen::emitPTX(lowered.module, request.ptx);
   }
   throw std::logic_error("unknown compile stage");
+}
+
+CacheKey cacheKey(const CompileRequest &request) {
+  if (request.sources.empty())
+    throw std::invalid_argument("a disk-cached compile needs the request's sources");
+  CacheKey key;
+  key.add("compiler", compilerVersion());
+  key.add("target", request.target == Target::CUDA ? "cuda" : "host");
+  key.add("arch", request.ptx.arch);
+  key.add("opt", std::to_string(request.ptx.optLevel));
+  key.add("fastmath", request.ptx.fastMath ? "1" : "0");
+  key.add("boundscheck", request.host.boundsCheck ? "1" : "0");
+  key.add("kaji-passes", request.optimizeIR ? "1" : "0");
+  for (const frontend::SourceFile &source : request.sources) {
+    key.add("source", source.name ? *source.name : std::string());
+    key.add("at", std::to_string(source.firstLine) + ":" + std::to_string(source.columnOffset));
+    key.add("text", source.text);
+  }
+  for (const KernelSpec &kernel : request.kernels) {
+    key.add("kernel", frontend::fingerprint(kernel.function));
+    for (const ir::Type &type : kernel.argTypes)
+      key.add("arg", type.str());
+  }
+  return key;
 }
 
 } // namespace kaji::driver

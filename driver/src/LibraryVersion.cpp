@@ -1,4 +1,4 @@
-// libkaji's own translation unit: the compiler version, part of every cache key.
+// The compiler version, part of every on-disk cache key.
 #include "kaji/driver/Version.h"
 
 namespace kaji::driver {

@@ -11,7 +11,7 @@ _CO_VARKEYWORDS = 0x08
 
 
 def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None,
-        boundscheck=None):
+        boundscheck=None, cache=False):
     """Compiles a Python function into a kernel (or, with ``device=True``, a device function
     kernels call).
 
@@ -22,6 +22,9 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
     (this process, synchronously); by default cuda when a GPU is usable, else cpu, unless the
     environment variable KAJI_TARGET says otherwise. ``boundscheck`` (cpu only, on by default)
     makes an out-of-range index raise IndexError; the cuda target has no bounds checks.
+    ``cache=True`` keeps the kernel's PTX on disk (``$KAJI_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/kaji``, else ``~/.cache/kaji``) so later processes skip compiling it;
+    the cpu target's machine code is not cached.
     Device functions take any target: they are compiled into each caller.
     """
     opt_level = (3 if opt else 0) if isinstance(opt, bool) else int(opt)
@@ -39,7 +42,7 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
             raise ValueError(f"kernel '{func.__name__}': boundscheck=True needs target='cpu'; "
                              "kernels on the cuda target are not bounds-checked")
         kernel = Kernel(func, fastmath=fastmath, opt_level=opt_level, target=kernel_target,
-                        boundscheck=boundscheck is None or bool(boundscheck))
+                        boundscheck=boundscheck is None or bool(boundscheck), cache=bool(cache))
         for signature in signatures:
             kernel.add_signature(signature)
         return kernel
@@ -86,13 +89,14 @@ class Kernel(_core.Dispatcher):
     """A @jit kernel. Launch it with ``kernel[griddim, blockdim](*args)`` or
     ``kernel[griddim, blockdim, stream, sharedmem](*args)``."""
 
-    def __init__(self, func, fastmath=False, opt_level=3, target="cuda", boundscheck=True):
+    def __init__(self, func, fastmath=False, opt_level=3, target="cuda", boundscheck=True,
+                 cache=False):
         self.py_func = func
         self._source = function_source(func)
         self._describe_globals = functools.partial(describe_globals, func)
         super().__init__(self._source, self._describe_globals, _parameters(func),
                          fast_math=fastmath, opt_level=opt_level, target=target,
-                         bounds_check=boundscheck)
+                         bounds_check=boundscheck, cache=cache)
         functools.update_wrapper(self, func)
 
     def __call__(self, *args):

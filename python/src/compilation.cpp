@@ -23,6 +23,9 @@ auto compileWith(const KernelDefinition &kernel, const std::vector<ir::Type> &ar
     driver::CompileRequest request = settings;
     request.kernels.push_back(
         {environment.function(kernel.source, kernel.describeGlobals, false), argTypes});
+    if (request.diskCache)
+      for (const frontend::SourceFile *source : environment.sources())
+        request.sources.push_back(*source);
     return emit(request);
   } catch (const ir::CompileError &error) {
     rethrowRendered(error, environment.sources());

@@ -3,6 +3,7 @@
 #include "compilation.h"
 
 #include "kaji/codegen/Codegen.h"
+#include "kaji/driver/DiskCache.h"
 #include "kaji/driver/Version.h"
 
 namespace kaji::python {
@@ -66,6 +67,24 @@ void bindCompiler(py::module_ &m) {
       "The kaji type a kernel argument for `target` is specialized on, e.g. "
       "'array<f32, 2, C>'.");
   m.def("compiler_version", &driver::compilerVersion);
+  m.def(
+      "disk_cache_stats",
+      [] {
+        driver::DiskCacheStats stats = driver::DiskCache::stats();
+        py::dict counts;
+        counts["hits"] = stats.hits;
+        counts["misses"] = stats.misses;
+        counts["rejected"] = stats.rejected;
+        counts["stores"] = stats.stores;
+        counts["store_failures"] = stats.storeFailures;
+        return counts;
+      },
+      "Counts of this process's on-disk kernel cache: hits, misses, rejected (damaged entries "
+      "removed), stores and store_failures.");
+  m.def(
+      "default_cache_dir", [] { return driver::DiskCache::defaultDirectory().string(); },
+      "Where cache=True kernels keep their PTX now: $KAJI_CACHE_DIR, else "
+      "$XDG_CACHE_HOME/kaji, else ~/.cache/kaji.");
   m.def("find_libdevice", &codegen::findLibdevice);
 }
 

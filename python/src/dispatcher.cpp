@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace kaji::python {
 
@@ -140,7 +141,7 @@ size_t Dispatcher::TypesHash::operator()(const std::vector<uint32_t> &key) const
 Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, Options options)
     : kernel_{std::move(source), std::move(describeGlobals)},
-      parameterNames_(std::move(parameterNames)) {
+      parameterNames_(std::move(parameterNames)), diskCache_(options.diskCache) {
   settings_.target = options.target;
   settings_.ptx.fastMath = settings_.host.fastMath = options.fastMath;
   settings_.ptx.optLevel = settings_.host.optLevel = options.optLevel;
@@ -305,6 +306,10 @@ const CompiledKernel &Dispatcher::compiled(const std::vector<ir::Type> &argTypes
       return *kernel;
   driver::CompileRequest settings = settings_;
   settings.ptx.arch = arch;
+  // The directory is looked up at each compile, so KAJI_CACHE_DIR set later still counts.
+  std::optional<driver::DiskCache> diskCache;
+  if (diskCache_)
+    settings.diskCache = &diskCache.emplace(driver::DiskCache::defaultDirectory());
   driver::CompiledModule module = compileKernel(kernel_, argTypes, settings);
   compiled_.push_back(std::make_unique<CompiledKernel>(
       CompiledKernel{arch, argTypes, std::move(module.ptx), module.entryNames.at(0)}));
@@ -358,7 +363,7 @@ void bindDispatcher(py::module_ &m) {
                          "A @jit kernel: its specializations and the launch fast path.")
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, bool fastMath, unsigned optLevel,
-                       const std::string &target, bool boundsCheck) {
+                       const std::string &target, bool boundsCheck, bool cache) {
              if (optLevel > 3)
                throw py::value_error("opt_level must be 0 to 3, not " + std::to_string(optLevel));
              if (target != "cuda" && target != "cpu")
@@ -367,11 +372,11 @@ void bindDispatcher(py::module_ &m) {
                  target == "cpu" ? driver::Target::Host : driver::Target::CUDA;
              return Dispatcher(std::move(source), std::move(describeGlobals),
                                std::move(parameterNames),
-                               {fastMath, optLevel, driverTarget, boundsCheck});
+                               {fastMath, optLevel, driverTarget, boundsCheck, cache});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
            py::arg("fast_math") = false, py::arg("opt_level") = 3, py::arg("target") = "cuda",
-           py::arg("bounds_check") = true)
+           py::arg("bounds_check") = true, py::arg("cache") = false)
       .def("__getitem__",
            [](py::object self, py::handle config) { return ConfiguredLaunch(self, config); })
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))

@@ -69,6 +69,7 @@ public:
     unsigned optLevel = 3;
     driver::Target target = driver::Target::CUDA;
     bool boundsCheck = true; // cpu target only
+    bool diskCache = false;  // cuda target: PTX kept in DiskCache::defaultDirectory()
   };
 
   Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,
@@ -112,6 +113,7 @@ private:
   KernelDefinition kernel_;
   std::vector<std::string> parameterNames_;
   driver::CompileRequest settings_; // target and options; no kernels
+  bool diskCache_;
   std::vector<std::vector<ir::Type>> eagerSignatures_;
   std::vector<std::unique_ptr<CompiledKernel>> compiled_;
   std::vector<std::unique_ptr<LoadedKernel>> loaded_;

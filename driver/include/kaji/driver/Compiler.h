@@ -5,6 +5,7 @@
 
 #include "kaji/codegen/Codegen.h"
 #include "kaji/codegen/HostCodegen.h"
+#include "kaji/driver/DiskCache.h"
 #include "kaji/frontend/Environment.h"
 #include "kaji/frontend/Parser.h"
 #include "kaji/frontend/Source.h"
@@ -35,6 +36,12 @@ struct CompileRequest {
   codegen::PTXOptions ptx;   // Target::CUDA
   codegen::HostOptions host; // Target::Host
   bool optimizeIR = true;    // run kaji's default pass pipeline before codegen
+  // Where compile() looks up and stores the PTX (Target::CUDA only: host code lives in the
+  // process and is never cached); null for no disk cache.
+  const DiskCache *diskCache = nullptr;
+  // Every source text the kernels and their device functions come from, part of the disk
+  // cache key (the AST keeps no text); required with diskCache.
+  std::vector<frontend::SourceFile> sources;
 };
 
 struct CompileTimings {
@@ -46,6 +53,7 @@ struct CompiledModule {
   std::vector<std::string> entryNames; // PTX entry point of each kernel, in request order
   std::string ptx;
   CompileTimings timings;
+  bool fromDiskCache = false; // the PTX was read from request.diskCache, not compiled
 };
 
 // Kernels compiled for the CPU, loaded and callable: run them with
@@ -66,8 +74,9 @@ frontend::FunctionRef findFunction(std::shared_ptr<const frontend::Module> modul
                                    std::string_view name,
                                    std::shared_ptr<const frontend::Environment> env);
 
-// Compiles to PTX. Throws ir::CompileError for errors in the user's code,
-// std::invalid_argument if request.target is not Target::CUDA.
+// Compiles to PTX, or reads it from request.diskCache. Throws ir::CompileError for errors in
+// the user's code, std::invalid_argument if request.target is not Target::CUDA or a disk
+// cache is given without sources.
 CompiledModule compile(const CompileRequest &request);
 
 // Compiles for this machine's CPU, whatever request.target says. Throws ir::CompileError for
@@ -77,5 +86,9 @@ HostCompiledModule compileHost(const CompileRequest &request);
 // The text of one stage: kaji IR after the pass pipeline, LLVM IR (for request.target), or
 // PTX (Target::CUDA only; std::invalid_argument for Target::Host).
 std::string emitStage(const CompileRequest &request, Stage stage);
+
+// What the PTX of `request` depends on: sources, the kernels' environments (frontend::
+// fingerprint), argument types, target options and the compiler version.
+CacheKey cacheKey(const CompileRequest &request);
 
 } // namespace kaji::driver

@@ -60,4 +60,11 @@ struct Environment {
 // are left unbound so a use reports "unknown name".
 std::shared_ptr<Environment> environmentFromModule(std::shared_ptr<const Module> module);
 
+// A canonical text of everything `function` compiles against besides source text: its file,
+// name and position, and its environment (constants' types and exact values, modules,
+// builtins, device functions with theirs, recursively). Equal fingerprints, with equal
+// sources, compile alike: the on-disk kernel cache keys on it.
+std::string fingerprint(const FunctionRef &function);
+std::string fingerprint(const Environment &environment);
+
 } // namespace kaji::frontend

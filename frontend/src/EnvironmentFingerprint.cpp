@@ -1,0 +1,92 @@
+#include "kaji/frontend/Environment.h"
+
+#include <bit>
+#include <cstdint>
+#include <map>
+
+namespace kaji::frontend {
+namespace {
+
+// Writes each field length-prefixed, so no two different environments serialize alike; a
+// function met again (a call cycle, or a device function called twice) is written as a
+// back-reference to its first occurrence.
+class Fingerprinter {
+public:
+  std::string text;
+
+  void function(const FunctionRef &ref) {
+    if (auto seen = seen_.find(ref.def); seen != seen_.end()) {
+      field("seen-function", std::to_string(seen->second));
+      return;
+    }
+    seen_.emplace(ref.def, seen_.size());
+    field("function", ref.def ? ref.def->name : std::string());
+    field("file", ref.module && ref.module->file ? *ref.module->file : std::string());
+    field("at", ref.def ? std::to_string(ref.def->loc.line) + ":" + std::to_string(ref.def->loc.col)
+                        : std::string());
+    field("device", ref.isDevice ? "1" : "0");
+    if (ref.env)
+      environment(*ref.env);
+    else
+      field("environment", "caller's");
+  }
+
+  void environment(const Environment &env) {
+    field("environment", std::to_string(env.names.size()));
+    for (const auto &[name, value] : env.names) {
+      field("name", name);
+      global(value);
+    }
+  }
+
+private:
+  void field(std::string_view label, std::string_view value) {
+    text += label;
+    text += ' ';
+    text += std::to_string(value.size());
+    text += ':';
+    text += value;
+    text += '\n';
+  }
+
+  void global(const GlobalValue &value) {
+    switch (value.kind) {
+    case GlobalValue::Kind::Module:
+      field("module", value.qualifiedName);
+      return;
+    case GlobalValue::Kind::Builtin:
+      field("builtin", value.qualifiedName);
+      return;
+    case GlobalValue::Kind::Constant: {
+      field("constant", ir::irName(value.constantType));
+      field("weak", value.weak ? "1" : "0");
+      // The float's bits, not its decimal spelling, so every distinct value differs.
+      field("value", ir::isFloat(value.constantType)
+                         ? std::to_string(std::bit_cast<uint64_t>(value.floatValue))
+                         : std::to_string(value.intValue));
+      return;
+    }
+    case GlobalValue::Kind::Function:
+      function(value.function);
+      return;
+    }
+  }
+
+  std::map<const FunctionDefStmt *, size_t> seen_;
+};
+
+} // namespace
+
+std::string fingerprint(const FunctionRef &function) {
+  Fingerprinter fingerprinter;
+  fingerprinter.function(function);
+  return std::move(fingerprinter.text);
+}
+
+std::string fingerprint(const Environment &environment) {
+  Fingerprinter fingerprinter;
+  fingerprinter.environment(environment);
+  return std::move(fingerprinter.text);
+}
+
+} // namespace kaji::frontend
