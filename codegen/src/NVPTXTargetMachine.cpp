@@ -6,10 +6,11 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
-#include <regex>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 namespace kaji::codegen {
@@ -55,12 +56,22 @@ std::string knownArchitectures(const llvm::MCSubtargetInfo &info) {
   return names;
 }
 
+// sm_ followed by digits and an optional 'a' (arch-specific features, e.g. sm_90a).
+bool looksLikeArch(std::string_view arch) {
+  if (!arch.starts_with("sm_"))
+    return false;
+  arch.remove_prefix(3);
+  if (arch.ends_with('a'))
+    arch.remove_suffix(1);
+  return !arch.empty() &&
+         std::all_of(arch.begin(), arch.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 std::unique_ptr<llvm::TargetMachine> createMachine(const std::string &arch, unsigned optLevel) {
-  static const std::regex archPattern("sm_[0-9]+a?");
   const llvm::Target &target = nvptxLLVMTarget();
   std::unique_ptr<llvm::MCSubtargetInfo> info(
       target.createMCSubtargetInfo(kNVPTXTriple, "sm_52", ""));
-  if (!std::regex_match(arch, archPattern) || !info->isCPUStringValid(arch))
+  if (!looksLikeArch(arch) || !info->isCPUStringValid(arch))
     throw std::runtime_error("unknown GPU architecture '" + arch +
                              "'; LLVM's NVPTX backend knows: " + knownArchitectures(*info));
   llvm::TargetOptions options;

@@ -57,3 +57,19 @@ def _child_env():
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     return env
+
+
+def test_extension_exports_only_its_init_function():
+    # libkaji.so resolves its libstdc++ references in this module first; an exported copy
+    # built by another compiler would replace libstdc++'s own (see python/CMakeLists.txt).
+    import shutil
+
+    import pytest
+
+    nm = shutil.which("nm")
+    if nm is None:
+        pytest.skip("nm (binutils) is not installed")
+    result = subprocess.run([nm, "-D", "--defined-only", kaji._core.__file__],
+                            capture_output=True, text=True, check=True)
+    exported = [line.split()[-1] for line in result.stdout.splitlines() if line.strip()]
+    assert exported == ["PyInit__core"]
