@@ -40,6 +40,17 @@ def default_stream():
     return _core.default_stream()
 
 
+def external_stream(handle):
+    """A kaji stream over `handle`, a CUstream another library made (an int, or an object
+    exporting ``__cuda_stream__``). That library keeps it alive and destroys it; kaji never
+    does."""
+    if hasattr(handle, "__cuda_stream__"):
+        handle = handle.__cuda_stream__()[1]
+    if not isinstance(handle, int) or isinstance(handle, bool) or handle < 0:
+        raise TypeError(f"external_stream takes a CUstream handle (an int), not {handle!r}")
+    return _core.external_stream(handle)
+
+
 def event(timing=True):
     """A new event on the current device (always able to time)."""
     return _core.Event()

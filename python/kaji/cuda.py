@@ -10,6 +10,7 @@ from kaji._runtime import (
     devices as list_devices,
     event,
     event_elapsed_time,
+    external_stream,
     get_current_device,
     is_available,
     select_device,

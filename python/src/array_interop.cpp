@@ -83,6 +83,24 @@ std::vector<int64_t> contiguousStrides(std::span<const int64_t> shape, int64_t i
   return strides;
 }
 
+namespace {
+
+// Version 3's 'stream': absent or None when no wait is needed, 1 and 2 for the legacy and
+// per-thread default streams, else a CUstream; 0 is disallowed as ambiguous.
+runtime::CUstream producerStream(const py::dict &fields) {
+  if (!fields.contains("stream") || fields["stream"].is_none())
+    return nullptr;
+  py::object stream = fields["stream"];
+  if (!PyLong_Check(stream.ptr()) || stream.cast<int64_t>() <= 0)
+    throw py::type_error("__cuda_array_interface__['stream'] must be None or a positive int "
+                         "(1: legacy default stream, 2: per-thread default stream, else a "
+                         "CUstream), not " +
+                         std::string(py::repr(stream)));
+  return reinterpret_cast<runtime::CUstream>(stream.cast<uintptr_t>());
+}
+
+} // namespace
+
 bool cudaArrayInterfaceView(py::handle object, ArrayView &view) {
   PyObject *raw = PyObject_GetAttrString(object.ptr(), "__cuda_array_interface__");
   if (!raw) {
@@ -123,6 +141,7 @@ bool cudaArrayInterfaceView(py::handle object, ArrayView &view) {
     throw py::type_error("__cuda_array_interface__ has " + std::to_string(view.shape.size()) +
                          " dimensions in 'shape' but " + std::to_string(view.strides.size()) +
                          " in 'strides'");
+  view.producerStream = producerStream(fields);
   return true;
 }
 
@@ -134,7 +153,18 @@ bool dlpackView(py::handle object, ArrayView &view) {
   if (deviceType != kDLCUDA && deviceType != kDLCUDAManaged)
     return false;
 
-  py::capsule capsule = object.attr("__dlpack__")();
+  // The producer orders its pending work before the legacy default stream (DLPack's 1), the
+  // stream a launch elsewhere then waits for; producers from before the `stream` argument
+  // are called without it.
+  py::capsule capsule;
+  try {
+    capsule = object.attr("__dlpack__")(py::arg("stream") = 1);
+  } catch (py::error_already_set &error) {
+    if (!error.matches(PyExc_TypeError))
+      throw;
+    capsule = object.attr("__dlpack__")();
+  }
+  view.producerStream = runtime::CU_STREAM_LEGACY;
   auto *managed = static_cast<DLManagedTensor *>(capsule.get_pointer());
   // The capsule is consumed: its deleter no longer frees the tensor, the view's owner does.
   if (PyCapsule_SetName(capsule.ptr(), "used_dltensor") != 0)

@@ -24,6 +24,9 @@ struct ArrayView {
   std::vector<int64_t> strides;
   // Keeps a DLPack tensor alive until the view is gone (then its deleter runs).
   std::shared_ptr<void> owner;
+  // The stream the producer's pending work on the array is queued on, which a launch must
+  // wait for; null when the producer says there is none.
+  runtime::CUstream producerStream = nullptr;
 };
 
 // Whether the strides are those of a row-major (C) or column-major (F) array. Axes of extent 1

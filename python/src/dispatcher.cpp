@@ -205,6 +205,29 @@ void Dispatcher::launch(const LaunchShape &shape, const runtime::Stream *stream,
     launchOnDevice(shape, stream, arguments);
 }
 
+namespace {
+
+// A foreign array may still be being written by work its producer queued on another stream:
+// the launch stream waits for that work on the device. The legacy default stream (a null
+// launch stream) already waits for both default streams' work.
+void waitForProducers(const std::vector<Argument> &arguments, const runtime::Stream *stream) {
+  std::optional<runtime::Stream> defaultStream;
+  for (const Argument &argument : arguments) {
+    runtime::CUstream producer = argument.foreign.producerStream;
+    if (!producer)
+      continue;
+    runtime::CUstream consumer = stream ? stream->handle() : nullptr;
+    bool consumerIsLegacy = !consumer || consumer == runtime::CU_STREAM_LEGACY;
+    bool producerIsDefault =
+        producer == runtime::CU_STREAM_LEGACY || producer == runtime::CU_STREAM_PER_THREAD;
+    if (producer == consumer || (consumerIsLegacy && producerIsDefault))
+      continue;
+    (stream ? *stream : defaultStream.emplace()).waitFor(producer);
+  }
+}
+
+} // namespace
+
 void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream,
                                 std::vector<Argument> &arguments) {
   LoadedKernel &kernel = specialization(arguments);
@@ -216,6 +239,7 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
     kernel.function.setMaxDynamicSharedBytes(int(config.sharedBytes));
     kernel.sharedBytesOptedIn = config.sharedBytes;
   }
+  waitForProducers(arguments, stream);
   for (Argument &argument : arguments)
     if (argument.needsStaging())
       argument.stage(stream);
@@ -338,15 +362,8 @@ ConfiguredLaunch::ConfiguredLaunch(py::object dispatcher, const py::handle &conf
   py::tuple items = py::reinterpret_borrow<py::tuple>(config);
   shape_.grid = readExtent(items[0], "griddim");
   shape_.block = readExtent(items[1], "blockdim");
-  if (items.size() > 2 && !items[2].is_none()) {
-    if (py::isinstance<runtime::Stream>(items[2])) {
-      streamObject_ = items[2];
-      stream_ = streamObject_.cast<const runtime::Stream *>();
-    } else if (!(PyLong_Check(items[2].ptr()) && items[2].cast<int64_t>() == 0)) {
-      throw py::type_error(std::string("stream must be a kaji stream, 0 or None, not '") +
-                           Py_TYPE(items[2].ptr())->tp_name + "'");
-    }
-  }
+  if (items.size() > 2)
+    stream_ = LaunchStream(items[2]);
   if (items.size() > 3) {
     if (!PyIndex_Check(items[3].ptr()))
       throw py::type_error("sharedmem must be an int (bytes of dynamic shared memory)");
@@ -355,7 +372,7 @@ ConfiguredLaunch::ConfiguredLaunch(py::object dispatcher, const py::handle &conf
 }
 
 void ConfiguredLaunch::operator()(const py::args &args) const {
-  dispatcher_->launch(shape_, stream_, args);
+  dispatcher_->launch(shape_, stream_.get(), args);
 }
 
 void bindDispatcher(py::module_ &m) {

@@ -7,6 +7,7 @@
 
 #include "arguments.h"
 #include "compilation.h"
+#include "launch_stream.h"
 
 #include "kaji/runtime/HostExecutor.h"
 #include "kaji/runtime/Launch.h"
@@ -131,11 +132,10 @@ public:
   void operator()(const py::args &args) const;
 
 private:
-  py::object dispatcherObject_; // keeps the kernel (and the stream below) alive
+  py::object dispatcherObject_; // keeps the kernel alive
   Dispatcher *dispatcher_;
   LaunchShape shape_;
-  py::object streamObject_;
-  const runtime::Stream *stream_ = nullptr;
+  LaunchStream stream_;
 };
 
 } // namespace kaji::python

@@ -39,6 +39,12 @@ void bindRuntime(py::module_ &m) {
           "handle",
           [](const runtime::Stream &s) { return reinterpret_cast<std::uintptr_t>(s.handle()); })
       .def_property_readonly("device", &runtime::Stream::device)
+      .def(
+          "__cuda_stream__",
+          [](const runtime::Stream &s) {
+            return py::make_tuple(0, reinterpret_cast<std::uintptr_t>(s.handle()));
+          },
+          "The CUDA stream protocol: (version 0, CUstream handle), for other libraries.")
       .def("__repr__", [](const runtime::Stream &s) {
         return s.isDefault()
                    ? std::string("<kaji.Stream default>")
@@ -60,6 +66,14 @@ void bindRuntime(py::module_ &m) {
   m.def("stream", &runtime::Stream::create,
         "A new stream on the selected device that does not synchronize with the default one.");
   m.def("default_stream", [] { return runtime::Stream(); });
+  m.def(
+      "external_stream",
+      [](std::uintptr_t handle) {
+        return runtime::Stream::external(reinterpret_cast<runtime::CUstream>(handle));
+      },
+      py::arg("handle"),
+      "A kaji stream over a CUstream another library made and keeps alive (Numba's "
+      "cuda.external_stream).");
   m.def("device_count", &runtime::Device::count);
   m.def("get_device", &runtime::Device::get, py::return_value_policy::reference,
         py::arg("ordinal") = 0);

@@ -77,6 +77,7 @@ void Driver::resolveEntryPoints() {
   bind(api_.cuStreamCreate, "cuStreamCreate");
   bind(api_.cuStreamDestroy, "cuStreamDestroy_v2");
   bind(api_.cuStreamSynchronize, "cuStreamSynchronize");
+  bind(api_.cuStreamWaitEvent, "cuStreamWaitEvent");
   bind(api_.cuEventCreate, "cuEventCreate");
   bind(api_.cuEventDestroy, "cuEventDestroy_v2");
   bind(api_.cuEventRecord, "cuEventRecord");

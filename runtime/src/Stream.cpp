@@ -21,6 +21,8 @@ Stream Stream::create() {
   return Stream(handle, device, &driver);
 }
 
+Stream Stream::external(CUstream handle) { return Stream(handle, selectedDevice(), nullptr); }
+
 Stream::Stream(Stream &&other) noexcept
     : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_),
       owner_(std::exchange(other.owner_, nullptr)) {}
@@ -49,6 +51,20 @@ void Stream::synchronize() const {
   const Driver &driver = Driver::get();
   makeCurrent(device_);
   driver.check(driver.api().cuStreamSynchronize(handle_), "cuStreamSynchronize");
+}
+
+void Stream::waitFor(CUstream producer) const {
+  const Driver &driver = Driver::get();
+  const DriverApi &api = driver.api();
+  makeCurrent(device_);
+  CUevent marker = nullptr;
+  driver.check(api.cuEventCreate(&marker, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  CUresult recorded = api.cuEventRecord(marker, producer);
+  CUresult waited = recorded == CUDA_SUCCESS ? api.cuStreamWaitEvent(handle_, marker, 0) : recorded;
+  // Destroying a recorded event is safe: the driver frees it once the wait is satisfied.
+  api.cuEventDestroy(marker);
+  driver.check(recorded, "cuEventRecord");
+  driver.check(waited, "cuStreamWaitEvent");
 }
 
 } // namespace kaji::runtime

@@ -22,10 +22,10 @@ def store(out, value):
 class FakeCudaArray:
     """Just enough of __cuda_array_interface__ v3 to be typed (never launched)."""
 
-    def __init__(self, shape, typestr, strides=None):
+    def __init__(self, shape, typestr, strides=None, stream=None):
         self.__cuda_array_interface__ = {
             "shape": shape, "typestr": typestr, "strides": strides, "data": (0, False),
-            "version": 3,
+            "version": 3, "stream": stream,
         }
 
 
@@ -64,6 +64,17 @@ def test_cuda_array_interface_layouts():
     assert kaji.typeof(FakeCudaArray((4, 6), "<f4", (4, 16)), "cuda") == "array<f32, 2, F>"
     assert kaji.typeof(FakeCudaArray((8,), "<f8", (16,)), "cuda") == "array<f64, 1, any>"
     assert kaji.typeof(FakeCudaArray((3,), "|b1"), "cuda") == "array<bool, 1, C>"
+
+
+@pytest.mark.parametrize("stream", [None, 1, 2, 0x7f00_0000_1234])
+def test_cuda_array_interface_streams_kaji_waits_for(stream):
+    assert kaji.typeof(FakeCudaArray((4,), "<f4", stream=stream), "cuda") == "array<f32, 1, C>"
+
+
+@pytest.mark.parametrize("stream", [0, -3, "1", 1.0])
+def test_cuda_array_interface_stream_must_be_none_or_positive(stream):
+    with pytest.raises(TypeError, match=r"\['stream'\] must be None or a positive int"):
+        kaji.typeof(FakeCudaArray((4,), "<f4", stream=stream), "cuda")
 
 
 def test_gpu_arrays_are_not_cpu_arguments():

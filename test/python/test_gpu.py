@@ -211,7 +211,7 @@ class DLPackOnly:
         self._array = array
 
     def __dlpack__(self, stream=None):
-        return self._array.__dlpack__()
+        return self._array.__dlpack__(stream=stream)
 
     def __dlpack_device__(self):
         return self._array.__dlpack_device__()
@@ -257,3 +257,80 @@ def test_devices_and_selection():
     assert devices and devices[0].id == 0
     assert kaji.select_device(0).name == devices[0].name
     kaji.synchronize()
+
+
+def _torch_cuda():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch has no CUDA")
+    return torch
+
+
+def test_launch_on_pytorch_and_cupy_streams():
+    torch = _torch_cuda()
+    cupy = pytest.importorskip("cupy")
+    x, y = random(5000), random(5000, seed=1)
+    for stream in (torch.cuda.Stream(), cupy.cuda.Stream(non_blocking=True)):
+        for launch_stream in (stream, kaji.external_stream(
+                stream.cuda_stream if hasattr(stream, "cuda_stream") else stream.ptr)):
+            out = kaji.device_array_like(x)
+            vector_add[blocks(5000), 128, launch_stream](out, kaji.to_device(x),
+                                                         kaji.to_device(y))
+            stream.synchronize()
+            np.testing.assert_array_equal(out.copy_to_host(), x + y)
+
+
+@kaji.jit
+def copy(out, x):
+    i = kaji.grid(1)
+    if i < out.size:
+        out[i] = x[i]
+
+
+def _load_copy_kernel(out):
+    # Loading a module waits for the whole device, which would hide a missing wait.
+    copy[1, 1](out, out)
+    kaji.synchronize()
+
+
+class OnStream:
+    """A tensor exported through __cuda_array_interface__ v3 with the stream its pending
+    writes are on, as CuPy exports its arrays."""
+
+    def __init__(self, tensor, stream):
+        self.__cuda_array_interface__ = dict(tensor.__cuda_array_interface__, version=3,
+                                             stream=stream)
+
+
+def test_launch_waits_for_the_producer_stream_of_an_array():
+    # The tensor is written on a PyTorch stream behind ~50 ms of queued work; the kernel,
+    # on a kaji stream that does not synchronize with it, must still see the new values.
+    torch = _torch_cuda()
+    x = torch.zeros(1 << 20, device="cuda")
+    torch.cuda.synchronize()
+    producer, consumer = torch.cuda.Stream(), kaji.stream()
+    out = kaji.device_array(1 << 20, np.float32)
+    _load_copy_kernel(out)
+    with torch.cuda.stream(producer):
+        torch.cuda._sleep(100_000_000)
+        x.fill_(2.0)
+    copy[blocks(1 << 20, 256), 256, consumer](out, OnStream(x, producer.cuda_stream))
+    consumer.synchronize()
+    np.testing.assert_array_equal(out.copy_to_host(), np.full(1 << 20, 2.0, np.float32))
+    torch.cuda.synchronize()
+
+
+def test_launch_waits_for_dlpack_producers_on_the_default_stream():
+    # kaji asks the DLPack producer to order its work before the legacy default stream, and
+    # a launch on a kaji stream waits for that.
+    torch = _torch_cuda()
+    x = torch.zeros(1 << 20, device="cuda")
+    torch.cuda.synchronize()
+    consumer = kaji.stream()
+    out = kaji.device_array(1 << 20, np.float32)
+    _load_copy_kernel(out)
+    torch.cuda._sleep(100_000_000)
+    x.fill_(3.0)
+    copy[blocks(1 << 20, 256), 256, consumer](out, DLPackOnly(x))
+    consumer.synchronize()
+    np.testing.assert_array_equal(out.copy_to_host(), np.full(1 << 20, 3.0, np.float32))

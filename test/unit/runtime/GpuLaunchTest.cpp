@@ -59,6 +59,25 @@ TEST_F(GpuLaunchTest, AddsOneOnACreatedStream) {
   EXPECT_EQ(addOneTo(777, &stream), onePlusIota(777));
 }
 
+TEST_F(GpuLaunchTest, ExternalStreamLeavesItsHandleToItsOwner) {
+  Stream owner = Stream::create();
+  {
+    Stream wrapped = Stream::external(owner.handle());
+    EXPECT_EQ(addOneTo(300, &wrapped), onePlusIota(300));
+  }
+  // Still alive: the wrapper did not destroy it.
+  EXPECT_EQ(addOneTo(300, &owner), onePlusIota(300));
+}
+
+TEST_F(GpuLaunchTest, StreamsWaitForOtherStreamsAndTheDefaultOnes) {
+  Stream producer = Stream::create(), consumer = Stream::create();
+  consumer.waitFor(producer.handle());
+  consumer.waitFor(CU_STREAM_LEGACY);
+  consumer.waitFor(CU_STREAM_PER_THREAD);
+  Stream().waitFor(consumer.handle());
+  EXPECT_EQ(addOneTo(500, &consumer), onePlusIota(500));
+}
+
 TEST_F(GpuLaunchTest, LaunchRecoversWhenAnotherLibrarySwitchedTheContext) {
   unsigned count = 64;
   DeviceBuffer buffer(count * sizeof(int));

@@ -13,6 +13,10 @@ public:
   Stream();
   // A new stream on the selected device that does not synchronize with the default stream.
   static Stream create();
+  // A stream another library made (or the pseudo-handle CU_STREAM_LEGACY or
+  // CU_STREAM_PER_THREAD), taken to be on the selected device; the other library keeps
+  // ownership, so it must outlive this object's use.
+  static Stream external(CUstream handle);
 
   Stream(Stream &&other) noexcept;
   Stream &operator=(Stream &&other) noexcept;
@@ -25,6 +29,9 @@ public:
   bool isDefault() const { return handle_ == nullptr; }
   // Waits until all work queued on the stream is done.
   void synchronize() const;
+  // Work queued on this stream from now on starts after the work queued so far on `producer`
+  // (any stream of this device, or a pseudo-handle); the host does not wait.
+  void waitFor(CUstream producer) const;
 
 private:
   Stream(CUstream handle, int device, const Driver *owner);
