@@ -84,6 +84,11 @@ llvm::Value *HostTarget::emitSpecialReg(llvm::IRBuilderBase &builder, ir::Specia
                                     std::string(names[reg.kind]) + "." + char('x' + reg.dim));
 }
 
+// Every scope is this process's memory on the host: one sequentially consistent fence.
+void HostTarget::emitFence(llvm::IRBuilderBase &builder, const std::string &) const {
+  builder.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+}
+
 void HostTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
   llvm::Value *context = contextPointer(builder);
   llvm::Type *pointer = builder.getPtrTy();

@@ -24,6 +24,7 @@ public:
   unsigned addressSpace(ir::MemorySpace space) const override;
   llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const override;
   void emitBarrier(llvm::IRBuilderBase &builder) const override;
+  void emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const override;
   llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                  uint64_t alignment, const std::string &name) const override;
   void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,

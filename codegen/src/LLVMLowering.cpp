@@ -92,6 +92,35 @@ ArrayValue applyLayout(ArrayValue array, ir::Type type, llvm::LLVMContext &conte
 
 class ModuleLowering;
 
+// The atomicrmw operation of kaji's atomic `name` on `kind` elements. Float max and min treat
+// NaN as a missing value, as Numba's do.
+std::optional<llvm::AtomicRMWInst::BinOp> atomicOperation(const std::string &name,
+                                                          ScalarKind kind) {
+  using RMW = llvm::AtomicRMWInst;
+  bool isFloat = ir::isFloat(kind), isSigned = ir::isSigned(kind);
+  if (name == "add")
+    return isFloat ? RMW::FAdd : RMW::Add;
+  if (name == "sub")
+    return RMW::Sub;
+  if (name == "max")
+    return isFloat ? RMW::FMax : isSigned ? RMW::Max : RMW::UMax;
+  if (name == "min")
+    return isFloat ? RMW::FMin : isSigned ? RMW::Min : RMW::UMin;
+  if (name == "exch")
+    return RMW::Xchg;
+  if (name == "and")
+    return RMW::And;
+  if (name == "or")
+    return RMW::Or;
+  if (name == "xor")
+    return RMW::Xor;
+  if (name == "inc")
+    return RMW::UIncWrap;
+  if (name == "dec")
+    return RMW::UDecWrap;
+  return std::nullopt;
+}
+
 class FunctionLowering {
 public:
   FunctionLowering(ModuleLowering &moduleLowering, const ir::Function &function,
@@ -110,7 +139,9 @@ private:
   llvm::Value *lowerConstant(const ir::Operation &op);
   void lowerSelect(const ir::Operation &op);
   void lowerCall(const ir::Operation &op);
-  void lowerSharedArray(const ir::Operation &op);
+  // A shared_array or local_array: fixed-shape C-layout storage.
+  void lowerStaticArray(const ir::Operation &op);
+  llvm::Value *lowerAtomic(const ir::Operation &op);
   void lowerReturn(const ir::Operation &op);
   void lowerBranch(const ir::Operation &op);
   std::vector<std::vector<llvm::Value *>> successorArguments(const ir::Successor &successor,
@@ -433,6 +464,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::Math:
     result = lowerMath(op);
     break;
+  case Opcode::Bits:
+    result = emitBitFunction(builder_, op.attrAs<std::string>(), scalar(op.operand(0), op));
+    break;
   case Opcode::SpecialReg: {
     ir::SpecialReg reg = op.attrAs<ir::SpecialReg>();
     if (reg.dim > 2)
@@ -443,6 +477,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   }
   case Opcode::Barrier:
     target_.emitBarrier(builder_);
+    return;
+  case Opcode::Fence:
+    target_.emitFence(builder_, op.attrAs<std::string>());
     return;
   case Opcode::ArrayDim:
   case Opcode::ArrayStride: {
@@ -471,19 +508,13 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     builder_.CreateAlignedStore(value, elementAddress(op, 1, 2), llvm::Align(ir::byteSize(kind)));
     return;
   }
-  case Opcode::AtomicAdd: {
-    ScalarKind kind = op.operand(0)->type().scalarKind();
-    if (kind == ScalarKind::Bool)
-      throw CompileError(op.location(), "atomic add on a bool array is not supported");
-    llvm::Value *value = scalar(op.operand(1), op);
-    result = builder_.CreateAtomicRMW(
-        ir::isFloat(kind) ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add,
-        elementAddress(op, 0, 2), value, llvm::Align(ir::byteSize(kind)),
-        llvm::AtomicOrdering::Monotonic);
+  case Opcode::Atomic:
+  case Opcode::AtomicCAS:
+    result = lowerAtomic(op);
     break;
-  }
   case Opcode::SharedArray:
-    lowerSharedArray(op);
+  case Opcode::LocalArray:
+    lowerStaticArray(op);
     return;
   case Opcode::Call:
     lowerCall(op);
@@ -800,27 +831,62 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
   return checked;
 }
 
-void FunctionLowering::lowerSharedArray(const ir::Operation &op) {
+llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {
+  using RMW = llvm::AtomicRMWInst;
+  ScalarKind kind = op.operand(0)->type().scalarKind();
+  llvm::Align alignment(ir::byteSize(kind));
+  constexpr auto kOrdering = llvm::AtomicOrdering::Monotonic; // CUDA's atomics are relaxed
+  if (op.opcode() == Opcode::AtomicCAS) {
+    llvm::Value *exchanged =
+        builder_.CreateAtomicCmpXchg(elementAddress(op, 0, 3), scalar(op.operand(1), op),
+                                     scalar(op.operand(2), op), alignment, kOrdering, kOrdering);
+    return builder_.CreateExtractValue(exchanged, 0);
+  }
+  const std::string &name = op.attrAs<std::string>();
+  llvm::Value *value = scalar(op.operand(1), op);
+  if (name == "sub" && ir::isFloat(kind)) // GPUs add floats atomically but cannot subtract
+    return builder_.CreateAtomicRMW(RMW::FAdd, elementAddress(op, 0, 2), builder_.CreateFNeg(value),
+                                    alignment, kOrdering);
+  std::optional<RMW::BinOp> operation = atomicOperation(name, kind);
+  if (!operation)
+    throw CompileError(op.location(), "unknown atomic operation '" + name + "'");
+  return builder_.CreateAtomicRMW(*operation, elementAddress(op, 0, 2), value, alignment,
+                                  kOrdering);
+}
+
+void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
+  bool shared = op.opcode() == Opcode::SharedArray;
+  const char *what = shared ? "shared array" : "local array";
   ir::Type type = op.resultType();
   const auto &shape = op.attrAs<std::vector<int64_t>>();
   if (!type.isArray() || shape.size() != type.ndim() || shape.empty())
-    throw CompileError(op.location(), "shared array shape does not match its type " + type.str());
+    throw CompileError(op.location(),
+                       std::string(what) + " shape does not match its type " + type.str());
   uint64_t elementSize = ir::byteSize(type.scalarKind());
   uint64_t count = 1;
   constexpr uint64_t kMaxBytes = uint64_t(1) << 32;
   for (int64_t extent : shape) {
     if (extent <= 0)
-      throw CompileError(op.location(),
-                         "shared array extent must be positive, got " + std::to_string(extent));
+      throw CompileError(op.location(), std::string(what) + " extent must be positive, got " +
+                                            std::to_string(extent));
     if (uint64_t(extent) > kMaxBytes / elementSize / count)
-      throw CompileError(op.location(), "shared array is too large");
+      throw CompileError(op.location(), std::string(what) + " is too large");
     count *= uint64_t(extent);
   }
+  llvm::Type *storage = llvm::ArrayType::get(memoryType(context_, type.scalarKind()), count);
+  llvm::Align alignment(std::max<uint64_t>(elementSize, 16));
   ArrayValue value;
-  value.data = target_.emitSharedStorage(
-      builder_, llvm::ArrayType::get(memoryType(context_, type.scalarKind()), count),
-      std::max<uint64_t>(elementSize, 16),
-      function_.name() + ".shared" + std::to_string(sharedArrayCount_++));
+  if (shared) {
+    value.data = target_.emitSharedStorage(builder_, storage, alignment.value(),
+                                           function_.name() + ".shared" +
+                                               std::to_string(sharedArrayCount_++));
+  } else {
+    // In the entry block, so a local array in a loop is one allocation, not one per iteration.
+    llvm::IRBuilder<> entry(&out_.getEntryBlock(), out_.getEntryBlock().begin());
+    llvm::AllocaInst *slot = entry.CreateAlloca(storage, nullptr, "local");
+    slot->setAlignment(alignment);
+    value.data = slot;
+  }
   uint64_t stride = elementSize;
   value.strides.resize(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {

@@ -25,6 +25,7 @@ constexpr MathFunction kMathFunctions[] = {
     {"trunc", 1, llvm::Intrinsic::trunc},
     {"round", 1, llvm::Intrinsic::round},
     {"copysign", 2, llvm::Intrinsic::copysign},
+    {"fma", 3, llvm::Intrinsic::fma},
     {"rsqrt", 1, llvm::Intrinsic::not_intrinsic},
     {"exp", 1, llvm::Intrinsic::not_intrinsic},
     {"exp2", 1, llvm::Intrinsic::not_intrinsic},
@@ -91,6 +92,21 @@ llvm::Value *emitLibraryCall(llvm::IRBuilderBase &builder, const Target &target,
 }
 
 } // namespace
+
+llvm::Value *emitBitFunction(llvm::IRBuilderBase &builder, std::string_view name, llvm::Value *x) {
+  if (name == "popc")
+    return builder.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, x);
+  if (name == "brev")
+    return builder.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, x);
+  llvm::Value *zeroIsPoison = builder.getInt1(false);
+  if (name == "clz")
+    return builder.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, x, zeroIsPoison);
+  llvm::Value *trailing = builder.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, x, zeroIsPoison);
+  llvm::Value *zero = llvm::ConstantInt::get(x->getType(), 0);
+  return builder.CreateSelect(builder.CreateICmpEQ(x, zero), zero,
+                              builder.CreateAdd(trailing, llvm::ConstantInt::get(x->getType(), 1)),
+                              "ffs");
+}
 
 std::optional<unsigned> mathArity(std::string_view name) {
   if (const MathFunction *f = findMathFunction(name))

@@ -23,4 +23,8 @@ bool isMathPredicate(std::string_view name);
 llvm::Value *emitMath(llvm::IRBuilderBase &builder, const Target &target, std::string_view name,
                       llvm::ArrayRef<llvm::Value *> args);
 
+// The bit function `name` (popc, brev, clz or ffs, as CUDA's __popc, __brev, __clz, __ffs) of
+// the integer `x`, in x's type; ffs is 1 + the index of the lowest set bit, 0 when x is 0.
+llvm::Value *emitBitFunction(llvm::IRBuilderBase &builder, std::string_view name, llvm::Value *x);
+
 } // namespace kaji::codegen

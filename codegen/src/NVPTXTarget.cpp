@@ -55,6 +55,13 @@ void NVPTXTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
   builder.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
 }
 
+void NVPTXTarget::emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const {
+  llvm::Intrinsic::ID membar = scope == "block"    ? llvm::Intrinsic::nvvm_membar_cta
+                               : scope == "device" ? llvm::Intrinsic::nvvm_membar_gl
+                                                   : llvm::Intrinsic::nvvm_membar_sys;
+  builder.CreateIntrinsic(membar, {}, {});
+}
+
 llvm::Value *NVPTXTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                             uint64_t alignment, const std::string &name) const {
   // Shared memory cannot be initialised: the NVPTX backend requires an undef initializer.

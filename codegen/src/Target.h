@@ -43,6 +43,10 @@ public:
   // A barrier across the threads of one block.
   virtual void emitBarrier(llvm::IRBuilderBase &builder) const = 0;
 
+  // A memory fence ordering this thread's accesses as seen by threads of `scope`: "block",
+  // "device" or "system" (threadfence_block, threadfence, threadfence_system).
+  virtual void emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const = 0;
+
   // Block-shared storage of type `storage` (an array type) for one SharedArray op, aligned
   // to `alignment` bytes: the same for every thread of a block and distinct per op. Returns
   // its address, in the address space addressSpace(MemorySpace::Shared); `name` names it.

@@ -4,8 +4,11 @@
 
 #include "kaji/frontend/Signature.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace kaji::frontend {
 namespace {
@@ -110,6 +113,12 @@ constexpr MathFunction kNumpyFunctions[] = {
     {"maximum", "max", 2, MathKind::MinMax},
 };
 
+// Numba's cuda.fma and cuda.cbrt.
+constexpr MathFunction kKajiFunctions[] = {
+    {"fma", "fma", 3, MathKind::Float},
+    {"cbrt", "cbrt", 1, MathKind::Float},
+};
+
 template <size_t N>
 const MathFunction *findIn(const MathFunction (&table)[N], std::string_view name) {
   for (const MathFunction &fn : table)
@@ -123,6 +132,8 @@ const MathFunction *findMathFunction(std::string_view qualified) {
     return findIn(kMathFunctions, qualified.substr(5));
   if (qualified.starts_with("numpy."))
     return findIn(kNumpyFunctions, qualified.substr(6));
+  if (qualified.starts_with("kaji."))
+    return findIn(kKajiFunctions, qualified.substr(5));
   return nullptr;
 }
 
@@ -153,10 +164,33 @@ std::optional<ir::SpecialReg::Kind> specialRegisterNamed(std::string_view name) 
 }
 
 bool isKajiFunction(std::string_view member) {
-  for (std::string_view fn : {"grid", "gridsize", "syncthreads"})
+  for (std::string_view fn : {"grid", "gridsize", "syncthreads", "threadfence", "threadfence_block",
+                              "threadfence_system", "popc", "brev", "clz", "ffs", "selp"})
     if (member == fn)
       return true;
-  return false;
+  return findMathFunction("kaji." + std::string(member)) != nullptr;
+}
+
+// kaji's namespaces of functions, and their members.
+const std::vector<std::string_view> *kajiNamespaceMembers(std::string_view name) {
+  static const std::vector<std::string_view> atomic = {
+      "add",  "sub", "max", "min", "nanmax", "nanmin", "exch",
+      "and_", "or_", "xor", "inc", "dec",    "cas",    "compare_and_swap"};
+  static const std::vector<std::string_view> array = {"array"};
+  if (name == "atomic")
+    return &atomic;
+  if (name == "shared" || name == "local")
+    return &array;
+  return nullptr;
+}
+
+bool isKajiNamespaceMember(std::string_view qualified) {
+  size_t dot = qualified.find('.');
+  if (dot == std::string_view::npos)
+    return false;
+  const std::vector<std::string_view> *members = kajiNamespaceMembers(qualified.substr(0, dot));
+  return members &&
+         std::find(members->begin(), members->end(), qualified.substr(dot + 1)) != members->end();
 }
 
 std::string shortName(const std::string &qualified) {
@@ -204,10 +238,12 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
   if (module == "kaji") {
     if (member == "cuda")
       return Operand::named(Operand::Kind::Module, "kaji");
-    if (specialRegisterNamed("kaji." + member) || member == "atomic" || member == "shared")
+    if (specialRegisterNamed("kaji." + member) || kajiNamespaceMembers(member))
       return Operand::named(Operand::Kind::Module, "kaji." + member);
-    if (member == "atomic.add" || member == "shared.array" || isKajiFunction(member))
+    if (isKajiNamespaceMember(member) || isKajiFunction(member))
       return Operand::named(Operand::Kind::Builtin, "kaji." + member);
+    if (member == "laneid")
+      return laneId(loc);
     if (scalarKindFromSignatureName(member))
       return Operand::named(Operand::Kind::Builtin, "numpy." + member);
     if (member == "warpsize") {
@@ -238,9 +274,9 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
                                base.name + " has no attribute '" + attr + "'; use .x, .y or .z");
       return Operand::scalar(builder_.specialReg(*reg, dim));
     }
-    if (base.name == "kaji.atomic" || base.name == "kaji.shared") {
+    if (base.name.starts_with("kaji.") && kajiNamespaceMembers(base.name.substr(5))) {
       std::string qualified = base.name + "." + attr;
-      if (qualified != "kaji.atomic.add" && qualified != "kaji.shared.array")
+      if (!isKajiNamespaceMember(qualified.substr(5)))
         throw ir::CompileError(node.loc, "kaji has no attribute '" + qualified.substr(5) +
                                              "' supported in kernels");
       return Operand::named(Operand::Kind::Builtin, qualified);
@@ -303,9 +339,9 @@ Operand FunctionLowerer::gridIndex(const CallExpr &expr, bool size) {
 }
 
 Operand FunctionLowerer::callMath(const std::string &function, const std::vector<Operand> &args,
-                                  const CallExpr &expr, bool numpy) {
+                                  const CallExpr &expr) {
   const MathFunction &fn = *findMathFunction(function);
-  std::string display = (numpy ? "numpy." : "math.") + std::string(fn.name);
+  const std::string &display = function;
   size_t maxArgs = fn.kind == MathKind::Log ? 2 : fn.arity;
   if (args.size() < fn.arity || args.size() > maxArgs)
     throw ir::CompileError(expr.loc, display + "() takes " + std::to_string(fn.arity) +
@@ -364,72 +400,10 @@ Operand FunctionLowerer::callMath(const std::string &function, const std::vector
   }
 }
 
-Operand FunctionLowerer::sharedArray(const CallExpr &expr) {
-  const Expr *shapeExpr = expr.args.size() > 0 ? expr.args[0].get() : nullptr;
-  const Expr *dtypeExpr = expr.args.size() > 1 ? expr.args[1].get() : nullptr;
-  for (const Keyword &kw : expr.keywords) {
-    if (kw.name == "shape" && !shapeExpr)
-      shapeExpr = kw.value.get();
-    else if (kw.name == "dtype" && !dtypeExpr)
-      dtypeExpr = kw.value.get();
-    else
-      throw ir::CompileError(kw.loc, "kaji.shared.array() got an unexpected keyword argument '" +
-                                         kw.name + "'");
-  }
-  if (!shapeExpr || !dtypeExpr || expr.args.size() > 2)
-    throw ir::CompileError(expr.loc, "kaji.shared.array() takes a shape and a dtype");
-  Operand shape = lower(*shapeExpr);
-  std::vector<Operand> extents =
-      shape.kind == Operand::Kind::Tuple ? shape.elements : std::vector<Operand>{shape};
-  std::vector<int64_t> constantExtents;
-  for (const Operand &extent : extents) {
-    std::optional<int64_t> value = constantInt(extent);
-    if (!value || *value <= 0)
-      throw ir::CompileError(shapeExpr->loc, "the shape of a shared array must be positive "
-                                             "constant integers, not '" +
-                                                 unparse(*shapeExpr) + "'");
-    constantExtents.push_back(*value);
-  }
-  Operand dtype = lower(*dtypeExpr);
-  std::optional<ScalarKind> kind;
-  if (dtype.kind == Operand::Kind::Builtin && dtype.name.starts_with("numpy."))
-    kind = scalarKindFromSignatureName(dtype.name.substr(6));
-  if (!kind)
-    throw ir::CompileError(dtypeExpr->loc, "the dtype of a shared array must be a numpy scalar "
-                                           "type such as float32, not '" +
-                                               unparse(*dtypeExpr) + "'");
-  ir::Type type = ir::Type::array(*kind, unsigned(constantExtents.size()), ir::Layout::C,
-                                  ir::MemorySpace::Shared);
-  return Operand::array(
-      at(expr.loc).create(ir::Opcode::SharedArray, type, {}, constantExtents)->result());
-}
-
-Operand FunctionLowerer::atomicAdd(const std::vector<Operand> &args, const CallExpr &expr) {
-  if (args.size() != 3)
-    throw ir::CompileError(expr.loc, "kaji.atomic.add() takes an array, an index and a value");
-  const Operand &array = args[0];
-  if (array.kind != Operand::Kind::Array)
-    throw ir::CompileError(expr.args[0]->loc,
-                           "kaji.atomic.add() needs an array, not '" + describe(array) + "'");
-  ir::Type element = ir::Type::scalar(array.type().scalarKind());
-  if (element.isBool())
-    throw ir::CompileError(expr.args[0]->loc, "kaji.atomic.add() is not defined on bool arrays");
-  std::vector<Operand> indices =
-      args[1].kind == Operand::Kind::Tuple ? args[1].elements : std::vector<Operand>{args[1]};
-  if (!args[2].isScalar())
-    throw ir::CompileError(expr.args[2]->loc,
-                           "kaji.atomic.add() adds a number, not '" + describe(args[2]) + "'");
-  std::vector<ir::Value *> operands{array.value, convert(args[2], element.scalarKind())};
-  checkIndexCount(array, indices.size(), *expr.args[0], expr);
-  for (unsigned d = 0; d < indices.size(); ++d)
-    operands.push_back(indexValue(array, d, indices[d], *expr.args[1], expr));
-  return Operand::scalar(at(expr.loc).create(ir::Opcode::AtomicAdd, element, operands)->result());
-}
-
 Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &expr) {
   std::string display = shortName(name);
-  if (name == "kaji.shared.array")
-    return sharedArray(expr);
+  if (name == "kaji.shared.array" || name == "kaji.local.array")
+    return staticArray(expr, name == "kaji.shared.array");
   if (!expr.keywords.empty())
     throw ir::CompileError(expr.keywords.front().loc,
                            display + "() takes no keyword arguments in kernels");
@@ -441,14 +415,11 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   for (const ExprPtr &arg : expr.args)
     args.push_back(lower(*arg));
   at(expr.loc);
-  if (name == "kaji.syncthreads") {
-    if (!args.empty())
-      throw ir::CompileError(expr.loc, "syncthreads() takes no arguments");
-    builder_.create(ir::Opcode::Barrier, ir::Type());
-    return Operand();
-  }
-  if (name == "kaji.atomic.add")
-    return atomicAdd(args, expr);
+  if (name.starts_with("kaji.atomic."))
+    return atomic(name.substr(12), args, expr);
+  if (name.starts_with("kaji."))
+    if (std::optional<Operand> result = callGpuFunction(name.substr(5), args, expr))
+      return *result;
   if (name == "builtins.min" || name == "builtins.max") {
     if (args.size() == 1 && args.front().kind == Operand::Kind::Tuple)
       args = std::vector<Operand>(args.front().elements);
@@ -473,7 +444,7 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return Operand::scalar(result, type.weak);
   }
   if (findMathFunction(name))
-    return callMath(name, args, expr, name.starts_with("numpy."));
+    return callMath(name, args, expr);
   if (args.size() != 1)
     throw ir::CompileError(expr.loc, display + "() takes exactly one argument (" +
                                          std::to_string(args.size()) + " given)");
@@ -494,7 +465,7 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     throw ir::CompileError(expr.loc, display + "() needs a number, not '" + describe(arg) +
                                          "', in '" + unparse(expr) + "'");
   if (name == "builtins.abs")
-    return callMath("numpy.abs", args, expr, true);
+    return callMath("numpy.abs", args, expr);
   if (name == "builtins.int")
     return Operand::scalar(convert(arg, ScalarKind::Int64));
   if (name == "builtins.float")

@@ -117,10 +117,17 @@ private:
   Operand attribute(const Operand &base, const std::string &attr, const Expr &node);
   Operand callBuiltin(const std::string &name, const CallExpr &expr);
   Operand callMath(const std::string &function, const std::vector<Operand> &args,
-                   const CallExpr &expr, bool numpy);
+                   const CallExpr &expr);
   Operand gridIndex(const CallExpr &expr, bool size);
-  Operand sharedArray(const CallExpr &expr);
-  Operand atomicAdd(const std::vector<Operand> &args, const CallExpr &expr);
+
+  // The GPU model's builtins (GpuBuiltins.cpp).
+  Operand staticArray(const CallExpr &expr, bool shared);
+  Operand atomic(const std::string &operation, const std::vector<Operand> &args,
+                 const CallExpr &expr);
+  Operand laneId(const Location &loc);
+  // syncthreads, threadfence*, popc/brev/clz/ffs and selp; nothing for other names.
+  std::optional<Operand> callGpuFunction(const std::string &name, const std::vector<Operand> &args,
+                                         const CallExpr &expr);
 
   // Blocks and branches.
   ir::Block *newBlock() { return function_->addBlock(); }

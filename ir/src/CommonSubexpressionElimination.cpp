@@ -10,10 +10,11 @@ namespace kaji::ir {
 namespace {
 
 // Pure: same operands give the same result, and nothing else observes the operation.
-// Loads read memory that may change in between; each shared_array is a distinct allocation.
+// Loads read memory that may change in between; each shared_array and local_array is a
+// distinct allocation.
 bool isPure(const Operation &op) {
   return op.result() && !hasSideEffects(op.opcode()) && op.opcode() != Opcode::Load &&
-         op.opcode() != Opcode::SharedArray;
+         op.opcode() != Opcode::SharedArray && op.opcode() != Opcode::LocalArray;
 }
 
 // Doubles compare by bits so that 0.0 and -0.0 stay distinct and NaN constants merge.

@@ -6,12 +6,13 @@ namespace kaji::ir {
 
 namespace {
 
-constexpr std::array<std::string_view, 34> kOpcodeNames = {
-    "const",      "add",          "sub",     "mul",       "div",          "floordiv", "mod",
-    "pow",        "min",          "max",     "and",       "or",           "xor",      "shl",
-    "shr",        "neg",          "not",     "abs",       "cmp",          "select",   "cast",
-    "math",       "sreg",         "barrier", "array_dim", "array_stride", "load",     "store",
-    "atomic_add", "shared_array", "call",    "br",        "cond_br",      "ret",
+constexpr std::array<std::string_view, 38> kOpcodeNames = {
+    "const", "add",     "sub",    "mul",        "div",          "floordiv",    "mod",
+    "pow",   "min",     "max",    "and",        "or",           "xor",         "shl",
+    "shr",   "neg",     "not",    "abs",        "cmp",          "select",      "cast",
+    "math",  "bits",    "sreg",   "barrier",    "fence",        "array_dim",   "array_stride",
+    "load",  "store",   "atomic", "atomic_cas", "shared_array", "local_array", "call",
+    "br",    "cond_br", "ret",
 };
 static_assert(static_cast<size_t>(Opcode::Return) + 1 == kOpcodeNames.size(),
               "every opcode needs a name");
@@ -42,8 +43,10 @@ bool isTerminator(Opcode op) {
 bool hasSideEffects(Opcode op) {
   switch (op) {
   case Opcode::Barrier:
+  case Opcode::Fence:
   case Opcode::Store:
-  case Opcode::AtomicAdd:
+  case Opcode::Atomic:
+  case Opcode::AtomicCAS:
   case Opcode::Call:
   case Opcode::Br:
   case Opcode::CondBr:

@@ -535,8 +535,9 @@ private:
       consume();
       resultType = parseType();
       break;
-    case Opcode::Math: {
-      Token fn = expectKind(Tok::Ident, "a math function name");
+    case Opcode::Math:
+    case Opcode::Bits: {
+      Token fn = expectKind(Tok::Ident, "a function name");
       attr = std::string(fn.text);
       expect("(");
       operands = parseValueList(")");
@@ -556,6 +557,10 @@ private:
       break;
     }
     case Opcode::Barrier:
+      hasResult = false;
+      break;
+    case Opcode::Fence:
+      attr = std::string(expectKind(Tok::Ident, "a fence scope (block, device, system)").text);
       hasResult = false;
       break;
     case Opcode::ArrayDim:
@@ -590,19 +595,27 @@ private:
       expect("]");
       hasResult = false;
       break;
-    case Opcode::AtomicAdd: {
+    case Opcode::Atomic:
+    case Opcode::AtomicCAS: {
+      if (opcode == Opcode::Atomic)
+        attr = std::string(expectKind(Tok::Ident, "an atomic operation (add, max, ...)").text);
       operands.push_back(parseValue());
       expect("[");
       std::vector<Value *> indices = parseValueList("]");
       expect("]");
       expect(",");
       operands.push_back(parseValue());
+      if (opcode == Opcode::AtomicCAS) {
+        expect(",");
+        operands.push_back(parseValue());
+      }
       operands.insert(operands.end(), indices.begin(), indices.end());
       expect(":");
       resultType = parseType();
       break;
     }
-    case Opcode::SharedArray: {
+    case Opcode::SharedArray:
+    case Opcode::LocalArray: {
       expect("[");
       std::vector<int64_t> shape;
       if (!isPunct("]")) {

@@ -208,7 +208,8 @@ private:
     case Opcode::Cast:
       out_ += " " + operand(op, 0) + " : " + operandType(op, 0) + " to " + op.resultType().str();
       return;
-    case Opcode::Math: {
+    case Opcode::Math:
+    case Opcode::Bits: {
       const std::string *fn = attr<std::string>(op);
       out_ +=
           " " + (fn ? *fn : std::string("<missing>")) + "(" + operandList(op, 0) + ")" + typeSuffix;
@@ -223,6 +224,11 @@ private:
     }
     case Opcode::Barrier:
       return;
+    case Opcode::Fence: {
+      const std::string *scope = attr<std::string>(op);
+      out_ += " " + (scope ? *scope : std::string("<missing>"));
+      return;
+    }
     case Opcode::ArrayDim:
     case Opcode::ArrayStride: {
       const int64_t *dim = attr<int64_t>(op);
@@ -235,10 +241,18 @@ private:
     case Opcode::Store:
       out_ += " " + operand(op, 0) + ", " + operand(op, 1) + "[" + operandList(op, 2) + "]";
       return;
-    case Opcode::AtomicAdd:
-      out_ += " " + operand(op, 0) + "[" + operandList(op, 2) + "], " + operand(op, 1) + typeSuffix;
+    case Opcode::Atomic: {
+      const std::string *kind = attr<std::string>(op);
+      out_ += " " + (kind ? *kind : std::string("<missing>")) + " " + operand(op, 0) + "[" +
+              operandList(op, 2) + "], " + operand(op, 1) + typeSuffix;
       return;
-    case Opcode::SharedArray: {
+    }
+    case Opcode::AtomicCAS:
+      out_ += " " + operand(op, 0) + "[" + operandList(op, 3) + "], " + operand(op, 1) + ", " +
+              operand(op, 2) + typeSuffix;
+      return;
+    case Opcode::SharedArray:
+    case Opcode::LocalArray: {
       out_ += " [";
       if (const auto *shape = attr<std::vector<int64_t>>(op))
         for (size_t i = 0; i < shape->size(); ++i)

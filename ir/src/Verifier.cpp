@@ -18,43 +18,25 @@ struct MathFunction {
 };
 
 constexpr MathFunction kMathFunctions[] = {
-    {"sqrt", 1, MathResult::SameAsOperand},
-    {"rsqrt", 1, MathResult::SameAsOperand},
-    {"cbrt", 1, MathResult::SameAsOperand},
-    {"exp", 1, MathResult::SameAsOperand},
-    {"exp2", 1, MathResult::SameAsOperand},
-    {"expm1", 1, MathResult::SameAsOperand},
-    {"log", 1, MathResult::SameAsOperand},
-    {"log2", 1, MathResult::SameAsOperand},
-    {"log10", 1, MathResult::SameAsOperand},
-    {"log1p", 1, MathResult::SameAsOperand},
-    {"sin", 1, MathResult::SameAsOperand},
-    {"cos", 1, MathResult::SameAsOperand},
-    {"tan", 1, MathResult::SameAsOperand},
-    {"asin", 1, MathResult::SameAsOperand},
-    {"acos", 1, MathResult::SameAsOperand},
-    {"atan", 1, MathResult::SameAsOperand},
-    {"sinh", 1, MathResult::SameAsOperand},
-    {"cosh", 1, MathResult::SameAsOperand},
-    {"tanh", 1, MathResult::SameAsOperand},
-    {"asinh", 1, MathResult::SameAsOperand},
-    {"acosh", 1, MathResult::SameAsOperand},
-    {"atanh", 1, MathResult::SameAsOperand},
-    {"erf", 1, MathResult::SameAsOperand},
-    {"erfc", 1, MathResult::SameAsOperand},
-    {"lgamma", 1, MathResult::SameAsOperand},
-    {"tgamma", 1, MathResult::SameAsOperand},
-    {"floor", 1, MathResult::SameAsOperand},
-    {"ceil", 1, MathResult::SameAsOperand},
-    {"trunc", 1, MathResult::SameAsOperand},
-    {"round", 1, MathResult::SameAsOperand},
-    {"fabs", 1, MathResult::SameAsOperand},
-    {"atan2", 2, MathResult::SameAsOperand},
-    {"hypot", 2, MathResult::SameAsOperand},
-    {"fmod", 2, MathResult::SameAsOperand},
-    {"copysign", 2, MathResult::SameAsOperand},
-    {"isnan", 1, MathResult::Bool},
-    {"isinf", 1, MathResult::Bool},
+    {"sqrt", 1, MathResult::SameAsOperand},   {"rsqrt", 1, MathResult::SameAsOperand},
+    {"cbrt", 1, MathResult::SameAsOperand},   {"fma", 3, MathResult::SameAsOperand},
+    {"exp", 1, MathResult::SameAsOperand},    {"exp2", 1, MathResult::SameAsOperand},
+    {"expm1", 1, MathResult::SameAsOperand},  {"log", 1, MathResult::SameAsOperand},
+    {"log2", 1, MathResult::SameAsOperand},   {"log10", 1, MathResult::SameAsOperand},
+    {"log1p", 1, MathResult::SameAsOperand},  {"sin", 1, MathResult::SameAsOperand},
+    {"cos", 1, MathResult::SameAsOperand},    {"tan", 1, MathResult::SameAsOperand},
+    {"asin", 1, MathResult::SameAsOperand},   {"acos", 1, MathResult::SameAsOperand},
+    {"atan", 1, MathResult::SameAsOperand},   {"sinh", 1, MathResult::SameAsOperand},
+    {"cosh", 1, MathResult::SameAsOperand},   {"tanh", 1, MathResult::SameAsOperand},
+    {"asinh", 1, MathResult::SameAsOperand},  {"acosh", 1, MathResult::SameAsOperand},
+    {"atanh", 1, MathResult::SameAsOperand},  {"erf", 1, MathResult::SameAsOperand},
+    {"erfc", 1, MathResult::SameAsOperand},   {"lgamma", 1, MathResult::SameAsOperand},
+    {"tgamma", 1, MathResult::SameAsOperand}, {"floor", 1, MathResult::SameAsOperand},
+    {"ceil", 1, MathResult::SameAsOperand},   {"trunc", 1, MathResult::SameAsOperand},
+    {"round", 1, MathResult::SameAsOperand},  {"fabs", 1, MathResult::SameAsOperand},
+    {"atan2", 2, MathResult::SameAsOperand},  {"hypot", 2, MathResult::SameAsOperand},
+    {"fmod", 2, MathResult::SameAsOperand},   {"copysign", 2, MathResult::SameAsOperand},
+    {"isnan", 1, MathResult::Bool},           {"isinf", 1, MathResult::Bool},
     {"isfinite", 1, MathResult::Bool},
 };
 
@@ -305,6 +287,47 @@ private:
                    "'s return type " + callee->returnType().str());
   }
 
+  // Atomics act on 32- and 64-bit elements, as the GPU's atomic instructions do; which kinds
+  // take which element types follows Numba's atomics.
+  void verifyAtomic(const Operation &op) {
+    bool cas = op.opcode() == Opcode::AtomicCAS;
+    unsigned values = cas ? 2 : 1;
+    if (op.numOperands() < 1 + values)
+      fail(op, "has too few operands");
+    expectResult(op, true);
+    Type array = op.operand(0)->type();
+    if (!array.isArray())
+      fail(op, "needs an array operand, got " + array.str());
+    Type element = Type::scalar(array.scalarKind());
+    unsigned bits = element.isBool() ? 1 : bitWidth(element.scalarKind());
+    if ((!element.isInteger() && !element.isFloat()) || (bits != 32 && bits != 64))
+      fail(op, "is not defined on " + element.str() + " elements (32- and 64-bit numbers only)");
+    for (unsigned i = 1; i <= values; ++i)
+      expectType(op, i, element);
+    if (op.resultType() != element)
+      fail(op, "result type " + op.resultType().str() + " does not match element type " +
+                   element.str());
+    if (cas) {
+      expectNoAttr(op);
+      if (!element.isInteger())
+        fail(op, "compares integers only, not " + element.str());
+    } else {
+      expectAttr<std::string>(op, "an atomic operation");
+      const std::string &kind = op.attrAs<std::string>();
+      bool arithmetic =
+          kind == "add" || kind == "sub" || kind == "max" || kind == "min" || kind == "exch";
+      bool bitwise = kind == "and" || kind == "or" || kind == "xor";
+      bool wrapping = kind == "inc" || kind == "dec";
+      if (!arithmetic && !bitwise && !wrapping)
+        fail(op, "unknown atomic operation '" + kind + "'");
+      if (bitwise && !element.isInteger())
+        fail(op, "'" + kind + "' needs integer elements, not " + element.str());
+      if (wrapping && (!element.isInteger() || isSigned(element.scalarKind())))
+        fail(op, "'" + kind + "' needs unsigned integer elements, not " + element.str());
+    }
+    expectIndices(op, 1 + values, array);
+  }
+
   void verifyOperation(const Operation &op) {
     switch (op.opcode()) {
     case Opcode::Constant:
@@ -355,6 +378,28 @@ private:
       return;
     case Opcode::Math:
       return verifyMath(op);
+    case Opcode::Bits: {
+      expectOperands(op, 1);
+      expectAttr<std::string>(op, "a bit function name");
+      const std::string &name = op.attrAs<std::string>();
+      if (name != "popc" && name != "brev" && name != "clz" && name != "ffs")
+        fail(op, "unknown bit function '" + name + "'");
+      if (!op.operand(0)->type().isInteger())
+        fail(op, name + " needs an integer operand, got " + op.operand(0)->type().str());
+      if (op.resultType() != op.operand(0)->type())
+        fail(op,
+             name + " returns " + op.operand(0)->type().str() + ", not " + op.resultType().str());
+      return;
+    }
+    case Opcode::Fence: {
+      expectOperands(op, 0);
+      expectResult(op, false);
+      expectAttr<std::string>(op, "a scope");
+      const std::string &scope = op.attrAs<std::string>();
+      if (scope != "block" && scope != "device" && scope != "system")
+        fail(op, "scope must be block, device or system, not '" + scope + "'");
+      return;
+    }
     case Opcode::SpecialReg:
       expectOperands(op, 0);
       expectAttr<SpecialReg>(op, "a special register");
@@ -381,12 +426,14 @@ private:
         fail(op, "result must be i64, not " + op.resultType().str());
       return;
     }
+    case Opcode::Atomic:
+    case Opcode::AtomicCAS:
+      return verifyAtomic(op);
     case Opcode::Load:
-    case Opcode::Store:
-    case Opcode::AtomicAdd: {
+    case Opcode::Store: {
       bool isStore = op.opcode() == Opcode::Store;
       unsigned arrayIndex = isStore ? 1 : 0;
-      if (op.numOperands() < arrayIndex + 1 + (op.opcode() == Opcode::AtomicAdd))
+      if (op.numOperands() < arrayIndex + 1)
         fail(op, "has too few operands");
       expectNoAttr(op);
       expectResult(op, !isStore);
@@ -400,24 +447,21 @@ private:
                        element.str());
         return expectIndices(op, 1, array);
       }
-      expectType(op, isStore ? 0 : 1, element);
-      if (op.opcode() == Opcode::AtomicAdd) {
-        if (!element.isInteger() && !element.isFloat())
-          fail(op, "is not defined on " + element.str() + " elements");
-        if (op.resultType() != element)
-          fail(op, "result type " + op.resultType().str() + " does not match element type " +
-                       element.str());
-      }
+      expectType(op, 0, element);
       return expectIndices(op, 2, array);
     }
-    case Opcode::SharedArray: {
+    case Opcode::SharedArray:
+    case Opcode::LocalArray: {
       expectOperands(op, 0);
       expectAttr<std::vector<int64_t>>(op, "a shape");
       Type type = op.resultType();
       const auto &shape = op.attrAs<std::vector<int64_t>>();
-      if (!type.isArray() || type.memorySpace() != MemorySpace::Shared ||
+      bool shared = op.opcode() == Opcode::SharedArray;
+      if (!type.isArray() ||
+          type.memorySpace() != (shared ? MemorySpace::Shared : MemorySpace::Local) ||
           type.layout() != Layout::C)
-        fail(op, "result must be a C-layout shared array, not " + type.str());
+        fail(op, std::string("result must be a C-layout ") + (shared ? "shared" : "local") +
+                     " array, not " + type.str());
       if (shape.size() != type.ndim())
         fail(op, "shape has " + std::to_string(shape.size()) + " extents for " + type.str());
       for (int64_t extent : shape)

@@ -35,29 +35,29 @@ def _kernel_name(name):
     return f"kaji.{name}"
 
 
-grid = Intrinsic(_kernel_name("grid"))
-gridsize = Intrinsic(_kernel_name("gridsize"))
+def _intrinsics(*names):
+    return (Intrinsic(_kernel_name(name)) for name in names)
+
+
+(grid, gridsize, laneid, warpsize, syncthreads, syncwarp, threadfence, threadfence_block,
+ threadfence_system, popc, brev, clz, ffs, fma, cbrt, selp) = _intrinsics(
+    "grid", "gridsize", "laneid", "warpsize", "syncthreads", "syncwarp", "threadfence",
+    "threadfence_block", "threadfence_system", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp")
 threadIdx = IntrinsicNamespace(_kernel_name("threadIdx"), ("x", "y", "z"))
 blockIdx = IntrinsicNamespace(_kernel_name("blockIdx"), ("x", "y", "z"))
 blockDim = IntrinsicNamespace(_kernel_name("blockDim"), ("x", "y", "z"))
 gridDim = IntrinsicNamespace(_kernel_name("gridDim"), ("x", "y", "z"))
-laneid = Intrinsic(_kernel_name("laneid"))
-warpsize = Intrinsic(_kernel_name("warpsize"))
-syncthreads = Intrinsic(_kernel_name("syncthreads"))
-syncwarp = Intrinsic(_kernel_name("syncwarp"))
-threadfence = Intrinsic(_kernel_name("threadfence"))
-threadfence_block = Intrinsic(_kernel_name("threadfence_block"))
-threadfence_system = Intrinsic(_kernel_name("threadfence_system"))
 shared = IntrinsicNamespace(_kernel_name("shared"), ("array",))
 local = IntrinsicNamespace(_kernel_name("local"), ("array",))
 const = IntrinsicNamespace(_kernel_name("const"), ("array_like",))
 atomic = IntrinsicNamespace(
     _kernel_name("atomic"),
-    ("add", "sub", "max", "min", "exch", "cas", "and_", "or_", "xor", "inc", "dec"),
+    ("add", "sub", "max", "min", "nanmax", "nanmin", "exch", "cas", "compare_and_swap", "and_",
+     "or_", "xor", "inc", "dec"),
 )
 
 __all__ = [
     "grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize",
     "syncthreads", "syncwarp", "threadfence", "threadfence_block", "threadfence_system",
-    "shared", "local", "const", "atomic",
+    "shared", "local", "const", "atomic", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp",
 ]

@@ -217,7 +217,7 @@ constexpr std::string_view kBlockSum =
   cond_br %first, ^publish, ^exit
 ^publish:
   %total = load %s[%zero] : i64
-  %old = atomic_add %out[%zero], %total : i64
+  %old = atomic add %out[%zero], %total : i64
   br ^exit
 ^exit:
   ret
@@ -245,8 +245,8 @@ constexpr std::string_view kCount =
   %zero = const 0 : i64
   %one = const 1 : i64
   %half = const 0.5 : f64
-  %0 = atomic_add %counter[%zero], %one : i64
-  %1 = atomic_add %total[%zero], %half : f64
+  %0 = atomic add %counter[%zero], %one : i64
+  %1 = atomic add %total[%zero], %half : f64
   ret
 }
 )";

@@ -10,7 +10,7 @@ using namespace kaji::codegen::test;
 namespace {
 
 // tile = shared f32[4, 32]; tile[ty, tx] = x[i]; syncthreads();
-// atomic_add(total, 0, tile[3 - ty, tx]); atomic_add(counts, 0, 1) on a shared counter.
+// atomic add(total, 0, tile[3 - ty, tx]); atomic add(counts, 0, 1) on a shared counter.
 ir::Module reductionModule() {
   ir::Module module;
   ir::Type vector = ir::Type::array(ir::ScalarKind::Float32, 1, ir::Layout::C);
@@ -34,10 +34,12 @@ ir::Module reductionModule() {
   store(b, load(b, x, {globalThreadIndex(b)}), tile, {ty, tx});
   b.create(ir::Opcode::Barrier, ir::Type());
   ir::Value *mirrored = b.binary(ir::Opcode::Sub, b.intConstant(kI64, 3), ty);
-  b.create(ir::Opcode::AtomicAdd, kF32, {total, load(b, tile, {mirrored, tx}), zero});
+  b.create(ir::Opcode::Atomic, kF32, {total, load(b, tile, {mirrored, tx}), zero},
+           std::string("add"));
   ir::Value *one = b.intConstant(kI32, 1);
-  ir::Value *before = b.create(ir::Opcode::AtomicAdd, kI32, {counter, one, zero})->result();
-  b.create(ir::Opcode::AtomicAdd, kI32, {counts, before, zero});
+  ir::Value *before =
+      b.create(ir::Opcode::Atomic, kI32, {counter, one, zero}, std::string("add"))->result();
+  b.create(ir::Opcode::Atomic, kI32, {counts, before, zero}, std::string("add"));
   b.ret();
   ir::verify(module);
   return module;

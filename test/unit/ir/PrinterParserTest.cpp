@@ -39,7 +39,7 @@ constexpr std::string_view kAllOpcodes = R"(kernel @k(%out: array<f32, 2, C>, %a
   %24 = array_stride %out, 0 : i64
   %25 = load %out[%23, %24] : f32
   store %25, %out[%0, %0]
-  %26 = atomic_add %out[%0, %0], %21 : f32
+  %26 = atomic add %out[%0, %0], %21 : f32
   %27 = shared_array [32, 8] : array<f32, 2, C, shared>
   %28 = call @d(%26) : f32
   call @v()

@@ -43,16 +43,21 @@ enum class Opcode : uint8_t {
   Select, // (bool cond, a, b)
   Cast,   // scalar conversion to the result type (float->int truncates toward zero)
   Math,   // attr string: libm name ("sqrt", "atan2", "isnan", ...); see docs/ir.md
+  Bits,   // attr string: "popc", "brev", "clz" or "ffs" of an integer; result the operand's type
   // GPU model
   SpecialReg, // attr SpecialReg; result i32
   Barrier,    // block-wide barrier (syncthreads)
+  Fence,      // attr string scope: "block", "device" or "system" (threadfence_*)
   // Arrays (strides are in bytes; indices are i64)
   ArrayDim,    // (array) attr int64_t dim; result i64
   ArrayStride, // (array) attr int64_t dim; result i64
   Load,        // (array, idx...) -> element
   Store,       // (value, array, idx...)
-  AtomicAdd,   // (array, value, idx...) -> old element
+  Atomic,      // attr string kind (add sub max min exch and or xor inc dec);
+               // (array, value, idx...) -> old element
+  AtomicCAS,   // (array, expected, desired, idx...) -> old element
   SharedArray, // attr std::vector<int64_t> shape; result array<T, n, C, shared>
+  LocalArray,  // attr std::vector<int64_t> shape; result array<T, n, C, local>, per thread
   Call,        // attr string callee; operands are the arguments
   // Terminators
   Br,     // successor 0

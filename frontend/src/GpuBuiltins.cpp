@@ -1,0 +1,210 @@
+// The GPU model's builtins: static arrays, atomics, fences, bit functions, the lane id.
+#include "FunctionLowerer.h"
+
+#include "kaji/frontend/Signature.h"
+
+namespace kaji::frontend {
+
+using ir::ScalarKind;
+
+namespace {
+
+// A thread may keep at most this much in local arrays: on the cpu target each thread of a
+// kernel with barriers runs on a fiber stack of 64 KiB.
+constexpr int64_t kMaxLocalArrayBytes = 16 * 1024;
+
+// Numba's names for the atomic operations, to the IR's.
+std::string atomicKind(const std::string &operation) {
+  if (operation == "and_" || operation == "or_")
+    return operation.substr(0, operation.size() - 1);
+  if (operation == "nanmax" || operation == "nanmin")
+    return operation.substr(3);
+  return operation;
+}
+
+} // namespace
+
+Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
+  std::string display = shared ? "kaji.shared.array()" : "kaji.local.array()";
+  std::string what = shared ? "shared array" : "local array";
+  const Expr *shapeExpr = expr.args.size() > 0 ? expr.args[0].get() : nullptr;
+  const Expr *dtypeExpr = expr.args.size() > 1 ? expr.args[1].get() : nullptr;
+  for (const Keyword &kw : expr.keywords) {
+    if (kw.name == "shape" && !shapeExpr)
+      shapeExpr = kw.value.get();
+    else if (kw.name == "dtype" && !dtypeExpr)
+      dtypeExpr = kw.value.get();
+    else
+      throw ir::CompileError(kw.loc,
+                             display + " got an unexpected keyword argument '" + kw.name + "'");
+  }
+  if (!shapeExpr || !dtypeExpr || expr.args.size() > 2)
+    throw ir::CompileError(expr.loc, display + " takes a shape and a dtype");
+  Operand shape = lower(*shapeExpr);
+  std::vector<Operand> extents =
+      shape.kind == Operand::Kind::Tuple ? shape.elements : std::vector<Operand>{shape};
+  std::vector<int64_t> constantExtents;
+  for (const Operand &extent : extents) {
+    std::optional<int64_t> value = constantInt(extent);
+    if (!value || *value <= 0)
+      throw ir::CompileError(shapeExpr->loc, "the shape of a " + what +
+                                                 " must be positive constant integers, not '" +
+                                                 unparse(*shapeExpr) + "'");
+    constantExtents.push_back(*value);
+  }
+  Operand dtype = lower(*dtypeExpr);
+  std::optional<ScalarKind> kind;
+  if (dtype.kind == Operand::Kind::Builtin && dtype.name.starts_with("numpy."))
+    kind = scalarKindFromSignatureName(dtype.name.substr(6));
+  if (!kind)
+    throw ir::CompileError(dtypeExpr->loc, "the dtype of a " + what +
+                                               " must be a numpy scalar type such as float32, "
+                                               "not '" +
+                                               unparse(*dtypeExpr) + "'");
+  if (!shared) {
+    int64_t bytes = ir::byteSize(*kind);
+    for (int64_t extent : constantExtents)
+      bytes = extent > kMaxLocalArrayBytes / bytes ? kMaxLocalArrayBytes + 1 : bytes * extent;
+    if (bytes > kMaxLocalArrayBytes)
+      throw ir::CompileError(shapeExpr->loc, "a local array of shape " + unparse(*shapeExpr) +
+                                                 " is over kaji's limit of " +
+                                                 std::to_string(kMaxLocalArrayBytes) +
+                                                 " bytes per thread; use a shared or global "
+                                                 "array");
+  }
+  ir::Type type = ir::Type::array(*kind, unsigned(constantExtents.size()), ir::Layout::C,
+                                  shared ? ir::MemorySpace::Shared : ir::MemorySpace::Local);
+  ir::Opcode opcode = shared ? ir::Opcode::SharedArray : ir::Opcode::LocalArray;
+  return Operand::array(at(expr.loc).create(opcode, type, {}, constantExtents)->result());
+}
+
+Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<Operand> &args,
+                                const CallExpr &expr) {
+  std::string display = "kaji.atomic." + operation + "()";
+  bool cas = operation == "cas" || operation == "compare_and_swap";
+  bool firstElement = operation == "compare_and_swap"; // Numba's: element 0 of a 1-D array
+  size_t valueCount = cas ? 2 : 1;
+  size_t expected = (firstElement ? 1 : 2) + valueCount;
+  if (args.size() != expected)
+    throw ir::CompileError(expr.loc,
+                           display + (firstElement ? " takes an array, the expected value and "
+                                                     "the new value"
+                                      : cas ? " takes an array, an index, the expected value "
+                                              "and the new value"
+                                            : " takes an array, an index and a value"));
+  const Operand &array = args[0];
+  if (array.kind != Operand::Kind::Array)
+    throw ir::CompileError(expr.args[0]->loc,
+                           display + " needs an array, not '" + describe(array) + "'");
+  ScalarKind element = array.type().scalarKind();
+  std::string kind = cas ? "cas" : atomicKind(operation);
+  bool bitwise = kind == "and" || kind == "or" || kind == "xor";
+  bool wrapping = kind == "inc" || kind == "dec";
+  unsigned bits = element == ScalarKind::Bool ? 1 : ir::bitWidth(element);
+  std::string elementName = ir::Type::scalar(element).str();
+  if (element == ScalarKind::Bool || (bits != 32 && bits != 64))
+    throw ir::CompileError(expr.args[0]->loc, display +
+                                                  " works on arrays of 32- and 64-bit "
+                                                  "numbers, not " +
+                                                  elementName);
+  if ((cas || bitwise) && !ir::isInteger(element))
+    throw ir::CompileError(expr.args[0]->loc,
+                           display + " works on integer arrays, not " + elementName);
+  if (wrapping && (!ir::isInteger(element) || ir::isSigned(element)))
+    throw ir::CompileError(expr.args[0]->loc,
+                           display + " works on uint32 and uint64 arrays, not " + elementName);
+
+  size_t firstValue = firstElement ? 1 : 2;
+  std::vector<ir::Value *> operands{array.value};
+  for (size_t i = firstValue; i < firstValue + valueCount; ++i) {
+    if (!args[i].isScalar())
+      throw ir::CompileError(expr.args[i]->loc,
+                             display + " needs a number, not '" + describe(args[i]) + "'");
+    operands.push_back(convert(args[i], element));
+  }
+  std::vector<Operand> indices;
+  if (firstElement) {
+    if (array.type().ndim() != 1)
+      throw ir::CompileError(expr.args[0]->loc, display + " needs a 1-D array");
+    indices.push_back(intConstant(ScalarKind::Int64, 0));
+  } else {
+    indices =
+        args[1].kind == Operand::Kind::Tuple ? args[1].elements : std::vector<Operand>{args[1]};
+    checkIndexCount(array, indices.size(), *expr.args[0], expr);
+  }
+  const Expr &indexNode = firstElement ? *expr.args[0] : *expr.args[1];
+  for (unsigned d = 0; d < indices.size(); ++d)
+    operands.push_back(indexValue(array, d, indices[d], indexNode, expr));
+  ir::Type type = ir::Type::scalar(element);
+  at(expr.loc);
+  if (cas)
+    return Operand::scalar(builder_.create(ir::Opcode::AtomicCAS, type, operands)->result());
+  return Operand::scalar(builder_.create(ir::Opcode::Atomic, type, operands, kind)->result());
+}
+
+// The thread's lane: its linear index in the block (x fastest) modulo the warp size, which
+// is %laneid for every launch shape.
+Operand FunctionLowerer::laneId(const Location &loc) {
+  at(loc);
+  auto reg = [&](ir::SpecialReg::Kind kind, unsigned dim) {
+    return builder_.specialReg(kind, dim);
+  };
+  ir::Value *linear = builder_.binary(
+      ir::Opcode::Add, reg(ir::SpecialReg::ThreadIdx, 0),
+      builder_.binary(
+          ir::Opcode::Mul, reg(ir::SpecialReg::BlockDim, 0),
+          builder_.binary(ir::Opcode::Add, reg(ir::SpecialReg::ThreadIdx, 1),
+                          builder_.binary(ir::Opcode::Mul, reg(ir::SpecialReg::BlockDim, 1),
+                                          reg(ir::SpecialReg::ThreadIdx, 2)))));
+  return Operand::scalar(
+      builder_.binary(ir::Opcode::And, linear, intConstant(ScalarKind::Int32, 31).value));
+}
+
+std::optional<Operand> FunctionLowerer::callGpuFunction(const std::string &name,
+                                                        const std::vector<Operand> &args,
+                                                        const CallExpr &expr) {
+  auto expectArgs = [&](size_t count, const char *what) {
+    if (args.size() != count)
+      throw ir::CompileError(expr.loc, "kaji." + name + "() takes " + what);
+  };
+  if (name == "syncthreads" || name.starts_with("threadfence")) {
+    expectArgs(0, "no arguments");
+    if (name == "syncthreads") {
+      builder_.create(ir::Opcode::Barrier, ir::Type());
+    } else {
+      std::string scope = name == "threadfence_block"    ? "block"
+                          : name == "threadfence_system" ? "system"
+                                                         : "device";
+      builder_.create(ir::Opcode::Fence, ir::Type(), {}, scope);
+    }
+    return Operand();
+  }
+  if (name == "popc" || name == "brev" || name == "clz" || name == "ffs") {
+    expectArgs(1, "one integer");
+    const Operand &x = args.front();
+    if (!x.isScalar() || !ir::isInteger(x.scalarType().kind))
+      throw ir::CompileError(expr.args[0]->loc,
+                             "kaji." + name + "() needs an integer, not '" + describe(x) + "'");
+    // A literal is int64, like Numba's.
+    ScalarKind kind = x.scalarType().kind;
+    ir::Value *value = convert(x, kind);
+    return Operand::scalar(
+        builder_.create(ir::Opcode::Bits, ir::Type::scalar(kind), {value}, name)->result());
+  }
+  if (name == "selp") {
+    expectArgs(3, "a condition and two values");
+    for (const Operand &arg : args)
+      if (!arg.isScalar())
+        throw ir::CompileError(expr.loc, "kaji.selp() needs numbers, not '" + describe(arg) + "'");
+    ScalarType type = promote(args[1].scalarType(), args[2].scalarType());
+    return Operand::scalar(builder_
+                               .create(ir::Opcode::Select, ir::Type::scalar(type.kind),
+                                       {truth(args[0], *expr.args[0]), convert(args[1], type.kind),
+                                        convert(args[2], type.kind)})
+                               ->result(),
+                           type.weak);
+  }
+  return std::nullopt;
+}
+
+} // namespace kaji::frontend

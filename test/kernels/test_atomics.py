@@ -1,0 +1,195 @@
+"""Every atomic of kaji.atomic (Numba's set) on global and shared memory, against numpy."""
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda
+
+INTS = [np.int32, np.uint32, np.int64, np.uint64]
+NUMBERS = INTS + [np.float32, np.float64]
+
+
+def atomic_max(out, x):
+    i = kaji.grid(1)
+    if i < x.size:
+        kaji.atomic.max(out, 0, x[i])
+
+
+def atomic_min(out, x):
+    i = kaji.grid(1)
+    if i < x.size:
+        kaji.atomic.min(out, 0, x[i])
+
+
+def atomic_sub(out, x):
+    i = kaji.grid(1)
+    if i < x.size:
+        kaji.atomic.sub(out, i % 4, x[i])
+
+
+def launch(jit, kernel, n, *args):
+    jit(kernel)[(n + 127) // 128, 128](*args)
+
+
+@pytest.mark.parametrize("dtype", NUMBERS)
+def test_max_and_min(jit, dtype):
+    x = (np.random.default_rng(1).uniform(-1000, 1000, 5000)).astype(dtype)
+    high = np.array([x[0]], dtype=dtype)
+    low = np.array([x[0]], dtype=dtype)
+    launch(jit, atomic_max, x.size, high, x)
+    launch(jit, atomic_min, x.size, low, x)
+    assert high[0] == x.max() and low[0] == x.min()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_max_and_min_treat_nan_as_missing(jit, dtype):
+    x = np.array([1.0, np.nan, 7.0, -3.0, np.nan], dtype=dtype)
+    high = np.array([np.nan], dtype=dtype)
+    low = np.array([np.nan], dtype=dtype)
+    launch(jit, atomic_max, x.size, high, x)
+    launch(jit, atomic_min, x.size, low, x)
+    assert high[0] == 7.0 and low[0] == -3.0
+
+
+@pytest.mark.parametrize("dtype", NUMBERS)
+def test_sub(jit, dtype):
+    x = np.random.default_rng(2).integers(0, 10, 4000).astype(dtype)
+    out = np.full(4, 100_000, dtype=dtype)
+    launch(jit, atomic_sub, x.size, out, x)
+    expected = np.full(4, 100_000, dtype=np.float64) - [x[k::4].astype(np.float64).sum()
+                                                       for k in range(4)]
+    np.testing.assert_array_equal(out, expected.astype(dtype))
+
+
+def atomic_bits(out, x):
+    i = kaji.grid(1)
+    if i < x.size:
+        cuda.atomic.and_(out, 0, x[i])
+        cuda.atomic.or_(out, 1, x[i])
+        cuda.atomic.xor(out, 2, x[i])
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_and_or_xor(jit, dtype):
+    x = np.random.default_rng(3).integers(0, 2**31, 3000).astype(dtype) | 1
+    out = np.array([np.iinfo(dtype).max, 0, 0], dtype=dtype)
+    launch(jit, atomic_bits, x.size, out, x)
+    np.testing.assert_array_equal(out, [np.bitwise_and.reduce(x), np.bitwise_or.reduce(x),
+                                        np.bitwise_xor.reduce(x)])
+
+
+def exchange(slots, out):
+    i = kaji.grid(1)
+    if i < out.size:
+        out[i] = kaji.atomic.exch(slots, 0, i + 1)
+
+
+@pytest.mark.parametrize("dtype", NUMBERS)
+def test_exch_hands_every_value_on_once(jit, dtype):
+    slots = np.zeros(1, dtype=dtype)
+    out = np.zeros(1000, dtype=dtype)
+    launch(jit, exchange, out.size, slots, out)
+    # The values read back plus the last one left form 0..1000 exactly once.
+    np.testing.assert_array_equal(np.sort(np.append(out, slots)), np.arange(1001, dtype=dtype))
+
+
+def wrapping(counters, out, limit):
+    i = kaji.grid(1)
+    if i < out.size:
+        out[i] = kaji.atomic.inc(counters, 0, limit)
+        kaji.atomic.dec(counters, 1, limit)
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.uint64])
+def test_inc_and_dec_wrap_like_cuda(jit, dtype):
+    counters = np.array([0, 0], dtype=dtype)
+    out = np.zeros(100, dtype=dtype)
+    jit(wrapping)[1, 100](counters, out, dtype(9))
+    # inc: old >= limit ? 0 : old + 1, so the counter cycles through 0..9.
+    np.testing.assert_array_equal(np.sort(out), np.sort(np.arange(100) % 10).astype(dtype))
+    assert counters[0] == 100 % 10
+    # dec: old == 0 or old > limit ? limit : old - 1, from 0: 9, 8, ..., 0, 9, ...
+    assert counters[1] == (-100) % 10
+
+
+def lock_increment(lock, total, n):
+    i = kaji.grid(1)
+    if i < n and kaji.threadIdx.x == 0:
+        while kaji.atomic.cas(lock, 0, 0, 1) != 0:
+            pass
+        total[0] += 1
+        kaji.threadfence()
+        kaji.atomic.exch(lock, 0, 0)
+
+
+def test_cas_spin_lock_from_one_thread_per_block(jit):
+    lock = np.zeros(1, np.int32)
+    total = np.zeros(1, np.int64)
+    jit(lock_increment)[64, 32](lock, total, 64 * 32)
+    assert total[0] == 64 and lock[0] == 0
+
+
+def first_claim(flag, winner):
+    i = kaji.grid(1)
+    if i < 500:
+        if cuda.atomic.compare_and_swap(flag, -1, i) == -1:
+            winner[0] = i
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_compare_and_swap_lets_exactly_one_thread_win(jit, dtype):
+    if not np.issubdtype(dtype, np.signedinteger):
+        pytest.skip("the -1 sentinel needs a signed type")
+    flag = np.array([-1], dtype=dtype)
+    winner = np.array([-2], dtype=dtype)
+    jit(first_claim)[4, 128](flag, winner)
+    assert flag[0] == winner[0] and 0 <= winner[0] < 500
+
+
+def shared_max(out, x):
+    best = kaji.shared.array(1, np.float32)
+    if kaji.threadIdx.x == 0:
+        best[0] = -np.inf
+    kaji.syncthreads()
+    i = kaji.grid(1)
+    if i < x.size:
+        kaji.atomic.max(best, 0, x[i])
+    kaji.syncthreads()
+    if kaji.threadIdx.x == 0:
+        out[kaji.blockIdx.x] = best[0]
+
+
+def test_max_on_shared_memory(jit):
+    x = np.random.default_rng(4).standard_normal(128 * 8).astype(np.float32)
+    out = np.zeros(8, np.float32)
+    jit(shared_max)[8, 128](out, x)
+    np.testing.assert_array_equal(out, x.reshape(8, 128).max(axis=1))
+
+
+def bad_bool(a):
+    kaji.atomic.add(a, 0, True)
+
+
+def bad_bitwise_float(a):
+    kaji.atomic.xor(a, 0, 1.0)
+
+
+def bad_inc_signed(a):
+    kaji.atomic.inc(a, 0, 3)
+
+
+def bad_cas_arity(a):
+    kaji.atomic.cas(a, 0, 1)
+
+
+@pytest.mark.parametrize("kernel, array, message", [
+    (bad_bool, np.zeros(1, np.bool_), "32- and 64-bit numbers, not bool"),
+    (bad_bool, np.zeros(1, np.int16), "32- and 64-bit numbers, not i16"),
+    (bad_bitwise_float, np.zeros(1, np.float32), "integer arrays, not f32"),
+    (bad_inc_signed, np.zeros(1, np.int32), "uint32 and uint64 arrays, not i32"),
+    (bad_cas_arity, np.zeros(1, np.int32), "an index, the expected value and the new value"),
+], ids=["bool", "int16", "xor-float", "inc-signed", "cas-arity"])
+def test_unsupported_atomics_are_compile_errors(jit, kernel, array, message):
+    with pytest.raises(kaji.CompileError, match=message):
+        jit(kernel)[1, 1](array)
