@@ -32,7 +32,14 @@ const ir::Function &findKernel(const ir::Module &module, std::string_view name) 
   return *kernel;
 }
 
-// True if `kernel`, or a device function it calls directly or indirectly, has a Barrier.
+// Operations that make threads wait for each other, so their kernels run one fiber per thread.
+bool synchronizesThreads(ir::Opcode opcode) {
+  return opcode == ir::Opcode::Barrier || opcode == ir::Opcode::BarrierReduce ||
+         opcode == ir::Opcode::WarpSync || opcode == ir::Opcode::Warp;
+}
+
+// True if `kernel`, or a device function it calls directly or indirectly, synchronizes
+// threads.
 bool reachesBarrier(const ir::Module &module, const ir::Function &kernel) {
   std::unordered_set<const ir::Function *> seen{&kernel};
   std::vector<const ir::Function *> pending{&kernel};
@@ -41,7 +48,7 @@ bool reachesBarrier(const ir::Module &module, const ir::Function &kernel) {
     pending.pop_back();
     for (const auto &block : function->blocks())
       for (const auto &op : block->operations()) {
-        if (op->opcode() == ir::Opcode::Barrier)
+        if (synchronizesThreads(op->opcode()))
           return true;
         if (op->opcode() != ir::Opcode::Call)
           continue;

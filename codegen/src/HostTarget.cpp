@@ -8,6 +8,7 @@
 #include <llvm/IR/Module.h>
 
 #include <cstddef>
+#include <map>
 
 namespace kaji::codegen {
 namespace {
@@ -23,7 +24,10 @@ enum ContextField : unsigned {
   kSharedMemory,
   kExecutor,
   kBarrier,
-  kIndexError
+  kIndexError,
+  kWarpBarrier,
+  kWarpCollective,
+  kBlockReduce
 };
 static_assert(offsetof(HostLaunchContext, threadIdx) == 0 &&
                   offsetof(HostLaunchContext, blockIdx) == 12 &&
@@ -32,7 +36,10 @@ static_assert(offsetof(HostLaunchContext, threadIdx) == 0 &&
                   offsetof(HostLaunchContext, sharedMemory) == 48 &&
                   offsetof(HostLaunchContext, executor) == 56 &&
                   offsetof(HostLaunchContext, barrier) == 64 &&
-                  offsetof(HostLaunchContext, indexError) == 72,
+                  offsetof(HostLaunchContext, indexError) == 72 &&
+                  offsetof(HostLaunchContext, warpBarrier) == 80 &&
+                  offsetof(HostLaunchContext, warpCollective) == 88 &&
+                  offsetof(HostLaunchContext, blockReduce) == 96,
               "HostLaunchContext no longer matches contextType()");
 
 // Field numbers of the implicit parameter (see HostTarget.h); the first four are
@@ -42,8 +49,9 @@ enum ImplicitField : unsigned { kImplicitShared = 4, kImplicitContext = 5 };
 llvm::StructType *contextType(llvm::LLVMContext &context) {
   llvm::Type *coordinates = llvm::ArrayType::get(llvm::Type::getInt32Ty(context), 3);
   llvm::Type *pointer = llvm::PointerType::get(context, 0);
-  return llvm::StructType::get(context, {coordinates, coordinates, coordinates, coordinates,
-                                         pointer, pointer, pointer, pointer});
+  return llvm::StructType::get(context,
+                               {coordinates, coordinates, coordinates, coordinates, pointer,
+                                pointer, pointer, pointer, pointer, pointer, pointer});
 }
 
 llvm::StructType *implicitType(llvm::LLVMContext &context) {
@@ -90,12 +98,66 @@ void HostTarget::emitFence(llvm::IRBuilderBase &builder, const std::string &) co
 }
 
 void HostTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
+  callExecutor(builder, kBarrier, "barrier", builder.getVoidTy(), {});
+}
+
+llvm::Value *HostTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
+                                           llvm::Value *predicate) const {
+  runtime::BlockReduceOp op = name == "count" ? runtime::BlockReduceOp::Count
+                              : name == "and" ? runtime::BlockReduceOp::And
+                                              : runtime::BlockReduceOp::Or;
+  return callExecutor(
+      builder, kBlockReduce, "block_reduce", builder.getInt32Ty(),
+      {builder.getInt32(uint32_t(op)), builder.CreateZExt(predicate, builder.getInt32Ty())});
+}
+
+void HostTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
+  callExecutor(builder, kWarpBarrier, "warp_barrier", builder.getVoidTy(), {mask});
+}
+
+llvm::Value *HostTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
+                                            llvm::Value *mask, llvm::Value *value,
+                                            llvm::Value *operand, llvm::Type *resultType) const {
+  using runtime::WarpOp;
+  static const std::map<std::string, WarpOp> ops = {{"shfl_idx", WarpOp::ShuffleIndex},
+                                                    {"shfl_up", WarpOp::ShuffleUp},
+                                                    {"shfl_down", WarpOp::ShuffleDown},
+                                                    {"shfl_xor", WarpOp::ShuffleXor},
+                                                    {"ballot", WarpOp::Ballot},
+                                                    {"all", WarpOp::All},
+                                                    {"any", WarpOp::Any},
+                                                    {"eq", WarpOp::Equal},
+                                                    {"match_any", WarpOp::MatchAny},
+                                                    {"activemask", WarpOp::ActiveMask}};
+  llvm::Type *i64 = builder.getInt64Ty();
+  // The value travels as its bits, zero-extended to 64.
+  llvm::Value *bits = builder.getInt64(0);
+  if (value) {
+    unsigned width = value->getType()->getPrimitiveSizeInBits();
+    bits = builder.CreateZExt(builder.CreateBitCast(value, builder.getIntNTy(width)), i64);
+  }
+  llvm::Value *result =
+      callExecutor(builder, kWarpCollective, "warp_collective", i64,
+                   {builder.getInt32(uint32_t(ops.at(name))), mask ? mask : builder.getInt32(0),
+                    bits, operand ? operand : builder.getInt32(0)});
+  unsigned width = resultType->getPrimitiveSizeInBits();
+  return builder.CreateBitCast(builder.CreateTrunc(result, builder.getIntNTy(width)), resultType);
+}
+
+llvm::CallInst *HostTarget::callExecutor(llvm::IRBuilderBase &builder, unsigned field,
+                                         const char *name, llvm::Type *resultType,
+                                         llvm::ArrayRef<llvm::Value *> arguments) const {
   llvm::Value *context = contextPointer(builder);
   llvm::Type *pointer = builder.getPtrTy();
-  llvm::Value *barrier = loadContextField(builder, context, kBarrier, pointer, "barrier");
+  llvm::Value *callback = loadContextField(builder, context, ContextField(field), pointer, name);
   llvm::Value *executor = loadContextField(builder, context, kExecutor, pointer, "executor");
-  auto *type = llvm::FunctionType::get(builder.getVoidTy(), {pointer}, false);
-  builder.CreateCall(type, barrier, {executor});
+  llvm::SmallVector<llvm::Value *, 5> operands{executor};
+  llvm::SmallVector<llvm::Type *, 5> types{pointer};
+  for (llvm::Value *argument : arguments) {
+    operands.push_back(argument);
+    types.push_back(argument->getType());
+  }
+  return builder.CreateCall(llvm::FunctionType::get(resultType, types, false), callback, operands);
 }
 
 llvm::Value *HostTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
@@ -114,16 +176,9 @@ void HostTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location
   std::string site = location.fileName() + ":" + std::to_string(location.line) + ":" +
                      std::to_string(location.col) + ": in '" + function + "'";
   llvm::Value *siteText = builder.CreateGlobalString(site, "kaji.index_site");
-  llvm::Value *context = contextPointer(builder);
-  llvm::Type *pointer = builder.getPtrTy();
-  llvm::Value *report = loadContextField(builder, context, kIndexError, pointer, "index_error");
-  llvm::Value *executor = loadContextField(builder, context, kExecutor, pointer, "executor");
-  llvm::Type *i64 = builder.getInt64Ty();
-  auto *type =
-      llvm::FunctionType::get(builder.getVoidTy(), {pointer, pointer, i64, i64, i64}, false);
-  llvm::CallInst *call =
-      builder.CreateCall(type, report, {executor, siteText, axis, index, extent});
-  call->addFnAttr(llvm::Attribute::Cold);
+  callExecutor(builder, kIndexError, "index_error", builder.getVoidTy(),
+               {siteText, axis, index, extent})
+      ->addFnAttr(llvm::Attribute::Cold);
 }
 
 std::string HostTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {

@@ -10,11 +10,14 @@
 
 #include "Target.h"
 
+#include <llvm/ADT/ArrayRef.h>
+
 #include <cstdint>
 
 namespace llvm {
+class CallInst;
 class StructType;
-}
+} // namespace llvm
 
 namespace kaji::codegen {
 
@@ -25,6 +28,12 @@ public:
   llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const override;
   void emitBarrier(llvm::IRBuilderBase &builder) const override;
   void emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const override;
+  llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
+                                 llvm::Value *predicate) const override;
+  void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const override;
+  llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
+                                  llvm::Value *mask, llvm::Value *value, llvm::Value *operand,
+                                  llvm::Type *resultType) const override;
   llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                  uint64_t alignment, const std::string &name) const override;
   void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
@@ -38,6 +47,12 @@ public:
   uint64_t staticSharedBytes() const { return sharedBytes_; }
 
 private:
+  // Calls the HostLaunchContext callback number `field` (`name` in the IR) with the
+  // executor and `arguments`.
+  llvm::CallInst *callExecutor(llvm::IRBuilderBase &builder, unsigned field, const char *name,
+                               llvm::Type *resultType,
+                               llvm::ArrayRef<llvm::Value *> arguments) const;
+
   // Shared arrays are laid out one after another in the block's shared memory as they are
   // lowered; the lowering only sees a const Target.
   mutable uint64_t sharedBytes_ = 0;

@@ -481,6 +481,22 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::Fence:
     target_.emitFence(builder_, op.attrAs<std::string>());
     return;
+  case Opcode::BarrierReduce:
+    result =
+        target_.emitBarrierReduce(builder_, op.attrAs<std::string>(), scalar(op.operand(0), op));
+    break;
+  case Opcode::WarpSync:
+    target_.emitWarpSync(builder_, scalar(op.operand(0), op));
+    return;
+  case Opcode::Warp: {
+    auto operand = [&](unsigned i) {
+      return i < op.numOperands() ? scalar(op.operand(i), op) : nullptr;
+    };
+    result = target_.emitWarpCollective(builder_, op.attrAs<std::string>(), operand(0), operand(1),
+                                        operand(2),
+                                        registerType(context_, op.resultType().scalarKind()));
+    break;
+  }
   case Opcode::ArrayDim:
   case Opcode::ArrayStride: {
     const ArrayValue &value = array(op.operand(0), op);

@@ -55,6 +55,71 @@ void NVPTXTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
   builder.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
 }
 
+llvm::Value *NVPTXTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
+                                            llvm::Value *predicate) const {
+  llvm::Intrinsic::ID reduce = name == "count" ? llvm::Intrinsic::nvvm_barrier0_popc
+                               : name == "and" ? llvm::Intrinsic::nvvm_barrier0_and
+                                               : llvm::Intrinsic::nvvm_barrier0_or;
+  return builder.CreateIntrinsic(reduce, {}, {builder.CreateZExt(predicate, builder.getInt32Ty())});
+}
+
+void NVPTXTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
+  builder.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, {mask});
+}
+
+namespace {
+
+// shfl.sync moves 32 bits; a 64-bit value goes as its two halves.
+llvm::Value *shuffle(llvm::IRBuilderBase &builder, const std::string &name, llvm::Value *mask,
+                     llvm::Value *value, llvm::Value *operand) {
+  llvm::Intrinsic::ID id = name == "shfl_idx"    ? llvm::Intrinsic::nvvm_shfl_sync_idx_i32
+                           : name == "shfl_up"   ? llvm::Intrinsic::nvvm_shfl_sync_up_i32
+                           : name == "shfl_down" ? llvm::Intrinsic::nvvm_shfl_sync_down_i32
+                                                 : llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
+  // The clamp operand: lanes past 31 (up: below 0) read their own value.
+  llvm::Value *clamp = builder.getInt32(name == "shfl_up" ? 0 : 0x1f);
+  llvm::Type *type = value->getType();
+  unsigned bits = type->getPrimitiveSizeInBits();
+  llvm::Value *word = builder.CreateBitCast(value, builder.getIntNTy(bits));
+  auto move = [&](llvm::Value *half) {
+    return builder.CreateIntrinsic(id, {}, {mask, half, operand, clamp});
+  };
+  if (bits == 32)
+    return builder.CreateBitCast(move(word), type);
+  llvm::Value *low = move(builder.CreateTrunc(word, builder.getInt32Ty()));
+  llvm::Value *high = move(builder.CreateTrunc(builder.CreateLShr(word, 32), builder.getInt32Ty()));
+  llvm::Value *joined =
+      builder.CreateOr(builder.CreateShl(builder.CreateZExt(high, builder.getInt64Ty()), 32),
+                       builder.CreateZExt(low, builder.getInt64Ty()));
+  return builder.CreateBitCast(joined, type);
+}
+
+} // namespace
+
+llvm::Value *NVPTXTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
+                                             llvm::Value *mask, llvm::Value *value,
+                                             llvm::Value *operand, llvm::Type *resultType) const {
+  using llvm::Intrinsic::ID;
+  if (name == "activemask")
+    return builder.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {});
+  if (name == "ballot")
+    return builder.CreateIntrinsic(llvm::Intrinsic::nvvm_vote_ballot_sync, {}, {mask, value});
+  if (name == "all" || name == "any" || name == "eq") {
+    ID vote = name == "all"   ? llvm::Intrinsic::nvvm_vote_all_sync
+              : name == "any" ? llvm::Intrinsic::nvvm_vote_any_sync
+                              : llvm::Intrinsic::nvvm_vote_uni_sync;
+    return builder.CreateZExt(builder.CreateIntrinsic(vote, {}, {mask, value}), resultType);
+  }
+  if (name == "match_any") {
+    unsigned bits = value->getType()->getPrimitiveSizeInBits();
+    ID match = bits == 32 ? llvm::Intrinsic::nvvm_match_any_sync_i32
+                          : llvm::Intrinsic::nvvm_match_any_sync_i64;
+    return builder.CreateIntrinsic(match, {},
+                                   {mask, builder.CreateBitCast(value, builder.getIntNTy(bits))});
+  }
+  return shuffle(builder, name, mask, value, operand);
+}
+
 void NVPTXTarget::emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const {
   llvm::Intrinsic::ID membar = scope == "block"    ? llvm::Intrinsic::nvvm_membar_cta
                                : scope == "device" ? llvm::Intrinsic::nvvm_membar_gl

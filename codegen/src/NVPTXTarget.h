@@ -20,6 +20,12 @@ public:
   llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const override;
   void emitBarrier(llvm::IRBuilderBase &builder) const override;
   void emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const override;
+  llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
+                                 llvm::Value *predicate) const override;
+  void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const override;
+  llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
+                                  llvm::Value *mask, llvm::Value *value, llvm::Value *operand,
+                                  llvm::Type *resultType) const override;
   llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                  uint64_t alignment, const std::string &name) const override;
   void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,

@@ -47,6 +47,21 @@ public:
   // "device" or "system" (threadfence_block, threadfence, threadfence_system).
   virtual void emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const = 0;
 
+  // syncthreads_count/and/or (`name` is "count", "and" or "or"): a block barrier that
+  // reduces the i1 `predicate` over the block; returns i32.
+  virtual llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
+                                         llvm::Value *predicate) const = 0;
+
+  // syncwarp: the lanes of the caller's warp named by the i32 `mask` meet.
+  virtual void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const = 0;
+
+  // The IR's warp collective `name` (docs/ir.md) among the lanes in the i32 `mask`: `value` is
+  // the exchanged number or the i1 predicate (null for activemask), `operand` the i32 lane,
+  // delta or lane mask of a shuffle (else null). Returns a value of `resultType`.
+  virtual llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
+                                          llvm::Value *mask, llvm::Value *value,
+                                          llvm::Value *operand, llvm::Type *resultType) const = 0;
+
   // Block-shared storage of type `storage` (an array type) for one SharedArray op, aligned
   // to `alignment` bytes: the same for every thread of a block and distinct per op. Returns
   // its address, in the address space addressSpace(MemorySpace::Shared); `name` names it.

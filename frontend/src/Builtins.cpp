@@ -164,8 +164,32 @@ std::optional<ir::SpecialReg::Kind> specialRegisterNamed(std::string_view name) 
 }
 
 bool isKajiFunction(std::string_view member) {
-  for (std::string_view fn : {"grid", "gridsize", "syncthreads", "threadfence", "threadfence_block",
-                              "threadfence_system", "popc", "brev", "clz", "ffs", "selp"})
+  for (std::string_view fn : {"grid",
+                              "gridsize",
+                              "syncthreads",
+                              "threadfence",
+                              "threadfence_block",
+                              "threadfence_system",
+                              "popc",
+                              "brev",
+                              "clz",
+                              "ffs",
+                              "selp",
+                              "syncwarp",
+                              "syncthreads_count",
+                              "syncthreads_and",
+                              "syncthreads_or",
+                              "shfl_sync",
+                              "shfl_up_sync",
+                              "shfl_down_sync",
+                              "shfl_xor_sync",
+                              "ballot_sync",
+                              "all_sync",
+                              "any_sync",
+                              "eq_sync",
+                              "match_any_sync",
+                              "activemask",
+                              "lanemask_lt"})
     if (member == fn)
       return true;
   return findMathFunction("kaji." + std::string(member)) != nullptr;

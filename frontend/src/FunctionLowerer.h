@@ -128,6 +128,10 @@ private:
   // syncthreads, threadfence*, popc/brev/clz/ffs and selp; nothing for other names.
   std::optional<Operand> callGpuFunction(const std::string &name, const std::vector<Operand> &args,
                                          const CallExpr &expr);
+  // syncwarp, syncthreads_count/and/or, the warp collectives (shfl_*_sync, ballot_sync, ...),
+  // activemask and lanemask_lt; nothing for other names.
+  std::optional<Operand> warpFunction(const std::string &name, const std::vector<Operand> &args,
+                                      const CallExpr &expr);
 
   // Blocks and branches.
   ir::Block *newBlock() { return function_->addBlock(); }

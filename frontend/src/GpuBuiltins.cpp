@@ -3,6 +3,8 @@
 
 #include "kaji/frontend/Signature.h"
 
+#include <map>
+
 namespace kaji::frontend {
 
 using ir::ScalarKind;
@@ -204,7 +206,87 @@ std::optional<Operand> FunctionLowerer::callGpuFunction(const std::string &name,
                                ->result(),
                            type.weak);
   }
-  return std::nullopt;
+  return warpFunction(name, args, expr);
+}
+
+std::optional<Operand> FunctionLowerer::warpFunction(const std::string &name,
+                                                     const std::vector<Operand> &args,
+                                                     const CallExpr &expr) {
+  static const std::map<std::string, std::pair<std::string, size_t>> collectives = {
+      {"shfl_sync", {"shfl_idx", 3}},
+      {"shfl_up_sync", {"shfl_up", 3}},
+      {"shfl_down_sync", {"shfl_down", 3}},
+      {"shfl_xor_sync", {"shfl_xor", 3}},
+      {"ballot_sync", {"ballot", 2}},
+      {"all_sync", {"all", 2}},
+      {"any_sync", {"any", 2}},
+      {"eq_sync", {"eq", 2}},
+      {"match_any_sync", {"match_any", 2}},
+      {"activemask", {"activemask", 0}}};
+  std::string display = "kaji." + name + "()";
+  ir::Type u32 = ir::Type::scalar(ScalarKind::UInt32);
+  auto scalarArg = [&](size_t i) -> const Operand & {
+    if (!args[i].isScalar())
+      throw ir::CompileError(expr.args[i]->loc,
+                             display + " needs a number, not '" + describe(args[i]) + "'");
+    return args[i];
+  };
+  if (name == "syncwarp") {
+    if (args.size() > 1)
+      throw ir::CompileError(expr.loc, display + " takes an optional lane mask");
+    ir::Value *mask = args.empty() ? builder_.intConstant(u32, int64_t(0xffffffff))
+                                   : convert(scalarArg(0), ScalarKind::UInt32);
+    builder_.create(ir::Opcode::WarpSync, ir::Type(), {mask});
+    return Operand();
+  }
+  if (name == "syncthreads_count" || name == "syncthreads_and" || name == "syncthreads_or") {
+    if (args.size() != 1)
+      throw ir::CompileError(expr.loc, display + " takes one predicate");
+    ir::Value *predicate = truth(scalarArg(0), *expr.args[0]);
+    return Operand::scalar(builder_
+                               .create(ir::Opcode::BarrierReduce,
+                                       ir::Type::scalar(ScalarKind::Int32), {predicate},
+                                       name.substr(std::string("syncthreads_").size()))
+                               ->result());
+  }
+  if (name == "lanemask_lt") {
+    if (!args.empty())
+      throw ir::CompileError(expr.loc, display + " takes no arguments");
+    ir::Value *lane = convert(laneId(expr.loc), ScalarKind::UInt32);
+    ir::Value *one = builder_.intConstant(u32, int64_t(1));
+    return Operand::scalar(
+        builder_.binary(ir::Opcode::Sub, builder_.binary(ir::Opcode::Shl, one, lane), one));
+  }
+  auto found = collectives.find(name);
+  if (found == collectives.end())
+    return std::nullopt;
+  const auto &[collective, arity] = found->second;
+  if (args.size() != arity)
+    throw ir::CompileError(expr.loc, display + " takes " + std::to_string(arity) + " arguments");
+  if (arity == 0)
+    return Operand::scalar(builder_.create(ir::Opcode::Warp, u32, {}, collective)->result());
+  std::vector<ir::Value *> operands{convert(scalarArg(0), ScalarKind::UInt32)};
+  bool predicate =
+      collective == "ballot" || collective == "all" || collective == "any" || collective == "eq";
+  ir::Type result = u32;
+  if (predicate) {
+    operands.push_back(truth(scalarArg(1), *expr.args[1]));
+    if (collective != "ballot")
+      result = ir::Type::scalar(ScalarKind::Int32);
+  } else {
+    ScalarType type = scalarArg(1).scalarType();
+    unsigned bits = type.kind == ScalarKind::Bool ? 1 : ir::bitWidth(type.kind);
+    if (type.kind == ScalarKind::Bool || (bits != 32 && bits != 64))
+      throw ir::CompileError(expr.args[1]->loc, display +
+                                                    " exchanges 32- and 64-bit numbers, not " +
+                                                    ir::Type::scalar(type.kind).str());
+    operands.push_back(convert(args[1], type.kind));
+    if (collective != "match_any")
+      result = ir::Type::scalar(type.kind);
+  }
+  if (arity == 3)
+    operands.push_back(convert(scalarArg(2), ScalarKind::UInt32));
+  return Operand::scalar(builder_.create(ir::Opcode::Warp, result, operands, collective)->result());
 }
 
 } // namespace kaji::frontend

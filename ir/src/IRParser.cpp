@@ -536,7 +536,9 @@ private:
       resultType = parseType();
       break;
     case Opcode::Math:
-    case Opcode::Bits: {
+    case Opcode::Bits:
+    case Opcode::BarrierReduce:
+    case Opcode::Warp: {
       Token fn = expectKind(Tok::Ident, "a function name");
       attr = std::string(fn.text);
       expect("(");
@@ -561,6 +563,10 @@ private:
       break;
     case Opcode::Fence:
       attr = std::string(expectKind(Tok::Ident, "a fence scope (block, device, system)").text);
+      hasResult = false;
+      break;
+    case Opcode::WarpSync:
+      operands.push_back(parseValue());
       hasResult = false;
       break;
     case Opcode::ArrayDim:

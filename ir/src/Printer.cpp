@@ -209,7 +209,9 @@ private:
       out_ += " " + operand(op, 0) + " : " + operandType(op, 0) + " to " + op.resultType().str();
       return;
     case Opcode::Math:
-    case Opcode::Bits: {
+    case Opcode::Bits:
+    case Opcode::BarrierReduce:
+    case Opcode::Warp: {
       const std::string *fn = attr<std::string>(op);
       out_ +=
           " " + (fn ? *fn : std::string("<missing>")) + "(" + operandList(op, 0) + ")" + typeSuffix;
@@ -223,6 +225,9 @@ private:
       return;
     }
     case Opcode::Barrier:
+      return;
+    case Opcode::WarpSync:
+      out_ += " " + operand(op, 0);
       return;
     case Opcode::Fence: {
       const std::string *scope = attr<std::string>(op);

@@ -50,6 +50,13 @@ const MathFunction *findMathFunction(std::string_view name) {
 const Type kI64 = Type::scalar(ScalarKind::Int64);
 const Type kI32 = Type::scalar(ScalarKind::Int32);
 const Type kBool = Type::scalar(ScalarKind::Bool);
+const Type kU32 = Type::scalar(ScalarKind::UInt32);
+
+// What warp collectives exchange: 32- and 64-bit numbers.
+bool isWarpValue(Type type) {
+  return (type.isInteger() || type.isFloat()) &&
+         (bitWidth(type.scalarKind()) == 32 || bitWidth(type.scalarKind()) == 64);
+}
 
 class FunctionVerifier {
 public:
@@ -328,6 +335,33 @@ private:
     expectIndices(op, 1 + values, array);
   }
 
+  void verifyWarp(const Operation &op) {
+    expectAttr<std::string>(op, "a warp collective");
+    expectResult(op, true);
+    const std::string &name = op.attrAs<std::string>();
+    bool shuffle =
+        name == "shfl_idx" || name == "shfl_up" || name == "shfl_down" || name == "shfl_xor";
+    bool vote = name == "all" || name == "any" || name == "eq";
+    if (name == "activemask") {
+      expectOperands(op, 0);
+    } else if (shuffle || vote || name == "ballot" || name == "match_any") {
+      expectOperands(op, shuffle ? 3 : 2);
+      expectType(op, 0, kU32);
+      if (shuffle)
+        expectType(op, 2, kU32);
+      Type value = op.operand(1)->type();
+      if ((vote || name == "ballot") && value != kBool)
+        fail(op, name + " takes a bool predicate, not " + value.str());
+      if ((shuffle || name == "match_any") && !isWarpValue(value))
+        fail(op, name + " exchanges 32- and 64-bit numbers, not " + value.str());
+    } else {
+      fail(op, "unknown warp collective '" + name + "'");
+    }
+    Type expected = shuffle ? op.operand(1)->type() : vote ? kI32 : kU32;
+    if (op.resultType() != expected)
+      fail(op, name + " returns " + expected.str() + ", not " + op.resultType().str());
+  }
+
   void verifyOperation(const Operation &op) {
     switch (op.opcode()) {
     case Opcode::Constant:
@@ -391,6 +425,24 @@ private:
              name + " returns " + op.operand(0)->type().str() + ", not " + op.resultType().str());
       return;
     }
+    case Opcode::BarrierReduce: {
+      expectOperands(op, 1);
+      expectAttr<std::string>(op, "a reduction");
+      const std::string &name = op.attrAs<std::string>();
+      if (name != "count" && name != "and" && name != "or")
+        fail(op, "reduction must be count, and or or, not '" + name + "'");
+      expectType(op, 0, kBool);
+      if (op.resultType() != kI32)
+        fail(op, "result must be i32, not " + op.resultType().str());
+      return;
+    }
+    case Opcode::WarpSync:
+      expectOperands(op, 1);
+      expectResult(op, false);
+      expectType(op, 0, kU32);
+      return;
+    case Opcode::Warp:
+      return verifyWarp(op);
     case Opcode::Fence: {
       expectOperands(op, 0);
       expectResult(op, false);

@@ -39,10 +39,18 @@ def _intrinsics(*names):
     return (Intrinsic(_kernel_name(name)) for name in names)
 
 
-(grid, gridsize, laneid, warpsize, syncthreads, syncwarp, threadfence, threadfence_block,
- threadfence_system, popc, brev, clz, ffs, fma, cbrt, selp) = _intrinsics(
-    "grid", "gridsize", "laneid", "warpsize", "syncthreads", "syncwarp", "threadfence",
-    "threadfence_block", "threadfence_system", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp")
+_FUNCTIONS = (
+    "grid", "gridsize", "laneid", "warpsize", "syncthreads", "syncthreads_count",
+    "syncthreads_and", "syncthreads_or", "syncwarp", "threadfence", "threadfence_block",
+    "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
+    "ballot_sync", "all_sync", "any_sync", "eq_sync", "match_any_sync", "activemask",
+    "lanemask_lt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp",
+)
+(grid, gridsize, laneid, warpsize, syncthreads, syncthreads_count, syncthreads_and,
+ syncthreads_or, syncwarp, threadfence, threadfence_block, threadfence_system, shfl_sync,
+ shfl_up_sync, shfl_down_sync, shfl_xor_sync, ballot_sync, all_sync, any_sync, eq_sync,
+ match_any_sync, activemask, lanemask_lt, popc, brev, clz, ffs, fma, cbrt,
+ selp) = _intrinsics(*_FUNCTIONS)
 threadIdx = IntrinsicNamespace(_kernel_name("threadIdx"), ("x", "y", "z"))
 blockIdx = IntrinsicNamespace(_kernel_name("blockIdx"), ("x", "y", "z"))
 blockDim = IntrinsicNamespace(_kernel_name("blockDim"), ("x", "y", "z"))
@@ -56,8 +64,5 @@ atomic = IntrinsicNamespace(
      "or_", "xor", "inc", "dec"),
 )
 
-__all__ = [
-    "grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize",
-    "syncthreads", "syncwarp", "threadfence", "threadfence_block", "threadfence_system",
-    "shared", "local", "const", "atomic", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp",
-]
+__all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
+           "const", "atomic"]

@@ -3,8 +3,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <bit>
 #include <cstdint>
 #include <new>
+#include <stdexcept>
 
 #if !defined(__x86_64__)
 #error "kaji's fibers switch with x86-64 assembly (System V ABI); port Fiber.cpp to this CPU"
@@ -107,8 +109,9 @@ void FiberGroup::reserveStacks(unsigned count) {
 void FiberGroup::start(void *argument) {
   auto *fiber = static_cast<Fiber *>(argument);
   FiberGroup &group = *fiber->group;
-  group.body_(group.argument_, fiber->index);
-  fiber->finished = true;
+  auto index = unsigned(fiber - group.fibers_.data());
+  group.body_(group.argument_, index);
+  group.finish(index);
   void *unused;
   kaji_fiber_switch(&unused, group.schedulerStackPointer_);
 }
@@ -117,27 +120,149 @@ void FiberGroup::run(unsigned count, Body body, void *argument) {
   reserveStacks(count);
   body_ = body;
   argument_ = argument;
-  fibers_.assign(count, Fiber{this, 0, nullptr, false});
+  fibers_.assign(count, Fiber{this, nullptr, kReady, 0});
   for (unsigned i = 0; i < count; ++i) {
-    fibers_[i].index = i;
     char *top = stacks_ + (i + 1) * slotBytes_;
     fibers_[i].stackPointer = prepareStack(top, &FiberGroup::start, &fibers_[i]);
   }
-  unsigned running = count;
-  while (running > 0) {
+  warps_.assign((count + kWarpSize - 1) / kWarpSize, Warp{~0u, 0, 0, false, 0});
+  if (unsigned partial = count % kWarpSize)
+    warps_.back().running = (1u << partial) - 1;
+  running_ = count;
+  atBarrier_ = 0;
+  inActiveLanes_ = 0;
+  // A new epoch, so that what was counted towards a barrier of an earlier run (one abandoned
+  // in a deadlock) is not taken for this run's.
+  ++epoch_;
+  while (running_ > 0) {
+    bool ran = false;
     for (current_ = 0; current_ < count; ++current_) {
       Fiber &fiber = fibers_[current_];
-      if (fiber.finished)
+      if (fiber.asleepThrough >= epoch_)
         continue;
+      ran = true;
       kaji_fiber_switch(&schedulerStackPointer_, fiber.stackPointer);
-      if (fiber.finished)
-        --running;
     }
+    // Every release happens when a fiber arrives or returns, so a pass in which none could
+    // run leaves nothing that could ever run.
+    if (!ran)
+      throw std::runtime_error(deadlockMessage());
   }
 }
 
+void FiberGroup::suspend(Fiber &self) {
+  if (inActiveLanes_ != 0 && warps_[current_ / kWarpSize].converging != 0)
+    releaseConverging(current_ / kWarpSize);
+  if (self.asleepThrough >= epoch_)
+    kaji_fiber_switch(&self.stackPointer, schedulerStackPointer_);
+}
+
 void FiberGroup::barrier() {
-  kaji_fiber_switch(&fibers_[current_].stackPointer, schedulerStackPointer_);
+  if (++atBarrier_ == running_) {
+    releaseBarrier();
+    return;
+  }
+  Fiber &self = fibers_[current_];
+  self.asleepThrough = epoch_;
+  suspend(self);
+}
+
+void FiberGroup::releaseBarrier() {
+  atBarrier_ = 0;
+  // Wakes every waiter without visiting it.
+  ++epoch_;
+}
+
+void FiberGroup::warpBarrier(uint32_t mask) {
+  Fiber &self = fibers_[current_];
+  Warp &warp = warps_[current_ / kWarpSize];
+  uint32_t lane = 1u << current_ % kWarpSize;
+  self.warpMask = mask | lane;
+  if (warp.waiting == 0) {
+    warp.mask = self.warpMask;
+    warp.mixedMasks = false;
+  } else if (self.warpMask != warp.mask) {
+    warp.mixedMasks = true;
+  }
+  warp.waiting |= lane;
+  self.asleepThrough = kAsleep;
+  releaseWarp(current_ / kWarpSize);
+  suspend(self);
+}
+
+void FiberGroup::releaseWarp(unsigned index) {
+  Warp &warp = warps_[index];
+  Fiber *lanes = &fibers_[index * kWarpSize];
+  uint32_t absent = warp.running & ~warp.waiting;
+  uint32_t released = 0;
+  if (!warp.mixedMasks) {
+    if ((warp.mask & absent) == 0)
+      released = warp.waiting;
+  } else {
+    for (uint32_t waiting = warp.waiting; waiting != 0; waiting &= waiting - 1) {
+      unsigned lane = unsigned(std::countr_zero(waiting));
+      if ((lanes[lane].warpMask & absent) == 0)
+        released |= 1u << lane;
+    }
+  }
+  warp.waiting &= ~released;
+  for (; released != 0; released &= released - 1)
+    lanes[std::countr_zero(released)].asleepThrough = kReady;
+}
+
+uint32_t FiberGroup::activeLanes() {
+  Fiber &self = fibers_[current_];
+  warps_[current_ / kWarpSize].converging |= 1u << current_ % kWarpSize;
+  ++inActiveLanes_;
+  self.asleepThrough = kAsleep;
+  suspend(self);
+  return self.warpMask;
+}
+
+void FiberGroup::releaseConverging(unsigned index) {
+  Warp &warp = warps_[index];
+  Fiber *lanes = &fibers_[index * kWarpSize];
+  // Lanes at a warp barrier cannot run; those elsewhere only if at a barrier() not released.
+  for (uint32_t others = warp.running & ~warp.converging & ~warp.waiting; others != 0;
+       others &= others - 1)
+    if (lanes[std::countr_zero(others)].asleepThrough != epoch_)
+      return;
+  for (uint32_t released = warp.converging; released != 0; released &= released - 1) {
+    Fiber &fiber = lanes[std::countr_zero(released)];
+    fiber.asleepThrough = kReady;
+    fiber.warpMask = warp.converging;
+  }
+  inActiveLanes_ -= unsigned(std::popcount(warp.converging));
+  warp.converging = 0;
+}
+
+void FiberGroup::finish(unsigned index) {
+  fibers_[index].asleepThrough = kAsleep;
+  --running_;
+  unsigned warp = index / kWarpSize;
+  warps_[warp].running &= ~(1u << index % kWarpSize);
+  if (atBarrier_ != 0 && atBarrier_ == running_)
+    releaseBarrier();
+  if (warps_[warp].waiting != 0)
+    releaseWarp(warp);
+  if (inActiveLanes_ != 0 && warps_[warp].converging != 0)
+    releaseConverging(warp);
+}
+
+// A fiber at a warp barrier is stuck only on a lane of its mask that is neither there nor
+// returned nor able to run: one at barrier(). So a deadlock always has waiters of both kinds,
+// and none in activeLanes(), which returns once the rest of its warp is stuck.
+std::string FiberGroup::deadlockMessage() const {
+  unsigned atWarpBarrier = 0;
+  for (const Warp &warp : warps_)
+    atWarpBarrier += unsigned(std::popcount(warp.waiting));
+  auto waiting = [](unsigned threads, const char *noun) {
+    return std::to_string(threads) + noun + (threads == 1 ? " waits" : " wait");
+  };
+  return "kernel deadlock: " + waiting(atBarrier_, atBarrier_ == 1 ? " thread" : " threads") +
+         " at syncthreads() while " + waiting(atWarpBarrier, "") +
+         " at syncwarp() or a warp collective; the threads of a block must reach the same "
+         "barriers";
 }
 
 } // namespace kaji::runtime

@@ -2,46 +2,102 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 namespace kaji::runtime {
 
-// Runs `count` bodies, each on a stack of its own, round-robin: each runs until it calls
-// barrier() or returns, then the next; a barrier returns once every body still running has
-// reached it. Stacks are allocated on first use and reused by later run() calls. Not
-// thread-safe: one FiberGroup per OS thread.
+// Runs `count` bodies, each on a stack of its own, round-robin: each runs until it waits at a
+// barrier or returns, then the next that can run. Fibers that have returned no longer count
+// at any barrier. A fiber whose arrival releases a barrier goes on without a switch. Stacks
+// are allocated on first use and reused by later run() calls. Not thread-safe: one
+// FiberGroup per OS thread.
 class FiberGroup {
 public:
   using Body = void (*)(void *argument, unsigned index);
+  // A warp is fibers [kWarpSize * w, kWarpSize * w + kWarpSize); lane = index % kWarpSize.
+  static constexpr unsigned kWarpSize = 32;
 
   explicit FiberGroup(size_t stackBytes = 64 * 1024);
   ~FiberGroup();
   FiberGroup(const FiberGroup &) = delete;
   FiberGroup &operator=(const FiberGroup &) = delete;
 
-  // Returns when every body has returned. Throws std::bad_alloc if stacks cannot be mapped.
+  // Returns when every body has returned. Throws std::bad_alloc if stacks cannot be mapped,
+  // and std::runtime_error, abandoning the fibers, when none can go on: every fiber that has
+  // not returned waits at a barrier that waits for another one of them (some at barrier(),
+  // some at warpBarrier()). The message says how many wait at which kind.
   void run(unsigned count, Body body, void *argument);
 
   // From inside a body only.
+
+  // The calling fiber's index.
+  unsigned current() const { return current_; }
+  // Returns once every fiber that has not returned has called barrier().
   void barrier();
+  // Returns once every fiber of the caller's warp whose lane is in `mask` (the caller's own
+  // lane always is) has called warpBarrier(), or has returned. Lanes past `count` do not exist.
+  void warpBarrier(uint32_t mask);
+  // The lanes of the caller's warp that have not returned.
+  uint32_t runningLanes() const { return warps_[current_ / kWarpSize].running; }
+  // The lanes of the caller's warp that are here with it, as __activemask() on a GPU: waits
+  // until every other lane of the warp has called activeLanes() too, has returned, or waits at
+  // a barrier, then returns the lanes that called activeLanes(). A warp that has not diverged
+  // gets its running lanes; a branch that only some lanes took, those lanes.
+  uint32_t activeLanes();
+  // Names the next release of barrier(): it changes when barrier() is released and at every
+  // run(), and never takes a value twice. A fiber that reads E before barrier() reads E + 1
+  // after it.
+  uint64_t barrierEpoch() const { return epoch_; }
 
 private:
+  // 32 bytes: the scheduler reads one per fiber and pass.
   struct Fiber {
     FiberGroup *group;
-    unsigned index;
     void *stackPointer;
-    bool finished;
+    // It can run once epoch_ is past this: kReady; the epoch_ of the barrier() it waits at;
+    // kAsleep at a warp barrier, in activeLanes() or returned. One compare per fiber and pass.
+    uint64_t asleepThrough;
+    // At a warp barrier: the lanes it waits for, its own included. Leaving activeLanes(): what
+    // that returns.
+    uint32_t warpMask;
+  };
+  static constexpr uint64_t kReady = 0;
+  static constexpr uint64_t kAsleep = ~uint64_t(0);
+  struct Warp {
+    uint32_t running;    // lanes that exist and have not returned
+    uint32_t waiting;    // lanes at a warp barrier
+    uint32_t converging; // lanes in activeLanes()
+    // Whether waiting lanes have different masks: one mask makes the release test a single
+    // AND, many need one per lane.
+    bool mixedMasks;
+    uint32_t mask; // the waiting lanes' mask when !mixedMasks
   };
   static void start(void *fiber);
   void reserveStacks(unsigned count);
+  // Switches to the scheduler unless `self`, the caller, is ready again. Being its warp's last
+  // lane that could run, it first lets those in activeLanes() go on.
+  void suspend(Fiber &self);
+  void finish(unsigned index);
+  void releaseBarrier();
+  void releaseWarp(unsigned warp);
+  void releaseConverging(unsigned warp);
+  std::string deadlockMessage() const;
 
   size_t stackBytes_;
   size_t slotBytes_; // a stack and the guard page below it
   char *stacks_ = nullptr;
   unsigned stackCount_ = 0;
   std::vector<Fiber> fibers_;
+  std::vector<Warp> warps_;
   void *schedulerStackPointer_ = nullptr;
   unsigned current_ = 0;
+  unsigned running_ = 0;   // fibers that have not returned
+  unsigned atBarrier_ = 0; // fibers waiting at barrier()
+  // Fibers in activeLanes(): spares the common suspend() a look at its warp.
+  unsigned inActiveLanes_ = 0;
+  uint64_t epoch_ = 0; // kReady < epoch_ during run()
   Body body_ = nullptr;
   void *argument_ = nullptr;
 };

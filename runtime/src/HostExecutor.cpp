@@ -2,10 +2,12 @@
 
 #include "Fiber.h"
 #include "ThreadPool.h"
+#include "WarpExchange.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <exception>
 #include <string>
 #include <thread>
 
@@ -28,16 +30,24 @@ struct LaunchState {
   // small block's work once two cores contend for its cache line.
   uint64_t blocksPerClaim = 1;
   std::atomic<uint64_t> nextBlock{0};
+  // The first failure; launch() throws it once every worker is done.
   std::atomic<bool> failed{false};
   std::mutex errorLock;
-  std::string error;
+  std::exception_ptr error;
 
   void recordIndexError(const char *site, int64_t axis, int64_t index, int64_t extent) {
     std::lock_guard<std::mutex> guard(errorLock);
     if (failed.exchange(true))
       return;
-    error = std::string(site) + ": index " + std::to_string(index) + " is out of bounds for axis " +
-            std::to_string(axis) + " with size " + std::to_string(extent);
+    error = std::make_exception_ptr(KernelIndexError(
+        std::string(site) + ": index " + std::to_string(index) + " is out of bounds for axis " +
+        std::to_string(axis) + " with size " + std::to_string(extent)));
+  }
+
+  void recordFailure(std::exception_ptr failure) {
+    std::lock_guard<std::mutex> guard(errorLock);
+    if (!failed.exchange(true))
+      error = std::move(failure);
   }
 };
 
@@ -70,10 +80,11 @@ void unflatten(uint64_t linear, Dim3 extent, uint32_t out[3]) {
 
 } // namespace
 
-// What a worker OS thread keeps between launches: its fibers' stacks and its block's shared
-// memory, and the `executor` the kernel's callbacks receive.
+// What a worker OS thread keeps between launches: its fibers' stacks, their exchange slots
+// and its block's shared memory, and the `executor` the kernel's callbacks receive.
 struct HostExecutor::Worker {
   FiberGroup fibers;
+  WarpExchange exchange{fibers};
   std::unique_ptr<void, FreeDeleter> shared;
   uint64_t sharedCapacity = 0;
   LaunchState *launch = nullptr;
@@ -98,6 +109,37 @@ struct HostExecutor::Worker {
     static_cast<Worker *>(executor)->launch->recordIndexError(site, axis, index, extent);
   }
 
+  static void warpBarrier(void *executor, uint32_t mask) {
+    static_cast<Worker *>(executor)->fibers.warpBarrier(mask);
+  }
+
+  // An operation the enums do not name means the codegen was built against another
+  // HostKernelABI.h: the launch fails rather than compute garbage.
+  void unknownOperation(const char *callback, uint32_t op) {
+    launch->recordFailure(std::make_exception_ptr(std::logic_error(
+        std::string("host kernel passed unknown operation ") + std::to_string(op) + " to " +
+        callback + "; the kernel was compiled against another HostKernelABI.h")));
+  }
+
+  static uint64_t warpCollective(void *executor, uint32_t op, uint32_t mask, uint64_t value,
+                                 uint32_t operand) {
+    auto &worker = *static_cast<Worker *>(executor);
+    if (op > uint32_t(WarpOp::ActiveMask)) {
+      worker.unknownOperation("warpCollective", op);
+      return value;
+    }
+    return worker.exchange.collective(WarpOp(op), mask, value, operand);
+  }
+
+  static uint32_t blockReduce(void *executor, uint32_t op, uint32_t predicate) {
+    auto &worker = *static_cast<Worker *>(executor);
+    if (op > uint32_t(BlockReduceOp::Or)) {
+      worker.unknownOperation("blockReduce", op);
+      return predicate;
+    }
+    return worker.exchange.blockReduce(BlockReduceOp(op), predicate);
+  }
+
   static void runThread(void *executor, unsigned index) {
     auto &worker = *static_cast<Worker *>(executor);
     HostLaunchContext context = worker.context;
@@ -105,7 +147,16 @@ struct HostExecutor::Worker {
     worker.launch->entry(worker.launch->params, &context);
   }
 
+  // Records what it throws in the launch: ThreadPool jobs must not throw.
   void runBlocks() {
+    try {
+      claimBlocks();
+    } catch (...) {
+      launch->recordFailure(std::current_exception());
+    }
+  }
+
+  void claimBlocks() {
     LaunchState &state = *launch;
     unsigned threadsPerBlock = state.block.x * state.block.y * state.block.z;
     while (!state.failed.load(std::memory_order_relaxed)) {
@@ -119,8 +170,19 @@ struct HostExecutor::Worker {
         if (state.threads == HostThreads::LoopInEntry)
           state.entry(state.params, &context);
         else
-          fibers.run(threadsPerBlock, &Worker::runThread, this);
+          runFibers(threadsPerBlock);
       }
+    }
+  }
+
+  void runFibers(unsigned threadsPerBlock) {
+    try {
+      fibers.run(threadsPerBlock, &Worker::runThread, this);
+    } catch (const std::runtime_error &deadlock) {
+      // Which threads deadlock usually depends on the block (a partial last block).
+      throw std::runtime_error("block (" + std::to_string(context.blockIdx[0]) + ", " +
+                               std::to_string(context.blockIdx[1]) + ", " +
+                               std::to_string(context.blockIdx[2]) + "): " + deadlock.what());
     }
   }
 };
@@ -157,6 +219,7 @@ void HostExecutor::launch(HostKernelEntry entry, HostThreads threads, Dim3 grid,
   state.blockCount = uint64_t(grid.x) * grid.y * grid.z;
   // About 16 claims per worker keeps the load balanced when blocks take unequal time.
   state.blocksPerClaim = std::max<uint64_t>(1, state.blockCount / (16 * workers_.size()));
+  unsigned threadsPerBlock = block.x * block.y * block.z;
   for (auto &worker : workers_) {
     worker->launch = &state;
     worker->context = HostLaunchContext{};
@@ -170,6 +233,11 @@ void HostExecutor::launch(HostKernelEntry entry, HostThreads threads, Dim3 grid,
     worker->context.executor = worker.get();
     worker->context.barrier = &Worker::barrier;
     worker->context.indexError = &Worker::indexError;
+    worker->context.warpBarrier = &Worker::warpBarrier;
+    worker->context.warpCollective = &Worker::warpCollective;
+    worker->context.blockReduce = &Worker::blockReduce;
+    if (threads == HostThreads::Fibers)
+      worker->exchange.reserve(threadsPerBlock);
   }
   // A single block has nobody to share it with: waking the pool would cost more than it.
   if (state.blockCount == 1)
@@ -177,7 +245,7 @@ void HostExecutor::launch(HostKernelEntry entry, HostThreads threads, Dim3 grid,
   else
     pool_->runOnAll([this](unsigned worker) { workers_[worker]->runBlocks(); });
   if (state.failed)
-    throw KernelIndexError(state.error);
+    std::rethrow_exception(state.error);
 }
 
 } // namespace kaji::runtime

@@ -169,3 +169,18 @@ def test_gpu_arrays_are_rejected_by_cpu_kernels():
 
     with pytest.raises(TypeError, match=r"argument 1 \('out'\).*cpu target"):
         kaji.jit(target="cpu")(fill_index)[1, 4](FakeCudaArray())
+
+
+def mismatched_barriers(out):
+    # Half a warp waits for the whole warp at syncwarp, the other half for the block.
+    if kaji.laneid < 16:
+        kaji.syncwarp()
+    else:
+        kaji.syncthreads()
+    out[kaji.threadIdx.x] = 1
+
+
+def test_threads_waiting_at_different_barriers_are_reported_not_hung():
+    kernel = kaji.jit(target="cpu")(mismatched_barriers)
+    with pytest.raises(RuntimeError, match="kernel deadlock: 16 threads wait at syncthreads"):
+        kernel[1, 32](np.zeros(32, np.int32))

@@ -45,9 +45,12 @@ enum class Opcode : uint8_t {
   Math,   // attr string: libm name ("sqrt", "atan2", "isnan", ...); see docs/ir.md
   Bits,   // attr string: "popc", "brev", "clz" or "ffs" of an integer; result the operand's type
   // GPU model
-  SpecialReg, // attr SpecialReg; result i32
-  Barrier,    // block-wide barrier (syncthreads)
-  Fence,      // attr string scope: "block", "device" or "system" (threadfence_*)
+  SpecialReg,    // attr SpecialReg; result i32
+  Barrier,       // block-wide barrier (syncthreads)
+  Fence,         // attr string scope: "block", "device" or "system" (threadfence_*)
+  BarrierReduce, // attr string "count", "and" or "or"; (bool) -> i32 (syncthreads_count/...)
+  WarpSync,      // (u32 mask): the warp's lanes in mask meet (syncwarp)
+  Warp,          // attr string collective; (u32 mask, value[, u32 operand]); see docs/ir.md
   // Arrays (strides are in bytes; indices are i64)
   ArrayDim,    // (array) attr int64_t dim; result i64
   ArrayStride, // (array) attr int64_t dim; result i64

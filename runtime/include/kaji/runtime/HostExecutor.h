@@ -27,7 +27,8 @@ public:
 // How a host kernel's entry covers the threads of a block (HostKernel::usesBarrier).
 enum class HostThreads {
   LoopInEntry, // one entry call per block: barrier-free kernels
-  Fibers,      // one entry call per thread, each on a fiber: kernels with barriers
+  Fibers,      // one entry call per thread, each on a fiber: kernels with barriers or warp
+               // operations
 };
 
 class HostExecutor {
@@ -48,8 +49,10 @@ public:
   // `params` the flattened parameters (HostKernelABI.h). Throws std::invalid_argument for
   // a grid or block outside CUDA's limits (block ≤ 1024 threads, x/y ≤ 1024, z ≤ 64; grid
   // y/z ≤ 65535, x < 2^31, no zero extent), KernelIndexError if the kernel indexed out of
-  // range (no further blocks are started once one has). Launches from several threads
-  // run one after another.
+  // range, std::runtime_error "block (x, y, z): kernel deadlock: ..." if the threads of a
+  // block wait at barriers that wait for each other (syncthreads() against syncwarp() or a
+  // warp collective); no further blocks are started once one of these happened. Launches
+  // from several threads run one after another.
   void launch(HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
               uint64_t sharedBytes, void *const *params);
 

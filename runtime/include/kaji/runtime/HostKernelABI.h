@@ -19,13 +19,49 @@ struct HostLaunchContext {
   // The block's shared memory: the kernel's static shared arrays at the offsets the codegen
   // chose, HostKernel::staticSharedBytes in all, then the launch's dynamic bytes.
   void *sharedMemory;
-  // Passed back to the two callbacks; owned by the executor.
+  // Passed back to the callbacks; owned by the executor.
   void *executor;
-  // Returns once every thread of the block has called it (kernels that use barriers only).
+  // Returns once every thread of the block that has not returned has called it (kernels that
+  // use barriers only).
   void (*barrier)(void *executor);
   // An array index out of range: `site` is "file:line:col: in kernel 'name'", `index` the
   // value the kernel computed. Returns; the kernel then continues on scratch memory.
   void (*indexError)(void *executor, const char *site, int64_t axis, int64_t index, int64_t extent);
+  // Warp-level operations; kernels that use them run one fiber per thread, like kernels with
+  // barriers. A warp is 32 consecutive threads of the block's linear thread index (x fastest);
+  // `mask` names the lanes taking part, of which only threads still running count.
+  // Returns once the participating threads of the caller's warp have called it (syncwarp).
+  void (*warpBarrier)(void *executor, uint32_t mask);
+  // A WarpOp over the participating threads of the caller's warp (see WarpOp).
+  uint64_t (*warpCollective)(void *executor, uint32_t op, uint32_t mask, uint64_t value,
+                             uint32_t operand);
+  // A block-wide barrier that also reduces `predicate` over the block's running threads
+  // (syncthreads_count/and/or, see BlockReduceOp).
+  uint32_t (*blockReduce)(void *executor, uint32_t op, uint32_t predicate);
+};
+
+// HostLaunchContext::warpCollective's operations. `value` is the caller's operand (an integer
+// or a float's bits, zero-extended to 64 bits); each returns the caller's result.
+enum class WarpOp : uint32_t {
+  // Shuffles give the caller its own value when the source lane does not take part.
+  ShuffleIndex, // value of lane `operand % 32`
+  ShuffleUp,    // value of lane - operand, own value when that is below lane 0
+  ShuffleDown,  // value of lane + operand, own value when that is above lane 31
+  ShuffleXor,   // value of lane ^ operand (operand % 32)
+  Ballot,       // bit i set when lane i's value is nonzero
+  All,          // 1 when every participating lane's value is nonzero
+  Any,          // 1 when some participating lane's value is nonzero
+  Equal,        // 1 when every participating lane's value is the same
+  MatchAny,     // mask of the participating lanes whose value equals the caller's
+  ActiveMask,   // mask of the warp's running lanes (mask and value ignored); after the warp
+                // diverged, only those that run this call together
+};
+
+// HostLaunchContext::blockReduce's operations over the predicates (each 0 or 1).
+enum class BlockReduceOp : uint32_t {
+  Count, // how many are 1
+  And,   // 1 when all are 1
+  Or,    // 1 when any is 1
 };
 
 // A compiled host kernel. `params` is cuLaunchKernel's kernelParams: one pointer per
