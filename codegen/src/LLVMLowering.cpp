@@ -139,7 +139,7 @@ private:
   llvm::Value *lowerConstant(const ir::Operation &op);
   void lowerSelect(const ir::Operation &op);
   void lowerCall(const ir::Operation &op);
-  // A shared_array or local_array: fixed-shape C-layout storage.
+  // A shared_array, local_array or const_array: fixed-shape C-layout storage.
   void lowerStaticArray(const ir::Operation &op);
   llvm::Value *lowerAtomic(const ir::Operation &op);
   void lowerReturn(const ir::Operation &op);
@@ -530,6 +530,7 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     break;
   case Opcode::SharedArray:
   case Opcode::LocalArray:
+  case Opcode::ConstArray:
     lowerStaticArray(op);
     return;
   case Opcode::Call:
@@ -872,9 +873,11 @@ llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {
 
 void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
   bool shared = op.opcode() == Opcode::SharedArray;
-  const char *what = shared ? "shared array" : "local array";
+  bool constant = op.opcode() == Opcode::ConstArray;
+  const char *what = shared ? "shared array" : constant ? "constant array" : "local array";
   ir::Type type = op.resultType();
-  const auto &shape = op.attrAs<std::vector<int64_t>>();
+  const auto &shape =
+      constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<std::vector<int64_t>>();
   if (!type.isArray() || shape.size() != type.ndim() || shape.empty())
     throw CompileError(op.location(),
                        std::string(what) + " shape does not match its type " + type.str());
@@ -896,6 +899,16 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
     value.data = target_.emitSharedStorage(builder_, storage, alignment.value(),
                                            function_.name() + ".shared" +
                                                std::to_string(sharedArrayCount_++));
+  } else if (constant) {
+    // A module constant in the target's constant space (the GPU's constant cache).
+    auto *contents = llvm::ConstantDataArray::getRaw(op.attrAs<ir::ConstantData>().bytes, count,
+                                                     memoryType(context_, type.scalarKind()));
+    auto *global = new llvm::GlobalVariable(
+        *out_.getParent(), storage, true, llvm::GlobalValue::InternalLinkage, contents,
+        function_.name() + ".const", nullptr, llvm::GlobalValue::NotThreadLocal,
+        target_.addressSpace(ir::MemorySpace::Constant));
+    global->setAlignment(alignment);
+    value.data = global;
   } else {
     // In the entry block, so a local array in a loop is one allocation, not one per iteration.
     llvm::IRBuilder<> entry(&out_.getEntryBlock(), out_.getEntryBlock().begin());

@@ -15,6 +15,7 @@ namespace {
 constexpr unsigned kGenericAddressSpace = 0;
 constexpr unsigned kGlobalAddressSpace = 1;
 constexpr unsigned kSharedAddressSpace = 3;
+constexpr unsigned kConstantAddressSpace = 4;
 
 constexpr llvm::Intrinsic::ID kSpecialRegisters[4][3] = {
     {llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y,
@@ -37,6 +38,8 @@ unsigned NVPTXTarget::addressSpace(ir::MemorySpace space) const {
     return kGlobalAddressSpace;
   case ir::MemorySpace::Shared:
     return kSharedAddressSpace;
+  case ir::MemorySpace::Constant:
+    return kConstantAddressSpace;
   case ir::MemorySpace::Local:
     // Thread-local arrays are allocas, which NVPTX addresses generically until its
     // own passes infer the local space.

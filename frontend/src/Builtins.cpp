@@ -201,8 +201,11 @@ const std::vector<std::string_view> *kajiNamespaceMembers(std::string_view name)
       "add",  "sub", "max", "min", "nanmax", "nanmin", "exch",
       "and_", "or_", "xor", "inc", "dec",    "cas",    "compare_and_swap"};
   static const std::vector<std::string_view> array = {"array"};
+  static const std::vector<std::string_view> arrayLike = {"array_like"};
   if (name == "atomic")
     return &atomic;
+  if (name == "const")
+    return &arrayLike;
   if (name == "shared" || name == "local")
     return &array;
   return nullptr;
@@ -241,6 +244,12 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     if (!fn.function.env)
       fn.function.env = env_;
     return fn;
+  }
+  case GlobalValue::Kind::Array: {
+    Operand array;
+    array.kind = Operand::Kind::GlobalArray;
+    array.global = &global;
+    return array;
   }
   }
   throw ir::CompileError(loc, "unsupported global value");
@@ -428,6 +437,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   std::string display = shortName(name);
   if (name == "kaji.shared.array" || name == "kaji.local.array")
     return staticArray(expr, name == "kaji.shared.array");
+  if (name == "kaji.const.array_like")
+    return constArray(expr);
   if (!expr.keywords.empty())
     throw ir::CompileError(expr.keywords.front().loc,
                            display + "() takes no keyword arguments in kernels");

@@ -46,6 +46,18 @@ GlobalValue GlobalValue::functionRef(FunctionRef ref) {
   return v;
 }
 
+GlobalValue GlobalValue::array(std::string name, ir::ScalarKind element, std::vector<int64_t> shape,
+                               std::optional<std::string> bytes) {
+  GlobalValue v;
+  v.kind = Kind::Array;
+  v.qualifiedName = std::move(name);
+  v.arrayElement = element;
+  v.arrayShape = std::move(shape);
+  v.arrayTooLarge = !bytes;
+  v.arrayBytes = bytes ? std::move(*bytes) : std::string();
+  return v;
+}
+
 namespace {
 
 // The canonical module a dotted import names: kaji's kernel API is one module however it

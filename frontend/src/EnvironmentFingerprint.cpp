@@ -69,6 +69,15 @@ private:
     case GlobalValue::Kind::Function:
       function(value.function);
       return;
+    case GlobalValue::Kind::Array: {
+      field("array", ir::irName(value.arrayElement));
+      std::string shape;
+      for (int64_t extent : value.arrayShape)
+        shape += std::to_string(extent) + ",";
+      field("shape", shape);
+      field("bytes", value.arrayTooLarge ? "too large" : value.arrayBytes);
+      return;
+    }
     }
   }
 

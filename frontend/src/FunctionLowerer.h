@@ -91,6 +91,8 @@ private:
   Operand lowerIfExp(const IfExpExpr &expr);
   Operand lowerSubscript(const SubscriptExpr &expr);
   std::vector<ir::Value *> arrayIndices(const Operand &array, const SubscriptExpr &expr);
+  // Throws when `array`, assigned through `target`, is a constant array.
+  void checkWritable(const Operand &array, const Expr &target);
   void checkIndexCount(const Operand &array, size_t count, const Expr &arrayExpr, const Expr &node);
   // One index as i64, negative values wrapped around the extent of dimension `dim`.
   ir::Value *indexValue(const Operand &array, unsigned dim, const Operand &index,
@@ -122,6 +124,7 @@ private:
 
   // The GPU model's builtins (GpuBuiltins.cpp).
   Operand staticArray(const CallExpr &expr, bool shared);
+  Operand constArray(const CallExpr &expr);
   Operand atomic(const std::string &operation, const std::vector<Operand> &args,
                  const CallExpr &expr);
   Operand laneId(const Location &loc);

@@ -14,6 +14,8 @@ namespace {
 // A thread may keep at most this much in local arrays: on the cpu target each thread of a
 // kernel with barriers runs on a fiber stack of 64 KiB.
 constexpr int64_t kMaxLocalArrayBytes = 16 * 1024;
+// What CUDA's constant memory holds.
+constexpr int64_t kMaxConstantArrayBytes = 64 * 1024;
 
 // Numba's names for the atomic operations, to the IR's.
 std::string atomicKind(const std::string &operation) {
@@ -80,6 +82,37 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
   return Operand::array(at(expr.loc).create(opcode, type, {}, constantExtents)->result());
 }
 
+Operand FunctionLowerer::constArray(const CallExpr &expr) {
+  if (expr.args.size() != 1 || !expr.keywords.empty())
+    throw ir::CompileError(expr.loc, "kaji.const.array_like() takes one numpy array");
+  Operand source = lower(*expr.args[0]);
+  if (source.kind != Operand::Kind::GlobalArray)
+    throw ir::CompileError(expr.args[0]->loc,
+                           "kaji.const.array_like() takes a numpy array that is a global or "
+                           "closure variable of the kernel, not '" +
+                               describe(source) + "'");
+  const GlobalValue &global = *source.global;
+  const std::string &name = global.qualifiedName;
+  int64_t elements = 1;
+  for (int64_t extent : global.arrayShape)
+    elements *= extent;
+  if (global.arrayShape.empty() || elements == 0)
+    throw ir::CompileError(expr.args[0]->loc,
+                           "kaji.const.array_like() needs an array with elements; '" + name +
+                               "' has " + (global.arrayShape.empty() ? "no dimensions" : "none"));
+  if (global.arrayTooLarge)
+    throw ir::CompileError(expr.args[0]->loc,
+                           "the global array '" + name + "' is " +
+                               std::to_string(elements * ir::byteSize(global.arrayElement)) +
+                               " bytes; constant memory holds " +
+                               std::to_string(kMaxConstantArrayBytes));
+  ir::Type type = ir::Type::array(global.arrayElement, unsigned(global.arrayShape.size()),
+                                  ir::Layout::C, ir::MemorySpace::Constant);
+  ir::ConstantData data{global.arrayShape, global.arrayBytes};
+  return Operand::array(
+      at(expr.loc).create(ir::Opcode::ConstArray, type, {}, std::move(data))->result());
+}
+
 Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<Operand> &args,
                                 const CallExpr &expr) {
   std::string display = "kaji.atomic." + operation + "()";
@@ -98,6 +131,8 @@ Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<
   if (array.kind != Operand::Kind::Array)
     throw ir::CompileError(expr.args[0]->loc,
                            display + " needs an array, not '" + describe(array) + "'");
+  if (array.type().memorySpace() == ir::MemorySpace::Constant)
+    throw ir::CompileError(expr.args[0]->loc, display + " cannot change a constant array");
   ScalarKind element = array.type().scalarKind();
   std::string kind = cas ? "cas" : atomicKind(operation);
   bool bitwise = kind == "and" || kind == "or" || kind == "xor";

@@ -26,8 +26,9 @@ std::string mangle(const std::string &name, const std::vector<ArgumentType> &arg
       static const char layouts[] = {'c', 'f', 'a'};
       mangled += 'a' + std::to_string(arg.type.ndim()) +
                  std::string(ir::irName(arg.type.scalarKind())) + layouts[int(arg.type.layout())];
+      static const char spaces[] = {'g', 's', 'l', 'k'};
       if (arg.type.memorySpace() != ir::MemorySpace::Global)
-        mangled += arg.type.memorySpace() == ir::MemorySpace::Shared ? "s" : "l";
+        mangled += spaces[int(arg.type.memorySpace())];
     } else {
       mangled += ir::irName(arg.type.scalarKind());
       if (arg.weak)
@@ -60,6 +61,8 @@ std::string describe(const Operand &operand) {
     return "function '" + operand.name + "'";
   case Operand::Kind::Function:
     return "function '" + operand.function.def->name + "'";
+  case Operand::Kind::GlobalArray:
+    return "global array '" + operand.global->qualifiedName + "'";
   }
   return "?";
 }

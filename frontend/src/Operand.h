@@ -13,13 +13,24 @@
 namespace kaji::frontend {
 
 struct Operand {
-  enum class Kind : uint8_t { Scalar, Array, Tuple, None, String, Module, Builtin, Function };
+  enum class Kind : uint8_t {
+    Scalar,
+    Array,
+    Tuple,
+    None,
+    String,
+    Module,
+    Builtin,
+    Function,
+    GlobalArray, // a numpy array of the environment, usable only in kaji.const.array_like
+  };
   Kind kind = Kind::None;
-  ir::Value *value = nullptr;    // Scalar, Array
-  bool weak = false;             // Scalar: a Python literal or an expression of literals only
-  std::vector<Operand> elements; // Tuple
-  std::string name;              // Module, Builtin: canonical dotted name; String: its text
-  FunctionRef function;          // Function
+  ir::Value *value = nullptr;          // Scalar, Array
+  bool weak = false;                   // Scalar: a Python literal or an expression of literals only
+  std::vector<Operand> elements;       // Tuple
+  std::string name;                    // Module, Builtin: canonical dotted name; String: its text
+  FunctionRef function;                // Function
+  const GlobalValue *global = nullptr; // GlobalArray (the environment outlives lowering)
 
   static Operand scalar(ir::Value *v, bool weak = false) {
     Operand o;

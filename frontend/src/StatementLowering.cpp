@@ -225,6 +225,7 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
       throw ir::CompileError(target.loc,
                              "tuples are immutable: cannot assign to '" + unparse(target) + "'");
     std::vector<ir::Value *> indices = arrayIndices(array, *subscript);
+    checkWritable(array, target);
     if (!value.isScalar())
       throw ir::CompileError(target.loc, "cannot store '" + describe(value) + "' into '" +
                                              unparse(target) + "', an element of '" +
@@ -238,6 +239,13 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
   throw ir::CompileError(target.loc, "cannot assign to '" + unparse(target) + "'");
 }
 
+void FunctionLowerer::checkWritable(const Operand &array, const Expr &target) {
+  if (array.type().memorySpace() == ir::MemorySpace::Constant)
+    throw ir::CompileError(target.loc, "cannot assign to '" + unparse(target) +
+                                           "': an element of a constant array "
+                                           "(kaji.const.array_like)");
+}
+
 void FunctionLowerer::lowerAugAssign(const AugAssignStmt &stmt) {
   if (auto *name = stmt.target->as<NameExpr>()) {
     Operand current = readLocal(name->id, name->loc);
@@ -248,6 +256,7 @@ void FunctionLowerer::lowerAugAssign(const AugAssignStmt &stmt) {
   if (auto *subscript = stmt.target->as<SubscriptExpr>()) {
     Operand array = lower(*subscript->value);
     std::vector<ir::Value *> indices = arrayIndices(array, *subscript);
+    checkWritable(array, *stmt.target);
     std::vector<ir::Value *> operands = indices;
     operands.insert(operands.begin(), array.value);
     ir::Type element = ir::Type::scalar(array.type().scalarKind());

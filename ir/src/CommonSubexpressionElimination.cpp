@@ -39,6 +39,8 @@ size_t hashAttr(const Attr &attr) {
           return size_t(value.kind) * 4 + value.dim;
         else if constexpr (std::is_same_v<T, std::vector<int64_t>>)
           return value.size();
+        else if constexpr (std::is_same_v<T, ConstantData>)
+          return std::hash<std::string>()(value.bytes);
         else
           return std::hash<T>()(value);
       },

@@ -402,6 +402,23 @@ private:
 
   Value *parseValue() { return valueRef(expectKind(Tok::ValueId, "a value '%name'")); }
 
+  // `[n, ...]`: the extents of a shared, local or constant array.
+  std::vector<int64_t> parseExtents() {
+    expect("[");
+    std::vector<int64_t> shape;
+    if (!isPunct("]")) {
+      do {
+        Token extent = expectKind(Tok::Number, "an array extent");
+        int64_t n;
+        if (!parseNumber(extent.text, n))
+          error(extent, "invalid array extent '" + std::string(extent.text) + "'");
+        shape.push_back(n);
+      } while (accept(","));
+    }
+    expect("]");
+    return shape;
+  }
+
   std::vector<Value *> parseValueList(std::string_view close) {
     std::vector<Value *> values;
     if (isPunct(close))
@@ -621,20 +638,27 @@ private:
       break;
     }
     case Opcode::SharedArray:
-    case Opcode::LocalArray: {
-      expect("[");
-      std::vector<int64_t> shape;
-      if (!isPunct("]")) {
-        do {
-          Token extent = expectKind(Tok::Number, "an array extent");
-          int64_t n;
-          if (!parseNumber(extent.text, n))
-            error(extent, "invalid array extent '" + std::string(extent.text) + "'");
-          shape.push_back(n);
-        } while (accept(","));
+    case Opcode::LocalArray:
+      attr = parseExtents();
+      expect(":");
+      resultType = parseType();
+      break;
+    case Opcode::ConstArray: {
+      ConstantData data{parseExtents(), {}};
+      Token hex = expectKind(Tok::String, "the array's bytes as a hex string");
+      std::string_view digits = hex.text.substr(1, hex.text.size() - 2);
+      auto value = [](char c) {
+        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      };
+      for (size_t i = 0; i + 1 < digits.size(); i += 2) {
+        int high = value(digits[i]), low = value(digits[i + 1]);
+        if (high < 0 || low < 0)
+          error(hex, "the bytes of a const_array are lowercase hex digits");
+        data.bytes += char(high * 16 + low);
       }
-      expect("]");
-      attr = std::move(shape);
+      if (digits.size() % 2 != 0)
+        error(hex, "the bytes of a const_array are an even number of hex digits");
+      attr = std::move(data);
       expect(":");
       resultType = parseType();
       break;

@@ -136,6 +136,13 @@ private:
     return s;
   }
 
+  static std::string extentList(const std::vector<int64_t> &shape) {
+    std::string s = "[";
+    for (size_t i = 0; i < shape.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + "]";
+  }
+
   template <class T> const T *attr(const Operation &op) const { return std::get_if<T>(&op.attr()); }
 
   void printLocation(const Location &loc) {
@@ -258,11 +265,24 @@ private:
       return;
     case Opcode::SharedArray:
     case Opcode::LocalArray: {
-      out_ += " [";
-      if (const auto *shape = attr<std::vector<int64_t>>(op))
-        for (size_t i = 0; i < shape->size(); ++i)
-          out_ += (i ? ", " : "") + std::to_string((*shape)[i]);
-      out_ += "]" + typeSuffix;
+      const auto *shape = attr<std::vector<int64_t>>(op);
+      out_ += " " + extentList(shape ? *shape : std::vector<int64_t>{}) + typeSuffix;
+      return;
+    }
+    case Opcode::ConstArray: {
+      const auto *data = attr<ConstantData>(op);
+      if (!data) {
+        out_ += " <missing>" + typeSuffix;
+        return;
+      }
+      // The bytes as hex digits: exact, and the text stays one line.
+      static constexpr char digits[] = "0123456789abcdef";
+      std::string hex;
+      for (unsigned char byte : data->bytes) {
+        hex += digits[byte >> 4];
+        hex += digits[byte & 15];
+      }
+      out_ += " " + extentList(data->shape) + " \"" + hex + "\"" + typeSuffix;
       return;
     }
     case Opcode::Call: {

@@ -100,6 +100,8 @@ std::string Type::str() const {
       s += ", shared";
     else if (space_ == MemorySpace::Local)
       s += ", local";
+    else if (space_ == MemorySpace::Constant)
+      s += ", const";
     return s + ">";
   }
   }
@@ -151,6 +153,8 @@ std::optional<Type> parseIRType(std::string_view text) {
       space = MemorySpace::Shared;
     else if (parts[3] == "local")
       space = MemorySpace::Local;
+    else if (parts[3] == "const")
+      space = MemorySpace::Constant;
     else
       return std::nullopt;
   }

@@ -502,6 +502,27 @@ private:
       expectType(op, 0, element);
       return expectIndices(op, 2, array);
     }
+    case Opcode::ConstArray: {
+      expectOperands(op, 0);
+      expectAttr<ConstantData>(op, "the array's contents");
+      Type type = op.resultType();
+      const ConstantData &data = op.attrAs<ConstantData>();
+      if (!type.isArray() || type.memorySpace() != MemorySpace::Constant ||
+          type.layout() != Layout::C)
+        fail(op, "result must be a C-layout const array, not " + type.str());
+      if (data.shape.size() != type.ndim())
+        fail(op, "shape has " + std::to_string(data.shape.size()) + " extents for " + type.str());
+      uint64_t elements = 1;
+      for (int64_t extent : data.shape) {
+        if (extent < 0 || (extent > 0 && elements > (uint64_t(1) << 40) / uint64_t(extent)))
+          fail(op, "extent " + std::to_string(extent) + " is out of range");
+        elements *= uint64_t(extent);
+      }
+      if (data.bytes.size() != elements * byteSize(type.scalarKind()))
+        fail(op, "holds " + std::to_string(data.bytes.size()) + " bytes, not the " +
+                     std::to_string(elements * byteSize(type.scalarKind())) + " of its shape");
+      return;
+    }
     case Opcode::SharedArray:
     case Opcode::LocalArray: {
       expectOperands(op, 0);

@@ -62,8 +62,21 @@ def describe_value(name, value):
         return None if canonical is None else ("module", canonical)
     if _is_scalar(value):
         return ("constant", value)
+    if _is_ndarray(value):
+        # Kernels read it through const.array_like, which copies it into the kernel: its
+        # contents now, in C order; none past what constant memory holds.
+        contents = value.tobytes(order="C") if value.nbytes <= _CONSTANT_MEMORY_BYTES else None
+        return ("array", value.dtype.str, tuple(value.shape), contents)
     qualified = _member_name(name, value)
     return None if qualified is None else ("builtin", qualified)
+
+
+_CONSTANT_MEMORY_BYTES = 64 * 1024
+
+
+def _is_ndarray(value):
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.ndarray)
 
 
 def _is_scalar(value):

@@ -1,8 +1,11 @@
 #include "environment.h"
 
+#include "dtypes.h"
 #include "scalars.h"
 
 #include "kaji/driver/Compiler.h"
+
+#include <pybind11/stl.h>
 
 namespace kaji::python {
 
@@ -53,6 +56,19 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     if (ir::isFloat(value->kind))
       return frontend::GlobalValue::floatConstant(value->kind, value->asDouble(), value->weak);
     return frontend::GlobalValue::intConstant(value->kind, value->asInt64(), value->weak);
+  }
+  if (kind == "array" && fields.size() == 4) {
+    ir::ScalarKind element;
+    try {
+      element = scalarKindFromDtype(fields[1]);
+    } catch (const py::type_error &error) {
+      throw py::type_error("the global array '" + name + "': " + error.what());
+    }
+    std::optional<std::string> bytes;
+    if (!fields[3].is_none())
+      bytes = fields[3].cast<std::string>();
+    return frontend::GlobalValue::array(name, element, fields[2].cast<std::vector<int64_t>>(),
+                                        std::move(bytes));
   }
   if (kind == "function" && fields.size() == 4)
     return frontend::GlobalValue::functionRef(function(

@@ -7,7 +7,9 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace kaji::frontend {
 
@@ -28,6 +30,7 @@ struct GlobalValue {
     Builtin,  // a module member bound directly: "math.sqrt", "kaji.grid", "numpy.float32"
     Constant, // a scalar value (Python int/float/bool or a numpy scalar)
     Function, // another @jit function
+    Array,    // a numpy array, which kernels read through kaji.const.array_like
   };
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
@@ -36,12 +39,20 @@ struct GlobalValue {
   int64_t intValue = 0;  // Constant of integer or bool type
   double floatValue = 0; // Constant of float type
   FunctionRef function;  // Function
+  // Array: its name in Python, element type, extents, and its elements' bytes in C order;
+  // no bytes (tooLarge) when it is over what constant memory holds.
+  ir::ScalarKind arrayElement = ir::ScalarKind::Float64;
+  std::vector<int64_t> arrayShape;
+  std::string arrayBytes;
+  bool arrayTooLarge = false;
 
   static GlobalValue module(std::string canonicalName);
   static GlobalValue builtin(std::string canonicalName);
   static GlobalValue intConstant(ir::ScalarKind type, int64_t value, bool weak);
   static GlobalValue floatConstant(ir::ScalarKind type, double value, bool weak);
   static GlobalValue functionRef(FunctionRef ref);
+  static GlobalValue array(std::string name, ir::ScalarKind element, std::vector<int64_t> shape,
+                           std::optional<std::string> bytes);
 };
 
 struct Environment {

@@ -61,6 +61,7 @@ enum class Opcode : uint8_t {
   AtomicCAS,   // (array, expected, desired, idx...) -> old element
   SharedArray, // attr std::vector<int64_t> shape; result array<T, n, C, shared>
   LocalArray,  // attr std::vector<int64_t> shape; result array<T, n, C, local>, per thread
+  ConstArray,  // attr ConstantData; result array<T, n, C, const> (const.array_like)
   Call,        // attr string callee; operands are the arguments
   // Terminators
   Br,     // successor 0
@@ -76,8 +77,15 @@ struct SpecialReg {
   friend bool operator==(const SpecialReg &, const SpecialReg &) = default;
 };
 
+// A constant array's contents: its extents and its elements' bytes in C order.
+struct ConstantData {
+  std::vector<int64_t> shape;
+  std::string bytes;
+  friend bool operator==(const ConstantData &, const ConstantData &) = default;
+};
+
 using Attr = std::variant<std::monostate, int64_t, double, std::string, CmpPredicate, SpecialReg,
-                          std::vector<int64_t>>;
+                          std::vector<int64_t>, ConstantData>;
 
 // IR spelling of an opcode ("add", "floordiv", "cond_br", ...) and back.
 std::string_view opcodeName(Opcode op);

@@ -27,7 +27,7 @@ enum class ScalarKind : uint8_t {
 enum class Layout : uint8_t { C, F, Any };
 
 // Where an array's data lives on the GPU. Kernel parameters are Global.
-enum class MemorySpace : uint8_t { Global, Shared, Local };
+enum class MemorySpace : uint8_t { Global, Shared, Local, Constant };
 
 bool isInteger(ScalarKind k); // bool excluded
 bool isSigned(ScalarKind k);

@@ -1,0 +1,95 @@
+"""kaji.const.array_like: a global numpy array copied into the kernel as constant memory."""
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda
+
+WEIGHTS = np.array([0.25, 0.5, 0.25], dtype=np.float32)
+TABLE = np.arange(12, dtype=np.int64).reshape(3, 4) * 7
+FLAGS = np.array([True, False, True])
+HUGE = np.zeros(20_000, dtype=np.float64)
+COMPLEX = np.zeros(4, dtype=np.complex64)
+
+
+def smooth(out, x):
+    i = kaji.grid(1)
+    w = kaji.const.array_like(WEIGHTS)
+    if 0 < i < x.size - 1:
+        out[i] = w[0] * x[i - 1] + w[1] * x[i] + w[2] * x[i + 1]
+
+
+def test_constant_weights(jit):
+    x = np.random.default_rng(30).standard_normal(500).astype(np.float32)
+    out = np.zeros_like(x)
+    jit(smooth)[4, 128](out, x)
+    expected = np.float32(0.25) * x[:-2] + np.float32(0.5) * x[1:-1] + np.float32(0.25) * x[2:]
+    np.testing.assert_allclose(out[1:-1], expected, rtol=1e-6)
+
+
+def lookup(out):
+    t = cuda.const.array_like(TABLE)
+    flags = cuda.const.array_like(FLAGS)
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = t[i % 3, i % 4] + flags[i % 3] + t.shape[1] * 1000
+
+
+def test_two_dimensional_and_bool_tables(jit):
+    out = np.zeros(50, dtype=np.int64)
+    jit(lookup)[1, 64](out)
+    i = np.arange(50)
+    np.testing.assert_array_equal(out, TABLE[i % 3, i % 4] + FLAGS[i % 3] + 4000)
+
+
+def closure_kernel(values):
+    def kernel(out):
+        c = kaji.const.array_like(values)
+        out[kaji.threadIdx.x] = c[kaji.threadIdx.x]
+    return kernel
+
+
+def test_closure_arrays_and_f_ordered_sources(jit):
+    values = np.asfortranarray(np.arange(6, dtype=np.float64).reshape(2, 3)).ravel(order="F")
+    out = np.zeros(6)
+    jit(closure_kernel(values))[1, 6](out)
+    np.testing.assert_array_equal(out, values)
+
+
+def writes_constant(out):
+    c = kaji.const.array_like(WEIGHTS)
+    c[0] = 1.0
+    out[0] = c[0]
+
+
+def indexes_global_directly(out):
+    out[0] = WEIGHTS[0]
+
+
+def too_big(out):
+    c = kaji.const.array_like(HUGE)
+    out[0] = c[0]
+
+
+def unsupported_dtype(out):
+    c = kaji.const.array_like(COMPLEX)
+    out[0] = 1.0
+
+
+def not_an_array(out):
+    c = kaji.const.array_like(out)
+    out[0] = c[0]
+
+
+@pytest.mark.parametrize("kernel, error, message", [
+    (writes_constant, kaji.CompileError, "cannot assign to 'c\\[0\\]': an element of a constant"),
+    (indexes_global_directly, kaji.CompileError,
+     "read the global array 'WEIGHTS' through kaji.const.array_like\\(WEIGHTS\\)"),
+    (too_big, kaji.CompileError, "'HUGE' is 160000 bytes; constant memory holds 65536"),
+    (unsupported_dtype, TypeError, "global array 'COMPLEX'.*complex64"),
+    (not_an_array, kaji.CompileError, "a global or closure variable of the kernel, not"),
+], ids=["store", "direct-index", "too-big", "dtype", "argument"])
+def test_misuse_is_a_clear_error(jit, kernel, error, message):
+    with pytest.raises(error, match=message):
+        jit(kernel)[1, 1](np.zeros(1))
