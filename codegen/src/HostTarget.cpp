@@ -111,6 +111,25 @@ llvm::Value *HostTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const s
       {builder.getInt32(uint32_t(op)), builder.CreateZExt(predicate, builder.getInt32Ty())});
 }
 
+llvm::Value *HostTarget::emitCString(llvm::IRBuilderBase &builder, const std::string &text) const {
+  return builder.CreateGlobalString(text, "kaji.str");
+}
+
+// printf, then fflush(NULL) so the kernel's lines come out in order with the program's own.
+void HostTarget::emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
+                            llvm::ArrayRef<llvm::Value *> args) const {
+  llvm::Module *module = builder.GetInsertBlock()->getModule();
+  llvm::Type *pointer = builder.getPtrTy();
+  llvm::FunctionCallee printf = module->getOrInsertFunction(
+      "printf", llvm::FunctionType::get(builder.getInt32Ty(), {pointer}, true));
+  llvm::SmallVector<llvm::Value *, 8> operands{format};
+  operands.append(args.begin(), args.end());
+  builder.CreateCall(printf, operands);
+  llvm::FunctionCallee fflush = module->getOrInsertFunction(
+      "fflush", llvm::FunctionType::get(builder.getInt32Ty(), {pointer}, false));
+  builder.CreateCall(fflush, {llvm::ConstantPointerNull::get(builder.getPtrTy())});
+}
+
 void HostTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
   callExecutor(builder, kWarpBarrier, "warp_barrier", builder.getVoidTy(), {mask});
 }

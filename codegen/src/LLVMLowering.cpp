@@ -142,6 +142,7 @@ private:
   // A shared_array, local_array or const_array: fixed-shape C-layout storage.
   void lowerStaticArray(const ir::Operation &op);
   llvm::Value *lowerAtomic(const ir::Operation &op);
+  void lowerPrint(const ir::Operation &op);
   void lowerReturn(const ir::Operation &op);
   void lowerBranch(const ir::Operation &op);
   std::vector<std::vector<llvm::Value *>> successorArguments(const ir::Successor &successor,
@@ -533,6 +534,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::ConstArray:
     lowerStaticArray(op);
     return;
+  case Opcode::Print:
+    lowerPrint(op);
+    return;
   case Opcode::Call:
     lowerCall(op);
     return;
@@ -869,6 +873,41 @@ llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {
     throw CompileError(op.location(), "unknown atomic operation '" + name + "'");
   return builder_.CreateAtomicRMW(*operation, elementAddress(op, 0, 2), value, alignment,
                                   kOrdering);
+}
+
+// The template's "{}" become printf conversions by operand type, as Numba prints: integers
+// as %lld / %llu, floats as %f, bools as True / False.
+void FunctionLowering::lowerPrint(const ir::Operation &op) {
+  const std::string &layout = op.attrAs<std::string>();
+  std::string format;
+  std::vector<llvm::Value *> args;
+  unsigned next = 0;
+  for (size_t i = 0; i < layout.size(); ++i) {
+    char c = layout[i];
+    bool doubled = (c == '{' || c == '}') && i + 1 < layout.size() && layout[i + 1] == c;
+    if (c != '{' || doubled) {
+      format += c == '%' ? "%%" : std::string(1, c);
+      i += doubled;
+      continue;
+    }
+    ++i; // the "}" of "{}"
+    const ir::Value *operand = op.operand(next++);
+    ScalarKind kind = operand->type().scalarKind();
+    llvm::Value *value = scalar(operand, op);
+    if (kind == ScalarKind::Bool) {
+      format += "%s";
+      args.push_back(builder_.CreateSelect(value, target_.emitCString(builder_, "True"),
+                                           target_.emitCString(builder_, "False")));
+    } else if (ir::isFloat(kind)) {
+      format += "%f";
+      args.push_back(castScalar(value, kind, ScalarKind::Float64));
+    } else {
+      format += ir::isSigned(kind) ? "%lld" : "%llu";
+      args.push_back(
+          castScalar(value, kind, ir::isSigned(kind) ? ScalarKind::Int64 : ScalarKind::UInt64));
+    }
+  }
+  target_.emitPrintf(builder_, target_.emitCString(builder_, format), args);
 }
 
 void FunctionLowering::lowerStaticArray(const ir::Operation &op) {

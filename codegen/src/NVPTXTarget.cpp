@@ -123,6 +123,36 @@ llvm::Value *NVPTXTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const
   return shuffle(builder, name, mask, value, operand);
 }
 
+llvm::Value *NVPTXTarget::emitCString(llvm::IRBuilderBase &builder, const std::string &text) const {
+  llvm::Value *global = builder.CreateGlobalString(text, "kaji.str", kGlobalAddressSpace,
+                                                   builder.GetInsertBlock()->getModule());
+  return builder.CreateAddrSpaceCast(global, builder.getPtrTy(kGenericAddressSpace));
+}
+
+// CUDA's printf is vprintf(format, buffer): the arguments packed in a local buffer, each at
+// an offset aligned to its size.
+void NVPTXTarget::emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
+                             llvm::ArrayRef<llvm::Value *> args) const {
+  llvm::Module *module = builder.GetInsertBlock()->getModule();
+  llvm::Type *pointer = builder.getPtrTy(kGenericAddressSpace);
+  llvm::Value *buffer = llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(pointer));
+  if (!args.empty()) {
+    llvm::SmallVector<llvm::Type *, 8> fields;
+    for (llvm::Value *arg : args)
+      fields.push_back(arg->getType());
+    llvm::StructType *layout = llvm::StructType::get(builder.getContext(), fields);
+    llvm::Function *function = builder.GetInsertBlock()->getParent();
+    llvm::IRBuilder<> entry(&function->getEntryBlock(), function->getEntryBlock().begin());
+    llvm::AllocaInst *slots = entry.CreateAlloca(layout, nullptr, "printf.args");
+    for (unsigned i = 0; i < args.size(); ++i)
+      builder.CreateStore(args[i], builder.CreateStructGEP(layout, slots, i));
+    buffer = slots;
+  }
+  llvm::FunctionCallee vprintf = module->getOrInsertFunction(
+      "vprintf", llvm::FunctionType::get(builder.getInt32Ty(), {pointer, pointer}, false));
+  builder.CreateCall(vprintf, {format, buffer});
+}
+
 void NVPTXTarget::emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const {
   llvm::Intrinsic::ID membar = scope == "block"    ? llvm::Intrinsic::nvvm_membar_cta
                                : scope == "device" ? llvm::Intrinsic::nvvm_membar_gl

@@ -23,6 +23,9 @@ public:
   llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
                                  llvm::Value *predicate) const override;
   void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const override;
+  llvm::Value *emitCString(llvm::IRBuilderBase &builder, const std::string &text) const override;
+  void emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
+                  llvm::ArrayRef<llvm::Value *> args) const override;
   llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
                                   llvm::Value *mask, llvm::Value *value, llvm::Value *operand,
                                   llvm::Type *resultType) const override;

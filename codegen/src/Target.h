@@ -9,6 +9,8 @@
 
 #include "kaji/ir/IR.h"
 
+#include <llvm/ADT/ArrayRef.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -46,6 +48,14 @@ public:
   // A memory fence ordering this thread's accesses as seen by threads of `scope`: "block",
   // "device" or "system" (threadfence_block, threadfence, threadfence_system).
   virtual void emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const = 0;
+
+  // A NUL-terminated copy of `text` in the module, as a pointer printf can read.
+  virtual llvm::Value *emitCString(llvm::IRBuilderBase &builder, const std::string &text) const = 0;
+
+  // printf(format, args...): `format` from emitCString, `args` i64, double or C-string
+  // pointers (what printf's conversions read after default promotions).
+  virtual void emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
+                          llvm::ArrayRef<llvm::Value *> args) const = 0;
 
   // syncthreads_count/and/or (`name` is "count", "and" or "or"): a block barrier that
   // reduces the i1 `predicate` over the block; returns i32.

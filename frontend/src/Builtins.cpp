@@ -439,6 +439,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return staticArray(expr, name == "kaji.shared.array");
   if (name == "kaji.const.array_like")
     return constArray(expr);
+  if (name == "builtins.print")
+    return print(expr);
   if (!expr.keywords.empty())
     throw ir::CompileError(expr.keywords.front().loc,
                            display + "() takes no keyword arguments in kernels");

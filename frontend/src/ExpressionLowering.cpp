@@ -92,7 +92,8 @@ ir::CmpPredicate predicateOf(CompareOperator op) {
 }
 
 bool isPythonBuiltin(std::string_view name) {
-  for (std::string_view builtin : {"range", "len", "min", "max", "abs", "int", "float", "bool"})
+  for (std::string_view builtin :
+       {"range", "len", "min", "max", "abs", "int", "float", "bool", "print"})
     if (name == builtin)
       return true;
   return false;

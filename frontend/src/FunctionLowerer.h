@@ -125,6 +125,7 @@ private:
   // The GPU model's builtins (GpuBuiltins.cpp).
   Operand staticArray(const CallExpr &expr, bool shared);
   Operand constArray(const CallExpr &expr);
+  Operand print(const CallExpr &expr);
   Operand atomic(const std::string &operation, const std::vector<Operand> &args,
                  const CallExpr &expr);
   Operand laneId(const Location &loc);

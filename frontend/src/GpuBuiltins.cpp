@@ -113,6 +113,43 @@ Operand FunctionLowerer::constArray(const CallExpr &expr) {
       at(expr.loc).create(ir::Opcode::ConstArray, type, {}, std::move(data))->result());
 }
 
+// print(...) of string literals and numbers, with Python's sep and end; the text is fixed at
+// compile time, the numbers fill its "{}".
+Operand FunctionLowerer::print(const CallExpr &expr) {
+  std::string separator = " ", end = "\n";
+  for (const Keyword &kw : expr.keywords) {
+    Operand value = lower(*kw.value);
+    if ((kw.name != "sep" && kw.name != "end") || value.kind != Operand::Kind::String)
+      throw ir::CompileError(kw.loc, "print() in kernels takes only sep= and end= string "
+                                     "literals as keywords");
+    (kw.name == "sep" ? separator : end) = value.name;
+  }
+  auto escaped = [](const std::string &text) {
+    std::string out;
+    for (char c : text)
+      out += c == '{' ? "{{" : c == '}' ? "}}" : std::string(1, c);
+    return out;
+  };
+  std::string layout;
+  std::vector<ir::Value *> values;
+  for (size_t i = 0; i < expr.args.size(); ++i) {
+    Operand value = lower(*expr.args[i]);
+    layout += i ? escaped(separator) : "";
+    if (value.kind == Operand::Kind::String) {
+      layout += escaped(value.name);
+    } else if (value.isScalar()) {
+      layout += "{}";
+      values.push_back(convert(value, value.scalarType().kind));
+    } else {
+      throw ir::CompileError(expr.args[i]->loc, "print() in kernels takes strings and numbers, "
+                                                "not '" +
+                                                    describe(value) + "'");
+    }
+  }
+  at(expr.loc).create(ir::Opcode::Print, ir::Type(), values, layout + escaped(end));
+  return Operand();
+}
+
 Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<Operand> &args,
                                 const CallExpr &expr) {
   std::string display = "kaji.atomic." + operation + "()";

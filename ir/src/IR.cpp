@@ -6,7 +6,7 @@ namespace kaji::ir {
 
 namespace {
 
-constexpr std::array<std::string_view, 42> kOpcodeNames = {
+constexpr std::array<std::string_view, 43> kOpcodeNames = {
     "const",        "add",         "sub",
     "mul",          "div",         "floordiv",
     "mod",          "pow",         "min",
@@ -19,8 +19,9 @@ constexpr std::array<std::string_view, 42> kOpcodeNames = {
     "warp_sync",    "warp",        "array_dim",
     "array_stride", "load",        "store",
     "atomic",       "atomic_cas",  "shared_array",
-    "local_array",  "const_array", "call",
-    "br",           "cond_br",     "ret",
+    "local_array",  "const_array", "print",
+    "call",         "br",          "cond_br",
+    "ret",
 };
 static_assert(static_cast<size_t>(Opcode::Return) + 1 == kOpcodeNames.size(),
               "every opcode needs a name");
@@ -55,6 +56,7 @@ bool hasSideEffects(Opcode op) {
   case Opcode::BarrierReduce:
   case Opcode::WarpSync:
   case Opcode::Warp:
+  case Opcode::Print:
   case Opcode::Store:
   case Opcode::Atomic:
   case Opcode::AtomicCAS:

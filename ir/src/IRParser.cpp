@@ -151,8 +151,10 @@ private:
 std::string unquote(std::string_view quotedText) {
   std::string out;
   for (size_t i = 1; i + 1 < quotedText.size(); ++i) {
-    if (quotedText[i] == '\\' && i + 2 < quotedText.size())
-      ++i;
+    if (quotedText[i] == '\\' && i + 2 < quotedText.size()) {
+      out += quotedText[++i] == 'n' ? '\n' : quotedText[i];
+      continue;
+    }
     out += quotedText[i];
   }
   return out;
@@ -584,6 +586,13 @@ private:
       break;
     case Opcode::WarpSync:
       operands.push_back(parseValue());
+      hasResult = false;
+      break;
+    case Opcode::Print:
+      attr = unquote(expectKind(Tok::String, "a print template string").text);
+      expect("(");
+      operands = parseValueList(")");
+      expect(")");
       hasResult = false;
       break;
     case Opcode::ArrayDim:

@@ -38,6 +38,10 @@ bool isIdentifier(std::string_view name) {
 std::string quoted(std::string_view text) {
   std::string out = "\"";
   for (char c : text) {
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
     if (c == '"' || c == '\\')
       out += '\\';
     out += c;
@@ -236,6 +240,11 @@ private:
     case Opcode::WarpSync:
       out_ += " " + operand(op, 0);
       return;
+    case Opcode::Print: {
+      const std::string *format = attr<std::string>(op);
+      out_ += " " + quoted(format ? *format : std::string()) + "(" + operandList(op, 0) + ")";
+      return;
+    }
     case Opcode::Fence: {
       const std::string *scope = attr<std::string>(op);
       out_ += " " + (scope ? *scope : std::string("<missing>"));

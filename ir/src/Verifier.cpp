@@ -436,6 +436,28 @@ private:
         fail(op, "result must be i32, not " + op.resultType().str());
       return;
     }
+    case Opcode::Print: {
+      expectResult(op, false);
+      expectAttr<std::string>(op, "a template");
+      const std::string &format = op.attrAs<std::string>();
+      size_t holes = 0;
+      for (size_t i = 0; i < format.size(); ++i) {
+        bool pair = i + 1 < format.size() && format[i + 1] == format[i];
+        if (format[i] == '{' && i + 1 < format.size() && format[i + 1] == '}')
+          ++holes, ++i;
+        else if ((format[i] == '{' || format[i] == '}') && pair)
+          ++i;
+        else if (format[i] == '{' || format[i] == '}')
+          fail(op, "template has an unmatched '" + std::string(1, format[i]) + "'");
+      }
+      if (holes != op.numOperands())
+        fail(op, "template has " + std::to_string(holes) + " '{}' for " +
+                     std::to_string(op.numOperands()) + " operands");
+      for (unsigned i = 0; i < op.numOperands(); ++i)
+        if (!op.operand(i)->type().isScalar())
+          fail(op, "prints scalars, not " + op.operand(i)->type().str());
+      return;
+    }
     case Opcode::WarpSync:
       expectOperands(op, 1);
       expectResult(op, false);

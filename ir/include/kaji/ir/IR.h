@@ -62,6 +62,7 @@ enum class Opcode : uint8_t {
   SharedArray, // attr std::vector<int64_t> shape; result array<T, n, C, shared>
   LocalArray,  // attr std::vector<int64_t> shape; result array<T, n, C, local>, per thread
   ConstArray,  // attr ConstantData; result array<T, n, C, const> (const.array_like)
+  Print,       // attr string template, "{}" per operand ("{{" and "}}" are braces); scalars
   Call,        // attr string callee; operands are the arguments
   // Terminators
   Br,     // successor 0

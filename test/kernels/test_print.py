@@ -1,0 +1,45 @@
+"""print() in kernels: Numba's formatting (integers, %f floats, True/False, sep and end)."""
+
+import numpy as np
+import pytest
+
+import kaji
+
+
+def greet(x):
+    i = kaji.grid(1)
+    if i < x.size:
+        print("thread", i, "has", x[i], x[i] > 0, "100% {ok}")
+
+
+def test_each_thread_prints_its_line(jit, capfd):
+    x = np.array([1.5, -2.0, 0.25])
+    jit(greet)[1, 32](x)
+    kaji.synchronize()
+    lines = sorted(capfd.readouterr().out.splitlines())
+    assert lines == ["thread 0 has 1.500000 True 100% {ok}",
+                     "thread 1 has -2.000000 False 100% {ok}",
+                     "thread 2 has 0.250000 True 100% {ok}"]
+
+
+def separators(out):
+    if kaji.grid(1) == 0:
+        print(np.uint64(2**64 - 1), np.int8(-5), np.float32(0.5), sep=", ", end=";\n")
+        print()
+        out[0] = 1
+
+
+def test_sep_end_and_integer_types(jit, capfd):
+    out = np.zeros(1, np.int32)
+    jit(separators)[1, 1](out)
+    kaji.synchronize()
+    assert capfd.readouterr().out == "18446744073709551615, -5, 0.500000;\n\n"
+
+
+def prints_array(x):
+    print(x)
+
+
+def test_printing_an_array_is_a_compile_error(jit):
+    with pytest.raises(kaji.CompileError, match="print\\(\\) in kernels takes strings and numbers"):
+        jit(prints_array)[1, 1](np.zeros(2))
