@@ -103,6 +103,22 @@ class Kernel(_core.Dispatcher):
         raise TypeError(f"kernel '{self.__name__}' needs a launch configuration: "
                         f"{self.__name__}[griddim, blockdim](...)")
 
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """Numba's ``kernel.forall(ntasks)(*args)``: a launch of at least `ntasks` threads in
+        blocks of `tpb` threads, by default the size the occupancy API picks for the kernel
+        specialized on the call's arguments."""
+        if not isinstance(ntasks, int) or isinstance(ntasks, bool) or ntasks < 0:
+            raise ValueError(f"forall needs a non-negative int of tasks, not {ntasks!r}")
+        kernel = self
+
+        def launch(*args):
+            if ntasks == 0:
+                return
+            threads = tpb or kernel.occupancy_block_size(args, sharedmem)
+            kernel[(ntasks + threads - 1) // threads, threads, stream, sharedmem](*args)
+
+        return launch
+
     def inspect_ir(self, signature=None):
         """kaji IR for `signature`, or {signature: IR} for every compiled one."""
         return self._inspect(signature, "ir")

@@ -188,17 +188,33 @@ std::string Dispatcher::inspect(const std::string &signature, driver::Stage stag
   return emitKernelStage(kernel_, parameterTypes(signature), stage, settings);
 }
 
-void Dispatcher::launch(const LaunchShape &shape, const runtime::Stream *stream,
-                        const py::args &args) {
+std::vector<Argument> Dispatcher::readArguments(const py::tuple &args) const {
   if (args.size() != parameterNames_.size())
     throw py::type_error("kernel '" + name() + "' takes " + std::to_string(parameterNames_.size()) +
                          " arguments but " + std::to_string(args.size()) + " were given");
-  runtime::validateLaunch(shapeOnlyLimits(), shape.grid, shape.block, shape.sharedBytes);
   ArgumentTarget argumentTarget =
       target() == driver::Target::Host ? ArgumentTarget::Host : ArgumentTarget::Cuda;
   std::vector<Argument> arguments(args.size());
   for (size_t i = 0; i < arguments.size(); ++i)
     readArgument(args[i], arguments[i], name(), i, parameterNames_[i], argumentTarget);
+  return arguments;
+}
+
+int Dispatcher::occupancyBlockSize(const py::tuple &args, int64_t sharedBytes) {
+  if (sharedBytes < 0)
+    throw py::value_error("sharedmem must not be negative");
+  std::vector<Argument> arguments = readArguments(args);
+  // The cpu executor runs a block's threads as one vectorised loop, or as fibers with a stack
+  // each: 256 keeps both efficient.
+  if (target() == driver::Target::Host)
+    return 256;
+  return specialization(arguments).function.occupancyBlockSize(size_t(sharedBytes));
+}
+
+void Dispatcher::launch(const LaunchShape &shape, const runtime::Stream *stream,
+                        const py::args &args) {
+  std::vector<Argument> arguments = readArguments(args);
+  runtime::validateLaunch(shapeOnlyLimits(), shape.grid, shape.block, shape.sharedBytes);
   if (target() == driver::Target::Host)
     launchOnHost(shape, arguments);
   else
@@ -397,6 +413,10 @@ void bindDispatcher(py::module_ &m) {
       .def("__getitem__",
            [](py::object self, py::handle config) { return ConfiguredLaunch(self, config); })
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
+      .def("occupancy_block_size", &Dispatcher::occupancyBlockSize, py::arg("args"),
+           py::arg("sharedmem") = 0,
+           "The block size giving the kernel, specialized for `args`, the most resident threads "
+           "(cuOccupancyMaxPotentialBlockSize; 256 on the cpu target).")
       .def_property_readonly("target",
                              [](const Dispatcher &dispatcher) {
                                return dispatcher.target() == driver::Target::Host ? "cpu" : "cuda";

@@ -88,6 +88,9 @@ public:
   std::string inspect(const std::string &signature, driver::Stage stage) const;
 
   void launch(const LaunchShape &shape, const runtime::Stream *stream, const py::args &args);
+  // The block size forall() launches with: the occupancy API's for the specialization `args`
+  // select (compiled and loaded if need be).
+  int occupancyBlockSize(const py::tuple &args, int64_t sharedBytes);
 
 private:
   struct TypesHash {
@@ -97,6 +100,8 @@ private:
   using Key = std::vector<uint32_t>;
 
   std::vector<ir::Type> parameterTypes(const std::string &signature) const;
+  // Throws TypeError for a wrong count or an argument the target cannot take.
+  std::vector<Argument> readArguments(const py::tuple &args) const;
   // (where it runs: a device, or the host; argument types): the specialization cache key.
   static Key keyOf(uint32_t where, const std::vector<Argument> &arguments);
   // The parameter types a launch with `arguments` compiles for: theirs, or the eager

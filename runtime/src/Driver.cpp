@@ -60,6 +60,7 @@ void Driver::resolveEntryPoints() {
   bind(api_.cuModuleGetFunction, "cuModuleGetFunction");
   bind(api_.cuModuleGetGlobal, "cuModuleGetGlobal_v2");
   bind(api_.cuFuncGetAttribute, "cuFuncGetAttribute");
+  bind(api_.cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize");
   bind(api_.cuFuncSetAttribute, "cuFuncSetAttribute");
   bind(api_.cuLaunchKernel, "cuLaunchKernel");
   bind(api_.cuMemAlloc, "cuMemAlloc_v2");

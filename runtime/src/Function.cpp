@@ -17,6 +17,15 @@ int Function::attribute(CUfunction_attribute attribute) const {
   return value;
 }
 
+int Function::occupancyBlockSize(std::size_t dynamicSharedBytes) const {
+  makeCurrent(device_);
+  int minGridSize = 0, blockSize = 0;
+  driver_->check(driver_->api().cuOccupancyMaxPotentialBlockSize(&minGridSize, &blockSize, handle_,
+                                                                 nullptr, dynamicSharedBytes, 0),
+                 "cuOccupancyMaxPotentialBlockSize");
+  return blockSize;
+}
+
 void Function::setMaxDynamicSharedBytes(int bytes) const {
   makeCurrent(device_);
   CUresult result = driver_->api().cuFuncSetAttribute(

@@ -35,6 +35,10 @@ struct DriverApi {
   CUresult (*cuModuleGetGlobal)(CUdeviceptr *address, std::size_t *bytes, CUmodule module,
                                 const char *name);
   CUresult (*cuFuncGetAttribute)(int *value, CUfunction_attribute attribute, CUfunction function);
+  CUresult (*cuOccupancyMaxPotentialBlockSize)(int *minGridSize, int *blockSize,
+                                               CUfunction function,
+                                               std::size_t (*blockSizeToDynamicSharedBytes)(int),
+                                               std::size_t dynamicSharedBytes, int blockSizeLimit);
   CUresult (*cuFuncSetAttribute)(CUfunction function, CUfunction_attribute attribute, int value);
   CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
                              unsigned blockX, unsigned blockY, unsigned blockZ,

@@ -2,6 +2,7 @@
 
 #include "kaji/runtime/DriverTypes.h"
 
+#include <cstddef>
 #include <string>
 
 namespace kaji::runtime {
@@ -22,6 +23,9 @@ public:
   int maxThreadsPerBlock() const { return maxThreadsPerBlock_; }
 
   int attribute(CUfunction_attribute attribute) const;
+  // The block size that gives this kernel the most resident threads on its device with
+  // `dynamicSharedBytes` per block (cuOccupancyMaxPotentialBlockSize).
+  int occupancyBlockSize(std::size_t dynamicSharedBytes) const;
   // Lets launches ask for more than the default 48 KiB of dynamic shared memory, up to
   // DeviceLimits::maxSharedBytesPerBlockOptin.
   void setMaxDynamicSharedBytes(int bytes) const;
