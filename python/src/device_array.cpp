@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <string>
 
 namespace kaji::python {
@@ -182,6 +183,66 @@ void DeviceArray::requireShapeOf(const py::array &host, const char *what) const 
 }
 
 py::object DeviceArray::getItem(const py::handle &index) const {
+  DeviceArray selected = view(index);
+  if (!selected.shape_.empty())
+    return py::cast(std::move(selected));
+  py::array scalar(numpyDtype(element_), std::vector<int64_t>{});
+  copyOut(scalar.mutable_data(), selected.data_, size_t(itemSize()), nullptr);
+  return scalar[py::tuple()];
+}
+
+void DeviceArray::setItem(const py::handle &index, const py::handle &value) {
+  DeviceArray target = view(index);
+  py::module_ numpy = py::module_::import("numpy");
+  py::array values = numpy.attr("broadcast_to")(numpy.attr("asarray")(value, numpyDtype(element_)),
+                                                py::tuple(py::cast(target.shape_)));
+  if (target.contiguous()) {
+    const char *order = target.layout() == ir::Layout::F ? "F" : "C";
+    py::array packed = numpy.attr("require")(values, numpyDtype(element_), order);
+    copyIn(target.data_, packed.data(), size_t(target.size() * itemSize()), nullptr);
+    return;
+  }
+  // A strided part: read the bytes it spans, write the elements through a numpy view of
+  // them, and copy the span back.
+  int64_t low = 0, high = itemSize();
+  for (size_t axis = 0; axis < target.shape_.size(); ++axis) {
+    int64_t reach = (target.shape_[axis] - 1) * target.strides_[axis];
+    (reach < 0 ? low : high) += reach;
+  }
+  py::array span(py::dtype("uint8"), std::vector<int64_t>{high - low});
+  copyOut(span.mutable_data(), target.data_ + low, size_t(high - low), nullptr);
+  py::array window(numpyDtype(element_), target.shape_, target.strides_,
+                   static_cast<char *>(span.mutable_data()) - low, span);
+  window[py::ellipsis()] = values;
+  copyIn(target.data_ + low, span.data(), size_t(high - low), nullptr);
+}
+
+DeviceArray DeviceArray::reshape(std::vector<int64_t> shape, bool fortranOrder) const {
+  int64_t known = 1;
+  std::optional<size_t> unknown;
+  for (size_t axis = 0; axis < shape.size(); ++axis) {
+    if (shape[axis] == -1 && !unknown)
+      unknown = axis;
+    else if (shape[axis] < 0)
+      throw py::value_error("reshape: extents are non-negative, with at most one -1");
+    else
+      known *= shape[axis];
+  }
+  if (unknown && known != 0 && size() % known == 0)
+    shape[*unknown] = size() / known;
+  if ((unknown && (known == 0 || size() % known != 0)) || (!unknown && known != size()))
+    throw py::value_error("reshape: cannot reshape a device array of size " +
+                          std::to_string(size()) + " into shape " + shapeText(shape));
+  if (!isContiguous(shape_, strides_, itemSize(), fortranOrder))
+    throw py::value_error(std::string("reshape: the device array is not ") +
+                          (fortranOrder ? "F" : "C") +
+                          "-contiguous, so its elements cannot be viewed in that order; copy it "
+                          "first");
+  return DeviceArray(element_, shape, contiguousStrides(shape, itemSize(), fortranOrder), buffer_,
+                     data_, hostBuffer_);
+}
+
+DeviceArray DeviceArray::view(const py::handle &index) const {
   py::tuple indices = py::isinstance<py::tuple>(index) ? py::reinterpret_borrow<py::tuple>(index)
                                                        : py::make_tuple(index);
   size_t indexed = 0;
@@ -233,14 +294,8 @@ py::object DeviceArray::getItem(const py::handle &index) const {
     shape.push_back(shape_[axis]);
     strides.push_back(strides_[axis]);
   }
-
-  if (shape.empty()) {
-    py::array scalar(numpyDtype(element_), std::vector<int64_t>{});
-    copyOut(scalar.mutable_data(), data_ + offset, size_t(itemSize()), nullptr);
-    return scalar[py::tuple()];
-  }
-  return py::cast(DeviceArray(element_, std::move(shape), std::move(strides), buffer_,
-                              data_ + offset, hostBuffer_));
+  return DeviceArray(element_, std::move(shape), std::move(strides), buffer_, data_ + offset,
+                     hostBuffer_);
 }
 
 py::dict DeviceArray::cudaArrayInterface() const {
@@ -305,6 +360,27 @@ void bindDeviceArray(py::module_ &m) {
           },
           py::arg("ary"), py::arg("stream") = py::none())
       .def("__getitem__", &DeviceArray::getItem)
+      .def("__setitem__", &DeviceArray::setItem)
+      .def(
+          "reshape",
+          [](const DeviceArray &a, py::args shape, const std::string &order) {
+            py::object extents = shape.size() == 1 && !PyIndex_Check(shape[0].ptr())
+                                     ? py::object(shape[0])
+                                     : py::object(shape);
+            if (order != "C" && order != "F")
+              throw py::value_error("reshape: order must be 'C' or 'F', not '" + order + "'");
+            return a.reshape(extents.cast<std::vector<int64_t>>(), order == "F");
+          },
+          py::kw_only(), py::arg("order") = "C",
+          "A view with a new shape (numpy's reshape without copying).")
+      .def(
+          "ravel",
+          [](const DeviceArray &a, const std::string &order) {
+            if (order != "C" && order != "F")
+              throw py::value_error("ravel: order must be 'C' or 'F', not '" + order + "'");
+            return a.reshape({-1}, order == "F");
+          },
+          py::arg("order") = "C", "A 1-D view of a contiguous array.")
       .def("__len__",
            [](const DeviceArray &a) {
              if (a.shape().empty())

@@ -54,9 +54,17 @@ public:
   // numpy's basic indexing (ints, slices, Ellipsis): a view, or a host scalar when every
   // axis is indexed by an int.
   py::object getItem(const py::handle &index) const;
+  // d[index] = value: `value` (a number or anything numpy broadcasts to the indexed part) is
+  // converted to this array's dtype and copied in, synchronously.
+  void setItem(const py::handle &index, const py::handle &value);
+  // A view with `shape` (one extent may be -1) over the same elements read in C or F
+  // order; the array must be contiguous in that order, as numpy needs to avoid a copy.
+  DeviceArray reshape(std::vector<int64_t> shape, bool fortranOrder) const;
   py::dict cudaArrayInterface() const;
 
 private:
+  // The part of this array `index` selects, 0-d when every axis is indexed by an int.
+  DeviceArray view(const py::handle &index) const;
   void requireShapeOf(const py::array &host, const char *what) const;
   void copyIn(runtime::CUdeviceptr dst, const void *src, size_t bytes,
               const runtime::Stream *stream) const;
