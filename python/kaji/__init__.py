@@ -39,6 +39,32 @@ from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its 
 from kaji import _core, cuda
 
 
+def _lazy_module(name, *aliases):
+    """Puts module `name` in sys.modules, also as `aliases`, to be executed on first use."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.find_spec(name)
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    for key in (name, *aliases):
+        sys.modules[key] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# kaji.random (Numba's numba.cuda.random, also kaji.cuda.random) imports numpy, which
+# `import kaji` does not: it runs on first use. It is an attribute through __getattr__ only,
+# so that `from kaji import *` leaves the standard library's random alone.
+_random = _lazy_module("kaji.random", "kaji.cuda.random")
+
+
+def __getattr__(name):
+    if name == "random":
+        return _random
+    raise AttributeError(f"module 'kaji' has no attribute {name!r}")
+
+
 def typeof(value, target=None):
     """The kaji type a kernel for `target` (default: the default target) is specialized on
     for `value`, e.g. 'array<f32, 2, C>'."""

@@ -1,7 +1,10 @@
 """The Numba spelling of kaji: ``from kaji import cuda`` and keep writing ``@cuda.jit``,
 ``cuda.grid(1)``, ``cuda.threadIdx.x``, ``cuda.shared.array``, ``cuda.to_device``, ...
 
-Inside kernels the compiler treats ``cuda`` as the kaji module itself."""
+Inside kernels the compiler treats ``cuda`` as the kaji module itself.
+
+``kaji.cuda.random`` is ``kaji.random`` (``from kaji.cuda.random import
+create_xoroshiro128p_states`` as with Numba); it runs on first use."""
 
 from kaji._arrays import device_array, device_array_like, to_device
 from kaji._core import CudaError, CudaUnavailable
@@ -20,3 +23,11 @@ from kaji._runtime import (
 )
 from kaji.decorator import jit
 from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
+
+
+def __getattr__(name):
+    if name == "random":  # kaji.random, executed on first use (kaji/__init__.py)
+        from kaji import _random
+
+        return _random
+    raise AttributeError(f"module 'kaji.cuda' has no attribute {name!r}")
