@@ -18,8 +18,8 @@ export PYTHONPATH=$PWD/python
 status=0
 KAJI_TEST_TARGETS=cpu,cuda python3 -m pytest -q -p no:cacheprovider test/python test/kernels |
   tail -25 || status=1
-for script in examples/vector_add.py bench/launch_overhead.py bench/first_call.py \
-  bench/saxpy_bandwidth.py; do
+for script in examples/vector_add.py examples/monte_carlo_pi.py bench/launch_overhead.py \
+  bench/first_call.py bench/saxpy_bandwidth.py; do
   echo "== python3 $script"
   python3 "$script" || status=1
 done
