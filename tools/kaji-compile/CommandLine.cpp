@@ -14,6 +14,8 @@ std::optional<EmitKind> emitKindFromName(std::string_view name) {
     return EmitKind::LLVM;
   if (name == "ptx")
     return EmitKind::PTX;
+  if (name == "cubin")
+    return EmitKind::Cubin;
   return std::nullopt;
 }
 
@@ -22,14 +24,15 @@ std::optional<EmitKind> emitKindFromName(std::string_view name) {
 const char *usageText() {
   return R"(usage: kaji-compile FILE.py [options]
 
-Compiles the kernels of a Python file to kaji IR, LLVM IR or PTX.
+Compiles the kernels of a Python file to kaji IR, LLVM IR, PTX or a cubin.
 
 options:
   --kernel NAME     compile this kernel (repeatable); default: every function whose
                     @jit decorator carries a signature string
   --sig SIG         the kernel's signature, e.g. 'void(float32[:], float32)'; one for
                     all kernels or one per --kernel, in order; default: the decorator's
-  --emit KIND       ast | ir | llvm | ptx (default: ptx; llvm for --target cpu)
+  --emit KIND       ast | ir | llvm | ptx | cubin (default: ptx; llvm for --target cpu);
+                    cubin runs the CUDA toolkit's ptxas and needs -o FILE
   --target T        cuda (PTX through NVPTX, default) or cpu (host LLVM IR, as the CPU
                     backend JIT-compiles it)
   --no-boundscheck  cpu: leave array indices unchecked
@@ -70,8 +73,8 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
       } else if (arg == "--emit") {
         auto kind = emitKindFromName(value);
         if (!kind) {
-          error =
-              "unknown --emit kind '" + std::string(value) + "' (expected ast, ir, llvm or ptx)";
+          error = "unknown --emit kind '" + std::string(value) +
+                  "' (expected ast, ir, llvm, ptx or cubin)";
           return std::nullopt;
         }
         cl.emit = *kind;
@@ -105,8 +108,12 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
     error = "no input file";
     return std::nullopt;
   }
-  if (cl.target == TargetKind::CPU && cl.emit == EmitKind::PTX) {
-    error = "--target cpu has no PTX: use --emit ast, ir or llvm";
+  if (cl.target == TargetKind::CPU && (cl.emit == EmitKind::PTX || cl.emit == EmitKind::Cubin)) {
+    error = "--target cpu has no PTX or cubin: use --emit ast, ir or llvm";
+    return std::nullopt;
+  }
+  if (cl.emit == EmitKind::Cubin && cl.outputPath.empty()) {
+    error = "--emit cubin writes a binary file: give it with -o FILE";
     return std::nullopt;
   }
   if (!cl.emit)

@@ -7,7 +7,7 @@
 
 namespace kaji::tools {
 
-enum class EmitKind { AST, IR, LLVM, PTX };
+enum class EmitKind { AST, IR, LLVM, PTX, Cubin };
 enum class TargetKind { CUDA, CPU };
 
 struct CommandLine {

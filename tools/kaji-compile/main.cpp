@@ -2,6 +2,7 @@
 #include "CommandLine.h"
 
 #include "kaji/driver/Compiler.h"
+#include "kaji/driver/PtxAssembler.h"
 #include "kaji/driver/Version.h"
 #include "kaji/frontend/Diagnostics.h"
 #include "kaji/frontend/Signature.h"
@@ -125,8 +126,12 @@ private:
                                "': pass --kernel NAME --sig SIGNATURE, or give a function a "
                                "signature in its decorator, e.g. @kaji.jit(\"void(float32[:])\")");
     static const driver::Stage stages[] = {driver::Stage::IR, driver::Stage::IR,
-                                           driver::Stage::LLVM, driver::Stage::PTX};
-    return write(driver::emitStage(request, stages[int(*cl_.emit)]));
+                                           driver::Stage::LLVM, driver::Stage::PTX,
+                                           driver::Stage::PTX};
+    std::string output = driver::emitStage(request, stages[int(*cl_.emit)]);
+    if (*cl_.emit == tools::EmitKind::Cubin)
+      output = driver::assemblePTX(output, cl_.arch, cl_.optLevel);
+    return write(output);
   }
 
   // The --kernel names, else every function whose @jit decorator gives a signature. A
