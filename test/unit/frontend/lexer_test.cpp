@@ -48,6 +48,9 @@ std::string lex(const std::string &text) {
     case TokenKind::EndOfFile:
       out += "eof";
       break;
+    case TokenKind::Unsupported:
+      out += "unsupported:" + token.text;
+      break;
     }
   }
   return out;
