@@ -1,5 +1,6 @@
 #include "LLVMLowering.h"
 
+#include "LineTable.h"
 #include "MathLowering.h"
 #include "PythonArithmetic.h"
 
@@ -179,14 +180,22 @@ class ModuleLowering {
 public:
   ModuleLowering(const ir::Module &module, const Target &target, const LoweringOptions &options,
                  llvm::Module &out)
-      : module_(module), target_(target), options_(options), out_(out) {}
+      : module_(module), target_(target), options_(options), out_(out) {
+    if (options.lineInfo)
+      lineTable_.emplace(out);
+  }
 
   void run() {
     for (const auto &function : module_.functions())
       declare(*function);
     for (const auto &function : module_.functions())
       FunctionLowering(*this, *function, *functions_.at(function.get())).run();
+    if (lineTable_)
+      lineTable_->finish();
   }
+
+  // Null unless LoweringOptions::lineInfo.
+  LineTable *lineTable() { return lineTable_ ? &*lineTable_ : nullptr; }
 
   const Target &target() const { return target_; }
   const LoweringOptions &options() const { return options_; }
@@ -273,6 +282,7 @@ private:
   const LoweringOptions &options_;
   llvm::Module &out_;
   std::unordered_map<const ir::Function *, llvm::Function *> functions_;
+  std::optional<LineTable> lineTable_;
 };
 
 FunctionLowering::FunctionLowering(ModuleLowering &moduleLowering, const ir::Function &function,
@@ -330,6 +340,10 @@ void FunctionLowering::run() {
           llvm::BasicBlock::Create(context_, i == 0 ? "entry" : "bb" + std::to_string(i), &out_);
   }
   builder_.SetInsertPoint(blocks_.at(function_.entry()));
+  LineTable *lines = moduleLowering_.lineTable();
+  llvm::DISubprogram *scope = lines ? lines->describe(out_, function_) : nullptr;
+  if (lines)
+    builder_.SetCurrentDebugLocation(lines->at(function_.location(), scope));
   bindParameters();
   for (const ir::Block *block : order)
     if (block != function_.entry())
@@ -339,6 +353,8 @@ void FunctionLowering::run() {
     for (const auto &op : block->operations()) {
       if (builder_.GetInsertBlock()->getTerminator())
         throw CompileError(op->location(), "operation after the terminator of its block");
+      if (lines)
+        builder_.SetCurrentDebugLocation(lines->at(op->location(), scope));
       lowerOperation(*op);
     }
   }

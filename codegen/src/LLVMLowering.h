@@ -19,6 +19,8 @@ struct LoweringOptions {
   // which only checked code applies): an index out of range is reported through
   // Target::emitIndexError and the access goes to scratch memory instead.
   bool boundsCheck = false;
+  // Attaches each instruction's Python line (`.loc` directives in PTX).
+  bool lineInfo = false;
 };
 
 // Adds every function of `module` to `out` (whose triple and data layout the caller has

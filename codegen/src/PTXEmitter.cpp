@@ -42,7 +42,10 @@ std::unique_ptr<llvm::Module> lowerForNVPTX(const ir::Module &module, const PTXO
   auto lowered = std::make_unique<llvm::Module>("kaji", context);
   lowered->setTargetTriple(kNVPTXTriple);
   lowered->setDataLayout(machine.createDataLayout());
-  lowerModule(module, target, LoweringOptions{options.fastMath}, *lowered);
+  LoweringOptions lowering;
+  lowering.fastMath = options.fastMath;
+  lowering.lineInfo = options.lineInfo;
+  lowerModule(module, target, lowering, *lowered);
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);
   if (llvm::verifyModule(*lowered, &problemStream))

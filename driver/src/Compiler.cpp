@@ -163,6 +163,7 @@ CacheKey cacheKey(const CompileRequest &request) {
   key.add("arch", request.ptx.arch);
   key.add("opt", std::to_string(request.ptx.optLevel));
   key.add("fastmath", request.ptx.fastMath ? "1" : "0");
+  key.add("lineinfo", request.ptx.lineInfo ? "1" : "0");
   key.add("boundscheck", request.host.boundsCheck ? "1" : "0");
   key.add("kaji-passes", request.optimizeIR ? "1" : "0");
   for (const frontend::SourceFile &source : request.sources) {

@@ -11,7 +11,7 @@ _CO_VARKEYWORDS = 0x08
 
 
 def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None,
-        boundscheck=None, cache=False):
+        boundscheck=None, cache=False, lineinfo=False):
     """Compiles a Python function into a kernel (or, with ``device=True``, a device function
     kernels call).
 
@@ -24,7 +24,8 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
     makes an out-of-range index raise IndexError; the cuda target has no bounds checks.
     ``cache=True`` keeps the kernel's PTX on disk (``$KAJI_CACHE_DIR``, else
     ``$XDG_CACHE_HOME/kaji``, else ``~/.cache/kaji``) so later processes skip compiling it;
-    the cpu target's machine code is not cached.
+    the cpu target's machine code is not cached. ``lineinfo=True`` marks each PTX instruction
+    with its Python line (``.loc``), so Nsight Compute and compute-sanitizer name the line.
     Device functions take any target: they are compiled into each caller.
     """
     opt_level = (3 if opt else 0) if isinstance(opt, bool) else int(opt)
@@ -42,7 +43,8 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
             raise ValueError(f"kernel '{func.__name__}': boundscheck=True needs target='cpu'; "
                              "kernels on the cuda target are not bounds-checked")
         kernel = Kernel(func, fastmath=fastmath, opt_level=opt_level, target=kernel_target,
-                        boundscheck=boundscheck is None or bool(boundscheck), cache=bool(cache))
+                        boundscheck=boundscheck is None or bool(boundscheck), cache=bool(cache),
+                        lineinfo=bool(lineinfo))
         for signature in signatures:
             kernel.add_signature(signature)
         return kernel
@@ -90,13 +92,13 @@ class Kernel(_core.Dispatcher):
     ``kernel[griddim, blockdim, stream, sharedmem](*args)``."""
 
     def __init__(self, func, fastmath=False, opt_level=3, target="cuda", boundscheck=True,
-                 cache=False):
+                 cache=False, lineinfo=False):
         self.py_func = func
         self._source = function_source(func)
         self._describe_globals = functools.partial(describe_globals, func)
         super().__init__(self._source, self._describe_globals, _parameters(func),
                          fast_math=fastmath, opt_level=opt_level, target=target,
-                         bounds_check=boundscheck, cache=cache)
+                         bounds_check=boundscheck, cache=cache, lineinfo=lineinfo)
         functools.update_wrapper(self, func)
 
     def __call__(self, *args):

@@ -145,6 +145,7 @@ Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object descri
   settings_.target = options.target;
   settings_.ptx.fastMath = settings_.host.fastMath = options.fastMath;
   settings_.ptx.optLevel = settings_.host.optLevel = options.optLevel;
+  settings_.ptx.lineInfo = options.lineInfo;
   settings_.host.boundsCheck = options.boundsCheck;
 }
 
@@ -396,7 +397,7 @@ void bindDispatcher(py::module_ &m) {
                          "A @jit kernel: its specializations and the launch fast path.")
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, bool fastMath, unsigned optLevel,
-                       const std::string &target, bool boundsCheck, bool cache) {
+                       const std::string &target, bool boundsCheck, bool cache, bool lineInfo) {
              if (optLevel > 3)
                throw py::value_error("opt_level must be 0 to 3, not " + std::to_string(optLevel));
              if (target != "cuda" && target != "cpu")
@@ -405,11 +406,11 @@ void bindDispatcher(py::module_ &m) {
                  target == "cpu" ? driver::Target::Host : driver::Target::CUDA;
              return Dispatcher(std::move(source), std::move(describeGlobals),
                                std::move(parameterNames),
-                               {fastMath, optLevel, driverTarget, boundsCheck, cache});
+                               {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
            py::arg("fast_math") = false, py::arg("opt_level") = 3, py::arg("target") = "cuda",
-           py::arg("bounds_check") = true, py::arg("cache") = false)
+           py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false)
       .def("__getitem__",
            [](py::object self, py::handle config) { return ConfiguredLaunch(self, config); })
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))

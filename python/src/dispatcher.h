@@ -71,6 +71,7 @@ public:
     driver::Target target = driver::Target::CUDA;
     bool boundsCheck = true; // cpu target only
     bool diskCache = false;  // cuda target: PTX kept in DiskCache::defaultDirectory()
+    bool lineInfo = false;   // cuda target: .loc directives with the Python lines
   };
 
   Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,

@@ -156,3 +156,16 @@ def test_source_less_function_is_rejected():
     exec("def made_up(out):\n    out[0] = 1\n", namespace)
     with pytest.raises(TypeError, match="cannot read the source"):
         kaji.jit(namespace["made_up"])
+
+
+def test_lineinfo_marks_ptx_with_python_lines():
+    def wave(out, x):
+        i = kaji.grid(1)
+        out[i] = x[i] * 2.0
+
+    signature = "void(float32[:], float32[:])"
+    marked = kaji.jit(lineinfo=True)(wave).inspect_ptx(signature)
+    plain = kaji.jit(wave).inspect_ptx(signature)
+    line = wave.__code__.co_firstlineno
+    assert f"\t.loc\t1 {line + 2} " in marked and "test_compile.py" in marked
+    assert "\t.loc\t" not in plain

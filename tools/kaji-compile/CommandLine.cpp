@@ -36,6 +36,8 @@ options:
   --target T        cuda (PTX through NVPTX, default) or cpu (host LLVM IR, as the CPU
                     backend JIT-compiles it)
   --no-boundscheck  cpu: leave array indices unchecked
+  --lineinfo        cuda: mark each instruction with its Python line (.loc), for
+                    profilers and compute-sanitizer
   --arch sm_XX      GPU architecture (default: sm_90)
   -O0 .. -O3        optimisation level (default: -O3)
   -o FILE           write the output to FILE instead of standard output
@@ -61,6 +63,8 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
       cl.showVersion = true;
     } else if (arg == "--no-boundscheck") {
       cl.boundsCheck = false;
+    } else if (arg == "--lineinfo") {
+      cl.lineInfo = true;
     } else if (arg == "--kernel" || arg == "--sig" || arg == "--emit" || arg == "--arch" ||
                arg == "--target" || arg == "-o") {
       const char *value = needsValue(i, arg);

@@ -19,6 +19,7 @@ struct CommandLine {
   bool boundsCheck = true; // cpu only
   std::string arch = "sm_90";
   unsigned optLevel = 3;
+  bool lineInfo = false;  // cuda: .loc directives with each instruction's Python line
   std::string outputPath; // empty: stdout
   bool showHelp = false;
   bool showVersion = false;

@@ -108,6 +108,7 @@ private:
     driver::CompileRequest request;
     request.ptx.arch = cl_.arch;
     request.ptx.optLevel = cl_.optLevel;
+    request.ptx.lineInfo = cl_.lineInfo;
     request.host.optLevel = cl_.optLevel;
     request.host.boundsCheck = cl_.boundsCheck;
     if (cl_.target == tools::TargetKind::CPU)

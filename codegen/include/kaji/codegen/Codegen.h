@@ -18,6 +18,7 @@ struct PTXOptions {
   std::string arch = "sm_90"; // sm_XX
   unsigned optLevel = 3;      // 0..3, LLVM's pipeline level
   bool fastMath = false;
+  bool lineInfo = false; // `.loc` directives naming each instruction's Python line
 };
 
 // Wall time of the codegen phases of one emitPTX call, in milliseconds.
