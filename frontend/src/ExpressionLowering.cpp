@@ -285,6 +285,8 @@ void FunctionLowerer::branchOn(const Expr &test, ir::Block *ifTrue, ir::Block *i
       branchOn(*boolOp->values[i], isAnd ? next : ifTrue, isAnd ? ifFalse : next);
       ssa_->seal(next);
       enter(next);
+      if (!reachable())
+        return; // a constant operand decided the branch: Python evaluates no further
     }
     return branchOn(*boolOp->values.back(), ifTrue, ifFalse);
   }
@@ -296,18 +298,26 @@ void FunctionLowerer::branchOn(const Expr &test, ir::Block *ifTrue, ir::Block *i
 
 Operand FunctionLowerer::mergeValues(ir::Block *merge, const std::vector<ir::Block *> &blocks,
                                      const std::vector<Operand> &values, const Expr &node) {
+  // Only the values of blocks that branch to `merge` count: after a constant condition the
+  // others are never evaluated, so `1 or x` is the int 1 whatever `x` is, as in Python.
+  std::vector<size_t> live;
+  for (size_t i = 0; i < blocks.size(); ++i)
+    if (ir::Operation *terminator = blocks[i]->terminator())
+      for (const ir::Successor &successor : terminator->successors())
+        if (successor.block == merge) {
+          live.push_back(i);
+          break;
+        }
   ScalarType type;
-  for (size_t i = 0; i < values.size(); ++i) {
+  for (size_t i : live) {
     if (!values[i].isScalar())
       throw ir::CompileError(node.loc, "'" + describe(values[i]) + "' cannot be combined in '" +
                                            unparse(node) + "'; only numbers and bools can");
-    type = i == 0 ? values[i].scalarType() : promote(type, values[i].scalarType());
+    type = i == live.front() ? values[i].scalarType() : promote(type, values[i].scalarType());
   }
   ir::Value *argument = ssa_->addArgument(merge, ir::Type::scalar(type.kind));
-  for (size_t i = 0; i < blocks.size(); ++i) {
+  for (size_t i : live) {
     ir::Block *block = blocks[i];
-    if (!block->terminator())
-      continue; // unreachable: it never branched to `merge`
     // The conversion belongs before the branch that carries the value.
     auto terminator = block->take(block->operations().size() - 1);
     enter(block);
@@ -338,6 +348,8 @@ Operand FunctionLowerer::lowerBoolOp(const BoolOpExpr &expr) {
     condJump(t, isAnd ? next : merge, isAnd ? merge : next);
     ssa_->seal(next);
     enter(next);
+    if (!reachable())
+      break; // a constant operand decided the result: Python evaluates no further
   }
   ssa_->seal(merge);
   return mergeValues(merge, blocks, values, expr);
@@ -390,6 +402,8 @@ Operand FunctionLowerer::lowerCompare(const CompareExpr &expr) {
     ssa_->setIncoming(result, block, no);
     ssa_->seal(next);
     enter(next);
+    if (!reachable())
+      break; // a comparison that is constantly false ends the chain
     left = right;
   }
   ssa_->seal(merge);
@@ -409,6 +423,8 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
   for (auto [block, branch] :
        {std::pair{thenBlock, expr.body.get()}, {elseBlock, expr.orelse.get()}}) {
     enter(block);
+    if (!reachable())
+      continue; // the condition is constant: Python never evaluates this branch
     values.push_back(lower(*branch));
     blocks.push_back(builder_.block());
     jump(merge);
