@@ -333,7 +333,10 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
     if (attr == "ndim")
       return intConstant(ScalarKind::Int64, ndim, true);
     if (attr == "size") {
+      // The product of no extents, a 0-d array's size, is 1.
       std::vector<Operand> extents = perDimension(ir::Opcode::ArrayDim);
+      if (extents.empty())
+        return intConstant(ScalarKind::Int64, 1);
       ir::Value *size = extents.front().value;
       for (size_t d = 1; d < extents.size(); ++d)
         size = builder_.binary(ir::Opcode::Mul, size, extents[d].value);
@@ -489,6 +492,10 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   if (name == "builtins.len") {
     if (arg.kind == Operand::Kind::Tuple)
       return intConstant(ScalarKind::Int64, int64_t(arg.elements.size()));
+    if (arg.kind == Operand::Kind::Array && arg.type().ndim() == 0)
+      throw ir::CompileError(expr.loc, "len() of a 0-d array is undefined (numpy's "
+                                       "'len() of unsized object'); use .size in '" +
+                                           unparse(expr) + "'");
     if (arg.kind == Operand::Kind::Array)
       return Operand::scalar(builder_
                                  .create(ir::Opcode::ArrayDim, ir::Type::scalar(ScalarKind::Int64),

@@ -97,9 +97,12 @@ private:
     return parseArrayDimensions(*kind);
   }
 
-  // `[:, :, ::1]` after the dtype: one `:` per dimension, `::1` marking a contiguous one.
+  // `[:, :, ::1]` after the dtype: one `:` per dimension, `::1` marking a contiguous one;
+  // `[]` is a 0-d array, as typeString spells it.
   ir::Type parseArrayDimensions(ScalarKind elem) {
     ++pos_; // '['
+    if (skipSpace(), consume(']'))
+      return ir::Type::array(elem, 0, ir::Layout::Any);
     std::vector<bool> contiguous;
     std::vector<size_t> starts;
     do {

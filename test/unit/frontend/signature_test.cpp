@@ -55,6 +55,12 @@ TEST(Signature, ArrayLayouts) {
   EXPECT_EQ(single("int64[:,:,:]"), Type::array(ScalarKind::Int64, 3, Layout::Any));
 }
 
+TEST(Signature, ZeroDimensionalArray) {
+  EXPECT_EQ(single("float32[]"), Type::array(ScalarKind::Float32, 0, Layout::Any));
+  EXPECT_EQ(single("int8[ ]"), Type::array(ScalarKind::Int8, 0, Layout::Any));
+  EXPECT_EQ(typeString(single("float32[]")), "float32[]");
+}
+
 TEST(Signature, WhitespaceInsensitive) {
   Signature sig = parseSignature("  void ( float32 [ : , : : 1 ] ,int32 )  ", {});
   ASSERT_EQ(sig.params.size(), 2u);
