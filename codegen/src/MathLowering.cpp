@@ -26,6 +26,11 @@ constexpr MathFunction kMathFunctions[] = {
     {"round", 1, llvm::Intrinsic::round},
     {"copysign", 2, llvm::Intrinsic::copysign},
     {"fma", 3, llvm::Intrinsic::fma},
+    // numpy's minimum/maximum propagate NaN; fmin/fmax return the other operand.
+    {"minimum", 2, llvm::Intrinsic::minimum},
+    {"maximum", 2, llvm::Intrinsic::maximum},
+    {"fmin", 2, llvm::Intrinsic::minnum},
+    {"fmax", 2, llvm::Intrinsic::maxnum},
     {"rsqrt", 1, llvm::Intrinsic::not_intrinsic},
     {"exp", 1, llvm::Intrinsic::not_intrinsic},
     {"exp2", 1, llvm::Intrinsic::not_intrinsic},

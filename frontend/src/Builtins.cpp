@@ -16,13 +16,15 @@ namespace {
 using ir::ScalarKind;
 
 enum class MathKind : uint8_t {
-  Float,     // float(s) -> same float
-  ToInteger, // math.floor/ceil/trunc: float -> int64, ints pass through
-  Predicate, // isnan/isinf/isfinite -> bool
-  Power,     // math.pow: float pow
-  Log,       // math.log(x[, base])
-  Abs,       // numpy.abs: like abs()
-  MinMax,    // numpy.minimum/maximum: like min()/max()
+  Float,         // float(s) -> same float
+  ToInteger,     // math.floor/ceil/trunc: float -> int64, ints pass through
+  Predicate,     // isnan/isinf/isfinite -> bool
+  Power,         // math.pow: float pow
+  PowerOperator, // numpy.power: like a ** b, integer powers wrap
+  Log,           // math.log(x[, base])
+  Abs,           // numpy.abs: like abs()
+  Minimum,       // numpy.minimum/fmin: min on integers, irName on floats
+  Maximum,       // numpy.maximum/fmax: max on integers, irName on floats
 };
 
 struct MathFunction {
@@ -103,14 +105,16 @@ constexpr MathFunction kNumpyFunctions[] = {
     {"hypot", "hypot", 2, MathKind::Float},
     {"copysign", "copysign", 2, MathKind::Float},
     {"fmod", "fmod", 2, MathKind::Float},
-    {"power", "pow", 2, MathKind::Power},
+    {"power", "pow", 2, MathKind::PowerOperator},
     {"isnan", "isnan", 1, MathKind::Predicate},
     {"isinf", "isinf", 1, MathKind::Predicate},
     {"isfinite", "isfinite", 1, MathKind::Predicate},
     {"abs", "abs", 1, MathKind::Abs},
     {"absolute", "abs", 1, MathKind::Abs},
-    {"minimum", "min", 2, MathKind::MinMax},
-    {"maximum", "max", 2, MathKind::MinMax},
+    {"minimum", "minimum", 2, MathKind::Minimum},
+    {"maximum", "maximum", 2, MathKind::Maximum},
+    {"fmin", "fmin", 2, MathKind::Minimum},
+    {"fmax", "fmax", 2, MathKind::Maximum},
 };
 
 // Numba's cuda.fma and cuda.cbrt.
@@ -391,17 +395,24 @@ Operand FunctionLowerer::callMath(const std::string &function, const std::vector
   for (const Operand &arg : args)
     type = promote(type, arg.scalarType());
   at(expr.loc);
-  if (fn.kind == MathKind::Abs || fn.kind == MathKind::MinMax) {
-    ir::Opcode opcode = fn.kind == MathKind::Abs ? ir::Opcode::Abs
-                        : fn.irName == "min"     ? ir::Opcode::Min
-                                                 : ir::Opcode::Max;
+  if (fn.kind == MathKind::PowerOperator)
+    return binary(BinaryOperator::Pow, args[0], args[1], expr.loc,
+                  [&expr] { return unparse(expr); });
+  bool minMax = fn.kind == MathKind::Minimum || fn.kind == MathKind::Maximum;
+  if (fn.kind == MathKind::Abs || minMax) {
     if (type.kind == ScalarKind::Bool)
       type.kind = ScalarKind::Int64;
     std::vector<ir::Value *> operands;
     for (const Operand &arg : args)
       operands.push_back(convert(arg, type.kind));
-    return Operand::scalar(builder_.create(opcode, ir::Type::scalar(type.kind), operands)->result(),
-                           type.weak);
+    ir::Type resultType = ir::Type::scalar(type.kind);
+    // On floats each has its own NaN rule (minimum propagates NaN, fmin ignores it).
+    if (minMax && ir::isFloat(type.kind))
+      return Operand::scalar(builder_.math(fn.irName, resultType, operands), type.weak);
+    ir::Opcode opcode = fn.kind == MathKind::Abs       ? ir::Opcode::Abs
+                        : fn.kind == MathKind::Minimum ? ir::Opcode::Min
+                                                       : ir::Opcode::Max;
+    return Operand::scalar(builder_.create(opcode, resultType, operands)->result(), type.weak);
   }
   bool integral = !ir::isFloat(type.kind);
   if (fn.kind == MathKind::ToInteger && integral)

@@ -267,6 +267,17 @@ std::optional<Attr> foldMath(const std::string &name, ScalarKind kind,
     return std::trunc(x);
   if (name == "copysign" && args.size() == 2)
     return std::copysign(x, args[1]);
+  if (args.size() == 2 && (name == "minimum" || name == "maximum")) {
+    if (std::isnan(x) || std::isnan(args[1]))
+      return std::numeric_limits<double>::quiet_NaN();
+    // As llvm.minimum/maximum: -0.0 is below +0.0.
+    bool firstBelow = x < args[1] || (x == args[1] && std::signbit(x));
+    return (name == "minimum") == firstBelow ? x : args[1];
+  }
+  if (name == "fmin" && args.size() == 2)
+    return std::fmin(x, args[1]);
+  if (name == "fmax" && args.size() == 2)
+    return std::fmax(x, args[1]);
   return std::nullopt;
 }
 

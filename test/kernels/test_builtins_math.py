@@ -270,3 +270,52 @@ def test_math_function_imported_by_name_and_numpy_functions(jit):
     out = np.zeros_like(x)
     jit(imported_names)[8, 128](out, x)
     np.testing.assert_allclose(out, 2 * np.sqrt(x) + x, rtol=1e-15)
+
+
+def numpy_min_max(out, x, y):
+    i = kaji.grid(1)
+    if i < x.size:
+        out[0, i] = np.minimum(x[i], y[i])
+        out[1, i] = np.maximum(x[i], y[i])
+        out[2, i] = np.fmin(x[i], y[i])
+        out[3, i] = np.fmax(x[i], y[i])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_numpy_minimum_maximum_propagate_nan_fmin_fmax_ignore_it(jit, dtype):
+    # NaN in either position, in both; ordinary values both ways round.
+    x = np.array([1.0, math.nan, math.nan, 2.0, -3.0, math.inf, 5.0], dtype=dtype)
+    y = np.array([math.nan, 1.0, math.nan, 1.0, -math.inf, 4.0, 5.0], dtype=dtype)
+    out = np.zeros((4, x.size), dtype=dtype)
+    jit(numpy_min_max)[1, x.size](out, x, y)
+    expected = [np.minimum(x, y), np.maximum(x, y), np.fmin(x, y), np.fmax(x, y)]
+    np.testing.assert_array_equal(out, np.array(expected))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint32])
+def test_numpy_fmin_fmax_of_integers(jit, dtype):
+    x = np.array([0, 7, 100, 3], dtype=dtype)
+    y = np.array([5, 7, 2, 90], dtype=dtype)
+    out = np.zeros((4, x.size), dtype=dtype)
+    jit(numpy_min_max)[1, x.size](out, x, y)
+    expected = [np.minimum(x, y), np.maximum(x, y), np.fmin(x, y), np.fmax(x, y)]
+    np.testing.assert_array_equal(out, np.array(expected))
+
+
+def numpy_integer_power(out, x, n):
+    i = kaji.grid(1)
+    if i < x.size:
+        out[0, i] = np.power(x[i], n[i])
+        out[1, i] = x[i] ** n[i]
+        out[2, i] = np.power(np.int32(2), 31)
+
+
+def test_numpy_power_of_integers_wraps_like_the_operator(jit):
+    x = np.array([2, 3, -2, 7, 1], dtype=np.int32)
+    n = np.array([31, 21, 31, 12, 40], dtype=np.int32)
+    out = np.zeros((3, x.size), dtype=np.int32)
+    jit(numpy_integer_power)[1, x.size](out, x, n)
+    expected = np.power(x, n)
+    np.testing.assert_array_equal(out[0], expected)
+    np.testing.assert_array_equal(out[1], expected)
+    np.testing.assert_array_equal(out[2], np.full(x.size, np.power(np.int32(2), np.int32(31))))
