@@ -191,12 +191,12 @@ llvm::Value *HostTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::T
 
 void HostTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                                 const std::string &function, llvm::Value *axis, llvm::Value *index,
-                                llvm::Value *extent) const {
+                                llvm::Value *extent, bool indexIsUnsigned) const {
   std::string site = location.fileName() + ":" + std::to_string(location.line) + ":" +
                      std::to_string(location.col) + ": in '" + function + "'";
   llvm::Value *siteText = builder.CreateGlobalString(site, "kaji.index_site");
   callExecutor(builder, kIndexError, "index_error", builder.getVoidTy(),
-               {siteText, axis, index, extent})
+               {siteText, axis, index, extent, builder.getInt32(indexIsUnsigned)})
       ->addFnAttr(llvm::Attribute::Cold);
 }
 

@@ -41,7 +41,7 @@ public:
                                  uint64_t alignment, const std::string &name) const override;
   void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                       const std::string &function, llvm::Value *axis, llvm::Value *index,
-                      llvm::Value *extent) const override;
+                      llvm::Value *extent, bool indexIsUnsigned) const override;
   std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const override;
   void markKernel(llvm::Function &kernel) const override;
   void linkMathLibrary(llvm::Module &module, bool fastMath) const override;

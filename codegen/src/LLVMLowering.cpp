@@ -152,11 +152,16 @@ private:
                    const std::vector<std::vector<llvm::Value *>> &arguments,
                    const ir::Operation &op);
   llvm::Value *elementAddress(const ir::Operation &op, unsigned arrayOperand, unsigned firstIndex);
-  // `index` wrapped (negative counts from the end) and checked against `extent`; a failed
-  // check branches to a block that reports it and continues at `merge`, added to `failures`.
-  llvm::Value *checkedIndex(const ir::Operation &op, llvm::Value *index, llvm::Value *extent,
-                            unsigned axis, llvm::BasicBlock *merge,
+  // `index` wrapped (a negative signed one counts from the end; an unsigned one never
+  // wraps) and checked against `extent`; a failed check branches to a block that reports it
+  // and continues at `merge`, added to `failures`.
+  llvm::Value *checkedIndex(const ir::Operation &op, llvm::Value *index, bool isUnsigned,
+                            llvm::Value *extent, unsigned axis, llvm::BasicBlock *merge,
                             std::vector<llvm::BasicBlock *> &failures);
+  // Fills `fail` with the report of `index` and a branch to `merge`.
+  void reportIndexError(const ir::Operation &op, llvm::Value *index, bool isUnsigned,
+                        llvm::Value *extent, unsigned axis, llvm::BasicBlock *merge,
+                        std::vector<llvm::BasicBlock *> &failures, llvm::BasicBlock *fail);
   llvm::Value *castScalar(llvm::Value *value, ScalarKind from, ScalarKind to);
 
   llvm::Value *scalar(const ir::Value *value, const ir::Operation &user) const;
@@ -801,7 +806,8 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
     llvm::Value *index64 =
         castScalar(scalar(index, op), index->type().scalarKind(), ScalarKind::Int64);
     if (merge)
-      index64 = checkedIndex(op, index64, value.shape[d], d, merge, failures);
+      index64 = checkedIndex(op, index64, !index->type().isSignedInteger(), value.shape[d], d,
+                             merge, failures);
     llvm::Value *term = builder_.CreateMul(index64, value.strides[d]);
     offset = offset ? builder_.CreateAdd(offset, term) : term;
   }
@@ -821,8 +827,20 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
   return checked;
 }
 
+void FunctionLowering::reportIndexError(const ir::Operation &op, llvm::Value *index,
+                                        bool isUnsigned, llvm::Value *extent, unsigned axis,
+                                        llvm::BasicBlock *merge,
+                                        std::vector<llvm::BasicBlock *> &failures,
+                                        llvm::BasicBlock *fail) {
+  builder_.SetInsertPoint(fail);
+  target_.emitIndexError(builder_, op.location(), function_.name(), builder_.getInt64(axis), index,
+                         extent, isUnsigned);
+  builder_.CreateBr(merge);
+  failures.push_back(fail);
+}
+
 llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value *index,
-                                            llvm::Value *extent, unsigned axis,
+                                            bool isUnsigned, llvm::Value *extent, unsigned axis,
                                             llvm::BasicBlock *merge,
                                             std::vector<llvm::BasicBlock *> &failures) {
   // An index that is already Python's wraparound (`i < 0 ? i + extent : i`, as the frontend
@@ -842,10 +860,17 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
   // loop of a checked kernel keeps a check-free main loop that vectorises.
   llvm::BasicBlock *checkStart = builder_.GetInsertBlock();
   llvm::Value *inRange = builder_.CreateICmpULT(index, extent, "index.in_range");
-  auto *negative = llvm::BasicBlock::Create(context_, "bounds.negative", &out_, merge);
   auto *ok = llvm::BasicBlock::Create(context_, "bounds.ok", &out_, merge);
   auto *fail = llvm::BasicBlock::Create(context_, "bounds.fail", &out_, merge);
   llvm::MDBuilder weights(context_);
+  if (isUnsigned) {
+    // No wraparound: an unsigned index is never negative, however large.
+    builder_.CreateCondBr(inRange, ok, fail, weights.createLikelyBranchWeights());
+    reportIndexError(op, index, isUnsigned, extent, axis, merge, failures, fail);
+    builder_.SetInsertPoint(ok);
+    return index;
+  }
+  auto *negative = llvm::BasicBlock::Create(context_, "bounds.negative", &out_, merge);
   builder_.CreateCondBr(inRange, ok, negative, weights.createLikelyBranchWeights());
 
   // A negative index counts from the end. Unsigned, `index + extent u< extent` holds exactly
@@ -855,12 +880,7 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
   llvm::Value *wrappedInRange = builder_.CreateICmpULT(wrapped, extent, "index.wrapped_in_range");
   builder_.CreateCondBr(wrappedInRange, ok, fail, weights.createLikelyBranchWeights());
 
-  builder_.SetInsertPoint(fail);
-  target_.emitIndexError(builder_, op.location(), function_.name(), builder_.getInt64(axis), index,
-                         extent);
-  builder_.CreateBr(merge);
-  failures.push_back(fail);
-
+  reportIndexError(op, index, isUnsigned, extent, axis, merge, failures, fail);
   builder_.SetInsertPoint(ok);
   llvm::PHINode *checked = builder_.CreatePHI(index->getType(), 2, "index.checked");
   checked->addIncoming(index, checkStart);

@@ -172,8 +172,8 @@ llvm::Value *NVPTXTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::
 }
 
 void NVPTXTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &,
-                                 const std::string &, llvm::Value *, llvm::Value *,
-                                 llvm::Value *) const {
+                                 const std::string &, llvm::Value *, llvm::Value *, llvm::Value *,
+                                 bool) const {
   // A GPU thread has nowhere to report to; trapping aborts the launch with an error the
   // driver returns.
   builder.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});

@@ -80,11 +80,12 @@ public:
 
   // Reports an array index found out of range at `location` in `function` (only emitted when
   // LoweringOptions::boundsCheck is set). `axis`, `index` and `extent` are i64 values; the
-  // index is the one the kernel computed, before negative wraparound. Execution continues
-  // after the report, with the access redirected to scratch memory.
+  // index is the one the kernel computed, before negative wraparound; its bits are read as
+  // unsigned where `indexIsUnsigned`. Execution continues after the report, with the access
+  // redirected to scratch memory.
   virtual void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                               const std::string &function, llvm::Value *axis, llvm::Value *index,
-                              llvm::Value *extent) const = 0;
+                              llvm::Value *extent, bool indexIsUnsigned) const = 0;
 
   // Symbol of the library function computing the libm function `name` (e.g. "sin",
   // "atan2") for `kind` (Float32 or Float64) — used for math the lowering cannot

@@ -498,9 +498,12 @@ ir::Value *FunctionLowerer::indexValue(const Operand &array, unsigned dim, const
     throw ir::CompileError(indexExpr.loc, "array indices must be integers, not '" +
                                               describe(index) + "', in '" + unparse(node) + "'");
   at(indexExpr.loc);
+  // An unsigned index stays unsigned: however large, it never counts from the end.
+  if (!index.type().isSignedInteger())
+    return convert(index, ScalarKind::UInt64);
   ir::Value *i64 = convert(index, ScalarKind::Int64);
   std::optional<int64_t> constant = constantInt(index);
-  if (!index.type().isSignedInteger() || (constant && *constant >= 0))
+  if (constant && *constant >= 0)
     return i64;
   // Negative indices count from the end, as in Python and Numba.
   ir::Value *extent = builder_

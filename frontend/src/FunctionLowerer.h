@@ -94,7 +94,8 @@ private:
   // Throws when `array`, assigned through `target`, is a constant array.
   void checkWritable(const Operand &array, const Expr &target);
   void checkIndexCount(const Operand &array, size_t count, const Expr &arrayExpr, const Expr &node);
-  // One index as i64, negative values wrapped around the extent of dimension `dim`.
+  // One index as i64, negative values wrapped around the extent of dimension `dim`; an
+  // unsigned one as u64, never wrapped.
   ir::Value *indexValue(const Operand &array, unsigned dim, const Operand &index,
                         const Expr &indexExpr, const Expr &node);
   Operand lowerCall(const CallExpr &expr);

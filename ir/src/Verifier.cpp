@@ -240,8 +240,10 @@ private:
     if (count != array.ndim())
       fail(op, "indexes a " + std::to_string(array.ndim()) + "-dimensional array with " +
                    std::to_string(count) + " indices");
+    // A u64 index is never negative: it does not count from the end.
     for (unsigned i = first; i < op.numOperands(); ++i)
-      expectType(op, i, kI64);
+      if (op.operand(i)->type() != Type::scalar(ScalarKind::UInt64))
+        expectType(op, i, kI64);
   }
 
   void verifyArithmetic(const Operation &op, unsigned arity) {

@@ -35,13 +35,15 @@ struct LaunchState {
   std::mutex errorLock;
   std::exception_ptr error;
 
-  void recordIndexError(const char *site, int64_t axis, int64_t index, int64_t extent) {
+  void recordIndexError(const char *site, int64_t axis, int64_t index, int64_t extent,
+                        bool indexIsUnsigned) {
     std::lock_guard<std::mutex> guard(errorLock);
     if (failed.exchange(true))
       return;
-    error = std::make_exception_ptr(KernelIndexError(
-        std::string(site) + ": index " + std::to_string(index) + " is out of bounds for axis " +
-        std::to_string(axis) + " with size " + std::to_string(extent)));
+    std::string value = indexIsUnsigned ? std::to_string(uint64_t(index)) : std::to_string(index);
+    error = std::make_exception_ptr(
+        KernelIndexError(std::string(site) + ": index " + value + " is out of bounds for axis " +
+                         std::to_string(axis) + " with size " + std::to_string(extent)));
   }
 
   void recordFailure(std::exception_ptr failure) {
@@ -105,8 +107,9 @@ struct HostExecutor::Worker {
   static void barrier(void *executor) { static_cast<Worker *>(executor)->fibers.barrier(); }
 
   static void indexError(void *executor, const char *site, int64_t axis, int64_t index,
-                         int64_t extent) {
-    static_cast<Worker *>(executor)->launch->recordIndexError(site, axis, index, extent);
+                         int64_t extent, uint32_t indexIsUnsigned) {
+    static_cast<Worker *>(executor)->launch->recordIndexError(site, axis, index, extent,
+                                                              indexIsUnsigned != 0);
   }
 
   static void warpBarrier(void *executor, uint32_t mask) {

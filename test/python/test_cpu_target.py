@@ -95,6 +95,40 @@ def test_index_error_names_kernel_location_and_index():
     np.testing.assert_array_equal(out, np.arange(1000))
 
 
+def store_at(out, index):
+    out[index[0]] = 7
+
+
+def store_at_uint64_max(out):
+    out[np.uint64(2**64 - 1)] = 7
+
+
+@pytest.mark.parametrize("value", [2**64 - 1, 2**63 + 2, 4])
+def test_unsigned_index_never_wraps_around(value):
+    # A uint64 index is never negative: 2**64 - 1 is not -1 (which would write out[3]).
+    out = np.zeros(4, dtype=np.int64)
+    kernel = kaji.jit(target="cpu")(store_at)
+    with pytest.raises(IndexError) as info:
+        kernel[1, 1](out, np.array([value], dtype=np.uint64))
+    assert f"index {value} is out of bounds for axis 0 with size 4" in str(info.value)
+    np.testing.assert_array_equal(out, np.zeros(4))
+
+
+def test_unsigned_constant_index_never_wraps_around():
+    out = np.zeros(4, dtype=np.int64)
+    with pytest.raises(IndexError, match="index 18446744073709551615 is out of bounds"):
+        kaji.jit(target="cpu")(store_at_uint64_max)[1, 1](out)
+    np.testing.assert_array_equal(out, np.zeros(4))
+
+
+def test_unsigned_index_in_range_and_signed_negative_index():
+    out = np.zeros(4, dtype=np.int64)
+    kernel = kaji.jit(target="cpu")(store_at)
+    kernel[1, 1](out, np.array([2], dtype=np.uint8))
+    kernel[1, 1](out, np.array([-1], dtype=np.int64))
+    np.testing.assert_array_equal(out, [0, 0, 7, 7])
+
+
 def test_boundscheck_false_removes_the_checks():
     checked = kaji.jit(target="cpu")(fill_index)
     unchecked = kaji.jit(target="cpu", boundscheck=False)(fill_index)

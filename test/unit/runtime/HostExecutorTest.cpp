@@ -69,7 +69,7 @@ TEST(HostExecutor, FibersMeetAtBarriers) {
 
 void indexErrorInBlockTwo(void *const *, const HostLaunchContext *c) {
   if (c->blockIdx[0] == 2)
-    c->indexError(c->executor, "k.py:3:7: in 'k'", 1, -9, 8);
+    c->indexError(c->executor, "k.py:3:7: in 'k'", 1, -9, 8, 0);
 }
 
 TEST(HostExecutor, IndexErrorThrowsAfterTheLaunch) {

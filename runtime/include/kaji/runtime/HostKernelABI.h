@@ -25,8 +25,10 @@ struct HostLaunchContext {
   // use barriers only).
   void (*barrier)(void *executor);
   // An array index out of range: `site` is "file:line:col: in kernel 'name'", `index` the
-  // value the kernel computed. Returns; the kernel then continues on scratch memory.
-  void (*indexError)(void *executor, const char *site, int64_t axis, int64_t index, int64_t extent);
+  // value the kernel computed, its bits read as unsigned where `indexIsUnsigned` is nonzero.
+  // Returns; the kernel then continues on scratch memory.
+  void (*indexError)(void *executor, const char *site, int64_t axis, int64_t index, int64_t extent,
+                     uint32_t indexIsUnsigned);
   // Warp-level operations; kernels that use them run one fiber per thread, like kernels with
   // barriers. A warp is 32 consecutive threads of the block's linear thread index (x fastest);
   // `mask` names the lanes taking part, of which only threads still running count.
