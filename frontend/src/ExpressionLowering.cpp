@@ -138,6 +138,21 @@ Operand FunctionLowerer::convertScalar(const Operand &value, ScalarType to) {
 }
 
 Operand FunctionLowerer::lower(const Expr &expr) {
+  Operand result = lowerExact(expr);
+  requireNarrow(result, expr.loc, [&expr] { return unparse(expr); });
+  return result;
+}
+
+void FunctionLowerer::requireNarrow(const Operand &operand, const Location &loc,
+                                    const std::function<std::string()> &source) {
+  if (operand.wideInteger)
+    throw ir::CompileError(loc, "Python integer " + toString(*operand.wideInteger) + " in '" +
+                                    source() +
+                                    "' does not fit in 64 bits (kernels hold Python ints as "
+                                    "int64, or uint64 above 2**63 - 1)");
+}
+
+Operand FunctionLowerer::lowerExact(const Expr &expr) {
   at(expr.loc);
   switch (expr.kind) {
   case ExprKind::Name:
@@ -198,8 +213,8 @@ Operand FunctionLowerer::lowerName(const NameExpr &expr) {
 }
 
 Operand FunctionLowerer::lowerBinary(const BinOpExpr &expr) {
-  Operand lhs = lower(*expr.lhs);
-  Operand rhs = lower(*expr.rhs);
+  Operand lhs = lowerExact(*expr.lhs);
+  Operand rhs = lowerExact(*expr.rhs);
   return binary(expr.op, lhs, rhs, expr.loc, [&expr] { return unparse(expr); });
 }
 
@@ -214,6 +229,10 @@ Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Ope
                            "the '@' operator is not supported in kernels ('" + source() + "')");
   if (!lhs.isScalar() || !rhs.isScalar())
     throw fail();
+  if (std::optional<Operand> exact = foldWeakIntegers(op, lhs, rhs, loc, source))
+    return *exact;
+  for (const Operand *operand : {&lhs, &rhs})
+    requireNarrow(*operand, loc, source);
   ScalarType type = promote(lhs.scalarType(), rhs.scalarType());
   bool bitwise =
       op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr || op == BinaryOperator::BitXor;
@@ -224,15 +243,63 @@ Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Ope
     type.kind = ScalarKind::Float64; // true division
   if (type.kind == ScalarKind::Bool && !bitwise)
     type.kind = ScalarKind::Int64; // True + True == 2
+  // A Python int takes the type of the other operand, which must hold it (NumPy 2 raises
+  // OverflowError for np.uint8(1) + 300; kaji refuses to compile it).
+  for (const Operand *operand : {&lhs, &rhs}) {
+    std::optional<PythonInt> literal = weakIntegerValue(*operand);
+    if (literal && !type.weak && ir::isInteger(type.kind) && !fitsIn(*literal, type.kind))
+      throw ir::CompileError(loc, "Python integer " + toString(*literal) + " out of bounds for " +
+                                      std::string(ir::numpyName(type.kind)) + " in '" + source() +
+                                      "': the literal takes the type of the other operand, " +
+                                      describe(operand == &lhs ? rhs : lhs) +
+                                      ", as in NumPy 2; convert one of them to a wider type");
+  }
   ir::Value *a = convert(lhs, type.kind);
   ir::Value *b = convert(rhs, type.kind);
   ir::Operation *result = at(loc).create(opcodeOf(op), ir::Type::scalar(type.kind), {a, b});
   return Operand::scalar(folded(builder_, result), type.weak);
 }
 
+Operand FunctionLowerer::weakInteger(PythonInt value, const Location &loc) {
+  at(loc);
+  if (std::optional<ScalarKind> kind = weakIntegerKind(value))
+    return intConstant(*kind, int64_t(value), true);
+  Operand wide = intConstant(ScalarKind::UInt64, int64_t(value), true);
+  wide.wideInteger = value;
+  return wide;
+}
+
+std::optional<Operand>
+FunctionLowerer::foldWeakIntegers(BinaryOperator op, const Operand &lhs, const Operand &rhs,
+                                  const Location &loc, const std::function<std::string()> &source) {
+  std::optional<PythonInt> a = weakIntegerValue(lhs), b = weakIntegerValue(rhs);
+  if (!a || !b)
+    return std::nullopt;
+  ExactResult exact = exactBinary(op, *a, *b);
+  switch (exact.kind) {
+  case ExactResult::Kind::Value:
+    return weakInteger(exact.value, loc);
+  case ExactResult::Kind::Overflow:
+    throw ir::CompileError(loc, "the value of '" + source() +
+                                    "' does not fit in 64 bits (kernels hold Python ints as "
+                                    "int64, or uint64 above 2**63 - 1)");
+  case ExactResult::Kind::Undefined:
+    break;
+  }
+  return std::nullopt;
+}
+
 Operand FunctionLowerer::lowerUnary(const UnaryOpExpr &expr) {
-  Operand operand = lower(*expr.operand);
+  Operand operand = lowerExact(*expr.operand);
   at(expr.loc);
+  if (std::optional<PythonInt> value = weakIntegerValue(operand);
+      value && expr.op != UnaryOperator::Not) {
+    PythonInt result = expr.op == UnaryOperator::Minus    ? -*value
+                       : expr.op == UnaryOperator::Invert ? ~*value
+                                                          : *value;
+    return weakInteger(result, expr.loc);
+  }
+  requireNarrow(operand, expr.loc, [&expr] { return unparse(expr); });
   if (expr.op == UnaryOperator::Not) {
     ir::Value *t = truth(operand, *expr.operand);
     return Operand::scalar(folded(builder_, builder_.create(ir::Opcode::Not, t->type(), {t})));
@@ -373,7 +440,18 @@ ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs
   if (!lhs.isScalar() || !rhs.isScalar())
     throw ir::CompileError(node.loc, "cannot compare '" + describe(lhs) + "' and '" +
                                          describe(rhs) + "' in '" + unparse(node) + "'");
+  std::optional<PythonInt> lhsInt = weakIntegerValue(lhs), rhsInt = weakIntegerValue(rhs);
+  if (lhsInt && rhsInt)
+    return builder_.boolConstant(ir::comparisonHolds(predicateOf(op), *lhsInt, *rhsInt));
   ScalarType type = promote(lhs.scalarType(), rhs.scalarType());
+  // A Python int outside the other operand's type compares as the number it is (NumPy 2,
+  // Python): it lies beyond every value of the type, so each gives the result 0 gives (0 is
+  // in every integer type, on the same side of the literal as all of them).
+  std::optional<PythonInt> literal = lhsInt ? lhsInt : rhsInt;
+  if (literal && !type.weak && ir::isInteger(type.kind) && !fitsIn(*literal, type.kind))
+    return builder_.boolConstant(
+        lhsInt ? ir::comparisonHolds(predicateOf(op), *literal, PythonInt(0))
+               : ir::comparisonHolds(predicateOf(op), PythonInt(0), *literal));
   ir::Value *a = convert(lhs, type.kind);
   ir::Value *b = convert(rhs, type.kind);
   return folded(builder_, builder_.create(ir::Opcode::Cmp, ir::Type::scalar(ScalarKind::Bool),

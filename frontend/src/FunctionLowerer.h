@@ -5,6 +5,7 @@
 
 #include "LocalTypes.h"
 #include "Operand.h"
+#include "PythonIntegers.h"
 #include "SSABuilder.h"
 
 #include "kaji/frontend/Environment.h"
@@ -78,11 +79,25 @@ private:
 
   // Expressions (ExpressionLowering.cpp).
   Operand lower(const Expr &expr);
+  // lower(), but the result may be a Python int beyond 64 bits (Operand::wideInteger): for
+  // the operands of Python-int operations, where 2**64 - 1 is fine.
+  Operand lowerExact(const Expr &expr);
+  // Throws when `operand` is a Python int beyond 64 bits.
+  void requireNarrow(const Operand &operand, const Location &loc,
+                     const std::function<std::string()> &source);
   Operand lowerName(const NameExpr &expr);
   Operand lowerBinary(const BinOpExpr &expr);
   // `source` spells the expression for messages.
   Operand binary(BinaryOperator op, const Operand &lhs, const Operand &rhs, const Location &loc,
                  const std::function<std::string()> &source);
+  // The weak constant of a Python int computed exactly; an error when neither 64 bits nor a
+  // further Python-int operation can hold it.
+  Operand weakInteger(PythonInt value, const Location &loc);
+  // The operation of a Python int with a weak integer constant operand (NEP 50's literal)
+  // folded exactly, or nothing where Python's result is no int (kaji's own rules then).
+  std::optional<Operand> foldWeakIntegers(BinaryOperator op, const Operand &lhs, const Operand &rhs,
+                                          const Location &loc,
+                                          const std::function<std::string()> &source);
   Operand lowerUnary(const UnaryOpExpr &expr);
   Operand lowerBoolOp(const BoolOpExpr &expr);
   Operand lowerCompare(const CompareExpr &expr);

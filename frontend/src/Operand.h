@@ -7,10 +7,15 @@
 #include "kaji/frontend/Environment.h"
 #include "kaji/ir/IR.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace kaji::frontend {
+
+// A Python int, exactly: 128 bits hold any int64 or uint64 and the result of one operation
+// on two of them (PythonIntegers.h).
+using PythonInt = __int128;
 
 struct Operand {
   enum class Kind : uint8_t {
@@ -25,8 +30,11 @@ struct Operand {
     GlobalArray, // a numpy array of the environment, usable only in kaji.const.array_like
   };
   Kind kind = Kind::None;
-  ir::Value *value = nullptr;          // Scalar, Array
-  bool weak = false;                   // Scalar: a Python literal or an expression of literals only
+  ir::Value *value = nullptr; // Scalar, Array
+  bool weak = false;          // Scalar: a Python literal or an expression of literals only
+  // Scalar: a weak integer constant beyond 64 bits, such as the 2**64 of 2**64 - 1; `value`
+  // holds its low bits. Only an operand of another Python-int operation may be one.
+  std::optional<PythonInt> wideInteger;
   std::vector<Operand> elements;       // Tuple
   std::string name;                    // Module, Builtin: canonical dotted name; String: its text
   FunctionRef function;                // Function

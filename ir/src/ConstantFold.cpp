@@ -117,21 +117,7 @@ struct IntFolder {
   }
 
   bool compare(CmpPredicate p, int64_t a, int64_t b) const {
-    switch (p) {
-    case CmpPredicate::Eq:
-      return a == b;
-    case CmpPredicate::Ne:
-      return a != b;
-    case CmpPredicate::Lt:
-      return less(a, b);
-    case CmpPredicate::Le:
-      return !less(b, a);
-    case CmpPredicate::Gt:
-      return less(b, a);
-    case CmpPredicate::Ge:
-      return !less(a, b);
-    }
-    return false;
+    return isSignedKind() ? comparisonHolds(p, a, b) : comparisonHolds(p, uint64_t(a), uint64_t(b));
   }
 };
 
@@ -191,24 +177,6 @@ std::optional<double> foldFloatBinary(Opcode op, ScalarKind kind, double a, doub
   default:
     return std::nullopt;
   }
-}
-
-bool compareFloats(CmpPredicate p, double a, double b) {
-  switch (p) {
-  case CmpPredicate::Eq:
-    return a == b;
-  case CmpPredicate::Ne:
-    return a != b;
-  case CmpPredicate::Lt:
-    return a < b;
-  case CmpPredicate::Le:
-    return a <= b;
-  case CmpPredicate::Gt:
-    return a > b;
-  case CmpPredicate::Ge:
-    return a >= b;
-  }
-  return false;
 }
 
 std::optional<Attr> foldCast(Type from, Type to, const Attr &value) {
@@ -303,7 +271,7 @@ std::optional<Attr> foldOperation(const Operation &op) {
     auto p = op.attrAs<CmpPredicate>();
     if (isInt)
       return int64_t(ints.compare(p, std::get<int64_t>(values[0]), std::get<int64_t>(values[1])));
-    return int64_t(compareFloats(p, std::get<double>(values[0]), std::get<double>(values[1])));
+    return int64_t(comparisonHolds(p, std::get<double>(values[0]), std::get<double>(values[1])));
   }
   case Opcode::Cast:
     return foldCast(type, op.resultType(), values[0]);

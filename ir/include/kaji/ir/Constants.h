@@ -19,4 +19,23 @@ const Operation *constantOp(const Value *v);
 std::optional<int64_t> intConstant(const Value *v); // integer and bool constants
 std::optional<double> floatConstant(const Value *v);
 
+// Whether `a p b` holds for two numbers of one C++ type (a float NaN is unequal to all).
+template <class T> bool comparisonHolds(CmpPredicate p, T a, T b) {
+  switch (p) {
+  case CmpPredicate::Eq:
+    return a == b;
+  case CmpPredicate::Ne:
+    return a != b;
+  case CmpPredicate::Lt:
+    return a < b;
+  case CmpPredicate::Le:
+    return a <= b;
+  case CmpPredicate::Gt:
+    return a > b;
+  case CmpPredicate::Ge:
+    return a >= b;
+  }
+  return false;
+}
+
 } // namespace kaji::ir
