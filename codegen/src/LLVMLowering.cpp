@@ -953,7 +953,7 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
   ir::Type type = op.resultType();
   const auto &shape =
       constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<std::vector<int64_t>>();
-  if (!type.isArray() || shape.size() != type.ndim() || shape.empty())
+  if (!type.isArray() || shape.size() != type.ndim())
     throw CompileError(op.location(),
                        std::string(what) + " shape does not match its type " + type.str());
   uint64_t elementSize = ir::byteSize(type.scalarKind());

@@ -41,3 +41,19 @@ def test_zero_dim_eager_signature(target):
     kernel[1, 1](out, x)
     np.testing.assert_array_equal(out, [1, 0, 0, 1.5])
     assert x[()] == 4.0
+
+
+def zero_dim_static_arrays(out):
+    s = kaji.shared.array((), kaji.float32)
+    t = kaji.local.array((), np.int32)
+    if kaji.threadIdx.x == 0:
+        s[()] = 2.5
+    t[()] = kaji.threadIdx.x
+    kaji.syncthreads()
+    out[kaji.threadIdx.x] = s[()] + t[()] + s.size
+
+
+def test_zero_dim_shared_and_local_arrays(jit):
+    out = np.zeros(4, dtype=np.float32)
+    jit(zero_dim_static_arrays)[1, 4](out)
+    np.testing.assert_array_equal(out, [3.5, 4.5, 5.5, 6.5])
