@@ -241,9 +241,12 @@ private:
       fail(op, "indexes a " + std::to_string(array.ndim()) + "-dimensional array with " +
                    std::to_string(count) + " indices");
     // A u64 index is never negative: it does not count from the end.
-    for (unsigned i = first; i < op.numOperands(); ++i)
-      if (op.operand(i)->type() != Type::scalar(ScalarKind::UInt64))
-        expectType(op, i, kI64);
+    for (unsigned i = first; i < op.numOperands(); ++i) {
+      Type index = op.operand(i)->type();
+      if (index != kI64 && index != Type::scalar(ScalarKind::UInt64))
+        fail(op, "operand #" + std::to_string(i) + " has type " + index.str() +
+                     ", expected an index, i64 or u64");
+    }
   }
 
   void verifyArithmetic(const Operation &op, unsigned arity) {
