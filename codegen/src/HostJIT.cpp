@@ -1,15 +1,21 @@
 #include "HostJIT.h"
 
+#include "CompilerRuntimeBuiltins.h"
+
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/Module.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace kaji::codegen {
@@ -33,20 +39,51 @@ llvm::CodeGenOptLevel codeGenLevel(unsigned optLevel) {
   return levels[optLevel];
 }
 
+// KAJI_HOST_CPU names an LLVM CPU model to compile for instead of this machine's (`x86-64`
+// is the baseline without F16C or AVX), so code paths that only older CPUs take are testable
+// anywhere.
+llvm::orc::JITTargetMachineBuilder cpuModelBuilder(const char *cpu) {
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple.str(), error);
+  if (!target)
+    throw std::runtime_error("cannot find LLVM's target for the host: " + error);
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple.str(), "", ""));
+  if (!subtarget || !subtarget->isCPUStringValid(cpu))
+    throw std::runtime_error(std::string("KAJI_HOST_CPU=") + cpu +
+                             " is not a CPU that LLVM knows for " + triple.str());
+  llvm::orc::JITTargetMachineBuilder builder(triple);
+  builder.setCPU(cpu);
+  return builder;
+}
+
 // The host CPU by name and features, so LLVM vectorises with every extension it has. a * b + c
 // contracts to fma as on the GPU (nvcc's -fmad=true), so both targets round alike.
 llvm::orc::JITTargetMachineBuilder hostMachineBuilder(unsigned optLevel) {
-  auto builder = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(),
-                         "cannot describe the host CPU for LLVM");
+  const char *cpuModel = std::getenv("KAJI_HOST_CPU");
+  auto builder = cpuModel && *cpuModel ? cpuModelBuilder(cpuModel)
+                                       : orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(),
+                                                 "cannot describe the host CPU for LLVM");
   builder.setCodeGenOptLevel(codeGenLevel(optLevel));
   builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast;
   return builder;
+}
+
+llvm::orc::SymbolMap runtimeBuiltinSymbols(llvm::orc::LLJIT &jit) {
+  llvm::orc::SymbolMap symbols;
+  for (const RuntimeBuiltin &builtin : compilerRuntimeBuiltins())
+    symbols[jit.mangleAndIntern(builtin.name)] = {llvm::orc::ExecutorAddr::fromPtr(builtin.address),
+                                                  llvm::JITSymbolFlags::Exported |
+                                                      llvm::JITSymbolFlags::Callable};
+  return symbols;
 }
 
 } // namespace
 
 struct HostJIT::State {
   std::unique_ptr<llvm::orc::LLJIT> jit;
+  llvm::orc::JITDylib *runtimeBuiltins = nullptr;
   std::string triple;
   std::mutex machinesLock;
   struct Machine {
@@ -71,6 +108,18 @@ HostJIT::HostJIT() : state_(std::make_unique<State>()) {
                             .create(),
                         "cannot create LLVM's ORC JIT for the host");
   state_->triple = state_->jit->getTargetTriple().str();
+  // Failures reach the caller as exceptions from load(); ORC's default reporter would also
+  // print them.
+  state_->jit->getExecutionSession().setErrorReporter(llvm::consumeError);
+  llvm::Expected<llvm::orc::JITDylib &> builtins =
+      state_->jit->createJITDylib("kaji.runtime-builtins");
+  if (!builtins)
+    throw std::runtime_error("cannot create the JIT library of runtime builtins: " +
+                             llvm::toString(builtins.takeError()));
+  state_->runtimeBuiltins = &*builtins;
+  orThrow(state_->runtimeBuiltins->define(
+              llvm::orc::absoluteSymbols(runtimeBuiltinSymbols(*state_->jit))),
+          "cannot define the runtime builtins in the JIT");
 }
 
 HostJIT::~HostJIT() = default;
@@ -111,6 +160,7 @@ runtime::HostKernelEntry HostJIT::load(std::unique_ptr<llvm::Module> module,
     llvm::consumeError(
         session.removeJITDylib(*static_cast<llvm::orc::JITDylib *>(const_cast<void *>(library))));
   });
+  library.addToLinkOrder(*state_->runtimeBuiltins);
   // libm (sinf, ...) and memcpy/memset resolve to this process's definitions.
   library.addGenerator(orThrow(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
                                    jit.getDataLayout().getGlobalPrefix()),
