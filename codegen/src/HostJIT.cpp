@@ -5,10 +5,13 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectTransformLayer.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/Object/ObjectFile.h>
+#include <llvm/Support/DataExtractor.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
@@ -16,6 +19,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <map>
 #include <stdexcept>
 
 namespace kaji::codegen {
@@ -67,7 +71,37 @@ llvm::orc::JITTargetMachineBuilder hostMachineBuilder(unsigned optLevel) {
                                                  "cannot describe the host CPU for LLVM");
   builder.setCodeGenOptLevel(codeGenLevel(optLevel));
   builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // Fibers get stacks sized from these (HostKernel::stackBytes).
+  builder.getOptions().EmitStackSizeSection = true;
   return builder;
+}
+
+// The sum of the frame sizes in an object's .stack_sizes section: entries of a function
+// address (8 bytes, relocated) and its frame size (ULEB128).
+llvm::Expected<uint64_t> totalFrameBytes(llvm::MemoryBufferRef object) {
+  auto file = llvm::object::ObjectFile::createObjectFile(object);
+  if (!file)
+    return file.takeError();
+  uint64_t total = 0;
+  for (const llvm::object::SectionRef &section : (*file)->sections()) {
+    llvm::Expected<llvm::StringRef> name = section.getName();
+    if (!name)
+      return name.takeError();
+    if (*name != ".stack_sizes")
+      continue;
+    llvm::Expected<llvm::StringRef> contents = section.getContents();
+    if (!contents)
+      return contents.takeError();
+    llvm::DataExtractor data(*contents, (*file)->isLittleEndian(), 8);
+    llvm::DataExtractor::Cursor cursor(0);
+    while (cursor && cursor.tell() < contents->size()) {
+      data.getAddress(cursor);
+      total += data.getULEB128(cursor);
+    }
+    if (!cursor)
+      return cursor.takeError();
+  }
+  return total;
 }
 
 llvm::orc::SymbolMap runtimeBuiltinSymbols(llvm::orc::LLJIT &jit) {
@@ -92,6 +126,9 @@ struct HostJIT::State {
   };
   Machine machines[4];
   std::atomic<uint64_t> nextLibrary{0};
+  // totalFrameBytes of each object the JIT linked, by its buffer's name, until load() takes it.
+  std::mutex frameBytesLock;
+  std::map<std::string, uint64_t> frameBytes;
 };
 
 HostJIT &HostJIT::instance() {
@@ -117,6 +154,17 @@ HostJIT::HostJIT() : state_(std::make_unique<State>()) {
     throw std::runtime_error("cannot create the JIT library of runtime builtins: " +
                              llvm::toString(builtins.takeError()));
   state_->runtimeBuiltins = &*builtins;
+  State &state = *state_;
+  state_->jit->getObjTransformLayer().setTransform(
+      [&state](std::unique_ptr<llvm::MemoryBuffer> object)
+          -> llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> {
+        llvm::Expected<uint64_t> frames = totalFrameBytes(object->getMemBufferRef());
+        if (!frames)
+          return frames.takeError();
+        std::lock_guard<std::mutex> guard(state.frameBytesLock);
+        state.frameBytes[object->getBufferIdentifier().str()] = *frames;
+        return std::move(object);
+      });
   orThrow(state_->runtimeBuiltins->define(
               llvm::orc::absoluteSymbols(runtimeBuiltinSymbols(*state_->jit))),
           "cannot define the runtime builtins in the JIT");
@@ -143,10 +191,9 @@ HostJIT::targetMachine(unsigned optLevel) {
   return {entry.machine.get(), std::unique_lock<std::mutex>(entry.lock)};
 }
 
-runtime::HostKernelEntry HostJIT::load(std::unique_ptr<llvm::Module> module,
-                                       std::unique_ptr<llvm::LLVMContext> context,
-                                       const std::string &symbol,
-                                       std::shared_ptr<const void> &code) {
+HostJIT::LoadedCode HostJIT::load(std::unique_ptr<llvm::Module> module,
+                                  std::unique_ptr<llvm::LLVMContext> context,
+                                  const std::string &symbol) {
   llvm::orc::LLJIT &jit = *state_->jit;
   llvm::orc::ExecutionSession &session = jit.getExecutionSession();
   std::string name = "kaji.host." + std::to_string(state_->nextLibrary++);
@@ -155,6 +202,9 @@ runtime::HostKernelEntry HostJIT::load(std::unique_ptr<llvm::Module> module,
     throw std::runtime_error("cannot create a JIT library for a host kernel: " +
                              llvm::toString(created.takeError()));
   llvm::orc::JITDylib &library = *created;
+  // ORC names the module's object after it (SimpleCompiler): how its frame sizes are found.
+  module->setModuleIdentifier(name);
+  const std::string objectName = name + "-jitted-objectbuffer";
   // Removing the library frees the kernel's code; nothing else refers to it.
   std::shared_ptr<const void> owner(&library, [&session](const void *library) {
     llvm::consumeError(
@@ -168,9 +218,18 @@ runtime::HostKernelEntry HostJIT::load(std::unique_ptr<llvm::Module> module,
   orThrow(
       jit.addIRModule(library, llvm::orc::ThreadSafeModule(std::move(module), std::move(context))),
       "cannot add a host kernel to the JIT");
+  LoadedCode loaded;
+  loaded.owner = std::move(owner);
   auto address = orThrow(jit.lookup(library, symbol), "cannot compile a host kernel");
-  code = std::move(owner);
-  return address.toPtr<runtime::HostKernelEntry>();
+  loaded.entry = address.toPtr<runtime::HostKernelEntry>();
+  std::lock_guard<std::mutex> guard(state_->frameBytesLock);
+  auto frames = state_->frameBytes.find(objectName);
+  if (frames == state_->frameBytes.end())
+    throw std::logic_error("the JIT linked no object named " + objectName +
+                           ", so the kernel's stack frames are unknown");
+  loaded.frameBytes = frames->second;
+  state_->frameBytes.erase(frames);
+  return loaded;
 }
 
 } // namespace kaji::codegen

@@ -278,7 +278,7 @@ void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &a
       kernel.entry,
       kernel.usesBarrier ? runtime::HostThreads::Fibers : runtime::HostThreads::LoopInEntry,
       config.grid, config.block, kernel.staticSharedBytes + config.sharedBytes,
-      specialization.buffer.params.data());
+      specialization.buffer.params.data(), kernel.frameBytes);
 }
 
 Dispatcher::Key Dispatcher::keyOf(uint32_t where, const std::vector<Argument> &arguments) {
