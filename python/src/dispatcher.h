@@ -91,7 +91,7 @@ public:
   void launch(const LaunchShape &shape, const runtime::Stream *stream, const py::args &args);
   // The block size forall() launches with: the occupancy API's for the specialization `args`
   // select (compiled and loaded if need be).
-  int occupancyBlockSize(const py::tuple &args, int64_t sharedBytes);
+  int occupancyBlockSize(const py::tuple &args, py::handle sharedmem);
 
 private:
   struct TypesHash {
