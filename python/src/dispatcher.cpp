@@ -1,5 +1,6 @@
 #include "dispatcher.h"
 
+#include "cycle_collection.h"
 #include "integers.h"
 
 #include "kaji/runtime/Device.h"
@@ -395,7 +396,8 @@ void ConfiguredLaunch::operator()(const py::args &args) const {
 
 void bindDispatcher(py::module_ &m) {
   py::class_<Dispatcher>(m, "Dispatcher",
-                         "A @jit kernel: its specializations and the launch fast path.")
+                         "A @jit kernel: its specializations and the launch fast path.",
+                         cycleCollected<Dispatcher>())
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
                        const std::string &target, bool boundsCheck, bool cache, bool lineInfo) {
@@ -436,7 +438,8 @@ void bindDispatcher(py::module_ &m) {
           },
           py::arg("signature"), py::arg("stage"));
 
-  py::class_<ConfiguredLaunch>(m, "ConfiguredLaunch", "kernel[griddim, blockdim, ...]")
+  py::class_<ConfiguredLaunch>(m, "ConfiguredLaunch", "kernel[griddim, blockdim, ...]",
+                               cycleCollected<ConfiguredLaunch>())
       .def("__call__", &ConfiguredLaunch::operator());
 }
 
