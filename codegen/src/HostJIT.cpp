@@ -163,7 +163,7 @@ HostJIT::HostJIT() : state_(std::make_unique<State>()) {
           return frames.takeError();
         std::lock_guard<std::mutex> guard(state.frameBytesLock);
         state.frameBytes[object->getBufferIdentifier().str()] = *frames;
-        return std::move(object);
+        return object;
       });
   orThrow(state_->runtimeBuiltins->define(
               llvm::orc::absoluteSymbols(runtimeBuiltinSymbols(*state_->jit))),
