@@ -116,8 +116,11 @@ HostKernel compileHostKernel(const ir::Module &module, std::string_view entryNam
   kernel.usesBarrier = lowered.usesBarrier;
   kernel.staticSharedBytes = lowered.staticSharedBytes;
   kernel.parameterCount = lowered.parameterCount;
-  kernel.entry = HostJIT::instance().load(std::move(lowered.module), std::move(lowered.context),
-                                          lowered.entrySymbol, kernel.code);
+  HostJIT::LoadedCode loaded = HostJIT::instance().load(
+      std::move(lowered.module), std::move(lowered.context), lowered.entrySymbol);
+  kernel.entry = loaded.entry;
+  kernel.code = std::move(loaded.owner);
+  kernel.frameBytes = loaded.frameBytes;
   measured.emitMs = millisecondsSince(last);
   if (timings)
     *timings = measured;

@@ -1,15 +1,25 @@
 #include "HostJIT.h"
 
+#include "CompilerRuntimeBuiltins.h"
+
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectTransformLayer.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/Module.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Object/ObjectFile.h>
+#include <llvm/Support/DataExtractor.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <map>
 #include <stdexcept>
 
 namespace kaji::codegen {
@@ -33,20 +43,81 @@ llvm::CodeGenOptLevel codeGenLevel(unsigned optLevel) {
   return levels[optLevel];
 }
 
+// KAJI_HOST_CPU names an LLVM CPU model to compile for instead of this machine's (`x86-64`
+// is the baseline without F16C or AVX), so code paths that only older CPUs take are testable
+// anywhere.
+llvm::orc::JITTargetMachineBuilder cpuModelBuilder(const char *cpu) {
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple.str(), error);
+  if (!target)
+    throw std::runtime_error("cannot find LLVM's target for the host: " + error);
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple.str(), "", ""));
+  if (!subtarget || !subtarget->isCPUStringValid(cpu))
+    throw std::runtime_error(std::string("KAJI_HOST_CPU=") + cpu +
+                             " is not a CPU that LLVM knows for " + triple.str());
+  llvm::orc::JITTargetMachineBuilder builder(triple);
+  builder.setCPU(cpu);
+  return builder;
+}
+
 // The host CPU by name and features, so LLVM vectorises with every extension it has. a * b + c
 // contracts to fma as on the GPU (nvcc's -fmad=true), so both targets round alike.
 llvm::orc::JITTargetMachineBuilder hostMachineBuilder(unsigned optLevel) {
-  auto builder = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(),
-                         "cannot describe the host CPU for LLVM");
+  const char *cpuModel = std::getenv("KAJI_HOST_CPU");
+  auto builder = cpuModel && *cpuModel ? cpuModelBuilder(cpuModel)
+                                       : orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(),
+                                                 "cannot describe the host CPU for LLVM");
   builder.setCodeGenOptLevel(codeGenLevel(optLevel));
   builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // Fibers get stacks sized from these (HostKernel::stackBytes).
+  builder.getOptions().EmitStackSizeSection = true;
   return builder;
+}
+
+// The sum of the frame sizes in an object's .stack_sizes section: entries of a function
+// address (8 bytes, relocated) and its frame size (ULEB128).
+llvm::Expected<uint64_t> totalFrameBytes(llvm::MemoryBufferRef object) {
+  auto file = llvm::object::ObjectFile::createObjectFile(object);
+  if (!file)
+    return file.takeError();
+  uint64_t total = 0;
+  for (const llvm::object::SectionRef &section : (*file)->sections()) {
+    llvm::Expected<llvm::StringRef> name = section.getName();
+    if (!name)
+      return name.takeError();
+    if (*name != ".stack_sizes")
+      continue;
+    llvm::Expected<llvm::StringRef> contents = section.getContents();
+    if (!contents)
+      return contents.takeError();
+    llvm::DataExtractor data(*contents, (*file)->isLittleEndian(), 8);
+    llvm::DataExtractor::Cursor cursor(0);
+    while (cursor && cursor.tell() < contents->size()) {
+      data.getAddress(cursor);
+      total += data.getULEB128(cursor);
+    }
+    if (!cursor)
+      return cursor.takeError();
+  }
+  return total;
+}
+
+llvm::orc::SymbolMap runtimeBuiltinSymbols(llvm::orc::LLJIT &jit) {
+  llvm::orc::SymbolMap symbols;
+  for (const RuntimeBuiltin &builtin : compilerRuntimeBuiltins())
+    symbols[jit.mangleAndIntern(builtin.name)] = {llvm::orc::ExecutorAddr::fromPtr(builtin.address),
+                                                  llvm::JITSymbolFlags::Exported |
+                                                      llvm::JITSymbolFlags::Callable};
+  return symbols;
 }
 
 } // namespace
 
 struct HostJIT::State {
   std::unique_ptr<llvm::orc::LLJIT> jit;
+  llvm::orc::JITDylib *runtimeBuiltins = nullptr;
   std::string triple;
   std::mutex machinesLock;
   struct Machine {
@@ -55,6 +126,9 @@ struct HostJIT::State {
   };
   Machine machines[4];
   std::atomic<uint64_t> nextLibrary{0};
+  // totalFrameBytes of each object the JIT linked, by its buffer's name, until load() takes it.
+  std::mutex frameBytesLock;
+  std::map<std::string, uint64_t> frameBytes;
 };
 
 HostJIT &HostJIT::instance() {
@@ -71,6 +145,29 @@ HostJIT::HostJIT() : state_(std::make_unique<State>()) {
                             .create(),
                         "cannot create LLVM's ORC JIT for the host");
   state_->triple = state_->jit->getTargetTriple().str();
+  // Failures reach the caller as exceptions from load(); ORC's default reporter would also
+  // print them.
+  state_->jit->getExecutionSession().setErrorReporter(llvm::consumeError);
+  llvm::Expected<llvm::orc::JITDylib &> builtins =
+      state_->jit->createJITDylib("kaji.runtime-builtins");
+  if (!builtins)
+    throw std::runtime_error("cannot create the JIT library of runtime builtins: " +
+                             llvm::toString(builtins.takeError()));
+  state_->runtimeBuiltins = &*builtins;
+  State &state = *state_;
+  state_->jit->getObjTransformLayer().setTransform(
+      [&state](std::unique_ptr<llvm::MemoryBuffer> object)
+          -> llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> {
+        llvm::Expected<uint64_t> frames = totalFrameBytes(object->getMemBufferRef());
+        if (!frames)
+          return frames.takeError();
+        std::lock_guard<std::mutex> guard(state.frameBytesLock);
+        state.frameBytes[object->getBufferIdentifier().str()] = *frames;
+        return object;
+      });
+  orThrow(state_->runtimeBuiltins->define(
+              llvm::orc::absoluteSymbols(runtimeBuiltinSymbols(*state_->jit))),
+          "cannot define the runtime builtins in the JIT");
 }
 
 HostJIT::~HostJIT() = default;
@@ -94,10 +191,9 @@ HostJIT::targetMachine(unsigned optLevel) {
   return {entry.machine.get(), std::unique_lock<std::mutex>(entry.lock)};
 }
 
-runtime::HostKernelEntry HostJIT::load(std::unique_ptr<llvm::Module> module,
-                                       std::unique_ptr<llvm::LLVMContext> context,
-                                       const std::string &symbol,
-                                       std::shared_ptr<const void> &code) {
+HostJIT::LoadedCode HostJIT::load(std::unique_ptr<llvm::Module> module,
+                                  std::unique_ptr<llvm::LLVMContext> context,
+                                  const std::string &symbol) {
   llvm::orc::LLJIT &jit = *state_->jit;
   llvm::orc::ExecutionSession &session = jit.getExecutionSession();
   std::string name = "kaji.host." + std::to_string(state_->nextLibrary++);
@@ -106,11 +202,15 @@ runtime::HostKernelEntry HostJIT::load(std::unique_ptr<llvm::Module> module,
     throw std::runtime_error("cannot create a JIT library for a host kernel: " +
                              llvm::toString(created.takeError()));
   llvm::orc::JITDylib &library = *created;
+  // ORC names the module's object after it (SimpleCompiler): how its frame sizes are found.
+  module->setModuleIdentifier(name);
+  const std::string objectName = name + "-jitted-objectbuffer";
   // Removing the library frees the kernel's code; nothing else refers to it.
   std::shared_ptr<const void> owner(&library, [&session](const void *library) {
     llvm::consumeError(
         session.removeJITDylib(*static_cast<llvm::orc::JITDylib *>(const_cast<void *>(library))));
   });
+  library.addToLinkOrder(*state_->runtimeBuiltins);
   // libm (sinf, ...) and memcpy/memset resolve to this process's definitions.
   library.addGenerator(orThrow(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
                                    jit.getDataLayout().getGlobalPrefix()),
@@ -118,9 +218,18 @@ runtime::HostKernelEntry HostJIT::load(std::unique_ptr<llvm::Module> module,
   orThrow(
       jit.addIRModule(library, llvm::orc::ThreadSafeModule(std::move(module), std::move(context))),
       "cannot add a host kernel to the JIT");
+  LoadedCode loaded;
+  loaded.owner = std::move(owner);
   auto address = orThrow(jit.lookup(library, symbol), "cannot compile a host kernel");
-  code = std::move(owner);
-  return address.toPtr<runtime::HostKernelEntry>();
+  loaded.entry = address.toPtr<runtime::HostKernelEntry>();
+  std::lock_guard<std::mutex> guard(state_->frameBytesLock);
+  auto frames = state_->frameBytes.find(objectName);
+  if (frames == state_->frameBytes.end())
+    throw std::logic_error("the JIT linked no object named " + objectName +
+                           ", so the kernel's stack frames are unknown");
+  loaded.frameBytes = frames->second;
+  state_->frameBytes.erase(frames);
+  return loaded;
 }
 
 } // namespace kaji::codegen

@@ -31,11 +31,19 @@ public:
   // with it holds the returned lock.
   std::pair<llvm::TargetMachine *, std::unique_lock<std::mutex>> targetMachine(unsigned optLevel);
 
+  struct LoadedCode {
+    runtime::HostKernelEntry entry = nullptr;
+    // Keeps the machine code loaded while it lives.
+    std::shared_ptr<const void> owner;
+    // The stack frames of every function in the module added up, as LLVM's code generator
+    // laid them out: no call chain needs more, since kernels cannot recurse.
+    uint64_t frameBytes = 0;
+  };
+
   // Compiles `module` to machine code in a JITDylib of its own and returns the address of
-  // `symbol` in it; the code stays loaded while `code` (set here) lives. Thread-safe.
-  runtime::HostKernelEntry load(std::unique_ptr<llvm::Module> module,
-                                std::unique_ptr<llvm::LLVMContext> context,
-                                const std::string &symbol, std::shared_ptr<const void> &code);
+  // `symbol` in it. Thread-safe.
+  LoadedCode load(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
+                  const std::string &symbol);
 
   HostJIT(const HostJIT &) = delete;
   HostJIT &operator=(const HostJIT &) = delete;

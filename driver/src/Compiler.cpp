@@ -110,9 +110,13 @@ CompiledModule compile(const CompileRequest &request) {
   if (!request.diskCache)
     return compileUncached(request);
   CacheKey key = cacheKey(request);
-  if (std::optional<std::string> payload = request.diskCache->load(key))
-    if (std::optional<CompiledModule> cached = decodeCachedModule(*payload, request.kernels.size()))
-      return std::move(*cached);
+  std::optional<CompiledModule> cached;
+  request.diskCache->load(key, [&](std::string_view payload) {
+    cached = decodeCachedModule(payload, request.kernels.size());
+    return cached.has_value();
+  });
+  if (cached)
+    return std::move(*cached);
   CompiledModule compiled = compileUncached(request);
   request.diskCache->store(key, encodeCachedModule(compiled));
   return compiled;

@@ -5,14 +5,16 @@
 
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <mutex>
 #include <system_error>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace kaji::driver {
@@ -23,7 +25,10 @@ namespace {
 constexpr std::string_view entryMagic = "KAJICACH";
 constexpr uint32_t entryFormatVersion = 1;
 using Digest = std::array<uint8_t, 32>;
-constexpr size_t headerSize = entryMagic.size() + 4 + 32 + 8 + 32;
+constexpr size_t payloadLengthOffset = entryMagic.size() + 4 + 32;
+constexpr size_t headerSize = payloadLengthOffset + 8 + 32;
+// Far above any kernel's PTX: an entry declaring more is damaged, not read.
+constexpr uint64_t maxPayloadBytes = uint64_t(1) << 30;
 
 struct Counters {
   std::atomic<uint64_t> hits{0}, misses{0}, rejected{0}, stores{0}, storeFailures{0};
@@ -97,6 +102,45 @@ std::optional<std::string> decodeEntry(std::string_view entry, const Digest &key
   return std::string(payload);
 }
 
+bool readFully(int fd, char *out, size_t size) {
+  while (size > 0) {
+    ssize_t got = read(fd, out, size);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      return false;
+    out += got;
+    size -= size_t(got);
+  }
+  return true;
+}
+
+// The bytes of the entry file at `path`, read only once it is known to be a regular file
+// (not a link, a FIFO, a device) whose size is what its header declares, within
+// maxPayloadBytes: whatever sits under an entry's name costs at most a header's read.
+// `found` says whether anything is there at all.
+std::optional<std::string> readEntryFile(const std::filesystem::path &path, bool &found) {
+  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  found = fd >= 0 || errno != ENOENT;
+  if (fd < 0)
+    return std::nullopt;
+  std::string entry(headerSize, '\0');
+  struct stat info;
+  bool sound = fstat(fd, &info) == 0 && S_ISREG(info.st_mode) &&
+               uint64_t(info.st_size) >= headerSize &&
+               uint64_t(info.st_size) - headerSize <= maxPayloadBytes &&
+               readFully(fd, entry.data(), headerSize);
+  uint64_t length = sound ? readInteger(std::string_view(entry).substr(payloadLengthOffset), 8) : 0;
+  if (sound && length == uint64_t(info.st_size) - headerSize) {
+    entry.resize(headerSize + length);
+    sound = readFully(fd, entry.data() + headerSize, length);
+  } else {
+    sound = false;
+  }
+  close(fd);
+  return sound ? std::optional(std::move(entry)) : std::nullopt;
+}
+
 void warnStoreFailedOnce(const std::filesystem::path &directory, const std::string &reason) {
   static std::once_flag warned;
   std::call_once(warned, [&] {
@@ -158,15 +202,15 @@ std::filesystem::path DiskCache::entryPath(const CacheKey &key) const {
   return directory_ / (key.digest() + ".kajicache");
 }
 
-std::optional<std::string> DiskCache::load(const CacheKey &key) const {
+std::optional<std::string>
+DiskCache::load(const CacheKey &key, const std::function<bool(std::string_view)> &accept) const {
   std::filesystem::path path = entryPath(key);
-  std::ifstream file(path, std::ios::binary);
-  std::optional<std::string> payload;
-  bool found = file.is_open();
-  if (found) {
-    std::string entry((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    payload = file.bad() ? std::nullopt : decodeEntry(entry, sha256(key.text()));
-  }
+  bool found;
+  std::optional<std::string> entry = readEntryFile(path, found);
+  std::optional<std::string> payload =
+      entry ? decodeEntry(*entry, sha256(key.text())) : std::nullopt;
+  if (payload && accept && !accept(*payload))
+    payload.reset();
   if (payload) {
     ++counters().hits;
     return payload;

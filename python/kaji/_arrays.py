@@ -38,9 +38,7 @@ def to_device(obj, stream=None, copy=True, to=None):
 def device_array(shape, dtype="float64", order="C", stream=None):
     """An uninitialized device array. Allocation is synchronous; `stream` is accepted for
     Numba compatibility."""
-    if not isinstance(shape, (tuple, list)):
-        shape = (shape,)
-    return _core.device_array(tuple(shape), dtype, order, on_host=_on_host())
+    return _core.device_array(shape, dtype, order, on_host=_on_host())
 
 
 def device_array_like(ary, stream=None):

@@ -28,7 +28,6 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
     with its Python line (``.loc``), so Nsight Compute and compute-sanitizer name the line.
     Device functions take any target: they are compiled into each caller.
     """
-    opt_level = (3 if opt else 0) if isinstance(opt, bool) else int(opt)
     if target is not None:
         check_target(target)
 
@@ -42,7 +41,7 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
         if kernel_target == "cuda" and boundscheck:
             raise ValueError(f"kernel '{func.__name__}': boundscheck=True needs target='cpu'; "
                              "kernels on the cuda target are not bounds-checked")
-        kernel = Kernel(func, fastmath=fastmath, opt_level=opt_level, target=kernel_target,
+        kernel = Kernel(func, fastmath=fastmath, opt=opt, target=kernel_target,
                         boundscheck=boundscheck is None or bool(boundscheck), cache=bool(cache),
                         lineinfo=bool(lineinfo))
         for signature in signatures:
@@ -91,13 +90,13 @@ class Kernel(_core.Dispatcher):
     """A @jit kernel. Launch it with ``kernel[griddim, blockdim](*args)`` or
     ``kernel[griddim, blockdim, stream, sharedmem](*args)``."""
 
-    def __init__(self, func, fastmath=False, opt_level=3, target="cuda", boundscheck=True,
+    def __init__(self, func, fastmath=False, opt=True, target="cuda", boundscheck=True,
                  cache=False, lineinfo=False):
         self.py_func = func
         self._source = function_source(func)
         self._describe_globals = functools.partial(describe_globals, func)
         super().__init__(self._source, self._describe_globals, _parameters(func),
-                         fast_math=fastmath, opt_level=opt_level, target=target,
+                         fast_math=fastmath, opt=opt, target=target,
                          bounds_check=boundscheck, cache=cache, lineinfo=lineinfo)
         functools.update_wrapper(self, func)
 

@@ -1,6 +1,8 @@
 #include "array_interop.h"
 
+#include "array_sizes.h"
 #include "dtypes.h"
+#include "integers.h"
 
 #include <string>
 
@@ -41,7 +43,7 @@ std::vector<int64_t> int64Tuple(py::handle sequence, const char *what) {
                          "'] must be a tuple of ints");
   std::vector<int64_t> values;
   for (py::handle item : sequence)
-    values.push_back(item.cast<int64_t>());
+    values.push_back(readInt64(item, std::string("__cuda_array_interface__['") + what + "'] item"));
   return values;
 }
 
@@ -91,12 +93,14 @@ runtime::CUstream producerStream(const py::dict &fields) {
   if (!fields.contains("stream") || fields["stream"].is_none())
     return nullptr;
   py::object stream = fields["stream"];
-  if (!PyLong_Check(stream.ptr()) || stream.cast<int64_t>() <= 0)
+  if (!PyLong_Check(stream.ptr()) ||
+      PyObject_RichCompareBool(stream.ptr(), py::int_(0).ptr(), Py_LE))
     throw py::type_error("__cuda_array_interface__['stream'] must be None or a positive int "
                          "(1: legacy default stream, 2: per-thread default stream, else a "
                          "CUstream), not " +
                          std::string(py::repr(stream)));
-  return reinterpret_cast<runtime::CUstream>(stream.cast<uintptr_t>());
+  return reinterpret_cast<runtime::CUstream>(
+      readUint64(stream, "__cuda_array_interface__['stream']"));
 }
 
 } // namespace
@@ -130,9 +134,10 @@ bool cudaArrayInterfaceView(py::handle object, ArrayView &view) {
     throw py::type_error("__cuda_array_interface__['data'] must be (pointer, read_only)");
 
   view.element = *element;
-  view.data = data[0].cast<runtime::CUdeviceptr>();
+  view.data = readUint64(data[0], "__cuda_array_interface__['data'] pointer");
   view.shape = int64Tuple(fields["shape"], "shape");
   int64_t itemSize = ir::byteSize(*element);
+  checkedElementCount(view.shape, itemSize);
   if (fields.contains("strides") && !fields["strides"].is_none())
     view.strides = int64Tuple(fields["strides"], "strides");
   else
@@ -141,6 +146,7 @@ bool cudaArrayInterfaceView(py::handle object, ArrayView &view) {
     throw py::type_error("__cuda_array_interface__ has " + std::to_string(view.shape.size()) +
                          " dimensions in 'shape' but " + std::to_string(view.strides.size()) +
                          " in 'strides'");
+  byteExtent(view.shape, view.strides, itemSize);
   view.producerStream = producerStream(fields);
   return true;
 }
@@ -188,10 +194,14 @@ bool dlpackView(py::handle object, ArrayView &view) {
   view.element = *element;
   view.data = reinterpret_cast<runtime::CUdeviceptr>(tensor.data) + tensor.byteOffset;
   view.shape.assign(tensor.shape, tensor.shape + tensor.ndim);
+  checkedElementCount(view.shape, itemSize);
   if (tensor.strides) {
     view.strides.resize(tensor.ndim);
     for (int32_t axis = 0; axis < tensor.ndim; ++axis)
-      view.strides[axis] = tensor.strides[axis] * itemSize;
+      if (__builtin_mul_overflow(tensor.strides[axis], itemSize, &view.strides[axis]))
+        throw py::value_error("DLPack stride " + std::to_string(tensor.strides[axis]) +
+                              " is too large");
+    byteExtent(view.shape, view.strides, itemSize);
   } else {
     view.strides = contiguousStrides(view.shape, itemSize, false);
   }

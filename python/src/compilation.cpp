@@ -57,6 +57,18 @@ std::string emitKernelStage(const KernelDefinition &kernel, const std::vector<ir
   });
 }
 
+unsigned readOptLevel(py::handle opt) {
+  if (PyBool_Check(opt.ptr()))
+    return opt.ptr() == Py_True ? 3 : 0;
+  if (!PyIndex_Check(opt.ptr()))
+    throw py::type_error(std::string("opt must be True, False or an int from 0 to 3, not '") +
+                         Py_TYPE(opt.ptr())->tp_name + "'");
+  for (unsigned level = 0; level <= 3; ++level)
+    if (opt.equal(py::int_(level)))
+      return level;
+  throw py::value_error("opt must be True, False or 0 to 3, not " + std::string(py::str(opt)));
+}
+
 frontend::Signature parseKernelSignature(const std::string &text) {
   frontend::SourceFile source;
   source.name = std::make_shared<const std::string>("<signature>");

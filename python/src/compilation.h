@@ -34,6 +34,8 @@ codegen::HostKernel compileHostKernel(const KernelDefinition &kernel,
                                       const driver::CompileRequest &settings);
 std::string emitKernelStage(const KernelDefinition &kernel, const std::vector<ir::Type> &argTypes,
                             driver::Stage stage, const driver::CompileRequest &settings);
+// `opt` as @jit takes it: True (LLVM's -O3), False (-O0) or a level from 0 to 3.
+unsigned readOptLevel(py::handle opt);
 // A Numba-style signature, "void(float32[:], float32)" or "(float32[:], float32)".
 frontend::Signature parseKernelSignature(const std::string &text);
 

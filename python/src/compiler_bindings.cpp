@@ -41,17 +41,17 @@ void bindCompiler(py::module_ &m) {
       "compile",
       [](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
          const std::string &signature, const std::string &stage, const std::string &arch,
-         unsigned optLevel, bool fastMath) {
+         py::handle opt, bool fastMath) {
         driver::CompileRequest settings;
         settings.ptx.arch = arch;
-        settings.ptx.optLevel = optLevel;
+        settings.ptx.optLevel = readOptLevel(opt);
         settings.ptx.fastMath = fastMath;
         KernelDefinition kernel{std::move(source), std::move(describeGlobals)};
         return emitKernelStage(kernel, parseKernelSignature(signature).params, stageNamed(stage),
                                settings);
       },
       py::arg("source"), py::arg("describe_globals"), py::arg("signature"),
-      py::arg("stage") = "ptx", py::arg("arch") = "sm_90", py::arg("opt_level") = 3,
+      py::arg("stage") = "ptx", py::arg("arch") = "sm_90", py::arg("opt") = 3,
       py::arg("fast_math") = false,
       "The kaji IR, LLVM IR or PTX of the kernel in `source` for a signature such as "
       "'void(float32[:], float32)'. Raises CompileError.");

@@ -1,6 +1,7 @@
 #include "device_array.h"
 
 #include "array_interop.h"
+#include "array_sizes.h"
 #include "dtypes.h"
 
 #include "bindings.h"
@@ -22,25 +23,6 @@ std::vector<int64_t> hostShape(const py::array &host) {
 
 std::vector<int64_t> hostStrides(const py::array &host) {
   return std::vector<int64_t>(host.strides(), host.strides() + host.ndim());
-}
-
-std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string text = "(";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text.append(i ? ", " : "").append(std::to_string(shape[i]));
-  return text + (shape.size() == 1 ? ",)" : ")");
-}
-
-// The lowest and one-past-highest byte offsets from the data pointer that the array touches.
-// The bytes [low, high), relative to the first element, that a strided array's elements span.
-std::pair<int64_t, int64_t> byteExtent(const std::vector<int64_t> &shape,
-                                       const std::vector<int64_t> &strides, int64_t itemSize) {
-  int64_t low = 0, high = itemSize;
-  for (size_t axis = 0; axis < shape.size(); ++axis) {
-    int64_t reach = (shape[axis] - 1) * strides[axis];
-    (reach < 0 ? low : high) += reach;
-  }
-  return {low, high};
 }
 
 } // namespace
@@ -84,22 +66,15 @@ void DeviceArray::copyOut(void *dst, runtime::CUdeviceptr src, size_t bytes,
 
 DeviceArray DeviceArray::empty(std::vector<int64_t> shape, ir::ScalarKind element,
                                bool fortranOrder, bool onHost) {
-  int64_t count = 1;
-  for (int64_t extent : shape) {
-    if (extent < 0)
-      throw py::value_error("negative dimension " + std::to_string(extent) + " in shape " +
-                            shapeText(shape));
-    if (__builtin_mul_overflow(count, extent, &count))
-      throw py::value_error("array of shape " + shapeText(shape) + " is too large");
-  }
+  int64_t bytes = checkedElementCount(shape, ir::byteSize(element)) * ir::byteSize(element);
   std::vector<int64_t> strides = contiguousStrides(shape, ir::byteSize(element), fortranOrder);
   if (onHost) {
-    py::array_t<uint8_t> bytes(count * ir::byteSize(element));
-    auto data = runtime::CUdeviceptr(reinterpret_cast<uintptr_t>(bytes.mutable_data()));
+    py::array_t<uint8_t> memory(bytes);
+    auto data = runtime::CUdeviceptr(reinterpret_cast<uintptr_t>(memory.mutable_data()));
     return DeviceArray(element, std::move(shape), std::move(strides), nullptr, data,
-                       std::move(bytes));
+                       std::move(memory));
   }
-  auto buffer = std::make_shared<runtime::DeviceBuffer>(size_t(count) * ir::byteSize(element));
+  auto buffer = std::make_shared<runtime::DeviceBuffer>(size_t(bytes));
   runtime::CUdeviceptr data = buffer->pointer();
   return DeviceArray(element, std::move(shape), std::move(strides), std::move(buffer), data);
 }
@@ -204,11 +179,7 @@ void DeviceArray::setItem(const py::handle &index, const py::handle &value) {
   }
   // A strided part: read the bytes it spans, write the elements through a numpy view of
   // them, and copy the span back.
-  int64_t low = 0, high = itemSize();
-  for (size_t axis = 0; axis < target.shape_.size(); ++axis) {
-    int64_t reach = (target.shape_[axis] - 1) * target.strides_[axis];
-    (reach < 0 ? low : high) += reach;
-  }
+  auto [low, high] = byteExtent(target.shape_, target.strides_, itemSize());
   py::array span(py::dtype("uint8"), std::vector<int64_t>{high - low});
   copyOut(span.mutable_data(), target.data_ + low, size_t(high - low), nullptr);
   py::array window(numpyDtype(element_), target.shape_, target.strides_,
@@ -218,19 +189,19 @@ void DeviceArray::setItem(const py::handle &index, const py::handle &value) {
 }
 
 DeviceArray DeviceArray::reshape(std::vector<int64_t> shape, bool fortranOrder) const {
-  int64_t known = 1;
   std::optional<size_t> unknown;
   for (size_t axis = 0; axis < shape.size(); ++axis) {
     if (shape[axis] == -1 && !unknown)
       unknown = axis;
     else if (shape[axis] < 0)
       throw py::value_error("reshape: extents are non-negative, with at most one -1");
-    else
-      known *= shape[axis];
   }
-  if (unknown && known != 0 && size() % known == 0)
-    shape[*unknown] = size() / known;
-  if ((unknown && (known == 0 || size() % known != 0)) || (!unknown && known != size()))
+  if (unknown) {
+    shape[*unknown] = 1;
+    int64_t known = checkedElementCount(shape, itemSize());
+    shape[*unknown] = known != 0 && size() % known == 0 ? size() / known : -1;
+  }
+  if ((unknown && shape[*unknown] == -1) || checkedElementCount(shape, itemSize()) != size())
     throw py::value_error("reshape: cannot reshape a device array of size " +
                           std::to_string(size()) + " into shape " + shapeText(shape));
   if (!isContiguous(shape_, strides_, itemSize(), fortranOrder))
@@ -273,16 +244,22 @@ DeviceArray DeviceArray::view(const py::handle &index) const {
       Py_ssize_t length = PySlice_AdjustIndices(shape_[axis], &start, &stop, step);
       offset += start * strides_[axis];
       shape.push_back(length);
-      strides.push_back(strides_[axis] * step);
+      // With two or more elements the step is below the extent, so the product is within
+      // the array's span; a larger step takes at most one element, and no stride is needed.
+      int64_t stride;
+      strides.push_back(__builtin_mul_overflow(strides_[axis], step, &stride) ? strides_[axis]
+                                                                              : stride);
       ++axis;
     } else if (PyIndex_Check(item.ptr())) {
-      Py_ssize_t position = PyNumber_AsSsize_t(item.ptr(), PyExc_IndexError);
+      // Clamped to the Py_ssize_t range, which is out of bounds however far beyond it lies.
+      Py_ssize_t position = PyNumber_AsSsize_t(item.ptr(), nullptr);
       if (position == -1 && PyErr_Occurred())
         throw py::error_already_set();
       int64_t extent = shape_[axis];
       if (position < -extent || position >= extent)
-        throw py::index_error("index " + std::to_string(position) + " is out of bounds for axis " +
-                              std::to_string(axis) + " with size " + std::to_string(extent));
+        throw py::index_error("index " + std::string(py::str(item)) +
+                              " is out of bounds for axis " + std::to_string(axis) + " with size " +
+                              std::to_string(extent));
       offset += (position < 0 ? position + extent : position) * strides_[axis];
       ++axis;
     } else {
@@ -369,7 +346,7 @@ void bindDeviceArray(py::module_ &m) {
                                      : py::object(shape);
             if (order != "C" && order != "F")
               throw py::value_error("reshape: order must be 'C' or 'F', not '" + order + "'");
-            return a.reshape(extents.cast<std::vector<int64_t>>(), order == "F");
+            return a.reshape(readShape(extents), order == "F");
           },
           py::kw_only(), py::arg("order") = "C",
           "A view with a new shape (numpy's reshape without copying).")
@@ -401,11 +378,10 @@ void bindDeviceArray(py::module_ &m) {
       py::arg("ary"), py::arg("stream") = py::none(), py::arg("on_host") = false);
   m.def(
       "device_array",
-      [](std::vector<int64_t> shape, const py::object &dtype, const std::string &order,
-         bool onHost) {
+      [](py::handle shape, const py::object &dtype, const std::string &order, bool onHost) {
         if (order != "C" && order != "F")
           throw py::value_error("order must be 'C' or 'F', not '" + order + "'");
-        return DeviceArray::empty(std::move(shape), scalarKindFromDtype(dtype), order == "F",
+        return DeviceArray::empty(readShape(shape), scalarKindFromDtype(dtype), order == "F",
                                   onHost);
       },
       py::arg("shape"), py::arg("dtype"), py::arg("order") = "C", py::arg("on_host") = false);

@@ -1,5 +1,8 @@
 #include "dispatcher.h"
 
+#include "cycle_collection.h"
+#include "integers.h"
+
 #include "kaji/runtime/Device.h"
 
 #include "bindings.h"
@@ -106,7 +109,7 @@ runtime::Extent3 readExtent(const py::handle &value, const char *what) {
     if (!PyIndex_Check(item.ptr()) || PyBool_Check(item.ptr()))
       throw py::type_error(std::string(what) + " dimensions must be ints, not '" +
                            Py_TYPE(item.ptr())->tp_name + "'");
-    return py::int_(py::reinterpret_borrow<py::object>(item)).cast<int64_t>();
+    return readInt64(item, std::string(what) + " dimension");
   };
   if (PyIndex_Check(value.ptr()))
     return {component(value), 1, 1};
@@ -201,7 +204,8 @@ std::vector<Argument> Dispatcher::readArguments(const py::tuple &args) const {
   return arguments;
 }
 
-int Dispatcher::occupancyBlockSize(const py::tuple &args, int64_t sharedBytes) {
+int Dispatcher::occupancyBlockSize(const py::tuple &args, py::handle sharedmem) {
+  int64_t sharedBytes = readInt64(sharedmem, "sharedmem");
   if (sharedBytes < 0)
     throw py::value_error("sharedmem must not be negative");
   std::vector<Argument> arguments = readArguments(args);
@@ -278,7 +282,7 @@ void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &a
       kernel.entry,
       kernel.usesBarrier ? runtime::HostThreads::Fibers : runtime::HostThreads::LoopInEntry,
       config.grid, config.block, kernel.staticSharedBytes + config.sharedBytes,
-      specialization.buffer.params.data());
+      specialization.buffer.params.data(), kernel.frameBytes);
 }
 
 Dispatcher::Key Dispatcher::keyOf(uint32_t where, const std::vector<Argument> &arguments) {
@@ -382,9 +386,7 @@ ConfiguredLaunch::ConfiguredLaunch(py::object dispatcher, const py::handle &conf
   if (items.size() > 2)
     stream_ = LaunchStream(items[2]);
   if (items.size() > 3) {
-    if (!PyIndex_Check(items[3].ptr()))
-      throw py::type_error("sharedmem must be an int (bytes of dynamic shared memory)");
-    shape_.sharedBytes = items[3].cast<int64_t>();
+    shape_.sharedBytes = readInt64(items[3], "sharedmem");
   }
 }
 
@@ -394,12 +396,12 @@ void ConfiguredLaunch::operator()(const py::args &args) const {
 
 void bindDispatcher(py::module_ &m) {
   py::class_<Dispatcher>(m, "Dispatcher",
-                         "A @jit kernel: its specializations and the launch fast path.")
+                         "A @jit kernel: its specializations and the launch fast path.",
+                         cycleCollected<Dispatcher>())
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
-                       std::vector<std::string> parameterNames, bool fastMath, unsigned optLevel,
+                       std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
                        const std::string &target, bool boundsCheck, bool cache, bool lineInfo) {
-             if (optLevel > 3)
-               throw py::value_error("opt_level must be 0 to 3, not " + std::to_string(optLevel));
+             unsigned optLevel = readOptLevel(opt);
              if (target != "cuda" && target != "cpu")
                throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
              driver::Target driverTarget =
@@ -409,7 +411,7 @@ void bindDispatcher(py::module_ &m) {
                                {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
-           py::arg("fast_math") = false, py::arg("opt_level") = 3, py::arg("target") = "cuda",
+           py::arg("fast_math") = false, py::arg("opt") = true, py::arg("target") = "cuda",
            py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false)
       .def("__getitem__",
            [](py::object self, py::handle config) { return ConfiguredLaunch(self, config); })
@@ -436,7 +438,8 @@ void bindDispatcher(py::module_ &m) {
           },
           py::arg("signature"), py::arg("stage"));
 
-  py::class_<ConfiguredLaunch>(m, "ConfiguredLaunch", "kernel[griddim, blockdim, ...]")
+  py::class_<ConfiguredLaunch>(m, "ConfiguredLaunch", "kernel[griddim, blockdim, ...]",
+                               cycleCollected<ConfiguredLaunch>())
       .def("__call__", &ConfiguredLaunch::operator());
 }
 

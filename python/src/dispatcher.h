@@ -91,7 +91,13 @@ public:
   void launch(const LaunchShape &shape, const runtime::Stream *stream, const py::args &args);
   // The block size forall() launches with: the occupancy API's for the specialization `args`
   // select (compiled and loaded if need be).
-  int occupancyBlockSize(const py::tuple &args, int64_t sharedBytes);
+  int occupancyBlockSize(const py::tuple &args, py::handle sharedmem);
+
+  // For cycle collection (cycle_collection.h): the globals callback, the kernel's only
+  // reference. Dropped, it is None: a later compile raises TypeError; compiled
+  // specializations still launch.
+  template <class F> void forEachPythonReference(F &&f) const { f(kernel_.describeGlobals); }
+  void breakCycles() { kernel_.describeGlobals = py::none(); }
 
 private:
   struct TypesHash {
@@ -136,6 +142,15 @@ class ConfiguredLaunch {
 public:
   ConfiguredLaunch(py::object dispatcher, const py::handle &config);
   void operator()(const py::args &args) const;
+
+  // For cycle collection (cycle_collection.h): the kernel and the stream object. Neither is
+  // dropped: the raw pointers into them would dangle, and a cycle through a launch also runs
+  // through its kernel, whose breakCycles() breaks it.
+  template <class F> void forEachPythonReference(F &&f) const {
+    f(dispatcherObject_);
+    stream_.forEachPythonReference(f);
+  }
+  void breakCycles() {}
 
 private:
   py::object dispatcherObject_; // keeps the kernel alive

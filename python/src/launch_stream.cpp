@@ -1,5 +1,7 @@
 #include "launch_stream.h"
 
+#include "integers.h"
+
 #include <string>
 
 namespace kaji::python {
@@ -12,7 +14,7 @@ std::optional<uintptr_t> intAttribute(py::handle object, const char *name) {
   py::object value = object.attr(name);
   if (!PyLong_Check(value.ptr()))
     return std::nullopt;
-  return value.cast<uintptr_t>();
+  return readUint64(value, "stream handle");
 }
 
 } // namespace
@@ -24,7 +26,7 @@ std::optional<uintptr_t> foreignStreamHandle(py::handle object) {
         !PyLong_Check(py::tuple(protocol)[1].ptr()))
       throw py::type_error(std::string("__cuda_stream__() of '") + Py_TYPE(object.ptr())->tp_name +
                            "' must return (version, stream handle)");
-    return py::tuple(protocol)[1].cast<uintptr_t>();
+    return readUint64(py::tuple(protocol)[1], "stream handle");
   }
   // Before the protocol: PyTorch streams have .cuda_stream, CuPy streams .ptr.
   if (std::optional<uintptr_t> handle = intAttribute(object, "cuda_stream"))
@@ -33,7 +35,7 @@ std::optional<uintptr_t> foreignStreamHandle(py::handle object) {
 }
 
 LaunchStream::LaunchStream(py::handle object) {
-  if (object.is_none() || (PyLong_Check(object.ptr()) && object.cast<int64_t>() == 0))
+  if (object.is_none() || (PyLong_Check(object.ptr()) && !PyObject_IsTrue(object.ptr())))
     return;
   owner_ = py::reinterpret_borrow<py::object>(object);
   if (py::isinstance<runtime::Stream>(object)) {

@@ -23,6 +23,8 @@ public:
   // Null for the default stream.
   const runtime::Stream *get() const { return stream_.get(); }
 
+  template <class F> void forEachPythonReference(F &&f) const { f(owner_); }
+
 private:
   py::object owner_; // the Python stream object, kept alive while launches use it
   std::shared_ptr<const runtime::Stream> stream_;

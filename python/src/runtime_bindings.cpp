@@ -1,4 +1,5 @@
 #include "bindings.h"
+#include "integers.h"
 
 #include "kaji/runtime/Context.h"
 #include "kaji/runtime/Device.h"
@@ -68,8 +69,9 @@ void bindRuntime(py::module_ &m) {
   m.def("default_stream", [] { return runtime::Stream(); });
   m.def(
       "external_stream",
-      [](std::uintptr_t handle) {
-        return runtime::Stream::external(reinterpret_cast<runtime::CUstream>(handle));
+      [](py::handle handle) {
+        return runtime::Stream::external(
+            reinterpret_cast<runtime::CUstream>(readUint64(handle, "stream handle")));
       },
       py::arg("handle"),
       "A kaji stream over a CUstream another library made and keeps alive (Numba's "

@@ -82,18 +82,29 @@ FiberGroup::FiberGroup(size_t stackBytes) {
   slotBytes_ = stackBytes_ + page;
 }
 
-FiberGroup::~FiberGroup() {
+FiberGroup::~FiberGroup() { releaseStacks(); }
+
+void FiberGroup::releaseStacks() {
   if (stacks_)
     munmap(stacks_, slotBytes_ * stackCount_);
+  stacks_ = nullptr;
+  stackCount_ = 0;
+}
+
+void FiberGroup::growStacks(size_t bytes) {
+  size_t page = pageSize();
+  bytes = (bytes + page - 1) / page * page;
+  if (bytes <= stackBytes_)
+    return;
+  releaseStacks();
+  stackBytes_ = bytes;
+  slotBytes_ = bytes + page;
 }
 
 void FiberGroup::reserveStacks(unsigned count) {
   if (count <= stackCount_)
     return;
-  if (stacks_)
-    munmap(stacks_, slotBytes_ * stackCount_);
-  stacks_ = nullptr;
-  stackCount_ = 0;
+  releaseStacks();
   // Pages are only backed once touched; a fiber touches a few.
   void *mapped = mmap(nullptr, slotBytes_ * count, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

@@ -24,6 +24,9 @@ public:
   FiberGroup(const FiberGroup &) = delete;
   FiberGroup &operator=(const FiberGroup &) = delete;
 
+  // Makes every stack at least `bytes` (rounded up to pages) from the next run() on.
+  void growStacks(size_t bytes);
+
   // Returns when every body has returned. Throws std::bad_alloc if stacks cannot be mapped,
   // and std::runtime_error, abandoning the fibers, when none can go on: every fiber that has
   // not returned waits at a barrier that waits for another one of them (some at barrier(),
@@ -76,6 +79,7 @@ private:
   };
   static void start(void *fiber);
   void reserveStacks(unsigned count);
+  void releaseStacks();
   // Switches to the scheduler unless `self`, the caller, is ready again. Being its warp's last
   // lane that could run, it first lets those in activeLanes() go on.
   void suspend(Fiber &self);

@@ -82,6 +82,10 @@ void unflatten(uint64_t linear, Dim3 extent, uint32_t out[3]) {
 
 } // namespace
 
+// A fiber's stack beyond the kernel's own frames: the executor's frames below the kernel and
+// the library functions the kernel calls (libm, printf) above it.
+constexpr uint64_t kFiberReserveBytes = 64 * 1024;
+
 // What a worker OS thread keeps between launches: its fibers' stacks, their exchange slots
 // and its block's shared memory, and the `executor` the kernel's callbacks receive.
 struct HostExecutor::Worker {
@@ -208,10 +212,16 @@ HostExecutor &HostExecutor::shared() {
 unsigned HostExecutor::workerCount() const { return unsigned(workers_.size()); }
 
 void HostExecutor::launch(HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
-                          uint64_t sharedBytes, void *const *params) {
+                          uint64_t sharedBytes, void *const *params, uint64_t frameBytes) {
   if (!entry)
     throw std::invalid_argument("host kernel launch without a kernel entry");
   validateLaunch(grid, block);
+  if (frameBytes > kMaxFrameBytes)
+    throw std::invalid_argument(
+        "the kernel needs " + std::to_string(frameBytes) +
+        " bytes of stack per thread (its local arrays and the frames of its device "
+        "functions), over the " +
+        std::to_string(kMaxFrameBytes) + " bytes of local memory a CUDA thread may have");
   std::lock_guard<std::mutex> guard(launchLock_);
   LaunchState state;
   state.entry = entry;
@@ -239,8 +249,10 @@ void HostExecutor::launch(HostKernelEntry entry, HostThreads threads, Dim3 grid,
     worker->context.warpBarrier = &Worker::warpBarrier;
     worker->context.warpCollective = &Worker::warpCollective;
     worker->context.blockReduce = &Worker::blockReduce;
-    if (threads == HostThreads::Fibers)
+    if (threads == HostThreads::Fibers) {
       worker->exchange.reserve(threadsPerBlock);
+      worker->fibers.growStacks(kFiberReserveBytes + frameBytes);
+    }
   }
   // A single block has nobody to share it with: waking the pool would cost more than it.
   if (state.blockCount == 1)

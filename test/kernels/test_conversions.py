@@ -210,3 +210,45 @@ def test_bool_conversions(jit):
     ai = a.astype(np.int64)
     bi = b.astype(np.int64)
     np.testing.assert_array_equal(out, np.array([ai + bi, ai & bi, ai * 2.5, ai != bi]))
+
+
+def _float16_edge_values():
+    """Every finite float16, the midpoints between neighbours (ties round to even) and points
+    just beside them, subnormals, overflow to inf, ±0, ±inf and NaN, as float64."""
+    halves = np.arange(0, 0x7c00, dtype=np.uint16).view(np.float16).astype(np.float64)
+    midpoints = (halves[:-1] + halves[1:]) / 2
+    beside = np.concatenate([np.nextafter(midpoints, -np.inf), np.nextafter(midpoints, np.inf)])
+    special = np.array([65504.0, 65519.99, 65520.0, 1e6, 2.0**-25, 2.0**-26, 3 * 2.0**-26,
+                        np.inf, np.nan, -0.0])
+    values = np.concatenate([halves, midpoints, beside, special])
+    return np.concatenate([values, -values])
+
+
+@pytest.mark.parametrize("src", [np.float64, np.float32])
+def test_float_to_float16_rounds_to_nearest_even(jit, src):
+    x = _float16_edge_values().astype(src)
+    out = np.zeros(x.size, dtype=np.float16)
+    jit(store)[(x.size + 255) // 256, 256](out, x)
+    np.testing.assert_array_equal(out.view(np.uint16), x.astype(np.float16).view(np.uint16))
+
+
+@pytest.mark.parametrize("dst", [np.float64, np.float32])
+def test_float16_widens_exactly(jit, dst):
+    x = np.arange(0, 1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    x = x[~np.isnan(x)]
+    out = np.zeros(x.size, dtype=dst)
+    jit(store)[(x.size + 255) // 256, 256](out, x)
+    np.testing.assert_array_equal(out, x.astype(dst))
+
+
+def sin_of_int8(out, x):
+    i = kaji.grid(1)
+    if i < x.size:
+        out[i] = np.sin(x[i])
+
+
+def test_ufunc_of_int8_is_float16(jit):
+    x = np.arange(-128, 128, dtype=np.int8)
+    out = np.zeros(x.size, dtype=np.float16)
+    jit(sin_of_int8)[1, x.size](out, x)
+    np.testing.assert_allclose(out, np.sin(x), rtol=1e-3)

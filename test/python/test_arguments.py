@@ -120,6 +120,40 @@ def test_bad_launch_configuration_is_a_value_error(config, message):
         add[config](np.zeros(3), np.zeros(3), np.zeros(3))
 
 
+@pytest.mark.parametrize("config, message", [
+    ((2**64, 32), "griddim dimension 18446744073709551616 is out of range"),
+    (((1, -2**70), 32), "griddim dimension -1180591620717411303424 is out of range"),
+    ((1, (32, 2**63)), "blockdim dimension 9223372036854775808 is out of range"),
+    ((1, 32, None, 2**64), "sharedmem 18446744073709551616 is out of range"),
+])
+def test_launch_dimension_beyond_64_bits_is_a_value_error_naming_it(config, message):
+    with pytest.raises(ValueError, match=message):
+        add[config](np.zeros(3), np.zeros(3), np.zeros(3))
+
+
+@pytest.mark.parametrize("config", [(1, 32, None, 1.5), (1, 32, None, "8"), ((1, None), 32)])
+def test_launch_sizes_of_wrong_type_are_type_errors_naming_them(config):
+    with pytest.raises(TypeError, match="sharedmem|griddim"):
+        add[config]
+
+
+def test_occupancy_block_size_with_sharedmem_beyond_64_bits_is_a_value_error():
+    with pytest.raises(ValueError, match="sharedmem 18446744073709551616 is out of range"):
+        add.occupancy_block_size((np.zeros(3), np.zeros(3), np.zeros(3)), 2**64)
+
+
+@pytest.mark.parametrize("opt", [-3, 4, 99, 2**64])
+def test_opt_outside_0_to_3_is_a_value_error_naming_the_range(opt):
+    with pytest.raises(ValueError, match=r"opt must be True, False or 0 to 3, not " + str(opt)):
+        kaji.jit(opt=opt, target="cpu")(add.py_func)
+
+
+@pytest.mark.parametrize("opt", [1.5, "2"])
+def test_opt_of_wrong_type_is_a_type_error(opt):
+    with pytest.raises(TypeError, match="opt"):
+        kaji.jit(opt=opt, target="cpu")(add.py_func)
+
+
 def test_launch_configuration_needs_grid_and_block():
     with pytest.raises(ValueError, match=r"kernel\[griddim, blockdim\]"):
         add[1]

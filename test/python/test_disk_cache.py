@@ -2,11 +2,13 @@
 eager signatures compile at decoration, and kaji._core.disk_cache_stats() counts what the
 cache did."""
 
+import hashlib
 import json
 import os
 import pathlib
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -37,7 +39,7 @@ print(json.dumps(kaji._core.disk_cache_stats()))
 ORIGINAL = {"scale": "2.0", "helper_body": "SCALE", "kernel_body": "scaled(a[i])"}
 
 
-def run_kernel_module(tmp_path, cache_dir, **changes):
+def run_kernel_module(tmp_path, cache_dir, timeout=120, **changes):
     """Defines the kernel in a fresh process; the cache counts it printed."""
     script = tmp_path / "kernels.py"
     script.write_text(KERNEL_MODULE.format(**{**ORIGINAL, **changes}))
@@ -45,7 +47,7 @@ def run_kernel_module(tmp_path, cache_dir, **changes):
     env = dict(os.environ, KAJI_CACHE_DIR=str(cache_dir),
                PYTHONPATH=os.pathsep.join([str(package_dir), os.environ.get("PYTHONPATH", "")]))
     result = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
-                            text=True, timeout=120)
+                            text=True, timeout=timeout)
     assert result.returncode == 0, result.stderr
     stats = json.loads(result.stdout.strip().splitlines()[-1])
     stats["stderr"] = result.stderr
@@ -95,6 +97,37 @@ def test_a_damaged_entry_is_recompiled_and_rewritten(tmp_path, cache_dir, damage
     repaired = run_kernel_module(tmp_path, cache_dir)
     assert (repaired["hits"], repaired["rejected"], repaired["stores"]) == (0, 1, 1)
     assert entry.read_bytes() == good
+    assert run_kernel_module(tmp_path, cache_dir)["hits"] == 1
+
+
+def entry_with_payload(good, payload):
+    """An entry with `good`'s header fields (magic, version, key digest) over `payload`, its
+    length and checksum right."""
+    return good[:44] + len(payload).to_bytes(8, "little") + hashlib.sha256(payload).digest() + payload
+
+
+@pytest.mark.parametrize("damage", ["symlink to /dev/zero", "fifo", "huge declared size",
+                                    "undecodable payload", "directory"])
+def test_an_entry_that_is_not_a_sound_file_is_refused_fast(tmp_path, cache_dir, damage):
+    run_kernel_module(tmp_path, cache_dir)
+    (entry,) = entries(cache_dir)
+    good = entry.read_bytes()
+    entry.unlink()
+    if damage == "symlink to /dev/zero":
+        entry.symlink_to("/dev/zero")
+    elif damage == "fifo":
+        os.mkfifo(entry)
+    elif damage == "huge declared size":
+        entry.write_bytes(good[:44] + (2**62).to_bytes(8, "little") + good[52:])
+    elif damage == "undecodable payload":
+        entry.write_bytes(entry_with_payload(good, b"no entry names, no PTX"))
+    else:
+        entry.mkdir()
+    start = time.monotonic()
+    repaired = run_kernel_module(tmp_path, cache_dir, timeout=30)
+    assert time.monotonic() - start < 30
+    assert (repaired["hits"], repaired["misses"], repaired["rejected"]) == (0, 1, 1)
+    assert (repaired["stores"], entry.read_bytes()) == (1, good)
     assert run_kernel_module(tmp_path, cache_dir)["hits"] == 1
 
 

@@ -60,6 +60,26 @@ def test_external_stream_wraps_a_handle_and_exports_the_protocol():
     assert kaji.cuda.external_stream is kaji.external_stream
 
 
+def test_stream_handles_beyond_64_bits_are_value_errors_naming_them():
+    class HugeProtocolStream:
+        def __cuda_stream__(self):
+            return (0, 2**64)
+
+    class NegativeTorchStream:
+        cuda_stream = -5
+
+    for stream, value in [(HugeProtocolStream(), 2**64), (NegativeTorchStream(), -5)]:
+        with pytest.raises(ValueError, match=f"stream handle {value} is out of range"):
+            fill_index[1, 128, stream](np.zeros(4, np.float32))
+    with pytest.raises(ValueError, match=f"stream handle {2**64} is out of range"):
+        kaji.external_stream(2**64)
+
+
+def test_a_huge_int_stream_is_a_type_error_pointing_at_external_stream():
+    with pytest.raises(TypeError, match=r"not 'int'.*kaji.external_stream"):
+        fill_index[1, 128, 2**64](np.zeros(4, np.float32))
+
+
 @pytest.mark.parametrize("bad", ["0x1", -1, 1.5, True])
 def test_external_stream_rejects_what_is_not_a_handle(bad):
     with pytest.raises(TypeError, match="CUstream handle"):

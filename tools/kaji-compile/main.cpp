@@ -1,5 +1,6 @@
 // kaji-compile: the compiler driven from the command line.
 #include "CommandLine.h"
+#include "OutputFile.h"
 
 #include "kaji/driver/Compiler.h"
 #include "kaji/driver/PtxAssembler.h"
@@ -181,16 +182,11 @@ private:
   }
 
   int write(const std::string &text) const {
-    if (cl_.outputPath.empty()) {
-      std::cout << text;
+    std::string error = tools::writeOutput(cl_.outputPath, text);
+    if (error.empty())
       return 0;
-    }
-    std::ofstream out(cl_.outputPath, std::ios::binary);
-    if (!(out << text)) {
-      std::cerr << "kaji-compile: error: cannot write '" << cl_.outputPath << "'\n";
-      return 1;
-    }
-    return 0;
+    std::cerr << "kaji-compile: error: " << error << "\n";
+    return 1;
   }
 
   const tools::CommandLine &cl_;
@@ -207,13 +203,13 @@ int main(int argc, char **argv) {
     std::cerr << "kaji-compile: error: " << usageError << "\n" << tools::usageText();
     return 2;
   }
-  if (cl->showHelp) {
-    std::cout << tools::usageText();
-    return 0;
-  }
-  if (cl->showVersion) {
-    std::cout << "kaji-compile " << driver::compilerVersion() << "\n";
-    return 0;
+  if (cl->showHelp || cl->showVersion) {
+    std::string error = tools::writeOutput(
+        "", cl->showHelp ? std::string(tools::usageText())
+                         : "kaji-compile " + std::string(driver::compilerVersion()) + "\n");
+    if (!error.empty())
+      std::cerr << "kaji-compile: error: " << error << "\n";
+    return error.empty() ? 0 : 1;
   }
   return CompileJob(*cl).run();
 }

@@ -1,4 +1,6 @@
 // kaji-opt: reads kaji IR text, verifies it, runs passes and prints the result.
+#include "OutputFile.h"
+
 #include "kaji/ir/IRParser.h"
 #include "kaji/ir/Passes.h"
 #include "kaji/ir/Printer.h"
@@ -109,14 +111,11 @@ int main(int argc, char **argv) {
       kaji::ir::verify(*module);
     }
     std::string printed = kaji::ir::printModule(*module, {options.printLocations});
-    if (options.output.empty() || options.output == "-") {
-      std::cout << printed;
-    } else {
-      std::ofstream out(options.output, std::ios::binary);
-      if (!(out << printed)) {
-        std::cerr << "kaji-opt: error: cannot write '" << options.output << "'\n";
-        return 1;
-      }
+    std::string error =
+        kaji::tools::writeOutput(options.output == "-" ? "" : options.output, printed);
+    if (!error.empty()) {
+      std::cerr << "kaji-opt: error: " << error << "\n";
+      return 1;
     }
   } catch (const kaji::ir::CompileError &error) {
     report(error);

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <thread>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace kaji::driver {
@@ -92,6 +94,44 @@ TEST_F(DiskCacheTest, EveryFlippedByteIsAMiss) {
     EXPECT_FALSE(cache.load(key)) << "byte " << i << " changed";
   }
   EXPECT_EQ(DiskCache::stats().rejected - before.rejected, entry.size());
+}
+
+// Each is refused from its header or its file type, without reading what lies beyond: a
+// link to /dev/zero would otherwise be read until memory runs out, and a FIFO block forever.
+TEST_F(DiskCacheTest, WhatIsNotARegularEntryFileIsRejectedAndRemovedUnread) {
+  DiskCache cache(directory);
+  cache.store(key, "some ptx text");
+  fs::path path = cache.entryPath(key);
+  std::string entry = readFile(path);
+  std::string hugeLength = entry;
+  hugeLength.replace(44, 8, std::string("\0\0\0\0\0\0\0\x40", 8));
+  std::vector<std::pair<std::string, std::function<void()>>> damages = {
+      {"symlink to /dev/zero", [&] { fs::create_symlink("/dev/zero", path); }},
+      {"fifo", [&] { ASSERT_EQ(mkfifo(path.c_str(), 0600), 0); }},
+      {"directory", [&] { fs::create_directory(path); }},
+      {"huge declared length", [&] { writeFile(path, hugeLength); }},
+      {"longer than declared", [&] { writeFile(path, entry + "tail"); }},
+  };
+  for (const auto &[name, damage] : damages) {
+    fs::remove(path);
+    damage();
+    DiskCacheStats before = DiskCache::stats();
+    EXPECT_FALSE(cache.load(key)) << name;
+    EXPECT_EQ(DiskCache::stats().rejected - before.rejected, 1u) << name;
+    EXPECT_FALSE(fs::exists(fs::symlink_status(path))) << name;
+  }
+}
+
+TEST_F(DiskCacheTest, APayloadTheCallerCannotDecodeIsAMissNotAHit) {
+  DiskCache cache(directory);
+  cache.store(key, "undecodable");
+  DiskCacheStats before = DiskCache::stats();
+  EXPECT_FALSE(cache.load(key, [](std::string_view) { return false; }));
+  DiskCacheStats after = DiskCache::stats();
+  EXPECT_EQ(after.hits - before.hits, 0u);
+  EXPECT_EQ(after.misses - before.misses, 1u);
+  EXPECT_EQ(after.rejected - before.rejected, 1u);
+  EXPECT_FALSE(fs::exists(cache.entryPath(key)));
 }
 
 TEST_F(DiskCacheTest, AnEntryCopiedUnderAnotherKeyIsRejected) {

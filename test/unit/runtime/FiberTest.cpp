@@ -405,3 +405,35 @@ TEST(Fibers, UnknownOperationFailsTheLaunch) {
 }
 
 } // namespace
+
+namespace {
+
+// Each thread fills a 256 KiB array on its own stack, waits at a barrier, then sums it: the
+// fibers' stacks must be sized from the frame bytes the launch names.
+constexpr size_t kBigFrameWords = 256 * 1024 / sizeof(uint64_t);
+
+void bigFrameEntry(void *const *params, const HostLaunchContext *context) {
+  volatile uint64_t words[kBigFrameWords];
+  uint32_t thread = linearThread(*context);
+  for (size_t i = 0; i < kBigFrameWords; ++i)
+    words[i] = thread + i;
+  context->barrier(context->executor);
+  uint64_t sum = 0;
+  for (size_t i = 0; i < kBigFrameWords; ++i)
+    sum += words[i];
+  param<uint64_t>(params, 0)[thread] = sum;
+}
+
+} // namespace
+
+TEST(Fibers, StacksGrowToTheKernelsFrames) {
+  HostExecutor executor(1);
+  std::vector<uint64_t> sums(8);
+  uint64_t *data = sums.data();
+  void *params[] = {&data};
+  executor.launch(&bigFrameEntry, HostThreads::Fibers, {1, 1, 1}, {8, 1, 1}, 0, params,
+                  sizeof(uint64_t) * kBigFrameWords + 4096);
+  uint64_t base = kBigFrameWords * (kBigFrameWords - 1) / 2;
+  for (uint64_t thread = 0; thread < sums.size(); ++thread)
+    EXPECT_EQ(sums[thread], base + thread * kBigFrameWords);
+}

@@ -100,6 +100,9 @@ TEST(HostExecutor, RejectsLaunchesOutsideCudaLimits) {
       std::invalid_argument);
   EXPECT_THROW(executor.launch(nullptr, HostThreads::LoopInEntry, {1, 1, 1}, {1, 1, 1}, 0, nullptr),
                std::invalid_argument);
+  EXPECT_THROW(executor.launch(&countVisits, HostThreads::Fibers, {1, 1, 1}, {1, 1, 1}, 0, nullptr,
+                               HostExecutor::kMaxFrameBytes + 1),
+               std::invalid_argument);
 }
 
 TEST(HostExecutor, SharedExecutorIsSizedToTheMachine) {

@@ -37,6 +37,9 @@ struct HostKernel {
   bool usesBarrier = false;
   // Bytes of the shared arrays the kernel declares; a launch provides at least this much.
   uint64_t staticSharedBytes = 0;
+  // Stack that the kernel's own code may use below a call of entry: its frame and those of
+  // the device functions it calls (local arrays included), as LLVM laid them out.
+  uint64_t frameBytes = 0;
   // Number of entries `params` must hold: the flattened parameters (see Codegen.h).
   unsigned parameterCount = 0;
   std::shared_ptr<const void> code;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,9 +47,12 @@ public:
   // Where the entry for `key` lives, whether or not it exists.
   std::filesystem::path entryPath(const CacheKey &key) const;
 
-  // The payload stored under `key`, or nothing if there is none or it fails verification
-  // (then the file is removed). Never throws for anything found on disk.
-  std::optional<std::string> load(const CacheKey &key) const;
+  // The payload stored under `key`, or nothing if there is none, or what is there is not a
+  // regular file of the size its header declares, fails verification, or is refused by
+  // `accept` (the caller's decoding): then it is removed and counted as rejected, a miss.
+  // Never throws for anything found on disk, and never reads more than the header declares.
+  std::optional<std::string>
+  load(const CacheKey &key, const std::function<bool(std::string_view)> &accept = nullptr) const;
   // Stores `payload` under `key`, replacing any entry atomically. Never throws: a failure is
   // counted and reported once per process on stderr, and the caller goes on without it.
   void store(const CacheKey &key, std::string_view payload) const;

@@ -52,9 +52,15 @@ public:
   // range, std::runtime_error "block (x, y, z): kernel deadlock: ..." if the threads of a
   // block wait at barriers that wait for each other (syncthreads() against syncwarp() or a
   // warp collective); no further blocks are started once one of these happened. Launches
-  // from several threads run one after another.
+  // from several threads run one after another. `frameBytes` is the stack the kernel's code
+  // uses per thread (HostKernel::frameBytes); over kMaxFrameBytes is std::invalid_argument
+  // before anything runs.
   void launch(HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
-              uint64_t sharedBytes, void *const *params);
+              uint64_t sharedBytes, void *const *params, uint64_t frameBytes = 0);
+
+  // What a CUDA thread may have in local memory (512 KiB): a kernel that fits on the GPU fits
+  // here.
+  static constexpr uint64_t kMaxFrameBytes = 512 * 1024;
 
 private:
   struct Worker;

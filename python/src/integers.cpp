@@ -1,0 +1,50 @@
+#include "integers.h"
+
+namespace kaji::python {
+
+namespace {
+
+py::int_ exactInt(py::handle value, const std::string &what) {
+  if (!PyIndex_Check(value.ptr()))
+    throw py::type_error(what + " must be an int, not '" + Py_TYPE(value.ptr())->tp_name + "'");
+  PyObject *number = PyNumber_Index(value.ptr());
+  if (!number)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::int_>(number);
+}
+
+[[noreturn]] void outOfRange(const py::int_ &number, const std::string &what, const char *range) {
+  throw py::value_error(what + " " + std::string(py::str(number)) + " is out of range (" + range +
+                        ")");
+}
+
+} // namespace
+
+int64_t readInt64(py::handle value, const std::string &what) {
+  py::int_ number = exactInt(value, what);
+  int overflow = 0;
+  long long result = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
+  if (overflow)
+    outOfRange(number, what, "-2**63 to 2**63-1");
+  if (result == -1 && PyErr_Occurred())
+    throw py::error_already_set();
+  return result;
+}
+
+uint64_t readUint64(py::handle value, const std::string &what) {
+  py::int_ number = exactInt(value, what);
+  int overflow = 0;
+  long long small = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
+  if (small < 0 || overflow < 0)
+    outOfRange(number, what, "0 to 2**64-1");
+  if (!overflow)
+    return uint64_t(small);
+  unsigned long long result = PyLong_AsUnsignedLongLong(number.ptr());
+  if (result == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();
+    outOfRange(number, what, "0 to 2**64-1");
+  }
+  return result;
+}
+
+} // namespace kaji::python
