@@ -2,6 +2,7 @@
 
 #include "kaji/driver/Version.h"
 
+#include "kaji/codegen/FatalErrors.h"
 #include "kaji/frontend/Lowering.h"
 #include "kaji/ir/Passes.h"
 #include "kaji/ir/Printer.h"
@@ -32,6 +33,7 @@ LoweredModule lower(const CompileRequest &request) {
     lowered.entryNames.push_back(f->name());
   }
   ir::verify(lowered.module);
+  codegen::installFatalErrorHandlers();
   if (request.optimizeIR) {
     ir::runPipeline(lowered.module, ir::defaultPipeline());
     ir::verify(lowered.module);
@@ -61,6 +63,17 @@ std::optional<CompiledModule> decodeCachedModule(std::string_view payload, size_
   return compiled;
 }
 
+// Runs one LLVM stage on `lowered`, reporting what LLVM cannot compile at the first
+// kernel's definition: LLVM's reason names no source line.
+template <class Stage> auto inBackend(const LoweredModule &lowered, Stage stage) {
+  try {
+    return stage();
+  } catch (const codegen::BackendError &error) {
+    throw ir::CompileError(lowered.module.lookup(lowered.entryNames.front())->location(),
+                           error.what());
+  }
+}
+
 LoweredModule lowerTimed(const CompileRequest &request, CompileTimings &timings) {
   auto start = std::chrono::steady_clock::now();
   LoweredModule lowered = lower(request);
@@ -71,7 +84,9 @@ LoweredModule lowerTimed(const CompileRequest &request, CompileTimings &timings)
 CompiledModule compileUncached(const CompileRequest &request) {
   CompiledModule compiled;
   LoweredModule lowered = lowerTimed(request, compiled.timings);
-  compiled.ptx = codegen::emitPTX(lowered.module, request.ptx, &compiled.timings.codegen);
+  compiled.ptx = inBackend(lowered, [&] {
+    return codegen::emitPTX(lowered.module, request.ptx, &compiled.timings.codegen);
+  });
   compiled.entryNames = std::move(lowered.entryNames);
   return compiled;
 }
@@ -128,8 +143,9 @@ HostCompiledModule compileHost(const CompileRequest &request) {
   codegen::CodegenTimings &total = compiled.timings.codegen;
   for (const std::string &name : lowered.entryNames) {
     codegen::CodegenTimings timings;
-    compiled.kernels.push_back(
-        codegen::compileHostKernel(lowered.module, name, request.host, &timings));
+    compiled.kernels.push_back(inBackend(lowered, [&] {
+      return codegen::compileHostKernel(lowered.module, name, request.host, &timings);
+    }));
     total.lowerMs += timings.lowerMs;
     total.optimizeMs += timings.optimizeMs;
     total.emitMs += timings.emitMs;
@@ -141,21 +157,23 @@ std::string emitStage(const CompileRequest &request, Stage stage) {
   if (request.target == Target::Host && stage == Stage::PTX)
     throw std::invalid_argument("there is no PTX for Target::Host");
   LoweredModule lowered = lower(request);
-  switch (stage) {
-  case Stage::IR:
-    return ir::printModule(lowered.module);
-  case Stage::LLVM:
-    if (request.target == Target::Host) {
-      std::string text;
-      for (const std::string &name : lowered.entryNames)
-        text += codegen::emitHostLLVMIR(lowered.module, name, request.host);
-      return text;
+  return inBackend(lowered, [&] {
+    switch (stage) {
+    case Stage::IR:
+      return ir::printModule(lowered.module);
+    case Stage::LLVM:
+      if (request.target == Target::Host) {
+        std::string text;
+        for (const std::string &name : lowered.entryNames)
+          text += codegen::emitHostLLVMIR(lowered.module, name, request.host);
+        return text;
+      }
+      return codegen::emitLLVMIR(lowered.module, request.ptx);
+    case Stage::PTX:
+      return codegen::emitPTX(lowered.module, request.ptx);
     }
-    return codegen::emitLLVMIR(lowered.module, request.ptx);
-  case Stage::PTX:
-    return codegen::emitPTX(lowered.module, request.ptx);
-  }
-  throw std::logic_error("unknown compile stage");
+    throw std::logic_error("unknown compile stage");
+  });
 }
 
 CacheKey cacheKey(const CompileRequest &request) {

@@ -106,7 +106,7 @@ ir::Value *folded(ir::Builder &builder, ir::Operation *op) {
     return op->result();
   ir::Block *block = op->parent();
   ir::Type type = op->resultType();
-  block->take(block->indexOf(op));
+  block->take(block->operations().size() - 1);
   return builder.create(ir::Opcode::Constant, type, {}, *value)->result();
 }
 

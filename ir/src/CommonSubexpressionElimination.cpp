@@ -1,3 +1,4 @@
+#include "PassUtils.h"
 #include "kaji/ir/Dominance.h"
 #include "kaji/ir/Passes.h"
 
@@ -72,19 +73,9 @@ public:
   bool run() {
     if (!dominance_.reversePostOrder().empty())
       visit(dominance_.reversePostOrder().front());
-    if (forwarded_.empty())
-      return false;
     // Successor arguments and unreachable blocks were not rewritten during the walk.
-    for (auto &block : function_.blocks()) {
-      for (auto &op : block->operations()) {
-        for (Value *&operand : op->operands())
-          operand = resolve(operand);
-        for (Successor &succ : op->successors())
-          for (Value *&arg : succ.args)
-            arg = resolve(arg);
-      }
-    }
-    return true;
+    forwarding_.rewrite(function_);
+    return !forwarding_.empty();
   }
 
 private:
@@ -114,10 +105,11 @@ private:
   std::vector<OpKey> processBlock(Block &block) {
     std::vector<OpKey> added;
     auto &ops = block.operations();
-    for (size_t i = 0; i < ops.size(); ++i) {
-      Operation &op = *ops[i];
+    bool removed = false;
+    for (auto &slot : ops) {
+      Operation &op = *slot;
       for (Value *&operand : op.operands())
-        operand = resolve(operand);
+        operand = forwarding_.resolve(operand);
       if (!isPure(op))
         continue;
       auto [it, inserted] = available_.emplace(OpKey{&op}, op.result());
@@ -127,21 +119,21 @@ private:
       }
       // Operands in the dominator subtree are rewritten as they are reached, so that
       // operations using the removed value match those using the surviving one.
-      forwarded_[op.result()] = it->second;
-      block.take(i--);
+      forwarding_.forward(op.result(), it->second);
+      removedOps_.push_back(std::move(slot));
+      removed = true;
     }
+    if (removed)
+      std::erase(ops, nullptr);
     return added;
-  }
-
-  Value *resolve(Value *v) {
-    auto it = forwarded_.find(v);
-    return it == forwarded_.end() ? v : it->second;
   }
 
   Function &function_;
   DominatorTree dominance_;
   std::unordered_map<OpKey, Value *, OpKeyHash> available_;
-  std::unordered_map<Value *, Value *> forwarded_;
+  detail::ValueForwarding forwarding_;
+  // Kept until the rewrite so that no new value can reuse a key of `forwarding_`.
+  std::vector<std::unique_ptr<Operation>> removedOps_;
 };
 
 } // namespace

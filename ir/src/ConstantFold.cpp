@@ -1,3 +1,4 @@
+#include "PassUtils.h"
 #include "kaji/ir/Constants.h"
 #include "kaji/ir/Passes.h"
 
@@ -315,31 +316,41 @@ std::optional<Attr> foldOperation(const Operation &op) {
 namespace {
 
 bool foldFunction(Function &function) {
-  bool changed = false;
+  detail::ValueForwarding forwarding;
+  // Removed operations live until the rewrite: a new constant allocated where one of them
+  // was would otherwise alias its key in `forwarding`.
+  std::vector<std::unique_ptr<Operation>> removedOps;
   for (auto &block : function.blocks()) {
     auto &ops = block->operations();
+    bool removed = false;
     for (size_t i = 0; i < ops.size(); ++i) {
       Operation &op = *ops[i];
+      // Resolved first, so that a chain of foldable operations folds in one walk.
+      for (Value *&operand : op.operands())
+        operand = forwarding.resolve(operand);
       if (op.opcode() == Opcode::Constant || hasSideEffects(op.opcode()) || !op.result())
         continue;
-      Value *replacement = nullptr;
       if (op.opcode() == Opcode::Select) {
-        if (auto cond = intConstant(op.operand(0)))
-          replacement = op.operand(*cond ? 1 : 2);
+        if (auto cond = intConstant(op.operand(0))) {
+          forwarding.forward(op.result(), op.operand(*cond ? 1 : 2));
+          removedOps.push_back(std::move(ops[i]));
+          removed = true;
+        }
       } else if (auto folded = foldOperation(op)) {
         auto constant =
             std::make_unique<Operation>(Opcode::Constant, op.resultType(), std::vector<Value *>{},
                                         std::move(*folded), op.location());
-        replacement = block->insert(i++, std::move(constant))->result();
+        Value *replacement = constant->result();
+        forwarding.forward(op.result(), replacement);
+        removedOps.push_back(block->replace(i, std::move(constant)));
       }
-      if (!replacement)
-        continue;
-      function.replaceAllUsesWith(op.result(), replacement);
-      block->take(i--);
-      changed = true;
     }
+    if (removed)
+      std::erase(ops, nullptr);
   }
-  return changed;
+  // Uses in successor arguments and in blocks placed before the definition (loops).
+  forwarding.rewrite(function);
+  return !forwarding.empty();
 }
 
 } // namespace

@@ -11,15 +11,19 @@ bool removeUnusedOperations(Function &function) {
   // Walking backwards frees the operands of a removed op before they are visited.
   for (auto blockIt = function.blocks().rbegin(); blockIt != function.blocks().rend(); ++blockIt) {
     auto &ops = (*blockIt)->operations();
+    bool removed = false;
     for (size_t i = ops.size(); i-- > 0;) {
       Operation &op = *ops[i];
       if (hasSideEffects(op.opcode()) || !op.result() || uses[op.result()] != 0)
         continue;
       for (const Value *operand : op.operands())
         --uses[operand];
-      (*blockIt)->take(i);
-      changed = true;
+      ops[i].reset();
+      removed = true;
     }
+    if (removed)
+      std::erase(ops, nullptr);
+    changed |= removed;
   }
   return changed;
 }

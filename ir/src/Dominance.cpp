@@ -1,6 +1,6 @@
 #include "kaji/ir/Dominance.h"
 
-#include <unordered_set>
+#include <algorithm>
 
 namespace kaji::ir {
 
@@ -20,21 +20,94 @@ std::unordered_map<const Block *, std::vector<Block *>> predecessorMap(const Fun
   return preds;
 }
 
+namespace {
+
+constexpr size_t kNone = SIZE_MAX;
+
+// Lengauer and Tarjan's "simple" dominator algorithm over depth-first preorder numbers:
+// near-linear where the iterative Cooper-Harvey-Kennedy scheme walks idom chains once per
+// predecessor (quadratic for a block reached from every link of a long chain, as the
+// false edge of an `and` chain is).
+class SemiDominators {
+public:
+  SemiDominators(const std::vector<size_t> &parent,
+                 const std::vector<std::vector<size_t>> &predecessors)
+      : semi_(parent.size()), label_(parent.size()), ancestor_(parent.size(), kNone),
+        idom_(parent.size(), 0) {
+    size_t n = parent.size();
+    for (size_t v = 0; v < n; ++v)
+      semi_[v] = label_[v] = v;
+    std::vector<std::vector<size_t>> bucket(n);
+    for (size_t w = n; w-- > 1;) {
+      for (size_t v : predecessors[w])
+        semi_[w] = std::min(semi_[w], semi_[eval(v)]);
+      bucket[semi_[w]].push_back(w);
+      ancestor_[w] = parent[w];
+      for (size_t v : bucket[parent[w]]) {
+        size_t u = eval(v);
+        idom_[v] = semi_[u] < semi_[v] ? u : parent[w];
+      }
+      bucket[parent[w]].clear();
+    }
+    for (size_t w = 1; w < n; ++w)
+      if (idom_[w] != semi_[w])
+        idom_[w] = idom_[idom_[w]];
+  }
+
+  // Immediate dominator of each preorder number (the root's is itself).
+  const std::vector<size_t> &idom() const { return idom_; }
+
+private:
+  size_t eval(size_t v) {
+    if (ancestor_[v] == kNone)
+      return v;
+    compress(v);
+    return label_[v];
+  }
+
+  // Path compression without recursion: the chain of linked ancestors can be as long as
+  // the function.
+  void compress(size_t v) {
+    std::vector<size_t> path;
+    for (size_t x = v; ancestor_[ancestor_[x]] != kNone; x = ancestor_[x])
+      path.push_back(x);
+    while (!path.empty()) {
+      size_t x = path.back();
+      path.pop_back();
+      size_t a = ancestor_[x];
+      if (semi_[label_[a]] < semi_[label_[x]])
+        label_[x] = label_[a];
+      ancestor_[x] = ancestor_[a];
+    }
+  }
+
+  std::vector<size_t> semi_, label_, ancestor_, idom_;
+};
+
+} // namespace
+
 DominatorTree::DominatorTree(const Function &function) {
-  // Iterative post-order DFS from the entry.
-  std::vector<Block *> postOrder;
-  std::unordered_set<const Block *> visited;
+  // Iterative depth-first search from the entry: preorder numbers with their tree
+  // parents, and the post-order.
+  std::vector<Block *> preorder, postOrder;
+  std::vector<size_t> parent;
+  std::unordered_map<const Block *, size_t> number;
   std::vector<std::pair<Block *, size_t>> stack;
-  Block *entry = function.entry();
-  stack.emplace_back(entry, 0);
-  visited.insert(entry);
+  auto discover = [&](Block *block, size_t from) {
+    number[block] = preorder.size();
+    preorder.push_back(block);
+    parent.push_back(from);
+    stack.emplace_back(block, 0);
+  };
+  discover(function.entry(), 0);
   while (!stack.empty()) {
-    auto &[block, next] = stack.back();
-    std::vector<Block *> succs = successorBlocks(*block);
-    if (next < succs.size()) {
-      Block *succ = succs[next++];
-      if (succ && visited.insert(succ).second)
-        stack.emplace_back(succ, 0);
+    auto [block, next] = stack.back();
+    const Operation *term = block->terminator();
+    if (term && next < term->successors().size()) {
+      ++stack.back().second;
+      Block *succ = term->successors()[next].block;
+      if (succ && !number.count(succ))
+        discover(succ, number.at(block));
       continue;
     }
     postOrder.push_back(block);
@@ -44,39 +117,46 @@ DominatorTree::DominatorTree(const Function &function) {
   for (size_t i = 0; i < rpo_.size(); ++i)
     index_[rpo_[i]] = i;
 
-  // Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm".
-  auto preds = predecessorMap(function);
-  constexpr size_t undefined = SIZE_MAX;
-  idom_.assign(rpo_.size(), undefined);
-  idom_[0] = 0;
-  auto intersect = [&](size_t a, size_t b) {
-    while (a != b) {
-      while (a > b)
-        a = idom_[a];
-      while (b > a)
-        b = idom_[b];
-    }
-    return a;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t i = 1; i < rpo_.size(); ++i) {
-      size_t newIdom = undefined;
-      for (Block *pred : preds[rpo_[i]]) {
-        auto it = index_.find(pred);
-        if (it == index_.end() || idom_[it->second] == undefined)
-          continue;
-        newIdom = newIdom == undefined ? it->second : intersect(it->second, newIdom);
-      }
-      if (newIdom != idom_[i]) {
-        idom_[i] = newIdom;
-        changed = true;
-      }
-    }
+  std::vector<std::vector<size_t>> predecessors(preorder.size());
+  for (const auto &[block, preds] : predecessorMap(function)) {
+    auto to = number.find(block);
+    if (to == number.end())
+      continue;
+    for (Block *pred : preds)
+      if (auto from = number.find(pred); from != number.end())
+        predecessors[to->second].push_back(from->second);
   }
+  SemiDominators dominators(parent, predecessors);
+  idom_.assign(rpo_.size(), 0);
+  for (size_t w = 1; w < preorder.size(); ++w)
+    idom_[index_.at(preorder[w])] = index_.at(preorder[dominators.idom()[w]]);
   children_.resize(rpo_.size());
   for (size_t i = 1; i < rpo_.size(); ++i)
     children_[idom_[i]].push_back(rpo_[i]);
+  numberTree();
+}
+
+// Numbers the tree depth-first, so that `a` dominates `b` exactly when b's interval
+// [entered, left] lies inside a's: a constant-time query even in deep trees.
+void DominatorTree::numberTree() {
+  if (rpo_.empty())
+    return;
+  entered_.assign(rpo_.size(), 0);
+  left_.assign(rpo_.size(), 0);
+  size_t clock = 0;
+  std::vector<std::pair<size_t, size_t>> stack = {{0, 0}}; // (rpo position, next child)
+  entered_[0] = clock++;
+  while (!stack.empty()) {
+    auto &[node, next] = stack.back();
+    if (next < children_[node].size()) {
+      size_t child = index_.at(children_[node][next++]);
+      entered_[child] = clock++;
+      stack.emplace_back(child, 0);
+      continue;
+    }
+    left_[node] = clock++;
+    stack.pop_back();
+  }
 }
 
 bool DominatorTree::dominates(const Block *a, const Block *b) const {
@@ -86,11 +166,7 @@ bool DominatorTree::dominates(const Block *a, const Block *b) const {
   auto ai = index_.find(a);
   if (ai == index_.end())
     return false;
-  size_t target = ai->second;
-  size_t current = bi->second;
-  while (current > target)
-    current = idom_[current];
-  return current == target;
+  return entered_[ai->second] <= entered_[bi->second] && left_[bi->second] <= left_[ai->second];
 }
 
 const std::vector<Block *> &DominatorTree::children(const Block *block) const {

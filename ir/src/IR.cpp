@@ -111,11 +111,19 @@ std::unique_ptr<Operation> Block::take(size_t position) {
   return op;
 }
 
-size_t Block::indexOf(const Operation *op) const {
-  for (size_t i = 0; i < ops_.size(); ++i)
-    if (ops_[i].get() == op)
-      return i;
-  return ops_.size();
+std::unique_ptr<Operation> Block::replace(size_t position, std::unique_ptr<Operation> op) {
+  op->parent_ = this;
+  std::swap(ops_[position], op);
+  op->parent_ = nullptr;
+  return op;
+}
+
+void Block::appendOperationsOf(Block &other) {
+  for (auto &op : other.ops_) {
+    op->parent_ = this;
+    ops_.push_back(std::move(op));
+  }
+  other.ops_.clear();
 }
 
 Operation *Block::terminator() const {
@@ -142,20 +150,6 @@ std::vector<Type> Function::paramTypes() const {
   for (const auto &arg : entry()->arguments())
     types.push_back(arg->type());
   return types;
-}
-
-void Function::replaceAllUsesWith(Value *from, Value *to) {
-  for (auto &block : blocks_) {
-    for (auto &op : block->operations()) {
-      for (Value *&operand : op->operands())
-        if (operand == from)
-          operand = to;
-      for (Successor &succ : op->successors())
-        for (Value *&arg : succ.args)
-          if (arg == from)
-            arg = to;
-    }
-  }
 }
 
 Function *Module::addFunction(std::unique_ptr<Function> f) {

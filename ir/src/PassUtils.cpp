@@ -25,4 +25,31 @@ bool removeUnreachableBlocks(Function &function) {
          }) != 0;
 }
 
+Value *ValueForwarding::resolve(Value *v) {
+  Value *end = v;
+  for (auto it = forwarded_.find(end); it != forwarded_.end(); it = forwarded_.find(end))
+    end = it->second;
+  // Pointing the whole chain at its end keeps later look-ups short.
+  while (v != end) {
+    Value *&next = forwarded_[v];
+    v = next;
+    next = end;
+  }
+  return end;
+}
+
+void ValueForwarding::rewrite(Function &function) {
+  if (forwarded_.empty())
+    return;
+  for (auto &block : function.blocks()) {
+    for (auto &op : block->operations()) {
+      for (Value *&operand : op->operands())
+        operand = resolve(operand);
+      for (Successor &succ : op->successors())
+        for (Value *&arg : succ.args)
+          arg = resolve(arg);
+    }
+  }
+}
+
 } // namespace kaji::ir::detail

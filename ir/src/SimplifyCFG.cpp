@@ -3,6 +3,8 @@
 #include "kaji/ir/Dominance.h"
 #include "kaji/ir/Passes.h"
 
+#include <unordered_set>
+
 namespace kaji::ir {
 
 namespace {
@@ -12,8 +14,7 @@ void replaceWithBr(Operation &condBr, size_t taken) {
                                         condBr.location());
   br->successors().push_back(std::move(condBr.successors()[taken]));
   Block *block = condBr.parent();
-  block->take(block->indexOf(&condBr));
-  block->append(std::move(br));
+  block->replace(block->operations().size() - 1, std::move(br));
 }
 
 bool sameSuccessor(const Successor &a, const Successor &b) {
@@ -38,22 +39,22 @@ bool foldBranches(Function &function) {
   return changed;
 }
 
-// Every edge into `block`, as the successor entry of its predecessor's terminator.
-std::vector<Successor *> incomingEdges(Function &function, const Block *block) {
-  std::vector<Successor *> edges;
+// Every edge into each block, as the successor entry of its predecessor's terminator.
+std::unordered_map<const Block *, std::vector<Successor *>> incomingEdges(Function &function) {
+  std::unordered_map<const Block *, std::vector<Successor *>> edges;
   for (auto &pred : function.blocks())
     if (Operation *term = pred->terminator())
       for (Successor &succ : term->successors())
-        if (succ.block == block)
-          edges.push_back(&succ);
+        edges[succ.block].push_back(&succ);
   return edges;
 }
 
 // The one value other than `arg` itself that every edge passes for it, if there is one.
-Value *uniqueIncomingValue(const std::vector<Successor *> &edges, Value *arg) {
+Value *uniqueIncomingValue(const std::vector<Successor *> &edges, Value *arg,
+                           detail::ValueForwarding &forwarding) {
   Value *unique = nullptr;
   for (const Successor *edge : edges) {
-    Value *incoming = edge->args[arg->argIndex()];
+    Value *incoming = forwarding.resolve(edge->args[arg->argIndex()]);
     if (incoming == arg || incoming == unique)
       continue;
     if (unique)
@@ -66,24 +67,28 @@ Value *uniqueIncomingValue(const std::vector<Successor *> &edges, Value *arg) {
 bool simplifyBlockArguments(Function &function) {
   bool changed = false;
   auto uses = detail::countUses(function);
+  auto edgesInto = incomingEdges(function);
+  // Replaced arguments are forwarded rather than rewritten at once; every value read
+  // from an edge is resolved first.
+  detail::ValueForwarding forwarding;
   for (size_t b = 1; b < function.blocks().size(); ++b) {
     Block *block = function.blocks()[b].get();
-    std::vector<Successor *> edges = incomingEdges(function, block);
+    const std::vector<Successor *> &edges = edgesInto[block];
     for (unsigned i = unsigned(block->arguments().size()); i-- > 0;) {
       Value *arg = block->argument(i);
       unsigned selfUses = 0;
       for (const Successor *edge : edges)
-        selfUses += edge->args[i] == arg;
+        selfUses += forwarding.resolve(edge->args[i]) == arg;
       bool unused = uses[arg] == selfUses;
-      Value *replacement = unused ? nullptr : uniqueIncomingValue(edges, arg);
+      Value *replacement = unused ? nullptr : uniqueIncomingValue(edges, arg, forwarding);
       if (!unused && !replacement)
         continue;
       for (Successor *edge : edges) {
-        --uses[edge->args[i]];
+        --uses[forwarding.resolve(edge->args[i])];
         edge->args.erase(edge->args.begin() + i);
       }
       if (replacement) {
-        function.replaceAllUsesWith(arg, replacement);
+        forwarding.forward(arg, replacement);
         uses[replacement] += uses[arg];
       }
       uses.erase(arg);
@@ -91,13 +96,15 @@ bool simplifyBlockArguments(Function &function) {
       changed = true;
     }
   }
+  forwarding.rewrite(function);
   return changed;
 }
 
 // A block whose only predecessor ends in `br` to it is appended to that predecessor.
 bool mergeBlocks(Function &function) {
-  bool changed = false;
   auto preds = predecessorMap(function);
+  detail::ValueForwarding forwarding;
+  std::unordered_set<const Block *> merged;
   for (size_t b = 1; b < function.blocks().size(); ++b) {
     Block *block = function.blocks()[b].get();
     auto &blockPreds = preds[block];
@@ -107,22 +114,26 @@ bool mergeBlocks(Function &function) {
     Operation *term = pred->terminator();
     if (term->opcode() != Opcode::Br)
       continue;
-    std::vector<Value *> args = term->successors()[0].args;
+    const std::vector<Value *> &args = term->successors()[0].args;
     for (unsigned i = 0; i < args.size(); ++i)
-      function.replaceAllUsesWith(block->argument(i), args[i]);
+      forwarding.forward(block->argument(i), args[i]);
     pred->take(pred->operations().size() - 1);
-    while (!block->operations().empty())
-      pred->append(block->take(0));
+    pred->appendOperationsOf(*block);
     // The merged block's successors now have `pred` as predecessor.
     for (Block *succ : successorBlocks(*pred))
       for (Block *&p : preds[succ])
         if (p == block)
           p = pred;
     preds.erase(block);
-    function.blocks().erase(function.blocks().begin() + b--);
-    changed = true;
+    merged.insert(block);
   }
-  return changed;
+  if (merged.empty())
+    return false;
+  forwarding.rewrite(function);
+  // Erased last: the forwarded block arguments must outlive the rewrite.
+  std::erase_if(function.blocks(),
+                [&](const std::unique_ptr<Block> &block) { return merged.count(block.get()); });
+  return true;
 }
 
 } // namespace

@@ -94,6 +94,7 @@ public:
       fail(function_.location(),
            "device function @" + function_.name() + " cannot return an array");
     for (const auto &block : function_.blocks()) {
+      blockNumbers_.emplace(block.get(), blockNumbers_.size());
       for (const auto &arg : block->arguments())
         if (arg->type().isVoid())
           fail(function_.location(), "block argument of type void in @" + function_.name());
@@ -134,10 +135,8 @@ private:
   }
 
   size_t blockNumber(const Block *block) const {
-    for (size_t i = 0; i < function_.blocks().size(); ++i)
-      if (function_.blocks()[i].get() == block)
-        return i;
-    return function_.blocks().size();
+    auto it = blockNumbers_.find(block);
+    return it == blockNumbers_.end() ? function_.blocks().size() : it->second;
   }
 
   // Where a value is defined: its block and its position there (block arguments come first).
@@ -623,6 +622,7 @@ private:
   const Function &function_;
   DominatorTree dominance_;
   std::unordered_map<const Operation *, size_t> position_;
+  std::unordered_map<const Block *, size_t> blockNumbers_;
 };
 
 } // namespace

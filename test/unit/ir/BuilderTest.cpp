@@ -54,3 +54,27 @@ TEST(Builder, RecordsLocations) {
   EXPECT_EQ(c->definingOp()->location().line, 3u);
   EXPECT_EQ(c->definingOp()->parent(), f.entry());
 }
+
+TEST(Block, ReplaceAndAppendOperationsOfMoveOwnershipAndParents) {
+  Function function("k", Function::Kind::Kernel, {}, Type(), {});
+  Block *entry = function.entry();
+  Block *other = function.addBlock();
+  Builder builder(entry);
+  Value *one = builder.intConstant(Type::scalar(ScalarKind::Int32), 1);
+  builder.setBlock(other);
+  builder.intConstant(Type::scalar(ScalarKind::Int32), 2);
+  builder.ret();
+  auto two = std::make_unique<Operation>(Opcode::Constant, Type::scalar(ScalarKind::Int32),
+                                         std::vector<Value *>{}, int64_t(2), Location());
+  Operation *replacement = two.get();
+  auto old = entry->replace(0, std::move(two));
+  EXPECT_EQ(old->result(), one);
+  EXPECT_EQ(old->parent(), nullptr);
+  EXPECT_EQ(replacement->parent(), entry);
+  entry->appendOperationsOf(*other);
+  EXPECT_TRUE(other->operations().empty());
+  ASSERT_EQ(entry->operations().size(), 3u);
+  for (const auto &op : entry->operations())
+    EXPECT_EQ(op->parent(), entry);
+  EXPECT_EQ(entry->terminator()->opcode(), Opcode::Return);
+}

@@ -26,10 +26,13 @@ public:
   const std::vector<Block *> &children(const Block *block) const;
 
 private:
+  void numberTree();
+
   std::vector<Block *> rpo_;
   std::unordered_map<const Block *, size_t> index_; // position in rpo_
   std::vector<size_t> idom_;                        // by rpo_ position
   std::vector<std::vector<Block *>> children_;
+  std::vector<size_t> entered_, left_; // depth-first numbering of the tree, by rpo_ position
 };
 
 } // namespace kaji::ir

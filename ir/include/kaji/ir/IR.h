@@ -170,12 +170,16 @@ public:
 
   std::vector<std::unique_ptr<Operation>> &operations() { return ops_; }
   const std::vector<std::unique_ptr<Operation>> &operations() const { return ops_; }
+  // Operations sit in a vector: inserting or taking anywhere but at the end moves the ones
+  // after it, so a pass that removes many compacts the vector once (std::erase_if) instead.
   Operation *append(std::unique_ptr<Operation> op);
   Operation *insert(size_t position, std::unique_ptr<Operation> op);
   // Detaches the operation at `position`; uses of its result are left to the caller.
   std::unique_ptr<Operation> take(size_t position);
-  // Position of `op` in this block, or operations().size() if it is not here.
-  size_t indexOf(const Operation *op) const;
+  // Puts `op` at `position` and detaches the operation that was there.
+  std::unique_ptr<Operation> replace(size_t position, std::unique_ptr<Operation> op);
+  // Moves every operation of `other` to the end of this block.
+  void appendOperationsOf(Block &other);
   // The last operation if it is a terminator, else null.
   Operation *terminator() const;
 
@@ -207,9 +211,6 @@ public:
   std::vector<std::unique_ptr<Block>> &blocks() { return blocks_; }
   const std::vector<std::unique_ptr<Block>> &blocks() const { return blocks_; }
   std::vector<Type> paramTypes() const;
-
-  // Rewrites every operand and successor argument that is `from` to `to`.
-  void replaceAllUsesWith(Value *from, Value *to);
 
 private:
   std::string name_;
