@@ -65,7 +65,7 @@ class Generator:
         op = self._pick(ARITHMETIC[:-1] + BITWISE)
         first = self.strong(depth - 1)
         second = self.operand_for(first, depth - 1)
-        if op in "+-" and (self._is_float_product(first) or self._is_float_product(second)):
+        if op in ("+", "-") and (self._is_float_product(first) or self._is_float_product(second)):
             raise Rejected()
         self._check_floor_division(op, self.kind_of(Node("bin", (first, second), op)))
         return Item(form, (first, second), op)
@@ -127,7 +127,7 @@ class Generator:
 
     def _is_float_product(self, node):
         # a * b + c may contract to fma on every target (docs/codegen.md): two right answers.
-        while node.op == "unary" and node.value in "+-":
+        while node.op == "unary" and node.value in ("+", "-"):
             node = node.children[0]
         squares = node.op in ("bin", "call") and node.value in ("**", "math.pow", "np.power")
         product = (node.op == "bin" and node.value == "*") or squares  # pow(x, 2) is x * x
@@ -141,7 +141,7 @@ class Generator:
                               self.unary, self.call, self.call, self.cast, self.ternary,
                               self.boolop))
         node = builder(depth - 1)
-        self.kind_of(node)
+        self.kind_of(node)  # rejects what kaji would not type, or types weak
         return node
 
     def leaf(self):
@@ -179,7 +179,7 @@ class Generator:
         node = Node("bin", self._ordered(a, b), op)
         kind = self.kind_of(node)
         self._check_floor_division(op, kind)
-        if op in "+-" and kind in FLOATS and (self._is_float_product(node.children[0]) or
+        if op in ("+", "-") and kind in FLOATS and (self._is_float_product(node.children[0]) or
                                               self._is_float_product(node.children[1])):
             raise Rejected()
         return node
