@@ -1,4 +1,5 @@
-"""python3 test/differential [--seed N] [--count N] [--targets cpu,cuda] [--pending all]"""
+"""python3 test/differential [--seed N] [--count N] [--seconds S] [--targets cpu,cuda]
+[--pending all]"""
 
 import argparse
 import pathlib
@@ -24,6 +25,8 @@ def main():
     parser.add_argument("--pending", default="",
                         help="comma-separated groups decided but not yet implemented, or "
                              "'all': " + "; ".join(f"{k}: {v}" for k, v in PENDING.items()))
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="stop starting batches after this long")
     parser.add_argument("--max-reported", type=int, default=25)
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(32)
@@ -34,7 +37,7 @@ def main():
     targets = [t.strip() for t in args.targets.split(",") if t.strip()]
     print(f"seed {seed}, targets {','.join(targets)}, pending {','.join(pending) or 'none'}",
           flush=True)
-    summary = Campaign(seed, targets, pending).run(args.count, args.max_reported)
+    summary = Campaign(seed, targets, pending).run(args.count, args.max_reported, args.seconds)
     print(f"expressions {summary.expressions}, executions {summary.executions} (rows compared, "
           f"all targets), expected CompileErrors {summary.expected_errors}, unchecked rows "
           f"{summary.unchecked_rows}, mismatches {len(summary.mismatches)}, "

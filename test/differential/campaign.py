@@ -80,9 +80,11 @@ class Campaign:
         self.summary = Summary()
         self.kinds = [kind for kind in KINDS for _ in range(2)]
 
-    def run(self, count, max_reported=25):
+    def run(self, count, max_reported=25, seconds=None):
+        """Runs `count` expressions, or fewer where `seconds` runs out first."""
         start = time.monotonic()
-        while self.summary.expressions < count:
+        while self.summary.expressions < count and (
+                seconds is None or time.monotonic() - start < seconds):
             self._batch(min(self.batch, count - self.summary.expressions), max_reported)
         self.summary.seconds = time.monotonic() - start
         return self.summary

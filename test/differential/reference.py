@@ -238,6 +238,10 @@ class Evaluator:
         x = [self.convert(arg, float_kind) for arg in args]
         if short in PREDICATES:
             return self.strong("bool", PREDICATES[short](x[0]), undefined)
+        if short == "copysign":
+            # IEEE 754 leaves the sign of a NaN from an invalid operation open (x86 gives -NaN,
+            # LLVM's constant folder +NaN), so copying it has no defined result.
+            undefined = undefined | np.isnan(x[1])
         return self.strong(float_kind, FLOAT_MATH[short](*x).astype(float_kind), undefined)
 
     def _python_min_max(self, name, kind, args):
