@@ -155,8 +155,8 @@ class Campaign:
                 row = int(bad[0])
                 small = self._shrink(item, inputs, row, target)
                 got_row, want_row = self._single(small, inputs, row, target)
-                self._report(f"[{target}] {bad.size} of {self.rows} rows differ; "
-                             f"result type {expected.type.kind}",
+                self._report(f"[{target}] {bad.size} of {self.rows} rows of an item of type "
+                             f"{expected.type.kind} differ; shrunk, the first:",
                              reproducer(small, self.kinds, inputs, row, target, got_row,
                                         want_row))
             elif bad.size:
