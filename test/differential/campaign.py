@@ -1,0 +1,223 @@
+"""A differential run: batches of generated items, each compiled into one kernel per target,
+compared row by row with the reference (and target with target), and a small reproducer for
+every mismatch."""
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import kernels
+from .expressions import Item, Node, item_lines
+from .generator import Generator
+from .reference import Evaluator, run_item
+from .scalars import KINDS, draw_column, is_float
+
+
+@dataclass
+class Mismatch:
+    what: str
+    reproducer: str
+
+
+@dataclass
+class Summary:
+    expressions: int = 0
+    executions: int = 0
+    expected_errors: int = 0
+    unchecked_rows: int = 0
+    mismatches: list = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def same(got, expected):
+    """Exact: equal bits for integers; for floats equal values with equal signs of zero, or
+    both NaN."""
+    if not is_float(got.dtype.name):
+        return got == expected
+    both_nan = np.isnan(got) & np.isnan(expected)
+    return both_nan | ((got == expected) & (np.signbit(got) == np.signbit(expected)))
+
+
+def _value_source(value):
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        return repr(value) if np.isfinite(value) else f"float('{value}')"
+    return repr(value.item() if hasattr(value, "item") else value)
+
+
+def reproducer(item, kinds, inputs, row, target, got, expected, error=None):
+    """A standalone script: the item alone in a one-thread kernel over the failing row."""
+    columns = sorted(item.columns())
+    body = item_lines(item, "out[0]", "t", kernels.column_name)
+    lines = ["import math", "import numpy as np", "import kaji", "",
+             f"@kaji.jit(target={target!r})",
+             f"def repro(out, {', '.join(f'v{j}' for j in columns)}):", "    i = 0"]
+    lines += ["    " + line for line in body]
+    for j in columns:
+        value = inputs[j][row] if inputs is not None else 0
+        lines.append(f"v{j} = np.array([{_value_source(value)}], dtype=np.{kinds[j]})")
+    dtype = kernels.output_dtype(kernels.output_of(expected.dtype.name)) \
+        if expected is not None else np.int64
+    lines.append(f"out = np.zeros(1, dtype=np.{np.dtype(dtype).name})")
+    lines.append(f"repro[1, 1](out, {', '.join(f'v{j}' for j in columns)})")
+    if error is not None:
+        lines.append(f"# expected: {error}")
+    else:
+        lines.append(f"print(out[0])  # kaji gave {_value_source(got)}, "
+                     f"expected {_value_source(expected)}")
+    return "\n".join(lines)
+
+
+class Campaign:
+    def __init__(self, seed, targets, pending=(), rows=128, batch=24, log=print):
+        self.rng = np.random.default_rng(seed)
+        self.targets = targets
+        self.pending = pending
+        self.rows = rows
+        self.batch = batch
+        self.log = log
+        self.summary = Summary()
+        self.kinds = [kind for kind in KINDS for _ in range(2)]
+
+    def run(self, count, max_reported=25, seconds=None):
+        """Runs `count` expressions, or fewer where `seconds` runs out first."""
+        start = time.monotonic()
+        while self.summary.expressions < count and (
+                seconds is None or time.monotonic() - start < seconds):
+            self._batch(min(self.batch, count - self.summary.expressions), max_reported)
+        self.summary.seconds = time.monotonic() - start
+        return self.summary
+
+    def _batch(self, size, max_reported):
+        inputs = [draw_column(kind, self.rows, self.rng) for kind in self.kinds]
+        reference = Evaluator(inputs)
+        generator = Generator(self.rng, self.kinds, self.pending)
+        checked, rejected = [], []
+        for _ in range(size):
+            item, expects_error = generator.item()
+            (rejected if expects_error else checked).append(item)
+        self.summary.expressions += size
+        for item in rejected:
+            self._expect_compile_error(item)
+        expected = [run_item(reference, item) for item in checked]
+        kinds = [value.type.kind for value in expected]
+        results = {target: self._results(checked, kinds, inputs, target)
+                   for target in self.targets}
+        for k, item in enumerate(checked):
+            self._compare(item, expected[k], {t: r[k] for t, r in results.items()}, inputs,
+                          max_reported)
+
+    def _results(self, items, kinds, inputs, target):
+        """Each item's rows from `target`, or the CompileError text of the items that kaji
+        rejects (found by compiling them one at a time)."""
+        import kaji
+
+        failures = (kaji.CompileError, RuntimeError)
+        try:
+            return kernels.run(items, kinds, inputs, target)
+        except failures:
+            results = []
+            for item, kind in zip(items, kinds):
+                try:
+                    results += kernels.run([item], [kind], inputs, target)
+                except failures as error:
+                    results.append(f"{type(error).__name__}: {error}")
+            return results
+
+    def _expect_compile_error(self, item):
+        import kaji
+
+        for target in self.targets:
+            try:
+                kernels.compile_only([item], ["int64"], self.kinds, target)
+            except kaji.CompileError:
+                self.summary.expected_errors += 1
+                continue
+            self._report(f"[{target}] compiled, expected a CompileError (integer literal out of "
+                         "range in arithmetic)",
+                         reproducer(item, self.kinds, None, 0, target, None, None,
+                                    error="kaji.CompileError"))
+
+    def _compare(self, item, expected, results, inputs, max_reported):
+        defined = ~expected.undefined
+        self.summary.unchecked_rows += int(expected.undefined.sum()) * len(results)
+        want = expected.data.astype(kernels.output_dtype(kernels.output_of(expected.type.kind)))
+        for target, got in results.items():
+            if isinstance(got, str):
+                self._report(f"[{target}] kaji failed: {got}",
+                             reproducer(item, self.kinds, inputs, 0, target, None, want[:1],
+                                        error="no error"))
+                continue
+            self.summary.executions += int(defined.sum())
+            bad = np.flatnonzero(defined & ~same(got, want))
+            if bad.size and len(self.summary.mismatches) < max_reported:
+                row = int(bad[0])
+                small = self._shrink(item, inputs, row, target)
+                got_row, want_row = self._single(small, inputs, row, target)
+                self._report(f"[{target}] {bad.size} of {self.rows} rows of an item of type "
+                             f"{expected.type.kind} differ; shrunk, the first:",
+                             reproducer(small, self.kinds, inputs, row, target, got_row,
+                                        want_row))
+            elif bad.size:
+                self.summary.mismatches.append(Mismatch(f"[{target}] (not shrunk)", ""))
+        if len(results) == 2:
+            (first, a), (second, b) = results.items()
+            if not isinstance(a, str) and not isinstance(b, str) and not same(a, b).all():
+                row = int(np.flatnonzero(~same(a, b))[0])
+                self._report(f"{first} and {second} differ (row {row}: {_value_source(a[row])} "
+                             f"and {_value_source(b[row])})",
+                             reproducer(item, self.kinds, inputs, row, second, b[row],
+                                        a[row:row + 1]))
+
+    def _single(self, item, inputs, row, target):
+        one = [column[row:row + 1] for column in inputs]
+        value = run_item(Evaluator(one), item)
+        want = value.data.astype(kernels.output_dtype(kernels.output_of(value.type.kind)))
+        got = kernels.run([item], [value.type.kind], one, target)[0]
+        return got, want
+
+    def _still_fails(self, item, inputs, row, target):
+        import kaji
+
+        try:
+            got, want = self._single(item, inputs, row, target)
+        except kaji.CompileError:
+            return False
+        except Exception:
+            return False  # the candidate left the generator's rules (e.g. literal-only)
+        return not same(got, want)[0]
+
+    def _shrink(self, item, inputs, row, target, attempts=40):
+        """Greedily replaces subtrees by one of their children while the row still differs."""
+        if item.form != "expr":
+            return item
+        current = item.exprs[0]
+        progress = True
+        while progress and attempts > 0:
+            progress = False
+            for candidate in _smaller(current):
+                attempts -= 1
+                if self._still_fails(Item("expr", (candidate,)), inputs, row, target):
+                    current, progress = candidate, True
+                    break
+                if attempts <= 0:
+                    break
+        return Item("expr", (current,))
+
+    def _report(self, what, text):
+        self.summary.mismatches.append(Mismatch(what, text))
+        self.log(f"MISMATCH {what}\n{text}\n")
+
+
+def _smaller(node):
+    """Trees with one subtree replaced by one of its children, outermost first."""
+    for child in node.children:
+        if child.op != "lit":
+            yield child
+    for i, child in enumerate(node.children):
+        for smaller in _smaller(child):
+            yield Node(node.op, node.children[:i] + (smaller,) + node.children[i + 1:],
+                       node.value)
+
+

@@ -1,0 +1,280 @@
+"""Random well-typed expressions and statement items over the input columns' kinds.
+
+`pending` names groups of cases whose documented rule is decided but not yet implemented
+(issue 8); they are generated only when asked for."""
+
+import numpy as np
+
+from .expressions import Item, Node
+from .reference import ARITHMETIC, BITWISE, COMPARISONS, SHIFTS, Evaluator
+from .scalars import (FLOATS, IllTyped, LiteralOutOfRange, edge_values, int_range, is_float,
+                      is_int)
+
+PENDING = {
+    "range-literals": "integer literals outside their partner's range",
+    "nan-minmax": "np.minimum/np.maximum of floats (NaN propagates)",
+    "fmin-fmax": "np.fmin/np.fmax",
+    "int-power": "np.power of integers",
+    "const-cond": "constant conditions in ternaries, and/or and chained comparisons",
+    "f16-casts": "np.float16() of float64, int32, int64 and uint64 values on the cpu target",
+    "f16-floordiv": "float16 // (rounded in float16 at each step, it can exceed the quotient)",
+}
+
+LITERAL_MIN, LITERAL_MAX = -(2 ** 63) + 1, 2 ** 64 - 1
+FLOAT_EXPONENTS = (0, 1, 2, 0.0, 1.0, 2.0)
+UNARY_MATH = ("math.sqrt", "np.sqrt", "math.fabs", "np.fabs", "np.floor", "np.ceil",
+              "np.trunc", "math.floor", "math.ceil", "math.trunc", "math.isnan", "np.isnan",
+              "math.isinf", "np.isinf", "math.isfinite", "np.isfinite", "abs", "np.abs")
+BINARY_MATH = ("math.copysign", "np.copysign", "math.fmod", "np.fmod", "min", "max",
+               "np.minimum", "np.maximum", "np.fmin", "np.fmax")
+CAST_NAMES = ("np.int8", "np.int16", "np.int32", "np.int64", "np.uint8", "np.uint16",
+              "np.uint32", "np.uint64", "np.float16", "np.float32", "np.float64", "float", "int",
+              "bool")
+
+
+class Rejected(Exception):
+    """The candidate breaks a rule the generator keeps; draw another."""
+
+
+class Generator:
+    def __init__(self, rng, column_kinds, pending=()):
+        self.rng = rng
+        self.kinds = column_kinds
+        self.pending = set(pending)
+        self.typer = Evaluator([np.zeros(1, dtype=kind) for kind in column_kinds])
+        self.expects_error = False
+
+    def item(self):
+        """(Item, whether kaji must reject it with a CompileError)."""
+        while True:
+            self.expects_error = False
+            try:
+                return self._item(), self.expects_error
+            except Rejected:
+                continue
+
+    def _item(self):
+        form = self._pick(("expr", "expr", "expr", "expr", "expr", "ifelse", "aug", "loop"))
+        depth = int(self.rng.integers(1, 5))
+        if form == "expr":
+            return Item("expr", (self.strong(depth),))
+        if form == "ifelse":
+            test = self.strong(depth - 1)
+            self._check_conditions([test])
+            return Item("ifelse", (self.strong(depth - 1), test, self.strong(depth - 1)))
+        op = self._pick(ARITHMETIC[:-1] + BITWISE)
+        first = self.strong(depth - 1)
+        second = self.operand_for(first, depth - 1)
+        if op in ("+", "-") and (self._is_float_product(first) or self._is_float_product(second)):
+            raise Rejected()
+        self._check_floor_division(op, self.kind_of(Node("bin", (first, second), op)))
+        return Item(form, (first, second), op)
+
+    def _check_floor_division(self, op, kind):
+        if op == "//" and kind == "float16" and "f16-floordiv" not in self.pending:
+            raise Rejected()
+
+    def _pick(self, options):
+        return options[int(self.rng.integers(len(options)))]
+
+    def type_of(self, node):
+        self.typer.exact_comparisons = self.typer.undecided_literals = 0
+        try:
+            value = self.typer.evaluate(node)
+        except IllTyped:
+            raise Rejected()
+        except LiteralOutOfRange:
+            if "range-literals" not in self.pending:
+                raise Rejected()
+            self.expects_error = True
+            return None
+        if self.typer.undecided_literals or (self.typer.exact_comparisons and
+                                             "range-literals" not in self.pending):
+            raise Rejected()
+        return value.type
+
+    def kind_of(self, node):
+        """The strong kind of `node`; None once the item is a CompileError anyway."""
+        t = self.type_of(node)
+        if t is None:
+            return None
+        if t.weak:
+            raise Rejected()
+        return t.kind
+
+    def is_constant(self, node):
+        """Whether kaji knows `node`'s value at compile time (branching on one is pending)."""
+        if node.op == "lit":
+            return True
+        if node.op == "var":
+            return False
+        if node.op == "call" and node.value.split(".")[-1] in ("isnan", "isinf", "isfinite"):
+            return not is_float(self.kind_of(node.children[0]) or "")
+        return all(self.is_constant(child) for child in node.children)
+
+    def branches_on_constant(self, test):
+        """Whether branching on `test` branches on a constant: kaji branches on each operand of
+        and/or and on the operand of `not` separately."""
+        if test.op == "boolop":
+            return any(map(self.branches_on_constant, test.children))
+        if test.op == "unary" and test.value == "not":
+            return self.branches_on_constant(test.children[0])
+        return self.is_constant(test)
+
+    def _check_conditions(self, conditions):
+        if "const-cond" not in self.pending and any(map(self.branches_on_constant, conditions)):
+            raise Rejected()
+
+    def _is_float_product(self, node):
+        # a * b + c may contract to fma on every target (docs/codegen.md): two right answers.
+        while node.op == "unary" and node.value in ("+", "-"):
+            node = node.children[0]
+        squares = node.op in ("bin", "call") and node.value in ("**", "math.pow", "np.power")
+        product = (node.op == "bin" and node.value == "*") or squares  # pow(x, 2) is x * x
+        return product and self.kind_of(node) in FLOATS
+
+    def strong(self, depth):
+        """A tree of strong type whose depth is at most `depth`."""
+        if depth <= 0 or self.rng.random() < 0.15:
+            return self.leaf()
+        builder = self._pick((self.binary, self.binary, self.binary, self.comparison,
+                              self.unary, self.call, self.call, self.cast, self.ternary,
+                              self.boolop))
+        node = builder(depth - 1)
+        self.kind_of(node)  # rejects what kaji would not type, or types weak
+        return node
+
+    def leaf(self):
+        return Node("var", value=int(self.rng.integers(len(self.kinds))))
+
+    def literal_for(self, kind, out_of_range_ok=True):
+        """A literal to combine with a value of `kind`."""
+        r = self.rng.random()
+        if is_int(kind) and r < 0.7:
+            lo, hi = int_range(kind)
+            if out_of_range_ok and "range-literals" in self.pending and self.rng.random() < 0.15:
+                outside = [v for v in (hi + 1, lo - 1, 300, -1, 2 ** 63, LITERAL_MAX, LITERAL_MIN)
+                           if not lo <= v <= hi and LITERAL_MIN <= v <= LITERAL_MAX]
+                return Node("lit", value=self._pick(outside))
+            return Node("lit", value=self._pick([v for v in edge_values(kind)
+                                                 if v >= LITERAL_MIN] + [5, 10]))
+        if r < 0.8 or kind == "bool":
+            return Node("lit", value=self._pick((0, 1, 2, 3, -1, -7, 100, 2 ** 31, True, False)))
+        return Node("lit", value=float(self._pick(edge_values("float64"))))
+
+    def operand_for(self, partner, depth, out_of_range_ok=True):
+        if self.rng.random() < 0.35:
+            return self.literal_for(self.kind_of(partner), out_of_range_ok)
+        return self.strong(depth)
+
+    def _ordered(self, a, b):
+        return (a, b) if self.rng.random() < 0.5 else (b, a)
+
+    def binary(self, depth):
+        a = self.strong(depth)
+        op = self._pick(ARITHMETIC + ARITHMETIC + BITWISE + SHIFTS)
+        if op == "**":
+            return self.power(a)
+        b = self.operand_for(a, depth)
+        node = Node("bin", self._ordered(a, b), op)
+        kind = self.kind_of(node)
+        self._check_floor_division(op, kind)
+        if op in ("+", "-") and kind in FLOATS and (self._is_float_product(node.children[0]) or
+                                              self._is_float_product(node.children[1])):
+            raise Rejected()
+        return node
+
+    def power(self, base):
+        kind = self.kind_of(base)
+        if is_float(kind or ""):
+            exponent = Node("lit", value=self._pick(FLOAT_EXPONENTS))
+        elif self.rng.random() < 0.5:
+            exponent = Node("lit", value=int(self.rng.integers(-2, 10)))
+        else:
+            exponent = self.leaf()
+        node = Node("bin", (base, exponent), "**")
+        if is_float(self.kind_of(node) or "") and exponent.op != "lit":
+            raise Rejected()  # float pow of a variable exponent: libm accuracy differs
+        return node
+
+    def comparison(self, depth):
+        if "const-cond" in self.pending and self.rng.random() < 0.05:
+            values = sorted(int(v) for v in self.rng.integers(-5, 5, size=3))
+            return Node("cmp", tuple(Node("lit", value=v) for v in values), ("<=", "<="))
+        a = self.strong(depth)
+        operands, ops = [a], []
+        for _ in range(int(self.rng.integers(1, 3))):
+            operands.append(self.operand_for(a, depth))
+            ops.append(self._pick(COMPARISONS))
+        if all(o.op == "lit" for o in operands[1:]) or self.rng.random() < 0.5:
+            operands[0], operands[1] = operands[1], operands[0]
+        self._check_conditions(Node("cmp", (a, b), (op,))
+                               for a, b, op in zip(operands[:-2], operands[1:-1], ops))
+        return Node("cmp", tuple(operands), tuple(ops))
+
+    def unary(self, depth):
+        return Node("unary", (self.strong(depth),), self._pick(("-", "+", "~", "not")))
+
+    def cast(self, depth):
+        arg = self.strong(depth)
+        name = self._pick(CAST_NAMES)
+        if name == "np.float16" and "f16-casts" not in self.pending and \
+                self.kind_of(arg) in ("float64", "int32", "int64", "uint32", "uint64"):
+            raise Rejected()
+        return Node("call", (arg,), name)
+
+    def call(self, depth):
+        if self.rng.random() < 0.5:
+            name = self._pick(UNARY_MATH)
+            arg = self.strong(depth)
+            kind = self.kind_of(arg)
+            if (name == "np.abs" and kind in ("bool", None)) or (name.startswith("math.") and
+                                                          kind == "uint64" and
+                                                          name[5:] in ("floor", "ceil", "trunc")):
+                raise Rejected()
+            return Node("call", (arg,), name)
+        if self.rng.random() < 0.15:
+            return self.pow_call(depth)
+        name = self._pick(BINARY_MATH)
+        a = self.strong(depth)
+        args = list(self._ordered(a, self.operand_for(a, depth, out_of_range_ok=False)))
+        if name in ("min", "max") and self.rng.random() < 0.3:
+            args.append(self.operand_for(a, depth, out_of_range_ok=False))
+        node = Node("call", tuple(args), name)
+        kind = self.kind_of(node)
+        if name in ("np.fmin", "np.fmax") and "fmin-fmax" not in self.pending:
+            raise Rejected()
+        if name in ("np.minimum", "np.maximum") and (
+                any(self.kind_of(arg) in ("bool", None) for arg in args) or
+                (is_float(kind) and "nan-minmax" not in self.pending)):
+            raise Rejected()
+        return node
+
+    def pow_call(self, depth):
+        base = self.strong(depth)
+        name = self._pick(("math.pow", "np.power"))
+        if name == "np.power" and not is_float(self.kind_of(base) or ""):
+            if "int-power" not in self.pending:
+                raise Rejected()
+            exponent = Node("lit", value=int(self.rng.integers(0, 40)))
+        else:
+            exponent = Node("lit", value=self._pick(FLOAT_EXPONENTS))
+        return Node("call", (base, exponent), name)
+
+    def ternary(self, depth):
+        body = self.strong(depth)
+        orelse = self.operand_for(body, depth, out_of_range_ok=False)
+        if "const-cond" in self.pending and self.rng.random() < 0.1:
+            test = Node("lit", value=self._pick((True, False, 0, 1)))
+        else:
+            test = self.strong(depth)
+            self._check_conditions([test])
+        body, orelse = self._ordered(body, orelse)
+        return Node("ifexp", (body, test, orelse))
+
+    def boolop(self, depth):
+        first = self.strong(depth)
+        operands = [first] + [self.operand_for(first, depth, out_of_range_ok=False)
+                              for _ in range(int(self.rng.integers(1, 3)))]
+        self._check_conditions(operands[:-1])
+        return Node("boolop", tuple(operands), self._pick(("and", "or")))

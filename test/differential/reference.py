@@ -1,0 +1,316 @@
+"""The reference: evaluates expression trees over all input rows at once with numpy, by the
+rules docs/testing.md lists. A value is its type, its data (a Python scalar for a weak
+literal, else an array with one element per row) and the rows where kaji documents no result
+(`undefined`), which are not compared."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .expressions import LOOP_TRIPS
+from .scalars import IllTyped, LiteralOutOfRange, ScalarType, int_range, is_float, is_int, promote
+
+ARITHMETIC = ("+", "-", "*", "/", "//", "%", "**")
+BITWISE = ("&", "|", "^")
+SHIFTS = ("<<", ">>")
+COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
+CASTS = {f"np.{k}": k for k in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                  "uint64", "float16", "float32", "float64")}
+CASTS.update({"float": "float64", "int": "int64"})
+
+
+
+def float_power(x, exponent):
+    """libm's pow for the exponents the generator uses (0, 1, 2), where it is exact or the
+    correctly rounded square; numpy's vectorised power is not always correctly rounded."""
+    wide = x.astype(np.float64)
+    square = (wide * wide).astype(x.dtype) if x.dtype != np.float64 else x * x
+    return np.where(exponent == 0, 1, np.where(exponent == 1, x, square)).astype(x.dtype)
+
+
+FLOAT_MATH = {"sqrt": np.sqrt, "fabs": np.fabs, "floor": np.floor, "ceil": np.ceil,
+              "trunc": np.trunc, "copysign": np.copysign, "fmod": np.fmod, "pow": float_power,
+              "power": float_power}
+TO_INTEGER = {"math.floor": np.floor, "math.ceil": np.ceil, "math.trunc": np.trunc}
+PREDICATES = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite}
+NUMPY_MINMAX = {"np.minimum": np.minimum, "np.maximum": np.maximum, "np.fmin": np.fmin,
+                "np.fmax": np.fmax}
+
+
+@dataclass
+class Value:
+    type: ScalarType
+    data: object
+    undefined: np.ndarray
+
+
+def _no_rows_undefined(rows):
+    return np.zeros(rows, dtype=bool)
+
+
+def cast_array(data, src, dst):
+    """kaji's `cast` op: ints wrap, to bool is `!= 0` (NaN is truthy), float to int truncates
+    and saturates with NaN -> 0 (docs/codegen.md, Cast)."""
+    if src == dst:
+        return data
+    if dst == "bool":
+        return data != 0
+    if is_float(src) and is_int(dst):
+        lo, hi = int_range(dst)
+        t = np.trunc(data.astype(np.float64))
+        over, under, nan = t >= float(hi) + 1.0, t < float(lo), np.isnan(t)
+        inside = np.where(over | under | nan, 0.0, t).astype(dst)
+        return np.where(over, np.array(hi, dst), np.where(under, np.array(lo, dst), inside))
+    return data.astype(dst)
+
+
+class Evaluator:
+    """Evaluates trees over `columns` (one array per input column)."""
+
+    def __init__(self, columns):
+        self.columns = columns
+        self.rows = len(columns[0])
+        # Counts of literal uses whose rule is pending (exact comparisons) or undecided (an
+        # out-of-range literal in min/max or a ternary); the generator consults them.
+        self.exact_comparisons = 0
+        self.undecided_literals = 0
+
+    def convert(self, value, kind, arithmetic=False):
+        """`value` as an array of `kind`. A weak integer outside an integer `kind`'s range is a
+        compile-time error in arithmetic (NumPy's OverflowError)."""
+        if not value.type.weak:
+            return cast_array(value.data, value.type.kind, kind)
+        literal = value.data
+        if is_int(kind) and isinstance(literal, int) and not isinstance(literal, bool):
+            lo, hi = int_range(kind)
+            if not lo <= literal <= hi:
+                if arithmetic:
+                    raise LiteralOutOfRange(f"{literal} does not fit {kind}")
+                self.undecided_literals += 1
+                literal = np.array(literal & 0xFFFFFFFFFFFFFFFF, np.uint64).astype(kind)
+        return np.full(self.rows, literal, dtype=kind)
+
+    def strong(self, kind, data, undefined):
+        return Value(ScalarType(kind), data, undefined)
+
+    def evaluate(self, node):
+        with np.errstate(all="ignore"):
+            return getattr(self, "_" + node.op)(node)
+
+    def truth(self, value):
+        if value.type.weak:
+            return np.full(self.rows, bool(value.data))
+        return cast_array(value.data, value.type.kind, "bool")
+
+    def _var(self, node):
+        column = self.columns[node.value]
+        return self.strong(column.dtype.name, column, _no_rows_undefined(self.rows))
+
+    def _lit(self, node):
+        literal = node.value
+        kind = ("bool" if isinstance(literal, bool) else
+                "float64" if isinstance(literal, float) else
+                "uint64" if literal > 2 ** 63 - 1 else "int64")
+        return Value(ScalarType(kind, True), literal, _no_rows_undefined(self.rows))
+
+    def _bin(self, node):
+        a, b = (self.evaluate(child) for child in node.children)
+        return self.binary(node.value, a, b)
+
+    def binary(self, op, a, b):
+        if a.type.weak and b.type.weak:
+            raise IllTyped("the generator keeps literal-only arithmetic out")
+        kind = promote(a.type, b.type).kind
+        if op in BITWISE + SHIFTS and is_float(kind):
+            raise IllTyped(f"{op} on {kind}")
+        x = self.convert(a, kind, arithmetic=True)
+        y = self.convert(b, kind, arithmetic=True)
+        if op == "/" and not is_float(kind):
+            kind, x, y = "float64", x.astype(np.float64), y.astype(np.float64)
+        if kind == "bool" and op not in BITWISE:
+            kind, x, y = "int64", x.astype(np.int64), y.astype(np.int64)
+        undefined = a.undefined | b.undefined
+        if op in ("//", "%") and is_float(kind):
+            undefined = undefined | (y == 0)  # Python raises; kaji documents no result
+        return self.strong(kind, self._apply(op, kind, x, y), undefined)
+
+    @staticmethod
+    def _apply(op, kind, x, y):
+        if op == "**":
+            return float_power(x, y) if is_float(kind) else integer_power(x, y)
+        function = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide,
+                    "//": np.floor_divide, "%": np.remainder, "**": np.power,
+                    "<<": np.left_shift, ">>": np.right_shift, "&": np.bitwise_and,
+                    "|": np.bitwise_or, "^": np.bitwise_xor}[op]
+        return function(x, y).astype(kind)
+
+    def _cmp(self, node):
+        values = [self.evaluate(child) for child in node.children]
+        result = np.ones(self.rows, dtype=bool)
+        undefined = _no_rows_undefined(self.rows)
+        for op, a, b in zip(node.value, values, values[1:]):
+            result &= self.compare(op, a, b)
+            undefined |= a.undefined | b.undefined
+        return self.strong("bool", result, undefined)
+
+    def compare(self, op, a, b):
+        """Mathematically exact between an integer and an integer literal outside its range
+        (the decided rule of issue 8); otherwise both converted to the promoted type."""
+        kind = promote(a.type, b.type).kind
+        for literal, other, flipped in ((a, b, True), (b, a, False)):
+            if literal.type.weak and not other.type.weak and is_int(kind) \
+                    and not isinstance(literal.data, bool):
+                lo, hi = int_range(kind)
+                if not lo <= literal.data <= hi:
+                    self.exact_comparisons += 1
+                    exact = other.data.astype(object)
+                    x, y = (literal.data, exact) if flipped else (exact, literal.data)
+                    return np.array(_compare(op, x, y), dtype=bool)
+        return _compare(op, self.convert(a, kind), self.convert(b, kind))
+
+    def _unary(self, node):
+        a = self.evaluate(node.children[0])
+        if node.value == "not":
+            return self.strong("bool", ~self.truth(a), a.undefined)
+        if node.value == "~" and is_float(a.type.kind):
+            raise IllTyped("~ on a float")
+        kind = "int64" if a.type.kind == "bool" else a.type.kind
+        x = self.convert(a, kind)
+        result = {"-": np.negative, "+": np.positive, "~": np.invert}[node.value](x)
+        return Value(ScalarType(kind, a.type.weak), result.astype(kind), a.undefined)
+
+    def _boolop(self, node):
+        values = [self.evaluate(child) for child in node.children]
+        t = values[0].type
+        for v in values[1:]:
+            t = promote(t, v.type)
+        result = self.convert(values[-1], t.kind)
+        undefined = values[-1].undefined
+        for v in reversed(values[:-1]):
+            stop = ~self.truth(v) if node.value == "and" else self.truth(v)
+            result = np.where(stop, self.convert(v, t.kind), result)
+            undefined = v.undefined | (~stop & undefined)
+        return Value(t, result, undefined)
+
+    def _ifexp(self, node):
+        body, test, orelse = (self.evaluate(child) for child in node.children)
+        t = promote(body.type, orelse.type)
+        holds = self.truth(test)
+        result = np.where(holds, self.convert(body, t.kind), self.convert(orelse, t.kind))
+        undefined = test.undefined | np.where(holds, body.undefined, orelse.undefined)
+        return Value(t, result.astype(t.kind), undefined)
+
+    def _call(self, node):
+        args = [self.evaluate(child) for child in node.children]
+        undefined = np.zeros(self.rows, dtype=bool)
+        for arg in args:
+            undefined = undefined | arg.undefined
+        name = node.value
+        if name in CASTS:
+            return self.strong(CASTS[name], self.convert(args[0], CASTS[name]), undefined)
+        if name == "bool":
+            return self.strong("bool", self.truth(args[0]), undefined)
+        t = args[0].type
+        for arg in args[1:]:
+            t = promote(t, arg.type)
+        kind = "int64" if t.kind == "bool" else t.kind
+        if name in ("abs", "np.abs"):
+            x = self.convert(args[0], kind)
+            result = np.abs(x) if is_float(kind) or kind.startswith("int") else x
+            return Value(ScalarType(kind, t.weak), result.astype(kind), undefined)
+        if name in ("min", "max"):
+            return Value(t, self._python_min_max(name, t.kind, args), undefined)
+        if name in NUMPY_MINMAX:
+            x, y = (self.convert(arg, kind) for arg in args)
+            return self.strong(kind, NUMPY_MINMAX[name](x, y), undefined)
+        if name in TO_INTEGER:
+            if not is_float(t.kind):
+                return self.strong("int64", self.convert(args[0], "int64"), undefined)
+            floored = TO_INTEGER[name](self.convert(args[0], t.kind))
+            return self.strong("int64", cast_array(floored, t.kind, "int64"), undefined)
+        if name == "np.power" and not is_float(t.kind):
+            x, y = (self.convert(arg, kind, arithmetic=True) for arg in args)
+            return self.strong(kind, integer_power(x, y), undefined)
+        short = name.split(".")[1]
+        float_kind = t.kind if is_float(t.kind) else "float64"
+        if float_kind == "float16":
+            float_kind = "float32"  # kaji computes float16 math in float32
+        x = [self.convert(arg, float_kind) for arg in args]
+        if short in PREDICATES:
+            return self.strong("bool", PREDICATES[short](x[0]), undefined)
+        if short == "copysign":
+            # IEEE 754 leaves the sign of a NaN from an invalid operation open (x86 gives -NaN,
+            # LLVM's constant folder +NaN), so copying it has no defined result.
+            undefined = undefined | np.isnan(x[1])
+        return self.strong(float_kind, FLOAT_MATH[short](*x).astype(float_kind), undefined)
+
+    def _python_min_max(self, name, kind, args):
+        """Python's min/max: the first operand unless a later one is smaller (larger), so which
+        operand a NaN wins from depends on the order; bools are and/or."""
+        result = self.convert(args[0], kind)
+        for arg in args[1:]:
+            y = self.convert(arg, kind)
+            if kind == "bool":
+                result = result & y if name == "min" else result | y
+            else:
+                result = np.where(y < result if name == "min" else y > result, y, result)
+        return result
+
+
+def _compare(op, x, y):
+    return {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
+            "==": np.equal, "!=": np.not_equal}[op](x, y)
+
+
+def integer_power(base, exponent):
+    """Wrapping square-and-multiply; a negative exponent gives 1 for base 1, +-1 by parity for
+    base -1, else 0 (docs/ir.md, pow)."""
+    kind = base.dtype
+    bits = exponent.astype(np.uint64)
+    result = np.ones_like(base)
+    square = base.copy()
+    for _ in range(64):
+        result = np.where(bits & np.uint64(1), result * square, result).astype(kind)
+        square = (square * square).astype(kind)
+        bits = bits >> np.uint64(1)
+    if kind.kind == "i":
+        negative = exponent < 0
+        odd = (exponent & 1) == 1
+        special = np.where(base == 1, 1, np.where(base == -1, np.where(odd, -1, 1), 0))
+        result = np.where(negative, special.astype(kind), result)
+    return result
+
+
+def run_item(evaluator, item):
+    """The item's value per row, as kaji's statement forms compute it."""
+    with np.errstate(all="ignore"):
+        return _run_item(evaluator, item)
+
+
+def _run_item(evaluator, item):
+    e = [evaluator.evaluate(expr) for expr in item.exprs]
+    if item.form == "expr":
+        return e[0]
+    if item.form == "ifelse":
+        first, test, second = e
+        t = promote(first.type, second.type)
+        holds = evaluator.truth(test)
+        data = np.where(holds, evaluator.convert(second, t.kind), evaluator.convert(first, t.kind))
+        undefined = test.undefined | np.where(holds, second.undefined, first.undefined)
+        return Value(t, data.astype(t.kind), undefined)
+    trips = 1 if item.form == "aug" else LOOP_TRIPS
+    # A variable has one type: the fixed point of its assignments' types (docs/sema.md).
+    kind = e[0].type.kind
+    while True:
+        probe = evaluator.binary(item.op, Value(ScalarType(kind), evaluator.convert(e[0], kind),
+                                                e[0].undefined), e[1])
+        widened = promote(ScalarType(kind), probe.type).kind
+        if widened == kind:
+            break
+        kind = widened
+    value = Value(ScalarType(kind), evaluator.convert(e[0], kind), e[0].undefined)
+    for _ in range(trips):
+        step = evaluator.binary(item.op, value, e[1])
+        value = Value(ScalarType(kind), cast_array(step.data, step.type.kind, kind),
+                      step.undefined)
+    return value
