@@ -11,9 +11,9 @@ using ir::ScalarKind;
 
 namespace {
 
-// A thread may keep at most this much in local arrays: on the cpu target each thread of a
-// kernel with barriers runs on a fiber stack of 64 KiB.
-constexpr int64_t kMaxLocalArrayBytes = 16 * 1024;
+// A local array may be at most what a CUDA thread has in local memory; the whole of a thread's
+// frames is checked against the same limit at launch on the cpu target (HostExecutor).
+constexpr int64_t kMaxLocalArrayBytes = 512 * 1024;
 // What CUDA's constant memory holds.
 constexpr int64_t kMaxConstantArrayBytes = 64 * 1024;
 

@@ -59,13 +59,13 @@ def test_local_arrays_survive_barriers(jit):
 
 
 def too_big_local(out):
-    big = kaji.local.array(5000, np.float64)
+    big = kaji.local.array(70000, np.float64)
     big[0] = 1.0
     out[0] = big[0]
 
 
 def test_oversized_local_array_is_a_compile_error(jit):
-    with pytest.raises(kaji.CompileError, match="over kaji's limit of 16384 bytes"):
+    with pytest.raises(kaji.CompileError, match="over kaji's limit of 524288 bytes"):
         jit(too_big_local)[1, 1](np.zeros(1))
 
 

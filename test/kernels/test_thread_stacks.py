@@ -114,3 +114,24 @@ def test_stack_over_cuda_local_memory_is_an_error_before_launch(tmp_path):
                                          r"524288 bytes"):
         kernel[1, 4](out, np.ones(4, np.float32))
     assert not out.any()
+
+
+def one_big_local_array(out, x):
+    scratch = kaji.local.array(65536, np.float32)  # 256 KiB
+    i = kaji.threadIdx.x
+    for j in range(65536):
+        scratch[j] = x[(i + j) % x.size]
+    kaji.syncthreads()
+    s = 0.0
+    for j in range(0, 65536, 257):
+        s += scratch[j]
+    out[i] = s
+
+
+def test_a_256_kib_local_array_with_a_barrier(jit):
+    x = np.random.default_rng(7).random(1000).astype(np.float32)
+    out = np.zeros(16, np.float32)
+    jit(one_big_local_array)[1, 16](out, x)
+    j = np.arange(0, 65536, 257)
+    expected = [np.sum(x[(i + j) % x.size].astype(np.float64)) for i in range(16)]
+    np.testing.assert_allclose(out, expected, rtol=1e-4)
