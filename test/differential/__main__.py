@@ -2,13 +2,15 @@
 [--pending all]"""
 
 import argparse
+import importlib.util
 import pathlib
 import secrets
 import sys
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python"))
+    if importlib.util.find_spec("kaji") is None:
+        sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python"))
     __package__ = "differential"
 
 from differential.campaign import Campaign  # noqa: E402
