@@ -380,16 +380,15 @@ ScalarType FunctionLowerer::combinableType(const Operand &value, const Expr &nod
 
 Operand FunctionLowerer::mergeValues(ir::Block *merge, const std::vector<ir::Block *> &blocks,
                                      const std::vector<Operand> &values,
-                                     const std::vector<ScalarType> &unevaluated, const Expr &node) {
+                                     const std::vector<ScalarType> &operandTypes,
+                                     const Expr &node) {
   // Every operand counts in the type, also one a constant condition leaves unevaluated, as
   // in Numba: the type of `1 or x` is the promotion of int and x's type, never a result of
   // folding the condition. The values that arrive are those of blocks branching to `merge`.
-  std::vector<ScalarType> types = unevaluated;
-  for (const Operand &value : values)
-    types.push_back(combinableType(value, node));
-  ScalarType type = types.front();
-  for (const ScalarType &other : types)
-    type = promote(type, other);
+  // Operands promote in source order: promotion with weak types is not associative.
+  ScalarType type = operandTypes.front();
+  for (size_t i = 1; i < operandTypes.size(); ++i)
+    type = promote(type, operandTypes[i]);
   ir::Value *argument = ssa_->addArgument(merge, ir::Type::scalar(type.kind));
   for (size_t i = 0; i < blocks.size(); ++i) {
     ir::Block *block = blocks[i];
@@ -427,13 +426,14 @@ Operand FunctionLowerer::lowerBoolOp(const BoolOpExpr &expr) {
   bool isAnd = expr.op == BoolOpExpr::Op::And;
   ir::Block *origin = builder_.block();
   ir::Block *merge = newBlock();
-  std::vector<ScalarType> unevaluated;
+  std::vector<ScalarType> operandTypes;
   std::vector<ir::Block *> blocks;
   std::vector<Operand> values;
   for (size_t i = 0; i < expr.values.size(); ++i) {
     Operand value = lower(*expr.values[i]);
     blocks.push_back(builder_.block());
     values.push_back(value);
+    operandTypes.push_back(combinableType(value, expr));
     if (i + 1 == expr.values.size()) {
       jump(merge);
       break;
@@ -446,12 +446,12 @@ Operand FunctionLowerer::lowerBoolOp(const BoolOpExpr &expr) {
     if (!reachable()) {
       // A constant operand decided the result: Python evaluates no further.
       for (size_t rest = i + 1; rest < expr.values.size(); ++rest)
-        unevaluated.push_back(lowerUnevaluated(*expr.values[rest], origin, expr));
+        operandTypes.push_back(lowerUnevaluated(*expr.values[rest], origin, expr));
       break;
     }
   }
   ssa_->seal(merge);
-  return mergeValues(merge, blocks, values, unevaluated, expr);
+  return mergeValues(merge, blocks, values, operandTypes, expr);
 }
 
 ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs,
@@ -527,7 +527,7 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
   ir::Block *merge = newBlock();
   ir::Block *origin = builder_.block();
   branchOn(*expr.test, thenBlock, elseBlock);
-  std::vector<ScalarType> unevaluated;
+  std::vector<ScalarType> operandTypes;
   ssa_->seal(thenBlock);
   ssa_->seal(elseBlock);
   std::vector<ir::Block *> blocks;
@@ -536,15 +536,16 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
        {std::pair{thenBlock, expr.body.get()}, {elseBlock, expr.orelse.get()}}) {
     enter(block);
     if (!reachable()) { // the condition is constant: Python never evaluates this branch
-      unevaluated.push_back(lowerUnevaluated(*branch, origin, expr));
+      operandTypes.push_back(lowerUnevaluated(*branch, origin, expr));
       continue;
     }
     values.push_back(lower(*branch));
+    operandTypes.push_back(combinableType(values.back(), expr));
     blocks.push_back(builder_.block());
     jump(merge);
   }
   ssa_->seal(merge);
-  return mergeValues(merge, blocks, values, unevaluated, expr);
+  return mergeValues(merge, blocks, values, operandTypes, expr);
 }
 
 Operand FunctionLowerer::lowerSubscript(const SubscriptExpr &expr) {

@@ -124,12 +124,12 @@ private:
   Operand convertScalar(const Operand &value, ScalarType to);
   // The scalar type of an operand of and/or or a ternary; other values are an error.
   ScalarType combinableType(const Operand &value, const Expr &node) const;
-  // Merges the values of an and/or or a ternary: the type promotes the types of `values` and
-  // of the operands Python never evaluates (`unevaluated`); the values of `blocks` that branch
-  // to `merge` arrive converted to it.
+  // Merges the values of an and/or or a ternary: the type promotes `operandTypes`, those of
+  // every operand in source order, also the ones Python never evaluates; the `values` of the
+  // `blocks` that branch to `merge` arrive converted to it.
   Operand mergeValues(ir::Block *merge, const std::vector<ir::Block *> &blocks,
                       const std::vector<Operand> &values,
-                      const std::vector<ScalarType> &unevaluated, const Expr &node);
+                      const std::vector<ScalarType> &operandTypes, const Expr &node);
   // The type of `expr`, an operand of `node` that Python never evaluates: it is lowered (so
   // type-checked) reading variables as `origin` does, and its code is discarded.
   ScalarType lowerUnevaluated(const Expr &expr, ir::Block *origin, const Expr &node);
