@@ -117,16 +117,28 @@ FloatDivMod emitFloatDivMod(llvm::IRBuilderBase &b, const Target &target, llvm::
   return {quotient, remainder};
 }
 
+// float16 as numpy computes it (npy_half_divmod): float_divmod in float32, each result rounded
+// to float16 once. Rounding at every step instead can carry the quotient past the true one.
+FloatDivMod emitDivModOfKind(llvm::IRBuilderBase &b, const Target &target, llvm::Value *vx,
+                             llvm::Value *wx) {
+  llvm::Type *type = vx->getType();
+  if (!type->isHalfTy())
+    return emitFloatDivMod(b, target, vx, wx);
+  llvm::Type *wide = b.getFloatTy();
+  FloatDivMod result = emitFloatDivMod(b, target, b.CreateFPExt(vx, wide), b.CreateFPExt(wx, wide));
+  return {b.CreateFPTrunc(result.quotient, type), b.CreateFPTrunc(result.remainder, type)};
+}
+
 } // namespace
 
 llvm::Value *emitFloatFloorDiv(llvm::IRBuilderBase &b, const Target &target, llvm::Value *lhs,
                                llvm::Value *rhs) {
-  return emitFloatDivMod(b, target, lhs, rhs).quotient;
+  return emitDivModOfKind(b, target, lhs, rhs).quotient;
 }
 
 llvm::Value *emitFloatMod(llvm::IRBuilderBase &b, const Target &target, llvm::Value *lhs,
                           llvm::Value *rhs) {
-  return emitFloatDivMod(b, target, lhs, rhs).remainder;
+  return emitDivModOfKind(b, target, lhs, rhs).remainder;
 }
 
 llvm::Value *emitShl(llvm::IRBuilderBase &b, llvm::Value *lhs, llvm::Value *rhs) {

@@ -110,6 +110,14 @@ ir::Value *folded(ir::Builder &builder, ir::Operation *op) {
   return builder.create(ir::Opcode::Constant, type, {}, *value)->result();
 }
 
+bool branchesTo(const ir::Block *block, const ir::Block *target) {
+  if (ir::Operation *terminator = block->terminator())
+    for (const ir::Successor &successor : terminator->successors())
+      if (successor.block == target)
+        return true;
+  return false;
+}
+
 } // namespace
 
 Operand FunctionLowerer::intConstant(ScalarKind kind, int64_t value, bool weak) {
@@ -363,28 +371,29 @@ void FunctionLowerer::branchOn(const Expr &test, ir::Block *ifTrue, ir::Block *i
   condJump(truth(value, test), ifTrue, ifFalse);
 }
 
+ScalarType FunctionLowerer::combinableType(const Operand &value, const Expr &node) const {
+  if (!value.isScalar())
+    throw ir::CompileError(node.loc, "'" + describe(value) + "' cannot be combined in '" +
+                                         unparse(node) + "'; only numbers and bools can");
+  return value.scalarType();
+}
+
 Operand FunctionLowerer::mergeValues(ir::Block *merge, const std::vector<ir::Block *> &blocks,
-                                     const std::vector<Operand> &values, const Expr &node) {
-  // Only the values of blocks that branch to `merge` count: after a constant condition the
-  // others are never evaluated, so `1 or x` is the int 1 whatever `x` is, as in Python.
-  std::vector<size_t> live;
-  for (size_t i = 0; i < blocks.size(); ++i)
-    if (ir::Operation *terminator = blocks[i]->terminator())
-      for (const ir::Successor &successor : terminator->successors())
-        if (successor.block == merge) {
-          live.push_back(i);
-          break;
-        }
-  ScalarType type;
-  for (size_t i : live) {
-    if (!values[i].isScalar())
-      throw ir::CompileError(node.loc, "'" + describe(values[i]) + "' cannot be combined in '" +
-                                           unparse(node) + "'; only numbers and bools can");
-    type = i == live.front() ? values[i].scalarType() : promote(type, values[i].scalarType());
-  }
+                                     const std::vector<Operand> &values,
+                                     const std::vector<ScalarType> &operandTypes,
+                                     const Expr &node) {
+  // Every operand counts in the type, also one a constant condition leaves unevaluated, as
+  // in Numba: the type of `1 or x` is the promotion of int and x's type, never a result of
+  // folding the condition. The values that arrive are those of blocks branching to `merge`.
+  // Operands promote in source order: promotion with weak types is not associative.
+  ScalarType type = operandTypes.front();
+  for (size_t i = 1; i < operandTypes.size(); ++i)
+    type = promote(type, operandTypes[i]);
   ir::Value *argument = ssa_->addArgument(merge, ir::Type::scalar(type.kind));
-  for (size_t i : live) {
+  for (size_t i = 0; i < blocks.size(); ++i) {
     ir::Block *block = blocks[i];
+    if (!branchesTo(block, merge))
+      continue;
     // The conversion belongs before the branch that carries the value.
     auto terminator = block->take(block->operations().size() - 1);
     enter(block);
@@ -397,15 +406,34 @@ Operand FunctionLowerer::mergeValues(ir::Block *merge, const std::vector<ir::Blo
   return Operand::scalar(argument, type.weak);
 }
 
+ScalarType FunctionLowerer::lowerUnevaluated(const Expr &expr, ir::Block *origin,
+                                             const Expr &node) {
+  ir::Block *resume = builder_.block();
+  auto &blocks = function_->blocks();
+  size_t first = blocks.size();
+  ir::Block *scratch = newBlock();
+  ssa_->readAs(scratch, origin);
+  enter(scratch);
+  ScalarType type = combinableType(lower(expr), node);
+  for (size_t i = first; i < blocks.size(); ++i)
+    ssa_->discard(blocks[i].get());
+  blocks.erase(blocks.begin() + std::ptrdiff_t(first), blocks.end());
+  enter(resume);
+  return type;
+}
+
 Operand FunctionLowerer::lowerBoolOp(const BoolOpExpr &expr) {
   bool isAnd = expr.op == BoolOpExpr::Op::And;
+  ir::Block *origin = builder_.block();
   ir::Block *merge = newBlock();
+  std::vector<ScalarType> operandTypes;
   std::vector<ir::Block *> blocks;
   std::vector<Operand> values;
   for (size_t i = 0; i < expr.values.size(); ++i) {
     Operand value = lower(*expr.values[i]);
     blocks.push_back(builder_.block());
     values.push_back(value);
+    operandTypes.push_back(combinableType(value, expr));
     if (i + 1 == expr.values.size()) {
       jump(merge);
       break;
@@ -415,11 +443,15 @@ Operand FunctionLowerer::lowerBoolOp(const BoolOpExpr &expr) {
     condJump(t, isAnd ? next : merge, isAnd ? merge : next);
     ssa_->seal(next);
     enter(next);
-    if (!reachable())
-      break; // a constant operand decided the result: Python evaluates no further
+    if (!reachable()) {
+      // A constant operand decided the result: Python evaluates no further.
+      for (size_t rest = i + 1; rest < expr.values.size(); ++rest)
+        operandTypes.push_back(lowerUnevaluated(*expr.values[rest], origin, expr));
+      break;
+    }
   }
   ssa_->seal(merge);
-  return mergeValues(merge, blocks, values, expr);
+  return mergeValues(merge, blocks, values, operandTypes, expr);
 }
 
 ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs,
@@ -493,7 +525,9 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
   ir::Block *thenBlock = newBlock();
   ir::Block *elseBlock = newBlock();
   ir::Block *merge = newBlock();
+  ir::Block *origin = builder_.block();
   branchOn(*expr.test, thenBlock, elseBlock);
+  std::vector<ScalarType> operandTypes;
   ssa_->seal(thenBlock);
   ssa_->seal(elseBlock);
   std::vector<ir::Block *> blocks;
@@ -501,14 +535,17 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
   for (auto [block, branch] :
        {std::pair{thenBlock, expr.body.get()}, {elseBlock, expr.orelse.get()}}) {
     enter(block);
-    if (!reachable())
-      continue; // the condition is constant: Python never evaluates this branch
+    if (!reachable()) { // the condition is constant: Python never evaluates this branch
+      operandTypes.push_back(lowerUnevaluated(*branch, origin, expr));
+      continue;
+    }
     values.push_back(lower(*branch));
+    operandTypes.push_back(combinableType(values.back(), expr));
     blocks.push_back(builder_.block());
     jump(merge);
   }
   ssa_->seal(merge);
-  return mergeValues(merge, blocks, values, expr);
+  return mergeValues(merge, blocks, values, operandTypes, expr);
 }
 
 Operand FunctionLowerer::lowerSubscript(const SubscriptExpr &expr) {

@@ -122,9 +122,17 @@ private:
   // Converts a scalar, folding constants so literals stay readable in the IR.
   ir::Value *convert(const Operand &value, ir::ScalarKind to);
   Operand convertScalar(const Operand &value, ScalarType to);
-  // Merges scalar values computed in `blocks` (each ending in a branch to `merge`).
+  // The scalar type of an operand of and/or or a ternary; other values are an error.
+  ScalarType combinableType(const Operand &value, const Expr &node) const;
+  // Merges the values of an and/or or a ternary: the type promotes `operandTypes`, those of
+  // every operand in source order, also the ones Python never evaluates; the `values` of the
+  // `blocks` that branch to `merge` arrive converted to it.
   Operand mergeValues(ir::Block *merge, const std::vector<ir::Block *> &blocks,
-                      const std::vector<Operand> &values, const Expr &node);
+                      const std::vector<Operand> &values,
+                      const std::vector<ScalarType> &operandTypes, const Expr &node);
+  // The type of `expr`, an operand of `node` that Python never evaluates: it is lowered (so
+  // type-checked) reading variables as `origin` does, and its code is discarded.
+  ScalarType lowerUnevaluated(const Expr &expr, ir::Block *origin, const Expr &node);
   std::optional<int64_t> constantInt(const Operand &value) const;
   Operand intConstant(ir::ScalarKind kind, int64_t value, bool weak = false);
   Operand floatConstant(ir::ScalarKind kind, double value, bool weak = false);

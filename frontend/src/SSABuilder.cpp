@@ -49,7 +49,7 @@ ir::Value *SSABuilder::readRecursive(const std::string &variable, ir::Type type,
     value = addArgument(block, type);
     blocks_[block].incompletePhis.emplace_back(variable, value);
   } else if (state.predecessors.empty()) {
-    value = undefinedValue(type);
+    value = state.readsAs ? read(variable, type, state.readsAs) : undefinedValue(type);
   } else if (state.predecessors.size() == 1) {
     value = read(variable, type, state.predecessors.front().from);
   } else {
@@ -100,6 +100,17 @@ ir::Value *SSABuilder::undefinedValue(ir::Type type) {
     undefined_.insert(constant);
   }
   return constant;
+}
+
+void SSABuilder::readAs(ir::Block *block, ir::Block *origin) {
+  seal(block);
+  blocks_[block].readsAs = origin;
+}
+
+void SSABuilder::discard(const ir::Block *block) {
+  blocks_.erase(block);
+  for (auto &[variable, definitions] : definitions_)
+    definitions.erase(block);
 }
 
 void SSABuilder::finish() {

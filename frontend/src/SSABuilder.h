@@ -35,6 +35,12 @@ public:
   ir::Value *addArgument(ir::Block *block, ir::Type type);
   void setIncoming(ir::Value *argument, ir::Block *predecessor, ir::Value *value);
 
+  // A block with no predecessors that is lowered only for the types of its values reads
+  // variables as `origin` does; discard() drops it, and the blocks made after it, afterwards.
+  void readAs(ir::Block *block, ir::Block *origin);
+  // Forgets everything about `block`, which is being removed with all its operations.
+  void discard(const ir::Block *block);
+
   // Writes the incoming values of every block argument into the branches and removes the
   // empty blocks nothing branches to. Call once, after the last block is sealed.
   void finish();
@@ -48,6 +54,7 @@ private:
   struct BlockState {
     std::vector<Edge> predecessors;
     bool sealed = false;
+    ir::Block *readsAs = nullptr;
     std::vector<std::pair<std::string, ir::Value *>> incompletePhis;
     std::vector<std::vector<ir::Value *>> incoming; // [argument][predecessor]
   };

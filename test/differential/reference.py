@@ -70,9 +70,8 @@ class Evaluator:
     def __init__(self, columns):
         self.columns = columns
         self.rows = len(columns[0])
-        # Counts of literal uses whose rule is pending (exact comparisons) or undecided (an
-        # out-of-range literal in min/max or a ternary); the generator consults them.
-        self.exact_comparisons = 0
+        # Uses of a literal whose rule is undecided (out of range in min/max or a ternary);
+        # the generator consults it.
         self.undecided_literals = 0
 
     def convert(self, value, kind, arithmetic=False):
@@ -123,10 +122,12 @@ class Evaluator:
         kind = promote(a.type, b.type).kind
         if op in BITWISE + SHIFTS and is_float(kind):
             raise IllTyped(f"{op} on {kind}")
+        if op == "/" and not is_float(kind):
+            # Both operands become float64 first, so no literal is out of range (NumPy 2:
+            # np.int16(5) / 40000 is 0.000125).
+            kind = "float64"
         x = self.convert(a, kind, arithmetic=True)
         y = self.convert(b, kind, arithmetic=True)
-        if op == "/" and not is_float(kind):
-            kind, x, y = "float64", x.astype(np.float64), y.astype(np.float64)
         if kind == "bool" and op not in BITWISE:
             kind, x, y = "int64", x.astype(np.int64), y.astype(np.int64)
         undefined = a.undefined | b.undefined
@@ -162,7 +163,6 @@ class Evaluator:
                     and not isinstance(literal.data, bool):
                 lo, hi = int_range(kind)
                 if not lo <= literal.data <= hi:
-                    self.exact_comparisons += 1
                     exact = other.data.astype(object)
                     x, y = (literal.data, exact) if flipped else (exact, literal.data)
                     return np.array(_compare(op, x, y), dtype=bool)
@@ -222,7 +222,17 @@ class Evaluator:
             return Value(t, self._python_min_max(name, t.kind, args), undefined)
         if name in NUMPY_MINMAX:
             x, y = (self.convert(arg, kind) for arg in args)
-            return self.strong(kind, NUMPY_MINMAX[name](x, y), undefined)
+            result = NUMPY_MINMAX[name](x, y)
+            if is_float(kind):
+                # -0.0 and +0.0: minimum/maximum order -0.0 below +0.0, fmin/fmax may give
+                # either (docs/sema.md); numpy's own loops differ between the two.
+                zeros = (x == 0) & (y == 0) & (np.signbit(x) != np.signbit(y))
+                if name in ("np.fmin", "np.fmax"):
+                    undefined = undefined | zeros
+                else:
+                    result = np.where(zeros, np.array(-0.0 if name == "np.minimum" else 0.0,
+                                                      kind), result)
+            return self.strong(kind, result, undefined)
         if name in TO_INTEGER:
             if not is_float(t.kind):
                 return self.strong("int64", self.convert(args[0], "int64"), undefined)

@@ -41,3 +41,24 @@ def test_constant_conditions(jit):
     expected = np.zeros(17, dtype=np.int64)
     constant_conditions(expected, y)
     np.testing.assert_array_equal(out, expected)
+
+
+def unevaluated_operand_types(out, y):
+    u = y[0]
+    out[0] = u * (u if 1 else 2.5) + u
+    out[1] = u * (1 or 2.5) + u
+    out[2] = u * (0 and 2.5) + u
+    t = u
+    t *= 2 if np.isfinite(u) else u > 0
+    out[3] = t
+    out[4] = (u > 250) or 2147483648 or np.uint16(u)
+
+
+def test_an_unevaluated_operand_counts_in_the_type(jit):
+    # The type of an and/or or a ternary promotes every operand's, also one a constant
+    # condition skips (as Numba types it): folding the condition never changes the type.
+    # They promote in source order: bool with 2147483648 is int64, which holds it.
+    y = np.array([200], dtype=np.uint8)
+    out = np.zeros(5, dtype=np.float64)
+    jit(unevaluated_operand_types)[1, 1](out, y)
+    np.testing.assert_array_equal(out, [40200.0, 400.0, 200.0, 400.0, 2147483648.0])

@@ -187,8 +187,6 @@ def half_floor_divide(out, x, y):
 # Found by the differential test (test/differential): `-6 // -0.001851` gives 3242, above the
 # true quotient 3241.3; numpy's float16 floor division (like kaji's float16 math functions)
 # computes in float32 and rounds the floored quotient once, giving 3240.
-@pytest.mark.xfail(strict=True, reason="float16 // rounds to float16 at each step of "
-                                       "CPython's float_divmod")
 def test_float16_floor_division_rounds_the_floored_quotient_once(jit):
     x = np.array([-6.0, -126.56, 145.8, 1.0], dtype=np.float16)
     y = np.array([-0.0018510818481445312, -0.04544, 0.07153, -5.46574592590332e-05],
