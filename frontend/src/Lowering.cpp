@@ -107,8 +107,9 @@ ir::Function *LoweringContext::specialise(const FunctionRef &callee,
 }
 
 ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
-                            ir::Function::Kind kind, ir::Module &out) {
-  LoweringContext context(out);
+                            ir::Function::Kind kind, ir::Module &out,
+                            const LoweringOptions &options) {
+  LoweringContext context(out, options);
   std::vector<ArgumentType> args;
   for (const ir::Type &type : argTypes)
     args.push_back({type, false});
