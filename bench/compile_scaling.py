@@ -5,7 +5,8 @@ Generates kernels of four shapes for growing N and compiles each with build/bin/
 - lines:  N straight-line statements (`x = x * a[k] + k`);
 - ifs:    N `if` statements one after the other;
 - and:    one `if` whose condition is an `and` chain of N comparisons;
-- params: N scalar parameters, each added to the result on a line of its own.
+- params: N scalar parameters, each added to the result on a line of its own (up to 1 082,
+          the most a kernel's 4 352 bytes of parameters hold next to the output array).
 
 Each line prints the wall time of `--emit ir` (frontend and kaji passes) and `--emit ptx`
 (everything, through LLVM's NVPTX backend), the peak RSS of the ptx compile, and the ratio
@@ -55,6 +56,10 @@ def parameters(n):
 
 
 SHAPES = {"lines": straight_lines, "ifs": ifs, "and": and_chain, "params": parameters}
+# The largest N kaji accepts for a shape: a kernel takes at most 4 352 bytes of parameters
+# (what ptxas accepts in kaji's PTX, docs/language.md), here the output array's 24 and 4 per
+# float32.
+MAX_N = {"params": (4352 - 24) // 4}
 
 
 def compile_once(compiler, path, emit, cpu_limit):
@@ -98,7 +103,7 @@ def main():
             generate = SHAPES[shape]
             previous = None
             n = args.start
-            while n <= args.max:
+            while n <= min(args.max, MAX_N.get(shape, args.max)):
                 signature, source = generate(n)
                 path = os.path.join(scratch, f"{shape}_{n}.py")
                 with open(path, "w") as f:

@@ -4,6 +4,7 @@
 #include "HostJIT.h"
 #include "HostTarget.h"
 #include "LLVMLowering.h"
+#include "LargeStack.h"
 #include "OptimizationPipeline.h"
 
 #include <llvm/IR/LLVMContext.h>
@@ -100,10 +101,8 @@ void optimizeForHost(llvm::Module &module, unsigned optLevel) {
     optimizeModule(module, *machine, optLevel, PipelineExtras::SplitRangeCheckedLoops);
 }
 
-} // namespace
-
-HostKernel compileHostKernel(const ir::Module &module, std::string_view entryName,
-                             const HostOptions &options, CodegenTimings *timings) {
+HostKernel compileAndLoad(const ir::Module &module, std::string_view entryName,
+                          const HostOptions &options, CodegenTimings *timings) {
   auto last = std::chrono::steady_clock::now();
   CodegenTimings measured;
   LoweredHostModule lowered = lowerForHost(module, entryName, options);
@@ -127,7 +126,7 @@ HostKernel compileHostKernel(const ir::Module &module, std::string_view entryNam
   return kernel;
 }
 
-std::string emitHostLLVMIR(const ir::Module &module, std::string_view entryName,
+std::string printOptimized(const ir::Module &module, std::string_view entryName,
                            const HostOptions &options) {
   LoweredHostModule lowered = lowerForHost(module, entryName, options);
   optimizeForHost(*lowered.module, options.optLevel);
@@ -135,6 +134,18 @@ std::string emitHostLLVMIR(const ir::Module &module, std::string_view entryName,
   llvm::raw_string_ostream stream(text);
   lowered.module->print(stream, nullptr);
   return text;
+}
+
+} // namespace
+
+HostKernel compileHostKernel(const ir::Module &module, std::string_view entryName,
+                             const HostOptions &options, CodegenTimings *timings) {
+  return onLargeStack([&] { return compileAndLoad(module, entryName, options, timings); });
+}
+
+std::string emitHostLLVMIR(const ir::Module &module, std::string_view entryName,
+                           const HostOptions &options) {
+  return onLargeStack([&] { return printOptimized(module, entryName, options); });
 }
 
 } // namespace kaji::codegen

@@ -16,6 +16,13 @@
 namespace kaji::codegen {
 namespace {
 
+// LLVM picks the oldest PTX ISA that knows the architecture (6.0 for sm_70, 5.0 for sm_60),
+// which lacks the warp-synchronous instructions those GPUs run (shfl.sync, vote.sync and
+// bar.warp.sync need 6.0, activemask 6.2). nvcc has emitted 6.2 or newer for every
+// architecture since CUDA 10.0, so kaji asks for at least that; newer architectures keep
+// LLVM's (higher) choice, the feature only raises the version.
+constexpr const char *kMinimumPTXVersion = "+ptx62";
+
 struct CachedMachine {
   std::unique_ptr<llvm::TargetMachine> machine;
   std::mutex lock;
@@ -77,8 +84,9 @@ std::unique_ptr<llvm::TargetMachine> createMachine(const std::string &arch, unsi
   llvm::TargetOptions options;
   // Contract a * b + c into fma, as nvcc does by default (-fmad=true).
   options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
-  return std::unique_ptr<llvm::TargetMachine>(target.createTargetMachine(
-      kNVPTXTriple, arch, "", options, std::nullopt, std::nullopt, codeGenLevel(optLevel)));
+  return std::unique_ptr<llvm::TargetMachine>(
+      target.createTargetMachine(kNVPTXTriple, arch, kMinimumPTXVersion, options, std::nullopt,
+                                 std::nullopt, codeGenLevel(optLevel)));
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 #include "kaji/codegen/Codegen.h"
 
 #include "LLVMLowering.h"
+#include "LargeStack.h"
 #include "NVPTXTarget.h"
 #include "OptimizationPipeline.h"
 
@@ -54,9 +55,7 @@ std::unique_ptr<llvm::Module> lowerForNVPTX(const ir::Module &module, const PTXO
   return lowered;
 }
 
-} // namespace
-
-std::string emitLLVMIR(const ir::Module &module, const PTXOptions &options) {
+std::string printOptimized(const ir::Module &module, const PTXOptions &options) {
   SharedTargetMachine shared = nvptxTargetMachine(options.arch, options.optLevel);
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> lowered = lowerForNVPTX(module, options, shared.machine, context);
@@ -70,7 +69,8 @@ std::string emitLLVMIR(const ir::Module &module, const PTXOptions &options) {
   return text;
 }
 
-std::string emitPTX(const ir::Module &module, const PTXOptions &options, CodegenTimings *timings) {
+std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
+                        CodegenTimings *timings) {
   SharedTargetMachine shared = nvptxTargetMachine(options.arch, options.optLevel);
   Stopwatch stopwatch;
   llvm::LLVMContext context;
@@ -94,6 +94,16 @@ std::string emitPTX(const ir::Module &module, const PTXOptions &options, Codegen
   if (timings)
     *timings = measured;
   return std::string(ptx.str());
+}
+
+} // namespace
+
+std::string emitLLVMIR(const ir::Module &module, const PTXOptions &options) {
+  return onLargeStack([&] { return printOptimized(module, options); });
+}
+
+std::string emitPTX(const ir::Module &module, const PTXOptions &options, CodegenTimings *timings) {
+  return onLargeStack([&] { return emitPTXText(module, options, timings); });
 }
 
 } // namespace kaji::codegen

@@ -25,11 +25,15 @@ struct LoweredModule {
   std::vector<std::string> entryNames;
 };
 
-LoweredModule lower(const CompileRequest &request) {
+// Lowers the request's kernels for `target` (which compileHost() chooses itself).
+LoweredModule lower(const CompileRequest &request, Target target) {
+  frontend::LoweringOptions options;
+  if (target == Target::CUDA)
+    options.gpuArch = request.ptx.arch;
   LoweredModule lowered;
   for (const KernelSpec &kernel : request.kernels) {
     ir::Function *f = frontend::lowerFunction(kernel.function, kernel.argTypes,
-                                              ir::Function::Kind::Kernel, lowered.module);
+                                              ir::Function::Kind::Kernel, lowered.module, options);
     lowered.entryNames.push_back(f->name());
   }
   ir::verify(lowered.module);
@@ -74,16 +78,16 @@ template <class Stage> auto inBackend(const LoweredModule &lowered, Stage stage)
   }
 }
 
-LoweredModule lowerTimed(const CompileRequest &request, CompileTimings &timings) {
+LoweredModule lowerTimed(const CompileRequest &request, Target target, CompileTimings &timings) {
   auto start = std::chrono::steady_clock::now();
-  LoweredModule lowered = lower(request);
+  LoweredModule lowered = lower(request, target);
   timings.frontendMs = millisecondsSince(start);
   return lowered;
 }
 
 CompiledModule compileUncached(const CompileRequest &request) {
   CompiledModule compiled;
-  LoweredModule lowered = lowerTimed(request, compiled.timings);
+  LoweredModule lowered = lowerTimed(request, Target::CUDA, compiled.timings);
   compiled.ptx = inBackend(lowered, [&] {
     return codegen::emitPTX(lowered.module, request.ptx, &compiled.timings.codegen);
   });
@@ -139,7 +143,7 @@ CompiledModule compile(const CompileRequest &request) {
 
 HostCompiledModule compileHost(const CompileRequest &request) {
   HostCompiledModule compiled;
-  LoweredModule lowered = lowerTimed(request, compiled.timings);
+  LoweredModule lowered = lowerTimed(request, Target::Host, compiled.timings);
   codegen::CodegenTimings &total = compiled.timings.codegen;
   for (const std::string &name : lowered.entryNames) {
     codegen::CodegenTimings timings;
@@ -156,7 +160,7 @@ HostCompiledModule compileHost(const CompileRequest &request) {
 std::string emitStage(const CompileRequest &request, Stage stage) {
   if (request.target == Target::Host && stage == Stage::PTX)
     throw std::invalid_argument("there is no PTX for Target::Host");
-  LoweredModule lowered = lower(request);
+  LoweredModule lowered = lower(request, request.target);
   return inBackend(lowered, [&] {
     switch (stage) {
     case Stage::IR:

@@ -9,6 +9,7 @@
 #include "SSABuilder.h"
 
 #include "kaji/frontend/Environment.h"
+#include "kaji/frontend/Lowering.h"
 #include "kaji/ir/Builder.h"
 #include "kaji/ir/IR.h"
 
@@ -153,6 +154,8 @@ private:
   Operand atomic(const std::string &operation, const std::vector<Operand> &args,
                  const CallExpr &expr);
   Operand laneId(const Location &loc);
+  // Throws at `loc` when the GPU compiled for is older than the builtin `name` needs.
+  void requireArchitecture(const std::string &name, const Location &loc);
   // syncthreads, threadfence*, popc/brev/clz/ffs and selp; nothing for other names.
   std::optional<Operand> callGpuFunction(const std::string &name, const std::vector<Operand> &args,
                                          const CallExpr &expr);
@@ -196,7 +199,7 @@ private:
 // scratch module for the trial runs, and the chain of functions being lowered (recursion).
 class LoweringContext {
 public:
-  explicit LoweringContext(ir::Module &out) : out_(out) {}
+  LoweringContext(ir::Module &out, const LoweringOptions &options) : out_(out), options_(options) {}
 
   ir::Function *lower(const FunctionRef &fn, std::shared_ptr<const Environment> env,
                       const std::vector<ArgumentType> &args, ir::Function::Kind kind,
@@ -206,9 +209,11 @@ public:
                            const std::vector<ArgumentType> &args, const Location &callLoc,
                            ir::Module &target);
   ir::Module &scratch() { return scratch_; }
+  const LoweringOptions &options() const { return options_; }
 
 private:
   ir::Module &out_;
+  const LoweringOptions &options_;
   ir::Module scratch_;
   std::vector<const FunctionDefStmt *> active_;
 };

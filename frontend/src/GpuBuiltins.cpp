@@ -3,7 +3,9 @@
 
 #include "kaji/frontend/Signature.h"
 
+#include <charconv>
 #include <map>
+#include <string_view>
 
 namespace kaji::frontend {
 
@@ -16,6 +18,31 @@ namespace {
 constexpr int64_t kMaxLocalArrayBytes = 512 * 1024;
 // What CUDA's constant memory holds.
 constexpr int64_t kMaxConstantArrayBytes = 64 * 1024;
+
+// The oldest GPU architecture (10 × major + minor) that has each builtin, for those LLVM 19's
+// NVPTX backend cannot compile for every architecture it knows (sm_20 upwards) at kaji's PTX
+// ISA 6.2 (NVPTXTargetMachine.cpp); found by compiling each builtin with `kaji-compile
+// --arch` for sm_20 to sm_90. The builtins not named here compile for all of them: LLVM
+// emulates what older GPUs lack (float64 atomics as a compare-and-swap loop, float16
+// arithmetic in float32). docs/language.md lists the same table.
+const std::map<std::string_view, unsigned> kMinimumArchitecture = {
+    {"syncwarp", 30},      {"shfl_sync", 30},   {"shfl_up_sync", 30},  {"shfl_down_sync", 30},
+    {"shfl_xor_sync", 30}, {"ballot_sync", 30}, {"all_sync", 30},      {"any_sync", 30},
+    {"eq_sync", 30},       {"activemask", 30},  {"match_any_sync", 70}};
+
+// 70 for "sm_70" and "sm_70a"; nothing for what is no architecture name (codegen reports it).
+std::optional<unsigned> architectureNumber(std::string_view arch) {
+  if (!arch.starts_with("sm_"))
+    return std::nullopt;
+  arch.remove_prefix(3);
+  if (arch.ends_with('a'))
+    arch.remove_suffix(1);
+  unsigned number = 0;
+  auto [end, error] = std::from_chars(arch.data(), arch.data() + arch.size(), number);
+  if (error != std::errc() || end != arch.data() + arch.size())
+    return std::nullopt;
+  return number;
+}
 
 // Numba's names for the atomic operations, to the IR's.
 std::string atomicKind(const std::string &operation) {
@@ -234,9 +261,20 @@ Operand FunctionLowerer::laneId(const Location &loc) {
       builder_.binary(ir::Opcode::And, linear, intConstant(ScalarKind::Int32, 31).value));
 }
 
+void FunctionLowerer::requireArchitecture(const std::string &name, const Location &loc) {
+  const std::string &arch = context_.options().gpuArch;
+  auto minimum = kMinimumArchitecture.find(name);
+  std::optional<unsigned> compiledFor = architectureNumber(arch);
+  if (minimum == kMinimumArchitecture.end() || !compiledFor || *compiledFor >= minimum->second)
+    return;
+  throw ir::CompileError(loc, "'" + name + "' needs sm_" + std::to_string(minimum->second) +
+                                  " or newer (compiling for " + arch + ")");
+}
+
 std::optional<Operand> FunctionLowerer::callGpuFunction(const std::string &name,
                                                         const std::vector<Operand> &args,
                                                         const CallExpr &expr) {
+  requireArchitecture(name, expr.loc);
   auto expectArgs = [&](size_t count, const char *what) {
     if (args.size() != count)
       throw ir::CompileError(expr.loc, "kaji." + name + "() takes " + what);

@@ -16,6 +16,26 @@ namespace {
 // a bug worth reporting, not a hang.
 constexpr int kMaxInferenceRuns = 32;
 
+// The parameter space of a kernel in the PTX kaji emits: ptxas accepts 4 352 bytes (0x1100)
+// below PTX ISA 8.1, and LLVM 19 emits 7.8 for sm_90 (CUDA 12.1's 32 764 bytes on Volta and
+// newer need PTX ISA 8.1). kaji holds the cpu target to it too, so that a kernel compiles
+// for both, and because LLVM's interprocedural passes grow with the parameter count: 8 000
+// array parameters took 69 s and 1.5 GB there.
+constexpr uint64_t kMaxKernelParameterBytes = 4352;
+
+// The bytes of the kernel's flattened parameters (kaji's kernel ABI, codegen/Codegen.h),
+// each aligned to its size as in CUDA's parameter space: an array is its data pointer, then
+// ndim shape and ndim strides, 8 bytes each; a scalar its own size (bool one byte).
+uint64_t kernelParameterBytes(const std::vector<ir::Type> &argTypes) {
+  uint64_t bytes = 0;
+  for (const ir::Type &type : argTypes) {
+    uint64_t size = type.isArray() ? 8 : ir::byteSize(type.scalarKind());
+    uint64_t count = type.isArray() ? 1 + 2 * uint64_t(type.ndim()) : 1;
+    bytes = (bytes + size - 1) / size * size + size * count;
+  }
+  return bytes;
+}
+
 // `add__f32_f32`; a weak literal argument is marked `w`, an array spells its dtype,
 // rank and layout: `a2f32c`.
 std::string mangle(const std::string &name, const std::vector<ArgumentType> &args) {
@@ -107,8 +127,17 @@ ir::Function *LoweringContext::specialise(const FunctionRef &callee,
 }
 
 ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
-                            ir::Function::Kind kind, ir::Module &out) {
-  LoweringContext context(out);
+                            ir::Function::Kind kind, ir::Module &out,
+                            const LoweringOptions &options) {
+  if (kind == ir::Function::Kind::Kernel) {
+    uint64_t bytes = kernelParameterBytes(argTypes);
+    if (bytes > kMaxKernelParameterBytes)
+      throw ir::CompileError(fn.def->loc, "kernel '" + fn.def->name + "' takes " +
+                                              std::to_string(bytes) +
+                                              " bytes of parameters, over CUDA's limit of " +
+                                              std::to_string(kMaxKernelParameterBytes));
+  }
+  LoweringContext context(out, options);
   std::vector<ArgumentType> args;
   for (const ir::Type &type : argTypes)
     args.push_back({type, false});

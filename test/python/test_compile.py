@@ -1,5 +1,6 @@
 """Compiling through the decorator: no GPU needed."""
 
+import functools
 import inspect
 import math
 
@@ -169,3 +170,18 @@ def test_lineinfo_marks_ptx_with_python_lines():
     line = wave.__code__.co_firstlineno
     assert f"\t.loc\t1 {line + 2} " in marked and "test_compile.py" in marked
     assert "\t.loc\t" not in plain
+
+
+def test_builtin_newer_than_the_gpu_is_a_compile_error():
+    # A kernel compiles for the compute capability of the device it launches on; this is
+    # the call the dispatcher makes for an sm_60 GPU.
+    def peers(out):
+        out[0] = cuda.match_any_sync(0xFFFFFFFF, out[1])
+
+    source = kaji.decorator.function_source(peers)
+    describe = functools.partial(kaji._globals.describe_globals, peers)
+    with pytest.raises(kaji.CompileError,
+                       match=r"'match_any_sync' needs sm_70 or newer \(compiling for sm_60\)"):
+        kaji._core.compile(source, describe, "void(uint32[:])", arch="sm_60")
+    assert ".target sm_70" in kaji._core.compile(source, describe, "void(uint32[:])",
+                                                 arch="sm_70")

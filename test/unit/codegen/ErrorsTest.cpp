@@ -1,6 +1,8 @@
 // Bad input is reported as an error, never a crash.
 #include "CodegenTestSupport.h"
 
+#include "kaji/codegen/FatalErrors.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -95,6 +97,27 @@ TEST(Errors, OtherArchitecturesCompile) {
   PTXOptions options;
   options.arch = "sm_80";
   EXPECT_NE(emitPTX(module, options).find(".target sm_80"), std::string::npos);
+}
+
+// The frontend rejects the builtins an architecture lacks (GpuBuiltins.cpp); IR that still
+// asks for one makes LLVM's instruction selection call report_fatal_error, which must throw
+// rather than abort the process.
+TEST(Errors, LLVMFatalErrorIsABackendError) {
+  installFatalErrorHandlers();
+  ir::Module module;
+  ir::Type u32 = scalar(ir::ScalarKind::UInt32);
+  auto [function, b] = addFunction(module, "k", ir::Function::Kind::Kernel,
+                                   {ir::Type::array(ir::ScalarKind::UInt32, 1)}, {"out"});
+  ir::Value *zero = b.intConstant(kI64, 0);
+  ir::Value *lanes = b.intConstant(u32, int64_t(0xffffffff));
+  ir::Value *value = load(b, function->entry()->argument(0), {zero});
+  ir::Value *peers = b.create(ir::Opcode::Warp, u32, {lanes, value}, "match_any")->result();
+  store(b, peers, function->entry()->argument(0), {zero});
+  b.ret();
+  PTXOptions options;
+  options.arch = "sm_60";
+  std::string message = messageOf<BackendError>([&] { emitPTX(module, options); });
+  EXPECT_NE(message.find("match.any.sync"), std::string::npos) << message;
 }
 
 TEST(Libdevice, FoundThroughCudaHome) {

@@ -4,17 +4,26 @@
 #include "kaji/frontend/Environment.h"
 #include "kaji/ir/IR.h"
 
+#include <string>
 #include <vector>
 
 namespace kaji::frontend {
+
+// What the code is compiled for, as far as the frontend checks it.
+struct LoweringOptions {
+  // The GPU architecture ("sm_70") whose builtins the code may use, each checked against
+  // its minimum; empty for the CPU target, which has them all.
+  std::string gpuArch;
+};
 
 // Type-checks `fn` for the given argument types and appends it, and every device
 // function it calls (each specialised on its own argument types, at most once), to
 // `out`. A kernel must return nothing. Returns the new function. Throws
 // ir::CompileError pointing at the offending expression on any error: unknown
 // name, type mismatch (naming both types and the expression), unsupported
-// construct, wrong argument count.
+// construct, wrong argument count, a builtin that options.gpuArch lacks.
 ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
-                            ir::Function::Kind kind, ir::Module &out);
+                            ir::Function::Kind kind, ir::Module &out,
+                            const LoweringOptions &options = {});
 
 } // namespace kaji::frontend
