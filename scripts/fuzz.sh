@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of test/fuzz into build-fuzz/ (clang-19, -DKAJI_FUZZ=ON) and
-# runs each for SECONDS_PER_TARGET (default 60, what CI runs; a long local run is
+# runs each (or those FUZZ_TARGETS names, e.g. FUZZ_TARGETS="parser lowering") for
+# SECONDS_PER_TARGET (default 60, what CI runs; a long local run is
 # `bash scripts/fuzz.sh 3600`). Further arguments go to every fuzzer, e.g. `-fork=1
 # -ignore_crashes=1` to go on past a finding. Exits non-zero on any finding: a crash, a
 # sanitizer report, a broken invariant, a hang (one input over 10 s), a leak or an input
@@ -14,8 +15,9 @@ seconds=${1:-60}
 shift $(($# ? 1 : 0))
 build=build-fuzz
 work=$build/fuzz
-targets=(parser lowering ir_parser signature)
-declare -A max_len=([parser]=16384 [lowering]=16384 [ir_parser]=16384 [signature]=512)
+read -r -a targets <<<"${FUZZ_TARGETS:-parser lowering codegen ir_parser signature}"
+declare -A max_len=([parser]=16384 [lowering]=16384 [codegen]=16384 [ir_parser]=16384
+  [signature]=512)
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
@@ -27,23 +29,31 @@ rm -rf "$work/seeds"
 python3 test/fuzz/collect_corpus.py . "$work/seeds"
 
 export UBSAN_OPTIONS=print_stacktrace=1
+started=$(mktemp)
+trap 'rm -f "$started"' EXIT
 status=0
 for target in "${targets[@]}"; do
   mkdir -p "$work/$target/corpus"
   inputs=("$work/$target/corpus" "$work/seeds/$target")
   [ -d "test/fuzz/regressions/$target" ] && inputs+=("test/fuzz/regressions/$target")
   log="$work/$target/log"
-  if "$build/bin/fuzz-$target" "${inputs[@]}" -dict="$work/seeds/$target.dict" \
+  touch "$started"
+  rc=0
+  "$build/bin/fuzz-$target" "${inputs[@]}" -dict="$work/seeds/$target.dict" \
     -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix="$work/$target/" -print_final_stats=1 "$@" >"$log" 2>&1; then
-    runs=$(grep -o 'number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
+    -artifact_prefix="$work/$target/" -print_final_stats=1 "$@" >"$log" 2>&1 || rc=$?
+  # With -fork=1 -ignore_crashes=1 libFuzzer exits 0 after findings: its artifacts tell.
+  reproducers=$(find "$work/$target" -maxdepth 1 -type f -newer "$started" \
+    \( -name 'crash-*' -o -name 'timeout-*' -o -name 'leak-*' -o -name 'oom-*' \))
+  runs=$(grep -oE '^#[0-9]+|number_of_executed_units: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || true)
+  if [ "$rc" -eq 0 ] && [ -z "$reproducers" ]; then
     corpus=$(find "$work/$target/corpus" -type f | wc -l)
-    echo "fuzz-$target: ${runs:-?} executions in ${seconds} s, no finding (corpus $corpus)"
+    echo "fuzz-$target: ${runs:-?} executions in $seconds s, no finding (corpus $corpus)"
   else
     status=1
-    echo "fuzz-$target: FINDING (log: $log)"
-    grep -E -A40 'ERROR: |kaji fuzz finding|runtime error|==[0-9]+== ' "$log" | head -60 || tail -40 "$log"
-    for reproducer in $(grep -o 'Test unit written to [^ ]*' "$log" | awk '{print $NF}'); do
+    echo "fuzz-$target: FINDING after ${runs:-?} executions (log: $log)"
+    grep -E -A40 'ERROR: |kaji fuzz finding|runtime error' "$log" | head -60 || tail -40 "$log"
+    for reproducer in $reproducers; do
       echo "reproducer: $reproducer (rerun: $build/bin/fuzz-$target $reproducer)"
     done
   fi

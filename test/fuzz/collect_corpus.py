@@ -8,6 +8,7 @@ OUT_DIR/<target>.dict for the targets of test/fuzz:
   parser     every .py kernel file as it is
   lowering   `KERNEL SIGNATURE` + newline + the file, for each kernel of a .py file that has a
              signature (its RUN line's --kernel/--sig, or its @jit("...") decorator)
+  codegen    `ARCH ` + the lowering seed, ARCH from the RUN line's --arch (default sm_90)
   ir_parser  every .kir file
   signature  every signature string of the above
 """
@@ -33,10 +34,13 @@ def option_values(run_lines, option):
     return values
 
 
+def run_lines(text):
+    return [line.split("RUN:", 1)[1] for line in text.splitlines() if "RUN:" in line]
+
+
 def kernels(text):
     """(name, signature) of every kernel the file's RUN lines or decorators give."""
-    run_lines = [line.split("RUN:", 1)[1] for line in text.splitlines() if "RUN:" in line]
-    names, sigs = option_values(run_lines, "--kernel"), option_values(run_lines, "--sig")
+    names, sigs = option_values(run_lines(text), "--kernel"), option_values(run_lines(text), "--sig")
     found = list(zip(names, sigs * len(names) if len(sigs) == 1 else sigs))
     for match in DECORATED_KERNEL.finditer(text):
         found.append((match.group(3), match.group(1) if match.group(1) is not None else match.group(2)))
@@ -63,13 +67,15 @@ def write_target(out, target, seeds):
 
 def main():
     root, out = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2])
-    corpora = {"parser": {}, "lowering": {}, "ir_parser": {}, "signature": {}}
+    corpora = {"parser": {}, "lowering": {}, "codegen": {}, "ir_parser": {}, "signature": {}}
     for path in python_sources(root):
         text = path.read_text()
         name = seed_name(root, path)
+        arch = (option_values(run_lines(text), "--arch") + ["sm_90"])[0]
         corpora["parser"][name] = text
         for index, (kernel, sig) in enumerate(kernels(text)):
             corpora["lowering"][f"{name}_{index}"] = f"{kernel} {sig}\n{text}"
+            corpora["codegen"][f"{name}_{index}"] = f"{arch} {kernel} {sig}\n{text}"
             corpora["signature"][sig] = sig
     for path in sorted((root / "test" / "lit").rglob("*.kir")):
         corpora["ir_parser"][seed_name(root, path)] = path.read_text()
