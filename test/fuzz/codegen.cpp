@@ -1,14 +1,15 @@
 // Fuzzes source → kaji IR → LLVM IR → PTX and host LLVM IR at -O0: the lowering of every
-// kaji operation for both targets and LLVM's NVPTX instruction selection, which must
-// accept whatever the frontend and the verifier let through. A CompileError is the expected
-// answer to a bad input; any other exception (e.g. "codegen produced invalid LLVM IR") and
-// any LLVM fatal error are findings.
+// kaji operation for both targets and LLVM's NVPTX instruction selection. As in the driver,
+// LLVM's fatal errors throw codegen::BackendError (the driver reports it as a compile error
+// at the kernel), so the expected answers to a bad input are that and a CompileError; any
+// other exception (e.g. "codegen produced invalid LLVM IR"), a crash or an abort is a finding.
 //
 // Input: a first line `sm_XX KERNEL SIGNATURE`, then the Python source; the rest of the
 // header is KernelInput.h's. Architectures LLVM does not know are skipped, not fuzzed.
 #include "KernelInput.h"
 
 #include "kaji/codegen/Codegen.h"
+#include "kaji/codegen/FatalErrors.h"
 #include "kaji/codegen/HostCodegen.h"
 
 using namespace kaji;
@@ -22,6 +23,11 @@ bool knownArch(std::string_view arch) {
 }
 
 } // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  codegen::installFatalErrorHandlers();
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string_view text = fuzz::inputText(data, size);
@@ -42,6 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       codegen::emitPTX(lowered->module, ptx);
     codegen::emitHostLLVMIR(lowered->module, lowered->entryName, {.optLevel = 0});
   } catch (const ir::CompileError &) {
+  } catch (const codegen::BackendError &) {
   }
   return 0;
 }
