@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 apt_packages=(cmake ninja-build g++ llvm-19-dev llvm-19-tools libzstd-dev zlib1g-dev libxml2-dev
-  libedit-dev libgtest-dev)
+  libedit-dev libgtest-dev clang-19 libclang-rt-19-dev)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

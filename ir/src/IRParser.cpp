@@ -277,6 +277,9 @@ private:
     Location loc;
     if (!parseNumber(lineTok.text, loc.line))
       error(lineTok, "invalid line number");
+    // Line 0 stands for "no location", which prints as no loc(...) at all.
+    if (loc.line == 0)
+      error(lineTok, "invalid line number '0': lines count from 1");
     if (!parseNumber(colTok.text, loc.col))
       error(colTok, "invalid column number");
     std::string file = unquote(fileTok.text);
