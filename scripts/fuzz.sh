@@ -29,6 +29,7 @@ rm -rf "$work/seeds"
 python3 test/fuzz/collect_corpus.py . "$work/seeds"
 
 export UBSAN_OPTIONS=print_stacktrace=1
+export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt
 started=$(mktemp)
 trap 'rm -f "$started"' EXIT
 status=0

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The compiler and runtime built with AddressSanitizer and UndefinedBehaviorSanitizer into
+# build-sanitize/, then the C++ unit tests and the compiler-stage tests run on that build.
+# Any sanitizer report fails the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKAJI_SANITIZE=ON \
+  -DKAJI_BUILD_PYTHON=OFF
+cmake --build build-sanitize
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:${ASAN_OPTIONS:-}
+export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}
+status=0
+ctest --test-dir build-sanitize --output-on-failure -j2 || status=1
+lit -sv build-sanitize/test/lit || status=1
+exit $status
