@@ -674,8 +674,7 @@ llvm::Value *FunctionLowering::lowerUnary(const ir::Operation &op) {
       return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, operand);
     if (!ir::isSigned(type.scalarKind()))
       return operand;
-    // INT_MIN wraps to itself, as in every other integer operation.
-    return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, operand, builder_.getFalse());
+    return target_.emitIntAbs(builder_, operand);
   default:
     break;
   }

@@ -107,6 +107,11 @@ void SSABuilder::readAs(ir::Block *block, ir::Block *origin) {
   blocks_[block].readsAs = origin;
 }
 
+bool SSABuilder::readsAsAnother(const ir::Block *block) const {
+  auto it = blocks_.find(block);
+  return it != blocks_.end() && it->second.readsAs;
+}
+
 void SSABuilder::discard(const ir::Block *block) {
   blocks_.erase(block);
   for (auto &[variable, definitions] : definitions_)

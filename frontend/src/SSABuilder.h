@@ -38,6 +38,7 @@ public:
   // A block with no predecessors that is lowered only for the types of its values reads
   // variables as `origin` does; discard() drops it, and the blocks made after it, afterwards.
   void readAs(ir::Block *block, ir::Block *origin);
+  bool readsAsAnother(const ir::Block *block) const;
   // Forgets everything about `block`, which is being removed with all its operations.
   void discard(const ir::Block *block);
 

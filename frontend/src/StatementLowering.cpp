@@ -120,7 +120,11 @@ ir::Block *FunctionLowerer::newUnreachableBlock() {
 }
 
 bool FunctionLowerer::reachable() const {
-  return builder_.block() == function_->entry() || ssa_->predecessorCount(builder_.block()) > 0;
+  // A block lowered only for types stands in for its origin, which is reachable: its own
+  // constant conditions must branch on as they would there.
+  const ir::Block *block = builder_.block();
+  return block == function_->entry() || ssa_->predecessorCount(block) > 0 ||
+         ssa_->readsAsAnother(block);
 }
 
 void FunctionLowerer::jump(ir::Block *target) {

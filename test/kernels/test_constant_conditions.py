@@ -62,3 +62,20 @@ def test_an_unevaluated_operand_counts_in_the_type(jit):
     out = np.zeros(5, dtype=np.float64)
     jit(unevaluated_operand_types)[1, 1](out, y)
     np.testing.assert_array_equal(out, [40200.0, 400.0, 200.0, 400.0, 2147483648.0])
+
+
+def variables_in_nested_unevaluated_operands(out, x, y):
+    i = 0
+    out[0] = (((x[i] if True else y[i]) + x[i]) if 0 else 1.5)
+    out[1] = ((0 or x[i]) * x[i]) if False else 2.5
+    out[2] = (((x[i] if False else y[i]) // y[i]) if 0 else -3.5)
+
+
+def test_an_unevaluated_operand_reads_variables_past_its_own_constant_conditions(jit):
+    # Inside an operand lowered only for its type, a constant condition of its own still
+    # branches on: the variables read after it are those of the enclosing code.
+    x = np.array([4.0])
+    y = np.array([3], dtype=np.int32)
+    out = np.zeros(3)
+    jit(variables_in_nested_unevaluated_operands)[1, 1](out, x, y)
+    np.testing.assert_array_equal(out, [1.5, 2.5, -3.5])
