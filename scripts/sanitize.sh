@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKAJI_SANITIZE=ON \
   -DKAJI_BUILD_PYTHON=OFF
 cmake --build build-sanitize
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:${ASAN_OPTIONS:-}
+# Full stacks for every allocation: the fast unwinder stops in libstdc++, before the frames
+# the suppressions name.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:fast_unwind_on_malloc=0:${ASAN_OPTIONS:-}
 export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}
 status=0
