@@ -67,8 +67,10 @@ struct LoweredKernel {
 // The kernel's verified and optimised IR, or nullopt when the input is rejected with a
 // CompileError (the expected answer to a bad input; its diagnostic is rendered). IR that
 // IRGen produced and the verifier rejects, before or after the passes, is a finding: a
-// compiler bug the user would see as an internal message.
-inline std::optional<LoweredKernel> lowerKernel(const KernelInput &input) {
+// compiler bug the user would see as an internal message. `options` as the driver passes
+// them (the GPU architecture for the cuda target).
+inline std::optional<LoweredKernel> lowerKernel(const KernelInput &input,
+                                                const frontend::LoweringOptions &options = {}) {
   std::optional<LoweredKernel> lowered(std::in_place);
   try {
     std::shared_ptr<const frontend::Module> module =
@@ -80,9 +82,9 @@ inline std::optional<LoweredKernel> lowerKernel(const KernelInput &input) {
         frontend::parseSignature(input.signature.text, ir::Location{input.signature.name, 1, 1});
     frontend::FunctionRef kernel{module, def, frontend::environmentFromModule(module),
                                  /*isDevice=*/false};
-    lowered->entryName =
-        frontend::lowerFunction(kernel, sig.params, ir::Function::Kind::Kernel, lowered->module)
-            ->name();
+    lowered->entryName = frontend::lowerFunction(kernel, sig.params, ir::Function::Kind::Kernel,
+                                                 lowered->module, options)
+                             ->name();
   } catch (const ir::CompileError &error) {
     frontend::renderDiagnostic(error, {&input.source, &input.signature});
     return std::nullopt;

@@ -37,8 +37,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ptx.optLevel = 0;
   if (!knownArch(ptx.arch))
     return 0;
+  // With the architecture, as the driver lowers for the cuda target: Sema rejects builtins
+  // the GPU lacks before LLVM would.
   std::optional<fuzz::LoweredKernel> lowered =
-      fuzz::lowerKernel(fuzz::splitKernelInput(text.substr(std::min(space + 1, text.size()))));
+      fuzz::lowerKernel(fuzz::splitKernelInput(text.substr(std::min(space + 1, text.size()))),
+                        {.gpuArch = std::string(ptx.arch)});
   if (!lowered)
     return 0;
   // Without the CUDA toolkit's libdevice there is no PTX to make; the host half still runs.
