@@ -78,7 +78,7 @@ frontend::Signature parseSignatureText(const std::string &text, bool kernel) {
     if (kernel && !signature.returnType.isVoid())
       throw ir::CompileError(ir::Location{source.name, 1, 1},
                              "a kernel's signature must return void, not '" +
-                                 signature.returnType.str() + "'");
+                                 frontend::typeString(signature.returnType) + "'");
     return signature;
   } catch (const ir::CompileError &error) {
     rethrowRendered(error, {&source});

@@ -194,3 +194,12 @@ def test_as_type_rejects_what_is_no_type():
         types.as_type(3)
     with pytest.raises(TypeError, match="has no kaji type"):
         types.as_type(np.dtype(">f4"))
+
+
+def test_a_kernel_signature_object_must_return_none():
+    def kernel(a):
+        pass
+
+    with pytest.raises(kaji.CompileError, match="a kernel's signature must return void, not "
+                       "'float32'"):
+        kaji.jit(types.float32(types.float32), target="cpu")(kernel)
