@@ -181,6 +181,15 @@ def numba_like(printed, kind):
     return cls()
 
 
+def test_signature_text_of_each_form():
+    assert types.signature_text("void(float32[:])") == "void(float32[:])"
+    assert types.signature_text(types.void(types.f4[::1])) == "(array(float32, 1d, C),) -> none"
+    # a tuple of argument types (numpy's too) is a kernel's signature
+    assert types.signature_text((np.float32, np.dtype("i4"))) == "(float32, int32) -> none"
+    with pytest.raises(TypeError, match="a signature is a string"):
+        types.signature_text(3)
+
+
 def test_numba_type_objects_are_read_through_their_text():
     assert types.as_type(numba_like("float32", "Float")) is types.float32
     assert types.as_type(numba_like("array(float32, 2d, F)", "Array")) == types.float32[::1, :]
