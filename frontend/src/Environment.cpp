@@ -61,10 +61,9 @@ GlobalValue GlobalValue::array(std::string name, ir::ScalarKind element, std::ve
 namespace {
 
 // The canonical module a dotted import names: kaji's kernel API is one module however it
-// is spelt (`kaji`, `kaji.cuda`, `numba.cuda`).
+// is spelt (`kaji`, `kaji.cuda`, `kaji.types`, `numba.cuda`); numba's types are numba's.
 std::optional<std::string> canonicalModule(std::string_view dotted) {
-  if (dotted == "kaji" || dotted == "kaji.cuda" || dotted == "kaji.types" ||
-      dotted == "numba.cuda")
+  if (dotted == "kaji" || dotted == "kaji.cuda" || dotted == "kaji.types" || dotted == "numba.cuda")
     return "kaji";
   if (dotted == "numba.types" || dotted == "numba.core.types")
     return "numba";
@@ -95,8 +94,8 @@ bool isDeviceDecorator(const Expr &decorator) {
   return false;
 }
 
-// The signatures a decorator call gives as its first argument, `jit("float32(float32)", ...)`
-// or `jit(["...", "..."], ...)`, parsed where they are written (after the opening quote).
+// The signatures a decorator call gives as its first argument, `jit("float32(float32)", ...)`,
+// `jit(float32(float32), ...)` or a list of them, parsed where they are written.
 std::vector<Signature> decoratorSignatures(const Expr &decorator) {
   auto *call = decorator.as<CallExpr>();
   if (!call || call->args.empty())
@@ -109,10 +108,8 @@ std::vector<Signature> decoratorSignatures(const Expr &decorator) {
     texts.push_back(call->args[0].get());
   std::vector<Signature> signatures;
   for (const Expr *text : texts)
-    if (auto *literal = text->as<StringLiteralExpr>())
-      signatures.push_back(
-          parseSignature(literal->value,
-                         ir::Location{literal->loc.file, literal->loc.line, literal->loc.col + 1}));
+    if (auto written = writtenSignature(*text))
+      signatures.push_back(parseSignature(written->text, written->loc));
   return signatures;
 }
 

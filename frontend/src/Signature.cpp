@@ -63,8 +63,8 @@ class SignatureParser {
 public:
   SignatureParser(std::string_view text, const ir::Location &loc) : text_(text), loc_(loc) {}
 
-  // `RET(PARAMS)`, as written in kaji and Numba, or `(PARAMS) -> RET`, as Numba prints a
-  // signature object.
+  // `RET(PARAMS)`, as written in kaji and Numba, `(PARAMS) -> RET`, as Numba prints a
+  // signature object, or `(PARAMS)`, Numba's tuple of argument types, returning void.
   Signature parse() {
     Signature sig;
     skipSpace();
@@ -73,9 +73,12 @@ public:
     if (peek() == '(') {
       sig.params = parseParameters();
       skipSpace();
-      expect('-', "'->' before the return type");
-      expect('>', "'->' before the return type");
-      sig.returnType = parseType(/*allowVoid=*/true);
+      sig.returnType = ir::Type::voidType();
+      if (!atEnd()) {
+        expect('-', "'->' before the return type");
+        expect('>', "'->' before the return type");
+        sig.returnType = parseType(/*allowVoid=*/true);
+      }
     } else {
       sig.returnType = parseType(/*allowVoid=*/true);
       sig.params = parseParameters();
@@ -292,6 +295,19 @@ Signature parseSignature(std::string_view text, const ir::Location &loc) {
 
 ir::Type parseType(std::string_view text, const ir::Location &loc) {
   return SignatureParser(text, loc).parseSingleType();
+}
+
+std::optional<WrittenSignature> writtenSignature(const Expr &argument) {
+  if (auto *literal = argument.as<StringLiteralExpr>()) {
+    ir::Location loc = literal->loc;
+    loc.col += 1; // past the opening quote
+    return WrittenSignature{literal->value, loc};
+  }
+  // Type objects called (`void(float32[:])`) or an argument tuple (`(float32[:], int32)`)
+  // read as the signature text they print as.
+  if (argument.as<CallExpr>() || argument.as<TupleExpr>())
+    return WrittenSignature{unparse(argument), argument.loc};
+  return std::nullopt;
 }
 
 std::string typeString(const ir::Type &type) {

@@ -95,6 +95,10 @@ TEST(Signature, SignaturesAsNumbaPrintsThem) {
             Type::scalar(ScalarKind::Float64));
   EXPECT_TRUE(parseSignature("() -> none", {}).params.empty());
   EXPECT_TRUE(parseSignature("none(int32)", {}).returnType.isVoid());
+  // Numba's tuple of argument types: a kernel's signature.
+  Signature arguments = parseSignature("(float32[:], int32)", {});
+  EXPECT_TRUE(arguments.returnType.isVoid());
+  EXPECT_EQ(arguments.params.size(), 2u);
 }
 
 TEST(Signature, SingleTypes) {

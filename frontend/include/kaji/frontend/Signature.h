@@ -1,6 +1,7 @@
 // Numba-style signature strings: "void(float32[:], float32, int64[:, ::1])".
 #pragma once
 
+#include "kaji/frontend/AST.h"
 #include "kaji/ir/Location.h"
 #include "kaji/ir/Type.h"
 
@@ -17,7 +18,7 @@ struct Signature {
 };
 
 // `RET(PARAMS)` or, as Numba prints a signature, `(PARAMS) -> RET`; `void` or `none` return
-// nothing. Array layouts: `[:]`, `[:, :]` → any; `[::1]`, `[:, ::1]` → C; `[::1, :]` → F;
+// nothing, as does `(PARAMS)`, Numba's tuple of argument types. Array layouts: `[:]`, `[:, :]` → any; `[::1]`, `[:, ::1]` → C; `[::1, :]` → F;
 // or as Numba prints them, `array(float32, 2d, C)` (layout C, F or A).
 // Scalar names: Numba's (numba.types: `float32`, `f4`, `intp`, `boolean`, `byte` = uint8,
 // `float_` = float32, ...). Throws ir::CompileError at `loc` (shifted to the offending
@@ -26,6 +27,15 @@ Signature parseSignature(std::string_view text, const ir::Location &loc);
 
 // One type as a signature spells it (void included), e.g. "float32[:, ::1]".
 ir::Type parseType(std::string_view text, const ir::Location &loc);
+
+// A signature as a decorator writes it, `@jit("void(float32[:])")` or with Numba's type
+// objects `@jit(void(float32[:]))`: its text (the string, or the expression as written) and
+// where that text starts, for parseSignature. nullopt for other expressions.
+struct WrittenSignature {
+  std::string text;
+  ir::Location loc;
+};
+std::optional<WrittenSignature> writtenSignature(const Expr &decoratorArgument);
 
 // The canonical spelling of a signature, e.g. for cache keys and messages.
 std::string signatureString(const Signature &sig);
