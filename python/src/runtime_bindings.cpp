@@ -77,9 +77,14 @@ void bindRuntime(py::module_ &m) {
       "A kaji stream over a CUstream another library made and keeps alive (Numba's "
       "cuda.external_stream).");
   m.def("device_count", &runtime::Device::count);
-  m.def("get_device", &runtime::Device::get, py::return_value_policy::reference,
-        py::arg("ordinal") = 0);
-  m.def("select_device", &runtime::selectDevice, py::arg("ordinal"));
+  m.def(
+      "get_device",
+      [](py::handle ordinal) { return &runtime::Device::get(readInt(ordinal, "device id")); },
+      py::return_value_policy::reference, py::arg("ordinal") = 0);
+  m.def(
+      "select_device",
+      [](py::handle ordinal) { runtime::selectDevice(readInt(ordinal, "device id")); },
+      py::arg("ordinal"));
   m.def("selected_device", &runtime::selectedDevice);
   m.def(
       "synchronize", [] { runtime::synchronize(); },
