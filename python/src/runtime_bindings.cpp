@@ -1,5 +1,6 @@
 #include "bindings.h"
 #include "integers.h"
+#include "launch_stream.h"
 
 #include "kaji/runtime/Context.h"
 #include "kaji/runtime/Device.h"
@@ -55,7 +56,13 @@ void bindRuntime(py::module_ &m) {
 
   py::class_<runtime::Event>(m, "Event", "A marker in a stream, for waiting and timing.")
       .def(py::init<>())
-      .def("record", &runtime::Event::record, py::arg("stream") = py::none())
+      .def(
+          "record",
+          [](runtime::Event &event, py::handle stream) {
+            event.record(LaunchStream(stream).get());
+          },
+          py::arg("stream") = py::none(),
+          "Records the event on `stream` (any stream a launch takes; default: the default one).")
       .def("synchronize", &runtime::Event::synchronize)
       .def(
           "elapsed_time",
