@@ -254,3 +254,39 @@ def test_tensors_the_fast_path_does_not_take_get_the_protocols_error(torch_modul
     with pytest.raises(error, match=message):
         kaji.typeof(tensor(), "cuda")
     assert Tensor.interface_reads == 1
+
+
+# --- the real libraries, on the GPU machine ----------------------------------------------
+
+def real_views(arrays):
+    """(fast path, protocol) views of each array; the protocol's read from a plain object."""
+    return [(_core.argument_view(array),
+             _core.argument_view(ProtocolOnly(array.__cuda_array_interface__)))
+            for array in arrays]
+
+
+@pytest.mark.gpu
+def test_real_cupy_arrays_read_as_the_protocol_gives_them():
+    cupy = pytest.importorskip("cupy")
+    base = cupy.arange(24, dtype=cupy.float32).reshape(4, 6)
+    arrays = [base, base.T, base[:, ::2], base[1:2], cupy.zeros((0, 3), cupy.int16),
+              cupy.ones((1, 5, 1), cupy.uint8)[:, ::2], cupy.asfortranarray(base)]
+    for fast, protocol in real_views(arrays):
+        assert fast == protocol
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        for fast, protocol in real_views([base]):
+            assert fast == protocol and fast["stream"] == stream.ptr
+
+
+@pytest.mark.gpu
+def test_real_torch_tensors_read_as_the_protocol_gives_them():
+    torch = pytest.importorskip("torch")
+    base = torch.arange(24, dtype=torch.float32, device="cuda").reshape(4, 6)
+    tensors = [base, base.T, base[:, ::2], base[1:2], torch.zeros((0, 3), device="cuda"),
+               torch.ones((1, 5, 1), dtype=torch.int64, device="cuda").expand(3, 5, 1),
+               base.half(), base.bool()]
+    for fast, protocol in real_views(tensors):
+        assert fast == protocol
+    with pytest.raises(RuntimeError, match="requires grad"):
+        kaji.typeof(torch.ones(3, device="cuda", requires_grad=True), "cuda")
