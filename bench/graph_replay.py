@@ -42,6 +42,8 @@ def bench_kaji(runs, reps, nodes):
         for _ in range(nodes):
             launch(a, b)
 
+    individually()  # compiled and loaded before the capture, which then records launches only
+    stream.synchronize()
     with kaji.graph(stream) as graph:
         individually()
     assert graph.kernel_launches == nodes
@@ -65,6 +67,8 @@ def bench_cupy(runs, reps, nodes):
         for _ in range(nodes):
             kernel((N // 128,), (128,), (a, b, n), stream=stream)
 
+    individually()
+    stream.synchronize()
     with stream:
         stream.begin_capture()
         individually()
