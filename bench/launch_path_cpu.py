@@ -51,6 +51,7 @@ class CupyMemory:
 
 class ndarray:  # noqa: N801 (the name the fast path recognizes, with __module__ below)
     shape, strides, dtype, data = (1024,), (4,), np.dtype(np.float32), CupyMemory()
+    _c_contiguous = True
 
 
 ndarray.__module__ = "cupy"

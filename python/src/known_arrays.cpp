@@ -212,11 +212,17 @@ bool KnownArrayReader::readCupy(py::handle array, ArrayView &view) {
   if (!producer)
     return false;
   std::optional<std::vector<int64_t>> shape = intTuple(attribute(array, KAJI_NAME("shape")));
-  std::optional<std::vector<int64_t>> strides = intTuple(attribute(array, KAJI_NAME("strides")));
+  if (!shape)
+    return false;
+  // CuPy's own contiguity flag, which its interface reads to export no strides: then the
+  // strides tuple need not be built.
+  std::optional<std::vector<int64_t>> strides =
+      isTrue(attribute(array, KAJI_NAME("_c_contiguous")))
+          ? contiguousStrides(*shape, ir::byteSize(*element), false)
+          : intTuple(attribute(array, KAJI_NAME("strides")));
   py::object memory = attribute(array, KAJI_NAME("data"));
   py::object pointer = memory ? attribute(memory, KAJI_NAME("ptr")) : py::object();
-  if (!shape || !strides || strides->size() != shape->size() || !pointer ||
-      !PyLong_Check(pointer.ptr()))
+  if (!strides || strides->size() != shape->size() || !pointer || !PyLong_Check(pointer.ptr()))
     return false;
   finishView(view, *element, readUint64(pointer, "CuPy array pointer"), std::move(*shape),
              std::move(*strides), *producer);

@@ -58,6 +58,10 @@ class ndarray:  # noqa: N801 (CuPy's name: the fast path recognizes cupy.ndarray
         self.data = MemoryPointer(ptr)
 
     @property
+    def _c_contiguous(self):  # a readonly attribute of CuPy's arrays
+        return is_c_contiguous(self.shape, self.strides, self.dtype.itemsize)
+
+    @property
     def __cuda_array_interface__(self):
         ndarray.interface_reads += 1
         version = ndarray.modules.util.CUDA_ARRAY_INTERFACE_EXPORT_VERSION
@@ -68,8 +72,7 @@ class ndarray:  # noqa: N801 (CuPy's name: the fast path recognizes cupy.ndarray
         elif version != 2:
             raise ValueError("CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION can only be set to 3 "
                              "(default) or 2")
-        contiguous = is_c_contiguous(self.shape, self.strides, self.dtype.itemsize)
-        desc["strides"] = None if contiguous else self.strides
+        desc["strides"] = None if self._c_contiguous else self.strides
         size = int(np.prod(self.shape))
         desc["data"] = (self.data.ptr if size > 0 else 0, False)
         return desc
@@ -114,6 +117,14 @@ def test_cupy_fast_path_reads_what_the_protocol_gives(cupy_modules, make, stream
     assert ndarray.interface_reads == 0
     assert fast == _core.argument_view(ProtocolOnly(array.__cuda_array_interface__))
     assert fast["stream"] == (stream or 1)
+
+
+def test_cupy_arrays_without_the_contiguity_flag_read_their_strides(cupy_modules):
+    older = type("ndarray", (), {"__module__": "cupy", "dtype": np.dtype(np.float32),
+                                 "shape": (3, 4), "strides": (4, 12),
+                                 "data": MemoryPointer(0x1000)})()
+    view = _core.argument_view(older)
+    assert view["strides"] == (4, 12) and view["type"] == "array<f32, 2, F>"
 
 
 def test_cupy_exporting_version_2_gives_no_stream(cupy_modules):
