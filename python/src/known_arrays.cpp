@@ -203,6 +203,14 @@ std::optional<runtime::CUstream> KnownArrayReader::cupyProducerStream() {
   return stream;
 }
 
+const py::object &KnownArrayReader::torchStrided() {
+  if (!torchStrided_) {
+    py::object torch = loadedModule(KAJI_NAME("torch"));
+    torchStrided_ = torch ? attribute(torch, KAJI_NAME("strided")) : py::object();
+  }
+  return *torchStrided_;
+}
+
 bool KnownArrayReader::readCupy(py::handle array, ArrayView &view) {
   py::object dtype = attribute(array, KAJI_NAME("dtype"));
   std::optional<ir::ScalarKind> element = dtype ? cachedKind(dtype, numpyTypestr) : std::nullopt;
@@ -233,8 +241,7 @@ bool KnownArrayReader::readTorch(py::handle tensor, ArrayView &view) {
   if (!isTrue(attribute(tensor, KAJI_NAME("is_cuda"))) ||
       attribute(tensor, KAJI_NAME("requires_grad")).ptr() != Py_False)
     return false;
-  py::object torch = loadedModule(KAJI_NAME("torch"));
-  py::object strided = torch ? attribute(torch, KAJI_NAME("strided")) : py::object();
+  const py::object &strided = torchStrided();
   py::object layout = attribute(tensor, KAJI_NAME("layout"));
   if (!strided || !layout.is(strided))
     return false;

@@ -14,7 +14,8 @@
 
 namespace kaji::python {
 
-// What the readers of one launch share: CuPy's current stream, asked once per launch.
+// What the readers of one launch share: CuPy's current stream and torch.strided, looked up
+// once per launch.
 class KnownArrayReader {
 public:
   // Reads `object` into `view` when it is a CuPy ndarray or a PyTorch tensor the fast path
@@ -27,8 +28,11 @@ private:
   // The `stream` CuPy's __cuda_array_interface__ would export now; nullopt when it would
   // not export (the general path then reports what is wrong).
   std::optional<runtime::CUstream> cupyProducerStream();
+  // torch.strided, or null when torch is not loaded.
+  const py::object &torchStrided();
 
   std::optional<std::optional<runtime::CUstream>> cupyStream_;
+  std::optional<py::object> torchStrided_;
 };
 
 } // namespace kaji::python
