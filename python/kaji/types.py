@@ -199,10 +199,7 @@ def from_text(text):
     known = _BY_NAME.get(text.strip())
     if known is not None:
         return known
-    dtype, ndim, layout = _parse(text)
-    if dtype is None:
-        return none
-    return _SCALARS[dtype] if ndim is None else Array(_SCALARS[dtype], ndim, layout)
+    return _described(*_parse(text))
 
 
 def as_type(value):
@@ -259,8 +256,25 @@ def typeof(value, target=None):
         from kaji._target import default_target
 
         target = default_target()
-    dtype, ndim, layout = _core.typeof(value, target)
-    return _SCALARS[dtype] if ndim is None else Array(_SCALARS[dtype], ndim, layout)
+    return _described(*_core.typeof(value, target))
+
+
+# Array types typeof() and from_text() made, by (dtype, ndim, layout): typeof is called per
+# value, and building an Array asks the parser again.
+_ARRAYS = {}
+
+
+def _described(dtype, ndim, layout):
+    """The type object of the C++ side's (dtype, ndim, layout) description."""
+    if dtype is None:
+        return none
+    if ndim is None:
+        return _SCALARS[dtype]
+    key = (dtype, ndim, layout)
+    array = _ARRAYS.get(key)
+    if array is None:
+        array = _ARRAYS[key] = Array(_SCALARS[dtype], ndim, layout)
+    return array
 
 
 def _parse(text):
