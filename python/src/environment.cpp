@@ -57,6 +57,19 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
       return frontend::GlobalValue::floatConstant(value->kind, value->asDouble(), value->weak);
     return frontend::GlobalValue::intConstant(value->kind, value->asInt64(), value->weak);
   }
+  if (kind == "enum_member" && fields.size() == 5) {
+    frontend::GlobalValue value = globalValue(name, py::make_tuple("constant", fields[3]));
+    return frontend::GlobalValue::enumMemberOf(std::move(value), fields[1].cast<std::string>(),
+                                               fields[2].cast<std::string>(),
+                                               fields[4].cast<bool>());
+  }
+  if (kind == "enum" && fields.size() == 4) {
+    std::vector<frontend::GlobalValue> members;
+    for (py::handle member : fields[3])
+      members.push_back(globalValue(name, member));
+    return frontend::GlobalValue::enumClassOf(fields[1].cast<std::string>(), fields[2].cast<bool>(),
+                                              std::move(members));
+  }
   if (kind == "array" && fields.size() == 4) {
     ir::ScalarKind element;
     try {

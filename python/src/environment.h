@@ -3,6 +3,11 @@
 //   ("module", "math")                    a module, by canonical name ("math", "numpy", "kaji")
 //   ("builtin", "math.sqrt")              a module member, by canonical qualified name
 //   ("constant", value)                   a Python or numpy scalar
+//   ("enum_member", class, name, value, is_int_enum)
+//                                         an Enum/IntEnum member whose value is a scalar;
+//                                         `class` is the class's qualified name
+//   ("enum", class, is_int_enum, [enum_member, ...])
+//                                         an Enum/IntEnum class and its (scalar) members
 //   ("function", source, describe, is_device)
 //                                         another @jit function: its FunctionSource and a
 //                                         callable returning *its* globals' description
