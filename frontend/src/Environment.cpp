@@ -66,7 +66,7 @@ GlobalValue GlobalValue::enumMemberOf(GlobalValue value, std::string enumClass, 
 
 const GlobalValue *GlobalValue::enumMemberNamed(std::string_view name) const {
   for (const GlobalValue &member : enumMembers)
-    if (member.enumMember == name)
+    if (member.qualifiedName == name)
       return &member;
   return nullptr;
 }

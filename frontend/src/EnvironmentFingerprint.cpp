@@ -61,6 +61,7 @@ private:
       field("constant", ir::irName(value.constantType));
       field("weak", value.weak ? "1" : "0");
       field("enum", value.enumClass + "." + value.enumMember + (value.intEnum ? " int" : ""));
+      field("attribute", value.qualifiedName);
       // The float's bits, not its decimal spelling, so every distinct value differs.
       field("value", ir::isFloat(value.constantType)
                          ? std::to_string(std::bit_cast<uint64_t>(value.floatValue))

@@ -64,9 +64,11 @@ def describe_value(name, value):
     if isinstance(value, enum.Enum):
         return _describe_enum_member(value)
     if isinstance(value, type) and issubclass(value, enum.Enum):
-        members = [_describe_enum_member(member) for member in value]
+        # By every name the class has for a member, aliases included.
+        members = [(key, _describe_enum_member(member)) for key, member in
+                   value.__members__.items()]
         return ("enum", _qualified_name(value), issubclass(value, int),
-                [member for member in members if member is not None])
+                [(key, member) for key, member in members if member is not None])
     if _is_scalar(value):
         return ("constant", value)
     if _is_ndarray(value):

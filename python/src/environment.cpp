@@ -65,8 +65,11 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
   }
   if (kind == "enum" && fields.size() == 4) {
     std::vector<frontend::GlobalValue> members;
-    for (py::handle member : fields[3])
+    for (py::handle entry : fields[3]) {
+      auto [key, member] = entry.cast<std::pair<std::string, py::object>>();
       members.push_back(globalValue(name, member));
+      members.back().qualifiedName = key;
+    }
     return frontend::GlobalValue::enumClassOf(fields[1].cast<std::string>(), fields[2].cast<bool>(),
                                               std::move(members));
   }

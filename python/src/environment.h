@@ -6,8 +6,9 @@
 //   ("enum_member", class, name, value, is_int_enum)
 //                                         an Enum/IntEnum member whose value is a scalar;
 //                                         `class` is the class's qualified name
-//   ("enum", class, is_int_enum, [enum_member, ...])
-//                                         an Enum/IntEnum class and its (scalar) members
+//   ("enum", class, is_int_enum, [(attribute, enum_member), ...])
+//                                         an Enum/IntEnum class and its (scalar) members by
+//                                         each name the class has for them (aliases too)
 //   ("function", source, describe, is_device)
 //                                         another @jit function: its FunctionSource and a
 //                                         callable returning *its* globals' description

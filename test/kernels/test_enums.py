@@ -13,6 +13,7 @@ class Color(enum.Enum):
     RED = 1
     GREEN = 2
     BLUE = 3
+    CRIMSON = 1  # an alias of RED
 
 
 class Shape(enum.IntEnum):
@@ -32,12 +33,13 @@ def compare_members(out, x):
     out[5] = x[0] == Color.GREEN.value
     out[6] = Shape.CIRCLE == 10
     out[7] = Shape.SQUARE is Shape.SQUARE
+    out[8] = Color.CRIMSON is Color.RED
 
 
 def test_members_compare_at_compile_time(jit):
-    out = np.zeros(8, dtype=np.bool_)
+    out = np.zeros(9, dtype=np.bool_)
     jit(compare_members)[1, 1](out, np.array([2]))
-    assert list(out) == [True, True, True, True, False, True, True, True]
+    assert list(out) == [True, True, True, True, False, True, True, True, True]
 
 
 def values_and_arithmetic(out, x):

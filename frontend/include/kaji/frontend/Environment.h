@@ -46,7 +46,9 @@ struct GlobalValue {
   std::string enumClass;
   std::string enumMember; // Constant of an enum: the member's name
   bool intEnum = false;
-  std::vector<GlobalValue> enumMembers; // EnumClass: its members, Constants
+  // EnumClass: its members, Constants, each with the class attribute that names it as its
+  // qualifiedName (an alias names a member under a second attribute).
+  std::vector<GlobalValue> enumMembers;
 
   // Array: its name in Python, element type, extents, and its elements' bytes in C order;
   // no bytes (tooLarge) when it is over what constant memory holds.
@@ -65,7 +67,7 @@ struct GlobalValue {
   // `value` (a Constant) as member `member` of the enum class `enumClass`.
   static GlobalValue enumMemberOf(GlobalValue value, std::string enumClass, std::string member,
                                   bool intEnum);
-  // EnumClass: the member named `name`, or null.
+  // EnumClass: the member the class attribute `name` names, or null.
   const GlobalValue *enumMemberNamed(std::string_view name) const;
   static GlobalValue array(std::string name, ir::ScalarKind element, std::vector<int64_t> shape,
                            std::optional<std::string> bytes);
