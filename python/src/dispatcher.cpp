@@ -254,7 +254,7 @@ void **Dispatcher::packedParameters(LoadedKernel &kernel, py::handle args) {
   for (const Argument &argument : arguments)
     if (argument.needsStaging())
       throw py::type_error(GraphCapture::numpyArgumentProblem(name()));
-  pack(kernel.compiled->paramTypes, arguments, kernel.buffer);
+  pack(kernel.compiled->paramTypes, arguments, kernel.buffer, name(), parameterNames_);
   return kernel.buffer.params.data();
 }
 
