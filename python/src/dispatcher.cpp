@@ -104,10 +104,10 @@ void pack(const std::vector<ir::Type> &paramTypes, const std::vector<Argument> &
         if (!error.matches(PyExc_OverflowError))
           throw;
         std::string message = "argument " + std::to_string(i + 1) + " ('" + parameterNames[i] +
-                               "') of kernel '" + kernel + "': " +
-                               py::repr(argument.scalar.object).cast<std::string>() +
-                               " is out of range for its parameter type " +
-                               std::string(ir::numpyName(param.scalarKind()));
+                              "') of kernel '" + kernel +
+                              "': " + py::repr(argument.scalar.object).cast<std::string>() +
+                              " is out of range for its parameter type " +
+                              std::string(ir::numpyName(param.scalarKind()));
         PyErr_SetString(PyExc_OverflowError, message.c_str());
         throw py::error_already_set();
       }
