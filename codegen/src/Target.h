@@ -92,9 +92,6 @@ public:
   // express as a target-independent LLVM intrinsic.
   virtual std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const = 0;
 
-  // |x| of a signed integer; INT_MIN wraps to itself at x's width.
-  virtual llvm::Value *emitIntAbs(llvm::IRBuilderBase &builder, llvm::Value *x) const = 0;
-
   // Makes a lowered kernel an entry point the runtime can launch.
   virtual void markKernel(llvm::Function &kernel) const = 0;
 
