@@ -3,6 +3,7 @@ rules docs/testing.md lists. A value is its type, its data (a Python scalar for 
 literal, else an array with one element per row) and the rows where kaji documents no result
 (`undefined`), which are not compared."""
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,17 +21,49 @@ CASTS.update({"float": "float64", "int": "int64"})
 
 
 
+EXACT_EXPONENTS = (0, 1, 2, -1)
+
+
+def libm(function, *arrays):
+    """`function` (a name of Python's math module) per element, in float64 with Python's math
+    (glibc, within 1 ulp); where it raises (domain, pole, overflow) numpy's IEEE value. The
+    result has the first array's dtype, rounded once from float64."""
+    scalar, vector = getattr(math, function), getattr(np, _NUMPY_NAMES.get(function, function))
+    wide = [a.astype(np.float64) for a in arrays]
+    values = []
+    for args in zip(*wide):
+        try:
+            values.append(scalar(*args))
+        except (ValueError, OverflowError):
+            with np.errstate(all="ignore"):
+                values.append(float(vector(*args)))
+    with np.errstate(over="ignore"):
+        return np.array(values, dtype=np.float64).astype(arrays[0].dtype)
+
+
+_NUMPY_NAMES = {"pow": "power"}
+
+
 def float_power(x, exponent):
-    """libm's pow for the exponents the generator uses (0, 1, 2), where it is exact or the
-    correctly rounded square; numpy's vectorised power is not always correctly rounded."""
+    """pow: for the exponents 0, 1, 2 and -1 kaji computes 1, x, x * x and 1 / x, the correctly
+    rounded results (docs/sema.md; computed in float64 and rounded once, which for a product or
+    quotient of float32 or float16 values is the correctly rounded one too); any other exponent
+    is the math library's pow, compared within an ulp bound (comparison.py)."""
     wide = x.astype(np.float64)
-    square = (wide * wide).astype(x.dtype) if x.dtype != np.float64 else x * x
-    return np.where(exponent == 0, 1, np.where(exponent == 1, x, square)).astype(x.dtype)
+    exact = np.isin(exponent, EXACT_EXPONENTS)
+    with np.errstate(all="ignore"):
+        square, reciprocal = (wide * wide).astype(x.dtype), (1.0 / wide).astype(x.dtype)
+        general = libm("pow", x[~exact], exponent[~exact])
+    result = np.select([exponent == 0, exponent == 1, exponent == 2],
+                       [np.ones_like(x), x, square], reciprocal).astype(x.dtype)
+    result[~exact] = general
+    return result
 
 
 FLOAT_MATH = {"sqrt": np.sqrt, "fabs": np.fabs, "floor": np.floor, "ceil": np.ceil,
-              "trunc": np.trunc, "copysign": np.copysign, "fmod": np.fmod, "pow": float_power,
-              "power": float_power}
+              "trunc": np.trunc, "copysign": np.copysign, "fmod": np.fmod, "pow": float_power}
+FLOAT_MATH.update({name: (lambda x, name=name: libm(name, x))
+                   for name in ("exp", "log", "sin", "cos")})
 TO_INTEGER = {"math.floor": np.floor, "math.ceil": np.ceil, "math.trunc": np.trunc}
 PREDICATES = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite}
 NUMPY_MINMAX = {"np.minimum": np.minimum, "np.maximum": np.maximum, "np.fmin": np.fmin,
@@ -238,9 +271,10 @@ class Evaluator:
                 return self.strong("int64", self.convert(args[0], "int64"), undefined)
             floored = TO_INTEGER[name](self.convert(args[0], t.kind))
             return self.strong("int64", cast_array(floored, t.kind, "int64"), undefined)
-        if name == "np.power" and not is_float(t.kind):
-            x, y = (self.convert(arg, kind, arithmetic=True) for arg in args)
-            return self.strong(kind, integer_power(x, y), undefined)
+        if name == "np.power":
+            # The `**` operator's operation and types (docs/sema.md): np.power(float16, 2.0)
+            # is float16, unlike math.pow.
+            return self.binary("**", *args)
         short = name.split(".")[1]
         float_kind = t.kind if is_float(t.kind) else "float64"
         if float_kind == "float16":
