@@ -40,8 +40,9 @@ def approximate_function(item):
     short = root.value.split(".")[-1]
     if short in ("exp", "log", "sin", "cos"):
         return short
-    if short in ("pow", "power") and root.children[1].op == "lit" and \
-            root.children[1].value not in EXACT_EXPONENTS:
+    exponent = root.children[-1]
+    if short in ("pow", "power") and exponent.op == "lit" and isinstance(exponent.value, float) \
+            and exponent.value not in EXACT_EXPONENTS:
         return "pow"
     return None
 

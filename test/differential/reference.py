@@ -225,10 +225,21 @@ class Evaluator:
             undefined = v.undefined | (~stop & undefined)
         return Value(t, result, undefined)
 
+    def condition(self, node):
+        """The truth of `node` as a condition (an `if`, a ternary's test): `and`/`or`/`not`
+        test each operand's own truth, as Python's bytecode and Numba do; anything else is the
+        truth of its value (docs/sema.md, "Truth of and/or")."""
+        if node.op == "boolop":
+            truths = [self.condition(child) for child in node.children]
+            return (np.logical_and if node.value == "and" else np.logical_or).reduce(truths)
+        if node.op == "unary" and node.value == "not":
+            return ~self.condition(node.children[0])
+        return self.truth(self.evaluate(node))
+
     def _ifexp(self, node):
         body, test, orelse = (self.evaluate(child) for child in node.children)
         t = promote(body.type, orelse.type)
-        holds = self.truth(test)
+        holds = self.condition(node.children[1])
         result = np.where(holds, self.convert(body, t.kind), self.convert(orelse, t.kind))
         undefined = test.undefined | np.where(holds, body.undefined, orelse.undefined)
         return Value(t, result.astype(t.kind), undefined)
@@ -338,7 +349,7 @@ def _run_item(evaluator, item):
     if item.form == "ifelse":
         first, test, second = e
         t = promote(first.type, second.type)
-        holds = evaluator.truth(test)
+        holds = evaluator.condition(item.exprs[1])
         data = np.where(holds, evaluator.convert(second, t.kind), evaluator.convert(first, t.kind))
         undefined = test.undefined | np.where(holds, second.undefined, first.undefined)
         return Value(t, data.astype(t.kind), undefined)
