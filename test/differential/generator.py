@@ -54,7 +54,14 @@ class Generator:
             return Item("expr", (self.approximate(depth - 1),))
         if form == "ifelse":
             test = self.strong(depth - 1)
-            return Item("ifelse", (self.strong(depth - 1), test, self.strong(depth - 1)))
+            first = self.strong(depth - 1)
+            certain = self.expects_error
+            second = self.strong(depth - 1)
+            if self.expects_error and not certain:
+                # Only in the body, which kaji does not compile when the test folds to False
+                # (docs/sema.md, "Constant conditions"): an error there is not certain.
+                raise Rejected()
+            return Item("ifelse", (first, test, second))
         op = self._pick(ARITHMETIC[:-1] + BITWISE)
         first = self.strong(depth - 1)
         second = self.operand_for(first, depth - 1)
