@@ -58,8 +58,8 @@ class Generator:
             certain = self.expects_error
             second = self.strong(depth - 1)
             if self.expects_error and not certain:
-                # Only in the body, which kaji does not compile when the test folds to False
-                # (docs/sema.md, "Constant conditions"): an error there is not certain.
+                # Only in the body, which kaji drops unlowered when the test folds to False
+                # (docs/sema.md): an error there is not certain.
                 raise Rejected()
             return Item("ifelse", (first, test, second))
         op = self._pick(ARITHMETIC[:-1] + BITWISE)

@@ -90,7 +90,8 @@ def literal_out_of_range_in_a_branch_never_taken(out, a, u):
 
 def test_a_statement_a_constant_condition_never_runs_is_not_compiled(jit):
     # Found by the differential test: the literal is out of range for uint32, which would be
-    # a CompileError in code that runs (docs/sema.md, "Constant conditions").
+    # a CompileError in code that runs (docs/sema.md: statements under a constant condition
+    # are dropped unlowered).
     out = np.zeros(1, dtype=np.int64)
     jit(literal_out_of_range_in_a_branch_never_taken)[1, 1](
         out, np.array([-7], dtype=np.int8), np.array([3], dtype=np.uint32))
