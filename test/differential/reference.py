@@ -19,9 +19,8 @@ CASTS = {f"np.{k}": k for k in ("int8", "int16", "int32", "int64", "uint8", "uin
                                   "uint64", "float16", "float32", "float64")}
 CASTS.update({"float": "float64", "int": "int64"})
 
-
-
 EXACT_EXPONENTS = (0, 1, 2, -1)
+_NUMPY_NAMES = {"pow": "power"}
 
 
 def libm(function, *arrays):
@@ -39,9 +38,6 @@ def libm(function, *arrays):
                 values.append(float(vector(*args)))
     with np.errstate(over="ignore"):
         return np.array(values, dtype=np.float64).astype(arrays[0].dtype)
-
-
-_NUMPY_NAMES = {"pow": "power"}
 
 
 def float_power(x, exponent):
