@@ -78,6 +78,14 @@ private:
       field("bytes", value.arrayTooLarge ? "too large" : value.arrayBytes);
       return;
     }
+    case GlobalValue::Kind::Tuple:
+      field("tuple", std::to_string(value.elements.size()));
+      field("class", value.tupleClass);
+      for (const std::string &name : value.fields)
+        field("field", name);
+      for (const GlobalValue &element : value.elements)
+        global(element);
+      return;
     }
   }
 

@@ -35,7 +35,10 @@ struct Operand {
   // Scalar: a weak integer constant beyond 64 bits, such as the 2**64 of 2**64 - 1; `value`
   // holds its low bits. Only an operand of another Python-int operation may be one.
   std::optional<PythonInt> wideInteger;
-  std::vector<Operand> elements;       // Tuple
+  std::vector<Operand> elements; // Tuple
+  // Tuple: a namedtuple's class name and field names (none for a plain tuple).
+  std::string tupleClass;
+  std::vector<std::string> fields;
   std::string name;                    // Module, Builtin: canonical dotted name; String: its text
   FunctionRef function;                // Function
   const GlobalValue *global = nullptr; // GlobalArray (the environment outlives lowering)
@@ -71,7 +74,8 @@ struct Operand {
   ScalarType scalarType() const { return {value->type().scalarKind(), weak}; }
 };
 
-// For messages: "float32", "float32[:]", "tuple(int64, int64)", "module 'math'", "None".
+// For messages: "float32", "float32[:]", "tuple(int64, int64)", "Point(x=int64, y=int64)",
+// "module 'math'", "None".
 std::string describe(const Operand &operand);
 
 } // namespace kaji::frontend

@@ -23,7 +23,7 @@ _CANONICAL_MODULES = {
 }
 # Modules whose members may be bound directly (`from math import sqrt`), and the canonical
 # module each member belongs to.
-_MEMBER_MODULES = {"math": "math", "numpy": "numpy", "numba.cuda": "kaji"}
+_MEMBER_MODULES = {"math": "math", "numpy": "numpy", "numba.cuda": "kaji", "numba": "kaji"}
 
 
 def describe_globals(func):
@@ -62,6 +62,14 @@ def describe_value(name, value):
         return None if canonical is None else ("module", canonical)
     if _is_scalar(value):
         return ("constant", value)
+    if isinstance(value, tuple):
+        # A tuple is usable when each element is: a constant, a function, a tuple of them.
+        elements = [describe_value(name, element) for element in value]
+        if any(element is None for element in elements):
+            return None
+        fields = getattr(type(value), "_fields", None)
+        return ("tuple", elements, type(value).__name__ if fields is not None else None,
+                list(fields) if fields is not None else None)
     if _is_ndarray(value):
         # Kernels read it through const.array_like, which copies it into the kernel: its
         # contents now, in C order; none past what constant memory holds.

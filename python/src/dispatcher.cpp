@@ -61,8 +61,47 @@ std::string archFor(runtime::ComputeCapability capability) {
   return "sm_" + std::to_string(std::min(capability.major * 10 + capability.minor, 90));
 }
 
-std::string signatureText(const std::vector<ir::Type> &params) {
-  return frontend::signatureString(frontend::Signature{ir::Type::voidType(), params});
+std::string signatureText(const std::vector<ir::Type> &params,
+                          const std::vector<frontend::ParameterStructure> &structure) {
+  return frontend::signatureString(frontend::Signature{ir::Type::voidType(), params, structure});
+}
+
+// A namedtuple's class and fields in a specialization key, exactly.
+void appendText(std::vector<uint32_t> &key, const std::string &text) {
+  key.push_back(uint32_t(text.size()));
+  for (char c : text)
+    key.push_back(uint32_t(static_cast<unsigned char>(c)));
+}
+
+void appendStructure(std::vector<uint32_t> &key, const frontend::ParameterStructure &structure) {
+  key.push_back(structure.tuple ? uint32_t(structure.elements.size()) + 1 : 0);
+  if (!structure.tuple)
+    return;
+  appendText(key, structure.tupleClass);
+  for (const std::string &field : structure.fields)
+    appendText(key, field);
+  for (const frontend::ParameterStructure &element : structure.elements)
+    appendStructure(key, element);
+}
+
+// Reads one parameter's argument, a tuple taken apart into its leaves (recursively).
+void readParameter(py::handle object, std::vector<Argument> &arguments,
+                   frontend::ParameterStructure &structure, const std::string &kernel, size_t index,
+                   const std::string &parameter, ArgumentTarget target) {
+  if (!PyTuple_Check(object.ptr())) {
+    readArgument(object, arguments.emplace_back(), kernel, index, parameter, target);
+    return;
+  }
+  structure.tuple = true;
+  py::handle type = py::handle(reinterpret_cast<PyObject *>(Py_TYPE(object.ptr())));
+  if (py::hasattr(type, "_fields")) {
+    structure.tupleClass = py::str(type.attr("__name__"));
+    for (py::handle field : type.attr("_fields"))
+      structure.fields.push_back(py::str(field));
+  }
+  for (py::handle element : py::reinterpret_borrow<py::tuple>(object))
+    readParameter(element, arguments, structure.elements.emplace_back(), kernel, index, parameter,
+                  target);
 }
 
 // Whether an eagerly compiled parameter of type `param` takes an argument of type `arg`:
@@ -152,17 +191,21 @@ Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object descri
   settings_.host.boundsCheck = options.boundsCheck;
 }
 
-std::vector<ir::Type> Dispatcher::parameterTypes(const std::string &signature) const {
+frontend::Signature Dispatcher::parameterTypes(const std::string &signature) const {
   frontend::Signature parsed = parseKernelSignature(signature);
-  if (parsed.params.size() != parameterNames_.size())
+  if (parsed.structure.size() != parameterNames_.size())
     throw py::type_error("kernel '" + name() + "' takes " + std::to_string(parameterNames_.size()) +
                          " arguments but the signature '" + signature + "' has " +
-                         std::to_string(parsed.params.size()));
-  return parsed.params;
+                         std::to_string(parsed.structure.size()));
+  // Launches without tuples key on no structure: so does a signature without them.
+  if (std::none_of(parsed.structure.begin(), parsed.structure.end(),
+                   [](const frontend::ParameterStructure &p) { return p.tuple; }))
+    parsed.structure.clear();
+  return parsed;
 }
 
 void Dispatcher::addSignature(const std::string &signature) {
-  std::vector<ir::Type> params = parameterTypes(signature);
+  frontend::Signature params = parameterTypes(signature);
   if (target() == driver::Target::Host)
     compiledForHost(params);
   else
@@ -172,15 +215,16 @@ void Dispatcher::addSignature(const std::string &signature) {
 
 std::vector<std::string> Dispatcher::signatures() const {
   std::vector<std::string> result;
-  auto add = [&result](const std::vector<ir::Type> &paramTypes) {
-    std::string text = signatureText(paramTypes);
+  auto add = [&result](const std::vector<ir::Type> &paramTypes,
+                       const std::vector<frontend::ParameterStructure> &structure) {
+    std::string text = signatureText(paramTypes, structure);
     if (std::find(result.begin(), result.end(), text) == result.end())
       result.push_back(std::move(text));
   };
   for (const auto &kernel : compiled_)
-    add(kernel->paramTypes);
+    add(kernel->paramTypes, kernel->structure);
   for (const auto &kernel : hostCompiled_)
-    add(kernel->paramTypes);
+    add(kernel->paramTypes, kernel->structure);
   return result;
 }
 
@@ -192,15 +236,27 @@ std::string Dispatcher::inspect(const std::string &signature, driver::Stage stag
   return emitKernelStage(kernel_, parameterTypes(signature), stage, settings);
 }
 
-std::vector<Argument> Dispatcher::readArguments(const py::tuple &args) const {
+std::vector<Argument>
+Dispatcher::readArguments(const py::tuple &args,
+                          std::vector<frontend::ParameterStructure> &structure) const {
   if (args.size() != parameterNames_.size())
     throw py::type_error("kernel '" + name() + "' takes " + std::to_string(parameterNames_.size()) +
                          " arguments but " + std::to_string(args.size()) + " were given");
   ArgumentTarget argumentTarget =
       target() == driver::Target::Host ? ArgumentTarget::Host : ArgumentTarget::Cuda;
-  std::vector<Argument> arguments(args.size());
-  for (size_t i = 0; i < arguments.size(); ++i)
-    readArgument(args[i], arguments[i], name(), i, parameterNames_[i], argumentTarget);
+  bool tuples = false;
+  for (size_t i = 0; i < args.size(); ++i)
+    tuples = tuples || PyTuple_Check(args[i].ptr());
+  if (!tuples) {
+    std::vector<Argument> arguments(args.size());
+    for (size_t i = 0; i < arguments.size(); ++i)
+      readArgument(args[i], arguments[i], name(), i, parameterNames_[i], argumentTarget);
+    return arguments;
+  }
+  std::vector<Argument> arguments;
+  structure.resize(args.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    readParameter(args[i], arguments, structure[i], name(), i, parameterNames_[i], argumentTarget);
   return arguments;
 }
 
@@ -208,22 +264,24 @@ int Dispatcher::occupancyBlockSize(const py::tuple &args, py::handle sharedmem) 
   int64_t sharedBytes = readInt64(sharedmem, "sharedmem");
   if (sharedBytes < 0)
     throw py::value_error("sharedmem must not be negative");
-  std::vector<Argument> arguments = readArguments(args);
+  std::vector<frontend::ParameterStructure> structure;
+  std::vector<Argument> arguments = readArguments(args, structure);
   // The cpu executor runs a block's threads as one vectorised loop, or as fibers with a stack
   // each: 256 keeps both efficient.
   if (target() == driver::Target::Host)
     return 256;
-  return specialization(arguments).function.occupancyBlockSize(size_t(sharedBytes));
+  return specialization(arguments, structure).function.occupancyBlockSize(size_t(sharedBytes));
 }
 
 void Dispatcher::launch(const LaunchShape &shape, const runtime::Stream *stream,
                         const py::args &args) {
-  std::vector<Argument> arguments = readArguments(args);
+  std::vector<frontend::ParameterStructure> structure;
+  std::vector<Argument> arguments = readArguments(args, structure);
   runtime::validateLaunch(shapeOnlyLimits(), shape.grid, shape.block, shape.sharedBytes);
   if (target() == driver::Target::Host)
-    launchOnHost(shape, arguments);
+    launchOnHost(shape, arguments, structure);
   else
-    launchOnDevice(shape, stream, arguments);
+    launchOnDevice(shape, stream, arguments, structure);
 }
 
 namespace {
@@ -250,8 +308,9 @@ void waitForProducers(const std::vector<Argument> &arguments, const runtime::Str
 } // namespace
 
 void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream,
-                                std::vector<Argument> &arguments) {
-  LoadedKernel &kernel = specialization(arguments);
+                                std::vector<Argument> &arguments,
+                                const std::vector<frontend::ParameterStructure> &structure) {
+  LoadedKernel &kernel = specialization(arguments, structure);
   runtime::LaunchConfig config =
       runtime::validateLaunch(kernel.function, shape.grid, shape.block, shape.sharedBytes);
   if (config.sharedBytes > kernel.sharedBytesOptedIn &&
@@ -272,10 +331,11 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
 
 // Synchronous: the executor returns when every block is done. The GIL stays held, which is
 // what keeps the specialization's parameter buffer to one launch at a time.
-void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments) {
+void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments,
+                              const std::vector<frontend::ParameterStructure> &structure) {
   runtime::LaunchConfig config =
       runtime::validateLaunch(hostLimits(), shape.grid, shape.block, shape.sharedBytes);
-  HostSpecialization &specialization = hostSpecialization(arguments);
+  HostSpecialization &specialization = hostSpecialization(arguments, structure);
   const codegen::HostKernel &kernel = specialization.kernel;
   pack(specialization.paramTypes, arguments, specialization.buffer);
   runtime::HostExecutor::shared().launch(
@@ -285,69 +345,79 @@ void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &a
       specialization.buffer.params.data(), kernel.frameBytes);
 }
 
-Dispatcher::Key Dispatcher::keyOf(uint32_t where, const std::vector<Argument> &arguments) {
+Dispatcher::Key Dispatcher::keyOf(uint32_t where, const std::vector<Argument> &arguments,
+                                  const std::vector<frontend::ParameterStructure> &structure) {
   Key key;
   key.reserve(arguments.size() + 1);
   key.push_back(where);
   for (const Argument &argument : arguments)
     key.push_back(typeCode(argument.type));
+  for (const frontend::ParameterStructure &parameter : structure)
+    appendStructure(key, parameter);
   return key;
 }
 
-std::vector<ir::Type> Dispatcher::launchTypes(const std::vector<Argument> &arguments) const {
-  std::vector<ir::Type> argTypes;
+frontend::Signature
+Dispatcher::launchTypes(const std::vector<Argument> &arguments,
+                        const std::vector<frontend::ParameterStructure> &structure) const {
+  frontend::Signature argTypes{ir::Type::voidType(), {}, structure};
   for (const Argument &argument : arguments)
-    argTypes.push_back(argument.type);
+    argTypes.params.push_back(argument.type);
   if (eagerSignatures_.empty())
     return argTypes;
-  for (const std::vector<ir::Type> &params : eagerSignatures_) {
-    bool match = true;
+  for (const frontend::Signature &params : eagerSignatures_) {
+    bool match = params.structure == structure && params.params.size() == arguments.size();
     for (size_t i = 0; match && i < arguments.size(); ++i)
-      match = accepts(params[i], arguments[i].type);
+      match = accepts(params.params[i], arguments[i].type);
     if (match)
       return params;
   }
   std::string known;
-  for (const std::vector<ir::Type> &params : eagerSignatures_)
-    known += "\n  " + signatureText(params);
+  for (const frontend::Signature &params : eagerSignatures_)
+    known += "\n  " + frontend::signatureString(params);
   throw py::type_error("kernel '" + name() + "' has no signature for arguments " +
-                       signatureText(argTypes) + "; it was compiled for:" + known);
+                       frontend::signatureString(argTypes) + "; it was compiled for:" + known);
 }
 
-LoadedKernel &Dispatcher::specialization(std::vector<Argument> &arguments) {
+LoadedKernel &
+Dispatcher::specialization(std::vector<Argument> &arguments,
+                           const std::vector<frontend::ParameterStructure> &structure) {
   int device = runtime::selectedDevice();
-  Key key = keyOf(uint32_t(device), arguments);
+  Key key = keyOf(uint32_t(device), arguments, structure);
   if (auto found = launchCache_.find(key); found != launchCache_.end())
     return *found->second;
   std::string arch = archFor(runtime::Device::get(device).computeCapability());
-  LoadedKernel &loadedKernel = load(compiled(launchTypes(arguments), arch), device);
+  LoadedKernel &loadedKernel = load(compiled(launchTypes(arguments, structure), arch), device);
   launchCache_.emplace(std::move(key), &loadedKernel);
   return loadedKernel;
 }
 
-HostSpecialization &Dispatcher::hostSpecialization(const std::vector<Argument> &arguments) {
-  Key key = keyOf(hostKey, arguments);
+HostSpecialization &
+Dispatcher::hostSpecialization(const std::vector<Argument> &arguments,
+                               const std::vector<frontend::ParameterStructure> &structure) {
+  Key key = keyOf(hostKey, arguments, structure);
   if (auto found = hostLaunchCache_.find(key); found != hostLaunchCache_.end())
     return *found->second;
-  HostSpecialization &specialization = compiledForHost(launchTypes(arguments));
+  HostSpecialization &specialization = compiledForHost(launchTypes(arguments, structure));
   hostLaunchCache_.emplace(std::move(key), &specialization);
   return specialization;
 }
 
-HostSpecialization &Dispatcher::compiledForHost(const std::vector<ir::Type> &argTypes) {
+HostSpecialization &Dispatcher::compiledForHost(const frontend::Signature &params) {
   for (const auto &kernel : hostCompiled_)
-    if (kernel->paramTypes == argTypes)
+    if (kernel->paramTypes == params.params && kernel->structure == params.structure)
       return *kernel;
-  codegen::HostKernel kernel = compileHostKernel(kernel_, argTypes, settings_);
-  hostCompiled_.push_back(std::make_unique<HostSpecialization>(
-      HostSpecialization{argTypes, std::move(kernel), ParameterBuffer(argTypes)}));
+  codegen::HostKernel kernel = compileHostKernel(kernel_, params, settings_);
+  hostCompiled_.push_back(std::make_unique<HostSpecialization>(HostSpecialization{
+      params.params, params.structure, std::move(kernel), ParameterBuffer(params.params)}));
   return *hostCompiled_.back();
 }
 
-const CompiledKernel &Dispatcher::compiled(const std::vector<ir::Type> &argTypes,
+const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
                                            const std::string &arch) {
   for (const auto &kernel : compiled_)
-    if (kernel->arch == arch && kernel->paramTypes == argTypes)
+    if (kernel->arch == arch && kernel->paramTypes == params.params &&
+        kernel->structure == params.structure)
       return *kernel;
   driver::CompileRequest settings = settings_;
   settings.ptx.arch = arch;
@@ -355,9 +425,9 @@ const CompiledKernel &Dispatcher::compiled(const std::vector<ir::Type> &argTypes
   std::optional<driver::DiskCache> diskCache;
   if (diskCache_)
     settings.diskCache = &diskCache.emplace(driver::DiskCache::defaultDirectory());
-  driver::CompiledModule module = compileKernel(kernel_, argTypes, settings);
-  compiled_.push_back(std::make_unique<CompiledKernel>(
-      CompiledKernel{arch, argTypes, std::move(module.ptx), module.entryNames.at(0)}));
+  driver::CompiledModule module = compileKernel(kernel_, params, settings);
+  compiled_.push_back(std::make_unique<CompiledKernel>(CompiledKernel{
+      arch, params.params, params.structure, std::move(module.ptx), module.entryNames.at(0)}));
   return *compiled_.back();
 }
 

@@ -35,7 +35,8 @@ struct LaunchShape {
 // The PTX of one kernel for one target and argument types.
 struct CompiledKernel {
   std::string arch;
-  std::vector<ir::Type> paramTypes;
+  std::vector<ir::Type> paramTypes;                    // the leaves of the parameters
+  std::vector<frontend::ParameterStructure> structure; // tuples among them; empty: none
   std::string ptx;
   std::string entry;
 };
@@ -59,6 +60,7 @@ struct LoadedKernel {
 // A kernel compiled for and loaded into this process (the cpu target).
 struct HostSpecialization {
   std::vector<ir::Type> paramTypes;
+  std::vector<frontend::ParameterStructure> structure;
   codegen::HostKernel kernel;
   ParameterBuffer buffer;
 };
@@ -106,28 +108,38 @@ private:
 
   using Key = std::vector<uint32_t>;
 
-  std::vector<ir::Type> parameterTypes(const std::string &signature) const;
-  // Throws TypeError for a wrong count or an argument the target cannot take.
-  std::vector<Argument> readArguments(const py::tuple &args) const;
+  frontend::Signature parameterTypes(const std::string &signature) const;
+  // The arguments with tuples taken apart into their leaves; `structure` receives how they
+  // group into the parameters, and stays empty when no argument is a tuple. Throws TypeError
+  // for a wrong count or an argument the target cannot take.
+  std::vector<Argument> readArguments(const py::tuple &args,
+                                      std::vector<frontend::ParameterStructure> &structure) const;
   // (where it runs: a device, or the host; argument types): the specialization cache key.
-  static Key keyOf(uint32_t where, const std::vector<Argument> &arguments);
+  static Key keyOf(uint32_t where, const std::vector<Argument> &arguments,
+                   const std::vector<frontend::ParameterStructure> &structure);
   // The parameter types a launch with `arguments` compiles for: theirs, or the eager
   // signature that accepts them.
-  std::vector<ir::Type> launchTypes(const std::vector<Argument> &arguments) const;
+  frontend::Signature launchTypes(const std::vector<Argument> &arguments,
+                                  const std::vector<frontend::ParameterStructure> &structure) const;
   void launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream,
-                      std::vector<Argument> &arguments);
-  void launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments);
-  LoadedKernel &specialization(std::vector<Argument> &arguments);
-  HostSpecialization &hostSpecialization(const std::vector<Argument> &arguments);
-  const CompiledKernel &compiled(const std::vector<ir::Type> &argTypes, const std::string &arch);
-  HostSpecialization &compiledForHost(const std::vector<ir::Type> &argTypes);
+                      std::vector<Argument> &arguments,
+                      const std::vector<frontend::ParameterStructure> &structure);
+  void launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments,
+                    const std::vector<frontend::ParameterStructure> &structure);
+  LoadedKernel &specialization(std::vector<Argument> &arguments,
+                               const std::vector<frontend::ParameterStructure> &structure);
+  HostSpecialization &
+  hostSpecialization(const std::vector<Argument> &arguments,
+                     const std::vector<frontend::ParameterStructure> &structure);
+  const CompiledKernel &compiled(const frontend::Signature &params, const std::string &arch);
+  HostSpecialization &compiledForHost(const frontend::Signature &params);
   LoadedKernel &load(const CompiledKernel &compiled, int device);
 
   KernelDefinition kernel_;
   std::vector<std::string> parameterNames_;
   driver::CompileRequest settings_; // target and options; no kernels
   bool diskCache_;
-  std::vector<std::vector<ir::Type>> eagerSignatures_;
+  std::vector<frontend::Signature> eagerSignatures_;
   std::vector<std::unique_ptr<CompiledKernel>> compiled_;
   std::vector<std::unique_ptr<LoadedKernel>> loaded_;
   std::vector<std::unique_ptr<HostSpecialization>> hostCompiled_;

@@ -70,6 +70,17 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     return frontend::GlobalValue::array(name, element, fields[2].cast<std::vector<int64_t>>(),
                                         std::move(bytes));
   }
+  if (kind == "tuple" && fields.size() == 4) {
+    std::vector<frontend::GlobalValue> elements;
+    for (py::handle element : fields[1])
+      elements.push_back(globalValue(name, element));
+    std::string tupleClass = fields[2].is_none() ? std::string() : fields[2].cast<std::string>();
+    std::vector<std::string> names;
+    if (!fields[3].is_none())
+      names = fields[3].cast<std::vector<std::string>>();
+    return frontend::GlobalValue::tuple(std::move(elements), std::move(tupleClass),
+                                        std::move(names));
+  }
   if (kind == "function" && fields.size() == 4)
     return frontend::GlobalValue::functionRef(function(
         fields[1].cast<std::shared_ptr<FunctionSource>>(), fields[2], fields[3].cast<bool>()));

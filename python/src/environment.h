@@ -3,6 +3,8 @@
 //   ("module", "math")                    a module, by canonical name ("math", "numpy", "kaji")
 //   ("builtin", "math.sqrt")              a module member, by canonical qualified name
 //   ("constant", value)                   a Python or numpy scalar
+//   ("tuple", [entries], class, fields)   a tuple of entries; a namedtuple's class name and
+//                                         field names, or None and None
 //   ("function", source, describe, is_device)
 //                                         another @jit function: its FunctionSource and a
 //                                         callable returning *its* globals' description
