@@ -256,6 +256,13 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     array.global = &global;
     return array;
   }
+  case GlobalValue::Kind::TupleClass: {
+    Operand tupleClass;
+    tupleClass.kind = Operand::Kind::TupleClass;
+    tupleClass.tupleClass = global.tupleClass;
+    tupleClass.fields = global.fields;
+    return tupleClass;
+  }
   case GlobalValue::Kind::Tuple: {
     std::vector<Operand> elements;
     for (const GlobalValue &element : global.elements)

@@ -68,6 +68,14 @@ GlobalValue GlobalValue::tuple(std::vector<GlobalValue> elements, std::string tu
   return v;
 }
 
+GlobalValue GlobalValue::namedTupleClass(std::string name, std::vector<std::string> fields) {
+  GlobalValue v;
+  v.kind = Kind::TupleClass;
+  v.tupleClass = std::move(name);
+  v.fields = std::move(fields);
+  return v;
+}
+
 namespace {
 
 // The canonical module a dotted import names: kaji's kernel API is one module however it

@@ -78,8 +78,10 @@ private:
       field("bytes", value.arrayTooLarge ? "too large" : value.arrayBytes);
       return;
     }
+    case GlobalValue::Kind::TupleClass:
     case GlobalValue::Kind::Tuple:
-      field("tuple", std::to_string(value.elements.size()));
+      field(value.kind == GlobalValue::Kind::Tuple ? "tuple" : "tuple class",
+            std::to_string(value.elements.size()));
       field("class", value.tupleClass);
       for (const std::string &name : value.fields)
         field("field", name);

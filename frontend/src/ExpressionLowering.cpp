@@ -651,6 +651,8 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
                                            "' is not a device function: decorate it with "
                                            "@kaji.jit(device=True))");
     return callDevice(callee.function, expr);
+  case Operand::Kind::TupleClass:
+    return buildNamedTuple(callee, expr);
   default:
     throw ir::CompileError(expr.loc,
                            "'" + describe(callee) + "' is not callable in '" + unparse(expr) + "'");

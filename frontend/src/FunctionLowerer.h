@@ -171,6 +171,8 @@ private:
   ir::Value *compareTuples(CompareOperator op, const Operand &lhs, const Operand &rhs,
                            const Expr &node);
   std::optional<Operand> namedTupleField(const Operand &tuple, const std::string &field);
+  // `Point(1, y=2)` for a namedtuple class `Point`.
+  Operand buildNamedTuple(const Operand &tupleClass, const CallExpr &expr);
   Operand lowerCall(const CallExpr &expr);
   Operand callDevice(const FunctionRef &callee, const CallExpr &expr);
   // Appends the leaves of a device function's argument (a tuple is taken apart) and returns

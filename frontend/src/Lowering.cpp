@@ -98,6 +98,8 @@ std::string describe(const Operand &operand) {
     return "function '" + operand.name + "'";
   case Operand::Kind::Function:
     return "function '" + operand.function.def->name + "'";
+  case Operand::Kind::TupleClass:
+    return "class '" + operand.tupleClass + "'";
   case Operand::Kind::GlobalArray:
     return "global array '" + operand.global->qualifiedName + "'";
   }

@@ -28,6 +28,7 @@ struct Operand {
     Builtin,
     Function,
     GlobalArray, // a numpy array of the environment, usable only in kaji.const.array_like
+    TupleClass,  // a namedtuple class: `tupleClass` and `fields`; calling it builds one
   };
   Kind kind = Kind::None;
   ir::Value *value = nullptr; // Scalar, Array
@@ -36,7 +37,7 @@ struct Operand {
   // holds its low bits. Only an operand of another Python-int operation may be one.
   std::optional<PythonInt> wideInteger;
   std::vector<Operand> elements; // Tuple
-  // Tuple: a namedtuple's class name and field names (none for a plain tuple).
+  // Tuple, TupleClass: a namedtuple's class name and field names (none for a plain tuple).
   std::string tupleClass;
   std::vector<std::string> fields;
   std::string name;                    // Module, Builtin: canonical dotted name; String: its text

@@ -62,6 +62,8 @@ def describe_value(name, value):
         return None if canonical is None else ("module", canonical)
     if _is_scalar(value):
         return ("constant", value)
+    if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields"):
+        return ("namedtuple", value.__name__, list(value._fields))
     if isinstance(value, tuple):
         # A tuple is usable when each element is: a constant, a function, a tuple of them.
         elements = [describe_value(name, element) for element in value]

@@ -70,6 +70,9 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     return frontend::GlobalValue::array(name, element, fields[2].cast<std::vector<int64_t>>(),
                                         std::move(bytes));
   }
+  if (kind == "namedtuple" && fields.size() == 3)
+    return frontend::GlobalValue::namedTupleClass(fields[1].cast<std::string>(),
+                                                  fields[2].cast<std::vector<std::string>>());
   if (kind == "tuple" && fields.size() == 4) {
     std::vector<frontend::GlobalValue> elements;
     for (py::handle element : fields[1])

@@ -5,6 +5,7 @@
 //   ("constant", value)                   a Python or numpy scalar
 //   ("tuple", [entries], class, fields)   a tuple of entries; a namedtuple's class name and
 //                                         field names, or None and None
+//   ("namedtuple", class, fields)         a namedtuple class: its name and field names
 //   ("function", source, describe, is_device)
 //                                         another @jit function: its FunctionSource and a
 //                                         callable returning *its* globals' description

@@ -276,3 +276,33 @@ def test_device_functions_take_and_return_tuples(jit):
     for k in range(3):
         total = k + total + 1
     np.testing.assert_array_equal(out, [17 // 5, 17 % 5, 17 / 5, 2.5, 17, total])
+
+
+@kaji.jit(device=True)
+def midpoint(a, b):
+    return Point((a.x + b.x) / 2, y=(a.y + b.y) / 2)
+
+
+def build_namedtuples(out, x):
+    p = Point(x, 2 * x)
+    q = Point(y=1.0, x=3.0)
+    m = midpoint(p, q)
+    out[0] = m.x
+    out[1] = m[1]
+    out[2] = p == (x, 2 * x)
+
+
+def test_build_namedtuple_in_kernel_and_return_it(jit):
+    out = np.zeros(3)
+    jit(build_namedtuples)[1, 1](out, 5)
+    np.testing.assert_array_equal(out, [(5 + 3.0) / 2, (10 + 1.0) / 2, True])
+
+
+def missing_field(out):
+    p = Point(1)
+    out[0] = p.x
+
+
+def test_namedtuple_missing_field_is_a_compile_error(jit):
+    with pytest.raises(kaji.CompileError, match="Point\\(\\) missing required argument 'y'"):
+        jit(missing_field)[1, 1](np.zeros(1))

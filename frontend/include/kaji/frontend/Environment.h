@@ -26,12 +26,13 @@ struct FunctionRef {
 
 struct GlobalValue {
   enum class Kind : uint8_t {
-    Module,   // a module: "math", "kaji" (also `from kaji import cuda`, `numba.cuda`), "numpy"
-    Builtin,  // a module member bound directly: "math.sqrt", "kaji.grid", "numpy.float32"
-    Constant, // a scalar value (Python int/float/bool or a numpy scalar)
-    Function, // another @jit function
-    Array,    // a numpy array, which kernels read through kaji.const.array_like
-    Tuple,    // a tuple or namedtuple of constants (and tuples of them)
+    Module,     // a module: "math", "kaji" (also `from kaji import cuda`, `numba.cuda`), "numpy"
+    Builtin,    // a module member bound directly: "math.sqrt", "kaji.grid", "numpy.float32"
+    Constant,   // a scalar value (Python int/float/bool or a numpy scalar)
+    Function,   // another @jit function
+    Array,      // a numpy array, which kernels read through kaji.const.array_like
+    Tuple,      // a tuple or namedtuple of constants (and tuples of them)
+    TupleClass, // a namedtuple class, which kernels call to build one
   };
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
@@ -46,7 +47,7 @@ struct GlobalValue {
   std::vector<int64_t> arrayShape;
   std::string arrayBytes;
   bool arrayTooLarge = false;
-  // Tuple: the elements, and a namedtuple's class and field names.
+  // Tuple: the elements, and a namedtuple's class and field names; TupleClass: the class.
   std::vector<GlobalValue> elements;
   std::string tupleClass;
   std::vector<std::string> fields;
@@ -60,6 +61,7 @@ struct GlobalValue {
                            std::optional<std::string> bytes);
   static GlobalValue tuple(std::vector<GlobalValue> elements, std::string tupleClass = {},
                            std::vector<std::string> fields = {});
+  static GlobalValue namedTupleClass(std::string name, std::vector<std::string> fields);
 };
 
 struct Environment {
