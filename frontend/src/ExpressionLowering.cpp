@@ -5,6 +5,7 @@
 #include "kaji/ir/Constants.h"
 #include "kaji/ir/Passes.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace kaji::frontend {
@@ -678,30 +679,39 @@ Operand FunctionLowerer::defaultArgument(const Expr &value, const Environment &e
   return lower(value);
 }
 
+std::vector<std::optional<Operand>>
+FunctionLowerer::bindArguments(const std::string &callee, const std::vector<std::string> &names,
+                               const CallExpr &expr) {
+  if (expr.args.size() > names.size())
+    throw ir::CompileError(expr.loc, callee + "() takes " + std::to_string(names.size()) +
+                                         " positional argument" + (names.size() == 1 ? "" : "s") +
+                                         " but " + std::to_string(expr.args.size()) +
+                                         " were given");
+  std::vector<std::optional<Operand>> bound(names.size());
+  for (size_t i = 0; i < expr.args.size(); ++i)
+    bound[i] = lower(*expr.args[i]);
+  for (const Keyword &kw : expr.keywords) {
+    auto name = std::find(names.begin(), names.end(), kw.name);
+    if (name == names.end())
+      throw ir::CompileError(kw.loc,
+                             callee + "() got an unexpected keyword argument '" + kw.name + "'");
+    std::optional<Operand> &slot = bound[size_t(name - names.begin())];
+    if (slot)
+      throw ir::CompileError(kw.loc,
+                             callee + "() got multiple values for argument '" + kw.name + "'");
+    slot = lower(*kw.value);
+  }
+  return bound;
+}
+
 Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &expr) {
   const FunctionDefStmt &def = *callee.def;
   std::shared_ptr<const Environment> calleeEnv = callee.env ? callee.env : env_;
   const std::vector<Parameter> &params = def.params;
-  if (expr.args.size() > params.size())
-    throw ir::CompileError(expr.loc, def.name + "() takes " + std::to_string(params.size()) +
-                                         " positional argument" + (params.size() == 1 ? "" : "s") +
-                                         " but " + std::to_string(expr.args.size()) +
-                                         " were given");
-  std::vector<std::optional<Operand>> bound(params.size());
-  for (size_t i = 0; i < expr.args.size(); ++i)
-    bound[i] = lower(*expr.args[i]);
-  for (const Keyword &kw : expr.keywords) {
-    size_t i = 0;
-    while (i < params.size() && params[i].name != kw.name)
-      ++i;
-    if (i == params.size())
-      throw ir::CompileError(kw.loc,
-                             def.name + "() got an unexpected keyword argument '" + kw.name + "'");
-    if (bound[i])
-      throw ir::CompileError(kw.loc,
-                             def.name + "() got multiple values for argument '" + kw.name + "'");
-    bound[i] = lower(*kw.value);
-  }
+  std::vector<std::string> names;
+  for (const Parameter &param : params)
+    names.push_back(param.name);
+  std::vector<std::optional<Operand>> bound = bindArguments(def.name, names, expr);
   std::vector<ArgumentType> types;
   std::vector<ir::Value *> values;
   std::vector<ParameterStructure> structure;

@@ -175,6 +175,11 @@ private:
   Operand buildNamedTuple(const Operand &tupleClass, const CallExpr &expr);
   Operand lowerCall(const CallExpr &expr);
   Operand callDevice(const FunctionRef &callee, const CallExpr &expr);
+  // The arguments of `expr` bound to the parameters `names` of `callee` as Python binds
+  // them, positional then keywords; a parameter given nothing stays empty.
+  std::vector<std::optional<Operand>> bindArguments(const std::string &callee,
+                                                    const std::vector<std::string> &names,
+                                                    const CallExpr &expr);
   // Appends the leaves of a device function's argument (a tuple is taken apart) and returns
   // its structure; `unsupported` is thrown for a value no parameter takes.
   ParameterStructure flattenArgument(const Operand &arg, std::vector<ArgumentType> &types,

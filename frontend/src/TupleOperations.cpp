@@ -156,24 +156,7 @@ std::optional<Operand> FunctionLowerer::namedTupleField(const Operand &tuple,
 Operand FunctionLowerer::buildNamedTuple(const Operand &tupleClass, const CallExpr &expr) {
   const std::string &name = tupleClass.tupleClass;
   const std::vector<std::string> &fields = tupleClass.fields;
-  if (expr.args.size() > fields.size())
-    throw ir::CompileError(expr.loc, name + "() takes " + std::to_string(fields.size()) +
-                                         " arguments but " + std::to_string(expr.args.size()) +
-                                         " were given");
-  std::vector<std::optional<Operand>> elements(fields.size());
-  for (size_t i = 0; i < expr.args.size(); ++i)
-    elements[i] = lower(*expr.args[i]);
-  for (const Keyword &kw : expr.keywords) {
-    auto field = std::find(fields.begin(), fields.end(), kw.name);
-    if (field == fields.end())
-      throw ir::CompileError(kw.loc,
-                             name + "() got an unexpected keyword argument '" + kw.name + "'");
-    std::optional<Operand> &element = elements[size_t(field - fields.begin())];
-    if (element)
-      throw ir::CompileError(kw.loc,
-                             name + "() got multiple values for argument '" + kw.name + "'");
-    element = lower(*kw.value);
-  }
+  std::vector<std::optional<Operand>> elements = bindArguments(name, fields, expr);
   std::vector<Operand> values;
   for (size_t i = 0; i < fields.size(); ++i) {
     if (!elements[i])
