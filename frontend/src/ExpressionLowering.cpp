@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 namespace kaji::frontend {
 namespace {
@@ -417,7 +418,9 @@ ScalarType FunctionLowerer::lowerUnevaluated(const Expr &expr, ir::Block *origin
   ir::Block *scratch = newBlock();
   ssa_->readAs(scratch, origin);
   enter(scratch);
+  ir::Module *callees = std::exchange(callees_, &context_.scratch());
   ScalarType type = combinableType(lower(expr), node);
+  callees_ = callees;
   for (size_t i = first; i < blocks.size(); ++i)
     ssa_->discard(blocks[i].get());
   blocks.erase(blocks.begin() + std::ptrdiff_t(first), blocks.end());
@@ -729,7 +732,7 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
     }));
   }
   ir::Function *function =
-      context_.specialise(callee, calleeEnv, types, structure, expr.loc, callees_);
+      context_.specialise(callee, calleeEnv, types, structure, expr.loc, *callees_);
   const ReturnTypes &returns = context_.returnsOf(function->name());
   at(expr.loc);
   // A tuple comes back through one-element local arrays, one per leaf (FunctionLowerer.h).
