@@ -187,6 +187,8 @@ private:
                                      const std::function<ir::CompileError()> &unsupported);
   // The tuple of `type` loaded from the one-element arrays `slots` from `next` on.
   Operand returnedTuple(const LocalType &type, const std::vector<Operand> &slots, size_t &next);
+  const Signature &deviceSignature(const FunctionRef &callee, const std::vector<Operand> &args,
+                                   const CallExpr &expr);
   Operand defaultArgument(const Expr &value, const Environment &env);
   // Branches to `ifTrue` or `ifFalse` on the truth of `test`, short-circuiting and/or/not.
   void branchOn(const Expr &test, ir::Block *ifTrue, ir::Block *ifFalse);
