@@ -62,7 +62,7 @@ void bindCompiler(py::module_ &m) {
         settings.ptx.optLevel = readOptLevel(opt);
         settings.ptx.fastMath = fastMath;
         KernelDefinition kernel{std::move(source), std::move(describeGlobals)};
-        return emitKernelStage(kernel, parseKernelSignature(signature).params, stageNamed(stage),
+        return emitKernelStage(kernel, parseKernelSignature(signature), stageNamed(stage),
                                settings);
       },
       py::arg("source"), py::arg("describe_globals"), py::arg("signature"),
