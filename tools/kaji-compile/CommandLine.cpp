@@ -123,9 +123,12 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
     error = "no input file";
     return std::nullopt;
   }
-  if (cl.target == TargetKind::CPU &&
-      (cl.emit == EmitKind::PTX || cl.emit == EmitKind::Cubin || cl.emit == EmitKind::CUDA)) {
-    error = "--target cpu has no PTX or cubin, nor CUDA C++: use --emit ast, ir or llvm";
+  if (cl.target == TargetKind::CPU && (cl.emit == EmitKind::PTX || cl.emit == EmitKind::Cubin)) {
+    error = "--target cpu has no PTX or cubin: use --emit ast, ir or llvm";
+    return std::nullopt;
+  }
+  if (cl.target == TargetKind::CPU && cl.emit == EmitKind::CUDA) {
+    error = "--target cpu has no CUDA C++: use --emit ast, ir or llvm";
     return std::nullopt;
   }
   if (cl.target == TargetKind::CPU && cl.nvrtc) {

@@ -4,6 +4,7 @@
 // undefined goes through the prelude's helpers (kaji_prelude.cuh).
 #include "kaji/codegen/cuda/CudaCodegen.h"
 
+#include "CommaSeparated.h"
 #include "CudaMath.h"
 #include "CudaNames.h"
 
@@ -248,20 +249,20 @@ public:
     std::string stored = ir::isFloat(kind) ? "u" + std::to_string(8 * size) : storageTypeName(kind);
     std::string name = "constant" + std::to_string(constantCount_++);
     size_t count = size ? data.bytes.size() / size : 0;
-    std::string elements;
+    std::vector<std::string> elements;
     for (size_t i = 0; i < count; ++i) {
       uint64_t bits = 0;
       std::memcpy(&bits, data.bytes.data() + i * size, size); // little-endian, as the GPU
       int64_t value = int64_t(bits);
       if (ir::isSigned(kind) && size < 8 && (bits >> (8 * size - 1)))
         value = int64_t(bits | (~uint64_t(0) << (8 * size)));
-      elements += (i ? ", " : "") +
-                  (ir::isFloat(kind)
-                       ? "0x" + hex(bits) + (size == 8 ? "ull" : "u")
-                       : intLiteral(value, kind == ScalarKind::Bool ? ScalarKind::UInt8 : kind));
+      elements.push_back(
+          ir::isFloat(kind)
+              ? "0x" + hex(bits) + (size == 8 ? "ull" : "u")
+              : intLiteral(value, kind == ScalarKind::Bool ? ScalarKind::UInt8 : kind));
     }
     constants_.line("__constant__ __align__(16) " + stored + " " + name + "[" +
-                        std::to_string(count) + "] = {" + elements + "};",
+                        std::to_string(count) + "] = {" + commaSeparated(elements) + "};",
                     op.location());
     return ir::isFloat(kind) ? "reinterpret_cast<" + storageTypeName(kind) + " *>(" + name + ")"
                              : name;
@@ -283,9 +284,7 @@ private:
 
 std::string FunctionEmitter::signature() {
   nameParameters();
-  std::string params;
-  for (const std::string &parameter : parameters_)
-    params += (params.empty() ? "" : ", ") + parameter;
+  std::string params = commaSeparated(parameters_);
   if (function_.isKernel())
     return "extern \"C\" __global__ void " + cudaName(function_) + "(" + params + ")";
   ir::Type result = function_.returnType();
@@ -345,11 +344,11 @@ void FunctionEmitter::nameParameters() {
       std::string element = storageTypeName(type.scalarKind());
       std::string data = name + "_data";
       parameters_.push_back(element + " *" + data);
-      std::string shape, strides;
+      std::vector<std::string> shape, strides;
       for (unsigned d = 0; d < type.ndim(); ++d) {
         std::string extent = name + "_shape" + std::to_string(d);
         parameters_.push_back("i64 " + extent);
-        shape += (d ? ", " : "") + extent;
+        shape.push_back(extent);
       }
       // A contiguous layout fixes one stride to the element size, as the LLVM lowering does.
       for (unsigned d = 0; d < type.ndim(); ++d) {
@@ -357,13 +356,12 @@ void FunctionEmitter::nameParameters() {
         parameters_.push_back("i64 " + stride);
         bool fixed = (type.layout() == ir::Layout::C && d + 1 == type.ndim()) ||
                      (type.layout() == ir::Layout::F && d == 0);
-        strides +=
-            (d ? ", " : "") + (fixed ? std::to_string(ir::byteSize(type.scalarKind())) : stride);
+        strides.push_back(fixed ? std::to_string(ir::byteSize(type.scalarKind())) : stride);
       }
       if (type.ndim() == 0)
-        shape = strides = "0";
+        shape = strides = {"0"};
       prologue_.push_back("const " + arrayTypeName(type) + " " + name + " = {" + data + ", {" +
-                          shape + "}, {" + strides + "}};");
+                          commaSeparated(shape) + "}, {" + commaSeparated(strides) + "}};");
     }
   }
 }
@@ -855,18 +853,16 @@ void FunctionEmitter::emitStaticArray(const ir::Operation &op) {
   const auto &shape =
       constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<std::vector<int64_t>>();
   std::string data = constant ? module_.constantArray(op) : storage_.at(&op);
-  std::string extents, strides;
+  std::vector<std::string> extents, strides(shape.size());
   uint64_t stride = ir::byteSize(type.scalarKind());
-  std::vector<uint64_t> byteStrides(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {
-    byteStrides[d] = stride;
+    strides[d] = std::to_string(stride);
     stride *= uint64_t(shape[d]);
   }
-  for (size_t d = 0; d < shape.size(); ++d) {
-    extents += (d ? ", " : "") + std::to_string(shape[d]);
-    strides += (d ? ", " : "") + std::to_string(byteStrides[d]);
-  }
-  assign(op, arrayTypeName(type) + "{" + data + ", {" + extents + "}, {" + strides + "}}");
+  for (int64_t extent : shape)
+    extents.push_back(std::to_string(extent));
+  assign(op, arrayTypeName(type) + "{" + data + ", {" + commaSeparated(extents) + "}, {" +
+                 commaSeparated(strides) + "}}");
 }
 
 // The template's "{}" become printf conversions by operand type, as Numba prints: integers
@@ -916,7 +912,7 @@ void FunctionEmitter::emitCall(const ir::Operation &op) {
   if (params.size() != op.numOperands())
     throw CompileError(op.location(), "'" + callee + "' takes " + std::to_string(params.size()) +
                                           " argument(s), got " + std::to_string(op.numOperands()));
-  std::string args;
+  std::vector<std::string> args;
   for (unsigned i = 0; i < op.numOperands(); ++i) {
     ir::Type argType = op.operand(i)->type(), paramType = params[i];
     // An array argument of another layout passes its real strides, as on the LLVM path.
@@ -929,9 +925,9 @@ void FunctionEmitter::emitCall(const ir::Operation &op) {
       throw CompileError(op.location(), "argument " + std::to_string(i + 1) + " of '" + callee +
                                             "' has type " + argType.str() + ", expected " +
                                             paramType.str());
-    args += (i ? ", " : "") + name(op.operand(i), op);
+    args.push_back(name(op.operand(i), op));
   }
-  std::string call = cudaName(*function) + "(" + args + ")";
+  std::string call = cudaName(*function) + "(" + commaSeparated(args) + ")";
   if (!op.result())
     return statement(op, call + ";");
   if (op.resultType() != function->returnType())

@@ -1,5 +1,7 @@
 #include "CudaMath.h"
 
+#include "CommaSeparated.h"
+
 namespace kaji::codegen::cuda {
 namespace {
 
@@ -28,13 +30,6 @@ constexpr Entry kFunctions[] = {
     {"isinf", {1, true}},    {"isfinite", {1, true}},
 };
 
-std::string joined(const std::vector<std::string> &args) {
-  std::string text;
-  for (const std::string &arg : args)
-    text += (text.empty() ? "" : ", ") + arg;
-  return text;
-}
-
 } // namespace
 
 std::optional<MathFunction> mathFunction(std::string_view name) {
@@ -56,9 +51,9 @@ std::string mathCall(std::string_view name, bool single, const std::vector<std::
   if (name == "isfinite")
     return "(" + magnitude + " < " + infinity + ")";
   if (name == "minimum" || name == "maximum") // NaN-propagating, -0.0 below +0.0
-    return "kaji::" + std::string(name) + "(" + joined(args) + ")";
+    return "kaji::" + std::string(name) + "(" + commaSeparated(args) + ")";
   // round is C's (half away from zero), as llvm.round on the LLVM path.
-  return std::string(name) + (single ? "f" : "") + "(" + joined(args) + ")";
+  return std::string(name) + (single ? "f" : "") + "(" + commaSeparated(args) + ")";
 }
 
 bool isMathSymbol(std::string_view name) {

@@ -2,6 +2,8 @@
 // CUDA toolkit, so it imports, compiles (LLVM path) and runs cpu kernels without it.
 #include "kaji/codegen/cuda/CudaCodegen.h"
 
+#include "CommaSeparated.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -126,9 +128,7 @@ LoadedNvrtc load() {
     api.version(&loaded.info.major, &loaded.info.minor);
     return loaded;
   }
-  std::string where;
-  for (const std::string &place : searched)
-    where += (where.empty() ? "" : ", ") + place;
+  std::string where = commaSeparated(searched);
   throw NvrtcUnavailable("the nvrtc backend needs NVRTC (libnvrtc.so from the CUDA toolkit, or "
                          "the nvidia-cuda-nvrtc wheel) and none was found; searched " +
                          where + (lastError.empty() ? "" : " (last error: " + lastError + ")") +

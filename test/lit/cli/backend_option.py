@@ -19,7 +19,7 @@ def scale(a):
 # UNKNOWN: kaji-compile: error: unknown --backend 'clang' (expected llvm or nvrtc)
 # LLVM: kaji-compile: error: --backend nvrtc makes no LLVM IR: use --emit cuda, ptx or cubin
 # CPU: kaji-compile: error: --backend nvrtc compiles for the GPU; --target cpu always uses LLVM
-# CPU-CUDA: kaji-compile: error: --target cpu has no PTX or cubin, nor CUDA C++
+# CPU-CUDA: kaji-compile: error: --target cpu has no CUDA C++: use --emit ast, ir or llvm
 # MISSING: kaji-compile: error: the nvrtc backend needs NVRTC {{.*}}; searched $KAJI_NVRTC=/nonexistent/libnvrtc.so
 # SOURCE: extern "C" __global__ void scale(
 # PTX: .visible .entry scale(

@@ -17,5 +17,5 @@ def apply(out, x):
     i = kaji.grid(1)
     out[i] = scaled(x, i, 2.0)
 
-# CHECK: static __device__ f32 {{[a-z_0-9]+}}(kaji::array<f32, 1> x, i64 i, f32 factor)
+# CHECK: static __device__ f32 {{[a-z_0-9]+}}(kaji::array<f32, 1> x, i64 i, f64 factor);
 # CHECK: extern "C" __global__ void apply(

@@ -11,4 +11,4 @@ def report(x):
     i = cuda.grid(1)
     print("x[", i, "] =", x[i], x[i] > 0.0, "100%", sep="")
 
-# CHECK: printf("x[%lld] =%f%s100%%\n", i64(v{{[0-9]+}}), f64(v{{[0-9]+}}), v{{[0-9]+}} ? "True" : "False");
+# CHECK: printf("x[%lld] =%f%s100%%\n", v{{[0-9]+}}, f64(v{{[0-9]+}}), v{{[0-9]+}} ? "True" : "False");

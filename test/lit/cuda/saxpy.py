@@ -16,7 +16,7 @@ def saxpy(out, a, x, y):
 # CHECK: #include "kaji_prelude.cuh"
 # CHECK: extern "C" __global__ void saxpy(f32 *out_data, i64 out_shape0, i64 out_stride0, f32 a, f32 *x_data, i64 x_shape0, i64 x_stride0, f32 *y_data, i64 y_shape0, i64 y_stride0) {
 # CHECK-NEXT: const kaji::array<f32, 1> out = {out_data, {out_shape0}, {4}};
-# CHECK: #line 11 "{{.*}}saxpy.py"
+# CHECK: #line 12 "{{.*}}saxpy.py"
 # CHECK-NEXT: v{{[0-9]+}} = i32(blockDim.x);
-# CHECK: #line 13 "{{.*}}saxpy.py"
+# CHECK: #line 14 "{{.*}}saxpy.py"
 # CHECK: = a * v{{[0-9]+}};

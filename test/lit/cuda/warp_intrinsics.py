@@ -27,7 +27,7 @@ def warp_ops(f, a, u):
 # CHECK-DAG: __shfl_xor_sync(
 # CHECK-DAG: __ballot_sync(
 # CHECK-DAG: __match_any_sync(
-# CHECK-DAG: i32(__all_sync({{.*}}) != 0)
+# CHECK-DAG: i32(__all_sync(v{{[0-9]+}}, v{{[0-9]+}}) != 0)
 # CHECK-DAG: i32(__any_sync(
 # CHECK-DAG: i32(__uni_sync(
 # CHECK-DAG: __activemask()
