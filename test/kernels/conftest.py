@@ -84,7 +84,10 @@ def _nvrtc_ptx_check_enabled():
     return os.environ.get("KAJI_TEST_NVRTC_PTX") == "1"
 
 
+# Every kernel alive, and (strongly, as a test's own kernels die when it returns) the ones
+# made since the last check.
 _kernels = weakref.WeakSet()
+_new_kernels = []
 
 
 def _record_kernels():
@@ -96,6 +99,7 @@ def _record_kernels():
     def recording_init(self, *args, **kwargs):
         original(self, *args, **kwargs)
         _kernels.add(self)
+        _new_kernels.append(self)
 
     Kernel.__init__ = recording_init
 
@@ -130,7 +134,9 @@ def nvrtc_ptx_parity():
     if not _nvrtc_ptx_check_enabled():
         return
     ptxas = _ptxas()
-    for kernel in list(_kernels):
+    kernels = list(_kernels) + _new_kernels
+    _new_kernels.clear()
+    for kernel in kernels:
         assembled = kernel.__dict__.setdefault("_nvrtc_assembled", set())
         for signature in kernel.signatures:
             if signature not in assembled:
