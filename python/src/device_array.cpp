@@ -3,6 +3,7 @@
 #include "array_interop.h"
 #include "array_sizes.h"
 #include "dtypes.h"
+#include "launch_stream.h"
 
 #include "bindings.h"
 
@@ -293,7 +294,9 @@ py::dict DeviceArray::cudaArrayInterface() const {
 }
 
 void bindDeviceArray(py::module_ &m) {
-  using Stream = const runtime::Stream *;
+  // Any stream a launch takes (a kaji stream, 0, None, another library's), read when the
+  // call is made; a wrong one is the launch's TypeError naming it.
+  using Stream = py::handle;
   py::class_<DeviceArray>(m, "DeviceArray",
                           "An n-d array in GPU memory. Kernels take it without copies; other "
                           "libraries read it through __cuda_array_interface__.")
@@ -322,10 +325,11 @@ void bindDeviceArray(py::module_ &m) {
       .def(
           "copy_to_host",
           [](const DeviceArray &a, py::object out, Stream stream) -> py::object {
+            LaunchStream queue(stream);
             if (out.is_none())
-              return a.copyToHost(stream);
+              return a.copyToHost(queue.get());
             py::array host = out.cast<py::array>();
-            a.copyToHost(host, stream);
+            a.copyToHost(host, queue.get());
             return host;
           },
           py::arg("ary") = py::none(), py::arg("stream") = py::none(),
@@ -333,7 +337,7 @@ void bindDeviceArray(py::module_ &m) {
       .def(
           "copy_to_device",
           [](DeviceArray &a, const py::array &host, Stream stream) {
-            a.copyFromHost(host, stream);
+            a.copyFromHost(host, LaunchStream(stream).get());
           },
           py::arg("ary"), py::arg("stream") = py::none())
       .def("__getitem__", &DeviceArray::getItem)
@@ -373,7 +377,7 @@ void bindDeviceArray(py::module_ &m) {
   m.def(
       "to_device",
       [](const py::array &host, Stream stream, bool onHost) {
-        return DeviceArray::fromHost(host, stream, onHost);
+        return DeviceArray::fromHost(host, LaunchStream(stream).get(), onHost);
       },
       py::arg("ary"), py::arg("stream") = py::none(), py::arg("on_host") = false);
   m.def(
