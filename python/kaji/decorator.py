@@ -3,6 +3,7 @@
 import functools
 
 from kaji import _core
+from kaji._backend import add_nvrtc_wheel, check_backend, default_backend
 from kaji._globals import describe_globals
 from kaji._target import check_target, default_target
 from kaji.types import is_signature, signature_text
@@ -12,7 +13,7 @@ _CO_VARKEYWORDS = 0x08
 
 
 def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None,
-        boundscheck=None, cache=False, lineinfo=False):
+        boundscheck=None, cache=False, lineinfo=False, backend=None):
     """Compiles a Python function into a kernel (or, with ``device=True``, a device function
     kernels call).
 
@@ -29,10 +30,15 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
     ``$XDG_CACHE_HOME/kaji``, else ``~/.cache/kaji``) so later processes skip compiling it;
     the cpu target's machine code is not cached. ``lineinfo=True`` marks each PTX instruction
     with its Python line (``.loc``), so Nsight Compute and compute-sanitizer name the line.
+    ``backend`` picks what makes the GPU code: "llvm" (LLVM's NVPTX backend, the default) or
+    "nvrtc" (kaji's CUDA C++ compiled by NVIDIA's NVRTC, see ``inspect_cuda``); by default
+    the environment variable KAJI_BACKEND, else llvm. The cpu target always uses LLVM.
     Device functions take any target: they are compiled into each caller.
     """
     if target is not None:
         check_target(target)
+    if backend is not None:
+        check_backend(backend)
 
     def decorate(func, signatures=()):
         if device:
@@ -43,7 +49,8 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
                              "kernels on the cuda target are not bounds-checked")
         kernel = Kernel(func, fastmath=fastmath, opt=opt, target=kernel_target,
                         boundscheck=boundscheck is None or bool(boundscheck), cache=bool(cache),
-                        lineinfo=bool(lineinfo))
+                        lineinfo=bool(lineinfo),
+                        backend=backend if backend is not None else default_backend())
         for signature in signatures:
             kernel.add_signature(signature)
         return kernel
@@ -93,13 +100,16 @@ class Kernel(_core.Dispatcher):
     ``kernel[griddim, blockdim, stream, sharedmem](*args)``."""
 
     def __init__(self, func, fastmath=False, opt=True, target="cuda", boundscheck=True,
-                 cache=False, lineinfo=False):
+                 cache=False, lineinfo=False, backend="llvm"):
+        if backend == "nvrtc":
+            add_nvrtc_wheel()
         self.py_func = func
         self._source = function_source(func)
         self._describe_globals = functools.partial(describe_globals, func)
         super().__init__(self._source, self._describe_globals, _parameters(func),
                          fast_math=fastmath, opt=opt, target=target,
-                         bounds_check=boundscheck, cache=cache, lineinfo=lineinfo)
+                         bounds_check=boundscheck, cache=cache, lineinfo=lineinfo,
+                         backend=backend)
         functools.update_wrapper(self, func)
 
     def __call__(self, *args):
@@ -136,13 +146,20 @@ class Kernel(_core.Dispatcher):
         the PTX the kernel would run as on a GPU (no GPU needed either way)."""
         return self._inspect(signature, "ptx")
 
+    def inspect_cuda(self, signature=None):
+        """The CUDA C++ the nvrtc backend compiles for `signature` (whatever this kernel's
+        backend and target), or {signature: CUDA C++} for every compiled one. It includes
+        kaji's prelude, ``kaji_prelude.cuh`` (codegen/cuda/src in the source tree)."""
+        return self._inspect(signature, "cuda")
+
     def _inspect(self, signature, stage):
         if signature is None:
             return {sig: self.inspect(sig, stage) for sig in self.signatures}
         return self.inspect(signature_text(signature), stage)
 
     def __repr__(self):
-        return f"<kaji kernel {self.__qualname__} target={self.target}>"
+        return (f"<kaji kernel {self.__qualname__} target={self.target} "
+                f"backend={self.backend}>")
 
 
 class DeviceFunction:

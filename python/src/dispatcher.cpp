@@ -206,6 +206,7 @@ Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object descri
   settings_.ptx.fastMath = settings_.host.fastMath = options.fastMath;
   settings_.ptx.optLevel = settings_.host.optLevel = options.optLevel;
   settings_.ptx.lineInfo = options.lineInfo;
+  settings_.backend = options.backend;
   settings_.host.boundsCheck = options.boundsCheck;
 }
 
@@ -248,7 +249,7 @@ std::vector<std::string> Dispatcher::signatures() const {
 std::string Dispatcher::inspect(const std::string &signature, driver::Stage stage) const {
   // PTX needs no GPU, so every kernel has it, whatever its target: what it would run on one.
   driver::CompileRequest settings = settings_;
-  if (stage == driver::Stage::PTX)
+  if (stage == driver::Stage::PTX || stage == driver::Stage::CUDA)
     settings.target = driver::Target::CUDA;
   return emitKernelStage(kernel_, parameterTypes(signature), stage, settings);
 }
@@ -580,19 +581,24 @@ void bindDispatcher(py::module_ &m) {
                          }))
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
-                       const std::string &target, bool boundsCheck, bool cache, bool lineInfo) {
+                       const std::string &target, bool boundsCheck, bool cache, bool lineInfo,
+                       const std::string &backend) {
              unsigned optLevel = readOptLevel(opt);
              if (target != "cuda" && target != "cpu")
                throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
+             std::optional<driver::Backend> driverBackend = driver::backendFromName(backend);
+             if (!driverBackend)
+               throw py::value_error("backend must be 'llvm' or 'nvrtc', not '" + backend + "'");
              driver::Target driverTarget =
                  target == "cpu" ? driver::Target::Host : driver::Target::CUDA;
-             return Dispatcher(std::move(source), std::move(describeGlobals),
-                               std::move(parameterNames),
-                               {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo});
+             return Dispatcher(
+                 std::move(source), std::move(describeGlobals), std::move(parameterNames),
+                 {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo, *driverBackend});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
            py::arg("fast_math") = false, py::arg("opt") = true, py::arg("target") = "cuda",
-           py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false)
+           py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false,
+           py::arg("backend") = "llvm")
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
       .def("occupancy_block_size", &Dispatcher::occupancyBlockSize, py::arg("args"),
            py::arg("sharedmem") = 0,
@@ -602,6 +608,9 @@ void bindDispatcher(py::module_ &m) {
                              [](const Dispatcher &dispatcher) {
                                return dispatcher.target() == driver::Target::Host ? "cpu" : "cuda";
                              })
+      .def_property_readonly(
+          "backend",
+          [](const Dispatcher &dispatcher) { return driver::backendName(dispatcher.backend()); })
       .def_property_readonly("signatures", &Dispatcher::signatures)
       .def(
           "inspect",
@@ -612,7 +621,10 @@ void bindDispatcher(py::module_ &m) {
               return dispatcher.inspect(signature, driver::Stage::LLVM);
             if (stage == "ptx")
               return dispatcher.inspect(signature, driver::Stage::PTX);
-            throw py::value_error("stage must be 'ir', 'llvm' or 'ptx', not '" + stage + "'");
+            if (stage == "cuda")
+              return dispatcher.inspect(signature, driver::Stage::CUDA);
+            throw py::value_error("stage must be 'ir', 'llvm', 'cuda' or 'ptx', not '" + stage +
+                                  "'");
           },
           py::arg("signature"), py::arg("stage"));
 

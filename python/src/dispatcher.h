@@ -80,6 +80,9 @@ public:
     bool boundsCheck = true; // cpu target only
     bool diskCache = false;  // cuda target: PTX kept in DiskCache::defaultDirectory()
     bool lineInfo = false;   // cuda target: .loc directives with the Python lines
+    // cuda target: who makes the PTX. Fixed per dispatcher, so every specialization of
+    // compiled_ (and its disk cache key) is the backend's.
+    driver::Backend backend = driver::Backend::LLVM;
   };
 
   Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,
@@ -87,13 +90,14 @@ public:
 
   const std::string &name() const { return kernel_.source->functionName(); }
   driver::Target target() const { return settings_.target; }
+  driver::Backend backend() const { return settings_.backend; }
   // Compiles for `signature` now; from then on, launches use only the signatures given this
   // way (converting scalar arguments), as Numba does for eagerly compiled kernels.
   void addSignature(const std::string &signature);
   // "void(float32[::1], float32)" for each specialization compiled so far.
   std::vector<std::string> signatures() const;
-  // The kaji IR, LLVM IR (for the dispatcher's target) or PTX (for the GPU, whatever the
-  // target) of the kernel for `signature`.
+  // The kaji IR, LLVM IR (for the dispatcher's target), or CUDA C++ or PTX (for the GPU,
+  // whatever the target) of the kernel for `signature`.
   std::string inspect(const std::string &signature, driver::Stage stage) const;
 
   // `kernel[config]` (`self` is this dispatcher's Python object): a ConfiguredLaunch. The last
