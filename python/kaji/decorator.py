@@ -78,9 +78,44 @@ def function_source(func):
     except (OSError, TypeError) as error:
         raise TypeError(f"kaji cannot read the source of '{func.__qualname__}' ({error}); "
                         "kernels must be defined in a file or a notebook cell") from None
+    if func.__name__ == "<lambda>":
+        return _lambda_source(func, lines, first_line)
     indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
     text = "".join(line[indent:] if line.strip() else "\n" for line in lines)
     return _core.FunctionSource(text, code.co_filename, first_line, indent, func.__name__)
+
+
+def _lambda_source(func, lines, first_line):
+    """A one-line lambda (``cuda.reduce(lambda a, b: a + b)``) as the source of a def whose
+    return expression maps back onto the lambda body's own line and column, so that
+    diagnostics point into the user's line."""
+    import ast
+
+    code = func.__code__
+    parameters = list(code.co_varnames[: code.co_argcount])
+    indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
+    dedented = [line[indent:] for line in lines]
+    try:
+        tree = ast.parse("".join(dedented))
+    except SyntaxError:
+        tree = ast.Module(body=[], type_ignores=[])
+    candidates = [node for node in ast.walk(tree)
+                  if isinstance(node, ast.Lambda) and node.body.lineno == node.body.end_lineno
+                  and [argument.arg for argument in node.args.args] == parameters]
+    if len(candidates) != 1:
+        raise TypeError(f"kaji cannot compile the lambda '{func.__qualname__}' at "
+                        f"{code.co_filename}:{first_line}: only a lambda whose body fits on one "
+                        "line, alone of its kind on its statement, compiles; use a def")
+    body = candidates[0].body
+    line = dedented[body.lineno - 1].encode()
+    body_text = line[body.col_offset:body.end_col_offset].decode()
+    column = indent + len(line[:body.col_offset].decode())
+    prefix = "    return "
+    text = f"def _lambda({', '.join(parameters)}):\n{prefix}{body_text}\n"
+    # The return line is the lambda's line; the column offset moves the body onto its own
+    # column (the header line's columns matter to no diagnostic).
+    return _core.FunctionSource(text, code.co_filename, first_line + body.lineno - 2,
+                                max(0, column - len(prefix)), "_lambda")
 
 
 def _parameters(func):

@@ -71,3 +71,16 @@ def test_bad_functions():
         cuda.reduce(lambda a: a, target="cpu")
     with pytest.raises(TypeError, match="Python function"):
         cuda.reduce(42, target="cpu")
+
+
+def test_lambda_as_numba_documents(ufunc_target):
+    sum_reduce = cuda.reduce(lambda a, b: a + b, target=ufunc_target)
+    values = np.arange(1234, dtype=np.float64)
+    assert sum_reduce(values) == values.sum()
+
+
+def test_error_in_a_lambda_points_at_its_line():
+    bad = cuda.reduce(lambda a, b: a + undefined_name, target="cpu")  # noqa: F821
+    with pytest.raises(kaji.CompileError, match=r"test_reduce\.py:\d+:\d+: error: name "
+                                                r"'undefined_name'"):
+        bad(np.arange(10))
