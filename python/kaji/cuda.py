@@ -22,6 +22,7 @@ from kaji._runtime import (
     unavailable_reason,
 )
 from kaji.decorator import jit
+from kaji import kernels
 from kaji.reduction import Reduce, reduce
 from kaji.vectorize import vectorize
 from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
