@@ -170,3 +170,19 @@ def test_errors_in_the_function_point_at_its_line():
 def test_int32_alias_is_usable():
     ufunc = kaji.vectorize([int32(int32, int32)], target="cpu")(_add)
     assert ufunc(np.int32(2) * np.ones(2, np.int32), 3).tolist() == [5, 5]
+
+
+@kaji.jit("float32(float32, float32, float32)", device=True)
+def _power_over(x, y, z):
+    return x ** y / z
+
+
+def _calls_device_function(x, y, z):
+    return _power_over(x, y, z)
+
+
+def test_ufunc_calls_device_functions(ufunc_target):
+    ufunc = kaji.vectorize(["float32(float32, float32, float32)"],
+                           target=ufunc_target)(_calls_device_function)
+    x = np.linspace(1, 2, 20, dtype=np.float32)
+    np.testing.assert_allclose(ufunc(x, x, x), x ** x / x, rtol=1e-6)
