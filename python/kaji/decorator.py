@@ -89,33 +89,39 @@ def _lambda_source(func, lines, first_line):
     """A one-line lambda (``cuda.reduce(lambda a, b: a + b)``) as the source of a def whose
     return expression maps back onto the lambda body's own line and column, so that
     diagnostics point into the user's line."""
-    import ast
-
     code = func.__code__
     parameters = list(code.co_varnames[: code.co_argcount])
-    indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
-    dedented = [line[indent:] for line in lines]
-    try:
-        tree = ast.parse("".join(dedented))
-    except SyntaxError:
-        tree = ast.Module(body=[], type_ignores=[])
-    candidates = [node for node in ast.walk(tree)
-                  if isinstance(node, ast.Lambda) and node.body.lineno == node.body.end_lineno
-                  and [argument.arg for argument in node.args.args] == parameters]
-    if len(candidates) != 1:
+    line = lines[0].rstrip("\n")
+    found = [lambda_node for start in range(len(line)) if line.startswith("lambda", start)
+             for lambda_node in [_longest_lambda(line, start, parameters)] if lambda_node]
+    if len(found) != 1:
         raise TypeError(f"kaji cannot compile the lambda '{func.__qualname__}' at "
-                        f"{code.co_filename}:{first_line}: only a lambda whose body fits on one "
-                        "line, alone of its kind on its statement, compiles; use a def")
-    body = candidates[0].body
-    line = dedented[body.lineno - 1].encode()
-    body_text = line[body.col_offset:body.end_col_offset].decode()
-    column = indent + len(line[:body.col_offset].decode())
+                        f"{code.co_filename}:{first_line}: only a lambda written on one line, "
+                        "alone of its parameters on that line, compiles; use a def")
+    start, body = found[0]
+    body_text = line[start:].encode()[body.col_offset:body.end_col_offset].decode()
+    column = start + len(line[start:].encode()[:body.col_offset].decode())
     prefix = "    return "
     text = f"def _lambda({', '.join(parameters)}):\n{prefix}{body_text}\n"
     # The return line is the lambda's line; the column offset moves the body onto its own
-    # column (the header line's columns matter to no diagnostic).
-    return _core.FunctionSource(text, code.co_filename, first_line + body.lineno - 2,
+    # column (no diagnostic points into the header line).
+    return _core.FunctionSource(text, code.co_filename, first_line - 1,
                                 max(0, column - len(prefix)), "_lambda")
+
+
+def _longest_lambda(line, start, parameters):
+    """(start, body) of the longest text from `start` of `line` that is a lambda of
+    `parameters`, or None."""
+    import ast
+
+    for end in range(len(line), start, -1):
+        try:
+            node = ast.parse(line[start:end], mode="eval").body
+        except SyntaxError:
+            continue
+        if isinstance(node, ast.Lambda) and [a.arg for a in node.args.args] == parameters:
+            return start, node.body
+    return None
 
 
 def _parameters(func):

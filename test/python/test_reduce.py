@@ -84,3 +84,11 @@ def test_error_in_a_lambda_points_at_its_line():
     with pytest.raises(kaji.CompileError, match=r"test_reduce\.py:\d+:\d+: error: name "
                                                 r"'undefined_name'"):
         bad(np.arange(10))
+
+
+def test_lambda_inside_a_call_spanning_lines(ufunc_target):
+    product = cuda.reduce(
+        lambda x, y: x * y,
+        target=ufunc_target)
+    # init (0 by default, as Numba's) is folded in: a product needs init=1.
+    assert product(np.arange(1, 11, dtype=np.int64), init=1) == 3628800
