@@ -186,3 +186,13 @@ def test_ufunc_calls_device_functions(ufunc_target):
                            target=ufunc_target)(_calls_device_function)
     x = np.linspace(1, 2, 20, dtype=np.float32)
     np.testing.assert_allclose(ufunc(x, x, x), x ** x / x, rtol=1e-6)
+
+
+def test_zero_d_fortran_and_strided_arrays(ufunc_target):
+    add = _make_add(ufunc_target)
+    assert add(np.array(2.0), 3.0) == 5.0
+    f = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    np.testing.assert_array_equal(add(f, f), f + f)
+    out = np.zeros((3, 4))[:, ::2]
+    add(np.ones((3, 2)), 2.0, out=out)
+    np.testing.assert_array_equal(out, np.full((3, 2), 3.0))
