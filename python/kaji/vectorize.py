@@ -58,7 +58,8 @@ class Vectorized:
     def __init__(self, func, signatures, target):
         self.py_func = func
         self.target = target
-        self._loops = []  # (result dtype, [argument dtypes], kernel) in signature order
+        # (result dtype, [argument dtypes], kernel of a set of scalar positions) per signature
+        self._loops = []
         self._device = DeviceFunction(func, signatures)
         # Kernels and describe_globals see the ufunc as the device function it wraps.
         self._source = self._device._source
