@@ -44,6 +44,9 @@ public:
                       const std::string &function, llvm::Value *axis, llvm::Value *index,
                       llvm::Value *extent, bool indexIsUnsigned) const override;
   std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const override;
+  llvm::Value *emitLibdevice(llvm::IRBuilderBase &builder, const ir::LibdeviceFunction &function,
+                             size_t value, llvm::ArrayRef<llvm::Value *> args,
+                             const ir::Location &location) const override;
   void markKernel(llvm::Function &kernel) const override;
   void linkMathLibrary(llvm::Module &module, bool fastMath) const override;
 

@@ -46,6 +46,31 @@ GlobalValue GlobalValue::functionRef(FunctionRef ref) {
   return v;
 }
 
+GlobalValue GlobalValue::enumClassOf(std::string qualifiedName, bool intEnum,
+                                     std::vector<GlobalValue> members) {
+  GlobalValue v;
+  v.kind = Kind::EnumClass;
+  v.qualifiedName = std::move(qualifiedName);
+  v.intEnum = intEnum;
+  v.enumMembers = std::move(members);
+  return v;
+}
+
+GlobalValue GlobalValue::enumMemberOf(GlobalValue value, std::string enumClass, std::string member,
+                                      bool intEnum) {
+  value.enumClass = std::move(enumClass);
+  value.enumMember = std::move(member);
+  value.intEnum = intEnum;
+  return value;
+}
+
+const GlobalValue *GlobalValue::enumMemberNamed(std::string_view name) const {
+  for (const GlobalValue &member : enumMembers)
+    if (member.qualifiedName == name)
+      return &member;
+  return nullptr;
+}
+
 GlobalValue GlobalValue::array(std::string name, ir::ScalarKind element, std::vector<int64_t> shape,
                                std::optional<std::string> bytes) {
   GlobalValue v;

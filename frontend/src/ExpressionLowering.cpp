@@ -94,7 +94,7 @@ ir::CmpPredicate predicateOf(CompareOperator op) {
 
 bool isPythonBuiltin(std::string_view name) {
   for (std::string_view builtin :
-       {"range", "len", "min", "max", "abs", "int", "float", "bool", "print"})
+       {"range", "len", "min", "max", "abs", "int", "float", "bool", "print", "round"})
     if (name == builtin)
       return true;
   return false;
@@ -236,7 +236,7 @@ Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Ope
   if (op == BinaryOperator::MatMul)
     throw ir::CompileError(loc,
                            "the '@' operator is not supported in kernels ('" + source() + "')");
-  if (!lhs.isScalar() || !rhs.isScalar())
+  if (!lhs.isScalar() || !rhs.isScalar() || lhs.isPlainEnumMember() || rhs.isPlainEnumMember())
     throw fail();
   if (std::optional<Operand> exact = foldWeakIntegers(op, lhs, rhs, loc, source))
     return *exact;
@@ -301,6 +301,10 @@ FunctionLowerer::foldWeakIntegers(BinaryOperator op, const Operand &lhs, const O
 Operand FunctionLowerer::lowerUnary(const UnaryOpExpr &expr) {
   Operand operand = lowerExact(*expr.operand);
   at(expr.loc);
+  if (operand.isPlainEnumMember() && expr.op != UnaryOperator::Not)
+    throw ir::CompileError(expr.loc, "bad operand '" + describe(operand) + "' for unary '" +
+                                         std::string(spelling(expr.op)) + "' in '" + unparse(expr) +
+                                         "'");
   if (std::optional<PythonInt> value = weakIntegerValue(operand);
       value && expr.op != UnaryOperator::Not) {
     PythonInt result = expr.op == UnaryOperator::Minus    ? -*value
@@ -332,6 +336,8 @@ ir::Value *FunctionLowerer::truth(const Operand &value, const Expr &node) {
   at(node.loc);
   switch (value.kind) {
   case Operand::Kind::Scalar: {
+    if (value.isPlainEnumMember())
+      return builder_.boolConstant(true);
     if (value.type().isBool())
       return value.value;
     Operand zero = value.type().isFloat() ? floatConstant(value.type().scalarKind(), 0.0)
@@ -457,9 +463,40 @@ Operand FunctionLowerer::lowerBoolOp(const BoolOpExpr &expr) {
   return mergeValues(merge, blocks, values, operandTypes, expr);
 }
 
+std::optional<ir::Value *> FunctionLowerer::compareEnumMembers(CompareOperator op,
+                                                               const Operand &lhs,
+                                                               const Operand &rhs,
+                                                               const Expr &node) {
+  bool identity = op == CompareOperator::Is || op == CompareOperator::IsNot;
+  bool equality = identity || op == CompareOperator::Eq || op == CompareOperator::NotEq;
+  if (!(lhs.enumMember || rhs.enumMember) ||
+      !(identity || lhs.isPlainEnumMember() || rhs.isPlainEnumMember()))
+    return std::nullopt; // IntEnum members compare as the ints they are
+  if (!equality)
+    throw ir::CompileError(node.loc, "'" + std::string(spelling(op)) + "' is not defined for '" +
+                                         describe(lhs) + "' and '" + describe(rhs) + "' in '" +
+                                         unparse(node) + "'");
+  bool wantsSame = op == CompareOperator::Eq || op == CompareOperator::Is;
+  if (lhs.enumMember && rhs.enumMember) {
+    bool same = lhs.enumMember->enumClass == rhs.enumMember->enumClass &&
+                lhs.enumMember->enumMember == rhs.enumMember->enumMember;
+    return builder_.boolConstant(same == wantsSame);
+  }
+  if (lhs.kind == Operand::Kind::None || rhs.kind == Operand::Kind::None)
+    return builder_.boolConstant(!wantsSame);
+  // A member against a plain number: a variable or parameter that was assigned a member
+  // holds its value (docs/numba-compat.md), so the values compare.
+  Operand lhsValue = lhs, rhsValue = rhs;
+  lhsValue.enumMember = rhsValue.enumMember = nullptr;
+  return compareValues(wantsSame ? CompareOperator::Eq : CompareOperator::NotEq, lhsValue, rhsValue,
+                       node);
+}
+
 ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs,
                                           const Operand &rhs, const Expr &node) {
   at(node.loc);
+  if (std::optional<ir::Value *> result = compareEnumMembers(op, lhs, rhs, node))
+    return *result;
   if (op == CompareOperator::Is || op == CompareOperator::IsNot) {
     bool lhsNone = lhs.kind == Operand::Kind::None, rhsNone = rhs.kind == Operand::Kind::None;
     if (!lhsNone && !rhsNone)
@@ -639,6 +676,8 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
   Operand callee = lower(*expr.func);
   switch (callee.kind) {
   case Operand::Kind::Builtin:
+    if (callee.name == "int.bit_count")
+      return bitCount(callee.elements.front(), expr);
     return callBuiltin(callee.name, expr);
   case Operand::Kind::Function:
     if (!callee.function.isDevice)

@@ -7,6 +7,7 @@ function. Values kernels cannot use are left out, so the compiler reports them a
 See python/src/environment.h for the format.
 """
 
+import enum
 import sys
 import types
 
@@ -63,6 +64,14 @@ def describe_value(name, value):
     if isinstance(value, types.ModuleType):
         canonical = _CANONICAL_MODULES.get(value.__name__)
         return None if canonical is None else ("module", canonical)
+    if isinstance(value, enum.Enum):
+        return _describe_enum_member(value)
+    if isinstance(value, type) and issubclass(value, enum.Enum):
+        # By every name the class has for a member, aliases included.
+        members = [(key, _describe_enum_member(member)) for key, member in
+                   value.__members__.items()]
+        return ("enum", _qualified_name(value), issubclass(value, int),
+                [(key, member) for key, member in members if member is not None])
     if _is_scalar(value):
         return ("constant", value)
     dtype = _scalar_type_name(value)
@@ -94,6 +103,21 @@ def _scalar_type_name(value):
     except TypeError:
         return None
     return scalar.name if isinstance(scalar, kaji_types.Scalar) else None
+
+
+def _qualified_name(cls):
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _describe_enum_member(member):
+    """An Enum or IntEnum member whose value is a number; None for other values."""
+    value = member.value
+    if isinstance(member, int):
+        value = int(member)
+    if not _is_scalar(value):
+        return None
+    return ("enum_member", _qualified_name(type(member)), member.name, value,
+            isinstance(member, int))
 
 
 def _is_ndarray(value):

@@ -59,6 +59,22 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
       return frontend::GlobalValue::floatConstant(value->kind, value->asDouble(), value->weak);
     return frontend::GlobalValue::intConstant(value->kind, value->asInt64(), value->weak);
   }
+  if (kind == "enum_member" && fields.size() == 5) {
+    frontend::GlobalValue value = globalValue(name, py::make_tuple("constant", fields[3]));
+    return frontend::GlobalValue::enumMemberOf(std::move(value), fields[1].cast<std::string>(),
+                                               fields[2].cast<std::string>(),
+                                               fields[4].cast<bool>());
+  }
+  if (kind == "enum" && fields.size() == 4) {
+    std::vector<frontend::GlobalValue> members;
+    for (py::handle entry : fields[3]) {
+      auto [key, member] = entry.cast<std::pair<std::string, py::object>>();
+      members.push_back(globalValue(name, member));
+      members.back().qualifiedName = key;
+    }
+    return frontend::GlobalValue::enumClassOf(fields[1].cast<std::string>(), fields[2].cast<bool>(),
+                                              std::move(members));
+  }
   if (kind == "array" && fields.size() == 4) {
     ir::ScalarKind element;
     try {
