@@ -53,10 +53,11 @@ def describe_globals(func):
 def describe_value(name, value):
     """The description of one value bound to `name`, or None when kernels cannot use it."""
     from kaji.decorator import DeviceFunction, Kernel
+    from kaji.vectorize import Vectorized
 
     if isinstance(value, Kernel):
         return ("function", value._source, value._describe_globals, False, ())
-    if isinstance(value, DeviceFunction):
+    if isinstance(value, (DeviceFunction, Vectorized)):
         return ("function", value._source, value._describe_globals, True, value._signatures)
     if isinstance(value, Intrinsic):
         return ("builtin", value._kaji_name)

@@ -85,9 +85,50 @@ def function_source(func):
     except (OSError, TypeError) as error:
         raise TypeError(f"kaji cannot read the source of '{func.__qualname__}' ({error}); "
                         "kernels must be defined in a file or a notebook cell") from None
+    if func.__name__ == "<lambda>":
+        return _lambda_source(func, lines, first_line)
     indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
     text = "".join(line[indent:] if line.strip() else "\n" for line in lines)
     return _core.FunctionSource(text, code.co_filename, first_line, indent, func.__name__)
+
+
+def _lambda_source(func, lines, first_line):
+    """A one-line lambda (``cuda.reduce(lambda a, b: a + b)``) as the source of a def whose
+    return expression maps back onto the lambda body's own line and column, so that
+    diagnostics point into the user's line."""
+    code = func.__code__
+    parameters = list(code.co_varnames[: code.co_argcount])
+    line = lines[0].rstrip("\n")
+    found = [lambda_node for start in range(len(line)) if line.startswith("lambda", start)
+             for lambda_node in [_longest_lambda(line, start, parameters)] if lambda_node]
+    if len(found) != 1:
+        raise TypeError(f"kaji cannot compile the lambda '{func.__qualname__}' at "
+                        f"{code.co_filename}:{first_line}: only a lambda written on one line, "
+                        "alone of its parameters on that line, compiles; use a def")
+    start, body = found[0]
+    body_text = line[start:].encode()[body.col_offset:body.end_col_offset].decode()
+    column = start + len(line[start:].encode()[:body.col_offset].decode())
+    prefix = "    return "
+    text = f"def _lambda({', '.join(parameters)}):\n{prefix}{body_text}\n"
+    # The return line is the lambda's line; the column offset moves the body onto its own
+    # column (no diagnostic points into the header line).
+    return _core.FunctionSource(text, code.co_filename, first_line - 1,
+                                max(0, column - len(prefix)), "_lambda")
+
+
+def _longest_lambda(line, start, parameters):
+    """(start, body) of the longest text from `start` of `line` that is a lambda of
+    `parameters`, or None."""
+    import ast
+
+    for end in range(len(line), start, -1):
+        try:
+            node = ast.parse(line[start:end], mode="eval").body
+        except SyntaxError:
+            continue
+        if isinstance(node, ast.Lambda) and [a.arg for a in node.args.args] == parameters:
+            return start, node.body
+    return None
 
 
 def _parameters(func):
