@@ -1,4 +1,4 @@
-#include "NarrowNegationRewrite.h"
+#include "kaji/codegen/NarrowNegationRewrite.h"
 
 #include <array>
 #include <string_view>

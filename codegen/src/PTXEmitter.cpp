@@ -4,7 +4,7 @@
 #include "LLVMLowering.h"
 #include "LargeStack.h"
 #include "NVPTXTarget.h"
-#include "NarrowNegationRewrite.h"
+#include "kaji/codegen/NarrowNegationRewrite.h"
 #include "OptimizationPipeline.h"
 
 #include <llvm/ADT/SmallString.h>

@@ -3,6 +3,7 @@
 #include "kaji/driver/Version.h"
 
 #include "kaji/codegen/FatalErrors.h"
+#include "kaji/codegen/NarrowNegationRewrite.h"
 #include "kaji/codegen/cuda/CudaCodegen.h"
 #include "kaji/driver/PtxAssembler.h"
 #include "kaji/frontend/Lowering.h"
@@ -91,12 +92,12 @@ LoweredModule lowerTimed(const CompileRequest &request, Target target, CompileTi
 // The GPU code of `lowered` by the request's backend: PTX, or a cubin.
 std::string emitGpuCode(const CompileRequest &request, const LoweredModule &lowered, bool cubin,
                         codegen::CodegenTimings *timings) {
-  if (request.backend == Backend::NVRTC)
-    return codegen::cuda::compileWithNvrtc(
-        lowered.module, request.ptx,
-        cubin ? codegen::cuda::Artifact::Cubin : codegen::cuda::Artifact::PTX, timings);
-  std::string ptx =
-      inBackend(lowered, [&] { return codegen::emitPTX(lowered.module, request.ptx, timings); });
+  std::string ptx = request.backend == Backend::NVRTC
+                        ? codegen::rewriteNarrowNegation(
+                              codegen::cuda::compileWithNvrtc(lowered.module, request.ptx, timings))
+                        : inBackend(lowered, [&] {
+                            return codegen::emitPTX(lowered.module, request.ptx, timings);
+                          });
   return cubin ? assemblePTX(ptx, request.ptx.arch, request.ptx.optLevel) : ptx;
 }
 

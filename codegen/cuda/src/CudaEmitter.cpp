@@ -3,6 +3,7 @@
 // labels, block arguments are variables the branches assign. The arithmetic that C++ leaves
 // undefined goes through the prelude's helpers (kaji_prelude.cuh).
 #include "kaji/codegen/cuda/CudaCodegen.h"
+#include "kaji/ir/Libdevice.h"
 
 #include "CommaSeparated.h"
 #include "CudaMath.h"
@@ -11,6 +12,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstring>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -182,6 +184,7 @@ private:
   std::string compare(const ir::Operation &op);
   std::string cast(const std::string &value, ScalarKind from, ScalarKind to);
   std::string math(const ir::Operation &op);
+  std::string libdevice(const ir::Operation &op);
   std::string warp(const ir::Operation &op);
   std::string atomic(const ir::Operation &op);
   std::string element(const ir::Operation &op, unsigned arrayOperand, unsigned firstIndex);
@@ -219,6 +222,11 @@ public:
       signatures.push_back(emitter.signature());
       emitters_.push_back(std::move(emitter));
     }
+    std::string bodies = emitBodies(signatures);
+    for (const std::string &declaration : libdeviceDeclarations_)
+      out.line(declaration);
+    if (!libdeviceDeclarations_.empty())
+      out.line("");
     bool anyDevice = false;
     for (size_t i = 0; i < emitters_.size(); ++i)
       if (!module_.functions()[i]->isKernel()) {
@@ -227,14 +235,20 @@ public:
       }
     if (anyDevice)
       out.line("");
-    for (size_t i = 0; i < emitters_.size(); ++i) {
-      body_.line(signatures[i] + " {");
-      emitters_[i].emitBody();
-      body_.line("}");
-      body_.line("");
-    }
     std::string constants = constants_.take();
-    return out.take() + constants + (constants.empty() ? "" : "\n") + body_.take();
+    return out.take() + constants + (constants.empty() ? "" : "\n") + bodies;
+  }
+
+  // Declares libdevice's __nv_NAME at file scope (NVRTC links libdevice into every program).
+  void declareLibdevice(const ir::LibdeviceFunction &function) {
+    std::vector<std::string> parameters;
+    for (ScalarKind kind : function.parameters)
+      parameters.push_back(scalarTypeName(kind));
+    for (ScalarKind kind : function.outputs)
+      parameters.push_back(scalarTypeName(kind) + " *");
+    libdeviceDeclarations_.insert(
+        "extern \"C\" __device__ " + (function.result ? scalarTypeName(*function.result) : "void") +
+        " __nv_" + std::string(function.name) + "(" + commaSeparated(parameters) + ");");
   }
 
   const ir::Module &module() const { return module_; }
@@ -269,6 +283,17 @@ public:
   }
 
 private:
+  // The functions' definitions; emitting them declares the libdevice functions they call.
+  std::string emitBodies(const std::vector<std::string> &signatures) {
+    for (size_t i = 0; i < emitters_.size(); ++i) {
+      body_.line(signatures[i] + " {");
+      emitters_[i].emitBody();
+      body_.line("}");
+      body_.line("");
+    }
+    return body_.take();
+  }
+
   static std::string hex(uint64_t bits) {
     char text[24];
     std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(bits));
@@ -280,6 +305,7 @@ private:
   LineWriter body_;
   LineWriter constants_;
   unsigned constantCount_ = 0;
+  std::set<std::string> libdeviceDeclarations_;
 };
 
 std::string FunctionEmitter::signature() {
@@ -498,6 +524,8 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   }
   case Opcode::Math:
     return assign(op, math(op));
+  case Opcode::Libdevice:
+    return assign(op, libdevice(op));
   case Opcode::Bits: {
     const std::string &bitFunction = op.attrAs<std::string>();
     if (bitFunction != "popc" && bitFunction != "brev" && bitFunction != "clz" &&
@@ -704,6 +732,34 @@ std::string FunctionEmitter::cast(const std::string &value, ScalarKind from, Sca
   if (ir::isFloat(from) && !ir::isFloat(to))
     return "kaji::to_int<" + target + ">(" + value + ")";
   return target + "(" + value + ")";
+}
+
+// libdevice's __nv_NAME; a function that writes values through pointers is called in a
+// lambda that returns the one value the op selects.
+std::string FunctionEmitter::libdevice(const ir::Operation &op) {
+  const std::string &attribute = op.attrAs<std::string>();
+  ir::LibdeviceSelection selection = ir::parseLibdeviceSelection(attribute);
+  if (!selection.function)
+    throw CompileError(op.location(), "unknown libdevice function '" + attribute + "'");
+  const ir::LibdeviceFunction &function = *selection.function;
+  module_.declareLibdevice(function);
+  std::vector<std::string> arguments;
+  for (const ir::Value *operand : op.operands())
+    arguments.push_back(name(operand, op));
+  std::string callee = "__nv_" + std::string(function.name);
+  if (function.outputs.empty())
+    return callee + "(" + commaSeparated(arguments) + ")";
+  std::string lambda = "[&] { ";
+  for (size_t i = 0; i < function.outputs.size(); ++i) {
+    std::string output = "output" + std::to_string(i);
+    lambda += scalarTypeName(function.outputs[i]) + " " + output + "; ";
+    arguments.push_back("&" + output);
+  }
+  std::string call = callee + "(" + commaSeparated(arguments) + ")";
+  if (function.result && selection.value == 0)
+    return lambda + "return " + call + "; }()";
+  size_t output = selection.value - (function.result ? 1 : 0);
+  return lambda + call + "; return output" + std::to_string(output) + "; }()";
 }
 
 std::string FunctionEmitter::math(const ir::Operation &op) {

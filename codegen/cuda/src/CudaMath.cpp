@@ -27,7 +27,7 @@ constexpr Entry kFunctions[] = {
     {"fmod", {2, false}},    {"copysign", {2, false}}, {"pow", {2, false}},
     {"minimum", {2, false}}, {"maximum", {2, false}},  {"fmin", {2, false}},
     {"fmax", {2, false}},    {"fma", {3, false}},      {"isnan", {1, true}},
-    {"isinf", {1, true}},    {"isfinite", {1, true}},
+    {"isinf", {1, true}},    {"isfinite", {1, true}},  {"roundeven", {1, false}},
 };
 
 } // namespace
@@ -52,6 +52,8 @@ std::string mathCall(std::string_view name, bool single, const std::vector<std::
     return "(" + magnitude + " < " + infinity + ")";
   if (name == "minimum" || name == "maximum") // NaN-propagating, -0.0 below +0.0
     return "kaji::" + std::string(name) + "(" + commaSeparated(args) + ")";
+  if (name == "roundeven") // half to even: rint in the default rounding mode
+    return std::string(single ? "rintf(" : "rint(") + x + ")";
   // round is C's (half away from zero), as llvm.round on the LLVM path.
   return std::string(name) + (single ? "f" : "") + "(" + commaSeparated(args) + ")";
 }

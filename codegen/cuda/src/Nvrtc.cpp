@@ -33,8 +33,6 @@ struct NvrtcApi {
   nvrtcResult (*getProgramLog)(nvrtcProgram, char *);
   nvrtcResult (*getPTXSize)(nvrtcProgram, size_t *);
   nvrtcResult (*getPTX)(nvrtcProgram, char *);
-  nvrtcResult (*getCUBINSize)(nvrtcProgram, size_t *);
-  nvrtcResult (*getCUBIN)(nvrtcProgram, char *);
 };
 
 struct LoadedNvrtc {
@@ -115,9 +113,7 @@ LoadedNvrtc load() {
                     bind(library, api.getProgramLogSize, "nvrtcGetProgramLogSize") &&
                     bind(library, api.getProgramLog, "nvrtcGetProgramLog") &&
                     bind(library, api.getPTXSize, "nvrtcGetPTXSize") &&
-                    bind(library, api.getPTX, "nvrtcGetPTX") &&
-                    bind(library, api.getCUBINSize, "nvrtcGetCUBINSize") &&
-                    bind(library, api.getCUBIN, "nvrtcGetCUBIN");
+                    bind(library, api.getPTX, "nvrtcGetPTX");
     if (!complete) {
       lastError = path + " lacks an NVRTC entry point kaji needs (CUDA 11.1 or newer)";
       dlclose(library);
@@ -196,7 +192,7 @@ void addNvrtcSearchDirectory(const std::string &directory) {
 
 NvrtcInfo nvrtcInfo() { return nvrtc().info; }
 
-std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options, Artifact artifact,
+std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options,
                              CodegenTimings *timings) {
   auto start = std::chrono::steady_clock::now();
   std::string arch = archNumber(options.arch);
@@ -218,8 +214,7 @@ std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options
                              api.getErrorString(result));
   std::unique_ptr<_nvrtcProgram, void (*)(nvrtcProgram)> owner(
       program, [](nvrtcProgram p) { nvrtc().api.destroyProgram(&p); });
-  std::vector<std::string> flags{
-      (artifact == Artifact::Cubin ? "-arch=sm_" : "-arch=compute_") + arch, "-std=c++17"};
+  std::vector<std::string> flags{"-arch=compute_" + arch, "-std=c++17"};
   // The emitted code uses nothing of the texture API or the device runtime, which
   // -minimal (NVRTC 12.4 on) leaves out: a third of NVRTC's time on saxpy.
   const NvrtcInfo &info = nvrtc().info;
@@ -245,18 +240,11 @@ std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options
                            "NVRTC rejected the CUDA C++ of this kernel (" +
                                std::string(api.getErrorString(compiled)) + "):\n" + log);
   size_t size = 0;
-  std::string output;
-  if (artifact == Artifact::PTX) {
-    api.getPTXSize(program, &size);
-    output.resize(size);
-    api.getPTX(program, output.data());
-    while (!output.empty() && output.back() == '\0')
-      output.pop_back();
-  } else {
-    api.getCUBINSize(program, &size);
-    output.resize(size);
-    api.getCUBIN(program, output.data());
-  }
+  api.getPTXSize(program, &size);
+  std::string output(size, '\0');
+  api.getPTX(program, output.data());
+  while (!output.empty() && output.back() == '\0')
+    output.pop_back();
   if (timings)
     timings->emitMs = millisecondsSince(start);
   return output;

@@ -24,7 +24,7 @@ std::optional<std::string> nvrtcPTX(const ir::Module &module) {
   } catch (const cuda::NvrtcUnavailable &) {
     return std::nullopt;
   }
-  return cuda::compileWithNvrtc(module, PTXOptions{}, cuda::Artifact::PTX);
+  return cuda::compileWithNvrtc(module, PTXOptions{});
 }
 
 // The `.param` types of the entry `name`, in order (".u64", ".f32", ...; `.ptr` qualifiers
@@ -182,7 +182,7 @@ TEST(CudaEmitter, UnknownArchIsAnError) {
   addSaxpy(module);
   PTXOptions options;
   options.arch = "compute-90";
-  EXPECT_THROW(cuda::compileWithNvrtc(module, options, cuda::Artifact::PTX), std::runtime_error);
+  EXPECT_THROW(cuda::compileWithNvrtc(module, options), std::runtime_error);
 }
 
 TEST(CudaEmitter, ConstantArrayIsAConstantAtFileScope) {

@@ -34,8 +34,8 @@ inline std::unique_ptr<Lowered> lowerSource(const std::string &source, const std
   for (const StmtPtr &stmt : module->body)
     if (auto *def = stmt->as<FunctionDefStmt>(); def && def->name == name)
       lowered->function =
-          lowerFunction(FunctionRef{module, def, env, false}, parseSignature(signature, {}).params,
-                        kind, lowered->module);
+          lowerFunction(FunctionRef{module, def, env, false, {}},
+                        parseSignature(signature, {}).params, kind, lowered->module);
   EXPECT_NE(lowered->function, nullptr) << "no function " << name;
   ir::verify(lowered->module);
   return lowered;

@@ -49,15 +49,15 @@ struct NvrtcInfo {
 };
 NvrtcInfo nvrtcInfo();
 
-enum class Artifact { PTX, Cubin };
-
-// Emits the module's CUDA C++ and compiles it with NVRTC for options.arch: PTX
-// (`-arch=compute_XX`) or a cubin (`-arch=sm_XX`). fastMath adds --use_fast_math, lineInfo
+// Emits the module's CUDA C++ and compiles it with NVRTC to PTX for options.arch
+// (`-arch=compute_XX`). Not to a cubin: ptxas miscompiles the 16-bit negations NVRTC's PTX
+// can hold (kaji/codegen/NarrowNegationRewrite.h), so the driver fixes the PTX and assembles
+// it itself. fastMath adds --use_fast_math, lineInfo
 // -lineinfo; NVRTC has no optimisation levels below its default, so optLevel is not used.
 // Throws ir::CompileError with NVRTC's log when it rejects the source (at the user's line
 // its #line directive names), NvrtcUnavailable without NVRTC. `timings` gets the emission
 // as lowerMs and NVRTC as emitMs.
-std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options, Artifact artifact,
+std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options,
                              CodegenTimings *timings = nullptr);
 
 } // namespace kaji::codegen::cuda

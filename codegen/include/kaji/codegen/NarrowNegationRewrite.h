@@ -9,7 +9,8 @@
 //
 // LLVM's NVPTX backend narrows such a sequence written in LLVM IR back to neg.s16, and
 // creates neg.s16 of its own (`x * -2` becomes `-(x << 1)`), so the rewrite is made on the
-// PTX it prints, where every 16-bit negation is visible.
+// PTX it prints, where every 16-bit negation is visible. NVRTC's PTX (the CUDA C++
+// backend) holds them too and gets the same rewrite in the driver.
 #pragma once
 
 #include <string>
