@@ -18,7 +18,11 @@ With a GPU (the default when one is usable), for each benchmark at full size:
 the cpu target and is checked against numpy, its PTX is assembled by
 ``ptxas --gpu-name sm_90``, and each .cu is compiled by nvcc; the registers each uses are shown.
 
+``--keep DIR`` leaves both sides' code there (NAME.kaji.ll, NAME.kaji.ptx, NAME.kaji.cubin,
+NAME.nvcc.ptx, NAME.nvcc.cubin) for comparing, e.g. with ``cuobjdump -sass``.
+
     python3 bench/kernels/run.py [--check] [--only saxpy,matmul] [--reps 20] [--arch sm_90]
+                                 [--keep DIR]
 """
 
 import argparse
@@ -72,13 +76,16 @@ def numba_cuda():
 
 
 def compile_cuda_c(name, arch, directory, verbose_registers=False):
-    """NAME.cu -> cubin path (and the registers ptxas reports, when asked)."""
-    cubin = pathlib.Path(directory) / f"{name}.cubin"
-    command = ["nvcc", "-O3", f"-arch={arch}", "-cubin", "-o", str(cubin), str(HERE / f"{name}.cu")]
+    """NAME.cu -> NAME.nvcc.cubin (and NAME.nvcc.ptx) in `directory`; the cubin's path and
+    the registers ptxas reports, when asked."""
+    stem = pathlib.Path(directory) / f"{name}.nvcc"
+    source = str(HERE / f"{name}.cu")
+    run_tool(["nvcc", "-O3", f"-arch={arch}", "-ptx", "-o", f"{stem}.ptx", source])
+    command = ["nvcc", "-O3", f"-arch={arch}", "-cubin", "-o", f"{stem}.cubin", source]
     if verbose_registers:
         command[1:1] = ["-Xptxas", "-v"]
     result = run_tool(command)
-    return cubin, registers_used(result.stderr)
+    return pathlib.Path(f"{stem}.cubin"), registers_used(result.stderr)
 
 
 def assemble_ptx(ptx, name, arch, directory):
@@ -126,23 +133,23 @@ def compare_outputs(label, outputs, expected, problem):
 # ---- --check: no GPU needed ---------------------------------------------------------------
 
 
-def check(names, arch):
+def check(names, arch, directory):
     os.environ["KAJI_TARGET"] = "cpu"  # read when the benchmark modules define their kernels
     rng = np.random.default_rng(0)
     print(f"{'kernel':<16} {'kaji vs numpy':<14} {'kaji regs':>9} {'nvcc regs':>9}")
-    with tempfile.TemporaryDirectory() as directory:
-        for name in names:
-            module, kernel = load_benchmark(name)
-            problem = module.problem(rng, full=False)
-            args = [a.copy() if isinstance(a, np.ndarray) else a for a in problem.args]
-            kernel[problem.grid, problem.block](*args)
-            compare_outputs(f"{name} (kaji, {kernel.target} target)",
-                            [args[i] for i in problem.outputs], problem.reference(*problem.args),
-                            problem)
-            (signature,) = kernel.signatures
-            kaji_registers = assemble_ptx(kernel.inspect_ptx(signature), name, arch, directory)
-            _, nvcc_registers = compile_cuda_c(name, arch, directory, verbose_registers=True)
-            print(f"{name:<16} {'ok':<14} {kaji_registers:>9} {nvcc_registers:>9}")
+    for name in names:
+        module, kernel = load_benchmark(name)
+        problem = module.problem(rng, full=False)
+        args = [a.copy() if isinstance(a, np.ndarray) else a for a in problem.args]
+        kernel[problem.grid, problem.block](*args)
+        compare_outputs(f"{name} (kaji, {kernel.target} target)",
+                        [args[i] for i in problem.outputs], problem.reference(*problem.args),
+                        problem)
+        (signature,) = kernel.signatures
+        (pathlib.Path(directory) / f"{name}.kaji.ll").write_text(kernel.inspect_llvm(signature))
+        kaji_registers = assemble_ptx(kernel.inspect_ptx(signature), name, arch, directory)
+        _, nvcc_registers = compile_cuda_c(name, arch, directory, verbose_registers=True)
+        print(f"{name:<16} {'ok':<14} {kaji_registers:>9} {nvcc_registers:>9}")
     print(f"{len(names)} kernels: results match numpy, PTX assembles for {arch}, .cu compiles")
 
 
@@ -174,7 +181,7 @@ class Driver:
     def launch(self, function, grid, block, args, stream):
         values = [ctypes_value(arg) for arg in args]
         pointers = (ctypes.c_void_p * len(values))(
-            *(ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values))
+            *(ctypes.addressof(v) for v in values))
         grid, block = padded3(grid), padded3(block)
         self.call("cuLaunchKernel", function, *map(ctypes.c_uint, grid),
                   *map(ctypes.c_uint, block), ctypes.c_uint(0), ctypes.c_void_p(stream),
@@ -266,6 +273,8 @@ def benchmark(name, arch, directory, driver, timer, numba):
         if label in results:
             compare_outputs(f"{name}: {label} vs nvcc", outputs_of(problem, results[label]),
                             expected, problem)
+    (signature,) = kernel.signatures
+    (pathlib.Path(directory) / f"{name}.kaji.ptx").write_text(kernel.inspect_ptx(signature))
     return {label: timer.min_ms(launch) for label, launch in launches.items()}
 
 
@@ -274,7 +283,7 @@ def device_arch():
     return f"sm_{major}{minor}"
 
 
-def measure(names, reps):
+def measure(names, reps, directory):
     arch = device_arch()
     driver, timer, numba = Driver(), Timer(reps), numba_cuda()
     print(f"device: {kaji.get_current_device().name} ({arch}); min of {reps} launches, "
@@ -286,15 +295,14 @@ def measure(names, reps):
         print("numba-cuda not importable: no numba column")
     print(header)
     ratios = []
-    with tempfile.TemporaryDirectory() as directory:
-        for name in names:
-            ms = benchmark(name, arch, directory, driver, timer, numba)
-            ratio = ms["kaji"] / ms["nvcc"]
-            ratios.append(ratio)
-            line = f"{name:<16} {ms['nvcc']:>9.4f} {ms['kaji']:>9.4f} {ratio:>9.3f}"
-            if numba is not None:
-                line += f" {ms['numba']:>9.4f} {ms['numba'] / ms['nvcc']:>10.3f}"
-            print(line, flush=True)
+    for name in names:
+        ms = benchmark(name, arch, directory, driver, timer, numba)
+        ratio = ms["kaji"] / ms["nvcc"]
+        ratios.append(ratio)
+        line = f"{name:<16} {ms['nvcc']:>9.4f} {ms['kaji']:>9.4f} {ratio:>9.3f}"
+        if numba is not None:
+            line += f" {ms['numba']:>9.4f} {ms['numba'] / ms['nvcc']:>10.3f}"
+        print(line, flush=True)
     geomean = float(np.exp(np.mean(np.log(ratios))))
     print(f"kaji/nvcc: geometric mean {geomean:.3f}, worst {max(ratios):.3f}")
 
@@ -307,6 +315,9 @@ def main():
     parser.add_argument("--only", help="comma-separated kernel names (default: all)")
     parser.add_argument("--reps", type=int, default=20, help="timed launches per kernel")
     parser.add_argument("--arch", default="sm_90", help="the architecture --check compiles for")
+    parser.add_argument("--keep", metavar="DIR",
+                        help="write the PTX and cubins of both sides to DIR (NAME.kaji.ptx, "
+                             "NAME.nvcc.ptx, ...) to compare them, e.g. with cuobjdump -sass")
     options = parser.parse_args()
     names = NAMES
     if options.only:
@@ -314,10 +325,13 @@ def main():
         unknown = sorted(set(names) - set(NAMES))
         if unknown:
             parser.error(f"unknown kernels {', '.join(unknown)}; known: {', '.join(NAMES)}")
-    if options.check or not kaji.is_available():
-        check(names, options.arch)
-    else:
-        measure(names, options.reps)
+    with tempfile.TemporaryDirectory() as scratch:
+        directory = options.keep or scratch
+        os.makedirs(directory, exist_ok=True)
+        if options.check or not kaji.is_available():
+            check(names, options.arch, directory)
+        else:
+            measure(names, options.reps, directory)
 
 
 if __name__ == "__main__":
