@@ -19,10 +19,11 @@ the cpu target and is checked against numpy, its PTX is assembled by
 ``ptxas --gpu-name sm_90``, and each .cu is compiled by nvcc; the registers each uses are shown.
 
 ``--keep DIR`` leaves both sides' code there (NAME.kaji.ll, NAME.kaji.ptx, NAME.kaji.cubin,
-NAME.nvcc.ptx, NAME.nvcc.cubin) for comparing, e.g. with ``cuobjdump -sass``.
+NAME.nvcc.ptx, NAME.nvcc.cubin) for comparing, e.g. with ``cuobjdump -sass``. On a GPU machine
+without nvcc, ``--cubins DIR`` loads the nvcc cubins that ``--check --keep DIR`` made elsewhere.
 
     python3 bench/kernels/run.py [--check] [--only saxpy,matmul] [--reps 20] [--arch sm_90]
-                                 [--keep DIR]
+                                 [--keep DIR] [--cubins DIR]
 """
 
 import argparse
@@ -31,6 +32,7 @@ import importlib
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -241,13 +243,16 @@ def outputs_of(problem, device_args):
     return [device_args[i].copy_to_host() for i in problem.outputs]
 
 
-def benchmark(name, arch, directory, driver, timer, numba):
+def benchmark(name, arch, directory, driver, timer, numba, cubins):
     module, kernel = load_benchmark(name)
     problem = module.problem(np.random.default_rng(0), full=True)
     stream = kaji.default_stream().handle
     launches = {}
 
-    cubin, _ = compile_cuda_c(name, arch, directory)
+    if cubins:
+        cubin = pathlib.Path(cubins) / f"{name}.nvcc.cubin"
+    else:
+        cubin, _ = compile_cuda_c(name, arch, directory)
     function = driver.function(cubin, name)
     nvcc_args = device_copies(problem, kaji.to_device)
     cuda_c_args = problem.cuda_c_args(*nvcc_args)
@@ -283,8 +288,11 @@ def device_arch():
     return f"sm_{major}{minor}"
 
 
-def measure(names, reps, directory):
+def measure(names, reps, directory, cubins):
     arch = device_arch()
+    if not cubins and shutil.which("nvcc") is None:
+        sys.exit("nvcc is not on PATH: compile the cubins where it is (run.py --check --keep DIR "
+                 f"--arch {arch}) and pass --cubins DIR")
     driver, timer, numba = Driver(), Timer(reps), numba_cuda()
     print(f"device: {kaji.get_current_device().name} ({arch}); min of {reps} launches, "
           f"CUDA events; outputs checked against nvcc's")
@@ -296,7 +304,7 @@ def measure(names, reps, directory):
     print(header)
     ratios = []
     for name in names:
-        ms = benchmark(name, arch, directory, driver, timer, numba)
+        ms = benchmark(name, arch, directory, driver, timer, numba, cubins)
         ratio = ms["kaji"] / ms["nvcc"]
         ratios.append(ratio)
         line = f"{name:<16} {ms['nvcc']:>9.4f} {ms['kaji']:>9.4f} {ratio:>9.3f}"
@@ -318,6 +326,9 @@ def main():
     parser.add_argument("--keep", metavar="DIR",
                         help="write the PTX and cubins of both sides to DIR (NAME.kaji.ptx, "
                              "NAME.nvcc.ptx, ...) to compare them, e.g. with cuobjdump -sass")
+    parser.add_argument("--cubins", metavar="DIR",
+                        help="with a GPU: load NAME.nvcc.cubin from DIR (made by --check --keep "
+                             "DIR where nvcc is) instead of running nvcc")
     options = parser.parse_args()
     names = NAMES
     if options.only:
@@ -331,7 +342,7 @@ def main():
         if options.check or not kaji.is_available():
             check(names, options.arch, directory)
         else:
-            measure(names, options.reps, directory)
+            measure(names, options.reps, directory, options.cubins)
 
 
 if __name__ == "__main__":
