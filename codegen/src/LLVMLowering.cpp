@@ -3,7 +3,9 @@
 #include "LineTable.h"
 #include "MathLowering.h"
 #include "PythonArithmetic.h"
+#include "kaji/codegen/Codegen.h"
 
+#include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
@@ -131,6 +133,7 @@ public:
 private:
   std::vector<const ir::Block *> reversePostOrder() const;
   void bindParameters();
+  llvm::Attribute extentRange() const;
   void createBlockArguments(const ir::Block &block);
   void lowerOperation(const ir::Operation &op);
   llvm::Value *lowerBinary(const ir::Operation &op);
@@ -365,6 +368,16 @@ void FunctionLowering::run() {
   }
 }
 
+// A kernel's array extents lie in [0, kMaxArrayBytes] (the ABI, kaji/codegen/Codegen.h): told
+// so, LLVM proves that an index counting up to an extent by a bounded step never
+// overflows, so a loop index that starts non-negative stays so and the wraparound of
+// negative indices folds away.
+llvm::Attribute FunctionLowering::extentRange() const {
+  return llvm::Attribute::get(
+      context_, llvm::Attribute::Range,
+      llvm::ConstantRange(llvm::APInt(64, 0), llvm::APInt(64, uint64_t(kMaxArrayBytes) + 1)));
+}
+
 void FunctionLowering::bindParameters() {
   const ir::Block &entry = *function_.entry();
   std::vector<ir::Type> types = function_.paramTypes();
@@ -389,6 +402,8 @@ void FunctionLowering::bindParameters() {
     array.data = &*argument++;
     array.data->setName(name);
     for (unsigned d = 0; d < type.ndim(); ++d) {
+      if (function_.isKernel())
+        out_.addParamAttr(argument->getArgNo(), extentRange());
       array.shape.push_back(&*argument++);
       array.shape.back()->setName(name + ".shape" + std::to_string(d));
     }

@@ -1,14 +1,17 @@
 #include "array_sizes.h"
 
 #include "integers.h"
+#include "kaji/codegen/Codegen.h"
 
 namespace kaji::python {
 
 namespace {
 
-[[noreturn]] void tooLarge(std::span<const int64_t> shape, int64_t itemSize, const char *what) {
+[[noreturn]] void tooLarge(std::span<const int64_t> shape, int64_t itemSize, const char *what,
+                           const char *limit) {
   throw py::value_error("array of shape " + shapeText(shape) + " with " + std::to_string(itemSize) +
-                        "-byte elements is too large: its " + what + " exceeds 2**63-1 bytes");
+                        "-byte elements is too large: its " + what + " exceeds " + limit +
+                        " bytes");
 }
 
 } // namespace
@@ -39,8 +42,9 @@ int64_t checkedElementCount(std::span<const int64_t> shape, int64_t itemSize) {
     if (extent < 0)
       throw py::value_error("negative dimensions are not allowed: shape " + shapeText(shape));
     empty |= extent == 0;
-    if (extent != 0 && __builtin_mul_overflow(bytes, extent, &bytes))
-      tooLarge(shape, itemSize, "size");
+    if (extent != 0 &&
+        (__builtin_mul_overflow(bytes, extent, &bytes) || bytes > codegen::kMaxArrayBytes))
+      tooLarge(shape, itemSize, "size", "2**62");
   }
   return empty ? 0 : bytes / itemSize;
 }
@@ -55,10 +59,10 @@ std::pair<int64_t, int64_t> byteExtent(std::span<const int64_t> shape,
     bool overflow = __builtin_mul_overflow(shape[axis] - 1, strides[axis], &reach);
     int64_t &end = reach < 0 ? low : high;
     if (overflow || __builtin_add_overflow(end, reach, &end))
-      tooLarge(shape, itemSize, "span of memory");
+      tooLarge(shape, itemSize, "span of memory", "2**63-1");
   }
   if (int64_t span; __builtin_sub_overflow(high, low, &span))
-    tooLarge(shape, itemSize, "span of memory");
+    tooLarge(shape, itemSize, "span of memory", "2**63-1");
   return {low, high};
 }
 

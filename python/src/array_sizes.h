@@ -1,6 +1,6 @@
-// Sizes computed from an array's shape and strides, checked: a shape whose byte count does not
-// fit an int64 is refused where the array is made, so that every size and byte offset computed
-// later from an existing array (nbytes, copies, views, kernel indices) fits.
+// Sizes computed from an array's shape and strides, checked: a shape whose byte count exceeds
+// 2**62 (kernels' bound on extents) is refused where the array is made, so that every size and byte
+// offset computed later from an existing array (nbytes, copies, views, kernel indices) fits.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -23,8 +23,9 @@ std::string shapeText(std::span<const int64_t> shape);
 std::vector<int64_t> readShape(py::handle shape);
 
 // The element count of an array of `shape` with `itemSize`-byte elements. As in numpy,
-// extents must be non-negative and the bytes of the nonzero extents must fit an int64 (a zero
-// extent does not make an absurd one acceptable). ValueError naming the shape otherwise.
+// extents must be non-negative; the bytes of the nonzero extents must not exceed
+// codegen::kMaxArrayBytes (2**62: kernels are compiled on that bound; a zero extent does not
+// make an absurd one acceptable). ValueError naming the shape otherwise.
 int64_t checkedElementCount(std::span<const int64_t> shape, int64_t itemSize);
 
 // The bytes [low, high), relative to the first element, that a strided array's elements span.

@@ -117,3 +117,17 @@ class ForeignGpuArray:
 def test_foreign_array_of_impossible_size_is_a_value_error(shape, strides, message):
     with pytest.raises(ValueError, match=message):
         kaji.typeof(ForeignGpuArray(shape, strides), "cuda")
+
+
+def test_byte_count_bound_kernels_are_compiled_on_is_2_to_the_62():
+    """Kernels assume every extent is at most 2**62 (codegen's kMaxArrayBytes): an array of
+    2**62 one-byte elements is typed, one element more is refused."""
+
+    def foreign_bytes(count):
+        array = ForeignGpuArray((count,))
+        array.__cuda_array_interface__["typestr"] = "|u1"
+        return array
+
+    assert "uint8" in str(kaji.typeof(foreign_bytes(2**62), "cuda"))
+    with pytest.raises(ValueError, match=r"too large.*2\*\*62 bytes"):
+        kaji.typeof(foreign_bytes(2**62 + 1), "cuda")

@@ -8,4 +8,4 @@ def k(a, flag):
         a[0] = 1
 
 # bool travels as one byte.
-# CHECK: define {{.*}}void @k(ptr addrspace(1) {{[^,]*}}, i64 {{[^,]*}}, i64 {{[^,]*}}, i8
+# CHECK: define {{.*}}void @k(ptr addrspace(1) {{[^,]*}}, i64 range(i64 0, 4611686018427387905) {{[^,]*}}, i64 {{[^,]*}}, i8

@@ -5,14 +5,22 @@
 //   scalar of type T      → one parameter of T (bool as one byte, 0 or 1)
 //   array of ndim n       → data pointer (8 bytes), then n × i64 shape, then n × i64
 //                           strides in bytes
+// An array's elements take at most kMaxArrayBytes bytes (its extents multiplied by the element
+// size, zero extents left out), so each extent lies in [0, kMaxArrayBytes]: kernels are
+// compiled on that fact and callers must refuse larger arrays.
 // Kernels keep their IR function name as the PTX entry name.
 #pragma once
 
 #include "kaji/ir/IR.h"
 
+#include <cstdint>
 #include <string>
 
 namespace kaji::codegen {
+
+// 2**62 bytes: far beyond any memory, and small enough that an index below an extent plus any
+// grid-sized step still fits an int64.
+inline constexpr int64_t kMaxArrayBytes = int64_t(1) << 62;
 
 struct PTXOptions {
   std::string arch = "sm_90"; // sm_XX

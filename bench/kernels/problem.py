@@ -1,0 +1,18 @@
+"""What one benchmark of the suite is: a kernel, its launch shape and arguments, the CUDA C++
+kernel's arguments for the same work, and how to check the result."""
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass
+class Problem:
+    grid: tuple
+    block: tuple
+    args: list  # host numpy arrays and numpy scalars, in the Python kernel's order
+    outputs: tuple  # indices into args of the arrays the kernel writes
+    cuda_c_args: Callable  # device args (same order) -> the .cu kernel's arguments
+    reference: Callable  # host args -> the expected outputs, for the small problems
+    rtol: float = 1e-5
+    atol: float = 0.0
+    mismatch_fraction: float = 0.0  # of the elements, allowed outside rtol/atol

@@ -1,0 +1,349 @@
+"""kaji against CUDA C++ (nvcc -O3) on the same kernels: results checked, device times compared.
+
+Each benchmark is a pair in this directory: NAME.py holds the kernel in Numba's spelling
+(``from kaji import cuda``, kernel NAME) and ``problem(rng, full)``, the launch shape and
+arguments; NAME.cu holds the same kernel in CUDA C++ (``extern "C" __global__ void NAME``).
+
+With a GPU (the default when one is usable), for each benchmark at full size:
+
+* NAME.cu is compiled by ``nvcc -O3 -arch=sm_XY`` (XY: the device's) to a cubin, loaded and
+  launched through the CUDA driver (ctypes);
+* the kaji kernel (and numba-cuda's compilation of the same source, when numba is importable)
+  is launched with the same shapes on copies of the same inputs;
+* the outputs are checked against nvcc's;
+* each launch is timed with CUDA events, queued behind a spinning kernel so that host launch
+  costs stay out of the time; the table shows the minimum over ``--reps``.
+
+``--check`` (the default without a GPU) needs no GPU: each kaji kernel runs a small problem on
+the cpu target and is checked against numpy, its PTX is assembled by
+``ptxas --gpu-name sm_90``, and each .cu is compiled by nvcc; the registers each uses are shown.
+
+``--keep DIR`` leaves both sides' code there (NAME.kaji.ll, NAME.kaji.ptx, NAME.kaji.cubin,
+NAME.nvcc.ptx, NAME.nvcc.cubin) for comparing, e.g. with ``cuobjdump -sass``. On a GPU machine
+without nvcc, ``--cubins DIR`` loads the nvcc cubins that ``--check --keep DIR`` made elsewhere.
+
+    python3 bench/kernels/run.py [--check] [--only saxpy,matmul] [--reps 20] [--arch sm_90]
+                                 [--keep DIR] [--cubins DIR]
+"""
+
+import argparse
+import ctypes
+import importlib
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(1, str(HERE.parents[1] / "python"))  # the source package, if not installed
+
+import kaji  # noqa: E402
+
+NAMES = sorted(path.stem for path in HERE.glob("*.cu"))
+SPIN_ITERATIONS = 200_000  # about a millisecond of dependent float64 FMAs
+
+
+def load_benchmark(name):
+    module = importlib.import_module(name)
+    return module, getattr(module, name)
+
+
+def load_numba_benchmark(name):
+    """The same source with ``from numba import cuda``: numba-cuda compiles the same kernel."""
+    import types
+
+    source = (HERE / f"{name}.py").read_text().replace("from kaji import cuda",
+                                                       "from numba import cuda")
+    module = types.ModuleType(f"numba_{name}")
+    module.__file__ = str(HERE / f"{name}.py")
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    return getattr(module, name)
+
+
+def numba_cuda():
+    """numba.cuda, or None where numba-cuda is not importable."""
+    try:
+        if not hasattr(np, "row_stack"):  # numba reads it; numpy 2.5 removed it
+            np.row_stack = np.vstack
+        from numba import cuda
+    except ImportError:
+        return None
+    return cuda if cuda.is_available() else None
+
+
+def compile_cuda_c(name, arch, directory, verbose_registers=False):
+    """NAME.cu -> NAME.nvcc.cubin (and NAME.nvcc.ptx) in `directory`; the cubin's path and
+    the registers ptxas reports, when asked."""
+    stem = pathlib.Path(directory) / f"{name}.nvcc"
+    source = str(HERE / f"{name}.cu")
+    run_tool(["nvcc", "-O3", f"-arch={arch}", "-ptx", "-o", f"{stem}.ptx", source])
+    command = ["nvcc", "-O3", f"-arch={arch}", "-cubin", "-o", f"{stem}.cubin", source]
+    if verbose_registers:
+        command[1:1] = ["-Xptxas", "-v"]
+    result = run_tool(command)
+    return pathlib.Path(f"{stem}.cubin"), registers_used(result.stderr)
+
+
+def assemble_ptx(ptx, name, arch, directory):
+    """ptxas on kaji's PTX: proves it assembles; returns the registers it uses."""
+    source = pathlib.Path(directory) / f"{name}.kaji.ptx"
+    source.write_text(ptx)
+    result = run_tool(["ptxas", "-v", f"--gpu-name={arch}", "-o",
+                       str(source.with_suffix(".cubin")), str(source)])
+    return registers_used(result.stderr)
+
+
+def run_tool(command):
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{result.stderr}")
+    return result
+
+
+def registers_used(ptxas_verbose_output):
+    found = re.findall(r"Used (\d+) registers", ptxas_verbose_output)
+    return int(found[-1]) if found else None
+
+
+def mismatch(actual, expected, problem):
+    """None when `actual` matches `expected` within the problem's tolerances, else why not."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.shape != expected.shape:
+        return f"shape {actual.shape} != {expected.shape}"
+    close = np.isclose(actual, expected, rtol=problem.rtol, atol=problem.atol)
+    wrong = close.size - np.count_nonzero(close)
+    if wrong <= problem.mismatch_fraction * close.size:
+        return None
+    index = np.unravel_index(np.argmin(close), close.shape)
+    return (f"{wrong} of {close.size} elements differ, e.g. at {index}: "
+            f"{actual[index]} != {expected[index]}")
+
+
+def compare_outputs(label, outputs, expected, problem):
+    for position, (actual, wanted) in zip(problem.outputs, zip(outputs, expected)):
+        why = mismatch(actual, wanted, problem)
+        if why:
+            raise AssertionError(f"{label}, output argument {position}: {why}")
+
+
+# ---- --check: no GPU needed ---------------------------------------------------------------
+
+
+def check(names, arch, directory):
+    os.environ["KAJI_TARGET"] = "cpu"  # read when the benchmark modules define their kernels
+    rng = np.random.default_rng(0)
+    print(f"{'kernel':<16} {'kaji vs numpy':<14} {'kaji regs':>9} {'nvcc regs':>9}")
+    for name in names:
+        module, kernel = load_benchmark(name)
+        problem = module.problem(rng, full=False)
+        args = [a.copy() if isinstance(a, np.ndarray) else a for a in problem.args]
+        kernel[problem.grid, problem.block](*args)
+        compare_outputs(f"{name} (kaji, {kernel.target} target)",
+                        [args[i] for i in problem.outputs], problem.reference(*problem.args),
+                        problem)
+        (signature,) = kernel.signatures
+        (pathlib.Path(directory) / f"{name}.kaji.ll").write_text(kernel.inspect_llvm(signature))
+        kaji_registers = assemble_ptx(kernel.inspect_ptx(signature), name, arch, directory)
+        _, nvcc_registers = compile_cuda_c(name, arch, directory, verbose_registers=True)
+        print(f"{name:<16} {'ok':<14} {kaji_registers:>9} {nvcc_registers:>9}")
+    print(f"{len(names)} kernels: results match numpy, PTX assembles for {arch}, .cu compiles")
+
+
+# ---- with a GPU -----------------------------------------------------------------------------
+
+
+class Driver:
+    """The few CUDA driver calls that load and launch a cubin, on kaji's (primary) context."""
+
+    def __init__(self):
+        self.lib = ctypes.CDLL("libcuda.so.1")
+        kaji.to_device(np.zeros(1, np.uint8))  # kaji makes its context current on this thread
+        context = ctypes.c_void_p()
+        self.call("cuCtxGetCurrent", ctypes.byref(context))
+        if not context.value:
+            raise RuntimeError("no current CUDA context after kaji's first allocation")
+
+    def call(self, function, *args):
+        status = getattr(self.lib, function)(*args)
+        if status != 0:
+            raise RuntimeError(f"{function} failed with CUresult {status}")
+
+    def function(self, cubin, name):
+        module, function = ctypes.c_void_p(), ctypes.c_void_p()
+        self.call("cuModuleLoadData", ctypes.byref(module), cubin.read_bytes())
+        self.call("cuModuleGetFunction", ctypes.byref(function), module, name.encode())
+        return function
+
+    def launch(self, function, grid, block, args, stream):
+        values = [ctypes_value(arg) for arg in args]
+        pointers = (ctypes.c_void_p * len(values))(
+            *(ctypes.addressof(v) for v in values))
+        grid, block = padded3(grid), padded3(block)
+        self.call("cuLaunchKernel", function, *map(ctypes.c_uint, grid),
+                  *map(ctypes.c_uint, block), ctypes.c_uint(0), ctypes.c_void_p(stream),
+                  pointers, None)
+
+
+CTYPES_OF = {np.float32: ctypes.c_float, np.float64: ctypes.c_double, np.int32: ctypes.c_int32,
+             np.int64: ctypes.c_int64, np.uint32: ctypes.c_uint32}
+
+
+def ctypes_value(arg):
+    if hasattr(arg, "__cuda_array_interface__"):
+        return ctypes.c_void_p(arg.__cuda_array_interface__["data"][0])
+    return CTYPES_OF[type(arg)](arg)
+
+
+def padded3(extent):
+    return tuple(extent) + (1,) * (3 - len(extent))
+
+
+@kaji.jit(target="cuda")
+def spin(cell, iterations):
+    value = cell[0]
+    for _ in range(iterations):
+        value = value * 0.999999 + 1e-6
+    cell[0] = value
+
+
+class Timer:
+    """Device milliseconds of one launch, queued behind `spin` so that the events bracket the
+    kernel alone; the minimum over `reps` launches."""
+
+    def __init__(self, reps):
+        self.reps = reps
+        self.cell = kaji.to_device(np.ones(1))
+        self.start, self.end = kaji.event(), kaji.event()
+
+    def min_ms(self, launch):
+        launch()
+        kaji.synchronize()
+        times = []
+        for _ in range(self.reps):
+            spin[1, 1](self.cell, SPIN_ITERATIONS)
+            self.start.record()
+            launch()
+            self.end.record()
+            self.end.synchronize()
+            times.append(self.start.elapsed_time(self.end))
+        return min(times)
+
+
+def device_copies(problem, to_device):
+    return [to_device(a) if isinstance(a, np.ndarray) else a for a in problem.args]
+
+
+def outputs_of(problem, device_args):
+    return [device_args[i].copy_to_host() for i in problem.outputs]
+
+
+def benchmark(name, arch, directory, driver, timer, numba, cubins):
+    module, kernel = load_benchmark(name)
+    problem = module.problem(np.random.default_rng(0), full=True)
+    stream = kaji.default_stream().handle
+    launches = {}
+
+    if cubins:
+        cubin = pathlib.Path(cubins) / f"{name}.nvcc.cubin"
+    else:
+        cubin, _ = compile_cuda_c(name, arch, directory)
+    function = driver.function(cubin, name)
+    nvcc_args = device_copies(problem, kaji.to_device)
+    cuda_c_args = problem.cuda_c_args(*nvcc_args)
+    launches["nvcc"] = lambda: driver.launch(function, problem.grid, problem.block, cuda_c_args,
+                                             stream)
+
+    kaji_args = device_copies(problem, kaji.to_device)
+    configured = kernel[problem.grid, problem.block]
+    launches["kaji"] = lambda: configured(*kaji_args)
+
+    results = {"nvcc": nvcc_args, "kaji": kaji_args}
+    if numba is not None:
+        numba_args = device_copies(problem, numba.to_device)
+        numba_configured = load_numba_benchmark(name)[problem.grid, problem.block]
+        launches["numba"] = lambda: numba_configured(*numba_args)
+        results["numba"] = numba_args
+
+    for launch in launches.values():  # once, on fresh inputs, for the check
+        launch()
+    kaji.synchronize()
+    expected = outputs_of(problem, results["nvcc"])
+    for label in ("kaji", "numba"):
+        if label in results:
+            compare_outputs(f"{name}: {label} vs nvcc", outputs_of(problem, results[label]),
+                            expected, problem)
+    (signature,) = kernel.signatures
+    (pathlib.Path(directory) / f"{name}.kaji.ptx").write_text(kernel.inspect_ptx(signature))
+    return {label: timer.min_ms(launch) for label, launch in launches.items()}
+
+
+def device_arch():
+    major, minor = kaji.get_current_device().compute_capability
+    return f"sm_{major}{minor}"
+
+
+def measure(names, reps, directory, cubins):
+    arch = device_arch()
+    if not cubins and shutil.which("nvcc") is None:
+        sys.exit("nvcc is not on PATH: compile the cubins where it is (run.py --check --keep DIR "
+                 f"--arch {arch}) and pass --cubins DIR")
+    driver, timer, numba = Driver(), Timer(reps), numba_cuda()
+    print(f"device: {kaji.get_current_device().name} ({arch}); min of {reps} launches, "
+          f"CUDA events; outputs checked against nvcc's")
+    header = f"{'kernel':<16} {'nvcc ms':>9} {'kaji ms':>9} {'kaji/nvcc':>9}"
+    if numba is not None:
+        header += f" {'numba ms':>9} {'numba/nvcc':>10}"
+    else:
+        print("numba-cuda not importable: no numba column")
+    print(header)
+    ratios = []
+    for name in names:
+        ms = benchmark(name, arch, directory, driver, timer, numba, cubins)
+        ratio = ms["kaji"] / ms["nvcc"]
+        ratios.append(ratio)
+        line = f"{name:<16} {ms['nvcc']:>9.4f} {ms['kaji']:>9.4f} {ratio:>9.3f}"
+        if numba is not None:
+            line += f" {ms['numba']:>9.4f} {ms['numba'] / ms['nvcc']:>10.3f}"
+        print(line, flush=True)
+    geomean = float(np.exp(np.mean(np.log(ratios))))
+    print(f"kaji/nvcc: geometric mean {geomean:.3f}, worst {max(ratios):.3f}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true",
+                        help="no GPU needed: check results on the default target, assemble "
+                             "kaji's PTX and compile the .cu files (default without a GPU)")
+    parser.add_argument("--only", help="comma-separated kernel names (default: all)")
+    parser.add_argument("--reps", type=int, default=20, help="timed launches per kernel")
+    parser.add_argument("--arch", default="sm_90", help="the architecture --check compiles for")
+    parser.add_argument("--keep", metavar="DIR",
+                        help="write the PTX and cubins of both sides to DIR (NAME.kaji.ptx, "
+                             "NAME.nvcc.ptx, ...) to compare them, e.g. with cuobjdump -sass")
+    parser.add_argument("--cubins", metavar="DIR",
+                        help="with a GPU: load NAME.nvcc.cubin from DIR (made by --check --keep "
+                             "DIR where nvcc is) instead of running nvcc")
+    options = parser.parse_args()
+    names = NAMES
+    if options.only:
+        names = options.only.split(",")
+        unknown = sorted(set(names) - set(NAMES))
+        if unknown:
+            parser.error(f"unknown kernels {', '.join(unknown)}; known: {', '.join(NAMES)}")
+    with tempfile.TemporaryDirectory() as scratch:
+        directory = options.keep or scratch
+        os.makedirs(directory, exist_ok=True)
+        if options.check or not kaji.is_available():
+            check(names, options.arch, directory)
+        else:
+            measure(names, options.reps, directory, options.cubins)
+
+
+if __name__ == "__main__":
+    main()
