@@ -340,6 +340,14 @@ void bindDeviceArray(py::module_ &m) {
             a.copyFromHost(host, LaunchStream(stream).get());
           },
           py::arg("ary"), py::arg("stream") = py::none())
+      .def(
+          "__reduce__",
+          [](const DeviceArray &a) {
+            return py::make_tuple(py::module_::import("kaji._arrays").attr("to_device"),
+                                  py::make_tuple(a.copyToHost(nullptr)));
+          },
+          "Pickles as its host data; unpickled, it is a device array on the current device "
+          "(host-backed when the default target is cpu).")
       .def("__getitem__", &DeviceArray::getItem)
       .def("__setitem__", &DeviceArray::setItem)
       .def(

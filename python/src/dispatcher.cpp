@@ -374,7 +374,7 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
 }
 
 ConfiguredLaunch::ConfiguredLaunch(py::object dispatcher, const py::handle &config)
-    : dispatcherObject_(std::move(dispatcher)),
+    : dispatcherObject_(std::move(dispatcher)), config_(py::reinterpret_borrow<py::object>(config)),
       dispatcher_(dispatcherObject_.cast<Dispatcher *>()) {
   if (!py::isinstance<py::tuple>(config) || py::len(config) < 2 || py::len(config) > 4)
     throw py::value_error("launch configuration must be kernel[griddim, blockdim], "
@@ -392,6 +392,11 @@ ConfiguredLaunch::ConfiguredLaunch(py::object dispatcher, const py::handle &conf
 
 void ConfiguredLaunch::operator()(const py::args &args) const {
   dispatcher_->launch(shape_, stream_.get(), args);
+}
+
+py::tuple ConfiguredLaunch::reduce() const {
+  return py::make_tuple(py::module_::import("operator").attr("getitem"),
+                        py::make_tuple(dispatcherObject_, config_));
 }
 
 void bindDispatcher(py::module_ &m) {
@@ -440,7 +445,8 @@ void bindDispatcher(py::module_ &m) {
 
   py::class_<ConfiguredLaunch>(m, "ConfiguredLaunch", "kernel[griddim, blockdim, ...]",
                                cycleCollected<ConfiguredLaunch>())
-      .def("__call__", &ConfiguredLaunch::operator());
+      .def("__call__", &ConfiguredLaunch::operator())
+      .def("__reduce__", &ConfiguredLaunch::reduce);
 }
 
 } // namespace kaji::python
