@@ -114,6 +114,8 @@ private:
   // The parameter types a launch with `arguments` compiles for: theirs, or the eager
   // signature that accepts them.
   std::vector<ir::Type> launchTypes(const std::vector<Argument> &arguments) const;
+  void requireOnSelectedDevice(const std::vector<Argument> &arguments,
+                               const runtime::Stream *stream) const;
   void launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream,
                       std::vector<Argument> &arguments);
   void launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments);
