@@ -2,6 +2,11 @@
 (peer copies between GPUs), and a launch refuses arrays and streams of another device. The
 host-backed parts run anywhere; the `gpu` tests need one GPU, the `two_gpus` ones two."""
 
+import os
+import pathlib
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -137,3 +142,16 @@ def test_a_kernel_compiles_once_and_runs_on_each_device():
     assert len(kernel.signatures) == 1
     np.testing.assert_array_equal(results[0], np.full(8, 1.0))
     np.testing.assert_array_equal(results[1], np.full(8, 2.0))
+
+
+def test_the_multi_gpu_example_runs_on_the_cpu_target_and_checks_its_results():
+    example = pathlib.Path(__file__).resolve().parents[2] / "examples" / "multi_gpu.py"
+    source_package = pathlib.Path(kaji.__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, str(example), "--size", "10000", "--iterations", "8", "--repeats", "1"],
+        capture_output=True, text=True, timeout=120,
+        env=dict(os.environ, KAJI_TARGET="cpu", PYTHONPATH=str(source_package)))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "10000 float32 elements on the cpu target" in result.stdout
+    for kernel in ("memory-bound", "compute-bound"):
+        assert f"{kernel}: 1 device" in result.stdout
