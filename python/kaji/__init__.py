@@ -17,6 +17,7 @@ from kaji._core import (
     CudaUnavailable,
     DeviceArray,
     Event,
+    Graph,
     Stream,
 )
 from kaji._arrays import device_array, device_array_like, to_device
@@ -27,6 +28,7 @@ from kaji._runtime import (
     event_elapsed_time,
     external_stream,
     get_current_device,
+    graph,
     is_available,
     select_device,
     stream,
