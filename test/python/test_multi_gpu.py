@@ -155,3 +155,23 @@ def test_the_multi_gpu_example_runs_on_the_cpu_target_and_checks_its_results():
     assert "10000 float32 elements on the cpu target" in result.stdout
     for kernel in ("memory-bound", "compute-bound"):
         assert f"{kernel}: 1 device" in result.stdout
+
+
+@pytest.mark.gpu
+def test_select_device_is_per_thread():
+    two_gpus()
+    import threading
+
+    kaji.select_device(0)
+    seen = []
+
+    def on_another_thread():
+        seen.append(kaji.get_current_device().id)  # a new thread starts on device 0
+        kaji.select_device(1)
+        seen.append(kaji.to_device(np.zeros(2)).device_id)
+
+    thread = threading.Thread(target=on_another_thread)
+    thread.start()
+    thread.join()
+    assert seen == [0, 1]
+    assert kaji.get_current_device().id == 0
