@@ -37,13 +37,16 @@ public:
                   llvm::ArrayRef<llvm::Value *> args) const override;
   llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
                                   llvm::Value *mask, llvm::Value *value, llvm::Value *operand,
-                                  llvm::Type *resultType) const override;
+                                  llvm::Type *resultType, const ir::Location &site) const override;
   llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                  uint64_t alignment, const std::string &name) const override;
   void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                       const std::string &function, llvm::Value *axis, llvm::Value *index,
                       llvm::Value *extent, bool indexIsUnsigned) const override;
   std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const override;
+  llvm::Value *emitLibdevice(llvm::IRBuilderBase &builder, const ir::LibdeviceFunction &function,
+                             size_t value, llvm::ArrayRef<llvm::Value *> args,
+                             const ir::Location &location) const override;
   void markKernel(llvm::Function &kernel) const override;
   void linkMathLibrary(llvm::Module &module, bool fastMath) const override;
 

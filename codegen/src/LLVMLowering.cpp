@@ -486,6 +486,18 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::Math:
     result = lowerMath(op);
     break;
+  case Opcode::Libdevice: {
+    ir::LibdeviceSelection selection = ir::parseLibdeviceSelection(op.attrAs<std::string>());
+    if (!selection.function)
+      throw CompileError(op.location(),
+                         "unknown libdevice function '" + op.attrAs<std::string>() + "'");
+    std::vector<llvm::Value *> args;
+    for (const ir::Value *operand : op.operands())
+      args.push_back(scalar(operand, op));
+    result =
+        target_.emitLibdevice(builder_, *selection.function, selection.value, args, op.location());
+    break;
+  }
   case Opcode::Bits:
     result = emitBitFunction(builder_, op.attrAs<std::string>(), scalar(op.operand(0), op));
     break;
@@ -514,9 +526,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     auto operand = [&](unsigned i) {
       return i < op.numOperands() ? scalar(op.operand(i), op) : nullptr;
     };
-    result = target_.emitWarpCollective(builder_, op.attrAs<std::string>(), operand(0), operand(1),
-                                        operand(2),
-                                        registerType(context_, op.resultType().scalarKind()));
+    result = target_.emitWarpCollective(
+        builder_, op.attrAs<std::string>(), operand(0), operand(1), operand(2),
+        registerType(context_, op.resultType().scalarKind()), op.location());
     break;
   }
   case Opcode::ArrayDim:

@@ -24,6 +24,7 @@ constexpr MathFunction kMathFunctions[] = {
     {"ceil", 1, llvm::Intrinsic::ceil},
     {"trunc", 1, llvm::Intrinsic::trunc},
     {"round", 1, llvm::Intrinsic::round},
+    {"roundeven", 1, llvm::Intrinsic::roundeven},
     {"copysign", 2, llvm::Intrinsic::copysign},
     {"fma", 3, llvm::Intrinsic::fma},
     // numpy's minimum/maximum propagate NaN; fmin/fmax return the other operand.

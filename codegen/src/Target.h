@@ -8,6 +8,7 @@
 #pragma once
 
 #include "kaji/ir/IR.h"
+#include "kaji/ir/Libdevice.h"
 
 #include <llvm/ADT/ArrayRef.h>
 
@@ -67,10 +68,12 @@ public:
 
   // The IR's warp collective `name` (docs/ir.md) among the lanes in the i32 `mask`: `value` is
   // the exchanged number or the i1 predicate (null for activemask), `operand` the i32 lane,
-  // delta or lane mask of a shuffle (else null). Returns a value of `resultType`.
+  // delta or lane mask of a shuffle (else null). Returns a value of `resultType`. `site` is
+  // where it is in the source: a target that emulates warps tells branches apart by it.
   virtual llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
                                           llvm::Value *mask, llvm::Value *value,
-                                          llvm::Value *operand, llvm::Type *resultType) const = 0;
+                                          llvm::Value *operand, llvm::Type *resultType,
+                                          const ir::Location &site) const = 0;
 
   // Block-shared storage of type `storage` (an array type) for one SharedArray op, aligned
   // to `alignment` bytes: the same for every thread of a block and distinct per op. Returns
@@ -91,6 +94,13 @@ public:
   // "atan2") for `kind` (Float32 or Float64) — used for math the lowering cannot
   // express as a target-independent LLVM intrinsic.
   virtual std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const = 0;
+
+  // The value number `value` of the libdevice function `function` of `args` (the libdevice
+  // op, called at `location`): throws a CompileError there when the target has none.
+  virtual llvm::Value *emitLibdevice(llvm::IRBuilderBase &builder,
+                                     const ir::LibdeviceFunction &function, size_t value,
+                                     llvm::ArrayRef<llvm::Value *> args,
+                                     const ir::Location &location) const = 0;
 
   // |x| of a signed integer; INT_MIN wraps to itself at x's width.
   virtual llvm::Value *emitIntAbs(llvm::IRBuilderBase &builder, llvm::Value *x) const = 0;

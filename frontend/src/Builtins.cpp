@@ -236,11 +236,21 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     return resolveQualified(global.qualifiedName, loc);
   case GlobalValue::Kind::Builtin:
     return resolveQualified(global.qualifiedName, loc);
-  case GlobalValue::Kind::Constant:
+  case GlobalValue::Kind::Constant: {
     at(loc);
-    if (ir::isFloat(global.constantType))
-      return floatConstant(global.constantType, global.floatValue, global.weak);
-    return intConstant(global.constantType, global.intValue, global.weak);
+    Operand constant = ir::isFloat(global.constantType)
+                           ? floatConstant(global.constantType, global.floatValue, global.weak)
+                           : intConstant(global.constantType, global.intValue, global.weak);
+    if (!global.enumClass.empty())
+      constant.enumMember = &global;
+    return constant;
+  }
+  case GlobalValue::Kind::EnumClass: {
+    Operand enumClass;
+    enumClass.kind = Operand::Kind::EnumClass;
+    enumClass.global = &global;
+    return enumClass;
+  }
   case GlobalValue::Kind::Function: {
     Operand fn;
     fn.kind = Operand::Kind::Function;
@@ -267,11 +277,17 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
   std::string member = name.substr(dot + 1);
   if (module == "builtins")
     return Operand::named(Operand::Kind::Builtin, name);
-  if (module == "numba") {
-    if (member == "cuda")
-      return Operand::named(Operand::Kind::Module, "kaji");
-    module = scalarKindFromSignatureName(member) ? "numpy" : "kaji";
-  }
+  if (module == "numba" && member == "cuda")
+    return Operand::named(Operand::Kind::Module, "kaji");
+  // Numba's and kaji's `types` modules name what the modules themselves name.
+  if ((module == "numba" || module == "kaji") && member == "types")
+    return Operand::named(Operand::Kind::Module, module);
+  // A scalar type of Numba's (or kaji's, the same names) is the numpy type it means.
+  if (module == "numba" || module == "kaji")
+    if (auto kind = scalarKindFromSignatureName(member))
+      return Operand::named(Operand::Kind::Builtin, "numpy." + std::string(ir::numpyName(*kind)));
+  if (module == "numba")
+    module = "kaji";
   if (module == "kaji") {
     if (member == "cuda")
       return Operand::named(Operand::Kind::Module, "kaji");
@@ -281,8 +297,13 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
       return Operand::named(Operand::Kind::Builtin, "kaji." + member);
     if (member == "laneid")
       return laneId(loc);
-    if (scalarKindFromSignatureName(member))
-      return Operand::named(Operand::Kind::Builtin, "numpy." + member);
+    if (member == "libdevice")
+      return Operand::named(Operand::Kind::Module, "kaji.libdevice");
+    if (member.starts_with("libdevice.")) {
+      if (!ir::findLibdeviceFunction(member.substr(10)))
+        throw ir::CompileError(loc, "cuda.libdevice has no function '" + member.substr(10) + "'");
+      return Operand::named(Operand::Kind::Builtin, "kaji." + member);
+    }
     if (member == "warpsize") {
       at(loc);
       return intConstant(ScalarKind::Int32, 32);
@@ -291,8 +312,10 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
   }
   if (module == "math" || module == "numpy") {
     std::string qualified = module + "." + member;
-    if (findMathFunction(qualified) || (module == "numpy" && scalarKindFromSignatureName(member)))
+    if (findMathFunction(qualified) || (module == "math" && isLibdeviceOrScaledMath(member)))
       return Operand::named(Operand::Kind::Builtin, qualified);
+    if (auto kind = module == "numpy" ? scalarKindFromNumpyName(member) : std::nullopt)
+      return Operand::named(Operand::Kind::Builtin, "numpy." + std::string(ir::numpyName(*kind)));
     if (auto value = floatConstantNamed(member)) {
       at(loc);
       return floatConstant(ScalarKind::Float64, *value, true);
@@ -309,7 +332,10 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
       if (dim == 3)
         throw ir::CompileError(node.loc,
                                base.name + " has no attribute '" + attr + "'; use .x, .y or .z");
-      return Operand::scalar(builder_.specialReg(*reg, dim));
+      // int64, so that arithmetic on them is 64-bit as Numba's is (it widens int32 to int64):
+      // blockIdx.x * blockDim.x + threadIdx.x is right past 2**31 threads, equal to grid(1).
+      return Operand::scalar(
+          builder_.cast(builder_.specialReg(*reg, dim), ir::Type::scalar(ScalarKind::Int64)));
     }
     if (base.name.starts_with("kaji.") && kajiNamespaceMembers(base.name.substr(5))) {
       std::string qualified = base.name + "." + attr;
@@ -347,8 +373,40 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
       return Operand::scalar(size);
     }
   }
+  if (base.kind == Operand::Kind::EnumClass) {
+    if (const GlobalValue *member = base.global->enumMemberNamed(attr))
+      return resolveGlobal(*member, node.loc);
+    throw ir::CompileError(node.loc, "enum class '" + base.global->qualifiedName +
+                                         "' has no member '" + attr + "'");
+  }
+  if (base.enumMember && attr == "value") {
+    Operand value = base;
+    value.enumMember = nullptr;
+    return value;
+  }
+  if (base.isPlainEnumMember())
+    throw ir::CompileError(node.loc, "'" + describe(base) + "' has no attribute '" + attr +
+                                         "' in kernels (only .value)");
+  if (base.isScalar() && base.type().isInteger() && attr == "bit_count") {
+    Operand method = Operand::named(Operand::Kind::Builtin, "int.bit_count");
+    method.elements.push_back(base);
+    return method;
+  }
   throw ir::CompileError(node.loc,
                          "'" + describe(base) + "' has no attribute '" + attr + "' in kernels");
+}
+
+Operand FunctionLowerer::bitCount(const Operand &x, const CallExpr &expr) {
+  if (!expr.args.empty() || !expr.keywords.empty())
+    throw ir::CompileError(expr.loc, "bit_count() takes no arguments, in '" + unparse(expr) + "'");
+  at(expr.loc);
+  // |INT_MIN| wraps to itself, whose one set bit is the right count.
+  ir::Value *magnitude = x.type().isSignedInteger()
+                             ? builder_.create(ir::Opcode::Abs, x.type(), {x.value})->result()
+                             : x.value;
+  ir::Value *ones =
+      builder_.create(ir::Opcode::Bits, x.type(), {magnitude}, std::string("popc"))->result();
+  return Operand::scalar(builder_.cast(ones, ir::Type::scalar(ScalarKind::Int64)));
 }
 
 Operand FunctionLowerer::gridIndex(const CallExpr &expr, bool size) {
@@ -378,19 +436,24 @@ Operand FunctionLowerer::gridIndex(const CallExpr &expr, bool size) {
   return elements.size() == 1 ? elements.front() : Operand::tuple(std::move(elements));
 }
 
+void requireNumbers(const std::string &function, size_t minArgs, size_t maxArgs,
+                    const std::vector<Operand> &args, const CallExpr &expr) {
+  if (args.size() < minArgs || args.size() > maxArgs)
+    throw ir::CompileError(
+        expr.loc, function + "() takes " + std::to_string(minArgs) +
+                      (maxArgs > minArgs ? " or " + std::to_string(maxArgs) : std::string()) +
+                      " argument" + (maxArgs == 1 ? "" : "s") + ", got " +
+                      std::to_string(args.size()));
+  for (const Operand &arg : args)
+    if (!arg.isScalar())
+      throw ir::CompileError(expr.loc, function + "() needs numbers, not '" + describe(arg) +
+                                           "', in '" + unparse(expr) + "'");
+}
+
 Operand FunctionLowerer::callMath(const std::string &function, const std::vector<Operand> &args,
                                   const CallExpr &expr) {
   const MathFunction &fn = *findMathFunction(function);
-  const std::string &display = function;
-  size_t maxArgs = fn.kind == MathKind::Log ? 2 : fn.arity;
-  if (args.size() < fn.arity || args.size() > maxArgs)
-    throw ir::CompileError(expr.loc, display + "() takes " + std::to_string(fn.arity) +
-                                         " argument" + (fn.arity == 1 ? "" : "s") + ", got " +
-                                         std::to_string(args.size()));
-  for (const Operand &arg : args)
-    if (!arg.isScalar())
-      throw ir::CompileError(expr.loc, display + "() needs numbers, not '" + describe(arg) +
-                                           "', in '" + unparse(expr) + "'");
+  requireNumbers(function, fn.arity, fn.kind == MathKind::Log ? 2 : fn.arity, args, expr);
   ScalarType type = args.front().scalarType();
   for (const Operand &arg : args)
     type = promote(type, arg.scalarType());
@@ -468,6 +531,12 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   at(expr.loc);
   if (name.starts_with("kaji.atomic."))
     return atomic(name.substr(12), args, expr);
+  if (name.starts_with("kaji.libdevice."))
+    return callLibdevice(name.substr(15), args, expr);
+  if (name.starts_with("math.") && isLibdeviceOrScaledMath(name.substr(5)))
+    return callLibdeviceMath(name.substr(5), args, expr);
+  if (name == "builtins.round")
+    return callRound(args, expr);
   if (name.starts_with("kaji."))
     if (std::optional<Operand> result = callGpuFunction(name.substr(5), args, expr))
       return *result;
@@ -526,7 +595,7 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   if (name == "builtins.float")
     return Operand::scalar(convert(arg, ScalarKind::Float64));
   if (name.starts_with("numpy."))
-    if (auto kind = scalarKindFromSignatureName(name.substr(6)))
+    if (auto kind = scalarKindFromNumpyName(name.substr(6)))
       return Operand::scalar(convert(arg, *kind));
   throw ir::CompileError(expr.loc, "'" + display + "' cannot be called in kernels");
 }

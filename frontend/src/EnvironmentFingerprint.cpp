@@ -25,6 +25,9 @@ public:
     field("at", ref.def ? std::to_string(ref.def->loc.line) + ":" + std::to_string(ref.def->loc.col)
                         : std::string());
     field("device", ref.isDevice ? "1" : "0");
+    field("signatures", std::to_string(ref.signatures.size()));
+    for (const Signature &signature : ref.signatures)
+      field("signature", signatureString(signature));
     if (ref.env)
       environment(*ref.env);
     else
@@ -60,6 +63,8 @@ private:
     case GlobalValue::Kind::Constant: {
       field("constant", ir::irName(value.constantType));
       field("weak", value.weak ? "1" : "0");
+      field("enum", value.enumClass + "." + value.enumMember + (value.intEnum ? " int" : ""));
+      field("attribute", value.qualifiedName);
       // The float's bits, not its decimal spelling, so every distinct value differs.
       field("value", ir::isFloat(value.constantType)
                          ? std::to_string(std::bit_cast<uint64_t>(value.floatValue))
@@ -68,6 +73,12 @@ private:
     }
     case GlobalValue::Kind::Function:
       function(value.function);
+      return;
+    case GlobalValue::Kind::EnumClass:
+      field("enum-class", value.qualifiedName + (value.intEnum ? " int" : ""));
+      field("members", std::to_string(value.enumMembers.size()));
+      for (const GlobalValue &member : value.enumMembers)
+        global(member);
       return;
     case GlobalValue::Kind::Array: {
       field("array", ir::irName(value.arrayElement));

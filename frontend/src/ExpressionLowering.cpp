@@ -94,7 +94,7 @@ ir::CmpPredicate predicateOf(CompareOperator op) {
 
 bool isPythonBuiltin(std::string_view name) {
   for (std::string_view builtin :
-       {"range", "len", "min", "max", "abs", "int", "float", "bool", "print"})
+       {"range", "len", "min", "max", "abs", "int", "float", "bool", "print", "round"})
     if (name == builtin)
       return true;
   return false;
@@ -236,7 +236,7 @@ Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Ope
   if (op == BinaryOperator::MatMul)
     throw ir::CompileError(loc,
                            "the '@' operator is not supported in kernels ('" + source() + "')");
-  if (!lhs.isScalar() || !rhs.isScalar())
+  if (!lhs.isScalar() || !rhs.isScalar() || lhs.isPlainEnumMember() || rhs.isPlainEnumMember())
     throw fail();
   if (std::optional<Operand> exact = foldWeakIntegers(op, lhs, rhs, loc, source))
     return *exact;
@@ -301,6 +301,10 @@ FunctionLowerer::foldWeakIntegers(BinaryOperator op, const Operand &lhs, const O
 Operand FunctionLowerer::lowerUnary(const UnaryOpExpr &expr) {
   Operand operand = lowerExact(*expr.operand);
   at(expr.loc);
+  if (operand.isPlainEnumMember() && expr.op != UnaryOperator::Not)
+    throw ir::CompileError(expr.loc, "bad operand '" + describe(operand) + "' for unary '" +
+                                         std::string(spelling(expr.op)) + "' in '" + unparse(expr) +
+                                         "'");
   if (std::optional<PythonInt> value = weakIntegerValue(operand);
       value && expr.op != UnaryOperator::Not) {
     PythonInt result = expr.op == UnaryOperator::Minus    ? -*value
@@ -332,6 +336,8 @@ ir::Value *FunctionLowerer::truth(const Operand &value, const Expr &node) {
   at(node.loc);
   switch (value.kind) {
   case Operand::Kind::Scalar: {
+    if (value.isPlainEnumMember())
+      return builder_.boolConstant(true);
     if (value.type().isBool())
       return value.value;
     Operand zero = value.type().isFloat() ? floatConstant(value.type().scalarKind(), 0.0)
@@ -457,9 +463,40 @@ Operand FunctionLowerer::lowerBoolOp(const BoolOpExpr &expr) {
   return mergeValues(merge, blocks, values, operandTypes, expr);
 }
 
+std::optional<ir::Value *> FunctionLowerer::compareEnumMembers(CompareOperator op,
+                                                               const Operand &lhs,
+                                                               const Operand &rhs,
+                                                               const Expr &node) {
+  bool identity = op == CompareOperator::Is || op == CompareOperator::IsNot;
+  bool equality = identity || op == CompareOperator::Eq || op == CompareOperator::NotEq;
+  if (!(lhs.enumMember || rhs.enumMember) ||
+      !(identity || lhs.isPlainEnumMember() || rhs.isPlainEnumMember()))
+    return std::nullopt; // IntEnum members compare as the ints they are
+  if (!equality)
+    throw ir::CompileError(node.loc, "'" + std::string(spelling(op)) + "' is not defined for '" +
+                                         describe(lhs) + "' and '" + describe(rhs) + "' in '" +
+                                         unparse(node) + "'");
+  bool wantsSame = op == CompareOperator::Eq || op == CompareOperator::Is;
+  if (lhs.enumMember && rhs.enumMember) {
+    bool same = lhs.enumMember->enumClass == rhs.enumMember->enumClass &&
+                lhs.enumMember->enumMember == rhs.enumMember->enumMember;
+    return builder_.boolConstant(same == wantsSame);
+  }
+  if (lhs.kind == Operand::Kind::None || rhs.kind == Operand::Kind::None)
+    return builder_.boolConstant(!wantsSame);
+  // A member against a plain number: a variable or parameter that was assigned a member
+  // holds its value (docs/numba-compat.md), so the values compare.
+  Operand lhsValue = lhs, rhsValue = rhs;
+  lhsValue.enumMember = rhsValue.enumMember = nullptr;
+  return compareValues(wantsSame ? CompareOperator::Eq : CompareOperator::NotEq, lhsValue, rhsValue,
+                       node);
+}
+
 ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs,
                                           const Operand &rhs, const Expr &node) {
   at(node.loc);
+  if (std::optional<ir::Value *> result = compareEnumMembers(op, lhs, rhs, node))
+    return *result;
   if (op == CompareOperator::Is || op == CompareOperator::IsNot) {
     bool lhsNone = lhs.kind == Operand::Kind::None, rhsNone = rhs.kind == Operand::Kind::None;
     if (!lhsNone && !rhsNone)
@@ -639,6 +676,8 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
   Operand callee = lower(*expr.func);
   switch (callee.kind) {
   case Operand::Kind::Builtin:
+    if (callee.name == "int.bit_count")
+      return bitCount(callee.elements.front(), expr);
     return callBuiltin(callee.name, expr);
   case Operand::Kind::Function:
     if (!callee.function.isDevice)
@@ -696,8 +735,7 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
                              def.name + "() got multiple values for argument '" + kw.name + "'");
     bound[i] = lower(*kw.value);
   }
-  std::vector<ArgumentType> types;
-  std::vector<ir::Value *> values;
+  std::vector<Operand> args;
   for (size_t i = 0; i < params.size(); ++i) {
     if (!bound[i]) {
       if (!params[i].defaultValue)
@@ -710,15 +748,97 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
       throw ir::CompileError(expr.loc, "cannot pass '" + describe(arg) + "' as argument '" +
                                            params[i].name + "' of device function '" + def.name +
                                            "'");
-    types.push_back({arg.type(), arg.weak});
-    values.push_back(arg.value);
+    args.push_back(arg);
+  }
+  const Signature *signature =
+      callee.signatures.empty() ? nullptr : &deviceSignature(callee, args, expr);
+  std::vector<ArgumentType> types;
+  std::vector<ir::Value *> values;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!signature || args[i].kind == Operand::Kind::Array) {
+      types.push_back({args[i].type(), args[i].weak});
+      values.push_back(args[i].value);
+      continue;
+    }
+    at(expr.loc);
+    types.push_back({signature->params[i], false});
+    values.push_back(convert(args[i], signature->params[i].scalarKind()));
   }
   ir::Function *function = context_.specialise(callee, calleeEnv, types, expr.loc, *callees_);
   ir::Operation *call =
       at(expr.loc).create(ir::Opcode::Call, function->returnType(), values, function->name());
-  if (function->returnType().isVoid())
+  if (!signature)
+    return function->returnType().isVoid() ? Operand() : Operand::scalar(call->result());
+  const ir::Type &declared = signature->returnType;
+  if (declared.isVoid() != function->returnType().isVoid() || declared.isArray())
+    throw ir::CompileError(expr.loc, "device function '" + def.name + "' returns " +
+                                         typeString(function->returnType()) +
+                                         " but its signature '" + signatureString(*signature) +
+                                         "' says " + typeString(declared));
+  if (declared.isVoid())
     return Operand();
-  return Operand::scalar(call->result());
+  return Operand::scalar(convert(Operand::scalar(call->result()), declared.scalarKind()));
+}
+
+namespace {
+
+// Whether an argument of type `arg` fits parameter `param` of an eager signature: a scalar
+// converts to any scalar type (with `exactly`, only is it); an array needs the element type and
+// rank, and a layout the parameter takes (any takes every layout). Arrays are never converted.
+bool fitsParameter(const ir::Type &param, const ir::Type &arg, bool exactly) {
+  if (param.isArray() != arg.isArray())
+    return false;
+  if (!param.isArray())
+    return !exactly || param == arg;
+  return param.scalarKind() == arg.scalarKind() && param.ndim() == arg.ndim() &&
+         (param.layout() == ir::Layout::Any || param.layout() == arg.layout());
+}
+
+bool fitsSignature(const Signature &signature, const std::vector<Operand> &args, bool exactly) {
+  if (signature.params.size() != args.size())
+    return false;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!fitsParameter(signature.params[i], args[i].type(), exactly))
+      return false;
+  return true;
+}
+
+std::string describeArguments(const std::vector<Operand> &args) {
+  std::string text;
+  for (size_t i = 0; i < args.size(); ++i)
+    text += (i ? ", " : "") + describe(args[i]);
+  return text;
+}
+
+} // namespace
+
+// The eager signature a call of `callee` uses: the one the argument types are exactly, else
+// the only one they fit by converting scalars.
+const Signature &FunctionLowerer::deviceSignature(const FunctionRef &callee,
+                                                  const std::vector<Operand> &args,
+                                                  const CallExpr &expr) {
+  for (const Signature &signature : callee.signatures)
+    if (fitsSignature(signature, args, /*exactly=*/true))
+      return signature;
+  const Signature *fitting = nullptr;
+  for (const Signature &signature : callee.signatures) {
+    if (!fitsSignature(signature, args, /*exactly=*/false))
+      continue;
+    if (fitting)
+      throw ir::CompileError(expr.loc, "the arguments (" + describeArguments(args) + ") of '" +
+                                           callee.def->name +
+                                           "' fit several of its signatures after conversion; "
+                                           "pass the types of one of them");
+    fitting = &signature;
+  }
+  if (fitting)
+    return *fitting;
+  std::string known;
+  for (const Signature &signature : callee.signatures)
+    known += "\n  " + signatureString(signature);
+  throw ir::CompileError(expr.loc, "device function '" + callee.def->name +
+                                       "' has no signature for arguments (" +
+                                       describeArguments(args) + "); it has:" + known);
 }
 
 } // namespace kaji::frontend

@@ -12,6 +12,7 @@
 #include "kaji/frontend/Lowering.h"
 #include "kaji/ir/Builder.h"
 #include "kaji/ir/IR.h"
+#include "kaji/ir/Libdevice.h"
 
 #include <functional>
 #include <optional>
@@ -22,6 +23,14 @@
 namespace kaji::frontend {
 
 class LoweringContext;
+
+// math.frexp, ldexp, modf, remainder, radians and degrees: the math members
+// FunctionLowerer::callLibdeviceMath computes.
+bool isLibdeviceOrScaledMath(std::string_view member);
+
+// Throws unless `function` (as spelt in messages) got minArgs to maxArgs `args`, all numbers.
+void requireNumbers(const std::string &function, size_t minArgs, size_t maxArgs,
+                    const std::vector<Operand> &args, const CallExpr &expr);
 
 // The type of one argument a function is specialised on.
 struct ArgumentType {
@@ -104,6 +113,10 @@ private:
   Operand lowerCompare(const CompareExpr &expr);
   ir::Value *compareValues(CompareOperator op, const Operand &lhs, const Operand &rhs,
                            const Expr &node);
+  // ==, !=, is and is not where an operand is an Enum member, or `is` with an IntEnum member;
+  // nothing where the operands compare as numbers.
+  std::optional<ir::Value *> compareEnumMembers(CompareOperator op, const Operand &lhs,
+                                                const Operand &rhs, const Expr &node);
   Operand lowerIfExp(const IfExpExpr &expr);
   Operand lowerSubscript(const SubscriptExpr &expr);
   std::vector<ir::Value *> arrayIndices(const Operand &array, const SubscriptExpr &expr);
@@ -116,6 +129,8 @@ private:
                         const Expr &indexExpr, const Expr &node);
   Operand lowerCall(const CallExpr &expr);
   Operand callDevice(const FunctionRef &callee, const CallExpr &expr);
+  const Signature &deviceSignature(const FunctionRef &callee, const std::vector<Operand> &args,
+                                   const CallExpr &expr);
   Operand defaultArgument(const Expr &value, const Environment &env);
   // Branches to `ifTrue` or `ifFalse` on the truth of `test`, short-circuiting and/or/not.
   void branchOn(const Expr &test, ir::Block *ifTrue, ir::Block *ifFalse);
@@ -147,6 +162,19 @@ private:
   Operand callMath(const std::string &function, const std::vector<Operand> &args,
                    const CallExpr &expr);
   Operand gridIndex(const CallExpr &expr, bool size);
+  // x.bit_count(): the number of ones in |x|, as Python's int.bit_count.
+  Operand bitCount(const Operand &x, const CallExpr &expr);
+  // round(x) and round(x, ndigits) as Python rounds (Rounding.cpp).
+  Operand callRound(const std::vector<Operand> &args, const CallExpr &expr);
+
+  // cuda.libdevice.NAME and the math functions computed through libdevice (LibdeviceCalls.cpp).
+  Operand callLibdevice(const std::string &name, const std::vector<Operand> &args,
+                        const CallExpr &expr);
+  Operand callLibdeviceMath(const std::string &member, const std::vector<Operand> &args,
+                            const CallExpr &expr);
+  // The values of `function` of `args`: a scalar, or a tuple for a function with outputs.
+  Operand libdeviceValues(const ir::LibdeviceFunction &function,
+                          const std::vector<ir::Value *> &args);
 
   // The GPU model's builtins (GpuBuiltins.cpp).
   Operand staticArray(const CallExpr &expr, bool shared);

@@ -63,6 +63,10 @@ std::string mangle(const std::string &name, const std::vector<ArgumentType> &arg
 std::string describe(const Operand &operand) {
   switch (operand.kind) {
   case Operand::Kind::Scalar:
+    if (operand.enumMember)
+      return "enum member '" + operand.enumMember->enumClass + "." +
+             operand.enumMember->enumMember + "'";
+    return typeString(operand.type());
   case Operand::Kind::Array:
     return typeString(operand.type());
   case Operand::Kind::Tuple: {
@@ -83,6 +87,8 @@ std::string describe(const Operand &operand) {
     return "function '" + operand.function.def->name + "'";
   case Operand::Kind::GlobalArray:
     return "global array '" + operand.global->qualifiedName + "'";
+  case Operand::Kind::EnumClass:
+    return "enum class '" + operand.global->qualifiedName + "'";
   }
   return "?";
 }

@@ -28,6 +28,7 @@ struct Operand {
     Builtin,
     Function,
     GlobalArray, // a numpy array of the environment, usable only in kaji.const.array_like
+    EnumClass,   // an Enum or IntEnum class of the environment (`global`)
   };
   Kind kind = Kind::None;
   ir::Value *value = nullptr; // Scalar, Array
@@ -38,7 +39,10 @@ struct Operand {
   std::vector<Operand> elements;       // Tuple
   std::string name;                    // Module, Builtin: canonical dotted name; String: its text
   FunctionRef function;                // Function
-  const GlobalValue *global = nullptr; // GlobalArray (the environment outlives lowering)
+  const GlobalValue *global = nullptr; // GlobalArray, EnumClass (the environment outlives lowering)
+  // Scalar: the enum member this value is (its class's GlobalValue), else null. An IntEnum
+  // member computes as the int it is; an Enum member only compares and gives .value.
+  const GlobalValue *enumMember = nullptr;
 
   static Operand scalar(ir::Value *v, bool weak = false) {
     Operand o;
@@ -67,6 +71,8 @@ struct Operand {
   }
 
   bool isScalar() const { return kind == Kind::Scalar; }
+  // A member of an Enum (not IntEnum): no number, whatever its value.
+  bool isPlainEnumMember() const { return enumMember && !enumMember->intEnum; }
   ir::Type type() const { return value ? value->type() : ir::Type(); }
   ScalarType scalarType() const { return {value->type().scalarKind(), weak}; }
 };

@@ -38,7 +38,9 @@ from kaji._runtime import (
 from kaji._target import TargetFallbackWarning, default_target
 from kaji.decorator import DeviceFunction, Kernel, jit
 from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
-from kaji import _core, cuda
+from kaji.types import *  # noqa: F403 (Numba's type names, numba.float32 ..., see its __all__)
+from kaji.types import typeof
+from kaji import _core, cuda, types
 
 
 def _lazy_module(name, *aliases):
@@ -65,12 +67,6 @@ def __getattr__(name):
     if name == "random":
         return _random
     raise AttributeError(f"module 'kaji' has no attribute {name!r}")
-
-
-def typeof(value, target=None):
-    """The kaji type a kernel for `target` (default: the default target) is specialized on
-    for `value`, e.g. 'array<f32, 2, C>'."""
-    return _core.typeof(value, target if target is not None else default_target())
 
 
 __version__ = _core.compiler_version()

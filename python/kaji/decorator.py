@@ -5,6 +5,7 @@ import functools
 from kaji import _core
 from kaji._globals import describe_globals, describe_value
 from kaji._target import check_target, default_target
+from kaji.types import is_signature, signature_text
 
 _CO_VARARGS = 0x04
 _CO_VARKEYWORDS = 0x08
@@ -16,9 +17,11 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
     kernels call).
 
     ``@jit`` compiles lazily, once per argument-type signature, on first launch;
-    ``@jit("void(float32[:], float32)")`` (or a list of signatures) compiles eagerly and then
-    launches only with those signatures. ``fastmath`` allows LLVM's fast-math flags; ``opt``
-    is True/False or an LLVM optimization level 0-3. ``target`` is "cuda" (the GPU) or "cpu"
+    ``@jit("void(float32[:], float32)")`` or ``@jit(void(float32[:], float32))`` (kaji.types),
+    a tuple of argument types, or a list of signatures, compiles eagerly and then launches only
+    with those signatures (a tuple of strings is a list of signatures); a device function's
+    signatures fix the types its calls convert to. ``fastmath`` allows LLVM's fast-math
+    flags; ``opt`` is True/False or an LLVM optimization level 0-3. ``target`` is "cuda" (the GPU) or "cpu"
     (this process, synchronously); by default cuda when a GPU is usable, else cpu, unless the
     environment variable KAJI_TARGET says otherwise. ``boundscheck`` (cpu only, on by default)
     makes an out-of-range index raise IndexError; the cuda target has no bounds checks.
@@ -33,10 +36,7 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
 
     def decorate(func, signatures=()):
         if device:
-            if signatures:
-                raise TypeError("device functions are compiled for the types each kernel "
-                                "calls them with; give them no signature")
-            return DeviceFunction(func)
+            return DeviceFunction(func, signatures)
         kernel_target = target if target is not None else default_target()
         if kernel_target == "cuda" and boundscheck:
             raise ValueError(f"kernel '{func.__name__}': boundscheck=True needs target='cpu'; "
@@ -50,14 +50,16 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
 
     if func_or_sig is None:
         return decorate
-    if isinstance(func_or_sig, str):
-        return lambda func: decorate(func, (func_or_sig,))
-    if isinstance(func_or_sig, (list, tuple)) and all(isinstance(s, str) for s in func_or_sig):
-        return lambda func: decorate(func, tuple(func_or_sig))
+    if is_signature(func_or_sig):
+        signatures = (signature_text(func_or_sig),)
+        return lambda func: decorate(func, signatures)
+    if isinstance(func_or_sig, (list, tuple)):
+        signatures = tuple(signature_text(signature) for signature in func_or_sig)
+        return lambda func: decorate(func, signatures)
     if callable(func_or_sig):
         return decorate(func_or_sig)
-    raise TypeError("jit takes a function, a signature string such as "
-                    "'void(float32[:], float32)', or a list of them; not "
+    raise TypeError("jit takes a function, a signature such as 'void(float32[:], float32)' or "
+                    "void(float32[:], float32), or a list of them; not "
                     f"{type(func_or_sig).__name__}")
 
 
@@ -170,8 +172,9 @@ class Kernel(_core.Dispatcher):
 
     def add_signature(self, signature):
         """Compiles for `signature` now; launches then take only the signatures given so."""
-        super().add_signature(signature)
-        self._eager_signatures.append(signature)
+        text = signature_text(signature)
+        super().add_signature(text)
+        self._eager_signatures.append(text)
 
     def __reduce__(self):
         # The eager signatures compile again when it is unpickled, as when it was decorated;
@@ -215,20 +218,24 @@ class Kernel(_core.Dispatcher):
     def _inspect(self, signature, stage):
         if signature is None:
             return {sig: self.inspect(sig, stage) for sig in self.signatures}
-        return self.inspect(signature, stage)
+        return self.inspect(signature_text(signature), stage)
 
     def __repr__(self):
         return f"<kaji kernel {self.__qualname__} target={self.target}>"
 
 
 class DeviceFunction:
-    """A @jit(device=True) function: called from kernels, compiled into each caller."""
+    """A @jit(device=True) function: called from kernels, compiled into each caller. Without
+    signatures it is specialized on each call's argument types; with them (``@jit("float32(
+    float32, float32)", device=True)``), a call converts its scalar arguments to the signature
+    its arrays fit and the result to that signature's return type."""
 
-    def __init__(self, func):
+    def __init__(self, func, signatures=()):
         Definition.take(self, func).show_as(self)
+        self._signatures = tuple(_core.canonical_signature(s) for s in signatures)
 
     def __reduce__(self):
-        return (DeviceFunction, (self._definition,))
+        return (DeviceFunction, (self._definition, self._signatures))
 
     def __call__(self, *args, **kwargs):
         raise TypeError(f"device function '{self.__name__}' can only be called from a kaji "

@@ -64,5 +64,28 @@ atomic = IntrinsicNamespace(
      "or_", "xor", "inc", "dec"),
 )
 
+
+
+class _Libdevice(Intrinsic):
+    """``cuda.libdevice``: every libdevice function by its libdevice name (``sinf``,
+    ``fast_expf``, ``popc``), with Numba's signatures; the compiler's table lists them."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        from kaji._core import libdevice_functions
+
+        if name not in libdevice_functions():
+            raise AttributeError(f"cuda.libdevice has no function {name!r}")
+        return Intrinsic(f"{self._kaji_name}.{name}")
+
+    def __dir__(self):
+        from kaji._core import libdevice_functions
+
+        return libdevice_functions()
+
+
+libdevice = _Libdevice(_kernel_name("libdevice"))
+
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
-           "const", "atomic"]
+           "const", "atomic", "libdevice"]

@@ -87,15 +87,30 @@ size_t slotCount(const std::vector<ir::Type> &params) {
   return count;
 }
 
-// Writes the arguments per the flattened ABI, converted to the parameter types.
+// Writes the arguments per the flattened ABI, converted to the parameter types. A Python int
+// out of range for its (eagerly compiled) parameter type raises OverflowError naming the
+// argument, as NumPy 2 raises for np.int32(2**40); Numba wraps it (docs/numba-compat.md).
 void pack(const std::vector<ir::Type> &paramTypes, const std::vector<Argument> &arguments,
-          ParameterBuffer &buffer) {
+          ParameterBuffer &buffer, const std::string &kernel,
+          const std::vector<std::string> &parameterNames) {
   uint64_t *slot = buffer.slots.data();
   for (size_t i = 0; i < arguments.size(); ++i) {
     const ir::Type &param = paramTypes[i];
     const Argument &argument = arguments[i];
     if (param.isScalar()) {
-      storeScalar(argument.scalar, param.scalarKind(), reinterpret_cast<std::byte *>(slot++));
+      try {
+        storeScalar(argument.scalar, param.scalarKind(), reinterpret_cast<std::byte *>(slot++));
+      } catch (py::error_already_set &error) {
+        if (!error.matches(PyExc_OverflowError))
+          throw;
+        std::string message = "argument " + std::to_string(i + 1) + " ('" + parameterNames[i] +
+                              "') of kernel '" + kernel +
+                              "': " + py::repr(argument.scalar.object).cast<std::string>() +
+                              " is out of range for its parameter type " +
+                              std::string(ir::numpyName(param.scalarKind()));
+        PyErr_SetString(PyExc_OverflowError, message.c_str());
+        throw py::error_already_set();
+      }
       continue;
     }
     *slot++ = argument.data;
@@ -239,7 +254,7 @@ void **Dispatcher::packedParameters(LoadedKernel &kernel, py::handle args) {
   for (const Argument &argument : arguments)
     if (argument.needsStaging())
       throw py::type_error(GraphCapture::numpyArgumentProblem(name()));
-  pack(kernel.compiled->paramTypes, arguments, kernel.buffer);
+  pack(kernel.compiled->paramTypes, arguments, kernel.buffer, name(), parameterNames_);
   return kernel.buffer.params.data();
 }
 
@@ -318,7 +333,7 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
   for (Argument &argument : arguments)
     if (argument.needsStaging())
       argument.stage(stream);
-  pack(kernel.compiled->paramTypes, arguments, kernel.buffer);
+  pack(kernel.compiled->paramTypes, arguments, kernel.buffer, name(), parameterNames_);
   runtime::launch(kernel.function, config, stream, kernel.buffer.params.data());
   for (Argument &argument : arguments)
     argument.unstage(stream);
@@ -337,7 +352,7 @@ void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &a
       runtime::validateLaunch(hostLimits(), shape.grid, shape.block, shape.sharedBytes);
   HostSpecialization &specialization = hostSpecialization(arguments);
   const codegen::HostKernel &kernel = specialization.kernel;
-  pack(specialization.paramTypes, arguments, specialization.buffer);
+  pack(specialization.paramTypes, arguments, specialization.buffer, name(), parameterNames_);
   runtime::HostExecutor::shared().launch(
       kernel.entry,
       kernel.usesBarrier ? runtime::HostThreads::Fibers : runtime::HostThreads::LoopInEntry,

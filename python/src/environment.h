@@ -3,9 +3,16 @@
 //   ("module", "math")                    a module, by canonical name ("math", "numpy", "kaji")
 //   ("builtin", "math.sqrt")              a module member, by canonical qualified name
 //   ("constant", value)                   a Python or numpy scalar
-//   ("function", source, describe, is_device)
-//                                         another @jit function: its FunctionSource and a
-//                                         callable returning *its* globals' description
+//   ("enum_member", class, name, value, is_int_enum)
+//                                         an Enum/IntEnum member whose value is a scalar;
+//                                         `class` is the class's qualified name
+//   ("enum", class, is_int_enum, [(attribute, enum_member), ...])
+//                                         an Enum/IntEnum class and its (scalar) members by
+//                                         each name the class has for them (aliases too)
+//   ("function", source, describe, is_device, signatures)
+//                                         another @jit function: its FunctionSource, a
+//                                         callable returning *its* globals' description, and
+//                                         a device function's eager signature texts
 #pragma once
 
 #include "function_source.h"
@@ -29,7 +36,8 @@ public:
   // `source`'s function with its environment from `describeGlobals()`. Throws
   // ir::CompileError for a syntax error, TypeError for a malformed description.
   frontend::FunctionRef function(const std::shared_ptr<FunctionSource> &source,
-                                 const py::handle &describeGlobals, bool isDevice);
+                                 const py::handle &describeGlobals, bool isDevice,
+                                 std::vector<frontend::Signature> signatures = {});
 
   // The sources of every function resolved so far.
   const std::vector<const frontend::SourceFile *> &sources() const { return sources_; }

@@ -76,6 +76,12 @@ def test_a_device_function_pickles_and_is_called_from_a_new_kernel(pickler):
         device_copy(1.0)
 
 
+@pytest.mark.parametrize("pickler", PICKLERS)
+def test_a_device_function_keeps_its_signatures(pickler):
+    typed = kaji.jit("float32(float32)", device=True)(scaled.py_func)
+    assert pickler.loads(pickler.dumps(typed))._signatures == typed._signatures != ()
+
+
 def make_closure_kernel(offset):
     def add_offset(out, x, y):
         i = kaji.grid(1)

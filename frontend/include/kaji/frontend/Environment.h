@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kaji/frontend/AST.h"
+#include "kaji/frontend/Signature.h"
 #include "kaji/ir/Type.h"
 
 #include <map>
@@ -22,15 +23,20 @@ struct FunctionRef {
   const FunctionDefStmt *def = nullptr;
   std::shared_ptr<const Environment> env; // may be null: then the caller's environment
   bool isDevice = true;                   // false for a kernel (calling one is an error)
+  // A device function's eager signatures (`@jit("float32(float32)", device=True)`): a call
+  // converts its arguments to the one that fits and its result to that return type. None: the
+  // function is specialized on each call's argument types.
+  std::vector<Signature> signatures;
 };
 
 struct GlobalValue {
   enum class Kind : uint8_t {
-    Module,   // a module: "math", "kaji" (also `from kaji import cuda`, `numba.cuda`), "numpy"
-    Builtin,  // a module member bound directly: "math.sqrt", "kaji.grid", "numpy.float32"
-    Constant, // a scalar value (Python int/float/bool or a numpy scalar)
-    Function, // another @jit function
-    Array,    // a numpy array, which kernels read through kaji.const.array_like
+    Module,    // a module: "math", "kaji" (also `from kaji import cuda`, `numba.cuda`), "numpy"
+    Builtin,   // a module member bound directly: "math.sqrt", "kaji.grid", "numpy.float32"
+    Constant,  // a scalar value (Python int/float/bool or a numpy scalar)
+    Function,  // another @jit function
+    Array,     // a numpy array, which kernels read through kaji.const.array_like
+    EnumClass, // an enum.Enum or enum.IntEnum class: its members by name
   };
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
@@ -39,6 +45,16 @@ struct GlobalValue {
   int64_t intValue = 0;  // Constant of integer or bool type
   double floatValue = 0; // Constant of float type
   FunctionRef function;  // Function
+  // Constant: the enum class (qualified name) whose member it is, or empty; an IntEnum's
+  // members are ints, an Enum's members only compare and give .value.
+  // EnumClass: the class's qualified name is qualifiedName, and intEnum says IntEnum.
+  std::string enumClass;
+  std::string enumMember; // Constant of an enum: the member's name
+  bool intEnum = false;
+  // EnumClass: its members, Constants, each with the class attribute that names it as its
+  // qualifiedName (an alias names a member under a second attribute).
+  std::vector<GlobalValue> enumMembers;
+
   // Array: its name in Python, element type, extents, and its elements' bytes in C order;
   // no bytes (tooLarge) when it is over what constant memory holds.
   ir::ScalarKind arrayElement = ir::ScalarKind::Float64;
@@ -51,6 +67,13 @@ struct GlobalValue {
   static GlobalValue intConstant(ir::ScalarKind type, int64_t value, bool weak);
   static GlobalValue floatConstant(ir::ScalarKind type, double value, bool weak);
   static GlobalValue functionRef(FunctionRef ref);
+  static GlobalValue enumClassOf(std::string qualifiedName, bool intEnum,
+                                 std::vector<GlobalValue> members);
+  // `value` (a Constant) as member `member` of the enum class `enumClass`.
+  static GlobalValue enumMemberOf(GlobalValue value, std::string enumClass, std::string member,
+                                  bool intEnum);
+  // EnumClass: the member the class attribute `name` names, or null.
+  const GlobalValue *enumMemberNamed(std::string_view name) const;
   static GlobalValue array(std::string name, ir::ScalarKind element, std::vector<int64_t> shape,
                            std::optional<std::string> bytes);
 };
