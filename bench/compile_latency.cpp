@@ -1,6 +1,8 @@
 // In-process compile latency, source text → PTX, split into the frontend (parse,
-// Sema, IRGen, kaji passes), LLVM optimisation and PTX emission. Prints the
-// median of N compiles of each kernel.
+// Sema, IRGen, kaji passes), LLVM optimisation and PTX emission, and the same through the
+// nvrtc backend (CUDA C++ emission, then NVRTC). Prints the median of N compiles of each
+// kernel with each backend.
+#include "kaji/codegen/cuda/CudaCodegen.h"
 #include "kaji/driver/Compiler.h"
 #include "kaji/frontend/Signature.h"
 
@@ -61,28 +63,41 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::printf("compile latency, source -> PTX (sm_90, O3), median of %d compiles, ms\n", runs);
-  std::printf("%-10s %9s %9s %9s %9s\n", "kernel", "total", "frontend", "llvm-opt", "ptx-emit");
-  for (const Kernel &kernel : kernels) {
-    std::vector<double> total, frontend, optimize, emit;
-    for (int run = 0; run < runs; ++run) {
-      auto start = std::chrono::steady_clock::now();
-      frontend::SourceFile source;
-      source.name = std::make_shared<const std::string>(std::string(kernel.name) + ".py");
-      source.text = kernel.source;
-      auto module = driver::parse(source);
-      double parseMs = millisecondsSince(start);
-      driver::CompileRequest request;
-      auto env = frontend::environmentFromModule(module);
-      request.kernels.push_back({driver::findFunction(module, kernel.name, env),
-                                 frontend::parseSignature(kernel.signature, {}).params});
-      driver::CompiledModule compiled = driver::compile(request);
-      total.push_back(millisecondsSince(start));
-      frontend.push_back(parseMs + compiled.timings.frontendMs);
-      optimize.push_back(compiled.timings.codegen.lowerMs + compiled.timings.codegen.optimizeMs);
-      emit.push_back(compiled.timings.codegen.emitMs);
+  std::printf("(nvrtc: 'lower+opt' is emitting the CUDA C++, 'ptx-emit' is NVRTC)\n");
+  std::printf("%-10s %-7s %9s %9s %9s %9s\n", "kernel", "backend", "total", "frontend", "lower+opt",
+              "ptx-emit");
+  for (driver::Backend backend : {driver::Backend::LLVM, driver::Backend::NVRTC})
+    for (const Kernel &kernel : kernels) {
+      std::vector<double> total, frontend, optimize, emit;
+      for (int run = 0; run < runs; ++run) {
+        auto start = std::chrono::steady_clock::now();
+        frontend::SourceFile source;
+        source.name = std::make_shared<const std::string>(std::string(kernel.name) + ".py");
+        source.text = kernel.source;
+        auto module = driver::parse(source);
+        double parseMs = millisecondsSince(start);
+        driver::CompileRequest request;
+        request.backend = backend;
+        auto env = frontend::environmentFromModule(module);
+        request.kernels.push_back({driver::findFunction(module, kernel.name, env),
+                                   frontend::parseSignature(kernel.signature, {}).params,
+                                   {}});
+        driver::CompiledModule compiled;
+        try {
+          compiled = driver::compile(request);
+        } catch (const codegen::cuda::NvrtcUnavailable &error) {
+          std::printf("%-10s %-7s (%s)\n", kernel.name, "nvrtc", error.what());
+          break;
+        }
+        total.push_back(millisecondsSince(start));
+        frontend.push_back(parseMs + compiled.timings.frontendMs);
+        optimize.push_back(compiled.timings.codegen.lowerMs + compiled.timings.codegen.optimizeMs);
+        emit.push_back(compiled.timings.codegen.emitMs);
+      }
+      if (!total.empty())
+        std::printf("%-10s %-7s %9.3f %9.3f %9.3f %9.3f\n", kernel.name,
+                    driver::backendName(backend), median(total), median(frontend), median(optimize),
+                    median(emit));
     }
-    std::printf("%-10s %9.3f %9.3f %9.3f %9.3f\n", kernel.name, median(total), median(frontend),
-                median(optimize), median(emit));
-  }
   return 0;
 }

@@ -15,7 +15,14 @@ done
 if ((${#python_tests[@]})); then
   python3 -m pytest -q "${python_tests[@]}" || status=1
   # Again on the baseline x86-64 CPU model: no F16C or AVX, so the host JIT calls the
-  # compiler-runtime helpers that a newer CPU does in instructions.
-  KAJI_TEST_TARGETS=cpu KAJI_HOST_CPU=x86-64 python3 -m pytest -q test/kernels || status=1
+  # compiler-runtime helpers that a newer CPU does in instructions. Where NVRTC and ptxas
+  # are present, this run also puts every kernel through the nvrtc backend and ptxas.
+  nvrtc_ptx=0
+  if ls "${CUDA_HOME:-/usr/local/cuda}"/lib64/libnvrtc.so* >/dev/null 2>&1 &&
+    { command -v ptxas >/dev/null || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/ptxas" ]; }; then
+    nvrtc_ptx=1
+  fi
+  KAJI_TEST_TARGETS=cpu KAJI_HOST_CPU=x86-64 KAJI_TEST_NVRTC_PTX=$nvrtc_ptx \
+    python3 -m pytest -q test/kernels || status=1
 fi
 exit $status

@@ -132,10 +132,6 @@ void HostTarget::emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
   builder.CreateCall(fflush, {llvm::ConstantPointerNull::get(builder.getPtrTy())});
 }
 
-llvm::Value *HostTarget::emitIntAbs(llvm::IRBuilderBase &builder, llvm::Value *x) const {
-  return builder.CreateBinaryIntrinsic(llvm::Intrinsic::abs, x, builder.getFalse());
-}
-
 void HostTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
   callExecutor(builder, kWarpBarrier, "warp_barrier", builder.getVoidTy(), {mask});
 }

@@ -686,7 +686,8 @@ llvm::Value *FunctionLowering::lowerUnary(const ir::Operation &op) {
       return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, operand);
     if (!ir::isSigned(type.scalarKind()))
       return operand;
-    return target_.emitIntAbs(builder_, operand);
+    // INT_MIN wraps to itself (is_int_min_poison false).
+    return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, operand, builder_.getFalse());
   default:
     break;
   }

@@ -4,7 +4,6 @@
 #include "LibdeviceLowering.h"
 
 #include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Metadata.h>
@@ -66,18 +65,6 @@ llvm::Value *NVPTXTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const 
                                : name == "and" ? llvm::Intrinsic::nvvm_barrier0_and
                                                : llvm::Intrinsic::nvvm_barrier0_or;
   return builder.CreateIntrinsic(reduce, {}, {builder.CreateZExt(predicate, builder.getInt32Ty())});
-}
-
-llvm::Value *NVPTXTarget::emitIntAbs(llvm::IRBuilderBase &builder, llvm::Value *x) const {
-  if (x->getType()->getIntegerBitWidth() >= 32)
-    return builder.CreateBinaryIntrinsic(llvm::Intrinsic::abs, x, builder.getFalse());
-  // ptxas drops the sign extension that follows abs.s16 (|int16 -32768| widened to 32768,
-  // seen on an H100), and LLVM narrows any 32-bit abs of a narrow value back to abs.s16.
-  // An abs.s32 it cannot see into, truncated, wraps at the narrow width.
-  auto *i32 = builder.getInt32Ty();
-  auto *abs32 = llvm::InlineAsm::get(llvm::FunctionType::get(i32, {i32}, false), "abs.s32 $0, $1;",
-                                     "=r,r", /*hasSideEffects=*/false);
-  return builder.CreateTrunc(builder.CreateCall(abs32, {builder.CreateSExt(x, i32)}), x->getType());
 }
 
 void NVPTXTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {

@@ -23,7 +23,6 @@ public:
   llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
                                  llvm::Value *predicate) const override;
   void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const override;
-  llvm::Value *emitIntAbs(llvm::IRBuilderBase &builder, llvm::Value *x) const override;
   llvm::Value *emitCString(llvm::IRBuilderBase &builder, const std::string &text) const override;
   void emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
                   llvm::ArrayRef<llvm::Value *> args) const override;

@@ -102,9 +102,6 @@ public:
                                      llvm::ArrayRef<llvm::Value *> args,
                                      const ir::Location &location) const = 0;
 
-  // |x| of a signed integer; INT_MIN wraps to itself at x's width.
-  virtual llvm::Value *emitIntAbs(llvm::IRBuilderBase &builder, llvm::Value *x) const = 0;
-
   // Makes a lowered kernel an entry point the runtime can launch.
   virtual void markKernel(llvm::Function &kernel) const = 0;
 

@@ -3,6 +3,8 @@
 #include "kaji/driver/Version.h"
 
 #include "kaji/codegen/FatalErrors.h"
+#include "kaji/codegen/cuda/CudaCodegen.h"
+#include "kaji/driver/PtxAssembler.h"
 #include "kaji/frontend/Lowering.h"
 #include "kaji/ir/Passes.h"
 #include "kaji/ir/Printer.h"
@@ -32,8 +34,9 @@ LoweredModule lower(const CompileRequest &request, Target target) {
     options.gpuArch = request.ptx.arch;
   LoweredModule lowered;
   for (const KernelSpec &kernel : request.kernels) {
-    ir::Function *f = frontend::lowerFunction(kernel.function, kernel.argTypes,
-                                              ir::Function::Kind::Kernel, lowered.module, options);
+    ir::Function *f =
+        frontend::lowerFunction(kernel.function, kernel.argTypes, ir::Function::Kind::Kernel,
+                                lowered.module, options, kernel.structure);
     lowered.entryNames.push_back(f->name());
   }
   ir::verify(lowered.module);
@@ -85,17 +88,40 @@ LoweredModule lowerTimed(const CompileRequest &request, Target target, CompileTi
   return lowered;
 }
 
+// The GPU code of `lowered` by the request's backend: PTX, or a cubin.
+std::string emitGpuCode(const CompileRequest &request, const LoweredModule &lowered, bool cubin,
+                        codegen::CodegenTimings *timings) {
+  if (request.backend == Backend::NVRTC)
+    return codegen::cuda::compileWithNvrtc(
+        lowered.module, request.ptx,
+        cubin ? codegen::cuda::Artifact::Cubin : codegen::cuda::Artifact::PTX, timings);
+  std::string ptx =
+      inBackend(lowered, [&] { return codegen::emitPTX(lowered.module, request.ptx, timings); });
+  return cubin ? assemblePTX(ptx, request.ptx.arch, request.ptx.optLevel) : ptx;
+}
+
 CompiledModule compileUncached(const CompileRequest &request) {
   CompiledModule compiled;
   LoweredModule lowered = lowerTimed(request, Target::CUDA, compiled.timings);
-  compiled.ptx = inBackend(lowered, [&] {
-    return codegen::emitPTX(lowered.module, request.ptx, &compiled.timings.codegen);
-  });
+  compiled.ptx = emitGpuCode(request, lowered, false, &compiled.timings.codegen);
   compiled.entryNames = std::move(lowered.entryNames);
+  if (request.backend == Backend::NVRTC)
+    for (std::string &name : compiled.entryNames)
+      name = codegen::cuda::cudaName(*lowered.module.lookup(name));
   return compiled;
 }
 
 } // namespace
+
+const char *backendName(Backend backend) { return backend == Backend::NVRTC ? "nvrtc" : "llvm"; }
+
+std::optional<Backend> backendFromName(std::string_view name) {
+  if (name == "llvm")
+    return Backend::LLVM;
+  if (name == "nvrtc")
+    return Backend::NVRTC;
+  return std::nullopt;
+}
 
 std::shared_ptr<const frontend::Module> parse(const frontend::SourceFile &source,
                                               frontend::TopLevelErrors errors) {
@@ -158,9 +184,15 @@ HostCompiledModule compileHost(const CompileRequest &request) {
 }
 
 std::string emitStage(const CompileRequest &request, Stage stage) {
-  if (request.target == Target::Host && stage == Stage::PTX)
-    throw std::invalid_argument("there is no PTX for Target::Host");
+  if (request.target == Target::Host && stage != Stage::IR && stage != Stage::LLVM)
+    throw std::invalid_argument("there is no PTX, CUDA C++ or cubin for Target::Host");
+  if (request.target == Target::CUDA && request.backend == Backend::NVRTC && stage == Stage::LLVM)
+    throw std::invalid_argument("the nvrtc backend makes no LLVM IR: ask for its CUDA C++ or PTX");
   LoweredModule lowered = lower(request, request.target);
+  if (stage == Stage::CUDA)
+    return codegen::cuda::emitCUDA(lowered.module);
+  if (stage == Stage::PTX || stage == Stage::Cubin)
+    return emitGpuCode(request, lowered, stage == Stage::Cubin, nullptr);
   return inBackend(lowered, [&] {
     switch (stage) {
     case Stage::IR:
@@ -173,8 +205,8 @@ std::string emitStage(const CompileRequest &request, Stage stage) {
         return text;
       }
       return codegen::emitLLVMIR(lowered.module, request.ptx);
-    case Stage::PTX:
-      return codegen::emitPTX(lowered.module, request.ptx);
+    default:
+      break;
     }
     throw std::logic_error("unknown compile stage");
   });
@@ -186,6 +218,7 @@ CacheKey cacheKey(const CompileRequest &request) {
   CacheKey key;
   key.add("compiler", compilerVersion());
   key.add("target", request.target == Target::CUDA ? "cuda" : "host");
+  key.add("backend", backendName(request.backend));
   key.add("arch", request.ptx.arch);
   key.add("opt", std::to_string(request.ptx.optLevel));
   key.add("fastmath", request.ptx.fastMath ? "1" : "0");
@@ -201,6 +234,8 @@ CacheKey cacheKey(const CompileRequest &request) {
     key.add("kernel", frontend::fingerprint(kernel.function));
     for (const ir::Type &type : kernel.argTypes)
       key.add("arg", type.str());
+    key.add("args",
+            frontend::signatureString({ir::Type::voidType(), kernel.argTypes, kernel.structure}));
   }
   return key;
 }

@@ -193,7 +193,8 @@ bool isKajiFunction(std::string_view member) {
                               "eq_sync",
                               "match_any_sync",
                               "activemask",
-                              "lanemask_lt"})
+                              "lanemask_lt",
+                              "literal_unroll"})
     if (member == fn)
       return true;
   return findMathFunction("kaji." + std::string(member)) != nullptr;
@@ -264,6 +265,22 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     array.kind = Operand::Kind::GlobalArray;
     array.global = &global;
     return array;
+  }
+  case GlobalValue::Kind::TupleClass: {
+    Operand tupleClass;
+    tupleClass.kind = Operand::Kind::TupleClass;
+    tupleClass.tupleClass = global.tupleClass;
+    tupleClass.fields = global.fields;
+    return tupleClass;
+  }
+  case GlobalValue::Kind::Tuple: {
+    std::vector<Operand> elements;
+    for (const GlobalValue &element : global.elements)
+      elements.push_back(resolveGlobal(element, loc));
+    Operand tuple = Operand::tuple(std::move(elements));
+    tuple.tupleClass = global.tupleClass;
+    tuple.fields = global.fields;
+    return tuple;
   }
   }
   throw ir::CompileError(loc, "unsupported global value");
@@ -346,6 +363,9 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
     }
     return resolveQualified(base.name + "." + attr, node.loc);
   }
+  if (base.kind == Operand::Kind::Tuple)
+    if (std::optional<Operand> field = namedTupleField(base, attr))
+      return *field;
   if (base.kind == Operand::Kind::Array) {
     ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
     unsigned ndim = base.type().ndim();
@@ -521,14 +541,22 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   if (!expr.keywords.empty())
     throw ir::CompileError(expr.keywords.front().loc,
                            display + "() takes no keyword arguments in kernels");
-  if (name == "builtins.range")
-    throw ir::CompileError(expr.loc, "range() is supported only as the iterable of a for loop");
+  if (name == "builtins.range" || name == "builtins.enumerate" || name == "builtins.zip")
+    throw ir::CompileError(expr.loc,
+                           display + "() is supported only as the iterable of a for loop");
   if (name == "kaji.grid" || name == "kaji.gridsize")
     return gridIndex(expr, name == "kaji.gridsize");
   std::vector<Operand> args;
   for (const ExprPtr &arg : expr.args)
     args.push_back(lower(*arg));
   at(expr.loc);
+  if (name == "kaji.literal_unroll") {
+    // Every loop over a tuple is unrolled (Iteration.cpp): the marker changes nothing.
+    if (args.size() != 1 || args.front().kind != Operand::Kind::Tuple)
+      throw ir::CompileError(expr.loc,
+                             "literal_unroll() takes one tuple in '" + unparse(expr) + "'");
+    return args.front();
+  }
   if (name.starts_with("kaji.atomic."))
     return atomic(name.substr(12), args, expr);
   if (name.starts_with("kaji.libdevice."))

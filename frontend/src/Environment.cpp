@@ -83,6 +83,24 @@ GlobalValue GlobalValue::array(std::string name, ir::ScalarKind element, std::ve
   return v;
 }
 
+GlobalValue GlobalValue::tuple(std::vector<GlobalValue> elements, std::string tupleClass,
+                               std::vector<std::string> fields) {
+  GlobalValue v;
+  v.kind = Kind::Tuple;
+  v.elements = std::move(elements);
+  v.tupleClass = std::move(tupleClass);
+  v.fields = std::move(fields);
+  return v;
+}
+
+GlobalValue GlobalValue::namedTupleClass(std::string name, std::vector<std::string> fields) {
+  GlobalValue v;
+  v.kind = Kind::TupleClass;
+  v.tupleClass = std::move(name);
+  v.fields = std::move(fields);
+  return v;
+}
+
 namespace {
 
 // The canonical module a dotted import names: kaji's kernel API is one module however it
@@ -138,8 +156,18 @@ std::vector<Signature> decoratorSignatures(const Expr &decorator) {
   return signatures;
 }
 
-// `N = 3`, `X = -1.5`, `FLAG = True`: Python scalars, hence weak.
+// `N = 3`, `X = -1.5`, `FLAG = True`: Python scalars, hence weak; `SHAPE = (4, 8)`.
 std::optional<GlobalValue> literalConstant(const Expr &value) {
+  if (auto *tuple = value.as<TupleExpr>()) {
+    std::vector<GlobalValue> elements;
+    for (const ExprPtr &element : tuple->elts) {
+      std::optional<GlobalValue> constant = literalConstant(*element);
+      if (!constant)
+        return std::nullopt;
+      elements.push_back(std::move(*constant));
+    }
+    return GlobalValue::tuple(std::move(elements));
+  }
   const Expr *literal = &value;
   bool negate = false;
   if (auto *unary = value.as<UnaryOpExpr>();

@@ -89,6 +89,16 @@ private:
       field("bytes", value.arrayTooLarge ? "too large" : value.arrayBytes);
       return;
     }
+    case GlobalValue::Kind::TupleClass:
+    case GlobalValue::Kind::Tuple:
+      field(value.kind == GlobalValue::Kind::Tuple ? "tuple" : "tuple class",
+            std::to_string(value.elements.size()));
+      field("class", value.tupleClass);
+      for (const std::string &name : value.fields)
+        field("field", name);
+      for (const GlobalValue &element : value.elements)
+        global(element);
+      return;
     }
   }
 

@@ -26,7 +26,7 @@ _CANONICAL_MODULES = {
 }
 # Modules whose members may be bound directly (`from math import sqrt`), and the canonical
 # module each member belongs to.
-_MEMBER_MODULES = {"math": "math", "numpy": "numpy", "numba.cuda": "kaji"}
+_MEMBER_MODULES = {"math": "math", "numpy": "numpy", "numba.cuda": "kaji", "numba": "kaji"}
 
 
 def describe_globals(func, keep_jit_functions=False):
@@ -61,10 +61,11 @@ def describe_globals(func, keep_jit_functions=False):
 def describe_value(name, value):
     """The description of one value bound to `name`, or None when kernels cannot use it."""
     from kaji.decorator import DeviceFunction, Kernel
+    from kaji.vectorize import Vectorized
 
     if isinstance(value, Kernel):
         return ("function", value._source, value._describe_globals, False, ())
-    if isinstance(value, DeviceFunction):
+    if isinstance(value, (DeviceFunction, Vectorized)):
         return ("function", value._source, value._describe_globals, True, value._signatures)
     if isinstance(value, Intrinsic):
         return ("builtin", value._kaji_name)
@@ -81,6 +82,16 @@ def describe_value(name, value):
                 [(key, member) for key, member in members if member is not None])
     if _is_scalar(value):
         return ("constant", value)
+    if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields"):
+        return ("namedtuple", value.__name__, list(value._fields))
+    if isinstance(value, tuple):
+        # A tuple is usable when each element is: a constant, a function, a tuple of them.
+        elements = [describe_value(name, element) for element in value]
+        if any(element is None for element in elements):
+            return None
+        fields = getattr(type(value), "_fields", None)
+        return ("tuple", elements, type(value).__name__ if fields is not None else None,
+                list(fields) if fields is not None else None)
     dtype = _scalar_type_name(value)
     if dtype is not None:
         # A type object (kaji's, numba's) or numpy dtype is the numpy scalar type it means:

@@ -22,6 +22,9 @@ from kaji._runtime import (
     unavailable_reason,
 )
 from kaji.decorator import jit
+from kaji import kernels
+from kaji.reduction import Reduce, reduce
+from kaji.vectorize import vectorize
 from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
 from kaji.types import *  # noqa: F403 (Numba's type names: cuda.float32, ..., see its __all__)
 from kaji import types

@@ -3,6 +3,7 @@
 import functools
 
 from kaji import _core
+from kaji._backend import add_nvrtc_wheel, check_backend, default_backend
 from kaji._globals import describe_globals, describe_value
 from kaji._target import check_target, default_target
 from kaji.types import is_signature, signature_text
@@ -12,7 +13,7 @@ _CO_VARKEYWORDS = 0x08
 
 
 def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None,
-        boundscheck=None, cache=False, lineinfo=False):
+        boundscheck=None, cache=False, lineinfo=False, backend=None):
     """Compiles a Python function into a kernel (or, with ``device=True``, a device function
     kernels call).
 
@@ -29,10 +30,15 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
     ``$XDG_CACHE_HOME/kaji``, else ``~/.cache/kaji``) so later processes skip compiling it;
     the cpu target's machine code is not cached. ``lineinfo=True`` marks each PTX instruction
     with its Python line (``.loc``), so Nsight Compute and compute-sanitizer name the line.
+    ``backend`` picks what makes the GPU code: "llvm" (LLVM's NVPTX backend, the default) or
+    "nvrtc" (kaji's CUDA C++ compiled by NVIDIA's NVRTC, see ``inspect_cuda``); by default
+    the environment variable KAJI_BACKEND, else llvm. The cpu target always uses LLVM.
     Device functions take any target: they are compiled into each caller.
     """
     if target is not None:
         check_target(target)
+    if backend is not None:
+        check_backend(backend)
 
     def decorate(func, signatures=()):
         if device:
@@ -43,7 +49,8 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
                              "kernels on the cuda target are not bounds-checked")
         kernel = Kernel(func, fastmath=fastmath, opt=opt, target=kernel_target,
                         boundscheck=boundscheck is None or bool(boundscheck), cache=bool(cache),
-                        lineinfo=bool(lineinfo))
+                        lineinfo=bool(lineinfo),
+                        backend=backend if backend is not None else default_backend())
         for signature in signatures:
             kernel.add_signature(signature)
         return kernel
@@ -78,9 +85,50 @@ def function_source(func):
     except (OSError, TypeError) as error:
         raise TypeError(f"kaji cannot read the source of '{func.__qualname__}' ({error}); "
                         "kernels must be defined in a file or a notebook cell") from None
+    if func.__name__ == "<lambda>":
+        return _lambda_source(func, lines, first_line)
     indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
     text = "".join(line[indent:] if line.strip() else "\n" for line in lines)
     return _core.FunctionSource(text, code.co_filename, first_line, indent, func.__name__)
+
+
+def _lambda_source(func, lines, first_line):
+    """A one-line lambda (``cuda.reduce(lambda a, b: a + b)``) as the source of a def whose
+    return expression maps back onto the lambda body's own line and column, so that
+    diagnostics point into the user's line."""
+    code = func.__code__
+    parameters = list(code.co_varnames[: code.co_argcount])
+    line = lines[0].rstrip("\n")
+    found = [lambda_node for start in range(len(line)) if line.startswith("lambda", start)
+             for lambda_node in [_longest_lambda(line, start, parameters)] if lambda_node]
+    if len(found) != 1:
+        raise TypeError(f"kaji cannot compile the lambda '{func.__qualname__}' at "
+                        f"{code.co_filename}:{first_line}: only a lambda written on one line, "
+                        "alone of its parameters on that line, compiles; use a def")
+    start, body = found[0]
+    body_text = line[start:].encode()[body.col_offset:body.end_col_offset].decode()
+    column = start + len(line[start:].encode()[:body.col_offset].decode())
+    prefix = "    return "
+    text = f"def _lambda({', '.join(parameters)}):\n{prefix}{body_text}\n"
+    # The return line is the lambda's line; the column offset moves the body onto its own
+    # column (no diagnostic points into the header line).
+    return _core.FunctionSource(text, code.co_filename, first_line - 1,
+                                max(0, column - len(prefix)), "_lambda")
+
+
+def _longest_lambda(line, start, parameters):
+    """(start, body) of the longest text from `start` of `line` that is a lambda of
+    `parameters`, or None."""
+    import ast
+
+    for end in range(len(line), start, -1):
+        try:
+            node = ast.parse(line[start:end], mode="eval").body
+        except SyntaxError:
+            continue
+        if isinstance(node, ast.Lambda) and [a.arg for a in node.args.args] == parameters:
+            return start, node.body
+    return None
 
 
 def _parameters(func):
@@ -160,14 +208,17 @@ class Kernel(_core.Dispatcher):
     ``kernel[griddim, blockdim, stream, sharedmem](*args)``."""
 
     def __init__(self, func, fastmath=False, opt=True, target="cuda", boundscheck=True,
-                 cache=False, lineinfo=False):
+                 cache=False, lineinfo=False, backend="llvm"):
+        if backend == "nvrtc":
+            add_nvrtc_wheel()
         definition = Definition.take(self, func)
         self._options = dict(fastmath=fastmath, opt=opt, target=target, boundscheck=boundscheck,
-                             cache=cache, lineinfo=lineinfo)
+                             cache=cache, lineinfo=lineinfo, backend=backend)
         self._eager_signatures = []
         super().__init__(self._source, self._describe_globals, definition.parameters,
                          fast_math=fastmath, opt=opt, target=target,
-                         bounds_check=boundscheck, cache=cache, lineinfo=lineinfo)
+                         bounds_check=boundscheck, cache=cache, lineinfo=lineinfo,
+                         backend=backend)
         definition.show_as(self)
 
     def add_signature(self, signature):
@@ -215,13 +266,20 @@ class Kernel(_core.Dispatcher):
         the PTX the kernel would run as on a GPU (no GPU needed either way)."""
         return self._inspect(signature, "ptx")
 
+    def inspect_cuda(self, signature=None):
+        """The CUDA C++ the nvrtc backend compiles for `signature` (whatever this kernel's
+        backend and target), or {signature: CUDA C++} for every compiled one. It includes
+        kaji's prelude, ``kaji_prelude.cuh`` (codegen/cuda/src in the source tree)."""
+        return self._inspect(signature, "cuda")
+
     def _inspect(self, signature, stage):
         if signature is None:
             return {sig: self.inspect(sig, stage) for sig in self.signatures}
         return self.inspect(signature_text(signature), stage)
 
     def __repr__(self):
-        return f"<kaji kernel {self.__qualname__} target={self.target}>"
+        return (f"<kaji kernel {self.__qualname__} target={self.target} "
+                f"backend={self.backend}>")
 
 
 class DeviceFunction:

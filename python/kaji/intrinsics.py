@@ -31,6 +31,16 @@ class IntrinsicNamespace(Intrinsic):
             setattr(self, member, Intrinsic(f"{qualified_name}.{member}"))
 
 
+class _LiteralUnroll(Intrinsic):
+    """``literal_unroll(tup)``: in a kernel, marks a loop over a tuple of mixed types (kaji
+    unrolls every loop over a tuple); in Python, as in Numba, the tuple itself."""
+
+    __slots__ = ()
+
+    def __call__(self, container):
+        return container
+
+
 def _kernel_name(name):
     return f"kaji.{name}"
 
@@ -58,12 +68,12 @@ gridDim = IntrinsicNamespace(_kernel_name("gridDim"), ("x", "y", "z"))
 shared = IntrinsicNamespace(_kernel_name("shared"), ("array",))
 local = IntrinsicNamespace(_kernel_name("local"), ("array",))
 const = IntrinsicNamespace(_kernel_name("const"), ("array_like",))
+literal_unroll = _LiteralUnroll(_kernel_name("literal_unroll"))
 atomic = IntrinsicNamespace(
     _kernel_name("atomic"),
     ("add", "sub", "max", "min", "nanmax", "nanmin", "exch", "cas", "compare_and_swap", "and_",
      "or_", "xor", "inc", "dec"),
 )
-
 
 
 class _Libdevice(Intrinsic):
@@ -88,4 +98,4 @@ class _Libdevice(Intrinsic):
 libdevice = _Libdevice(_kernel_name("libdevice"))
 
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
-           "const", "atomic", "libdevice"]
+           "const", "atomic", "libdevice", "literal_unroll"]

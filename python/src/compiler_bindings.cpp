@@ -3,6 +3,7 @@
 #include "compilation.h"
 
 #include "kaji/codegen/Codegen.h"
+#include "kaji/codegen/cuda/CudaCodegen.h"
 #include "kaji/driver/DiskCache.h"
 #include "kaji/driver/Version.h"
 #include "kaji/ir/Libdevice.h"
@@ -18,7 +19,9 @@ driver::Stage stageNamed(const std::string &stage) {
     return driver::Stage::LLVM;
   if (stage == "ptx")
     return driver::Stage::PTX;
-  throw py::value_error("stage must be 'ir', 'llvm' or 'ptx', not '" + stage + "'");
+  if (stage == "cuda")
+    return driver::Stage::CUDA;
+  throw py::value_error("stage must be 'ir', 'llvm', 'cuda' or 'ptx', not '" + stage + "'");
 }
 
 // A type as the kaji.types module builds its objects from it: (dtype, ndim, layout), with
@@ -66,20 +69,24 @@ void bindCompiler(py::module_ &m) {
       "compile",
       [](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
          const std::string &signature, const std::string &stage, const std::string &arch,
-         py::handle opt, bool fastMath) {
+         py::handle opt, bool fastMath, const std::string &backend) {
         driver::CompileRequest settings;
+        std::optional<driver::Backend> driverBackend = driver::backendFromName(backend);
+        if (!driverBackend)
+          throw py::value_error("backend must be 'llvm' or 'nvrtc', not '" + backend + "'");
+        settings.backend = *driverBackend;
         settings.ptx.arch = arch;
         settings.ptx.optLevel = readOptLevel(opt);
         settings.ptx.fastMath = fastMath;
         KernelDefinition kernel{std::move(source), std::move(describeGlobals)};
-        return emitKernelStage(kernel, parseKernelSignature(signature).params, stageNamed(stage),
+        return emitKernelStage(kernel, parseKernelSignature(signature), stageNamed(stage),
                                settings);
       },
       py::arg("source"), py::arg("describe_globals"), py::arg("signature"),
       py::arg("stage") = "ptx", py::arg("arch") = "sm_90", py::arg("opt") = 3,
-      py::arg("fast_math") = false,
-      "The kaji IR, LLVM IR or PTX of the kernel in `source` for a signature such as "
-      "'void(float32[:], float32)'. Raises CompileError.");
+      py::arg("fast_math") = false, py::arg("backend") = "llvm",
+      "The kaji IR, LLVM IR, CUDA C++ or PTX of the kernel in `source` for a signature such as "
+      "'void(float32[:], float32)', by the llvm or nvrtc backend. Raises CompileError.");
   m.def(
       "typeof",
       [](py::handle value, const std::string &target) {
@@ -167,6 +174,16 @@ void bindCompiler(py::module_ &m) {
         return names;
       },
       "The names of the functions cuda.libdevice has (libdevice's, without __nv_).");
+  m.def("add_nvrtc_search_directory", &codegen::cuda::addNvrtcSearchDirectory, py::arg("directory"),
+        "Also look for libnvrtc.so* in `directory`.");
+  m.def(
+      "nvrtc_version",
+      [] {
+        codegen::cuda::NvrtcInfo info = codegen::cuda::nvrtcInfo();
+        return py::make_tuple(info.major, info.minor, info.path);
+      },
+      "(major, minor, path) of the NVRTC the nvrtc backend uses; raises NvrtcUnavailable "
+      "(a RuntimeError) when there is none.");
 }
 
 } // namespace kaji::python

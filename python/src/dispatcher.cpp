@@ -63,8 +63,48 @@ std::string archFor(runtime::ComputeCapability capability) {
   return "sm_" + std::to_string(std::min(capability.major * 10 + capability.minor, 90));
 }
 
-std::string signatureText(const std::vector<ir::Type> &params) {
-  return frontend::signatureString(frontend::Signature{ir::Type::voidType(), params});
+std::string signatureText(const std::vector<ir::Type> &params,
+                          const std::vector<frontend::ParameterStructure> &structure) {
+  return frontend::signatureString(frontend::Signature{ir::Type::voidType(), params, structure});
+}
+
+// A namedtuple's class and fields in a specialization key, exactly.
+void appendText(std::vector<uint32_t> &key, const std::string &text) {
+  key.push_back(uint32_t(text.size()));
+  for (char c : text)
+    key.push_back(uint32_t(static_cast<unsigned char>(c)));
+}
+
+void appendStructure(std::vector<uint32_t> &key, const frontend::ParameterStructure &structure) {
+  key.push_back(structure.tuple ? uint32_t(structure.elements.size()) + 1 : 0);
+  if (!structure.tuple)
+    return;
+  appendText(key, structure.tupleClass);
+  for (const std::string &field : structure.fields)
+    appendText(key, field);
+  for (const frontend::ParameterStructure &element : structure.elements)
+    appendStructure(key, element);
+}
+
+// Reads one parameter's argument, a tuple taken apart into its leaves (recursively).
+void readParameter(py::handle object, std::vector<Argument> &arguments,
+                   frontend::ParameterStructure &structure, const std::string &kernel, size_t index,
+                   const std::string &parameter, ArgumentTarget target,
+                   KnownArrayReader &knownArrays) {
+  if (!PyTuple_Check(object.ptr())) {
+    readArgument(object, arguments.emplace_back(), kernel, index, parameter, target, knownArrays);
+    return;
+  }
+  structure.tuple = true;
+  py::handle type = py::handle(reinterpret_cast<PyObject *>(Py_TYPE(object.ptr())));
+  if (py::hasattr(type, "_fields")) {
+    structure.tupleClass = py::str(type.attr("__name__"));
+    for (py::handle field : type.attr("_fields"))
+      structure.fields.push_back(py::str(field));
+  }
+  for (py::handle element : py::reinterpret_borrow<py::tuple>(object))
+    readParameter(element, arguments, structure.elements.emplace_back(), kernel, index, parameter,
+                  target, knownArrays);
 }
 
 // Whether an eagerly compiled parameter of type `param` takes an argument of type `arg`:
@@ -166,20 +206,24 @@ Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object descri
   settings_.ptx.fastMath = settings_.host.fastMath = options.fastMath;
   settings_.ptx.optLevel = settings_.host.optLevel = options.optLevel;
   settings_.ptx.lineInfo = options.lineInfo;
+  settings_.backend = options.backend;
   settings_.host.boundsCheck = options.boundsCheck;
 }
 
-std::vector<ir::Type> Dispatcher::parameterTypes(const std::string &signature) const {
+frontend::Signature Dispatcher::parameterTypes(const std::string &signature) const {
   frontend::Signature parsed = parseKernelSignature(signature);
-  if (parsed.params.size() != parameterNames_.size())
+  if (parsed.structure.size() != parameterNames_.size())
     throw py::type_error("kernel '" + name() + "' takes " + std::to_string(parameterNames_.size()) +
                          " arguments but the signature '" + signature + "' has " +
-                         std::to_string(parsed.params.size()));
-  return parsed.params;
+                         std::to_string(parsed.structure.size()));
+  if (std::none_of(parsed.structure.begin(), parsed.structure.end(),
+                   [](const frontend::ParameterStructure &p) { return p.tuple; }))
+    parsed.structure.clear();
+  return parsed;
 }
 
 void Dispatcher::addSignature(const std::string &signature) {
-  std::vector<ir::Type> params = parameterTypes(signature);
+  frontend::Signature params = parameterTypes(signature);
   if (target() == driver::Target::Host)
     compiledForHost(params);
   else
@@ -189,27 +233,28 @@ void Dispatcher::addSignature(const std::string &signature) {
 
 std::vector<std::string> Dispatcher::signatures() const {
   std::vector<std::string> result;
-  auto add = [&result](const std::vector<ir::Type> &paramTypes) {
-    std::string text = signatureText(paramTypes);
+  auto add = [&result](const std::vector<ir::Type> &paramTypes,
+                       const std::vector<frontend::ParameterStructure> &structure) {
+    std::string text = signatureText(paramTypes, structure);
     if (std::find(result.begin(), result.end(), text) == result.end())
       result.push_back(std::move(text));
   };
   for (const auto &kernel : compiled_)
-    add(kernel->paramTypes);
+    add(kernel->paramTypes, kernel->structure);
   for (const auto &kernel : hostCompiled_)
-    add(kernel->paramTypes);
+    add(kernel->paramTypes, kernel->structure);
   return result;
 }
 
 std::string Dispatcher::inspect(const std::string &signature, driver::Stage stage) const {
   // PTX needs no GPU, so every kernel has it, whatever its target: what it would run on one.
   driver::CompileRequest settings = settings_;
-  if (stage == driver::Stage::PTX)
+  if (stage == driver::Stage::PTX || stage == driver::Stage::CUDA)
     settings.target = driver::Target::CUDA;
   return emitKernelStage(kernel_, parameterTypes(signature), stage, settings);
 }
 
-std::vector<Argument> Dispatcher::readArguments(py::handle args) const {
+std::vector<Argument> Dispatcher::readArguments(py::handle args) {
   size_t count = size_t(PyTuple_GET_SIZE(args.ptr()));
   if (count != parameterNames_.size())
     throw py::type_error("kernel '" + name() + "' takes " + std::to_string(parameterNames_.size()) +
@@ -217,6 +262,18 @@ std::vector<Argument> Dispatcher::readArguments(py::handle args) const {
   ArgumentTarget argumentTarget =
       target() == driver::Target::Host ? ArgumentTarget::Host : ArgumentTarget::Cuda;
   KnownArrayReader knownArrays;
+  structureScratch_.clear();
+  bool tuples = false;
+  for (size_t i = 0; i < count; ++i)
+    tuples = tuples || PyTuple_Check(PyTuple_GET_ITEM(args.ptr(), Py_ssize_t(i)));
+  if (tuples) {
+    std::vector<Argument> arguments;
+    structureScratch_.resize(count);
+    for (size_t i = 0; i < count; ++i)
+      readParameter(PyTuple_GET_ITEM(args.ptr(), Py_ssize_t(i)), arguments, structureScratch_[i],
+                    name(), i, parameterNames_[i], argumentTarget, knownArrays);
+    return arguments;
+  }
   std::vector<Argument> arguments(count);
   for (size_t i = 0; i < count; ++i)
     readArgument(PyTuple_GET_ITEM(args.ptr(), Py_ssize_t(i)), arguments[i], name(), i,
@@ -249,7 +306,7 @@ void **Dispatcher::packedParameters(LoadedKernel &kernel, py::handle args) {
   std::vector<Argument> arguments = readArguments(args);
   if (&specialization(arguments) != &kernel)
     throw py::type_error("kernel '" + name() + "' was captured with arguments " +
-                         signatureText(kernel.compiled->paramTypes) +
+                         signatureText(kernel.compiled->paramTypes, kernel.compiled->structure) +
                          "; a graph update must keep their types (and layouts)");
   for (const Argument &argument : arguments)
     if (argument.needsStaging())
@@ -365,27 +422,29 @@ const Dispatcher::Key &Dispatcher::keyOf(uint32_t where, const std::vector<Argum
   keyScratch_.push_back(where);
   for (const Argument &argument : arguments)
     keyScratch_.push_back(typeCode(argument.type));
+  for (const frontend::ParameterStructure &parameter : structureScratch_)
+    appendStructure(keyScratch_, parameter);
   return keyScratch_;
 }
 
-std::vector<ir::Type> Dispatcher::launchTypes(const std::vector<Argument> &arguments) const {
-  std::vector<ir::Type> argTypes;
+frontend::Signature Dispatcher::launchTypes(const std::vector<Argument> &arguments) const {
+  frontend::Signature argTypes{ir::Type::voidType(), {}, structureScratch_};
   for (const Argument &argument : arguments)
-    argTypes.push_back(argument.type);
+    argTypes.params.push_back(argument.type);
   if (eagerSignatures_.empty())
     return argTypes;
-  for (const std::vector<ir::Type> &params : eagerSignatures_) {
-    bool match = true;
+  for (const frontend::Signature &params : eagerSignatures_) {
+    bool match = params.structure == structureScratch_ && params.params.size() == arguments.size();
     for (size_t i = 0; match && i < arguments.size(); ++i)
-      match = accepts(params[i], arguments[i].type);
+      match = accepts(params.params[i], arguments[i].type);
     if (match)
       return params;
   }
   std::string known;
-  for (const std::vector<ir::Type> &params : eagerSignatures_)
-    known += "\n  " + signatureText(params);
+  for (const frontend::Signature &params : eagerSignatures_)
+    known += "\n  " + frontend::signatureString(params);
   throw py::type_error("kernel '" + name() + "' has no signature for arguments " +
-                       signatureText(argTypes) + "; it was compiled for:" + known);
+                       frontend::signatureString(argTypes) + "; it was compiled for:" + known);
 }
 
 LoadedKernel &Dispatcher::specialization(std::vector<Argument> &arguments) {
@@ -410,20 +469,21 @@ HostSpecialization &Dispatcher::hostSpecialization(const std::vector<Argument> &
   return specialization;
 }
 
-HostSpecialization &Dispatcher::compiledForHost(const std::vector<ir::Type> &argTypes) {
+HostSpecialization &Dispatcher::compiledForHost(const frontend::Signature &params) {
   for (const auto &kernel : hostCompiled_)
-    if (kernel->paramTypes == argTypes)
+    if (kernel->paramTypes == params.params && kernel->structure == params.structure)
       return *kernel;
-  codegen::HostKernel kernel = compileHostKernel(kernel_, argTypes, settings_);
-  hostCompiled_.push_back(std::make_unique<HostSpecialization>(
-      HostSpecialization{argTypes, std::move(kernel), ParameterBuffer(argTypes)}));
+  codegen::HostKernel kernel = compileHostKernel(kernel_, params, settings_);
+  hostCompiled_.push_back(std::make_unique<HostSpecialization>(HostSpecialization{
+      params.params, params.structure, std::move(kernel), ParameterBuffer(params.params)}));
   return *hostCompiled_.back();
 }
 
-const CompiledKernel &Dispatcher::compiled(const std::vector<ir::Type> &argTypes,
+const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
                                            const std::string &arch) {
   for (const auto &kernel : compiled_)
-    if (kernel->arch == arch && kernel->paramTypes == argTypes)
+    if (kernel->arch == arch && kernel->paramTypes == params.params &&
+        kernel->structure == params.structure)
       return *kernel;
   driver::CompileRequest settings = settings_;
   settings.ptx.arch = arch;
@@ -431,9 +491,9 @@ const CompiledKernel &Dispatcher::compiled(const std::vector<ir::Type> &argTypes
   std::optional<driver::DiskCache> diskCache;
   if (diskCache_)
     settings.diskCache = &diskCache.emplace(driver::DiskCache::defaultDirectory());
-  driver::CompiledModule module = compileKernel(kernel_, argTypes, settings);
-  compiled_.push_back(std::make_unique<CompiledKernel>(
-      CompiledKernel{arch, argTypes, std::move(module.ptx), module.entryNames.at(0)}));
+  driver::CompiledModule module = compileKernel(kernel_, params, settings);
+  compiled_.push_back(std::make_unique<CompiledKernel>(CompiledKernel{
+      arch, params.params, params.structure, std::move(module.ptx), module.entryNames.at(0)}));
   return *compiled_.back();
 }
 
@@ -550,19 +610,24 @@ void bindDispatcher(py::module_ &m) {
                          }))
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
-                       const std::string &target, bool boundsCheck, bool cache, bool lineInfo) {
+                       const std::string &target, bool boundsCheck, bool cache, bool lineInfo,
+                       const std::string &backend) {
              unsigned optLevel = readOptLevel(opt);
              if (target != "cuda" && target != "cpu")
                throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
+             std::optional<driver::Backend> driverBackend = driver::backendFromName(backend);
+             if (!driverBackend)
+               throw py::value_error("backend must be 'llvm' or 'nvrtc', not '" + backend + "'");
              driver::Target driverTarget =
                  target == "cpu" ? driver::Target::Host : driver::Target::CUDA;
-             return Dispatcher(std::move(source), std::move(describeGlobals),
-                               std::move(parameterNames),
-                               {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo});
+             return Dispatcher(
+                 std::move(source), std::move(describeGlobals), std::move(parameterNames),
+                 {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo, *driverBackend});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
            py::arg("fast_math") = false, py::arg("opt") = true, py::arg("target") = "cuda",
-           py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false)
+           py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false,
+           py::arg("backend") = "llvm")
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
       .def("occupancy_block_size", &Dispatcher::occupancyBlockSize, py::arg("args"),
            py::arg("sharedmem") = 0,
@@ -572,6 +637,9 @@ void bindDispatcher(py::module_ &m) {
                              [](const Dispatcher &dispatcher) {
                                return dispatcher.target() == driver::Target::Host ? "cpu" : "cuda";
                              })
+      .def_property_readonly(
+          "backend",
+          [](const Dispatcher &dispatcher) { return driver::backendName(dispatcher.backend()); })
       .def_property_readonly("signatures", &Dispatcher::signatures)
       .def(
           "inspect",
@@ -582,7 +650,10 @@ void bindDispatcher(py::module_ &m) {
               return dispatcher.inspect(signature, driver::Stage::LLVM);
             if (stage == "ptx")
               return dispatcher.inspect(signature, driver::Stage::PTX);
-            throw py::value_error("stage must be 'ir', 'llvm' or 'ptx', not '" + stage + "'");
+            if (stage == "cuda")
+              return dispatcher.inspect(signature, driver::Stage::CUDA);
+            throw py::value_error("stage must be 'ir', 'llvm', 'cuda' or 'ptx', not '" + stage +
+                                  "'");
           },
           py::arg("signature"), py::arg("stage"));
 

@@ -37,7 +37,8 @@ struct LaunchShape {
 // The PTX of one kernel for one target and argument types.
 struct CompiledKernel {
   std::string arch;
-  std::vector<ir::Type> paramTypes;
+  std::vector<ir::Type> paramTypes;                    // the leaves of the parameters
+  std::vector<frontend::ParameterStructure> structure; // tuples among them; empty: none
   std::string ptx;
   std::string entry;
 };
@@ -65,6 +66,7 @@ struct LoadedKernel {
 // A kernel compiled for and loaded into this process (the cpu target).
 struct HostSpecialization {
   std::vector<ir::Type> paramTypes;
+  std::vector<frontend::ParameterStructure> structure;
   codegen::HostKernel kernel;
   ParameterBuffer buffer;
 };
@@ -78,6 +80,9 @@ public:
     bool boundsCheck = true; // cpu target only
     bool diskCache = false;  // cuda target: PTX kept in DiskCache::defaultDirectory()
     bool lineInfo = false;   // cuda target: .loc directives with the Python lines
+    // cuda target: who makes the PTX. Fixed per dispatcher, so every specialization of
+    // compiled_ (and its disk cache key) is the backend's.
+    driver::Backend backend = driver::Backend::LLVM;
   };
 
   Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,
@@ -85,13 +90,14 @@ public:
 
   const std::string &name() const { return kernel_.source->functionName(); }
   driver::Target target() const { return settings_.target; }
+  driver::Backend backend() const { return settings_.backend; }
   // Compiles for `signature` now; from then on, launches use only the signatures given this
   // way (converting scalar arguments), as Numba does for eagerly compiled kernels.
   void addSignature(const std::string &signature);
   // "void(float32[::1], float32)" for each specialization compiled so far.
   std::vector<std::string> signatures() const;
-  // The kaji IR, LLVM IR (for the dispatcher's target) or PTX (for the GPU, whatever the
-  // target) of the kernel for `signature`.
+  // The kaji IR, LLVM IR (for the dispatcher's target), or CUDA C++ or PTX (for the GPU,
+  // whatever the target) of the kernel for `signature`.
   std::string inspect(const std::string &signature, driver::Stage stage) const;
 
   // `kernel[config]` (`self` is this dispatcher's Python object): a ConfiguredLaunch. The last
@@ -129,15 +135,18 @@ private:
 
   using Key = std::vector<uint32_t>;
 
-  std::vector<ir::Type> parameterTypes(const std::string &signature) const;
-  // Throws TypeError for a wrong count or an argument the target cannot take.
-  std::vector<Argument> readArguments(py::handle args) const;
-  // (where it runs: a device, or the host; argument types): the specialization cache key, in
-  // keyScratch_ (no allocation per launch).
+  // No structure when no parameter is a tuple, as launches without tuples key.
+  frontend::Signature parameterTypes(const std::string &signature) const;
+  // The arguments, tuples taken apart into their leaves, with how they group into the
+  // parameters in structureScratch_ (left empty when no argument is a tuple). Throws
+  // TypeError for a wrong count or an argument the target cannot take.
+  std::vector<Argument> readArguments(py::handle args);
+  // (where it runs: a device, or the host; argument types and structureScratch_): the
+  // specialization cache key, in keyScratch_ (no allocation per launch).
   const Key &keyOf(uint32_t where, const std::vector<Argument> &arguments);
-  // The parameter types a launch with `arguments` compiles for: theirs, or the eager
-  // signature that accepts them.
-  std::vector<ir::Type> launchTypes(const std::vector<Argument> &arguments) const;
+  // The parameter types a launch with `arguments` (and structureScratch_) compiles for:
+  // theirs, or the eager signature that accepts them.
+  frontend::Signature launchTypes(const std::vector<Argument> &arguments) const;
   void requireOnSelectedDevice(const std::vector<Argument> &arguments,
                                const runtime::Stream *stream) const;
   void launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream, py::handle self,
@@ -145,15 +154,15 @@ private:
   void launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments);
   LoadedKernel &specialization(std::vector<Argument> &arguments);
   HostSpecialization &hostSpecialization(const std::vector<Argument> &arguments);
-  const CompiledKernel &compiled(const std::vector<ir::Type> &argTypes, const std::string &arch);
-  HostSpecialization &compiledForHost(const std::vector<ir::Type> &argTypes);
+  const CompiledKernel &compiled(const frontend::Signature &params, const std::string &arch);
+  HostSpecialization &compiledForHost(const frontend::Signature &params);
   LoadedKernel &load(const CompiledKernel &compiled, int device);
 
   KernelDefinition kernel_;
   std::vector<std::string> parameterNames_;
   driver::CompileRequest settings_; // target and options; no kernels
   bool diskCache_;
-  std::vector<std::vector<ir::Type>> eagerSignatures_;
+  std::vector<frontend::Signature> eagerSignatures_;
   std::vector<std::unique_ptr<CompiledKernel>> compiled_;
   std::vector<std::unique_ptr<LoadedKernel>> loaded_;
   std::vector<std::unique_ptr<HostSpecialization>> hostCompiled_;
@@ -162,6 +171,7 @@ private:
   // (host, argument types) → the host kernel that launches with them.
   std::unordered_map<Key, HostSpecialization *, TypesHash> hostLaunchCache_;
   Key keyScratch_;
+  std::vector<frontend::ParameterStructure> structureScratch_;
   // The last configuration given to configure() and the ConfiguredLaunch made for it.
   py::object lastConfig_;
   py::object lastLaunch_;

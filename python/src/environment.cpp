@@ -88,6 +88,20 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     return frontend::GlobalValue::array(name, element, fields[2].cast<std::vector<int64_t>>(),
                                         std::move(bytes));
   }
+  if (kind == "namedtuple" && fields.size() == 3)
+    return frontend::GlobalValue::namedTupleClass(fields[1].cast<std::string>(),
+                                                  fields[2].cast<std::vector<std::string>>());
+  if (kind == "tuple" && fields.size() == 4) {
+    std::vector<frontend::GlobalValue> elements;
+    for (py::handle element : fields[1])
+      elements.push_back(globalValue(name, element));
+    std::string tupleClass = fields[2].is_none() ? std::string() : fields[2].cast<std::string>();
+    std::vector<std::string> names;
+    if (!fields[3].is_none())
+      names = fields[3].cast<std::vector<std::string>>();
+    return frontend::GlobalValue::tuple(std::move(elements), std::move(tupleClass),
+                                        std::move(names));
+  }
   if (kind == "function" && fields.size() == 5) {
     std::vector<frontend::Signature> signatures;
     for (const py::handle &text : fields[4])

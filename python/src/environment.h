@@ -9,6 +9,9 @@
 //   ("enum", class, is_int_enum, [(attribute, enum_member), ...])
 //                                         an Enum/IntEnum class and its (scalar) members by
 //                                         each name the class has for them (aliases too)
+//   ("tuple", [entries], class, fields)   a tuple of entries; a namedtuple's class name and
+//                                         field names, or None and None
+//   ("namedtuple", class, fields)         a namedtuple class: its name and field names
 //   ("function", source, describe, is_device, signatures)
 //                                         another @jit function: its FunctionSource, a
 //                                         callable returning *its* globals' description, and

@@ -23,7 +23,21 @@ if config.ptxas and not config.ptxas.endswith("-NOTFOUND"):
 else:
     config.substitutions.append(("%ptxas", "true"))
 
-# The tools must not depend on the caller's environment, except CUDA_HOME for libdevice.
-for var in ("CUDA_HOME", "CUDA_PATH", "HOME", "TMPDIR"):
+# The nvrtc backend's tests (test/lit/cuda) need NVRTC where kaji-compile looks for it.
+def _nvrtc_present():
+    import glob
+
+    if os.environ.get("KAJI_NVRTC"):
+        return os.path.exists(os.environ["KAJI_NVRTC"])
+    roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
+    return any(glob.glob(os.path.join(root, "lib64", "libnvrtc.so*")) for root in roots if root)
+
+
+if _nvrtc_present():
+    config.available_features.add("nvrtc")
+
+# The tools must not depend on the caller's environment, except CUDA_HOME for libdevice and
+# NVRTC, and KAJI_NVRTC.
+for var in ("CUDA_HOME", "CUDA_PATH", "KAJI_NVRTC", "HOME", "TMPDIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]

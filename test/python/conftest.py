@@ -38,3 +38,11 @@ def pytest_collection_modifyitems(config, items):
         return
     for item in gpu_items:
         item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def pytest_generate_tests(metafunc):
+    # Tests of the GPU ufuncs (vectorize, guvectorize, reduce) run on the cpu target, and on
+    # cuda too where a GPU is usable.
+    if "ufunc_target" in metafunc.fixturenames:
+        targets = ["cpu"] if _gpu_unusable_reason() else ["cpu", "cuda"]
+        metafunc.parametrize("ufunc_target", targets, ids=targets)

@@ -16,6 +16,8 @@ std::optional<EmitKind> emitKindFromName(std::string_view name) {
     return EmitKind::PTX;
   if (name == "cubin")
     return EmitKind::Cubin;
+  if (name == "cuda")
+    return EmitKind::CUDA;
   return std::nullopt;
 }
 
@@ -24,17 +26,19 @@ std::optional<EmitKind> emitKindFromName(std::string_view name) {
 const char *usageText() {
   return R"(usage: kaji-compile FILE.py [options]
 
-Compiles the kernels of a Python file to kaji IR, LLVM IR, PTX or a cubin.
+Compiles the kernels of a Python file to kaji IR, LLVM IR, CUDA C++, PTX or a cubin.
 
 options:
   --kernel NAME     compile this kernel (repeatable); default: every function whose
                     @jit decorator carries a signature string
   --sig SIG         the kernel's signature, e.g. 'void(float32[:], float32)'; one for
                     all kernels or one per --kernel, in order; default: the decorator's
-  --emit KIND       ast | ir | llvm | ptx | cubin (default: ptx; llvm for --target cpu);
-                    cubin runs the CUDA toolkit's ptxas and needs -o FILE
-  --target T        cuda (PTX through NVPTX, default) or cpu (host LLVM IR, as the CPU
-                    backend JIT-compiles it)
+  --emit KIND       ast | ir | llvm | cuda | ptx | cubin (default: ptx; llvm for --target
+                    cpu); cuda is the CUDA C++ of --backend nvrtc; cubin needs -o FILE
+                    (ptxas assembles the llvm backend's PTX, NVRTC builds its own)
+  --target T        cuda (the GPU, default) or cpu (host LLVM IR, as the CPU backend
+                    JIT-compiles it)
+  --backend B       cuda: llvm (LLVM's NVPTX, default) or nvrtc (CUDA C++ through NVRTC)
   --no-boundscheck  cpu: leave array indices unchecked
   --lineinfo        cuda: mark each instruction with its Python line (.loc), for
                     profilers and compute-sanitizer
@@ -66,7 +70,7 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
     } else if (arg == "--lineinfo") {
       cl.lineInfo = true;
     } else if (arg == "--kernel" || arg == "--sig" || arg == "--emit" || arg == "--arch" ||
-               arg == "--target" || arg == "-o") {
+               arg == "--target" || arg == "--backend" || arg == "-o") {
       const char *value = needsValue(i, arg);
       if (!value)
         return std::nullopt;
@@ -78,12 +82,19 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
         auto kind = emitKindFromName(value);
         if (!kind) {
           error = "unknown --emit kind '" + std::string(value) +
-                  "' (expected ast, ir, llvm, ptx or cubin)";
+                  "' (expected ast, ir, llvm, cuda, ptx or cubin)";
           return std::nullopt;
         }
         cl.emit = *kind;
       } else if (arg == "--arch") {
         cl.arch = value;
+      } else if (arg == "--backend") {
+        std::string_view backend = value;
+        if (backend != "llvm" && backend != "nvrtc") {
+          error = "unknown --backend '" + std::string(backend) + "' (expected llvm or nvrtc)";
+          return std::nullopt;
+        }
+        cl.nvrtc = backend == "nvrtc";
       } else if (arg == "--target") {
         std::string_view target = value;
         if (target != "cuda" && target != "cpu") {
@@ -114,6 +125,18 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
   }
   if (cl.target == TargetKind::CPU && (cl.emit == EmitKind::PTX || cl.emit == EmitKind::Cubin)) {
     error = "--target cpu has no PTX or cubin: use --emit ast, ir or llvm";
+    return std::nullopt;
+  }
+  if (cl.target == TargetKind::CPU && cl.emit == EmitKind::CUDA) {
+    error = "--target cpu has no CUDA C++: use --emit ast, ir or llvm";
+    return std::nullopt;
+  }
+  if (cl.target == TargetKind::CPU && cl.nvrtc) {
+    error = "--backend nvrtc compiles for the GPU; --target cpu always uses LLVM";
+    return std::nullopt;
+  }
+  if (cl.nvrtc && cl.emit == EmitKind::LLVM) {
+    error = "--backend nvrtc makes no LLVM IR: use --emit cuda, ptx or cubin";
     return std::nullopt;
   }
   if (cl.emit == EmitKind::Cubin && cl.outputPath.empty()) {

@@ -7,7 +7,7 @@
 
 namespace kaji::tools {
 
-enum class EmitKind { AST, IR, LLVM, PTX, Cubin };
+enum class EmitKind { AST, IR, LLVM, PTX, Cubin, CUDA };
 enum class TargetKind { CUDA, CPU };
 
 struct CommandLine {
@@ -16,6 +16,7 @@ struct CommandLine {
   std::vector<std::string> signatures; // one for all kernels, or one per --kernel
   std::optional<EmitKind> emit;        // default: ptx for cuda, llvm for cpu
   TargetKind target = TargetKind::CUDA;
+  bool nvrtc = false;      // --backend nvrtc: CUDA C++ compiled by NVRTC instead of LLVM's NVPTX
   bool boundsCheck = true; // cpu only
   std::string arch = "sm_90";
   unsigned optLevel = 3;

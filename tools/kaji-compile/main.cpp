@@ -3,7 +3,6 @@
 #include "OutputFile.h"
 
 #include "kaji/driver/Compiler.h"
-#include "kaji/driver/PtxAssembler.h"
 #include "kaji/driver/Version.h"
 #include "kaji/frontend/Diagnostics.h"
 #include "kaji/frontend/Signature.h"
@@ -108,6 +107,8 @@ private:
     request.host.boundsCheck = cl_.boundsCheck;
     if (cl_.target == tools::TargetKind::CPU)
       request.target = driver::Target::Host;
+    if (cl_.nvrtc)
+      request.backend = driver::Backend::NVRTC;
     for (const std::string &name : kernelNames(*module)) {
       frontend::FunctionRef kernel = driver::findFunction(module, name, env);
       frontend::WrittenSignature sigText = signatureFor(*kernel.def);
@@ -115,19 +116,16 @@ private:
       if (!sig.returnType.isVoid())
         throw ir::CompileError(sigText.loc, "a kernel's signature must return void, not '" +
                                                 sig.returnType.str() + "'");
-      request.kernels.push_back({std::move(kernel), sig.params});
+      request.kernels.push_back({std::move(kernel), sig.params, sig.structure});
     }
     if (request.kernels.empty())
       throw std::runtime_error("no kernel to compile in '" + cl_.inputPath +
                                "': pass --kernel NAME --sig SIGNATURE, or give a function a "
                                "signature in its decorator, e.g. @kaji.jit(\"void(float32[:])\")");
-    static const driver::Stage stages[] = {driver::Stage::IR, driver::Stage::IR,
-                                           driver::Stage::LLVM, driver::Stage::PTX,
-                                           driver::Stage::PTX};
-    std::string output = driver::emitStage(request, stages[int(*cl_.emit)]);
-    if (*cl_.emit == tools::EmitKind::Cubin)
-      output = driver::assemblePTX(output, cl_.arch, cl_.optLevel);
-    return write(output);
+    static const driver::Stage stages[] = {driver::Stage::IR,    driver::Stage::IR,
+                                           driver::Stage::LLVM,  driver::Stage::PTX,
+                                           driver::Stage::Cubin, driver::Stage::CUDA};
+    return write(driver::emitStage(request, stages[int(*cl_.emit)]));
   }
 
   // The --kernel names, else every function whose @jit decorator gives a signature. A

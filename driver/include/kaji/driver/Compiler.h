@@ -8,21 +8,36 @@
 #include "kaji/driver/DiskCache.h"
 #include "kaji/frontend/Environment.h"
 #include "kaji/frontend/Parser.h"
+#include "kaji/frontend/Signature.h"
 #include "kaji/frontend/Source.h"
 #include "kaji/ir/Type.h"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kaji::driver {
 
-enum class Stage { IR, LLVM, PTX };
+// CUDA: the CUDA C++ the nvrtc backend compiles; Cubin: the GPU binary for the request's
+// arch (ptxas on the LLVM backend's PTX, NVRTC itself on the nvrtc backend's source).
+enum class Stage { IR, LLVM, PTX, CUDA, Cubin };
+
+// How kaji IR becomes PTX for the GPU: LLVM's NVPTX backend, or CUDA C++ compiled by NVRTC
+// (codegen/cuda). The cpu target always goes through LLVM.
+enum class Backend { LLVM, NVRTC };
+
+// "llvm" / "nvrtc", and back (nothing for another name).
+const char *backendName(Backend backend);
+std::optional<Backend> backendFromName(std::string_view name);
 
 // One kernel to compile, specialised on its argument types.
 struct KernelSpec {
   frontend::FunctionRef function; // parsed kernel with its environment
-  std::vector<ir::Type> argTypes; // one per kernel parameter
+  std::vector<ir::Type> argTypes; // the leaves of the kernel's parameters, in order
+  // How argTypes group into the parameters (tuples); empty: one type per parameter.
+  std::vector<frontend::ParameterStructure> structure;
 };
 
 // Where a request's kernels run: the GPU (PTX, compile()) or this process's CPU (machine
@@ -33,9 +48,10 @@ enum class Target { CUDA, Host };
 struct CompileRequest {
   std::vector<KernelSpec> kernels;
   Target target = Target::CUDA;
-  codegen::PTXOptions ptx;   // Target::CUDA
-  codegen::HostOptions host; // Target::Host
-  bool optimizeIR = true;    // run kaji's default pass pipeline before codegen
+  codegen::PTXOptions ptx;         // Target::CUDA
+  Backend backend = Backend::LLVM; // Target::CUDA: who makes the PTX
+  codegen::HostOptions host;       // Target::Host
+  bool optimizeIR = true;          // run kaji's default pass pipeline before codegen
   // Where compile() looks up and stores the PTX (Target::CUDA only: host code lives in the
   // process and is never cached); null for no disk cache.
   const DiskCache *diskCache = nullptr;
@@ -83,8 +99,9 @@ CompiledModule compile(const CompileRequest &request);
 // errors in the user's code. Thread-safe.
 HostCompiledModule compileHost(const CompileRequest &request);
 
-// The text of one stage: kaji IR after the pass pipeline, LLVM IR (for request.target), or
-// PTX (Target::CUDA only; std::invalid_argument for Target::Host).
+// The text of one stage: kaji IR after the pass pipeline, LLVM IR (for request.target; the
+// LLVM backend), PTX, CUDA C++ or a cubin's bytes (Target::CUDA only; std::invalid_argument
+// for Target::Host, and for LLVM IR from the nvrtc backend).
 std::string emitStage(const CompileRequest &request, Stage stage);
 
 // What the PTX of `request` depends on: sources, the kernels' environments (frontend::

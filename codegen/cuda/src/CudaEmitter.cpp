@@ -1,0 +1,1015 @@
+// kaji IR → CUDA C++, one statement per operation. Every value is a local variable declared
+// at the top of its function (so `goto` never jumps over an initialisation), blocks are
+// labels, block arguments are variables the branches assign. The arithmetic that C++ leaves
+// undefined goes through the prelude's helpers (kaji_prelude.cuh).
+#include "kaji/codegen/cuda/CudaCodegen.h"
+
+#include "CommaSeparated.h"
+#include "CudaMath.h"
+#include "CudaNames.h"
+
+#include <cctype>
+#include <charconv>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace kaji::codegen::cuda {
+namespace {
+
+using ir::CompileError;
+using ir::Opcode;
+using ir::ScalarKind;
+
+std::string scalarTypeName(ScalarKind kind) {
+  return kind == ScalarKind::Bool ? "bool" : std::string(ir::irName(kind));
+}
+
+// Memory holds bool as one byte (0 or 1), in arrays and kernel parameters alike.
+std::string storageTypeName(ScalarKind kind) {
+  return kind == ScalarKind::Bool ? "u8" : scalarTypeName(kind);
+}
+
+std::string arrayTypeName(ir::Type type) {
+  return "kaji::array<" + storageTypeName(type.scalarKind()) + ", " +
+         std::to_string(std::max(type.ndim(), 1u)) + ">";
+}
+
+std::string typeName(ir::Type type) {
+  return type.isArray() ? arrayTypeName(type) : scalarTypeName(type.scalarKind());
+}
+
+bool isWideUnsigned(ScalarKind kind) {
+  return kind == ScalarKind::UInt32 || kind == ScalarKind::UInt64;
+}
+
+// The shortest decimal that reads back to `value` in its type, as a C++ float literal; the
+// bits through CUDA's reinterpreting intrinsics where there is no literal (NaN, infinity).
+std::string floatLiteral(double value, ScalarKind kind) {
+  bool single = kind != ScalarKind::Float64;
+  char text[64];
+  if (value != value || value - value != 0) {
+    if (single) {
+      float narrow = float(value);
+      uint32_t bits;
+      std::memcpy(&bits, &narrow, sizeof bits);
+      std::snprintf(text, sizeof text, "__int_as_float(0x%08x)", bits);
+    } else {
+      uint64_t bits;
+      std::memcpy(&bits, &value, sizeof bits);
+      std::snprintf(text, sizeof text, "__longlong_as_double(0x%016llxLL)",
+                    static_cast<unsigned long long>(bits));
+    }
+  } else {
+    auto end = single ? std::to_chars(text, text + sizeof text - 4, float(value)).ptr
+                      : std::to_chars(text, text + sizeof text - 4, value).ptr;
+    std::string_view digits(text, size_t(end - text));
+    std::string literal(digits);
+    if (digits.find_first_of(".e") == std::string_view::npos)
+      literal += ".0";
+    if (single)
+      literal += 'f';
+    std::snprintf(text, sizeof text, "%s", literal.c_str());
+  }
+  std::string literal = text;
+  return kind == ScalarKind::Float16 ? "f16(" + literal + ")" : literal;
+}
+
+std::string intLiteral(int64_t value, ScalarKind kind) {
+  if (kind == ScalarKind::Bool)
+    return value ? "true" : "false";
+  if (!ir::isSigned(kind)) {
+    std::string digits = std::to_string(uint64_t(value));
+    return digits + (kind == ScalarKind::UInt64 ? "ull" : kind == ScalarKind::UInt32 ? "u" : "");
+  }
+  if (value == INT64_MIN)
+    return "(-9223372036854775807ll - 1)";
+  return std::to_string(value) + (kind == ScalarKind::Int64 ? "ll" : "");
+}
+
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    if (c == '?') // no trigraphs
+      out += '\\';
+    out += c;
+  }
+  return out + '"';
+}
+
+// The `#line` bookkeeping: the statements of one Python line share one C++ line, and a
+// `#line` directive goes before a line only where the running count would name another one.
+class LineWriter {
+public:
+  // `text` on a line of its own.
+  void line(const std::string &text, const ir::Location &loc = {}) {
+    flush();
+    write(text, loc);
+  }
+  // `text` after the previous statement where both come from the same Python line.
+  void statement(const std::string &text, const ir::Location &loc) {
+    if (!pending_.empty() && loc.known() && loc.file && pendingLocation_.file &&
+        loc.line == pendingLocation_.line && *loc.file == *pendingLocation_.file) {
+      pending_ += " " + text;
+      return;
+    }
+    flush();
+    pending_ = "  " + text;
+    pendingLocation_ = loc;
+  }
+  std::string take() {
+    flush();
+    return std::move(out_);
+  }
+
+private:
+  void flush() {
+    if (pending_.empty())
+      return;
+    write(pending_, pendingLocation_);
+    pending_.clear();
+  }
+  void write(const std::string &text, const ir::Location &loc) {
+    if (loc.known() && loc.file && (loc.line != mappedLine_ || *loc.file != mappedFile_)) {
+      out_ += "#line " + std::to_string(loc.line) + " " + quoted(*loc.file) + "\n";
+      mappedLine_ = loc.line;
+      mappedFile_ = *loc.file;
+    }
+    out_ += text;
+    out_ += '\n';
+    if (mappedLine_)
+      ++mappedLine_;
+  }
+
+  std::string out_;
+  std::string pending_;
+  ir::Location pendingLocation_;
+  unsigned mappedLine_ = 0;
+  std::string mappedFile_;
+};
+
+class ModuleEmitter;
+
+uint64_t staticArrayCount(const ir::Operation &op);
+
+class FunctionEmitter {
+public:
+  FunctionEmitter(ModuleEmitter &module, const ir::Function &function, LineWriter &out)
+      : module_(module), function_(function), out_(out) {}
+  std::string signature();
+  void emitBody();
+
+private:
+  void nameParameters();
+  void nameValues(const std::vector<const ir::Block *> &blocks);
+  std::vector<const ir::Block *> reachableBlocks() const;
+  std::string name(const ir::Value *value, const ir::Operation &user) const;
+  void statement(const ir::Operation &op, const std::string &text) {
+    out_.statement(text, op.location());
+  }
+  void assign(const ir::Operation &op, const std::string &expression) {
+    statement(op, name(op.result(), op) + " = " + expression + ";");
+  }
+  void emitOperation(const ir::Operation &op);
+  std::string binary(const ir::Operation &op);
+  std::string unary(const ir::Operation &op);
+  std::string compare(const ir::Operation &op);
+  std::string cast(const std::string &value, ScalarKind from, ScalarKind to);
+  std::string math(const ir::Operation &op);
+  std::string warp(const ir::Operation &op);
+  std::string atomic(const ir::Operation &op);
+  std::string element(const ir::Operation &op, unsigned arrayOperand, unsigned firstIndex);
+  void emitStaticArray(const ir::Operation &op);
+  void emitPrint(const ir::Operation &op);
+  void emitCall(const ir::Operation &op);
+  std::string jump(const ir::Successor &successor, const ir::Operation &op);
+  void emitBranch(const ir::Operation &op);
+  void emitReturn(const ir::Operation &op);
+
+  ModuleEmitter &module_;
+  const ir::Function &function_;
+  LineWriter &out_;
+  NameTable names_;
+  std::unordered_map<const ir::Value *, std::string> valueNames_;
+  std::unordered_map<const ir::Block *, std::string> labels_;
+  std::vector<std::string> parameters_;   // the C++ parameter list
+  std::vector<std::string> prologue_;     // kernel: arrays and bools built from the parameters
+  std::vector<std::string> declarations_; // every other value, and static storage
+  std::unordered_map<const ir::Operation *, std::string> storage_; // static array → its storage
+};
+
+class ModuleEmitter {
+public:
+  explicit ModuleEmitter(const ir::Module &module) : module_(module) {}
+
+  std::string run() {
+    LineWriter out;
+    out.line("// CUDA C++ generated by kaji from kaji IR.");
+    out.line("#include " + quoted(preludeName()));
+    out.line("");
+    std::vector<std::string> signatures;
+    for (const auto &function : module_.functions()) {
+      FunctionEmitter emitter(*this, *function, body_);
+      signatures.push_back(emitter.signature());
+      emitters_.push_back(std::move(emitter));
+    }
+    bool anyDevice = false;
+    for (size_t i = 0; i < emitters_.size(); ++i)
+      if (!module_.functions()[i]->isKernel()) {
+        out.line(signatures[i] + ";");
+        anyDevice = true;
+      }
+    if (anyDevice)
+      out.line("");
+    for (size_t i = 0; i < emitters_.size(); ++i) {
+      body_.line(signatures[i] + " {");
+      emitters_[i].emitBody();
+      body_.line("}");
+      body_.line("");
+    }
+    std::string constants = constants_.take();
+    return out.take() + constants + (constants.empty() ? "" : "\n") + body_.take();
+  }
+
+  const ir::Module &module() const { return module_; }
+
+  // A __constant__ array at file scope with the given contents; returns its name.
+  std::string constantArray(const ir::Operation &op) {
+    const auto &data = op.attrAs<ir::ConstantData>();
+    ScalarKind kind = op.resultType().scalarKind();
+    unsigned size = ir::byteSize(kind);
+    // Floats go in as their bits (NaN and infinity have no literal a constant initialiser
+    // may use); integers and bools as their values.
+    std::string stored = ir::isFloat(kind) ? "u" + std::to_string(8 * size) : storageTypeName(kind);
+    std::string name = "constant" + std::to_string(constantCount_++);
+    size_t count = size ? data.bytes.size() / size : 0;
+    std::vector<std::string> elements;
+    for (size_t i = 0; i < count; ++i) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, data.bytes.data() + i * size, size); // little-endian, as the GPU
+      int64_t value = int64_t(bits);
+      if (ir::isSigned(kind) && size < 8 && (bits >> (8 * size - 1)))
+        value = int64_t(bits | (~uint64_t(0) << (8 * size)));
+      elements.push_back(
+          ir::isFloat(kind)
+              ? "0x" + hex(bits) + (size == 8 ? "ull" : "u")
+              : intLiteral(value, kind == ScalarKind::Bool ? ScalarKind::UInt8 : kind));
+    }
+    constants_.line("__constant__ __align__(16) " + stored + " " + name + "[" +
+                        std::to_string(count) + "] = {" + commaSeparated(elements) + "};",
+                    op.location());
+    return ir::isFloat(kind) ? "reinterpret_cast<" + storageTypeName(kind) + " *>(" + name + ")"
+                             : name;
+  }
+
+private:
+  static std::string hex(uint64_t bits) {
+    char text[24];
+    std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(bits));
+    return text;
+  }
+
+  const ir::Module &module_;
+  std::vector<FunctionEmitter> emitters_;
+  LineWriter body_;
+  LineWriter constants_;
+  unsigned constantCount_ = 0;
+};
+
+std::string FunctionEmitter::signature() {
+  nameParameters();
+  std::string params = commaSeparated(parameters_);
+  if (function_.isKernel())
+    return "extern \"C\" __global__ void " + cudaName(function_) + "(" + params + ")";
+  ir::Type result = function_.returnType();
+  if (result.isArray())
+    throw CompileError(function_.location(), "function '" + function_.name() +
+                                                 "' returns an array; kaji functions return "
+                                                 "scalars or nothing");
+  return "static __device__ " + (result.isVoid() ? std::string("void") : typeName(result)) + " " +
+         cudaName(function_) + "(" + params + ")";
+}
+
+// Parameters keep their Python names where those are free in C++; a kernel's array `x`
+// arrives as x_data, x_shape0.., x_stride0.. and is assembled into the kaji::array `x`.
+void FunctionEmitter::nameParameters() {
+  for (const auto &function : module_.module().functions()) // never shadowed by a local
+    names_.claimAll({cudaName(*function)});
+  std::vector<ir::Type> types = function_.paramTypes();
+  const ir::Block &entry = *function_.entry();
+  if (entry.arguments().size() != types.size())
+    throw CompileError(function_.location(), "entry block of function '" + function_.name() +
+                                                 "' does not take one argument per parameter");
+  bool kernel = function_.isKernel();
+  for (size_t i = 0; i < types.size(); ++i) {
+    ir::Type type = types[i];
+    if (type.isVoid())
+      throw CompileError(function_.location(),
+                         "parameter of function '" + function_.name() + "' has type void");
+    // The names a parameter called `base` takes: itself, and a kernel's parts of it.
+    auto partsOf = [&](const std::string &base) {
+      std::vector<std::string> parts{base};
+      if (kernel && type.isArray()) {
+        parts.push_back(base + "_data");
+        for (unsigned d = 0; d < type.ndim(); ++d) {
+          parts.push_back(base + "_shape" + std::to_string(d));
+          parts.push_back(base + "_stride" + std::to_string(d));
+        }
+      } else if (kernel && type.isBool()) {
+        parts.push_back(base + "_byte");
+      }
+      return parts;
+    };
+    std::string name = i < function_.paramNames().size() ? function_.paramNames()[i] : "";
+    for (unsigned k = 0; !names_.claimAll(partsOf(name)); ++k)
+      name = "arg" + std::to_string(k);
+    valueNames_[entry.argument(unsigned(i))] = name;
+    if (!kernel) {
+      parameters_.push_back(typeName(type) + " " + name);
+      continue;
+    }
+    if (type.isBool()) {
+      std::string byte = name + "_byte";
+      parameters_.push_back("u8 " + byte);
+      prologue_.push_back("const bool " + name + " = " + byte + " != 0;");
+    } else if (type.isScalar()) {
+      parameters_.push_back(scalarTypeName(type.scalarKind()) + " " + name);
+    } else {
+      std::string element = storageTypeName(type.scalarKind());
+      std::string data = name + "_data";
+      parameters_.push_back(element + " *" + data);
+      std::vector<std::string> shape, strides;
+      for (unsigned d = 0; d < type.ndim(); ++d) {
+        std::string extent = name + "_shape" + std::to_string(d);
+        parameters_.push_back("i64 " + extent);
+        shape.push_back(extent);
+      }
+      // A contiguous layout fixes one stride to the element size, as the LLVM lowering does.
+      for (unsigned d = 0; d < type.ndim(); ++d) {
+        std::string stride = name + "_stride" + std::to_string(d);
+        parameters_.push_back("i64 " + stride);
+        bool fixed = (type.layout() == ir::Layout::C && d + 1 == type.ndim()) ||
+                     (type.layout() == ir::Layout::F && d == 0);
+        strides.push_back(fixed ? std::to_string(ir::byteSize(type.scalarKind())) : stride);
+      }
+      if (type.ndim() == 0)
+        shape = strides = {"0"};
+      prologue_.push_back("const " + arrayTypeName(type) + " " + name + " = {" + data + ", {" +
+                          commaSeparated(shape) + "}, {" + commaSeparated(strides) + "}};");
+    }
+  }
+}
+
+std::vector<const ir::Block *> FunctionEmitter::reachableBlocks() const {
+  std::unordered_set<const ir::Block *> reached{function_.entry()};
+  std::vector<const ir::Block *> work{function_.entry()};
+  while (!work.empty()) {
+    const ir::Block *block = work.back();
+    work.pop_back();
+    const ir::Operation *terminator = block->terminator();
+    if (!terminator)
+      throw CompileError(block->operations().empty() ? function_.location()
+                                                     : block->operations().back()->location(),
+                         "a block of function '" + function_.name() +
+                             "' does not end in a terminator");
+    for (const ir::Successor &successor : terminator->successors()) {
+      if (successor.block == function_.entry())
+        throw CompileError(terminator->location(),
+                           "branch to the entry block of function '" + function_.name() + "'");
+      if (reached.insert(successor.block).second)
+        work.push_back(successor.block);
+    }
+  }
+  std::vector<const ir::Block *> ordered;
+  for (const auto &block : function_.blocks())
+    if (reached.count(block.get()))
+      ordered.push_back(block.get());
+  return ordered;
+}
+
+void FunctionEmitter::nameValues(const std::vector<const ir::Block *> &blocks) {
+  auto declare = [&](const ir::Value *value) {
+    std::string name = names_.fresh("v");
+    valueNames_[value] = name;
+    declarations_.push_back(typeName(value->type()) + " " + name + ";");
+  };
+  for (const ir::Block *block : blocks) {
+    if (block != function_.entry()) {
+      labels_[block] = names_.fresh("bb");
+      for (const auto &argument : block->arguments())
+        declare(argument.get());
+    }
+    for (const auto &op : block->operations()) {
+      if (op->result())
+        declare(op->result());
+      // A shared or local array's storage sits with the values: one allocation however
+      // often a loop reaches the operation.
+      bool shared = op->opcode() == Opcode::SharedArray;
+      if (shared || op->opcode() == Opcode::LocalArray) {
+        std::string storage = names_.fresh(shared ? "shared" : "local");
+        storage_[op.get()] = storage;
+        declarations_.push_back(std::string(shared ? "__shared__ " : "") + "__align__(16) " +
+                                storageTypeName(op->resultType().scalarKind()) + " " + storage +
+                                "[" + std::to_string(staticArrayCount(*op)) + "];");
+      }
+    }
+  }
+}
+
+void FunctionEmitter::emitBody() {
+  if (function_.blocks().empty())
+    throw CompileError(function_.location(), "function '" + function_.name() + "' has no body");
+  std::vector<const ir::Block *> blocks = reachableBlocks();
+  nameValues(blocks);
+  for (const std::string &line : prologue_)
+    out_.line("  " + line);
+  for (const std::string &line : declarations_)
+    out_.line("  " + line);
+  for (const ir::Block *block : blocks) {
+    if (block != function_.entry())
+      out_.line(labels_.at(block) + ":");
+    for (const auto &op : block->operations())
+      emitOperation(*op);
+  }
+}
+
+std::string FunctionEmitter::name(const ir::Value *value, const ir::Operation &user) const {
+  auto it = valueNames_.find(value);
+  if (it == valueNames_.end())
+    throw CompileError(user.location(),
+                       "operand of '" + std::string(ir::opcodeName(user.opcode())) +
+                           "' is not defined in function '" + function_.name() + "'");
+  return it->second;
+}
+
+void FunctionEmitter::emitOperation(const ir::Operation &op) {
+  switch (op.opcode()) {
+  case Opcode::Constant: {
+    ir::Type type = op.resultType();
+    if (!type.isScalar())
+      throw CompileError(op.location(), "constant of non-scalar type " + type.str());
+    if (auto *value = std::get_if<double>(&op.attr()); value && type.isFloat())
+      return assign(op, floatLiteral(*value, type.scalarKind()));
+    if (auto *value = std::get_if<int64_t>(&op.attr()))
+      return assign(op, type.isFloat() ? floatLiteral(double(*value), type.scalarKind())
+                                       : intLiteral(*value, type.scalarKind()));
+    throw CompileError(op.location(), "constant of type " + type.str() + " has no matching value");
+  }
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Div:
+  case Opcode::FloorDiv:
+  case Opcode::Mod:
+  case Opcode::Pow:
+  case Opcode::Min:
+  case Opcode::Max:
+  case Opcode::And:
+  case Opcode::Or:
+  case Opcode::Xor:
+  case Opcode::Shl:
+  case Opcode::Shr:
+    return assign(op, binary(op));
+  case Opcode::Neg:
+  case Opcode::Not:
+  case Opcode::Abs:
+    return assign(op, unary(op));
+  case Opcode::Cmp:
+    return assign(op, compare(op));
+  case Opcode::Select:
+    if (op.numOperands() != 3 || !op.operand(0)->type().isBool() ||
+        op.operand(1)->type() != op.operand(2)->type())
+      throw CompileError(op.location(), "'select' takes a bool and two values of one type");
+    return assign(op, name(op.operand(0), op) + " ? " + name(op.operand(1), op) + " : " +
+                          name(op.operand(2), op));
+  case Opcode::Cast: {
+    ir::Type from = op.operand(0)->type();
+    if (!from.isScalar() || !op.resultType().isScalar())
+      throw CompileError(op.location(), "cast between " + from.str() + " and " +
+                                            op.resultType().str() + " is not a scalar conversion");
+    return assign(op,
+                  cast(name(op.operand(0), op), from.scalarKind(), op.resultType().scalarKind()));
+  }
+  case Opcode::Math:
+    return assign(op, math(op));
+  case Opcode::Bits: {
+    const std::string &bitFunction = op.attrAs<std::string>();
+    if (bitFunction != "popc" && bitFunction != "brev" && bitFunction != "clz" &&
+        bitFunction != "ffs")
+      throw CompileError(op.location(), "unknown bit function '" + bitFunction + "'");
+    return assign(op, "kaji::" + bitFunction + "(" + name(op.operand(0), op) + ")");
+  }
+  case Opcode::SpecialReg: {
+    ir::SpecialReg reg = op.attrAs<ir::SpecialReg>();
+    static const char *const kRegisters[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+    if (reg.dim > 2)
+      throw CompileError(op.location(), "special register dimension " + std::to_string(reg.dim) +
+                                            " is not x, y or z");
+    return assign(op, "i32(" + std::string(kRegisters[reg.kind]) + "." + char('x' + reg.dim) + ")");
+  }
+  case Opcode::Barrier:
+    return statement(op, "__syncthreads();");
+  case Opcode::Fence: {
+    const std::string &scope = op.attrAs<std::string>();
+    if (scope != "block" && scope != "device" && scope != "system")
+      throw CompileError(op.location(), "unknown fence scope '" + scope + "'");
+    return statement(op, scope == "device" ? "__threadfence();" : "__threadfence_" + scope + "();");
+  }
+  case Opcode::BarrierReduce: {
+    const std::string &reduction = op.attrAs<std::string>();
+    if (reduction != "count" && reduction != "and" && reduction != "or")
+      throw CompileError(op.location(), "unknown barrier reduction '" + reduction + "'");
+    return assign(op, "__syncthreads_" + reduction + "(" + name(op.operand(0), op) + ")");
+  }
+  case Opcode::WarpSync:
+    return statement(op, "__syncwarp(" + name(op.operand(0), op) + ");");
+  case Opcode::Warp:
+    return assign(op, warp(op));
+  case Opcode::ArrayDim:
+  case Opcode::ArrayStride: {
+    ir::Type type = op.operand(0)->type();
+    int64_t dim = op.attrAs<int64_t>();
+    if (!type.isArray() || dim < 0 || dim >= int64_t(type.ndim()))
+      throw CompileError(op.location(), "dimension " + std::to_string(dim) + " of a " + type.str() +
+                                            " does not exist");
+    return assign(op, name(op.operand(0), op) +
+                          (op.opcode() == Opcode::ArrayDim ? ".shape[" : ".strides[") +
+                          std::to_string(dim) + "]");
+  }
+  case Opcode::Load: {
+    std::string value = "*" + element(op, 0, 1);
+    return assign(op, op.resultType().isBool() ? "(" + value + " != 0)" : value);
+  }
+  case Opcode::Store: {
+    std::string value = name(op.operand(0), op);
+    if (op.operand(0)->type().isBool())
+      value = "u8(" + value + ")";
+    return statement(op, "*" + element(op, 1, 2) + " = " + value + ";");
+  }
+  case Opcode::Atomic:
+  case Opcode::AtomicCAS:
+    return assign(op, atomic(op));
+  case Opcode::SharedArray:
+  case Opcode::LocalArray:
+  case Opcode::ConstArray:
+    return emitStaticArray(op);
+  case Opcode::Print:
+    return emitPrint(op);
+  case Opcode::Call:
+    return emitCall(op);
+  case Opcode::Br:
+  case Opcode::CondBr:
+    return emitBranch(op);
+  case Opcode::Return:
+    return emitReturn(op);
+  }
+  throw CompileError(op.location(), "the CUDA C++ backend cannot express '" +
+                                        std::string(ir::opcodeName(op.opcode())) + "'");
+}
+
+std::string FunctionEmitter::binary(const ir::Operation &op) {
+  ir::Type type = op.resultType();
+  if (!type.isScalar() || op.numOperands() != 2 || op.operand(0)->type() != type ||
+      op.operand(1)->type() != type)
+    throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
+                                          "' takes two scalars of its result type");
+  std::string a = name(op.operand(0), op), b = name(op.operand(1), op);
+  ScalarKind kind = type.scalarKind();
+  bool isFloat = type.isFloat(), isHalf = kind == ScalarKind::Float16;
+  auto infix = [&](const char *symbol) {
+    if (isHalf)
+      return "f16(f32(" + a + ") " + symbol + " f32(" + b + "))";
+    return a + " " + symbol + " " + b;
+  };
+  auto helper = [&](const char *function) {
+    return "kaji::" + std::string(function) + "(" + a + ", " + b + ")";
+  };
+  auto requireInteger = [&] {
+    if (isFloat)
+      throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
+                                            "' is not defined on " + type.str());
+  };
+  switch (op.opcode()) {
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul: {
+    const char *symbol = op.opcode() == Opcode::Add ? "+" : op.opcode() == Opcode::Sub ? "-" : "*";
+    if (isFloat || isWideUnsigned(kind))
+      return infix(symbol);
+    return helper(op.opcode() == Opcode::Add ? "add" : op.opcode() == Opcode::Sub ? "sub" : "mul");
+  }
+  case Opcode::Div:
+    return isFloat ? infix("/") : helper("div");
+  case Opcode::FloorDiv:
+    return isFloat ? helper("float_floordiv") : helper("floordiv");
+  case Opcode::Mod:
+    return isFloat ? helper("float_mod") : helper("mod");
+  case Opcode::Pow:
+    if (!isFloat)
+      return helper("pow");
+    if (isHalf)
+      return "f16(powf(f32(" + a + "), f32(" + b + ")))";
+    return (kind == ScalarKind::Float32 ? "powf(" : "pow(") + a + ", " + b + ")";
+  case Opcode::Min:
+  case Opcode::Max: {
+    // Python's min(a, b) is `b < a ? b : a`, literally (which operand wins for NaN).
+    const char *symbol = op.opcode() == Opcode::Min ? " < " : " > ";
+    std::string test = isHalf ? "f32(" + b + ")" + symbol + "f32(" + a + ")" : b + symbol + a;
+    return test + " ? " + b + " : " + a;
+  }
+  case Opcode::And:
+  case Opcode::Or:
+  case Opcode::Xor: {
+    requireInteger();
+    const char *symbol = op.opcode() == Opcode::And  ? " & "
+                         : op.opcode() == Opcode::Or ? " | "
+                                                     : " ^ ";
+    return scalarTypeName(kind) + "(" + a + symbol + b + ")";
+  }
+  case Opcode::Shl:
+  case Opcode::Shr:
+    requireInteger();
+    if (type.isBool())
+      throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
+                                            "' is not defined on bool");
+    return helper(op.opcode() == Opcode::Shl ? "shl" : "shr");
+  default:
+    break;
+  }
+  throw CompileError(op.location(), "not a binary operation");
+}
+
+std::string FunctionEmitter::unary(const ir::Operation &op) {
+  ir::Type type = op.resultType();
+  if (!type.isScalar() || op.numOperands() != 1)
+    throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
+                                          "' takes one scalar of its result type");
+  std::string a = name(op.operand(0), op);
+  ScalarKind kind = type.scalarKind();
+  switch (op.opcode()) {
+  case Opcode::Neg:
+    if (kind == ScalarKind::Float16)
+      return "f16(-f32(" + a + "))";
+    return type.isFloat() ? "-" + a : "kaji::neg(" + a + ")";
+  case Opcode::Not:
+    if (type.isFloat())
+      throw CompileError(op.location(), "'not' is not defined on " + type.str());
+    return type.isBool() ? "!" + a : scalarTypeName(kind) + "(~" + a + ")";
+  case Opcode::Abs:
+    if (kind == ScalarKind::Float16)
+      return "f16(fabsf(f32(" + a + ")))";
+    if (type.isFloat())
+      return (kind == ScalarKind::Float32 ? "fabsf(" : "fabs(") + a + ")";
+    return ir::isSigned(kind) ? "kaji::abs(" + a + ")" : a;
+  default:
+    break;
+  }
+  throw CompileError(op.location(), "not a unary operation");
+}
+
+// C++'s comparisons are IEEE's: ordered, except != which is true for NaN, as kaji's.
+std::string FunctionEmitter::compare(const ir::Operation &op) {
+  if (op.numOperands() != 2 || !op.operand(0)->type().isScalar() ||
+      op.operand(0)->type() != op.operand(1)->type())
+    throw CompileError(op.location(), "'cmp' takes two scalars of one type");
+  static const char *const kSymbols[] = {"==", "!=", "<", "<=", ">", ">="};
+  std::string a = name(op.operand(0), op), b = name(op.operand(1), op);
+  if (op.operand(0)->type().scalarKind() == ScalarKind::Float16) {
+    a = "f32(" + a + ")";
+    b = "f32(" + b + ")";
+  }
+  return a + " " + kSymbols[int(op.attrAs<ir::CmpPredicate>())] + " " + b;
+}
+
+std::string FunctionEmitter::cast(const std::string &value, ScalarKind from, ScalarKind to) {
+  if (from == to)
+    return value;
+  std::string target = scalarTypeName(to);
+  if (to == ScalarKind::Bool) // NaN is truthy, as bool(nan) in Python
+    return from == ScalarKind::Float16 ? "f32(" + value + ") != 0.0f" : value + " != 0";
+  if (from == ScalarKind::Float16)
+    return to == ScalarKind::Float32 ? "f32(" + value + ")"
+                                     : cast("f32(" + value + ")", ScalarKind::Float32, to);
+  if (to == ScalarKind::Float16) {
+    if (ir::isFloat(from))
+      return "f16(" + value + ")";
+    return from == ScalarKind::Bool ? "f16(f32(" + value + "))" : "kaji::int_to_f16(" + value + ")";
+  }
+  if (ir::isFloat(from) && !ir::isFloat(to))
+    return "kaji::to_int<" + target + ">(" + value + ")";
+  return target + "(" + value + ")";
+}
+
+std::string FunctionEmitter::math(const ir::Operation &op) {
+  const std::string &function = op.attrAs<std::string>();
+  std::optional<MathFunction> known = mathFunction(function);
+  if (!known)
+    throw CompileError(op.location(), "unknown math function '" + function + "'");
+  if (op.numOperands() != known->arity)
+    throw CompileError(op.location(), "math function '" + function + "' takes " +
+                                          std::to_string(known->arity) + " argument(s), got " +
+                                          std::to_string(op.numOperands()));
+  if (!op.resultType().isScalar())
+    throw CompileError(op.location(), "math function '" + function + "' returns a scalar");
+  // Integer arguments compute in float64, as Python's math module does; float16 in float32.
+  ScalarKind argumentKind = ScalarKind::Float64;
+  for (const ir::Value *operand : op.operands()) {
+    if (!operand->type().isScalar())
+      throw CompileError(op.location(), "math function '" + function + "' takes scalars");
+    if (operand->type().isFloat()) {
+      argumentKind = operand->type().scalarKind();
+      break;
+    }
+  }
+  ScalarKind computeKind = argumentKind == ScalarKind::Float16 ? ScalarKind::Float32 : argumentKind;
+  std::vector<std::string> args;
+  for (const ir::Value *operand : op.operands())
+    args.push_back(cast(name(operand, op), operand->type().scalarKind(), computeKind));
+  std::string call = mathCall(function, computeKind == ScalarKind::Float32, args);
+  bool predicate = known->predicate;
+  ScalarKind valueKind = predicate ? ScalarKind::Bool : computeKind;
+  if (!predicate && argumentKind == ScalarKind::Float16)
+    return cast("f16(" + call + ")", ScalarKind::Float16, op.resultType().scalarKind());
+  return cast(call, valueKind, op.resultType().scalarKind());
+}
+
+std::string FunctionEmitter::warp(const ir::Operation &op) {
+  const std::string &collective = op.attrAs<std::string>();
+  auto operand = [&](unsigned i) {
+    if (i >= op.numOperands())
+      throw CompileError(op.location(), "warp collective '" + collective + "' needs " +
+                                            std::to_string(i + 1) + " operands");
+    return name(op.operand(i), op);
+  };
+  if (collective == "activemask")
+    return "__activemask()";
+  if (collective == "ballot")
+    return "__ballot_sync(" + operand(0) + ", " + operand(1) + ")";
+  if (collective == "all" || collective == "any" || collective == "eq") {
+    std::string vote = collective == "eq" ? "uni" : collective;
+    return "i32(__" + vote + "_sync(" + operand(0) + ", " + operand(1) + ") != 0)";
+  }
+  if (collective == "match_any")
+    return "__match_any_sync(" + operand(0) + ", " + operand(1) + ")";
+  static const std::pair<const char *, const char *> kShuffles[] = {
+      {"shfl_idx", "__shfl_sync"},
+      {"shfl_up", "__shfl_up_sync"},
+      {"shfl_down", "__shfl_down_sync"},
+      {"shfl_xor", "__shfl_xor_sync"}};
+  for (auto [kaji, cuda] : kShuffles)
+    if (collective == kaji) {
+      ir::Type type = op.operand(1)->type();
+      if (!type.isScalar() || type.isBool() || ir::bitWidth(type.scalarKind()) < 32)
+        throw CompileError(op.location(),
+                           collective + " exchanges 32- and 64-bit numbers, not " + type.str());
+      return std::string(cuda) + "(" + operand(0) + ", " + operand(1) + ", " + operand(2) + ")";
+    }
+  throw CompileError(op.location(), "unknown warp collective '" + collective + "'");
+}
+
+std::string FunctionEmitter::atomic(const ir::Operation &op) {
+  if (op.numOperands() < 2 || !op.operand(0)->type().isArray())
+    throw CompileError(op.location(),
+                       "'" + std::string(ir::opcodeName(op.opcode())) + "' needs an array operand");
+  ScalarKind kind = op.operand(0)->type().scalarKind();
+  unsigned bits = kind == ScalarKind::Bool ? 1 : ir::bitWidth(kind);
+  if (bits != 32 && bits != 64)
+    throw CompileError(op.location(), "atomics act on 32- and 64-bit elements, not " +
+                                          ir::Type::scalar(kind).str());
+  if (op.opcode() == Opcode::AtomicCAS)
+    return "kaji::atomic_cas(" + element(op, 0, 3) + ", " + name(op.operand(1), op) + ", " +
+           name(op.operand(2), op) + ")";
+  const std::string &kindName = op.attrAs<std::string>();
+  static const char *const kKinds[] = {"add", "sub", "max", "min", "exch",
+                                       "and", "or",  "xor", "inc", "dec"};
+  bool known = false;
+  for (const char *k : kKinds)
+    known |= kindName == k;
+  if (!known)
+    throw CompileError(op.location(), "unknown atomic operation '" + kindName + "'");
+  bool isFloat = ir::isFloat(kind);
+  if ((kindName == "and" || kindName == "or" || kindName == "xor") && isFloat)
+    throw CompileError(op.location(), "atomic '" + kindName + "' needs integer elements");
+  if ((kindName == "inc" || kindName == "dec") && (isFloat || ir::isSigned(kind)))
+    throw CompileError(op.location(), "atomic '" + kindName + "' needs unsigned elements");
+  return "kaji::atomic_" + kindName + "(" + element(op, 0, 2) + ", " + name(op.operand(1), op) +
+         ")";
+}
+
+std::string FunctionEmitter::element(const ir::Operation &op, unsigned arrayOperand,
+                                     unsigned firstIndex) {
+  if (op.numOperands() <= arrayOperand || !op.operand(arrayOperand)->type().isArray())
+    throw CompileError(op.location(),
+                       "'" + std::string(ir::opcodeName(op.opcode())) + "' needs an array operand");
+  ir::Type type = op.operand(arrayOperand)->type();
+  if (op.numOperands() - firstIndex != type.ndim())
+    throw CompileError(op.location(), "a " + type.str() + " takes " + std::to_string(type.ndim()) +
+                                          " index(es), got " +
+                                          std::to_string(op.numOperands() - firstIndex));
+  if (type.ndim() == 0)
+    return name(op.operand(arrayOperand), op) + ".data";
+  std::string address = "kaji::element(" + name(op.operand(arrayOperand), op);
+  for (unsigned i = firstIndex; i < op.numOperands(); ++i) {
+    if (!op.operand(i)->type().isInteger())
+      throw CompileError(op.location(), "array index has type " + op.operand(i)->type().str());
+    address += ", " + name(op.operand(i), op);
+  }
+  return address + ")";
+}
+
+// The element count of a shared_array, local_array or const_array, checked.
+uint64_t staticArrayCount(const ir::Operation &op) {
+  bool shared = op.opcode() == Opcode::SharedArray, constant = op.opcode() == Opcode::ConstArray;
+  const char *what = shared ? "shared array" : constant ? "constant array" : "local array";
+  ir::Type type = op.resultType();
+  const auto &shape =
+      constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<std::vector<int64_t>>();
+  if (!type.isArray() || shape.size() != type.ndim())
+    throw CompileError(op.location(),
+                       std::string(what) + " shape does not match its type " + type.str());
+  uint64_t elementSize = ir::byteSize(type.scalarKind()), count = 1;
+  constexpr uint64_t kMaxBytes = uint64_t(1) << 32;
+  for (int64_t extent : shape) {
+    if (extent <= 0)
+      throw CompileError(op.location(), std::string(what) + " extent must be positive, got " +
+                                            std::to_string(extent));
+    if (uint64_t(extent) > kMaxBytes / elementSize / count)
+      throw CompileError(op.location(), std::string(what) + " is too large");
+    count *= uint64_t(extent);
+  }
+  return count;
+}
+
+void FunctionEmitter::emitStaticArray(const ir::Operation &op) {
+  bool constant = op.opcode() == Opcode::ConstArray;
+  staticArrayCount(op);
+  ir::Type type = op.resultType();
+  const auto &shape =
+      constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<std::vector<int64_t>>();
+  std::string data = constant ? module_.constantArray(op) : storage_.at(&op);
+  std::vector<std::string> extents, strides(shape.size());
+  uint64_t stride = ir::byteSize(type.scalarKind());
+  for (size_t d = shape.size(); d-- > 0;) {
+    strides[d] = std::to_string(stride);
+    stride *= uint64_t(shape[d]);
+  }
+  for (int64_t extent : shape)
+    extents.push_back(std::to_string(extent));
+  assign(op, arrayTypeName(type) + "{" + data + ", {" + commaSeparated(extents) + "}, {" +
+                 commaSeparated(strides) + "}}");
+}
+
+// The template's "{}" become printf conversions by operand type, as Numba prints: integers
+// as %lld / %llu, floats as %f, bools as True / False.
+void FunctionEmitter::emitPrint(const ir::Operation &op) {
+  const std::string &layout = op.attrAs<std::string>();
+  std::string format, args;
+  unsigned next = 0;
+  for (size_t i = 0; i < layout.size(); ++i) {
+    char c = layout[i];
+    bool doubled = (c == '{' || c == '}') && i + 1 < layout.size() && layout[i + 1] == c;
+    if (c != '{' || doubled) {
+      format += c == '%' ? "%%" : std::string(1, c);
+      i += doubled;
+      continue;
+    }
+    ++i; // the "}" of "{}"
+    if (next >= op.numOperands())
+      throw CompileError(op.location(), "print template has more '{}' than operands");
+    const ir::Value *operand = op.operand(next++);
+    if (!operand->type().isScalar())
+      throw CompileError(op.location(), "print takes scalars, not " + operand->type().str());
+    ScalarKind kind = operand->type().scalarKind();
+    std::string value = name(operand, op);
+    if (kind == ScalarKind::Bool) {
+      format += "%s";
+      args += ", " + value + " ? \"True\" : \"False\"";
+    } else if (ir::isFloat(kind)) {
+      format += "%f";
+      args += ", " + cast(value, kind, ScalarKind::Float64);
+    } else {
+      format += ir::isSigned(kind) ? "%lld" : "%llu";
+      args += ", " + cast(value, kind, ir::isSigned(kind) ? ScalarKind::Int64 : ScalarKind::UInt64);
+    }
+  }
+  statement(op, "printf(" + quoted(format) + args + ");");
+}
+
+void FunctionEmitter::emitCall(const ir::Operation &op) {
+  const std::string &callee = op.attrAs<std::string>();
+  const ir::Function *function = module_.module().lookup(callee);
+  if (!function)
+    throw CompileError(op.location(), "call to unknown function '" + callee + "'");
+  if (function->isKernel())
+    throw CompileError(op.location(), "kernel '" + callee + "' cannot be called from device code");
+  std::vector<ir::Type> params = function->paramTypes();
+  if (params.size() != op.numOperands())
+    throw CompileError(op.location(), "'" + callee + "' takes " + std::to_string(params.size()) +
+                                          " argument(s), got " + std::to_string(op.numOperands()));
+  std::vector<std::string> args;
+  for (unsigned i = 0; i < op.numOperands(); ++i) {
+    ir::Type argType = op.operand(i)->type(), paramType = params[i];
+    // An array argument of another layout passes its real strides, as on the LLVM path.
+    bool compatible = argType.isArray()
+                          ? paramType.isArray() && argType.scalarKind() == paramType.scalarKind() &&
+                                argType.ndim() == paramType.ndim() &&
+                                argType.memorySpace() == paramType.memorySpace()
+                          : argType == paramType;
+    if (!compatible)
+      throw CompileError(op.location(), "argument " + std::to_string(i + 1) + " of '" + callee +
+                                            "' has type " + argType.str() + ", expected " +
+                                            paramType.str());
+    args.push_back(name(op.operand(i), op));
+  }
+  std::string call = cudaName(*function) + "(" + commaSeparated(args) + ")";
+  if (!op.result())
+    return statement(op, call + ";");
+  if (op.resultType() != function->returnType())
+    throw CompileError(op.location(), "call of '" + callee + "' expects a result of type " +
+                                          op.resultType().str() + ", but it returns " +
+                                          function->returnType().str());
+  assign(op, call);
+}
+
+// The assignments of a branch's arguments to its target's block arguments, then the goto.
+// Where an argument reads one of the target's own arguments (a loop passing `x, y = y, x`),
+// the values go through temporaries first, so no assignment reads one already overwritten.
+std::string FunctionEmitter::jump(const ir::Successor &successor, const ir::Operation &op) {
+  const ir::Block &target = *successor.block;
+  if (successor.args.size() != target.arguments().size())
+    throw CompileError(op.location(), "branch passes " + std::to_string(successor.args.size()) +
+                                          " argument(s) to a block that takes " +
+                                          std::to_string(target.arguments().size()));
+  bool readsTarget = false;
+  for (size_t i = 0; i < successor.args.size(); ++i) {
+    if (successor.args[i]->type() != target.argument(unsigned(i))->type())
+      throw CompileError(op.location(), "branch passes a " + successor.args[i]->type().str() +
+                                            " to a block argument of type " +
+                                            target.argument(unsigned(i))->type().str());
+    readsTarget |= successor.args[i]->ownerBlock() == &target && successor.args.size() > 1;
+  }
+  std::string text;
+  for (size_t i = 0; i < successor.args.size(); ++i) {
+    std::string value = name(successor.args[i], op);
+    if (readsTarget) {
+      text += "const " + typeName(successor.args[i]->type()) + " kaji_t" + std::to_string(i) +
+              " = " + value + "; ";
+    } else if (value != name(target.argument(unsigned(i)), op)) {
+      text += name(target.argument(unsigned(i)), op) + " = " + value + "; ";
+    }
+  }
+  if (readsTarget)
+    for (size_t i = 0; i < successor.args.size(); ++i)
+      text += name(target.argument(unsigned(i)), op) + " = kaji_t" + std::to_string(i) + "; ";
+  text += "goto " + labels_.at(&target) + ";";
+  return readsTarget ? "{ " + text + " }" : text; // the temporaries' scope ends here
+}
+
+void FunctionEmitter::emitBranch(const ir::Operation &op) {
+  const auto &successors = op.successors();
+  if (op.opcode() == Opcode::Br) {
+    if (successors.size() != 1)
+      throw CompileError(op.location(), "'br' needs one successor");
+    return statement(op, jump(successors[0], op));
+  }
+  if (successors.size() != 2 || op.numOperands() != 1 || !op.operand(0)->type().isBool())
+    throw CompileError(op.location(), "'cond_br' needs a bool condition and two successors");
+  statement(op, "if (" + name(op.operand(0), op) + ") { " + jump(successors[0], op) + " } else { " +
+                    jump(successors[1], op) + " }");
+}
+
+void FunctionEmitter::emitReturn(const ir::Operation &op) {
+  ir::Type returnType = function_.returnType();
+  if (op.numOperands() == 0) {
+    if (!returnType.isVoid())
+      throw CompileError(op.location(),
+                         "function '" + function_.name() + "' must return a " + returnType.str());
+    return statement(op, "return;");
+  }
+  if (op.operand(0)->type() != returnType)
+    throw CompileError(op.location(), "function '" + function_.name() + "' returns " +
+                                          returnType.str() + ", not " +
+                                          op.operand(0)->type().str());
+  statement(op, "return " + name(op.operand(0), op) + ";");
+}
+
+} // namespace
+
+std::string cudaName(const ir::Function &function) {
+  if (isUsableIdentifier(function.name()))
+    return function.name();
+  std::string name = "kaji_";
+  for (char c : function.name())
+    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
+std::string emitCUDA(const ir::Module &module) { return ModuleEmitter(module).run(); }
+
+} // namespace kaji::codegen::cuda

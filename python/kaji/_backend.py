@@ -1,0 +1,45 @@
+"""Which GPU backend makes a kernel's PTX: "llvm" (LLVM's NVPTX, the default) or "nvrtc"
+(kaji's CUDA C++ compiled by NVIDIA's NVRTC).
+
+``@kaji.jit(backend=...)`` names one; without it a kernel gets KAJI_BACKEND, else "llvm".
+NVRTC is loaded on the first nvrtc compile, from $KAJI_NVRTC, $CUDA_HOME, $CUDA_PATH,
+/usr/local/cuda or the nvidia-cuda-nvrtc wheel's directory; kaji imports without it.
+"""
+
+import functools
+import importlib.util
+import os
+
+from kaji import _core
+
+BACKENDS = ("llvm", "nvrtc")
+
+
+def check_backend(backend):
+    """`backend` when it names a backend; ValueError otherwise."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be 'llvm' or 'nvrtc', not {backend!r}")
+    return backend
+
+
+def default_backend():
+    """The backend of kernels that name none: KAJI_BACKEND, else llvm."""
+    override = os.environ.get("KAJI_BACKEND")
+    if override is None:
+        return "llvm"
+    if override not in BACKENDS:
+        raise ValueError(f"KAJI_BACKEND={override!r}: expected 'llvm' or 'nvrtc'")
+    return override
+
+
+@functools.lru_cache(maxsize=None)
+def add_nvrtc_wheel():
+    """Lets the compiler find the nvidia-cuda-nvrtc wheel's libnvrtc (once per process)."""
+    try:
+        spec = importlib.util.find_spec("nvidia.cuda_nvrtc")
+    except (ImportError, ValueError):
+        return
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        library_dir = os.path.join(location, "lib")
+        if os.path.isdir(library_dir):
+            _core.add_nvrtc_search_directory(library_dir)

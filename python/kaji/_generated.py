@@ -1,0 +1,28 @@
+"""Kernels kaji writes itself (the loops around a user's scalar function that vectorize,
+guvectorize and reduce make): their source is Python text that goes through the normal
+frontend, under a file name saying what made it; the user's function is a device function
+they call, so errors in it point at the user's own file and line."""
+
+from kaji import _core
+
+
+def generated_kernel(name, text, callees, target, origin):
+    """A kaji Dispatcher for the kernel `text` (a ``def name(...)`` at column 0) on `target`.
+    `callees` maps each name the text calls to the DeviceFunction it means; the text may
+    also name the module ``kaji``. `origin` (e.g. "kaji.vectorize of add") is the file name
+    errors in the generated text point at."""
+    source = _core.FunctionSource(text, f"<{origin}>", 1, 0, name)
+    description = {"kaji": ("module", "kaji")}
+    for callee_name, device_function in callees.items():
+        description[callee_name] = ("function", device_function._source,
+                                    device_function._describe_globals, True,
+                                    device_function._signatures)
+    parameters = text[text.index("(") + 1:text.index(")")].replace(" ", "").split(",")
+    return _core.Dispatcher(source, lambda: description, [p for p in parameters if p],
+                            target=target)
+
+
+def launch_shape(count, threads=128, max_blocks=4096):
+    """(blocks, threads) of a grid-stride launch over `count` items."""
+    return max(1, min(max_blocks, (count + threads - 1) // threads)), threads
+

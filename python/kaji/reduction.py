@@ -1,0 +1,136 @@
+"""``cuda.reduce`` / ``cuda.Reduce``: a binary function made into a reduction over an array of
+any length. Each block folds a grid-stride share of the input, then a tree in shared memory
+folds the block's threads into one partial; passes repeat over the partials until one is
+left, which is combined with ``init``. No identity of the function is needed: threads that
+got no element are skipped, so the result equals functools.reduce for associative,
+commutative functions."""
+
+import functools
+
+from kaji import _core
+from kaji._arrays import _kaji_stream
+from kaji._core import DeviceArray
+from kaji._generated import generated_kernel, launch_shape
+from kaji._target import check_target, default_target
+from kaji.decorator import DeviceFunction, jit
+
+_THREADS = 128
+
+_BLOCK_PARTIALS = f"""\
+def block_partials(values, n, partials):
+    folded = kaji.shared.array({_THREADS}, kaji.DTYPE)
+    present = kaji.shared.array({_THREADS}, kaji.int32)
+    t = kaji.threadIdx.x
+    i = kaji.grid(1)
+    stride = kaji.gridsize(1)
+    acc = values[0]
+    found = 0
+    if i < n:
+        acc = values[i]
+        found = 1
+        j = i + stride
+        while j < n:
+            acc = binop(acc, values[j])
+            j += stride
+    folded[t] = acc
+    present[t] = found
+    kaji.syncthreads()
+    width = {_THREADS // 2}
+    while width > 0:
+        if t < width and present[t + width] != 0:
+            if present[t] != 0:
+                folded[t] = binop(folded[t], folded[t + width])
+            else:
+                folded[t] = folded[t + width]
+                present[t] = 1
+        kaji.syncthreads()
+        width //= 2
+    if t == 0:
+        partials[kaji.blockIdx.x] = folded[0]
+"""
+
+_WITH_INIT = """\
+def with_init(partials, init, res):
+    if kaji.grid(1) == 0:
+        res[0] = binop(init, partials[0])
+"""
+
+
+class Reduce:
+    """Numba's ``cuda.reduce``: ``@cuda.reduce def add(a, b): return a + b`` then
+    ``add(arr, size=None, res=None, init=0, stream=0)``. ``target`` (kaji's addition) is
+    "cuda" or "cpu", by default the default target."""
+
+    def __init__(self, functor, target=None):
+        if isinstance(functor, DeviceFunction):
+            functor = functor.py_func
+        if not callable(functor) or getattr(functor, "__code__", None) is None:
+            raise TypeError(f"reduce takes a Python function of two arguments, not {functor!r}")
+        if functor.__code__.co_argcount != 2:
+            raise TypeError(f"reduce: '{functor.__name__}' must take two arguments, takes "
+                            f"{functor.__code__.co_argcount}")
+        self.py_func = functor
+        self.target = default_target() if target is None else check_target(target)
+        self._binop = jit(device=True)(functor)
+        self._kernels_by_dtype = {}
+        functools.update_wrapper(self, functor)
+
+    def _kernels(self, dtype_name):
+        """(block_partials, with_init) for arrays of `dtype_name`, made on first use."""
+        if dtype_name not in self._kernels_by_dtype:
+            self._kernels_by_dtype[dtype_name] = self._make_kernels(dtype_name)
+        return self._kernels_by_dtype[dtype_name]
+
+    def _make_kernels(self, dtype_name):
+        origin = f"kaji.reduce of {self.__name__}"
+        callees = {"binop": self._binop}
+        partials = generated_kernel("block_partials",
+                                    _BLOCK_PARTIALS.replace("DTYPE", dtype_name), callees,
+                                    self.target, origin)
+        return partials, generated_kernel("with_init", _WITH_INIT, callees, self.target, origin)
+
+    def __call__(self, arr, size=None, res=None, init=0, stream=0):
+        import numpy
+
+        on_host = self.target == "cpu"
+        stream = _kaji_stream(stream)
+        if isinstance(arr, DeviceArray):
+            if not arr.is_c_contiguous():
+                raise ValueError("reduce needs a contiguous device array")
+            values = arr.ravel()
+        else:
+            host = numpy.ascontiguousarray(arr).reshape(-1)
+            values = _core.to_device(host, stream=stream, on_host=on_host)
+        count = values.size if size is None else size
+        if not isinstance(count, (int, numpy.integer)) or not 0 <= count <= values.size:
+            raise ValueError(f"reduce: size must be an int in 0..{values.size}, not {size!r}")
+        dtype = values.dtype
+        if res is not None and (not isinstance(res, DeviceArray) or res.dtype != dtype
+                                or res.size < 1):
+            raise TypeError(f"reduce: res must be a device array of dtype {dtype} with at "
+                            "least one element")
+        init = dtype.type(init)
+        if count == 0:
+            if res is None:
+                return init
+            res[0] = init
+            return None
+        block_partials, with_init = self._kernels(dtype.name)
+        while count > 1:
+            blocks, threads = launch_shape(count, _THREADS)
+            partials = _core.device_array((blocks,), dtype, "C", on_host=on_host)
+            block_partials[blocks, threads, stream](values, numpy.int64(count), partials)
+            values, count = partials, blocks
+        target = res if res is not None else _core.device_array((1,), dtype, "C",
+                                                                on_host=on_host)
+        with_init[1, 1, stream](values, init, target)
+        if res is not None:
+            return None
+        return target.copy_to_host(stream=stream)[0]
+
+
+def reduce(functor=None, *, target=None):
+    """``@cuda.reduce`` (also ``cuda.Reduce(functor)``): see Reduce."""
+    if functor is None:
+        return lambda func: Reduce(func, target=target)
+    return Reduce(functor, target=target)

@@ -1,0 +1,193 @@
+"""``cuda.vectorize`` / ``kaji.vectorize``: a scalar function made into a GPU ufunc.
+
+Each signature gets a kernel that calls the function (a device function with that signature)
+in a grid-stride loop over the flattened, broadcast inputs. Types are resolved as Numba's
+GPU ufuncs resolve them: array arguments must have a signature's exact dtypes (numpy's
+casting='no'); scalars take the type of the signature that the arrays pick.
+"""
+
+import functools
+
+from kaji import _core
+from kaji._arrays import _kaji_stream
+from kaji._core import DeviceArray
+from kaji._generated import generated_kernel, launch_shape
+from kaji._target import check_target, default_target
+from kaji.decorator import DeviceFunction
+from kaji.types import is_signature, signature_text
+
+
+def vectorize(signatures=None, *, target=None, identity=None, nopython=True, cache=False):
+    """Numba's ``@vectorize(["float32(float32, float32)", ...], target="cuda")``: compiles
+    the scalar function for each signature (strings or type objects such as
+    ``float32(float32, float32)``) and returns a ufunc taking numpy arrays (giving numpy
+    arrays), device arrays (giving device arrays) and scalars, broadcast as numpy broadcasts,
+    with ``out=`` and ``stream=``. ``target`` is "cuda" or "cpu" (kaji's CPU backend), by
+    default the default target. Kernels call the ufunc as a device function."""
+    del identity, nopython, cache  # accepted as Numba accepts them
+    if callable(signatures) and not is_signature(signatures):
+        raise TypeError("kaji's vectorize compiles eagerly: give it a list of signatures, "
+                        "e.g. @vectorize(['float32(float32, float32)'])")
+    if signatures is None:
+        raise TypeError("vectorize needs a list of signatures, e.g. "
+                        "['float32(float32, float32)']")
+    if is_signature(signatures):
+        signatures = [signatures]
+    ufunc_target = default_target() if target is None else check_target(target)
+    texts = [signature_text(signature) for signature in signatures]
+    if not texts:
+        raise TypeError("vectorize needs at least one signature")
+    return lambda func: Vectorized(func, texts, ufunc_target)
+
+
+def _parse_scalar_signature(text):
+    """('float32', ['float32', 'float32']) for 'float32(float32, float32)'; TypeError for
+    array types, which vectorize does not take (guvectorize does)."""
+    canonical = _core.canonical_signature(text)
+    result, arguments = canonical[:canonical.index("(")], canonical[canonical.index("(") + 1:-1]
+    types = [argument.strip() for argument in arguments.split(",") if argument.strip()]
+    if "[" in canonical or result in ("none", ""):
+        raise TypeError(f"vectorize signature '{text}': ufunc signatures take and return "
+                        "scalars, e.g. 'float32(float32, float32)' (guvectorize takes arrays)")
+    return result, types
+
+
+class Vectorized:
+    """A GPU ufunc made by vectorize: call it on arrays and scalars, or from kernels."""
+
+    def __init__(self, func, signatures, target):
+        self.py_func = func
+        self.target = target
+        # (result dtype, [argument dtypes], kernel of a set of scalar positions) per signature
+        self._loops = []
+        self._device = DeviceFunction(func, signatures)
+        # Kernels and describe_globals see the ufunc as the device function it wraps.
+        self._source = self._device._source
+        self._describe_globals = self._device._describe_globals
+        self._signatures = self._device._signatures
+        import numpy
+
+        for text in signatures:
+            result, arguments = _parse_scalar_signature(text)
+            if len(arguments) != func.__code__.co_argcount:
+                raise TypeError(f"vectorize signature '{text}' has {len(arguments)} arguments; "
+                                f"'{func.__name__}' takes {func.__code__.co_argcount}")
+            self._loops.append((numpy.dtype(result), [numpy.dtype(a) for a in arguments],
+                                functools.lru_cache(maxsize=None)(
+                                    functools.partial(self._kernel, text, result, arguments))))
+        functools.update_wrapper(self, func)
+        for _, _, kernel_for in self._loops:  # eager, as Numba: errors show at decoration
+            kernel_for(frozenset())
+
+    @property
+    def nin(self):
+        return len(self._loops[0][1])
+
+    nout = 1
+
+    @property
+    def types(self):
+        """numpy's ufunc.types: 'ff->f' per signature."""
+        return ["".join(t.char for t in arguments) + "->" + result.char
+                for result, arguments, _ in self._loops]
+
+    def _kernel(self, text, result, arguments, scalar_positions):
+        """The kernel of signature `text` whose arguments at `scalar_positions` are scalars
+        (the others 1-D arrays of the output's size)."""
+        name = f"{self.__name__}_ufunc"
+        parameters = [f"a{k}" for k in range(len(arguments))]
+        reads = [p if k in scalar_positions else f"{p}[i]" for k, p in enumerate(parameters)]
+        text_of_kernel = (f"def {name}({', '.join(parameters)}, out):\n"
+                          "    for i in range(kaji.grid(1), out.size, kaji.gridsize(1)):\n"
+                          f"        out[i] = scalar_function({', '.join(reads)})\n")
+        # The device function of this signature alone, so that the call converts to it.
+        scalar_function = DeviceFunction(self.py_func, (text,))
+        kernel = generated_kernel(name, text_of_kernel, {"scalar_function": scalar_function},
+                                  self.target, f"kaji.vectorize of {self.__name__}")
+        types = [t if k in scalar_positions else f"{t}[::1]" for k, t in enumerate(arguments)]
+        kernel.add_signature(f"void({', '.join(types)}, {result}[::1])")
+        return kernel
+
+    def __call__(self, *args, out=None, stream=0):
+        import numpy
+
+        if len(args) != self.nin:
+            raise TypeError(f"ufunc '{self.__name__}' takes {self.nin} arguments, "
+                            f"got {len(args)}")
+        on_host = self.target == "cpu"
+        stream = _kaji_stream(stream)
+        is_array = [isinstance(a, (DeviceArray, numpy.ndarray)) for a in args]
+        result, arguments, kernel_for = self._resolve(args, is_array)
+        shape = numpy.broadcast_shapes(*(a.shape for a, array in zip(args, is_array) if array))
+        on_device = any(isinstance(a, DeviceArray) for a in args) or isinstance(out, DeviceArray)
+        _check_out(self.__name__, out, shape, result)
+        count = 1
+        for extent in shape:
+            count *= extent
+        flat = [self._flat_input(a, dtype, shape, on_host, stream) if array else dtype.type(a)
+                for a, array, dtype in zip(args, is_array, arguments)]
+        if isinstance(out, DeviceArray):
+            device_out = out
+        else:
+            device_out = _core.device_array(shape, result, "C", on_host=on_host)
+        if count:
+            kernel = kernel_for(frozenset(k for k, array in enumerate(is_array) if not array))
+            blocks, threads = launch_shape(count)
+            kernel[blocks, threads, stream](*flat, device_out.ravel())
+        if on_device:
+            return device_out
+        host = device_out.copy_to_host(stream=stream)
+        if out is not None:
+            out[...] = host
+            return out
+        return host[()] if not shape else host
+
+    def _resolve(self, args, is_array):
+        """Numba's GPU ufunc type resolution: the signatures whose array dtypes equal the
+        arguments' exactly; one of them, or a TypeError as Numba raises it."""
+        matches = [(result, arguments, kernel)
+                   for result, arguments, kernel in self._loops
+                   if all(not array or arg.dtype == dtype
+                          for arg, array, dtype in zip(args, is_array, arguments))]
+        if not matches:
+            given = ", ".join(str(a.dtype) if array else type(a).__name__
+                              for a, array in zip(args, is_array))
+            raise TypeError(f"ufunc '{self.__name__}': no signature matches the argument "
+                            f"types ({given}); GPU ufuncs need arrays of exactly a signature's "
+                            f"types (numpy's casting='no'); signatures: {self.types}")
+        if len(matches) > 1 and not any(is_array):
+            raise TypeError(f"ufunc '{self.__name__}': ambiguous signature for scalar "
+                            "arguments only; give numpy arrays (or 0-d arrays) to pick one")
+        return matches[0]
+
+    @staticmethod
+    def _flat_input(array, dtype, shape, on_host, stream):
+        """`array` broadcast to `shape` as a C-contiguous 1-D device array (host-backed for
+        the cpu target)."""
+        if isinstance(array, DeviceArray):
+            if tuple(array.shape) == tuple(shape) and array.is_c_contiguous():
+                return array.ravel()
+            array = array.copy_to_host(stream=stream)  # broadcast or strided: through the host
+        import numpy
+
+        host = numpy.ascontiguousarray(numpy.broadcast_to(array, shape)).reshape(-1)
+        return _core.to_device(host, stream=stream, on_host=on_host)
+
+    def __repr__(self):
+        return f"<kaji ufunc {self.__qualname__} target={self.target} types={self.types}>"
+
+
+def _check_out(name, out, shape, dtype):
+    if out is None:
+        return
+    if not hasattr(out, "shape") or not hasattr(out, "dtype"):
+        raise TypeError(f"ufunc '{name}': out must be a numpy or device array, not "
+                        f"{type(out).__name__}")
+    if tuple(out.shape) != tuple(shape):
+        raise ValueError(f"ufunc '{name}': out has shape {tuple(out.shape)}, the broadcast "
+                         f"inputs {tuple(shape)}")
+    if isinstance(out, DeviceArray) and not out.is_c_contiguous():
+        raise ValueError(f"ufunc '{name}': a device array out must be C-contiguous")
+    if out.dtype != dtype:
+        raise TypeError(f"ufunc '{name}': out has dtype {out.dtype}, the signature returns "
+                        f"{dtype}")

@@ -1,0 +1,198 @@
+"""cuda.vectorize / kaji.vectorize: GPU ufuncs against numpy."""
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda, float32, float64, int32
+
+
+def _add(a, b):
+    return a + b
+
+
+def _make_add(target, signatures=("float32(float32, float32)", "float64(float64, float64)",
+                                  "int32(int32, int32)")):
+    return kaji.vectorize(list(signatures), target=target)(_add)
+
+
+def _device(host, target):
+    return kaji._core.to_device(np.asarray(host), stream=None, on_host=target == "cpu")
+
+
+def test_numpy_in_numpy_out(ufunc_target):
+    add = _make_add(ufunc_target)
+    a = np.arange(1000, dtype=np.float32)
+    b = np.linspace(0, 1, 1000, dtype=np.float32)
+    result = add(a, b)
+    assert isinstance(result, np.ndarray) and result.dtype == np.float32
+    np.testing.assert_array_equal(result, a + b)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_dispatch_on_dtype_picks_the_matching_signature(ufunc_target, dtype):
+    add = _make_add(ufunc_target)
+    a = np.arange(50).astype(dtype)
+    result = add(a, a)
+    assert result.dtype == dtype
+    np.testing.assert_array_equal(result, a + a)
+
+
+def test_type_object_signatures(ufunc_target):
+    def fma(x, y, z):
+        return x * y + z
+
+    ufunc = cuda.vectorize([float64(float64, float64, float64), float32(float32, float32,
+                                                                         float32)],
+                           target=ufunc_target)(fma)
+    x = np.random.default_rng(1).random((7, 9))
+    np.testing.assert_allclose(ufunc(x, x, x), x * x + x)
+    assert ufunc.types == ["ddd->d", "fff->f"]
+
+
+def test_broadcasting_as_numpy(ufunc_target):
+    add = _make_add(ufunc_target)
+    a = np.arange(12, dtype=np.float64).reshape(3, 4)
+    b = np.arange(4, dtype=np.float64)
+    c = np.arange(3, dtype=np.float64).reshape(3, 1)
+    np.testing.assert_array_equal(add(a, b), a + b)
+    np.testing.assert_array_equal(add(c, b), c + b)
+    with pytest.raises(ValueError):
+        add(a, np.arange(5, dtype=np.float64))
+
+
+def test_scalars_take_the_arrays_signature(ufunc_target):
+    add = _make_add(ufunc_target)
+    a = np.arange(10, dtype=np.float32)
+    result = add(a, 2.5)
+    assert result.dtype == np.float32
+    np.testing.assert_array_equal(result, a + np.float32(2.5))
+    np.testing.assert_array_equal(add(3, np.arange(4, dtype=np.int32)), 3 + np.arange(4))
+
+
+def test_scalars_only_are_ambiguous_unless_one_signature(ufunc_target):
+    with pytest.raises(TypeError, match="ambiguous"):
+        _make_add(ufunc_target)(1.0, 2.0)
+    single = _make_add(ufunc_target, ["float64(float64, float64)"])
+    assert single(1.5, 2.0) == 3.5
+
+
+def test_exact_dtypes_as_numba(ufunc_target):
+    add = _make_add(ufunc_target, ["float32(float32, float32)"])
+    with pytest.raises(TypeError, match="no signature matches.*float64"):
+        add(np.ones(3), np.ones(3))
+
+
+def test_out_numpy(ufunc_target):
+    add = _make_add(ufunc_target)
+    a = np.arange(6, dtype=np.float64).reshape(2, 3)
+    out = np.empty_like(a)
+    assert add(a, a, out=out) is out
+    np.testing.assert_array_equal(out, a + a)
+    with pytest.raises(ValueError, match="shape"):
+        add(a, a, out=np.empty(6))
+    with pytest.raises(TypeError, match="dtype"):
+        add(a, a, out=np.empty((2, 3), dtype=np.float32))
+
+
+def test_device_arrays_in_device_array_out(ufunc_target):
+    add = _make_add(ufunc_target)
+    a = np.arange(64, dtype=np.float32).reshape(8, 8)
+    da = _device(a, ufunc_target)
+    result = add(da, a)
+    assert isinstance(result, kaji.DeviceArray)
+    np.testing.assert_array_equal(result.copy_to_host(), a + a)
+    out = _device(np.zeros_like(a), ufunc_target)
+    assert add(da, da, out=out) is out
+    np.testing.assert_array_equal(out.copy_to_host(), a + a)
+    # A device array broadcast against another shape.
+    row = _device(np.arange(8, dtype=np.float32), ufunc_target)
+    np.testing.assert_array_equal(add(da, row).copy_to_host(), a + np.arange(8))
+
+
+def test_stream(ufunc_target):
+    add = _make_add(ufunc_target)
+    a = np.arange(100, dtype=np.float64)
+    stream = kaji.stream() if ufunc_target == "cuda" else 0
+    np.testing.assert_array_equal(add(a, a, stream=stream), a + a)
+
+
+def test_empty_input(ufunc_target):
+    add = _make_add(ufunc_target)
+    assert add(np.empty(0, np.float32), np.empty(0, np.float32)).shape == (0,)
+
+
+def test_large_input_covers_every_element(ufunc_target):
+    add = _make_add(ufunc_target)
+    a = np.arange(1 << 20, dtype=np.int32)
+    np.testing.assert_array_equal(add(a, a), a + a)
+
+
+def test_callable_from_kernels(ufunc_target):
+    scale = kaji.vectorize(["float64(float64, float64)"], target=ufunc_target)(_add)
+
+    @kaji.jit(target=ufunc_target)
+    def kernel(out, x):
+        i = kaji.grid(1)
+        if i < out.size:
+            out[i] = scale(x[i], 1.0)
+
+    x = np.arange(10, dtype=np.float64)
+    out = np.zeros_like(x)
+    kernel[1, 32](out, x)
+    np.testing.assert_array_equal(out, x + 1)
+
+
+def test_wrong_argument_count(ufunc_target):
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        _make_add(ufunc_target)(np.ones(3))
+
+
+def test_bad_signatures():
+    with pytest.raises(TypeError, match="list of signatures"):
+        kaji.vectorize(_add)
+    with pytest.raises(TypeError, match="scalars"):
+        kaji.vectorize(["void(float32[:], float32[:])"], target="cpu")(_add)
+    with pytest.raises(TypeError, match="has 1 arguments"):
+        kaji.vectorize(["float32(float32)"], target="cpu")(_add)
+    with pytest.raises(ValueError, match="target"):
+        kaji.vectorize(["float32(float32, float32)"], target="parallel")
+
+
+def test_errors_in_the_function_point_at_its_line():
+    def broken(a, b):
+        return a + undefined_name  # noqa: F821
+
+    with pytest.raises(kaji.CompileError, match=r"test_vectorize\.py:\d+:\d+: error"):
+        kaji.vectorize(["float32(float32, float32)"], target="cpu")(broken)
+
+
+def test_int32_alias_is_usable():
+    ufunc = kaji.vectorize([int32(int32, int32)], target="cpu")(_add)
+    assert ufunc(np.int32(2) * np.ones(2, np.int32), 3).tolist() == [5, 5]
+
+
+@kaji.jit("float32(float32, float32, float32)", device=True)
+def _power_over(x, y, z):
+    return x ** y / z
+
+
+def _calls_device_function(x, y, z):
+    return _power_over(x, y, z)
+
+
+def test_ufunc_calls_device_functions(ufunc_target):
+    ufunc = kaji.vectorize(["float32(float32, float32, float32)"],
+                           target=ufunc_target)(_calls_device_function)
+    x = np.linspace(1, 2, 20, dtype=np.float32)
+    np.testing.assert_allclose(ufunc(x, x, x), x ** x / x, rtol=1e-6)
+
+
+def test_zero_d_fortran_and_strided_arrays(ufunc_target):
+    add = _make_add(ufunc_target)
+    assert add(np.array(2.0), 3.0) == 5.0
+    f = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    np.testing.assert_array_equal(add(f, f), f + f)
+    out = np.zeros((3, 4))[:, ::2]
+    add(np.ones((3, 2)), 2.0, out=out)
+    np.testing.assert_array_equal(out, np.full((3, 2), 3.0))
