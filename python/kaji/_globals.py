@@ -29,14 +29,22 @@ _CANONICAL_MODULES = {
 _MEMBER_MODULES = {"math": "math", "numpy": "numpy", "numba.cuda": "kaji", "numba": "kaji"}
 
 
-def describe_globals(func):
-    """The description of every global and closure variable `func`'s code names."""
+def describe_globals(func, keep_jit_functions=False):
+    """The description of every global and closure variable `func`'s code names; with
+    `keep_jit_functions`, the @jit functions among them are left as they are (for pickling)."""
+    from kaji.decorator import DeviceFunction, Kernel
+
+    def describe(name, value):
+        if keep_jit_functions and isinstance(value, (Kernel, DeviceFunction)):
+            return value
+        return describe_value(name, value)
+
     code = func.__code__
     description = {}
     namespace = func.__globals__
     for name in code.co_names:
         if name in namespace:
-            entry = describe_value(name, namespace[name])
+            entry = describe(name, namespace[name])
             if entry is not None:
                 description[name] = entry
     for name, cell in zip(code.co_freevars, func.__closure__ or ()):
@@ -44,7 +52,7 @@ def describe_globals(func):
             value = cell.cell_contents
         except ValueError:  # a closure variable not yet assigned
             continue
-        entry = describe_value(name, value)
+        entry = describe(name, value)
         if entry is not None:
             description[name] = entry
     return description

@@ -4,7 +4,7 @@ import functools
 
 from kaji import _core
 from kaji._backend import add_nvrtc_wheel, check_backend, default_backend
-from kaji._globals import describe_globals
+from kaji._globals import describe_globals, describe_value
 from kaji._target import check_target, default_target
 from kaji.types import is_signature, signature_text
 
@@ -136,6 +136,73 @@ def _parameters(func):
     return list(code.co_varnames[: code.co_argcount])
 
 
+_SHOWN_NAMES = ("__module__", "__name__", "__qualname__", "__doc__")
+
+
+class Definition:
+    """What a kernel or device function is compiled from: its source, parameter names and
+    globals description, with the names Python shows it by. It pickles as just that (never
+    compiled code), so an unpickled kernel compiles where it lands; the Python function it
+    came from (``py_func``) stays behind."""
+
+    def __init__(self, source, parameters, describe_globals, names, py_func=None):
+        self.source = source
+        self.parameters = parameters
+        self.describe_globals = describe_globals
+        self.names = names
+        self.py_func = py_func
+
+    @classmethod
+    def of(cls, func):
+        names = {name: getattr(func, name) for name in _SHOWN_NAMES}
+        return cls(function_source(func), _parameters(func),
+                   functools.partial(describe_globals, func), names, func)
+
+    @classmethod
+    def take(cls, wrapper, func):
+        """The definition of `func` (a Python function, or an unpickled Definition), kept in
+        `wrapper`, the kernel or device function made from it."""
+        definition = func if isinstance(func, cls) else cls.of(func)
+        wrapper._definition = definition
+        wrapper.py_func = definition.py_func
+        wrapper._source = definition.source
+        wrapper._describe_globals = definition.describe_globals
+        return definition
+
+    def show_as(self, wrapper):
+        """Gives `wrapper` (the kernel or device function) this definition's names."""
+        if self.py_func is not None:
+            functools.update_wrapper(wrapper, self.py_func)
+        else:
+            for name, value in self.names.items():
+                setattr(wrapper, name, value)
+
+    def __reduce__(self):
+        return (Definition, (self.source, self.parameters, self._pickled_globals(), self.names))
+
+    def _pickled_globals(self):
+        if isinstance(self.describe_globals, PickledGlobals):
+            return self.describe_globals
+        return PickledGlobals(describe_globals(self.py_func, keep_jit_functions=True))
+
+
+class PickledGlobals:
+    """The globals description of a pickled kernel or device function, as it was when it was
+    pickled: data only (constants, array contents, module and builtin names), with each @jit
+    function it names pickled (by its own Definition) in place of that function's
+    description. Globals a kernel cannot use are not in it, so they are never pickled."""
+
+    def __init__(self, entries):
+        self.entries = entries
+
+    def __call__(self):
+        return {name: describe_value(name, value) if isinstance(value, (Kernel, DeviceFunction))
+                else value for name, value in self.entries.items()}
+
+    def __reduce__(self):
+        return (PickledGlobals, (self.entries,))
+
+
 class Kernel(_core.Dispatcher):
     """A @jit kernel. Launch it with ``kernel[griddim, blockdim](*args)`` or
     ``kernel[griddim, blockdim, stream, sharedmem](*args)``."""
@@ -144,14 +211,26 @@ class Kernel(_core.Dispatcher):
                  cache=False, lineinfo=False, backend="llvm"):
         if backend == "nvrtc":
             add_nvrtc_wheel()
-        self.py_func = func
-        self._source = function_source(func)
-        self._describe_globals = functools.partial(describe_globals, func)
-        super().__init__(self._source, self._describe_globals, _parameters(func),
+        definition = Definition.take(self, func)
+        self._options = dict(fastmath=fastmath, opt=opt, target=target, boundscheck=boundscheck,
+                             cache=cache, lineinfo=lineinfo, backend=backend)
+        self._eager_signatures = []
+        super().__init__(self._source, self._describe_globals, definition.parameters,
                          fast_math=fastmath, opt=opt, target=target,
                          bounds_check=boundscheck, cache=cache, lineinfo=lineinfo,
                          backend=backend)
-        functools.update_wrapper(self, func)
+        definition.show_as(self)
+
+    def add_signature(self, signature):
+        """Compiles for `signature` now; launches then take only the signatures given so."""
+        text = signature_text(signature)
+        super().add_signature(text)
+        self._eager_signatures.append(text)
+
+    def __reduce__(self):
+        # The eager signatures compile again when it is unpickled, as when it was decorated;
+        # the lazily compiled ones on their first launch there.
+        return (_unpickle_kernel, (self._definition, self._options, tuple(self._eager_signatures)))
 
     def __call__(self, *args):
         raise TypeError(f"kernel '{self.__name__}' needs a launch configuration: "
@@ -210,11 +289,11 @@ class DeviceFunction:
     its arrays fit and the result to that signature's return type."""
 
     def __init__(self, func, signatures=()):
-        self.py_func = func
+        Definition.take(self, func).show_as(self)
         self._signatures = tuple(_core.canonical_signature(s) for s in signatures)
-        self._source = function_source(func)
-        self._describe_globals = functools.partial(describe_globals, func)
-        functools.update_wrapper(self, func)
+
+    def __reduce__(self):
+        return (DeviceFunction, (self._definition, self._signatures))
 
     def __call__(self, *args, **kwargs):
         raise TypeError(f"device function '{self.__name__}' can only be called from a kaji "
@@ -222,3 +301,10 @@ class DeviceFunction:
 
     def __repr__(self):
         return f"<kaji device function {self.__qualname__}>"
+
+
+def _unpickle_kernel(definition, options, signatures):
+    kernel = Kernel(definition, **options)
+    for signature in signatures:
+        kernel.add_signature(signature)
+    return kernel

@@ -47,6 +47,7 @@ void readDeviceArray(Argument &argument, const DeviceArray &array, ArgumentTarge
     throw py::type_error("a device array in GPU memory cannot be passed to a cpu kernel; pass "
                          "its copy_to_host() or a numpy array");
   viewArray(argument, array.element(), array.data(), array.shape(), array.strides());
+  argument.device = array.device();
 }
 
 void read(py::handle object, Argument &argument, ArgumentTarget target,

@@ -25,6 +25,7 @@ struct Argument {
   ir::Type type;
   ScalarValue scalar;
   runtime::CUdeviceptr data = 0;
+  int device = -1; // the GPU holding a kaji device array's elements (-1: unknown or host)
   std::span<const int64_t> shape;
   std::span<const int64_t> strides;
 

@@ -53,7 +53,17 @@ void bindCompiler(py::module_ &m) {
                              [](const FunctionSource &s) { return s.source().firstLine; })
       .def_property_readonly("column_offset",
                              [](const FunctionSource &s) { return s.source().columnOffset; })
-      .def_property_readonly("text", [](const FunctionSource &s) { return s.source().text; });
+      .def_property_readonly("text", [](const FunctionSource &s) { return s.source().text; })
+      .def(py::pickle(
+          [](const FunctionSource &s) {
+            return py::make_tuple(s.source().text, *s.source().name, s.source().firstLine,
+                                  s.source().columnOffset, s.functionName());
+          },
+          [](const py::tuple &state) {
+            return std::make_shared<FunctionSource>(
+                state[0].cast<std::string>(), state[1].cast<std::string>(),
+                state[2].cast<unsigned>(), state[3].cast<unsigned>(), state[4].cast<std::string>());
+          }));
 
   m.def(
       "compile",

@@ -7,6 +7,8 @@
 
 #include "bindings.h"
 
+#include "kaji/runtime/PeerCopy.h"
+
 #include <pybind11/stl.h>
 
 #include <cstring>
@@ -150,6 +152,24 @@ void DeviceArray::copyFromHost(const py::array &hostArray, const runtime::Stream
   py::array host =
       py::module_::import("numpy").attr("require")(hostArray, numpyDtype(element_), order);
   copyIn(data_, host.data(), size_t(size() * itemSize()), stream);
+}
+
+void DeviceArray::copyFromDevice(const DeviceArray &source, const runtime::Stream *stream) {
+  if (source.shape_ != shape_ || source.element_ != element_)
+    throw py::value_error("copy_to_device: the arrays differ, " + shapeText(source.shape_) + " " +
+                          std::string(ir::numpyName(source.element_)) + " into " +
+                          shapeText(shape_) + " " + std::string(ir::numpyName(element_)));
+  if (!contiguous() || source.layout() != layout())
+    throw py::value_error("copy_to_device: both device arrays must be contiguous in the same "
+                          "(C or F) order");
+  auto bytes = size_t(size() * itemSize());
+  if (bytes == 0)
+    return;
+  if (source.onHost())
+    return copyIn(data_, reinterpret_cast<const void *>(source.data_), bytes, stream);
+  if (onHost())
+    return source.copyOut(reinterpret_cast<void *>(data_), source.data_, bytes, stream);
+  runtime::copyPeer(data_, device(), source.data_, source.device(), bytes, stream);
 }
 
 void DeviceArray::requireShapeOf(const py::array &host, const char *what) const {
@@ -336,10 +356,34 @@ void bindDeviceArray(py::module_ &m) {
           "Copies to a new numpy array, or into `ary`; waits for `stream` first when given.")
       .def(
           "copy_to_device",
-          [](DeviceArray &a, const py::array &host, Stream stream) {
-            a.copyFromHost(host, LaunchStream(stream).get());
+          [](DeviceArray &a, const py::handle &source, Stream stream) {
+            LaunchStream queue(stream);
+            if (py::isinstance<DeviceArray>(source))
+              a.copyFromDevice(source.cast<const DeviceArray &>(), queue.get());
+            else if (py::array host = py::array::ensure(source))
+              a.copyFromHost(host, queue.get());
+            else
+              throw py::type_error("copy_to_device takes a device array or a numpy array (or "
+                                   "what numpy.asarray takes), not '" +
+                                   std::string(Py_TYPE(source.ptr())->tp_name) + "'");
           },
-          py::arg("ary"), py::arg("stream") = py::none())
+          py::arg("ary"), py::arg("stream") = py::none(),
+          "Copies `ary` in: a numpy array (synchronously), or a device array on any device (a "
+          "peer copy between GPUs, queued on `stream`, which must be this array's device's).")
+      .def_property_readonly(
+          "device_id",
+          [](const DeviceArray &a) -> py::object {
+            return a.onHost() ? py::object(py::none()) : py::int_(a.device());
+          },
+          "The ordinal of the GPU holding the elements (None for a host-backed array).")
+      .def(
+          "__reduce__",
+          [](const DeviceArray &a) {
+            return py::make_tuple(py::module_::import("kaji._arrays").attr("to_device"),
+                                  py::make_tuple(a.copyToHost(nullptr)));
+          },
+          "Pickles as its host data; unpickled, it is a device array on the current device "
+          "(host-backed when the default target is cpu).")
       .def("__getitem__", &DeviceArray::getItem)
       .def("__setitem__", &DeviceArray::setItem)
       .def(

@@ -39,6 +39,8 @@ public:
   // The first element's address: in device memory, or in host memory when onHost().
   runtime::CUdeviceptr data() const { return data_; }
   bool onHost() const { return bool(hostBuffer_); }
+  // The device whose memory holds the elements; -1 for a host-backed array.
+  int device() const { return buffer_ ? buffer_->device() : -1; }
   int64_t itemSize() const { return ir::byteSize(element_); }
   int64_t size() const;
   ir::Layout layout() const;
@@ -50,6 +52,9 @@ public:
   void copyToHost(py::array &host, const runtime::Stream *stream) const;
   // From `host`, which must have this array's shape; this array must be contiguous.
   void copyFromHost(const py::array &host, const runtime::Stream *stream);
+  // From `source`, which must have this array's shape, dtype and (C or F) contiguous layout,
+  // on any device: a peer copy between GPUs (queued on `stream`, of this array's device).
+  void copyFromDevice(const DeviceArray &source, const runtime::Stream *stream);
 
   // numpy's basic indexing (ints, slices, Ellipsis): a view, or a host scalar when every
   // axis is indexed by an int.

@@ -336,11 +336,35 @@ void waitForProducers(const std::vector<Argument> &arguments, const runtime::Str
   }
 }
 
+std::string onDevice(int device) { return "device " + std::to_string(device); }
+
 } // namespace
+
+// A launch goes to the selected device: the kaji device arrays it takes and its stream must
+// be there (the default streams' pseudo-handles are every device's).
+void Dispatcher::requireOnSelectedDevice(const std::vector<Argument> &arguments,
+                                         const runtime::Stream *stream) const {
+  int device = runtime::selectedDevice();
+  std::string launchesOn =
+      "kernel '" + name() + "' launches on " + onDevice(device) + " (the current device)";
+  for (size_t i = 0; i < arguments.size(); ++i)
+    if (arguments[i].device >= 0 && arguments[i].device != device)
+      throw py::value_error("argument " + std::to_string(i + 1) + " ('" + parameterNames_[i] +
+                            "') is on " + onDevice(arguments[i].device) + " but " + launchesOn +
+                            "; select_device(" + std::to_string(arguments[i].device) +
+                            ") first, or copy it over with copy_to_device");
+  bool ownStream = stream && !stream->isDefault() &&
+                   stream->handle() != runtime::CU_STREAM_LEGACY &&
+                   stream->handle() != runtime::CU_STREAM_PER_THREAD;
+  if (ownStream && stream->device() != device)
+    throw py::value_error("the launch stream belongs to " + onDevice(stream->device()) + " but " +
+                          launchesOn);
+}
 
 void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream,
                                 py::handle self, py::handle args,
                                 std::vector<Argument> &arguments) {
+  requireOnSelectedDevice(arguments, stream);
   GraphCapture *capture = GraphCapture::on(stream);
   if (capture)
     for (const Argument &argument : arguments)
@@ -491,7 +515,7 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
 }
 
 ConfiguredLaunch::ConfiguredLaunch(py::object dispatcher, const py::handle &config)
-    : dispatcherObject_(std::move(dispatcher)),
+    : dispatcherObject_(std::move(dispatcher)), config_(py::reinterpret_borrow<py::object>(config)),
       dispatcher_(dispatcherObject_.cast<Dispatcher *>()) {
   if (!py::isinstance<py::tuple>(config) || py::len(config) < 2 || py::len(config) > 4)
     throw py::value_error("launch configuration must be kernel[griddim, blockdim], "
@@ -573,6 +597,11 @@ py::object Dispatcher::configure(py::handle self, py::handle config) {
   return launch;
 }
 
+py::tuple ConfiguredLaunch::reduce() const {
+  return py::make_tuple(py::module_::import("operator").attr("getitem"),
+                        py::make_tuple(dispatcherObject_, config_));
+}
+
 void bindDispatcher(py::module_ &m) {
   py::class_<Dispatcher>(m, "Dispatcher",
                          "A @jit kernel: its specializations and the launch fast path.",
@@ -631,7 +660,8 @@ void bindDispatcher(py::module_ &m) {
   py::class_<ConfiguredLaunch>(m, "ConfiguredLaunch", "kernel[griddim, blockdim, ...]",
                                cycleCollected<ConfiguredLaunch>([](PyHeapTypeObject *type) {
                                  type->ht_type.tp_call = callSlot;
-                               }));
+                               }))
+      .def("__reduce__", &ConfiguredLaunch::reduce);
 }
 
 } // namespace kaji::python

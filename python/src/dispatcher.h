@@ -147,6 +147,8 @@ private:
   // The parameter types a launch with `arguments` (and structureScratch_) compiles for:
   // theirs, or the eager signature that accepts them.
   frontend::Signature launchTypes(const std::vector<Argument> &arguments) const;
+  void requireOnSelectedDevice(const std::vector<Argument> &arguments,
+                               const runtime::Stream *stream) const;
   void launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream, py::handle self,
                       py::handle args, std::vector<Argument> &arguments);
   void launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments);
@@ -181,18 +183,22 @@ public:
   ConfiguredLaunch(py::object dispatcher, const py::handle &config);
   // `args`: the tuple of kernel arguments.
   void operator()(py::handle args) const;
+  // Pickles as `kernel[config]` made again (a stream in the config does not pickle).
+  py::tuple reduce() const;
 
   // For cycle collection (cycle_collection.h): the kernel and the stream object. Neither is
   // dropped: the raw pointers into them would dangle, and a cycle through a launch also runs
   // through its kernel, whose breakCycles() breaks it.
   template <class F> void forEachPythonReference(F &&f) const {
     f(dispatcherObject_);
+    f(config_);
     stream_.forEachPythonReference(f);
   }
   void breakCycles() {}
 
 private:
   py::object dispatcherObject_; // keeps the kernel alive
+  py::object config_;           // as the user wrote it, for pickling
   Dispatcher *dispatcher_;
   LaunchShape shape_;
   LaunchStream stream_;

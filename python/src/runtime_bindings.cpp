@@ -6,6 +6,7 @@
 #include "kaji/runtime/Device.h"
 #include "kaji/runtime/Driver.h"
 #include "kaji/runtime/Event.h"
+#include "kaji/runtime/PeerCopy.h"
 #include "kaji/runtime/Stream.h"
 
 #include <pybind11/stl.h>
@@ -17,6 +18,15 @@ namespace kaji::python {
 void bindRuntime(py::module_ &m) {
   py::class_<runtime::Device>(m, "Device", "A CUDA device and its properties.")
       .def_property_readonly("id", &runtime::Device::ordinal)
+      .def(
+          "can_access_peer",
+          [](const runtime::Device &d, int peer) {
+            return runtime::enablePeerAccess(d.ordinal(), runtime::Device::get(peer).ordinal());
+          },
+          py::arg("peer"),
+          "Whether this device and device `peer` reach each other's memory directly (NVLink or "
+          "PCIe); where they do, peer access is enabled both ways for the process, so copies "
+          "between them go device to device.")
       .def_property_readonly("name", &runtime::Device::name)
       .def_property_readonly("compute_capability",
                              [](const runtime::Device &d) {

@@ -71,6 +71,9 @@ void Driver::resolveEntryPoints() {
   bind(api_.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
   bind(api_.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
   bind(api_.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
+  bind(api_.cuMemcpyPeerAsync, "cuMemcpyPeerAsync");
+  bind(api_.cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer");
+  bind(api_.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess");
   bind(api_.cuMemsetD8, "cuMemsetD8_v2");
   bind(api_.cuMemsetD32, "cuMemsetD32_v2");
   bind(api_.cuMemsetD8Async, "cuMemsetD8Async");

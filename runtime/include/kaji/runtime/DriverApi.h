@@ -55,6 +55,10 @@ struct DriverApi {
   CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, std::size_t bytes, CUstream stream);
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes,
                                 CUstream stream);
+  CUresult (*cuMemcpyPeerAsync)(CUdeviceptr dst, CUcontext dstContext, CUdeviceptr src,
+                                CUcontext srcContext, std::size_t bytes, CUstream stream);
+  CUresult (*cuDeviceCanAccessPeer)(int *canAccess, CUdevice device, CUdevice peer);
+  CUresult (*cuCtxEnablePeerAccess)(CUcontext peer, unsigned flags);
   CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char value, std::size_t count);
   CUresult (*cuMemsetD32)(CUdeviceptr dst, unsigned value, std::size_t count);
   CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char value, std::size_t count,
