@@ -2,14 +2,18 @@
 
 #include "cycle_collection.h"
 #include "integers.h"
+#include "performance_warnings.h"
 
+#include "kaji/driver/SassDisassembler.h"
 #include "kaji/runtime/Device.h"
+#include "kaji/runtime/Driver.h"
 
 #include "bindings.h"
 
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <optional>
 
@@ -144,11 +148,13 @@ size_t Dispatcher::TypesHash::operator()(const std::vector<uint32_t> &key) const
 Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, Options options)
     : kernel_{std::move(source), std::move(describeGlobals)},
-      parameterNames_(std::move(parameterNames)), diskCache_(options.diskCache) {
+      parameterNames_(std::move(parameterNames)), diskCache_(options.diskCache),
+      sharedCarveout_(options.sharedCarveout) {
   settings_.target = options.target;
   settings_.ptx.fastMath = settings_.host.fastMath = options.fastMath;
   settings_.ptx.optLevel = settings_.host.optLevel = options.optLevel;
   settings_.ptx.lineInfo = options.lineInfo;
+  settings_.ptx.limits = options.limits;
   settings_.host.boundsCheck = options.boundsCheck;
 }
 
@@ -190,6 +196,38 @@ std::string Dispatcher::inspect(const std::string &signature, driver::Stage stag
   if (stage == driver::Stage::PTX)
     settings.target = driver::Target::CUDA;
   return emitKernelStage(kernel_, parameterTypes(signature), stage, settings);
+}
+
+std::string Dispatcher::sass(const std::string &signature) const {
+  std::string ptx = inspect(signature, driver::Stage::PTX);
+  return driver::disassembleSass(
+      driver::assemblePTX(ptx, settings_.ptx.arch, std::min(settings_.ptx.optLevel, 3u)));
+}
+
+driver::ResourceUsage Dispatcher::resourceUsage(const std::string &signature) {
+  std::vector<ir::Type> params = parameterTypes(signature);
+  if (target() == driver::Target::CUDA && runtime::Driver::available() &&
+      runtime::Device::count() > 0) {
+    int device = runtime::selectedDevice();
+    std::string arch = archFor(runtime::Device::get(device).computeCapability());
+    const runtime::Function &function = load(compiled(params, arch), device).function;
+    driver::ResourceUsage usage;
+    usage.registersPerThread = function.attribute(runtime::CU_FUNC_ATTRIBUTE_NUM_REGS);
+    usage.sharedBytesPerBlock = function.attribute(runtime::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    usage.localBytesPerThread = function.attribute(runtime::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    usage.constBytes = function.attribute(runtime::CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES);
+    usage.maxThreadsPerBlock = function.maxThreadsPerBlock();
+    return usage;
+  }
+  driver::CompileRequest settings = settings_;
+  settings.target = driver::Target::CUDA;
+  driver::CompiledModule module = compileKernel(kernel_, params, settings);
+  return driver::ptxasResourceUsage(module.ptx, module.entryNames.at(0), settings.ptx.arch,
+                                    settings.ptx.optLevel);
+}
+
+std::string Dispatcher::signatureFor(const py::tuple &args) const {
+  return signatureText(launchTypes(readArguments(args)));
 }
 
 std::vector<Argument> Dispatcher::readArguments(const py::tuple &args) const {
@@ -254,6 +292,11 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
   LoadedKernel &kernel = specialization(arguments);
   runtime::LaunchConfig config =
       runtime::validateLaunch(kernel.function, shape.grid, shape.block, shape.sharedBytes);
+  warnIfLowOccupancy(int64_t(config.grid.x) * config.grid.y * config.grid.z,
+                     kernel.function.device());
+  if (std::any_of(arguments.begin(), arguments.end(),
+                  [](const Argument &argument) { return argument.needsStaging(); }))
+    warnImplicitCopy();
   if (config.sharedBytes > kernel.sharedBytesOptedIn &&
       config.sharedBytes >
           runtime::Device::get(kernel.function.device()).limits().maxSharedBytesPerBlock) {
@@ -367,6 +410,8 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
       return *kernel;
   runtime::Module module = runtime::Module::loadPtx(compiled.ptx);
   runtime::Function function = module.function(compiled.entry);
+  if (sharedCarveout_)
+    function.setPreferredSharedCarveout(*sharedCarveout_);
   auto kernel = std::make_unique<LoadedKernel>(LoadedKernel{
       &compiled, std::move(module), function, ParameterBuffer(compiled.paramTypes), 0});
   loaded_.push_back(std::move(kernel));
@@ -400,19 +445,26 @@ void bindDispatcher(py::module_ &m) {
                          cycleCollected<Dispatcher>())
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
-                       const std::string &target, bool boundsCheck, bool cache, bool lineInfo) {
+                       const std::string &target, bool boundsCheck, bool cache, bool lineInfo,
+                       std::array<unsigned, 3> launchBounds, unsigned maxRegisters,
+                       std::optional<int> sharedCarveout) {
              unsigned optLevel = readOptLevel(opt);
              if (target != "cuda" && target != "cpu")
                throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
              driver::Target driverTarget =
                  target == "cpu" ? driver::Target::Host : driver::Target::CUDA;
+             codegen::KernelLimits limits{launchBounds[0], launchBounds[1], launchBounds[2],
+                                          maxRegisters};
              return Dispatcher(std::move(source), std::move(describeGlobals),
                                std::move(parameterNames),
-                               {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo});
+                               {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo,
+                                limits, sharedCarveout});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
            py::arg("fast_math") = false, py::arg("opt") = true, py::arg("target") = "cuda",
-           py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false)
+           py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false,
+           py::arg("launch_bounds") = std::array<unsigned, 3>{0, 0, 0},
+           py::arg("max_registers") = 0u, py::arg("shared_memory_carveout") = py::none())
       .def("__getitem__",
            [](py::object self, py::handle config) { return ConfiguredLaunch(self, config); })
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
@@ -425,6 +477,22 @@ void bindDispatcher(py::module_ &m) {
                                return dispatcher.target() == driver::Target::Host ? "cpu" : "cuda";
                              })
       .def_property_readonly("signatures", &Dispatcher::signatures)
+      .def("signature_for", &Dispatcher::signatureFor, py::arg("args"),
+           "The signature a launch with `args` compiles for.")
+      .def("sass", &Dispatcher::sass, py::arg("signature"))
+      .def(
+          "resource_usage",
+          [](Dispatcher &dispatcher, const std::string &signature) {
+            driver::ResourceUsage usage = dispatcher.resourceUsage(signature);
+            py::dict result;
+            result["regs_per_thread"] = usage.registersPerThread;
+            result["shared_mem_per_block"] = usage.sharedBytesPerBlock;
+            result["local_mem_per_thread"] = usage.localBytesPerThread;
+            result["const_mem_size"] = usage.constBytes;
+            result["max_threads_per_block"] = usage.maxThreadsPerBlock;
+            return result;
+          },
+          py::arg("signature"))
       .def(
           "inspect",
           [](const Dispatcher &dispatcher, const std::string &signature, const std::string &stage) {

@@ -9,6 +9,7 @@
 #include "compilation.h"
 #include "launch_stream.h"
 
+#include "kaji/driver/PtxAssembler.h"
 #include "kaji/runtime/HostExecutor.h"
 #include "kaji/runtime/Launch.h"
 #include "kaji/runtime/Module.h"
@@ -16,6 +17,7 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -69,9 +71,12 @@ public:
     bool fastMath = false;
     unsigned optLevel = 3;
     driver::Target target = driver::Target::CUDA;
-    bool boundsCheck = true; // cpu target only
-    bool diskCache = false;  // cuda target: PTX kept in DiskCache::defaultDirectory()
-    bool lineInfo = false;   // cuda target: .loc directives with the Python lines
+    bool boundsCheck = true;      // cpu target only
+    bool diskCache = false;       // cuda target: PTX kept in DiskCache::defaultDirectory()
+    bool lineInfo = false;        // cuda target: .loc directives with the Python lines
+    codegen::KernelLimits limits; // launch_bounds= and max_registers=, in the PTX
+    // shared_memory_carveout=: a percentage, or -1 for the driver's default
+    std::optional<int> sharedCarveout;
   };
 
   Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,
@@ -87,6 +92,15 @@ public:
   // The kaji IR, LLVM IR (for the dispatcher's target) or PTX (for the GPU, whatever the
   // target) of the kernel for `signature`.
   std::string inspect(const std::string &signature, driver::Stage stage) const;
+  // The SASS of the kernel for `signature`, assembled for the target arch (nvdisasm or
+  // cuobjdump from the CUDA toolkit; no GPU needed).
+  std::string sass(const std::string &signature) const;
+  // What the kernel for `signature` uses of the GPU: the driver's answer
+  // (cuFuncGetAttribute) for the cuda target on a usable GPU, else ptxas's report on its
+  // PTX for the target arch.
+  driver::ResourceUsage resourceUsage(const std::string &signature);
+  // The signature text a launch with `args` compiles for (Numba's specialize()).
+  std::string signatureFor(const py::tuple &args) const;
 
   void launch(const LaunchShape &shape, const runtime::Stream *stream, const py::args &args);
   // The block size forall() launches with: the occupancy API's for the specialization `args`
@@ -127,6 +141,7 @@ private:
   std::vector<std::string> parameterNames_;
   driver::CompileRequest settings_; // target and options; no kernels
   bool diskCache_;
+  std::optional<int> sharedCarveout_;
   std::vector<std::vector<ir::Type>> eagerSignatures_;
   std::vector<std::unique_ptr<CompiledKernel>> compiled_;
   std::vector<std::unique_ptr<LoadedKernel>> loaded_;
