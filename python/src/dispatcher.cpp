@@ -293,7 +293,7 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
   runtime::LaunchConfig config =
       runtime::validateLaunch(kernel.function, shape.grid, shape.block, shape.sharedBytes);
   warnIfLowOccupancy(int64_t(config.grid.x) * config.grid.y * config.grid.z,
-                     kernel.function.device());
+                     kernel.lowOccupancyBlocks, kernel.lowOccupancyWarnedBlocks);
   if (std::any_of(arguments.begin(), arguments.end(),
                   [](const Argument &argument) { return argument.needsStaging(); }))
     warnImplicitCopy();
@@ -412,8 +412,9 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
   runtime::Function function = module.function(compiled.entry);
   if (sharedCarveout_)
     function.setPreferredSharedCarveout(*sharedCarveout_);
-  auto kernel = std::make_unique<LoadedKernel>(LoadedKernel{
-      &compiled, std::move(module), function, ParameterBuffer(compiled.paramTypes), 0});
+  auto kernel = std::make_unique<LoadedKernel>(
+      LoadedKernel{&compiled, std::move(module), function, ParameterBuffer(compiled.paramTypes), 0,
+                   2 * int64_t(runtime::Device::get(device).multiprocessorCount())});
   loaded_.push_back(std::move(kernel));
   return *loaded_.back();
 }

@@ -56,6 +56,11 @@ struct LoadedKernel {
   runtime::Function function;
   ParameterBuffer buffer;
   int64_t sharedBytesOptedIn = 0;
+  // Grids of fewer blocks warn of low occupancy: twice the device's multiprocessors.
+  int64_t lowOccupancyBlocks = 0;
+  // The grid size last warned about, so that a launch repeated in a loop warns once
+  // rather than paying for the warnings machinery each time.
+  int64_t lowOccupancyWarnedBlocks = -1;
 };
 
 // A kernel compiled for and loaded into this process (the cpu target).

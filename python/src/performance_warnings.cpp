@@ -2,8 +2,6 @@
 
 #include "bindings.h"
 
-#include "kaji/runtime/Device.h"
-
 #include <string>
 
 namespace kaji::python {
@@ -23,13 +21,12 @@ void warn(const std::string &message) {
 
 } // namespace
 
-void warnIfLowOccupancy(int64_t blocks, int device) {
-  if (!lowOccupancyWarnings)
+void warnIfLowOccupancy(int64_t blocks, int64_t enoughBlocks, int64_t &lastWarned) {
+  if (!lowOccupancyWarnings || blocks >= enoughBlocks || blocks == lastWarned)
     return;
-  int64_t enough = 2 * int64_t(runtime::Device::get(device).multiprocessorCount());
-  if (blocks < enough)
-    warn("Grid size " + std::to_string(blocks) +
-         " will likely result in GPU under-utilization due to low occupancy.");
+  warn("Grid size " + std::to_string(blocks) +
+       " will likely result in GPU under-utilization due to low occupancy.");
+  lastWarned = blocks;
 }
 
 void warnImplicitCopy() {
