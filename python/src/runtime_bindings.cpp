@@ -101,6 +101,9 @@ void bindRuntime(py::module_ &m) {
       .def(py::init<bool>(), py::arg("timing") = true)
       .def_property_readonly("timing", &runtime::Event::timing)
       .def("record", &runtime::Event::record, py::arg("stream") = py::none())
+      .def("query", &runtime::Event::query, "Whether the recorded work is done (no waiting).")
+      .def("wait", &runtime::Event::wait, py::arg("stream") = py::none(),
+           "Makes work queued on `stream` from now on wait for the recorded work.")
       .def("synchronize", &runtime::Event::synchronize, py::call_guard<py::gil_scoped_release>())
       .def(
           "elapsed_time",

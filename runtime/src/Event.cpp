@@ -52,6 +52,20 @@ void Event::synchronize() const {
   driver_->check(driver_->api().cuEventSynchronize(handle_), "cuEventSynchronize");
 }
 
+bool Event::query() const {
+  CUresult result = driver_->api().cuEventQuery(handle_);
+  if (result == CUDA_ERROR_NOT_READY)
+    return false;
+  driver_->check(result, "cuEventQuery");
+  return true;
+}
+
+void Event::wait(const Stream *stream) const {
+  makeCurrent(device_);
+  driver_->check(driver_->api().cuStreamWaitEvent(stream ? stream->handle() : nullptr, handle_, 0),
+                 "cuStreamWaitEvent");
+}
+
 float Event::elapsedMs(const Event &start, const Event &end) {
   if (!start.timing_ || !end.timing_)
     throw std::invalid_argument("elapsed time needs events made with timing=True");

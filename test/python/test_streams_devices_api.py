@@ -118,6 +118,21 @@ def test_events_time_and_refuse_without_timing():
 
 
 @pytest.mark.gpu
+def test_event_query_and_wait_order_streams():
+    producer, consumer = cuda.stream(), cuda.stream()
+    host = np.arange(1 << 22, dtype=np.float32)
+    device = cuda.to_device(host, stream=producer)
+    done = cuda.event(timing=False)
+    done.record(producer)
+    done.wait(consumer)
+    copy = cuda.device_array_like(device)
+    copy.copy_to_device(device, stream=consumer)
+    done.synchronize()
+    assert done.query() is True
+    np.testing.assert_array_equal(copy.copy_to_host(), host)
+
+
+@pytest.mark.gpu
 def test_gpus_index_iterate_and_select_within_a_with_block():
     assert len(cuda.gpus) == len(kaji.devices()) > 0
     assert [gpu.id for gpu in cuda.gpus] == list(range(len(cuda.gpus)))

@@ -22,6 +22,11 @@ public:
   void record(const Stream *stream = nullptr);
   // Waits until the recorded work is done.
   void synchronize() const;
+  // Whether the recorded work is done, without waiting.
+  bool query() const;
+  // Work queued on `stream` (nullptr: the default stream) from now on starts after the
+  // recorded work; the host does not wait.
+  void wait(const Stream *stream = nullptr) const;
   // Milliseconds between two recorded, completed events; std::invalid_argument when either
   // was made without timing.
   static float elapsedMs(const Event &start, const Event &end);
