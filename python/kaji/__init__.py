@@ -20,14 +20,7 @@ from kaji._core import (
     PerformanceWarning,
     Stream,
 )
-from kaji._arrays import (
-    as_cuda_array,
-    device_array,
-    device_array_like,
-    from_cuda_array_interface,
-    is_cuda_array,
-    to_device,
-)
+from kaji._arrays import *  # noqa: F403 (the array functions, see its __all__)
 from kaji._runtime import (
     close,
     current_context,

@@ -6,6 +6,9 @@ from kaji import _core
 from kaji._core import DeviceArray
 from kaji._target import default_target
 
+__all__ = ["as_cuda_array", "device_array", "device_array_like", "from_cuda_array_interface",
+           "is_cuda_array", "to_device"]
+
 
 def _on_host():
     return default_target() == "cpu"

@@ -6,14 +6,7 @@ Inside kernels the compiler treats ``cuda`` as the kaji module itself.
 ``kaji.cuda.random`` is ``kaji.random`` (``from kaji.cuda.random import
 create_xoroshiro128p_states`` as with Numba); it runs on first use."""
 
-from kaji._arrays import (
-    as_cuda_array,
-    device_array,
-    device_array_like,
-    from_cuda_array_interface,
-    is_cuda_array,
-    to_device,
-)
+from kaji._arrays import *  # noqa: F403 (the array functions, see its __all__)
 from kaji._core import CudaError, CudaUnavailable, PerformanceWarning
 from kaji._runtime import (
     close,
