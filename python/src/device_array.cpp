@@ -3,6 +3,7 @@
 #include "array_interop.h"
 #include "array_sizes.h"
 #include "dtypes.h"
+#include "launch_stream.h"
 
 #include "bindings.h"
 
@@ -439,21 +440,23 @@ void bindDeviceArray(py::module_ &m) {
            })
       .def(
           "copy_to_host",
-          [](const DeviceArray &a, py::object out, Stream stream) -> py::object {
+          [](const DeviceArray &a, py::object out, py::handle streamObject) -> py::object {
+            LaunchStream stream(streamObject);
             if (out.is_none())
-              return a.copyToHost(stream);
+              return a.copyToHost(stream.get());
             py::array host = out.cast<py::array>();
-            a.copyToHost(host, stream);
+            a.copyToHost(host, stream.get());
             return host;
           },
           py::arg("ary") = py::none(), py::arg("stream") = py::none(),
           "Copies to a new numpy array, or into `ary`; waits for `stream` first when given.")
       .def(
           "copy_to_device",
-          [](DeviceArray &a, py::handle source, Stream stream) {
+          [](DeviceArray &a, py::handle source, py::handle streamObject) {
+            LaunchStream stream(streamObject);
             if (py::isinstance<DeviceArray>(source))
-              return a.copyFromDevice(source.cast<const DeviceArray &>(), stream);
-            a.copyFromHost(py::module_::import("numpy").attr("asarray")(source), stream);
+              return a.copyFromDevice(source.cast<const DeviceArray &>(), stream.get());
+            a.copyFromHost(py::module_::import("numpy").attr("asarray")(source), stream.get());
           },
           py::arg("ary"), py::arg("stream") = py::none(),
           "Copies `ary` (a device array, or a host array or anything numpy.asarray takes) "

@@ -138,8 +138,10 @@ def test_copy_to_device_from_a_device_array_and_back_into_a_given_array(device):
     into = np.empty_like(host)
     assert target.copy_to_host(into) is into
     np.testing.assert_array_equal(into, host)
-    target.copy_to_device([[1] * 4] * 3)
-    assert (target.copy_to_host() == 1).all()
+    target.copy_to_device([[1] * 4] * 3, stream=0)  # Numba spells the default stream 0
+    assert (target.copy_to_host(stream=0) == 1).all()
+    target.copy_to_device(source, stream=None)
+    np.testing.assert_array_equal(target.copy_to_host(stream=None), host)
     with pytest.raises(ValueError, match="source is"):
         target.copy_to_device(kaji.device_array((4, 3), np.float32))
 
