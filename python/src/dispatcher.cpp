@@ -201,7 +201,7 @@ std::string Dispatcher::inspect(const std::string &signature, driver::Stage stag
 std::string Dispatcher::sass(const std::string &signature) const {
   std::string ptx = inspect(signature, driver::Stage::PTX);
   return driver::disassembleSass(
-      driver::assemblePTX(ptx, settings_.ptx.arch, std::min(settings_.ptx.optLevel, 3u)));
+      driver::assemblePTX(ptx, settings_.ptx.arch, settings_.ptx.optLevel));
 }
 
 driver::ResourceUsage Dispatcher::resourceUsage(const std::string &signature) {
