@@ -8,13 +8,17 @@ Generates kernels of four shapes for growing N and compiles each with build/bin/
 - params: N scalar parameters, each added to the result on a line of its own (up to 1 082,
           the most a kernel's 4 352 bytes of parameters hold next to the output array).
 
-Each line prints the wall time of `--emit ir` (frontend and kaji passes) and `--emit ptx`
-(everything, through LLVM's NVPTX backend), the peak RSS of the ptx compile, and the ratio
-time(N) / time(N/2) of the ptx compile: near 2 means linear, near 4 quadratic. A shape stops
-growing once one compile takes longer than --budget seconds.
+Each line prints the wall time of `--emit ir` (frontend and kaji passes) and of the whole
+compile for the target: `--target cuda` (default) `kaji-compile --emit ptx`, through LLVM's
+NVPTX backend; `--target cpu` an eager `@kaji.jit(signature)` in a Python process with
+KAJI_TARGET=cpu, through LLVM's host pipeline and the JIT's machine code (kaji-compile's cpu
+output stops at LLVM IR, before the code generator). Then the peak RSS of that compile and
+the ratio time(N) / time(N/2): near 2 means linear, near 4 quadratic. A shape stops growing
+once one compile takes longer than --budget seconds.
 
     python bench/compile_scaling.py [--start 1000] [--max 128000] [--budget 20]
-                                    [--shapes lines,ifs,and,params] [--compiler PATH]
+                                    [--shapes lines,ifs,and,params] [--target cuda|cpu]
+                                    [--compiler PATH]
 """
 
 import argparse
@@ -62,9 +66,8 @@ SHAPES = {"lines": straight_lines, "ifs": ifs, "and": and_chain, "params": param
 MAX_N = {"params": (4352 - 24) // 4}
 
 
-def compile_once(compiler, path, emit, cpu_limit):
-    """Wall seconds and peak RSS (MiB) of one kaji-compile run, or None past the CPU limit."""
-    command = [compiler, path, "--emit", emit, "-o", os.devnull]
+def compile_once(command, cpu_limit, env=None):
+    """Wall seconds and peak RSS (MiB) of one compiler run, or None past the CPU limit."""
     limit = int(cpu_limit) + 1
 
     def limit_cpu():
@@ -73,7 +76,7 @@ def compile_once(compiler, path, emit, cpu_limit):
     with tempfile.TemporaryFile() as stderr:
         start = time.perf_counter()
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr,
-                                   preexec_fn=limit_cpu)
+                                   preexec_fn=limit_cpu, env=env)
         # wait4 gives this child's own peak RSS, not the maximum over all children.
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - start
@@ -82,9 +85,22 @@ def compile_once(compiler, path, emit, cpu_limit):
             return None
         if process.returncode != 0:
             stderr.seek(0)
-            sys.exit(f"kaji-compile failed on {path} (--emit {emit}):\n"
-                     f"{stderr.read().decode()[-2000:]}")
+            sys.exit(f"{' '.join(command)} failed:\n{stderr.read().decode()[-2000:]}")
     return seconds, usage.ru_maxrss / 1024
+
+
+def kaji_compile(compiler, path, emit):
+    return [compiler, path, "--emit", emit, "-o", os.devnull]
+
+
+# Running the generated file compiles its kernel eagerly, for the cpu target.
+HOST_ENVIRONMENT = dict(os.environ, KAJI_TARGET="cpu",
+                        PYTHONPATH=os.pathsep.join(filter(None, [
+                            os.path.join(ROOT, "python"), os.environ.get("PYTHONPATH")])))
+
+
+def host_compile(path):
+    return [sys.executable, "-c", "import runpy, sys; runpy.run_path(sys.argv[1])", path]
 
 
 def main():
@@ -94,10 +110,13 @@ def main():
     parser.add_argument("--budget", type=float, default=20.0,
                         help="stop growing a shape once a compile takes longer (seconds)")
     parser.add_argument("--shapes", default=",".join(SHAPES))
+    parser.add_argument("--target", choices=["cuda", "cpu"], default="cuda")
     parser.add_argument("--compiler", default=os.path.join(ROOT, "build", "bin", "kaji-compile"))
     args = parser.parse_args()
 
-    print(f"{'shape':>7} {'N':>8} {'ir s':>8} {'ptx s':>8} {'peak MiB':>9} {'t(N)/t(N/2)':>12}")
+    stage = "ptx" if args.target == "cuda" else "host"
+    print(f"{'shape':>7} {'N':>8} {'ir s':>8} {stage + ' s':>8} {'peak MiB':>9} "
+          f"{'t(N)/t(N/2)':>12}")
     with tempfile.TemporaryDirectory() as scratch:
         for shape in args.shapes.split(","):
             generate = SHAPES[shape]
@@ -109,17 +128,20 @@ def main():
                 with open(path, "w") as f:
                     f.write(f'import kaji\n\n@kaji.jit("{signature}")\n{source}')
                 timeout = 3 * args.budget
-                ir = compile_once(args.compiler, path, "ir", timeout)
-                ptx = compile_once(args.compiler, path, "ptx", timeout)
-                if ir is None or ptx is None:
+                ir = compile_once(kaji_compile(args.compiler, path, "ir"), timeout)
+                if args.target == "cuda":
+                    whole = compile_once(kaji_compile(args.compiler, path, "ptx"), timeout)
+                else:
+                    whole = compile_once(host_compile(path), timeout, HOST_ENVIRONMENT)
+                if ir is None or whole is None:
                     print(f"{shape:>7} {n:>8} {'> %.0f s CPU' % timeout:>17}")
                     break
-                ratio = f"{ptx[0] / previous:.2f}" if previous else ""
-                print(f"{shape:>7} {n:>8} {ir[0]:>8.2f} {ptx[0]:>8.2f} {ptx[1]:>9.0f} {ratio:>12}",
-                      flush=True)
-                if ptx[0] > args.budget:
+                ratio = f"{whole[0] / previous:.2f}" if previous else ""
+                print(f"{shape:>7} {n:>8} {ir[0]:>8.2f} {whole[0]:>8.2f} {whole[1]:>9.0f} "
+                      f"{ratio:>12}", flush=True)
+                if whole[0] > args.budget:
                     break
-                previous = ptx[0]
+                previous = whole[0]
                 n *= 2
 
 

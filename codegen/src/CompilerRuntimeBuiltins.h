@@ -1,5 +1,5 @@
 // The compiler-runtime helpers that LLVM's host code calls where the CPU has no instruction
-// (half-precision conversions, 128-bit division, powi), defined inside libkaji. Host kernels
+// (half and bfloat16 conversions, 128-bit division, powi), defined inside libkaji. Host kernels
 // resolve them here, not in whatever the process happened to load: libgcc's copies are
 // hidden inside the libraries that link them, and which ones LLVM calls depends on the CPU.
 #pragma once
@@ -21,5 +21,7 @@ const std::vector<RuntimeBuiltin> &compilerRuntimeBuiltins();
 // IEEE binary16 conversions, rounding to nearest even, NaN payloads kept (exposed for tests).
 uint16_t halfFromDouble(double value);
 double doubleFromHalf(uint16_t half);
+// bfloat16 from a double (or a float, which converts exactly), the same way.
+uint16_t bfloat16FromDouble(double value);
 
 } // namespace kaji::codegen

@@ -6,6 +6,7 @@
 #include "kaji/ir/Passes.h"
 
 #include <cstdint>
+#include <utility>
 
 namespace kaji::frontend {
 namespace {
@@ -414,7 +415,9 @@ ScalarType FunctionLowerer::lowerUnevaluated(const Expr &expr, ir::Block *origin
   ir::Block *scratch = newBlock();
   ssa_->readAs(scratch, origin);
   enter(scratch);
+  ir::Module *callees = std::exchange(callees_, &context_.scratch());
   ScalarType type = combinableType(lower(expr), node);
+  callees_ = callees;
   for (size_t i = first; i < blocks.size(); ++i)
     ssa_->discard(blocks[i].get());
   blocks.erase(blocks.begin() + std::ptrdiff_t(first), blocks.end());
@@ -710,7 +713,7 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
     types.push_back({arg.type(), arg.weak});
     values.push_back(arg.value);
   }
-  ir::Function *function = context_.specialise(callee, calleeEnv, types, expr.loc, callees_);
+  ir::Function *function = context_.specialise(callee, calleeEnv, types, expr.loc, *callees_);
   ir::Operation *call =
       at(expr.loc).create(ir::Opcode::Call, function->returnType(), values, function->name());
   if (function->returnType().isVoid())

@@ -132,7 +132,8 @@ private:
                       const std::vector<Operand> &values,
                       const std::vector<ScalarType> &operandTypes, const Expr &node);
   // The type of `expr`, an operand of `node` that Python never evaluates: it is lowered (so
-  // type-checked) reading variables as `origin` does, and its code is discarded.
+  // type-checked) reading variables as `origin` does, and its code is discarded; device
+  // functions it calls are lowered for their types into the scratch module, not emitted.
   ScalarType lowerUnevaluated(const Expr &expr, ir::Block *origin, const Expr &node);
   std::optional<int64_t> constantInt(const Operand &value) const;
   Operand intConstant(ir::ScalarKind kind, int64_t value, bool weak = false);
@@ -184,7 +185,7 @@ private:
   FunctionTypes observed_;
   LocalTypes ssaTypes_; // the guess, or a first sighting where the guess has none
   ir::Module &target_;
-  ir::Module &callees_;
+  ir::Module *callees_; // the scratch module while an unevaluated operand is lowered
   ir::Function *function_ = nullptr;
   ir::Builder builder_;
   std::unique_ptr<SSABuilder> ssa_;

@@ -25,7 +25,7 @@ FunctionLowerer::FunctionLowerer(LoweringContext &context, const FunctionRef &fn
                                  const FunctionTypes &guess, ir::Module &target,
                                  ir::Module &callees)
     : context_(context), fn_(fn), env_(std::move(env)), kind_(kind), guess_(guess),
-      ssaTypes_(guess.locals), target_(target), callees_(callees) {}
+      ssaTypes_(guess.locals), target_(target), callees_(&callees) {}
 
 ir::Function *FunctionLowerer::run(const std::vector<ArgumentType> &args, std::string name) {
   const FunctionDefStmt &def = *fn_.def;

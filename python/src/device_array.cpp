@@ -412,7 +412,9 @@ py::dict DeviceArray::cudaArrayInterface() const {
 }
 
 void bindDeviceArray(py::module_ &m) {
-  using Stream = const runtime::Stream *;
+  // Any stream a launch takes (a kaji stream, 0, None, another library's), read when the
+  // call is made; a wrong one is the launch's TypeError naming it.
+  using Stream = py::handle;
   py::class_<DeviceArray>(m, "DeviceArray",
                           "An n-d array in GPU memory. Kernels take it without copies; other "
                           "libraries read it through __cuda_array_interface__.")
@@ -440,23 +442,23 @@ void bindDeviceArray(py::module_ &m) {
            })
       .def(
           "copy_to_host",
-          [](const DeviceArray &a, py::object out, py::handle streamObject) -> py::object {
-            LaunchStream stream(streamObject);
+          [](const DeviceArray &a, py::object out, Stream stream) -> py::object {
+            LaunchStream queue(stream);
             if (out.is_none())
-              return a.copyToHost(stream.get());
+              return a.copyToHost(queue.get());
             py::array host = out.cast<py::array>();
-            a.copyToHost(host, stream.get());
+            a.copyToHost(host, queue.get());
             return host;
           },
           py::arg("ary") = py::none(), py::arg("stream") = py::none(),
           "Copies to a new numpy array, or into `ary`; waits for `stream` first when given.")
       .def(
           "copy_to_device",
-          [](DeviceArray &a, py::handle source, py::handle streamObject) {
-            LaunchStream stream(streamObject);
+          [](DeviceArray &a, py::handle source, Stream stream) {
+            LaunchStream queue(stream);
             if (py::isinstance<DeviceArray>(source))
-              return a.copyFromDevice(source.cast<const DeviceArray &>(), stream.get());
-            a.copyFromHost(py::module_::import("numpy").attr("asarray")(source), stream.get());
+              return a.copyFromDevice(source.cast<const DeviceArray &>(), queue.get());
+            a.copyFromHost(py::module_::import("numpy").attr("asarray")(source), queue.get());
           },
           py::arg("ary"), py::arg("stream") = py::none(),
           "Copies `ary` (a device array, or a host array or anything numpy.asarray takes) "
@@ -583,7 +585,7 @@ void bindDeviceArray(py::module_ &m) {
   m.def(
       "to_device",
       [](const py::array &host, Stream stream, bool onHost) {
-        return DeviceArray::fromHost(host, stream, onHost);
+        return DeviceArray::fromHost(host, LaunchStream(stream).get(), onHost);
       },
       py::arg("ary"), py::arg("stream") = py::none(), py::arg("on_host") = false);
   m.def(

@@ -1,5 +1,7 @@
 #include "integers.h"
 
+#include <limits>
+
 namespace kaji::python {
 
 namespace {
@@ -18,17 +20,29 @@ py::int_ exactInt(py::handle value, const std::string &what) {
                         ")");
 }
 
-} // namespace
-
-int64_t readInt64(py::handle value, const std::string &what) {
+// `value` as an integer from `min` to `max`, the range `range` spells.
+int64_t readWithin(py::handle value, const std::string &what, int64_t min, int64_t max,
+                   const char *range) {
   py::int_ number = exactInt(value, what);
   int overflow = 0;
   long long result = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
-  if (overflow)
-    outOfRange(number, what, "-2**63 to 2**63-1");
   if (result == -1 && PyErr_Occurred())
     throw py::error_already_set();
+  if (overflow || result < min || result > max)
+    outOfRange(number, what, range);
   return result;
+}
+
+} // namespace
+
+int64_t readInt64(py::handle value, const std::string &what) {
+  return readWithin(value, what, std::numeric_limits<int64_t>::min(),
+                    std::numeric_limits<int64_t>::max(), "-2**63 to 2**63-1");
+}
+
+int readInt(py::handle value, const std::string &what) {
+  return int(readWithin(value, what, std::numeric_limits<int>::min(),
+                        std::numeric_limits<int>::max(), "-2**31 to 2**31-1"));
 }
 
 uint64_t readUint64(py::handle value, const std::string &what) {

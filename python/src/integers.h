@@ -15,6 +15,8 @@ namespace py = pybind11;
 // `value` (an int, or anything with __index__) as an int64. TypeError for anything else,
 // ValueError naming `what` and the value when it is out of range.
 int64_t readInt64(py::handle value, const std::string &what);
+// The same for an int (device ordinals).
+int readInt(py::handle value, const std::string &what);
 // The same for a uint64 (handles and pointers of other libraries); negative is out of range.
 uint64_t readUint64(py::handle value, const std::string &what);
 

@@ -1,5 +1,6 @@
 #include "bindings.h"
 #include "integers.h"
+#include "launch_stream.h"
 
 #include "kaji/runtime/Context.h"
 #include "kaji/runtime/Device.h"
@@ -100,10 +101,22 @@ void bindRuntime(py::module_ &m) {
   py::class_<runtime::Event>(m, "Event", "A marker in a stream, for waiting and timing.")
       .def(py::init<bool>(), py::arg("timing") = true)
       .def_property_readonly("timing", &runtime::Event::timing)
-      .def("record", &runtime::Event::record, py::arg("stream") = py::none())
+      .def(
+          "record",
+          [](runtime::Event &event, py::handle stream) {
+            event.record(LaunchStream(stream).get());
+          },
+          py::arg("stream") = py::none(),
+          "Records the event on `stream` (any stream a launch takes; default: the default one).")
       .def("query", &runtime::Event::query, "Whether the recorded work is done (no waiting).")
-      .def("wait", &runtime::Event::wait, py::arg("stream") = py::none(),
-           "Makes work queued on `stream` from now on wait for the recorded work.")
+      .def(
+          "wait",
+          [](const runtime::Event &event, py::handle stream) {
+            event.wait(LaunchStream(stream).get());
+          },
+          py::arg("stream") = py::none(),
+          "Makes work queued on `stream` (any stream a launch takes) from now on wait for the "
+          "recorded work.")
       .def("synchronize", &runtime::Event::synchronize, py::call_guard<py::gil_scoped_release>())
       .def(
           "elapsed_time",
@@ -125,9 +138,14 @@ void bindRuntime(py::module_ &m) {
       "A kaji stream over a CUstream another library made and keeps alive (Numba's "
       "cuda.external_stream).");
   m.def("device_count", &runtime::Device::count);
-  m.def("get_device", &runtime::Device::get, py::return_value_policy::reference,
-        py::arg("ordinal") = 0);
-  m.def("select_device", &runtime::selectDevice, py::arg("ordinal"));
+  m.def(
+      "get_device",
+      [](py::handle ordinal) { return &runtime::Device::get(readInt(ordinal, "device id")); },
+      py::return_value_policy::reference, py::arg("ordinal") = 0);
+  m.def(
+      "select_device",
+      [](py::handle ordinal) { runtime::selectDevice(readInt(ordinal, "device id")); },
+      py::arg("ordinal"));
   m.def("selected_device", &runtime::selectedDevice);
   m.def(
       "synchronize", [] { runtime::synchronize(); },

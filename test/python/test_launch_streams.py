@@ -84,3 +84,17 @@ def test_a_huge_int_stream_is_a_type_error_pointing_at_external_stream():
 def test_external_stream_rejects_what_is_not_a_handle(bad):
     with pytest.raises(TypeError, match="CUstream handle"):
         kaji.external_stream(bad)
+
+
+@pytest.mark.parametrize("bad", [2**64, 1.5, "s"])
+def test_copies_take_what_a_launch_takes_as_stream_and_name_what_they_do_not(bad):
+    host = np.arange(4, dtype=np.float32)
+    array = kaji.to_device(host, stream=0)
+    assert np.array_equal(array.copy_to_host(stream=None), host)
+    message = f"stream must be a kaji stream.*not '{type(bad).__name__}'"
+    with pytest.raises(TypeError, match=message):
+        kaji.to_device(host, stream=bad)
+    with pytest.raises(TypeError, match=message):
+        array.copy_to_host(stream=bad)
+    with pytest.raises(TypeError, match=message):
+        array.copy_to_device(host, stream=bad)

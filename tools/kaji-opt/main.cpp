@@ -41,8 +41,10 @@ Options parseArguments(int argc, char **argv) {
       return std::string(argv[++i]);
     };
     if (arg == "-h" || arg == "--help") {
-      std::cout << kUsage;
-      std::exit(0);
+      std::string error = kaji::tools::writeOutput("", kUsage);
+      if (!error.empty())
+        std::cerr << "kaji-opt: error: " << error << "\n";
+      std::exit(error.empty() ? 0 : 1);
     } else if (arg == "--passes") {
       options.passes = value(arg);
     } else if (arg.starts_with("--passes=")) {

@@ -15,3 +15,5 @@ def k(a):
 
 # RUN: %not %kaji-compile --help > /dev/full 2> %t.help.err
 # RUN: %FileCheck %s --check-prefix=STDOUT < %t.help.err
+# RUN: %not %kaji-compile --version > /dev/full 2> %t.version.err
+# RUN: %FileCheck %s --check-prefix=STDOUT < %t.version.err
