@@ -17,6 +17,7 @@ from kaji._core import (
     CudaUnavailable,
     DeviceArray,
     Event,
+    Graph,
     PerformanceWarning,
     Stream,
 )
@@ -32,6 +33,7 @@ from kaji._runtime import (
     external_stream,
     get_current_device,
     gpus,
+    graph,
     is_available,
     legacy_default_stream,
     per_thread_default_stream,

@@ -125,6 +125,24 @@ def synchronize():
         _core.synchronize()
 
 
+def graph(stream):
+    """A CUDA graph captured from the work a ``with`` block queues on `stream`::
+
+        with kaji.graph(stream) as g:
+            step[blocks, threads, stream](a, b)
+            other_library_op_on(stream)
+        g.launch(stream)                 # replays everything, one driver call
+        g.update(0, a2, b2)              # launch 0 takes new arguments of the same types
+
+    `stream` is a created stream (``kaji.stream()`` or another library's); the legacy default
+    stream cannot be captured (ValueError). Kernels launched on it inside the block are
+    recorded, not run; numpy arguments are refused there (their copies would not replay).
+    Synchronizing inside the block is an error of the driver (CudaError naming the call).
+    Needs a GPU: without one, entering the block raises CudaUnavailable, and kernels of the
+    cpu target launched during a capture raise RuntimeError (they run when launched)."""
+    return _core.Graph(stream)
+
+
 MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
 
 

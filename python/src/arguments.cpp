@@ -1,6 +1,7 @@
 #include "arguments.h"
 
 #include "dtypes.h"
+#include "instances.h"
 
 namespace kaji::python {
 
@@ -48,9 +49,10 @@ void readDeviceArray(Argument &argument, const DeviceArray &array, ArgumentTarge
   viewArray(argument, array.element(), array.data(), array.shape(), array.strides());
 }
 
-void read(py::handle object, Argument &argument, ArgumentTarget target) {
-  if (py::isinstance<DeviceArray>(object)) {
-    readDeviceArray(argument, object.cast<const DeviceArray &>(), target);
+void read(py::handle object, Argument &argument, ArgumentTarget target,
+          KnownArrayReader &knownArrays) {
+  if (const DeviceArray *array = cppObjectIf<DeviceArray>(object)) {
+    readDeviceArray(argument, *array, target);
   } else if (std::optional<ScalarValue> scalar = scalarValue(object)) {
     argument.scalar = *scalar;
     argument.type = ir::Type::scalar(scalar->kind);
@@ -63,7 +65,8 @@ void read(py::handle object, Argument &argument, ArgumentTarget target) {
     throw py::type_error("unsupported type '" + std::string(Py_TYPE(object.ptr())->tp_name) +
                          "'; kaji kernels for the cpu target take bool, int, float, numpy "
                          "scalars, numpy arrays and host-backed kaji device arrays");
-  } else if (cudaArrayInterfaceView(object, argument.foreign) ||
+  } else if (knownArrays.read(object, argument.foreign) ||
+             cudaArrayInterfaceView(object, argument.foreign) ||
              dlpackView(object, argument.foreign)) {
     const ArrayView &view = argument.foreign;
     viewArray(argument, view.element, view.data, view.shape, view.strides);
@@ -89,13 +92,14 @@ void Argument::unstage(const runtime::Stream *stream) {
 }
 
 void readArgument(py::handle object, Argument &argument, const std::string &kernel, size_t index,
-                  const std::string &parameter, ArgumentTarget target) {
+                  const std::string &parameter, ArgumentTarget target,
+                  KnownArrayReader &knownArrays) {
   auto named = [&](const char *problem) {
     return "argument " + std::to_string(index + 1) + " ('" + parameter + "') of kernel '" + kernel +
            "': " + problem;
   };
   try {
-    read(object, argument, target);
+    read(object, argument, target, knownArrays);
   } catch (py::type_error &error) {
     throw py::type_error(named(error.what()));
   } catch (py::value_error &error) {
@@ -107,10 +111,11 @@ void readArgument(py::handle object, Argument &argument, const std::string &kern
   }
 }
 
-ir::Type argumentType(py::handle object, ArgumentTarget target) {
+Argument inspectArgument(py::handle object, ArgumentTarget target) {
   Argument argument;
-  read(object, argument, target);
-  return argument.type;
+  KnownArrayReader knownArrays;
+  read(object, argument, target, knownArrays);
+  return argument;
 }
 
 } // namespace kaji::python

@@ -8,6 +8,7 @@
 
 #include "array_interop.h"
 #include "device_array.h"
+#include "known_arrays.h"
 #include "scalars.h"
 
 #include "kaji/ir/Type.h"
@@ -43,12 +44,14 @@ struct Argument {
 // Where the kernel taking an argument runs.
 enum class ArgumentTarget { Cuda, Host };
 
-// Reads `object`, the kernel's argument number `index` (named `parameter`), into `argument`.
-// Throws TypeError naming the argument when kaji kernels for `target` cannot take it.
+// Reads `object`, the kernel's argument number `index` (named `parameter`), into `argument`;
+// `knownArrays` is shared by the arguments of one launch. Throws TypeError naming the argument
+// when kaji kernels for `target` cannot take it.
 void readArgument(py::handle object, Argument &argument, const std::string &kernel, size_t index,
-                  const std::string &parameter, ArgumentTarget target);
+                  const std::string &parameter, ArgumentTarget target,
+                  KnownArrayReader &knownArrays);
 
-// The kaji type of `object` as a kernel argument for `target`, e.g. "array<f32, 2, C>".
-ir::Type argumentType(py::handle object, ArgumentTarget target);
+// `object` read as a kernel argument for `target` on its own (what typeof shows).
+Argument inspectArgument(py::handle object, ArgumentTarget target);
 
 } // namespace kaji::python

@@ -11,5 +11,6 @@ void bindCompiler(py::module_ &m);    // FunctionSource, compile, typeof, versio
 void bindRuntime(py::module_ &m);     // devices, streams, events, synchronize
 void bindDeviceArray(py::module_ &m); // DeviceArray, to_device, device_array
 void bindDispatcher(py::module_ &m);  // Dispatcher, ConfiguredLaunch
+void bindGraphs(py::module_ &m);      // Graph (kaji.graph)
 
 } // namespace kaji::python

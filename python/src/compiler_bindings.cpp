@@ -60,12 +60,38 @@ void bindCompiler(py::module_ &m) {
       [](py::handle value, const std::string &target) {
         if (target != "cuda" && target != "cpu")
           throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
-        return argumentType(value, target == "cpu" ? ArgumentTarget::Host : ArgumentTarget::Cuda)
-            .str();
+        return inspectArgument(value, target == "cpu" ? ArgumentTarget::Host : ArgumentTarget::Cuda)
+            .type.str();
       },
       py::arg("value"), py::arg("target") = "cuda",
       "The kaji type a kernel argument for `target` is specialized on, e.g. "
       "'array<f32, 2, C>'.");
+  m.def(
+      "argument_view",
+      [](py::handle value) {
+        Argument argument = inspectArgument(value, ArgumentTarget::Cuda);
+        if (!argument.type.isArray() || argument.host)
+          throw py::type_error("argument_view describes GPU arrays, not '" +
+                               std::string(Py_TYPE(value.ptr())->tp_name) + "'");
+        py::dict view;
+        view["type"] = argument.type.str();
+        view["data"] = argument.data;
+        auto tupleOf = [](std::span<const int64_t> values) {
+          py::tuple tuple(values.size());
+          for (size_t i = 0; i < values.size(); ++i)
+            tuple[i] = py::int_(values[i]);
+          return tuple;
+        };
+        view["shape"] = tupleOf(argument.shape);
+        view["strides"] = tupleOf(argument.strides);
+        runtime::CUstream producer = argument.foreign.producerStream;
+        view["stream"] = producer ? py::object(py::int_(reinterpret_cast<uintptr_t>(producer)))
+                                  : py::object(py::none());
+        return view;
+      },
+      py::arg("value"),
+      "What a cuda launch takes from a GPU array: type, data pointer, shape, strides (bytes) "
+      "and the stream whose work it waits for (None: none), for tests and debugging.");
   m.def("compiler_version", &driver::compilerVersion);
   m.def(
       "disk_cache_stats",

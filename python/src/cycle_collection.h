@@ -14,9 +14,13 @@ namespace py = pybind11;
 // `template <class F> void forEachPythonReference(F &&f) const`, calling `f(const py::object &)`
 // on each reference it owns, and `void breakCycles()`, which drops those it can drop and stay
 // safe to use (the collector calls it on every object of an unreachable cycle until the cycle
-// is gone, and finalizers may still use an object after it).
-template <class T> py::custom_type_setup cycleCollected() {
-  return py::custom_type_setup([](PyHeapTypeObject *heapType) {
+// is gone, and finalizers may still use an object after it). `moreSetup`, when given, sets
+// further slots of the type (pybind11 takes one type setup per class).
+template <class T>
+py::custom_type_setup cycleCollected(void (*moreSetup)(PyHeapTypeObject *) = nullptr) {
+  return py::custom_type_setup([moreSetup](PyHeapTypeObject *heapType) {
+    if (moreSetup)
+      moreSetup(heapType);
     PyTypeObject *type = &heapType->ht_type;
     type->tp_flags |= Py_TPFLAGS_HAVE_GC;
     type->tp_traverse = [](PyObject *self, visitproc visit, void *arg) {

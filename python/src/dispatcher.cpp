@@ -1,6 +1,8 @@
 #include "dispatcher.h"
 
 #include "cycle_collection.h"
+#include "graph_capture.h"
+#include "instances.h"
 #include "integers.h"
 #include "performance_warnings.h"
 
@@ -230,15 +232,18 @@ std::string Dispatcher::signatureFor(const py::tuple &args) const {
   return signatureText(launchTypes(readArguments(args)));
 }
 
-std::vector<Argument> Dispatcher::readArguments(const py::tuple &args) const {
-  if (args.size() != parameterNames_.size())
+std::vector<Argument> Dispatcher::readArguments(py::handle args) const {
+  size_t count = size_t(PyTuple_GET_SIZE(args.ptr()));
+  if (count != parameterNames_.size())
     throw py::type_error("kernel '" + name() + "' takes " + std::to_string(parameterNames_.size()) +
-                         " arguments but " + std::to_string(args.size()) + " were given");
+                         " arguments but " + std::to_string(count) + " were given");
   ArgumentTarget argumentTarget =
       target() == driver::Target::Host ? ArgumentTarget::Host : ArgumentTarget::Cuda;
-  std::vector<Argument> arguments(args.size());
-  for (size_t i = 0; i < arguments.size(); ++i)
-    readArgument(args[i], arguments[i], name(), i, parameterNames_[i], argumentTarget);
+  KnownArrayReader knownArrays;
+  std::vector<Argument> arguments(count);
+  for (size_t i = 0; i < count; ++i)
+    readArgument(PyTuple_GET_ITEM(args.ptr(), Py_ssize_t(i)), arguments[i], name(), i,
+                 parameterNames_[i], argumentTarget, knownArrays);
   return arguments;
 }
 
@@ -254,14 +259,26 @@ int Dispatcher::occupancyBlockSize(const py::tuple &args, py::handle sharedmem) 
   return specialization(arguments).function.occupancyBlockSize(size_t(sharedBytes));
 }
 
-void Dispatcher::launch(const LaunchShape &shape, const runtime::Stream *stream,
-                        const py::args &args) {
+void Dispatcher::launch(const LaunchShape &shape, const runtime::Stream *stream, py::handle self,
+                        py::handle args) {
   std::vector<Argument> arguments = readArguments(args);
-  runtime::validateLaunch(shapeOnlyLimits(), shape.grid, shape.block, shape.sharedBytes);
   if (target() == driver::Target::Host)
     launchOnHost(shape, arguments);
   else
-    launchOnDevice(shape, stream, arguments);
+    launchOnDevice(shape, stream, self, args, arguments);
+}
+
+void **Dispatcher::packedParameters(LoadedKernel &kernel, py::handle args) {
+  std::vector<Argument> arguments = readArguments(args);
+  if (&specialization(arguments) != &kernel)
+    throw py::type_error("kernel '" + name() + "' was captured with arguments " +
+                         signatureText(kernel.compiled->paramTypes) +
+                         "; a graph update must keep their types (and layouts)");
+  for (const Argument &argument : arguments)
+    if (argument.needsStaging())
+      throw py::type_error(GraphCapture::numpyArgumentProblem(name()));
+  pack(kernel.compiled->paramTypes, arguments, kernel.buffer);
+  return kernel.buffer.params.data();
 }
 
 namespace {
@@ -288,22 +305,36 @@ void waitForProducers(const std::vector<Argument> &arguments, const runtime::Str
 } // namespace
 
 void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream,
+                                py::handle self, py::handle args,
                                 std::vector<Argument> &arguments) {
+  GraphCapture *capture = GraphCapture::on(stream);
+  if (capture)
+    for (const Argument &argument : arguments)
+      if (argument.needsStaging())
+        throw py::type_error(GraphCapture::numpyArgumentProblem(name()));
   LoadedKernel &kernel = specialization(arguments);
-  runtime::LaunchConfig config =
-      runtime::validateLaunch(kernel.function, shape.grid, shape.block, shape.sharedBytes);
-  warnIfLowOccupancy(int64_t(config.grid.x) * config.grid.y * config.grid.z,
-                     kernel.lowOccupancyBlocks, kernel.lowOccupancyWarnedBlocks);
+  if (kernel.lastShape != shape) {
+    runtime::LaunchConfig config =
+        runtime::validateLaunch(kernel.function, shape.grid, shape.block, shape.sharedBytes);
+    if (config.sharedBytes > kernel.sharedBytesOptedIn &&
+        config.sharedBytes >
+            runtime::Device::get(kernel.function.device()).limits().maxSharedBytesPerBlock) {
+      kernel.function.setMaxDynamicSharedBytes(int(config.sharedBytes));
+      kernel.sharedBytesOptedIn = config.sharedBytes;
+    }
+    // Warned of when a specialization first launches with a shape, not at every launch.
+    warnIfLowOccupancy(int64_t(config.grid.x) * config.grid.y * config.grid.z,
+                       kernel.lowOccupancyBlocks);
+    kernel.lastShape = shape;
+    kernel.lastConfig = config;
+  }
+  const runtime::LaunchConfig &config = kernel.lastConfig;
+  // A graph replays without the producers: their work must be ordered before the replay.
+  if (!capture)
+    waitForProducers(arguments, stream);
   if (std::any_of(arguments.begin(), arguments.end(),
                   [](const Argument &argument) { return argument.needsStaging(); }))
     warnImplicitCopy();
-  if (config.sharedBytes > kernel.sharedBytesOptedIn &&
-      config.sharedBytes >
-          runtime::Device::get(kernel.function.device()).limits().maxSharedBytesPerBlock) {
-    kernel.function.setMaxDynamicSharedBytes(int(config.sharedBytes));
-    kernel.sharedBytesOptedIn = config.sharedBytes;
-  }
-  waitForProducers(arguments, stream);
   for (Argument &argument : arguments)
     if (argument.needsStaging())
       argument.stage(stream);
@@ -311,11 +342,17 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
   runtime::launch(kernel.function, config, stream, kernel.buffer.params.data());
   for (Argument &argument : arguments)
     argument.unstage(stream);
+  if (capture)
+    capture->recordKernel(self, kernel, config, args);
 }
 
 // Synchronous: the executor returns when every block is done. The GIL stays held, which is
 // what keeps the specialization's parameter buffer to one launch at a time.
 void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments) {
+  if (GraphCapture::anyOnThisThread())
+    throw std::runtime_error("kernel '" + name() +
+                             "' targets the cpu: it runs when launched, so it cannot be part of "
+                             "the CUDA graph this thread is capturing");
   runtime::LaunchConfig config =
       runtime::validateLaunch(hostLimits(), shape.grid, shape.block, shape.sharedBytes);
   HostSpecialization &specialization = hostSpecialization(arguments);
@@ -328,13 +365,12 @@ void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &a
       specialization.buffer.params.data(), kernel.frameBytes);
 }
 
-Dispatcher::Key Dispatcher::keyOf(uint32_t where, const std::vector<Argument> &arguments) {
-  Key key;
-  key.reserve(arguments.size() + 1);
-  key.push_back(where);
+const Dispatcher::Key &Dispatcher::keyOf(uint32_t where, const std::vector<Argument> &arguments) {
+  keyScratch_.clear();
+  keyScratch_.push_back(where);
   for (const Argument &argument : arguments)
-    key.push_back(typeCode(argument.type));
-  return key;
+    keyScratch_.push_back(typeCode(argument.type));
+  return keyScratch_;
 }
 
 std::vector<ir::Type> Dispatcher::launchTypes(const std::vector<Argument> &arguments) const {
@@ -359,9 +395,10 @@ std::vector<ir::Type> Dispatcher::launchTypes(const std::vector<Argument> &argum
 
 LoadedKernel &Dispatcher::specialization(std::vector<Argument> &arguments) {
   int device = runtime::selectedDevice();
-  Key key = keyOf(uint32_t(device), arguments);
-  if (auto found = launchCache_.find(key); found != launchCache_.end())
+  if (auto found = launchCache_.find(keyOf(uint32_t(device), arguments));
+      found != launchCache_.end())
     return *found->second;
+  Key key = keyScratch_; // compiling may run Python that launches, reusing the scratch key
   std::string arch = archFor(runtime::Device::get(device).computeCapability());
   LoadedKernel &loadedKernel = load(compiled(launchTypes(arguments), arch), device);
   launchCache_.emplace(std::move(key), &loadedKernel);
@@ -369,9 +406,10 @@ LoadedKernel &Dispatcher::specialization(std::vector<Argument> &arguments) {
 }
 
 HostSpecialization &Dispatcher::hostSpecialization(const std::vector<Argument> &arguments) {
-  Key key = keyOf(hostKey, arguments);
-  if (auto found = hostLaunchCache_.find(key); found != hostLaunchCache_.end())
+  if (auto found = hostLaunchCache_.find(keyOf(hostKey, arguments));
+      found != hostLaunchCache_.end())
     return *found->second;
+  Key key = keyScratch_; // compiling may run Python that launches, reusing the scratch key
   HostSpecialization &specialization = compiledForHost(launchTypes(arguments));
   hostLaunchCache_.emplace(std::move(key), &specialization);
   return specialization;
@@ -413,7 +451,13 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
   if (sharedCarveout_)
     function.setPreferredSharedCarveout(*sharedCarveout_);
   auto kernel = std::make_unique<LoadedKernel>(
-      LoadedKernel{&compiled, std::move(module), function, ParameterBuffer(compiled.paramTypes), 0,
+      LoadedKernel{&compiled,
+                   std::move(module),
+                   function,
+                   ParameterBuffer(compiled.paramTypes),
+                   0,
+                   std::nullopt,
+                   {},
                    2 * int64_t(runtime::Device::get(device).multiprocessorCount())});
   loaded_.push_back(std::move(kernel));
   return *loaded_.back();
@@ -434,16 +478,80 @@ ConfiguredLaunch::ConfiguredLaunch(py::object dispatcher, const py::handle &conf
   if (items.size() > 3) {
     shape_.sharedBytes = readInt64(items[3], "sharedmem");
   }
+  // What is wrong with a shape whatever the device is said here, before any device is touched.
+  runtime::validateLaunch(shapeOnlyLimits(), shape_.grid, shape_.block, shape_.sharedBytes);
 }
 
-void ConfiguredLaunch::operator()(const py::args &args) const {
-  dispatcher_->launch(shape_, stream_.get(), args);
+void ConfiguredLaunch::operator()(py::handle args) const {
+  dispatcher_->launch(shape_, stream_.get(), dispatcherObject_, args);
+}
+
+namespace {
+
+// Whether two launch configurations are the same: item by item the same object, or equal ints
+// (a grid computed at each call is a new int), or tuples of such. Nothing else is compared, so
+// no user __eq__ runs on the launch path.
+bool sameConfiguration(PyObject *a, PyObject *b) {
+  if (a == b)
+    return true;
+  if (PyLong_CheckExact(a) && PyLong_CheckExact(b))
+    return PyObject_RichCompareBool(a, b, Py_EQ) == 1;
+  if (!PyTuple_CheckExact(a) || !PyTuple_CheckExact(b) ||
+      PyTuple_GET_SIZE(a) != PyTuple_GET_SIZE(b))
+    return false;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(a); ++i)
+    if (!sameConfiguration(PyTuple_GET_ITEM(a, i), PyTuple_GET_ITEM(b, i)))
+      return false;
+  return true;
+}
+
+// Dispatcher's mp_subscript (kernel[config]) and ConfiguredLaunch's tp_call (launch(*args)):
+// slots CPython calls directly, without pybind11's argument dispatch.
+PyObject *subscriptSlot(PyObject *self, PyObject *config) {
+  if (!py::detail::is_holder_constructed(self)) {
+    PyErr_SetString(PyExc_TypeError, "the kernel was not initialized (Dispatcher.__init__ was "
+                                     "not called)");
+    return nullptr;
+  }
+  try {
+    return cppObject<Dispatcher>(self).configure(self, config).release().ptr();
+  } catch (...) {
+    py::detail::try_translate_exceptions();
+    return nullptr;
+  }
+}
+
+PyObject *callSlot(PyObject *self, PyObject *args, PyObject *kwargs) {
+  if (kwargs && PyDict_GET_SIZE(kwargs) != 0) {
+    PyErr_SetString(PyExc_TypeError, "kernel arguments are positional; keywords are not taken");
+    return nullptr;
+  }
+  try {
+    cppObject<ConfiguredLaunch>(self)(args);
+    Py_RETURN_NONE;
+  } catch (...) {
+    py::detail::try_translate_exceptions();
+    return nullptr;
+  }
+}
+
+} // namespace
+
+py::object Dispatcher::configure(py::handle self, py::handle config) {
+  if (lastLaunch_ && sameConfiguration(config.ptr(), lastConfig_.ptr()))
+    return lastLaunch_;
+  py::object launch = py::cast(ConfiguredLaunch(py::reinterpret_borrow<py::object>(self), config));
+  lastConfig_ = py::reinterpret_borrow<py::object>(config);
+  lastLaunch_ = launch;
+  return launch;
 }
 
 void bindDispatcher(py::module_ &m) {
   py::class_<Dispatcher>(m, "Dispatcher",
                          "A @jit kernel: its specializations and the launch fast path.",
-                         cycleCollected<Dispatcher>())
+                         cycleCollected<Dispatcher>([](PyHeapTypeObject *type) {
+                           type->as_mapping.mp_subscript = subscriptSlot;
+                         }))
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
                        const std::string &target, bool boundsCheck, bool cache, bool lineInfo,
@@ -466,8 +574,6 @@ void bindDispatcher(py::module_ &m) {
            py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false,
            py::arg("launch_bounds") = std::array<unsigned, 3>{0, 0, 0},
            py::arg("max_registers") = 0u, py::arg("shared_memory_carveout") = py::none())
-      .def("__getitem__",
-           [](py::object self, py::handle config) { return ConfiguredLaunch(self, config); })
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
       .def("occupancy_block_size", &Dispatcher::occupancyBlockSize, py::arg("args"),
            py::arg("sharedmem") = 0,
@@ -508,8 +614,9 @@ void bindDispatcher(py::module_ &m) {
           py::arg("signature"), py::arg("stage"));
 
   py::class_<ConfiguredLaunch>(m, "ConfiguredLaunch", "kernel[griddim, blockdim, ...]",
-                               cycleCollected<ConfiguredLaunch>())
-      .def("__call__", &ConfiguredLaunch::operator());
+                               cycleCollected<ConfiguredLaunch>([](PyHeapTypeObject *type) {
+                                 type->ht_type.tp_call = callSlot;
+                               }));
 }
 
 } // namespace kaji::python

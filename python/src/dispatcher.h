@@ -32,6 +32,7 @@ struct LaunchShape {
   runtime::Extent3 grid{1, 1, 1};
   runtime::Extent3 block{1, 1, 1};
   int64_t sharedBytes = 0;
+  bool operator==(const LaunchShape &) const = default;
 };
 
 // The PTX of one kernel for one target and argument types.
@@ -56,11 +57,12 @@ struct LoadedKernel {
   runtime::Function function;
   ParameterBuffer buffer;
   int64_t sharedBytesOptedIn = 0;
+  // The shape of the last launch, validated against the kernel, and what it converted to:
+  // a launch with the same shape is not validated again.
+  std::optional<LaunchShape> lastShape;
+  runtime::LaunchConfig lastConfig;
   // Grids of fewer blocks warn of low occupancy: twice the device's multiprocessors.
   int64_t lowOccupancyBlocks = 0;
-  // The grid size last warned about, so that a launch repeated in a loop warns once
-  // rather than paying for the warnings machinery each time.
-  int64_t lowOccupancyWarnedBlocks = -1;
 };
 
 // A kernel compiled for and loaded into this process (the cpu target).
@@ -107,7 +109,16 @@ public:
   // The signature text a launch with `args` compiles for (Numba's specialize()).
   std::string signatureFor(const py::tuple &args) const;
 
-  void launch(const LaunchShape &shape, const runtime::Stream *stream, const py::args &args);
+  // `kernel[config]` (`self` is this dispatcher's Python object): a ConfiguredLaunch. The last
+  // one is kept and given again while the configuration stays the same, as it does in the
+  // usual `kernel[grid, block](...)` in a loop.
+  py::object configure(py::handle self, py::handle config);
+  // `args` is the tuple of arguments; `self` as for configure().
+  void launch(const LaunchShape &shape, const runtime::Stream *stream, py::handle self,
+              py::handle args);
+  // The parameters `args` pack into for `kernel` (a specialization of this dispatcher, which
+  // they must select), for a captured launch's graph node: no staging, nothing launched.
+  void **packedParameters(LoadedKernel &kernel, py::handle args);
   // The block size forall() launches with: the occupancy API's for the specialization `args`
   // select (compiled and loaded if need be).
   int occupancyBlockSize(const py::tuple &args, py::handle sharedmem);
@@ -115,8 +126,16 @@ public:
   // For cycle collection (cycle_collection.h): the globals callback, the kernel's only
   // reference. Dropped, it is None: a later compile raises TypeError; compiled
   // specializations still launch.
-  template <class F> void forEachPythonReference(F &&f) const { f(kernel_.describeGlobals); }
-  void breakCycles() { kernel_.describeGlobals = py::none(); }
+  template <class F> void forEachPythonReference(F &&f) const {
+    f(kernel_.describeGlobals);
+    f(lastConfig_);
+    f(lastLaunch_);
+  }
+  void breakCycles() {
+    kernel_.describeGlobals = py::none();
+    lastConfig_ = py::object();
+    lastLaunch_ = py::object();
+  }
 
 private:
   struct TypesHash {
@@ -127,14 +146,15 @@ private:
 
   std::vector<ir::Type> parameterTypes(const std::string &signature) const;
   // Throws TypeError for a wrong count or an argument the target cannot take.
-  std::vector<Argument> readArguments(const py::tuple &args) const;
-  // (where it runs: a device, or the host; argument types): the specialization cache key.
-  static Key keyOf(uint32_t where, const std::vector<Argument> &arguments);
+  std::vector<Argument> readArguments(py::handle args) const;
+  // (where it runs: a device, or the host; argument types): the specialization cache key, in
+  // keyScratch_ (no allocation per launch).
+  const Key &keyOf(uint32_t where, const std::vector<Argument> &arguments);
   // The parameter types a launch with `arguments` compiles for: theirs, or the eager
   // signature that accepts them.
   std::vector<ir::Type> launchTypes(const std::vector<Argument> &arguments) const;
-  void launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream,
-                      std::vector<Argument> &arguments);
+  void launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream, py::handle self,
+                      py::handle args, std::vector<Argument> &arguments);
   void launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments);
   LoadedKernel &specialization(std::vector<Argument> &arguments);
   HostSpecialization &hostSpecialization(const std::vector<Argument> &arguments);
@@ -155,13 +175,18 @@ private:
   std::unordered_map<Key, LoadedKernel *, TypesHash> launchCache_;
   // (host, argument types) → the host kernel that launches with them.
   std::unordered_map<Key, HostSpecialization *, TypesHash> hostLaunchCache_;
+  Key keyScratch_;
+  // The last configuration given to configure() and the ConfiguredLaunch made for it.
+  py::object lastConfig_;
+  py::object lastLaunch_;
 };
 
 // `kernel[grid, block]`, `kernel[grid, block, stream]`, `kernel[grid, block, stream, shared]`.
 class ConfiguredLaunch {
 public:
   ConfiguredLaunch(py::object dispatcher, const py::handle &config);
-  void operator()(const py::args &args) const;
+  // `args`: the tuple of kernel arguments.
+  void operator()(py::handle args) const;
 
   // For cycle collection (cycle_collection.h): the kernel and the stream object. Neither is
   // dropped: the raw pointers into them would dangle, and a cycle through a launch also runs

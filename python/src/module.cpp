@@ -12,4 +12,5 @@ PYBIND11_MODULE(_core, m) {
   kaji::python::bindRuntime(m);
   kaji::python::bindDeviceArray(m);
   kaji::python::bindDispatcher(m);
+  kaji::python::bindGraphs(m);
 }

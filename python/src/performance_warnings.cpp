@@ -21,12 +21,10 @@ void warn(const std::string &message) {
 
 } // namespace
 
-void warnIfLowOccupancy(int64_t blocks, int64_t enoughBlocks, int64_t &lastWarned) {
-  if (!lowOccupancyWarnings || blocks >= enoughBlocks || blocks == lastWarned)
-    return;
-  warn("Grid size " + std::to_string(blocks) +
-       " will likely result in GPU under-utilization due to low occupancy.");
-  lastWarned = blocks;
+void warnIfLowOccupancy(int64_t blocks, int64_t enoughBlocks) {
+  if (lowOccupancyWarnings && blocks < enoughBlocks)
+    warn("Grid size " + std::to_string(blocks) +
+         " will likely result in GPU under-utilization due to low occupancy.");
 }
 
 void warnImplicitCopy() {

@@ -13,9 +13,9 @@ namespace kaji::python {
 namespace py = pybind11;
 
 // A grid of fewer than `enoughBlocks` blocks (Numba: twice the device's multiprocessors)
-// leaves the GPU idle. Warns unless `lastWarned` (updated) is already `blocks`. Throws
-// py::error_already_set when a warnings filter turns the warning into an error.
-void warnIfLowOccupancy(int64_t blocks, int64_t enoughBlocks, int64_t &lastWarned);
+// leaves the GPU idle. Throws py::error_already_set when a warnings filter turns the warning
+// into an error.
+void warnIfLowOccupancy(int64_t blocks, int64_t enoughBlocks);
 // A numpy array was copied to the device and back for a launch.
 void warnImplicitCopy();
 

@@ -70,15 +70,31 @@ ScalarValue pythonInt(py::handle object) {
                         " does not fit in 64 bits (int64 or uint64)");
 }
 
+// numpy's scalar objects (numpy/arrayscalars.h) are the object header followed by the value.
+template <class T> struct NumpyScalarObject { PyObject_HEAD T value; };
+
+template <class T> const void *valueOf(py::handle object) {
+  return &reinterpret_cast<const NumpyScalarObject<T> *>(object.ptr())->value;
+}
+
+// `object` is an instance of the numpy scalar type of `kind` (NumpyScalarTypes says so).
 ScalarValue numpyScalar(py::handle object, ir::ScalarKind kind) {
-  Py_buffer view;
-  if (PyObject_GetBuffer(object.ptr(), &view, PyBUF_SIMPLE) != 0)
-    throw py::error_already_set();
   ScalarValue result;
   result.kind = kind;
   result.object = object;
-  std::memcpy(result.bytes.data(), view.buf, std::min<size_t>(view.len, result.bytes.size()));
-  PyBuffer_Release(&view);
+  switch (ir::byteSize(kind)) {
+  case 1:
+    std::memcpy(result.bytes.data(), valueOf<uint8_t>(object), 1);
+    break;
+  case 2:
+    std::memcpy(result.bytes.data(), valueOf<uint16_t>(object), 2);
+    break;
+  case 4:
+    std::memcpy(result.bytes.data(), valueOf<uint32_t>(object), 4);
+    break;
+  default:
+    std::memcpy(result.bytes.data(), valueOf<uint64_t>(object), 8);
+  }
   return result;
 }
 

@@ -90,6 +90,19 @@ void Driver::resolveEntryPoints() {
     bind(api_.cuEventElapsedTime, "cuEventElapsedTime_v2");
   else
     bind(api_.cuEventElapsedTime, "cuEventElapsedTime");
+  // Graphs are optional: a driver without them still launches; Graph.h names what is missing.
+  auto bindOptional = [this](auto &entry, const char *symbol) {
+    entry =
+        reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(library_.get(), symbol));
+  };
+  bindOptional(api_.cuStreamBeginCapture, "cuStreamBeginCapture_v2");
+  bindOptional(api_.cuStreamEndCapture, "cuStreamEndCapture");
+  bindOptional(api_.cuStreamGetCaptureInfo, "cuStreamGetCaptureInfo_v2");
+  bindOptional(api_.cuGraphInstantiate, "cuGraphInstantiateWithFlags");
+  bindOptional(api_.cuGraphLaunch, "cuGraphLaunch");
+  bindOptional(api_.cuGraphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2");
+  bindOptional(api_.cuGraphExecDestroy, "cuGraphExecDestroy");
+  bindOptional(api_.cuGraphDestroy, "cuGraphDestroy");
 }
 
 void Driver::initialize() {

@@ -7,6 +7,7 @@
 #include "kaji/runtime/DriverTypes.h"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace kaji::runtime {
 
@@ -70,6 +71,20 @@ struct DriverApi {
   CUresult (*cuEventSynchronize)(CUevent event);
   CUresult (*cuEventQuery)(CUevent event);
   CUresult (*cuEventElapsedTime)(float *milliseconds, CUevent start, CUevent end);
+
+  // CUDA graphs. Optional: null when the driver lacks them (Graph.h then says so).
+  CUresult (*cuStreamBeginCapture)(CUstream stream, CUstreamCaptureMode mode);
+  CUresult (*cuStreamEndCapture)(CUstream stream, CUgraph *graph);
+  CUresult (*cuStreamGetCaptureInfo)(CUstream stream, CUstreamCaptureStatus *status,
+                                     std::uint64_t *id, CUgraph *graph,
+                                     const CUgraphNode **dependencies,
+                                     std::size_t *dependencyCount);
+  CUresult (*cuGraphInstantiate)(CUgraphExec *exec, CUgraph graph, unsigned long long flags);
+  CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream);
+  CUresult (*cuGraphExecKernelNodeSetParams)(CUgraphExec exec, CUgraphNode node,
+                                             const CUDA_KERNEL_NODE_PARAMS *params);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
+  CUresult (*cuGraphDestroy)(CUgraph graph);
 };
 
 } // namespace kaji::runtime

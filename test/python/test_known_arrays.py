@@ -1,0 +1,303 @@
+"""The launch path's fast paths for CuPy arrays and PyTorch tensors, checked with stand-ins
+(neither library is needed): the pointer, shape, strides, type and producer stream read from
+the object must be what the general `__cuda_array_interface__` path reads from the same
+object, and anything the fast path does not take must go through the protocol unchanged."""
+
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import _core
+
+
+def contiguous_strides(shape, itemsize):
+    strides, step = [], itemsize
+    for extent in reversed(shape):
+        strides.insert(0, step)
+        step *= max(extent, 1)
+    return tuple(strides)
+
+
+def is_c_contiguous(shape, strides, itemsize):
+    if 0 in shape:
+        return True
+    expected = itemsize
+    for extent, stride in zip(reversed(shape), reversed(strides)):
+        if extent != 1 and stride != expected:
+            return False
+        expected *= extent
+    return True
+
+
+class ProtocolOnly:
+    """The general path: an object with nothing but the interface another object exports."""
+
+    def __init__(self, interface):
+        self.__cuda_array_interface__ = interface
+
+
+# --- CuPy ---------------------------------------------------------------------------------
+
+class MemoryPointer:
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+
+class ndarray:  # noqa: N801 (CuPy's name: the fast path recognizes cupy.ndarray by it)
+    """cupy.ndarray as the fast path reads it, with CuPy's __cuda_array_interface__."""
+
+    interface_reads = 0
+
+    def __init__(self, shape, dtype, strides=None, ptr=0x7000_0000):
+        self.dtype = np.dtype(dtype)
+        self.shape = tuple(shape)
+        self.strides = tuple(strides) if strides else contiguous_strides(shape, self.dtype.itemsize)
+        self.data = MemoryPointer(ptr)
+
+    @property
+    def _c_contiguous(self):  # a readonly attribute of CuPy's arrays
+        return is_c_contiguous(self.shape, self.strides, self.dtype.itemsize)
+
+    @property
+    def __cuda_array_interface__(self):
+        ndarray.interface_reads += 1
+        version = ndarray.modules.util.CUDA_ARRAY_INTERFACE_EXPORT_VERSION
+        desc = {"shape": self.shape, "typestr": self.dtype.str, "descr": self.dtype.descr,
+                "version": version}
+        if version == 3:
+            desc["stream"] = ndarray.modules.cuda.get_current_stream().ptr or 1
+        elif version != 2:
+            raise ValueError("CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION can only be set to 3 "
+                             "(default) or 2")
+        desc["strides"] = None if self._c_contiguous else self.strides
+        size = int(np.prod(self.shape))
+        desc["data"] = (self.data.ptr if size > 0 else 0, False)
+        return desc
+
+
+ndarray.__module__ = "cupy"
+
+
+@pytest.fixture
+def cupy_modules(monkeypatch):
+    """cupy._util and cupy.cuda as the fast path looks them up in sys.modules."""
+    util = types.ModuleType("cupy._util")
+    util.CUDA_ARRAY_INTERFACE_EXPORT_VERSION = 3
+    cuda = types.ModuleType("cupy.cuda")
+    cuda.current = types.SimpleNamespace(ptr=0)
+    cuda.get_current_stream = lambda: cuda.current
+    monkeypatch.setitem(sys.modules, "cupy._util", util)
+    monkeypatch.setitem(sys.modules, "cupy.cuda", cuda)
+    ndarray.interface_reads = 0
+    ndarray.modules = types.SimpleNamespace(util=util, cuda=cuda)
+    return ndarray.modules
+
+
+CUPY_ARRAYS = {
+    "1d": lambda: ndarray((1000,), np.float32),
+    "2d C": lambda: ndarray((3, 4), np.int64),
+    "2d F": lambda: ndarray((3, 4), np.float64, strides=(8, 24)),
+    "strided": lambda: ndarray((5,), np.int16, strides=(6,)),
+    "unit axes": lambda: ndarray((1, 3, 1), np.float32, strides=(400, 4, 100)),
+    "empty": lambda: ndarray((0, 3), np.uint8),
+    "0-d": lambda: ndarray((), np.float16),
+    "bool": lambda: ndarray((7,), np.bool_),
+}
+
+
+@pytest.mark.parametrize("make", CUPY_ARRAYS.values(), ids=CUPY_ARRAYS.keys())
+@pytest.mark.parametrize("stream", [0, 0x5000], ids=["null stream", "created stream"])
+def test_cupy_fast_path_reads_what_the_protocol_gives(cupy_modules, make, stream):
+    cupy_modules.cuda.current.ptr = stream
+    array = make()
+    fast = _core.argument_view(array)
+    assert ndarray.interface_reads == 0
+    assert fast == _core.argument_view(ProtocolOnly(array.__cuda_array_interface__))
+    assert fast["stream"] == (stream or 1)
+
+
+def test_cupy_arrays_without_the_contiguity_flag_read_their_strides(cupy_modules):
+    older = type("ndarray", (), {"__module__": "cupy", "dtype": np.dtype(np.float32),
+                                 "shape": (3, 4), "strides": (4, 12),
+                                 "data": MemoryPointer(0x1000)})()
+    view = _core.argument_view(older)
+    assert view["strides"] == (4, 12) and view["type"] == "array<f32, 2, F>"
+
+
+def test_cupy_exporting_version_2_gives_no_stream(cupy_modules):
+    cupy_modules.util.CUDA_ARRAY_INTERFACE_EXPORT_VERSION = 2
+    view = _core.argument_view(ndarray((4,), np.float32))
+    assert view["stream"] is None and ndarray.interface_reads == 0
+
+
+def test_cupy_bad_export_version_is_the_protocols_error(cupy_modules):
+    cupy_modules.util.CUDA_ARRAY_INTERFACE_EXPORT_VERSION = 7
+    with pytest.raises(ValueError, match="EXPORT_VERSION can only be set to 3"):
+        kaji.typeof(ndarray((4,), np.float32), "cuda")
+
+
+def test_cupy_without_its_modules_loaded_goes_through_the_protocol(monkeypatch, cupy_modules):
+    monkeypatch.delitem(sys.modules, "cupy.cuda")
+    array = ndarray((4,), np.float32)
+    view = _core.argument_view(array)
+    assert ndarray.interface_reads == 1
+    assert view == _core.argument_view(ProtocolOnly(array.__cuda_array_interface__))
+
+
+def test_cupy_subclasses_go_through_the_protocol(cupy_modules):
+    class Sub(ndarray):
+        pass
+
+    assert kaji.typeof(Sub((4,), np.float32), "cuda") == "array<f32, 1, C>"
+    assert ndarray.interface_reads == 1
+
+
+def test_cupy_unsupported_dtype_is_the_protocols_error(cupy_modules):
+    with pytest.raises(TypeError, match="'<c8' is not supported"):
+        kaji.typeof(ndarray((4,), np.complex64), "cuda")
+    assert ndarray.interface_reads == 1
+
+
+def test_cupy_arrays_of_absurd_size_are_value_errors(cupy_modules):
+    with pytest.raises(ValueError, match="too large"):
+        kaji.typeof(ndarray((2**40, 2**40), np.float32), "cuda")
+
+
+# --- PyTorch ------------------------------------------------------------------------------
+
+class TorchDtype:
+    def __init__(self, name, numpy_dtype):
+        self.name, self.itemsize = name, np.dtype(numpy_dtype).itemsize
+        self.typestr = np.dtype(numpy_dtype).str
+
+    def __str__(self):
+        return "torch." + self.name
+
+
+TORCH_DTYPES = {name: TorchDtype(name, name) for name in
+                ["float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+                 "bool"]}
+TORCH_DTYPES["bfloat16"] = TorchDtype("bfloat16", np.uint16)
+STRIDED, SPARSE_COO = object(), object()
+
+
+class Tensor:
+    """torch.Tensor as the fast path reads it, with PyTorch's __cuda_array_interface__."""
+
+    interface_reads = 0
+
+    def __init__(self, shape, dtype="float32", strides=None, ptr=0x9000_0000, is_cuda=True,
+                 requires_grad=False, layout=STRIDED):
+        self.shape, self.dtype = tuple(shape), TORCH_DTYPES[dtype]
+        self._strides = tuple(strides) if strides else contiguous_strides(shape, 1)
+        self._ptr, self.is_cuda, self.requires_grad = ptr, is_cuda, requires_grad
+        self.layout = layout
+
+    def stride(self):
+        return self._strides
+
+    def data_ptr(self):
+        return self._ptr
+
+    @property
+    def __cuda_array_interface__(self):  # torch/_tensor.py, as of PyTorch 2.x
+        Tensor.interface_reads += 1
+        if not self.is_cuda:
+            raise AttributeError("Can't get __cuda_array_interface__ on non-CUDA tensor type")
+        if self.layout is not STRIDED:
+            raise AttributeError("Can't get __cuda_array_interface__ on sparse type")
+        if self.requires_grad:
+            raise RuntimeError("Can't get __cuda_array_interface__ on Variable that requires "
+                               "grad.")
+        if self.dtype.name == "bfloat16":
+            raise KeyError(str(self.dtype))
+        itemsize = self.dtype.itemsize
+        contiguous = is_c_contiguous(self.shape, self._strides, 1)
+        strides = None if contiguous else tuple(s * itemsize for s in self._strides)
+        data_ptr = self._ptr if int(np.prod(self.shape)) > 0 else 0
+        return dict(typestr=self.dtype.typestr, shape=self.shape, strides=strides,
+                    data=(data_ptr, False), version=2)
+
+
+Tensor.__module__ = "torch"
+
+
+@pytest.fixture
+def torch_module(monkeypatch):
+    torch = types.ModuleType("torch")
+    torch.strided = STRIDED
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    Tensor.interface_reads = 0
+    return torch
+
+
+TENSORS = {
+    "1d": lambda: Tensor((1000,)),
+    "2d": lambda: Tensor((3, 4), "int32"),
+    "transposed": lambda: Tensor((4, 3), "float64", strides=(1, 4)),
+    "sliced": lambda: Tensor((5,), "int16", strides=(3,)),
+    "unit axes": lambda: Tensor((1, 3, 1), "float16", strides=(100, 1, 7)),
+    "empty": lambda: Tensor((0,), "uint8"),
+    "bool": lambda: Tensor((7,), "bool"),
+}
+
+
+@pytest.mark.parametrize("make", TENSORS.values(), ids=TENSORS.keys())
+def test_torch_fast_path_reads_what_the_protocol_gives(torch_module, make):
+    tensor = make()
+    fast = _core.argument_view(tensor)
+    assert Tensor.interface_reads == 0
+    assert fast == _core.argument_view(ProtocolOnly(tensor.__cuda_array_interface__))
+    assert fast["stream"] is None
+
+
+@pytest.mark.parametrize("tensor, error, message", [
+    (lambda: Tensor((4,), requires_grad=True), RuntimeError, "requires grad"),
+    (lambda: Tensor((4,), is_cuda=False), TypeError, "unsupported type 'Tensor'"),
+    (lambda: Tensor((4,), layout=SPARSE_COO), TypeError, "unsupported type 'Tensor'"),
+    (lambda: Tensor((4,), "bfloat16"), KeyError, "bfloat16"),
+], ids=["requires grad", "on the cpu", "sparse", "bfloat16"])
+def test_tensors_the_fast_path_does_not_take_get_the_protocols_error(torch_module, tensor, error,
+                                                                     message):
+    with pytest.raises(error, match=message):
+        kaji.typeof(tensor(), "cuda")
+    assert Tensor.interface_reads == 1
+
+
+# --- the real libraries, on the GPU machine ----------------------------------------------
+
+def real_views(arrays):
+    """(fast path, protocol) views of each array; the protocol's read from a plain object."""
+    return [(_core.argument_view(array),
+             _core.argument_view(ProtocolOnly(array.__cuda_array_interface__)))
+            for array in arrays]
+
+
+@pytest.mark.gpu
+def test_real_cupy_arrays_read_as_the_protocol_gives_them():
+    cupy = pytest.importorskip("cupy")
+    base = cupy.arange(24, dtype=cupy.float32).reshape(4, 6)
+    arrays = [base, base.T, base[:, ::2], base[1:2], cupy.zeros((0, 3), cupy.int16),
+              cupy.ones((1, 5, 1), cupy.uint8)[:, ::2], cupy.asfortranarray(base)]
+    for fast, protocol in real_views(arrays):
+        assert fast == protocol
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        for fast, protocol in real_views([base]):
+            assert fast == protocol and fast["stream"] == stream.ptr
+
+
+@pytest.mark.gpu
+def test_real_torch_tensors_read_as_the_protocol_gives_them():
+    torch = pytest.importorskip("torch")
+    base = torch.arange(24, dtype=torch.float32, device="cuda").reshape(4, 6)
+    tensors = [base, base.T, base[:, ::2], base[1:2], torch.zeros((0, 3), device="cuda"),
+               torch.ones((1, 5, 1), dtype=torch.int64, device="cuda").expand(3, 5, 1),
+               base.half(), base.bool()]
+    for fast, protocol in real_views(tensors):
+        assert fast == protocol
+    with pytest.raises(RuntimeError, match="requires grad"):
+        kaji.typeof(torch.ones(3, device="cuda", requires_grad=True), "cuda")
