@@ -140,7 +140,8 @@ void HostTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) c
 
 llvm::Value *HostTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
                                             llvm::Value *mask, llvm::Value *value,
-                                            llvm::Value *operand, llvm::Type *resultType) const {
+                                            llvm::Value *operand, llvm::Type *resultType,
+                                            const ir::Location &site) const {
   using runtime::WarpOp;
   static const std::map<std::string, WarpOp> ops = {{"shfl_idx", WarpOp::ShuffleIndex},
                                                     {"shfl_up", WarpOp::ShuffleUp},
@@ -159,10 +160,15 @@ llvm::Value *HostTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const 
     unsigned width = value->getType()->getPrimitiveSizeInBits();
     bits = builder.CreateZExt(builder.CreateBitCast(value, builder.getIntNTy(width)), i64);
   }
+  WarpOp op = ops.at(name);
+  // activemask's operand is its call site (HostKernelABI.h), which also keeps LLVM from
+  // merging the calls of two branches into one.
+  if (op == WarpOp::ActiveMask)
+    operand = builder.getInt32(runtime::activeMaskSite(site.line, site.col));
   llvm::Value *result =
       callExecutor(builder, kWarpCollective, "warp_collective", i64,
-                   {builder.getInt32(uint32_t(ops.at(name))), mask ? mask : builder.getInt32(0),
-                    bits, operand ? operand : builder.getInt32(0)});
+                   {builder.getInt32(uint32_t(op)), mask ? mask : builder.getInt32(0), bits,
+                    operand ? operand : builder.getInt32(0)});
   unsigned width = resultType->getPrimitiveSizeInBits();
   return builder.CreateBitCast(builder.CreateTrunc(result, builder.getIntNTy(width)), resultType);
 }

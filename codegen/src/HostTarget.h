@@ -37,7 +37,7 @@ public:
                   llvm::ArrayRef<llvm::Value *> args) const override;
   llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
                                   llvm::Value *mask, llvm::Value *value, llvm::Value *operand,
-                                  llvm::Type *resultType) const override;
+                                  llvm::Type *resultType, const ir::Location &site) const override;
   llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                  uint64_t alignment, const std::string &name) const override;
   void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,

@@ -514,9 +514,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     auto operand = [&](unsigned i) {
       return i < op.numOperands() ? scalar(op.operand(i), op) : nullptr;
     };
-    result = target_.emitWarpCollective(builder_, op.attrAs<std::string>(), operand(0), operand(1),
-                                        operand(2),
-                                        registerType(context_, op.resultType().scalarKind()));
+    result = target_.emitWarpCollective(
+        builder_, op.attrAs<std::string>(), operand(0), operand(1), operand(2),
+        registerType(context_, op.resultType().scalarKind()), op.location());
     break;
   }
   case Opcode::ArrayDim:

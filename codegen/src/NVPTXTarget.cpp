@@ -117,7 +117,8 @@ llvm::Value *shuffle(llvm::IRBuilderBase &builder, const std::string &name, llvm
 
 llvm::Value *NVPTXTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
                                              llvm::Value *mask, llvm::Value *value,
-                                             llvm::Value *operand, llvm::Type *resultType) const {
+                                             llvm::Value *operand, llvm::Type *resultType,
+                                             const ir::Location &) const {
   using llvm::Intrinsic::ID;
   if (name == "activemask")
     return builder.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {});

@@ -67,10 +67,12 @@ public:
 
   // The IR's warp collective `name` (docs/ir.md) among the lanes in the i32 `mask`: `value` is
   // the exchanged number or the i1 predicate (null for activemask), `operand` the i32 lane,
-  // delta or lane mask of a shuffle (else null). Returns a value of `resultType`.
+  // delta or lane mask of a shuffle (else null). Returns a value of `resultType`. `site` is
+  // where it is in the source: a target that emulates warps tells branches apart by it.
   virtual llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
                                           llvm::Value *mask, llvm::Value *value,
-                                          llvm::Value *operand, llvm::Type *resultType) const = 0;
+                                          llvm::Value *operand, llvm::Type *resultType,
+                                          const ir::Location &site) const = 0;
 
   // Block-shared storage of type `storage` (an array type) for one SharedArray op, aligned
   // to `alignment` bytes: the same for every thread of a block and distinct per op. Returns

@@ -267,11 +267,17 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
   std::string member = name.substr(dot + 1);
   if (module == "builtins")
     return Operand::named(Operand::Kind::Builtin, name);
-  if (module == "numba") {
-    if (member == "cuda")
-      return Operand::named(Operand::Kind::Module, "kaji");
-    module = scalarKindFromSignatureName(member) ? "numpy" : "kaji";
-  }
+  if (module == "numba" && member == "cuda")
+    return Operand::named(Operand::Kind::Module, "kaji");
+  // Numba's and kaji's `types` modules name what the modules themselves name.
+  if ((module == "numba" || module == "kaji") && member == "types")
+    return Operand::named(Operand::Kind::Module, module);
+  // A scalar type of Numba's (or kaji's, the same names) is the numpy type it means.
+  if (module == "numba" || module == "kaji")
+    if (auto kind = scalarKindFromSignatureName(member))
+      return Operand::named(Operand::Kind::Builtin, "numpy." + std::string(ir::numpyName(*kind)));
+  if (module == "numba")
+    module = "kaji";
   if (module == "kaji") {
     if (member == "cuda")
       return Operand::named(Operand::Kind::Module, "kaji");
@@ -281,8 +287,6 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
       return Operand::named(Operand::Kind::Builtin, "kaji." + member);
     if (member == "laneid")
       return laneId(loc);
-    if (scalarKindFromSignatureName(member))
-      return Operand::named(Operand::Kind::Builtin, "numpy." + member);
     if (member == "warpsize") {
       at(loc);
       return intConstant(ScalarKind::Int32, 32);
@@ -291,8 +295,10 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
   }
   if (module == "math" || module == "numpy") {
     std::string qualified = module + "." + member;
-    if (findMathFunction(qualified) || (module == "numpy" && scalarKindFromSignatureName(member)))
+    if (findMathFunction(qualified))
       return Operand::named(Operand::Kind::Builtin, qualified);
+    if (auto kind = module == "numpy" ? scalarKindFromNumpyName(member) : std::nullopt)
+      return Operand::named(Operand::Kind::Builtin, "numpy." + std::string(ir::numpyName(*kind)));
     if (auto value = floatConstantNamed(member)) {
       at(loc);
       return floatConstant(ScalarKind::Float64, *value, true);
@@ -309,7 +315,10 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
       if (dim == 3)
         throw ir::CompileError(node.loc,
                                base.name + " has no attribute '" + attr + "'; use .x, .y or .z");
-      return Operand::scalar(builder_.specialReg(*reg, dim));
+      // int64, so that arithmetic on them is 64-bit as Numba's is (it widens int32 to int64):
+      // blockIdx.x * blockDim.x + threadIdx.x is right past 2**31 threads, equal to grid(1).
+      return Operand::scalar(
+          builder_.cast(builder_.specialReg(*reg, dim), ir::Type::scalar(ScalarKind::Int64)));
     }
     if (base.name.starts_with("kaji.") && kajiNamespaceMembers(base.name.substr(5))) {
       std::string qualified = base.name + "." + attr;
@@ -526,7 +535,7 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   if (name == "builtins.float")
     return Operand::scalar(convert(arg, ScalarKind::Float64));
   if (name.starts_with("numpy."))
-    if (auto kind = scalarKindFromSignatureName(name.substr(6)))
+    if (auto kind = scalarKindFromNumpyName(name.substr(6)))
       return Operand::scalar(convert(arg, *kind));
   throw ir::CompileError(expr.loc, "'" + display + "' cannot be called in kernels");
 }

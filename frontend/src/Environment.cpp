@@ -61,10 +61,12 @@ GlobalValue GlobalValue::array(std::string name, ir::ScalarKind element, std::ve
 namespace {
 
 // The canonical module a dotted import names: kaji's kernel API is one module however it
-// is spelt (`kaji`, `kaji.cuda`, `numba.cuda`).
+// is spelt (`kaji`, `kaji.cuda`, `kaji.types`, `numba.cuda`); numba's types are numba's.
 std::optional<std::string> canonicalModule(std::string_view dotted) {
-  if (dotted == "kaji" || dotted == "kaji.cuda" || dotted == "numba.cuda")
+  if (dotted == "kaji" || dotted == "kaji.cuda" || dotted == "kaji.types" || dotted == "numba.cuda")
     return "kaji";
+  if (dotted == "numba.types" || dotted == "numba.core.types")
+    return "numba";
   if (dotted == "math" || dotted == "numpy" || dotted == "numba")
     return std::string(dotted);
   return std::nullopt;
@@ -74,9 +76,11 @@ std::optional<std::string> canonicalModule(std::string_view dotted) {
 GlobalValue importedMember(const std::string &module, const std::string &member) {
   if ((module == "kaji" || module == "numba") && member == "cuda")
     return GlobalValue::module("kaji");
-  if (module == "numba")
-    return GlobalValue::builtin(scalarKindFromSignatureName(member) ? "numpy." + member
-                                                                    : "kaji." + member);
+  if (module == "numba") {
+    auto kind = scalarKindFromSignatureName(member);
+    return GlobalValue::builtin(kind ? "numpy." + std::string(ir::numpyName(*kind))
+                                     : "kaji." + member);
+  }
   return GlobalValue::builtin(module + "." + member);
 }
 
@@ -88,6 +92,25 @@ bool isDeviceDecorator(const Expr &decorator) {
     if (auto *flag = kw.value->as<BoolLiteralExpr>(); kw.name == "device" && flag)
       return flag->value;
   return false;
+}
+
+// The signatures a decorator call gives as its first argument, `jit("float32(float32)", ...)`,
+// `jit(float32(float32), ...)` or a list of them, parsed where they are written.
+std::vector<Signature> decoratorSignatures(const Expr &decorator) {
+  auto *call = decorator.as<CallExpr>();
+  if (!call || call->args.empty())
+    return {};
+  std::vector<const Expr *> texts;
+  if (auto *list = call->args[0]->as<ListExpr>())
+    for (const ExprPtr &element : list->elts)
+      texts.push_back(element.get());
+  else
+    texts.push_back(call->args[0].get());
+  std::vector<Signature> signatures;
+  for (const Expr *text : texts)
+    if (auto written = writtenSignature(*text))
+      signatures.push_back(parseSignature(written->text, written->loc));
+  return signatures;
 }
 
 // `N = 3`, `X = -1.5`, `FLAG = True`: Python scalars, hence weak.
@@ -162,7 +185,10 @@ std::shared_ptr<Environment> environmentFromModule(std::shared_ptr<const Module>
       ref.def = def;
       ref.isDevice = false;
       for (const ExprPtr &decorator : def->decorators)
-        ref.isDevice = ref.isDevice || isDeviceDecorator(*decorator);
+        if (isDeviceDecorator(*decorator)) {
+          ref.isDevice = true;
+          ref.signatures = decoratorSignatures(*decorator);
+        }
       env->names[def->name] = GlobalValue::functionRef(std::move(ref));
     }
   }

@@ -25,6 +25,9 @@ public:
     field("at", ref.def ? std::to_string(ref.def->loc.line) + ":" + std::to_string(ref.def->loc.col)
                         : std::string());
     field("device", ref.isDevice ? "1" : "0");
+    field("signatures", std::to_string(ref.signatures.size()));
+    for (const Signature &signature : ref.signatures)
+      field("signature", signatureString(signature));
     if (ref.env)
       environment(*ref.env);
     else

@@ -696,8 +696,7 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
                              def.name + "() got multiple values for argument '" + kw.name + "'");
     bound[i] = lower(*kw.value);
   }
-  std::vector<ArgumentType> types;
-  std::vector<ir::Value *> values;
+  std::vector<Operand> args;
   for (size_t i = 0; i < params.size(); ++i) {
     if (!bound[i]) {
       if (!params[i].defaultValue)
@@ -710,15 +709,97 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
       throw ir::CompileError(expr.loc, "cannot pass '" + describe(arg) + "' as argument '" +
                                            params[i].name + "' of device function '" + def.name +
                                            "'");
-    types.push_back({arg.type(), arg.weak});
-    values.push_back(arg.value);
+    args.push_back(arg);
+  }
+  const Signature *signature =
+      callee.signatures.empty() ? nullptr : &deviceSignature(callee, args, expr);
+  std::vector<ArgumentType> types;
+  std::vector<ir::Value *> values;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!signature || args[i].kind == Operand::Kind::Array) {
+      types.push_back({args[i].type(), args[i].weak});
+      values.push_back(args[i].value);
+      continue;
+    }
+    at(expr.loc);
+    types.push_back({signature->params[i], false});
+    values.push_back(convert(args[i], signature->params[i].scalarKind()));
   }
   ir::Function *function = context_.specialise(callee, calleeEnv, types, expr.loc, *callees_);
   ir::Operation *call =
       at(expr.loc).create(ir::Opcode::Call, function->returnType(), values, function->name());
-  if (function->returnType().isVoid())
+  if (!signature)
+    return function->returnType().isVoid() ? Operand() : Operand::scalar(call->result());
+  const ir::Type &declared = signature->returnType;
+  if (declared.isVoid() != function->returnType().isVoid() || declared.isArray())
+    throw ir::CompileError(expr.loc, "device function '" + def.name + "' returns " +
+                                         typeString(function->returnType()) +
+                                         " but its signature '" + signatureString(*signature) +
+                                         "' says " + typeString(declared));
+  if (declared.isVoid())
     return Operand();
-  return Operand::scalar(call->result());
+  return Operand::scalar(convert(Operand::scalar(call->result()), declared.scalarKind()));
+}
+
+namespace {
+
+// Whether an argument of type `arg` fits parameter `param` of an eager signature: a scalar
+// converts to any scalar type (with `exactly`, only is it); an array needs the element type and
+// rank, and a layout the parameter takes (any takes every layout). Arrays are never converted.
+bool fitsParameter(const ir::Type &param, const ir::Type &arg, bool exactly) {
+  if (param.isArray() != arg.isArray())
+    return false;
+  if (!param.isArray())
+    return !exactly || param == arg;
+  return param.scalarKind() == arg.scalarKind() && param.ndim() == arg.ndim() &&
+         (param.layout() == ir::Layout::Any || param.layout() == arg.layout());
+}
+
+bool fitsSignature(const Signature &signature, const std::vector<Operand> &args, bool exactly) {
+  if (signature.params.size() != args.size())
+    return false;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!fitsParameter(signature.params[i], args[i].type(), exactly))
+      return false;
+  return true;
+}
+
+std::string describeArguments(const std::vector<Operand> &args) {
+  std::string text;
+  for (size_t i = 0; i < args.size(); ++i)
+    text += (i ? ", " : "") + describe(args[i]);
+  return text;
+}
+
+} // namespace
+
+// The eager signature a call of `callee` uses: the one the argument types are exactly, else
+// the only one they fit by converting scalars.
+const Signature &FunctionLowerer::deviceSignature(const FunctionRef &callee,
+                                                  const std::vector<Operand> &args,
+                                                  const CallExpr &expr) {
+  for (const Signature &signature : callee.signatures)
+    if (fitsSignature(signature, args, /*exactly=*/true))
+      return signature;
+  const Signature *fitting = nullptr;
+  for (const Signature &signature : callee.signatures) {
+    if (!fitsSignature(signature, args, /*exactly=*/false))
+      continue;
+    if (fitting)
+      throw ir::CompileError(expr.loc, "the arguments (" + describeArguments(args) + ") of '" +
+                                           callee.def->name +
+                                           "' fit several of its signatures after conversion; "
+                                           "pass the types of one of them");
+    fitting = &signature;
+  }
+  if (fitting)
+    return *fitting;
+  std::string known;
+  for (const Signature &signature : callee.signatures)
+    known += "\n  " + signatureString(signature);
+  throw ir::CompileError(expr.loc, "device function '" + callee.def->name +
+                                       "' has no signature for arguments (" +
+                                       describeArguments(args) + "); it has:" + known);
 }
 
 } // namespace kaji::frontend

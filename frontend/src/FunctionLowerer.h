@@ -116,6 +116,8 @@ private:
                         const Expr &indexExpr, const Expr &node);
   Operand lowerCall(const CallExpr &expr);
   Operand callDevice(const FunctionRef &callee, const CallExpr &expr);
+  const Signature &deviceSignature(const FunctionRef &callee, const std::vector<Operand> &args,
+                                   const CallExpr &expr);
   Operand defaultArgument(const Expr &value, const Environment &env);
   // Branches to `ifTrue` or `ifFalse` on the truth of `test`, short-circuiting and/or/not.
   void branchOn(const Expr &test, ir::Block *ifTrue, ir::Block *ifFalse);

@@ -86,7 +86,7 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
   Operand dtype = lower(*dtypeExpr);
   std::optional<ScalarKind> kind;
   if (dtype.kind == Operand::Kind::Builtin && dtype.name.starts_with("numpy."))
-    kind = scalarKindFromSignatureName(dtype.name.substr(6));
+    kind = scalarKindFromNumpyName(dtype.name.substr(6));
   if (!kind)
     throw ir::CompileError(dtypeExpr->loc, "the dtype of a " + what +
                                                " must be a numpy scalar type such as float32, "

@@ -15,86 +15,185 @@ struct ScalarName {
   ScalarKind kind;
 };
 
+// The names Numba's signatures and numpy agree on.
 constexpr ScalarName kScalarNames[] = {
     {"bool", ScalarKind::Bool},        {"bool_", ScalarKind::Bool},
     {"boolean", ScalarKind::Bool},     {"b1", ScalarKind::Bool},
     {"int8", ScalarKind::Int8},        {"i1", ScalarKind::Int8},
-    {"byte", ScalarKind::Int8},        {"int16", ScalarKind::Int16},
+    {"char", ScalarKind::Int8},        {"int16", ScalarKind::Int16},
     {"i2", ScalarKind::Int16},         {"short", ScalarKind::Int16},
     {"int32", ScalarKind::Int32},      {"i4", ScalarKind::Int32},
     {"intc", ScalarKind::Int32},       {"int64", ScalarKind::Int64},
     {"i8", ScalarKind::Int64},         {"int_", ScalarKind::Int64},
-    {"intp", ScalarKind::Int64},       {"longlong", ScalarKind::Int64},
-    {"uint8", ScalarKind::UInt8},      {"u1", ScalarKind::UInt8},
-    {"ubyte", ScalarKind::UInt8},      {"uint16", ScalarKind::UInt16},
+    {"intp", ScalarKind::Int64},       {"long_", ScalarKind::Int64},
+    {"longlong", ScalarKind::Int64},   {"uint8", ScalarKind::UInt8},
+    {"u1", ScalarKind::UInt8},         {"ubyte", ScalarKind::UInt8},
+    {"uchar", ScalarKind::UInt8},      {"uint16", ScalarKind::UInt16},
     {"u2", ScalarKind::UInt16},        {"ushort", ScalarKind::UInt16},
     {"uint32", ScalarKind::UInt32},    {"u4", ScalarKind::UInt32},
     {"uintc", ScalarKind::UInt32},     {"uint64", ScalarKind::UInt64},
-    {"u8", ScalarKind::UInt64},        {"uintp", ScalarKind::UInt64},
+    {"u8", ScalarKind::UInt64},        {"uint", ScalarKind::UInt64},
+    {"uintp", ScalarKind::UInt64},     {"ulong", ScalarKind::UInt64},
     {"ulonglong", ScalarKind::UInt64}, {"float16", ScalarKind::Float16},
     {"f2", ScalarKind::Float16},       {"half", ScalarKind::Float16},
     {"float32", ScalarKind::Float32},  {"f4", ScalarKind::Float32},
     {"single", ScalarKind::Float32},   {"float64", ScalarKind::Float64},
-    {"f8", ScalarKind::Float64},       {"float_", ScalarKind::Float64},
-    {"double", ScalarKind::Float64},
+    {"f8", ScalarKind::Float64},       {"double", ScalarKind::Float64},
 };
+
+// The names that mean one type in Numba's signatures (numba.types) and another in numpy.
+constexpr ScalarName kNumbaOnlyNames[] = {{"byte", ScalarKind::UInt8},
+                                          {"float_", ScalarKind::Float32}};
+constexpr ScalarName kNumpyOnlyNames[] = {{"byte", ScalarKind::Int8},
+                                          {"float_", ScalarKind::Float64}};
+
+// Numba's complex types, which kaji's kernels do not have yet.
+constexpr std::string_view kComplexNames[] = {"complex64", "complex128", "c8", "c16"};
+
+template <size_t N>
+std::optional<ScalarKind> findScalarName(const ScalarName (&table)[N], std::string_view name) {
+  for (const ScalarName &entry : table)
+    if (entry.name == name)
+      return entry.kind;
+  return std::nullopt;
+}
 
 // Recursive descent over the signature text; `pos_` is the offending column on error.
 class SignatureParser {
 public:
   SignatureParser(std::string_view text, const ir::Location &loc) : text_(text), loc_(loc) {}
 
+  // `RET(PARAMS)`, as written in kaji and Numba, `(PARAMS) -> RET`, as Numba prints a
+  // signature object, or `(PARAMS)`, Numba's tuple of argument types, returning void.
   Signature parse() {
     Signature sig;
     skipSpace();
     if (atEnd())
       fail("empty signature: expected e.g. 'void(float32[:])'");
-    sig.returnType = parseType(/*allowVoid=*/true);
-    expect('(', "'(' after the return type");
-    skipSpace();
-    if (!consume(')')) {
-      do {
-        skipSpace();
-        if (peek() == ')')
-          break; // a trailing comma, as Python allows
-        sig.params.push_back(parseType(/*allowVoid=*/false));
-        skipSpace();
-      } while (consume(','));
-      expect(')', "',' or ')'");
+    if (peek() == '(') {
+      sig.params = parseParameters();
+      skipSpace();
+      sig.returnType = ir::Type::voidType();
+      if (!atEnd()) {
+        expect('-', "'->' before the return type");
+        expect('>', "'->' before the return type");
+        sig.returnType = parseType(/*allowVoid=*/true);
+      }
+    } else {
+      sig.returnType = parseType(/*allowVoid=*/true);
+      sig.params = parseParameters();
     }
-    skipSpace();
-    if (!atEnd())
-      fail("unexpected '" + std::string(1, text_[pos_]) + "' after the signature");
+    expectEnd("the signature");
     return sig;
   }
 
+  ir::Type parseSingleType() {
+    skipSpace();
+    if (atEnd())
+      fail("empty type: expected e.g. 'float32[:]'");
+    ir::Type type = parseType(/*allowVoid=*/true);
+    expectEnd("the type");
+    return type;
+  }
+
 private:
-  ir::Type parseType(bool allowVoid) {
+  std::vector<ir::Type> parseParameters() {
+    std::vector<ir::Type> params;
+    expect('(', "'(' after the return type");
+    skipSpace();
+    if (consume(')'))
+      return params;
+    do {
+      skipSpace();
+      if (peek() == ')')
+        break; // a trailing comma, as Python allows
+      params.push_back(parseType(/*allowVoid=*/false));
+      skipSpace();
+    } while (consume(','));
+    expect(')', "',' or ')'");
+    return params;
+  }
+
+  void expectEnd(const char *what) {
+    skipSpace();
+    if (!atEnd())
+      fail("unexpected '" + std::string(1, text_[pos_]) + "' after " + what);
+  }
+
+  std::string_view parseName() {
     skipSpace();
     size_t start = pos_;
     while (!atEnd() &&
            (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
       ++pos_;
-    std::string_view name = text_.substr(start, pos_ - start);
-    if (name.empty()) {
-      pos_ = start;
+    return text_.substr(start, pos_ - start);
+  }
+
+  // `void` and `none` (Numba's name of void) only where `allowVoid`.
+  ir::Type parseType(bool allowVoid) {
+    skipSpace();
+    size_t start = pos_;
+    std::string_view name = parseName();
+    if (name.empty())
       fail(atEnd() ? "expected a type at the end of the signature" : "expected a type");
-    }
-    bool isArray = (skipSpace(), peek() == '[');
-    if (name == "void") {
-      if (allowVoid && !isArray)
+    skipSpace();
+    if (name == "void" || name == "none") {
+      if (allowVoid && peek() != '[')
         return ir::Type::voidType();
       pos_ = start;
-      fail("'void' is only valid as a return type");
+      fail("'" + std::string(name) + "' is only valid as a return type");
     }
-    auto kind = scalarKindFromSignatureName(name);
-    if (!kind) {
-      pos_ = start;
-      fail("unknown type '" + std::string(name) + "' in signature");
+    if (name == "array" && peek() == '(')
+      return parseNumbaArray();
+    ScalarKind kind = scalarKind(name, start);
+    if (peek() != '[')
+      return ir::Type::scalar(kind);
+    return parseArrayDimensions(kind);
+  }
+
+  ScalarKind scalarKind(std::string_view name, size_t start) {
+    if (auto kind = scalarKindFromSignatureName(name))
+      return *kind;
+    pos_ = start;
+    for (std::string_view complex : kComplexNames)
+      if (name == complex)
+        fail("complex numbers (" + std::string(name) + ") are not supported by kaji kernels");
+    fail("unknown type '" + std::string(name) + "' in signature");
+  }
+
+  // `array(float32, 2d, C)`: an array type as Numba prints it; layout C, F or A (any).
+  ir::Type parseNumbaArray() {
+    ++pos_; // '('
+    skipSpace();
+    size_t dtypeStart = pos_;
+    ScalarKind elem = scalarKind(parseName(), dtypeStart);
+    expect(',', "',' after the array's dtype");
+    skipSpace();
+    size_t ndimStart = pos_;
+    unsigned ndim = 0;
+    while (std::isdigit(static_cast<unsigned char>(peek())) && ndim <= kMaxArrayDimensions)
+      ndim = ndim * 10 + unsigned(text_[pos_++] - '0');
+    if (pos_ == ndimStart || peek() != 'd')
+      fail("expected the array's dimensions, such as '2d'");
+    if (ndim > kMaxArrayDimensions) {
+      pos_ = ndimStart;
+      fail("arrays of more than " + std::to_string(kMaxArrayDimensions) +
+           " dimensions are not supported");
     }
-    if (!isArray)
-      return ir::Type::scalar(*kind);
-    return parseArrayDimensions(*kind);
+    ++pos_; // 'd'
+    expect(',', "',' after the array's dimensions");
+    skipSpace();
+    std::optional<ir::Layout> layout = consume('C')   ? ir::Layout::C
+                                       : consume('F') ? ir::Layout::F
+                                       : consume('A') ? std::optional(ir::Layout::Any)
+                                                      : std::nullopt;
+    if (!layout)
+      fail("expected the array's layout: C, F or A");
+    expect(')', "')' after the array's layout");
+    // A contiguous single dimension is the C layout, as `[::1]` spells it.
+    if (ndim == 1 && layout == ir::Layout::F)
+      layout = ir::Layout::C;
+    return ir::Type::array(elem, ndim, *layout);
   }
 
   // `[:, :, ::1]` after the dtype: one `:` per dimension, `::1` marking a contiguous one;
@@ -179,14 +278,36 @@ private:
 } // namespace
 
 std::optional<ir::ScalarKind> scalarKindFromSignatureName(std::string_view name) {
-  for (const ScalarName &entry : kScalarNames)
-    if (entry.name == name)
-      return entry.kind;
-  return std::nullopt;
+  if (auto kind = findScalarName(kNumbaOnlyNames, name))
+    return kind;
+  return findScalarName(kScalarNames, name);
+}
+
+std::optional<ir::ScalarKind> scalarKindFromNumpyName(std::string_view name) {
+  if (auto kind = findScalarName(kNumpyOnlyNames, name))
+    return kind;
+  return findScalarName(kScalarNames, name);
 }
 
 Signature parseSignature(std::string_view text, const ir::Location &loc) {
   return SignatureParser(text, loc).parse();
+}
+
+ir::Type parseType(std::string_view text, const ir::Location &loc) {
+  return SignatureParser(text, loc).parseSingleType();
+}
+
+std::optional<WrittenSignature> writtenSignature(const Expr &argument) {
+  if (auto *literal = argument.as<StringLiteralExpr>()) {
+    ir::Location loc = literal->loc;
+    loc.col += 1; // past the opening quote
+    return WrittenSignature{literal->value, loc};
+  }
+  // Type objects called (`void(float32[:])`) or an argument tuple (`(float32[:], int32)`)
+  // read as the signature text they print as.
+  if (argument.as<CallExpr>() || argument.as<TupleExpr>())
+    return WrittenSignature{unparse(argument), argument.loc};
+  return std::nullopt;
 }
 
 std::string typeString(const ir::Type &type) {

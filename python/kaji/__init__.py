@@ -45,7 +45,9 @@ from kaji._runtime import (
 from kaji._target import TargetFallbackWarning, default_target
 from kaji.decorator import DeviceFunction, InvalidConfigWarning, Kernel, jit
 from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
-from kaji import _core, cuda
+from kaji.types import *  # noqa: F403 (Numba's type names, numba.float32 ..., see its __all__)
+from kaji.types import typeof
+from kaji import _core, cuda, types
 
 
 def _lazy_module(name, *aliases):
@@ -100,12 +102,6 @@ performance_warnings(
                              "NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS"),
     _switch_from_environment("KAJI_CUDA_WARN_ON_IMPLICIT_COPY", "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY"),
 )
-
-
-def typeof(value, target=None):
-    """The kaji type a kernel for `target` (default: the default target) is specialized on
-    for `value`, e.g. 'array<f32, 2, C>'."""
-    return _core.typeof(value, target if target is not None else default_target())
 
 
 __version__ = _core.compiler_version()

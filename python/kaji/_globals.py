@@ -19,7 +19,9 @@ _CANONICAL_MODULES = {
     "numba": "numba",
     "kaji": "kaji",
     "kaji.cuda": "kaji",
+    "kaji.types": "kaji",
     "numba.cuda": "kaji",
+    "numba.core.types": "numba",
 }
 # Modules whose members may be bound directly (`from math import sqrt`), and the canonical
 # module each member belongs to.
@@ -52,9 +54,9 @@ def describe_value(name, value):
     from kaji.decorator import DeviceFunction, Kernel
 
     if isinstance(value, Kernel):
-        return ("function", value._source, value._describe_globals, False)
+        return ("function", value._source, value._describe_globals, False, ())
     if isinstance(value, DeviceFunction):
-        return ("function", value._source, value._describe_globals, True)
+        return ("function", value._source, value._describe_globals, True, value._signatures)
     if isinstance(value, Intrinsic):
         return ("builtin", value._kaji_name)
     if isinstance(value, types.ModuleType):
@@ -62,6 +64,11 @@ def describe_value(name, value):
         return None if canonical is None else ("module", canonical)
     if _is_scalar(value):
         return ("constant", value)
+    dtype = _scalar_type_name(value)
+    if dtype is not None:
+        # A type object (kaji's, numba's) or numpy dtype is the numpy scalar type it means:
+        # `cuda.local.array(5, float32)`, `float32(x)`.
+        return ("builtin", f"numpy.{dtype}")
     if _is_ndarray(value):
         # Kernels read it through const.array_like, which copies it into the kernel: its
         # contents now, in C order; none past what constant memory holds.
@@ -72,6 +79,20 @@ def describe_value(name, value):
 
 
 _CONSTANT_MEMORY_BYTES = 64 * 1024
+
+
+def _scalar_type_name(value):
+    """'float32' for kaji.float32, numba.float32, numpy.float32 or numpy.dtype('float32');
+    None for anything else."""
+    from kaji import types as kaji_types
+
+    if not kaji_types.is_type_like(value):
+        return None
+    try:
+        scalar = kaji_types.as_type(value)
+    except TypeError:
+        return None
+    return scalar.name if isinstance(scalar, kaji_types.Scalar) else None
 
 
 def _is_ndarray(value):

@@ -29,6 +29,8 @@ from kaji._runtime import (
 )
 from kaji.decorator import InvalidConfigWarning, jit
 from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
+from kaji.types import *  # noqa: F403 (Numba's type names: cuda.float32, ..., see its __all__)
+from kaji import types
 
 
 def __getattr__(name):

@@ -7,6 +7,7 @@ import warnings
 from kaji import _core
 from kaji._globals import describe_globals
 from kaji._target import check_target, default_target
+from kaji.types import is_signature, signature_text
 
 _CO_VARARGS = 0x04
 _CO_VARKEYWORDS = 0x08
@@ -19,13 +20,16 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=None, target=None
     kernels call).
 
     ``@jit`` compiles lazily, once per argument-type signature, on first launch;
-    ``@jit("void(float32[:], float32)")`` (or a list of signatures) compiles eagerly and then
-    launches only with those signatures. ``fastmath`` allows LLVM's fast-math flags; ``opt``
-    is True/False or an LLVM optimization level 0-3 (default True). ``target`` is "cuda" (the
-    GPU) or "cpu" (this process, synchronously); by default cuda when a GPU is usable, else
-    cpu, unless the environment variable KAJI_TARGET says otherwise. ``boundscheck`` (cpu only,
-    on by default) makes an out-of-range index raise IndexError; the cuda target has no bounds
-    checks. ``cache=True`` keeps the kernel's PTX on disk (``$KAJI_CACHE_DIR``, else
+    ``@jit("void(float32[:], float32)")`` or ``@jit(void(float32[:], float32))`` (kaji.types),
+    a tuple of argument types, or a list of signatures, compiles eagerly and then launches only
+    with those signatures (a tuple of strings is a list of signatures); a device function's
+    signatures fix the types its calls convert to. ``fastmath`` allows LLVM's fast-math
+    flags; ``opt`` is True/False or an LLVM optimization level 0-3 (default True). ``target``
+    is "cuda" (the GPU) or "cpu" (this process, synchronously); by default cuda when a GPU is
+    usable, else cpu, unless the environment variable KAJI_TARGET says otherwise.
+    ``boundscheck`` (cpu only, on by default) makes an out-of-range index raise IndexError; the
+    cuda target has no bounds checks. ``cache=True`` keeps the kernel's PTX on disk
+    (``$KAJI_CACHE_DIR``, else
     ``$XDG_CACHE_HOME/kaji``, else ``~/.cache/kaji``) so later processes skip compiling it;
     the cpu target's machine code is not cached. ``lineinfo=True`` marks each PTX instruction
     with its Python line (``.loc``), so Nsight Compute and compute-sanitizer name the line;
@@ -37,8 +41,7 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=None, target=None
     (``.maxntid``, ``.minnctapersm``, ``.maxclusterrank``, ``.maxnreg``).
     ``shared_memory_carveout`` ("MaxL1", "MaxShared", "default" or a percentage from -1 to
     100) is the L1/shared split the driver is asked for when the kernel is loaded.
-    ``extensions`` (Numba's argument handlers) must be empty: kaji has no type objects for
-    them yet. Device functions take any target: they are compiled into each caller.
+    ``extensions`` (Numba's argument handlers) must be empty: kaji does not run them. Device functions take any target: they are compiled into each caller.
     """
     if target is not None:
         check_target(target)
@@ -56,10 +59,7 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=None, target=None
 
     def decorate(func, signatures=()):
         if device:
-            if signatures:
-                raise TypeError("device functions are compiled for the types each kernel "
-                                "calls them with; give them no signature")
-            return DeviceFunction(func)
+            return DeviceFunction(func, signatures)
         kernel_target = target if target is not None else default_target()
         if kernel_target == "cuda" and boundscheck:
             raise ValueError(f"kernel '{func.__name__}': boundscheck=True needs target='cpu'; "
@@ -72,14 +72,16 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=None, target=None
 
     if func_or_sig is None:
         return decorate
-    if isinstance(func_or_sig, str):
-        return lambda func: decorate(func, (func_or_sig,))
-    if isinstance(func_or_sig, (list, tuple)) and all(isinstance(s, str) for s in func_or_sig):
-        return lambda func: decorate(func, tuple(func_or_sig))
+    if is_signature(func_or_sig):
+        signatures = (signature_text(func_or_sig),)
+        return lambda func: decorate(func, signatures)
+    if isinstance(func_or_sig, (list, tuple)):
+        signatures = tuple(signature_text(signature) for signature in func_or_sig)
+        return lambda func: decorate(func, signatures)
     if callable(func_or_sig):
         return decorate(func_or_sig)
-    raise TypeError("jit takes a function, a signature string such as "
-                    "'void(float32[:], float32)', or a list of them; not "
+    raise TypeError("jit takes a function, a signature such as 'void(float32[:], float32)' or "
+                    "void(float32[:], float32), or a list of them; not "
                     f"{type(func_or_sig).__name__}")
 
 
@@ -136,8 +138,8 @@ def _extensions(extensions):
     extensions = list(extensions or ())
     if extensions:
         raise NotImplementedError("kaji does not support Numba's argument extensions "
-                                  "(extensions=) yet: they take Numba type objects; convert "
-                                  "the arguments before the launch instead")
+                                  "(extensions=) yet; convert the arguments before the launch "
+                                  "instead")
     return extensions
 
 
@@ -321,7 +323,7 @@ class Kernel(_core.Dispatcher):
     def _each_signature(self, signature, query):
         if signature is None:
             return {sig: query(sig) for sig in self.signatures}
-        return query(signature)
+        return query(signature_text(signature))
 
     def __repr__(self):
         return f"<kaji kernel {self.__qualname__} target={self.target}>"
@@ -361,10 +363,14 @@ del _name
 
 
 class DeviceFunction:
-    """A @jit(device=True) function: called from kernels, compiled into each caller."""
+    """A @jit(device=True) function: called from kernels, compiled into each caller. Without
+    signatures it is specialized on each call's argument types; with them (``@jit("float32(
+    float32, float32)", device=True)``), a call converts its scalar arguments to the signature
+    its arrays fit and the result to that signature's return type."""
 
-    def __init__(self, func):
+    def __init__(self, func, signatures=()):
         self.py_func = func
+        self._signatures = tuple(_core.canonical_signature(s) for s in signatures)
         self._source = function_source(func)
         self._describe_globals = functools.partial(describe_globals, func)
         functools.update_wrapper(self, func)

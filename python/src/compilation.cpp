@@ -69,20 +69,24 @@ unsigned readOptLevel(py::handle opt) {
   throw py::value_error("opt must be True, False or 0 to 3, not " + std::string(py::str(opt)));
 }
 
-frontend::Signature parseKernelSignature(const std::string &text) {
+frontend::Signature parseSignatureText(const std::string &text, bool kernel) {
   frontend::SourceFile source;
   source.name = std::make_shared<const std::string>("<signature>");
   source.text = text;
   try {
     frontend::Signature signature = frontend::parseSignature(text, ir::Location{source.name, 1, 1});
-    if (!signature.returnType.isVoid())
+    if (kernel && !signature.returnType.isVoid())
       throw ir::CompileError(ir::Location{source.name, 1, 1},
                              "a kernel's signature must return void, not '" +
-                                 signature.returnType.str() + "'");
+                                 frontend::typeString(signature.returnType) + "'");
     return signature;
   } catch (const ir::CompileError &error) {
     rethrowRendered(error, {&source});
   }
+}
+
+frontend::Signature parseKernelSignature(const std::string &text) {
+  return parseSignatureText(text, /*kernel=*/true);
 }
 
 } // namespace kaji::python

@@ -36,7 +36,9 @@ std::string emitKernelStage(const KernelDefinition &kernel, const std::vector<ir
                             driver::Stage stage, const driver::CompileRequest &settings);
 // `opt` as @jit takes it: True (LLVM's -O3), False (-O0) or a level from 0 to 3.
 unsigned readOptLevel(py::handle opt);
-// A Numba-style signature, "void(float32[:], float32)" or "(float32[:], float32)".
+// A Numba-style signature, "void(float32[:], float32)" or "(array(float32, 1d, A)) -> none";
+// a kernel's must return void. Raises CompileError pointing into `<signature>`.
+frontend::Signature parseSignatureText(const std::string &text, bool kernel);
 frontend::Signature parseKernelSignature(const std::string &text);
 
 } // namespace kaji::python

@@ -20,6 +20,20 @@ driver::Stage stageNamed(const std::string &stage) {
   throw py::value_error("stage must be 'ir', 'llvm' or 'ptx', not '" + stage + "'");
 }
 
+// A type as the kaji.types module builds its objects from it: (dtype, ndim, layout), with
+// ndim and layout None for a scalar and everything None for void.
+py::tuple typeDescription(const ir::Type &type) {
+  if (type.isVoid())
+    return py::make_tuple(py::none(), py::none(), py::none());
+  py::str dtype(std::string(ir::numpyName(type.scalarKind())));
+  if (type.isScalar())
+    return py::make_tuple(dtype, py::none(), py::none());
+  const char *layout = type.layout() == ir::Layout::C   ? "C"
+                       : type.layout() == ir::Layout::F ? "F"
+                                                        : "A";
+  return py::make_tuple(dtype, type.ndim(), layout);
+}
+
 } // namespace
 
 void bindCompiler(py::module_ &m) {
@@ -60,12 +74,33 @@ void bindCompiler(py::module_ &m) {
       [](py::handle value, const std::string &target) {
         if (target != "cuda" && target != "cpu")
           throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
-        return inspectArgument(value, target == "cpu" ? ArgumentTarget::Host : ArgumentTarget::Cuda)
-            .type.str();
+        return typeDescription(
+            inspectArgument(value, target == "cpu" ? ArgumentTarget::Host : ArgumentTarget::Cuda)
+                .type);
       },
       py::arg("value"), py::arg("target") = "cuda",
-      "The kaji type a kernel argument for `target` is specialized on, e.g. "
-      "'array<f32, 2, C>'.");
+      "The type a kernel argument for `target` is specialized on, as (dtype, ndim, layout): "
+      "('float32', 2, 'C'); ('int64', None, None) for a scalar.");
+  m.def(
+      "canonical_signature",
+      [](const std::string &text) {
+        return frontend::signatureString(parseSignatureText(text, /*kernel=*/false));
+      },
+      py::arg("text"),
+      "The canonical spelling of a signature, 'float32(float32, int64[:])', for any spelling "
+      "kaji reads; CompileError pointing into `<signature>` for a malformed one.");
+  m.def(
+      "parse_type",
+      [](const std::string &text) {
+        try {
+          return typeDescription(frontend::parseType(text, ir::Location{}));
+        } catch (const ir::CompileError &error) {
+          throw py::type_error("'" + text + "' is no kaji type: " + error.what());
+        }
+      },
+      py::arg("text"),
+      "A type as signatures spell it ('float32[:, ::1]', 'array(float32, 2d, C)', 'f4', "
+      "'none') as (dtype, ndim, layout), like typeof(); TypeError naming the problem.");
   m.def(
       "argument_view",
       [](py::handle value) {

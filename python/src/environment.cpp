@@ -1,5 +1,6 @@
 #include "environment.h"
 
+#include "compilation.h"
 #include "dtypes.h"
 #include "scalars.h"
 
@@ -10,8 +11,8 @@
 namespace kaji::python {
 
 frontend::FunctionRef EnvironmentBuilder::function(const std::shared_ptr<FunctionSource> &source,
-                                                   const py::handle &describeGlobals,
-                                                   bool isDevice) {
+                                                   const py::handle &describeGlobals, bool isDevice,
+                                                   std::vector<frontend::Signature> signatures) {
   if (auto known = functions_.find(source.get()); known != functions_.end())
     return known->second;
   keepAlive_.push_back(source);
@@ -21,6 +22,7 @@ frontend::FunctionRef EnvironmentBuilder::function(const std::shared_ptr<Functio
   frontend::FunctionRef ref =
       driver::findFunction(source->module(), source->functionName(), environment);
   ref.isDevice = isDevice;
+  ref.signatures = std::move(signatures);
   // Registered before its globals are resolved, so that a cycle of calls ends here.
   functions_.emplace(source.get(), ref);
 
@@ -70,9 +72,14 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     return frontend::GlobalValue::array(name, element, fields[2].cast<std::vector<int64_t>>(),
                                         std::move(bytes));
   }
-  if (kind == "function" && fields.size() == 4)
-    return frontend::GlobalValue::functionRef(function(
-        fields[1].cast<std::shared_ptr<FunctionSource>>(), fields[2], fields[3].cast<bool>()));
+  if (kind == "function" && fields.size() == 5) {
+    std::vector<frontend::Signature> signatures;
+    for (const py::handle &text : fields[4])
+      signatures.push_back(parseSignatureText(text.cast<std::string>(), /*kernel=*/false));
+    return frontend::GlobalValue::functionRef(
+        function(fields[1].cast<std::shared_ptr<FunctionSource>>(), fields[2],
+                 fields[3].cast<bool>(), std::move(signatures)));
+  }
   throw malformed();
 }
 

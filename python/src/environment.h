@@ -3,9 +3,10 @@
 //   ("module", "math")                    a module, by canonical name ("math", "numpy", "kaji")
 //   ("builtin", "math.sqrt")              a module member, by canonical qualified name
 //   ("constant", value)                   a Python or numpy scalar
-//   ("function", source, describe, is_device)
-//                                         another @jit function: its FunctionSource and a
-//                                         callable returning *its* globals' description
+//   ("function", source, describe, is_device, signatures)
+//                                         another @jit function: its FunctionSource, a
+//                                         callable returning *its* globals' description, and
+//                                         a device function's eager signature texts
 #pragma once
 
 #include "function_source.h"
@@ -29,7 +30,8 @@ public:
   // `source`'s function with its environment from `describeGlobals()`. Throws
   // ir::CompileError for a syntax error, TypeError for a malformed description.
   frontend::FunctionRef function(const std::shared_ptr<FunctionSource> &source,
-                                 const py::handle &describeGlobals, bool isDevice);
+                                 const py::handle &describeGlobals, bool isDevice,
+                                 std::vector<frontend::Signature> signatures = {});
 
   // The sources of every function resolved so far.
   const std::vector<const frontend::SourceFile *> &sources() const { return sources_; }

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <new>
@@ -131,7 +132,7 @@ void FiberGroup::run(unsigned count, Body body, void *argument) {
   reserveStacks(count);
   body_ = body;
   argument_ = argument;
-  fibers_.assign(count, Fiber{this, nullptr, kReady, 0});
+  fibers_.assign(count, Fiber{this, nullptr, kReady, 0, 0});
   for (unsigned i = 0; i < count; ++i) {
     char *top = stacks_ + (i + 1) * slotBytes_;
     fibers_[i].stackPointer = prepareStack(top, &FiberGroup::start, &fibers_[i]);
@@ -221,8 +222,9 @@ void FiberGroup::releaseWarp(unsigned index) {
     lanes[std::countr_zero(released)].asleepThrough = kReady;
 }
 
-uint32_t FiberGroup::activeLanes() {
+uint32_t FiberGroup::activeLanes(uint32_t site) {
   Fiber &self = fibers_[current_];
+  self.site = site;
   warps_[current_ / kWarpSize].converging |= 1u << current_ % kWarpSize;
   ++inActiveLanes_;
   self.asleepThrough = kAsleep;
@@ -238,13 +240,20 @@ void FiberGroup::releaseConverging(unsigned index) {
        others &= others - 1)
     if (lanes[std::countr_zero(others)].asleepThrough != epoch_)
       return;
-  for (uint32_t released = warp.converging; released != 0; released &= released - 1) {
+  uint32_t earliest = ~0u;
+  for (uint32_t waiting = warp.converging; waiting != 0; waiting &= waiting - 1)
+    earliest = std::min(earliest, lanes[std::countr_zero(waiting)].site);
+  uint32_t together = 0;
+  for (uint32_t waiting = warp.converging; waiting != 0; waiting &= waiting - 1)
+    if (lanes[std::countr_zero(waiting)].site == earliest)
+      together |= waiting & -waiting;
+  for (uint32_t released = together; released != 0; released &= released - 1) {
     Fiber &fiber = lanes[std::countr_zero(released)];
     fiber.asleepThrough = kReady;
-    fiber.warpMask = warp.converging;
+    fiber.warpMask = together;
   }
-  inActiveLanes_ -= unsigned(std::popcount(warp.converging));
-  warp.converging = 0;
+  inActiveLanes_ -= unsigned(std::popcount(together));
+  warp.converging &= ~together;
 }
 
 void FiberGroup::finish(unsigned index) {

@@ -46,9 +46,11 @@ public:
   uint32_t runningLanes() const { return warps_[current_ / kWarpSize].running; }
   // The lanes of the caller's warp that are here with it, as __activemask() on a GPU: waits
   // until every other lane of the warp has called activeLanes() too, has returned, or waits at
-  // a barrier, then returns the lanes that called activeLanes(). A warp that has not diverged
-  // gets its running lanes; a branch that only some lanes took, those lanes.
-  uint32_t activeLanes();
+  // a barrier, then returns the lanes that called activeLanes() at the same `site`. A warp
+  // that has not diverged gets its running lanes; a branch that only some lanes took, those
+  // lanes. When lanes wait at several sites, those at the lowest site go on first; the others
+  // wait again for them.
+  uint32_t activeLanes(uint32_t site);
   // Names the next release of barrier(): it changes when barrier() is released and at every
   // run(), and never takes a value twice. A fiber that reads E before barrier() reads E + 1
   // after it.
@@ -65,6 +67,7 @@ private:
     // At a warp barrier: the lanes it waits for, its own included. Leaving activeLanes(): what
     // that returns.
     uint32_t warpMask;
+    uint32_t site; // in activeLanes(): its site
   };
   static constexpr uint64_t kReady = 0;
   static constexpr uint64_t kAsleep = ~uint64_t(0);

@@ -58,7 +58,7 @@ uint64_t combine(WarpOp op, const uint64_t *slots, uint32_t lanes, unsigned lane
 
 uint64_t WarpExchange::collective(WarpOp op, uint32_t mask, uint64_t value, uint32_t operand) {
   if (op == WarpOp::ActiveMask)
-    return fibers_.activeLanes();
+    return fibers_.activeLanes(operand);
   unsigned self = fibers_.current();
   unsigned lane = self % kWarpSize;
   slots_[self] = value;

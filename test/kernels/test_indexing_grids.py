@@ -182,3 +182,26 @@ def test_thread_index_types_combine_with_int64(jit):
     jit(thread_in_block_sum)[3, 100](out)
     tx = np.arange(300) % 100
     np.testing.assert_array_equal(out, tx + tx * 100)
+
+
+def index_mismatches(errors):
+    i = cuda.grid(1)
+    written_out = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    if i != written_out or i < 0:
+        cuda.atomic.add(errors, 0, 1)
+    if cuda.gridsize(1) != cuda.blockDim.x * cuda.gridDim.x:
+        cuda.atomic.add(errors, 1, 1)
+    if i == 0:
+        errors[2] = cuda.gridsize(1)
+
+
+def test_indices_past_two_to_the_32_threads(jit, target):
+    # Numba's own test: grid(1) and the index written out agree, in 64 bits, on a grid of more
+    # than 2**32 threads (on a GPU in milliseconds; on the cpu target it would take an hour).
+    if target == "cpu":
+        pytest.skip("2**32 threads are for a GPU")
+    errors = np.zeros(3, dtype=np.int64)
+    blocks, threads = 2 ** 22 + 1, 1024
+    jit(index_mismatches)[blocks, threads](errors)
+    assert errors[0] == 0 and errors[1] == 0
+    assert errors[2] == blocks * threads

@@ -100,6 +100,38 @@ def test_a_partial_last_warp_has_only_its_lanes(jit):
     assert (out[:, 32:] == 0xFF).all()
 
 
+def divergent_masks(out):
+    i = cuda.threadIdx.x
+    lane = i % 32
+    if lane < 10:
+        out[0, i] = cuda.activemask()
+    else:
+        if lane % 3 == 0:
+            out[1, i] = cuda.activemask()
+        out[2, i] = cuda.activemask()
+    out[3, i] = cuda.activemask()
+
+
+def test_activemask_in_divergent_branches_has_the_lanes_of_the_branch(jit):
+    out = np.zeros((4, 64), dtype=np.uint64)
+    jit(divergent_masks)[1, 64](out)
+    lanes = np.arange(64) % 32
+
+    def mask(where):
+        return sum(1 << k for k in range(32) if where(k))
+
+    first, rest = lanes < 10, lanes >= 10
+    np.testing.assert_array_equal(out[0, first], mask(lambda k: k < 10))
+    np.testing.assert_array_equal(out[0, rest], 0)
+    every_third = rest & (lanes % 3 == 0)
+    np.testing.assert_array_equal(out[1, every_third], mask(lambda k: k >= 10 and k % 3 == 0))
+    np.testing.assert_array_equal(out[1, ~every_third], 0)
+    # after the inner `if`, the else-branch's lanes are together again
+    np.testing.assert_array_equal(out[2, rest], mask(lambda k: k >= 10))
+    # and after the outer one, the whole warp
+    np.testing.assert_array_equal(out[3], FULL)
+
+
 def block_votes(out, x):
     t = cuda.threadIdx.x
     positive = x[cuda.grid(1)] > 0

@@ -147,9 +147,9 @@ def test_device_function_is_not_callable_from_python():
         hypotenuse(3.0, 4.0)
 
 
-def test_device_function_takes_no_signature():
-    with pytest.raises(TypeError, match="no signature"):
-        kaji.jit("float32(float32)", device=True)(lambda x: x)
+def test_device_function_signature_is_checked_at_decoration():
+    with pytest.raises(kaji.CompileError, match="unknown type 'flaot32'"):
+        kaji.jit("flaot32(float32)", device=True)(hypotenuse.py_func)
 
 
 def test_source_less_function_is_rejected():

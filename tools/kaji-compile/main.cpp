@@ -21,7 +21,7 @@ constexpr std::streamsize maxInputBytes = 64 << 20;
 struct JitDecorator {
   bool found = false;
   bool isDevice = false;
-  const frontend::StringLiteralExpr *signature = nullptr;
+  std::optional<frontend::WrittenSignature> signature;
 };
 
 bool namesJit(const frontend::Expr &e) {
@@ -32,7 +32,7 @@ bool namesJit(const frontend::Expr &e) {
   return false;
 }
 
-// `@jit`, `@kaji.jit("sig")`, `@cuda.jit("sig", device=True)`.
+// `@jit`, `@kaji.jit("sig")`, `@cuda.jit(void(float32[:]))`, `@cuda.jit("sig", device=True)`.
 JitDecorator jitDecorator(const frontend::FunctionDefStmt &def) {
   JitDecorator result;
   for (const frontend::ExprPtr &decorator : def.decorators) {
@@ -41,7 +41,7 @@ JitDecorator jitDecorator(const frontend::FunctionDefStmt &def) {
     } else if (auto *call = decorator->as<frontend::CallExpr>(); call && namesJit(*call->func)) {
       result.found = true;
       if (!call->args.empty())
-        result.signature = call->args[0]->as<frontend::StringLiteralExpr>();
+        result.signature = frontend::writtenSignature(*call->args[0]);
       for (const frontend::Keyword &kw : call->keywords) {
         auto *flag = kw.value->as<frontend::BoolLiteralExpr>();
         if (kw.name == "device" && flag)
@@ -51,12 +51,6 @@ JitDecorator jitDecorator(const frontend::FunctionDefStmt &def) {
   }
   return result;
 }
-
-// A signature and where its text sits, so a bad signature gets a caret.
-struct SignatureText {
-  std::string text;
-  ir::Location loc;
-};
 
 class CompileJob {
 public:
@@ -118,7 +112,7 @@ private:
       request.target = driver::Target::Host;
     for (const std::string &name : kernelNames(*module)) {
       frontend::FunctionRef kernel = driver::findFunction(module, name, env);
-      SignatureText sigText = signatureFor(*kernel.def);
+      frontend::WrittenSignature sigText = signatureFor(*kernel.def);
       frontend::Signature sig = frontend::parseSignature(sigText.text, sigText.loc);
       if (!sig.returnType.isVoid())
         throw ir::CompileError(sigText.loc, "a kernel's signature must return void, not '" +
@@ -157,7 +151,7 @@ private:
     return names;
   }
 
-  SignatureText signatureFor(const frontend::FunctionDefStmt &def) {
+  frontend::WrittenSignature signatureFor(const frontend::FunctionDefStmt &def) {
     if (!cl_.signatures.empty()) {
       size_t index = cl_.signatures.size() == 1 ? 0 : kernelIndex(def.name);
       frontend::SourceFile sig;
@@ -171,9 +165,7 @@ private:
       throw ir::CompileError(def.loc, "kernel '" + def.name +
                                           "' has no signature: pass --sig, or write one in its "
                                           "decorator, e.g. @kaji.jit(\"void(float32[:])\")");
-    ir::Location loc = jit.signature->loc;
-    loc.col += 1; // past the opening quote
-    return {jit.signature->value, loc};
+    return *jit.signature;
   }
 
   size_t kernelIndex(const std::string &name) const {

@@ -27,24 +27,84 @@ std::string errorOf(const std::string &text) {
 
 TEST(Signature, ScalarAliases) {
   const std::pair<const char *, ScalarKind> cases[] = {
-      {"bool", ScalarKind::Bool},       {"boolean", ScalarKind::Bool},
-      {"b1", ScalarKind::Bool},         {"int8", ScalarKind::Int8},
-      {"i1", ScalarKind::Int8},         {"int16", ScalarKind::Int16},
-      {"i2", ScalarKind::Int16},        {"int32", ScalarKind::Int32},
-      {"i4", ScalarKind::Int32},        {"int64", ScalarKind::Int64},
-      {"i8", ScalarKind::Int64},        {"int_", ScalarKind::Int64},
-      {"intp", ScalarKind::Int64},      {"uint8", ScalarKind::UInt8},
-      {"u1", ScalarKind::UInt8},        {"uint16", ScalarKind::UInt16},
-      {"u2", ScalarKind::UInt16},       {"uint32", ScalarKind::UInt32},
-      {"u4", ScalarKind::UInt32},       {"uint64", ScalarKind::UInt64},
-      {"u8", ScalarKind::UInt64},       {"uintp", ScalarKind::UInt64},
-      {"float16", ScalarKind::Float16}, {"f2", ScalarKind::Float16},
-      {"float32", ScalarKind::Float32}, {"f4", ScalarKind::Float32},
-      {"float64", ScalarKind::Float64}, {"f8", ScalarKind::Float64},
-      {"float_", ScalarKind::Float64},
+      {"bool", ScalarKind::Bool},
+      {"boolean", ScalarKind::Bool},
+      {"b1", ScalarKind::Bool},
+      {"int8", ScalarKind::Int8},
+      {"i1", ScalarKind::Int8},
+      {"int16", ScalarKind::Int16},
+      {"i2", ScalarKind::Int16},
+      {"int32", ScalarKind::Int32},
+      {"i4", ScalarKind::Int32},
+      {"int64", ScalarKind::Int64},
+      {"i8", ScalarKind::Int64},
+      {"int_", ScalarKind::Int64},
+      {"intp", ScalarKind::Int64},
+      {"uint8", ScalarKind::UInt8},
+      {"u1", ScalarKind::UInt8},
+      {"uint16", ScalarKind::UInt16},
+      {"u2", ScalarKind::UInt16},
+      {"uint32", ScalarKind::UInt32},
+      {"u4", ScalarKind::UInt32},
+      {"uint64", ScalarKind::UInt64},
+      {"u8", ScalarKind::UInt64},
+      {"uintp", ScalarKind::UInt64},
+      {"float16", ScalarKind::Float16},
+      {"f2", ScalarKind::Float16},
+      {"float32", ScalarKind::Float32},
+      {"f4", ScalarKind::Float32},
+      {"float64", ScalarKind::Float64},
+      {"f8", ScalarKind::Float64},
+      {"double", ScalarKind::Float64},
+      {"char", ScalarKind::Int8},
+      {"uchar", ScalarKind::UInt8},
+      {"uint", ScalarKind::UInt64},
+      {"long_", ScalarKind::Int64},
+      {"ulong", ScalarKind::UInt64},
+      // Numba's meaning, not numpy's.
+      {"byte", ScalarKind::UInt8},
+      {"float_", ScalarKind::Float32},
   };
   for (auto [name, kind] : cases)
     EXPECT_EQ(single(name), Type::scalar(kind)) << name;
+}
+
+TEST(Signature, NumpyNamesKeepNumpysMeaning) {
+  EXPECT_EQ(scalarKindFromNumpyName("byte"), ScalarKind::Int8);
+  EXPECT_EQ(scalarKindFromNumpyName("float_"), ScalarKind::Float64);
+  EXPECT_EQ(scalarKindFromNumpyName("float32"), ScalarKind::Float32);
+  EXPECT_EQ(scalarKindFromNumpyName("f4"), ScalarKind::Float32);
+  EXPECT_EQ(scalarKindFromNumpyName("float"), std::nullopt);
+}
+
+TEST(Signature, ArraysAsNumbaPrintsThem) {
+  EXPECT_EQ(single("array(float32, 1d, A)"), Type::array(ScalarKind::Float32, 1, Layout::Any));
+  EXPECT_EQ(single("array(float32, 1d, C)"), Type::array(ScalarKind::Float32, 1, Layout::C));
+  EXPECT_EQ(single("array(float32, 1d, F)"), Type::array(ScalarKind::Float32, 1, Layout::C));
+  EXPECT_EQ(single("array( int64 ,2d,F )"), Type::array(ScalarKind::Int64, 2, Layout::F));
+  EXPECT_EQ(single("array(bool, 3d, C)"), Type::array(ScalarKind::Bool, 3, Layout::C));
+}
+
+TEST(Signature, SignaturesAsNumbaPrintsThem) {
+  Signature sig = parseSignature("(array(float32, 2d, C), int32) -> none", {});
+  EXPECT_TRUE(sig.returnType.isVoid());
+  ASSERT_EQ(sig.params.size(), 2u);
+  EXPECT_EQ(sig.params[0], Type::array(ScalarKind::Float32, 2, Layout::C));
+  EXPECT_EQ(sig.params[1], Type::scalar(ScalarKind::Int32));
+  EXPECT_EQ(parseSignature("(float32,) -> float64", {}).returnType,
+            Type::scalar(ScalarKind::Float64));
+  EXPECT_TRUE(parseSignature("() -> none", {}).params.empty());
+  EXPECT_TRUE(parseSignature("none(int32)", {}).returnType.isVoid());
+  // Numba's tuple of argument types: a kernel's signature.
+  Signature arguments = parseSignature("(float32[:], int32)", {});
+  EXPECT_TRUE(arguments.returnType.isVoid());
+  EXPECT_EQ(arguments.params.size(), 2u);
+}
+
+TEST(Signature, SingleTypes) {
+  EXPECT_EQ(parseType("float32[:, ::1]", {}), Type::array(ScalarKind::Float32, 2, Layout::C));
+  EXPECT_EQ(parseType(" i8 ", {}), Type::scalar(ScalarKind::Int64));
+  EXPECT_TRUE(parseType("none", {}).isVoid());
 }
 
 TEST(Signature, ArrayLayouts) {
@@ -96,6 +156,12 @@ TEST(Signature, ErrorsPointAtTheOffendingColumn) {
             "14: '::1' may mark only the last dimension (C layout) or the first (F layout)");
   EXPECT_EQ(errorOf(""), "1: empty signature: expected e.g. 'void(float32[:])'");
   EXPECT_EQ(errorOf("void(,)"), "6: expected a type");
+  EXPECT_EQ(errorOf("void(complex64)"),
+            "6: complex numbers (complex64) are not supported by kaji kernels");
+  EXPECT_EQ(errorOf("void(array(f4, 2, C))"), "17: expected the array's dimensions, such as '2d'");
+  EXPECT_EQ(errorOf("void(array(f4, 2d, K))"), "20: expected the array's layout: C, F or A");
+  EXPECT_EQ(errorOf("(int32) none"), "9: expected '->' before the return type, found 'n'");
+  EXPECT_EQ(errorOf("void(none)"), "6: 'none' is only valid as a return type");
 }
 
 } // namespace

@@ -260,6 +260,30 @@ TEST(Fibers, ActiveMaskAfterDivergence) {
     EXPECT_EQ(out[t], t % kWarpSize % 3 != 1 ? 0 : t < 32 ? everyThirdFromOne : 0x92u) << t;
 }
 
+// Both arms of an `if` ask for the active mask, at sites 10 and 20, and every lane again
+// after it, at site 30: each arm gets its own lanes, and the code after the `if` the warp.
+void activeMaskInBothArms(void *const *params, const HostLaunchContext *c) {
+  auto *out = param<uint64_t>(params, 0);
+  uint32_t t = linearThread(*c);
+  uint32_t activeMask = uint32_t(WarpOp::ActiveMask);
+  if (t % kWarpSize < 10)
+    out[t] = c->warpCollective(c->executor, activeMask, 0, 0, 20);
+  else
+    out[t] = c->warpCollective(c->executor, activeMask, 0, 0, 10);
+  out[64 + t] = c->warpCollective(c->executor, activeMask, 0, 0, 30);
+}
+
+TEST(Fibers, ActiveMaskTellsCallSitesApart) {
+  HostExecutor executor(1);
+  std::vector<uint64_t> out(128, 0);
+  uint64_t *data = out.data();
+  launchFibers(executor, &activeMaskInBothArms, {1, 1, 1}, {64, 1, 1}, {&data});
+  for (unsigned t = 0; t < 64; ++t) {
+    EXPECT_EQ(out[t], t % kWarpSize < 10 ? 0x3FFu : 0xFFFFFC00u) << t;
+    EXPECT_EQ(out[64 + t], 0xFFFFFFFFu) << t;
+  }
+}
+
 // A butterfly sum over each warp, five shuffles back to back: a lane that wrote its next
 // value before the others read this one would corrupt their sums.
 void warpSum(void *const *params, const HostLaunchContext *c) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kaji/frontend/AST.h"
+#include "kaji/frontend/Signature.h"
 #include "kaji/ir/Type.h"
 
 #include <map>
@@ -22,6 +23,10 @@ struct FunctionRef {
   const FunctionDefStmt *def = nullptr;
   std::shared_ptr<const Environment> env; // may be null: then the caller's environment
   bool isDevice = true;                   // false for a kernel (calling one is an error)
+  // A device function's eager signatures (`@jit("float32(float32)", device=True)`): a call
+  // converts its arguments to the one that fits and its result to that return type. None: the
+  // function is specialized on each call's argument types.
+  std::vector<Signature> signatures;
 };
 
 struct GlobalValue {

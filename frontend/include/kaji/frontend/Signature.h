@@ -1,6 +1,7 @@
 // Numba-style signature strings: "void(float32[:], float32, int64[:, ::1])".
 #pragma once
 
+#include "kaji/frontend/AST.h"
 #include "kaji/ir/Location.h"
 #include "kaji/ir/Type.h"
 
@@ -16,11 +17,25 @@ struct Signature {
   std::vector<ir::Type> params;
 };
 
-// Array layouts: `[:]`, `[:, :]` → any; `[::1]`, `[:, ::1]` → C; `[::1, :]` → F.
-// Scalar names: the numpy spellings, plus `int_`/`float_`/`intp`/`uintp`/`boolean`/
-// `b1 i1..i8 u1..u8 f2 f4 f8`. Throws ir::CompileError at `loc` (shifted to the
-// offending character when loc is known) naming what was expected.
+// `RET(PARAMS)` or, as Numba prints a signature, `(PARAMS) -> RET`; `void` or `none` return
+// nothing, as does `(PARAMS)`, Numba's tuple of argument types. Array layouts: `[:]`, `[:, :]` → any; `[::1]`, `[:, ::1]` → C; `[::1, :]` → F;
+// or as Numba prints them, `array(float32, 2d, C)` (layout C, F or A).
+// Scalar names: Numba's (numba.types: `float32`, `f4`, `intp`, `boolean`, `byte` = uint8,
+// `float_` = float32, ...). Throws ir::CompileError at `loc` (shifted to the offending
+// character when loc is known) naming what was expected.
 Signature parseSignature(std::string_view text, const ir::Location &loc);
+
+// One type as a signature spells it (void included), e.g. "float32[:, ::1]".
+ir::Type parseType(std::string_view text, const ir::Location &loc);
+
+// A signature as a decorator writes it, `@jit("void(float32[:])")` or with Numba's type
+// objects `@jit(void(float32[:]))`: its text (the string, or the expression as written) and
+// where that text starts, for parseSignature. nullopt for other expressions.
+struct WrittenSignature {
+  std::string text;
+  ir::Location loc;
+};
+std::optional<WrittenSignature> writtenSignature(const Expr &decoratorArgument);
 
 // The canonical spelling of a signature, e.g. for cache keys and messages.
 std::string signatureString(const Signature &sig);
@@ -28,7 +43,9 @@ std::string signatureString(const Signature &sig);
 // The spelling of one type in a signature and in messages: "float32", "float32[:, ::1]".
 std::string typeString(const ir::Type &type);
 
-// A scalar type name as a signature (or `numpy.NAME`) spells it; nullopt if unknown.
+// A scalar type name as a signature (Numba's numba.types) spells it; nullopt if unknown.
 std::optional<ir::ScalarKind> scalarKindFromSignatureName(std::string_view name);
+// A scalar type as numpy names it (`numpy.NAME`): `byte` is int8 and `float_` float64 there.
+std::optional<ir::ScalarKind> scalarKindFromNumpyName(std::string_view name);
 
 } // namespace kaji::frontend

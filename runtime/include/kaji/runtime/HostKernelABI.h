@@ -56,8 +56,19 @@ enum class WarpOp : uint32_t {
   Equal,        // 1 when every participating lane's value is the same
   MatchAny,     // mask of the participating lanes whose value equals the caller's
   ActiveMask,   // mask of the warp's running lanes (mask and value ignored); after the warp
-                // diverged, only those that run this call together
+                // diverged, only those that run this call together: the lanes at the same
+                // call site, `operand` = activeMaskSite() of its source position
 };
+
+// activemask()'s call site as the executor orders sites: by line, then column. Lanes waiting
+// at several sites go on site by site, the earliest first, as a GPU runs the branches of an
+// `if` one after the other and reconverges after them.
+constexpr uint32_t activeMaskSite(unsigned line, unsigned column) {
+  constexpr unsigned kColumnBits = 10, kLineBits = 32 - kColumnBits;
+  unsigned clampedLine = line < (1u << kLineBits) ? line : (1u << kLineBits) - 1;
+  unsigned clampedColumn = column < (1u << kColumnBits) ? column : (1u << kColumnBits) - 1;
+  return clampedLine << kColumnBits | clampedColumn;
+}
 
 // HostLaunchContext::blockReduce's operations over the predicates (each 0 or 1).
 enum class BlockReduceOp : uint32_t {

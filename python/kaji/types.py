@@ -1,0 +1,322 @@
+"""Numba's type objects: ``float32``, ``int32[:, ::1]``, ``void(float32[:], int32)``, ...
+
+``from kaji import float32, void`` or ``from kaji.types import ...``, as with Numba. They stand
+wherever a signature string does (``@jit(void(float32[:]))``, ``cuda.local.array(5, float32)``)
+and print as Numba prints them (``array(float32, 2d, C)``, ``(float32, int32) -> none``).
+
+What they print is what they are: kaji's signature parser (frontend/src/Signature.cpp) reads
+that text, so the objects hold no type rules of their own, and the type objects of an
+installed ``numba``, which print alike, are accepted through their text too.
+"""
+
+from kaji import _core
+
+# numba.types' scalar names (numba.core.types), each the type kaji's signature parser gives it.
+_SCALAR_NAMES = (
+    "boolean", "bool_", "b1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+    "uint64", "intp", "uintp", "intc", "uintc", "float16", "float32", "float64", "byte", "char",
+    "uchar", "short", "ushort", "int_", "uint", "long_", "ulong", "longlong", "ulonglong",
+    "float_", "double", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8",
+)
+# Numba's complex types: they print and compare; kaji's kernels do not take them yet, which the
+# signature parser says when one is used.
+_COMPLEX_NAMES = {"complex64": "complex64", "complex128": "complex128", "c8": "complex64",
+                  "c16": "complex128"}
+
+
+class Type:
+    """A type object. Two are equal, and hash alike, when they print alike."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return self.name
+
+    __repr__ = __str__
+
+    def __eq__(self, other):
+        return isinstance(other, Type) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __call__(self, *args):
+        """``float32(float32, int32)``: the signature of a function returning this type."""
+        return Signature(self, tuple(as_type(arg) for arg in args))
+
+
+class Scalar(Type):
+    """A scalar type: ``float32``, ``int64``, ``bool``..."""
+
+    __slots__ = ()
+
+    def __getitem__(self, dimensions):
+        """``float32[:, ::1]``: the array type with these dimensions, Numba's layouts: ``::1``
+        on the last dimension is C order, on the first F order, on none any (A)."""
+        spelled = []
+        for dimension in dimensions if isinstance(dimensions, tuple) else (dimensions,):
+            if not _is_dimension(dimension):
+                raise TypeError(
+                    f"{self.name}[{_index_text(dimensions)}]: an array type takes one ':' per "
+                    f"dimension, '::1' marking the contiguous one (e.g. {self.name}[:, ::1]), "
+                    f"not {_index_text(dimension)}")
+            spelled.append(":" if dimension.step is None else "::1")
+        _, ndim, layout = _parse(f"{self.name}[{', '.join(spelled)}]")
+        return Array(self, ndim, layout)
+
+    def __call__(self, *args):
+        """``float32(1.5)`` is numpy's float32 of 1.5, as with Numba; ``float32(float32)`` a
+        signature."""
+        if len(args) == 1 and not is_type_like(args[0]):
+            import numpy
+
+            return numpy.dtype(self.name).type(args[0])
+        return super().__call__(*args)
+
+
+class NoneType(Type):
+    """``void`` (or ``none``): what a kernel returns."""
+
+    __slots__ = ()
+
+
+class Array(Type):
+    """``Array(float32, 2, "C")``, the same as ``float32[:, ::1]``; layout "C", "F" or "A"
+    (any)."""
+
+    __slots__ = ("dtype", "ndim", "layout")
+
+    def __init__(self, dtype, ndim, layout):
+        dtype = as_type(dtype)
+        if not isinstance(dtype, Scalar):
+            raise TypeError(f"an array's dtype must be a scalar type, not {dtype}")
+        if not isinstance(ndim, int) or isinstance(ndim, bool) or ndim < 0:
+            raise TypeError(f"an array's ndim must be a non-negative int, not {ndim!r}")
+        if layout not in ("C", "F", "A"):
+            raise TypeError(f"an array's layout must be 'C', 'F' or 'A', not {layout!r}")
+        _, self.ndim, self.layout = _parse(f"array({dtype.name}, {ndim}d, {layout})")
+        self.dtype = dtype
+        super().__init__(f"array({dtype.name}, {self.ndim}d, {self.layout})")
+
+
+class UniTuple(Type):
+    """``UniTuple(int32, 3)``: a tuple of `count` elements of one type."""
+
+    __slots__ = ("dtype", "count")
+
+    def __init__(self, dtype, count):
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise TypeError(f"a UniTuple's count must be a non-negative int, not {count!r}")
+        self.dtype = as_type(dtype)
+        self.count = count
+        super().__init__(f"UniTuple({self.dtype} x {count})")
+
+    @property
+    def types(self):
+        return (self.dtype,) * self.count
+
+
+class Tuple(Type):
+    """``Tuple((int32, float64))``: a tuple of these types; of one type, it is a UniTuple."""
+
+    __slots__ = ("types",)
+
+    def __new__(cls, types):
+        types = tuple(as_type(t) for t in types)
+        if types and all(t == types[0] for t in types):
+            return UniTuple(types[0], len(types))
+        self = super().__new__(cls)
+        Type.__init__(self, f"Tuple({', '.join(map(str, types))})")
+        self.types = types
+        return self
+
+    def __init__(self, types):
+        pass  # __new__ built it, from `types` that may be an iterator used up there
+
+
+class CPointer(Type):
+    """``CPointer(float32)``, printed ``float32*``: Numba's C pointer. It prints and compares;
+    kaji kernels take arrays, not pointers, so no signature may use it."""
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype):
+        self.dtype = as_type(dtype)
+        super().__init__(f"{self.dtype}*")
+
+
+class Signature:
+    """``void(float32[:], int32)``: argument types and a return type, printed as Numba prints
+    them, ``(array(float32, 1d, A), int32) -> none``, which kaji's signature parser reads."""
+
+    __slots__ = ("return_type", "args")
+
+    def __init__(self, return_type, args):
+        self.return_type = return_type
+        self.args = args
+
+    def __str__(self):
+        return f"{self.args} -> {self.return_type}"
+
+    __repr__ = __str__
+
+    def __eq__(self, other):
+        return isinstance(other, Signature) and str(other) == str(self)
+
+    def __hash__(self):
+        return hash(str(self))
+
+
+def _unsupported(name, why):
+    def constructor(*args, **kwargs):
+        raise TypeError(f"kaji.types.{name} is not supported: {why}")
+
+    constructor.__name__ = name
+    return constructor
+
+
+Record = _unsupported("Record", "kaji kernels have no record (structured dtype) types")
+NamedTuple = _unsupported("NamedTuple", "give kernels that take namedtuples no signature")
+NamedUniTuple = _unsupported("NamedUniTuple", "give kernels that take namedtuples no signature")
+
+none = void = NoneType("none")
+# One object per type, by its canonical (numpy) name, and every name that means it.
+_SCALARS = {}
+_BY_NAME = {"none": none, "void": none}
+for _name, _canonical in [*((n, _core.parse_type(n)[0]) for n in _SCALAR_NAMES),
+                          *_COMPLEX_NAMES.items()]:
+    _BY_NAME[_name] = _SCALARS.setdefault(_canonical, Scalar(_canonical))
+globals().update(_BY_NAME)
+del _name, _canonical
+
+
+def from_text(text):
+    """The type object a type's text names: 'float32', 'f4', 'float32[:, ::1]',
+    'array(float32, 2d, C)', 'none'; TypeError naming the problem."""
+    known = _BY_NAME.get(text.strip())
+    if known is not None:
+        return known
+    return _described(*_parse(text))
+
+
+def as_type(value):
+    """`value` as a kaji type object: a kaji or numba type object, a numpy scalar type
+    (``np.float32``) or dtype; TypeError for anything else."""
+    if isinstance(value, Type):
+        return value
+    if _is_numba(value):
+        return from_text(str(value))
+    dtype = _numpy_dtype(value)
+    if dtype is not None:
+        if dtype.kind in "biufc" and dtype.isnative and dtype.name in _SCALARS:
+            return _SCALARS[dtype.name]
+        raise TypeError(f"numpy dtype {dtype} has no kaji type (supported: bool, int8-int64, "
+                        "uint8-uint64, float16, float32, float64 in native byte order)")
+    raise TypeError(f"{value!r} is not a type (expected e.g. kaji.float32, float32[:] or "
+                    "numpy.float32)")
+
+
+def signature_text(signature):
+    """The text kaji's signature parser reads for `signature`: a string as is; a kaji or numba
+    signature object; or a tuple of argument types, for a kernel (returning void)."""
+    if isinstance(signature, str):
+        return signature
+    if isinstance(signature, tuple):
+        signature = Signature(none, tuple(as_type(arg) for arg in signature))
+    if isinstance(signature, Signature):
+        for arg in (*signature.args, signature.return_type):
+            if isinstance(arg, CPointer):
+                raise TypeError(f"signature {signature}: kaji kernels take arrays, not pointers "
+                                f"({arg})")
+        return str(signature)
+    if _is_numba(signature) and type(signature).__name__ == "Signature":
+        return str(signature)
+    raise TypeError("a signature is a string such as 'void(float32[:], int32)', a signature "
+                    "object such as void(float32[:], int32), or a tuple of argument types; "
+                    f"not {signature!r}")
+
+
+def is_signature(value):
+    """Whether `value` is one signature (not a list of them) that signature_text takes."""
+    return (isinstance(value, (str, Signature))
+            or (isinstance(value, tuple) and all(is_type_like(arg) for arg in value))
+            or (_is_numba(value) and type(value).__name__ == "Signature"))
+
+
+def typeof(value, target=None):
+    """The type a kernel for `target` (default: the default target) is specialized on for
+    `value`: ``array(float32, 2d, C)`` for a C-ordered numpy, device, CuPy or torch array,
+    ``int64`` for a Python int, ``UniTuple(float64 x 2)`` for a pair of floats."""
+    if isinstance(value, tuple):
+        return Tuple([typeof(element, target) for element in value])
+    if target is None:
+        from kaji._target import default_target
+
+        target = default_target()
+    return _described(*_core.typeof(value, target))
+
+
+# Array types typeof() and from_text() made, by (dtype, ndim, layout): typeof is called per
+# value, and building an Array asks the parser again.
+_ARRAYS = {}
+
+
+def _described(dtype, ndim, layout):
+    """The type object of the C++ side's (dtype, ndim, layout) description."""
+    if dtype is None:
+        return none
+    if ndim is None:
+        return _SCALARS[dtype]
+    key = (dtype, ndim, layout)
+    array = _ARRAYS.get(key)
+    if array is None:
+        array = _ARRAYS[key] = Array(_SCALARS[dtype], ndim, layout)
+    return array
+
+
+def _parse(text):
+    return _core.parse_type(text)
+
+
+def _is_dimension(index):
+    return (isinstance(index, slice) and index.start is None and index.stop is None
+            and (index.step is None or (type(index.step) is int and index.step == 1)))
+
+
+def _index_text(index):
+    if isinstance(index, tuple):
+        return ", ".join(_index_text(part) for part in index)
+    if isinstance(index, slice):
+        text = "" if index.start is None else repr(index.start)
+        text += ":" + ("" if index.stop is None else repr(index.stop))
+        return text + ("" if index.step is None else ":" + repr(index.step))
+    return repr(index)
+
+
+def _is_numba(value):
+    return type(value).__module__.split(".")[0] in ("numba", "numba_cuda")
+
+
+def _numpy_dtype(value):
+    import sys
+
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return None
+    if isinstance(value, numpy.dtype):
+        return value
+    if isinstance(value, type) and issubclass(value, numpy.generic):
+        return numpy.dtype(value)
+    return None
+
+
+def is_type_like(value):
+    """Whether as_type takes `value`'s kind: a type object (kaji's, numba's), a numpy dtype or
+    scalar type."""
+    return isinstance(value, Type) or _is_numba(value) or _numpy_dtype(value) is not None
+
+
+__all__ = [*_SCALAR_NAMES, *_COMPLEX_NAMES, "none", "void"]

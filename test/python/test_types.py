@@ -1,0 +1,214 @@
+"""kaji.types: Numba's type objects, how they print, compare, build arrays and signatures, what
+typeof() returns, and the errors for malformed ones. Compiling with them: test/kernels/
+test_type_objects.py."""
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda, types
+
+
+@pytest.mark.parametrize("name, printed", [
+    ("boolean", "bool"), ("bool_", "bool"), ("b1", "bool"),
+    ("int8", "int8"), ("i1", "int8"), ("char", "int8"),
+    ("int16", "int16"), ("i2", "int16"), ("short", "int16"),
+    ("int32", "int32"), ("i4", "int32"), ("intc", "int32"),
+    ("int64", "int64"), ("i8", "int64"), ("intp", "int64"), ("int_", "int64"),
+    ("uint8", "uint8"), ("u1", "uint8"), ("byte", "uint8"), ("uchar", "uint8"),
+    ("uint16", "uint16"), ("u2", "uint16"), ("uint32", "uint32"), ("u4", "uint32"),
+    ("uint64", "uint64"), ("u8", "uint64"), ("uintp", "uint64"),
+    ("float16", "float16"), ("f2", "float16"),
+    ("float32", "float32"), ("f4", "float32"), ("float_", "float32"),
+    ("float64", "float64"), ("f8", "float64"), ("double", "float64"),
+    ("complex64", "complex64"), ("c8", "complex64"),
+    ("complex128", "complex128"), ("c16", "complex128"),
+    ("void", "none"), ("none", "none"),
+])
+def test_scalar_names_print_as_numba_prints_them(name, printed):
+    scalar = getattr(types, name)
+    assert str(scalar) == repr(scalar) == printed
+    # the same object under every spelling and from every module
+    assert getattr(kaji, name) is scalar
+    assert getattr(cuda, name) is scalar
+
+
+def test_aliases_are_one_object():
+    assert types.f4 is types.float32
+    assert types.intp is types.int64
+    assert types.boolean is types.bool_ is types.b1
+    assert types.void is types.none
+
+
+@pytest.mark.parametrize("array, printed", [
+    (types.float32[:], "array(float32, 1d, A)"),
+    (types.float32[::1], "array(float32, 1d, C)"),
+    (types.float32[:, ::1], "array(float32, 2d, C)"),
+    (types.float32[::1, :], "array(float32, 2d, F)"),
+    (types.int32[:, :, :], "array(int32, 3d, A)"),
+    (types.f8[:, :, ::1], "array(float64, 3d, C)"),
+    (types.boolean[:], "array(bool, 1d, A)"),
+])
+def test_arrays_by_slicing(array, printed):
+    assert str(array) == repr(array) == printed
+
+
+def test_array_attributes_and_constructor():
+    array = types.float32[::1, :]
+    assert (array.dtype, array.ndim, array.layout) == (types.float32, 2, "F")
+    assert types.Array(types.float32, 2, "F") == array
+    assert types.Array(types.int16, 3, "A") == types.int16[:, :, :]
+    assert types.Array(np.float64, 1, "C") == types.float64[::1]
+
+
+@pytest.mark.parametrize("index, problem", [
+    ("1", "not 1"),
+    ("1:", "not 1:"),
+    (":3", "not :3"),
+    ("::2", "not ::2"),
+    (":, ::2", "not ::2"),
+    (":, 0", "not 0"),
+    ("'x'", "not 'x'"),
+])
+def test_malformed_array_types_name_the_problem(index, problem):
+    with pytest.raises(TypeError, match="an array type takes one ':' per dimension") as error:
+        eval(f"types.float32[{index}]", {"types": types})
+    assert problem in str(error.value)
+
+
+def test_contiguous_marks_only_first_or_last_dimension():
+    with pytest.raises(TypeError, match=r"'::1' may mark only the last dimension"):
+        types.float32[:, ::1, :]
+    with pytest.raises(TypeError, match=r"'::1' may mark only the last dimension"):
+        types.float32[::1, ::1]
+
+
+def test_malformed_array_constructors():
+    with pytest.raises(TypeError, match="layout must be 'C', 'F' or 'A', not 'K'"):
+        types.Array(types.float32, 1, "K")
+    with pytest.raises(TypeError, match="ndim must be a non-negative int, not -1"):
+        types.Array(types.float32, -1, "C")
+    with pytest.raises(TypeError, match="dtype must be a scalar type"):
+        types.Array(types.float32[:], 1, "C")
+    with pytest.raises(TypeError, match="more than 32 dimensions"):
+        types.Array(types.float32, 33, "A")
+    with pytest.raises(TypeError, match=r"complex numbers \(complex64\) are not supported"):
+        types.complex64[:]
+
+
+def test_signatures_by_calling():
+    sig = types.void(types.float32[:], types.int32)
+    assert str(sig) == repr(sig) == "(array(float32, 1d, A), int32) -> none"
+    assert sig.return_type is types.void
+    assert sig.args == (types.float32[:], types.int32)
+    assert str(types.float32(types.float32, types.float32)) == "(float32, float32) -> float32"
+    assert str(types.void(types.int64)) == "(int64,) -> none"
+    assert str(types.void()) == "() -> none"
+    # numpy's scalar types and dtypes stand for the kaji types they are
+    assert types.void(np.float32, np.dtype("int16")) == types.void(types.float32, types.int16)
+
+
+def test_calling_a_scalar_with_a_value_converts_it_as_numpy_does():
+    value = types.float32(1.5)
+    assert type(value) is np.float32 and value == 1.5
+    assert type(types.boolean(1)) is np.bool_
+
+
+def test_tuples():
+    assert str(types.UniTuple(types.int32, 3)) == "UniTuple(int32 x 3)"
+    assert str(types.Tuple((types.int32, types.float64))) == "Tuple(int32, float64)"
+    # a Tuple of one type is a UniTuple, as in Numba
+    same = types.Tuple((types.int32, types.int32))
+    assert isinstance(same, types.UniTuple) and same == types.UniTuple(types.int32, 2)
+    assert str(types.Tuple(())) == "Tuple()"
+    assert types.UniTuple(types.float32[:], 2).types == (types.float32[:],) * 2
+
+
+def test_cpointer_prints_but_no_kernel_takes_it():
+    assert str(types.CPointer(types.float32)) == "float32*"
+
+    def kernel(p):
+        pass
+
+    with pytest.raises(TypeError, match=r"kaji kernels take arrays, not pointers \(float32\*\)"):
+        kaji.jit(types.void(types.CPointer(types.float32)))(kernel)
+
+
+@pytest.mark.parametrize("name", ["Record", "NamedTuple", "NamedUniTuple"])
+def test_unsupported_type_constructors_say_so(name):
+    with pytest.raises(TypeError, match=f"kaji.types.{name} is not supported"):
+        getattr(types, name)(types.int32, 2)
+
+
+def test_equality_and_hashing():
+    assert types.float32[:, ::1] == types.Array(types.float32, 2, "C")
+    assert types.float32[:, ::1] != types.float32[:, :]
+    assert types.float32 != types.float64
+    assert types.float32 != "float32"
+    cache = {types.float32[:]: "a", types.void(types.int32): "b", types.int64: "c"}
+    assert cache[types.float32[:]] == "a"
+    assert cache[types.void(types.int32)] == "b"
+    assert cache[types.intp] == "c"
+    assert len({types.f4, types.float32, types.Array(types.f4, 1, "A").dtype}) == 1
+
+
+def test_from_text_reads_what_types_print():
+    for t in (types.float32, types.int8[:, ::1], types.uint64[::1, :], types.void,
+              types.boolean[:]):
+        assert types.from_text(str(t)) == t
+    assert types.from_text("f4[:, ::1]") == types.float32[:, ::1]
+    with pytest.raises(TypeError, match="unknown type 'flaot32'"):
+        types.from_text("flaot32")
+
+
+def test_typeof_returns_type_objects():
+    assert kaji.typeof(np.zeros((3, 4), np.float32), "cpu") == types.float32[:, ::1]
+    assert kaji.typeof(np.zeros((3, 4), np.int8, order="F"), "cpu") == types.int8[::1, :]
+    assert kaji.typeof(np.zeros(8, np.float64)[::2], "cpu") == types.float64[:]
+    assert kaji.typeof(np.uint16(3), "cpu") is types.uint16
+    assert kaji.typeof(3, "cpu") is types.int64
+    assert kaji.typeof(2.0, "cpu") is types.float64
+    assert kaji.typeof(True, "cpu") is types.boolean
+    assert kaji.typeof((1, 2, 3), "cpu") == types.UniTuple(types.int64, 3)
+    assert kaji.typeof((1, 2.0), "cpu") == types.Tuple((types.int64, types.float64))
+    assert str(kaji.typeof(kaji.to_device(np.zeros(4, np.float32)), "cpu")) == "array(float32, 1d, C)"
+
+
+def numba_like(printed, kind):
+    """Stands for a type or signature object of an installed numba (class `kind` of a numba
+    module): what it prints is all kaji reads of it."""
+    cls = type(kind, (), {"__module__": "numba.core.types", "__str__": lambda self: printed})
+    return cls()
+
+
+def test_signature_text_of_each_form():
+    assert types.signature_text("void(float32[:])") == "void(float32[:])"
+    assert types.signature_text(types.void(types.f4[::1])) == "(array(float32, 1d, C),) -> none"
+    # a tuple of argument types (numpy's too) is a kernel's signature
+    assert types.signature_text((np.float32, np.dtype("i4"))) == "(float32, int32) -> none"
+    with pytest.raises(TypeError, match="a signature is a string"):
+        types.signature_text(3)
+
+
+def test_numba_type_objects_are_read_through_their_text():
+    assert types.as_type(numba_like("float32", "Float")) is types.float32
+    assert types.as_type(numba_like("array(float32, 2d, F)", "Array")) == types.float32[::1, :]
+    assert types.void(numba_like("array(int32, 1d, C)", "Array")) == types.void(types.int32[::1])
+    signature = numba_like("(array(float32, 1d, A), int32) -> none", "Signature")
+    assert types.signature_text(signature) == "(array(float32, 1d, A), int32) -> none"
+
+
+def test_as_type_rejects_what_is_no_type():
+    with pytest.raises(TypeError, match="is not a type"):
+        types.as_type(3)
+    with pytest.raises(TypeError, match="has no kaji type"):
+        types.as_type(np.dtype(">f4"))
+
+
+def test_a_kernel_signature_object_must_return_none():
+    def kernel(a):
+        pass
+
+    with pytest.raises(kaji.CompileError, match="a kernel's signature must return void, not "
+                       "'float32'"):
+        kaji.jit(types.float32(types.float32), target="cpu")(kernel)
