@@ -74,7 +74,8 @@ int main(int argc, char **argv) {
       driver::CompileRequest request;
       auto env = frontend::environmentFromModule(module);
       request.kernels.push_back({driver::findFunction(module, kernel.name, env),
-                                 frontend::parseSignature(kernel.signature, {}).params});
+                                 frontend::parseSignature(kernel.signature, {}).params,
+                                 {}});
       driver::CompiledModule compiled = driver::compile(request);
       total.push_back(millisecondsSince(start));
       frontend.push_back(parseMs + compiled.timings.frontendMs);

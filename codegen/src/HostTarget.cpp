@@ -1,5 +1,7 @@
 #include "HostTarget.h"
 
+#include "LibdeviceLowering.h"
+
 #include "kaji/runtime/HostKernelABI.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -130,10 +132,6 @@ void HostTarget::emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
   builder.CreateCall(fflush, {llvm::ConstantPointerNull::get(builder.getPtrTy())});
 }
 
-llvm::Value *HostTarget::emitIntAbs(llvm::IRBuilderBase &builder, llvm::Value *x) const {
-  return builder.CreateBinaryIntrinsic(llvm::Intrinsic::abs, x, builder.getFalse());
-}
-
 void HostTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
   callExecutor(builder, kWarpBarrier, "warp_barrier", builder.getVoidTy(), {mask});
 }
@@ -216,6 +214,27 @@ std::string HostTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind
   if (name == "rsqrt")
     return kRsqrtPrefix + suffix;
   return std::string(name) + suffix;
+}
+
+llvm::Value *HostTarget::emitLibdevice(llvm::IRBuilderBase &builder,
+                                       const ir::LibdeviceFunction &function, size_t value,
+                                       llvm::ArrayRef<llvm::Value *> args,
+                                       const ir::Location &location) const {
+  std::string name(function.name);
+  switch (function.host) {
+  case ir::LibdeviceHost::Libm:
+    return emitLibdeviceCall(builder, name, function, value, args);
+  case ir::LibdeviceHost::Fast:
+    return emitLibdeviceCall(builder, name.substr(std::string_view("fast_").size()), function,
+                             value, args);
+  case ir::LibdeviceHost::Own:
+    return emitOwnLibdevice(builder, function, args);
+  case ir::LibdeviceHost::None:
+    break;
+  }
+  throw ir::CompileError(location, "cuda.libdevice." + name +
+                                       " has no implementation on the cpu target (it compiles "
+                                       "for the cuda target only)");
 }
 
 void HostTarget::markKernel(llvm::Function &kernel) const {

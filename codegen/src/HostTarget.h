@@ -31,7 +31,6 @@ public:
   llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
                                  llvm::Value *predicate) const override;
   void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const override;
-  llvm::Value *emitIntAbs(llvm::IRBuilderBase &builder, llvm::Value *x) const override;
   llvm::Value *emitCString(llvm::IRBuilderBase &builder, const std::string &text) const override;
   void emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
                   llvm::ArrayRef<llvm::Value *> args) const override;
@@ -44,6 +43,9 @@ public:
                       const std::string &function, llvm::Value *axis, llvm::Value *index,
                       llvm::Value *extent, bool indexIsUnsigned) const override;
   std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const override;
+  llvm::Value *emitLibdevice(llvm::IRBuilderBase &builder, const ir::LibdeviceFunction &function,
+                             size_t value, llvm::ArrayRef<llvm::Value *> args,
+                             const ir::Location &location) const override;
   void markKernel(llvm::Function &kernel) const override;
   void linkMathLibrary(llvm::Module &module, bool fastMath) const override;
 

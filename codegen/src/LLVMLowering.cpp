@@ -486,6 +486,18 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::Math:
     result = lowerMath(op);
     break;
+  case Opcode::Libdevice: {
+    ir::LibdeviceSelection selection = ir::parseLibdeviceSelection(op.attrAs<std::string>());
+    if (!selection.function)
+      throw CompileError(op.location(),
+                         "unknown libdevice function '" + op.attrAs<std::string>() + "'");
+    std::vector<llvm::Value *> args;
+    for (const ir::Value *operand : op.operands())
+      args.push_back(scalar(operand, op));
+    result =
+        target_.emitLibdevice(builder_, *selection.function, selection.value, args, op.location());
+    break;
+  }
   case Opcode::Bits:
     result = emitBitFunction(builder_, op.attrAs<std::string>(), scalar(op.operand(0), op));
     break;
@@ -674,7 +686,8 @@ llvm::Value *FunctionLowering::lowerUnary(const ir::Operation &op) {
       return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, operand);
     if (!ir::isSigned(type.scalarKind()))
       return operand;
-    return target_.emitIntAbs(builder_, operand);
+    // INT_MIN wraps to itself (is_int_min_poison false).
+    return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, operand, builder_.getFalse());
   default:
     break;
   }

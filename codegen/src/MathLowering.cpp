@@ -1,5 +1,6 @@
 #include "MathLowering.h"
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
@@ -24,6 +25,7 @@ constexpr MathFunction kMathFunctions[] = {
     {"ceil", 1, llvm::Intrinsic::ceil},
     {"trunc", 1, llvm::Intrinsic::trunc},
     {"round", 1, llvm::Intrinsic::round},
+    {"roundeven", 1, llvm::Intrinsic::roundeven},
     {"copysign", 2, llvm::Intrinsic::copysign},
     {"fma", 3, llvm::Intrinsic::fma},
     // numpy's minimum/maximum propagate NaN; fmin/fmax return the other operand.
@@ -96,6 +98,27 @@ llvm::Value *emitLibraryCall(llvm::IRBuilderBase &builder, const Target &target,
   return builder.CreateCall(callee, args, std::string(name));
 }
 
+// pow(x, e) for a constant e of 0, 1, 2 or -1: 1, x, x * x or 1 / x, each exactly the
+// correctly rounded pow (NaN, infinities and signed zeros included), or null for any other
+// exponent. The math libraries' pow is not correctly rounded (libdevice's is up to 2 ulp off:
+// 3.0 ** 1.0 gave 2.9999999999999996 on an H100), and these exponents are the common ones.
+llvm::Value *emitExactPower(llvm::IRBuilderBase &builder, llvm::Value *x, llvm::Value *exponent) {
+  auto *constant = llvm::dyn_cast<llvm::ConstantFP>(exponent);
+  if (!constant)
+    return nullptr;
+  const llvm::APFloat &e = constant->getValueAPF();
+  llvm::Type *type = x->getType();
+  if (e.isZero())
+    return llvm::ConstantFP::get(type, 1.0);
+  if (e.isExactlyValue(1.0))
+    return x;
+  if (e.isExactlyValue(2.0))
+    return builder.CreateFMul(x, x, "square");
+  if (e.isExactlyValue(-1.0))
+    return builder.CreateFDiv(llvm::ConstantFP::get(type, 1.0), x, "reciprocal");
+  return nullptr;
+}
+
 } // namespace
 
 llvm::Value *emitBitFunction(llvm::IRBuilderBase &builder, std::string_view name, llvm::Value *x) {
@@ -138,6 +161,9 @@ llvm::Value *emitMath(llvm::IRBuilderBase &builder, const Target &target, std::s
   }
   if (function->intrinsic != llvm::Intrinsic::not_intrinsic)
     return builder.CreateIntrinsic(function->intrinsic, {type}, args, nullptr, std::string(name));
+  if (name == "pow")
+    if (llvm::Value *exact = emitExactPower(builder, args[0], args[1]))
+      return exact;
   return emitLibraryCall(builder, target, name, args);
 }
 

@@ -1,9 +1,9 @@
 #include "NVPTXTarget.h"
 
 #include "Libdevice.h"
+#include "LibdeviceLowering.h"
 
 #include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Metadata.h>
@@ -68,18 +68,6 @@ llvm::Value *NVPTXTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const 
                                : name == "and" ? llvm::Intrinsic::nvvm_barrier0_and
                                                : llvm::Intrinsic::nvvm_barrier0_or;
   return builder.CreateIntrinsic(reduce, {}, {builder.CreateZExt(predicate, builder.getInt32Ty())});
-}
-
-llvm::Value *NVPTXTarget::emitIntAbs(llvm::IRBuilderBase &builder, llvm::Value *x) const {
-  if (x->getType()->getIntegerBitWidth() >= 32)
-    return builder.CreateBinaryIntrinsic(llvm::Intrinsic::abs, x, builder.getFalse());
-  // ptxas drops the sign extension that follows abs.s16 (|int16 -32768| widened to 32768,
-  // seen on an H100), and LLVM narrows any 32-bit abs of a narrow value back to abs.s16.
-  // An abs.s32 it cannot see into, truncated, wraps at the narrow width.
-  auto *i32 = builder.getInt32Ty();
-  auto *abs32 = llvm::InlineAsm::get(llvm::FunctionType::get(i32, {i32}, false), "abs.s32 $0, $1;",
-                                     "=r,r", /*hasSideEffects=*/false);
-  return builder.CreateTrunc(builder.CreateCall(abs32, {builder.CreateSExt(x, i32)}), x->getType());
 }
 
 void NVPTXTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
@@ -198,6 +186,16 @@ void NVPTXTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Locatio
 
 std::string NVPTXTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {
   return "__nv_" + std::string(name) + (kind == ir::ScalarKind::Float32 ? "f" : "");
+}
+
+llvm::Value *NVPTXTarget::emitLibdevice(llvm::IRBuilderBase &builder,
+                                        const ir::LibdeviceFunction &function, size_t value,
+                                        llvm::ArrayRef<llvm::Value *> args,
+                                        const ir::Location &) const {
+  // libdevice's fast_tanhf calls llvm.nvvm.tanh.approx.f32, which LLVM 19's NVPTX backend
+  // cannot select; tanhf, correctly rounded within 2 ulp, stands in.
+  std::string name = function.name == "fast_tanhf" ? "tanhf" : std::string(function.name);
+  return emitLibdeviceCall(builder, "__nv_" + name, function, value, args);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include "LLVMLowering.h"
 #include "LargeStack.h"
 #include "NVPTXTarget.h"
+#include "NarrowNegationRewrite.h"
 #include "OptimizationPipeline.h"
 
 #include <llvm/ADT/SmallString.h>
@@ -91,10 +92,11 @@ std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
                                          llvm::CodeGenFileType::AssemblyFile))
     throw std::runtime_error("LLVM's NVPTX backend cannot emit PTX for " + options.arch);
   passes.run(*lowered);
+  std::string text = rewriteNarrowNegation(std::string(ptx.str()));
   measured.emitMs = stopwatch.lap();
   if (timings)
     *timings = measured;
-  return std::string(ptx.str());
+  return text;
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "kaji/ir/IR.h"
+#include "kaji/ir/Libdevice.h"
 
 #include <llvm/ADT/ArrayRef.h>
 
@@ -94,8 +95,12 @@ public:
   // express as a target-independent LLVM intrinsic.
   virtual std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const = 0;
 
-  // |x| of a signed integer; INT_MIN wraps to itself at x's width.
-  virtual llvm::Value *emitIntAbs(llvm::IRBuilderBase &builder, llvm::Value *x) const = 0;
+  // The value number `value` of the libdevice function `function` of `args` (the libdevice
+  // op, called at `location`): throws a CompileError there when the target has none.
+  virtual llvm::Value *emitLibdevice(llvm::IRBuilderBase &builder,
+                                     const ir::LibdeviceFunction &function, size_t value,
+                                     llvm::ArrayRef<llvm::Value *> args,
+                                     const ir::Location &location) const = 0;
 
   // Makes a lowered kernel an entry point the runtime can launch.
   virtual void markKernel(llvm::Function &kernel) const = 0;

@@ -32,8 +32,9 @@ LoweredModule lower(const CompileRequest &request, Target target) {
     options.gpuArch = request.ptx.arch;
   LoweredModule lowered;
   for (const KernelSpec &kernel : request.kernels) {
-    ir::Function *f = frontend::lowerFunction(kernel.function, kernel.argTypes,
-                                              ir::Function::Kind::Kernel, lowered.module, options);
+    ir::Function *f =
+        frontend::lowerFunction(kernel.function, kernel.argTypes, ir::Function::Kind::Kernel,
+                                lowered.module, options, kernel.structure);
     lowered.entryNames.push_back(f->name());
   }
   ir::verify(lowered.module);
@@ -206,6 +207,8 @@ CacheKey cacheKey(const CompileRequest &request) {
     key.add("kernel", frontend::fingerprint(kernel.function));
     for (const ir::Type &type : kernel.argTypes)
       key.add("arg", type.str());
+    key.add("args",
+            frontend::signatureString({ir::Type::voidType(), kernel.argTypes, kernel.structure}));
   }
   return key;
 }

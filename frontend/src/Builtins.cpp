@@ -193,7 +193,8 @@ bool isKajiFunction(std::string_view member) {
                               "eq_sync",
                               "match_any_sync",
                               "activemask",
-                              "lanemask_lt"})
+                              "lanemask_lt",
+                              "literal_unroll"})
     if (member == fn)
       return true;
   return findMathFunction("kaji." + std::string(member)) != nullptr;
@@ -236,11 +237,21 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     return resolveQualified(global.qualifiedName, loc);
   case GlobalValue::Kind::Builtin:
     return resolveQualified(global.qualifiedName, loc);
-  case GlobalValue::Kind::Constant:
+  case GlobalValue::Kind::Constant: {
     at(loc);
-    if (ir::isFloat(global.constantType))
-      return floatConstant(global.constantType, global.floatValue, global.weak);
-    return intConstant(global.constantType, global.intValue, global.weak);
+    Operand constant = ir::isFloat(global.constantType)
+                           ? floatConstant(global.constantType, global.floatValue, global.weak)
+                           : intConstant(global.constantType, global.intValue, global.weak);
+    if (!global.enumClass.empty())
+      constant.enumMember = &global;
+    return constant;
+  }
+  case GlobalValue::Kind::EnumClass: {
+    Operand enumClass;
+    enumClass.kind = Operand::Kind::EnumClass;
+    enumClass.global = &global;
+    return enumClass;
+  }
   case GlobalValue::Kind::Function: {
     Operand fn;
     fn.kind = Operand::Kind::Function;
@@ -254,6 +265,22 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     array.kind = Operand::Kind::GlobalArray;
     array.global = &global;
     return array;
+  }
+  case GlobalValue::Kind::TupleClass: {
+    Operand tupleClass;
+    tupleClass.kind = Operand::Kind::TupleClass;
+    tupleClass.tupleClass = global.tupleClass;
+    tupleClass.fields = global.fields;
+    return tupleClass;
+  }
+  case GlobalValue::Kind::Tuple: {
+    std::vector<Operand> elements;
+    for (const GlobalValue &element : global.elements)
+      elements.push_back(resolveGlobal(element, loc));
+    Operand tuple = Operand::tuple(std::move(elements));
+    tuple.tupleClass = global.tupleClass;
+    tuple.fields = global.fields;
+    return tuple;
   }
   }
   throw ir::CompileError(loc, "unsupported global value");
@@ -287,6 +314,13 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
       return Operand::named(Operand::Kind::Builtin, "kaji." + member);
     if (member == "laneid")
       return laneId(loc);
+    if (member == "libdevice")
+      return Operand::named(Operand::Kind::Module, "kaji.libdevice");
+    if (member.starts_with("libdevice.")) {
+      if (!ir::findLibdeviceFunction(member.substr(10)))
+        throw ir::CompileError(loc, "cuda.libdevice has no function '" + member.substr(10) + "'");
+      return Operand::named(Operand::Kind::Builtin, "kaji." + member);
+    }
     if (member == "warpsize") {
       at(loc);
       return intConstant(ScalarKind::Int32, 32);
@@ -295,7 +329,7 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
   }
   if (module == "math" || module == "numpy") {
     std::string qualified = module + "." + member;
-    if (findMathFunction(qualified))
+    if (findMathFunction(qualified) || (module == "math" && isLibdeviceOrScaledMath(member)))
       return Operand::named(Operand::Kind::Builtin, qualified);
     if (auto kind = module == "numpy" ? scalarKindFromNumpyName(member) : std::nullopt)
       return Operand::named(Operand::Kind::Builtin, "numpy." + std::string(ir::numpyName(*kind)));
@@ -329,6 +363,9 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
     }
     return resolveQualified(base.name + "." + attr, node.loc);
   }
+  if (base.kind == Operand::Kind::Tuple)
+    if (std::optional<Operand> field = namedTupleField(base, attr))
+      return *field;
   if (base.kind == Operand::Kind::Array) {
     ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
     unsigned ndim = base.type().ndim();
@@ -356,8 +393,40 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
       return Operand::scalar(size);
     }
   }
+  if (base.kind == Operand::Kind::EnumClass) {
+    if (const GlobalValue *member = base.global->enumMemberNamed(attr))
+      return resolveGlobal(*member, node.loc);
+    throw ir::CompileError(node.loc, "enum class '" + base.global->qualifiedName +
+                                         "' has no member '" + attr + "'");
+  }
+  if (base.enumMember && attr == "value") {
+    Operand value = base;
+    value.enumMember = nullptr;
+    return value;
+  }
+  if (base.isPlainEnumMember())
+    throw ir::CompileError(node.loc, "'" + describe(base) + "' has no attribute '" + attr +
+                                         "' in kernels (only .value)");
+  if (base.isScalar() && base.type().isInteger() && attr == "bit_count") {
+    Operand method = Operand::named(Operand::Kind::Builtin, "int.bit_count");
+    method.elements.push_back(base);
+    return method;
+  }
   throw ir::CompileError(node.loc,
                          "'" + describe(base) + "' has no attribute '" + attr + "' in kernels");
+}
+
+Operand FunctionLowerer::bitCount(const Operand &x, const CallExpr &expr) {
+  if (!expr.args.empty() || !expr.keywords.empty())
+    throw ir::CompileError(expr.loc, "bit_count() takes no arguments, in '" + unparse(expr) + "'");
+  at(expr.loc);
+  // |INT_MIN| wraps to itself, whose one set bit is the right count.
+  ir::Value *magnitude = x.type().isSignedInteger()
+                             ? builder_.create(ir::Opcode::Abs, x.type(), {x.value})->result()
+                             : x.value;
+  ir::Value *ones =
+      builder_.create(ir::Opcode::Bits, x.type(), {magnitude}, std::string("popc"))->result();
+  return Operand::scalar(builder_.cast(ones, ir::Type::scalar(ScalarKind::Int64)));
 }
 
 Operand FunctionLowerer::gridIndex(const CallExpr &expr, bool size) {
@@ -387,19 +456,24 @@ Operand FunctionLowerer::gridIndex(const CallExpr &expr, bool size) {
   return elements.size() == 1 ? elements.front() : Operand::tuple(std::move(elements));
 }
 
+void requireNumbers(const std::string &function, size_t minArgs, size_t maxArgs,
+                    const std::vector<Operand> &args, const CallExpr &expr) {
+  if (args.size() < minArgs || args.size() > maxArgs)
+    throw ir::CompileError(
+        expr.loc, function + "() takes " + std::to_string(minArgs) +
+                      (maxArgs > minArgs ? " or " + std::to_string(maxArgs) : std::string()) +
+                      " argument" + (maxArgs == 1 ? "" : "s") + ", got " +
+                      std::to_string(args.size()));
+  for (const Operand &arg : args)
+    if (!arg.isScalar())
+      throw ir::CompileError(expr.loc, function + "() needs numbers, not '" + describe(arg) +
+                                           "', in '" + unparse(expr) + "'");
+}
+
 Operand FunctionLowerer::callMath(const std::string &function, const std::vector<Operand> &args,
                                   const CallExpr &expr) {
   const MathFunction &fn = *findMathFunction(function);
-  const std::string &display = function;
-  size_t maxArgs = fn.kind == MathKind::Log ? 2 : fn.arity;
-  if (args.size() < fn.arity || args.size() > maxArgs)
-    throw ir::CompileError(expr.loc, display + "() takes " + std::to_string(fn.arity) +
-                                         " argument" + (fn.arity == 1 ? "" : "s") + ", got " +
-                                         std::to_string(args.size()));
-  for (const Operand &arg : args)
-    if (!arg.isScalar())
-      throw ir::CompileError(expr.loc, display + "() needs numbers, not '" + describe(arg) +
-                                           "', in '" + unparse(expr) + "'");
+  requireNumbers(function, fn.arity, fn.kind == MathKind::Log ? 2 : fn.arity, args, expr);
   ScalarType type = args.front().scalarType();
   for (const Operand &arg : args)
     type = promote(type, arg.scalarType());
@@ -467,16 +541,30 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   if (!expr.keywords.empty())
     throw ir::CompileError(expr.keywords.front().loc,
                            display + "() takes no keyword arguments in kernels");
-  if (name == "builtins.range")
-    throw ir::CompileError(expr.loc, "range() is supported only as the iterable of a for loop");
+  if (name == "builtins.range" || name == "builtins.enumerate" || name == "builtins.zip")
+    throw ir::CompileError(expr.loc,
+                           display + "() is supported only as the iterable of a for loop");
   if (name == "kaji.grid" || name == "kaji.gridsize")
     return gridIndex(expr, name == "kaji.gridsize");
   std::vector<Operand> args;
   for (const ExprPtr &arg : expr.args)
     args.push_back(lower(*arg));
   at(expr.loc);
+  if (name == "kaji.literal_unroll") {
+    // Every loop over a tuple is unrolled (Iteration.cpp): the marker changes nothing.
+    if (args.size() != 1 || args.front().kind != Operand::Kind::Tuple)
+      throw ir::CompileError(expr.loc,
+                             "literal_unroll() takes one tuple in '" + unparse(expr) + "'");
+    return args.front();
+  }
   if (name.starts_with("kaji.atomic."))
     return atomic(name.substr(12), args, expr);
+  if (name.starts_with("kaji.libdevice."))
+    return callLibdevice(name.substr(15), args, expr);
+  if (name.starts_with("math.") && isLibdeviceOrScaledMath(name.substr(5)))
+    return callLibdeviceMath(name.substr(5), args, expr);
+  if (name == "builtins.round")
+    return callRound(args, expr);
   if (name.starts_with("kaji."))
     if (std::optional<Operand> result = callGpuFunction(name.substr(5), args, expr))
       return *result;

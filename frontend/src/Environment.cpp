@@ -46,6 +46,31 @@ GlobalValue GlobalValue::functionRef(FunctionRef ref) {
   return v;
 }
 
+GlobalValue GlobalValue::enumClassOf(std::string qualifiedName, bool intEnum,
+                                     std::vector<GlobalValue> members) {
+  GlobalValue v;
+  v.kind = Kind::EnumClass;
+  v.qualifiedName = std::move(qualifiedName);
+  v.intEnum = intEnum;
+  v.enumMembers = std::move(members);
+  return v;
+}
+
+GlobalValue GlobalValue::enumMemberOf(GlobalValue value, std::string enumClass, std::string member,
+                                      bool intEnum) {
+  value.enumClass = std::move(enumClass);
+  value.enumMember = std::move(member);
+  value.intEnum = intEnum;
+  return value;
+}
+
+const GlobalValue *GlobalValue::enumMemberNamed(std::string_view name) const {
+  for (const GlobalValue &member : enumMembers)
+    if (member.qualifiedName == name)
+      return &member;
+  return nullptr;
+}
+
 GlobalValue GlobalValue::array(std::string name, ir::ScalarKind element, std::vector<int64_t> shape,
                                std::optional<std::string> bytes) {
   GlobalValue v;
@@ -55,6 +80,24 @@ GlobalValue GlobalValue::array(std::string name, ir::ScalarKind element, std::ve
   v.arrayShape = std::move(shape);
   v.arrayTooLarge = !bytes;
   v.arrayBytes = bytes ? std::move(*bytes) : std::string();
+  return v;
+}
+
+GlobalValue GlobalValue::tuple(std::vector<GlobalValue> elements, std::string tupleClass,
+                               std::vector<std::string> fields) {
+  GlobalValue v;
+  v.kind = Kind::Tuple;
+  v.elements = std::move(elements);
+  v.tupleClass = std::move(tupleClass);
+  v.fields = std::move(fields);
+  return v;
+}
+
+GlobalValue GlobalValue::namedTupleClass(std::string name, std::vector<std::string> fields) {
+  GlobalValue v;
+  v.kind = Kind::TupleClass;
+  v.tupleClass = std::move(name);
+  v.fields = std::move(fields);
   return v;
 }
 
@@ -113,8 +156,18 @@ std::vector<Signature> decoratorSignatures(const Expr &decorator) {
   return signatures;
 }
 
-// `N = 3`, `X = -1.5`, `FLAG = True`: Python scalars, hence weak.
+// `N = 3`, `X = -1.5`, `FLAG = True`: Python scalars, hence weak; `SHAPE = (4, 8)`.
 std::optional<GlobalValue> literalConstant(const Expr &value) {
+  if (auto *tuple = value.as<TupleExpr>()) {
+    std::vector<GlobalValue> elements;
+    for (const ExprPtr &element : tuple->elts) {
+      std::optional<GlobalValue> constant = literalConstant(*element);
+      if (!constant)
+        return std::nullopt;
+      elements.push_back(std::move(*constant));
+    }
+    return GlobalValue::tuple(std::move(elements));
+  }
   const Expr *literal = &value;
   bool negate = false;
   if (auto *unary = value.as<UnaryOpExpr>();

@@ -63,6 +63,8 @@ private:
     case GlobalValue::Kind::Constant: {
       field("constant", ir::irName(value.constantType));
       field("weak", value.weak ? "1" : "0");
+      field("enum", value.enumClass + "." + value.enumMember + (value.intEnum ? " int" : ""));
+      field("attribute", value.qualifiedName);
       // The float's bits, not its decimal spelling, so every distinct value differs.
       field("value", ir::isFloat(value.constantType)
                          ? std::to_string(std::bit_cast<uint64_t>(value.floatValue))
@@ -71,6 +73,12 @@ private:
     }
     case GlobalValue::Kind::Function:
       function(value.function);
+      return;
+    case GlobalValue::Kind::EnumClass:
+      field("enum-class", value.qualifiedName + (value.intEnum ? " int" : ""));
+      field("members", std::to_string(value.enumMembers.size()));
+      for (const GlobalValue &member : value.enumMembers)
+        global(member);
       return;
     case GlobalValue::Kind::Array: {
       field("array", ir::irName(value.arrayElement));
@@ -81,6 +89,16 @@ private:
       field("bytes", value.arrayTooLarge ? "too large" : value.arrayBytes);
       return;
     }
+    case GlobalValue::Kind::TupleClass:
+    case GlobalValue::Kind::Tuple:
+      field(value.kind == GlobalValue::Kind::Tuple ? "tuple" : "tuple class",
+            std::to_string(value.elements.size()));
+      field("class", value.tupleClass);
+      for (const std::string &name : value.fields)
+        field("field", name);
+      for (const GlobalValue &element : value.elements)
+        global(element);
+      return;
     }
   }
 

@@ -5,6 +5,7 @@
 #include "kaji/ir/Constants.h"
 #include "kaji/ir/Passes.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 
@@ -94,7 +95,8 @@ ir::CmpPredicate predicateOf(CompareOperator op) {
 
 bool isPythonBuiltin(std::string_view name) {
   for (std::string_view builtin :
-       {"range", "len", "min", "max", "abs", "int", "float", "bool", "print"})
+       {"range", "len", "min", "max", "abs", "int", "float", "bool", "print", "round", "enumerate",
+        "zip"})
     if (name == builtin)
       return true;
   return false;
@@ -236,7 +238,9 @@ Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Ope
   if (op == BinaryOperator::MatMul)
     throw ir::CompileError(loc,
                            "the '@' operator is not supported in kernels ('" + source() + "')");
-  if (!lhs.isScalar() || !rhs.isScalar())
+  if (std::optional<Operand> tuple = tupleBinary(op, lhs, rhs))
+    return *tuple;
+  if (!lhs.isScalar() || !rhs.isScalar() || lhs.isPlainEnumMember() || rhs.isPlainEnumMember())
     throw fail();
   if (std::optional<Operand> exact = foldWeakIntegers(op, lhs, rhs, loc, source))
     return *exact;
@@ -301,6 +305,10 @@ FunctionLowerer::foldWeakIntegers(BinaryOperator op, const Operand &lhs, const O
 Operand FunctionLowerer::lowerUnary(const UnaryOpExpr &expr) {
   Operand operand = lowerExact(*expr.operand);
   at(expr.loc);
+  if (operand.isPlainEnumMember() && expr.op != UnaryOperator::Not)
+    throw ir::CompileError(expr.loc, "bad operand '" + describe(operand) + "' for unary '" +
+                                         std::string(spelling(expr.op)) + "' in '" + unparse(expr) +
+                                         "'");
   if (std::optional<PythonInt> value = weakIntegerValue(operand);
       value && expr.op != UnaryOperator::Not) {
     PythonInt result = expr.op == UnaryOperator::Minus    ? -*value
@@ -332,6 +340,8 @@ ir::Value *FunctionLowerer::truth(const Operand &value, const Expr &node) {
   at(node.loc);
   switch (value.kind) {
   case Operand::Kind::Scalar: {
+    if (value.isPlainEnumMember())
+      return builder_.boolConstant(true);
     if (value.type().isBool())
       return value.value;
     Operand zero = value.type().isFloat() ? floatConstant(value.type().scalarKind(), 0.0)
@@ -457,9 +467,40 @@ Operand FunctionLowerer::lowerBoolOp(const BoolOpExpr &expr) {
   return mergeValues(merge, blocks, values, operandTypes, expr);
 }
 
+std::optional<ir::Value *> FunctionLowerer::compareEnumMembers(CompareOperator op,
+                                                               const Operand &lhs,
+                                                               const Operand &rhs,
+                                                               const Expr &node) {
+  bool identity = op == CompareOperator::Is || op == CompareOperator::IsNot;
+  bool equality = identity || op == CompareOperator::Eq || op == CompareOperator::NotEq;
+  if (!(lhs.enumMember || rhs.enumMember) ||
+      !(identity || lhs.isPlainEnumMember() || rhs.isPlainEnumMember()))
+    return std::nullopt; // IntEnum members compare as the ints they are
+  if (!equality)
+    throw ir::CompileError(node.loc, "'" + std::string(spelling(op)) + "' is not defined for '" +
+                                         describe(lhs) + "' and '" + describe(rhs) + "' in '" +
+                                         unparse(node) + "'");
+  bool wantsSame = op == CompareOperator::Eq || op == CompareOperator::Is;
+  if (lhs.enumMember && rhs.enumMember) {
+    bool same = lhs.enumMember->enumClass == rhs.enumMember->enumClass &&
+                lhs.enumMember->enumMember == rhs.enumMember->enumMember;
+    return builder_.boolConstant(same == wantsSame);
+  }
+  if (lhs.kind == Operand::Kind::None || rhs.kind == Operand::Kind::None)
+    return builder_.boolConstant(!wantsSame);
+  // A member against a plain number: a variable or parameter that was assigned a member
+  // holds its value (docs/numba-compat.md), so the values compare.
+  Operand lhsValue = lhs, rhsValue = rhs;
+  lhsValue.enumMember = rhsValue.enumMember = nullptr;
+  return compareValues(wantsSame ? CompareOperator::Eq : CompareOperator::NotEq, lhsValue, rhsValue,
+                       node);
+}
+
 ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs,
                                           const Operand &rhs, const Expr &node) {
   at(node.loc);
+  if (std::optional<ir::Value *> result = compareEnumMembers(op, lhs, rhs, node))
+    return *result;
   if (op == CompareOperator::Is || op == CompareOperator::IsNot) {
     bool lhsNone = lhs.kind == Operand::Kind::None, rhsNone = rhs.kind == Operand::Kind::None;
     if (!lhsNone && !rhsNone)
@@ -469,12 +510,23 @@ ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs
                                            unparse(node) + "'");
     return builder_.boolConstant((lhsNone && rhsNone) == (op == CompareOperator::Is));
   }
-  if (op == CompareOperator::In || op == CompareOperator::NotIn)
-    throw ir::CompileError(node.loc, "the '" + std::string(spelling(op)) +
-                                         "' operator is not supported in kernels");
+  if (op == CompareOperator::In || op == CompareOperator::NotIn) {
+    if (rhs.kind != Operand::Kind::Tuple)
+      throw ir::CompileError(node.loc, "the '" + std::string(spelling(op)) +
+                                           "' operator takes a tuple on its right in kernels, "
+                                           "not '" +
+                                           describe(rhs) + "', in '" + unparse(node) + "'");
+    // Python's `x in t`: any(x == e for e in t).
+    ir::Value *found = builder_.boolConstant(false);
+    for (const Operand &element : rhs.elements)
+      found = builder_.binary(ir::Opcode::Or, found,
+                              compareValues(CompareOperator::Eq, lhs, element, node));
+    if (op == CompareOperator::In)
+      return found;
+    return folded(builder_, builder_.create(ir::Opcode::Not, found->type(), {found}));
+  }
   if (!lhs.isScalar() || !rhs.isScalar())
-    throw ir::CompileError(node.loc, "cannot compare '" + describe(lhs) + "' and '" +
-                                         describe(rhs) + "' in '" + unparse(node) + "'");
+    return compareTuples(op, lhs, rhs, node);
   std::optional<PythonInt> lhsInt = weakIntegerValue(lhs), rhsInt = weakIntegerValue(rhs);
   if (lhsInt && rhsInt)
     return builder_.boolConstant(ir::comparisonHolds(predicateOf(op), *lhsInt, *rhsInt));
@@ -553,22 +605,8 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
 
 Operand FunctionLowerer::lowerSubscript(const SubscriptExpr &expr) {
   Operand base = lower(*expr.value);
-  if (base.kind == Operand::Kind::Tuple) {
-    if (expr.index->as<SliceExpr>())
-      throw ir::CompileError(expr.index->loc, "tuple slicing is not supported in kernels");
-    Operand index = lower(*expr.index);
-    std::optional<int64_t> position = constantInt(index);
-    if (!position)
-      throw ir::CompileError(expr.index->loc,
-                             "tuple indices must be constant integers in '" + unparse(expr) + "'");
-    int64_t size = int64_t(base.elements.size());
-    int64_t wrapped = *position < 0 ? *position + size : *position;
-    if (wrapped < 0 || wrapped >= size)
-      throw ir::CompileError(expr.index->loc, "tuple index out of range in '" + unparse(expr) +
-                                                  "' (the tuple has " + std::to_string(size) +
-                                                  " elements)");
-    return base.elements[size_t(wrapped)];
-  }
+  if (base.kind == Operand::Kind::Tuple)
+    return tupleSubscript(base, expr);
   std::vector<ir::Value *> operands = arrayIndices(base, expr);
   operands.insert(operands.begin(), base.value);
   ir::Type element = ir::Type::scalar(base.type().scalarKind());
@@ -584,19 +622,27 @@ std::vector<ir::Value *> FunctionLowerer::arrayIndices(const Operand &array,
   if (array.kind != Operand::Kind::Array)
     throw ir::CompileError(expr.loc, "'" + describe(array) + "' is not subscriptable in '" +
                                          unparse(expr) + "'");
-  std::vector<const Expr *> indexExprs;
+  // `a[i, j]`, or `a[idx]` with a tuple `idx`: each index with the expression it comes from.
+  std::vector<std::pair<Operand, const Expr *>> indexOperands;
+  auto add = [&](const Expr &indexExpr) {
+    if (indexExpr.as<SliceExpr>())
+      throw ir::CompileError(indexExpr.loc, "array slicing inside kernels is not supported yet");
+    Operand index = lower(indexExpr);
+    if (index.kind == Operand::Kind::Tuple)
+      for (const Operand &element : index.elements)
+        indexOperands.emplace_back(element, &indexExpr);
+    else
+      indexOperands.emplace_back(index, &indexExpr);
+  };
   if (auto *tuple = expr.index->as<TupleExpr>())
     for (const ExprPtr &element : tuple->elts)
-      indexExprs.push_back(element.get());
+      add(*element);
   else
-    indexExprs.push_back(expr.index.get());
-  for (const Expr *index : indexExprs)
-    if (index->as<SliceExpr>())
-      throw ir::CompileError(index->loc, "array slicing inside kernels is not supported yet");
-  checkIndexCount(array, indexExprs.size(), *expr.value, expr);
+    add(*expr.index);
+  checkIndexCount(array, indexOperands.size(), *expr.value, expr);
   std::vector<ir::Value *> indices;
-  for (unsigned d = 0; d < indexExprs.size(); ++d)
-    indices.push_back(indexValue(array, d, lower(*indexExprs[d]), *indexExprs[d], expr));
+  for (unsigned d = 0; d < indexOperands.size(); ++d)
+    indices.push_back(indexValue(array, d, indexOperands[d].first, *indexOperands[d].second, expr));
   return indices;
 }
 
@@ -639,6 +685,8 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
   Operand callee = lower(*expr.func);
   switch (callee.kind) {
   case Operand::Kind::Builtin:
+    if (callee.name == "int.bit_count")
+      return bitCount(callee.elements.front(), expr);
     return callBuiltin(callee.name, expr);
   case Operand::Kind::Function:
     if (!callee.function.isDevice)
@@ -647,6 +695,8 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
                                            "' is not a device function: decorate it with "
                                            "@kaji.jit(device=True))");
     return callDevice(callee.function, expr);
+  case Operand::Kind::TupleClass:
+    return buildNamedTuple(callee, expr);
   default:
     throw ir::CompileError(expr.loc,
                            "'" + describe(callee) + "' is not callable in '" + unparse(expr) + "'");
@@ -672,30 +722,39 @@ Operand FunctionLowerer::defaultArgument(const Expr &value, const Environment &e
   return lower(value);
 }
 
+std::vector<std::optional<Operand>>
+FunctionLowerer::bindArguments(const std::string &callee, const std::vector<std::string> &names,
+                               const CallExpr &expr) {
+  if (expr.args.size() > names.size())
+    throw ir::CompileError(expr.loc, callee + "() takes " + std::to_string(names.size()) +
+                                         " positional argument" + (names.size() == 1 ? "" : "s") +
+                                         " but " + std::to_string(expr.args.size()) +
+                                         " were given");
+  std::vector<std::optional<Operand>> bound(names.size());
+  for (size_t i = 0; i < expr.args.size(); ++i)
+    bound[i] = lower(*expr.args[i]);
+  for (const Keyword &kw : expr.keywords) {
+    auto name = std::find(names.begin(), names.end(), kw.name);
+    if (name == names.end())
+      throw ir::CompileError(kw.loc,
+                             callee + "() got an unexpected keyword argument '" + kw.name + "'");
+    std::optional<Operand> &slot = bound[size_t(name - names.begin())];
+    if (slot)
+      throw ir::CompileError(kw.loc,
+                             callee + "() got multiple values for argument '" + kw.name + "'");
+    slot = lower(*kw.value);
+  }
+  return bound;
+}
+
 Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &expr) {
   const FunctionDefStmt &def = *callee.def;
   std::shared_ptr<const Environment> calleeEnv = callee.env ? callee.env : env_;
   const std::vector<Parameter> &params = def.params;
-  if (expr.args.size() > params.size())
-    throw ir::CompileError(expr.loc, def.name + "() takes " + std::to_string(params.size()) +
-                                         " positional argument" + (params.size() == 1 ? "" : "s") +
-                                         " but " + std::to_string(expr.args.size()) +
-                                         " were given");
-  std::vector<std::optional<Operand>> bound(params.size());
-  for (size_t i = 0; i < expr.args.size(); ++i)
-    bound[i] = lower(*expr.args[i]);
-  for (const Keyword &kw : expr.keywords) {
-    size_t i = 0;
-    while (i < params.size() && params[i].name != kw.name)
-      ++i;
-    if (i == params.size())
-      throw ir::CompileError(kw.loc,
-                             def.name + "() got an unexpected keyword argument '" + kw.name + "'");
-    if (bound[i])
-      throw ir::CompileError(kw.loc,
-                             def.name + "() got multiple values for argument '" + kw.name + "'");
-    bound[i] = lower(*kw.value);
-  }
+  std::vector<std::string> names;
+  for (const Parameter &param : params)
+    names.push_back(param.name);
+  std::vector<std::optional<Operand>> bound = bindArguments(def.name, names, expr);
   std::vector<Operand> args;
   for (size_t i = 0; i < params.size(); ++i) {
     if (!bound[i]) {
@@ -704,30 +763,48 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
                                def.name + "() missing required argument '" + params[i].name + "'");
       bound[i] = defaultArgument(*params[i].defaultValue, *calleeEnv);
     }
-    const Operand &arg = *bound[i];
-    if (arg.kind != Operand::Kind::Scalar && arg.kind != Operand::Kind::Array)
-      throw ir::CompileError(expr.loc, "cannot pass '" + describe(arg) + "' as argument '" +
-                                           params[i].name + "' of device function '" + def.name +
-                                           "'");
-    args.push_back(arg);
+    args.push_back(*bound[i]);
   }
+  // An eager signature has no tuples: it fits scalar and array arguments only.
   const Signature *signature =
       callee.signatures.empty() ? nullptr : &deviceSignature(callee, args, expr);
   std::vector<ArgumentType> types;
   std::vector<ir::Value *> values;
+  std::vector<ParameterStructure> structure;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (!signature || args[i].kind == Operand::Kind::Array) {
-      types.push_back({args[i].type(), args[i].weak});
-      values.push_back(args[i].value);
+    if (signature && args[i].kind == Operand::Kind::Scalar) {
+      at(expr.loc);
+      types.push_back({signature->params[i], false});
+      values.push_back(convert(args[i], signature->params[i].scalarKind()));
+      structure.emplace_back();
       continue;
     }
-    at(expr.loc);
-    types.push_back({signature->params[i], false});
-    values.push_back(convert(args[i], signature->params[i].scalarKind()));
+    structure.push_back(flattenArgument(args[i], types, values, [&] {
+      return ir::CompileError(expr.loc, "cannot pass '" + describe(args[i]) + "' as argument '" +
+                                            params[i].name + "' of device function '" + def.name +
+                                            "'");
+    }));
   }
-  ir::Function *function = context_.specialise(callee, calleeEnv, types, expr.loc, *callees_);
+  ir::Function *function =
+      context_.specialise(callee, calleeEnv, types, structure, expr.loc, *callees_);
+  const ReturnTypes &returns = context_.returnsOf(function->name());
+  at(expr.loc);
+  // A tuple comes back through one-element local arrays, one per leaf (FunctionLowerer.h).
+  std::vector<Operand> slots;
+  std::vector<ir::Type> paramTypes = function->paramTypes();
+  for (size_t i = values.size(); i < paramTypes.size(); ++i) {
+    const ir::Type &slotType = paramTypes[i];
+    slots.push_back(Operand::array(
+        builder_.create(ir::Opcode::LocalArray, slotType, {}, std::vector<int64_t>{1})->result()));
+  }
+  for (const Operand &slot : slots)
+    values.push_back(slot.value);
   ir::Operation *call =
-      at(expr.loc).create(ir::Opcode::Call, function->returnType(), values, function->name());
+      builder_.create(ir::Opcode::Call, function->returnType(), values, function->name());
+  if (!slots.empty()) {
+    size_t next = 0;
+    return returnedTuple(*returns.value, slots, next);
+  }
   if (!signature)
     return function->returnType().isVoid() ? Operand() : Operand::scalar(call->result());
   const ir::Type &declared = signature->returnType;
@@ -800,6 +877,44 @@ const Signature &FunctionLowerer::deviceSignature(const FunctionRef &callee,
   throw ir::CompileError(expr.loc, "device function '" + callee.def->name +
                                        "' has no signature for arguments (" +
                                        describeArguments(args) + "); it has:" + known);
+}
+
+Operand FunctionLowerer::returnedTuple(const LocalType &type, const std::vector<Operand> &slots,
+                                       size_t &next) {
+  if (type.kind != LocalType::Kind::Tuple) {
+    const Operand &slot = slots[next++];
+    ir::Value *zero = builder_.intConstant(ir::Type::scalar(ScalarKind::Int64), 0);
+    return Operand::scalar(
+        builder_.create(ir::Opcode::Load, ir::Type::scalar(type.scalar.kind), {slot.value, zero})
+            ->result());
+  }
+  std::vector<Operand> elements;
+  for (const LocalType &element : type.elements)
+    elements.push_back(returnedTuple(element, slots, next));
+  Operand tuple = Operand::tuple(std::move(elements));
+  tuple.tupleClass = type.tupleClass;
+  tuple.fields = type.fields;
+  return tuple;
+}
+
+ParameterStructure
+FunctionLowerer::flattenArgument(const Operand &arg, std::vector<ArgumentType> &types,
+                                 std::vector<ir::Value *> &values,
+                                 const std::function<ir::CompileError()> &unsupported) {
+  ParameterStructure structure;
+  if (arg.kind == Operand::Kind::Scalar || arg.kind == Operand::Kind::Array) {
+    types.push_back({arg.type(), arg.weak});
+    values.push_back(arg.value);
+    return structure;
+  }
+  if (arg.kind != Operand::Kind::Tuple)
+    throw unsupported();
+  structure.tuple = true;
+  structure.tupleClass = arg.tupleClass;
+  structure.fields = arg.fields;
+  for (const Operand &element : arg.elements)
+    structure.elements.push_back(flattenArgument(element, types, values, unsupported));
+  return structure;
 }
 
 } // namespace kaji::frontend

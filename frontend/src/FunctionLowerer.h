@@ -10,8 +10,10 @@
 
 #include "kaji/frontend/Environment.h"
 #include "kaji/frontend/Lowering.h"
+#include "kaji/frontend/Signature.h"
 #include "kaji/ir/Builder.h"
 #include "kaji/ir/IR.h"
+#include "kaji/ir/Libdevice.h"
 
 #include <functional>
 #include <optional>
@@ -23,6 +25,14 @@ namespace kaji::frontend {
 
 class LoweringContext;
 
+// math.frexp, ldexp, modf, remainder, radians and degrees: the math members
+// FunctionLowerer::callLibdeviceMath computes.
+bool isLibdeviceOrScaledMath(std::string_view member);
+
+// Throws unless `function` (as spelt in messages) got minArgs to maxArgs `args`, all numbers.
+void requireNumbers(const std::string &function, size_t minArgs, size_t maxArgs,
+                    const std::vector<Operand> &args, const CallExpr &expr);
+
 // The type of one argument a function is specialised on.
 struct ArgumentType {
   ir::Type type;
@@ -32,8 +42,11 @@ struct ArgumentType {
 
 // What the return statements of a device function produce.
 struct ReturnTypes {
-  std::optional<ScalarType> value; // unification of `return expr`
-  bool none = false;               // a bare `return` or falling off the end
+  // Unification of `return expr`: a scalar, or a tuple of scalars, which the function stores
+  // into one-element local arrays its caller passes after the parameters (the IR returns at
+  // most one value).
+  std::optional<LocalType> value;
+  bool none = false; // a bare `return` or falling off the end
   friend bool operator==(const ReturnTypes &, const ReturnTypes &) = default;
 };
 
@@ -51,7 +64,9 @@ public:
                   std::shared_ptr<const Environment> env, ir::Function::Kind kind,
                   const FunctionTypes &guess, ir::Module &target, ir::Module &callees);
 
-  ir::Function *run(const std::vector<ArgumentType> &args, std::string name);
+  // `args` are the flattened leaves of the parameters `structure` describes.
+  ir::Function *run(const std::vector<ArgumentType> &args,
+                    const std::vector<ParameterStructure> &structure, std::string name);
   const FunctionTypes &observed() const { return observed_; }
 
 private:
@@ -59,9 +74,24 @@ private:
     ir::Block *continueTarget;
     ir::Block *breakTarget;
   };
+  // What a for loop iterates over; `state` names the hidden SSA variable holding a counted
+  // iterable's position (Iteration.cpp).
+  struct Iterable {
+    enum class Kind : uint8_t { Range, Array, Tuple, Enumerate, Zip };
+    Kind kind = Kind::Tuple;
+    std::string state;           // Range: the current value; Array: the index; Enumerate: the count
+    Operand stop, step;          // Range, both of the range's type
+    Operand array;               // Array
+    std::vector<Operand> items;  // Tuple
+    std::vector<Iterable> parts; // Enumerate (one), Zip
+  };
 
   // Statements and control flow (StatementLowering.cpp).
-  void bindParameters(const std::vector<ArgumentType> &args);
+  void bindParameters(const std::vector<ArgumentType> &args,
+                      const std::vector<ParameterStructure> &structure);
+  // The parameter `structure` rebuilt from the entry arguments from `next` on.
+  Operand parameterValue(const ParameterStructure &structure, const std::vector<ArgumentType> &args,
+                         unsigned &next);
   void collectLocals(const Body &body);
   void collectTargets(const Expr &target);
   void lowerBody(const Body &body);
@@ -71,11 +101,34 @@ private:
   void lowerIf(const IfStmt &stmt);
   void lowerWhile(const WhileStmt &stmt);
   void lowerFor(const ForStmt &stmt);
+  // Iteration (Iteration.cpp): the iterable, with its state initialised in the current block.
+  Iterable iterable(const Expr &expr);
+  Iterable rangeIterable(const CallExpr &call);
+  Iterable enumerateIterable(const CallExpr &call);
+  std::string hiddenVariable(const std::string &prefix);
+  // The number of copies of the body when `it` takes items from a tuple (the shortest one's
+  // length); nothing for a counted loop.
+  std::optional<size_t> unrolledCount(const Iterable &it) const;
+  // Whether `it` has another item, or null when only the unrolled count decides it.
+  ir::Value *hasNext(const Iterable &it, const Location &loc);
+  Operand currentItem(const Iterable &it, std::optional<size_t> unrolled, const Location &loc);
+  void advance(const Iterable &it, const Location &loc);
+  void bindUnrolledTarget(const Expr &target, const Operand &value);
+  // Throws at `target` when `value` does not unpack into it.
+  void checkUnpackCount(const TupleExpr &target, const Operand &value);
   void lowerReturn(const ReturnStmt &stmt);
+  // The scalar leaves of a returned tuple, in order: where a tuple-returning function stores.
+  void storeReturnedTuple(const Operand &value, const LocalType &type, unsigned &next);
   void lowerImplicitReturn();
   void assign(const Expr &target, const Operand &value);
   void writeLocal(const std::string &name, const Operand &value, const Location &loc);
   Operand readLocal(const std::string &name, const Location &loc);
+  // A variable's value in its slots: `name` for a scalar, `name#0`, `name#1#0`, ... for the
+  // leaves of a tuple (arrays bound in arrays_, scalars SSA variables).
+  void writeSlots(const std::string &slot, const Operand &value, const LocalType &type,
+                  const Location &loc);
+  // Nothing where a leaf is unassigned on the paths lowered so far.
+  std::optional<Operand> readSlots(const std::string &slot, const LocalType &type);
   LocalType &ssaType(const std::string &name, const LocalType &fallback);
 
   // Expressions (ExpressionLowering.cpp).
@@ -104,6 +157,10 @@ private:
   Operand lowerCompare(const CompareExpr &expr);
   ir::Value *compareValues(CompareOperator op, const Operand &lhs, const Operand &rhs,
                            const Expr &node);
+  // ==, !=, is and is not where an operand is an Enum member, or `is` with an IntEnum member;
+  // nothing where the operands compare as numbers.
+  std::optional<ir::Value *> compareEnumMembers(CompareOperator op, const Operand &lhs,
+                                                const Operand &rhs, const Expr &node);
   Operand lowerIfExp(const IfExpExpr &expr);
   Operand lowerSubscript(const SubscriptExpr &expr);
   std::vector<ir::Value *> arrayIndices(const Operand &array, const SubscriptExpr &expr);
@@ -114,8 +171,35 @@ private:
   // unsigned one as u64, never wrapped.
   ir::Value *indexValue(const Operand &array, unsigned dim, const Operand &index,
                         const Expr &indexExpr, const Expr &node);
+  // Tuples (TupleOperations.cpp).
+  Operand tupleSubscript(const Operand &tuple, const SubscriptExpr &expr);
+  // `index`, lowered from `indexExpr`, as a constant; an error at it otherwise.
+  int64_t constantTupleIndex(const Operand &index, const Expr &indexExpr, const Expr &node,
+                             bool forSlice);
+  // `t[i]` with a run-time `i` for a tuple of one scalar type; nothing for other tuples.
+  std::optional<Operand> runtimeTupleIndex(const Operand &tuple, const Operand &index,
+                                           const SubscriptExpr &expr);
+  // `+` of two tuples, `*` of a tuple and a constant; nothing for other operands.
+  std::optional<Operand> tupleBinary(BinaryOperator op, const Operand &lhs, const Operand &rhs);
+  ir::Value *compareTuples(CompareOperator op, const Operand &lhs, const Operand &rhs,
+                           const Expr &node);
+  std::optional<Operand> namedTupleField(const Operand &tuple, const std::string &field);
+  // `Point(1, y=2)` for a namedtuple class `Point`.
+  Operand buildNamedTuple(const Operand &tupleClass, const CallExpr &expr);
   Operand lowerCall(const CallExpr &expr);
   Operand callDevice(const FunctionRef &callee, const CallExpr &expr);
+  // The arguments of `expr` bound to the parameters `names` of `callee` as Python binds
+  // them, positional then keywords; a parameter given nothing stays empty.
+  std::vector<std::optional<Operand>> bindArguments(const std::string &callee,
+                                                    const std::vector<std::string> &names,
+                                                    const CallExpr &expr);
+  // Appends the leaves of a device function's argument (a tuple is taken apart) and returns
+  // its structure; `unsupported` is thrown for a value no parameter takes.
+  ParameterStructure flattenArgument(const Operand &arg, std::vector<ArgumentType> &types,
+                                     std::vector<ir::Value *> &values,
+                                     const std::function<ir::CompileError()> &unsupported);
+  // The tuple of `type` loaded from the one-element arrays `slots` from `next` on.
+  Operand returnedTuple(const LocalType &type, const std::vector<Operand> &slots, size_t &next);
   const Signature &deviceSignature(const FunctionRef &callee, const std::vector<Operand> &args,
                                    const CallExpr &expr);
   Operand defaultArgument(const Expr &value, const Environment &env);
@@ -149,6 +233,19 @@ private:
   Operand callMath(const std::string &function, const std::vector<Operand> &args,
                    const CallExpr &expr);
   Operand gridIndex(const CallExpr &expr, bool size);
+  // x.bit_count(): the number of ones in |x|, as Python's int.bit_count.
+  Operand bitCount(const Operand &x, const CallExpr &expr);
+  // round(x) and round(x, ndigits) as Python rounds (Rounding.cpp).
+  Operand callRound(const std::vector<Operand> &args, const CallExpr &expr);
+
+  // cuda.libdevice.NAME and the math functions computed through libdevice (LibdeviceCalls.cpp).
+  Operand callLibdevice(const std::string &name, const std::vector<Operand> &args,
+                        const CallExpr &expr);
+  Operand callLibdeviceMath(const std::string &member, const std::vector<Operand> &args,
+                            const CallExpr &expr);
+  // The values of `function` of `args`: a scalar, or a tuple for a function with outputs.
+  Operand libdeviceValues(const ir::LibdeviceFunction &function,
+                          const std::vector<ir::Value *> &args);
 
   // The GPU model's builtins (GpuBuiltins.cpp).
   Operand staticArray(const CallExpr &expr, bool shared);
@@ -193,9 +290,13 @@ private:
   std::unique_ptr<SSABuilder> ssa_;
   std::set<std::string, std::less<>> locals_;
   std::map<std::string, Operand, std::less<>> arrays_; // array variables: bound, not SSA
+  // The targets of an unrolled loop (Iteration.cpp) in the body copy being lowered: bound to
+  // the element, so that each copy has the element's own type.
+  std::map<std::string, Operand, std::less<>> unrolledTargets_;
   std::set<std::string, std::less<>> arrayParameters_;
   std::vector<Loop> loops_;
   unsigned hiddenVariables_ = 0;
+  unsigned firstReturnSlot_ = 0; // the first out-parameter of a function returning a tuple
 };
 
 // Shared by every function lowered for one lowerFunction() call: the output module, a
@@ -205,12 +306,17 @@ public:
   LoweringContext(ir::Module &out, const LoweringOptions &options) : out_(out), options_(options) {}
 
   ir::Function *lower(const FunctionRef &fn, std::shared_ptr<const Environment> env,
-                      const std::vector<ArgumentType> &args, ir::Function::Kind kind,
+                      const std::vector<ArgumentType> &args,
+                      const std::vector<ParameterStructure> &structure, ir::Function::Kind kind,
                       const std::string &name, ir::Module &target);
-  // The device function `callee` specialised on `args`, lowered into `target` at most once.
+  // The device function `callee` specialised on `args` (the leaves of `structure`), lowered
+  // into `target` at most once.
   ir::Function *specialise(const FunctionRef &callee, std::shared_ptr<const Environment> env,
-                           const std::vector<ArgumentType> &args, const Location &callLoc,
-                           ir::Module &target);
+                           const std::vector<ArgumentType> &args,
+                           const std::vector<ParameterStructure> &structure,
+                           const Location &callLoc, ir::Module &target);
+  // What the device function `name`, lowered by this context, returns.
+  const ReturnTypes &returnsOf(const std::string &name) const { return returns_.at(name); }
   ir::Module &scratch() { return scratch_; }
   const LoweringOptions &options() const { return options_; }
 
@@ -219,6 +325,7 @@ private:
   const LoweringOptions &options_;
   ir::Module scratch_;
   std::vector<const FunctionDefStmt *> active_;
+  std::map<std::string, ReturnTypes, std::less<>> returns_;
 };
 
 } // namespace kaji::frontend

@@ -12,9 +12,9 @@ std::string spell(const LocalType &t) {
   case LocalType::Kind::Array:
     return typeString(t.array);
   case LocalType::Kind::Tuple: {
-    std::string text = "tuple(";
+    std::string text = (t.tupleClass.empty() ? "tuple" : t.tupleClass) + "(";
     for (size_t i = 0; i < t.elements.size(); ++i)
-      text += (i ? ", " : "") + std::string(ir::numpyName(t.elements[i].kind));
+      text += (i ? ", " : "") + (t.fields.empty() ? "" : t.fields[i] + "=") + spell(t.elements[i]);
     return text + ")";
   }
   }
@@ -27,9 +27,8 @@ std::string spell(const LocalType &t) {
                                   "' and '" + spell(b) + "'; a variable has one type");
 }
 
-} // namespace
-
-LocalType localTypeOf(const Operand &value, const std::string &variable, const ir::Location &loc) {
+LocalType typeOf(const Operand &value, const Operand &whole, const std::string &variable,
+                 const ir::Location &loc) {
   LocalType t;
   switch (value.kind) {
   case Operand::Kind::Scalar:
@@ -41,17 +40,25 @@ LocalType localTypeOf(const Operand &value, const std::string &variable, const i
     return t;
   case Operand::Kind::Tuple:
     t.kind = LocalType::Kind::Tuple;
-    for (const Operand &element : value.elements) {
-      if (!element.isScalar())
-        throw ir::CompileError(loc, "cannot assign '" + describe(value) + "' to '" + variable +
-                                        "': tuple variables may hold only scalars");
-      t.elements.push_back(element.scalarType());
-    }
+    t.tupleClass = value.tupleClass;
+    t.fields = value.fields;
+    for (const Operand &element : value.elements)
+      t.elements.push_back(typeOf(element, whole, variable, loc));
     return t;
   default:
+    if (&value != &whole)
+      throw ir::CompileError(loc, "cannot assign '" + describe(whole) + "' to '" + variable +
+                                      "': tuple variables may hold only numbers, arrays and "
+                                      "tuples of them");
     throw ir::CompileError(loc, "cannot assign " + describe(value) + " to variable '" + variable +
                                     "' in a kernel");
   }
+}
+
+} // namespace
+
+LocalType localTypeOf(const Operand &value, const std::string &variable, const ir::Location &loc) {
+  return typeOf(value, value, variable, loc);
 }
 
 LocalType unify(const LocalType &a, const LocalType &b, const std::string &variable,
@@ -70,19 +77,20 @@ LocalType unify(const LocalType &a, const LocalType &b, const std::string &varia
       conflict(a, b, variable, loc);
     return a;
   case LocalType::Kind::Tuple: {
-    if (a.elements.size() != b.elements.size())
+    if (a.elements.size() != b.elements.size() || a.fields != b.fields ||
+        a.tupleClass != b.tupleClass)
       conflict(a, b, variable, loc);
     LocalType t = a;
     for (size_t i = 0; i < a.elements.size(); ++i) {
-      t.elements[i] = promote(a.elements[i], b.elements[i]);
-      t.elements[i].weak = a.elements[i].weak && b.elements[i].weak;
+      if (a.elements[i].kind != b.elements[i].kind)
+        conflict(a, b, variable, loc);
+      t.elements[i] = unify(a.elements[i], b.elements[i], variable, loc);
     }
     return t;
   }
   }
   return a;
 }
-
 void unifyInto(LocalTypes &into, const LocalTypes &from, const ir::Location &loc) {
   for (const auto &[name, type] : from) {
     auto it = into.find(name);

@@ -16,16 +16,18 @@ namespace kaji::frontend {
 struct LocalType {
   enum class Kind : uint8_t { Scalar, Array, Tuple };
   Kind kind = Kind::Scalar;
-  ScalarType scalar;                // Scalar
-  ir::Type array;                   // Array
-  std::vector<ScalarType> elements; // Tuple
+  ScalarType scalar;               // Scalar
+  ir::Type array;                  // Array
+  std::vector<LocalType> elements; // Tuple: scalars, arrays and tuples
+  std::string tupleClass;          // Tuple: a namedtuple's class, empty for a plain tuple
+  std::vector<std::string> fields; // Tuple: a namedtuple's field names
   friend bool operator==(const LocalType &, const LocalType &) = default;
 };
 
 using LocalTypes = std::map<std::string, LocalType, std::less<>>;
 
 // The type a variable holding `value` has; throws at `loc` for values no variable holds
-// (modules, functions, None, nested tuples).
+// (modules, functions, None, and tuples of them).
 LocalType localTypeOf(const Operand &value, const std::string &variable, const ir::Location &loc);
 
 // Weak types yield to strong ones; two scalars promote; tuples unify elementwise. Throws

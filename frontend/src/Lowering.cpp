@@ -7,6 +7,7 @@
 #include "kaji/frontend/Signature.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace kaji::frontend {
 namespace {
@@ -36,25 +37,40 @@ uint64_t kernelParameterBytes(const std::vector<ir::Type> &argTypes) {
   return bytes;
 }
 
-// `add__f32_f32`; a weak literal argument is marked `w`, an array spells its dtype,
-// rank and layout: `a2f32c`.
-std::string mangle(const std::string &name, const std::vector<ArgumentType> &args) {
+// An argument's type in a mangled name: `f32`, `f32w` for a weak literal, an array's dtype,
+// rank, layout and (outside global memory) memory space: `a2f32c`, `a1f32cl`.
+std::string mangledType(const ArgumentType &arg) {
+  if (!arg.type.isArray())
+    return std::string(ir::irName(arg.type.scalarKind())) + (arg.weak ? "w" : "");
+  static const char layouts[] = {'c', 'f', 'a'};
+  std::string mangled = 'a' + std::to_string(arg.type.ndim()) +
+                        std::string(ir::irName(arg.type.scalarKind())) +
+                        layouts[int(arg.type.layout())];
+  static const char spaces[] = {'g', 's', 'l', 'k'};
+  if (arg.type.memorySpace() != ir::MemorySpace::Global)
+    mangled += spaces[int(arg.type.memorySpace())];
+  return mangled;
+}
+
+// `add__f32_f32`: the name, then each parameter's type; a tuple parameter is `T` (and a
+// namedtuple's class), its elements, `_E`.
+std::string mangle(const std::string &name, const std::vector<ArgumentType> &args,
+                   const std::vector<ParameterStructure> &structure) {
   std::string mangled = name + "_";
-  for (const ArgumentType &arg : args) {
+  size_t leaf = 0;
+  std::function<void(const ParameterStructure &)> parameter = [&](const ParameterStructure &p) {
     mangled += '_';
-    if (arg.type.isArray()) {
-      static const char layouts[] = {'c', 'f', 'a'};
-      mangled += 'a' + std::to_string(arg.type.ndim()) +
-                 std::string(ir::irName(arg.type.scalarKind())) + layouts[int(arg.type.layout())];
-      static const char spaces[] = {'g', 's', 'l', 'k'};
-      if (arg.type.memorySpace() != ir::MemorySpace::Global)
-        mangled += spaces[int(arg.type.memorySpace())];
-    } else {
-      mangled += ir::irName(arg.type.scalarKind());
-      if (arg.weak)
-        mangled += 'w';
+    if (!p.tuple) {
+      mangled += mangledType(args[leaf++]);
+      return;
     }
-  }
+    mangled += 'T' + p.tupleClass;
+    for (const ParameterStructure &element : p.elements)
+      parameter(element);
+    mangled += "_E";
+  };
+  for (const ParameterStructure &p : structure)
+    parameter(p);
   return mangled;
 }
 
@@ -63,12 +79,17 @@ std::string mangle(const std::string &name, const std::vector<ArgumentType> &arg
 std::string describe(const Operand &operand) {
   switch (operand.kind) {
   case Operand::Kind::Scalar:
+    if (operand.enumMember)
+      return "enum member '" + operand.enumMember->enumClass + "." +
+             operand.enumMember->enumMember + "'";
+    return typeString(operand.type());
   case Operand::Kind::Array:
     return typeString(operand.type());
   case Operand::Kind::Tuple: {
-    std::string text = "tuple(";
+    std::string text = (operand.tupleClass.empty() ? "tuple" : operand.tupleClass) + "(";
     for (size_t i = 0; i < operand.elements.size(); ++i)
-      text += (i ? ", " : "") + describe(operand.elements[i]);
+      text += (i ? ", " : "") + (operand.fields.empty() ? "" : operand.fields[i] + "=") +
+              describe(operand.elements[i]);
     return text + ")";
   }
   case Operand::Kind::None:
@@ -81,15 +102,21 @@ std::string describe(const Operand &operand) {
     return "function '" + operand.name + "'";
   case Operand::Kind::Function:
     return "function '" + operand.function.def->name + "'";
+  case Operand::Kind::TupleClass:
+    return "class '" + operand.tupleClass + "'";
   case Operand::Kind::GlobalArray:
     return "global array '" + operand.global->qualifiedName + "'";
+  case Operand::Kind::EnumClass:
+    return "enum class '" + operand.global->qualifiedName + "'";
   }
   return "?";
 }
 
 ir::Function *LoweringContext::lower(const FunctionRef &fn, std::shared_ptr<const Environment> env,
-                                     const std::vector<ArgumentType> &args, ir::Function::Kind kind,
-                                     const std::string &name, ir::Module &target) {
+                                     const std::vector<ArgumentType> &args,
+                                     const std::vector<ParameterStructure> &structure,
+                                     ir::Function::Kind kind, const std::string &name,
+                                     ir::Module &target) {
   const FunctionDefStmt &def = *fn.def;
   if (std::find(active_.begin(), active_.end(), &def) != active_.end())
     throw std::logic_error("function lowered while it is being lowered");
@@ -101,14 +128,15 @@ ir::Function *LoweringContext::lower(const FunctionRef &fn, std::shared_ptr<cons
                                           "' do not settle; please report this");
     ir::Module trial;
     FunctionLowerer lowerer(*this, fn, env, kind, guess, trial, scratch_);
-    lowerer.run(args, name);
+    lowerer.run(args, structure, name);
     const FunctionTypes &next = lowerer.observed();
     if (next == guess)
       break;
     guess = next;
   }
   ir::Function *function =
-      FunctionLowerer(*this, fn, env, kind, guess, target, target).run(args, name);
+      FunctionLowerer(*this, fn, env, kind, guess, target, target).run(args, structure, name);
+  returns_.insert_or_assign(name, guess.returns);
   active_.pop_back();
   return function;
 }
@@ -116,19 +144,21 @@ ir::Function *LoweringContext::lower(const FunctionRef &fn, std::shared_ptr<cons
 ir::Function *LoweringContext::specialise(const FunctionRef &callee,
                                           std::shared_ptr<const Environment> env,
                                           const std::vector<ArgumentType> &args,
+                                          const std::vector<ParameterStructure> &structure,
                                           const Location &callLoc, ir::Module &target) {
   if (std::find(active_.begin(), active_.end(), callee.def) != active_.end())
     throw ir::CompileError(callLoc, "recursive device functions are not supported ('" +
                                         callee.def->name + "' calls itself)");
-  std::string name = mangle(callee.def->name, args);
+  std::string name = mangle(callee.def->name, args, structure);
   if (ir::Function *existing = target.lookup(name))
     return existing;
-  return lower(callee, std::move(env), args, ir::Function::Kind::Device, name, target);
+  return lower(callee, std::move(env), args, structure, ir::Function::Kind::Device, name, target);
 }
 
 ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
                             ir::Function::Kind kind, ir::Module &out,
-                            const LoweringOptions &options) {
+                            const LoweringOptions &options,
+                            const std::vector<ParameterStructure> &structure) {
   if (kind == ir::Function::Kind::Kernel) {
     uint64_t bytes = kernelParameterBytes(argTypes);
     if (bytes > kMaxKernelParameterBytes)
@@ -143,9 +173,11 @@ ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &
     args.push_back({type, false});
   auto env = fn.env ? fn.env : std::make_shared<const Environment>();
   std::string name = fn.def->name;
+  std::vector<ParameterStructure> parameters =
+      structure.empty() ? leafParameters(args.size()) : structure;
   if (kind == ir::Function::Kind::Device)
-    name = mangle(name, args);
-  return context.lower(fn, std::move(env), args, kind, name, out);
+    name = mangle(name, args, parameters);
+  return context.lower(fn, std::move(env), args, parameters, kind, name, out);
 }
 
 } // namespace kaji::frontend

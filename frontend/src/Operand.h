@@ -28,6 +28,8 @@ struct Operand {
     Builtin,
     Function,
     GlobalArray, // a numpy array of the environment, usable only in kaji.const.array_like
+    EnumClass,   // an Enum or IntEnum class of the environment (`global`)
+    TupleClass,  // a namedtuple class: `tupleClass` and `fields`; calling it builds one
   };
   Kind kind = Kind::None;
   ir::Value *value = nullptr; // Scalar, Array
@@ -35,10 +37,16 @@ struct Operand {
   // Scalar: a weak integer constant beyond 64 bits, such as the 2**64 of 2**64 - 1; `value`
   // holds its low bits. Only an operand of another Python-int operation may be one.
   std::optional<PythonInt> wideInteger;
-  std::vector<Operand> elements;       // Tuple
+  std::vector<Operand> elements; // Tuple
+  // Tuple, TupleClass: a namedtuple's class name and field names (none for a plain tuple).
+  std::string tupleClass;
+  std::vector<std::string> fields;
   std::string name;                    // Module, Builtin: canonical dotted name; String: its text
   FunctionRef function;                // Function
-  const GlobalValue *global = nullptr; // GlobalArray (the environment outlives lowering)
+  const GlobalValue *global = nullptr; // GlobalArray, EnumClass (the environment outlives lowering)
+  // Scalar: the enum member this value is (its class's GlobalValue), else null. An IntEnum
+  // member computes as the int it is; an Enum member only compares and gives .value.
+  const GlobalValue *enumMember = nullptr;
 
   static Operand scalar(ir::Value *v, bool weak = false) {
     Operand o;
@@ -67,11 +75,14 @@ struct Operand {
   }
 
   bool isScalar() const { return kind == Kind::Scalar; }
+  // A member of an Enum (not IntEnum): no number, whatever its value.
+  bool isPlainEnumMember() const { return enumMember && !enumMember->intEnum; }
   ir::Type type() const { return value ? value->type() : ir::Type(); }
   ScalarType scalarType() const { return {value->type().scalarKind(), weak}; }
 };
 
-// For messages: "float32", "float32[:]", "tuple(int64, int64)", "module 'math'", "None".
+// For messages: "float32", "float32[:]", "tuple(int64, int64)", "Point(x=int64, y=int64)",
+// "module 'math'", "None".
 std::string describe(const Operand &operand);
 
 } // namespace kaji::frontend

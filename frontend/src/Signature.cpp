@@ -1,5 +1,6 @@
 #include "kaji/frontend/Signature.h"
 
+#include <algorithm>
 #include <cctype>
 #include <utility>
 
@@ -71,7 +72,7 @@ public:
     if (atEnd())
       fail("empty signature: expected e.g. 'void(float32[:])'");
     if (peek() == '(') {
-      sig.params = parseParameters();
+      parseParameters(sig);
       skipSpace();
       sig.returnType = ir::Type::voidType();
       if (!atEnd()) {
@@ -81,7 +82,7 @@ public:
       }
     } else {
       sig.returnType = parseType(/*allowVoid=*/true);
-      sig.params = parseParameters();
+      parseParameters(sig);
     }
     expectEnd("the signature");
     return sig;
@@ -97,27 +98,99 @@ public:
   }
 
 private:
-  std::vector<ir::Type> parseParameters() {
-    std::vector<ir::Type> params;
+  // `(PARAMS)`: each a type or a tuple, their leaves into `sig.params`.
+  void parseParameters(Signature &sig) {
     expect('(', "'(' after the return type");
     skipSpace();
     if (consume(')'))
-      return params;
+      return;
     do {
       skipSpace();
       if (peek() == ')')
         break; // a trailing comma, as Python allows
-      params.push_back(parseType(/*allowVoid=*/false));
+      sig.structure.push_back(parseParameter(sig.params));
       skipSpace();
     } while (consume(','));
     expect(')', "',' or ')'");
-    return params;
   }
 
   void expectEnd(const char *what) {
     skipSpace();
     if (!atEnd())
       fail("unexpected '" + std::string(1, text_[pos_]) + "' after " + what);
+  }
+
+  // One parameter: a type, appended to `leaves`, or a tuple of parameters.
+  ParameterStructure parseParameter(std::vector<ir::Type> &leaves) {
+    skipSpace();
+    size_t start = pos_;
+    std::string_view name = parseName();
+    ParameterStructure structure;
+    if (name != "UniTuple" && name != "Tuple" && name != "NamedTuple") {
+      pos_ = start;
+      leaves.push_back(parseType(/*allowVoid=*/false));
+      return structure;
+    }
+    structure.tuple = true;
+    expect('(', "'(' after '" + std::string(name) + "'");
+    if (name == "UniTuple") {
+      size_t firstLeaf = leaves.size();
+      ParameterStructure element = parseParameter(leaves);
+      skipSpace();
+      size_t countStart = pos_;
+      if (parseName() != "x") {
+        pos_ = countStart;
+        fail("expected 'x' and a count in 'UniTuple(type x count)'");
+      }
+      skipSpace();
+      countStart = pos_;
+      size_t count = 0;
+      while (!atEnd() && std::isdigit(static_cast<unsigned char>(text_[pos_])) && count < 100000)
+        count = count * 10 + size_t(text_[pos_++] - '0');
+      if (pos_ == countStart || count == 0) {
+        pos_ = countStart;
+        fail("expected a positive count in 'UniTuple(type x count)'");
+      }
+      std::vector<ir::Type> elementLeaves(leaves.begin() + std::ptrdiff_t(firstLeaf), leaves.end());
+      for (size_t i = 1; i < count; ++i)
+        leaves.insert(leaves.end(), elementLeaves.begin(), elementLeaves.end());
+      structure.elements.assign(count, element);
+      expect(')', "')' after the count");
+      return structure;
+    }
+    if (name == "NamedTuple") {
+      skipSpace();
+      size_t classStart = pos_;
+      structure.tupleClass = std::string(parseName());
+      if (structure.tupleClass.empty()) {
+        pos_ = classStart;
+        fail("expected the namedtuple's class name in 'NamedTuple(Name, field=type, ...)'");
+      }
+    }
+    skipSpace();
+    bool first = structure.tupleClass.empty();
+    while (peek() != ')') {
+      if (!first)
+        expect(',', "',' or ')'");
+      first = false;
+      skipSpace();
+      if (peek() == ')')
+        break; // a trailing comma
+      if (!structure.tupleClass.empty()) {
+        size_t fieldStart = pos_;
+        std::string field(parseName());
+        if (field.empty()) {
+          pos_ = fieldStart;
+          fail("expected a field name in 'NamedTuple(Name, field=type, ...)'");
+        }
+        structure.fields.push_back(std::move(field));
+        expect('=', "'=' after the field name");
+      }
+      structure.elements.push_back(parseParameter(leaves));
+      skipSpace();
+    }
+    expect(')', "')'");
+    return structure;
   }
 
   std::string_view parseName() {
@@ -327,12 +400,59 @@ std::string typeString(const ir::Type &type) {
   return text + ']';
 }
 
+size_t ParameterStructure::leafCount() const {
+  if (!tuple)
+    return 1;
+  size_t count = 0;
+  for (const ParameterStructure &element : elements)
+    count += element.leafCount();
+  return count;
+}
+
+std::vector<ParameterStructure> leafParameters(size_t count) {
+  return std::vector<ParameterStructure>(count);
+}
+
+std::vector<ParameterStructure> Signature::parameters() const {
+  return structure.empty() ? leafParameters(params.size()) : structure;
+}
+
+std::string parameterString(const ParameterStructure &structure, std::span<const ir::Type> leaves) {
+  if (!structure.tuple)
+    return typeString(leaves.front());
+  std::vector<std::string> elements;
+  for (const ParameterStructure &element : structure.elements) {
+    size_t count = element.leafCount();
+    elements.push_back(parameterString(element, leaves.first(count)));
+    leaves = leaves.subspan(count);
+  }
+  std::string text;
+  if (!structure.tupleClass.empty()) {
+    text = "NamedTuple(" + structure.tupleClass;
+    for (size_t i = 0; i < elements.size(); ++i)
+      text += ", " + structure.fields[i] + "=" + elements[i];
+    return text + ")";
+  }
+  bool uniform = !elements.empty() &&
+                 std::all_of(elements.begin(), elements.end(),
+                             [&](const std::string &element) { return element == elements[0]; });
+  if (uniform)
+    return "UniTuple(" + elements[0] + " x " + std::to_string(elements.size()) + ")";
+  for (const std::string &element : elements)
+    text += (text.empty() ? "" : ", ") + element;
+  return "Tuple(" + text + ")";
+}
+
 std::string signatureString(const Signature &sig) {
   std::string text = typeString(sig.returnType) + '(';
-  for (size_t i = 0; i < sig.params.size(); ++i) {
+  std::span<const ir::Type> leaves = sig.params;
+  std::vector<ParameterStructure> parameters = sig.parameters();
+  for (size_t i = 0; i < parameters.size(); ++i) {
     if (i > 0)
       text += ", ";
-    text += typeString(sig.params[i]);
+    size_t count = parameters[i].leafCount();
+    text += parameterString(parameters[i], leaves.first(count));
+    leaves = leaves.subspan(count);
   }
   return text + ')';
 }

@@ -27,46 +27,104 @@ FunctionLowerer::FunctionLowerer(LoweringContext &context, const FunctionRef &fn
     : context_(context), fn_(fn), env_(std::move(env)), kind_(kind), guess_(guess),
       ssaTypes_(guess.locals), target_(target), callees_(&callees) {}
 
-ir::Function *FunctionLowerer::run(const std::vector<ArgumentType> &args, std::string name) {
+namespace {
+
+// A parameter's names in the IR, one per leaf: `t_0`, `t_1_0` for the leaves of a tuple `t`.
+void leafNames(const ParameterStructure &structure, const std::string &name,
+               std::vector<std::string> &names) {
+  if (!structure.tuple) {
+    names.push_back(name);
+    return;
+  }
+  for (size_t i = 0; i < structure.elements.size(); ++i)
+    leafNames(structure.elements[i], name + "_" + std::to_string(i), names);
+}
+
+// The scalar leaves of a returned tuple type, in order.
+void returnLeaves(const LocalType &type, std::vector<ir::ScalarKind> &leaves) {
+  if (type.kind == LocalType::Kind::Tuple)
+    for (const LocalType &element : type.elements)
+      returnLeaves(element, leaves);
+  else
+    leaves.push_back(type.scalar.kind);
+}
+
+} // namespace
+
+ir::Function *FunctionLowerer::run(const std::vector<ArgumentType> &args,
+                                   const std::vector<ParameterStructure> &structure,
+                                   std::string name) {
   const FunctionDefStmt &def = *fn_.def;
   bool kernel = kind_ == ir::Function::Kind::Kernel;
-  if (def.params.size() != args.size())
+  if (def.params.size() != structure.size())
     throw ir::CompileError(def.loc, std::string(kernel ? "kernel" : "function") + " '" + def.name +
                                         "' takes " + std::to_string(def.params.size()) +
                                         " argument" + (def.params.size() == 1 ? "" : "s") +
-                                        " but the signature gives " + std::to_string(args.size()));
-  ir::Type returnType;
-  if (!kernel && guess_.returns.value)
-    returnType = ir::Type::scalar(guess_.returns.value->kind);
+                                        " but the signature gives " +
+                                        std::to_string(structure.size()));
   std::vector<ir::Type> paramTypes;
   for (const ArgumentType &arg : args)
     paramTypes.push_back(arg.type);
+  std::vector<std::string> paramNames;
+  for (size_t i = 0; i < structure.size(); ++i)
+    leafNames(structure[i], def.params[i].name, paramNames);
+  ir::Type returnType;
+  if (!kernel && guess_.returns.value) {
+    if (guess_.returns.value->kind == LocalType::Kind::Tuple) {
+      std::vector<ir::ScalarKind> leaves;
+      returnLeaves(*guess_.returns.value, leaves);
+      firstReturnSlot_ = unsigned(paramTypes.size());
+      for (size_t i = 0; i < leaves.size(); ++i) {
+        paramTypes.push_back(ir::Type::array(leaves[i], 1, ir::Layout::C, ir::MemorySpace::Local));
+        paramNames.push_back("return_" + std::to_string(i));
+      }
+    } else {
+      returnType = ir::Type::scalar(guess_.returns.value->scalar.kind);
+    }
+  }
   function_ = target_.addFunction(
       std::make_unique<ir::Function>(std::move(name), kind_, paramTypes, returnType, def.loc));
-  for (const Parameter &param : def.params)
-    function_->paramNames().push_back(param.name);
+  function_->paramNames() = std::move(paramNames);
   ssa_ = std::make_unique<SSABuilder>(*function_);
   enter(function_->entry());
   at(def.loc);
   collectLocals(def.body);
-  bindParameters(args);
+  bindParameters(args, structure);
   lowerBody(def.body);
   lowerImplicitReturn();
   ssa_->finish();
   return function_;
 }
 
-void FunctionLowerer::bindParameters(const std::vector<ArgumentType> &args) {
+Operand FunctionLowerer::parameterValue(const ParameterStructure &structure,
+                                        const std::vector<ArgumentType> &args, unsigned &next) {
+  if (!structure.tuple) {
+    ir::Value *value = function_->entry()->argument(next);
+    const ArgumentType &arg = args[next++];
+    return arg.type.isArray() ? Operand::array(value) : Operand::scalar(value, arg.weak);
+  }
+  std::vector<Operand> elements;
+  for (const ParameterStructure &element : structure.elements)
+    elements.push_back(parameterValue(element, args, next));
+  Operand tuple = Operand::tuple(std::move(elements));
+  tuple.tupleClass = structure.tupleClass;
+  tuple.fields = structure.fields;
+  return tuple;
+}
+
+void FunctionLowerer::bindParameters(const std::vector<ArgumentType> &args,
+                                     const std::vector<ParameterStructure> &structure) {
   const FunctionDefStmt &def = *fn_.def;
-  for (size_t i = 0; i < args.size(); ++i) {
+  unsigned next = 0;
+  for (size_t i = 0; i < structure.size(); ++i) {
     const Parameter &param = def.params[i];
-    ir::Value *value = function_->entry()->argument(unsigned(i));
+    Operand value = parameterValue(structure[i], args, next);
     locals_.insert(param.name);
-    if (args[i].type.isArray()) {
-      arrays_[param.name] = Operand::array(value);
+    if (value.kind == Operand::Kind::Array) {
+      arrays_[param.name] = value;
       arrayParameters_.insert(param.name);
     } else {
-      writeLocal(param.name, Operand::scalar(value, args[i].weak), param.loc);
+      writeLocal(param.name, value, param.loc);
     }
   }
 }
@@ -208,18 +266,8 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
   if (auto *name = target.as<NameExpr>())
     return writeLocal(name->id, value, target.loc);
   if (auto *tuple = target.as<TupleExpr>()) {
-    if (value.kind != Operand::Kind::Tuple)
-      throw ir::CompileError(target.loc, "cannot unpack non-tuple '" + describe(value) + "'");
-    size_t expected = tuple->elts.size(), got = value.elements.size();
-    if (got > expected)
-      throw ir::CompileError(target.loc, "too many values to unpack (expected " +
-                                             std::to_string(expected) + ", got " +
-                                             std::to_string(got) + ")");
-    if (got < expected)
-      throw ir::CompileError(target.loc, "not enough values to unpack (expected " +
-                                             std::to_string(expected) + ", got " +
-                                             std::to_string(got) + ")");
-    for (size_t i = 0; i < expected; ++i)
+    checkUnpackCount(*tuple, value);
+    for (size_t i = 0; i < tuple->elts.size(); ++i)
       assign(*tuple->elts[i], value.elements[i]);
     return;
   }
@@ -241,6 +289,17 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
   if (target.as<AttributeExpr>())
     throw ir::CompileError(target.loc, "cannot assign to attribute '" + unparse(target) + "'");
   throw ir::CompileError(target.loc, "cannot assign to '" + unparse(target) + "'");
+}
+
+void FunctionLowerer::checkUnpackCount(const TupleExpr &target, const Operand &value) {
+  if (value.kind != Operand::Kind::Tuple)
+    throw ir::CompileError(target.loc, "cannot unpack non-tuple '" + describe(value) + "'");
+  size_t expected = target.elts.size(), got = value.elements.size();
+  if (got != expected)
+    throw ir::CompileError(target.loc, std::string(got > expected ? "too many" : "not enough") +
+                                           " values to unpack (expected " +
+                                           std::to_string(expected) + ", got " +
+                                           std::to_string(got) + ")");
 }
 
 void FunctionLowerer::checkWritable(const Operand &array, const Expr &target) {
@@ -283,6 +342,7 @@ void FunctionLowerer::writeLocal(const std::string &name, const Operand &value,
                                  const Location &loc) {
   if (arrayParameters_.count(name))
     throw ir::CompileError(loc, "cannot assign to array parameter '" + name + "'");
+  unrolledTargets_.erase(name);
   LocalType type = localTypeOf(value, name, loc);
   auto [it, inserted] = observed_.locals.try_emplace(name, type);
   if (!inserted)
@@ -290,51 +350,74 @@ void FunctionLowerer::writeLocal(const std::string &name, const Operand &value,
   // The runs so far may have seen assignments this run has not reached yet.
   if (auto guessed = guess_.locals.find(name); guessed != guess_.locals.end())
     unify(guessed->second, type, name, loc);
-  if (type.kind == LocalType::Kind::Array) {
-    auto [bound, fresh] = arrays_.try_emplace(name, value);
-    if (!fresh && bound->second.value != value.value)
-      throw ir::CompileError(loc, "array variable '" + name + "' cannot be reassigned");
-    return;
-  }
   LocalType &slot = ssaType(name, type);
   if (slot.kind != type.kind)
     slot = type; // replaces the placeholder of a read that came first in this run
-  if (slot.kind == LocalType::Kind::Tuple) {
-    for (size_t i = 0; i < slot.elements.size(); ++i)
-      ssa_->write(name + "#" + std::to_string(i), builder_.block(),
-                  convert(value.elements[i], slot.elements[i].kind));
+  writeSlots(name, value, slot, loc);
+}
+
+void FunctionLowerer::writeSlots(const std::string &slot, const Operand &value,
+                                 const LocalType &type, const Location &loc) {
+  switch (type.kind) {
+  case LocalType::Kind::Array: {
+    // Arrays are bound, not SSA values: a variable names one array for the whole function.
+    auto [bound, fresh] = arrays_.try_emplace(slot, value);
+    if (!fresh && bound->second.value != value.value)
+      throw ir::CompileError(loc, "array variable '" + slot.substr(0, slot.find('#')) +
+                                      "' cannot be reassigned");
     return;
   }
-  ssa_->write(name, builder_.block(), convert(value, slot.scalar.kind));
+  case LocalType::Kind::Tuple:
+    for (size_t i = 0; i < type.elements.size(); ++i)
+      writeSlots(slot + "#" + std::to_string(i), value.elements[i], type.elements[i], loc);
+    return;
+  case LocalType::Kind::Scalar:
+    ssa_->write(slot, builder_.block(), convert(value, type.scalar.kind));
+    return;
+  }
 }
 
 Operand FunctionLowerer::readLocal(const std::string &name, const Location &loc) {
+  if (auto it = unrolledTargets_.find(name); it != unrolledTargets_.end())
+    return it->second;
   if (auto it = arrays_.find(name); it != arrays_.end())
     return it->second;
-  auto undefined = [&] {
-    return ir::CompileError(loc, "local variable '" + name + "' is referenced before assignment");
-  };
   // Never assigned on a path lowered so far: a later run knows its type, or it is unbound.
   LocalType placeholder;
   placeholder.scalar = {ir::ScalarKind::Int64, true};
-  const LocalType &type = ssaType(name, placeholder);
-  if (type.kind == LocalType::Kind::Array)
-    throw undefined();
-  if (type.kind == LocalType::Kind::Tuple) {
+  std::optional<Operand> value = readSlots(name, ssaType(name, placeholder));
+  if (!value)
+    throw ir::CompileError(loc, "local variable '" + name + "' is referenced before assignment");
+  return *value;
+}
+
+std::optional<Operand> FunctionLowerer::readSlots(const std::string &slot, const LocalType &type) {
+  switch (type.kind) {
+  case LocalType::Kind::Array:
+    if (auto it = arrays_.find(slot); it != arrays_.end())
+      return it->second;
+    return std::nullopt;
+  case LocalType::Kind::Tuple: {
     std::vector<Operand> elements;
     for (size_t i = 0; i < type.elements.size(); ++i) {
-      ir::Value *v = ssa_->read(name + "#" + std::to_string(i),
-                                ir::Type::scalar(type.elements[i].kind), builder_.block());
-      if (ssa_->isUndefined(v))
-        throw undefined();
-      elements.push_back(Operand::scalar(v, type.elements[i].weak));
+      std::optional<Operand> element = readSlots(slot + "#" + std::to_string(i), type.elements[i]);
+      if (!element)
+        return std::nullopt;
+      elements.push_back(*element);
     }
-    return Operand::tuple(std::move(elements));
+    Operand tuple = Operand::tuple(std::move(elements));
+    tuple.tupleClass = type.tupleClass;
+    tuple.fields = type.fields;
+    return tuple;
   }
-  ir::Value *v = ssa_->read(name, ir::Type::scalar(type.scalar.kind), builder_.block());
-  if (ssa_->isUndefined(v))
-    throw undefined();
-  return Operand::scalar(v, type.scalar.weak);
+  case LocalType::Kind::Scalar: {
+    ir::Value *v = ssa_->read(slot, ir::Type::scalar(type.scalar.kind), builder_.block());
+    if (ssa_->isUndefined(v))
+      return std::nullopt;
+    return Operand::scalar(v, type.scalar.weak);
+  }
+  }
+  return std::nullopt;
 }
 
 void FunctionLowerer::lowerIf(const IfStmt &stmt) {
@@ -381,103 +464,14 @@ void FunctionLowerer::lowerWhile(const WhileStmt &stmt) {
   enter(exit);
 }
 
-void FunctionLowerer::lowerFor(const ForStmt &stmt) {
-  auto *call = stmt.iter->as<CallExpr>();
-  Operand callee = call ? lower(*call->func) : lower(*stmt.iter);
-  if (!call || callee.kind != Operand::Kind::Builtin || callee.name != "builtins.range")
-    throw ir::CompileError(stmt.iter->loc, "for loops in kernels iterate over range() only, not '" +
-                                               unparse(*stmt.iter) + "'");
-  if (!call->keywords.empty())
-    throw ir::CompileError(call->keywords.front().loc, "range() takes no keyword arguments");
-  size_t count = call->args.size();
-  if (count < 1 || count > 3)
-    throw ir::CompileError(call->loc,
-                           "range expected 1 to 3 arguments, got " + std::to_string(count));
-  std::vector<Operand> bounds;
-  for (const ExprPtr &arg : call->args) {
-    Operand bound = lower(*arg);
-    if (!bound.isScalar() || bound.type().isFloat())
-      throw ir::CompileError(arg->loc, "'" + describe(bound) +
-                                           "' object cannot be interpreted as an integer in '" +
-                                           unparse(*arg) + "'");
-    bounds.push_back(bound);
-  }
-  ScalarType type = bounds.front().scalarType();
-  for (const Operand &bound : bounds)
-    type = promote(type, bound.scalarType());
-  if (type.weak && type.kind != ir::ScalarKind::UInt64)
-    type.kind = ir::ScalarKind::Int64;
-  if (type.kind == ir::ScalarKind::Bool)
-    type.kind = ir::ScalarKind::Int64;
-  type.weak = false;
-  at(stmt.loc);
-  Operand start = count == 1 ? intConstant(type.kind, 0) : convertScalar(bounds[0], type);
-  Operand stop = convertScalar(bounds[count == 1 ? 0 : 1], type);
-  Operand step = count == 3 ? convertScalar(bounds[2], type) : intConstant(type.kind, 1);
-  std::optional<int64_t> constantStep = constantInt(step);
-  if (constantStep && *constantStep == 0)
-    throw ir::CompileError(call->args[2]->loc, "range() arg 3 must not be zero");
-
-  std::string counter = "$range" + std::to_string(hiddenVariables_++);
-  ir::Type counterType = ir::Type::scalar(type.kind);
-  ssa_->write(counter, builder_.block(), start.value);
-  ir::Block *header = newBlock();
-  jump(header);
-  enter(header);
-  ir::Value *current = ssa_->read(counter, counterType, header);
-  ir::Builder &b = at(stmt.loc);
-  ir::Value *ascending = b.cmp(ir::CmpPredicate::Lt, current, stop.value);
-  ir::Value *cond = ascending;
-  if (ir::isSigned(type.kind) && !(constantStep && *constantStep > 0)) {
-    ir::Value *descending = b.cmp(ir::CmpPredicate::Gt, current, stop.value);
-    if (constantStep)
-      cond = descending;
-    else
-      cond = b.select(b.cmp(ir::CmpPredicate::Gt, step.value, intConstant(type.kind, 0).value),
-                      ascending, descending);
-  }
-  // Python raises on a zero step; a kernel cannot, and must not spin forever: it runs no
-  // iterations.
-  if (!constantStep)
-    cond = b.binary(ir::Opcode::And, cond,
-                    b.cmp(ir::CmpPredicate::Ne, step.value, intConstant(type.kind, 0).value));
-  ir::Block *body = newBlock();
-  ir::Block *latch = newBlock();
-  ir::Block *exit = newBlock();
-  ir::Block *orelse = stmt.orelse.empty() ? exit : newBlock();
-  condJump(cond, body, orelse);
-  ssa_->seal(body);
-  enter(body);
-  assign(*stmt.target, Operand::scalar(current));
-  loops_.push_back({latch, exit});
-  lowerBody(stmt.body);
-  loops_.pop_back();
-  jump(latch);
-  ssa_->seal(latch);
-  enter(latch);
-  if (reachable()) {
-    ir::Value *value = ssa_->read(counter, counterType, latch);
-    ssa_->write(counter, latch, at(stmt.loc).binary(ir::Opcode::Add, value, step.value));
-    jump(header);
-  }
-  ssa_->seal(header);
-  if (orelse != exit) {
-    ssa_->seal(orelse);
-    enter(orelse);
-    lowerBody(stmt.orelse);
-    jump(exit);
-  }
-  ssa_->seal(exit);
-  enter(exit);
-}
-
 void FunctionLowerer::lowerReturn(const ReturnStmt &stmt) {
   bool kernel = kind_ == ir::Function::Kind::Kernel;
   Operand value = stmt.value ? lower(*stmt.value) : Operand();
   at(stmt.loc);
+  const std::optional<LocalType> &returned = guess_.returns.value;
   if (value.kind == Operand::Kind::None) {
     observed_.returns.none = true;
-    if (!kernel && guess_.returns.value && guess_.returns.none)
+    if (!kernel && returned && guess_.returns.none)
       throw ir::CompileError(stmt.loc, "function '" + fn_.def->name +
                                            "' returns a value on some paths and None on others");
     if (function_->returnType().isVoid())
@@ -489,19 +483,48 @@ void FunctionLowerer::lowerReturn(const ReturnStmt &stmt) {
       throw ir::CompileError(stmt.loc, "a kernel cannot return a value ('return " +
                                            unparse(*stmt.value) +
                                            "'); write results into an array argument");
-    if (!value.isScalar())
-      throw ir::CompileError(stmt.value->loc, "device functions can return only scalars, not '" +
-                                                  describe(value) + "'");
-    ScalarType type = value.scalarType();
-    type.weak = false;
-    observed_.returns.value =
-        observed_.returns.value ? promote(*observed_.returns.value, type) : type;
-    if (function_->returnType().isVoid())
+    LocalType type = localTypeOf(value, "return", stmt.value->loc);
+    std::vector<ir::ScalarKind> leaves;
+    bool numbers = value.isScalar() || value.kind == Operand::Kind::Tuple;
+    for (std::vector<LocalType> pending{type}; numbers && !pending.empty();) {
+      LocalType next = std::move(pending.back());
+      pending.pop_back();
+      numbers = next.kind != LocalType::Kind::Array;
+      pending.insert(pending.end(), next.elements.begin(), next.elements.end());
+    }
+    if (!numbers)
+      throw ir::CompileError(stmt.value->loc,
+                             "device functions can return only numbers and tuples of numbers, "
+                             "not '" +
+                                 describe(value) + "'");
+    std::optional<LocalType> &observed = observed_.returns.value;
+    observed = observed ? unify(*observed, type, "return value of '" + fn_.def->name + "'",
+                                stmt.value->loc)
+                        : type;
+    if (returned && returned->kind == LocalType::Kind::Tuple) {
+      unify(*returned, type, "return value of '" + fn_.def->name + "'", stmt.value->loc);
+      unsigned next = firstReturnSlot_;
+      storeReturnedTuple(value, *returned, next);
       builder_.ret();
-    else
+    } else if (function_->returnType().isVoid() || !value.isScalar()) {
+      builder_.ret();
+    } else {
       builder_.ret(convert(value, function_->returnType().scalarKind()));
+    }
   }
   enter(newUnreachableBlock());
+}
+
+void FunctionLowerer::storeReturnedTuple(const Operand &value, const LocalType &type,
+                                         unsigned &next) {
+  if (type.kind == LocalType::Kind::Tuple) {
+    for (size_t i = 0; i < type.elements.size(); ++i)
+      storeReturnedTuple(value.elements[i], type.elements[i], next);
+    return;
+  }
+  ir::Value *slot = function_->entry()->argument(next++);
+  ir::Value *zero = builder_.intConstant(ir::Type::scalar(ir::ScalarKind::Int64), 0);
+  builder_.create(ir::Opcode::Store, ir::Type(), {convert(value, type.scalar.kind), slot, zero});
 }
 
 void FunctionLowerer::lowerImplicitReturn() {

@@ -234,6 +234,8 @@ std::optional<Attr> foldMath(const std::string &name, ScalarKind kind,
     return std::ceil(x);
   if (name == "trunc")
     return std::trunc(x);
+  if (name == "roundeven")
+    return std::nearbyint(x); // the default rounding mode: to nearest, ties to even
   if (name == "copysign" && args.size() == 2)
     return std::copysign(x, args[1]);
   if (args.size() == 2 && (name == "minimum" || name == "maximum")) {

@@ -559,6 +559,7 @@ private:
       break;
     case Opcode::Math:
     case Opcode::Bits:
+    case Opcode::Libdevice:
     case Opcode::BarrierReduce:
     case Opcode::Warp: {
       Token fn = expectKind(Tok::Ident, "a function name");

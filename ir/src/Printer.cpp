@@ -221,6 +221,7 @@ private:
       return;
     case Opcode::Math:
     case Opcode::Bits:
+    case Opcode::Libdevice:
     case Opcode::BarrierReduce:
     case Opcode::Warp: {
       const std::string *fn = attr<std::string>(op);

@@ -2,6 +2,7 @@
 
 #include "kaji/ir/Constants.h"
 #include "kaji/ir/Dominance.h"
+#include "kaji/ir/Libdevice.h"
 
 #include <unordered_set>
 
@@ -49,6 +50,7 @@ constexpr MathFunction kMathFunctions[] = {
     {"ceil", 1, MathResult::SameAsOperand},
     {"trunc", 1, MathResult::SameAsOperand},
     {"round", 1, MathResult::SameAsOperand},
+    {"roundeven", 1, MathResult::SameAsOperand},
     {"fabs", 1, MathResult::SameAsOperand},
     {"atan2", 2, MathResult::SameAsOperand},
     {"hypot", 2, MathResult::SameAsOperand},
@@ -302,6 +304,23 @@ private:
       fail(op, name + " returns " + expected.str() + ", not " + op.resultType().str());
   }
 
+  void verifyLibdevice(const Operation &op) {
+    expectAttr<std::string>(op, "a libdevice function name");
+    LibdeviceSelection selection = parseLibdeviceSelection(op.attrAs<std::string>());
+    const LibdeviceFunction *fn = selection.function;
+    if (!fn || selection.value >= fn->valueCount() ||
+        libdeviceSelection(*fn, selection.value) != op.attrAs<std::string>())
+      fail(op, "unknown libdevice function or value '" + op.attrAs<std::string>() + "'");
+    expectOperands(op, unsigned(fn->parameters.size()));
+    expectResult(op, true);
+    for (size_t i = 0; i < fn->parameters.size(); ++i)
+      expectType(op, unsigned(i), Type::scalar(fn->parameters[i]));
+    Type expected = Type::scalar(fn->valueKind(selection.value));
+    if (op.resultType() != expected)
+      fail(op,
+           std::string(fn->name) + " returns " + expected.str() + ", not " + op.resultType().str());
+  }
+
   void verifyCall(const Operation &op) {
     expectAttr<std::string>(op, "a callee name");
     const std::string &name = op.attrAs<std::string>();
@@ -439,6 +458,8 @@ private:
       return;
     case Opcode::Math:
       return verifyMath(op);
+    case Opcode::Libdevice:
+      return verifyLibdevice(op);
     case Opcode::Bits: {
       expectOperands(op, 1);
       expectAttr<std::string>(op, "a bit function name");

@@ -7,6 +7,7 @@ function. Values kernels cannot use are left out, so the compiler reports them a
 See python/src/environment.h for the format.
 """
 
+import enum
 import sys
 import types
 
@@ -25,7 +26,7 @@ _CANONICAL_MODULES = {
 }
 # Modules whose members may be bound directly (`from math import sqrt`), and the canonical
 # module each member belongs to.
-_MEMBER_MODULES = {"math": "math", "numpy": "numpy", "numba.cuda": "kaji"}
+_MEMBER_MODULES = {"math": "math", "numpy": "numpy", "numba.cuda": "kaji", "numba": "kaji"}
 
 
 def describe_globals(func):
@@ -62,8 +63,26 @@ def describe_value(name, value):
     if isinstance(value, types.ModuleType):
         canonical = _CANONICAL_MODULES.get(value.__name__)
         return None if canonical is None else ("module", canonical)
+    if isinstance(value, enum.Enum):
+        return _describe_enum_member(value)
+    if isinstance(value, type) and issubclass(value, enum.Enum):
+        # By every name the class has for a member, aliases included.
+        members = [(key, _describe_enum_member(member)) for key, member in
+                   value.__members__.items()]
+        return ("enum", _qualified_name(value), issubclass(value, int),
+                [(key, member) for key, member in members if member is not None])
     if _is_scalar(value):
         return ("constant", value)
+    if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields"):
+        return ("namedtuple", value.__name__, list(value._fields))
+    if isinstance(value, tuple):
+        # A tuple is usable when each element is: a constant, a function, a tuple of them.
+        elements = [describe_value(name, element) for element in value]
+        if any(element is None for element in elements):
+            return None
+        fields = getattr(type(value), "_fields", None)
+        return ("tuple", elements, type(value).__name__ if fields is not None else None,
+                list(fields) if fields is not None else None)
     dtype = _scalar_type_name(value)
     if dtype is not None:
         # A type object (kaji's, numba's) or numpy dtype is the numpy scalar type it means:
@@ -93,6 +112,21 @@ def _scalar_type_name(value):
     except TypeError:
         return None
     return scalar.name if isinstance(scalar, kaji_types.Scalar) else None
+
+
+def _qualified_name(cls):
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _describe_enum_member(member):
+    """An Enum or IntEnum member whose value is a number; None for other values."""
+    value = member.value
+    if isinstance(member, int):
+        value = int(member)
+    if not _is_scalar(value):
+        return None
+    return ("enum_member", _qualified_name(type(member)), member.name, value,
+            isinstance(member, int))
 
 
 def _is_ndarray(value):

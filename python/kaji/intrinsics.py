@@ -31,6 +31,16 @@ class IntrinsicNamespace(Intrinsic):
             setattr(self, member, Intrinsic(f"{qualified_name}.{member}"))
 
 
+class _LiteralUnroll(Intrinsic):
+    """``literal_unroll(tup)``: in a kernel, marks a loop over a tuple of mixed types (kaji
+    unrolls every loop over a tuple); in Python, as in Numba, the tuple itself."""
+
+    __slots__ = ()
+
+    def __call__(self, container):
+        return container
+
+
 def _kernel_name(name):
     return f"kaji.{name}"
 
@@ -58,11 +68,34 @@ gridDim = IntrinsicNamespace(_kernel_name("gridDim"), ("x", "y", "z"))
 shared = IntrinsicNamespace(_kernel_name("shared"), ("array",))
 local = IntrinsicNamespace(_kernel_name("local"), ("array",))
 const = IntrinsicNamespace(_kernel_name("const"), ("array_like",))
+literal_unroll = _LiteralUnroll(_kernel_name("literal_unroll"))
 atomic = IntrinsicNamespace(
     _kernel_name("atomic"),
     ("add", "sub", "max", "min", "nanmax", "nanmin", "exch", "cas", "compare_and_swap", "and_",
      "or_", "xor", "inc", "dec"),
 )
 
+
+class _Libdevice(Intrinsic):
+    """``cuda.libdevice``: every libdevice function by its libdevice name (``sinf``,
+    ``fast_expf``, ``popc``), with Numba's signatures; the compiler's table lists them."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        from kaji._core import libdevice_functions
+
+        if name not in libdevice_functions():
+            raise AttributeError(f"cuda.libdevice has no function {name!r}")
+        return Intrinsic(f"{self._kaji_name}.{name}")
+
+    def __dir__(self):
+        from kaji._core import libdevice_functions
+
+        return libdevice_functions()
+
+
+libdevice = _Libdevice(_kernel_name("libdevice"))
+
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
-           "const", "atomic"]
+           "const", "atomic", "libdevice", "literal_unroll"]

@@ -16,13 +16,13 @@ namespace {
 }
 
 template <class Emit>
-auto compileWith(const KernelDefinition &kernel, const std::vector<ir::Type> &argTypes,
+auto compileWith(const KernelDefinition &kernel, const frontend::Signature &params,
                  const driver::CompileRequest &settings, Emit emit) {
   EnvironmentBuilder environment;
   try {
     driver::CompileRequest request = settings;
-    request.kernels.push_back(
-        {environment.function(kernel.source, kernel.describeGlobals, false), argTypes});
+    request.kernels.push_back({environment.function(kernel.source, kernel.describeGlobals, false),
+                               params.params, params.structure});
     if (request.diskCache)
       for (const frontend::SourceFile *source : environment.sources())
         request.sources.push_back(*source);
@@ -35,24 +35,24 @@ auto compileWith(const KernelDefinition &kernel, const std::vector<ir::Type> &ar
 } // namespace
 
 driver::CompiledModule compileKernel(const KernelDefinition &kernel,
-                                     const std::vector<ir::Type> &argTypes,
+                                     const frontend::Signature &params,
                                      const driver::CompileRequest &settings) {
-  return compileWith(kernel, argTypes, settings, [](const driver::CompileRequest &request) {
+  return compileWith(kernel, params, settings, [](const driver::CompileRequest &request) {
     return driver::compile(request);
   });
 }
 
 codegen::HostKernel compileHostKernel(const KernelDefinition &kernel,
-                                      const std::vector<ir::Type> &argTypes,
+                                      const frontend::Signature &params,
                                       const driver::CompileRequest &settings) {
-  return compileWith(kernel, argTypes, settings, [](const driver::CompileRequest &request) {
+  return compileWith(kernel, params, settings, [](const driver::CompileRequest &request) {
     return driver::compileHost(request).kernels.at(0);
   });
 }
 
-std::string emitKernelStage(const KernelDefinition &kernel, const std::vector<ir::Type> &argTypes,
+std::string emitKernelStage(const KernelDefinition &kernel, const frontend::Signature &params,
                             driver::Stage stage, const driver::CompileRequest &settings) {
-  return compileWith(kernel, argTypes, settings, [stage](const driver::CompileRequest &request) {
+  return compileWith(kernel, params, settings, [stage](const driver::CompileRequest &request) {
     return driver::emitStage(request, stage);
   });
 }

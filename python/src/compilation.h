@@ -26,13 +26,14 @@ struct KernelDefinition {
 
 // All of these throw RenderedCompileError (errors.h) for errors in the user's code.
 // `settings` is a request without kernels: its target and that target's options.
+// `params` gives the kernel's parameter types (its return type is ignored).
 driver::CompiledModule compileKernel(const KernelDefinition &kernel,
-                                     const std::vector<ir::Type> &argTypes,
+                                     const frontend::Signature &params,
                                      const driver::CompileRequest &settings);
 codegen::HostKernel compileHostKernel(const KernelDefinition &kernel,
-                                      const std::vector<ir::Type> &argTypes,
+                                      const frontend::Signature &params,
                                       const driver::CompileRequest &settings);
-std::string emitKernelStage(const KernelDefinition &kernel, const std::vector<ir::Type> &argTypes,
+std::string emitKernelStage(const KernelDefinition &kernel, const frontend::Signature &params,
                             driver::Stage stage, const driver::CompileRequest &settings);
 // `opt` as @jit takes it: True (LLVM's -O3), False (-O0) or a level from 0 to 3.
 unsigned readOptLevel(py::handle opt);

@@ -5,6 +5,7 @@
 #include "kaji/codegen/Codegen.h"
 #include "kaji/driver/DiskCache.h"
 #include "kaji/driver/Version.h"
+#include "kaji/ir/Libdevice.h"
 
 namespace kaji::python {
 
@@ -61,7 +62,7 @@ void bindCompiler(py::module_ &m) {
         settings.ptx.optLevel = readOptLevel(opt);
         settings.ptx.fastMath = fastMath;
         KernelDefinition kernel{std::move(source), std::move(describeGlobals)};
-        return emitKernelStage(kernel, parseKernelSignature(signature).params, stageNamed(stage),
+        return emitKernelStage(kernel, parseKernelSignature(signature), stageNamed(stage),
                                settings);
       },
       py::arg("source"), py::arg("describe_globals"), py::arg("signature"),
@@ -147,6 +148,15 @@ void bindCompiler(py::module_ &m) {
       "Where cache=True kernels keep their PTX now: $KAJI_CACHE_DIR, else "
       "$XDG_CACHE_HOME/kaji, else ~/.cache/kaji.");
   m.def("find_libdevice", &codegen::findLibdevice);
+  m.def(
+      "libdevice_functions",
+      [] {
+        std::vector<std::string> names;
+        for (std::string_view name : ir::libdeviceFunctionNames())
+          names.emplace_back(name);
+        return names;
+      },
+      "The names of the functions cuda.libdevice has (libdevice's, without __nv_).");
 }
 
 } // namespace kaji::python

@@ -67,8 +67,48 @@ std::string archFor(runtime::ComputeCapability capability) {
   return "sm_" + std::to_string(std::min(capability.major * 10 + capability.minor, 90));
 }
 
-std::string signatureText(const std::vector<ir::Type> &params) {
-  return frontend::signatureString(frontend::Signature{ir::Type::voidType(), params});
+std::string signatureText(const std::vector<ir::Type> &params,
+                          const std::vector<frontend::ParameterStructure> &structure) {
+  return frontend::signatureString(frontend::Signature{ir::Type::voidType(), params, structure});
+}
+
+// A namedtuple's class and fields in a specialization key, exactly.
+void appendText(std::vector<uint32_t> &key, const std::string &text) {
+  key.push_back(uint32_t(text.size()));
+  for (char c : text)
+    key.push_back(uint32_t(static_cast<unsigned char>(c)));
+}
+
+void appendStructure(std::vector<uint32_t> &key, const frontend::ParameterStructure &structure) {
+  key.push_back(structure.tuple ? uint32_t(structure.elements.size()) + 1 : 0);
+  if (!structure.tuple)
+    return;
+  appendText(key, structure.tupleClass);
+  for (const std::string &field : structure.fields)
+    appendText(key, field);
+  for (const frontend::ParameterStructure &element : structure.elements)
+    appendStructure(key, element);
+}
+
+// Reads one parameter's argument, a tuple taken apart into its leaves (recursively).
+void readParameter(py::handle object, std::vector<Argument> &arguments,
+                   frontend::ParameterStructure &structure, const std::string &kernel, size_t index,
+                   const std::string &parameter, ArgumentTarget target,
+                   KnownArrayReader &knownArrays) {
+  if (!PyTuple_Check(object.ptr())) {
+    readArgument(object, arguments.emplace_back(), kernel, index, parameter, target, knownArrays);
+    return;
+  }
+  structure.tuple = true;
+  py::handle type = py::handle(reinterpret_cast<PyObject *>(Py_TYPE(object.ptr())));
+  if (py::hasattr(type, "_fields")) {
+    structure.tupleClass = py::str(type.attr("__name__"));
+    for (py::handle field : type.attr("_fields"))
+      structure.fields.push_back(py::str(field));
+  }
+  for (py::handle element : py::reinterpret_borrow<py::tuple>(object))
+    readParameter(element, arguments, structure.elements.emplace_back(), kernel, index, parameter,
+                  target, knownArrays);
 }
 
 // Whether an eagerly compiled parameter of type `param` takes an argument of type `arg`:
@@ -91,15 +131,30 @@ size_t slotCount(const std::vector<ir::Type> &params) {
   return count;
 }
 
-// Writes the arguments per the flattened ABI, converted to the parameter types.
+// Writes the arguments per the flattened ABI, converted to the parameter types. A Python int
+// out of range for its (eagerly compiled) parameter type raises OverflowError naming the
+// argument, as NumPy 2 raises for np.int32(2**40); Numba wraps it (docs/numba-compat.md).
 void pack(const std::vector<ir::Type> &paramTypes, const std::vector<Argument> &arguments,
-          ParameterBuffer &buffer) {
+          ParameterBuffer &buffer, const std::string &kernel,
+          const std::vector<std::string> &parameterNames) {
   uint64_t *slot = buffer.slots.data();
   for (size_t i = 0; i < arguments.size(); ++i) {
     const ir::Type &param = paramTypes[i];
     const Argument &argument = arguments[i];
     if (param.isScalar()) {
-      storeScalar(argument.scalar, param.scalarKind(), reinterpret_cast<std::byte *>(slot++));
+      try {
+        storeScalar(argument.scalar, param.scalarKind(), reinterpret_cast<std::byte *>(slot++));
+      } catch (py::error_already_set &error) {
+        if (!error.matches(PyExc_OverflowError))
+          throw;
+        std::string message = "argument " + std::to_string(i + 1) + " ('" + parameterNames[i] +
+                              "') of kernel '" + kernel +
+                              "': " + py::repr(argument.scalar.object).cast<std::string>() +
+                              " is out of range for its parameter type " +
+                              std::string(ir::numpyName(param.scalarKind()));
+        PyErr_SetString(PyExc_OverflowError, message.c_str());
+        throw py::error_already_set();
+      }
       continue;
     }
     *slot++ = argument.data;
@@ -160,17 +215,20 @@ Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object descri
   settings_.host.boundsCheck = options.boundsCheck;
 }
 
-std::vector<ir::Type> Dispatcher::parameterTypes(const std::string &signature) const {
+frontend::Signature Dispatcher::parameterTypes(const std::string &signature) const {
   frontend::Signature parsed = parseKernelSignature(signature);
-  if (parsed.params.size() != parameterNames_.size())
+  if (parsed.structure.size() != parameterNames_.size())
     throw py::type_error("kernel '" + name() + "' takes " + std::to_string(parameterNames_.size()) +
                          " arguments but the signature '" + signature + "' has " +
-                         std::to_string(parsed.params.size()));
-  return parsed.params;
+                         std::to_string(parsed.structure.size()));
+  if (std::none_of(parsed.structure.begin(), parsed.structure.end(),
+                   [](const frontend::ParameterStructure &p) { return p.tuple; }))
+    parsed.structure.clear();
+  return parsed;
 }
 
 void Dispatcher::addSignature(const std::string &signature) {
-  std::vector<ir::Type> params = parameterTypes(signature);
+  frontend::Signature params = parameterTypes(signature);
   if (target() == driver::Target::Host)
     compiledForHost(params);
   else
@@ -180,15 +238,16 @@ void Dispatcher::addSignature(const std::string &signature) {
 
 std::vector<std::string> Dispatcher::signatures() const {
   std::vector<std::string> result;
-  auto add = [&result](const std::vector<ir::Type> &paramTypes) {
-    std::string text = signatureText(paramTypes);
+  auto add = [&result](const std::vector<ir::Type> &paramTypes,
+                       const std::vector<frontend::ParameterStructure> &structure) {
+    std::string text = signatureText(paramTypes, structure);
     if (std::find(result.begin(), result.end(), text) == result.end())
       result.push_back(std::move(text));
   };
   for (const auto &kernel : compiled_)
-    add(kernel->paramTypes);
+    add(kernel->paramTypes, kernel->structure);
   for (const auto &kernel : hostCompiled_)
-    add(kernel->paramTypes);
+    add(kernel->paramTypes, kernel->structure);
   return result;
 }
 
@@ -207,7 +266,7 @@ std::string Dispatcher::sass(const std::string &signature) const {
 }
 
 driver::ResourceUsage Dispatcher::resourceUsage(const std::string &signature) {
-  std::vector<ir::Type> params = parameterTypes(signature);
+  frontend::Signature params = parameterTypes(signature);
   if (target() == driver::Target::CUDA && runtime::Driver::available() &&
       runtime::Device::count() > 0) {
     int device = runtime::selectedDevice();
@@ -228,11 +287,12 @@ driver::ResourceUsage Dispatcher::resourceUsage(const std::string &signature) {
                                     settings.ptx.optLevel);
 }
 
-std::string Dispatcher::signatureFor(const py::tuple &args) const {
-  return signatureText(launchTypes(readArguments(args)));
+std::string Dispatcher::signatureFor(const py::tuple &args) {
+  frontend::Signature types = launchTypes(readArguments(args));
+  return signatureText(types.params, types.structure);
 }
 
-std::vector<Argument> Dispatcher::readArguments(py::handle args) const {
+std::vector<Argument> Dispatcher::readArguments(py::handle args) {
   size_t count = size_t(PyTuple_GET_SIZE(args.ptr()));
   if (count != parameterNames_.size())
     throw py::type_error("kernel '" + name() + "' takes " + std::to_string(parameterNames_.size()) +
@@ -240,6 +300,18 @@ std::vector<Argument> Dispatcher::readArguments(py::handle args) const {
   ArgumentTarget argumentTarget =
       target() == driver::Target::Host ? ArgumentTarget::Host : ArgumentTarget::Cuda;
   KnownArrayReader knownArrays;
+  structureScratch_.clear();
+  bool tuples = false;
+  for (size_t i = 0; i < count; ++i)
+    tuples = tuples || PyTuple_Check(PyTuple_GET_ITEM(args.ptr(), Py_ssize_t(i)));
+  if (tuples) {
+    std::vector<Argument> arguments;
+    structureScratch_.resize(count);
+    for (size_t i = 0; i < count; ++i)
+      readParameter(PyTuple_GET_ITEM(args.ptr(), Py_ssize_t(i)), arguments, structureScratch_[i],
+                    name(), i, parameterNames_[i], argumentTarget, knownArrays);
+    return arguments;
+  }
   std::vector<Argument> arguments(count);
   for (size_t i = 0; i < count; ++i)
     readArgument(PyTuple_GET_ITEM(args.ptr(), Py_ssize_t(i)), arguments[i], name(), i,
@@ -272,12 +344,12 @@ void **Dispatcher::packedParameters(LoadedKernel &kernel, py::handle args) {
   std::vector<Argument> arguments = readArguments(args);
   if (&specialization(arguments) != &kernel)
     throw py::type_error("kernel '" + name() + "' was captured with arguments " +
-                         signatureText(kernel.compiled->paramTypes) +
+                         signatureText(kernel.compiled->paramTypes, kernel.compiled->structure) +
                          "; a graph update must keep their types (and layouts)");
   for (const Argument &argument : arguments)
     if (argument.needsStaging())
       throw py::type_error(GraphCapture::numpyArgumentProblem(name()));
-  pack(kernel.compiled->paramTypes, arguments, kernel.buffer);
+  pack(kernel.compiled->paramTypes, arguments, kernel.buffer, name(), parameterNames_);
   return kernel.buffer.params.data();
 }
 
@@ -338,7 +410,7 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
   for (Argument &argument : arguments)
     if (argument.needsStaging())
       argument.stage(stream);
-  pack(kernel.compiled->paramTypes, arguments, kernel.buffer);
+  pack(kernel.compiled->paramTypes, arguments, kernel.buffer, name(), parameterNames_);
   runtime::launch(kernel.function, config, stream, kernel.buffer.params.data());
   for (Argument &argument : arguments)
     argument.unstage(stream);
@@ -357,7 +429,7 @@ void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &a
       runtime::validateLaunch(hostLimits(), shape.grid, shape.block, shape.sharedBytes);
   HostSpecialization &specialization = hostSpecialization(arguments);
   const codegen::HostKernel &kernel = specialization.kernel;
-  pack(specialization.paramTypes, arguments, specialization.buffer);
+  pack(specialization.paramTypes, arguments, specialization.buffer, name(), parameterNames_);
   runtime::HostExecutor::shared().launch(
       kernel.entry,
       kernel.usesBarrier ? runtime::HostThreads::Fibers : runtime::HostThreads::LoopInEntry,
@@ -370,27 +442,29 @@ const Dispatcher::Key &Dispatcher::keyOf(uint32_t where, const std::vector<Argum
   keyScratch_.push_back(where);
   for (const Argument &argument : arguments)
     keyScratch_.push_back(typeCode(argument.type));
+  for (const frontend::ParameterStructure &parameter : structureScratch_)
+    appendStructure(keyScratch_, parameter);
   return keyScratch_;
 }
 
-std::vector<ir::Type> Dispatcher::launchTypes(const std::vector<Argument> &arguments) const {
-  std::vector<ir::Type> argTypes;
+frontend::Signature Dispatcher::launchTypes(const std::vector<Argument> &arguments) const {
+  frontend::Signature argTypes{ir::Type::voidType(), {}, structureScratch_};
   for (const Argument &argument : arguments)
-    argTypes.push_back(argument.type);
+    argTypes.params.push_back(argument.type);
   if (eagerSignatures_.empty())
     return argTypes;
-  for (const std::vector<ir::Type> &params : eagerSignatures_) {
-    bool match = true;
+  for (const frontend::Signature &params : eagerSignatures_) {
+    bool match = params.structure == structureScratch_ && params.params.size() == arguments.size();
     for (size_t i = 0; match && i < arguments.size(); ++i)
-      match = accepts(params[i], arguments[i].type);
+      match = accepts(params.params[i], arguments[i].type);
     if (match)
       return params;
   }
   std::string known;
-  for (const std::vector<ir::Type> &params : eagerSignatures_)
-    known += "\n  " + signatureText(params);
+  for (const frontend::Signature &params : eagerSignatures_)
+    known += "\n  " + frontend::signatureString(params);
   throw py::type_error("kernel '" + name() + "' has no signature for arguments " +
-                       signatureText(argTypes) + "; it was compiled for:" + known);
+                       frontend::signatureString(argTypes) + "; it was compiled for:" + known);
 }
 
 LoadedKernel &Dispatcher::specialization(std::vector<Argument> &arguments) {
@@ -415,20 +489,21 @@ HostSpecialization &Dispatcher::hostSpecialization(const std::vector<Argument> &
   return specialization;
 }
 
-HostSpecialization &Dispatcher::compiledForHost(const std::vector<ir::Type> &argTypes) {
+HostSpecialization &Dispatcher::compiledForHost(const frontend::Signature &params) {
   for (const auto &kernel : hostCompiled_)
-    if (kernel->paramTypes == argTypes)
+    if (kernel->paramTypes == params.params && kernel->structure == params.structure)
       return *kernel;
-  codegen::HostKernel kernel = compileHostKernel(kernel_, argTypes, settings_);
-  hostCompiled_.push_back(std::make_unique<HostSpecialization>(
-      HostSpecialization{argTypes, std::move(kernel), ParameterBuffer(argTypes)}));
+  codegen::HostKernel kernel = compileHostKernel(kernel_, params, settings_);
+  hostCompiled_.push_back(std::make_unique<HostSpecialization>(HostSpecialization{
+      params.params, params.structure, std::move(kernel), ParameterBuffer(params.params)}));
   return *hostCompiled_.back();
 }
 
-const CompiledKernel &Dispatcher::compiled(const std::vector<ir::Type> &argTypes,
+const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
                                            const std::string &arch) {
   for (const auto &kernel : compiled_)
-    if (kernel->arch == arch && kernel->paramTypes == argTypes)
+    if (kernel->arch == arch && kernel->paramTypes == params.params &&
+        kernel->structure == params.structure)
       return *kernel;
   driver::CompileRequest settings = settings_;
   settings.ptx.arch = arch;
@@ -436,9 +511,9 @@ const CompiledKernel &Dispatcher::compiled(const std::vector<ir::Type> &argTypes
   std::optional<driver::DiskCache> diskCache;
   if (diskCache_)
     settings.diskCache = &diskCache.emplace(driver::DiskCache::defaultDirectory());
-  driver::CompiledModule module = compileKernel(kernel_, argTypes, settings);
-  compiled_.push_back(std::make_unique<CompiledKernel>(
-      CompiledKernel{arch, argTypes, std::move(module.ptx), module.entryNames.at(0)}));
+  driver::CompiledModule module = compileKernel(kernel_, params, settings);
+  compiled_.push_back(std::make_unique<CompiledKernel>(CompiledKernel{
+      arch, params.params, params.structure, std::move(module.ptx), module.entryNames.at(0)}));
   return *compiled_.back();
 }
 

@@ -38,7 +38,8 @@ struct LaunchShape {
 // The PTX of one kernel for one target and argument types.
 struct CompiledKernel {
   std::string arch;
-  std::vector<ir::Type> paramTypes;
+  std::vector<ir::Type> paramTypes;                    // the leaves of the parameters
+  std::vector<frontend::ParameterStructure> structure; // tuples among them; empty: none
   std::string ptx;
   std::string entry;
 };
@@ -68,6 +69,7 @@ struct LoadedKernel {
 // A kernel compiled for and loaded into this process (the cpu target).
 struct HostSpecialization {
   std::vector<ir::Type> paramTypes;
+  std::vector<frontend::ParameterStructure> structure;
   codegen::HostKernel kernel;
   ParameterBuffer buffer;
 };
@@ -107,7 +109,7 @@ public:
   // PTX for the target arch.
   driver::ResourceUsage resourceUsage(const std::string &signature);
   // The signature text a launch with `args` compiles for (Numba's specialize()).
-  std::string signatureFor(const py::tuple &args) const;
+  std::string signatureFor(const py::tuple &args);
 
   // `kernel[config]` (`self` is this dispatcher's Python object): a ConfiguredLaunch. The last
   // one is kept and given again while the configuration stays the same, as it does in the
@@ -144,22 +146,25 @@ private:
 
   using Key = std::vector<uint32_t>;
 
-  std::vector<ir::Type> parameterTypes(const std::string &signature) const;
-  // Throws TypeError for a wrong count or an argument the target cannot take.
-  std::vector<Argument> readArguments(py::handle args) const;
-  // (where it runs: a device, or the host; argument types): the specialization cache key, in
-  // keyScratch_ (no allocation per launch).
+  // No structure when no parameter is a tuple, as launches without tuples key.
+  frontend::Signature parameterTypes(const std::string &signature) const;
+  // The arguments, tuples taken apart into their leaves, with how they group into the
+  // parameters in structureScratch_ (left empty when no argument is a tuple). Throws
+  // TypeError for a wrong count or an argument the target cannot take.
+  std::vector<Argument> readArguments(py::handle args);
+  // (where it runs: a device, or the host; argument types and structureScratch_): the
+  // specialization cache key, in keyScratch_ (no allocation per launch).
   const Key &keyOf(uint32_t where, const std::vector<Argument> &arguments);
-  // The parameter types a launch with `arguments` compiles for: theirs, or the eager
-  // signature that accepts them.
-  std::vector<ir::Type> launchTypes(const std::vector<Argument> &arguments) const;
+  // The parameter types a launch with `arguments` (and structureScratch_) compiles for:
+  // theirs, or the eager signature that accepts them.
+  frontend::Signature launchTypes(const std::vector<Argument> &arguments) const;
   void launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream, py::handle self,
                       py::handle args, std::vector<Argument> &arguments);
   void launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments);
   LoadedKernel &specialization(std::vector<Argument> &arguments);
   HostSpecialization &hostSpecialization(const std::vector<Argument> &arguments);
-  const CompiledKernel &compiled(const std::vector<ir::Type> &argTypes, const std::string &arch);
-  HostSpecialization &compiledForHost(const std::vector<ir::Type> &argTypes);
+  const CompiledKernel &compiled(const frontend::Signature &params, const std::string &arch);
+  HostSpecialization &compiledForHost(const frontend::Signature &params);
   LoadedKernel &load(const CompiledKernel &compiled, int device);
 
   KernelDefinition kernel_;
@@ -167,7 +172,7 @@ private:
   driver::CompileRequest settings_; // target and options; no kernels
   bool diskCache_;
   std::optional<int> sharedCarveout_;
-  std::vector<std::vector<ir::Type>> eagerSignatures_;
+  std::vector<frontend::Signature> eagerSignatures_;
   std::vector<std::unique_ptr<CompiledKernel>> compiled_;
   std::vector<std::unique_ptr<LoadedKernel>> loaded_;
   std::vector<std::unique_ptr<HostSpecialization>> hostCompiled_;
@@ -176,6 +181,7 @@ private:
   // (host, argument types) → the host kernel that launches with them.
   std::unordered_map<Key, HostSpecialization *, TypesHash> hostLaunchCache_;
   Key keyScratch_;
+  std::vector<frontend::ParameterStructure> structureScratch_;
   // The last configuration given to configure() and the ConfiguredLaunch made for it.
   py::object lastConfig_;
   py::object lastLaunch_;

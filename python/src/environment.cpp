@@ -59,6 +59,22 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
       return frontend::GlobalValue::floatConstant(value->kind, value->asDouble(), value->weak);
     return frontend::GlobalValue::intConstant(value->kind, value->asInt64(), value->weak);
   }
+  if (kind == "enum_member" && fields.size() == 5) {
+    frontend::GlobalValue value = globalValue(name, py::make_tuple("constant", fields[3]));
+    return frontend::GlobalValue::enumMemberOf(std::move(value), fields[1].cast<std::string>(),
+                                               fields[2].cast<std::string>(),
+                                               fields[4].cast<bool>());
+  }
+  if (kind == "enum" && fields.size() == 4) {
+    std::vector<frontend::GlobalValue> members;
+    for (py::handle entry : fields[3]) {
+      auto [key, member] = entry.cast<std::pair<std::string, py::object>>();
+      members.push_back(globalValue(name, member));
+      members.back().qualifiedName = key;
+    }
+    return frontend::GlobalValue::enumClassOf(fields[1].cast<std::string>(), fields[2].cast<bool>(),
+                                              std::move(members));
+  }
   if (kind == "array" && fields.size() == 4) {
     ir::ScalarKind element;
     try {
@@ -71,6 +87,20 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
       bytes = fields[3].cast<std::string>();
     return frontend::GlobalValue::array(name, element, fields[2].cast<std::vector<int64_t>>(),
                                         std::move(bytes));
+  }
+  if (kind == "namedtuple" && fields.size() == 3)
+    return frontend::GlobalValue::namedTupleClass(fields[1].cast<std::string>(),
+                                                  fields[2].cast<std::vector<std::string>>());
+  if (kind == "tuple" && fields.size() == 4) {
+    std::vector<frontend::GlobalValue> elements;
+    for (py::handle element : fields[1])
+      elements.push_back(globalValue(name, element));
+    std::string tupleClass = fields[2].is_none() ? std::string() : fields[2].cast<std::string>();
+    std::vector<std::string> names;
+    if (!fields[3].is_none())
+      names = fields[3].cast<std::vector<std::string>>();
+    return frontend::GlobalValue::tuple(std::move(elements), std::move(tupleClass),
+                                        std::move(names));
   }
   if (kind == "function" && fields.size() == 5) {
     std::vector<frontend::Signature> signatures;

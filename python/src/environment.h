@@ -3,6 +3,15 @@
 //   ("module", "math")                    a module, by canonical name ("math", "numpy", "kaji")
 //   ("builtin", "math.sqrt")              a module member, by canonical qualified name
 //   ("constant", value)                   a Python or numpy scalar
+//   ("enum_member", class, name, value, is_int_enum)
+//                                         an Enum/IntEnum member whose value is a scalar;
+//                                         `class` is the class's qualified name
+//   ("enum", class, is_int_enum, [(attribute, enum_member), ...])
+//                                         an Enum/IntEnum class and its (scalar) members by
+//                                         each name the class has for them (aliases too)
+//   ("tuple", [entries], class, fields)   a tuple of entries; a namedtuple's class name and
+//                                         field names, or None and None
+//   ("namedtuple", class, fields)         a namedtuple class: its name and field names
 //   ("function", source, describe, is_device, signatures)
 //                                         another @jit function: its FunctionSource, a
 //                                         callable returning *its* globals' description, and

@@ -1,5 +1,4 @@
-"""python3 test/differential [--seed N] [--count N] [--seconds S] [--targets cpu,cuda]
-[--pending all]"""
+"""python3 test/differential [--seed N] [--count N] [--seconds S] [--targets cpu,cuda]"""
 
 import argparse
 import importlib.util
@@ -14,7 +13,6 @@ if __package__ in (None, ""):
     __package__ = "differential"
 
 from differential.campaign import Campaign  # noqa: E402
-from differential.generator import PENDING  # noqa: E402
 
 
 def main():
@@ -24,22 +22,14 @@ def main():
     parser.add_argument("--seed", type=int, default=None, help="default: a new random seed")
     parser.add_argument("--count", type=int, default=5000, help="expressions (default 5000)")
     parser.add_argument("--targets", default="cpu", help="comma-separated: cpu,cuda")
-    parser.add_argument("--pending", default="",
-                        help="comma-separated groups decided but not yet implemented, or "
-                             "'all': " + "; ".join(f"{k}: {v}" for k, v in PENDING.items()))
     parser.add_argument("--seconds", type=float, default=None,
                         help="stop starting batches after this long")
     parser.add_argument("--max-reported", type=int, default=25)
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(32)
-    pending = list(PENDING) if args.pending == "all" else [p for p in args.pending.split(",") if p]
-    unknown = [p for p in pending if p not in PENDING]
-    if unknown:
-        parser.error(f"unknown --pending group(s): {', '.join(unknown)}")
     targets = [t.strip() for t in args.targets.split(",") if t.strip()]
-    print(f"seed {seed}, targets {','.join(targets)}, pending {','.join(pending) or 'none'}",
-          flush=True)
-    summary = Campaign(seed, targets, pending).run(args.count, args.max_reported, args.seconds)
+    print(f"seed {seed}, targets {','.join(targets)}", flush=True)
+    summary = Campaign(seed, targets).run(args.count, args.max_reported, args.seconds)
     print(f"expressions {summary.expressions}, executions {summary.executions} (rows compared, "
           f"all targets), expected CompileErrors {summary.expected_errors}, unchecked rows "
           f"{summary.unchecked_rows}, mismatches {len(summary.mismatches)}, "

@@ -3,6 +3,7 @@ rules docs/testing.md lists. A value is its type, its data (a Python scalar for 
 literal, else an array with one element per row) and the rows where kaji documents no result
 (`undefined`), which are not compared."""
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,19 +19,47 @@ CASTS = {f"np.{k}": k for k in ("int8", "int16", "int32", "int64", "uint8", "uin
                                   "uint64", "float16", "float32", "float64")}
 CASTS.update({"float": "float64", "int": "int64"})
 
+EXACT_EXPONENTS = (0, 1, 2, -1)
+_NUMPY_NAMES = {"pow": "power"}
+
+
+def libm(function, *arrays):
+    """`function` (a name of Python's math module) per element, in float64 with Python's math
+    (glibc, within 1 ulp); where it raises (domain, pole, overflow) numpy's IEEE value. The
+    result has the first array's dtype, rounded once from float64."""
+    scalar, vector = getattr(math, function), getattr(np, _NUMPY_NAMES.get(function, function))
+    wide = [a.astype(np.float64) for a in arrays]
+    values = []
+    for args in zip(*wide):
+        try:
+            values.append(scalar(*args))
+        except (ValueError, OverflowError):
+            with np.errstate(all="ignore"):
+                values.append(float(vector(*args)))
+    with np.errstate(over="ignore"):
+        return np.array(values, dtype=np.float64).astype(arrays[0].dtype)
 
 
 def float_power(x, exponent):
-    """libm's pow for the exponents the generator uses (0, 1, 2), where it is exact or the
-    correctly rounded square; numpy's vectorised power is not always correctly rounded."""
+    """pow: for the exponents 0, 1, 2 and -1 kaji computes 1, x, x * x and 1 / x, the correctly
+    rounded results (docs/sema.md; computed in float64 and rounded once, which for a product or
+    quotient of float32 or float16 values is the correctly rounded one too); any other exponent
+    is the math library's pow, compared within an ulp bound (comparison.py)."""
     wide = x.astype(np.float64)
-    square = (wide * wide).astype(x.dtype) if x.dtype != np.float64 else x * x
-    return np.where(exponent == 0, 1, np.where(exponent == 1, x, square)).astype(x.dtype)
+    exact = np.isin(exponent, EXACT_EXPONENTS)
+    with np.errstate(all="ignore"):
+        square, reciprocal = (wide * wide).astype(x.dtype), (1.0 / wide).astype(x.dtype)
+        general = libm("pow", x[~exact], exponent[~exact])
+    result = np.select([exponent == 0, exponent == 1, exponent == 2],
+                       [np.ones_like(x), x, square], reciprocal).astype(x.dtype)
+    result[~exact] = general
+    return result
 
 
 FLOAT_MATH = {"sqrt": np.sqrt, "fabs": np.fabs, "floor": np.floor, "ceil": np.ceil,
-              "trunc": np.trunc, "copysign": np.copysign, "fmod": np.fmod, "pow": float_power,
-              "power": float_power}
+              "trunc": np.trunc, "copysign": np.copysign, "fmod": np.fmod, "pow": float_power}
+FLOAT_MATH.update({name: (lambda x, name=name: libm(name, x))
+                   for name in ("exp", "log", "sin", "cos")})
 TO_INTEGER = {"math.floor": np.floor, "math.ceil": np.ceil, "math.trunc": np.trunc}
 PREDICATES = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite}
 NUMPY_MINMAX = {"np.minimum": np.minimum, "np.maximum": np.maximum, "np.fmin": np.fmin,
@@ -192,10 +221,21 @@ class Evaluator:
             undefined = v.undefined | (~stop & undefined)
         return Value(t, result, undefined)
 
+    def condition(self, node):
+        """The truth of `node` as a condition (an `if`, a ternary's test): `and`/`or`/`not`
+        test each operand's own truth, as Python's bytecode and Numba do; anything else is the
+        truth of its value (docs/sema.md, "Truth of and/or")."""
+        if node.op == "boolop":
+            truths = [self.condition(child) for child in node.children]
+            return (np.logical_and if node.value == "and" else np.logical_or).reduce(truths)
+        if node.op == "unary" and node.value == "not":
+            return ~self.condition(node.children[0])
+        return self.truth(self.evaluate(node))
+
     def _ifexp(self, node):
         body, test, orelse = (self.evaluate(child) for child in node.children)
         t = promote(body.type, orelse.type)
-        holds = self.truth(test)
+        holds = self.condition(node.children[1])
         result = np.where(holds, self.convert(body, t.kind), self.convert(orelse, t.kind))
         undefined = test.undefined | np.where(holds, body.undefined, orelse.undefined)
         return Value(t, result.astype(t.kind), undefined)
@@ -238,9 +278,10 @@ class Evaluator:
                 return self.strong("int64", self.convert(args[0], "int64"), undefined)
             floored = TO_INTEGER[name](self.convert(args[0], t.kind))
             return self.strong("int64", cast_array(floored, t.kind, "int64"), undefined)
-        if name == "np.power" and not is_float(t.kind):
-            x, y = (self.convert(arg, kind, arithmetic=True) for arg in args)
-            return self.strong(kind, integer_power(x, y), undefined)
+        if name == "np.power":
+            # The `**` operator's operation and types (docs/sema.md): np.power(float16, 2.0)
+            # is float16, unlike math.pow.
+            return self.binary("**", *args)
         short = name.split(".")[1]
         float_kind = t.kind if is_float(t.kind) else "float64"
         if float_kind == "float16":
@@ -304,7 +345,7 @@ def _run_item(evaluator, item):
     if item.form == "ifelse":
         first, test, second = e
         t = promote(first.type, second.type)
-        holds = evaluator.truth(test)
+        holds = evaluator.condition(item.exprs[1])
         data = np.where(holds, evaluator.convert(second, t.kind), evaluator.convert(first, t.kind))
         undefined = test.undefined | np.where(holds, second.undefined, first.undefined)
         return Value(t, data.astype(t.kind), undefined)

@@ -79,3 +79,20 @@ def test_an_unevaluated_operand_reads_variables_past_its_own_constant_conditions
     out = np.zeros(3)
     jit(variables_in_nested_unevaluated_operands)[1, 1](out, x, y)
     np.testing.assert_array_equal(out, [1.5, 2.5, -3.5])
+
+
+def literal_out_of_range_in_a_branch_never_taken(out, a, u):
+    t = a[0]
+    if np.isnan(a[0]):  # an integer is never NaN: the condition folds to False
+        t = u[0] & 18446744073709551615
+    out[0] = t
+
+
+def test_a_statement_a_constant_condition_never_runs_is_not_compiled(jit):
+    # Found by the differential test: the literal is out of range for uint32, which would be
+    # a CompileError in code that runs (docs/sema.md: statements under a constant condition
+    # are dropped unlowered).
+    out = np.zeros(1, dtype=np.int64)
+    jit(literal_out_of_range_in_a_branch_never_taken)[1, 1](
+        out, np.array([-7], dtype=np.int8), np.array([3], dtype=np.uint32))
+    assert out[0] == -7

@@ -245,6 +245,52 @@ def test_float16_widens_exactly(jit, dst):
     np.testing.assert_array_equal(out, x.astype(dst))
 
 
+
+def float16_of(out, x):
+    i = kaji.grid(1)
+    if i < x.size:
+        out[i] = np.float16(x[i])
+
+
+def float16_of_scaled(out, x):
+    i = kaji.grid(1)
+    if i < x.size:
+        out[0, i] = np.float16(x[i])
+        out[1, i] = np.float16(-4611686018427387904 * x[i])
+
+
+def _integers_around_float16_ties(kind):
+    """Integers at, beside and between float16 neighbours (ties round to even), up to and past
+    the overflow to inf at 65520, and the kind's extremes."""
+    info = np.iinfo(kind)
+    near = np.arange(2040, 2060).tolist() + np.arange(4090, 4110).tolist() + [
+        65503, 65504, 65505, 65519, 65520, 65521, 65535, 65536, 2 ** 24 + 1, 2 ** 31 - 1]
+    values = [0, 1, 3, info.max, info.max - 1, info.min, info.min + 1] + near + [-v for v in near]
+    return np.array([v for v in values if info.min <= v <= info.max], dtype=kind)
+
+
+@pytest.mark.parametrize("src", [np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
+def test_numpy_float16_of_integers_rounds_once(jit, src):
+    x = _integers_around_float16_ties(src)
+    out = np.zeros(x.size, dtype=np.float16)
+    jit(float16_of)[(x.size + 127) // 128, 128](out, x)
+    with np.errstate(over="ignore"):
+        expected = x.astype(np.float16)
+    np.testing.assert_array_equal(out.view(np.uint16), expected.view(np.uint16))
+
+
+def test_numpy_float16_of_float64_rounds_once(jit):
+    # np.float16(-4611686018427387904 * x) of a float64 once gave -4.6e18 instead of -inf on
+    # the cpu target (the differential test's f16-casts group).
+    x = np.concatenate([_float16_edge_values(), [1.0, -1.0, 1e-14, 1.4e-14, 2.0 ** -62]])
+    out = np.zeros((2, x.size), dtype=np.float16)
+    jit(float16_of_scaled)[(x.size + 255) // 256, 256](out, x)
+    with np.errstate(over="ignore"):
+        expected = np.array([x.astype(np.float16), (-4611686018427387904 * x).astype(np.float16)])
+    nan = np.isnan(expected)
+    np.testing.assert_array_equal(np.isnan(out), nan)
+    np.testing.assert_array_equal(out[~nan].view(np.uint16), expected[~nan].view(np.uint16))
+
 def sin_of_int8(out, x):
     i = kaji.grid(1)
     if i < x.size:

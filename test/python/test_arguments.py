@@ -104,6 +104,27 @@ def test_python_int_beyond_64_bits_names_the_argument():
         store[1, 1](np.zeros(1), 2 ** 64)
 
 
+@kaji.jit("void(int64[:], int32)", target="cpu")
+def store_int32(out, n):
+    out[0] = n
+
+
+@pytest.mark.parametrize("value", [2 ** 31, -2 ** 31 - 1, 2 ** 40, 2 ** 63])
+def test_python_int_out_of_range_for_an_eager_int_parameter_raises(value):
+    # NumPy 2's rule (np.int32(2**40) raises); Numba wraps instead (docs/numba-compat.md).
+    with pytest.raises(OverflowError, match=r"argument 2 \('n'\) of kernel 'store_int32': "
+                                            rf"{value} is out of range for its parameter "
+                                            r"type int32"):
+        store_int32[1, 1](np.zeros(1, dtype=np.int64), value)
+
+
+def test_python_int_in_range_for_an_eager_int_parameter_converts():
+    out = np.zeros(1, dtype=np.int64)
+    for value in [2 ** 31 - 1, -2 ** 31]:
+        store_int32[1, 1](out, value)
+        assert out[0] == value
+
+
 def test_wrong_argument_count():
     with pytest.raises(TypeError, match="takes 3 arguments but 2 were given"):
         add[1, 32](np.zeros(3), np.zeros(3))

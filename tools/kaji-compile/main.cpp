@@ -117,7 +117,7 @@ private:
       if (!sig.returnType.isVoid())
         throw ir::CompileError(sigText.loc, "a kernel's signature must return void, not '" +
                                                 sig.returnType.str() + "'");
-      request.kernels.push_back({std::move(kernel), sig.params});
+      request.kernels.push_back({std::move(kernel), sig.params, sig.structure});
     }
     if (request.kernels.empty())
       throw std::runtime_error("no kernel to compile in '" + cl_.inputPath +

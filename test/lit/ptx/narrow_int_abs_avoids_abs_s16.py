@@ -2,7 +2,8 @@
 # RUN: %FileCheck %s < %t.ptx
 # RUN: %ptxas %t.ptx
 # ptxas drops the sign extension after abs.s16 (an H100 widened |int16 -32768| to 32768):
-# a narrow abs is a 32-bit abs of the sign-extended value, truncated.
+# a narrow abs is a 32-bit abs of the sign-extended value, narrowed by cvt.u16.u32
+# (NarrowNegationRewrite.h).
 import kaji
 import numpy as np
 
@@ -14,5 +15,7 @@ def widened_abs(out, x):
 
 # CHECK-LABEL: .entry widened_abs
 # CHECK-NOT: abs.s16
-# CHECK: abs.s32
-# CHECK: cvt.s64.s16
+# CHECK: cvt.s32.s16 [[WIDE:%[a-z_]+]], %rs
+# CHECK-NEXT: abs.s32 [[WIDE]], [[WIDE]];
+# CHECK-NEXT: cvt.u16.u32 [[ABS:%rs[0-9]+]], [[WIDE]];
+# CHECK: cvt.s64.s16 %rd{{[0-9]+}}, [[ABS]];

@@ -33,9 +33,9 @@ driver::CompileRequest requestFor(const frontend::SourceFile &source, driver::Ta
   driver::CompileRequest request;
   request.target = target;
   ir::Location where{source.name, 1, 1};
-  request.kernels.push_back(
-      {driver::findFunction(driver::parse(source), "kernel", nullptr),
-       frontend::parseSignature("void(float32[:], float32[:])", where).params});
+  request.kernels.push_back({driver::findFunction(driver::parse(source), "kernel", nullptr),
+                             frontend::parseSignature("void(float32[:], float32[:])", where).params,
+                             {}});
   return request;
 }
 

@@ -122,8 +122,9 @@ TEST(Lowering, UnsupportedConstructsNameThemselves) {
             "2:9: lists are not supported in kernels");
   EXPECT_EQ(loweringError("def k(x):\n    y = x[1:]\n", "void(float32[:])"),
             "2:11: array slicing inside kernels is not supported yet");
-  EXPECT_EQ(loweringError("def k(x):\n    for v in x:\n        pass\n", "void(float32[:])"),
-            "2:14: for loops in kernels iterate over range() only, not 'x'");
+  EXPECT_EQ(loweringError("def k(x):\n    for v in 3.5:\n        pass\n", "void(float32[:])"),
+            "2:14: 'float64' is not iterable in '3.5'; kernels iterate over range(), 1-d arrays, "
+            "tuples, enumerate() and zip()");
   EXPECT_EQ(loweringError("def k(x):\n    x = 1\n", "void(float32[:])"),
             "2:5: cannot assign to array parameter 'x'");
 }

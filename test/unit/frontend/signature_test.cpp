@@ -141,6 +141,43 @@ TEST(Signature, RoundTripsThroughItsCanonicalSpelling) {
     EXPECT_EQ(signatureString(parseSignature(text, {})), text);
 }
 
+TEST(Signature, TuplesFlattenIntoTheirLeaves) {
+  Signature sig = parseSignature(
+      "void(UniTuple(int32 x 3), Tuple(float64[:], Tuple(int8, bool)), Tuple(), f4)", {});
+  ASSERT_EQ(sig.structure.size(), 4u);
+  EXPECT_EQ(sig.params,
+            (std::vector<Type>{Type::scalar(ScalarKind::Int32), Type::scalar(ScalarKind::Int32),
+                               Type::scalar(ScalarKind::Int32),
+                               Type::array(ScalarKind::Float64, 1, Layout::Any),
+                               Type::scalar(ScalarKind::Int8), Type::scalar(ScalarKind::Bool),
+                               Type::scalar(ScalarKind::Float32)}));
+  EXPECT_TRUE(sig.structure[0].tuple);
+  EXPECT_EQ(sig.structure[0].elements.size(), 3u);
+  EXPECT_EQ(sig.structure[1].leafCount(), 3u);
+  EXPECT_TRUE(sig.structure[2].tuple);
+  EXPECT_EQ(sig.structure[2].leafCount(), 0u);
+  EXPECT_FALSE(sig.structure[3].tuple);
+}
+
+TEST(Signature, NamedTuplesKeepClassAndFields) {
+  Signature sig = parseSignature("void(NamedTuple(Point, x=float32, y=int64))", {});
+  ASSERT_EQ(sig.structure.size(), 1u);
+  EXPECT_EQ(sig.structure[0].tupleClass, "Point");
+  EXPECT_EQ(sig.structure[0].fields, (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(sig.params.size(), 2u);
+}
+
+TEST(Signature, TuplesRoundTripAsNumbaPrintsThem) {
+  for (const char *text : {"void(UniTuple(int32 x 3))", "void(Tuple(float64, int32))",
+                           "void(Tuple())", "void(UniTuple(UniTuple(int64 x 2) x 2), float32[:])",
+                           "void(Tuple(float32[:, ::1], Tuple(int8, bool)))",
+                           "void(NamedTuple(Point, x=float32, y=float32))"})
+    EXPECT_EQ(signatureString(parseSignature(text, {})), text);
+  // Tuple() of elements all alike is spelled UniTuple, as Numba types such a tuple.
+  EXPECT_EQ(signatureString(parseSignature("void(Tuple(int8, int8))", {})),
+            "void(UniTuple(int8 x 2))");
+}
+
 TEST(Signature, ErrorsPointAtTheOffendingColumn) {
   EXPECT_EQ(errorOf("void(flaot32[:])"), "6: unknown type 'flaot32' in signature");
   EXPECT_EQ(errorOf("void(float32[:)"), "15: expected ']', found ')'");
@@ -156,6 +193,13 @@ TEST(Signature, ErrorsPointAtTheOffendingColumn) {
             "14: '::1' may mark only the last dimension (C layout) or the first (F layout)");
   EXPECT_EQ(errorOf(""), "1: empty signature: expected e.g. 'void(float32[:])'");
   EXPECT_EQ(errorOf("void(,)"), "6: expected a type");
+  EXPECT_EQ(errorOf("void(UniTuple(int32, 3))"),
+            "20: expected 'x' and a count in 'UniTuple(type x count)'");
+  EXPECT_EQ(errorOf("void(UniTuple(int32 x 0))"),
+            "23: expected a positive count in 'UniTuple(type x count)'");
+  EXPECT_EQ(errorOf("void(Tuple(int32 float32))"), "18: expected ',' or ')', found 'f'");
+  EXPECT_EQ(errorOf("void(NamedTuple(Point, x:int32))"), "25: expected '=' after the field name, "
+                                                         "found ':'");
   EXPECT_EQ(errorOf("void(complex64)"),
             "6: complex numbers (complex64) are not supported by kaji kernels");
   EXPECT_EQ(errorOf("void(array(f4, 2, C))"), "17: expected the array's dimensions, such as '2d'");

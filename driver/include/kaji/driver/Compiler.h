@@ -8,6 +8,7 @@
 #include "kaji/driver/DiskCache.h"
 #include "kaji/frontend/Environment.h"
 #include "kaji/frontend/Parser.h"
+#include "kaji/frontend/Signature.h"
 #include "kaji/frontend/Source.h"
 #include "kaji/ir/Type.h"
 
@@ -22,7 +23,9 @@ enum class Stage { IR, LLVM, PTX };
 // One kernel to compile, specialised on its argument types.
 struct KernelSpec {
   frontend::FunctionRef function; // parsed kernel with its environment
-  std::vector<ir::Type> argTypes; // one per kernel parameter
+  std::vector<ir::Type> argTypes; // the leaves of the kernel's parameters, in order
+  // How argTypes group into the parameters (tuples); empty: one type per parameter.
+  std::vector<frontend::ParameterStructure> structure;
 };
 
 // Where a request's kernels run: the GPU (PTX, compile()) or this process's CPU (machine

@@ -31,11 +31,14 @@ struct FunctionRef {
 
 struct GlobalValue {
   enum class Kind : uint8_t {
-    Module,   // a module: "math", "kaji" (also `from kaji import cuda`, `numba.cuda`), "numpy"
-    Builtin,  // a module member bound directly: "math.sqrt", "kaji.grid", "numpy.float32"
-    Constant, // a scalar value (Python int/float/bool or a numpy scalar)
-    Function, // another @jit function
-    Array,    // a numpy array, which kernels read through kaji.const.array_like
+    Module,     // a module: "math", "kaji" (also `from kaji import cuda`, `numba.cuda`), "numpy"
+    Builtin,    // a module member bound directly: "math.sqrt", "kaji.grid", "numpy.float32"
+    Constant,   // a scalar value (Python int/float/bool or a numpy scalar)
+    Function,   // another @jit function
+    Array,      // a numpy array, which kernels read through kaji.const.array_like
+    Tuple,      // a tuple or namedtuple of constants (and tuples of them)
+    TupleClass, // a namedtuple class, which kernels call to build one
+    EnumClass,  // an enum.Enum or enum.IntEnum class: its members by name
   };
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
@@ -44,20 +47,44 @@ struct GlobalValue {
   int64_t intValue = 0;  // Constant of integer or bool type
   double floatValue = 0; // Constant of float type
   FunctionRef function;  // Function
+  // Constant: the enum class (qualified name) whose member it is, or empty; an IntEnum's
+  // members are ints, an Enum's members only compare and give .value.
+  // EnumClass: the class's qualified name is qualifiedName, and intEnum says IntEnum.
+  std::string enumClass;
+  std::string enumMember; // Constant of an enum: the member's name
+  bool intEnum = false;
+  // EnumClass: its members, Constants, each with the class attribute that names it as its
+  // qualifiedName (an alias names a member under a second attribute).
+  std::vector<GlobalValue> enumMembers;
+
   // Array: its name in Python, element type, extents, and its elements' bytes in C order;
   // no bytes (tooLarge) when it is over what constant memory holds.
   ir::ScalarKind arrayElement = ir::ScalarKind::Float64;
   std::vector<int64_t> arrayShape;
   std::string arrayBytes;
   bool arrayTooLarge = false;
+  // Tuple: the elements, and a namedtuple's class and field names; TupleClass: the class.
+  std::vector<GlobalValue> elements;
+  std::string tupleClass;
+  std::vector<std::string> fields;
 
   static GlobalValue module(std::string canonicalName);
   static GlobalValue builtin(std::string canonicalName);
   static GlobalValue intConstant(ir::ScalarKind type, int64_t value, bool weak);
   static GlobalValue floatConstant(ir::ScalarKind type, double value, bool weak);
   static GlobalValue functionRef(FunctionRef ref);
+  static GlobalValue enumClassOf(std::string qualifiedName, bool intEnum,
+                                 std::vector<GlobalValue> members);
+  // `value` (a Constant) as member `member` of the enum class `enumClass`.
+  static GlobalValue enumMemberOf(GlobalValue value, std::string enumClass, std::string member,
+                                  bool intEnum);
+  // EnumClass: the member the class attribute `name` names, or null.
+  const GlobalValue *enumMemberNamed(std::string_view name) const;
   static GlobalValue array(std::string name, ir::ScalarKind element, std::vector<int64_t> shape,
                            std::optional<std::string> bytes);
+  static GlobalValue tuple(std::vector<GlobalValue> elements, std::string tupleClass = {},
+                           std::vector<std::string> fields = {});
+  static GlobalValue namedTupleClass(std::string name, std::vector<std::string> fields);
 };
 
 struct Environment {
@@ -71,9 +98,9 @@ struct Environment {
 
 // Builds the environment a whole file gives its functions, as the CLI sees it:
 // `import math`, `import numpy as np`, `from kaji import cuda, jit`, `from math import sqrt`,
-// module-level `NAME = <literal or -literal>` constants, and every `def` (decorated with
-// `jit(device=True)` → device function). Other statements are ignored; unknown imports
-// are left unbound so a use reports "unknown name".
+// module-level `NAME = <literal or -literal, or a tuple of them>` constants, and every `def`
+// (decorated with `jit(device=True)` → device function). Other statements are ignored; unknown
+// imports are left unbound so a use reports "unknown name".
 std::shared_ptr<Environment> environmentFromModule(std::shared_ptr<const Module> module);
 
 // A canonical text of everything `function` compiles against besides source text: its file,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kaji/frontend/Environment.h"
+#include "kaji/frontend/Signature.h"
 #include "kaji/ir/IR.h"
 
 #include <string>
@@ -16,7 +17,8 @@ struct LoweringOptions {
   std::string gpuArch;
 };
 
-// Type-checks `fn` for the given argument types and appends it, and every device
+// Type-checks `fn` for the given argument types (flattened: `structure` groups them into the
+// parameters, tuples included; none means one type per parameter) and appends it, and every device
 // function it calls (each specialised on its own argument types, at most once), to
 // `out`. A kernel must return nothing. Returns the new function. Throws
 // ir::CompileError pointing at the offending expression on any error: unknown
@@ -24,6 +26,7 @@ struct LoweringOptions {
 // construct, wrong argument count, a builtin that options.gpuArch lacks.
 ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
                             ir::Function::Kind kind, ir::Module &out,
-                            const LoweringOptions &options = {});
+                            const LoweringOptions &options = {},
+                            const std::vector<ParameterStructure> &structure = {});
 
 } // namespace kaji::frontend

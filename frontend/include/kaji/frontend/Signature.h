@@ -6,23 +6,45 @@
 #include "kaji/ir/Type.h"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace kaji::frontend {
 
+// How a function's parameters take the flattened parameter types: a leaf takes one type, a
+// tuple the leaves of its elements in order. The IR has no tuples: the frontend passes a
+// tuple as its leaves and rebuilds it from them (docs/architecture.md).
+struct ParameterStructure {
+  bool tuple = false;
+  std::vector<ParameterStructure> elements; // tuple
+  std::string tupleClass;                   // a namedtuple's class; empty for a plain tuple
+  std::vector<std::string> fields;          // a namedtuple's field names
+  size_t leafCount() const;
+  friend bool operator==(const ParameterStructure &, const ParameterStructure &) = default;
+};
+
+// `count` parameters of one type each: the structure of a signature without tuples.
+std::vector<ParameterStructure> leafParameters(size_t count);
+
 struct Signature {
-  ir::Type returnType; // void for kernels
-  std::vector<ir::Type> params;
+  ir::Type returnType;          // void for kernels
+  std::vector<ir::Type> params; // flattened: the leaf types of every parameter, in order
+  // One per parameter; none means each of `params` is a parameter of its own.
+  std::vector<ParameterStructure> structure;
+  // The structure, with leaves filled in when `structure` is empty.
+  std::vector<ParameterStructure> parameters() const;
 };
 
 // `RET(PARAMS)` or, as Numba prints a signature, `(PARAMS) -> RET`; `void` or `none` return
-// nothing, as does `(PARAMS)`, Numba's tuple of argument types. Array layouts: `[:]`, `[:, :]` → any; `[::1]`, `[:, ::1]` → C; `[::1, :]` → F;
-// or as Numba prints them, `array(float32, 2d, C)` (layout C, F or A).
-// Scalar names: Numba's (numba.types: `float32`, `f4`, `intp`, `boolean`, `byte` = uint8,
-// `float_` = float32, ...). Throws ir::CompileError at `loc` (shifted to the offending
-// character when loc is known) naming what was expected.
+// nothing, as does `(PARAMS)`, Numba's tuple of argument types. Array layouts: `[:]`, `[:, :]` →
+// any; `[::1]`, `[:, ::1]` → C; `[::1, :]` → F; or as Numba prints them, `array(float32, 2d, C)`
+// (layout C, F or A). Scalar names: Numba's (numba.types: `float32`, `f4`, `intp`, `boolean`,
+// `byte` = uint8, `float_` = float32, ...). Tuples as Numba prints them: `UniTuple(int32 x 3)`,
+// `Tuple(int32, float64[:])`, `Tuple()`, nested; a namedtuple as
+// `NamedTuple(Point, x=float32, y=float32)`. Throws ir::CompileError at `loc` (shifted to the
+// offending character when loc is known) naming what was expected.
 Signature parseSignature(std::string_view text, const ir::Location &loc);
 
 // One type as a signature spells it (void included), e.g. "float32[:, ::1]".
@@ -42,6 +64,10 @@ std::string signatureString(const Signature &sig);
 
 // The spelling of one type in a signature and in messages: "float32", "float32[:, ::1]".
 std::string typeString(const ir::Type &type);
+
+// The spelling of one parameter of `structure` whose leaves are `leaves`:
+// "UniTuple(int64 x 2)" (all elements alike), "Tuple(int64, float32[:])", or typeString().
+std::string parameterString(const ParameterStructure &structure, std::span<const ir::Type> leaves);
 
 // A scalar type name as a signature (Numba's numba.types) spells it; nullopt if unknown.
 std::optional<ir::ScalarKind> scalarKindFromSignatureName(std::string_view name);

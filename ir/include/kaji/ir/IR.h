@@ -39,11 +39,12 @@ enum class Opcode : uint8_t {
   Neg,
   Not, // bitwise invert; logical not on bool
   Abs,
-  Cmp,    // attr CmpPredicate; result bool; float compares are ordered except ne
-  Select, // (bool cond, a, b)
-  Cast,   // scalar conversion to the result type (float->int truncates toward zero)
-  Math,   // attr string: libm name ("sqrt", "atan2", "isnan", ...); see docs/ir.md
-  Bits,   // attr string: "popc", "brev", "clz" or "ffs" of an integer; result the operand's type
+  Cmp,       // attr CmpPredicate; result bool; float compares are ordered except ne
+  Select,    // (bool cond, a, b)
+  Cast,      // scalar conversion to the result type (float->int truncates toward zero)
+  Math,      // attr string: libm name ("sqrt", "atan2", "isnan", ...); see docs/ir.md
+  Bits,      // attr string: "popc", "brev", "clz" or "ffs" of an integer; result the operand's type
+  Libdevice, // attr string: a libdevice function, ".N" selecting value N (Libdevice.h)
   // GPU model
   SpecialReg,    // attr SpecialReg; result i32
   Barrier,       // block-wide barrier (syncthreads)
