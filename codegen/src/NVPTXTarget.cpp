@@ -9,6 +9,9 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 
+#include <utility>
+#include <vector>
+
 namespace kaji::codegen {
 namespace {
 
@@ -195,14 +198,44 @@ llvm::Value *NVPTXTarget::emitLibdevice(llvm::IRBuilderBase &builder,
   return emitLibdeviceCall(builder, "__nv_" + name, function, value, args);
 }
 
-void NVPTXTarget::markKernel(llvm::Function &kernel) const {
+namespace {
+
+// !{ptr @kernel, !"name", i32 value} in nvvm.annotations.
+void annotate(llvm::Function &kernel, const char *name, unsigned value) {
   llvm::LLVMContext &context = kernel.getContext();
   llvm::Metadata *annotation[] = {
-      llvm::ValueAsMetadata::get(&kernel), llvm::MDString::get(context, "kernel"),
-      llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 1))};
+      llvm::ValueAsMetadata::get(&kernel), llvm::MDString::get(context, name),
+      llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), value))};
   kernel.getParent()
       ->getOrInsertNamedMetadata("nvvm.annotations")
       ->addOperand(llvm::MDNode::get(context, annotation));
+}
+
+} // namespace
+
+void NVPTXTarget::markKernel(llvm::Function &kernel) const { annotate(kernel, "kernel", 1); }
+
+void annotateKernelLimits(llvm::Module &module, const KernelLimits &limits) {
+  llvm::NamedMDNode *annotations = module.getNamedMetadata("nvvm.annotations");
+  if (!annotations)
+    return;
+  std::vector<llvm::Function *> kernels;
+  for (llvm::MDNode *annotation : annotations->operands())
+    if (annotation->getNumOperands() == 3)
+      if (auto *key = llvm::dyn_cast<llvm::MDString>(annotation->getOperand(1));
+          key && key->getString() == "kernel")
+        if (auto *function =
+                llvm::mdconst::dyn_extract_or_null<llvm::Function>(annotation->getOperand(0)))
+          kernels.push_back(function);
+  const std::pair<const char *, unsigned> entries[] = {
+      {"maxntidx", limits.maxThreadsPerBlock},
+      {"minctasm", limits.minBlocksPerMultiprocessor},
+      {"maxclusterrank", limits.maxBlocksPerCluster},
+      {"maxnreg", limits.maxRegisters}};
+  for (llvm::Function *kernel : kernels)
+    for (const auto &[name, value] : entries)
+      if (value != 0)
+        annotate(*kernel, name, value);
 }
 
 void NVPTXTarget::linkMathLibrary(llvm::Module &module, bool fastMath) const {

@@ -3,6 +3,8 @@
 
 #include "Target.h"
 
+#include "kaji/codegen/Codegen.h"
+
 #include <mutex>
 #include <string>
 
@@ -41,6 +43,11 @@ public:
   void markKernel(llvm::Function &kernel) const override;
   void linkMathLibrary(llvm::Module &module, bool fastMath) const override;
 };
+
+// Adds `limits` to every kernel of `module` (those markKernel marked) as the NVVM
+// annotations the NVPTX backend prints as `.maxntid`, `.minnctapersm`, `.maxclusterrank` and
+// `.maxnreg`.
+void annotateKernelLimits(llvm::Module &module, const KernelLimits &limits);
 
 // A TargetMachine shared by every compilation for one (arch, optimisation level). LLVM
 // does not promise that one TargetMachine can drive two pipelines at once, so whoever

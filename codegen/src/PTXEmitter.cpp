@@ -48,6 +48,7 @@ std::unique_ptr<llvm::Module> lowerForNVPTX(const ir::Module &module, const PTXO
   lowering.fastMath = options.fastMath;
   lowering.lineInfo = options.lineInfo;
   lowerModule(module, target, lowering, *lowered);
+  annotateKernelLimits(*lowered, options.limits);
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);
   if (llvm::verifyModule(*lowered, &problemStream))

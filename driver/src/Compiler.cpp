@@ -224,6 +224,11 @@ CacheKey cacheKey(const CompileRequest &request) {
   key.add("opt", std::to_string(request.ptx.optLevel));
   key.add("fastmath", request.ptx.fastMath ? "1" : "0");
   key.add("lineinfo", request.ptx.lineInfo ? "1" : "0");
+  const codegen::KernelLimits &limits = request.ptx.limits;
+  key.add("limits", std::to_string(limits.maxThreadsPerBlock) + "," +
+                        std::to_string(limits.minBlocksPerMultiprocessor) + "," +
+                        std::to_string(limits.maxBlocksPerCluster) + "," +
+                        std::to_string(limits.maxRegisters));
   key.add("boundscheck", request.host.boundsCheck ? "1" : "0");
   key.add("kaji-passes", request.optimizeIR ? "1" : "0");
   for (const frontend::SourceFile &source : request.sources) {

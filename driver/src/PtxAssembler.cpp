@@ -1,115 +1,113 @@
 #include "kaji/driver/PtxAssembler.h"
 
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
+#include "ToolkitProcess.h"
+
+#include <algorithm>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
-#include <system_error>
 #include <vector>
-
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 namespace kaji::driver {
 namespace {
 
-bool isExecutable(const std::filesystem::path &path) {
-  return access(path.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(path);
+std::filesystem::path requirePtxas(const char *purpose) {
+  std::optional<std::filesystem::path> ptxas = findPtxas();
+  if (!ptxas)
+    throw std::runtime_error(std::string(purpose) +
+                             " needs the CUDA toolkit's ptxas, found neither in "
+                             "$CUDA_HOME/bin, /usr/local/cuda/bin nor $PATH");
+  return *ptxas;
 }
 
-// A file in the temporary directory that only this call uses; removed with the object.
-class TemporaryFile {
-public:
-  explicit TemporaryFile(const char *suffix) {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "kaji-ptxas-XXXXXX").string() + suffix;
-    int fd = mkstemps(pattern.data(), int(std::string_view(suffix).size()));
-    if (fd < 0)
-      throw std::runtime_error("cannot create a temporary file for ptxas: " +
-                               std::generic_category().message(errno));
-    close(fd);
-    path_ = pattern;
-  }
-  ~TemporaryFile() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
-  TemporaryFile(const TemporaryFile &) = delete;
-  TemporaryFile &operator=(const TemporaryFile &) = delete;
-  const std::filesystem::path &path() const { return path_; }
-
-private:
-  std::filesystem::path path_;
-};
-
-std::string readFile(const std::filesystem::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+// ptxas's log (and output in `cubin`) for `ptx` with `extraArgs`; throws its log on failure.
+std::string runPtxas(const std::filesystem::path &ptxas, std::string_view ptx,
+                     const std::string &arch, unsigned optLevel,
+                     const std::vector<std::string> &extraArgs, const TemporaryFile &cubin) {
+  TemporaryFile input(".ptx"), log(".log");
+  writeFile(input.path(), ptx);
+  std::vector<std::string> argv{ptxas.string(), "--gpu-name", arch,
+                                "-O" + std::to_string(optLevel)};
+  argv.insert(argv.end(), extraArgs.begin(), extraArgs.end());
+  argv.insert(argv.end(), {input.path().string(), "-o", cubin.path().string()});
+  int status = runProgram(argv, log.path());
+  if (status != 0)
+    throw std::runtime_error(ptxas.string() + " failed (exit status " + std::to_string(status) +
+                             "):\n" + readFile(log.path()));
+  return readFile(log.path());
 }
 
-// Runs `argv` with stdout and stderr into `log`; its exit status, or -1 if it did not exit.
-int run(const std::vector<std::string> &argv, const std::filesystem::path &log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  std::vector<char *> args;
-  for (const std::string &arg : argv)
-    args.push_back(const_cast<char *>(arg.c_str()));
-  args.push_back(nullptr);
-  pid_t pid;
-  int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0)
-    throw std::runtime_error("cannot run " + argv[0] + ": " +
-                             std::generic_category().message(spawned));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      throw std::runtime_error("waiting for ptxas failed: " +
-                               std::generic_category().message(errno));
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+// The count `pattern` captures first in `line` ("12 registers" → 12), or 0 when absent.
+int64_t countBefore(const std::string &line, const std::regex &pattern) {
+  std::smatch match;
+  return std::regex_search(line, match, pattern) ? std::stoll(match[1].str()) : 0;
+}
+
+// How many threads of a block fit the register file: registers are allocated per warp in
+// units of 256, out of 64 Ki per block (every architecture from sm_50 to sm_90).
+int64_t threadsFittingRegisters(int64_t registersPerThread) {
+  constexpr int64_t registersPerBlock = 64 * 1024, unit = 256, warp = 32, architectureMax = 1024;
+  if (registersPerThread <= 0)
+    return architectureMax;
+  int64_t perWarp = (registersPerThread * warp + unit - 1) / unit * unit;
+  return std::min(architectureMax, registersPerBlock / perWarp * warp);
 }
 
 } // namespace
 
-std::optional<std::filesystem::path> findPtxas() {
-  std::vector<std::filesystem::path> candidates;
-  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
-    candidates.push_back(std::filesystem::path(home) / "bin" / "ptxas");
-  candidates.push_back("/usr/local/cuda/bin/ptxas");
-  if (const char *path = std::getenv("PATH")) {
-    std::istringstream directories(path);
-    for (std::string directory; std::getline(directories, directory, ':');)
-      if (!directory.empty())
-        candidates.push_back(std::filesystem::path(directory) / "ptxas");
-  }
-  for (const std::filesystem::path &candidate : candidates)
-    if (isExecutable(candidate))
-      return candidate;
-  return std::nullopt;
-}
+std::optional<std::filesystem::path> findPtxas() { return findToolkitProgram("ptxas"); }
 
 std::string assemblePTX(std::string_view ptx, const std::string &arch, unsigned optLevel) {
-  std::optional<std::filesystem::path> ptxas = findPtxas();
-  if (!ptxas)
-    throw std::runtime_error("a cubin needs the CUDA toolkit's ptxas, found neither in "
-                             "$CUDA_HOME/bin, /usr/local/cuda/bin nor $PATH");
-  TemporaryFile input(".ptx"), output(".cubin"), log(".log");
-  std::ofstream(input.path(), std::ios::binary).write(ptx.data(), std::streamsize(ptx.size()));
-  int status = run({ptxas->string(), "--gpu-name", arch, "-O" + std::to_string(optLevel),
-                    input.path().string(), "-o", output.path().string()},
-                   log.path());
-  if (status != 0)
-    throw std::runtime_error(ptxas->string() + " failed (exit status " + std::to_string(status) +
-                             "):\n" + readFile(log.path()));
+  std::filesystem::path ptxas = requirePtxas("a cubin");
+  TemporaryFile output(".cubin");
+  runPtxas(ptxas, ptx, arch, optLevel, {}, output);
   return readFile(output.path());
+}
+
+ResourceUsage ptxasResourceUsage(std::string_view ptx, const std::string &entry,
+                                 const std::string &arch, unsigned optLevel) {
+  std::filesystem::path ptxas = requirePtxas("a kernel's resource usage without a GPU");
+  TemporaryFile output(".cubin");
+  std::istringstream log(runPtxas(ptxas, ptx, arch, optLevel, {"--verbose"}, output));
+  static const std::regex registers(R"((\d+) registers)"), shared(R"((\d+) bytes smem)"),
+      stack(R"((\d+) bytes stack frame)"), constBank(R"((\d+) bytes cmem\[([1-9]\d*)\])");
+  ResourceUsage usage;
+  bool inEntry = false, found = false;
+  for (std::string line; std::getline(log, line);) {
+    if (line.find("Compiling entry function") != std::string::npos ||
+        line.find("Function properties for") != std::string::npos) {
+      inEntry = line.find("'" + entry + "'") != std::string::npos || line.ends_with("for " + entry);
+      found = found || inEntry;
+      continue;
+    }
+    if (!inEntry)
+      continue;
+    usage.localBytesPerThread = std::max(usage.localBytesPerThread, countBefore(line, stack));
+    if (line.find(" registers") == std::string::npos)
+      continue;
+    usage.registersPerThread = countBefore(line, registers);
+    usage.sharedBytesPerBlock = countBefore(line, shared);
+    for (std::sregex_iterator bank(line.begin(), line.end(), constBank), end; bank != end; ++bank)
+      usage.constBytes += std::stoll((*bank)[1].str());
+  }
+  if (!found)
+    throw std::runtime_error("ptxas reported nothing for the entry '" + entry + "'");
+  usage.maxThreadsPerBlock = threadsFittingRegisters(usage.registersPerThread);
+  // A .maxntid between the entry's name and its body caps the block.
+  static const std::regex maxntid(R"(\.maxntid\s+(\d+),\s*(\d+),\s*(\d+))");
+  std::string text(ptx);
+  size_t header = text.find(".entry " + entry + "(");
+  if (header != std::string::npos) {
+    std::string directives = text.substr(header, text.find('{', header) - header);
+    std::smatch match;
+    if (std::regex_search(directives, match, maxntid)) {
+      int64_t threads = 1;
+      for (size_t axis = 1; axis <= 3; ++axis)
+        threads *= std::stoll(match[axis].str());
+      usage.maxThreadsPerBlock = std::min(usage.maxThreadsPerBlock, threads);
+    }
+  }
+  return usage;
 }
 
 } // namespace kaji::driver

@@ -18,25 +18,32 @@ from kaji._core import (
     DeviceArray,
     Event,
     Graph,
+    PerformanceWarning,
     Stream,
 )
-from kaji._arrays import device_array, device_array_like, to_device
+from kaji._arrays import *  # noqa: F403 (the array functions, see its __all__)
 from kaji._runtime import (
+    close,
+    current_context,
     default_stream,
+    detect,
     devices,
     event,
     event_elapsed_time,
     external_stream,
     get_current_device,
+    gpus,
     graph,
     is_available,
+    legacy_default_stream,
+    per_thread_default_stream,
     select_device,
     stream,
     synchronize,
     unavailable_reason,
 )
 from kaji._target import TargetFallbackWarning, default_target
-from kaji.decorator import DeviceFunction, Kernel, jit
+from kaji.decorator import DeviceFunction, InvalidConfigWarning, Kernel, jit
 from kaji.vectorize import Vectorized, vectorize
 from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
 from kaji.types import *  # noqa: F403 (Numba's type names, numba.float32 ..., see its __all__)
@@ -68,6 +75,34 @@ def __getattr__(name):
     if name == "random":
         return _random
     raise AttributeError(f"module 'kaji' has no attribute {name!r}")
+
+
+def _switch_from_environment(*names):
+    """True/False from the first of the environment variables `names` that is set ("0" is
+    off), None when none is."""
+    import os
+
+    for name in names:
+        value = os.environ.get(name)
+        if value is not None:
+            return value.strip() not in ("0", "")
+    return None
+
+
+def performance_warnings(low_occupancy=None, implicit_copy=None):
+    """Switches the kinds of PerformanceWarning on or off for the process (None leaves one
+    as it is) and returns the settings: Numba's config switches CUDA_LOW_OCCUPANCY_WARNINGS
+    and CUDA_WARN_ON_IMPLICIT_COPY. The environment variables KAJI_CUDA_LOW_OCCUPANCY_WARNINGS
+    and KAJI_CUDA_WARN_ON_IMPLICIT_COPY (or Numba's NUMBA_ names) set them at import; the
+    standard warnings filters silence them too."""
+    return _core.set_performance_warnings(low_occupancy, implicit_copy)
+
+
+performance_warnings(
+    _switch_from_environment("KAJI_CUDA_LOW_OCCUPANCY_WARNINGS",
+                             "NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS"),
+    _switch_from_environment("KAJI_CUDA_WARN_ON_IMPLICIT_COPY", "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY"),
+)
 
 
 __version__ = _core.compiler_version()

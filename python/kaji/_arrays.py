@@ -6,6 +6,9 @@ from kaji import _core
 from kaji._core import DeviceArray
 from kaji._target import default_target
 
+__all__ = ["as_cuda_array", "device_array", "device_array_like", "from_cuda_array_interface",
+           "is_cuda_array", "to_device"]
+
 
 def _on_host():
     return default_target() == "cpu"
@@ -42,10 +45,45 @@ def device_array(shape, dtype="float64", order="C", stream=None):
 
 
 def device_array_like(ary, stream=None):
-    """An uninitialized device array of `ary`'s shape, dtype and (C or F) order. `stream` is
-    accepted for Numba compatibility."""
+    """An uninitialized device array of `ary`'s shape and dtype, laid out as numpy's
+    empty_like lays it out: C or F order for a contiguous `ary`, and for a strided view the
+    dense layout whose axes go in the order of the view's strides. `stream` is accepted for
+    Numba compatibility."""
     flags = getattr(ary, "flags", None)
-    fortran = flags is not None and flags["F_CONTIGUOUS"] and not flags["C_CONTIGUOUS"]
-    if isinstance(ary, DeviceArray):
-        fortran = ary.is_f_contiguous() and not ary.is_c_contiguous()
-    return device_array(ary.shape, ary.dtype, "F" if fortran else "C")
+    if flags is None or flags["C_CONTIGUOUS"] or flags["F_CONTIGUOUS"] or len(ary.shape) <= 1:
+        fortran = flags is not None and flags["F_CONTIGUOUS"] and not flags["C_CONTIGUOUS"]
+        order = "F" if fortran else "C"
+        return device_array(ary.shape, ary.dtype, order)
+    # Fastest-varying axis first: by the size of its stride, the later axis first on a tie.
+    axis_order = sorted(range(len(ary.shape)), key=lambda axis: (abs(ary.strides[axis]), -axis))
+    return _core.device_array(ary.shape, ary.dtype, on_host=_on_host(), axis_order=axis_order)
+
+
+def is_cuda_array(obj):
+    """Whether `obj` exports ``__cuda_array_interface__`` (Numba's cuda.is_cuda_array)."""
+    return hasattr(obj, "__cuda_array_interface__")
+
+
+def as_cuda_array(obj, sync=True):
+    """A DeviceArray viewing the memory of `obj`, which exports ``__cuda_array_interface__``
+    (a CuPy array, a PyTorch tensor, ...), without copying; it keeps `obj` alive. With `sync`,
+    the stream the interface names is synchronized first."""
+    if isinstance(obj, DeviceArray):
+        return obj
+    return _core.as_cuda_array(obj, sync=sync)
+
+
+class _InterfaceHolder:
+    __slots__ = ("__cuda_array_interface__",)
+
+    def __init__(self, desc):
+        self.__cuda_array_interface__ = desc
+
+
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """A DeviceArray over the memory a ``__cuda_array_interface__`` dict `desc` describes,
+    keeping `owner` alive as long as the array (Numba's cuda.from_cuda_array_interface)."""
+    if not isinstance(desc, dict):
+        raise TypeError("from_cuda_array_interface takes a __cuda_array_interface__ dict, not "
+                        f"{type(desc).__name__}")
+    return _core.as_cuda_array(_InterfaceHolder(desc), owner=owner, sync=sync)

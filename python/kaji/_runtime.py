@@ -1,7 +1,14 @@
-"""Devices, streams and events."""
+"""Devices, contexts, streams and events, under Numba's names as well as kaji's."""
+
+import collections
+import threading
 
 from kaji import _core
 from kaji._target import gpu_usable
+
+# The driver's pseudo-handles for the two default streams (cuda.h).
+_CU_STREAM_LEGACY = 0x1
+_CU_STREAM_PER_THREAD = 0x2
 
 
 def is_available():
@@ -28,6 +35,9 @@ def select_device(device_id):
 
 
 def get_current_device():
+    """This thread's device. Besides kaji's properties it has Numba's attribute names:
+    ``compute_capability``, ``name``, ``id`` and every CUdevice_attribute without its
+    prefix (``MULTIPROCESSOR_COUNT``, ``MAX_THREADS_PER_BLOCK``, ...)."""
     return _core.get_device(_core.selected_device())
 
 
@@ -37,7 +47,20 @@ def stream():
 
 
 def default_stream():
+    """The default stream (the NULL stream: legacy synchronizing behaviour)."""
     return _core.default_stream()
+
+
+def legacy_default_stream():
+    """The legacy default stream (CU_STREAM_LEGACY), which synchronizes with every blocking
+    stream of the context."""
+    return _core.external_stream(_CU_STREAM_LEGACY)
+
+
+def per_thread_default_stream():
+    """This thread's default stream (CU_STREAM_PER_THREAD), which synchronizes with no other
+    stream."""
+    return _core.external_stream(_CU_STREAM_PER_THREAD)
 
 
 def external_stream(handle):
@@ -51,9 +74,43 @@ def external_stream(handle):
     return _core.external_stream(handle)
 
 
+def _add_callback(self, callback, arg=None):
+    """Calls ``callback(stream, status, arg)`` (status 0) once the work queued on this stream
+    so far is done. It runs on a Python thread that waits for an event; unlike Numba's
+    (cuStreamAddCallback), work queued later on the stream does not wait for it."""
+    done = _core.Event(timing=False)
+    done.record(self)
+
+    def wait_then_call():
+        done.synchronize()
+        callback(self, 0, arg)
+
+    threading.Thread(target=wait_then_call, name="kaji stream callback", daemon=True).start()
+
+
+def _async_done(self):
+    """An asyncio future of the running loop, done (with this stream as its result) when the
+    work queued on the stream so far is."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+
+    def resolve(stream, status, arg):
+        loop.call_soon_threadsafe(lambda: future.done() or future.set_result(stream))
+
+    _add_callback(self, resolve)
+    return future
+
+
+# Numba's stream methods that wait on Python threads live here rather than in C++.
+_core.Stream.add_callback = _add_callback
+_core.Stream.async_done = _async_done
+
+
 def event(timing=True):
-    """A new event on the current device (always able to time)."""
-    return _core.Event()
+    """A new event on the current device; ``timing=False`` makes one elapsed_time refuses."""
+    return _core.Event(timing=timing)
 
 
 def event_elapsed_time(start, end):
@@ -84,3 +141,122 @@ def graph(stream):
     Needs a GPU: without one, entering the block raises CudaUnavailable, and kernels of the
     cpu target launched during a capture raise RuntimeError (they run when launched)."""
     return _core.Graph(stream)
+
+
+MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
+
+
+class Context:
+    """A device's primary context, the one kaji (and the CUDA runtime) uses: Numba's
+    ``cuda.current_context()``."""
+
+    def __init__(self, device):
+        self.device = device
+
+    def get_memory_info(self):
+        """(free, total) bytes of the device's memory, now."""
+        return MemoryInfo(*self.device.memory_info())
+
+    def synchronize(self):
+        select_device(self.device.id)
+        _core.synchronize()
+
+    def __repr__(self):
+        return f"<kaji context of device {self.device.id}>"
+
+
+def current_context(devnum=None):
+    """The primary context of device `devnum`, by default the current device (which it then
+    becomes)."""
+    device = get_current_device() if devnum is None else select_device(devnum)
+    return Context(device)
+
+
+class GPU:
+    """One device of ``cuda.gpus``: its attributes are the device's, and ``with gpu:`` makes
+    it the current device for the block, restoring the previous one after."""
+
+    def __init__(self, ordinal):
+        self.id = ordinal
+        self._previous = []
+
+    def __getattr__(self, name):
+        return getattr(_core.get_device(self.id), name)
+
+    def __enter__(self):
+        self._previous.append(_core.selected_device())
+        return select_device(self.id)
+
+    def __exit__(self, *exception):
+        _core.select_device(self._previous.pop())
+        return False
+
+    def __repr__(self):
+        return repr(_core.get_device(self.id))
+
+
+class GPUList:
+    """``cuda.gpus``: every device, indexable and iterable; CudaUnavailable without a
+    driver, as Numba raises its CudaSupportError."""
+
+    def _count(self):
+        return _core.device_count()
+
+    def __len__(self):
+        return self._count()
+
+    def __getitem__(self, index):
+        count = self._count()
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise TypeError(f"cuda.gpus takes a device number, not {index!r}")
+        if not -count <= index < count:
+            raise IndexError(f"no device {index}: there are {count}")
+        return GPU(index % count)
+
+    def __iter__(self):
+        return (GPU(ordinal) for ordinal in range(self._count()))
+
+    @property
+    def current(self):
+        """The current device."""
+        return GPU(_core.selected_device())
+
+    def __repr__(self):
+        return f"<kaji.cuda.gpus: {self._count()} devices>"
+
+
+gpus = GPUList()
+
+
+def detect():
+    """Prints the devices found with their main properties (as Numba's ``cuda.detect``);
+    True when at least one was found. Without a driver it prints why none was."""
+    if not _core.is_available():
+        print(f"Found 0 CUDA devices ({_core.unavailable_reason()})")
+        return False
+    found = devices()
+    print(f"Found {len(found)} CUDA devices")
+    for device in found:
+        major, minor = device.compute_capability
+        print(f"id {device.id}    {device.name!r:40} [SUPPORTED]")
+        print(f"{'Compute Capability':>40}: {major}.{minor}")
+        print(f"{'PCI Device ID':>40}: {device.PCI_DEVICE_ID}")
+        print(f"{'PCI Bus ID':>40}: {device.PCI_BUS_ID}")
+        print(f"{'Multiprocessors':>40}: {device.MULTIPROCESSOR_COUNT}")
+        print(f"{'Memory':>40}: {device.total_memory // 2**20} MiB")
+    print("Summary:")
+    print(f"\t{len(found)}/{len(found)} devices are supported")
+    return bool(found)
+
+
+def close():
+    """Numba's ``cuda.close()``: waits for the work queued on every device. kaji keeps each
+    device's primary context (and the kernels loaded in it) for the life of the process, so
+    nothing is torn down; without a GPU there is nothing to do."""
+    if not gpu_usable():
+        return
+    current = _core.selected_device()
+    for ordinal in range(_core.device_count()):
+        _core.select_device(ordinal)
+        _core.synchronize()
+    _core.select_device(current)

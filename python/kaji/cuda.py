@@ -6,22 +6,28 @@ Inside kernels the compiler treats ``cuda`` as the kaji module itself.
 ``kaji.cuda.random`` is ``kaji.random`` (``from kaji.cuda.random import
 create_xoroshiro128p_states`` as with Numba); it runs on first use."""
 
-from kaji._arrays import device_array, device_array_like, to_device
-from kaji._core import CudaError, CudaUnavailable
+from kaji._arrays import *  # noqa: F403 (the array functions, see its __all__)
+from kaji._core import CudaError, CudaUnavailable, PerformanceWarning
 from kaji._runtime import (
+    close,
+    current_context,
     default_stream,
+    detect,
     devices as list_devices,
     event,
     event_elapsed_time,
     external_stream,
     get_current_device,
+    gpus,
     is_available,
+    legacy_default_stream,
+    per_thread_default_stream,
     select_device,
     stream,
     synchronize,
     unavailable_reason,
 )
-from kaji.decorator import jit
+from kaji.decorator import InvalidConfigWarning, jit
 from kaji import kernels
 from kaji.reduction import Reduce, reduce
 from kaji.vectorize import vectorize

@@ -1,6 +1,8 @@
 """``@kaji.jit``: kernels, device functions, eager signatures, launch configuration."""
 
 import functools
+import sys
+import warnings
 
 from kaji import _core
 from kaji._backend import add_nvrtc_wheel, check_backend, default_backend
@@ -12,8 +14,9 @@ _CO_VARARGS = 0x04
 _CO_VARKEYWORDS = 0x08
 
 
-def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None,
-        boundscheck=None, cache=False, lineinfo=False, backend=None):
+def jit(func_or_sig=None, *, device=False, fastmath=False, opt=None, target=None,
+        boundscheck=None, cache=False, lineinfo=False, debug=False, launch_bounds=None,
+        max_registers=None, shared_memory_carveout=None, extensions=None, backend=None):
     """Compiles a Python function into a kernel (or, with ``device=True``, a device function
     kernels call).
 
@@ -22,23 +25,44 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
     a tuple of argument types, or a list of signatures, compiles eagerly and then launches only
     with those signatures (a tuple of strings is a list of signatures); a device function's
     signatures fix the types its calls convert to. ``fastmath`` allows LLVM's fast-math
-    flags; ``opt`` is True/False or an LLVM optimization level 0-3. ``target`` is "cuda" (the GPU) or "cpu"
-    (this process, synchronously); by default cuda when a GPU is usable, else cpu, unless the
-    environment variable KAJI_TARGET says otherwise. ``boundscheck`` (cpu only, on by default)
-    makes an out-of-range index raise IndexError; the cuda target has no bounds checks.
-    ``cache=True`` keeps the kernel's PTX on disk (``$KAJI_CACHE_DIR``, else
+    flags; ``opt`` is True/False or an LLVM optimization level 0-3 (default True). ``target``
+    is "cuda" (the GPU) or "cpu" (this process, synchronously); by default cuda when a GPU is
+    usable, else cpu, unless the environment variable KAJI_TARGET says otherwise.
+    ``boundscheck`` (cpu only, on by default) makes an out-of-range index raise IndexError; the
+    cuda target has no bounds checks. ``cache=True`` keeps the kernel's PTX on disk
+    (``$KAJI_CACHE_DIR``, else
     ``$XDG_CACHE_HOME/kaji``, else ``~/.cache/kaji``) so later processes skip compiling it;
     the cpu target's machine code is not cached. ``lineinfo=True`` marks each PTX instruction
-    with its Python line (``.loc``), so Nsight Compute and compute-sanitizer name the line.
+    with its Python line (``.loc``), so Nsight Compute and compute-sanitizer name the line;
+    ``debug=True`` does the same (kaji emits no DWARF variables) and, as in Numba, warns with
+    InvalidConfigWarning unless ``opt=False``.
     ``backend`` picks what makes the GPU code: "llvm" (LLVM's NVPTX backend, the default) or
     "nvrtc" (kaji's CUDA C++ compiled by NVIDIA's NVRTC, see ``inspect_cuda``); by default
     the environment variable KAJI_BACKEND, else llvm. The cpu target always uses LLVM.
-    Device functions take any target: they are compiled into each caller.
+
+    ``launch_bounds`` (an int, or a tuple of 1 to 3: threads per block, minimum resident
+    blocks per SM, maximum blocks per cluster) and ``max_registers`` are promises to ptxas
+    (``.maxntid``, ``.minnctapersm``, ``.maxclusterrank``, ``.maxnreg``).
+    ``shared_memory_carveout`` ("MaxL1", "MaxShared", "default" or a percentage from -1 to
+    100) is the L1/shared split the driver is asked for when the kernel is loaded.
+    ``extensions`` (Numba's argument handlers) must be empty: kaji does not run them. Device functions take any target: they are
+    compiled into each caller.
     """
     if target is not None:
         check_target(target)
     if backend is not None:
         check_backend(backend)
+    opt = True if opt is None else opt
+    if debug and opt:
+        warnings.warn("debug=True with opt=True is not supported by CUDA. This may result in a "
+                      "crash - set debug=False or opt=False.", InvalidConfigWarning,
+                      stacklevel=2)
+    options = dict(fastmath=fastmath, opt=opt,
+                   lineinfo=bool(lineinfo or debug), cache=bool(cache), debug=bool(debug),
+                   launch_bounds=_launch_bounds(launch_bounds),
+                   max_registers=_max_registers(max_registers),
+                   shared_memory_carveout=_shared_memory_carveout(shared_memory_carveout),
+                   extensions=_extensions(extensions))
 
     def decorate(func, signatures=()):
         if device:
@@ -47,10 +71,9 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
         if kernel_target == "cuda" and boundscheck:
             raise ValueError(f"kernel '{func.__name__}': boundscheck=True needs target='cpu'; "
                              "kernels on the cuda target are not bounds-checked")
-        kernel = Kernel(func, fastmath=fastmath, opt=opt, target=kernel_target,
-                        boundscheck=boundscheck is None or bool(boundscheck), cache=bool(cache),
-                        lineinfo=bool(lineinfo),
-                        backend=backend if backend is not None else default_backend())
+        kernel = Kernel(func, target=kernel_target,
+                        boundscheck=boundscheck is None or bool(boundscheck),
+                        backend=backend if backend is not None else default_backend(), **options)
         for signature in signatures:
             kernel.add_signature(signature)
         return kernel
@@ -68,6 +91,64 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=True, target=None
     raise TypeError("jit takes a function, a signature such as 'void(float32[:], float32)' or "
                     "void(float32[:], float32), or a list of them; not "
                     f"{type(func_or_sig).__name__}")
+
+
+class InvalidConfigWarning(UserWarning):
+    """Options that do not go together (Numba's NumbaInvalidConfigWarning)."""
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _launch_bounds(bounds):
+    """launch_bounds as (threads, blocks per SM, blocks per cluster), 0 where not given."""
+    if bounds is None:
+        return (0, 0, 0)
+    values = (bounds,) if _is_int(bounds) else bounds
+    if (not isinstance(values, (tuple, list)) or not 1 <= len(values) <= 3
+            or not all(_is_int(v) and v > 0 for v in values)):
+        raise ValueError("launch_bounds must be a positive int or a tuple of 1 to 3 positive "
+                         "ints (max threads per block, min blocks per multiprocessor, max "
+                         f"blocks per cluster), not {bounds!r}")
+    return tuple(values) + (0,) * (3 - len(values))
+
+
+def _max_registers(count):
+    if count is None:
+        return 0
+    if not _is_int(count) or count <= 0:
+        raise ValueError(f"max_registers must be a positive int, not {count!r}")
+    return count
+
+
+_CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
+
+
+def _shared_memory_carveout(carveout):
+    """The carveout as the percentage the driver takes (-1: its default), or None."""
+    if carveout is None:
+        return None
+    if isinstance(carveout, str):
+        if carveout.lower() not in _CARVEOUTS:
+            raise ValueError(f"Invalid carveout value: {carveout}. Must be -1 to 100 or one of "
+                             "['MaxL1', 'MaxShared', 'default']")
+        return _CARVEOUTS[carveout.lower()]
+    if _is_int(carveout):
+        if not -1 <= carveout <= 100:
+            raise ValueError("Carveout must be between -1 and 100")
+        return carveout
+    raise TypeError("shared_memory_carveout must be a str or an int, not "
+                    f"{type(carveout).__name__}")
+
+
+def _extensions(extensions):
+    extensions = list(extensions or ())
+    if extensions:
+        raise NotImplementedError("kaji does not support Numba's argument extensions "
+                                  "(extensions=) yet; convert the arguments before the launch "
+                                  "instead")
+    return extensions
 
 
 def function_source(func):
@@ -203,22 +284,39 @@ class PickledGlobals:
         return (PickledGlobals, (self.entries,))
 
 
+_MISSING_LAUNCH_CONFIG = """
+Kernel launch configuration was not specified. Use the syntax:
+
+kernel_function[blockspergrid, threadsperblock](arg0, arg1, ..., argn)
+
+See https://numba.readthedocs.io/en/stable/cuda/kernels.html#kernel-invocation for help.
+
+"""
+
+
 class Kernel(_core.Dispatcher):
     """A @jit kernel. Launch it with ``kernel[griddim, blockdim](*args)`` or
     ``kernel[griddim, blockdim, stream, sharedmem](*args)``."""
 
     def __init__(self, func, fastmath=False, opt=True, target="cuda", boundscheck=True,
-                 cache=False, lineinfo=False, backend="llvm"):
+                 cache=False, lineinfo=False, debug=False, launch_bounds=(0, 0, 0),
+                 max_registers=0, shared_memory_carveout=None, extensions=(), backend="llvm"):
         if backend == "nvrtc":
             add_nvrtc_wheel()
         definition = Definition.take(self, func)
         self._options = dict(fastmath=fastmath, opt=opt, target=target, boundscheck=boundscheck,
-                             cache=cache, lineinfo=lineinfo, backend=backend)
+                             cache=cache, lineinfo=lineinfo, debug=debug,
+                             launch_bounds=launch_bounds, max_registers=max_registers,
+                             shared_memory_carveout=shared_memory_carveout,
+                             extensions=extensions, backend=backend)
         self._eager_signatures = []
+        self._specializations = {}
+        self._specialized = False
         super().__init__(self._source, self._describe_globals, definition.parameters,
                          fast_math=fastmath, opt=opt, target=target,
                          bounds_check=boundscheck, cache=cache, lineinfo=lineinfo,
-                         backend=backend)
+                         launch_bounds=launch_bounds, max_registers=max_registers,
+                         shared_memory_carveout=shared_memory_carveout, backend=backend)
         definition.show_as(self)
 
     def add_signature(self, signature):
@@ -233,8 +331,51 @@ class Kernel(_core.Dispatcher):
         return (_unpickle_kernel, (self._definition, self._options, tuple(self._eager_signatures)))
 
     def __call__(self, *args):
-        raise TypeError(f"kernel '{self.__name__}' needs a launch configuration: "
-                        f"{self.__name__}[griddim, blockdim](...)")
+        raise ValueError(_MISSING_LAUNCH_CONFIG)
+
+    @property
+    def targetoptions(self):
+        """The options the kernel was compiled with (Numba's ``targetoptions``)."""
+        return dict(self._options)
+
+    @property
+    def lineinfo(self):
+        """Whether the PTX carries the Python line of each instruction."""
+        return self._options["lineinfo"]
+
+    @property
+    def extensions(self):
+        return list(self._options["extensions"])
+
+    @property
+    def specialized(self):
+        """Whether this kernel was made by specialize(): it launches only with its signature."""
+        return self._specialized
+
+    @property
+    def specializations(self):
+        """{signature: kernel} for every specialize() call so far."""
+        return dict(self._specializations)
+
+    @property
+    def overloads(self):
+        """{signature: Overload} for every signature compiled so far."""
+        return {signature: Overload(self, signature) for signature in self.signatures}
+
+    def specialize(self, *args):
+        """A kernel compiled for the types of `args` only (Numba's ``specialize``): it
+        launches without looking the types up, and converts scalars as an eager signature
+        does. Specializations are cached by signature."""
+        if self._specialized:
+            raise RuntimeError("Dispatcher already specialized")
+        signature = self.signature_for(args)
+        kernel = self._specializations.get(signature)
+        if kernel is None:
+            kernel = Kernel(self._definition, **self._options)
+            kernel.add_signature(signature)
+            kernel._specialized = True
+            self._specializations[signature] = kernel
+        return kernel
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """Numba's ``kernel.forall(ntasks)(*args)``: a launch of at least `ntasks` threads in
@@ -254,32 +395,106 @@ class Kernel(_core.Dispatcher):
 
     def inspect_ir(self, signature=None):
         """kaji IR for `signature`, or {signature: IR} for every compiled one."""
-        return self._inspect(signature, "ir")
+        return self._each_signature(signature, lambda sig: self.inspect(sig, "ir"))
 
     def inspect_llvm(self, signature=None):
         """LLVM IR for `signature` (NVPTX for cuda, this machine's for cpu), or
         {signature: LLVM IR} for every compiled one."""
-        return self._inspect(signature, "llvm")
+        return self._each_signature(signature, lambda sig: self.inspect(sig, "llvm"))
 
     def inspect_ptx(self, signature=None):
         """PTX for `signature`, or {signature: PTX} for every compiled one; on the cpu target,
         the PTX the kernel would run as on a GPU (no GPU needed either way)."""
-        return self._inspect(signature, "ptx")
+        return self._each_signature(signature, lambda sig: self.inspect(sig, "ptx"))
 
     def inspect_cuda(self, signature=None):
         """The CUDA C++ the nvrtc backend compiles for `signature` (whatever this kernel's
         backend and target), or {signature: CUDA C++} for every compiled one. It includes
         kaji's prelude, ``kaji_prelude.cuh`` (codegen/cuda/src in the source tree)."""
-        return self._inspect(signature, "cuda")
+        return self._each_signature(signature, lambda sig: self.inspect(sig, "cuda"))
 
-    def _inspect(self, signature, stage):
+    inspect_asm = inspect_ptx
+
+    def inspect_sass(self, signature=None):
+        """SASS for `signature`, or {signature: SASS} for every compiled one: the PTX assembled
+        by ptxas and disassembled by the CUDA toolkit's nvdisasm (or cuobjdump); RuntimeError
+        naming the missing program without the toolkit."""
+        return self._each_signature(signature, self.sass)
+
+    def inspect_types(self, file=None):
+        """Prints the typed kaji IR of every compiled signature (Numba prints its typed
+        Python; kaji's types live in its IR) to `file`, by default standard output."""
+        file = sys.stdout if file is None else file
+        for signature in self.signatures:
+            print(f"{self.__name__} {signature}", file=file)
+            print("-" * 80, file=file)
+            print(self.inspect(signature, "ir"), file=file)
+            print("=" * 80, file=file)
+
+    def get_regs_per_thread(self, signature=None):
+        """Registers per thread of the kernel for `signature`, or {signature: count}."""
+        return self._resource(signature, "regs_per_thread")
+
+    def get_shared_mem_per_block(self, signature=None):
+        """Static shared memory per block, in bytes (or {signature: bytes})."""
+        return self._resource(signature, "shared_mem_per_block")
+
+    def get_local_mem_per_thread(self, signature=None):
+        """Local memory (the stack frame) per thread, in bytes (or {signature: bytes})."""
+        return self._resource(signature, "local_mem_per_thread")
+
+    def get_const_mem_size(self, signature=None):
+        """Constant memory the kernel declares, in bytes (or {signature: bytes})."""
+        return self._resource(signature, "const_mem_size")
+
+    def get_max_threads_per_block(self, signature=None):
+        """The largest block the kernel launches with (or {signature: threads})."""
+        return self._resource(signature, "max_threads_per_block")
+
+    def _resource(self, signature, name):
+        return self._each_signature(signature, lambda sig: self.resource_usage(sig)[name])
+
+    def _each_signature(self, signature, query):
         if signature is None:
-            return {sig: self.inspect(sig, stage) for sig in self.signatures}
-        return self.inspect(signature_text(signature), stage)
+            return {sig: query(sig) for sig in self.signatures}
+        return query(signature_text(signature))
 
     def __repr__(self):
         return (f"<kaji kernel {self.__qualname__} target={self.target} "
                 f"backend={self.backend}>")
+
+
+class Overload:
+    """One compiled signature of a kernel (the values of ``kernel.overloads``): Numba's
+    per-signature queries without the signature argument."""
+
+    def __init__(self, kernel, signature):
+        self.kernel = kernel
+        self.signature = signature
+
+    def inspect_asm(self):
+        return self.kernel.inspect_asm(self.signature)
+
+    def inspect_llvm(self):
+        return self.kernel.inspect_llvm(self.signature)
+
+    def inspect_sass(self):
+        return self.kernel.inspect_sass(self.signature)
+
+    def __repr__(self):
+        return f"<kaji overload {self.kernel.__qualname__}{self.signature}>"
+
+
+# Numba's _Kernel has these as properties: kernel.overloads[sig].regs_per_thread.
+def _overload_resource(name):
+    return property(lambda overload: getattr(overload.kernel, f"get_{name}")(overload.signature),
+                    doc=f"The kernel's {name.replace('_', ' ')} for this signature.")
+
+
+for _name in ("regs_per_thread", "shared_mem_per_block", "local_mem_per_thread",
+              "const_mem_size", "max_threads_per_block"):
+    setattr(Overload, _name, _overload_resource(_name))
+del _name
 
 
 class DeviceFunction:
@@ -298,6 +513,10 @@ class DeviceFunction:
     def __call__(self, *args, **kwargs):
         raise TypeError(f"device function '{self.__name__}' can only be called from a kaji "
                         "kernel")
+
+    def __getitem__(self, config):
+        raise RuntimeError(f"Cannot compile a device function as a kernel: "
+                           f"'{self.__name__}' was decorated with device=True")
 
     def __repr__(self):
         return f"<kaji device function {self.__qualname__}>"

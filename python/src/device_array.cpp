@@ -11,6 +11,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <optional>
@@ -69,8 +70,28 @@ void DeviceArray::copyOut(void *dst, runtime::CUdeviceptr src, size_t bytes,
 
 DeviceArray DeviceArray::empty(std::vector<int64_t> shape, ir::ScalarKind element,
                                bool fortranOrder, bool onHost) {
+  std::vector<int64_t> axisOrder(shape.size());
+  std::iota(axisOrder.begin(), axisOrder.end(), 0);
+  if (!fortranOrder)
+    std::reverse(axisOrder.begin(), axisOrder.end());
+  return emptyInAxisOrder(std::move(shape), element, axisOrder, onHost);
+}
+
+DeviceArray DeviceArray::emptyInAxisOrder(std::vector<int64_t> shape, ir::ScalarKind element,
+                                          const std::vector<int64_t> &axisOrder, bool onHost) {
   int64_t bytes = checkedElementCount(shape, ir::byteSize(element)) * ir::byteSize(element);
-  std::vector<int64_t> strides = contiguousStrides(shape, ir::byteSize(element), fortranOrder);
+  std::vector<int64_t> sorted = axisOrder;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t axis = 0; axis < sorted.size(); ++axis)
+    if (sorted.size() != shape.size() || sorted[axis] != int64_t(axis))
+      throw py::value_error("the axis order " + shapeText(axisOrder) +
+                            " is not a permutation of the axes of shape " + shapeText(shape));
+  std::vector<int64_t> strides(shape.size());
+  int64_t stride = ir::byteSize(element);
+  for (int64_t axis : axisOrder) {
+    strides[size_t(axis)] = stride;
+    stride *= std::max<int64_t>(shape[size_t(axis)], 1);
+  }
   if (onHost) {
     py::array_t<uint8_t> memory(bytes);
     auto data = runtime::CUdeviceptr(reinterpret_cast<uintptr_t>(memory.mutable_data()));
@@ -80,6 +101,17 @@ DeviceArray DeviceArray::empty(std::vector<int64_t> shape, ir::ScalarKind elemen
   auto buffer = std::make_shared<runtime::DeviceBuffer>(size_t(bytes));
   runtime::CUdeviceptr data = buffer->pointer();
   return DeviceArray(element, std::move(shape), std::move(strides), std::move(buffer), data);
+}
+
+DeviceArray DeviceArray::foreign(const ArrayView &view, py::object owner) {
+  // The owner rides in the buffer's control block: the aliasing pointer itself is null, as
+  // kaji allocated nothing.
+  std::shared_ptr<py::object> keepAlive(new py::object(std::move(owner)), [](py::object *object) {
+    py::gil_scoped_acquire gil;
+    delete object;
+  });
+  std::shared_ptr<runtime::DeviceBuffer> buffer(keepAlive, nullptr);
+  return DeviceArray(view.element, view.shape, view.strides, std::move(buffer), view.data);
 }
 
 DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Stream *stream,
@@ -156,20 +188,85 @@ void DeviceArray::copyFromHost(const py::array &hostArray, const runtime::Stream
 
 void DeviceArray::copyFromDevice(const DeviceArray &source, const runtime::Stream *stream) {
   if (source.shape_ != shape_ || source.element_ != element_)
-    throw py::value_error("copy_to_device: the arrays differ, " + shapeText(source.shape_) + " " +
-                          std::string(ir::numpyName(source.element_)) + " into " +
+    throw py::value_error("copy_to_device: the source is " + shapeText(source.shape_) + " " +
+                          std::string(ir::numpyName(source.element_)) + ", the destination " +
                           shapeText(shape_) + " " + std::string(ir::numpyName(element_)));
-  if (!contiguous() || source.layout() != layout())
-    throw py::value_error("copy_to_device: both device arrays must be contiguous in the same "
-                          "(C or F) order");
-  auto bytes = size_t(size() * itemSize());
-  if (bytes == 0)
+  if (!contiguous() || source.strides_ != strides_)
+    throw py::value_error("copy_to_device: device-to-device copies need both arrays contiguous "
+                          "in the same order");
+  size_t bytes = size_t(size() * itemSize());
+  if (bytes == 0 || source.data_ == data_)
     return;
   if (source.onHost())
     return copyIn(data_, reinterpret_cast<const void *>(source.data_), bytes, stream);
   if (onHost())
     return source.copyOut(reinterpret_cast<void *>(data_), source.data_, bytes, stream);
   runtime::copyPeer(data_, device(), source.data_, source.device(), bytes, stream);
+}
+
+DeviceArray DeviceArray::transposed(std::vector<int64_t> axes) const {
+  size_t ndim = shape_.size();
+  if (axes.empty()) {
+    for (size_t axis = ndim; axis-- > 0;)
+      axes.push_back(int64_t(axis));
+  }
+  if (axes.size() != ndim)
+    throw py::value_error("transpose: axes " + shapeText(axes) + " don't match a " +
+                          std::to_string(ndim) + "-d array");
+  std::vector<int64_t> shape, strides;
+  std::vector<bool> seen(ndim, false);
+  for (int64_t axis : axes) {
+    int64_t normalized = axis < 0 ? axis + int64_t(ndim) : axis;
+    if (normalized < 0 || normalized >= int64_t(ndim) || seen[size_t(normalized)])
+      throw py::value_error("transpose: invalid axes " + shapeText(axes) + " for a " +
+                            std::to_string(ndim) + "-d array");
+    seen[size_t(normalized)] = true;
+    shape.push_back(shape_[size_t(normalized)]);
+    strides.push_back(strides_[size_t(normalized)]);
+  }
+  return DeviceArray(element_, std::move(shape), std::move(strides), buffer_, data_, hostBuffer_);
+}
+
+DeviceArray DeviceArray::viewAs(ir::ScalarKind element) const {
+  int64_t newSize = ir::byteSize(element);
+  std::vector<int64_t> shape = shape_, strides = strides_;
+  if (newSize != itemSize()) {
+    if (shape.empty() || !isContiguous(shape_, strides_, itemSize(), false))
+      throw py::value_error("view: to change to a dtype of a different size, the array must be "
+                            "C-contiguous and at least 1-d");
+    int64_t lastBytes = shape.back() * itemSize();
+    if (lastBytes % newSize != 0)
+      throw py::value_error("view: the last axis holds " + std::to_string(lastBytes) +
+                            " bytes, not a whole number of " + std::string(ir::numpyName(element)) +
+                            " items");
+    shape.back() = lastBytes / newSize;
+    strides = contiguousStrides(shape, newSize, false);
+  }
+  return DeviceArray(element, std::move(shape), std::move(strides), buffer_, data_, hostBuffer_);
+}
+
+DeviceArray DeviceArray::squeezed(const std::optional<std::vector<int64_t>> &axes) const {
+  size_t ndim = shape_.size();
+  std::vector<bool> drop(ndim, !axes);
+  if (axes)
+    for (int64_t axis : *axes) {
+      int64_t normalized = axis < 0 ? axis + int64_t(ndim) : axis;
+      if (normalized < 0 || normalized >= int64_t(ndim))
+        throw py::value_error("squeeze: axis " + std::to_string(axis) + " is out of bounds for a " +
+                              std::to_string(ndim) + "-d array");
+      if (shape_[size_t(normalized)] != 1)
+        throw py::value_error("squeeze: cannot select axis " + std::to_string(axis) +
+                              ", whose extent is " + std::to_string(shape_[size_t(normalized)]) +
+                              ", not 1");
+      drop[size_t(normalized)] = true;
+    }
+  std::vector<int64_t> shape, strides;
+  for (size_t axis = 0; axis < ndim; ++axis)
+    if (!(drop[axis] && shape_[axis] == 1)) {
+      shape.push_back(shape_[axis]);
+      strides.push_back(strides_[axis]);
+    }
+  return DeviceArray(element_, std::move(shape), std::move(strides), buffer_, data_, hostBuffer_);
 }
 
 void DeviceArray::requireShapeOf(const py::array &host, const char *what) const {
@@ -356,20 +453,16 @@ void bindDeviceArray(py::module_ &m) {
           "Copies to a new numpy array, or into `ary`; waits for `stream` first when given.")
       .def(
           "copy_to_device",
-          [](DeviceArray &a, const py::handle &source, Stream stream) {
+          [](DeviceArray &a, py::handle source, Stream stream) {
             LaunchStream queue(stream);
             if (py::isinstance<DeviceArray>(source))
-              a.copyFromDevice(source.cast<const DeviceArray &>(), queue.get());
-            else if (py::array host = py::array::ensure(source))
-              a.copyFromHost(host, queue.get());
-            else
-              throw py::type_error("copy_to_device takes a device array or a numpy array (or "
-                                   "what numpy.asarray takes), not '" +
-                                   std::string(Py_TYPE(source.ptr())->tp_name) + "'");
+              return a.copyFromDevice(source.cast<const DeviceArray &>(), queue.get());
+            a.copyFromHost(py::module_::import("numpy").attr("asarray")(source), queue.get());
           },
           py::arg("ary"), py::arg("stream") = py::none(),
-          "Copies `ary` in: a numpy array (synchronously), or a device array on any device (a "
-          "peer copy between GPUs, queued on `stream`, which must be this array's device's).")
+          "Copies `ary` in: a host array (or anything numpy.asarray takes), or a device array "
+          "on any device (a peer copy between GPUs, queued on `stream`, which must be this "
+          "array's device's); waits for `stream` first when given.")
       .def_property_readonly(
           "device_id",
           [](const DeviceArray &a) -> py::object {
@@ -384,6 +477,38 @@ void bindDeviceArray(py::module_ &m) {
           },
           "Pickles as its host data; unpickled, it is a device array on the current device "
           "(host-backed when the default target is cpu).")
+      .def(
+          "transpose",
+          [](const DeviceArray &a, py::args axes) {
+            std::vector<int64_t> order;
+            py::object given = axes.size() == 1 && !PyIndex_Check(axes[0].ptr())
+                                   ? py::object(axes[0])
+                                   : py::object(axes);
+            if (!given.is_none())
+              for (py::handle axis : given)
+                order.push_back(axis.cast<int64_t>());
+            return a.transposed(std::move(order));
+          },
+          "numpy's transpose: a view with the axes reversed, or in the order given.")
+      .def_property_readonly("T", [](const DeviceArray &a) { return a.transposed({}); })
+      .def(
+          "view",
+          [](const DeviceArray &a, const py::object &dtype) {
+            return a.viewAs(scalarKindFromDtype(dtype));
+          },
+          py::arg("dtype"), "numpy's view(dtype): the same memory read as another dtype.")
+      .def(
+          "squeeze",
+          [](const DeviceArray &a, py::object axis, [[maybe_unused]] py::object stream) {
+            std::optional<std::vector<int64_t>> axes;
+            if (PyIndex_Check(axis.ptr()))
+              axes = std::vector<int64_t>{axis.cast<int64_t>()};
+            else if (!axis.is_none())
+              axes = axis.cast<std::vector<int64_t>>();
+            return a.squeezed(axes);
+          },
+          py::arg("axis") = py::none(), py::arg("stream") = py::none(),
+          "numpy's squeeze: a view without the axes of extent 1 (or only those in `axis`).")
       .def("__getitem__", &DeviceArray::getItem)
       .def("__setitem__", &DeviceArray::setItem)
       .def(
@@ -406,6 +531,43 @@ void bindDeviceArray(py::module_ &m) {
             return a.reshape({-1}, order == "F");
           },
           py::arg("order") = "C", "A 1-D view of a contiguous array.")
+      .def_property_readonly(
+          "flags",
+          [](const DeviceArray &a) {
+            py::dict flags;
+            flags["C_CONTIGUOUS"] = isContiguous(a.shape(), a.strides(), a.itemSize(), false);
+            flags["F_CONTIGUOUS"] = isContiguous(a.shape(), a.strides(), a.itemSize(), true);
+            flags["WRITEABLE"] = true;
+            flags["ALIGNED"] = true;
+            return flags;
+          },
+          "numpy's flags, as a dict: C_CONTIGUOUS, F_CONTIGUOUS, WRITEABLE, ALIGNED.")
+      .def(
+          "split",
+          [](py::object self, int64_t section, [[maybe_unused]] py::object stream) {
+            const DeviceArray &a = self.cast<const DeviceArray &>();
+            if (a.shape().size() != 1 || a.strides()[0] != a.itemSize())
+              throw py::value_error("split: only 1-d arrays of unit stride can be split");
+            if (section <= 0)
+              throw py::value_error("split: the section size must be positive, not " +
+                                    std::to_string(section));
+            py::list parts;
+            for (int64_t start = 0; start < a.size(); start += section)
+              parts.append(a.getItem(py::slice(
+                  py::int_(start), py::int_(std::min(start + section, a.size())), py::none())));
+            return parts;
+          },
+          py::arg("section"), py::arg("stream") = py::none(),
+          "Views of `section` elements each (the last may be shorter), as Numba's split.")
+      .def(
+          "get_ipc_handle",
+          [](const DeviceArray &) {
+            PyErr_SetString(PyExc_NotImplementedError,
+                            "kaji does not support CUDA IPC: device arrays cannot be shared "
+                            "with other processes");
+            throw py::error_already_set();
+          },
+          "Not supported: kaji has no CUDA IPC.")
       .def("__len__",
            [](const DeviceArray &a) {
              if (a.shape().empty())
@@ -419,6 +581,22 @@ void bindDeviceArray(py::module_ &m) {
       });
 
   m.def(
+      "as_cuda_array",
+      [](py::handle object, py::object owner, bool sync) {
+        ArrayView view;
+        if (!cudaArrayInterfaceView(object, view))
+          throw py::type_error(std::string("as_cuda_array needs an object exporting "
+                                           "__cuda_array_interface__, not '") +
+                               Py_TYPE(object.ptr())->tp_name + "'");
+        if (sync && view.producerStream)
+          runtime::Stream::external(view.producerStream).synchronize();
+        return DeviceArray::foreign(
+            view, owner.is_none() ? py::reinterpret_borrow<py::object>(object) : owner);
+      },
+      py::arg("obj"), py::arg("owner") = py::none(), py::arg("sync") = true,
+      "A DeviceArray viewing `obj`'s memory (no copy), kept alive through `owner` (default "
+      "`obj`); with `sync`, after the producer's stream is done.");
+  m.def(
       "to_device",
       [](const py::array &host, Stream stream, bool onHost) {
         return DeviceArray::fromHost(host, LaunchStream(stream).get(), onHost);
@@ -426,13 +604,19 @@ void bindDeviceArray(py::module_ &m) {
       py::arg("ary"), py::arg("stream") = py::none(), py::arg("on_host") = false);
   m.def(
       "device_array",
-      [](py::handle shape, const py::object &dtype, const std::string &order, bool onHost) {
+      [](py::handle shape, const py::object &dtype, const std::string &order, bool onHost,
+         std::optional<std::vector<int64_t>> axisOrder) {
         if (order != "C" && order != "F")
           throw py::value_error("order must be 'C' or 'F', not '" + order + "'");
+        if (axisOrder)
+          return DeviceArray::emptyInAxisOrder(readShape(shape), scalarKindFromDtype(dtype),
+                                               *axisOrder, onHost);
         return DeviceArray::empty(readShape(shape), scalarKindFromDtype(dtype), order == "F",
                                   onHost);
       },
-      py::arg("shape"), py::arg("dtype"), py::arg("order") = "C", py::arg("on_host") = false);
+      py::arg("shape"), py::arg("dtype"), py::arg("order") = "C", py::arg("on_host") = false,
+      py::arg("axis_order") = py::none(),
+      "Uninitialized; `axis_order` (fastest-varying axis first) overrides `order`.");
 }
 
 } // namespace kaji::python

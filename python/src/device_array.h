@@ -4,6 +4,8 @@
 // object over a numpy buffer, so code written for the GPU runs unchanged on the CPU.
 #pragma once
 
+#include "array_interop.h"
+
 #include "kaji/ir/Type.h"
 #include "kaji/runtime/Memory.h"
 #include "kaji/runtime/Stream.h"
@@ -12,6 +14,7 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace kaji::python {
@@ -27,11 +30,19 @@ public:
   // memory when `onHost`.
   static DeviceArray empty(std::vector<int64_t> shape, ir::ScalarKind element, bool fortranOrder,
                            bool onHost = false);
+  // Uninitialized and dense, with `axisOrder` (a permutation of the axes, fastest-varying
+  // first) deciding the strides: numpy's empty_like of a strided array.
+  static DeviceArray emptyInAxisOrder(std::vector<int64_t> shape, ir::ScalarKind element,
+                                      const std::vector<int64_t> &axisOrder, bool onHost = false);
   // A copy of `host` (on the device unless `onHost`) with the same strides. A strided view
   // is copied with the bytes it spans, as Numba does, so that `x.strides` reads the same in
   // a kernel on every target.
   static DeviceArray fromHost(const py::array &host, const runtime::Stream *stream = nullptr,
                               bool onHost = false);
+
+  // A view of device memory another library owns (described by its
+  // __cuda_array_interface__): `owner` stays alive as long as any view of it does.
+  static DeviceArray foreign(const ArrayView &view, py::object owner);
 
   ir::ScalarKind element() const { return element_; }
   const std::vector<int64_t> &shape() const { return shape_; }
@@ -65,6 +76,13 @@ public:
   // A view with `shape` (one extent may be -1) over the same elements read in C or F
   // order; the array must be contiguous in that order, as numpy needs to avoid a copy.
   DeviceArray reshape(std::vector<int64_t> shape, bool fortranOrder) const;
+  // numpy's transpose: a view with the axes in the order `axes` lists (reversed when empty).
+  DeviceArray transposed(std::vector<int64_t> axes) const;
+  // numpy's view(dtype): the same bytes as `element`s. Another item size needs a
+  // C-contiguous array whose last axis holds a whole number of the new items.
+  DeviceArray viewAs(ir::ScalarKind element) const;
+  // numpy's squeeze: a view without the axes of extent 1, or only those in `axes`.
+  DeviceArray squeezed(const std::optional<std::vector<int64_t>> &axes) const;
   py::dict cudaArrayInterface() const;
 
 private:

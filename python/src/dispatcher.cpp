@@ -4,14 +4,18 @@
 #include "graph_capture.h"
 #include "instances.h"
 #include "integers.h"
+#include "performance_warnings.h"
 
+#include "kaji/driver/SassDisassembler.h"
 #include "kaji/runtime/Device.h"
+#include "kaji/runtime/Driver.h"
 
 #include "bindings.h"
 
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <optional>
 
@@ -201,12 +205,14 @@ size_t Dispatcher::TypesHash::operator()(const std::vector<uint32_t> &key) const
 Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, Options options)
     : kernel_{std::move(source), std::move(describeGlobals)},
-      parameterNames_(std::move(parameterNames)), diskCache_(options.diskCache) {
+      parameterNames_(std::move(parameterNames)), diskCache_(options.diskCache),
+      sharedCarveout_(options.sharedCarveout) {
   settings_.target = options.target;
   settings_.ptx.fastMath = settings_.host.fastMath = options.fastMath;
   settings_.ptx.optLevel = settings_.host.optLevel = options.optLevel;
   settings_.ptx.lineInfo = options.lineInfo;
   settings_.backend = options.backend;
+  settings_.ptx.limits = options.limits;
   settings_.host.boundsCheck = options.boundsCheck;
 }
 
@@ -252,6 +258,39 @@ std::string Dispatcher::inspect(const std::string &signature, driver::Stage stag
   if (stage == driver::Stage::PTX || stage == driver::Stage::CUDA)
     settings.target = driver::Target::CUDA;
   return emitKernelStage(kernel_, parameterTypes(signature), stage, settings);
+}
+
+std::string Dispatcher::sass(const std::string &signature) const {
+  std::string ptx = inspect(signature, driver::Stage::PTX);
+  return driver::disassembleSass(
+      driver::assemblePTX(ptx, settings_.ptx.arch, settings_.ptx.optLevel));
+}
+
+driver::ResourceUsage Dispatcher::resourceUsage(const std::string &signature) {
+  frontend::Signature params = parameterTypes(signature);
+  if (target() == driver::Target::CUDA && runtime::Driver::available() &&
+      runtime::Device::count() > 0) {
+    int device = runtime::selectedDevice();
+    std::string arch = archFor(runtime::Device::get(device).computeCapability());
+    const runtime::Function &function = load(compiled(params, arch), device).function;
+    driver::ResourceUsage usage;
+    usage.registersPerThread = function.attribute(runtime::CU_FUNC_ATTRIBUTE_NUM_REGS);
+    usage.sharedBytesPerBlock = function.attribute(runtime::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    usage.localBytesPerThread = function.attribute(runtime::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    usage.constBytes = function.attribute(runtime::CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES);
+    usage.maxThreadsPerBlock = function.maxThreadsPerBlock();
+    return usage;
+  }
+  driver::CompileRequest settings = settings_;
+  settings.target = driver::Target::CUDA;
+  driver::CompiledModule module = compileKernel(kernel_, params, settings);
+  return driver::ptxasResourceUsage(module.ptx, module.entryNames.at(0), settings.ptx.arch,
+                                    settings.ptx.optLevel);
+}
+
+std::string Dispatcher::signatureFor(const py::tuple &args) {
+  frontend::Signature types = launchTypes(readArguments(args));
+  return signatureText(types.params, types.structure);
 }
 
 std::vector<Argument> Dispatcher::readArguments(py::handle args) {
@@ -380,6 +419,9 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
       kernel.function.setMaxDynamicSharedBytes(int(config.sharedBytes));
       kernel.sharedBytesOptedIn = config.sharedBytes;
     }
+    // Warned of when a specialization first launches with a shape, not at every launch.
+    warnIfLowOccupancy(int64_t(config.grid.x) * config.grid.y * config.grid.z,
+                       kernel.lowOccupancyBlocks);
     kernel.lastShape = shape;
     kernel.lastConfig = config;
   }
@@ -387,6 +429,9 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
   // A graph replays without the producers: their work must be ordered before the replay.
   if (!capture)
     waitForProducers(arguments, stream);
+  if (std::any_of(arguments.begin(), arguments.end(),
+                  [](const Argument &argument) { return argument.needsStaging(); }))
+    warnImplicitCopy();
   for (Argument &argument : arguments)
     if (argument.needsStaging())
       argument.stage(stream);
@@ -503,13 +548,17 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
       return *kernel;
   runtime::Module module = runtime::Module::loadPtx(compiled.ptx);
   runtime::Function function = module.function(compiled.entry);
-  auto kernel = std::make_unique<LoadedKernel>(LoadedKernel{&compiled,
-                                                            std::move(module),
-                                                            function,
-                                                            ParameterBuffer(compiled.paramTypes),
-                                                            0,
-                                                            std::nullopt,
-                                                            {}});
+  if (sharedCarveout_)
+    function.setPreferredSharedCarveout(*sharedCarveout_);
+  auto kernel = std::make_unique<LoadedKernel>(
+      LoadedKernel{&compiled,
+                   std::move(module),
+                   function,
+                   ParameterBuffer(compiled.paramTypes),
+                   0,
+                   std::nullopt,
+                   {},
+                   2 * int64_t(runtime::Device::get(device).multiprocessorCount())});
   loaded_.push_back(std::move(kernel));
   return *loaded_.back();
 }
@@ -611,7 +660,8 @@ void bindDispatcher(py::module_ &m) {
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
                        const std::string &target, bool boundsCheck, bool cache, bool lineInfo,
-                       const std::string &backend) {
+                       std::array<unsigned, 3> launchBounds, unsigned maxRegisters,
+                       std::optional<int> sharedCarveout, const std::string &backend) {
              unsigned optLevel = readOptLevel(opt);
              if (target != "cuda" && target != "cpu")
                throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
@@ -620,13 +670,18 @@ void bindDispatcher(py::module_ &m) {
                throw py::value_error("backend must be 'llvm' or 'nvrtc', not '" + backend + "'");
              driver::Target driverTarget =
                  target == "cpu" ? driver::Target::Host : driver::Target::CUDA;
-             return Dispatcher(
-                 std::move(source), std::move(describeGlobals), std::move(parameterNames),
-                 {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo, *driverBackend});
+             codegen::KernelLimits limits{launchBounds[0], launchBounds[1], launchBounds[2],
+                                          maxRegisters};
+             return Dispatcher(std::move(source), std::move(describeGlobals),
+                               std::move(parameterNames),
+                               {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo,
+                                limits, sharedCarveout, *driverBackend});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
            py::arg("fast_math") = false, py::arg("opt") = true, py::arg("target") = "cuda",
            py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false,
+           py::arg("launch_bounds") = std::array<unsigned, 3>{0, 0, 0},
+           py::arg("max_registers") = 0u, py::arg("shared_memory_carveout") = py::none(),
            py::arg("backend") = "llvm")
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
       .def("occupancy_block_size", &Dispatcher::occupancyBlockSize, py::arg("args"),
@@ -641,6 +696,22 @@ void bindDispatcher(py::module_ &m) {
           "backend",
           [](const Dispatcher &dispatcher) { return driver::backendName(dispatcher.backend()); })
       .def_property_readonly("signatures", &Dispatcher::signatures)
+      .def("signature_for", &Dispatcher::signatureFor, py::arg("args"),
+           "The signature a launch with `args` compiles for.")
+      .def("sass", &Dispatcher::sass, py::arg("signature"))
+      .def(
+          "resource_usage",
+          [](Dispatcher &dispatcher, const std::string &signature) {
+            driver::ResourceUsage usage = dispatcher.resourceUsage(signature);
+            py::dict result;
+            result["regs_per_thread"] = usage.registersPerThread;
+            result["shared_mem_per_block"] = usage.sharedBytesPerBlock;
+            result["local_mem_per_thread"] = usage.localBytesPerThread;
+            result["const_mem_size"] = usage.constBytes;
+            result["max_threads_per_block"] = usage.maxThreadsPerBlock;
+            return result;
+          },
+          py::arg("signature"))
       .def(
           "inspect",
           [](const Dispatcher &dispatcher, const std::string &signature, const std::string &stage) {

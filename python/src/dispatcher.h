@@ -9,6 +9,7 @@
 #include "compilation.h"
 #include "launch_stream.h"
 
+#include "kaji/driver/PtxAssembler.h"
 #include "kaji/runtime/HostExecutor.h"
 #include "kaji/runtime/Launch.h"
 #include "kaji/runtime/Module.h"
@@ -61,6 +62,8 @@ struct LoadedKernel {
   // a launch with the same shape is not validated again.
   std::optional<LaunchShape> lastShape;
   runtime::LaunchConfig lastConfig;
+  // Grids of fewer blocks warn of low occupancy: twice the device's multiprocessors.
+  int64_t lowOccupancyBlocks = 0;
 };
 
 // A kernel compiled for and loaded into this process (the cpu target).
@@ -77,9 +80,12 @@ public:
     bool fastMath = false;
     unsigned optLevel = 3;
     driver::Target target = driver::Target::CUDA;
-    bool boundsCheck = true; // cpu target only
-    bool diskCache = false;  // cuda target: PTX kept in DiskCache::defaultDirectory()
-    bool lineInfo = false;   // cuda target: .loc directives with the Python lines
+    bool boundsCheck = true;      // cpu target only
+    bool diskCache = false;       // cuda target: PTX kept in DiskCache::defaultDirectory()
+    bool lineInfo = false;        // cuda target: .loc directives with the Python lines
+    codegen::KernelLimits limits; // launch_bounds= and max_registers=, in the PTX
+    // shared_memory_carveout=: a percentage, or -1 for the driver's default
+    std::optional<int> sharedCarveout;
     // cuda target: who makes the PTX. Fixed per dispatcher, so every specialization of
     // compiled_ (and its disk cache key) is the backend's.
     driver::Backend backend = driver::Backend::LLVM;
@@ -99,6 +105,15 @@ public:
   // The kaji IR, LLVM IR (for the dispatcher's target), or CUDA C++ or PTX (for the GPU,
   // whatever the target) of the kernel for `signature`.
   std::string inspect(const std::string &signature, driver::Stage stage) const;
+  // The SASS of the kernel for `signature`, assembled for the target arch (nvdisasm or
+  // cuobjdump from the CUDA toolkit; no GPU needed).
+  std::string sass(const std::string &signature) const;
+  // What the kernel for `signature` uses of the GPU: the driver's answer
+  // (cuFuncGetAttribute) for the cuda target on a usable GPU, else ptxas's report on its
+  // PTX for the target arch.
+  driver::ResourceUsage resourceUsage(const std::string &signature);
+  // The signature text a launch with `args` compiles for (Numba's specialize()).
+  std::string signatureFor(const py::tuple &args);
 
   // `kernel[config]` (`self` is this dispatcher's Python object): a ConfiguredLaunch. The last
   // one is kept and given again while the configuration stays the same, as it does in the
@@ -162,6 +177,7 @@ private:
   std::vector<std::string> parameterNames_;
   driver::CompileRequest settings_; // target and options; no kernels
   bool diskCache_;
+  std::optional<int> sharedCarveout_;
   std::vector<frontend::Signature> eagerSignatures_;
   std::vector<std::unique_ptr<CompiledKernel>> compiled_;
   std::vector<std::unique_ptr<LoadedKernel>> loaded_;

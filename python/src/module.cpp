@@ -2,10 +2,12 @@
 // decorator, globals description, the Numba spelling.
 #include "bindings.h"
 #include "errors.h"
+#include "performance_warnings.h"
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "kaji's compiler and CUDA runtime, bound for the kaji package";
   kaji::python::registerErrors(m);
+  kaji::python::bindPerformanceWarnings(m);
   kaji::python::bindCompiler(m);
   kaji::python::bindRuntime(m);
   kaji::python::bindDeviceArray(m);

@@ -4,6 +4,7 @@
 
 #include "kaji/runtime/Context.h"
 #include "kaji/runtime/Device.h"
+#include "kaji/runtime/DeviceAttributes.h"
 #include "kaji/runtime/Driver.h"
 #include "kaji/runtime/Event.h"
 #include "kaji/runtime/PeerCopy.h"
@@ -12,8 +13,18 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <optional>
 
 namespace kaji::python {
+
+namespace {
+
+// `with stream.auto_synchronize():` — the stream inside, synchronized on leaving.
+struct AutoSynchronize {
+  py::object stream;
+};
+
+} // namespace
 
 void bindRuntime(py::module_ &m) {
   py::class_<runtime::Device>(m, "Device", "A CUDA device and its properties.")
@@ -39,14 +50,47 @@ void bindRuntime(py::module_ &m) {
       .def_property_readonly("max_threads_per_block",
                              [](const runtime::Device &d) { return d.limits().maxThreadsPerBlock; })
       .def("free_memory", &runtime::Device::freeMemory)
+      .def("memory_info", &runtime::Device::memoryInfo,
+           "(free, total) bytes of the device's memory, asked of the driver now.")
+      .def(
+          "__getattr__",
+          [](const runtime::Device &d, const std::string &name) {
+            std::optional<int> code = runtime::deviceAttributeCode(name);
+            if (!code)
+              throw py::attribute_error("kaji.Device has no attribute '" + name +
+                                        "' (device attributes are CUdevice_attribute names "
+                                        "without CU_DEVICE_ATTRIBUTE_, e.g. "
+                                        "MULTIPROCESSOR_COUNT)");
+            return d.attribute(*code);
+          },
+          "Numba's device attributes: CUdevice_attribute names without the "
+          "CU_DEVICE_ATTRIBUTE_ prefix (MULTIPROCESSOR_COUNT, MAX_THREADS_PER_BLOCK, ...).")
+      .def("__dir__",
+           [](py::object self) {
+             py::list names = py::module_::import("builtins").attr("object").attr("__dir__")(self);
+             for (const auto &[name, code] : runtime::deviceAttributeNames())
+               names.append(py::str(std::string(name)));
+             return names;
+           })
       .def("__repr__", [](const runtime::Device &d) {
         return "<kaji.Device " + std::to_string(d.ordinal()) + " '" + d.name() + "' sm_" +
                std::to_string(d.computeCapability().major) +
                std::to_string(d.computeCapability().minor) + ">";
       });
 
+  py::class_<AutoSynchronize>(m, "AutoSynchronize")
+      .def("__enter__", [](const AutoSynchronize &guard) { return guard.stream; })
+      .def("__exit__", [](const AutoSynchronize &guard, py::args) {
+        guard.stream.attr("synchronize")();
+        return false;
+      });
+
   py::class_<runtime::Stream>(m, "Stream", "A queue of device work.")
-      .def("synchronize", &runtime::Stream::synchronize)
+      .def("synchronize", &runtime::Stream::synchronize, py::call_guard<py::gil_scoped_release>())
+      .def(
+          "auto_synchronize", [](py::object self) { return AutoSynchronize{std::move(self)}; },
+          "A context manager giving the stream and synchronizing it on leaving (Numba's "
+          "stream.auto_synchronize()).")
       .def_property_readonly(
           "handle",
           [](const runtime::Stream &s) { return reinterpret_cast<std::uintptr_t>(s.handle()); })
@@ -65,7 +109,8 @@ void bindRuntime(py::module_ &m) {
       });
 
   py::class_<runtime::Event>(m, "Event", "A marker in a stream, for waiting and timing.")
-      .def(py::init<>())
+      .def(py::init<bool>(), py::arg("timing") = true)
+      .def_property_readonly("timing", &runtime::Event::timing)
       .def(
           "record",
           [](runtime::Event &event, py::handle stream) {
@@ -73,7 +118,16 @@ void bindRuntime(py::module_ &m) {
           },
           py::arg("stream") = py::none(),
           "Records the event on `stream` (any stream a launch takes; default: the default one).")
-      .def("synchronize", &runtime::Event::synchronize)
+      .def("query", &runtime::Event::query, "Whether the recorded work is done (no waiting).")
+      .def(
+          "wait",
+          [](const runtime::Event &event, py::handle stream) {
+            event.wait(LaunchStream(stream).get());
+          },
+          py::arg("stream") = py::none(),
+          "Makes work queued on `stream` (any stream a launch takes) from now on wait for the "
+          "recorded work.")
+      .def("synchronize", &runtime::Event::synchronize, py::call_guard<py::gil_scoped_release>())
       .def(
           "elapsed_time",
           [](const runtime::Event &start, const runtime::Event &end) {

@@ -76,13 +76,23 @@ const Device &Device::get(int ordinal) {
   return devices[static_cast<std::size_t>(ordinal)];
 }
 
-std::size_t Device::freeMemory() const {
+std::size_t Device::freeMemory() const { return memoryInfo().first; }
+
+std::pair<std::size_t, std::size_t> Device::memoryInfo() const {
   const Driver &driver = Driver::get();
   makeCurrent(ordinal_);
   std::size_t freeBytes = 0;
   std::size_t totalBytes = 0;
   driver.check(driver.api().cuMemGetInfo(&freeBytes, &totalBytes), "cuMemGetInfo");
-  return freeBytes;
+  return {freeBytes, totalBytes};
+}
+
+int Device::attribute(int code) const {
+  const Driver &driver = Driver::get();
+  int value = 0;
+  driver.check(driver.api().cuDeviceGetAttribute(&value, CUdevice_attribute(code), handle_),
+               "cuDeviceGetAttribute");
+  return value;
 }
 
 } // namespace kaji::runtime

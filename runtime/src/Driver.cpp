@@ -86,6 +86,7 @@ void Driver::resolveEntryPoints() {
   bind(api_.cuEventDestroy, "cuEventDestroy_v2");
   bind(api_.cuEventRecord, "cuEventRecord");
   bind(api_.cuEventSynchronize, "cuEventSynchronize");
+  bind(api_.cuEventQuery, "cuEventQuery");
   // cuda.h maps cuEventElapsedTime to _v2 from CUDA 12.8 on; older drivers only have the
   // original, which behaves the same for the events kaji creates.
   if (dlsym(library_.get(), "cuEventElapsedTime_v2"))

@@ -9,14 +9,16 @@
 
 namespace kaji::runtime {
 
-Event::Event() : device_(selectedDevice()), driver_(&Driver::get()) {
+Event::Event(bool timing) : device_(selectedDevice()), driver_(&Driver::get()), timing_(timing) {
   makeCurrent(device_);
-  driver_->check(driver_->api().cuEventCreate(&handle_, CU_EVENT_DEFAULT), "cuEventCreate");
+  driver_->check(
+      driver_->api().cuEventCreate(&handle_, timing ? CU_EVENT_DEFAULT : CU_EVENT_DISABLE_TIMING),
+      "cuEventCreate");
 }
 
 Event::Event(Event &&other) noexcept
     : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_),
-      driver_(other.driver_) {}
+      driver_(other.driver_), timing_(other.timing_) {}
 
 Event &Event::operator=(Event &&other) noexcept {
   if (this != &other) {
@@ -24,6 +26,7 @@ Event &Event::operator=(Event &&other) noexcept {
     handle_ = std::exchange(other.handle_, nullptr);
     device_ = other.device_;
     driver_ = other.driver_;
+    timing_ = other.timing_;
   }
   return *this;
 }
@@ -49,7 +52,23 @@ void Event::synchronize() const {
   driver_->check(driver_->api().cuEventSynchronize(handle_), "cuEventSynchronize");
 }
 
+bool Event::query() const {
+  CUresult result = driver_->api().cuEventQuery(handle_);
+  if (result == CUDA_ERROR_NOT_READY)
+    return false;
+  driver_->check(result, "cuEventQuery");
+  return true;
+}
+
+void Event::wait(const Stream *stream) const {
+  makeCurrent(device_);
+  driver_->check(driver_->api().cuStreamWaitEvent(stream ? stream->handle() : nullptr, handle_, 0),
+                 "cuStreamWaitEvent");
+}
+
 float Event::elapsedMs(const Event &start, const Event &end) {
+  if (!start.timing_ || !end.timing_)
+    throw std::invalid_argument("elapsed time needs events made with timing=True");
   float milliseconds = 0;
   end.driver_->check(
       end.driver_->api().cuEventElapsedTime(&milliseconds, start.handle_, end.handle_),

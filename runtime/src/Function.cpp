@@ -26,14 +26,22 @@ int Function::occupancyBlockSize(std::size_t dynamicSharedBytes) const {
   return blockSize;
 }
 
-void Function::setMaxDynamicSharedBytes(int bytes) const {
+void Function::setAttribute(CUfunction_attribute attribute, int value,
+                            const std::string &what) const {
   makeCurrent(device_);
-  CUresult result = driver_->api().cuFuncSetAttribute(
-      handle_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
+  CUresult result = driver_->api().cuFuncSetAttribute(handle_, attribute, value);
   if (result != CUDA_SUCCESS)
-    driver_->raise(result, "cuFuncSetAttribute",
-                   "kernel '" + name_ + "', " + std::to_string(bytes) +
-                       " bytes of dynamic shared memory");
+    driver_->raise(result, "cuFuncSetAttribute", "kernel '" + name_ + "', " + what);
+}
+
+void Function::setMaxDynamicSharedBytes(int bytes) const {
+  setAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes,
+               std::to_string(bytes) + " bytes of dynamic shared memory");
+}
+
+void Function::setPreferredSharedCarveout(int percent) const {
+  setAttribute(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent,
+               "shared memory carveout " + std::to_string(percent));
 }
 
 } // namespace kaji::runtime

@@ -138,7 +138,7 @@ def test_compile_error_in_a_device_function_points_at_it():
 
 
 def test_kernel_needs_a_launch_configuration():
-    with pytest.raises(TypeError, match=r"saxpy\[griddim, blockdim\]"):
+    with pytest.raises(ValueError, match=r"Kernel launch configuration was not specified"):
         saxpy(1, 2, 3, 4)
 
 

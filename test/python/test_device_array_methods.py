@@ -67,3 +67,130 @@ def test_reshape_errors_name_the_problem(device):
         d[:, ::2].ravel()
     with pytest.raises(ValueError, match="order must be 'C' or 'F'"):
         d.reshape(24, order="A")
+
+
+def test_flags_are_numpys(device):
+    d = kaji.to_device(np.zeros((3, 4), np.float32))
+    assert d.flags == {"C_CONTIGUOUS": True, "F_CONTIGUOUS": False, "WRITEABLE": True,
+                       "ALIGNED": True}
+    assert d.T.flags["F_CONTIGUOUS"] and not d.T.flags["C_CONTIGUOUS"]
+    assert not d[:, ::2].flags["C_CONTIGUOUS"]
+
+
+def test_transpose_and_T_are_views_with_numpys_strides(device):
+    host = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    d = kaji.to_device(host)
+    for axes in [(), ((2, 0, 1),), (1, 0, 2), ((-1, -2, -3),)]:
+        view = d.transpose(*axes)
+        expected = host.transpose(*axes)
+        assert view.shape == expected.shape and view.strides == expected.strides
+        np.testing.assert_array_equal(view.copy_to_host(), expected)
+    np.testing.assert_array_equal(d.T.copy_to_host(), host.T)
+    d.T[0, 0, 0] = -5
+    assert d.copy_to_host()[0, 0, 0] == -5
+
+
+@pytest.mark.parametrize("axes", [(0, 1), (0, 0, 1), (0, 1, 3)])
+def test_transpose_rejects_axes_that_are_not_a_permutation(device, axes):
+    d = kaji.device_array((2, 3, 4), np.float32)
+    with pytest.raises(ValueError, match="axes"):
+        d.transpose(axes)
+
+
+def test_view_reinterprets_the_bytes(device):
+    host = np.arange(6, dtype=np.float32).reshape(2, 3)
+    d = kaji.to_device(host)
+    for dtype in (np.int32, np.uint8, np.int16):
+        view = d.view(dtype)
+        assert view.dtype == np.dtype(dtype) and view.shape == host.view(dtype).shape
+        np.testing.assert_array_equal(view.copy_to_host(), host.view(dtype))
+    with pytest.raises(ValueError, match="whole number"):
+        d.view(np.float64)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        d.T.view(np.uint8)
+
+
+def test_squeeze_drops_axes_of_extent_one(device):
+    host = np.arange(6, dtype=np.float64).reshape(1, 3, 1, 2)
+    d = kaji.to_device(host)
+    assert d.squeeze().shape == (3, 2)
+    assert d.squeeze(axis=2).shape == (1, 3, 2)
+    assert d.squeeze((0, -2)).shape == (3, 2)
+    np.testing.assert_array_equal(d.squeeze().copy_to_host(), host.squeeze())
+    with pytest.raises(ValueError, match="extent is 3"):
+        d.squeeze(1)
+
+
+def test_split_gives_views_of_a_section_each(device):
+    host = np.arange(10, dtype=np.int64)
+    parts = kaji.to_device(host).split(4)
+    assert [p.shape for p in parts] == [(4,), (4,), (2,)]
+    np.testing.assert_array_equal(np.concatenate([p.copy_to_host() for p in parts]), host)
+    with pytest.raises(ValueError, match="1-d"):
+        kaji.device_array((2, 2), np.int64).split(1)
+
+
+def test_copy_to_device_from_a_device_array_and_back_into_a_given_array(device):
+    host = np.arange(12, dtype=np.float32).reshape(3, 4)
+    source = kaji.to_device(host)
+    target = kaji.device_array_like(source)
+    target.copy_to_device(source)
+    into = np.empty_like(host)
+    assert target.copy_to_host(into) is into
+    np.testing.assert_array_equal(into, host)
+    target.copy_to_device([[1] * 4] * 3, stream=0)  # Numba spells the default stream 0
+    assert (target.copy_to_host(stream=0) == 1).all()
+    target.copy_to_device(source, stream=None)
+    np.testing.assert_array_equal(target.copy_to_host(stream=None), host)
+    with pytest.raises(ValueError, match="source is"):
+        target.copy_to_device(kaji.device_array((4, 3), np.float32))
+
+
+def test_properties_and_contiguity(device):
+    d = kaji.device_array((3, 5), np.int16, order="F")
+    assert (d.nbytes, d.size, d.ndim, d.dtype, d.strides) == (30, 15, 2, np.int16, (2, 6))
+    assert d.is_f_contiguous() and not d.is_c_contiguous()
+
+
+def test_get_ipc_handle_is_not_implemented(device):
+    with pytest.raises(NotImplementedError, match="IPC"):
+        kaji.device_array(4).get_ipc_handle()
+
+
+@pytest.mark.parametrize("make", [
+    lambda: np.zeros((4, 6), np.float32, order="F"),
+    lambda: np.zeros((4, 6, 8), np.float32)[:, ::2, 1:],
+    lambda: np.zeros((4, 6, 8), np.float32).transpose(1, 2, 0)[::2],
+    lambda: np.zeros((5, 7), np.float32)[::2, ::3],
+])
+def test_device_array_like_keeps_numpys_layout(device, make):
+    host = make()
+    like = kaji.device_array_like(host)
+    assert like.strides == np.empty_like(host).strides
+    assert kaji.device_array_like(kaji.to_device(host)).strides == np.empty_like(host).strides
+
+
+def test_is_cuda_array_and_as_cuda_array_need_the_interface(device):
+    assert not kaji.is_cuda_array(np.zeros(3))
+    with pytest.raises(TypeError, match="__cuda_array_interface__"):
+        kaji.cuda.as_cuda_array(np.zeros(3))
+
+
+@pytest.mark.gpu
+def test_as_cuda_array_and_from_cuda_array_interface_view_without_copying(monkeypatch):
+    monkeypatch.setenv("KAJI_TARGET", "cuda")
+    host = np.arange(8, dtype=np.float32)
+    d = kaji.to_device(host)
+    assert kaji.is_cuda_array(d)
+
+    class Exporter:
+        def __init__(self, interface):
+            self.__cuda_array_interface__ = interface
+
+    exporter = Exporter(d.__cuda_array_interface__)
+    view = kaji.cuda.as_cuda_array(exporter)
+    assert view.device_pointer == d.device_pointer and view.shape == (8,)
+    view[0] = 42
+    assert d.copy_to_host()[0] == 42
+    again = kaji.cuda.from_cuda_array_interface(d.__cuda_array_interface__, owner=d)
+    np.testing.assert_array_equal(again.copy_to_host(), d.copy_to_host())

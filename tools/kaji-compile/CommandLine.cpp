@@ -1,5 +1,6 @@
 #include "CommandLine.h"
 
+#include <charconv>
 #include <string_view>
 
 namespace kaji::tools {
@@ -19,6 +20,32 @@ std::optional<EmitKind> emitKindFromName(std::string_view name) {
   if (name == "cuda")
     return EmitKind::CUDA;
   return std::nullopt;
+}
+
+// A positive count that fits a PTX directive, or nullopt.
+std::optional<unsigned> positiveCount(std::string_view text) {
+  unsigned value = 0;
+  auto [end, problem] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (problem != std::errc() || end != text.data() + text.size() || value == 0)
+    return std::nullopt;
+  return value;
+}
+
+// "THREADS[,BLOCKS[,CLUSTER]]" into `cl`; false when malformed.
+bool parseLaunchBounds(std::string_view text, CommandLine &cl) {
+  unsigned *fields[] = {&cl.maxThreadsPerBlock, &cl.minBlocksPerMultiprocessor,
+                        &cl.maxBlocksPerCluster};
+  for (unsigned *field : fields) {
+    size_t comma = text.find(',');
+    std::optional<unsigned> value = positiveCount(text.substr(0, comma));
+    if (!value)
+      return false;
+    *field = *value;
+    if (comma == std::string_view::npos)
+      return true;
+    text.remove_prefix(comma + 1);
+  }
+  return false;
 }
 
 } // namespace
@@ -42,6 +69,11 @@ options:
   --no-boundscheck  cpu: leave array indices unchecked
   --lineinfo        cuda: mark each instruction with its Python line (.loc), for
                     profilers and compute-sanitizer
+  --launch-bounds THREADS[,BLOCKS[,CLUSTER]]
+                    cuda: at most THREADS threads per block (.maxntid), at least BLOCKS
+                    resident blocks per SM (.minnctapersm), clusters of at most CLUSTER
+                    blocks (.maxclusterrank)
+  --max-registers N cuda: at most N registers per thread (.maxnreg)
   --arch sm_XX      GPU architecture (default: sm_90)
   -O0 .. -O3        optimisation level (default: -O3)
   -o FILE           write the output to FILE instead of standard output
@@ -70,7 +102,8 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
     } else if (arg == "--lineinfo") {
       cl.lineInfo = true;
     } else if (arg == "--kernel" || arg == "--sig" || arg == "--emit" || arg == "--arch" ||
-               arg == "--target" || arg == "--backend" || arg == "-o") {
+               arg == "--target" || arg == "--backend" || arg == "--launch-bounds" ||
+               arg == "--max-registers" || arg == "-o") {
       const char *value = needsValue(i, arg);
       if (!value)
         return std::nullopt;
@@ -95,6 +128,19 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
           return std::nullopt;
         }
         cl.nvrtc = backend == "nvrtc";
+      } else if (arg == "--launch-bounds") {
+        if (!parseLaunchBounds(value, cl)) {
+          error = "--launch-bounds takes THREADS[,BLOCKS[,CLUSTER]], positive ints; not '" +
+                  std::string(value) + "'";
+          return std::nullopt;
+        }
+      } else if (arg == "--max-registers") {
+        std::optional<unsigned> count = positiveCount(value);
+        if (!count) {
+          error = "--max-registers takes a positive int, not '" + std::string(value) + "'";
+          return std::nullopt;
+        }
+        cl.maxRegisters = *count;
       } else if (arg == "--target") {
         std::string_view target = value;
         if (target != "cuda" && target != "cpu") {

@@ -20,7 +20,12 @@ struct CommandLine {
   bool boundsCheck = true; // cpu only
   std::string arch = "sm_90";
   unsigned optLevel = 3;
-  bool lineInfo = false;  // cuda: .loc directives with each instruction's Python line
+  bool lineInfo = false; // cuda: .loc directives with each instruction's Python line
+  // cuda: --launch-bounds THREADS[,BLOCKS[,CLUSTER]] and --max-registers N (0: none)
+  unsigned maxThreadsPerBlock = 0;
+  unsigned minBlocksPerMultiprocessor = 0;
+  unsigned maxBlocksPerCluster = 0;
+  unsigned maxRegisters = 0;
   std::string outputPath; // empty: stdout
   bool showHelp = false;
   bool showVersion = false;

@@ -103,6 +103,8 @@ private:
     request.ptx.arch = cl_.arch;
     request.ptx.optLevel = cl_.optLevel;
     request.ptx.lineInfo = cl_.lineInfo;
+    request.ptx.limits = {cl_.maxThreadsPerBlock, cl_.minBlocksPerMultiprocessor,
+                          cl_.maxBlocksPerCluster, cl_.maxRegisters};
     request.host.optLevel = cl_.optLevel;
     request.host.boundsCheck = cl_.boundsCheck;
     if (cl_.target == tools::TargetKind::CPU)

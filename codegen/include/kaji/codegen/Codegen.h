@@ -22,11 +22,24 @@ namespace kaji::codegen {
 // grid-sized step still fits an int64.
 inline constexpr int64_t kMaxArrayBytes = int64_t(1) << 62;
 
+// What each kernel of a module promises ptxas, 0 for no promise: at most
+// `maxThreadsPerBlock` threads per block (`.maxntid`), room for `minBlocksPerMultiprocessor`
+// resident blocks per SM (`.minnctapersm`), clusters of at most `maxBlocksPerCluster` blocks
+// (`.maxclusterrank`, sm_90 and newer) and at most `maxRegisters` registers per thread
+// (`.maxnreg`). Numba's launch_bounds= and max_registers=.
+struct KernelLimits {
+  unsigned maxThreadsPerBlock = 0;
+  unsigned minBlocksPerMultiprocessor = 0;
+  unsigned maxBlocksPerCluster = 0;
+  unsigned maxRegisters = 0;
+};
+
 struct PTXOptions {
   std::string arch = "sm_90"; // sm_XX
   unsigned optLevel = 3;      // 0..3, LLVM's pipeline level
   bool fastMath = false;
   bool lineInfo = false; // `.loc` directives naming each instruction's Python line
+  KernelLimits limits;
 };
 
 // Wall time of the codegen phases of one emitPTX call, in milliseconds.

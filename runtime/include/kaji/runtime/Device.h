@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace kaji::runtime {
 
@@ -46,6 +47,10 @@ public:
   std::size_t totalMemory() const { return totalMemory_; }
   // Asked of the driver on every call (makes this device's primary context current).
   std::size_t freeMemory() const;
+  // (free, total) bytes of this device's memory, asked of the driver on every call.
+  std::pair<std::size_t, std::size_t> memoryInfo() const;
+  // Any CUdevice_attribute (DeviceAttributes.h names them), asked of the driver.
+  int attribute(int code) const;
   const DeviceLimits &limits() const { return limits_; }
   int warpSize() const { return limits_.warpSize; }
 

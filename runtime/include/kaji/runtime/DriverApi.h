@@ -73,6 +73,7 @@ struct DriverApi {
   CUresult (*cuEventDestroy)(CUevent event);
   CUresult (*cuEventRecord)(CUevent event, CUstream stream);
   CUresult (*cuEventSynchronize)(CUevent event);
+  CUresult (*cuEventQuery)(CUevent event);
   CUresult (*cuEventElapsedTime)(float *milliseconds, CUevent start, CUevent end);
 
   // CUDA graphs. Optional: null when the driver lacks them (Graph.h then says so).

@@ -10,7 +10,8 @@ class Stream;
 // A marker in a stream, for waiting on and timing device work. Created on the selected device.
 class Event {
 public:
-  Event();
+  // `timing`: whether elapsedMs may measure it (events without are lighter to record).
+  explicit Event(bool timing = true);
   Event(Event &&other) noexcept;
   Event &operator=(Event &&other) noexcept;
   Event(const Event &) = delete;
@@ -21,11 +22,18 @@ public:
   void record(const Stream *stream = nullptr);
   // Waits until the recorded work is done.
   void synchronize() const;
-  // Milliseconds between two recorded, completed events.
+  // Whether the recorded work is done, without waiting.
+  bool query() const;
+  // Work queued on `stream` (nullptr: the default stream) from now on starts after the
+  // recorded work; the host does not wait.
+  void wait(const Stream *stream = nullptr) const;
+  // Milliseconds between two recorded, completed events; std::invalid_argument when either
+  // was made without timing.
   static float elapsedMs(const Event &start, const Event &end);
 
   CUevent handle() const { return handle_; }
   int device() const { return device_; }
+  bool timing() const { return timing_; }
 
 private:
   void destroy() noexcept;
@@ -33,6 +41,7 @@ private:
   CUevent handle_ = nullptr;
   int device_ = 0;
   const Driver *driver_ = nullptr;
+  bool timing_ = true;
 };
 
 } // namespace kaji::runtime

@@ -29,10 +29,14 @@ public:
   // Lets launches ask for more than the default 48 KiB of dynamic shared memory, up to
   // DeviceLimits::maxSharedBytesPerBlockOptin.
   void setMaxDynamicSharedBytes(int bytes) const;
+  // The share of the SM's L1/shared storage to give shared memory, as a percentage; -1 for
+  // the driver's default (CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT).
+  void setPreferredSharedCarveout(int percent) const;
 
 private:
   friend class Module;
   Function(CUfunction handle, int device, const Driver &driver, std::string name);
+  void setAttribute(CUfunction_attribute attribute, int value, const std::string &what) const;
 
   CUfunction handle_ = nullptr;
   int device_ = -1;

@@ -1,0 +1,290 @@
+"""Numba's dispatcher API on kaji kernels: specialize, overloads, the inspect_* family, the
+resource queries, the launch_bounds/max_registers/shared_memory_carveout/debug options, and
+Numba's launch errors and warnings. Resource queries without a GPU come from ptxas; SASS needs
+the toolkit's nvdisasm or cuobjdump."""
+
+import io
+import shutil
+import warnings
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda
+
+_TOOLKIT_BIN = "/usr/local/cuda/bin"
+needs_ptxas = pytest.mark.skipif(
+    shutil.which("ptxas", path=f"{_TOOLKIT_BIN}:") is None and shutil.which("ptxas") is None,
+    reason="no ptxas from the CUDA toolkit")
+
+
+def _has_disassembler():
+    return any(shutil.which(tool, path=f"{_TOOLKIT_BIN}:") or shutil.which(tool)
+               for tool in ("nvdisasm", "cuobjdump"))
+
+
+def _double(out, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = x[i] * 2
+
+
+def _kernel(**options):
+    return cuda.jit(target="cpu", **options)(_double)
+
+
+F32 = "void(float32[::1], float32[::1])"
+F64 = "void(float64[::1], float64[::1])"
+
+
+def test_specialize_compiles_for_the_argument_types_and_is_cached():
+    kernel = _kernel()
+    x = np.arange(8, dtype=np.float32)
+    out = np.zeros_like(x)
+    specialized = kernel.specialize(out, x)
+    assert specialized.specialized and not kernel.specialized
+    assert specialized.signatures == [F32]
+    assert kernel.specialize(out, x) is specialized
+    assert kernel.specializations == {F32: specialized}
+    specialized[1, 8](out, x)
+    np.testing.assert_array_equal(out, x * 2)
+    with pytest.raises(TypeError, match="has no signature for arguments"):
+        specialized[1, 8](out.astype(np.float64), x.astype(np.float64))
+    with pytest.raises(RuntimeError, match="already specialized"):
+        specialized.specialize(out, x)
+
+
+def test_overloads_and_signatures_list_every_compiled_signature():
+    kernel = _kernel()
+    for dtype in (np.float32, np.float64):
+        x = np.ones(4, dtype)
+        kernel[1, 4](np.empty_like(x), x)
+    assert kernel.signatures == [F32, F64]
+    overloads = kernel.overloads
+    assert sorted(overloads) == sorted([F32, F64])
+    assert ".entry" in overloads[F64].inspect_asm()
+    assert overloads[F32].signature == F32
+
+
+def test_inspect_asm_is_ptx_by_signature_or_for_all():
+    kernel = _kernel()
+    kernel.add_signature(F32)
+    kernel.add_signature(F64)
+    every = kernel.inspect_asm()
+    assert set(every) == {F32, F64}
+    assert every[F64] == kernel.inspect_asm(F64)
+    assert ".f64" in every[F64] and ".f64" not in every[F32]
+
+
+def test_inspect_llvm_and_types_without_a_signature_cover_all():
+    kernel = _kernel()
+    kernel.add_signature(F32)
+    kernel.add_signature(F64)
+    assert set(kernel.inspect_llvm()) == {F32, F64}
+    printed = io.StringIO()
+    kernel.inspect_types(file=printed)
+    text = printed.getvalue()
+    assert f"_double {F32}" in text and f"_double {F64}" in text
+    assert "f64" in text
+
+
+@needs_ptxas
+def test_resource_queries_with_and_without_a_signature():
+    kernel = _kernel()
+    kernel.add_signature(F32)
+    regs = kernel.get_regs_per_thread(F32)
+    assert isinstance(regs, int) and 0 < regs <= 255
+    assert kernel.get_regs_per_thread() == {F32: regs}
+    assert kernel.get_shared_mem_per_block(F32) == 0
+    assert kernel.get_local_mem_per_thread() == {F32: 0}
+    assert kernel.get_const_mem_size(F32) >= 0
+    assert kernel.get_max_threads_per_block(F32) == 1024
+    assert kernel.overloads[F32].regs_per_thread == regs
+
+
+@needs_ptxas
+def test_shared_memory_is_reported_per_block():
+    @cuda.jit(target="cpu")
+    def staged(out):
+        tile = cuda.shared.array(256, np.float32)
+        tile[cuda.threadIdx.x] = 1.0
+        cuda.syncthreads()
+        out[cuda.threadIdx.x] = tile[255 - cuda.threadIdx.x]
+
+    staged.add_signature("void(float32[::1])")
+    assert staged.get_shared_mem_per_block("void(float32[::1])") == 256 * 4
+
+
+def test_launch_bounds_and_max_registers_reach_the_ptx():
+    bounded = _kernel(launch_bounds=(128, 2))
+    bounded.add_signature(F32)
+    ptx = bounded.inspect_asm(F32)
+    assert ".maxntid 128, 1, 1" in ptx and ".minnctapersm 2" in ptx
+    capped = _kernel(max_registers=32, launch_bounds=64)
+    capped.add_signature(F32)
+    ptx = capped.inspect_asm(F32)
+    assert ".maxnreg 32" in ptx and ".maxntid 64, 1, 1" in ptx
+    assert ".maxntid" not in _inspected_plain()
+
+
+def _inspected_plain():
+    plain = _kernel()
+    plain.add_signature(F32)
+    return plain.inspect_asm(F32)
+
+
+@needs_ptxas
+def test_launch_bounds_cap_max_threads_per_block():
+    bounded = _kernel(launch_bounds=128)
+    bounded.add_signature(F32)
+    assert bounded.get_max_threads_per_block(F32) == 128
+
+
+@pytest.mark.parametrize("bounds", [0, -1, (), (1, 2, 3, 4), (128, 0), "128", 1.5, True])
+def test_bad_launch_bounds_are_value_errors(bounds):
+    with pytest.raises(ValueError, match="launch_bounds"):
+        _kernel(launch_bounds=bounds)
+
+
+@pytest.mark.parametrize("count", [0, -4, 2.0, "32"])
+def test_bad_max_registers_are_value_errors(count):
+    with pytest.raises(ValueError, match="max_registers"):
+        _kernel(max_registers=count)
+
+
+@pytest.mark.parametrize("carveout", ["MaxL1", "maxshared", "default", -1, 0, 50, 100])
+def test_shared_memory_carveouts_numba_accepts(carveout):
+    _kernel(shared_memory_carveout=carveout).add_signature(F32)
+
+
+@pytest.mark.parametrize("carveout, error, message", [
+    ("Half", ValueError, "Invalid carveout value: Half"),
+    (101, ValueError, "Carveout must be between -1 and 100"),
+    (-2, ValueError, "Carveout must be between -1 and 100"),
+    (1.5, TypeError, "shared_memory_carveout must be a str or an int"),
+])
+def test_bad_shared_memory_carveouts_fail_as_in_numba(carveout, error, message):
+    with pytest.raises(error, match=message):
+        _kernel(shared_memory_carveout=carveout)
+
+
+def test_debug_with_opt_warns_and_gives_line_info():
+    with pytest.warns(cuda.InvalidConfigWarning, match="debug=True with opt=True"):
+        kernel = _kernel(debug=True)
+    assert kernel.lineinfo
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quiet = _kernel(debug=True, opt=False)
+    quiet.add_signature(F32)
+    assert ".loc" in quiet.inspect_asm(F32)
+
+
+def test_lineinfo_and_extensions_properties():
+    assert _kernel(lineinfo=True).lineinfo and not _kernel().lineinfo
+    assert _kernel().extensions == []
+    with pytest.raises(NotImplementedError, match="extensions"):
+        _kernel(extensions=[object()])
+
+
+def test_cache_option_is_accepted():
+    kernel = _kernel(cache=True)
+    assert kernel.targetoptions["cache"] is True
+
+
+def test_calling_a_kernel_without_a_configuration_is_numbas_value_error():
+    kernel = _kernel()
+    with pytest.raises(ValueError, match="Kernel launch configuration was not specified"):
+        kernel(np.zeros(1), np.zeros(1))
+
+
+def test_launching_a_device_function_is_numbas_runtime_error():
+    @cuda.jit(device=True)
+    def helper(x):
+        return x
+
+    with pytest.raises(RuntimeError, match="Cannot compile a device function as a kernel"):
+        helper[1, 1](1.0)
+
+
+def test_inspect_sass_disassembles_or_names_the_missing_tool():
+    kernel = _kernel()
+    kernel.add_signature(F32)
+    if _has_disassembler():
+        assert "_double" in kernel.inspect_sass(F32)
+        assert set(kernel.inspect_sass()) == {F32}
+    else:
+        with pytest.raises(RuntimeError, match="nvdisasm or cuobjdump"):
+            kernel.inspect_sass(F32)
+
+
+def test_performance_warnings_switch_and_report_their_settings():
+    before = kaji.performance_warnings()
+    try:
+        assert kaji.performance_warnings(low_occupancy=False) == (False, before[1])
+        assert kaji.performance_warnings(implicit_copy=False) == (False, False)
+    finally:
+        kaji.performance_warnings(*before)
+    assert issubclass(kaji.PerformanceWarning, UserWarning)
+    assert cuda.PerformanceWarning is kaji.PerformanceWarning
+
+
+def test_performance_warning_switches_come_from_the_environment():
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    script = "import kaji; print(kaji.performance_warnings())"
+    env = {name: value for name, value in os.environ.items()
+           if "OCCUPANCY" not in name and "IMPLICIT_COPY" not in name}
+    env.update(NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS="0", KAJI_CUDA_WARN_ON_IMPLICIT_COPY="0",
+               PYTHONPATH=str(pathlib.Path(kaji.__file__).parents[1]))
+    result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                            text=True, check=True)
+    assert result.stdout.strip() == "(False, False)"
+
+
+# --- on a GPU ---------------------------------------------------------------------------------
+
+def _gpu_kernel(**options):
+    return cuda.jit(target="cuda", **options)(_double)
+
+
+@pytest.mark.gpu
+def test_small_grids_warn_of_low_occupancy():
+    kernel = _gpu_kernel()
+    x = cuda.to_device(np.ones(32, np.float32))
+    out = cuda.device_array_like(x)
+    with pytest.warns(kaji.PerformanceWarning, match="Grid size 1 will likely result in GPU "
+                      "under-utilization"):
+        kernel[1, 32](out, x)
+    before = kaji.performance_warnings(low_occupancy=False)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            kernel[1, 32](out, x)
+    finally:
+        kaji.performance_warnings(*before)
+
+
+@pytest.mark.gpu
+def test_host_arrays_warn_of_their_copies():
+    kernel = _gpu_kernel()
+    x = np.ones(1 << 16, np.float32)
+    blocks = 4 * cuda.get_current_device().MULTIPROCESSOR_COUNT
+    with pytest.warns(kaji.PerformanceWarning, match="Host array used in CUDA kernel"):
+        kernel[blocks, 256](np.zeros_like(x), x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", kaji.PerformanceWarning)  # in front: it wins
+        kernel[blocks, 256](np.zeros_like(x), x)
+
+
+@pytest.mark.gpu
+def test_resource_queries_come_from_the_driver_on_a_gpu():
+    kernel = _gpu_kernel(launch_bounds=256, shared_memory_carveout="MaxShared")
+    kernel.add_signature(F32)
+    assert 0 < kernel.get_regs_per_thread(F32) <= 255
+    assert kernel.get_max_threads_per_block(F32) == 256
+    assert kernel.get_local_mem_per_thread(F32) == 0
