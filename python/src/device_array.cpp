@@ -457,7 +457,12 @@ void bindDeviceArray(py::module_ &m) {
             LaunchStream queue(stream);
             if (py::isinstance<DeviceArray>(source))
               return a.copyFromDevice(source.cast<const DeviceArray &>(), queue.get());
-            a.copyFromHost(py::module_::import("numpy").attr("asarray")(source), queue.get());
+            py::array host = py::array::ensure(source);
+            if (!host)
+              throw py::type_error("copy_to_device takes a device array or a numpy array (or "
+                                   "what numpy.asarray takes), not '" +
+                                   std::string(Py_TYPE(source.ptr())->tp_name) + "'");
+            a.copyFromHost(host, queue.get());
           },
           py::arg("ary"), py::arg("stream") = py::none(),
           "Copies `ary` in: a host array (or anything numpy.asarray takes), or a device array "

@@ -8,21 +8,13 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-import pytest  # noqa: E402
-
 from differential.campaign import Campaign  # noqa: E402
 
 SEED = 20261123
 EXPRESSIONS = 5000
 
 
-def test_random_expressions_agree_with_the_reference(request, target):
-    if target == "cuda":
-        # The three classes the H100 run found (docs/testing.md, "cuda") are addressed: exact
-        # pow for exponents 0, 1, 2, -1 and ulp bounds for the math library, rows docs/sema.md
-        # leaves open not compared between targets, 16-bit negation widened for ptxas. Expected
-        # to pass there; strict until a GPU run confirms it (then this marker goes).
-        request.applymarker(pytest.mark.xfail(strict=True, reason="known cuda mismatch classes"))
+def test_random_expressions_agree_with_the_reference(target):
     targets = ["cpu", "cuda"] if target == "cuda" else ["cpu"]
     summary = Campaign(SEED, targets, log=lambda text: None).run(EXPRESSIONS)
     assert summary.expressions >= EXPRESSIONS

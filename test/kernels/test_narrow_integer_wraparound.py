@@ -22,10 +22,7 @@ def wrapped_then_used(out, x):
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int16])
-def test_narrow_arithmetic_wraps_before_widening(request, jit, target, dtype):
-    if target == "cuda" and dtype == np.int16:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="ptxas drops the int16 wrap "
-                                              "between neg.s16/mul.lo.s16 and cvt.s64.s16"))
+def test_narrow_arithmetic_wraps_before_widening(jit, target, dtype):
     low = np.iinfo(dtype).min
     x = np.array([low, low // 2, low + 1, -3, 0, 5], dtype=dtype)
     out = np.zeros((x.size, 7), dtype=np.int64)
