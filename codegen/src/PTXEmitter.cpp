@@ -4,8 +4,9 @@
 #include "LLVMLowering.h"
 #include "LargeStack.h"
 #include "NVPTXTarget.h"
-#include "kaji/codegen/NarrowNegationRewrite.h"
 #include "OptimizationPipeline.h"
+#include "SignedBoolToFloat.h"
+#include "kaji/codegen/NarrowNegationRewrite.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/IR/LLVMContext.h>
@@ -83,6 +84,7 @@ std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
   std::lock_guard<std::mutex> guard(shared.lock);
   if (options.optLevel > 0)
     optimizeModule(*lowered, shared.machine, options.optLevel);
+  rewriteSignedBoolToFloat(*lowered);
   measured.optimizeMs = stopwatch.lap();
 
   llvm::SmallString<0> ptx;
