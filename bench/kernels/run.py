@@ -32,6 +32,7 @@ import importlib
 import os
 import pathlib
 import re
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -41,7 +42,8 @@ import numpy as np
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(1, str(HERE.parents[1] / "python"))  # the source package, if not installed
+if importlib.util.find_spec("kaji") is None:  # an installed kaji first, else the source package
+    sys.path.insert(1, str(HERE.parents[1] / "python"))
 
 import kaji  # noqa: E402
 
