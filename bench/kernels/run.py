@@ -29,10 +29,10 @@ without nvcc, ``--cubins DIR`` loads the nvcc cubins that ``--check --keep DIR``
 import argparse
 import ctypes
 import importlib
+import importlib.util
 import os
 import pathlib
 import re
-import importlib.util
 import shutil
 import subprocess
 import sys
