@@ -601,6 +601,31 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
                                         std::string(ir::opcodeName(op.opcode())) + "'");
 }
 
+// pow(x, e) for a constant e of 0, 1, 2 or -1: 1, x, x * x or 1 / x in `type`, the correctly
+// rounded results, as on the LLVM path (MathLowering.cpp); nullopt for any other exponent.
+static std::optional<std::string> exactPower(const ir::Value *exponent, const std::string &x,
+                                             const std::string &type) {
+  const ir::Operation *definition = exponent->definingOp();
+  if (!definition || definition->opcode() != Opcode::Constant)
+    return std::nullopt;
+  double e;
+  if (auto *value = std::get_if<double>(&definition->attr()))
+    e = *value;
+  else if (auto *integer = std::get_if<int64_t>(&definition->attr()))
+    e = double(*integer);
+  else
+    return std::nullopt;
+  if (e == 0)
+    return type + "(1)";
+  if (e == 1)
+    return type + "(" + x + ")";
+  if (e == 2)
+    return "(" + type + "(" + x + ") * " + type + "(" + x + "))";
+  if (e == -1)
+    return "(" + type + "(1) / " + type + "(" + x + "))";
+  return std::nullopt;
+}
+
 std::string FunctionEmitter::binary(const ir::Operation &op) {
   ir::Type type = op.resultType();
   if (!type.isScalar() || op.numOperands() != 2 || op.operand(0)->type() != type ||
@@ -641,6 +666,9 @@ std::string FunctionEmitter::binary(const ir::Operation &op) {
   case Opcode::Pow:
     if (!isFloat)
       return helper("pow");
+    if (std::optional<std::string> exact =
+            exactPower(op.operand(1), a, isHalf ? "f32" : typeName(op.resultType())))
+      return isHalf ? "f16(" + *exact + ")" : *exact;
     if (isHalf)
       return "f16(powf(f32(" + a + "), f32(" + b + ")))";
     return (kind == ScalarKind::Float32 ? "powf(" : "pow(") + a + ", " + b + ")";
@@ -787,7 +815,10 @@ std::string FunctionEmitter::math(const ir::Operation &op) {
   std::vector<std::string> args;
   for (const ir::Value *operand : op.operands())
     args.push_back(cast(name(operand, op), operand->type().scalarKind(), computeKind));
-  std::string call = mathCall(function, computeKind == ScalarKind::Float32, args);
+  std::optional<std::string> exact =
+      function == "pow" ? exactPower(op.operand(1), args[0], scalarTypeName(computeKind))
+                        : std::nullopt;
+  std::string call = exact ? *exact : mathCall(function, computeKind == ScalarKind::Float32, args);
   bool predicate = known->predicate;
   ScalarKind valueKind = predicate ? ScalarKind::Bool : computeKind;
   if (!predicate && argumentKind == ScalarKind::Float16)
