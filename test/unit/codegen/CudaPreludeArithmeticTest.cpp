@@ -53,7 +53,10 @@ template <class T> T referencePow(T base, T exponent) {
     return base == T(1) ? T(1) : base == T(-1) ? ((exponent & T(1)) ? T(-1) : T(1)) : T(0);
   T result = 1; // the exponents checked are below 300
   for (uint64_t i = 0; i < uint64_t(exponent); ++i)
-    result = wrap<T>(Wide(result) * Wide(base));
+    // Unsigned: the low bits are the product's either way, and uint64 max squared overflows
+    // a signed __int128.
+    result = wrap<T>(Wide(static_cast<unsigned __int128>(Wide(result)) *
+                          static_cast<unsigned __int128>(Wide(base))));
   return result;
 }
 
