@@ -1,0 +1,34 @@
+// Integer negations that ptxas (CUDA 13.0, sm_90 and others) miscompiles, rewritten on the PTX
+// text before it reaches ptxas.
+//
+// 16 bits: for `neg.s16` and `abs.s16` ptxas computes -x or |x| in a 32-bit register from the
+// sign-extended x and keeps that as the 16-bit result without sign-extending it again, so
+// -(-32768) and |-32768| reach whatever widens, compares, shifts or divides them as +32768
+// instead of wrapping to -32768 (an H100 stored 32768 for `-x` of int16 -32768 widened to int64;
+// nvcc's own PTX for `(long long)(short)-x` is compiled the same way). It does sign-extend after
+// a `cvt.u16.u32`, so a 32-bit neg/abs of the sign-extended value, narrowed by that conversion,
+// is compiled right (checked in the SASS: the result passes through `PRMT ..., 0x9910` before
+// use).
+//
+// 32 and 64 bits: ptxas takes the result of `abs.s32`/`abs.s64` to be non-negative, though
+// |INT_MIN| is INT_MIN, and folds later tests of its sign away: libdevice's exp tests
+// `x < 0` of the converted |x| and an H100 gave inf for np.exp(np.abs(int64 min)) (the SASS of
+// `abs.s64; cvt.rn.f64.s64; setp.lt.s64` has no compare left). A compare, a negation and a
+// select are compiled as written (the SASS keeps the ISETP).
+//
+// LLVM's NVPTX backend turns such sequences written in LLVM IR back into neg.s16 and abs (it
+// matches the select pattern), and creates negations of its own (`x * -2` becomes
+// `-(x << 1)`), so the rewrite is made on the PTX it prints, where every one is visible.
+// NVRTC's PTX (the CUDA C++ backend) holds them too and gets the same rewrite in the driver.
+#pragma once
+
+#include <string>
+
+namespace kaji::codegen {
+
+// `ptx` with every `neg.s16 D, S;` and `abs.s16 D, S;` replaced by the 32-bit form above, and
+// every `abs.s32 D, S;` and `abs.s64 D, S;` by a compare, negation and select, each in a scope
+// of its own declaring the registers it needs.
+std::string rewriteNegationsForPtxas(const std::string &ptx);
+
+} // namespace kaji::codegen
