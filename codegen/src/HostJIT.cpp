@@ -62,15 +62,16 @@ llvm::orc::JITTargetMachineBuilder cpuModelBuilder(const char *cpu) {
   return builder;
 }
 
-// The host CPU by name and features, so LLVM vectorises with every extension it has. a * b + c
-// contracts to fma as on the GPU (nvcc's -fmad=true), so both targets round alike.
+// The host CPU by name and features, so LLVM vectorises with every extension it has. Floats
+// round after every operation, bit for bit as NumPy and Numba's CPU target: a * b + c becomes
+// an fma only where fast math marked both instructions `contract` (FPOpFusion::Standard).
 llvm::orc::JITTargetMachineBuilder hostMachineBuilder(unsigned optLevel) {
   const char *cpuModel = std::getenv("KAJI_HOST_CPU");
   auto builder = cpuModel && *cpuModel ? cpuModelBuilder(cpuModel)
                                        : orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(),
                                                  "cannot describe the host CPU for LLVM");
   builder.setCodeGenOptLevel(codeGenLevel(optLevel));
-  builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Standard;
   // Fibers get stacks sized from these (HostKernel::stackBytes).
   builder.getOptions().EmitStackSizeSection = true;
   return builder;
