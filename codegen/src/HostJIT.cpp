@@ -1,6 +1,7 @@
 #include "HostJIT.h"
 
 #include "CompilerRuntimeBuiltins.h"
+#include "HostObjectCompiler.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -140,11 +141,17 @@ HostJIT &HostJIT::instance() {
 HostJIT::HostJIT() : state_(std::make_unique<State>()) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  state_->jit = orThrow(llvm::orc::LLJITBuilder()
-                            .setJITTargetMachineBuilder(hostMachineBuilder(3))
-                            .setSupportConcurrentCompilation(true)
-                            .create(),
-                        "cannot create LLVM's ORC JIT for the host");
+  state_->jit = orThrow(
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(hostMachineBuilder(3))
+          .setCompileFunctionCreator(
+              [](llvm::orc::JITTargetMachineBuilder builder)
+                  -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                return std::make_unique<HostObjectCompiler>(std::move(builder));
+              })
+          .setSupportConcurrentCompilation(true)
+          .create(),
+      "cannot create LLVM's ORC JIT for the host");
   state_->triple = state_->jit->getTargetTriple().str();
   // Failures reach the caller as exceptions from load(); ORC's default reporter would also
   // print them.
