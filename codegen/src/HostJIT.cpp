@@ -1,6 +1,7 @@
 #include "HostJIT.h"
 
 #include "CompilerRuntimeBuiltins.h"
+#include "HostObjectCompiler.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -62,15 +63,16 @@ llvm::orc::JITTargetMachineBuilder cpuModelBuilder(const char *cpu) {
   return builder;
 }
 
-// The host CPU by name and features, so LLVM vectorises with every extension it has. a * b + c
-// contracts to fma as on the GPU (nvcc's -fmad=true), so both targets round alike.
+// The host CPU by name and features, so LLVM vectorises with every extension it has. Floats
+// round after every operation, bit for bit as NumPy and Numba's CPU target: a * b + c becomes
+// an fma only where fast math marked both instructions `contract` (FPOpFusion::Standard).
 llvm::orc::JITTargetMachineBuilder hostMachineBuilder(unsigned optLevel) {
   const char *cpuModel = std::getenv("KAJI_HOST_CPU");
   auto builder = cpuModel && *cpuModel ? cpuModelBuilder(cpuModel)
                                        : orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(),
                                                  "cannot describe the host CPU for LLVM");
   builder.setCodeGenOptLevel(codeGenLevel(optLevel));
-  builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Standard;
   // Fibers get stacks sized from these (HostKernel::stackBytes).
   builder.getOptions().EmitStackSizeSection = true;
   return builder;
@@ -139,11 +141,17 @@ HostJIT &HostJIT::instance() {
 HostJIT::HostJIT() : state_(std::make_unique<State>()) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  state_->jit = orThrow(llvm::orc::LLJITBuilder()
-                            .setJITTargetMachineBuilder(hostMachineBuilder(3))
-                            .setSupportConcurrentCompilation(true)
-                            .create(),
-                        "cannot create LLVM's ORC JIT for the host");
+  state_->jit = orThrow(
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(hostMachineBuilder(3))
+          .setCompileFunctionCreator(
+              [](llvm::orc::JITTargetMachineBuilder builder)
+                  -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                return std::make_unique<HostObjectCompiler>(std::move(builder));
+              })
+          .setSupportConcurrentCompilation(true)
+          .create(),
+      "cannot create LLVM's ORC JIT for the host");
   state_->triple = state_->jit->getTargetTriple().str();
   // Failures reach the caller as exceptions from load(); ORC's default reporter would also
   // print them.

@@ -82,7 +82,8 @@ std::unique_ptr<llvm::TargetMachine> createMachine(const std::string &arch, unsi
     throw std::runtime_error("unknown GPU architecture '" + arch +
                              "'; LLVM's NVPTX backend knows: " + knownArchitectures(*info));
   llvm::TargetOptions options;
-  // Contract a * b + c into fma, as nvcc does by default (-fmad=true).
+  // Contract a * b + c into fma, as numba-cuda (NVVM's -fma=1 default) and nvcc (-fmad=true)
+  // do by default; the cpu target does not (docs/sema.md, "Accuracy").
   options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   return std::unique_ptr<llvm::TargetMachine>(
       target.createTargetMachine(kNVPTXTriple, arch, kMinimumPTXVersion, options, std::nullopt,

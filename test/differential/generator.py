@@ -4,7 +4,7 @@ import numpy as np
 
 from .expressions import Item, Node
 from .reference import ARITHMETIC, BITWISE, COMPARISONS, SHIFTS, Evaluator
-from .scalars import (FLOATS, IllTyped, LiteralOutOfRange, edge_values, int_range, is_float,
+from .scalars import (IllTyped, LiteralOutOfRange, edge_values, int_range, is_float,
                       is_int)
 
 LITERAL_MIN, LITERAL_MAX = -(2 ** 63) + 1, 2 ** 64 - 1
@@ -65,8 +65,6 @@ class Generator:
         op = self._pick(ARITHMETIC[:-1] + BITWISE)
         first = self.strong(depth - 1)
         second = self.operand_for(first, depth - 1)
-        if op in ("+", "-") and (self._is_float_product(first) or self._is_float_product(second)):
-            raise Rejected()
         self.kind_of(Node("bin", (first, second), op))  # rejects what kaji would not type
         return Item(form, (first, second), op)
 
@@ -94,14 +92,6 @@ class Generator:
         if t.weak:
             raise Rejected()
         return t.kind
-
-    def _is_float_product(self, node):
-        # a * b + c may contract to fma on every target (docs/codegen.md): two right answers.
-        while node.op == "unary" and node.value in ("+", "-"):
-            node = node.children[0]
-        squares = node.op in ("bin", "call") and node.value in ("**", "math.pow", "np.power")
-        product = (node.op == "bin" and node.value == "*") or squares  # pow(x, 2) is x * x
-        return product and self.kind_of(node) in FLOATS
 
     def strong(self, depth):
         """A tree of strong type whose depth is at most `depth`."""
@@ -141,16 +131,20 @@ class Generator:
         return (a, b) if self.rng.random() < 0.5 else (b, a)
 
     def binary(self, depth):
-        a = self.strong(depth)
         op = self._pick(ARITHMETIC + ARITHMETIC + BITWISE + SHIFTS)
+        if op in ("+", "-") and depth > 0 and self.rng.random() < 0.3:
+            a = self.product(depth - 1)  # a * b ± c, which the cuda targets may fuse
+        else:
+            a = self.strong(depth)
         if op == "**":
             return self.power(a)
         b = self.operand_for(a, depth)
-        node = Node("bin", self._ordered(a, b), op)
-        kind = self.kind_of(node)
-        if op in ("+", "-") and kind in FLOATS and (self._is_float_product(node.children[0]) or
-                                              self._is_float_product(node.children[1])):
-            raise Rejected()
+        return Node("bin", self._ordered(a, b), op)
+
+    def product(self, depth):
+        a = self.strong(depth)
+        node = Node("bin", self._ordered(a, self.operand_for(a, depth)), "*")
+        self.kind_of(node)  # rejects what kaji would not type
         return node
 
     def power(self, base):

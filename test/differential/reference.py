@@ -1,13 +1,15 @@
 """The reference: evaluates expression trees over all input rows at once with numpy, by the
 rules docs/testing.md lists. A value is its type, its data (a Python scalar for a weak
 literal, else an array with one element per row) and the rows where kaji documents no result
-(`undefined`), which are not compared."""
+(`undefined`), which are not compared. For the targets that contract a product and an add
+into an fma (contraction.py) it also carries the other results that allows."""
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import contraction
 from .expressions import LOOP_TRIPS
 from .scalars import IllTyped, LiteralOutOfRange, ScalarType, int_range, is_float, is_int, promote
 
@@ -71,6 +73,27 @@ class Value:
     type: ScalarType
     data: object
     undefined: np.ndarray
+    # A float product round(x * y) that an add or subtract may fuse, on the rows of `mask`:
+    # (x, y, mask), arrays of the value's kind.
+    factors: tuple = None
+    # Its other results where this node's own add or subtract is contracted into an fma.
+    fused: tuple = ()
+    # Rows where a contraction below this node may change it (contracting targets only).
+    uncertain: np.ndarray = field(default=None)
+
+    def contraction_changes(self):
+        """Rows where a contracting target may give another result than `data`."""
+        changed = np.zeros(len(self.undefined), dtype=bool)
+        for alternative in self.fused:
+            changed |= contraction.differs(alternative, self.data)
+        return changed if self.uncertain is None else changed | self.uncertain
+
+    def factors_as(self, kind, sign=1):
+        """This value's factors if it is a product of `kind` (negated for `sign` -1)."""
+        if self.factors is None or self.type.weak or self.type.kind != kind:
+            return None
+        x, y, mask = self.factors
+        return (-x if sign < 0 else x), y, mask
 
 
 def _no_rows_undefined(rows):
@@ -102,6 +125,8 @@ class Evaluator:
         # Uses of a literal whose rule is undecided (out of range in min/max or a ternary);
         # the generator consults it.
         self.undecided_literals = 0
+        # The values each node being evaluated has consumed, innermost last.
+        self._consumed = []
 
     def convert(self, value, kind, arithmetic=False):
         """`value` as an array of `kind`. A weak integer outside an integer `kind`'s range is a
@@ -122,8 +147,20 @@ class Evaluator:
         return Value(ScalarType(kind), data, undefined)
 
     def evaluate(self, node):
-        with np.errstate(all="ignore"):
-            return getattr(self, "_" + node.op)(node)
+        """`node`'s Value; rows that a contraction in a subtree may change are `uncertain`."""
+        self._consumed.append([])
+        try:
+            with np.errstate(all="ignore"):
+                value = getattr(self, "_" + node.op)(node)
+        finally:
+            operands = self._consumed.pop()
+        uncertain = np.zeros(self.rows, dtype=bool)
+        for operand in operands:
+            uncertain |= operand.contraction_changes()
+        value.uncertain = uncertain if value.uncertain is None else value.uncertain | uncertain
+        if self._consumed:
+            self._consumed[-1].append(value)
+        return value
 
     def truth(self, value):
         if value.type.weak:
@@ -162,7 +199,46 @@ class Evaluator:
         undefined = a.undefined | b.undefined
         if op in ("//", "%") and is_float(kind):
             undefined = undefined | (y == 0)  # Python raises; kaji documents no result
-        return self.strong(kind, self._apply(op, kind, x, y), undefined)
+        value = self.strong(kind, self._apply(op, kind, x, y), undefined)
+        if is_float(kind):
+            self._products(op, kind, a, b, x, y, value)
+        return value
+
+    @staticmethod
+    def _products(op, kind, a, b, x, y, value):
+        """Marks `value` as a product a contracting target may fuse into an add or subtract, or
+        gives it the fused results if it is such an add or subtract. LLVM makes `x / C` with C a
+        power of two `x * (1 / C)`, and drops `* 1`, `/ 1`, `- 0`, `+ -0.0` and `** 1`."""
+        unit = _weak_float(b)
+        if op in ("*", "/") and unit in (1.0, -1.0) and a.factors_as(kind) is not None:
+            value.factors = a.factors_as(kind, unit)
+        elif op == "*" and _weak_float(a) in (1.0, -1.0) and b.factors_as(kind) is not None:
+            value.factors = b.factors_as(kind, _weak_float(a))
+        elif op == "*":
+            value.factors = (x, y, np.ones(len(x), dtype=bool))
+        elif op == "/" and (b.type.weak or np.all(y == y[0])):
+            with np.errstate(all="ignore"):
+                inverse = (1.0 / y).astype(kind)
+            exact = _power_of_two(y) & (np.abs(inverse) >= np.finfo(kind).smallest_normal) & \
+                np.isfinite(inverse)
+            value.factors = (x, inverse, exact)
+        elif op == "**" and np.all(y == 2):
+            value.factors = (x, x, np.ones(len(x), dtype=bool))
+        elif op == "**" and np.all(y == 1) and a.factors_as(kind) is not None:
+            value.factors = a.factors_as(kind)
+        elif op in ("+", "-") and unit == 0.0 and (op == "-") != bool(np.signbit(unit)) and \
+                a.factors_as(kind) is not None:
+            value.factors = a.factors_as(kind)
+        elif op in ("+", "-"):
+            alternatives = []
+            first = a.factors_as(kind)
+            if first is not None:
+                alternatives.append((first, y if op == "+" else -y))
+            second = b.factors_as(kind, -1 if op == "-" else 1)
+            if second is not None:
+                alternatives.append((second, x))
+            value.fused = tuple(np.where(mask, contraction.fused(px, py, addend, kind), value.data)
+                                for (px, py, mask), addend in alternatives)
 
     @staticmethod
     def _apply(op, kind, x, y):
@@ -206,7 +282,8 @@ class Evaluator:
         kind = "int64" if a.type.kind == "bool" else a.type.kind
         x = self.convert(a, kind)
         result = {"-": np.negative, "+": np.positive, "~": np.invert}[node.value](x)
-        return Value(ScalarType(kind, a.type.weak), result.astype(kind), a.undefined)
+        return Value(ScalarType(kind, a.type.weak), result.astype(kind), a.undefined,
+                     factors=a.factors_as(kind, -1 if node.value == "-" else 1))
 
     def _boolop(self, node):
         values = [self.evaluate(child) for child in node.children]
@@ -238,7 +315,10 @@ class Evaluator:
         holds = self.condition(node.children[1])
         result = np.where(holds, self.convert(body, t.kind), self.convert(orelse, t.kind))
         undefined = test.undefined | np.where(holds, body.undefined, orelse.undefined)
-        return Value(t, result.astype(t.kind), undefined)
+        value = Value(t, result.astype(t.kind), undefined)
+        if node.children[1].op == "lit":  # kaji keeps the chosen operand only
+            value.factors = (body if node.children[1].value else orelse).factors_as(t.kind)
+        return value
 
     def _call(self, node):
         args = [self.evaluate(child) for child in node.children]
@@ -247,7 +327,9 @@ class Evaluator:
             undefined = undefined | arg.undefined
         name = node.value
         if name in CASTS:
-            return self.strong(CASTS[name], self.convert(args[0], CASTS[name]), undefined)
+            value = self.strong(CASTS[name], self.convert(args[0], CASTS[name]), undefined)
+            value.factors = args[0].factors_as(CASTS[name])
+            return value
         if name == "bool":
             return self.strong("bool", self.truth(args[0]), undefined)
         t = args[0].type
@@ -293,7 +375,12 @@ class Evaluator:
             # IEEE 754 leaves the sign of a NaN from an invalid operation open (x86 gives -NaN,
             # LLVM's constant folder +NaN), so copying it has no defined result.
             undefined = undefined | np.isnan(x[1])
-        return self.strong(float_kind, FLOAT_MATH[short](*x).astype(float_kind), undefined)
+        value = self.strong(float_kind, FLOAT_MATH[short](*x).astype(float_kind), undefined)
+        if short == "pow" and np.all(x[1] == 2):
+            value.factors = (x[0], x[0], np.ones(self.rows, dtype=bool))
+        elif short == "pow" and np.all(x[1] == 1):
+            value.factors = args[0].factors_as(float_kind)
+        return value
 
     def _python_min_max(self, name, kind, args):
         """Python's min/max: the first operand unless a later one is smaller (larger), so which
@@ -306,6 +393,16 @@ class Evaluator:
             else:
                 result = np.where(y < result if name == "min" else y > result, y, result)
         return result
+
+
+def _weak_float(value):
+    """A weak literal's value as a float, else None."""
+    return float(value.data) if value.type.weak else None
+
+
+def _power_of_two(values):
+    mantissa, _ = np.frexp(values.astype(np.float64))
+    return np.abs(mantissa) == 0.5
 
 
 def _compare(op, x, y):
@@ -348,7 +445,9 @@ def _run_item(evaluator, item):
         holds = evaluator.condition(item.exprs[1])
         data = np.where(holds, evaluator.convert(second, t.kind), evaluator.convert(first, t.kind))
         undefined = test.undefined | np.where(holds, second.undefined, first.undefined)
-        return Value(t, data.astype(t.kind), undefined)
+        uncertain = test.contraction_changes() | first.contraction_changes() | \
+            second.contraction_changes()
+        return Value(t, data.astype(t.kind), undefined, uncertain=uncertain)
     trips = 1 if item.form == "aug" else LOOP_TRIPS
     # A variable has one type: the fixed point of its assignments' types (docs/sema.md).
     kind = e[0].type.kind
@@ -359,9 +458,13 @@ def _run_item(evaluator, item):
         if widened == kind:
             break
         kind = widened
-    value = Value(ScalarType(kind), evaluator.convert(e[0], kind), e[0].undefined)
+    value = Value(ScalarType(kind), evaluator.convert(e[0], kind), e[0].undefined,
+                  factors=e[0].factors_as(kind), uncertain=e[0].contraction_changes())
     for _ in range(trips):
         step = evaluator.binary(item.op, value, e[1])
-        value = Value(ScalarType(kind), cast_array(step.data, step.type.kind, kind),
-                      step.undefined)
+        step.uncertain = value.contraction_changes() | e[1].contraction_changes()
+        if step.type.kind != kind:
+            step = Value(ScalarType(kind), cast_array(step.data, step.type.kind, kind),
+                         step.undefined, uncertain=step.contraction_changes())
+        value = step
     return value

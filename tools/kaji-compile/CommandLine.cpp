@@ -69,6 +69,8 @@ options:
   --no-boundscheck  cpu: leave array indices unchecked
   --lineinfo        cuda: mark each instruction with its Python line (.loc), for
                     profilers and compute-sanitizer
+  --fastmath        fast math, as @jit(fastmath=True): float instructions may be
+                    reassociated and contracted (a * b + c to fma, also on cpu)
   --launch-bounds THREADS[,BLOCKS[,CLUSTER]]
                     cuda: at most THREADS threads per block (.maxntid), at least BLOCKS
                     resident blocks per SM (.minnctapersm), clusters of at most CLUSTER
@@ -101,6 +103,8 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
       cl.boundsCheck = false;
     } else if (arg == "--lineinfo") {
       cl.lineInfo = true;
+    } else if (arg == "--fastmath") {
+      cl.fastMath = true;
     } else if (arg == "--kernel" || arg == "--sig" || arg == "--emit" || arg == "--arch" ||
                arg == "--target" || arg == "--backend" || arg == "--launch-bounds" ||
                arg == "--max-registers" || arg == "-o") {

@@ -21,6 +21,7 @@ struct CommandLine {
   std::string arch = "sm_90";
   unsigned optLevel = 3;
   bool lineInfo = false; // cuda: .loc directives with each instruction's Python line
+  bool fastMath = false; // both targets: fast-math flags on float instructions
   // cuda: --launch-bounds THREADS[,BLOCKS[,CLUSTER]] and --max-registers N (0: none)
   unsigned maxThreadsPerBlock = 0;
   unsigned minBlocksPerMultiprocessor = 0;

@@ -103,6 +103,8 @@ private:
     request.ptx.arch = cl_.arch;
     request.ptx.optLevel = cl_.optLevel;
     request.ptx.lineInfo = cl_.lineInfo;
+    request.ptx.fastMath = cl_.fastMath;
+    request.host.fastMath = cl_.fastMath;
     request.ptx.limits = {cl_.maxThreadsPerBlock, cl_.minBlocksPerMultiprocessor,
                           cl_.maxBlocksPerCluster, cl_.maxRegisters};
     request.host.optLevel = cl_.optLevel;

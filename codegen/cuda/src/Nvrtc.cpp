@@ -214,7 +214,9 @@ std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options
                              api.getErrorString(result));
   std::unique_ptr<_nvrtcProgram, void (*)(nvrtcProgram)> owner(
       program, [](nvrtcProgram p) { nvrtc().api.destroyProgram(&p); });
-  std::vector<std::string> flags{"-arch=compute_" + arch, "-std=c++17"};
+  // --fmad=true (NVRTC's default, said outright): a * b + c may contract to fma, as on the
+  // LLVM path's NVPTX target (docs/sema.md, "Accuracy").
+  std::vector<std::string> flags{"-arch=compute_" + arch, "-std=c++17", "--fmad=true"};
   // The emitted code uses nothing of the texture API or the device runtime, which
   // -minimal (NVRTC 12.4 on) leaves out: a third of NVRTC's time on saxpy.
   const NvrtcInfo &info = nvrtc().info;
