@@ -34,6 +34,10 @@ bool keepsCOrder(const std::vector<FunctionLowerer::DimSelection::Kind> &kinds) 
 ir::Value *FunctionLowerer::arrayExtent(const Operand &array, unsigned dim) {
   if (std::optional<std::vector<int64_t>> shape = staticShape(array))
     return builder_.intConstant(kI64, (*shape)[dim]);
+  // A view's extent is a value the frontend made already.
+  const ir::Operation *definition = array.value->definingOp();
+  if (definition && definition->opcode() == ir::Opcode::ArrayView)
+    return definition->operand(2 + dim);
   return builder_.create(ir::Opcode::ArrayDim, kI64, {array.value}, int64_t(dim))->result();
 }
 
@@ -42,8 +46,7 @@ ir::Value *FunctionLowerer::arrayStride(const Operand &array, unsigned dim) {
   int64_t itemSize = ir::byteSize(type.scalarKind());
   const ir::Operation *definition = array.value->definingOp();
   if (definition && definition->opcode() == ir::Opcode::ArrayView)
-    if (std::optional<int64_t> stride = ir::intConstant(definition->operand(2 + type.ndim() + dim)))
-      return builder_.intConstant(kI64, *stride);
+    return definition->operand(2 + type.ndim() + dim);
   if (std::optional<std::vector<int64_t>> shape = staticShape(array);
       shape && type.layout() == ir::Layout::C) {
     int64_t stride = itemSize;

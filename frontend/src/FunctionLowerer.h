@@ -128,6 +128,9 @@ private:
   void lowerImplicitReturn();
   void assign(const Expr &target, const Operand &value);
   void writeLocal(const std::string &name, const Operand &value, const Location &loc);
+  // After a loop body: the array variables it bound (each iteration binds them anew) are
+  // unbound, and reading one after the loop is an error naming `loop`.
+  void unbindLoopArrays(std::map<std::string, Operand, std::less<>> before, const Location &loop);
   Operand readLocal(const std::string &name, const Location &loc);
   // A variable's value in its slots: `name` for a scalar, `name#0`, `name#1#0`, ... for the
   // leaves of a tuple (arrays bound in arrays_, scalars SSA variables).
@@ -355,7 +358,8 @@ private:
   ir::Builder builder_;
   std::unique_ptr<SSABuilder> ssa_;
   std::set<std::string, std::less<>> locals_;
-  std::map<std::string, Operand, std::less<>> arrays_; // array variables: bound, not SSA
+  std::map<std::string, Operand, std::less<>> arrays_;      // array variables: bound, not SSA
+  std::map<std::string, Location, std::less<>> loopArrays_; // bound in a loop that has ended
   // The targets of an unrolled loop (Iteration.cpp) in the body copy being lowered: bound to
   // the element, so that each copy has the element's own type.
   std::map<std::string, Operand, std::less<>> unrolledTargets_;

@@ -274,6 +274,7 @@ void FunctionLowerer::lowerFor(const ForStmt &stmt) {
       jump(body);
     ssa_->seal(body);
     enter(body);
+    std::map<std::string, Operand, std::less<>> arraysBefore = arrays_;
     if (index)
       bindUnrolledTarget(*stmt.target, currentItem(it, index, stmt.loc));
     else
@@ -282,6 +283,7 @@ void FunctionLowerer::lowerFor(const ForStmt &stmt) {
     loops_.push_back({latch, exit});
     lowerBody(stmt.body);
     loops_.pop_back();
+    unbindLoopArrays(arraysBefore, stmt.loc);
     jump(latch);
     ssa_->seal(latch);
     enter(latch);

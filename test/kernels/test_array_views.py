@@ -317,3 +317,19 @@ def test_out_of_range_view_index_raises_on_cpu(target):
     a[3, 0] = 5
     kernel[1, 1](out, a, -1)
     assert out[0] == 5
+
+
+def view_per_iteration(out, a):
+    for start in (1, 2):
+        v = a[start:]
+        out[start] = v[0]
+    for k in range(2):
+        w = a[k:]
+        out[3 + k] = w[1]
+
+
+def test_loop_bodies_bind_a_view_per_iteration(jit):
+    a = np.arange(10, 20, dtype=np.int64)
+    out = np.zeros(5, dtype=np.int64)
+    jit(view_per_iteration)[1, 1](out, a)
+    assert list(out) == [0, 11, 12, 11, 12]
