@@ -1,7 +1,8 @@
 // Methods of arrays inside kernels: transpose(), reshape(), view() (ArrayViews.cpp), copy()
 // into a local array, and the whole-array reductions sum, prod, min, max, mean, all and any,
-// also spelt np.sum(a) ... Kernels cannot allocate, so copy() needs a shape known at compile
-// time; a reduction is a loop nest over the elements in C order.
+// also spelt np.sum(a) ...; and stores into a view (`a[1:3] = x`). Kernels cannot allocate, so
+// copy() needs a shape known at compile time; a reduction is a loop nest over the elements in C
+// order.
 #include "FunctionLowerer.h"
 
 #include <algorithm>
@@ -144,6 +145,37 @@ Operand FunctionLowerer::copyArray(const Operand &array, const CallExpr &expr) {
     builder_.create(ir::Opcode::Store, ir::Type(), target);
   });
   return Operand::array(copy);
+}
+
+void FunctionLowerer::storeIntoView(const Operand &view, const Operand &value, const Expr &target) {
+  unsigned ndim = view.type().ndim();
+  if (!value.isScalar() && !(value.kind == Operand::Kind::Array && value.type().ndim() <= ndim))
+    throw ir::CompileError(target.loc, "cannot store '" + describe(value) + "' into '" +
+                                           unparse(target) + "', a " + describe(view));
+  ScalarKind kind = view.type().scalarKind();
+  ir::Value *scalar = value.isScalar() ? convert(value, kind) : nullptr;
+  ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
+  forEachElement(view, target.loc, [&](const std::vector<ir::Value *> &indices) {
+    ir::Builder &b = at(target.loc);
+    ir::Value *element = scalar;
+    if (!element) {
+      // numpy's broadcasting: the value's dimensions align with the view's last ones, and
+      // one of extent 1 repeats.
+      unsigned skipped = ndim - value.type().ndim();
+      std::vector<ir::Value *> operands{value.value};
+      for (unsigned d = 0; d < value.type().ndim(); ++d) {
+        ir::Value *extent = arrayExtent(value, d);
+        ir::Value *single = b.cmp(ir::CmpPredicate::Eq, extent, b.intConstant(i64, 1));
+        operands.push_back(b.select(single, b.intConstant(i64, 0), indices[skipped + d]));
+      }
+      ir::Type type = ir::Type::scalar(value.type().scalarKind());
+      element =
+          convert(Operand::scalar(b.create(ir::Opcode::Load, type, operands)->result()), kind);
+    }
+    std::vector<ir::Value *> operands{element, view.value};
+    operands.insert(operands.end(), indices.begin(), indices.end());
+    at(target.loc).create(ir::Opcode::Store, ir::Type(), operands);
+  });
 }
 
 Operand FunctionLowerer::reduceArray(const std::string &reduction, const Operand &array,

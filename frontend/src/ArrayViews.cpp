@@ -162,6 +162,13 @@ FunctionLowerer::DimSelection FunctionLowerer::sliceSelection(const Operand &arr
   return selection;
 }
 
+bool FunctionLowerer::selectsView(const Operand &array,
+                                  const std::vector<SubscriptItem> &items) const {
+  return items.size() < array.type().ndim() ||
+         std::any_of(items.begin(), items.end(),
+                     [](const SubscriptItem &item) { return item.slice != nullptr; });
+}
+
 Operand FunctionLowerer::subscriptView(const Operand &array,
                                        const std::vector<SubscriptItem> &items,
                                        const SubscriptExpr &expr) {

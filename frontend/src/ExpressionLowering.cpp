@@ -608,8 +608,7 @@ Operand FunctionLowerer::lowerSubscript(const SubscriptExpr &expr) {
     return tupleSubscript(base, expr);
   requireArray(base, expr);
   std::vector<SubscriptItem> items = subscriptItems(expr);
-  bool slices = std::any_of(items.begin(), items.end(), [](auto &item) { return item.slice; });
-  if (slices || items.size() < base.type().ndim())
+  if (selectsView(base, items))
     return subscriptView(base, items, expr);
   std::vector<ir::Value *> operands = indicesOf(base, items, expr);
   operands.insert(operands.begin(), base.value);
@@ -623,9 +622,10 @@ std::vector<ir::Value *> FunctionLowerer::arrayIndices(const Operand &array,
   std::vector<SubscriptItem> items = subscriptItems(expr);
   for (const SubscriptItem &item : items)
     if (item.slice)
-      throw ir::CompileError(item.expr->loc, "assigning to a slice is not supported in kernels; "
-                                             "assign each element, in '" +
-                                                 unparse(expr) + "'");
+      throw ir::CompileError(item.expr->loc,
+                             "an operator-assignment to a slice is not supported in kernels; "
+                             "assign each element, in '" +
+                                 unparse(expr) + "'");
   return indicesOf(array, items, expr);
 }
 

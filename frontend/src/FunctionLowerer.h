@@ -208,6 +208,10 @@ private:
   // The i64 or u64 index values of `items`, one integer per dimension of `array`.
   std::vector<ir::Value *> indicesOf(const Operand &array, const std::vector<SubscriptItem> &items,
                                      const SubscriptExpr &expr);
+  // Whether `array[items]` is a view: a slice among the items, or fewer than the dimensions.
+  bool selectsView(const Operand &array, const std::vector<SubscriptItem> &items) const;
+  // `view[...] = value`: a scalar into every element, or an array broadcast as numpy does.
+  void storeIntoView(const Operand &view, const Operand &value, const Expr &target);
   // `array[items]` with a slice or fewer indices than dimensions: a view.
   Operand subscriptView(const Operand &array, const std::vector<SubscriptItem> &items,
                         const SubscriptExpr &expr);

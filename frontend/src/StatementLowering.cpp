@@ -276,8 +276,14 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
     if (array.kind == Operand::Kind::Tuple)
       throw ir::CompileError(target.loc,
                              "tuples are immutable: cannot assign to '" + unparse(target) + "'");
-    std::vector<ir::Value *> indices = arrayIndices(array, *subscript);
+    requireArray(array, *subscript);
+    std::vector<SubscriptItem> items = subscriptItems(*subscript);
     checkWritable(array, target);
+    if (selectsView(array, items)) {
+      storeIntoView(subscriptView(array, items, *subscript), value, target);
+      return;
+    }
+    std::vector<ir::Value *> indices = indicesOf(array, items, *subscript);
     if (!value.isScalar())
       throw ir::CompileError(target.loc, "cannot store '" + describe(value) + "' into '" +
                                              unparse(target) + "', an element of '" +

@@ -333,3 +333,28 @@ def test_loop_bodies_bind_a_view_per_iteration(jit):
     out = np.zeros(5, dtype=np.int64)
     jit(view_per_iteration)[1, 1](out, a)
     assert list(out) == [0, 11, 12, 11, 12]
+
+
+def store_into_slices(a, b, row, column):
+    a[1:3] = 7
+    a[0, ::2] = -1.5
+    b[:, 1:] = row
+    b[:, :1] = column
+    b[2, ::-1][:3] = row
+
+
+def test_assignment_to_slices_broadcasts(jit):
+    a = np.zeros((4, 4))
+    b = np.zeros((3, 4), dtype=np.float32)
+    row = np.arange(3, dtype=np.float32) + 1
+    column = np.array([[10], [20], [30]], dtype=np.int32)
+    jit(store_into_slices)[1, 1](a, b, row, column)
+    expected_a = np.zeros((4, 4))
+    expected_a[1:3] = 7
+    expected_a[0, ::2] = -1.5
+    expected_b = np.zeros((3, 4), dtype=np.float32)
+    expected_b[:, 1:] = row
+    expected_b[:, :1] = column
+    expected_b[2, ::-1][:3] = row
+    np.testing.assert_array_equal(a, expected_a)
+    np.testing.assert_array_equal(b, expected_b)
