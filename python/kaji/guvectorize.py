@@ -15,7 +15,7 @@ import re
 from kaji import _core
 from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
-from kaji._generated import generated_kernel, launch_shape
+from kaji._generated import grid_stride_kernel, launch_shape
 from kaji._target import check_target, default_target
 from kaji.decorator import DeviceFunction
 from kaji.types import is_signature, signature_text
@@ -157,12 +157,11 @@ class GUVectorized:
                 views.append(f"{parameter}[i:i + 1]")  # a one-element array, as Numba passes
             else:
                 views.append(f"{parameter}[i]")
-        text_of_kernel = (f"def {name}({', '.join(parameters)}, count):\n"
-                          "    for i in range(kaji.grid(1), count, kaji.gridsize(1)):\n"
-                          f"        core_function({', '.join(views)})\n")
         core_function = DeviceFunction(self.py_func, (text,))
-        kernel = generated_kernel(name, text_of_kernel, {"core_function": core_function},
-                                  self.target, f"kaji.guvectorize of {self.__name__}")
+        kernel = grid_stride_kernel(name, parameters + ["count"], "count",
+                                    f"core_function({', '.join(views)})",
+                                    {"core_function": core_function}, self.target,
+                                    f"kaji.guvectorize of {self.__name__}")
         types = []
         for (dtype, _), core in zip(arguments, self._cores):
             types.append(f"{dtype}[{', '.join([':'] * len(core) + ['::1'])}]")
