@@ -146,6 +146,8 @@ private:
   // A shared_array, local_array or const_array: fixed-shape C-layout storage.
   void lowerStaticArray(const ir::Operation &op);
   llvm::Value *lowerAtomic(const ir::Operation &op);
+  llvm::Value *lowerArrayIndex(const ir::Operation &op);
+  void lowerArrayView(const ir::Operation &op);
   void lowerPrint(const ir::Operation &op);
   void lowerReturn(const ir::Operation &op);
   void lowerBranch(const ir::Operation &op);
@@ -556,6 +558,12 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     result = op.opcode() == Opcode::ArrayDim ? value.shape[dim] : value.strides[dim];
     break;
   }
+  case Opcode::ArrayIndex:
+    result = lowerArrayIndex(op);
+    break;
+  case Opcode::ArrayView:
+    lowerArrayView(op);
+    return;
   case Opcode::Load: {
     ScalarKind kind = op.operand(0)->type().scalarKind();
     llvm::Value *address = elementAddress(op, 0, 1);
@@ -913,6 +921,48 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
   checked->addIncoming(index, checkStart);
   checked->addIncoming(wrapped, negative);
   return checked;
+}
+
+llvm::Value *FunctionLowering::lowerArrayIndex(const ir::Operation &op) {
+  const ArrayValue &value = array(op.operand(0), op);
+  int64_t dim = op.attrAs<int64_t>();
+  if (dim < 0 || dim >= int64_t(value.shape.size()))
+    throw CompileError(op.location(), "dimension " + std::to_string(dim) + " of a " +
+                                          op.operand(0)->type().str() + " does not exist");
+  bool isUnsigned = !op.operand(1)->type().isSignedInteger();
+  llvm::Value *index = scalar(op.operand(1), op);
+  llvm::Value *extent = value.shape[dim];
+  if (!moduleLowering_.options().boundsCheck) {
+    if (isUnsigned)
+      return index;
+    llvm::Value *negative = builder_.CreateICmpSLT(index, builder_.getInt64(0));
+    return builder_.CreateSelect(negative, builder_.CreateAdd(index, extent), index);
+  }
+  auto *merge = llvm::BasicBlock::Create(context_, "bounds.merge", &out_);
+  std::vector<llvm::BasicBlock *> failures;
+  llvm::Value *checked =
+      checkedIndex(op, index, isUnsigned, extent, unsigned(dim), merge, failures);
+  llvm::BasicBlock *inBounds = builder_.GetInsertBlock();
+  builder_.CreateBr(merge);
+  builder_.SetInsertPoint(merge);
+  // After a reported error the kernel goes on with index 0, as a load goes on with scratch.
+  llvm::PHINode *result = builder_.CreatePHI(index->getType(), unsigned(failures.size()) + 1);
+  result->addIncoming(checked, inBounds);
+  for (llvm::BasicBlock *failure : failures)
+    result->addIncoming(builder_.getInt64(0), failure);
+  return result;
+}
+
+void FunctionLowering::lowerArrayView(const ir::Operation &op) {
+  const ArrayValue &source = array(op.operand(0), op);
+  ir::Type type = op.resultType();
+  ArrayValue view;
+  view.data = builder_.CreateGEP(builder_.getInt8Ty(), source.data, scalar(op.operand(1), op));
+  for (unsigned d = 0; d < type.ndim(); ++d) {
+    view.shape.push_back(scalar(op.operand(2 + d), op));
+    view.strides.push_back(scalar(op.operand(2 + type.ndim() + d), op));
+  }
+  arrays_[op.result()] = applyLayout(std::move(view), type, context_);
 }
 
 llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {

@@ -334,6 +334,8 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
     std::string qualified = module + "." + member;
     if (findMathFunction(qualified) || (module == "math" && isLibdeviceOrScaledMath(member)))
       return Operand::named(Operand::Kind::Builtin, qualified);
+    if (module == "numpy" && numpyReduction(member))
+      return Operand::named(Operand::Kind::Builtin, qualified);
     if (auto kind = module == "numpy" ? scalarKindFromNumpyName(member) : std::nullopt)
       return Operand::named(Operand::Kind::Builtin, "numpy." + std::string(ir::numpyName(*kind)));
     if (auto value = floatConstantNamed(member)) {
@@ -394,6 +396,20 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
       for (size_t d = 1; d < extents.size(); ++d)
         size = builder_.binary(ir::Opcode::Mul, size, extents[d].value);
       return Operand::scalar(size);
+    }
+    if (attr == "T") {
+      std::vector<unsigned> axes(ndim);
+      for (unsigned d = 0; d < ndim; ++d)
+        axes[d] = ndim - 1 - d;
+      return transposed(base, axes, node.loc);
+    }
+    if (attr == "dtype")
+      return Operand::named(Operand::Kind::Builtin,
+                            "numpy." + std::string(ir::numpyName(base.type().scalarKind())));
+    if (isArrayMethod(attr)) {
+      Operand method = Operand::named(Operand::Kind::Builtin, "array." + attr);
+      method.elements.push_back(base);
+      return method;
     }
   }
   if (base.kind == Operand::Kind::EnumClass) {
@@ -559,6 +575,13 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
       throw ir::CompileError(expr.loc,
                              "literal_unroll() takes one tuple in '" + unparse(expr) + "'");
     return args.front();
+  }
+  if (std::optional<std::string> reduction =
+          name.starts_with("numpy.") ? numpyReduction(name.substr(6)) : std::nullopt) {
+    if (args.size() != 1 || args.front().kind != Operand::Kind::Array)
+      throw ir::CompileError(expr.loc, display + "() takes one array in kernels (no axis), in '" +
+                                           unparse(expr) + "'");
+    return reduceArray(*reduction, args.front(), expr);
   }
   if (name.starts_with("kaji.atomic."))
     return atomic(name.substr(12), args, expr);

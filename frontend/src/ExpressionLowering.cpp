@@ -612,7 +612,11 @@ Operand FunctionLowerer::lowerSubscript(const SubscriptExpr &expr) {
   Operand base = lower(*expr.value);
   if (base.kind == Operand::Kind::Tuple)
     return tupleSubscript(base, expr);
-  std::vector<ir::Value *> operands = arrayIndices(base, expr);
+  requireArray(base, expr);
+  std::vector<SubscriptItem> items = subscriptItems(expr);
+  if (selectsView(base, items))
+    return subscriptView(base, items, expr);
+  std::vector<ir::Value *> operands = indicesOf(base, items, expr);
   operands.insert(operands.begin(), base.value);
   ir::Type element = ir::Type::scalar(base.type().scalarKind());
   return Operand::scalar(at(expr.loc).create(ir::Opcode::Load, element, operands)->result());
@@ -620,6 +624,28 @@ Operand FunctionLowerer::lowerSubscript(const SubscriptExpr &expr) {
 
 std::vector<ir::Value *> FunctionLowerer::arrayIndices(const Operand &array,
                                                        const SubscriptExpr &expr) {
+  requireArray(array, expr);
+  std::vector<SubscriptItem> items = subscriptItems(expr);
+  for (const SubscriptItem &item : items)
+    if (item.slice)
+      throw ir::CompileError(item.expr->loc,
+                             "an operator-assignment to a slice is not supported in kernels; "
+                             "assign each element, in '" +
+                                 unparse(expr) + "'");
+  return indicesOf(array, items, expr);
+}
+
+std::vector<ir::Value *> FunctionLowerer::indicesOf(const Operand &array,
+                                                    const std::vector<SubscriptItem> &items,
+                                                    const SubscriptExpr &expr) {
+  checkIndexCount(array, items.size(), *expr.value, expr);
+  std::vector<ir::Value *> indices;
+  for (unsigned d = 0; d < items.size(); ++d)
+    indices.push_back(indexValue(array, d, items[d].index, *items[d].expr, expr));
+  return indices;
+}
+
+void FunctionLowerer::requireArray(const Operand &array, const SubscriptExpr &expr) {
   if (array.kind == Operand::Kind::GlobalArray)
     throw ir::CompileError(
         expr.loc, "kernels read the global array '" + array.global->qualifiedName +
@@ -627,28 +653,6 @@ std::vector<ir::Value *> FunctionLowerer::arrayIndices(const Operand &array,
   if (array.kind != Operand::Kind::Array)
     throw ir::CompileError(expr.loc, "'" + describe(array) + "' is not subscriptable in '" +
                                          unparse(expr) + "'");
-  // `a[i, j]`, or `a[idx]` with a tuple `idx`: each index with the expression it comes from.
-  std::vector<std::pair<Operand, const Expr *>> indexOperands;
-  auto add = [&](const Expr &indexExpr) {
-    if (indexExpr.as<SliceExpr>())
-      throw ir::CompileError(indexExpr.loc, "array slicing inside kernels is not supported yet");
-    Operand index = lower(indexExpr);
-    if (index.kind == Operand::Kind::Tuple)
-      for (const Operand &element : index.elements)
-        indexOperands.emplace_back(element, &indexExpr);
-    else
-      indexOperands.emplace_back(index, &indexExpr);
-  };
-  if (auto *tuple = expr.index->as<TupleExpr>())
-    for (const ExprPtr &element : tuple->elts)
-      add(*element);
-  else
-    add(*expr.index);
-  checkIndexCount(array, indexOperands.size(), *expr.value, expr);
-  std::vector<ir::Value *> indices;
-  for (unsigned d = 0; d < indexOperands.size(); ++d)
-    indices.push_back(indexValue(array, d, indexOperands[d].first, *indexOperands[d].second, expr));
-  return indices;
 }
 
 void FunctionLowerer::checkIndexCount(const Operand &array, size_t count, const Expr &arrayExpr,
@@ -661,16 +665,21 @@ void FunctionLowerer::checkIndexCount(const Operand &array, size_t count, const 
                       (count == 1 ? " index" : " indices") + " in '" + unparse(node) + "'");
 }
 
-ir::Value *FunctionLowerer::indexValue(const Operand &array, unsigned dim, const Operand &index,
-                                       const Expr &indexExpr, const Expr &node) {
+ir::Value *FunctionLowerer::rawIndex(const Operand &index, const Expr &indexExpr,
+                                     const Expr &node) {
   if (!index.isScalar() || !index.type().isInteger())
     throw ir::CompileError(indexExpr.loc, "array indices must be integers, not '" +
                                               describe(index) + "', in '" + unparse(node) + "'");
   at(indexExpr.loc);
   // An unsigned index stays unsigned: however large, it never counts from the end.
+  return convert(index, index.type().isSignedInteger() ? ScalarKind::Int64 : ScalarKind::UInt64);
+}
+
+ir::Value *FunctionLowerer::indexValue(const Operand &array, unsigned dim, const Operand &index,
+                                       const Expr &indexExpr, const Expr &node) {
+  ir::Value *i64 = rawIndex(index, indexExpr, node);
   if (!index.type().isSignedInteger())
-    return convert(index, ScalarKind::UInt64);
-  ir::Value *i64 = convert(index, ScalarKind::Int64);
+    return i64;
   std::optional<int64_t> constant = constantInt(index);
   if (constant && *constant >= 0)
     return i64;
@@ -692,6 +701,8 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
   case Operand::Kind::Builtin:
     if (callee.name == "int.bit_count")
       return bitCount(callee.elements.front(), expr);
+    if (callee.name.starts_with("array."))
+      return arrayMethod(callee.elements.front(), callee.name.substr(6), expr);
     return callBuiltin(callee.name, expr);
   case Operand::Kind::Function:
     if (!callee.function.isDevice)

@@ -29,6 +29,12 @@ class LoweringContext;
 // FunctionLowerer::callLibdeviceMath computes.
 bool isLibdeviceOrScaledMath(std::string_view member);
 
+// The whole-array reduction (sum, prod, min, max, mean, all, any) numpy's function `member`
+// is (np.amin is min), or nothing.
+std::optional<std::string> numpyReduction(std::string_view member);
+// Whether arrays have the method `name` in kernels (ArrayMethods.cpp).
+bool isArrayMethod(std::string_view name);
+
 // Throws unless `function` (as spelt in messages) got minArgs to maxArgs `args`, all numbers.
 void requireNumbers(const std::string &function, size_t minArgs, size_t maxArgs,
                     const std::vector<Operand> &args, const CallExpr &expr);
@@ -122,6 +128,9 @@ private:
   void lowerImplicitReturn();
   void assign(const Expr &target, const Operand &value);
   void writeLocal(const std::string &name, const Operand &value, const Location &loc);
+  // After a loop body: the array variables it bound (each iteration binds them anew) are
+  // unbound, and reading one after the loop is an error naming `loop`.
+  void unbindLoopArrays(std::map<std::string, Operand, std::less<>> before, const Location &loop);
   Operand readLocal(const std::string &name, const Location &loc);
   // A variable's value in its slots: `name` for a scalar, `name#0`, `name#1#0`, ... for the
   // leaves of a tuple (arrays bound in arrays_, scalars SSA variables).
@@ -163,14 +172,78 @@ private:
                                                 const Operand &rhs, const Expr &node);
   Operand lowerIfExp(const IfExpExpr &expr);
   Operand lowerSubscript(const SubscriptExpr &expr);
+  // The indices of a store or atomic through `array[...]`, one per dimension.
   std::vector<ir::Value *> arrayIndices(const Operand &array, const SubscriptExpr &expr);
+  // Throws unless `array` is an array kernels can subscript.
+  void requireArray(const Operand &array, const SubscriptExpr &expr);
   // Throws when `array`, assigned through `target`, is a constant array.
   void checkWritable(const Operand &array, const Expr &target);
   void checkIndexCount(const Operand &array, size_t count, const Expr &arrayExpr, const Expr &node);
+  // One index as i64, or u64 where it is unsigned; an error unless it is an integer.
+  ir::Value *rawIndex(const Operand &index, const Expr &indexExpr, const Expr &node);
   // One index as i64, negative values wrapped around the extent of dimension `dim`; an
   // unsigned one as u64, never wrapped.
   ir::Value *indexValue(const Operand &array, unsigned dim, const Operand &index,
                         const Expr &indexExpr, const Expr &node);
+  // Array views (ArrayViews.cpp).
+public:
+  // What a view takes of one dimension of the array it looks into.
+  struct DimSelection {
+    enum class Kind : uint8_t { Index, Full, UnitSlice, StridedSlice };
+    Kind kind = Kind::Full;
+    ir::Value *start = nullptr;  // Index: the checked index; slices: the first index
+    ir::Value *length = nullptr; // slices
+    ir::Value *step = nullptr;   // slices
+  };
+
+private:
+  // One index of a subscript: a slice (not lowered yet) or a lowered index.
+  struct SubscriptItem {
+    const SliceExpr *slice = nullptr;
+    Operand index;
+    const Expr *expr = nullptr;
+  };
+  // The indices of `expr` in order, each lowered once; a tuple index is taken apart.
+  std::vector<SubscriptItem> subscriptItems(const SubscriptExpr &expr);
+  // The i64 or u64 index values of `items`, one integer per dimension of `array`.
+  std::vector<ir::Value *> indicesOf(const Operand &array, const std::vector<SubscriptItem> &items,
+                                     const SubscriptExpr &expr);
+  // Whether `array[items]` is a view: a slice among the items, or fewer than the dimensions.
+  bool selectsView(const Operand &array, const std::vector<SubscriptItem> &items) const;
+  // `view[...] = value`: a scalar into every element, or an array broadcast as numpy does.
+  void storeIntoView(const Operand &view, const Operand &value, const Expr &target);
+  // `array[items]` with a slice or fewer indices than dimensions: a view.
+  Operand subscriptView(const Operand &array, const std::vector<SubscriptItem> &items,
+                        const SubscriptExpr &expr);
+  // An integer index of a view's dimension, checked as a load's (array_index).
+  ir::Value *viewIndex(const Operand &array, unsigned dim, const Operand &index,
+                       const Expr &indexExpr, const Expr &node);
+  DimSelection sliceSelection(const Operand &array, unsigned dim, const SliceExpr &slice,
+                              const Expr &node);
+  Operand selectView(const Operand &array, const std::vector<DimSelection> &dims,
+                     const Location &loc);
+  // `array[index]` of an n-d array (n > 1), a row: what a for loop over it yields.
+  Operand rowView(const Operand &array, ir::Value *index, const Location &loc);
+  Operand makeView(const Operand &array, ir::Type type, ir::Value *offset,
+                   const std::vector<ir::Value *> &extents, const std::vector<ir::Value *> &strides,
+                   const Location &loc);
+  // Extents and strides as i64, constants where the compiler knows them.
+  ir::Value *arrayExtent(const Operand &array, unsigned dim);
+  ir::Value *arrayStride(const Operand &array, unsigned dim);
+  // The extents of `array` when all are compile-time constants (local, shared and const
+  // arrays and views of them with constant bounds).
+  std::optional<std::vector<int64_t>> staticShape(const Operand &array) const;
+  Operand transposed(const Operand &array, const std::vector<unsigned> &axes, const Location &loc);
+  Operand transposeCall(const Operand &array, const CallExpr &expr);
+  Operand reshaped(const Operand &array, const CallExpr &expr);
+  Operand viewAs(const Operand &array, const CallExpr &expr);
+  // Array methods and reductions (ArrayMethods.cpp): `array.method(...)` and np.sum(array)...
+  Operand arrayMethod(const Operand &array, const std::string &method, const CallExpr &expr);
+  Operand copyArray(const Operand &array, const CallExpr &expr);
+  Operand reduceArray(const std::string &reduction, const Operand &array, const CallExpr &expr);
+  // Lowers `body` once inside loops over every element of `array`, in C order.
+  void forEachElement(const Operand &array, const Location &loc,
+                      const std::function<void(const std::vector<ir::Value *> &)> &body);
   // Tuples (TupleOperations.cpp).
   Operand tupleSubscript(const Operand &tuple, const SubscriptExpr &expr);
   // `index`, lowered from `indexExpr`, as a constant; an error at it otherwise.
@@ -293,7 +366,8 @@ private:
   ir::Builder builder_;
   std::unique_ptr<SSABuilder> ssa_;
   std::set<std::string, std::less<>> locals_;
-  std::map<std::string, Operand, std::less<>> arrays_; // array variables: bound, not SSA
+  std::map<std::string, Operand, std::less<>> arrays_;      // array variables: bound, not SSA
+  std::map<std::string, Location, std::less<>> loopArrays_; // bound in a loop that has ended
   // The targets of an unrolled loop (Iteration.cpp) in the body copy being lowered: bound to
   // the element, so that each copy has the element's own type.
   std::map<std::string, Operand, std::less<>> unrolledTargets_;

@@ -1,7 +1,7 @@
-// For loops: over range(), a 1-d array, a tuple, and enumerate() and zip() of them. A loop
-// that takes items from a tuple is unrolled, one copy of the body per item, so the items may
-// differ in type (Numba's literal_unroll); the others are counted loops with their position
-// in hidden SSA variables.
+// For loops: over range(), an array (its elements, or the rows of an n-d one), a tuple, and
+// enumerate() and zip() of them. A loop that takes items from a tuple is unrolled, one copy
+// of the body per item, so the items may differ in type (Numba's literal_unroll); the others
+// are counted loops with their position in hidden SSA variables.
 #include "FunctionLowerer.h"
 
 #include "kaji/ir/Constants.h"
@@ -47,12 +47,9 @@ FunctionLowerer::Iterable FunctionLowerer::iterable(const Expr &expr) {
     return it;
   }
   if (value.kind == Operand::Kind::Array) {
-    unsigned ndim = value.type().ndim();
-    if (ndim != 1)
-      throw ir::CompileError(expr.loc, "kernels iterate over 1-d arrays only; '" + unparse(expr) +
-                                           "' is " + describe(value) +
-                                           (ndim == 0 ? " (numpy cannot iterate over a 0-d array)"
-                                                      : "; index it in a range() loop instead"));
+    if (value.type().ndim() == 0)
+      throw ir::CompileError(expr.loc, "'" + unparse(expr) + "' is " + describe(value) +
+                                           ": numpy cannot iterate over a 0-d array");
     it.kind = Iterable::Kind::Array;
     it.array = value;
     it.state = hiddenVariable("$index");
@@ -198,6 +195,9 @@ Operand FunctionLowerer::currentItem(const Iterable &it, std::optional<size_t> u
     return it.items[*unrolled];
   case Iterable::Kind::Array: {
     ir::Value *index = ssa_->read(it.state, ir::Type::scalar(ScalarKind::Int64), block);
+    // An n-d array yields its rows, views of n-1 dimensions.
+    if (it.array.type().ndim() > 1)
+      return rowView(it.array, index, loc);
     ir::Type element = ir::Type::scalar(it.array.type().scalarKind());
     return Operand::scalar(
         builder_.create(ir::Opcode::Load, element, {it.array.value, index})->result());
@@ -274,6 +274,7 @@ void FunctionLowerer::lowerFor(const ForStmt &stmt) {
       jump(body);
     ssa_->seal(body);
     enter(body);
+    std::map<std::string, Operand, std::less<>> arraysBefore = arrays_;
     if (index)
       bindUnrolledTarget(*stmt.target, currentItem(it, index, stmt.loc));
     else
@@ -282,6 +283,7 @@ void FunctionLowerer::lowerFor(const ForStmt &stmt) {
     loops_.push_back({latch, exit});
     lowerBody(stmt.body);
     loops_.pop_back();
+    unbindLoopArrays(arraysBefore, stmt.loc);
     jump(latch);
     ssa_->seal(latch);
     enter(latch);

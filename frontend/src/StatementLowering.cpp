@@ -276,8 +276,14 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
     if (array.kind == Operand::Kind::Tuple)
       throw ir::CompileError(target.loc,
                              "tuples are immutable: cannot assign to '" + unparse(target) + "'");
-    std::vector<ir::Value *> indices = arrayIndices(array, *subscript);
+    requireArray(array, *subscript);
+    std::vector<SubscriptItem> items = subscriptItems(*subscript);
     checkWritable(array, target);
+    if (selectsView(array, items)) {
+      storeIntoView(subscriptView(array, items, *subscript), value, target);
+      return;
+    }
+    std::vector<ir::Value *> indices = indicesOf(array, items, *subscript);
     if (!value.isScalar())
       throw ir::CompileError(target.loc, "cannot store '" + describe(value) + "' into '" +
                                              unparse(target) + "', an element of '" +
@@ -377,11 +383,24 @@ void FunctionLowerer::writeSlots(const std::string &slot, const Operand &value,
   }
 }
 
+void FunctionLowerer::unbindLoopArrays(std::map<std::string, Operand, std::less<>> before,
+                                       const Location &loop) {
+  for (const auto &[name, value] : arrays_)
+    if (!before.count(name))
+      loopArrays_[name.substr(0, name.find('#'))] = loop;
+  arrays_ = std::move(before);
+}
+
 Operand FunctionLowerer::readLocal(const std::string &name, const Location &loc) {
   if (auto it = unrolledTargets_.find(name); it != unrolledTargets_.end())
     return it->second;
   if (auto it = arrays_.find(name); it != arrays_.end())
     return it->second;
+  if (auto it = loopArrays_.find(name); it != loopArrays_.end())
+    throw ir::CompileError(loc, "array variable '" + name + "' is bound in the loop at line " +
+                                    std::to_string(it->second.line) +
+                                    " and cannot be used after it: a kernel binds an array "
+                                    "variable to one array, not one per iteration");
   // Never assigned on a path lowered so far: a later run knows its type, or it is unbound.
   LocalType placeholder;
   placeholder.scalar = {ir::ScalarKind::Int64, true};
@@ -449,9 +468,11 @@ void FunctionLowerer::lowerWhile(const WhileStmt &stmt) {
   branchOn(*stmt.test, body, orelse);
   ssa_->seal(body);
   enter(body);
+  std::map<std::string, Operand, std::less<>> arraysBefore = arrays_;
   loops_.push_back({header, exit});
   lowerBody(stmt.body);
   loops_.pop_back();
+  unbindLoopArrays(arraysBefore, stmt.loc);
   jump(header);
   ssa_->seal(header);
   if (orelse != exit) {

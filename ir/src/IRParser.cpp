@@ -600,7 +600,8 @@ private:
       hasResult = false;
       break;
     case Opcode::ArrayDim:
-    case Opcode::ArrayStride: {
+    case Opcode::ArrayStride:
+    case Opcode::ArrayIndex: {
       operands.push_back(parseValue());
       expect(",");
       Token dimTok = expectKind(Tok::Number, "a dimension number");
@@ -608,6 +609,25 @@ private:
       if (!parseNumber(dimTok.text, dim))
         error(dimTok, "invalid dimension '" + std::string(dimTok.text) + "'");
       attr = dim;
+      if (opcode == Opcode::ArrayIndex) {
+        expect(",");
+        operands.push_back(parseValue());
+      }
+      expect(":");
+      resultType = parseType();
+      break;
+    }
+    case Opcode::ArrayView: {
+      operands.push_back(parseValue());
+      expect(",");
+      operands.push_back(parseValue());
+      for (int list = 0; list < 2; ++list) {
+        expect(",");
+        expect("[");
+        for (Value *value : parseValueList("]"))
+          operands.push_back(value);
+        expect("]");
+      }
       expect(":");
       resultType = parseType();
       break;

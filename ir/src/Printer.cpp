@@ -1,5 +1,6 @@
 #include "kaji/ir/Printer.h"
 
+#include <algorithm>
 #include <bit>
 #include <cctype>
 #include <charconv>
@@ -133,9 +134,10 @@ private:
     return i < op.numOperands() && op.operand(i) ? op.operand(i)->type().str() : "?";
   }
 
-  std::string operandList(const Operation &op, unsigned first) const {
+  // The operands from `first` up to `end` (all the rest by default), comma-separated.
+  std::string operandList(const Operation &op, unsigned first, unsigned end = ~0u) const {
     std::string s;
-    for (unsigned i = first; i < op.numOperands(); ++i)
+    for (unsigned i = first; i < std::min(end, op.numOperands()); ++i)
       s += (i > first ? ", " : "") + name(op.operand(i));
     return s;
   }
@@ -255,6 +257,19 @@ private:
     case Opcode::ArrayStride: {
       const int64_t *dim = attr<int64_t>(op);
       out_ += " " + operand(op, 0) + ", " + (dim ? std::to_string(*dim) : "<missing>") + typeSuffix;
+      return;
+    }
+    case Opcode::ArrayIndex: {
+      const int64_t *dim = attr<int64_t>(op);
+      out_ += " " + operand(op, 0) + ", " + (dim ? std::to_string(*dim) : "<missing>") + ", " +
+              operand(op, 1) + typeSuffix;
+      return;
+    }
+    case Opcode::ArrayView: {
+      // Operands: array, offset, then the extents and the strides, half each.
+      unsigned ndim = op.numOperands() < 2 ? 0 : (op.numOperands() - 2) / 2;
+      out_ += " " + operand(op, 0) + ", " + operand(op, 1) + ", [" + operandList(op, 2, 2 + ndim) +
+              "], [" + operandList(op, 2 + ndim) + "]" + typeSuffix;
       return;
     }
     case Opcode::Load:

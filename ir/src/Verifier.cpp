@@ -381,6 +381,26 @@ private:
     expectIndices(op, 1 + values, array);
   }
 
+  void verifyArrayView(const Operation &op) {
+    expectNoAttr(op);
+    expectResult(op, true);
+    if (op.numOperands() < 2)
+      fail(op, "has too few operands");
+    Type source = op.operand(0)->type(), view = op.resultType();
+    if (!source.isArray())
+      fail(op, "needs an array operand, got " + source.str());
+    if (!view.isArray())
+      fail(op, "result must be an array, not " + view.str());
+    if (view.memorySpace() != source.memorySpace())
+      fail(op, "views a " + source.str() + " as " + view.str() + ", in another memory space");
+    if (op.numOperands() != 2 + 2 * view.ndim())
+      fail(op, "a " + std::to_string(view.ndim()) + "-d view takes an offset, " +
+                   std::to_string(view.ndim()) + " extents and " + std::to_string(view.ndim()) +
+                   " strides, got " + std::to_string(op.numOperands() - 1) + " operands");
+    for (unsigned i = 1; i < op.numOperands(); ++i)
+      expectType(op, i, kI64);
+  }
+
   void verifyWarp(const Operation &op) {
     expectAttr<std::string>(op, "a warp collective");
     expectResult(op, true);
@@ -535,8 +555,10 @@ private:
       expectResult(op, false);
       return;
     case Opcode::ArrayDim:
-    case Opcode::ArrayStride: {
-      expectOperands(op, 1);
+    case Opcode::ArrayStride:
+    case Opcode::ArrayIndex: {
+      bool isIndex = op.opcode() == Opcode::ArrayIndex;
+      expectOperands(op, isIndex ? 2 : 1);
       expectAttr<int64_t>(op, "a dimension");
       Type array = op.operand(0)->type();
       if (!array.isArray())
@@ -544,10 +566,15 @@ private:
       int64_t dim = op.attrAs<int64_t>();
       if (dim < 0 || dim >= int64_t(array.ndim()))
         fail(op, "dimension " + std::to_string(dim) + " is out of range for " + array.str());
+      if (isIndex && op.operand(1)->type() != kI64 &&
+          op.operand(1)->type() != Type::scalar(ScalarKind::UInt64))
+        fail(op, "index has type " + op.operand(1)->type().str() + ", expected i64 or u64");
       if (op.resultType() != kI64)
         fail(op, "result must be i64, not " + op.resultType().str());
       return;
     }
+    case Opcode::ArrayView:
+      return verifyArrayView(op);
     case Opcode::Atomic:
     case Opcode::AtomicCAS:
       return verifyAtomic(op);

@@ -22,6 +22,15 @@ def generated_kernel(name, text, callees, target, origin):
                             target=target)
 
 
+def grid_stride_kernel(name, parameters, count, statement, callees, target, origin):
+    """generated_kernel of `def name(parameters)` running the line `statement` for each `i`
+    in range(`count`) (an expression of the parameters) in a grid-stride loop."""
+    text = (f"def {name}({', '.join(parameters)}):\n"
+            f"    for i in range(kaji.grid(1), {count}, kaji.gridsize(1)):\n"
+            f"        {statement}\n")
+    return generated_kernel(name, text, callees, target, origin)
+
+
 def launch_shape(count, threads=128, max_blocks=4096):
     """(blocks, threads) of a grid-stride launch over `count` items."""
     return max(1, min(max_blocks, (count + threads - 1) // threads)), threads

@@ -30,6 +30,7 @@ from kaji._runtime import (
 from kaji.decorator import InvalidConfigWarning, jit
 from kaji import kernels
 from kaji.reduction import Reduce, reduce
+from kaji.guvectorize import guvectorize
 from kaji.vectorize import vectorize
 from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
 from kaji.types import *  # noqa: F403 (Numba's type names: cuda.float32, ..., see its __all__)

@@ -11,7 +11,7 @@ import functools
 from kaji import _core
 from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
-from kaji._generated import generated_kernel, launch_shape
+from kaji._generated import grid_stride_kernel, launch_shape
 from kaji._target import check_target, default_target
 from kaji.decorator import DeviceFunction
 from kaji.types import is_signature, signature_text
@@ -97,13 +97,12 @@ class Vectorized:
         name = f"{self.__name__}_ufunc"
         parameters = [f"a{k}" for k in range(len(arguments))]
         reads = [p if k in scalar_positions else f"{p}[i]" for k, p in enumerate(parameters)]
-        text_of_kernel = (f"def {name}({', '.join(parameters)}, out):\n"
-                          "    for i in range(kaji.grid(1), out.size, kaji.gridsize(1)):\n"
-                          f"        out[i] = scalar_function({', '.join(reads)})\n")
         # The device function of this signature alone, so that the call converts to it.
         scalar_function = DeviceFunction(self.py_func, (text,))
-        kernel = generated_kernel(name, text_of_kernel, {"scalar_function": scalar_function},
-                                  self.target, f"kaji.vectorize of {self.__name__}")
+        kernel = grid_stride_kernel(name, parameters + ["out"], "out.size",
+                                    f"out[i] = scalar_function({', '.join(reads)})",
+                                    {"scalar_function": scalar_function}, self.target,
+                                    f"kaji.vectorize of {self.__name__}")
         types = [t if k in scalar_positions else f"{t}[::1]" for k, t in enumerate(arguments)]
         kernel.add_signature(f"void({', '.join(types)}, {result}[::1])")
         return kernel

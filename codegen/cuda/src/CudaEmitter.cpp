@@ -189,6 +189,7 @@ private:
   std::string atomic(const ir::Operation &op);
   std::string element(const ir::Operation &op, unsigned arrayOperand, unsigned firstIndex);
   void emitStaticArray(const ir::Operation &op);
+  void emitArrayView(const ir::Operation &op);
   void emitPrint(const ir::Operation &op);
   void emitCall(const ir::Operation &op);
   std::string jump(const ir::Successor &successor, const ir::Operation &op);
@@ -570,6 +571,16 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
                           (op.opcode() == Opcode::ArrayDim ? ".shape[" : ".strides[") +
                           std::to_string(dim) + "]");
   }
+  case Opcode::ArrayIndex: {
+    // No bounds check on the GPU, as for a load: a negative index counts from the end.
+    std::string index = name(op.operand(1), op);
+    if (!op.operand(1)->type().isSignedInteger())
+      return assign(op, "i64(" + index + ")");
+    return assign(op, "(" + index + " < 0 ? " + index + " + " + name(op.operand(0), op) +
+                          ".shape[" + std::to_string(op.attrAs<int64_t>()) + "] : " + index + ")");
+  }
+  case Opcode::ArrayView:
+    return emitArrayView(op);
   case Opcode::Load: {
     std::string value = "*" + element(op, 0, 1);
     return assign(op, op.resultType().isBool() ? "(" + value + " != 0)" : value);
@@ -948,6 +959,22 @@ void FunctionEmitter::emitStaticArray(const ir::Operation &op) {
   }
   for (int64_t extent : shape)
     extents.push_back(std::to_string(extent));
+  assign(op, arrayTypeName(type) + "{" + data + ", {" + commaSeparated(extents) + "}, {" +
+                 commaSeparated(strides) + "}}");
+}
+
+void FunctionEmitter::emitArrayView(const ir::Operation &op) {
+  ir::Type type = op.resultType();
+  std::vector<std::string> extents, strides;
+  for (unsigned d = 0; d < type.ndim(); ++d) {
+    extents.push_back(name(op.operand(2 + d), op));
+    strides.push_back(name(op.operand(2 + type.ndim() + d), op));
+  }
+  if (type.ndim() == 0)
+    extents = strides = {"0"};
+  // The offset is in bytes; a view as another dtype reads the same bytes.
+  std::string data = "(" + storageTypeName(type.scalarKind()) + " *)((char *)" +
+                     name(op.operand(0), op) + ".data + " + name(op.operand(1), op) + ")";
   assign(op, arrayTypeName(type) + "{" + data + ", {" + commaSeparated(extents) + "}, {" +
                  commaSeparated(strides) + "}}");
 }

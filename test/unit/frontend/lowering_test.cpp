@@ -120,8 +120,9 @@ TEST(Lowering, TypeErrorsNameBothTypesAndTheExpression) {
 TEST(Lowering, UnsupportedConstructsNameThemselves) {
   EXPECT_EQ(loweringError("def k(x):\n    y = [1, 2]\n", "void(float32[:])"),
             "2:9: lists are not supported in kernels");
-  EXPECT_EQ(loweringError("def k(x):\n    y = x[1:]\n", "void(float32[:])"),
-            "2:11: array slicing inside kernels is not supported yet");
+  EXPECT_EQ(loweringError("def k(x):\n    x[1:] += 1\n", "void(float32[:])"),
+            "2:7: an operator-assignment to a slice is not supported in kernels; assign each "
+            "element, in 'x[1:]'");
   EXPECT_EQ(loweringError("def k(x):\n    for v in 3.5:\n        pass\n", "void(float32[:])"),
             "2:14: 'float64' is not iterable in '3.5'; kernels iterate over range(), 1-d arrays, "
             "tuples, enumerate() and zip()");

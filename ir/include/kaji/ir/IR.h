@@ -55,6 +55,10 @@ enum class Opcode : uint8_t {
   // Arrays (strides are in bytes; indices are i64)
   ArrayDim,    // (array) attr int64_t dim; result i64
   ArrayStride, // (array) attr int64_t dim; result i64
+  ArrayIndex,  // (array, i64 or u64 index) attr int64_t dim; the index checked and wrapped as
+               // a load's index into dimension dim; result i64
+  ArrayView,   // (array, i64 byte offset, i64 extent x m, i64 stride x m): an m-d array over
+               // the same memory starting at the offset (slices, a[i], .T, reshape, view)
   Load,        // (array, idx...) -> element
   Store,       // (value, array, idx...)
   Atomic,      // attr string kind (add sub max min exch and or xor inc dec);

@@ -1,0 +1,249 @@
+// Methods of arrays inside kernels: transpose(), reshape(), view() (ArrayViews.cpp), copy()
+// into a local array, and the whole-array reductions sum, prod, min, max, mean, all and any,
+// also spelt np.sum(a) ...; and stores into a view (`a[1:3] = x`). Kernels cannot allocate, so
+// copy() needs a shape known at compile time; a reduction is a loop nest over the elements in C
+// order.
+#include "FunctionLowerer.h"
+
+#include <algorithm>
+#include <array>
+
+namespace kaji::frontend {
+namespace {
+
+using ir::ScalarKind;
+
+constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kNumpyReductions = {{
+    {"sum", "sum"},
+    {"prod", "prod"},
+    {"min", "min"},
+    {"amin", "min"},
+    {"max", "max"},
+    {"amax", "max"},
+    {"mean", "mean"},
+    {"all", "all"},
+    {"any", "any"},
+}};
+
+bool isReduction(std::string_view method) {
+  return std::any_of(kNumpyReductions.begin(), kNumpyReductions.end(),
+                     [&](const auto &entry) { return entry.first == method; }) &&
+         method != "amin" && method != "amax";
+}
+
+// The type a reduction accumulates in: numpy's sum and prod widen integers to 64 bits, mean
+// of integers is float64 and of float16 computes in float32.
+ScalarKind accumulatorKind(const std::string &reduction, ScalarKind element) {
+  if (reduction == "all" || reduction == "any")
+    return ScalarKind::Bool;
+  if (reduction == "min" || reduction == "max")
+    return element;
+  if (reduction == "mean")
+    return !ir::isFloat(element)            ? ScalarKind::Float64
+           : element == ScalarKind::Float16 ? ScalarKind::Float32
+                                            : element;
+  if (ir::isFloat(element))
+    return element;
+  return ir::isInteger(element) && !ir::isSigned(element) ? ScalarKind::UInt64 : ScalarKind::Int64;
+}
+
+} // namespace
+
+std::optional<std::string> numpyReduction(std::string_view member) {
+  for (const auto &[name, reduction] : kNumpyReductions)
+    if (name == member)
+      return std::string(reduction);
+  return std::nullopt;
+}
+
+bool isArrayMethod(std::string_view name) {
+  return isReduction(name) || name == "transpose" || name == "reshape" || name == "view" ||
+         name == "copy";
+}
+
+Operand FunctionLowerer::arrayMethod(const Operand &array, const std::string &method,
+                                     const CallExpr &expr) {
+  if (method == "transpose")
+    return transposeCall(array, expr);
+  if (method == "reshape")
+    return reshaped(array, expr);
+  if (method == "view")
+    return viewAs(array, expr);
+  if (method == "copy")
+    return copyArray(array, expr);
+  if (!expr.args.empty() || !expr.keywords.empty())
+    throw ir::CompileError(expr.loc, method +
+                                         "() reduces the whole array in kernels: it takes no "
+                                         "axis or other arguments, in '" +
+                                         unparse(expr) + "'");
+  return reduceArray(method, array, expr);
+}
+
+void FunctionLowerer::forEachElement(
+    const Operand &array, const Location &loc,
+    const std::function<void(const std::vector<ir::Value *> &)> &body) {
+  ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
+  std::vector<ir::Value *> indices;
+  std::function<void(unsigned)> loop = [&](unsigned dim) {
+    if (dim == array.type().ndim()) {
+      body(indices);
+      return;
+    }
+    std::string position = hiddenVariable("$element");
+    ir::Builder &b = at(loc);
+    ir::Value *extent = arrayExtent(array, dim);
+    ssa_->write(position, b.block(), b.intConstant(i64, 0));
+    ir::Block *header = newBlock(), *inside = newBlock(), *exit = newBlock();
+    jump(header);
+    enter(header);
+    ir::Value *index = ssa_->read(position, i64, header);
+    condJump(at(loc).cmp(ir::CmpPredicate::Lt, index, extent), inside, exit);
+    ssa_->seal(inside);
+    enter(inside);
+    indices.push_back(index);
+    loop(dim + 1);
+    indices.pop_back();
+    ir::Builder &next = at(loc);
+    ir::Value *current = ssa_->read(position, i64, next.block());
+    ssa_->write(position, next.block(),
+                next.binary(ir::Opcode::Add, current, next.intConstant(i64, 1)));
+    jump(header);
+    ssa_->seal(header);
+    ssa_->seal(exit);
+    enter(exit);
+  };
+  loop(0);
+}
+
+Operand FunctionLowerer::copyArray(const Operand &array, const CallExpr &expr) {
+  if (!expr.args.empty() || !expr.keywords.empty())
+    throw ir::CompileError(expr.loc,
+                           "copy() takes no arguments in kernels, in '" + unparse(expr) + "'");
+  std::optional<std::vector<int64_t>> shape = staticShape(array);
+  if (!shape || array.type().ndim() == 0)
+    throw ir::CompileError(expr.loc,
+                           "copy() in a kernel makes a local array, so it needs a shape known at "
+                           "compile time (a local, shared or constant array, or a view of one with "
+                           "constant bounds); '" +
+                               unparse(*expr.func) + "' is " + describe(array) +
+                               ": copy into a cuda.local.array of a constant shape instead");
+  for (int64_t extent : *shape)
+    if (extent <= 0)
+      throw ir::CompileError(expr.loc, "copy() of an empty array in '" + unparse(expr) +
+                                           "': a local array needs positive extents");
+  ir::Type type = array.type();
+  ir::Type local =
+      ir::Type::array(type.scalarKind(), type.ndim(), ir::Layout::C, ir::MemorySpace::Local);
+  ir::Value *copy = at(expr.loc).create(ir::Opcode::LocalArray, local, {}, *shape)->result();
+  ir::Type element = ir::Type::scalar(type.scalarKind());
+  forEachElement(array, expr.loc, [&](const std::vector<ir::Value *> &indices) {
+    std::vector<ir::Value *> source{array.value};
+    source.insert(source.end(), indices.begin(), indices.end());
+    ir::Value *value = at(expr.loc).create(ir::Opcode::Load, element, source)->result();
+    std::vector<ir::Value *> target{value, copy};
+    target.insert(target.end(), indices.begin(), indices.end());
+    builder_.create(ir::Opcode::Store, ir::Type(), target);
+  });
+  return Operand::array(copy);
+}
+
+void FunctionLowerer::storeIntoView(const Operand &view, const Operand &value, const Expr &target) {
+  unsigned ndim = view.type().ndim();
+  if (!value.isScalar() && !(value.kind == Operand::Kind::Array && value.type().ndim() <= ndim))
+    throw ir::CompileError(target.loc, "cannot store '" + describe(value) + "' into '" +
+                                           unparse(target) + "', a " + describe(view));
+  ScalarKind kind = view.type().scalarKind();
+  ir::Value *scalar = value.isScalar() ? convert(value, kind) : nullptr;
+  ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
+  forEachElement(view, target.loc, [&](const std::vector<ir::Value *> &indices) {
+    ir::Builder &b = at(target.loc);
+    ir::Value *element = scalar;
+    if (!element) {
+      // numpy's broadcasting: the value's dimensions align with the view's last ones, and
+      // one of extent 1 repeats.
+      unsigned skipped = ndim - value.type().ndim();
+      std::vector<ir::Value *> operands{value.value};
+      for (unsigned d = 0; d < value.type().ndim(); ++d) {
+        ir::Value *extent = arrayExtent(value, d);
+        ir::Value *single = b.cmp(ir::CmpPredicate::Eq, extent, b.intConstant(i64, 1));
+        operands.push_back(b.select(single, b.intConstant(i64, 0), indices[skipped + d]));
+      }
+      ir::Type type = ir::Type::scalar(value.type().scalarKind());
+      element =
+          convert(Operand::scalar(b.create(ir::Opcode::Load, type, operands)->result()), kind);
+    }
+    std::vector<ir::Value *> operands{element, view.value};
+    operands.insert(operands.end(), indices.begin(), indices.end());
+    at(target.loc).create(ir::Opcode::Store, ir::Type(), operands);
+  });
+}
+
+Operand FunctionLowerer::reduceArray(const std::string &reduction, const Operand &array,
+                                     const CallExpr &expr) {
+  ir::Type type = array.type();
+  ScalarKind elementKind = type.scalarKind();
+  ScalarKind kind = accumulatorKind(reduction, elementKind);
+  ir::Type accumulatorType = ir::Type::scalar(kind);
+  ir::Type element = ir::Type::scalar(elementKind);
+  bool minimum = reduction == "min", maximum = reduction == "max";
+  ir::Builder &b = at(expr.loc);
+  ir::Value *initial;
+  if (minimum || maximum) {
+    // numpy has no identity for min and max of an empty array: the first element (an
+    // IndexError on the cpu target when there is none) starts the reduction.
+    std::vector<ir::Value *> first{array.value};
+    for (unsigned d = 0; d < type.ndim(); ++d)
+      first.push_back(b.intConstant(ir::Type::scalar(ScalarKind::Int64), 0));
+    initial = b.create(ir::Opcode::Load, element, first)->result();
+  } else if (kind == ScalarKind::Bool) {
+    initial = b.boolConstant(reduction == "all");
+  } else if (ir::isFloat(kind)) {
+    initial = b.floatConstant(accumulatorType, reduction == "prod" ? 1.0 : 0.0);
+  } else {
+    initial = b.intConstant(accumulatorType, reduction == "prod" ? 1 : 0);
+  }
+  std::string accumulator = hiddenVariable("$" + reduction);
+  ssa_->write(accumulator, b.block(), initial);
+  forEachElement(array, expr.loc, [&](const std::vector<ir::Value *> &indices) {
+    std::vector<ir::Value *> operands{array.value};
+    operands.insert(operands.end(), indices.begin(), indices.end());
+    ir::Builder &inner = at(expr.loc);
+    ir::Value *value = inner.create(ir::Opcode::Load, element, operands)->result();
+    ir::Value *current = ssa_->read(accumulator, accumulatorType, inner.block());
+    ir::Value *next;
+    if (reduction == "all" || reduction == "any") {
+      ir::Value *truth =
+          elementKind == ScalarKind::Bool
+              ? value
+              : inner.cmp(ir::CmpPredicate::Ne, value,
+                          ir::isFloat(elementKind) ? inner.floatConstant(element, 0.0)
+                                                   : inner.intConstant(element, 0));
+      next = inner.binary(reduction == "all" ? ir::Opcode::And : ir::Opcode::Or, current, truth);
+    } else if ((minimum || maximum) && ir::isFloat(kind)) {
+      // numpy's min and max propagate NaN.
+      next = inner.math(minimum ? "minimum" : "maximum", accumulatorType, {current, value});
+    } else if (minimum || maximum) {
+      ir::Opcode opcode = kind == ScalarKind::Bool ? (minimum ? ir::Opcode::And : ir::Opcode::Or)
+                          : minimum                ? ir::Opcode::Min
+                                                   : ir::Opcode::Max;
+      next = inner.binary(opcode, current, value);
+    } else {
+      next = inner.binary(reduction == "prod" ? ir::Opcode::Mul : ir::Opcode::Add, current,
+                          convert(Operand::scalar(value), kind));
+    }
+    ssa_->write(accumulator, inner.block(), next);
+  });
+  ir::Builder &after = at(expr.loc);
+  ir::Value *result = ssa_->read(accumulator, accumulatorType, after.block());
+  if (reduction == "mean") {
+    ir::Value *size = after.intConstant(ir::Type::scalar(ScalarKind::Int64), 1);
+    for (unsigned d = 0; d < type.ndim(); ++d)
+      size = after.binary(ir::Opcode::Mul, size, arrayExtent(array, d));
+    result = after.binary(ir::Opcode::Div, result, convert(Operand::scalar(size), kind));
+    if (elementKind == ScalarKind::Float16)
+      result = convert(Operand::scalar(result), elementKind);
+  }
+  return Operand::scalar(result);
+}
+
+} // namespace kaji::frontend

@@ -1,0 +1,169 @@
+"""Whole-array reductions inside kernels, as methods and as numpy functions, on arrays and
+views, against numpy; copy() of a view with a shape known at compile time into a local
+array."""
+
+import numpy as np
+import pytest
+
+import kaji
+
+
+def reductions(out, a):
+    out[0] = a.sum()
+    out[1] = a.prod()
+    out[2] = a.min()
+    out[3] = a.max()
+    out[4] = a.mean()
+    out[5] = a.all()
+    out[6] = a.any()
+
+
+def numpy_reductions(out, a):
+    out[0] = np.sum(a)
+    out[1] = np.prod(a)
+    out[2] = np.min(a)
+    out[3] = np.max(a)
+    out[4] = np.mean(a)
+    out[5] = np.all(a)
+    out[6] = np.any(a)
+    out[7] = np.amin(a) + np.amax(a)
+
+
+def expected_reductions(a):
+    return [a.sum(), a.prod(), a.min(), a.max(), a.mean(), a.all(), a.any()]
+
+
+ARRAYS = [
+    np.array([1.5, -2.0, 4.0, 0.5], dtype=np.float64),
+    np.array([[3, 1, 2], [7, 5, 6]], dtype=np.int32),
+    np.array([[1, 2], [3, 0]], dtype=np.uint8),
+    np.array([True, True, False]),
+    np.arange(1, 25, dtype=np.float32).reshape(2, 3, 4) / 8,
+]
+
+
+@pytest.mark.parametrize("a", ARRAYS, ids=lambda a: f"{a.dtype}-{a.ndim}d")
+def test_methods_match_numpy(jit, a):
+    out = np.zeros(7)
+    jit(reductions)[1, 1](out, a)
+    np.testing.assert_allclose(out, np.array(expected_reductions(a), dtype=np.float64), rtol=1e-6)
+
+
+@pytest.mark.parametrize("a", ARRAYS, ids=lambda a: f"{a.dtype}-{a.ndim}d")
+def test_numpy_functions_match_numpy(jit, a):
+    out = np.zeros(8)
+    jit(numpy_reductions)[1, 1](out, a)
+    expected = expected_reductions(a) + [np.amin(a) + np.amax(a)]
+    np.testing.assert_allclose(out, np.array(expected, dtype=np.float64), rtol=1e-6)
+
+
+def integer_sum_widens(out, a):
+    out[0] = a.sum()
+    out[1] = a.prod()
+
+
+def test_sum_and_prod_of_small_integers_are_64_bit(jit):
+    a = np.full(4, 200, dtype=np.uint8)
+    out = np.zeros(2, dtype=np.int64)
+    jit(integer_sum_widens)[1, 1](out, a)
+    assert list(out) == [800, 200**4]
+
+
+def nan_min_max(out, a):
+    out[0] = a.min()
+    out[1] = a.max()
+
+
+def test_min_max_propagate_nan(jit):
+    a = np.array([1.0, np.nan, -1.0])
+    out = np.zeros(2)
+    jit(nan_min_max)[1, 1](out, a)
+    assert np.isnan(out).all()
+
+
+def reductions_of_views(out, a):
+    out[0] = a[1:, ::2].sum()
+    out[1] = a[:, 1].max()
+    out[2] = a.T[0].prod()
+    out[3] = np.mean(a[::-1, 0])
+    row = 0
+    for r in a:
+        out[4 + row] = r.sum()
+        row += 1
+
+
+def test_reductions_of_views(jit):
+    a = np.arange(1, 13, dtype=np.float64).reshape(3, 4)
+    out = np.zeros(7)
+    jit(reductions_of_views)[1, 1](out, a)
+    expected = [a[1:, ::2].sum(), a[:, 1].max(), a.T[0].prod(), np.mean(a[::-1, 0])]
+    np.testing.assert_allclose(out, expected + list(a.sum(axis=1)))
+
+
+def empty_sum(out, a):
+    out[0] = a[3:].sum()
+    out[1] = a[3:].prod()
+    out[2] = a[3:].all()
+    out[3] = a[3:].any()
+
+
+def test_empty_reductions_give_the_identity(jit):
+    a = np.ones(3, dtype=np.int64)
+    out = np.full(4, -1, dtype=np.int64)
+    jit(empty_sum)[1, 1](out, a)
+    assert list(out) == [0, 1, 1, 0]
+
+
+def empty_min(out, a):
+    out[0] = a[3:].min()
+
+
+def test_min_of_empty_array_raises_on_cpu(target):
+    if target != "cpu":
+        pytest.skip("the cpu target checks bounds")
+    with pytest.raises(IndexError):
+        kaji.jit(target="cpu")(empty_min)[1, 1](np.zeros(1), np.ones(3))
+
+
+def copy_local(out, a):
+    scratch = kaji.local.array((2, 4), np.float32)
+    for i in range(2):
+        for j in range(4):
+            scratch[i, j] = a[i * 4 + j]
+    c = scratch[:, 1:3].copy()
+    scratch[0, 1] = -1
+    for i in range(2):
+        for j in range(2):
+            out[i, j] = c[i, j]
+    d = scratch.copy()
+    out[2, 0] = d[0, 1]
+    out[2, 1] = d.size
+
+
+def test_copy_of_static_shape_into_local_array(jit):
+    a = np.arange(8, dtype=np.float32)
+    out = np.zeros((3, 2), dtype=np.float32)
+    jit(copy_local)[1, 1](out, a)
+    np.testing.assert_array_equal(out[:2], a.reshape(2, 4)[:, 1:3])
+    assert list(out[2]) == [-1, 8]
+
+
+def copy_parameter(out, a):
+    c = a.copy()
+    out[0] = c[0]
+
+
+def test_copy_of_run_time_shape_is_a_compile_error(target):
+    kernel = kaji.jit(target=target)(copy_parameter)
+    with pytest.raises(kaji.CompileError, match="copy\\(\\) in a kernel makes a local array"):
+        kernel[1, 1](np.zeros(1), np.ones(3))
+
+
+def reduction_with_axis(out, a):
+    out[0] = a.sum(0)
+
+
+def test_reduction_with_axis_is_a_compile_error(target):
+    kernel = kaji.jit(target=target)(reduction_with_axis)
+    with pytest.raises(kaji.CompileError, match="reduces the whole array"):
+        kernel[1, 1](np.zeros(1), np.ones((2, 2)))

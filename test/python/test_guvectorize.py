@@ -1,0 +1,179 @@
+"""cuda.guvectorize / kaji.guvectorize: generalized GPU ufuncs against numpy."""
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda
+
+
+def _add_rows(a, b, out):
+    for i in range(a.shape[0]):
+        out[i] = a[i] + b[i]
+
+
+def _scale(a, factor, out):
+    for i in range(a.shape[0]):
+        out[i] = a[i] * factor
+
+
+def _total(a, out):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    out[0] = s
+
+
+def _matmul(a, b, out):
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            s = 0.0
+            for k in range(a.shape[1]):
+                s += a[i, k] * b[k, j]
+            out[i, j] = s
+
+
+def _min_max(a, low, high):
+    low[0] = a.min()
+    high[0] = a.max()
+
+
+def _device(host, target):
+    return kaji._core.to_device(np.asarray(host), stream=None, on_host=target == "cpu")
+
+
+def _add_gufunc(target):
+    return cuda.guvectorize(["void(float32[:], float32[:], float32[:])",
+                             "void(float64[:], float64[:], float64[:])"],
+                            "(n),(n)->(n)", target=target)(_add_rows)
+
+
+def test_same_core_layout_numpy_in_numpy_out(ufunc_target):
+    add = _add_gufunc(ufunc_target)
+    a = np.random.rand(6, 5).astype(np.float32)
+    b = np.random.rand(6, 5).astype(np.float32)
+    result = add(a, b)
+    assert isinstance(result, np.ndarray) and result.dtype == np.float32
+    np.testing.assert_allclose(result, a + b, rtol=1e-6)
+
+
+def test_dispatch_on_dtype(ufunc_target):
+    add = _add_gufunc(ufunc_target)
+    a = np.arange(4.0)
+    assert add(a, a).dtype == np.float64
+    np.testing.assert_array_equal(add(a, a), a * 2)
+    with pytest.raises(TypeError, match="no signature matches"):
+        add(np.arange(4, dtype=np.int32), np.arange(4, dtype=np.int32))
+
+
+def test_broadcasting_over_loop_dimensions(ufunc_target):
+    add = _add_gufunc(ufunc_target)
+    a = np.arange(2 * 3 * 4, dtype=np.float64).reshape(2, 3, 4)
+    b = np.arange(4, dtype=np.float64) * 10
+    c = np.arange(3 * 4, dtype=np.float64).reshape(3, 1, 4)
+    np.testing.assert_array_equal(add(a, b), a + b)
+    np.testing.assert_array_equal(add(b, c), b + c)
+    assert add(b, b).shape == (4,)
+
+
+def test_scalar_input(ufunc_target):
+    scale = cuda.guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)",
+                             target=ufunc_target)(_scale)
+    a = np.arange(12, dtype=np.float64).reshape(3, 4)
+    factors = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(scale(a, factors), a * factors[:, None])
+    np.testing.assert_array_equal(scale(a, 2.5), a * 2.5)
+
+
+def test_scalar_output(ufunc_target):
+    total = cuda.guvectorize(["void(float32[:], float32[:])"], "(n)->()",
+                             target=ufunc_target)(_total)
+    a = np.arange(20, dtype=np.float32).reshape(4, 5)
+    result = total(a)
+    assert result.shape == (4,)
+    np.testing.assert_allclose(result, a.sum(axis=1))
+    assert total(np.arange(3, dtype=np.float32)).shape == ()
+
+
+def test_two_core_dimensions_each(ufunc_target):
+    matmul = cuda.guvectorize(["void(float64[:, :], float64[:, :], float64[:, :])"],
+                              "(m,n),(n,p)->(m,p)", target=ufunc_target)(_matmul)
+    a = np.random.rand(5, 3, 4)
+    b = np.random.rand(4, 2)
+    np.testing.assert_allclose(matmul(a, b), a @ b)
+
+
+def test_several_outputs(ufunc_target):
+    min_max = cuda.guvectorize(["void(int32[:], int32[:], int32[:])"], "(n)->(),()",
+                               target=ufunc_target)(_min_max)
+    a = np.array([[3, -1, 7], [0, 5, 2]], dtype=np.int32)
+    low, high = min_max(a)
+    np.testing.assert_array_equal(low, a.min(axis=1))
+    np.testing.assert_array_equal(high, a.max(axis=1))
+
+
+def test_outputs_given_positionally_and_as_out(ufunc_target):
+    add = _add_gufunc(ufunc_target)
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = np.zeros_like(a)
+    assert add(a, a, out) is out
+    np.testing.assert_array_equal(out, a * 2)
+    other = np.zeros_like(a)
+    assert add(a, 1 + a, out=other) is other
+    np.testing.assert_array_equal(other, 2 * a + 1)
+    with pytest.raises(ValueError, match="output 0 has shape"):
+        add(a, a, out=np.zeros(3, dtype=np.float32))
+    with pytest.raises(TypeError, match="output 0 has dtype"):
+        add(a, a, out=np.zeros((2, 3)))
+
+
+def test_device_arrays_in_device_array_out(ufunc_target):
+    add = _add_gufunc(ufunc_target)
+    a = np.arange(8, dtype=np.float64).reshape(2, 4)
+    result = add(_device(a, ufunc_target), _device(a, ufunc_target))
+    assert isinstance(result, kaji.DeviceArray) and result.shape == (2, 4)
+    np.testing.assert_array_equal(result.copy_to_host(), a * 2)
+    out = _device(np.zeros_like(a), ufunc_target)
+    assert add(a, a, out=out) is out
+    np.testing.assert_array_equal(out.copy_to_host(), a * 2)
+
+
+def test_core_dimension_mismatch_is_an_error(ufunc_target):
+    add = _add_gufunc(ufunc_target)
+    with pytest.raises(ValueError, match="dimension 'n' is 3 and 4"):
+        add(np.zeros(3), np.zeros(4))
+    with pytest.raises(ValueError, match="do not broadcast"):
+        add(np.zeros((2, 3)), np.zeros((4, 3)))
+
+
+def test_layout_and_signature_errors(ufunc_target):
+    with pytest.raises(ValueError, match="layout"):
+        cuda.guvectorize(["void(float32[:], float32[:])"], "(n)(n)", target=ufunc_target)
+    with pytest.raises(TypeError, match="core dimension"):
+        cuda.guvectorize(["void(float32[:, :], float32[:])"], "(n)->(n)",
+                         target=ufunc_target)(_total)
+    with pytest.raises(TypeError, match="must return void"):
+        cuda.guvectorize(["float32(float32[:], float32[:])"], "(n)->(n)",
+                         target=ufunc_target)(_total)
+
+
+def test_output_dimension_from_no_input_needs_the_output(ufunc_target):
+    make = cuda.guvectorize(["void(float64[:], float64[:])"], "(n)->(m)",
+                            target=ufunc_target)(_add_one_each)
+    with pytest.raises(ValueError, match="'m' appears in no input"):
+        make(np.zeros(3))
+    out = np.zeros((4,))
+    make(np.zeros(3), out)
+    np.testing.assert_array_equal(out, [1, 1, 1, 0])
+
+
+def _add_one_each(a, out):
+    for i in range(a.shape[0]):
+        out[i] = a[i] + 1
+
+
+def test_properties(ufunc_target):
+    add = _add_gufunc(ufunc_target)
+    assert add.nin == 2 and add.nout == 1
+    assert add.signature == "(n),(n)->(n)"
+    assert add.types == ["ff->f", "dd->d"]
