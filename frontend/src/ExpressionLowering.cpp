@@ -214,6 +214,9 @@ Operand FunctionLowerer::lowerExact(const Expr &expr) {
 }
 
 Operand FunctionLowerer::lowerName(const NameExpr &expr) {
+  if (auto constant = compileTimeParameters_.find(expr.id);
+      constant != compileTimeParameters_.end())
+    return constant->second;
   if (locals_.count(expr.id))
     return readLocal(expr.id, expr.loc);
   if (const GlobalValue *global = env_->lookup(expr.id))
@@ -689,11 +692,7 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
       return bitCount(callee.elements.front(), expr);
     return callBuiltin(callee.name, expr);
   case Operand::Kind::Function:
-    if (!callee.function.isDevice)
-      throw ir::CompileError(expr.loc, "kernels cannot be called from kernels ('" +
-                                           callee.function.def->name +
-                                           "' is not a device function: decorate it with "
-                                           "@kaji.jit(device=True))");
+    // A kernel called from a kernel is compiled as a device function, as in Numba.
     return callDevice(callee.function, expr);
   case Operand::Kind::TupleClass:
     return buildNamedTuple(callee, expr);
@@ -771,7 +770,12 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
   std::vector<ArgumentType> types;
   std::vector<ir::Value *> values;
   std::vector<ParameterStructure> structure;
+  CompileTimeArguments constants(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
+    if (!signature && (constants[i] = compileTimeArgument(args[i]))) {
+      structure.emplace_back().tuple = true; // no leaves: it has no IR parameter
+      continue;
+    }
     if (signature && args[i].kind == Operand::Kind::Scalar) {
       at(expr.loc);
       types.push_back({signature->params[i], false});
@@ -785,8 +789,15 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
                                             "'");
     }));
   }
-  ir::Function *function =
-      context_.specialise(callee, calleeEnv, types, structure, expr.loc, *callees_);
+  ir::Function *function = context_.specialise(callee, calleeEnv, types, structure, constants,
+                                               signature != nullptr, expr.loc, *callees_);
+  if (!function) {
+    // A recursive call in a trial run before any returned: its signature says what it gives.
+    const ir::Type &declared = signature->returnType;
+    if (declared.isVoid())
+      return Operand();
+    return Operand::scalar(convert(intConstant(ScalarKind::Int64, 0), declared.scalarKind()));
+  }
   const ReturnTypes &returns = context_.returnsOf(function->name());
   at(expr.loc);
   // A tuple comes back through one-element local arrays, one per leaf (FunctionLowerer.h).

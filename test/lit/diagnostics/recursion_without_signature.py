@@ -10,6 +10,7 @@ def fact(n):
 def k(a):
     a[0] = fact(a[0])
 
-# CHECK: {{.*}}recursive_device_function.py:7:33: error: recursive device functions are not supported ('fact' calls itself)
+# The only return calls 'fact': no base case gives its type (an if statement would).
+# CHECK: {{.*}}recursion_without_signature.py:7:33: error: recursion without a signature: every return of 'fact' depends on what its recursive call returns; give it a signature (@jit("int64(int64)", device=True)) or a return that does not call it
 # CHECK-NEXT: {{^}}    return 1 if n <= 1 else n * fact(n - 1){{$}}
 # CHECK-NEXT: {{^}}                                ^{{$}}
