@@ -590,6 +590,7 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
   ssa_->seal(elseBlock);
   std::vector<ir::Block *> blocks;
   std::vector<Operand> values;
+  std::optional<PendingRecursion> pending;
   for (auto [block, branch] :
        {std::pair{thenBlock, expr.body.get()}, {elseBlock, expr.orelse.get()}}) {
     enter(block);
@@ -597,11 +598,24 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
       operandTypes.push_back(lowerUnevaluated(*branch, origin, expr));
       continue;
     }
-    values.push_back(lower(*branch));
+    try {
+      values.push_back(lower(*branch));
+    } catch (const PendingRecursion &recursion) {
+      // A recursive call no run has typed yet: in this run the other branch alone types the
+      // expression, as a base case does (`1 if n < 2 else n * f(n - 1)`, Numba's rule).
+      if (recursion.function != function_->name())
+        throw;
+      pending = recursion;
+      pendingRecursion_ = pendingRecursion_.value_or(recursion.loc);
+      enter(newUnreachableBlock());
+      continue;
+    }
     operandTypes.push_back(combinableType(values.back(), expr));
     blocks.push_back(builder_.block());
     jump(merge);
   }
+  if (operandTypes.empty())
+    throw *pending;
   ssa_->seal(merge);
   return mergeValues(merge, blocks, values, operandTypes, expr);
 }

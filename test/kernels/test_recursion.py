@@ -45,6 +45,12 @@ def factorial(n):
 
 
 @kaji.jit(device=True)
+def triangle(n):
+    # The base case is the conditional expression's other branch.
+    return 0 if n == 0 else n + triangle(n - 1)
+
+
+@kaji.jit(device=True)
 def fill_down(out, n):
     if n < 0:
         return
@@ -59,11 +65,12 @@ def recursive_calls(out, n):
         out[1, i] = power(2.0, n[i])
         out[2, i] = is_even(n[i])
         out[3, i] = factorial(n[i])
+        out[4, i] = triangle(n[i])
 
 
 def test_self_and_mutual_recursion(jit):
     n = np.arange(20, dtype=np.int64)
-    out = np.zeros((4, n.size), dtype=np.float64)
+    out = np.zeros((5, n.size), dtype=np.float64)
     jit(recursive_calls)[1, 32](out, n)
     fibs = [0, 1]
     while len(fibs) < n.size:
@@ -72,6 +79,7 @@ def test_self_and_mutual_recursion(jit):
     np.testing.assert_array_equal(out[1], 2.0 ** n)
     np.testing.assert_array_equal(out[2], n % 2 == 0)
     np.testing.assert_array_equal(out[3], [float(np.prod(np.arange(1, k + 1))) for k in n])
+    np.testing.assert_array_equal(out[4], n * (n + 1) // 2)
 
 
 def recursive_fill(out):

@@ -4,13 +4,13 @@ import kaji
 
 @kaji.jit(device=True)
 def fact(n):
-    return 1 if n <= 1 else n * fact(n - 1)
+    return fact(n - 1) * n if n > 1 else fact(n + 1)
 
 
 def k(a):
     a[0] = fact(a[0])
 
-# The only return calls 'fact': no base case gives its type (an if statement would).
-# CHECK: {{.*}}recursion_without_signature.py:7:33: error: recursion without a signature: every return of 'fact' depends on what its recursive call returns; give it a signature (@jit("int64(int64)", device=True)) or a return that does not call it
-# CHECK-NEXT: {{^}}    return 1 if n <= 1 else n * fact(n - 1){{$}}
-# CHECK-NEXT: {{^}}                                ^{{$}}
+# Every return calls 'fact': no base case gives its type.
+# CHECK: {{.*}}recursion_without_signature.py:7:12: error: recursion without a signature: every return of 'fact' depends on what its recursive call returns; give it a signature (@jit("int64(int64)", device=True)) or a return that does not call it
+# CHECK-NEXT: {{^}}    return fact(n - 1) * n if n > 1 else fact(n + 1){{$}}
+# CHECK-NEXT: {{^}}           ^{{$}}
