@@ -188,6 +188,24 @@ def test_enum_members_and_modules_as_arguments(jit):
 
 
 @kaji.jit(device=True)
+def scaled(v, factor):
+    if factor is None:
+        return v
+    return v * factor
+
+
+def none_argument(out, x):
+    out[0] = scaled(x[0], None)
+    out[1] = scaled(x[0], 3.0)
+
+
+def test_none_as_argument(jit):
+    out = np.zeros(2)
+    jit(none_argument)[1, 1](out, np.array([2.5]))
+    np.testing.assert_array_equal(out, [2.5, 7.5])
+
+
+@kaji.jit(device=True)
 def countdown(n, out):
     # A literal parameter that is assigned is a variable starting from the literal.
     total = 0
