@@ -282,6 +282,10 @@ private:
     }
     if (implicitParameter)
       lowered->getArg(lowered->arg_size() - 1)->setName("kaji.implicit");
+    if (function.inlining() == ir::Function::Inlining::Always)
+      lowered->addFnAttr(llvm::Attribute::AlwaysInline);
+    else if (function.inlining() == ir::Function::Inlining::Never)
+      lowered->addFnAttr(llvm::Attribute::NoInline);
     if (function.isKernel())
       target_.markKernel(*lowered);
     functions_[&function] = lowered;

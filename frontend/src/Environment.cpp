@@ -139,6 +139,31 @@ bool isDeviceDecorator(const Expr &decorator) {
   return false;
 }
 
+// What `inline=` and `forceinline=` of a decorator call ask for, as Numba spells them:
+// inline "always" or True and forceinline True inline every call; inline "never" keeps calls.
+ir::Function::Inlining decoratorInlining(const Expr &decorator) {
+  auto *call = decorator.as<CallExpr>();
+  ir::Function::Inlining inlining = ir::Function::Inlining::Default;
+  if (!call)
+    return inlining;
+  for (const Keyword &kw : call->keywords) {
+    if (kw.name != "inline" && kw.name != "forceinline")
+      continue;
+    auto *flag = kw.value->as<BoolLiteralExpr>();
+    auto *text = kw.value->as<StringLiteralExpr>();
+    if (flag && flag->value)
+      inlining = ir::Function::Inlining::Always;
+    else if (kw.name == "inline" && text && (text->value == "always" || text->value == "never"))
+      inlining =
+          text->value == "always" ? ir::Function::Inlining::Always : ir::Function::Inlining::Never;
+    else if (!flag)
+      throw ir::CompileError(kw.value->loc, kw.name == "inline"
+                                                ? "inline must be 'always', 'never', True or False"
+                                                : "forceinline must be True or False");
+  }
+  return inlining;
+}
+
 // The signatures a decorator call gives as its first argument, `jit("float32(float32)", ...)`,
 // `jit(float32(float32), ...)` or a list of them, parsed where they are written.
 std::vector<Signature> decoratorSignatures(const Expr &decorator) {
@@ -206,11 +231,15 @@ std::shared_ptr<Environment> environmentFromModule(std::shared_ptr<const Module>
       ref.module = module;
       ref.def = def;
       ref.isDevice = false;
-      for (const ExprPtr &decorator : def->decorators)
+      for (const ExprPtr &decorator : def->decorators) {
         if (isDeviceDecorator(*decorator)) {
           ref.isDevice = true;
           ref.signatures = decoratorSignatures(*decorator);
         }
+        if (ir::Function::Inlining inlining = decoratorInlining(*decorator);
+            inlining != ir::Function::Inlining::Default)
+          ref.inlining = inlining;
+      }
       env->names[def->name] = GlobalValue::functionRef(std::move(ref));
     }
   }

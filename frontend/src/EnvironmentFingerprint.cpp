@@ -25,6 +25,7 @@ public:
     field("at", ref.def ? std::to_string(ref.def->loc.line) + ":" + std::to_string(ref.def->loc.col)
                         : std::string());
     field("device", ref.isDevice ? "1" : "0");
+    field("inlining", std::to_string(int(ref.inlining)));
     field("signatures", std::to_string(ref.signatures.size()));
     for (const Signature &signature : ref.signatures)
       field("signature", signatureString(signature));

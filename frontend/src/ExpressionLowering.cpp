@@ -213,6 +213,9 @@ Operand FunctionLowerer::lowerExact(const Expr &expr) {
 }
 
 Operand FunctionLowerer::lowerName(const NameExpr &expr) {
+  if (auto constant = compileTimeParameters_.find(expr.id);
+      constant != compileTimeParameters_.end())
+    return constant->second;
   if (locals_.count(expr.id))
     return readLocal(expr.id, expr.loc);
   if (const GlobalValue *global = env_->lookup(expr.id))
@@ -592,6 +595,7 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
   ssa_->seal(elseBlock);
   std::vector<ir::Block *> blocks;
   std::vector<Operand> values;
+  std::optional<PendingRecursion> pending;
   for (auto [block, branch] :
        {std::pair{thenBlock, expr.body.get()}, {elseBlock, expr.orelse.get()}}) {
     enter(block);
@@ -599,11 +603,24 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
       operandTypes.push_back(lowerUnevaluated(*branch, origin, expr));
       continue;
     }
-    values.push_back(lower(*branch));
+    try {
+      values.push_back(lower(*branch));
+    } catch (const PendingRecursion &recursion) {
+      // A recursive call no run has typed yet: in this run the other branch alone types the
+      // expression, as a base case does (`1 if n < 2 else n * f(n - 1)`, Numba's rule).
+      if (recursion.function != function_->name())
+        throw;
+      pending = recursion;
+      pendingRecursion_ = pendingRecursion_.value_or(recursion.loc);
+      enter(newUnreachableBlock());
+      continue;
+    }
     operandTypes.push_back(combinableType(values.back(), expr));
     blocks.push_back(builder_.block());
     jump(merge);
   }
+  if (operandTypes.empty())
+    throw *pending;
   ssa_->seal(merge);
   return mergeValues(merge, blocks, values, operandTypes, expr);
 }
@@ -705,11 +722,7 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
       return arrayMethod(callee.elements.front(), callee.name.substr(6), expr);
     return callBuiltin(callee.name, expr);
   case Operand::Kind::Function:
-    if (!callee.function.isDevice)
-      throw ir::CompileError(expr.loc, "kernels cannot be called from kernels ('" +
-                                           callee.function.def->name +
-                                           "' is not a device function: decorate it with "
-                                           "@kaji.jit(device=True))");
+    // A kernel called from a kernel is compiled as a device function, as in Numba.
     return callDevice(callee.function, expr);
   case Operand::Kind::TupleClass:
     return buildNamedTuple(callee, expr);
@@ -787,7 +800,12 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
   std::vector<ArgumentType> types;
   std::vector<ir::Value *> values;
   std::vector<ParameterStructure> structure;
+  CompileTimeArguments constants(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
+    if (!signature && (constants[i] = compileTimeArgument(args[i]))) {
+      structure.emplace_back().tuple = true; // no leaves: it has no IR parameter
+      continue;
+    }
     if (signature && args[i].kind == Operand::Kind::Scalar) {
       at(expr.loc);
       types.push_back({signature->params[i], false});
@@ -801,8 +819,15 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
                                             "'");
     }));
   }
-  ir::Function *function =
-      context_.specialise(callee, calleeEnv, types, structure, expr.loc, *callees_);
+  ir::Function *function = context_.specialise(callee, calleeEnv, types, structure, constants,
+                                               signature != nullptr, expr.loc, *callees_);
+  if (!function) {
+    // A recursive call in a trial run before any returned: its signature says what it gives.
+    const ir::Type &declared = signature->returnType;
+    if (declared.isVoid())
+      return Operand();
+    return Operand::scalar(convert(intConstant(ScalarKind::Int64, 0), declared.scalarKind()));
+  }
   const ReturnTypes &returns = context_.returnsOf(function->name());
   at(expr.loc);
   // A tuple comes back through one-element local arrays, one per leaf (FunctionLowerer.h).

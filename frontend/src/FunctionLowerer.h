@@ -56,6 +56,28 @@ struct ReturnTypes {
   friend bool operator==(const ReturnTypes &, const ReturnTypes &) = default;
 };
 
+// An argument a device function is specialised on by its value rather than its type
+// (Numba's first-class functions and literal dispatch, Triton's constexpr): a function, a
+// builtin such as math.sin or cuda.atomic.add, a type (np.uint32, kaji.float64), a module,
+// a class, None, or a constant int, bool or enum member. It has no IR parameter: the callee
+// binds its parameter to the value itself (CompileTimeArguments.cpp).
+struct CompileTimeArgument {
+  Operand value; // a scalar's IR value is the caller's: `literal` and `literalType` hold it
+  int64_t literal = 0;
+  ir::ScalarKind literalType = ir::ScalarKind::Int64;
+  std::string mangled; // its part of the specialisation's name
+};
+// One per parameter: the compile-time argument it takes, or none for an IR parameter.
+using CompileTimeArguments = std::vector<std::optional<CompileTimeArgument>>;
+
+// Thrown by a call of `function`, a device function being lowered whose result type no run
+// has seen yet (a recursive call before any base case was lowered): the statement making it
+// is abandoned for this run of `function` (Lowering.cpp).
+struct PendingRecursion {
+  std::string function;
+  Location loc;
+};
+
 struct FunctionTypes {
   LocalTypes locals;
   ReturnTypes returns;
@@ -70,10 +92,14 @@ public:
                   std::shared_ptr<const Environment> env, ir::Function::Kind kind,
                   const FunctionTypes &guess, ir::Module &target, ir::Module &callees);
 
-  // `args` are the flattened leaves of the parameters `structure` describes.
+  // `args` are the flattened leaves of the parameters `structure` describes, but for those
+  // `constants` gives (each an empty tuple in `structure`).
   ir::Function *run(const std::vector<ArgumentType> &args,
-                    const std::vector<ParameterStructure> &structure, std::string name);
+                    const std::vector<ParameterStructure> &structure,
+                    const CompileTimeArguments &constants, std::string name);
   const FunctionTypes &observed() const { return observed_; }
+  // Where this run first abandoned a statement for a PendingRecursion of its own function.
+  const std::optional<Location> &pendingRecursion() const { return pendingRecursion_; }
 
 private:
   struct Loop {
@@ -94,7 +120,8 @@ private:
 
   // Statements and control flow (StatementLowering.cpp).
   void bindParameters(const std::vector<ArgumentType> &args,
-                      const std::vector<ParameterStructure> &structure);
+                      const std::vector<ParameterStructure> &structure,
+                      const CompileTimeArguments &constants);
   // The parameter `structure` rebuilt from the entry arguments from `next` on.
   Operand parameterValue(const ParameterStructure &structure, const std::vector<ArgumentType> &args,
                          unsigned &next);
@@ -261,6 +288,11 @@ private:
   Operand buildNamedTuple(const Operand &tupleClass, const CallExpr &expr);
   Operand lowerCall(const CallExpr &expr);
   Operand callDevice(const FunctionRef &callee, const CallExpr &expr);
+  // Compile-time arguments (CompileTimeArguments.cpp): `arg` as one, or none for a value
+  // passed at run time.
+  std::optional<CompileTimeArgument> compileTimeArgument(const Operand &arg);
+  // The value a parameter bound to `constant` has in this function.
+  Operand compileTimeValue(const CompileTimeArgument &constant);
   // The arguments of `expr` bound to the parameters `names` of `callee` as Python binds
   // them, positional then keywords; a parameter given nothing stays empty.
   std::vector<std::optional<Operand>> bindArguments(const std::string &callee,
@@ -372,6 +404,9 @@ private:
   // the element, so that each copy has the element's own type.
   std::map<std::string, Operand, std::less<>> unrolledTargets_;
   std::set<std::string, std::less<>> arrayParameters_;
+  // Parameters bound to a compile-time argument and never assigned: names for its value.
+  std::map<std::string, Operand, std::less<>> compileTimeParameters_;
+  std::optional<Location> pendingRecursion_;
   std::vector<Loop> loops_;
   unsigned hiddenVariables_ = 0;
   unsigned firstReturnSlot_ = 0; // the first out-parameter of a function returning a tuple
@@ -385,14 +420,22 @@ public:
 
   ir::Function *lower(const FunctionRef &fn, std::shared_ptr<const Environment> env,
                       const std::vector<ArgumentType> &args,
-                      const std::vector<ParameterStructure> &structure, ir::Function::Kind kind,
+                      const std::vector<ParameterStructure> &structure,
+                      const CompileTimeArguments &constants, ir::Function::Kind kind,
                       const std::string &name, ir::Module &target);
-  // The device function `callee` specialised on `args` (the leaves of `structure`), lowered
-  // into `target` at most once.
+  // The device function `callee` specialised on `args` (the leaves of `structure`) and
+  // `constants`, lowered into `target` at most once. A recursive call gets the function
+  // being lowered; where no run of it has seen what it returns yet, that is null if
+  // `resultDeclared` (an eager signature says it), else PendingRecursion is thrown.
   ir::Function *specialise(const FunctionRef &callee, std::shared_ptr<const Environment> env,
                            const std::vector<ArgumentType> &args,
                            const std::vector<ParameterStructure> &structure,
+                           const CompileTimeArguments &constants, bool resultDeclared,
                            const Location &callLoc, ir::Module &target);
+  // Called by the lowerer of the innermost function being lowered once it made `function`.
+  void started(ir::Function *function) { active_.back().function = function; }
+  // `function`'s def in mangled names: its name, made unique among the defs seen so far.
+  std::string functionKey(const FunctionDefStmt *def);
   // What the device function `name`, lowered by this context, returns.
   const ReturnTypes &returnsOf(const std::string &name) const { return returns_.at(name); }
   ir::Module &scratch() { return scratch_; }
@@ -402,7 +445,14 @@ private:
   ir::Module &out_;
   const LoweringOptions &options_;
   ir::Module scratch_;
-  std::vector<const FunctionDefStmt *> active_;
+  // The functions being lowered, outermost first, with what the current run is making.
+  struct ActiveFunction {
+    std::string name;
+    const FunctionDefStmt *def;
+    ir::Function *function = nullptr;
+  };
+  std::vector<ActiveFunction> active_;
+  std::map<const FunctionDefStmt *, std::string> functionKeys_;
   std::map<std::string, ReturnTypes, std::less<>> returns_;
 };
 

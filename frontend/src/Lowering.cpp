@@ -24,6 +24,10 @@ constexpr int kMaxInferenceRuns = 32;
 // array parameters took 69 s and 1.5 GB there.
 constexpr uint64_t kMaxKernelParameterBytes = 4352;
 
+// How many specialisations of one function may be lowered inside each other: a recursive
+// function that calls itself with ever new argument types (growing tuples) would never end.
+constexpr size_t kMaxNestedSpecialisations = 16;
+
 // The bytes of the kernel's flattened parameters (kaji's kernel ABI, codegen/Codegen.h),
 // each aligned to its size as in CUDA's parameter space: an array is its data pointer, then
 // ndim shape and ndim strides, 8 bytes each; a scalar its own size (bool one byte).
@@ -53,9 +57,10 @@ std::string mangledType(const ArgumentType &arg) {
 }
 
 // `add__f32_f32`: the name, then each parameter's type; a tuple parameter is `T` (and a
-// namedtuple's class), its elements, `_E`.
+// namedtuple's class), its elements, `_E`; a compile-time argument `K` and its value.
 std::string mangle(const std::string &name, const std::vector<ArgumentType> &args,
-                   const std::vector<ParameterStructure> &structure) {
+                   const std::vector<ParameterStructure> &structure,
+                   const CompileTimeArguments &constants) {
   std::string mangled = name + "_";
   size_t leaf = 0;
   std::function<void(const ParameterStructure &)> parameter = [&](const ParameterStructure &p) {
@@ -69,8 +74,12 @@ std::string mangle(const std::string &name, const std::vector<ArgumentType> &arg
       parameter(element);
     mangled += "_E";
   };
-  for (const ParameterStructure &p : structure)
-    parameter(p);
+  for (size_t i = 0; i < structure.size(); ++i) {
+    if (i < constants.size() && constants[i])
+      mangled += "_K" + constants[i]->mangled;
+    else
+      parameter(structure[i]);
+  }
   return mangled;
 }
 
@@ -112,47 +121,89 @@ std::string describe(const Operand &operand) {
   return "?";
 }
 
+namespace {
+
+bool anyReturn(const ReturnTypes &returns) { return returns.value || returns.none; }
+
+} // namespace
+
 ir::Function *LoweringContext::lower(const FunctionRef &fn, std::shared_ptr<const Environment> env,
                                      const std::vector<ArgumentType> &args,
                                      const std::vector<ParameterStructure> &structure,
-                                     ir::Function::Kind kind, const std::string &name,
-                                     ir::Module &target) {
+                                     const CompileTimeArguments &constants, ir::Function::Kind kind,
+                                     const std::string &name, ir::Module &target) {
   const FunctionDefStmt &def = *fn.def;
-  if (std::find(active_.begin(), active_.end(), &def) != active_.end())
-    throw std::logic_error("function lowered while it is being lowered");
-  active_.push_back(&def);
+  if (std::count_if(active_.begin(), active_.end(), [&](const ActiveFunction &active) {
+        return active.def == &def;
+      }) >= ptrdiff_t(kMaxNestedSpecialisations))
+    throw ir::CompileError(def.loc, "'" + def.name +
+                                        "' calls itself with ever new argument types; give its "
+                                        "recursive calls the types of its parameters");
+  active_.push_back({name, &def});
+  // A PendingRecursion of an outer function passes through this one.
+  struct Pop {
+    std::vector<ActiveFunction> &active;
+    ~Pop() { active.pop_back(); }
+  } pop{active_};
   FunctionTypes guess;
   for (int run = 0;; ++run) {
     if (run == kMaxInferenceRuns)
       throw ir::CompileError(def.loc, "the types of the variables of '" + def.name +
                                           "' do not settle; please report this");
+    // What recursive calls return in this run: what the previous run saw.
+    returns_.insert_or_assign(name, guess.returns);
     ir::Module trial;
     FunctionLowerer lowerer(*this, fn, env, kind, guess, trial, scratch_);
-    lowerer.run(args, structure, name);
+    lowerer.run(args, structure, constants, name);
     const FunctionTypes &next = lowerer.observed();
+    if (lowerer.pendingRecursion() && !anyReturn(next.returns))
+      throw ir::CompileError(*lowerer.pendingRecursion(),
+                             "recursion without a signature: every return of '" + def.name +
+                                 "' depends on what its recursive call returns; give it a "
+                                 "signature (@jit(\"int64(int64)\", device=True)) or a "
+                                 "return that does not call it");
     if (next == guess)
       break;
     guess = next;
   }
-  ir::Function *function =
-      FunctionLowerer(*this, fn, env, kind, guess, target, target).run(args, structure, name);
   returns_.insert_or_assign(name, guess.returns);
-  active_.pop_back();
-  return function;
+  return FunctionLowerer(*this, fn, env, kind, guess, target, target)
+      .run(args, structure, constants, name);
 }
 
 ir::Function *LoweringContext::specialise(const FunctionRef &callee,
                                           std::shared_ptr<const Environment> env,
                                           const std::vector<ArgumentType> &args,
                                           const std::vector<ParameterStructure> &structure,
-                                          const Location &callLoc, ir::Module &target) {
-  if (std::find(active_.begin(), active_.end(), callee.def) != active_.end())
-    throw ir::CompileError(callLoc, "recursive device functions are not supported ('" +
-                                        callee.def->name + "' calls itself)");
-  std::string name = mangle(callee.def->name, args, structure);
+                                          const CompileTimeArguments &constants,
+                                          bool resultDeclared, const Location &callLoc,
+                                          ir::Module &target) {
+  std::string name = mangle(functionKey(callee.def), args, structure, constants);
+  for (const ActiveFunction &active : active_) {
+    if (active.name != name)
+      continue;
+    if (anyReturn(returns_.at(name)))
+      return active.function;
+    if (resultDeclared)
+      return nullptr;
+    throw PendingRecursion{name, callLoc};
+  }
   if (ir::Function *existing = target.lookup(name))
     return existing;
-  return lower(callee, std::move(env), args, structure, ir::Function::Kind::Device, name, target);
+  return lower(callee, std::move(env), args, structure, constants, ir::Function::Kind::Device, name,
+               target);
+}
+
+std::string LoweringContext::functionKey(const FunctionDefStmt *def) {
+  if (auto known = functionKeys_.find(def); known != functionKeys_.end())
+    return known->second;
+  size_t sameName = std::count_if(functionKeys_.begin(), functionKeys_.end(),
+                                  [&](const auto &key) { return key.first->name == def->name; });
+  std::string key = def->name;
+  if (sameName)
+    key.append(".").append(std::to_string(sameName + 1));
+  functionKeys_.emplace(def, key);
+  return key;
 }
 
 ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
@@ -176,8 +227,8 @@ ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &
   std::vector<ParameterStructure> parameters =
       structure.empty() ? leafParameters(args.size()) : structure;
   if (kind == ir::Function::Kind::Device)
-    name = mangle(name, args, parameters);
-  return context.lower(fn, std::move(env), args, parameters, kind, name, out);
+    name = mangle(context.functionKey(fn.def), args, parameters, {});
+  return context.lower(fn, std::move(env), args, parameters, {}, kind, name, out);
 }
 
 } // namespace kaji::frontend

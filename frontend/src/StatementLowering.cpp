@@ -53,7 +53,7 @@ void returnLeaves(const LocalType &type, std::vector<ir::ScalarKind> &leaves) {
 
 ir::Function *FunctionLowerer::run(const std::vector<ArgumentType> &args,
                                    const std::vector<ParameterStructure> &structure,
-                                   std::string name) {
+                                   const CompileTimeArguments &constants, std::string name) {
   const FunctionDefStmt &def = *fn_.def;
   bool kernel = kind_ == ir::Function::Kind::Kernel;
   if (def.params.size() != structure.size())
@@ -85,14 +85,20 @@ ir::Function *FunctionLowerer::run(const std::vector<ArgumentType> &args,
   function_ = target_.addFunction(
       std::make_unique<ir::Function>(std::move(name), kind_, paramTypes, returnType, def.loc));
   function_->paramNames() = std::move(paramNames);
+  if (!kernel)
+    function_->setInlining(fn_.inlining);
+  context_.started(function_);
   ssa_ = std::make_unique<SSABuilder>(*function_);
   enter(function_->entry());
   at(def.loc);
   collectLocals(def.body);
-  bindParameters(args, structure);
+  bindParameters(args, structure, constants);
   lowerBody(def.body);
   lowerImplicitReturn();
-  ssa_->finish();
+  // A run that abandoned statements is a trial whose blocks may be half made: only its
+  // types count (Lowering.cpp).
+  if (!pendingRecursion_)
+    ssa_->finish();
   return function_;
 }
 
@@ -113,12 +119,20 @@ Operand FunctionLowerer::parameterValue(const ParameterStructure &structure,
 }
 
 void FunctionLowerer::bindParameters(const std::vector<ArgumentType> &args,
-                                     const std::vector<ParameterStructure> &structure) {
+                                     const std::vector<ParameterStructure> &structure,
+                                     const CompileTimeArguments &constants) {
   const FunctionDefStmt &def = *fn_.def;
   unsigned next = 0;
   for (size_t i = 0; i < structure.size(); ++i) {
     const Parameter &param = def.params[i];
-    Operand value = parameterValue(structure[i], args, next);
+    bool constant = i < constants.size() && constants[i];
+    Operand value =
+        constant ? compileTimeValue(*constants[i]) : parameterValue(structure[i], args, next);
+    // Never assigned, it names the value itself, so that `if flag:` folds wherever it is.
+    if (constant && !locals_.count(param.name)) {
+      compileTimeParameters_[param.name] = value;
+      continue;
+    }
     locals_.insert(param.name);
     if (value.kind == Operand::Kind::Array) {
       arrays_[param.name] = value;
@@ -206,7 +220,17 @@ void FunctionLowerer::lowerBody(const Body &body) {
   for (const StmtPtr &stmt : body) {
     if (!reachable())
       return;
-    lowerStatement(*stmt);
+    try {
+      lowerStatement(*stmt);
+    } catch (const PendingRecursion &pending) {
+      // Its value is not known in this run: the path ends here, so that the returns that do
+      // not depend on it (the base case, Numba's rule) give the function's type.
+      if (pending.function != function_->name())
+        throw;
+      if (!pendingRecursion_)
+        pendingRecursion_ = pending.loc;
+      enter(newUnreachableBlock());
+    }
   }
 }
 

@@ -294,6 +294,11 @@ private:
     Token kindTok = expectKind(Tok::Ident, "'kernel' or 'device'");
     if (kindTok.text != "kernel" && kindTok.text != "device")
       error(kindTok, "expected 'kernel' or 'device', found " + describe(kindTok));
+    Function::Inlining inlining = Function::Inlining::Default;
+    if (isIdent("alwaysinline") || isIdent("noinline")) {
+      inlining = isIdent("alwaysinline") ? Function::Inlining::Always : Function::Inlining::Never;
+      consume();
+    }
     nameTok = expectKind(Tok::FuncId, "a function name '@name'");
     expect("(");
     std::vector<std::pair<Token, Type>> params;
@@ -316,6 +321,7 @@ private:
                                                kindTok.text == "kernel" ? Function::Kind::Kernel
                                                                         : Function::Kind::Device,
                                                paramTypes, returnType, loc);
+    function->setInlining(inlining);
     function_ = function.get();
     values_.clear();
     forward_.clear();

@@ -73,7 +73,10 @@ public:
 
   std::string print() {
     nameValues();
-    out_ += function_.isKernel() ? "kernel @" : "device @";
+    out_ += function_.isKernel() ? "kernel " : "device ";
+    if (function_.inlining() != Function::Inlining::Default)
+      out_ += function_.inlining() == Function::Inlining::Always ? "alwaysinline " : "noinline ";
+    out_ += "@";
     out_ += function_.name() + "(";
     const Block *entry = function_.entry();
     for (size_t i = 0; i < entry->arguments().size(); ++i) {

@@ -95,6 +95,8 @@ public:
     if (function_.returnType().isArray())
       fail(function_.location(),
            "device function @" + function_.name() + " cannot return an array");
+    if (function_.isKernel() && function_.inlining() != Function::Inlining::Default)
+      fail(function_.location(), "kernel @" + function_.name() + " cannot be inlined");
     for (const auto &block : function_.blocks()) {
       blockNumbers_.emplace(block.get(), blockNumbers_.size());
       for (const auto &arg : block->arguments())

@@ -64,8 +64,11 @@ def describe_value(name, value):
     from kaji.vectorize import Vectorized
 
     if isinstance(value, Kernel):
-        return ("function", value._source, value._describe_globals, False, ())
-    if isinstance(value, (DeviceFunction, Vectorized)):
+        return ("function", value._source, value._describe_globals, False, (), value._inlining)
+    if isinstance(value, DeviceFunction):
+        return ("function", value._source, value._describe_globals, True, value._signatures,
+                value._inlining)
+    if isinstance(value, Vectorized):
         return ("function", value._source, value._describe_globals, True, value._signatures)
     if isinstance(value, Intrinsic):
         return ("builtin", value._kaji_name)

@@ -14,9 +14,10 @@ _CO_VARARGS = 0x04
 _CO_VARKEYWORDS = 0x08
 
 
-def jit(func_or_sig=None, *, device=False, fastmath=False, opt=None, target=None,
-        boundscheck=None, cache=False, lineinfo=False, debug=False, launch_bounds=None,
-        max_registers=None, shared_memory_carveout=None, extensions=None, backend=None):
+def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastmath=False,
+        opt=None, target=None, boundscheck=None, cache=False, lineinfo=False, debug=False,
+        launch_bounds=None, max_registers=None, shared_memory_carveout=None, extensions=None,
+        backend=None):
     """Compiles a Python function into a kernel (or, with ``device=True``, a device function
     kernels call).
 
@@ -47,12 +48,17 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=None, target=None
     100) is the L1/shared split the driver is asked for when the kernel is loaded.
     ``extensions`` (Numba's argument handlers) must be empty: kaji does not run them. Device functions take any target: they are
     compiled into each caller.
+
+    ``inline="always"`` (or True) and ``forceinline=True`` inline every call of the function
+    (LLVM's alwaysinline); ``inline="never"`` keeps every call a call (noinline); by default
+    the optimizer decides. They matter where the function is called from a kernel.
     """
     if target is not None:
         check_target(target)
     if backend is not None:
         check_backend(backend)
     opt = True if opt is None else opt
+    inlining = _inlining(inline, forceinline)
     if debug and opt:
         warnings.warn("debug=True with opt=True is not supported by CUDA. This may result in a "
                       "crash - set debug=False or opt=False.", InvalidConfigWarning,
@@ -66,12 +72,12 @@ def jit(func_or_sig=None, *, device=False, fastmath=False, opt=None, target=None
 
     def decorate(func, signatures=()):
         if device:
-            return DeviceFunction(func, signatures)
+            return DeviceFunction(func, signatures, inlining)
         kernel_target = target if target is not None else default_target()
         if kernel_target == "cuda" and boundscheck:
             raise ValueError(f"kernel '{func.__name__}': boundscheck=True needs target='cpu'; "
                              "kernels on the cuda target are not bounds-checked")
-        kernel = Kernel(func, target=kernel_target,
+        kernel = Kernel(func, target=kernel_target, inlining=inlining,
                         boundscheck=boundscheck is None or bool(boundscheck),
                         backend=backend if backend is not None else default_backend(), **options)
         for signature in signatures:
@@ -99,6 +105,18 @@ class InvalidConfigWarning(UserWarning):
 
 def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _inlining(inline, forceinline):
+    """"always", "never" or "default": what calls of the function become."""
+    if not isinstance(forceinline, bool):
+        raise ValueError(f"forceinline must be True or False, not {forceinline!r}")
+    if inline not in (None, True, False, "always", "never"):
+        raise ValueError("inline must be 'always', 'never', True or False (kaji takes no "
+                         f"cost-model function), not {inline!r}")
+    if forceinline or inline in (True, "always"):
+        return "always"
+    return "never" if inline == "never" else "default"
 
 
 def _launch_bounds(bounds):
@@ -300,7 +318,8 @@ class Kernel(_core.Dispatcher):
 
     def __init__(self, func, fastmath=False, opt=True, target="cuda", boundscheck=True,
                  cache=False, lineinfo=False, debug=False, launch_bounds=(0, 0, 0),
-                 max_registers=0, shared_memory_carveout=None, extensions=(), backend="llvm"):
+                 max_registers=0, shared_memory_carveout=None, extensions=(), backend="llvm",
+                 inlining="default"):
         if backend == "nvrtc":
             add_nvrtc_wheel()
         definition = Definition.take(self, func)
@@ -308,7 +327,8 @@ class Kernel(_core.Dispatcher):
                              cache=cache, lineinfo=lineinfo, debug=debug,
                              launch_bounds=launch_bounds, max_registers=max_registers,
                              shared_memory_carveout=shared_memory_carveout,
-                             extensions=extensions, backend=backend)
+                             extensions=extensions, backend=backend, inlining=inlining)
+        self._inlining = inlining
         self._eager_signatures = []
         self._specializations = {}
         self._specialized = False
@@ -503,12 +523,13 @@ class DeviceFunction:
     float32, float32)", device=True)``), a call converts its scalar arguments to the signature
     its arrays fit and the result to that signature's return type."""
 
-    def __init__(self, func, signatures=()):
+    def __init__(self, func, signatures=(), inlining="default"):
         Definition.take(self, func).show_as(self)
         self._signatures = tuple(_core.canonical_signature(s) for s in signatures)
+        self._inlining = inlining
 
     def __reduce__(self):
-        return (DeviceFunction, (self._definition, self._signatures))
+        return (DeviceFunction, (self._definition, self._signatures, self._inlining))
 
     def __call__(self, *args, **kwargs):
         raise TypeError(f"device function '{self.__name__}' can only be called from a kaji "

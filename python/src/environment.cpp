@@ -37,6 +37,21 @@ frontend::FunctionRef EnvironmentBuilder::function(const std::shared_ptr<Functio
   return ref;
 }
 
+namespace {
+
+ir::Function::Inlining inlining(const std::string &policy, const std::string &name) {
+  if (policy == "default")
+    return ir::Function::Inlining::Default;
+  if (policy == "always")
+    return ir::Function::Inlining::Always;
+  if (policy == "never")
+    return ir::Function::Inlining::Never;
+  throw py::value_error("malformed inlining '" + policy + "' in the description of global '" +
+                        name + "'");
+}
+
+} // namespace
+
 frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
                                                       const py::handle &entry) {
   auto malformed = [&] {
@@ -102,13 +117,15 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     return frontend::GlobalValue::tuple(std::move(elements), std::move(tupleClass),
                                         std::move(names));
   }
-  if (kind == "function" && fields.size() == 5) {
+  if (kind == "function" && (fields.size() == 5 || fields.size() == 6)) {
     std::vector<frontend::Signature> signatures;
     for (const py::handle &text : fields[4])
       signatures.push_back(parseSignatureText(text.cast<std::string>(), /*kernel=*/false));
-    return frontend::GlobalValue::functionRef(
-        function(fields[1].cast<std::shared_ptr<FunctionSource>>(), fields[2],
-                 fields[3].cast<bool>(), std::move(signatures)));
+    frontend::FunctionRef ref = function(fields[1].cast<std::shared_ptr<FunctionSource>>(),
+                                         fields[2], fields[3].cast<bool>(), std::move(signatures));
+    if (fields.size() == 6)
+      ref.inlining = inlining(fields[5].cast<std::string>(), name);
+    return frontend::GlobalValue::functionRef(std::move(ref));
   }
   throw malformed();
 }

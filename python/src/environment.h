@@ -12,10 +12,11 @@
 //   ("tuple", [entries], class, fields)   a tuple of entries; a namedtuple's class name and
 //                                         field names, or None and None
 //   ("namedtuple", class, fields)         a namedtuple class: its name and field names
-//   ("function", source, describe, is_device, signatures)
+//   ("function", source, describe, is_device, signatures[, inlining])
 //                                         another @jit function: its FunctionSource, a
-//                                         callable returning *its* globals' description, and
-//                                         a device function's eager signature texts
+//                                         callable returning *its* globals' description,
+//                                         a device function's eager signature texts, and
+//                                         "default", "always" or "never" (inline=)
 #pragma once
 
 #include "function_source.h"

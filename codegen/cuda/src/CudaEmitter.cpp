@@ -319,8 +319,10 @@ std::string FunctionEmitter::signature() {
     throw CompileError(function_.location(), "function '" + function_.name() +
                                                  "' returns an array; kaji functions return "
                                                  "scalars or nothing");
-  return "static __device__ " + (result.isVoid() ? std::string("void") : typeName(result)) + " " +
-         cudaName(function_) + "(" + params + ")";
+  static const char *const inlining[] = {"", "__forceinline__ ", "__noinline__ "};
+  return std::string("static __device__ ") + inlining[int(function_.inlining())] +
+         (result.isVoid() ? std::string("void") : typeName(result)) + " " + cudaName(function_) +
+         "(" + params + ")";
 }
 
 // Parameters keep their Python names where those are free in C++; a kernel's array `x`

@@ -11,9 +11,13 @@ def scale(v, factor):
 def k(a):
     a[0] = scale(a[0], a[1])
     a[1] = scale(a[1], 3)
+    a[2] = scale(a[2], 0.5)
 
-# One specialisation per argument-type tuple; a literal argument is marked weak.
+# One specialisation per argument-type tuple; a float literal argument is marked weak, an int
+# literal is a compile-time argument: the callee is specialised on its value.
 # CHECK: call @scale__f32_f32(%{{[0-9]+}}, %{{[0-9]+}}) : f32
-# CHECK: call @scale__f32_i64w(%{{[0-9]+}}, %{{[0-9]+}}) : f32
+# CHECK: call @scale__f32_KLi64_3(%{{[0-9]+}}) : f32
+# CHECK: call @scale__f32_f64w(%{{[0-9]+}}, %{{[0-9]+}}) : f32
 # CHECK-DAG: device @scale__f32_f32(%v: f32, %factor: f32) -> f32
-# CHECK-DAG: device @scale__f32_i64w(%v: f32, %factor: i64) -> f32
+# CHECK-DAG: device @scale__f32_KLi64_3(%v: f32) -> f32
+# CHECK-DAG: device @scale__f32_f64w(%v: f32, %factor: f64) -> f32

@@ -143,10 +143,9 @@ TEST(Lowering, KernelsAndDeviceFunctions) {
                           "def k(x):\n"
                           "    x[0] = f(x[0])\n",
                           "void(float32[:])"),
-            "4:12: recursive device functions are not supported ('f' calls itself)");
-  EXPECT_EQ(loweringError("def g(v):\n    pass\ndef k(x):\n    g(x)\n", "void(float32[:])"),
-            "4:5: kernels cannot be called from kernels ('g' is not a device function: decorate "
-            "it with @kaji.jit(device=True))");
+            "4:12: recursion without a signature: every return of 'f' depends on what its "
+            "recursive call returns; give it a signature (@jit(\"int64(int64)\", device=True)) "
+            "or a return that does not call it");
   EXPECT_EQ(loweringError("from kaji import jit\n"
                           "@jit(device=True)\n"
                           "def f(v):\n"

@@ -4,6 +4,7 @@
 
 #include "kaji/frontend/AST.h"
 #include "kaji/frontend/Signature.h"
+#include "kaji/ir/IR.h"
 #include "kaji/ir/Type.h"
 
 #include <map>
@@ -27,6 +28,8 @@ struct FunctionRef {
   // converts its arguments to the one that fits and its result to that return type. None: the
   // function is specialized on each call's argument types.
   std::vector<Signature> signatures;
+  // `inline=`/`forceinline=` of its decorator: what its calls become.
+  ir::Function::Inlining inlining = ir::Function::Inlining::Default;
 };
 
 struct GlobalValue {

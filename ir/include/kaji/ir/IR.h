@@ -197,6 +197,9 @@ private:
 class Function {
 public:
   enum class Kind : uint8_t { Kernel, Device };
+  // What calls of a device function become (the decorator's inline=/forceinline=): the
+  // optimizer's choice, always inlined (LLVM alwaysinline), or never (noinline).
+  enum class Inlining : uint8_t { Default, Always, Never };
 
   Function(std::string name, Kind kind, std::vector<Type> paramTypes, Type returnType,
            Location loc);
@@ -204,6 +207,8 @@ public:
   const std::string &name() const { return name_; }
   Kind kind() const { return kind_; }
   bool isKernel() const { return kind_ == Kind::Kernel; }
+  Inlining inlining() const { return inlining_; }
+  void setInlining(Inlining inlining) { inlining_ = inlining; }
   Type returnType() const { return returnType_; }
   const Location &location() const { return loc_; }
   // Parameter names from the source, for the printer and for diagnostics; may be empty.
@@ -220,6 +225,7 @@ public:
 private:
   std::string name_;
   Kind kind_;
+  Inlining inlining_ = Inlining::Default;
   Type returnType_;
   Location loc_;
   std::vector<std::string> paramNames_;

@@ -1,0 +1,80 @@
+// Compile-time arguments of device functions: values that have no IR form (functions,
+// builtins, types, modules, classes, None) and constants that decide control flow (Python
+// int and bool literals, enum members). The callee is specialised on each such value, as
+// Numba specialises on a first-class function or a literal and Triton on a constexpr.
+#include "FunctionLowerer.h"
+
+#include <cctype>
+
+namespace kaji::frontend {
+namespace {
+
+// `tag`, then `text` as a part of an IR function name, which takes letters, digits, `_`, `.`
+// and `$`.
+std::string tagged(char tag, const std::string &text) {
+  std::string safe(1, tag);
+  for (char c : text)
+    safe += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ? c : '$';
+  return safe;
+}
+
+} // namespace
+
+std::optional<CompileTimeArgument> FunctionLowerer::compileTimeArgument(const Operand &arg) {
+  CompileTimeArgument constant;
+  constant.value = arg;
+  switch (arg.kind) {
+  case Operand::Kind::Function:
+    constant.mangled = tagged('F', context_.functionKey(arg.function.def));
+    return constant;
+  case Operand::Kind::Builtin:
+    if (!arg.elements.empty())
+      return std::nullopt; // a method bound to a run-time value (`x.bit_count`)
+    constant.mangled = tagged('B', arg.name);
+    return constant;
+  case Operand::Kind::Module:
+    constant.mangled = tagged('M', arg.name);
+    return constant;
+  case Operand::Kind::TupleClass:
+    constant.mangled = tagged('C', arg.tupleClass);
+    return constant;
+  case Operand::Kind::EnumClass:
+    constant.mangled = tagged('E', arg.global->qualifiedName);
+    return constant;
+  case Operand::Kind::None:
+    constant.mangled = tagged('N', {});
+    return constant;
+  case Operand::Kind::Scalar:
+    break;
+  default:
+    return std::nullopt;
+  }
+  if (arg.enumMember) {
+    constant.mangled = tagged('E', arg.enumMember->enumClass + "." + arg.enumMember->enumMember);
+    return constant;
+  }
+  // A Python int or bool literal (or an expression of them): its value decides, as a
+  // literal does in Numba. Floats and typed scalars are specialised on their type only.
+  std::optional<int64_t> literal = constantInt(arg);
+  if (!arg.weak || !literal || arg.wideInteger)
+    return std::nullopt;
+  constant.literal = *literal;
+  constant.literalType = arg.type().scalarKind();
+  constant.value.value = nullptr;
+  constant.mangled = tagged('L', std::string(ir::irName(constant.literalType)));
+  constant.mangled.append(*literal < 0 ? "_n" : "_")
+      .append(std::to_string(*literal < 0 ? -uint64_t(*literal) : uint64_t(*literal)));
+  return constant;
+}
+
+Operand FunctionLowerer::compileTimeValue(const CompileTimeArgument &constant) {
+  const Operand &value = constant.value;
+  if (value.kind != Operand::Kind::Scalar)
+    return value;
+  if (value.enumMember)
+    return resolveGlobal(*value.enumMember, fn_.def->loc);
+  at(fn_.def->loc);
+  return intConstant(constant.literalType, constant.literal, /*weak=*/true);
+}
+
+} // namespace kaji::frontend
