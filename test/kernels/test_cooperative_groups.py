@@ -6,6 +6,7 @@ import pytest
 
 import kaji
 from kaji import cuda
+from kaji.cuda import cg
 
 
 def rotate_through_the_grid(values, rounds):
@@ -72,7 +73,7 @@ def test_size_and_thread_rank_count_over_the_whole_grid(jit):
 
 
 def sync_only(values):
-    cuda.cg.this_grid().sync()
+    cg.this_grid().sync()
     values[cuda.grid(1)] = 1
 
 
