@@ -6,6 +6,7 @@
 #include "LLVMLowering.h"
 #include "LargeStack.h"
 #include "OptimizationPipeline.h"
+#include "kaji/ir/Reachability.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -36,29 +37,8 @@ const ir::Function &findKernel(const ir::Module &module, std::string_view name) 
 // Operations that make threads wait for each other, so their kernels run one fiber per thread.
 bool synchronizesThreads(ir::Opcode opcode) {
   return opcode == ir::Opcode::Barrier || opcode == ir::Opcode::BarrierReduce ||
-         opcode == ir::Opcode::WarpSync || opcode == ir::Opcode::Warp;
-}
-
-// True if `kernel`, or a device function it calls directly or indirectly, synchronizes
-// threads.
-bool reachesBarrier(const ir::Module &module, const ir::Function &kernel) {
-  std::unordered_set<const ir::Function *> seen{&kernel};
-  std::vector<const ir::Function *> pending{&kernel};
-  while (!pending.empty()) {
-    const ir::Function *function = pending.back();
-    pending.pop_back();
-    for (const auto &block : function->blocks())
-      for (const auto &op : block->operations()) {
-        if (synchronizesThreads(op->opcode()))
-          return true;
-        if (op->opcode() != ir::Opcode::Call)
-          continue;
-        const ir::Function *callee = module.lookup(op->attrAs<std::string>());
-        if (callee && seen.insert(callee).second)
-          pending.push_back(callee);
-      }
-  }
-  return false;
+         opcode == ir::Opcode::WarpSync || opcode == ir::Opcode::Warp ||
+         opcode == ir::Opcode::GridSync;
 }
 
 struct LoweredHostModule {
@@ -66,6 +46,7 @@ struct LoweredHostModule {
   std::unique_ptr<llvm::Module> module;
   std::string entrySymbol;
   bool usesBarrier = false;
+  bool usesGridSync = false;
   uint64_t staticSharedBytes = 0;
   unsigned parameterCount = 0;
 };
@@ -82,8 +63,10 @@ LoweredHostModule lowerForHost(const ir::Module &module, std::string_view entryN
   HostTarget target;
   lowerModule(module, target, LoweringOptions{options.fastMath, options.boundsCheck},
               *lowered.module);
+  target.finishSharedLayout(*lowered.module);
   llvm::Function *kernelFunction = lowered.module->getFunction(kernel.name());
-  lowered.usesBarrier = reachesBarrier(module, kernel);
+  lowered.usesBarrier = ir::reachesOperation(module, kernel, synchronizesThreads);
+  lowered.usesGridSync = ir::usesGridSync(module, kernel);
   lowered.entrySymbol = buildHostEntry(*kernelFunction, !lowered.usesBarrier);
   lowered.staticSharedBytes = target.staticSharedBytes();
   lowered.parameterCount = unsigned(kernelFunction->arg_size() - 1);
@@ -113,6 +96,7 @@ HostKernel compileAndLoad(const ir::Module &module, std::string_view entryName,
   HostKernel kernel;
   kernel.name = std::string(entryName);
   kernel.usesBarrier = lowered.usesBarrier;
+  kernel.usesGridSync = lowered.usesGridSync;
   kernel.staticSharedBytes = lowered.staticSharedBytes;
   kernel.parameterCount = lowered.parameterCount;
   HostJIT::LoadedCode loaded = HostJIT::instance().load(

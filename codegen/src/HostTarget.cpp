@@ -9,6 +9,7 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
 
@@ -29,7 +30,9 @@ enum ContextField : unsigned {
   kIndexError,
   kWarpBarrier,
   kWarpCollective,
-  kBlockReduce
+  kBlockReduce,
+  kSharedBytes,
+  kGridBarrier
 };
 static_assert(offsetof(HostLaunchContext, threadIdx) == 0 &&
                   offsetof(HostLaunchContext, blockIdx) == 12 &&
@@ -41,7 +44,9 @@ static_assert(offsetof(HostLaunchContext, threadIdx) == 0 &&
                   offsetof(HostLaunchContext, indexError) == 72 &&
                   offsetof(HostLaunchContext, warpBarrier) == 80 &&
                   offsetof(HostLaunchContext, warpCollective) == 88 &&
-                  offsetof(HostLaunchContext, blockReduce) == 96,
+                  offsetof(HostLaunchContext, blockReduce) == 96 &&
+                  offsetof(HostLaunchContext, sharedBytes) == 104 &&
+                  offsetof(HostLaunchContext, gridBarrier) == 112,
               "HostLaunchContext no longer matches contextType()");
 
 // Field numbers of the implicit parameter (see HostTarget.h); the first four are
@@ -51,9 +56,9 @@ enum ImplicitField : unsigned { kImplicitShared = 4, kImplicitContext = 5 };
 llvm::StructType *contextType(llvm::LLVMContext &context) {
   llvm::Type *coordinates = llvm::ArrayType::get(llvm::Type::getInt32Ty(context), 3);
   llvm::Type *pointer = llvm::PointerType::get(context, 0);
-  return llvm::StructType::get(context,
-                               {coordinates, coordinates, coordinates, coordinates, pointer,
-                                pointer, pointer, pointer, pointer, pointer, pointer});
+  return llvm::StructType::get(context, {coordinates, coordinates, coordinates, coordinates,
+                                         pointer, pointer, pointer, pointer, pointer, pointer,
+                                         pointer, llvm::Type::getInt64Ty(context), pointer});
 }
 
 llvm::StructType *implicitType(llvm::LLVMContext &context) {
@@ -79,6 +84,12 @@ llvm::Value *contextPointer(llvm::IRBuilderBase &builder) {
 }
 
 constexpr const char *kRsqrtPrefix = "kaji.host.rsqrt";
+// Where the dynamic shared memory starts in the block's shared memory: a constant whose
+// value finishSharedLayout sets once every static shared array has its place.
+constexpr const char *kDynamicSharedOffset = "kaji.dynamic_shared_offset";
+
+static_assert(runtime::kSharedMemoryAlignment == uint64_t(ir::kMaxArrayAlignment),
+              "the executor's shared memory must be aligned as much as an array may ask");
 
 } // namespace
 
@@ -101,6 +112,10 @@ void HostTarget::emitFence(llvm::IRBuilderBase &builder, const std::string &) co
 
 void HostTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
   callExecutor(builder, kBarrier, "barrier", builder.getVoidTy(), {});
+}
+
+void HostTarget::emitGridSync(llvm::IRBuilderBase &builder) const {
+  callExecutor(builder, kGridBarrier, "grid_barrier", builder.getVoidTy(), {});
 }
 
 llvm::Value *HostTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
@@ -195,6 +210,38 @@ llvm::Value *HostTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::T
   llvm::Value *base =
       builder.CreateExtractValue(implicitArgument(builder), kImplicitShared, "shared");
   return builder.CreateInBoundsGEP(builder.getInt8Ty(), base, builder.getInt64(offset), name);
+}
+
+Target::DynamicShared HostTarget::emitDynamicShared(llvm::IRBuilderBase &builder,
+                                                    uint64_t alignment) const {
+  dynamicAlignment_ = std::max(dynamicAlignment_, alignment);
+  llvm::Module &module = *builder.GetInsertBlock()->getModule();
+  llvm::Type *i64 = builder.getInt64Ty();
+  auto *offsetGlobal =
+      llvm::cast<llvm::GlobalVariable>(module.getOrInsertGlobal(kDynamicSharedOffset, i64));
+  llvm::Value *offset = builder.CreateLoad(i64, offsetGlobal, "dynamic_shared.offset");
+  llvm::Value *base =
+      builder.CreateExtractValue(implicitArgument(builder), kImplicitShared, "shared");
+  llvm::Value *total =
+      loadContextField(builder, contextPointer(builder), kSharedBytes, i64, "shared.bytes");
+  // A launch provides at least the static bytes, so the difference does not wrap.
+  return {builder.CreateInBoundsGEP(builder.getInt8Ty(), base, offset, "dynamic_shared"),
+          builder.CreateNUWSub(total, offset, "dynamic_shared.bytes")};
+}
+
+uint64_t HostTarget::staticSharedBytes() const {
+  if (dynamicAlignment_ == 0)
+    return sharedBytes_;
+  return (sharedBytes_ + dynamicAlignment_ - 1) / dynamicAlignment_ * dynamicAlignment_;
+}
+
+void HostTarget::finishSharedLayout(llvm::Module &module) const {
+  llvm::GlobalVariable *offset = module.getNamedGlobal(kDynamicSharedOffset);
+  if (!offset)
+    return;
+  offset->setInitializer(llvm::ConstantInt::get(offset->getValueType(), staticSharedBytes()));
+  offset->setConstant(true);
+  offset->setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
 void HostTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,

@@ -27,6 +27,7 @@ public:
   unsigned addressSpace(ir::MemorySpace space) const override;
   llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const override;
   void emitBarrier(llvm::IRBuilderBase &builder) const override;
+  void emitGridSync(llvm::IRBuilderBase &builder) const override;
   void emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const override;
   llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
                                  llvm::Value *predicate) const override;
@@ -39,6 +40,7 @@ public:
                                   llvm::Type *resultType, const ir::Location &site) const override;
   llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                  uint64_t alignment, const std::string &name) const override;
+  DynamicShared emitDynamicShared(llvm::IRBuilderBase &builder, uint64_t alignment) const override;
   void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                       const std::string &function, llvm::Value *axis, llvm::Value *index,
                       llvm::Value *extent, bool indexIsUnsigned) const override;
@@ -49,8 +51,11 @@ public:
   void markKernel(llvm::Function &kernel) const override;
   void linkMathLibrary(llvm::Module &module, bool fastMath) const override;
 
-  // Bytes of block-shared memory the SharedArray ops lowered so far occupy.
-  uint64_t staticSharedBytes() const { return sharedBytes_; }
+  // Bytes of block-shared memory the SharedArray ops lowered so far occupy, rounded up to
+  // where the dynamic shared memory starts when the module has some.
+  uint64_t staticSharedBytes() const;
+  // Fixes where the dynamic shared memory starts, once every function is lowered.
+  void finishSharedLayout(llvm::Module &module) const;
 
 private:
   // Calls the HostLaunchContext callback number `field` (`name` in the IR) with the
@@ -62,6 +67,9 @@ private:
   // Shared arrays are laid out one after another in the block's shared memory as they are
   // lowered; the lowering only sees a const Target.
   mutable uint64_t sharedBytes_ = 0;
+  // The dynamic shared memory follows the static arrays, aligned to the largest alignment a
+  // dynamic_shared_array asked for (0: the module has none).
+  mutable uint64_t dynamicAlignment_ = 0;
 };
 
 // Adds `void @<kernel.name>.host_entry(ptr params, ptr context)` (runtime::HostKernelEntry)

@@ -93,6 +93,12 @@ ArrayValue applyLayout(ArrayValue array, ir::Type type, llvm::LLVMContext &conte
   return array;
 }
 
+// A shared or local array's alignment: what it asked for (0: nothing), at least its
+// element's, and 16 bytes by default so vector loads of it line up.
+uint64_t arrayAlignment(uint64_t requested, uint64_t elementSize) {
+  return requested ? std::max(requested, elementSize) : std::max<uint64_t>(elementSize, 16);
+}
+
 class ModuleLowering;
 
 // The atomicrmw operation of kaji's atomic `name` on `kind` elements. Float max and min treat
@@ -145,6 +151,9 @@ private:
   void lowerCall(const ir::Operation &op);
   // A shared_array, local_array or const_array: fixed-shape C-layout storage.
   void lowerStaticArray(const ir::Operation &op);
+  // A dynamic_shared_array: the launch's dynamic shared memory as a 1-D array whose extent
+  // is its size in elements.
+  void lowerDynamicSharedArray(const ir::Operation &op);
   llvm::Value *lowerAtomic(const ir::Operation &op);
   llvm::Value *lowerArrayIndex(const ir::Operation &op);
   void lowerArrayView(const ir::Operation &op);
@@ -533,6 +542,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::Barrier:
     target_.emitBarrier(builder_);
     return;
+  case Opcode::GridSync:
+    target_.emitGridSync(builder_);
+    return;
   case Opcode::Fence:
     target_.emitFence(builder_, op.attrAs<std::string>());
     return;
@@ -593,6 +605,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::LocalArray:
   case Opcode::ConstArray:
     lowerStaticArray(op);
+    return;
+  case Opcode::DynamicSharedArray:
+    lowerDynamicSharedArray(op);
     return;
   case Opcode::Print:
     lowerPrint(op);
@@ -1027,17 +1042,30 @@ void FunctionLowering::lowerPrint(const ir::Operation &op) {
   target_.emitPrintf(builder_, target_.emitCString(builder_, format), args);
 }
 
+void FunctionLowering::lowerDynamicSharedArray(const ir::Operation &op) {
+  ir::Type type = op.resultType();
+  uint64_t elementSize = ir::byteSize(type.scalarKind());
+  Target::DynamicShared memory = target_.emitDynamicShared(
+      builder_, arrayAlignment(uint64_t(op.attrAs<int64_t>()), elementSize));
+  ArrayValue value;
+  value.data = memory.data;
+  value.shape.push_back(builder_.CreateUDiv(memory.bytes, builder_.getInt64(elementSize)));
+  value.strides.push_back(builder_.getInt64(elementSize));
+  arrays_[op.result()] = std::move(value);
+}
+
 void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
   bool shared = op.opcode() == Opcode::SharedArray;
   bool constant = op.opcode() == Opcode::ConstArray;
   const char *what = shared ? "shared array" : constant ? "constant array" : "local array";
   ir::Type type = op.resultType();
   const auto &shape =
-      constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<std::vector<int64_t>>();
+      constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<ir::ArrayAllocation>().shape;
   if (!type.isArray() || shape.size() != type.ndim())
     throw CompileError(op.location(),
                        std::string(what) + " shape does not match its type " + type.str());
   uint64_t elementSize = ir::byteSize(type.scalarKind());
+  uint64_t requested = constant ? 0 : uint64_t(op.attrAs<ir::ArrayAllocation>().alignment);
   uint64_t count = 1;
   constexpr uint64_t kMaxBytes = uint64_t(1) << 32;
   for (int64_t extent : shape) {
@@ -1049,7 +1077,7 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
     count *= uint64_t(extent);
   }
   llvm::Type *storage = llvm::ArrayType::get(memoryType(context_, type.scalarKind()), count);
-  llvm::Align alignment(std::max<uint64_t>(elementSize, 16));
+  llvm::Align alignment(arrayAlignment(requested, elementSize));
   ArrayValue value;
   if (shared) {
     value.data = target_.emitSharedStorage(builder_, storage, alignment.value(),

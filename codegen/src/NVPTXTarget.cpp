@@ -4,6 +4,7 @@
 #include "LibdeviceLowering.h"
 
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Metadata.h>
@@ -174,6 +175,27 @@ llvm::Value *NVPTXTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::
                                           llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
   global->setAlignment(llvm::Align(alignment));
   return global;
+}
+
+// `.extern .shared .align N .b8 kaji_dynamic_shared[]`, one per module, aligned to the most
+// any of its arrays asks for; the size is the %dynamic_smem_size register, which NVVM has no
+// intrinsic for.
+Target::DynamicShared NVPTXTarget::emitDynamicShared(llvm::IRBuilderBase &builder,
+                                                     uint64_t alignment) const {
+  llvm::Module &module = *builder.GetInsertBlock()->getModule();
+  auto *storage = llvm::ArrayType::get(builder.getInt8Ty(), 0);
+  llvm::GlobalVariable *global = module.getNamedGlobal("kaji_dynamic_shared");
+  if (!global)
+    global = new llvm::GlobalVariable(module, storage, false, llvm::GlobalValue::ExternalLinkage,
+                                      nullptr, "kaji_dynamic_shared", nullptr,
+                                      llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
+  if (global->getAlign().valueOrOne().value() < alignment)
+    global->setAlignment(llvm::Align(alignment));
+  auto *readSize = llvm::InlineAsm::get(llvm::FunctionType::get(builder.getInt32Ty(), false),
+                                        "mov.u32 $0, %dynamic_smem_size;", "=r", false);
+  llvm::CallInst *size = builder.CreateCall(readSize, {}, "dynamic_smem_size");
+  size->setDoesNotAccessMemory();
+  return {global, builder.CreateZExt(size, builder.getInt64Ty(), "dynamic_shared.bytes")};
 }
 
 void NVPTXTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &,

@@ -21,6 +21,7 @@ public:
   unsigned addressSpace(ir::MemorySpace space) const override;
   llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const override;
   void emitBarrier(llvm::IRBuilderBase &builder) const override;
+  void emitGridSync(llvm::IRBuilderBase &builder) const override;
   void emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const override;
   llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
                                  llvm::Value *predicate) const override;
@@ -33,6 +34,7 @@ public:
                                   llvm::Type *resultType, const ir::Location &site) const override;
   llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                  uint64_t alignment, const std::string &name) const override;
+  DynamicShared emitDynamicShared(llvm::IRBuilderBase &builder, uint64_t alignment) const override;
   void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                       const std::string &function, llvm::Value *axis, llvm::Value *index,
                       llvm::Value *extent, bool indexIsUnsigned) const override;

@@ -46,6 +46,10 @@ public:
   // A barrier across the threads of one block.
   virtual void emitBarrier(llvm::IRBuilderBase &builder) const = 0;
 
+  // A barrier across every thread of the grid, which the runtime launches cooperatively (all
+  // blocks resident at once); it orders memory at device scope, as threadfence() does.
+  virtual void emitGridSync(llvm::IRBuilderBase &builder) const = 0;
+
   // A memory fence ordering this thread's accesses as seen by threads of `scope`: "block",
   // "device" or "system" (threadfence_block, threadfence, threadfence_system).
   virtual void emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const = 0;
@@ -80,6 +84,16 @@ public:
   // its address, in the address space addressSpace(MemorySpace::Shared); `name` names it.
   virtual llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                          uint64_t alignment, const std::string &name) const = 0;
+
+  // The launch's dynamic shared memory (all dynamic_shared_array ops alias it), its start
+  // aligned to `alignment` bytes: its address in addressSpace(MemorySpace::Shared) and its
+  // size in bytes as an i64, read in the function being built.
+  struct DynamicShared {
+    llvm::Value *data;
+    llvm::Value *bytes;
+  };
+  virtual DynamicShared emitDynamicShared(llvm::IRBuilderBase &builder,
+                                          uint64_t alignment) const = 0;
 
   // Reports an array index found out of range at `location` in `function` (only emitted when
   // LoweringOptions::boundsCheck is set). `axis`, `index` and `extent` are i64 values; the

@@ -67,7 +67,7 @@ std::optional<std::vector<int64_t>> FunctionLowerer::staticShape(const Operand &
   switch (definition->opcode()) {
   case ir::Opcode::SharedArray:
   case ir::Opcode::LocalArray:
-    return definition->attrAs<std::vector<int64_t>>();
+    return definition->attrAs<ir::ArrayAllocation>().shape;
   case ir::Opcode::ConstArray:
     return definition->attrAs<ir::ConstantData>().shape;
   case ir::Opcode::ArrayView: {

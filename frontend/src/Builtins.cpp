@@ -208,8 +208,11 @@ const std::vector<std::string_view> *kajiNamespaceMembers(std::string_view name)
       "and_", "or_", "xor", "inc", "dec",    "cas",    "compare_and_swap"};
   static const std::vector<std::string_view> array = {"array"};
   static const std::vector<std::string_view> arrayLike = {"array_like"};
+  static const std::vector<std::string_view> cooperativeGroups = {"this_grid"};
   if (name == "atomic")
     return &atomic;
+  if (name == "cg")
+    return &cooperativeGroups;
   if (name == "const")
     return &arrayLike;
   if (name == "shared" || name == "local")
@@ -368,6 +371,8 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
     }
     return resolveQualified(base.name + "." + attr, node.loc);
   }
+  if (std::optional<Operand> member = gridGroupAttribute(base, attr, node))
+    return *member;
   if (base.kind == Operand::Kind::Tuple)
     if (std::optional<Operand> field = namedTupleField(base, attr))
       return *field;
@@ -555,6 +560,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return staticArray(expr, name == "kaji.shared.array");
   if (name == "kaji.const.array_like")
     return constArray(expr);
+  if (name.starts_with("kaji.cg."))
+    return callCooperativeGroups(name, expr);
   if (name == "builtins.print")
     return print(expr);
   if (!expr.keywords.empty())

@@ -358,6 +358,14 @@ private:
 
   // The GPU model's builtins (GpuBuiltins.cpp).
   Operand staticArray(const CallExpr &expr, bool shared);
+  // cuda.cg (CooperativeGroups.cpp): a call of cuda.cg.this_grid() or of a grid group's
+  // method, and a grid group's attribute (nothing when `base` is no grid group).
+  Operand callCooperativeGroups(const std::string &name, const CallExpr &expr);
+  std::optional<Operand> gridGroupAttribute(const Operand &base, const std::string &attr,
+                                            const Expr &node);
+  ir::Value *linearSpecialRegister(ir::SpecialReg::Kind coordinates, ir::SpecialReg::Kind extents);
+  // The alignment= of a shared or local array of `element`s: 0 for None, else checked.
+  int64_t arrayAlignment(const Expr &alignmentExpr, ir::ScalarKind element);
   Operand constArray(const CallExpr &expr);
   Operand print(const CallExpr &expr);
   Operand atomic(const std::string &operation, const std::vector<Operand> &args,

@@ -60,27 +60,33 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
   std::string what = shared ? "shared array" : "local array";
   const Expr *shapeExpr = expr.args.size() > 0 ? expr.args[0].get() : nullptr;
   const Expr *dtypeExpr = expr.args.size() > 1 ? expr.args[1].get() : nullptr;
+  const Expr *alignmentExpr = expr.args.size() > 2 ? expr.args[2].get() : nullptr;
   for (const Keyword &kw : expr.keywords) {
     if (kw.name == "shape" && !shapeExpr)
       shapeExpr = kw.value.get();
     else if (kw.name == "dtype" && !dtypeExpr)
       dtypeExpr = kw.value.get();
+    else if (kw.name == "alignment" && !alignmentExpr)
+      alignmentExpr = kw.value.get();
     else
       throw ir::CompileError(kw.loc,
                              display + " got an unexpected keyword argument '" + kw.name + "'");
   }
-  if (!shapeExpr || !dtypeExpr || expr.args.size() > 2)
-    throw ir::CompileError(expr.loc, display + " takes a shape and a dtype");
+  if (!shapeExpr || !dtypeExpr || expr.args.size() > 3)
+    throw ir::CompileError(expr.loc, display + " takes a shape, a dtype and an alignment");
   Operand shape = lower(*shapeExpr);
   std::vector<Operand> extents =
       shape.kind == Operand::Kind::Tuple ? shape.elements : std::vector<Operand>{shape};
   std::vector<int64_t> constantExtents;
   for (const Operand &extent : extents) {
     std::optional<int64_t> value = constantInt(extent);
-    if (!value || *value <= 0)
-      throw ir::CompileError(shapeExpr->loc, "the shape of a " + what +
-                                                 " must be positive constant integers, not '" +
-                                                 unparse(*shapeExpr) + "'");
+    // A shared array of shape 0 (Numba's spelling) is the launch's dynamic shared memory.
+    bool dynamic = shared && value == 0 && extents.size() == 1;
+    if (!value || (*value <= 0 && !dynamic))
+      throw ir::CompileError(shapeExpr->loc,
+                             "the shape of a " + what + " must be positive constant integers" +
+                                 (shared ? " (or 0 for dynamic shared memory)" : "") + ", not '" +
+                                 unparse(*shapeExpr) + "'");
     constantExtents.push_back(*value);
   }
   Operand dtype = lower(*dtypeExpr);
@@ -103,10 +109,33 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
                                                  " bytes per thread; use a shared or global "
                                                  "array");
   }
+  int64_t alignment = alignmentExpr ? arrayAlignment(*alignmentExpr, *kind) : 0;
   ir::Type type = ir::Type::array(*kind, unsigned(constantExtents.size()), ir::Layout::C,
                                   shared ? ir::MemorySpace::Shared : ir::MemorySpace::Local);
+  if (shared && constantExtents == std::vector<int64_t>{0})
+    return Operand::array(
+        at(expr.loc).create(ir::Opcode::DynamicSharedArray, type, {}, alignment)->result());
   ir::Opcode opcode = shared ? ir::Opcode::SharedArray : ir::Opcode::LocalArray;
-  return Operand::array(at(expr.loc).create(opcode, type, {}, constantExtents)->result());
+  return Operand::array(
+      at(expr.loc)
+          .create(opcode, type, {}, ir::ArrayAllocation(std::move(constantExtents), alignment))
+          ->result());
+}
+
+int64_t FunctionLowerer::arrayAlignment(const Expr &alignmentExpr, ScalarKind element) {
+  Operand alignment = lower(alignmentExpr);
+  if (alignment.kind == Operand::Kind::None)
+    return 0;
+  std::optional<int64_t> value = constantInt(alignment);
+  if (!value || *value <= 0 || (*value & (*value - 1)) != 0 || *value > ir::kMaxArrayAlignment)
+    throw ir::CompileError(alignmentExpr.loc, "alignment must be a constant power of two up to " +
+                                                  std::to_string(ir::kMaxArrayAlignment) +
+                                                  ", not '" + unparse(alignmentExpr) + "'");
+  if (*value < ir::byteSize(element))
+    throw ir::CompileError(alignmentExpr.loc,
+                           "alignment " + std::to_string(*value) + " is less than the " +
+                               std::to_string(ir::byteSize(element)) + "-byte element size");
+  return *value;
 }
 
 Operand FunctionLowerer::constArray(const CallExpr &expr) {

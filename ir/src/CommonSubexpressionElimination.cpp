@@ -12,10 +12,11 @@ namespace {
 
 // Pure: same operands give the same result, and nothing else observes the operation.
 // Loads read memory that may change in between; each shared_array and local_array is a
-// distinct allocation.
+// distinct allocation (dynamic_shared_arrays alias, but each keeps the alignment it asked for).
 bool isPure(const Operation &op) {
   return op.result() && !hasSideEffects(op.opcode()) && op.opcode() != Opcode::Load &&
-         op.opcode() != Opcode::SharedArray && op.opcode() != Opcode::LocalArray;
+         op.opcode() != Opcode::SharedArray && op.opcode() != Opcode::LocalArray &&
+         op.opcode() != Opcode::DynamicSharedArray;
 }
 
 // Doubles compare by bits so that 0.0 and -0.0 stay distinct and NaN constants merge.
@@ -38,8 +39,8 @@ size_t hashAttr(const Attr &attr) {
           return size_t(value);
         else if constexpr (std::is_same_v<T, SpecialReg>)
           return size_t(value.kind) * 4 + value.dim;
-        else if constexpr (std::is_same_v<T, std::vector<int64_t>>)
-          return value.size();
+        else if constexpr (std::is_same_v<T, ArrayAllocation>)
+          return value.shape.size();
         else if constexpr (std::is_same_v<T, ConstantData>)
           return std::hash<std::string>()(value.bytes);
         else

@@ -6,19 +6,31 @@ namespace kaji::ir {
 
 namespace {
 
-constexpr std::array<std::string_view, 46> kOpcodeNames = {
-    "const",       "add",        "sub",          "mul",
-    "div",         "floordiv",   "mod",          "pow",
-    "min",         "max",        "and",          "or",
-    "xor",         "shl",        "shr",          "neg",
-    "not",         "abs",        "cmp",          "select",
-    "cast",        "math",       "bits",         "libdevice",
-    "sreg",        "barrier",    "fence",        "barrier_reduce",
-    "warp_sync",   "warp",       "array_dim",    "array_stride",
-    "array_index", "array_view", "load",         "store",
-    "atomic",      "atomic_cas", "shared_array", "local_array",
-    "const_array", "print",      "call",         "br",
-    "cond_br",     "ret",
+constexpr std::array<std::string_view, 48> kOpcodeNames = {
+    "const",        "add",
+    "sub",          "mul",
+    "div",          "floordiv",
+    "mod",          "pow",
+    "min",          "max",
+    "and",          "or",
+    "xor",          "shl",
+    "shr",          "neg",
+    "not",          "abs",
+    "cmp",          "select",
+    "cast",         "math",
+    "bits",         "libdevice",
+    "sreg",         "barrier",
+    "fence",        "barrier_reduce",
+    "warp_sync",    "warp",
+    "grid_sync",    "array_dim",
+    "array_stride", "array_index",
+    "array_view",   "load",
+    "store",        "atomic",
+    "atomic_cas",   "shared_array",
+    "local_array",  "dynamic_shared_array",
+    "const_array",  "print",
+    "call",         "br",
+    "cond_br",      "ret",
 };
 static_assert(static_cast<size_t>(Opcode::Return) + 1 == kOpcodeNames.size(),
               "every opcode needs a name");
@@ -53,6 +65,7 @@ bool hasSideEffects(Opcode op) {
   case Opcode::BarrierReduce:
   case Opcode::WarpSync:
   case Opcode::Warp:
+  case Opcode::GridSync:
   case Opcode::Print:
   case Opcode::Store:
   case Opcode::Atomic:

@@ -413,6 +413,18 @@ private:
 
   Value *parseValue() { return valueRef(expectKind(Tok::ValueId, "a value '%name'")); }
 
+  // An optional `align N` after an array's extents; 0 when absent.
+  int64_t parseAlignment() {
+    if (!isIdent("align"))
+      return 0;
+    consume();
+    Token number = expectKind(Tok::Number, "an alignment in bytes");
+    int64_t alignment;
+    if (!parseNumber(number.text, alignment))
+      error(number, "invalid alignment '" + std::string(number.text) + "'");
+    return alignment;
+  }
+
   // `[n, ...]`: the extents of a shared, local or constant array.
   std::vector<int64_t> parseExtents() {
     expect("[");
@@ -588,6 +600,7 @@ private:
       break;
     }
     case Opcode::Barrier:
+    case Opcode::GridSync:
       hasResult = false;
       break;
     case Opcode::Fence:
@@ -677,8 +690,15 @@ private:
       break;
     }
     case Opcode::SharedArray:
-    case Opcode::LocalArray:
-      attr = parseExtents();
+    case Opcode::LocalArray: {
+      std::vector<int64_t> shape = parseExtents();
+      attr = ArrayAllocation(std::move(shape), parseAlignment());
+      expect(":");
+      resultType = parseType();
+      break;
+    }
+    case Opcode::DynamicSharedArray:
+      attr = parseAlignment();
       expect(":");
       resultType = parseType();
       break;

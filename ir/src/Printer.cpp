@@ -152,6 +152,11 @@ private:
     return s + "]";
   }
 
+  // " align N" where an array asks for an alignment, nothing for the natural one.
+  static std::string alignmentSuffix(int64_t alignment) {
+    return alignment ? " align " + std::to_string(alignment) : "";
+  }
+
   template <class T> const T *attr(const Operation &op) const { return std::get_if<T>(&op.attr()); }
 
   void printLocation(const Location &loc) {
@@ -242,6 +247,7 @@ private:
       return;
     }
     case Opcode::Barrier:
+    case Opcode::GridSync:
       return;
     case Opcode::WarpSync:
       out_ += " " + operand(op, 0);
@@ -293,8 +299,18 @@ private:
       return;
     case Opcode::SharedArray:
     case Opcode::LocalArray: {
-      const auto *shape = attr<std::vector<int64_t>>(op);
-      out_ += " " + extentList(shape ? *shape : std::vector<int64_t>{}) + typeSuffix;
+      const auto *allocation = attr<ArrayAllocation>(op);
+      if (!allocation) {
+        out_ += " <missing>" + typeSuffix;
+        return;
+      }
+      out_ +=
+          " " + extentList(allocation->shape) + alignmentSuffix(allocation->alignment) + typeSuffix;
+      return;
+    }
+    case Opcode::DynamicSharedArray: {
+      const auto *alignment = attr<int64_t>(op);
+      out_ += alignmentSuffix(alignment ? *alignment : 0) + typeSuffix;
       return;
     }
     case Opcode::ConstArray: {

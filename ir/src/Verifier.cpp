@@ -209,6 +209,13 @@ private:
                    ", got " + std::to_string(op.numOperands()));
   }
 
+  // An array's alignment: 0 (natural) or a power of two up to kMaxArrayAlignment.
+  void verifyAlignment(const Operation &op, int64_t alignment) {
+    if (alignment < 0 || alignment > kMaxArrayAlignment || (alignment & (alignment - 1)) != 0)
+      fail(op, "alignment must be a power of two up to " + std::to_string(kMaxArrayAlignment) +
+                   ", got " + std::to_string(alignment));
+  }
+
   void expectResult(const Operation &op, bool wanted) {
     if (wanted && !op.result())
       fail(op, "must produce a result");
@@ -553,6 +560,7 @@ private:
         fail(op, "result must be i32, not " + op.resultType().str());
       return;
     case Opcode::Barrier:
+    case Opcode::GridSync:
       expectOperands(op, 0);
       expectResult(op, false);
       return;
@@ -622,12 +630,23 @@ private:
                      std::to_string(elements * byteSize(type.scalarKind())) + " of its shape");
       return;
     }
+    case Opcode::DynamicSharedArray: {
+      expectOperands(op, 0);
+      expectAttr<int64_t>(op, "an alignment");
+      Type type = op.resultType();
+      if (!type.isArray() || type.memorySpace() != MemorySpace::Shared ||
+          type.layout() != Layout::C || type.ndim() != 1)
+        fail(op, "result must be a one-dimensional C-layout shared array, not " + type.str());
+      verifyAlignment(op, op.attrAs<int64_t>());
+      return;
+    }
     case Opcode::SharedArray:
     case Opcode::LocalArray: {
       expectOperands(op, 0);
-      expectAttr<std::vector<int64_t>>(op, "a shape");
+      expectAttr<ArrayAllocation>(op, "a shape");
       Type type = op.resultType();
-      const auto &shape = op.attrAs<std::vector<int64_t>>();
+      const auto &shape = op.attrAs<ArrayAllocation>().shape;
+      verifyAlignment(op, op.attrAs<ArrayAllocation>().alignment);
       bool shared = op.opcode() == Opcode::SharedArray;
       if (!type.isArray() ||
           type.memorySpace() != (shared ? MemorySpace::Shared : MemorySpace::Local) ||

@@ -103,6 +103,17 @@ class InvalidConfigWarning(UserWarning):
     """Options that do not go together (Numba's NumbaInvalidConfigWarning)."""
 
 
+def _block_threads(blockdim):
+    """The threads of a block given as an int or a tuple of up to three ints."""
+    extents = blockdim if isinstance(blockdim, tuple) else (blockdim,)
+    if not 1 <= len(extents) <= 3 or not all(_is_int(extent) for extent in extents):
+        raise TypeError(f"blockdim must be an int or a tuple of 1 to 3 ints, not {blockdim!r}")
+    threads = 1
+    for extent in extents:
+        threads *= int(extent)
+    return threads
+
+
 def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -471,6 +482,19 @@ class Kernel(_core.Dispatcher):
         """The largest block the kernel launches with (or {signature: threads})."""
         return self._resource(signature, "max_threads_per_block")
 
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0, signature=None):
+        """The most blocks a cooperative launch (a kernel that synchronizes its grid with
+        ``cuda.cg``) may have with blocks of `blockdim` (an int or a tuple) and `dynsmemsize`
+        bytes of dynamic shared memory, on the current device; for `signature`, which a
+        kernel with one signature may leave out."""
+        if signature is None:
+            if len(self.signatures) != 1:
+                raise TypeError(f"kernel '{self.__qualname__}' has {len(self.signatures)} "
+                                "signatures: name the one to ask about")
+            signature = self.signatures[0]
+        return super().max_cooperative_grid_blocks(signature_text(signature),
+                                                   _block_threads(blockdim), dynsmemsize)
+
     def _resource(self, signature, name):
         return self._each_signature(signature, lambda sig: self.resource_usage(sig)[name])
 
@@ -500,6 +524,9 @@ class Overload:
 
     def inspect_sass(self):
         return self.kernel.inspect_sass(self.signature)
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        return self.kernel.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)
 
     def __repr__(self):
         return f"<kaji overload {self.kernel.__qualname__}{self.signature}>"

@@ -68,6 +68,7 @@ gridDim = IntrinsicNamespace(_kernel_name("gridDim"), ("x", "y", "z"))
 shared = IntrinsicNamespace(_kernel_name("shared"), ("array",))
 local = IntrinsicNamespace(_kernel_name("local"), ("array",))
 const = IntrinsicNamespace(_kernel_name("const"), ("array_like",))
+cg = IntrinsicNamespace(_kernel_name("cg"), ("this_grid",))
 literal_unroll = _LiteralUnroll(_kernel_name("literal_unroll"))
 atomic = IntrinsicNamespace(
     _kernel_name("atomic"),
@@ -113,4 +114,4 @@ libdevice = _CompilerTable(_kernel_name("libdevice"), _libdevice_functions)
 fp16 = _CompilerTable(_kernel_name("fp16"), _half_precision_functions)
 
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
-           "const", "atomic", "libdevice", "fp16", "literal_unroll"]
+           "const", "cg", "atomic", "libdevice", "fp16", "literal_unroll"]

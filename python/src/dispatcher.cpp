@@ -7,6 +7,7 @@
 #include "performance_warnings.h"
 
 #include "kaji/driver/SassDisassembler.h"
+#include "kaji/ir/Reachability.h"
 #include "kaji/runtime/Device.h"
 #include "kaji/runtime/Driver.h"
 
@@ -288,6 +289,20 @@ driver::ResourceUsage Dispatcher::resourceUsage(const std::string &signature) {
                                     settings.ptx.optLevel);
 }
 
+int64_t Dispatcher::maxCooperativeGridBlocks(const std::string &signature, int64_t blockThreads,
+                                             int64_t dynamicSharedBytes) {
+  if (blockThreads < 1 || blockThreads > 1024)
+    throw py::value_error("a block has 1 to 1024 threads, not " + std::to_string(blockThreads));
+  if (dynamicSharedBytes < 0)
+    throw py::value_error("dynsmemsize must not be negative");
+  if (target() == driver::Target::Host)
+    return int64_t(runtime::HostExecutor::kMaxCooperativeBlocks);
+  int device = runtime::selectedDevice();
+  std::string arch = archFor(runtime::Device::get(device).computeCapability());
+  return load(compiled(parameterTypes(signature), arch), device)
+      .function.maxCooperativeGridBlocks(int(blockThreads), size_t(dynamicSharedBytes));
+}
+
 std::string Dispatcher::signatureFor(const py::tuple &args) {
   frontend::Signature types = launchTypes(readArguments(args));
   return signatureText(types.params, types.structure);
@@ -419,6 +434,23 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
       kernel.function.setMaxDynamicSharedBytes(int(config.sharedBytes));
       kernel.sharedBytesOptedIn = config.sharedBytes;
     }
+    if (kernel.compiled->cooperative) {
+      if (capture)
+        throw py::type_error("kernel '" + name() +
+                             "' synchronizes its grid (cuda.cg), which needs a cooperative "
+                             "launch; a CUDA graph cannot capture one");
+      int64_t blocks = int64_t(config.grid.x) * config.grid.y * config.grid.z;
+      int64_t threads = int64_t(config.block.x) * config.block.y * config.block.z;
+      int64_t limit =
+          kernel.function.maxCooperativeGridBlocks(int(threads), size_t(config.sharedBytes));
+      if (blocks > limit)
+        throw py::value_error("kernel '" + name() +
+                              "' synchronizes its grid (cuda.cg), so every block must be "
+                              "resident at once: the device holds " +
+                              std::to_string(limit) + " blocks of " + std::to_string(threads) +
+                              " threads (max_cooperative_grid_blocks), and the grid has " +
+                              std::to_string(blocks));
+    }
     // Warned of when a specialization first launches with a shape, not at every launch.
     warnIfLowOccupancy(int64_t(config.grid.x) * config.grid.y * config.grid.z,
                        kernel.lowOccupancyBlocks);
@@ -436,7 +468,10 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
     if (argument.needsStaging())
       argument.stage(stream);
   pack(kernel.compiled->paramTypes, arguments, kernel.buffer, name(), parameterNames_);
-  runtime::launch(kernel.function, config, stream, kernel.buffer.params.data());
+  if (kernel.compiled->cooperative)
+    runtime::launchCooperative(kernel.function, config, stream, kernel.buffer.params.data());
+  else
+    runtime::launch(kernel.function, config, stream, kernel.buffer.params.data());
   for (Argument &argument : arguments)
     argument.unstage(stream);
   if (capture)
@@ -455,11 +490,12 @@ void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &a
   HostSpecialization &specialization = hostSpecialization(arguments);
   const codegen::HostKernel &kernel = specialization.kernel;
   pack(specialization.paramTypes, arguments, specialization.buffer, name(), parameterNames_);
-  runtime::HostExecutor::shared().launch(
-      kernel.entry,
-      kernel.usesBarrier ? runtime::HostThreads::Fibers : runtime::HostThreads::LoopInEntry,
-      config.grid, config.block, kernel.staticSharedBytes + config.sharedBytes,
-      specialization.buffer.params.data(), kernel.frameBytes);
+  runtime::HostThreads threads = kernel.usesGridSync  ? runtime::HostThreads::Cooperative
+                                 : kernel.usesBarrier ? runtime::HostThreads::Fibers
+                                                      : runtime::HostThreads::LoopInEntry;
+  runtime::HostExecutor::shared().launch(kernel.entry, threads, config.grid, config.block,
+                                         kernel.staticSharedBytes + config.sharedBytes,
+                                         specialization.buffer.params.data(), kernel.frameBytes);
 }
 
 const Dispatcher::Key &Dispatcher::keyOf(uint32_t where, const std::vector<Argument> &arguments) {
@@ -537,8 +573,10 @@ const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
   if (diskCache_)
     settings.diskCache = &diskCache.emplace(driver::DiskCache::defaultDirectory());
   driver::CompiledModule module = compileKernel(kernel_, params, settings);
-  compiled_.push_back(std::make_unique<CompiledKernel>(CompiledKernel{
-      arch, params.params, params.structure, std::move(module.ptx), module.entryNames.at(0)}));
+  bool cooperative = module.ptx.find(ir::kGridBarrierSymbol) != std::string::npos;
+  compiled_.push_back(std::make_unique<CompiledKernel>(
+      CompiledKernel{arch, params.params, params.structure, std::move(module.ptx),
+                     module.entryNames.at(0), cooperative}));
   return *compiled_.back();
 }
 
@@ -699,6 +737,9 @@ void bindDispatcher(py::module_ &m) {
       .def("signature_for", &Dispatcher::signatureFor, py::arg("args"),
            "The signature a launch with `args` compiles for.")
       .def("sass", &Dispatcher::sass, py::arg("signature"))
+      .def("max_cooperative_grid_blocks", &Dispatcher::maxCooperativeGridBlocks,
+           py::arg("signature"), py::arg("block_threads"), py::arg("dynamic_shared_bytes") = 0,
+           "The most blocks a cooperative launch of the kernel for `signature` may have.")
       .def(
           "resource_usage",
           [](Dispatcher &dispatcher, const std::string &signature) {

@@ -42,6 +42,8 @@ struct CompiledKernel {
   std::vector<frontend::ParameterStructure> structure; // tuples among them; empty: none
   std::string ptx;
   std::string entry;
+  // It synchronizes its grid (cuda.cg): launched with cuLaunchCooperativeKernel.
+  bool cooperative = false;
 };
 
 // The preallocated parameter buffer of one specialization.
@@ -112,6 +114,10 @@ public:
   // (cuFuncGetAttribute) for the cuda target on a usable GPU, else ptxas's report on its
   // PTX for the target arch.
   driver::ResourceUsage resourceUsage(const std::string &signature);
+  // The most blocks of `blockThreads` threads a cooperative launch of the kernel for
+  // `signature` may have on the current device (the cpu target's fixed limit there).
+  int64_t maxCooperativeGridBlocks(const std::string &signature, int64_t blockThreads,
+                                   int64_t dynamicSharedBytes);
   // The signature text a launch with `args` compiles for (Numba's specialize()).
   std::string signatureFor(const py::tuple &args);
 

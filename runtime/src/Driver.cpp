@@ -61,8 +61,11 @@ void Driver::resolveEntryPoints() {
   bind(api_.cuModuleGetGlobal, "cuModuleGetGlobal_v2");
   bind(api_.cuFuncGetAttribute, "cuFuncGetAttribute");
   bind(api_.cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize");
+  bind(api_.cuOccupancyMaxActiveBlocksPerMultiprocessor,
+       "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   bind(api_.cuFuncSetAttribute, "cuFuncSetAttribute");
   bind(api_.cuLaunchKernel, "cuLaunchKernel");
+  bind(api_.cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel");
   bind(api_.cuMemAlloc, "cuMemAlloc_v2");
   bind(api_.cuMemFree, "cuMemFree_v2");
   bind(api_.cuMemcpyHtoD, "cuMemcpyHtoD_v2");

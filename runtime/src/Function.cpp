@@ -1,6 +1,7 @@
 #include "kaji/runtime/Function.h"
 
 #include "kaji/runtime/Context.h"
+#include "kaji/runtime/Device.h"
 #include "kaji/runtime/Driver.h"
 
 namespace kaji::runtime {
@@ -24,6 +25,15 @@ int Function::occupancyBlockSize(std::size_t dynamicSharedBytes) const {
                                                                  nullptr, dynamicSharedBytes, 0),
                  "cuOccupancyMaxPotentialBlockSize");
   return blockSize;
+}
+
+int64_t Function::maxCooperativeGridBlocks(int blockThreads, std::size_t dynamicSharedBytes) const {
+  makeCurrent(device_);
+  int perMultiprocessor = 0;
+  driver_->check(driver_->api().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                     &perMultiprocessor, handle_, blockThreads, dynamicSharedBytes),
+                 "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return int64_t(perMultiprocessor) * Device::get(device_).multiprocessorCount();
 }
 
 void Function::setAttribute(CUfunction_attribute attribute, int value,

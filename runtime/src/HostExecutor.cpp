@@ -6,51 +6,19 @@
 
 #include <algorithm>
 #include <atomic>
+#include <barrier>
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <system_error>
 #include <thread>
+#include <vector>
 
 namespace kaji::runtime {
 namespace {
 
 struct FreeDeleter {
   void operator()(void *memory) const { std::free(memory); }
-};
-
-// One launch, as every worker sees it.
-struct LaunchState {
-  HostKernelEntry entry = nullptr;
-  HostThreads threads = HostThreads::LoopInEntry;
-  Dim3 grid;
-  Dim3 block;
-  void *const *params = nullptr;
-  uint64_t blockCount = 0;
-  // Workers take blocks in chunks: one shared counter bumped per block costs more than a
-  // small block's work once two cores contend for its cache line.
-  uint64_t blocksPerClaim = 1;
-  std::atomic<uint64_t> nextBlock{0};
-  // The first failure; launch() throws it once every worker is done.
-  std::atomic<bool> failed{false};
-  std::mutex errorLock;
-  std::exception_ptr error;
-
-  void recordIndexError(const char *site, int64_t axis, int64_t index, int64_t extent,
-                        bool indexIsUnsigned) {
-    std::lock_guard<std::mutex> guard(errorLock);
-    if (failed.exchange(true))
-      return;
-    std::string value = indexIsUnsigned ? std::to_string(uint64_t(index)) : std::to_string(index);
-    error = std::make_exception_ptr(
-        KernelIndexError(std::string(site) + ": index " + value + " is out of bounds for axis " +
-                         std::to_string(axis) + " with size " + std::to_string(extent)));
-  }
-
-  void recordFailure(std::exception_ptr failure) {
-    std::lock_guard<std::mutex> guard(errorLock);
-    if (!failed.exchange(true))
-      error = std::move(failure);
-  }
 };
 
 void checkExtents(const char *what, Dim3 dims, Dim3 limits) {
@@ -82,6 +50,43 @@ void unflatten(uint64_t linear, Dim3 extent, uint32_t out[3]) {
 
 } // namespace
 
+// One launch, as every worker sees it.
+struct LaunchState {
+  HostKernelEntry entry = nullptr;
+  HostThreads threads = HostThreads::LoopInEntry;
+  Dim3 grid;
+  Dim3 block;
+  void *const *params = nullptr;
+  uint64_t blockCount = 0;
+  // Workers take blocks in chunks: one shared counter bumped per block costs more than a
+  // small block's work once two cores contend for its cache line.
+  uint64_t blocksPerClaim = 1;
+  std::atomic<uint64_t> nextBlock{0};
+  // A cooperative launch's: every block arrives once per grid sync, and drops out when done.
+  std::barrier<> *gridBarrier = nullptr;
+  // The first failure; launch() throws it once every worker is done.
+  std::atomic<bool> failed{false};
+  std::mutex errorLock;
+  std::exception_ptr error;
+
+  void recordIndexError(const char *site, int64_t axis, int64_t index, int64_t extent,
+                        bool indexIsUnsigned) {
+    std::lock_guard<std::mutex> guard(errorLock);
+    if (failed.exchange(true))
+      return;
+    std::string value = indexIsUnsigned ? std::to_string(uint64_t(index)) : std::to_string(index);
+    error = std::make_exception_ptr(
+        KernelIndexError(std::string(site) + ": index " + value + " is out of bounds for axis " +
+                         std::to_string(axis) + " with size " + std::to_string(extent)));
+  }
+
+  void recordFailure(std::exception_ptr failure) {
+    std::lock_guard<std::mutex> guard(errorLock);
+    if (!failed.exchange(true))
+      error = std::move(failure);
+  }
+};
+
 // A fiber's stack beyond the kernel's own frames: the executor's frames below the kernel and
 // the library functions the kernel calls (libm, printf) above it.
 constexpr uint64_t kFiberReserveBytes = 64 * 1024;
@@ -95,9 +100,11 @@ struct HostExecutor::Worker {
   uint64_t sharedCapacity = 0;
   LaunchState *launch = nullptr;
   HostLaunchContext context{};
+  // The fiber barrier epoch of the block's last grid sync (FiberGroup::barrierEpoch).
+  uint64_t gridEpoch = ~uint64_t(0);
 
   void *sharedMemory(uint64_t bytes) {
-    constexpr uint64_t kAlignment = 64;
+    constexpr uint64_t kAlignment = kSharedMemoryAlignment;
     bytes = std::max<uint64_t>((bytes + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
     if (bytes > sharedCapacity) {
       shared.reset(std::aligned_alloc(kAlignment, bytes));
@@ -114,6 +121,23 @@ struct HostExecutor::Worker {
                          int64_t extent, uint32_t indexIsUnsigned) {
     static_cast<Worker *>(executor)->launch->recordIndexError(site, axis, index, extent,
                                                               indexIsUnsigned != 0);
+  }
+
+  // The first of the block's threads through its barrier arrives for the whole block.
+  static void gridBarrier(void *executor) {
+    auto &worker = *static_cast<Worker *>(executor);
+    if (!worker.launch->gridBarrier) {
+      worker.launch->recordFailure(std::make_exception_ptr(std::logic_error(
+          "a kernel with a grid sync was launched without HostThreads::Cooperative")));
+      return;
+    }
+    worker.fibers.barrier();
+    uint64_t epoch = worker.fibers.barrierEpoch();
+    if (worker.gridEpoch != epoch) {
+      worker.gridEpoch = epoch;
+      worker.launch->gridBarrier->arrive_and_wait();
+    }
+    worker.fibers.barrier();
   }
 
   static void warpBarrier(void *executor, uint32_t mask) {
@@ -182,6 +206,17 @@ struct HostExecutor::Worker {
     }
   }
 
+  // A cooperative launch's block `linear`, then out of the grid barrier.
+  void runCooperativeBlock(uint64_t linear) {
+    try {
+      unflatten(linear, launch->grid, context.blockIdx);
+      runFibers(launch->block.x * launch->block.y * launch->block.z);
+    } catch (...) {
+      launch->recordFailure(std::current_exception());
+    }
+    launch->gridBarrier->arrive_and_drop();
+  }
+
   void runFibers(unsigned threadsPerBlock) {
     try {
       fibers.run(threadsPerBlock, &Worker::runThread, this);
@@ -232,33 +267,75 @@ void HostExecutor::launch(HostKernelEntry entry, HostThreads threads, Dim3 grid,
   state.blockCount = uint64_t(grid.x) * grid.y * grid.z;
   // About 16 claims per worker keeps the load balanced when blocks take unequal time.
   state.blocksPerClaim = std::max<uint64_t>(1, state.blockCount / (16 * workers_.size()));
-  unsigned threadsPerBlock = block.x * block.y * block.z;
-  for (auto &worker : workers_) {
-    worker->launch = &state;
-    worker->context = HostLaunchContext{};
-    worker->context.blockDim[0] = block.x;
-    worker->context.blockDim[1] = block.y;
-    worker->context.blockDim[2] = block.z;
-    worker->context.gridDim[0] = grid.x;
-    worker->context.gridDim[1] = grid.y;
-    worker->context.gridDim[2] = grid.z;
-    worker->context.sharedMemory = worker->sharedMemory(sharedBytes);
-    worker->context.executor = worker.get();
-    worker->context.barrier = &Worker::barrier;
-    worker->context.indexError = &Worker::indexError;
-    worker->context.warpBarrier = &Worker::warpBarrier;
-    worker->context.warpCollective = &Worker::warpCollective;
-    worker->context.blockReduce = &Worker::blockReduce;
-    if (threads == HostThreads::Fibers) {
-      worker->exchange.reserve(threadsPerBlock);
-      worker->fibers.growStacks(kFiberReserveBytes + frameBytes);
-    }
+  if (threads == HostThreads::Cooperative) {
+    launchCooperative(state, sharedBytes, frameBytes);
+    return;
   }
+  for (auto &worker : workers_)
+    prepare(*worker, state, sharedBytes, frameBytes);
   // A single block has nobody to share it with: waking the pool would cost more than it.
   if (state.blockCount == 1)
     workers_.front()->runBlocks();
   else
     pool_->runOnAll([this](unsigned worker) { workers_[worker]->runBlocks(); });
+  if (state.failed)
+    std::rethrow_exception(state.error);
+}
+
+void HostExecutor::prepare(Worker &worker, LaunchState &state, uint64_t sharedBytes,
+                           uint64_t frameBytes) {
+  worker.launch = &state;
+  worker.context = HostLaunchContext{};
+  worker.context.blockDim[0] = state.block.x;
+  worker.context.blockDim[1] = state.block.y;
+  worker.context.blockDim[2] = state.block.z;
+  worker.context.gridDim[0] = state.grid.x;
+  worker.context.gridDim[1] = state.grid.y;
+  worker.context.gridDim[2] = state.grid.z;
+  worker.context.sharedMemory = worker.sharedMemory(sharedBytes);
+  worker.context.sharedBytes = sharedBytes;
+  worker.context.executor = &worker;
+  worker.context.barrier = &Worker::barrier;
+  worker.context.indexError = &Worker::indexError;
+  worker.context.warpBarrier = &Worker::warpBarrier;
+  worker.context.warpCollective = &Worker::warpCollective;
+  worker.context.blockReduce = &Worker::blockReduce;
+  worker.context.gridBarrier = &Worker::gridBarrier;
+  if (state.threads != HostThreads::LoopInEntry) {
+    worker.exchange.reserve(state.block.x * state.block.y * state.block.z);
+    worker.fibers.growStacks(kFiberReserveBytes + frameBytes);
+  }
+}
+
+void HostExecutor::launchCooperative(LaunchState &state, uint64_t sharedBytes,
+                                     uint64_t frameBytes) {
+  if (state.blockCount > kMaxCooperativeBlocks)
+    throw std::invalid_argument(
+        "a cooperative launch (a kernel with a grid sync) runs every block at once; the cpu "
+        "target runs at most " +
+        std::to_string(kMaxCooperativeBlocks) + " blocks so, and this grid has " +
+        std::to_string(state.blockCount));
+  while (cooperativeWorkers_.size() < state.blockCount)
+    cooperativeWorkers_.push_back(std::make_unique<Worker>());
+  std::barrier<> grid(std::ptrdiff_t(state.blockCount));
+  state.gridBarrier = &grid;
+  for (uint64_t b = 0; b < state.blockCount; ++b)
+    prepare(*cooperativeWorkers_[b], state, sharedBytes, frameBytes);
+  std::vector<std::thread> blocks;
+  uint64_t started = 1;
+  try {
+    for (; started < state.blockCount; ++started)
+      blocks.emplace_back(
+          [this, started] { cooperativeWorkers_[started]->runCooperativeBlock(started); });
+  } catch (const std::system_error &) {
+    // Blocks without a thread never arrive: the launch fails, and the rest are not held up.
+    state.recordFailure(std::current_exception());
+    for (uint64_t b = started; b < state.blockCount; ++b)
+      grid.arrive_and_drop();
+  }
+  cooperativeWorkers_[0]->runCooperativeBlock(0);
+  for (std::thread &block : blocks)
+    block.join();
   if (state.failed)
     std::rethrow_exception(state.error);
 }

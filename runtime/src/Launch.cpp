@@ -96,6 +96,21 @@ LaunchConfig validateLaunch(const Function &function, const Extent3 &grid, const
   return validateLaunch(limits, grid, block, sharedBytes);
 }
 
+void launchCooperative(const Function &function, const LaunchConfig &config, const Stream *stream,
+                       void **params) {
+  makeCurrentCached(function.device());
+  CUstream queue = stream ? stream->handle() : nullptr;
+  Dim3 grid = config.grid, block = config.block;
+  CUresult result = function.driver().api().cuLaunchCooperativeKernel(
+      function.handle(), grid.x, grid.y, grid.z, block.x, block.y, block.z, config.sharedBytes,
+      queue, params);
+  if (result != CUDA_SUCCESS)
+    function.driver().raise(result, "cuLaunchCooperativeKernel",
+                            "kernel '" + function.name() + "', grid " + text(grid) + ", block " +
+                                text(block) + ", " + std::to_string(config.sharedBytes) +
+                                " bytes of dynamic shared memory");
+}
+
 namespace detail {
 
 void launchFailed(CUresult result, const Function &function, Dim3 grid, Dim3 block,

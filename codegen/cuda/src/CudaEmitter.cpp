@@ -4,11 +4,13 @@
 // undefined goes through the prelude's helpers (kaji_prelude.cuh).
 #include "kaji/codegen/cuda/CudaCodegen.h"
 #include "kaji/ir/Libdevice.h"
+#include "kaji/ir/Reachability.h"
 
 #include "CommaSeparated.h"
 #include "CudaMath.h"
 #include "CudaNames.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstring>
@@ -160,6 +162,14 @@ class ModuleEmitter;
 
 uint64_t staticArrayCount(const ir::Operation &op);
 
+// `__align__(N) ` for an array of `element`s that asked for `requested` bytes (0: nothing):
+// at least the element's alignment, and 16 by default, as the LLVM lowering aligns.
+std::string alignment(int64_t requested, ScalarKind element) {
+  int64_t size = int64_t(ir::byteSize(element));
+  int64_t bytes = requested ? std::max(requested, size) : std::max<int64_t>(size, 16);
+  return "__align__(" + std::to_string(bytes) + ") ";
+}
+
 class FunctionEmitter {
 public:
   FunctionEmitter(ModuleEmitter &module, const ir::Function &function, LineWriter &out)
@@ -254,6 +264,15 @@ public:
 
   const ir::Module &module() const { return module_; }
 
+  // The module's grid-sync counter (kaji_prelude.cuh's grid_sync), declared on first use
+  // under the name the runtime recognises cooperative kernels by.
+  std::string gridBarrier(const ir::Location &location) {
+    if (!gridBarrierDeclared_)
+      constants_.line("__device__ u32 " + std::string(ir::kGridBarrierSymbol) + ";", location);
+    gridBarrierDeclared_ = true;
+    return ir::kGridBarrierSymbol;
+  }
+
   // A __constant__ array at file scope with the given contents; returns its name.
   std::string constantArray(const ir::Operation &op) {
     const auto &data = op.attrAs<ir::ConstantData>();
@@ -306,6 +325,7 @@ private:
   LineWriter body_;
   LineWriter constants_;
   unsigned constantCount_ = 0;
+  bool gridBarrierDeclared_ = false;
   std::set<std::string> libdeviceDeclarations_;
 };
 
@@ -440,12 +460,20 @@ void FunctionEmitter::nameValues(const std::vector<const ir::Block *> &blocks) {
       // A shared or local array's storage sits with the values: one allocation however
       // often a loop reaches the operation.
       bool shared = op->opcode() == Opcode::SharedArray;
+      ScalarKind element = op->resultType().scalarKind();
       if (shared || op->opcode() == Opcode::LocalArray) {
         std::string storage = names_.fresh(shared ? "shared" : "local");
         storage_[op.get()] = storage;
-        declarations_.push_back(std::string(shared ? "__shared__ " : "") + "__align__(16) " +
-                                storageTypeName(op->resultType().scalarKind()) + " " + storage +
-                                "[" + std::to_string(staticArrayCount(*op)) + "];");
+        declarations_.push_back(std::string(shared ? "__shared__ " : "") +
+                                alignment(op->attrAs<ir::ArrayAllocation>().alignment, element) +
+                                storageTypeName(element) + " " + storage + "[" +
+                                std::to_string(staticArrayCount(*op)) + "];");
+      } else if (op->opcode() == Opcode::DynamicSharedArray) {
+        // Every extern __shared__ array starts where the dynamic shared memory does.
+        std::string storage = names_.fresh("dynamic_shared");
+        storage_[op.get()] = storage;
+        declarations_.push_back("extern __shared__ " + alignment(op->attrAs<int64_t>(), element) +
+                                storageTypeName(element) + " " + storage + "[];");
       }
     }
   }
@@ -546,6 +574,8 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   }
   case Opcode::Barrier:
     return statement(op, "__syncthreads();");
+  case Opcode::GridSync:
+    return statement(op, "kaji::grid_sync(&" + module_.gridBarrier(op.location()) + ");");
   case Opcode::Fence: {
     const std::string &scope = op.attrAs<std::string>();
     if (scope != "block" && scope != "device" && scope != "system")
@@ -600,6 +630,11 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   case Opcode::LocalArray:
   case Opcode::ConstArray:
     return emitStaticArray(op);
+  case Opcode::DynamicSharedArray: {
+    std::string size = std::to_string(ir::byteSize(op.resultType().scalarKind()));
+    return assign(op, arrayTypeName(op.resultType()) + "{" + storage_.at(&op) +
+                          ", {i64(kaji::dynamic_shared_bytes() / " + size + ")}, {" + size + "}}");
+  }
   case Opcode::Print:
     return emitPrint(op);
   case Opcode::Call:
@@ -929,7 +964,7 @@ uint64_t staticArrayCount(const ir::Operation &op) {
   const char *what = shared ? "shared array" : constant ? "constant array" : "local array";
   ir::Type type = op.resultType();
   const auto &shape =
-      constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<std::vector<int64_t>>();
+      constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<ir::ArrayAllocation>().shape;
   if (!type.isArray() || shape.size() != type.ndim())
     throw CompileError(op.location(),
                        std::string(what) + " shape does not match its type " + type.str());
@@ -951,7 +986,7 @@ void FunctionEmitter::emitStaticArray(const ir::Operation &op) {
   staticArrayCount(op);
   ir::Type type = op.resultType();
   const auto &shape =
-      constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<std::vector<int64_t>>();
+      constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<ir::ArrayAllocation>().shape;
   std::string data = constant ? module_.constantArray(op) : storage_.at(&op);
   std::vector<std::string> extents, strides(shape.size());
   uint64_t stride = ir::byteSize(type.scalarKind());

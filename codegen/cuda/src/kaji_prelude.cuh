@@ -385,6 +385,30 @@ __device__ __forceinline__ u64 atomic_dec(u64 *p, u64 v) {
   return atomic_update(p, [v](u64 old) { return old == 0 || old > v ? v : old - 1; });
 }
 
+// The grid-wide barrier of a cooperative launch on the module's `counter`, as the LLVM backend
+// builds it (codegen/src/NVPTXGridSync.cpp): block 0 adds 2^31 - (blocks - 1), every other
+// block 1, so the top bit flips when the last block arrives.
+__device__ __forceinline__ void grid_sync(volatile u32 *counter) {
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    u32 blocks = gridDim.x * gridDim.y * gridDim.z;
+    bool first = blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0;
+    __threadfence();
+    u32 old = atomicAdd(const_cast<u32 *>(counter), first ? 0x80000000u - (blocks - 1) : 1u);
+    while (((old ^ *counter) & 0x80000000u) == 0) {
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+
+// The launch's dynamic shared memory in bytes (CUDA C++ has no name for it).
+__device__ __forceinline__ u64 dynamic_shared_bytes() {
+  u32 bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  return bytes;
+}
+
 } // namespace kaji
 
 #endif // __CUDACC__

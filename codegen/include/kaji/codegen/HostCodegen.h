@@ -35,6 +35,8 @@ struct HostKernel {
   // True if the kernel (or a device function it calls) has a Barrier: entry then runs one
   // thread and must be called from fibers; otherwise it runs a whole block.
   bool usesBarrier = false;
+  // True if it reaches a grid sync: every block must run at once (HostThreads::Cooperative).
+  bool usesGridSync = false;
   // Bytes of the shared arrays the kernel declares; a launch provides at least this much.
   uint64_t staticSharedBytes = 0;
   // Stack that the kernel's own code may use below a call of entry: its frame and those of

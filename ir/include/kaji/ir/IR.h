@@ -52,23 +52,27 @@ enum class Opcode : uint8_t {
   BarrierReduce, // attr string "count", "and" or "or"; (bool) -> i32 (syncthreads_count/...)
   WarpSync,      // (u32 mask): the warp's lanes in mask meet (syncwarp)
   Warp,          // attr string collective; (u32 mask, value[, u32 operand]); see docs/ir.md
+  GridSync,      // grid-wide barrier (cuda.cg grid group sync); the kernel launches cooperatively
   // Arrays (strides are in bytes; indices are i64)
-  ArrayDim,    // (array) attr int64_t dim; result i64
-  ArrayStride, // (array) attr int64_t dim; result i64
-  ArrayIndex,  // (array, i64 or u64 index) attr int64_t dim; the index checked and wrapped as
-               // a load's index into dimension dim; result i64
-  ArrayView,   // (array, i64 byte offset, i64 extent x m, i64 stride x m): an m-d array over
-               // the same memory starting at the offset (slices, a[i], .T, reshape, view)
-  Load,        // (array, idx...) -> element
-  Store,       // (value, array, idx...)
-  Atomic,      // attr string kind (add sub max min exch and or xor inc dec);
-               // (array, value, idx...) -> old element
-  AtomicCAS,   // (array, expected, desired, idx...) -> old element
-  SharedArray, // attr std::vector<int64_t> shape; result array<T, n, C, shared>
-  LocalArray,  // attr std::vector<int64_t> shape; result array<T, n, C, local>, per thread
-  ConstArray,  // attr ConstantData; result array<T, n, C, const> (const.array_like)
-  Print,       // attr string template, "{}" per operand ("{{" and "}}" are braces); scalars
-  Call,        // attr string callee; operands are the arguments
+  ArrayDim,           // (array) attr int64_t dim; result i64
+  ArrayStride,        // (array) attr int64_t dim; result i64
+  ArrayIndex,         // (array, i64 or u64 index) attr int64_t dim; the index checked and
+                      // wrapped as a load's index into dimension dim; result i64
+  ArrayView,          // (array, i64 byte offset, i64 extent x m, i64 stride x m): an m-d array
+                      // over the same memory starting at the offset (slices, a[i], .T, reshape,
+                      // view)
+  Load,               // (array, idx...) -> element
+  Store,              // (value, array, idx...)
+  Atomic,             // attr string kind (add sub max min exch and or xor inc dec);
+                      // (array, value, idx...) -> old element
+  AtomicCAS,          // (array, expected, desired, idx...) -> old element
+  SharedArray,        // attr ArrayAllocation; result array<T, n, C, shared>
+  LocalArray,         // attr ArrayAllocation; result array<T, n, C, local>, per thread
+  DynamicSharedArray, // attr int64_t alignment (0: natural); result array<T, 1, C, shared>
+                      // over the launch's dynamic shared memory, which every one aliases
+  ConstArray,         // attr ConstantData; result array<T, n, C, const> (const.array_like)
+  Print,              // attr string template, "{}" per operand ("{{" and "}}" are braces); scalars
+  Call,               // attr string callee; operands are the arguments
   // Terminators
   Br,     // successor 0
   CondBr, // (bool cond); successors 0 (true) and 1 (false)
@@ -90,8 +94,21 @@ struct ConstantData {
   friend bool operator==(const ConstantData &, const ConstantData &) = default;
 };
 
+// A shared or local array's extents and the alignment of its start in bytes (0: natural,
+// which is the element size and at least 16). Converts from a bare shape.
+struct ArrayAllocation {
+  ArrayAllocation(std::vector<int64_t> shape, int64_t alignment = 0)
+      : shape(std::move(shape)), alignment(alignment) {}
+  std::vector<int64_t> shape;
+  int64_t alignment;
+  friend bool operator==(const ArrayAllocation &, const ArrayAllocation &) = default;
+};
+
+// The largest alignment= a shared or local array may ask for.
+constexpr int64_t kMaxArrayAlignment = 1024;
+
 using Attr = std::variant<std::monostate, int64_t, double, std::string, CmpPredicate, SpecialReg,
-                          std::vector<int64_t>, ConstantData>;
+                          ArrayAllocation, ConstantData>;
 
 // IR spelling of an opcode ("add", "floordiv", "cond_br", ...) and back.
 std::string_view opcodeName(Opcode op);

@@ -40,10 +40,17 @@ struct DriverApi {
                                                CUfunction function,
                                                std::size_t (*blockSizeToDynamicSharedBytes)(int),
                                                std::size_t dynamicSharedBytes, int blockSizeLimit);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction function,
+                                                          int blockSize,
+                                                          std::size_t dynamicSharedBytes);
   CUresult (*cuFuncSetAttribute)(CUfunction function, CUfunction_attribute attribute, int value);
   CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
                              unsigned blockX, unsigned blockY, unsigned blockZ,
                              unsigned sharedBytes, CUstream stream, void **params, void **extra);
+  CUresult (*cuLaunchCooperativeKernel)(CUfunction function, unsigned gridX, unsigned gridY,
+                                        unsigned gridZ, unsigned blockX, unsigned blockY,
+                                        unsigned blockZ, unsigned sharedBytes, CUstream stream,
+                                        void **params);
 
   CUresult (*cuMemAlloc)(CUdeviceptr *pointer, std::size_t bytes);
   CUresult (*cuMemFree)(CUdeviceptr pointer);

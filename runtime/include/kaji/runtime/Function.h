@@ -3,6 +3,7 @@
 #include "kaji/runtime/DriverTypes.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace kaji::runtime {
@@ -26,6 +27,10 @@ public:
   // The block size that gives this kernel the most resident threads on its device with
   // `dynamicSharedBytes` per block (cuOccupancyMaxPotentialBlockSize).
   int occupancyBlockSize(std::size_t dynamicSharedBytes) const;
+  // The most blocks of `blockThreads` threads with `dynamicSharedBytes` each that can be
+  // resident on the device at once: what a cooperative launch may have
+  // (cuOccupancyMaxActiveBlocksPerMultiprocessor × the multiprocessors).
+  int64_t maxCooperativeGridBlocks(int blockThreads, std::size_t dynamicSharedBytes) const;
   // Lets launches ask for more than the default 48 KiB of dynamic shared memory, up to
   // DeviceLimits::maxSharedBytesPerBlockOptin.
   void setMaxDynamicSharedBytes(int bytes) const;

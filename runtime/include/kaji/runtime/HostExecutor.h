@@ -15,6 +15,7 @@
 namespace kaji::runtime {
 
 class ThreadPool;
+struct LaunchState;
 
 // A bounds-checked kernel indexed an array out of range. what() reads
 // "file.py:12:9: in 'kernel': index 10 is out of bounds for axis 0 with size 10" (the first
@@ -29,6 +30,8 @@ enum class HostThreads {
   LoopInEntry, // one entry call per block: barrier-free kernels
   Fibers,      // one entry call per thread, each on a fiber: kernels with barriers or warp
                // operations
+  Cooperative, // as Fibers, and every block at once on an OS thread of its own: kernels with a
+               // grid sync (at most kMaxCooperativeBlocks blocks)
 };
 
 class HostExecutor {
@@ -54,7 +57,8 @@ public:
   // warp collective); no further blocks are started once one of these happened. Launches
   // from several threads run one after another. `frameBytes` is the stack the kernel's code
   // uses per thread (HostKernel::frameBytes); over kMaxFrameBytes is std::invalid_argument
-  // before anything runs.
+  // before anything runs. HostThreads::Cooperative over kMaxCooperativeBlocks blocks is
+  // std::invalid_argument too.
   void launch(HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
               uint64_t sharedBytes, void *const *params, uint64_t frameBytes = 0);
 
@@ -62,9 +66,18 @@ public:
   // here.
   static constexpr uint64_t kMaxFrameBytes = 512 * 1024;
 
+  // The most blocks a cooperative launch may have: each is an OS thread while it runs. A
+  // larger grid is std::invalid_argument before anything runs.
+  static constexpr uint64_t kMaxCooperativeBlocks = 128;
+
 private:
   struct Worker;
+  void prepare(Worker &worker, LaunchState &state, uint64_t sharedBytes, uint64_t frameBytes);
+  void launchCooperative(LaunchState &state, uint64_t sharedBytes, uint64_t frameBytes);
+
   std::vector<std::unique_ptr<Worker>> workers_;
+  // A cooperative launch's blocks, one each, kept for the next one.
+  std::vector<std::unique_ptr<Worker>> cooperativeWorkers_;
   std::unique_ptr<ThreadPool> pool_;
   std::mutex launchLock_;
 };

@@ -40,7 +40,18 @@ struct HostLaunchContext {
   // A block-wide barrier that also reduces `predicate` over the block's running threads
   // (syncthreads_count/and/or, see BlockReduceOp).
   uint32_t (*blockReduce)(void *executor, uint32_t op, uint32_t predicate);
+  // Bytes at sharedMemory: the static arrays' HostKernel::staticSharedBytes, then the
+  // launch's dynamic shared memory.
+  uint64_t sharedBytes;
+  // Returns once every thread of the grid that has not returned has called it (a cooperative
+  // launch only, HostThreads::Cooperative; kernels whose blocks have all finished no longer
+  // count).
+  void (*gridBarrier)(void *executor);
 };
+
+// The alignment of HostLaunchContext::sharedMemory: what the largest alignment= a shared
+// array may ask for needs.
+constexpr uint64_t kSharedMemoryAlignment = 1024;
 
 // HostLaunchContext::warpCollective's operations. `value` is the caller's operand (an integer
 // or a float's bits, zero-extended to 64 bits); each returns the caller's result.

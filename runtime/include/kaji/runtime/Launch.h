@@ -53,6 +53,12 @@ inline void launch(const Function &function, Dim3 grid, Dim3 block, unsigned sha
     detail::launchFailed(result, function, grid, block, sharedBytes, queue, params);
 }
 
+// As launch(), with cuLaunchCooperativeKernel: every block is resident at once, as a kernel
+// with a grid sync needs. A grid over Function::maxCooperativeGridBlocks fails with the
+// driver's CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE.
+void launchCooperative(const Function &function, const LaunchConfig &config, const Stream *stream,
+                       void **params);
+
 inline void launch(const Function &function, const LaunchConfig &config, const Stream *stream,
                    void **params) {
   launch(function, config.grid, config.block, config.sharedBytes, stream, params);

@@ -1,0 +1,21 @@
+// What a kernel does through the device functions it calls: the backends and the runtime
+// launch a kernel differently when it, or any function it reaches, has certain operations
+// (barriers on the cpu target, grid_sync everywhere).
+#pragma once
+
+#include "kaji/ir/IR.h"
+
+namespace kaji::ir {
+
+// True if `kernel` or a function of `module` it calls, directly or not, has an operation
+// whose opcode `matches`.
+bool reachesOperation(const Module &module, const Function &kernel, bool (*matches)(Opcode));
+
+// True if `kernel` reaches a grid_sync: it must be launched cooperatively.
+bool usesGridSync(const Module &module, const Function &kernel);
+
+// The device global each GPU backend defines for grid_sync's counter (zero at module load):
+// a GPU module whose code names it needs cooperative launches.
+inline constexpr const char *kGridBarrierSymbol = "kaji_grid_barrier";
+
+} // namespace kaji::ir
