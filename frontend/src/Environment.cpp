@@ -110,7 +110,7 @@ std::optional<std::string> canonicalModule(std::string_view dotted) {
     return "kaji";
   if (dotted == "numba.types" || dotted == "numba.core.types")
     return "numba";
-  if (dotted == "math" || dotted == "numpy" || dotted == "numba")
+  if (dotted == "math" || dotted == "cmath" || dotted == "numpy" || dotted == "numba")
     return std::string(dotted);
   return std::nullopt;
 }
@@ -185,7 +185,7 @@ std::optional<GlobalValue> literalConstant(const Expr &value) {
       return GlobalValue::intConstant(ir::ScalarKind::UInt64, int64_t(i->value), true);
     return GlobalValue::intConstant(ir::ScalarKind::Int64, int64_t(i->value), true);
   }
-  if (auto *f = literal->as<FloatLiteralExpr>())
+  if (auto *f = literal->as<FloatLiteralExpr>(); f && !f->imaginary)
     return GlobalValue::floatConstant(ir::ScalarKind::Float64, negate ? -f->value : f->value, true);
   if (auto *b = literal->as<BoolLiteralExpr>(); b && !negate && literal == &value)
     return GlobalValue::intConstant(ir::ScalarKind::Bool, b->value, true);

@@ -83,8 +83,8 @@ def test_gpu_arrays_are_not_cpu_arguments():
 
 
 def test_unsupported_array_dtype_names_it():
-    with pytest.raises(TypeError, match="complex"):
-        kaji.typeof(np.zeros(3, dtype=np.complex64))
+    with pytest.raises(TypeError, match="complex256|clongdouble"):
+        kaji.typeof(np.zeros(3, dtype=np.clongdouble))
     with pytest.raises(TypeError, match=">f4"):
         kaji.typeof(FakeCudaArray((3,), ">f4"), "cuda")
 
@@ -95,8 +95,8 @@ def test_unsupported_argument_type_names_the_argument():
 
 
 def test_unsupported_dtype_names_the_argument():
-    with pytest.raises(TypeError, match=r"argument 3 \('y'\).*complex"):
-        add[1, 32](np.zeros(3), np.zeros(3), np.zeros(3, dtype=np.complex128))
+    with pytest.raises(TypeError, match=r"argument 3 \('y'\).*clongdouble|complex256"):
+        add[1, 32](np.zeros(3), np.zeros(3), np.zeros(3, dtype=np.clongdouble))
 
 
 def test_python_int_beyond_64_bits_names_the_argument():
