@@ -4,9 +4,9 @@ numpy and Python's cmath.
 
 Tolerances: + -, negation and conjugate are exact; * is within a few ulps (the targets may
 fuse a product and a sum into one fma, numpy does not); division follows numpy's Smith
-algorithm; those and cmath
-functions are compared with rtol 1e-12 (complex128, CPython's formulas in double) and 2e-5
-(complex64, computed in float32, where CPython computes in double)."""
+algorithm; those and cmath functions are compared with rtol 1e-12 (complex128, CPython's
+formulas in double) and 2e-5 (complex64, computed in float32, where CPython computes in
+double)."""
 
 import cmath
 import math

@@ -6,4 +6,6 @@ import kaji
 def k(out, z):
     out[0] = z
 
-# CHECK: {{.*}}complex_to_real.py:7:5: error: cannot convert complex64 to float32 (the imaginary part would be lost); take .real or abs() of it
+# CHECK: {{.*}}complex_to_real.py:7:9: error: cannot convert complex64 to float32 (the imaginary part would be lost); take .real or abs() of it
+# CHECK-NEXT: {{^}}    out[0] = z{{$}}
+# CHECK-NEXT: {{^}}        ^{{$}}
