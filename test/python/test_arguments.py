@@ -39,6 +39,9 @@ class FakeCudaArray:
     (np.uint8(1), kaji.uint8),
     (np.float16(1), kaji.float16),
     (np.bool_(True), kaji.boolean),
+    (1.5 - 2j, kaji.complex128),
+    (np.complex64(1j), kaji.complex64),
+    (np.complex128(1j), kaji.complex128),
 ])
 def test_scalar_types(value, expected):
     assert kaji.typeof(value) == expected
@@ -64,6 +67,8 @@ def test_cuda_array_interface_layouts():
     assert kaji.typeof(FakeCudaArray((4, 6), "<f4", (4, 16)), "cuda") == kaji.float32[::1, :]
     assert kaji.typeof(FakeCudaArray((8,), "<f8", (16,)), "cuda") == kaji.float64[:]
     assert kaji.typeof(FakeCudaArray((3,), "|b1"), "cuda") == kaji.boolean[::1]
+    assert kaji.typeof(FakeCudaArray((3,), "<c8"), "cuda") == kaji.complex64[::1]
+    assert kaji.typeof(FakeCudaArray((3, 2), "<c16"), "cuda") == kaji.complex128[:, ::1]
 
 
 @pytest.mark.parametrize("stream", [None, 1, 2, 0x7f00_0000_1234])
