@@ -336,6 +336,8 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
       return floatConstant(ScalarKind::Float64, *value, true);
     }
   }
+  if (module == "numpy" && isNumpyComplexFunction(member))
+    return Operand::named(Operand::Kind::Builtin, name);
   if (module == "math" || module == "numpy") {
     std::string qualified = module + "." + member;
     if (findMathFunction(qualified) || (module == "math" && isLibdeviceOrScaledMath(member)))
@@ -593,6 +595,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return complexConstructor(args, expr);
   if (name.starts_with("cmath."))
     return callCmath(name.substr(6), args, expr);
+  if (name.starts_with("numpy.") && isNumpyComplexFunction(name.substr(6)))
+    return numpyComplexFunction(name.substr(6), args, expr);
   if (name.starts_with("kaji."))
     if (std::optional<Operand> result = callGpuFunction(name.substr(5), args, expr))
       return *result;

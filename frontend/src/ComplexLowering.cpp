@@ -26,6 +26,10 @@ bool isCmathFunction(std::string_view member) {
   return false;
 }
 
+bool isNumpyComplexFunction(std::string_view member) {
+  return member == "real" || member == "imag" || member == "conj" || member == "conjugate";
+}
+
 bool involvesComplex(const std::vector<Operand> &args) {
   for (const Operand &arg : args)
     if (isComplexOperand(arg))
@@ -111,6 +115,18 @@ Operand FunctionLowerer::conjugate(const Operand &z, const CallExpr &expr) {
   if (!isComplexOperand(z))
     return z;
   return Operand::scalar(ComplexArithmetic(at(expr.loc)).conjugate(z.value), z.weak);
+}
+
+Operand FunctionLowerer::numpyComplexFunction(const std::string &function,
+                                              const std::vector<Operand> &args,
+                                              const CallExpr &expr) {
+  requireNumbers("numpy." + function, 1, 1, args, expr);
+  const Operand &x = args.front();
+  if (function == "real" || function == "imag")
+    return *numberAttribute(x, function, expr);
+  if (!isComplexOperand(x))
+    return x;
+  return Operand::scalar(ComplexArithmetic(at(expr.loc)).conjugate(x.value), x.weak);
 }
 
 Operand FunctionLowerer::complexConstructor(const std::vector<Operand> &args,

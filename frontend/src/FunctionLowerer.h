@@ -31,6 +31,8 @@ bool isLibdeviceOrScaledMath(std::string_view member);
 
 // The functions of Python's cmath module kaji has (ComplexLowering.cpp).
 bool isCmathFunction(std::string_view member);
+// numpy.real, imag, conj and conjugate.
+bool isNumpyComplexFunction(std::string_view member);
 bool involvesComplex(const std::vector<Operand> &args);
 
 // Throws unless `function` (as spelt in messages) got minArgs to maxArgs `args`, all numbers.
@@ -240,6 +242,8 @@ private:
                                          const Expr &node);
   Operand conjugate(const Operand &z, const CallExpr &expr);
   Operand complexConstructor(const std::vector<Operand> &args, const CallExpr &expr);
+  Operand numpyComplexFunction(const std::string &function, const std::vector<Operand> &args,
+                               const CallExpr &expr);
   Operand callCmath(const std::string &function, const std::vector<Operand> &args,
                     const CallExpr &expr);
 

@@ -290,13 +290,15 @@ def numpy_functions(out, x):
         out[0, i] = np.sqrt(x[i])
         out[1, i] = np.exp(x[i])
         out[2, i] = np.abs(x[i])
+        out[3, i] = np.conj(x[i]) + np.conjugate(x[i])
+        out[4, i] = np.real(x[i]) + np.imag(x[i]) * 1j
 
 
-def test_numpy_ufuncs_on_complex(jit):
+def test_numpy_functions_on_complex(jit):
     x = np.array(CMATH_ARGUMENTS)
-    out = np.zeros((3, x.size), dtype=np.complex128)
+    out = np.zeros((5, x.size), dtype=np.complex128)
     jit(numpy_functions)[1, x.size](out, x)
-    close(out, [np.sqrt(x), np.exp(x), np.abs(x)], np.complex128)
+    close(out, [np.sqrt(x), np.exp(x), np.abs(x), 2 * np.conj(x), x], np.complex128)
 
 
 def two_dimensional(out, x):
