@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import kaji
+from test_gpu import DLPackOnly
 
 pytestmark = pytest.mark.gpu
 
@@ -22,19 +23,6 @@ def values(dtype):
 
 def expected(x):
     return x * x.dtype.type(1j) + np.conj(x)
-
-
-class DLPackOnly:
-    """An array seen only through DLPack."""
-
-    def __init__(self, array):
-        self._array = array
-
-    def __dlpack__(self, stream=None):
-        return self._array.__dlpack__(stream=stream)
-
-    def __dlpack_device__(self):
-        return self._array.__dlpack_device__()
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
