@@ -49,8 +49,18 @@ llvm::Type *registerType(llvm::LLVMContext &context, ScalarKind kind) {
     return llvm::Type::getFloatTy(context);
   case ScalarKind::Float64:
     return llvm::Type::getDoubleTy(context);
+  case ScalarKind::Complex64:
+  case ScalarKind::Complex128: {
+    llvm::Type *part = registerType(context, ir::componentKind(kind));
+    return llvm::StructType::get(context, {part, part});
+  }
   }
   return nullptr;
+}
+
+// A complex number is aligned as its parts are, as numpy lays complex arrays out.
+llvm::Align memoryAlignment(ScalarKind kind) {
+  return llvm::Align(ir::byteSize(ir::componentKind(kind)));
 }
 
 llvm::Type *memoryType(llvm::LLVMContext &context, ScalarKind kind) {
@@ -148,6 +158,7 @@ private:
   llvm::Value *lowerMath(const ir::Operation &op);
   llvm::Value *lowerConstant(const ir::Operation &op);
   void lowerSelect(const ir::Operation &op);
+  llvm::Value *makeComplex(llvm::Value *real, llvm::Value *imag, ScalarKind kind);
   void lowerCall(const ir::Operation &op);
   // A shared_array, local_array or const_array: fixed-shape C-layout storage.
   void lowerStaticArray(const ir::Operation &op);
@@ -243,6 +254,9 @@ public:
   // LLVM parameter types of one kaji parameter, flattened per the ABI in Codegen.h.
   std::vector<llvm::Type *> parameterTypes(ir::Type type, bool isKernel) const {
     llvm::LLVMContext &context = out_.getContext();
+    if (type.isComplex() && isKernel) // two parameters: the real and the imaginary part
+      return std::vector<llvm::Type *>(2,
+                                       registerType(context, ir::componentKind(type.scalarKind())));
     if (type.isScalar())
       return {isKernel ? memoryType(context, type.scalarKind())
                        : registerType(context, type.scalarKind())};
@@ -405,6 +419,14 @@ void FunctionLowering::bindParameters() {
                            ? function_.paramNames()[i]
                            : "arg" + std::to_string(i);
     ir::Type type = types[i];
+    if (type.isComplex() && function_.isKernel()) {
+      llvm::Value *real = &*argument++;
+      llvm::Value *imag = &*argument++;
+      real->setName(name + ".real");
+      imag->setName(name + ".imag");
+      scalars_[entry.argument(i)] = makeComplex(real, imag, type.scalarKind());
+      continue;
+    }
     if (type.isScalar()) {
       llvm::Value *value = &*argument++;
       value->setName(name);
@@ -513,6 +535,15 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     result = castScalar(scalar(op.operand(0), op), from.scalarKind(), op.resultType().scalarKind());
     break;
   }
+  case Opcode::Complex:
+    result = makeComplex(scalar(op.operand(0), op), scalar(op.operand(1), op),
+                         op.resultType().scalarKind());
+    break;
+  case Opcode::Real:
+  case Opcode::Imag:
+    result = builder_.CreateExtractValue(scalar(op.operand(0), op),
+                                         {op.opcode() == Opcode::Real ? 0u : 1u});
+    break;
   case Opcode::Math:
     result = lowerMath(op);
     break;
@@ -583,8 +614,7 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::Load: {
     ScalarKind kind = op.operand(0)->type().scalarKind();
     llvm::Value *address = elementAddress(op, 0, 1);
-    result = builder_.CreateAlignedLoad(memoryType(context_, kind), address,
-                                        llvm::Align(ir::byteSize(kind)));
+    result = builder_.CreateAlignedLoad(memoryType(context_, kind), address, memoryAlignment(kind));
     if (kind == ScalarKind::Bool)
       result = builder_.CreateICmpNE(result, builder_.getInt8(0));
     break;
@@ -594,7 +624,7 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     llvm::Value *value = scalar(op.operand(0), op);
     if (kind == ScalarKind::Bool)
       value = builder_.CreateZExt(value, builder_.getInt8Ty());
-    builder_.CreateAlignedStore(value, elementAddress(op, 1, 2), llvm::Align(ir::byteSize(kind)));
+    builder_.CreateAlignedStore(value, elementAddress(op, 1, 2), memoryAlignment(kind));
     return;
   }
   case Opcode::Atomic:
@@ -796,6 +826,12 @@ llvm::Value *FunctionLowering::lowerMath(const ir::Operation &op) {
   llvm::Value *value = emitMath(builder_, target_, name, args);
   ScalarKind valueKind = isMathPredicate(name) ? ScalarKind::Bool : computeKind;
   return castScalar(value, valueKind, op.resultType().scalarKind());
+}
+
+llvm::Value *FunctionLowering::makeComplex(llvm::Value *real, llvm::Value *imag, ScalarKind kind) {
+  llvm::Value *value = llvm::PoisonValue::get(registerType(context_, kind));
+  value = builder_.CreateInsertValue(value, real, {0u});
+  return builder_.CreateInsertValue(value, imag, {1u});
 }
 
 void FunctionLowering::lowerSelect(const ir::Operation &op) {

@@ -220,6 +220,8 @@ private:
       return;
     case ExprKind::FloatLiteral:
       text += floatRepr(e.as<FloatLiteralExpr>()->value);
+      if (e.as<FloatLiteralExpr>()->imaginary)
+        text += "j";
       return;
     case ExprKind::BoolLiteral:
       text += e.as<BoolLiteralExpr>()->value ? "True" : "False";

@@ -1,5 +1,6 @@
 // What kernels may use of the kaji (alias cuda), math and numpy modules and of Python's
 // builtins: thread indexing, conversions, min/max/abs/len, math functions, constants.
+#include "ComplexArithmetic.h"
 #include "FunctionLowerer.h"
 #include "kaji/frontend/HalfPrecision.h"
 
@@ -333,6 +334,16 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
     }
     throw ir::CompileError(loc, "kaji has no attribute '" + member + "' supported in kernels");
   }
+  if (module == "cmath") {
+    if (isCmathFunction(member))
+      return Operand::named(Operand::Kind::Builtin, name);
+    if (auto value = floatConstantNamed(member)) {
+      at(loc);
+      return floatConstant(ScalarKind::Float64, *value, true);
+    }
+  }
+  if (module == "numpy" && isNumpyComplexFunction(member))
+    return Operand::named(Operand::Kind::Builtin, name);
   if (module == "math" || module == "numpy") {
     std::string qualified = module + "." + member;
     if (findMathFunction(qualified) || (module == "math" && isLibdeviceOrScaledMath(member)))
@@ -431,6 +442,8 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
   if (base.isPlainEnumMember())
     throw ir::CompileError(node.loc, "'" + describe(base) + "' has no attribute '" + attr +
                                          "' in kernels (only .value)");
+  if (std::optional<Operand> value = numberAttribute(base, attr, node))
+    return *value;
   if (base.isScalar() && base.type().isInteger() && attr == "bit_count") {
     Operand method = Operand::named(Operand::Kind::Builtin, "int.bit_count");
     method.elements.push_back(base);
@@ -498,6 +511,19 @@ Operand FunctionLowerer::callMath(const std::string &function, const std::vector
                                   const CallExpr &expr) {
   const MathFunction &fn = *findMathFunction(function);
   requireNumbers(function, fn.arity, fn.kind == MathKind::Log ? 2 : fn.arity, args, expr);
+  if (involvesComplex(args)) {
+    if (fn.kind == MathKind::Abs)
+      return Operand::scalar(ComplexArithmetic(at(expr.loc)).abs(args.front().value));
+    if (fn.kind == MathKind::PowerOperator)
+      return binary(BinaryOperator::Pow, args[0], args[1], expr.loc,
+                    [&expr] { return unparse(expr); });
+    // numpy's ufuncs take complex numbers where cmath has the function; math's never do.
+    if (function.starts_with("numpy.") && isCmathFunction(fn.name) && fn.arity == 1)
+      return callCmath(std::string(fn.name), args, expr);
+    throw ir::CompileError(expr.loc, function + "() does not take complex numbers ('" +
+                                         describe(args.front()) + "' in '" + unparse(expr) +
+                                         "'); use cmath");
+  }
   ScalarType type = args.front().scalarType();
   for (const Operand &arg : args)
     type = promote(type, arg.scalarType());
@@ -600,6 +626,12 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return callLibdeviceMath(name.substr(5), args, expr);
   if (name == "builtins.round")
     return callRound(args, expr);
+  if (name == "builtins.complex")
+    return complexConstructor(args, expr);
+  if (name.starts_with("cmath."))
+    return callCmath(name.substr(6), args, expr);
+  if (name.starts_with("numpy.") && isNumpyComplexFunction(name.substr(6)))
+    return numpyComplexFunction(name.substr(6), args, expr);
   if (name.starts_with("kaji."))
     if (std::optional<Operand> result = callGpuFunction(name.substr(5), args, expr))
       return *result;
@@ -611,8 +643,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     if (args.size() == 1)
       return args.front();
     for (const Operand &arg : args)
-      if (!arg.isScalar())
-        throw ir::CompileError(expr.loc, display + "() needs numbers, not '" + describe(arg) +
+      if (!arg.isScalar() || arg.type().isComplex())
+        throw ir::CompileError(expr.loc, display + "() needs real numbers, not '" + describe(arg) +
                                              "', in '" + unparse(expr) + "'");
     ScalarType type = args.front().scalarType();
     for (const Operand &arg : args)

@@ -1,5 +1,6 @@
 // Expressions: names, literals, operators with numpy/NEP 50 promotion, short-circuit
 // logic, subscripts and calls of device functions.
+#include "ComplexArithmetic.h"
 #include "FunctionLowerer.h"
 
 #include "kaji/ir/Constants.h"
@@ -95,7 +96,7 @@ ir::CmpPredicate predicateOf(CompareOperator op) {
 
 bool isPythonBuiltin(std::string_view name) {
   for (std::string_view builtin : {"range", "len", "min", "max", "abs", "int", "float", "bool",
-                                   "print", "round", "enumerate", "zip"})
+                                   "complex", "print", "round", "enumerate", "zip"})
     if (name == builtin)
       return true;
   return false;
@@ -140,6 +141,13 @@ ir::Value *FunctionLowerer::convert(const Operand &value, ScalarKind to) {
   ir::Type type = ir::Type::scalar(to);
   if (value.type() == type)
     return value.value;
+  if (ir::isComplex(to))
+    return toComplex(value, to);
+  if (value.type().isComplex())
+    throw ir::CompileError(builder_.location(),
+                           "cannot convert " + describe(value) + " to " +
+                               std::string(ir::numpyName(to)) +
+                               " (the imaginary part would be lost); take .real or abs() of it");
   return folded(builder_, builder_.create(ir::Opcode::Cast, type, {value.value}));
 }
 
@@ -172,8 +180,20 @@ Operand FunctionLowerer::lowerExact(const Expr &expr) {
     return intConstant(value > uint64_t(INT64_MAX) ? ScalarKind::UInt64 : ScalarKind::Int64,
                        int64_t(value), true);
   }
-  case ExprKind::FloatLiteral:
-    return floatConstant(ScalarKind::Float64, expr.as<FloatLiteralExpr>()->value, true);
+  case ExprKind::FloatLiteral: {
+    auto *literal = expr.as<FloatLiteralExpr>();
+    Operand value = floatConstant(ScalarKind::Float64, literal->value, true);
+    if (!literal->imaginary)
+      return value;
+    Operand zero = floatConstant(ScalarKind::Float64, 0.0, true);
+    Operand imaginary =
+        Operand::scalar(builder_
+                            .create(ir::Opcode::Complex, ir::Type::scalar(ScalarKind::Complex128),
+                                    {zero.value, value.value})
+                            ->result(),
+                        true);
+    return imaginary;
+  }
   case ExprKind::BoolLiteral:
     return Operand::scalar(builder_.boolConstant(expr.as<BoolLiteralExpr>()->value), true);
   case ExprKind::NoneLiteral:
@@ -255,6 +275,8 @@ Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Ope
   for (const Operand *operand : {&lhs, &rhs})
     requireNarrow(*operand, loc, source);
   ScalarType type = promote(lhs.scalarType(), rhs.scalarType());
+  if (ir::isComplex(type.kind))
+    return complexBinary(op, lhs, rhs, type, loc, source);
   bool bitwise =
       op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr || op == BinaryOperator::BitXor;
   bool shift = op == BinaryOperator::LShift || op == BinaryOperator::RShift;
@@ -329,13 +351,16 @@ Operand FunctionLowerer::lowerUnary(const UnaryOpExpr &expr) {
     ir::Value *t = truth(operand, *expr.operand);
     return Operand::scalar(folded(builder_, builder_.create(ir::Opcode::Not, t->type(), {t})));
   }
-  if (!operand.isScalar() || (expr.op == UnaryOperator::Invert && operand.type().isFloat()))
+  if (!operand.isScalar() || (expr.op == UnaryOperator::Invert &&
+                              (operand.type().isFloat() || operand.type().isComplex())))
     throw ir::CompileError(expr.loc, std::string("bad operand type for unary ") +
                                          spelling(expr.op) + ": '" + describe(operand) + "' in '" +
                                          unparse(expr) + "'");
   ScalarType type = operand.scalarType();
   if (type.kind == ScalarKind::Bool)
     type.kind = ScalarKind::Int64; // -True == -1, ~True == -2
+  if (ir::isComplex(type.kind) && expr.op == UnaryOperator::Minus)
+    return Operand::scalar(ComplexArithmetic(builder_).neg(operand.value), type.weak);
   Operand value = convertScalar(operand, type);
   if (expr.op == UnaryOperator::Plus)
     return value;
@@ -352,6 +377,11 @@ ir::Value *FunctionLowerer::truth(const Operand &value, const Expr &node) {
       return builder_.boolConstant(true);
     if (value.type().isBool())
       return value.value;
+    if (value.type().isComplex()) {
+      ir::Value *zero = toComplex(floatConstant(ir::componentKind(value.type().scalarKind()), 0.0),
+                                  value.type().scalarKind());
+      return compareComplex(CompareOperator::NotEq, value, Operand::scalar(zero), node);
+    }
     Operand zero = value.type().isFloat() ? floatConstant(value.type().scalarKind(), 0.0)
                                           : intConstant(value.type().scalarKind(), 0);
     return folded(builder_, builder_.create(ir::Opcode::Cmp, ir::Type::scalar(ScalarKind::Bool),
@@ -538,6 +568,8 @@ ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs
   std::optional<PythonInt> lhsInt = weakIntegerValue(lhs), rhsInt = weakIntegerValue(rhs);
   if (lhsInt && rhsInt)
     return builder_.boolConstant(ir::comparisonHolds(predicateOf(op), *lhsInt, *rhsInt));
+  if (lhs.type().isComplex() || rhs.type().isComplex())
+    return compareComplex(op, lhs, rhs, node);
   ScalarType type = promote(lhs.scalarType(), rhs.scalarType());
   // A Python int outside the other operand's type compares as the number it is (NumPy 2,
   // Python): it lies beyond every value of the type, so each gives the result 0 gives (0 is
@@ -720,6 +752,8 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
       return bitCount(callee.elements.front(), expr);
     if (callee.name.starts_with("array."))
       return arrayMethod(callee.elements.front(), callee.name.substr(6), expr);
+    if (callee.name == "complex.conjugate")
+      return conjugate(callee.elements.front(), expr);
     return callBuiltin(callee.name, expr);
   case Operand::Kind::Function:
     // A kernel called from a kernel is compiled as a device function, as in Numba.

@@ -34,6 +34,11 @@ bool isLibdeviceOrScaledMath(std::string_view member);
 std::optional<std::string> numpyReduction(std::string_view member);
 // Whether arrays have the method `name` in kernels (ArrayMethods.cpp).
 bool isArrayMethod(std::string_view name);
+// The functions of Python's cmath module kaji has (ComplexLowering.cpp).
+bool isCmathFunction(std::string_view member);
+// numpy.real, imag, conj and conjugate.
+bool isNumpyComplexFunction(std::string_view member);
+bool involvesComplex(const std::vector<Operand> &args);
 
 // Throws unless `function` (as spelt in messages) got minArgs to maxArgs `args`, all numbers.
 void requireNumbers(const std::string &function, size_t minArgs, size_t maxArgs,
@@ -329,6 +334,22 @@ private:
   std::optional<int64_t> constantInt(const Operand &value) const;
   Operand intConstant(ir::ScalarKind kind, int64_t value, bool weak = false);
   Operand floatConstant(ir::ScalarKind kind, double value, bool weak = false);
+
+  // Complex numbers (ComplexLowering.cpp).
+  ir::Value *toComplex(const Operand &value, ir::ScalarKind to);
+  Operand complexBinary(BinaryOperator op, const Operand &lhs, const Operand &rhs, ScalarType type,
+                        const Location &loc, const std::function<std::string()> &source);
+  ir::Value *compareComplex(CompareOperator op, const Operand &lhs, const Operand &rhs,
+                            const Expr &node);
+  // .real, .imag and .conjugate of a number; nothing for other attributes.
+  std::optional<Operand> numberAttribute(const Operand &base, const std::string &attr,
+                                         const Expr &node);
+  Operand conjugate(const Operand &z, const CallExpr &expr);
+  Operand complexConstructor(const std::vector<Operand> &args, const CallExpr &expr);
+  Operand numpyComplexFunction(const std::string &function, const std::vector<Operand> &args,
+                               const CallExpr &expr);
+  Operand callCmath(const std::string &function, const std::vector<Operand> &args,
+                    const CallExpr &expr);
 
   // Names of the kaji, math and numpy modules and the Python builtins (Builtins.cpp).
   Operand resolveGlobal(const GlobalValue &global, const Location &loc);

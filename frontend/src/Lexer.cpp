@@ -597,8 +597,11 @@ private:
       }
       number += readDigits(10, start, "decimal");
     }
-    if (current() == 'j' || current() == 'J')
-      fail(start, "complex literals are not supported");
+    bool imaginary = current() == 'j' || current() == 'J';
+    if (imaginary) {
+      isFloat = true; // `2j` is imaginary two, whatever the digits' form
+      advance();
+    }
     if (isNameChar(current()))
       fail(start, "invalid decimal literal");
     std::string spelling = text_.substr(begin, pos_ - begin);
@@ -619,6 +622,7 @@ private:
       fail(start, "invalid decimal literal");
     emit(TokenKind::Float, std::move(spelling), start);
     tokens_.back().floatValue = value;
+    tokens_.back().imaginary = imaginary;
   }
 
   void emitInteger(const Location &start, std::string spelling, const std::string &digits,

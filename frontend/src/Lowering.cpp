@@ -30,12 +30,13 @@ constexpr size_t kMaxNestedSpecialisations = 16;
 
 // The bytes of the kernel's flattened parameters (kaji's kernel ABI, codegen/Codegen.h),
 // each aligned to its size as in CUDA's parameter space: an array is its data pointer, then
-// ndim shape and ndim strides, 8 bytes each; a scalar its own size (bool one byte).
+// ndim shape and ndim strides, 8 bytes each; a complex number its two parts; another scalar
+// its own size (bool one byte).
 uint64_t kernelParameterBytes(const std::vector<ir::Type> &argTypes) {
   uint64_t bytes = 0;
   for (const ir::Type &type : argTypes) {
-    uint64_t size = type.isArray() ? 8 : ir::byteSize(type.scalarKind());
-    uint64_t count = type.isArray() ? 1 + 2 * uint64_t(type.ndim()) : 1;
+    uint64_t size = type.isArray() ? 8 : ir::byteSize(ir::componentKind(type.scalarKind()));
+    uint64_t count = type.isArray() ? 1 + 2 * uint64_t(type.ndim()) : type.isComplex() ? 2 : 1;
     bytes = (bytes + size - 1) / size * size + size * count;
   }
   return bytes;

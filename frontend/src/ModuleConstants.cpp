@@ -137,7 +137,7 @@ std::optional<GlobalValue> evaluateModuleConstant(const Expr &value, const Envir
   }
   if (auto *i = value.as<IntLiteralExpr>())
     return weakInt(PythonInt(i->value));
-  if (auto *f = value.as<FloatLiteralExpr>())
+  if (auto *f = value.as<FloatLiteralExpr>(); f && !f->imaginary) // no complex constants yet
     return GlobalValue::floatConstant(ir::ScalarKind::Float64, f->value, true);
   if (auto *b = value.as<BoolLiteralExpr>())
     return GlobalValue::intConstant(ir::ScalarKind::Bool, b->value, true);

@@ -894,7 +894,7 @@ private:
       return make<IntLiteralExpr>(token.loc, token.intValue);
     case TokenKind::Float:
       next();
-      return make<FloatLiteralExpr>(token.loc, token.floatValue);
+      return make<FloatLiteralExpr>(token.loc, token.floatValue, token.imaginary);
     case TokenKind::String: {
       std::string value;
       while (at(TokenKind::String))

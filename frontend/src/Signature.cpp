@@ -18,28 +18,56 @@ struct ScalarName {
 
 // The names Numba's signatures and numpy agree on.
 constexpr ScalarName kScalarNames[] = {
-    {"bool", ScalarKind::Bool},        {"bool_", ScalarKind::Bool},
-    {"boolean", ScalarKind::Bool},     {"b1", ScalarKind::Bool},
-    {"int8", ScalarKind::Int8},        {"i1", ScalarKind::Int8},
-    {"char", ScalarKind::Int8},        {"int16", ScalarKind::Int16},
-    {"i2", ScalarKind::Int16},         {"short", ScalarKind::Int16},
-    {"int32", ScalarKind::Int32},      {"i4", ScalarKind::Int32},
-    {"intc", ScalarKind::Int32},       {"int64", ScalarKind::Int64},
-    {"i8", ScalarKind::Int64},         {"int_", ScalarKind::Int64},
-    {"intp", ScalarKind::Int64},       {"long_", ScalarKind::Int64},
-    {"longlong", ScalarKind::Int64},   {"uint8", ScalarKind::UInt8},
-    {"u1", ScalarKind::UInt8},         {"ubyte", ScalarKind::UInt8},
-    {"uchar", ScalarKind::UInt8},      {"uint16", ScalarKind::UInt16},
-    {"u2", ScalarKind::UInt16},        {"ushort", ScalarKind::UInt16},
-    {"uint32", ScalarKind::UInt32},    {"u4", ScalarKind::UInt32},
-    {"uintc", ScalarKind::UInt32},     {"uint64", ScalarKind::UInt64},
-    {"u8", ScalarKind::UInt64},        {"uint", ScalarKind::UInt64},
-    {"uintp", ScalarKind::UInt64},     {"ulong", ScalarKind::UInt64},
-    {"ulonglong", ScalarKind::UInt64}, {"float16", ScalarKind::Float16},
-    {"f2", ScalarKind::Float16},       {"half", ScalarKind::Float16},
-    {"float32", ScalarKind::Float32},  {"f4", ScalarKind::Float32},
-    {"single", ScalarKind::Float32},   {"float64", ScalarKind::Float64},
-    {"f8", ScalarKind::Float64},       {"double", ScalarKind::Float64},
+    {"bool", ScalarKind::Bool},
+    {"bool_", ScalarKind::Bool},
+    {"boolean", ScalarKind::Bool},
+    {"b1", ScalarKind::Bool},
+    {"int8", ScalarKind::Int8},
+    {"i1", ScalarKind::Int8},
+    {"char", ScalarKind::Int8},
+    {"int16", ScalarKind::Int16},
+    {"i2", ScalarKind::Int16},
+    {"short", ScalarKind::Int16},
+    {"int32", ScalarKind::Int32},
+    {"i4", ScalarKind::Int32},
+    {"intc", ScalarKind::Int32},
+    {"int64", ScalarKind::Int64},
+    {"i8", ScalarKind::Int64},
+    {"int_", ScalarKind::Int64},
+    {"intp", ScalarKind::Int64},
+    {"long_", ScalarKind::Int64},
+    {"longlong", ScalarKind::Int64},
+    {"uint8", ScalarKind::UInt8},
+    {"u1", ScalarKind::UInt8},
+    {"ubyte", ScalarKind::UInt8},
+    {"uchar", ScalarKind::UInt8},
+    {"uint16", ScalarKind::UInt16},
+    {"u2", ScalarKind::UInt16},
+    {"ushort", ScalarKind::UInt16},
+    {"uint32", ScalarKind::UInt32},
+    {"u4", ScalarKind::UInt32},
+    {"uintc", ScalarKind::UInt32},
+    {"uint64", ScalarKind::UInt64},
+    {"u8", ScalarKind::UInt64},
+    {"uint", ScalarKind::UInt64},
+    {"uintp", ScalarKind::UInt64},
+    {"ulong", ScalarKind::UInt64},
+    {"ulonglong", ScalarKind::UInt64},
+    {"float16", ScalarKind::Float16},
+    {"f2", ScalarKind::Float16},
+    {"half", ScalarKind::Float16},
+    {"float32", ScalarKind::Float32},
+    {"f4", ScalarKind::Float32},
+    {"single", ScalarKind::Float32},
+    {"float64", ScalarKind::Float64},
+    {"f8", ScalarKind::Float64},
+    {"double", ScalarKind::Float64},
+    {"complex64", ScalarKind::Complex64},
+    {"c8", ScalarKind::Complex64},
+    {"csingle", ScalarKind::Complex64},
+    {"complex128", ScalarKind::Complex128},
+    {"c16", ScalarKind::Complex128},
+    {"cdouble", ScalarKind::Complex128},
 };
 
 // The names that mean one type in Numba's signatures (numba.types) and another in numpy.
@@ -47,9 +75,6 @@ constexpr ScalarName kNumbaOnlyNames[] = {{"byte", ScalarKind::UInt8},
                                           {"float_", ScalarKind::Float32}};
 constexpr ScalarName kNumpyOnlyNames[] = {{"byte", ScalarKind::Int8},
                                           {"float_", ScalarKind::Float64}};
-
-// Numba's complex types, which kaji's kernels do not have yet.
-constexpr std::string_view kComplexNames[] = {"complex64", "complex128", "c8", "c16"};
 
 template <size_t N>
 std::optional<ScalarKind> findScalarName(const ScalarName (&table)[N], std::string_view name) {
@@ -228,9 +253,6 @@ private:
     if (auto kind = scalarKindFromSignatureName(name))
       return *kind;
     pos_ = start;
-    for (std::string_view complex : kComplexNames)
-      if (name == complex)
-        fail("complex numbers (" + std::string(name) + ") are not supported by kaji kernels");
     fail("unknown type '" + std::string(name) + "' in signature");
   }
 

@@ -46,9 +46,17 @@ ScalarKind promoteIntegers(ScalarKind a, ScalarKind b) {
 
 } // namespace
 
+// numpy.result_type of a complex kind and another kind: the complex kind whose parts hold
+// both (complex64 with float64 or int32 is complex128).
+static ScalarKind promoteComplex(ScalarKind a, ScalarKind b) {
+  return ir::complexOf(promoteStrong(ir::componentKind(a), ir::componentKind(b)));
+}
+
 ScalarKind promoteStrong(ScalarKind a, ScalarKind b) {
   if (a == b)
     return a;
+  if (ir::isComplex(a) || ir::isComplex(b))
+    return promoteComplex(a, b);
   if (a == ScalarKind::Bool)
     return b;
   if (b == ScalarKind::Bool)
@@ -64,6 +72,8 @@ ScalarKind promoteStrong(ScalarKind a, ScalarKind b) {
 
 ScalarType promote(ScalarType a, ScalarType b) {
   if (a.weak && b.weak) {
+    if (ir::isComplex(a.kind) || ir::isComplex(b.kind))
+      return {ScalarKind::Complex128, true};
     if (ir::isFloat(a.kind) || ir::isFloat(b.kind))
       return {ScalarKind::Float64, true};
     if (a.kind == ScalarKind::Bool && b.kind == ScalarKind::Bool)
@@ -76,6 +86,14 @@ ScalarType promote(ScalarType a, ScalarType b) {
   ScalarType weak = a.weak ? a : b;
   ScalarType strong = a.weak ? b : a;
   if (weak.kind == ScalarKind::Bool)
+    return strong;
+  // A Python complex keeps a float's precision (float32 * 1j is complex64, NEP 50).
+  if (ir::isComplex(weak.kind))
+    return {ir::isFloat(strong.kind) || ir::isComplex(strong.kind)
+                ? ir::complexOf(ir::componentKind(strong.kind))
+                : ScalarKind::Complex128,
+            false};
+  if (ir::isComplex(strong.kind))
     return strong;
   if (ir::isFloat(weak.kind))
     return {ir::isFloat(strong.kind) ? strong.kind : ScalarKind::Float64, false};

@@ -14,21 +14,24 @@ struct ScalarInfo {
   bool isInteger;
   bool isSigned;
   bool isFloat;
+  bool isComplex;
 };
 
-constexpr std::array<ScalarInfo, 12> kScalarInfo = {{
-    {"bool", "bool", 1, false, false, false},
-    {"i8", "int8", 8, true, true, false},
-    {"i16", "int16", 16, true, true, false},
-    {"i32", "int32", 32, true, true, false},
-    {"i64", "int64", 64, true, true, false},
-    {"u8", "uint8", 8, true, false, false},
-    {"u16", "uint16", 16, true, false, false},
-    {"u32", "uint32", 32, true, false, false},
-    {"u64", "uint64", 64, true, false, false},
-    {"f16", "float16", 16, false, true, true},
-    {"f32", "float32", 32, false, true, true},
-    {"f64", "float64", 64, false, true, true},
+constexpr std::array<ScalarInfo, 14> kScalarInfo = {{
+    {"bool", "bool", 1, false, false, false, false},
+    {"i8", "int8", 8, true, true, false, false},
+    {"i16", "int16", 16, true, true, false, false},
+    {"i32", "int32", 32, true, true, false, false},
+    {"i64", "int64", 64, true, true, false, false},
+    {"u8", "uint8", 8, true, false, false, false},
+    {"u16", "uint16", 16, true, false, false, false},
+    {"u32", "uint32", 32, true, false, false, false},
+    {"u64", "uint64", 64, true, false, false, false},
+    {"f16", "float16", 16, false, true, true, false},
+    {"f32", "float32", 32, false, true, true, false},
+    {"f64", "float64", 64, false, true, true, false},
+    {"c64", "complex64", 64, false, true, false, true},
+    {"c128", "complex128", 128, false, true, false, true},
 }};
 
 const ScalarInfo &info(ScalarKind k) { return kScalarInfo[static_cast<size_t>(k)]; }
@@ -58,6 +61,17 @@ std::string_view trim(std::string_view s) {
 bool isInteger(ScalarKind k) { return info(k).isInteger; }
 bool isSigned(ScalarKind k) { return info(k).isSigned; }
 bool isFloat(ScalarKind k) { return info(k).isFloat; }
+bool isComplex(ScalarKind k) { return info(k).isComplex; }
+
+ScalarKind componentKind(ScalarKind k) {
+  if (k == ScalarKind::Complex64)
+    return ScalarKind::Float32;
+  return k == ScalarKind::Complex128 ? ScalarKind::Float64 : k;
+}
+
+ScalarKind complexOf(ScalarKind k) {
+  return k == ScalarKind::Float64 ? ScalarKind::Complex128 : ScalarKind::Complex64;
+}
 unsigned bitWidth(ScalarKind k) { return info(k).bits; }
 unsigned byteSize(ScalarKind k) { return k == ScalarKind::Bool ? 1 : info(k).bits / 8; }
 std::string_view irName(ScalarKind k) { return info(k).irName; }

@@ -276,6 +276,25 @@ private:
       fail(op, "is not defined on type " + type.str());
   }
 
+  // `complex` builds a complex number from two floats of its part type; `real` and `imag`
+  // take one apart.
+  void verifyComplexParts(const Operation &op) {
+    bool build = op.opcode() == Opcode::Complex;
+    expectOperands(op, build ? 2 : 1);
+    expectResult(op, true);
+    expectNoAttr(op);
+    Type complex = build ? op.resultType() : op.operand(0)->type();
+    if (!complex.isComplex())
+      fail(op, std::string(build ? "builds" : "takes") + " a complex number, not " + complex.str());
+    Type part = Type::scalar(componentKind(complex.scalarKind()));
+    if (build) {
+      expectType(op, 0, part);
+      expectType(op, 1, part);
+    } else if (op.resultType() != part) {
+      fail(op, "returns " + part.str() + ", not " + op.resultType().str());
+    }
+  }
+
   void verifyConstant(const Operation &op) {
     expectOperands(op, 0);
     expectResult(op, true);
@@ -467,6 +486,8 @@ private:
         fail(op, "result must be bool, not " + op.resultType().str());
       if (!op.operand(0)->type().isScalar())
         fail(op, "compares scalars, not " + op.operand(0)->type().str());
+      if (op.operand(0)->type().isComplex())
+        fail(op, "does not compare complex numbers (compare their parts)");
       expectType(op, 1, op.operand(0)->type());
       return;
     case Opcode::Select:
@@ -484,7 +505,13 @@ private:
       if (!op.operand(0)->type().isScalar() || !op.resultType().isScalar())
         fail(op, "converts scalars only, not " + op.operand(0)->type().str() + " to " +
                      op.resultType().str());
+      if (op.operand(0)->type().isComplex() || op.resultType().isComplex())
+        fail(op, "does not convert complex numbers (convert their parts)");
       return;
+    case Opcode::Complex:
+    case Opcode::Real:
+    case Opcode::Imag:
+      return verifyComplexParts(op);
     case Opcode::Math:
       return verifyMath(op);
     case Opcode::Libdevice:
@@ -531,8 +558,8 @@ private:
         fail(op, "template has " + std::to_string(holes) + " '{}' for " +
                      std::to_string(op.numOperands()) + " operands");
       for (unsigned i = 0; i < op.numOperands(); ++i)
-        if (!op.operand(i)->type().isScalar())
-          fail(op, "prints scalars, not " + op.operand(i)->type().str());
+        if (!op.operand(i)->type().isScalar() || op.operand(i)->type().isComplex())
+          fail(op, "prints real scalars, not " + op.operand(i)->type().str());
       return;
     }
     case Opcode::WarpSync:

@@ -16,6 +16,7 @@ from kaji.intrinsics import Intrinsic
 # Modules by the canonical name the compiler knows them by.
 _CANONICAL_MODULES = {
     "math": "math",
+    "cmath": "cmath",
     "numpy": "numpy",
     "numba": "numba",
     "kaji": "kaji",
@@ -26,7 +27,7 @@ _CANONICAL_MODULES = {
 }
 # Modules whose members may be bound directly (`from math import sqrt`), and the canonical
 # module each member belongs to.
-_MEMBER_MODULES = {"math": "math", "numpy": "numpy", "numba.cuda": "kaji", "numba": "kaji"}
+_MEMBER_MODULES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba.cuda": "kaji", "numba": "kaji"}
 
 
 def describe_globals(func, keep_jit_functions=False):

@@ -18,8 +18,7 @@ _SCALAR_NAMES = (
     "uchar", "short", "ushort", "int_", "uint", "long_", "ulong", "longlong", "ulonglong",
     "float_", "double", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8",
 )
-# Numba's complex types: they print and compare; kaji's kernels do not take them yet, which the
-# signature parser says when one is used.
+# Numba's complex types, by their names and aliases.
 _COMPLEX_NAMES = {"complex64": "complex64", "complex128": "complex128", "c8": "complex64",
                   "c16": "complex128"}
 
@@ -214,7 +213,8 @@ def as_type(value):
         if dtype.kind in "biufc" and dtype.isnative and dtype.name in _SCALARS:
             return _SCALARS[dtype.name]
         raise TypeError(f"numpy dtype {dtype} has no kaji type (supported: bool, int8-int64, "
-                        "uint8-uint64, float16, float32, float64 in native byte order)")
+                        "uint8-uint64, float16, float32, float64, complex64, complex128 in "
+                        "native byte order)")
     raise TypeError(f"{value!r} is not a type (expected e.g. kaji.float32, float32[:] or "
                     "numpy.float32)")
 

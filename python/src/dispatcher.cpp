@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -122,13 +123,16 @@ bool accepts(const ir::Type &param, const ir::Type &arg) {
            (param.layout() == ir::Layout::Any || param.layout() == arg.layout());
   if (param.isBool() || arg.isBool())
     return param.isBool() && arg.isBool();
+  // A complex parameter takes any number; a real one never takes a complex number.
+  if (param.isComplex() || arg.isComplex())
+    return param.isComplex();
   return param.isFloat() || (param.isInteger() && arg.isInteger());
 }
 
 size_t slotCount(const std::vector<ir::Type> &params) {
   size_t count = 0;
   for (const ir::Type &param : params)
-    count += param.isArray() ? 1 + 2 * param.ndim() : 1;
+    count += param.isArray() ? 1 + 2 * param.ndim() : param.isComplex() ? 2 : 1;
   return count;
 }
 
@@ -144,6 +148,14 @@ void pack(const std::vector<ir::Type> &paramTypes, const std::vector<Argument> &
     const Argument &argument = arguments[i];
     if (param.isScalar()) {
       try {
+        if (param.isComplex()) { // two parameters, the real and the imaginary part (Codegen.h)
+          std::array<std::byte, 16> value;
+          storeScalar(argument.scalar, param.scalarKind(), value.data());
+          size_t part = ir::byteSize(param.scalarKind()) / 2;
+          std::memcpy(slot++, value.data(), part);
+          std::memcpy(slot++, value.data() + part, part);
+          continue;
+        }
         storeScalar(argument.scalar, param.scalarKind(), reinterpret_cast<std::byte *>(slot++));
       } catch (py::error_already_set &error) {
         if (!error.matches(PyExc_OverflowError))

@@ -45,6 +45,14 @@ std::optional<ir::ScalarKind> scalarKindFromCode(char code, unsigned bytes) {
       return ScalarKind::Float64;
     }
     return std::nullopt;
+  case 'c':
+    switch (bytes) {
+    case 8:
+      return ScalarKind::Complex64;
+    case 16:
+      return ScalarKind::Complex128;
+    }
+    return std::nullopt;
   }
   return std::nullopt;
 }
@@ -54,6 +62,8 @@ char codeOf(ir::ScalarKind kind) {
     return 'b';
   if (ir::isFloat(kind))
     return 'f';
+  if (ir::isComplex(kind))
+    return 'c';
   return ir::isSigned(kind) ? 'i' : 'u';
 }
 
@@ -87,13 +97,14 @@ ir::ScalarKind scalarKindFromDtype(const py::handle &dtypeLike) {
   if (!kind)
     throw py::type_error("dtype " + py::str(dtype).cast<std::string>() +
                          " is not supported by kaji kernels (supported: bool, int8-int64, "
-                         "uint8-uint64, float16, float32, float64 in native byte order)");
+                         "uint8-uint64, float16, float32, float64, complex64, complex128 in "
+                         "native byte order)");
   return *kind;
 }
 
 std::optional<ir::ScalarKind> scalarKindFromDLPack(unsigned code, unsigned bits) {
-  // DLDataTypeCode: kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBool 6.
-  static constexpr char codes[] = {'i', 'u', 'f', 0, 0, 0, 'b'};
+  // DLDataTypeCode: kDLInt 0, kDLUInt 1, kDLFloat 2, kDLComplex 5, kDLBool 6.
+  static constexpr char codes[] = {'i', 'u', 'f', 0, 0, 'c', 'b'};
   if (code >= sizeof(codes) || !codes[code] || bits % 8 != 0)
     return std::nullopt;
   return scalarKindFromCode(codes[code], bits / 8);

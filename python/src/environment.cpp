@@ -70,6 +70,10 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     std::optional<ScalarValue> value = scalarValue(fields[1]);
     if (!value)
       throw malformed();
+    if (ir::isComplex(value->kind))
+      throw py::type_error("global '" + name +
+                           "' is a complex number: kernels do not read complex globals yet; pass "
+                           "it as an argument");
     if (ir::isFloat(value->kind))
       return frontend::GlobalValue::floatConstant(value->kind, value->asDouble(), value->weak);
     return frontend::GlobalValue::intConstant(value->kind, value->asInt64(), value->weak);
@@ -97,6 +101,10 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     } catch (const py::type_error &error) {
       throw py::type_error("the global array '" + name + "': " + error.what());
     }
+    if (ir::isComplex(element)) // the constant-memory lowerings hold real elements only
+      throw py::type_error("the global array '" + name + "': kaji.const.array_like of " +
+                           std::string(ir::numpyName(element)) +
+                           " is not supported yet; pass the array as an argument");
     std::optional<std::string> bytes;
     if (!fields[3].is_none())
       bytes = fields[3].cast<std::string>();

@@ -105,10 +105,11 @@ std::optional<std::string> numpyTypestr(py::handle dtype) {
 // torch/_tensor.py's _dtype_to_typestr for the dtypes kaji takes (little-endian hosts).
 std::optional<std::string> torchTypestr(py::handle dtype) {
   static const std::unordered_map<std::string_view, const char *> typestrs = {
-      {"torch.bool", "|b1"},    {"torch.int8", "|i1"},    {"torch.uint8", "|u1"},
-      {"torch.int16", "<i2"},   {"torch.uint16", "<u2"},  {"torch.int32", "<i4"},
-      {"torch.uint32", "<u4"},  {"torch.int64", "<i8"},   {"torch.uint64", "<u8"},
-      {"torch.float16", "<f2"}, {"torch.float32", "<f4"}, {"torch.float64", "<f8"},
+      {"torch.bool", "|b1"},      {"torch.int8", "|i1"},        {"torch.uint8", "|u1"},
+      {"torch.int16", "<i2"},     {"torch.uint16", "<u2"},      {"torch.int32", "<i4"},
+      {"torch.uint32", "<u4"},    {"torch.int64", "<i8"},       {"torch.uint64", "<u8"},
+      {"torch.float16", "<f2"},   {"torch.float32", "<f4"},     {"torch.float64", "<f8"},
+      {"torch.complex64", "<c8"}, {"torch.complex128", "<c16"},
   };
   PyObject *text = PyObject_Str(dtype.ptr());
   if (!text) {

@@ -28,10 +28,11 @@ private:
   NumpyScalarTypes() {
     py::module_ numpy = py::module_::import("numpy");
     for (const char *name :
-         {"bool_",  "byte",   "ubyte",   "short",    "ushort",    "intc",   "uintc",  "int_",
-          "uint",   "long",   "ulong",   "longlong", "ulonglong", "intp",   "uintp",  "int8",
-          "int16",  "int32",  "int64",   "uint8",    "uint16",    "uint32", "uint64", "half",
-          "single", "double", "float16", "float32",  "float64"}) {
+         {"bool_",   "byte",    "ubyte",   "short",     "ushort",    "intc",      "uintc",
+          "int_",    "uint",    "long",    "ulong",     "longlong",  "ulonglong", "intp",
+          "uintp",   "int8",    "int16",   "int32",     "int64",     "uint8",     "uint16",
+          "uint32",  "uint64",  "half",    "single",    "double",    "float16",   "float32",
+          "float64", "csingle", "cdouble", "complex64", "complex128"}) {
       if (!py::hasattr(numpy, name))
         continue;
       py::object type = numpy.attr(name);
@@ -92,8 +93,11 @@ ScalarValue numpyScalar(py::handle object, ir::ScalarKind kind) {
   case 4:
     std::memcpy(result.bytes.data(), valueOf<uint32_t>(object), 4);
     break;
-  default:
+  case 8:
     std::memcpy(result.bytes.data(), valueOf<uint64_t>(object), 8);
+    break;
+  default: // complex128: two doubles
+    std::memcpy(result.bytes.data(), valueOf<std::array<double, 2>>(object), 16);
   }
   return result;
 }
@@ -151,6 +155,11 @@ std::optional<ScalarValue> scalarValue(py::handle object) {
     return pythonInt(object);
   if (PyFloat_Check(object.ptr()))
     return make(ir::ScalarKind::Float64, true, PyFloat_AsDouble(object.ptr()), object);
+  if (PyComplex_Check(object.ptr())) {
+    Py_complex value = PyComplex_AsCComplex(object.ptr());
+    return make(ir::ScalarKind::Complex128, true, std::array<double, 2>{value.real, value.imag},
+                object);
+  }
   return std::nullopt;
 }
 

@@ -16,9 +16,9 @@ namespace py = pybind11;
 
 struct ScalarValue {
   ir::ScalarKind kind = ir::ScalarKind::Int64;
-  bool weak = false;                // a Python bool/int/float rather than a numpy scalar
-  std::array<std::byte, 8> bytes{}; // the value as `kind`, little-endian
-  py::handle object;                // where it came from (borrowed)
+  bool weak = false;                 // a Python bool/int/float rather than a numpy scalar
+  std::array<std::byte, 16> bytes{}; // the value as `kind`, little-endian (complex: re, im)
+  py::handle object;                 // where it came from (borrowed)
 
   int64_t asInt64() const; // integer and bool kinds
   double asDouble() const; // float kinds

@@ -372,6 +372,9 @@ void FunctionEmitter::nameParameters() {
         }
       } else if (kernel && type.isBool()) {
         parts.push_back(base + "_byte");
+      } else if (kernel && type.isComplex()) {
+        parts.push_back(base + "_re");
+        parts.push_back(base + "_im");
       }
       return parts;
     };
@@ -387,6 +390,12 @@ void FunctionEmitter::nameParameters() {
       std::string byte = name + "_byte";
       parameters_.push_back("u8 " + byte);
       prologue_.push_back("const bool " + name + " = " + byte + " != 0;");
+    } else if (type.isComplex()) { // two parameters, as the LLVM lowering's ABI
+      std::string part = scalarTypeName(ir::componentKind(type.scalarKind()));
+      parameters_.push_back(part + " " + name + "_re");
+      parameters_.push_back(part + " " + name + "_im");
+      prologue_.push_back("const " + typeName(type) + " " + name + " = {" + name + "_re, " + name +
+                          "_im};");
     } else if (type.isScalar()) {
       parameters_.push_back(scalarTypeName(type.scalarKind()) + " " + name);
     } else {
@@ -553,6 +562,13 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
     return assign(op,
                   cast(name(op.operand(0), op), from.scalarKind(), op.resultType().scalarKind()));
   }
+  case Opcode::Complex:
+    return assign(op, typeName(op.resultType()) + "{" + name(op.operand(0), op) + ", " +
+                          name(op.operand(1), op) + "}");
+  case Opcode::Real:
+    return assign(op, name(op.operand(0), op) + ".re");
+  case Opcode::Imag:
+    return assign(op, name(op.operand(0), op) + ".im");
   case Opcode::Math:
     return assign(op, math(op));
   case Opcode::Libdevice:

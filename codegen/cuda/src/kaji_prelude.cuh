@@ -19,6 +19,14 @@ typedef unsigned int u32;
 typedef unsigned long long u64;
 typedef float f32;
 typedef double f64;
+// kaji IR's complex numbers (`complex`, `real`, `imag` build and take them apart; the
+// frontend computes with their parts): aligned as their parts, as numpy lays them out.
+struct c64 {
+  f32 re, im;
+};
+struct c128 {
+  f64 re, im;
+};
 
 namespace kaji {
 

@@ -162,9 +162,18 @@ TEST(Lexer, FloatLiterals) {
   EXPECT_EQ(lex("1.5.real"), "float:1.5 op:. name:real nl eof");
 }
 
+TEST(Lexer, ImaginaryLiterals) {
+  for (auto [text, value] : {std::pair{"1j", 1.0}, {"1.5J", 1.5}, {"2e3j", 2000.0}, {"0j", 0.0}}) {
+    Token token = tokenize(makeSource(text)).front();
+    EXPECT_EQ(token.kind, TokenKind::Float) << text;
+    EXPECT_TRUE(token.imaginary) << text;
+    EXPECT_EQ(token.floatValue, value) << text;
+  }
+  EXPECT_FALSE(tokenize(makeSource("1.5")).front().imaginary);
+  EXPECT_EQ(lexError("x = 1jk"), "1:5: invalid decimal literal");
+}
+
 TEST(Lexer, FloatLiteralErrors) {
-  EXPECT_EQ(lexError("x = 1j"), "1:5: complex literals are not supported");
-  EXPECT_EQ(lexError("x = 1.5J"), "1:5: complex literals are not supported");
   EXPECT_EQ(lexError("1e"), "1:1: invalid decimal literal");
   EXPECT_EQ(lexError("1._5"), "1:1: invalid decimal literal");
 }

@@ -56,6 +56,10 @@ TEST(Signature, ScalarAliases) {
       {"float64", ScalarKind::Float64},
       {"f8", ScalarKind::Float64},
       {"double", ScalarKind::Float64},
+      {"complex64", ScalarKind::Complex64},
+      {"c8", ScalarKind::Complex64},
+      {"complex128", ScalarKind::Complex128},
+      {"c16", ScalarKind::Complex128},
       {"char", ScalarKind::Int8},
       {"uchar", ScalarKind::UInt8},
       {"uint", ScalarKind::UInt64},
@@ -200,8 +204,6 @@ TEST(Signature, ErrorsPointAtTheOffendingColumn) {
   EXPECT_EQ(errorOf("void(Tuple(int32 float32))"), "18: expected ',' or ')', found 'f'");
   EXPECT_EQ(errorOf("void(NamedTuple(Point, x:int32))"), "25: expected '=' after the field name, "
                                                          "found ':'");
-  EXPECT_EQ(errorOf("void(complex64)"),
-            "6: complex numbers (complex64) are not supported by kaji kernels");
   EXPECT_EQ(errorOf("void(array(f4, 2, C))"), "17: expected the array's dimensions, such as '2d'");
   EXPECT_EQ(errorOf("void(array(f4, 2d, K))"), "20: expected the array's layout: C, F or A");
   EXPECT_EQ(errorOf("(int32) none"), "9: expected '->' before the return type, found 'n'");

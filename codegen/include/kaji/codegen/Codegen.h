@@ -3,6 +3,7 @@
 // Kernel parameter ABI (what the runtime packs for cuLaunchKernel): each kernel
 // parameter is flattened, in order, into
 //   scalar of type T      → one parameter of T (bool as one byte, 0 or 1)
+//   complex c64 / c128    → two parameters of its part type f32 / f64: real, imaginary
 //   array of ndim n       → data pointer (8 bytes), then n × i64 shape, then n × i64
 //                           strides in bytes
 // An array's elements take at most kMaxArrayBytes bytes (its extents multiplied by the element

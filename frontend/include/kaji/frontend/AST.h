@@ -64,8 +64,10 @@ struct IntLiteralExpr : Expr {
 
 struct FloatLiteralExpr : Expr {
   static constexpr ExprKind Kind = ExprKind::FloatLiteral;
-  FloatLiteralExpr(Location l, double v) : Expr(Kind, std::move(l)), value(v) {}
+  FloatLiteralExpr(Location l, double v, bool imaginary = false)
+      : Expr(Kind, std::move(l)), value(v), imaginary(imaginary) {}
   double value;
+  bool imaginary; // `2.5j`: the value times 1j
 };
 
 struct BoolLiteralExpr : Expr {

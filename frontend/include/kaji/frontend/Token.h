@@ -31,6 +31,7 @@ struct Token {
   ir::Location loc; // first character of the token
   uint64_t intValue = 0;
   double floatValue = 0;
+  bool imaginary = false; // Float: a literal ending in j, the value times 1j
 
   bool is(TokenKind k, std::string_view spelling) const { return kind == k && text == spelling; }
 };

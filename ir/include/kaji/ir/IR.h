@@ -42,6 +42,9 @@ enum class Opcode : uint8_t {
   Cmp,       // attr CmpPredicate; result bool; float compares are ordered except ne
   Select,    // (bool cond, a, b)
   Cast,      // scalar conversion to the result type (float->int truncates toward zero)
+  Complex,   // (re, im) of a complex type's float kind -> that complex number
+  Real,      // complex -> its real part
+  Imag,      // complex -> its imaginary part
   Math,      // attr string: libm name ("sqrt", "atan2", "isnan", ...); see docs/ir.md
   Bits,      // attr string: "popc", "brev", "clz" or "ffs" of an integer; result the operand's type
   Libdevice, // attr string: a libdevice function, ".N" selecting value N (Libdevice.h)

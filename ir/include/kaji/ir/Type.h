@@ -21,6 +21,8 @@ enum class ScalarKind : uint8_t {
   Float16,
   Float32,
   Float64,
+  Complex64,  // two float32: real, imaginary
+  Complex128, // two float64
 };
 
 // Element order of an array's memory: C (row-major), F (column-major) or unknown.
@@ -32,12 +34,17 @@ enum class MemorySpace : uint8_t { Global, Shared, Local, Constant };
 bool isInteger(ScalarKind k); // bool excluded
 bool isSigned(ScalarKind k);
 bool isFloat(ScalarKind k);
+bool isComplex(ScalarKind k);
+// The float kind of a complex kind's parts (Complex64 -> Float32); `k` itself otherwise.
+ScalarKind componentKind(ScalarKind k);
+// The complex kind whose parts are the float kind `k` (Float16 and Float32 -> Complex64).
+ScalarKind complexOf(ScalarKind k);
 unsigned bitWidth(ScalarKind k); // Bool is 1
 unsigned byteSize(ScalarKind k); // Bool is 1
 
-// Short IR spelling: bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64.
+// Short IR spelling: bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128.
 std::string_view irName(ScalarKind k);
-// NumPy spelling: bool int8 ... uint64 float16 float32 float64.
+// NumPy spelling: bool int8 ... uint64 float16 float32 float64 complex64 complex128.
 std::string_view numpyName(ScalarKind k);
 // Accepts both spellings (and "float"/"int" aliases are NOT accepted here).
 std::optional<ScalarKind> scalarKindFromName(std::string_view name);
@@ -59,6 +66,7 @@ public:
   bool isBool() const { return isScalar() && scalar_ == ScalarKind::Bool; }
   bool isInteger() const { return isScalar() && ir::isInteger(scalar_); }
   bool isFloat() const { return isScalar() && ir::isFloat(scalar_); }
+  bool isComplex() const { return isScalar() && ir::isComplex(scalar_); }
   bool isSignedInteger() const { return isInteger() && ir::isSigned(scalar_); }
 
   // The scalar kind of a scalar, or the element kind of an array.
