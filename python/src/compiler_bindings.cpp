@@ -1,5 +1,6 @@
 #include "arguments.h"
 #include "bindings.h"
+#include "code_object.h"
 #include "compilation.h"
 
 #include "kaji/codegen/Codegen.h"
@@ -47,6 +48,12 @@ void bindCompiler(py::module_ &m) {
       "removed, so diagnostics point into the user's file. Parsed on first compile.")
       .def(py::init<std::string, std::string, unsigned, unsigned, std::string>(), py::arg("text"),
            py::arg("file"), py::arg("first_line"), py::arg("column_offset"), py::arg("name"))
+      .def_static(
+          "from_code",
+          [](const py::tuple &code) { return std::make_shared<FunctionSource>(codeObject(code)); },
+          py::arg("code"),
+          "A function without source text, from its code object described as plain data "
+          "(kaji.decorator builds it); translated into the AST on first compile.")
       .def_property_readonly("name", &FunctionSource::functionName)
       .def_property_readonly("file", [](const FunctionSource &s) { return *s.source().name; })
       .def_property_readonly("first_line",
@@ -56,6 +63,9 @@ void bindCompiler(py::module_ &m) {
       .def_property_readonly("text", [](const FunctionSource &s) { return s.source().text; })
       .def(py::pickle(
           [](const FunctionSource &s) {
+            if (s.translation())
+              throw py::type_error("kaji cannot pickle '" + s.functionName() +
+                                   "': it has no source text (define it in a file)");
             return py::make_tuple(s.source().text, *s.source().name, s.source().firstLine,
                                   s.source().columnOffset, s.functionName());
           },
