@@ -137,8 +137,9 @@ struct Block {
 struct State {
   std::vector<ValuePtr> stack;
   std::vector<std::pair<ValuePtr, ValuePtr>> stores;        // (target, value) of the statement
-  std::map<const Value *, std::vector<ValuePtr>> unpacking; // sequence → element targets
-  std::set<const Value *> used;
+  // Values by their sequence number (a Value's address may be reused once it is gone).
+  std::map<uint64_t, std::vector<ValuePtr>> unpacking; // sequence → its elements' targets
+  std::set<uint64_t> used;
   const BytecodeConstant *keywordNames = nullptr;
   uint64_t statementStart = 0;
   Location statementLoc;
@@ -148,11 +149,31 @@ bool sameStack(const State &a, const State &b) { return a.stack == b.stack; }
 
 struct LoopContext {
   int header = -1, exit = -1, last = -1; // blocks; exit -1: the loop never ends
+  int preTest = -1; // `while c:` whose body continues: the block testing c before it
   size_t exitDepth = 0;
+
+  bool continues(int block) const { return block == header || block == preTest; }
+  // Where a path inside the loop ends: continue, break, or out of the loop.
+  bool ends(int block) const {
+    return continues(block) || block == exit || block < header || block > last;
+  }
 };
 
 // Thrown while a branch is tried as an expression and turns out to hold statements.
 struct NotAnExpression {};
+
+// Sets the translator to reject statements (NotAnExpression) for its lifetime.
+class ExpressionOnly {
+public:
+  explicit ExpressionOnly(bool &flag) : flag_(flag), was_(flag) { flag = true; }
+  ~ExpressionOnly() { flag_ = was_; }
+  ExpressionOnly(const ExpressionOnly &) = delete;
+  ExpressionOnly &operator=(const ExpressionOnly &) = delete;
+
+private:
+  bool &flag_;
+  bool was_;
+};
 
 struct Edge {
   int block = -1;
@@ -182,8 +203,13 @@ public:
 
     auto def = std::make_unique<FunctionDefStmt>(start);
     def->name = code_.name;
+    size_t firstDefault = code_.argCount - std::min<size_t>(code_.argCount, code_.defaults.size());
     for (unsigned i = 0; i < code_.argCount && i < code_.varNames.size(); ++i)
-      def->params.push_back(Parameter{start, code_.varNames[i], nullptr, nullptr});
+      def->params.push_back(Parameter{
+          start, code_.varNames[i], nullptr,
+          i < firstDefault ? nullptr
+                           : bytecode::constantExpr(code_.defaults[i - firstDefault], start,
+                                                    code_.name)});
     State state;
     if (emitRegion(0, state, -1, nullptr, def->body))
       untranslatable(start, code_.name, "code that runs past its end");
@@ -425,7 +451,7 @@ private:
     ValuePtr value = pop(state, loc);
     if (value->kind == ValueKind::Null || value->kind == ValueKind::Iterator)
       untranslatable(loc, code_.name, "this use of the interpreter's stack");
-    state.used.insert(value.get());
+    state.used.insert(value->sequence);
     return value;
   }
 
@@ -464,8 +490,8 @@ private:
     case Op::PopTop: {
       ValuePtr value = pop(state, loc);
       if (value->kind != ValueKind::Null && value->kind != ValueKind::Iterator &&
-          !state.used.count(value.get())) {
-        state.used.insert(value.get());
+          !state.used.count(value->sequence)) {
+        state.used.insert(value->sequence);
         emit(out, std::make_unique<ExprStmt>(value->loc, toExpr(*value)));
       }
       finishStatement(state, out);
@@ -559,7 +585,7 @@ private:
       ValuePtr sequence = pop(state, loc);
       if (in.arg < 1)
         untranslatable(loc, code_.name, "unpacking into nothing");
-      state.unpacking[sequence.get()].assign(size_t(in.arg), nullptr);
+      state.unpacking[sequence->sequence].assign(size_t(in.arg), nullptr);
       for (int64_t k = in.arg; k-- > 0;) {
         ValuePtr element = make(ValueKind::Unpacked, loc, {sequence});
         element->index = unsigned(k);
@@ -620,7 +646,22 @@ private:
     return make(ValueKind::Slice, loc, {part(lower), part(upper), part(step)});
   }
 
-  ExprPtr toExpr(const Value &value) { return bytecode::toExpr(value, code_.name); }
+  // The AST of `value`, which must compute each value once: one CPython COPYed that no
+  // pattern here took apart would run twice.
+  ExprPtr toExpr(const Value &value) {
+    std::set<const Value *> seen;
+    evaluatedOnce(value, seen);
+    return bytecode::toExpr(value, code_.name);
+  }
+
+  void evaluatedOnce(const Value &value, std::set<const Value *> &seen) {
+    if (value.kind != ValueKind::Name && value.kind != ValueKind::Constant &&
+        !seen.insert(&value).second)
+      untranslatable(value.loc, code_.name, "a value computed once and used twice");
+    for (const ValuePtr &operand : value.operands)
+      if (operand)
+        evaluatedOnce(*operand, seen);
+  }
 
   void emit(Body &out, StmtPtr statement) {
     if (expressionOnly_)
@@ -634,16 +675,16 @@ private:
       untranslatable(target->loc, code_.name, "this assignment");
     if (value->kind == ValueKind::Unpacked) {
       ValuePtr sequence = value->operands[0];
-      auto &targets = state.unpacking[sequence.get()];
+      auto &targets = state.unpacking[sequence->sequence];
       targets.at(value->index) = target;
       if (std::all_of(targets.begin(), targets.end(), [](const ValuePtr &t) { return !!t; })) {
         ValuePtr tuple = make(ValueKind::Tuple, targets.front()->loc, targets);
-        state.unpacking.erase(sequence.get());
+        state.unpacking.erase(sequence->sequence);
         store(state, sequence, tuple, out);
       }
       return;
     }
-    state.used.insert(value.get());
+    state.used.insert(value->sequence);
     state.stores.emplace_back(target, value);
     finishStatement(state, out);
   }
@@ -669,7 +710,7 @@ private:
     // what they read, nor run after a call they make.
     for (const ValuePtr &left : state.stack) {
       if (left->kind == ValueKind::Iterator || left->kind == ValueKind::Null ||
-          state.used.count(left.get()))
+          state.used.count(left->sequence))
         continue;
       for (const auto &[target, value] : stores)
         if (bytecode::calls(*left) || bytecode::reads(*left, rootName(*target)))
@@ -694,6 +735,16 @@ private:
       return;
     }
     // `a, b = b, a` without a tuple: the values are all computed before the first store.
+    // CPython stores distinct names in any order (it drops the SWAPs); in the order the
+    // values were computed they read as written.
+    std::set<std::string> names;
+    for (const auto &s : stores)
+      if (s.first->kind == ValueKind::Name)
+        names.insert(s.first->name);
+    if (names.size() == stores.size())
+      std::stable_sort(stores.begin(), stores.end(), [](const auto &a, const auto &b) {
+        return a.second->sequence < b.second->sequence;
+      });
     std::vector<ExprPtr> values;
     uint64_t lastCall = 0;
     for (const auto &[target, value] : stores) {
@@ -741,7 +792,7 @@ private:
         return state;
       Location here = instructions_[blocks_[block].begin].loc;
       if (loop && !enteringLoop) {
-        if (block == loop->header) {
+        if (loop->continues(block)) {
           emitJump<ContinueStmt>(state, out, here);
           return std::nullopt;
         }
@@ -777,7 +828,7 @@ private:
       switch (in.op) {
       case Op::Jump: {
         int target = blockOf_[in.target];
-        if (target <= block && !(loop && target == loop->header))
+        if (target <= block && !(loop && loop->continues(target)))
           untranslatable(in.loc, code_.name, "this loop");
         block = target;
         continue;
@@ -834,7 +885,7 @@ private:
   // chain, a loop's iterator before `break`).
   void followTrampolines(Edge &edge, std::set<int> &passed, int stop, const LoopContext *loop) {
     while (edge.block >= 0 && edge.block != stop && latch_[edge.block] < 0 &&
-           !(loop && (edge.block == loop->exit || edge.block == loop->header))) {
+           !(loop && (edge.block == loop->exit || loop->continues(edge.block)))) {
       const Block &range = blocks_[edge.block];
       State state = edge.state;
       bool pure = true;
@@ -843,7 +894,7 @@ private:
         if (in.op == Op::Nop)
           continue;
         if (in.op == Op::PopTop && !state.stack.empty() &&
-            (state.used.count(state.stack.back().get()) ||
+            (state.used.count(state.stack.back()->sequence) ||
              state.stack.back()->kind == ValueKind::Iterator)) {
           state.stack.pop_back();
           continue;
@@ -921,32 +972,36 @@ private:
     }
   }
 
+  // The state after `block`'s instructions before its last, when they only compute values.
+  std::optional<State> tested(int block, State state) {
+    try {
+      ExpressionOnly only(expressionOnly_);
+      Body none;
+      for (int i = blocks_[block].begin; i < blocks_[block].end - 1; ++i)
+        execute(instructions_[i], state, none);
+    } catch (const NotAnExpression &) {
+      return std::nullopt;
+    }
+    if (!state.stores.empty())
+      return std::nullopt;
+    return state;
+  }
+
   // The condition `edge`'s block tests, when that block only tests (computes a value from
   // the stack it is given and jumps on it) and only the condition's blocks lead to it.
   std::optional<Condition> testOnly(const Edge &edge, const std::set<int> &blocks, int stop,
                                     const LoopContext *loop) {
     int block = edge.block;
     if (block < 0 || block == stop || latch_[block] >= 0 || !isConditional(last(block).op) ||
-        (loop && (block == loop->exit || block == loop->header)))
+        (loop && (block == loop->exit || loop->continues(block))))
       return std::nullopt;
     for (int predecessor : predecessors_[block])
       if (!blocks.count(predecessor))
         return std::nullopt;
-    State state = edge.state;
-    Body none;
-    bool wasExpressionOnly = expressionOnly_;
-    expressionOnly_ = true;
-    try {
-      for (int i = blocks_[block].begin; i < blocks_[block].end - 1; ++i)
-        execute(instructions_[i], state, none);
-    } catch (const NotAnExpression &) {
-      expressionOnly_ = wasExpressionOnly;
+    std::optional<State> state = tested(block, edge.state);
+    if (!state)
       return std::nullopt;
-    }
-    expressionOnly_ = wasExpressionOnly;
-    if (!state.stores.empty())
-      return std::nullopt;
-    Condition condition = branch(block, std::move(state));
+    Condition condition = branch(block, std::move(*state));
     condition.onTrue.layout = condition.onTrue.block;
     condition.onFalse.layout = condition.onFalse.block;
     return condition;
@@ -962,8 +1017,7 @@ private:
       work.pop_back();
       if (block < 0 || !seen.insert(block).second)
         continue;
-      if (block == stop || (loop && (block == loop->exit || block == loop->header ||
-                                     block < loop->header || block > loop->last)))
+      if (isSink(block, stop, loop))
         continue;
       for (int successor : successors(block))
         if (successor > block)
@@ -973,8 +1027,7 @@ private:
   }
 
   bool isSink(int block, int stop, const LoopContext *loop) const {
-    return block == stop || (loop && (block == loop->exit || block == loop->header ||
-                                      block < loop->header || block > loop->last));
+    return block == stop || (loop && loop->ends(block));
   }
 
   // Where an `if`'s branches meet again: the first block both reach; else, when the `then`
@@ -998,9 +1051,29 @@ private:
     if (isSink(otherwise.block, stop, loop))
       return -1;
     for (int block : a)
-      if (!isSink(block, stop, loop) && block >= otherwise.block)
+      if (!isSink(block, stop, loop) && (block >= otherwise.block || implicitReturn(block)))
         return -1;
     return otherwise.block;
+  }
+
+  // Whether `block` ends with the `return None` CPython adds at the end of a function
+  // (copied into each branch that reaches the end): it has the position of the
+  // instruction before it, where a `return` the user wrote has its own.
+  bool implicitReturn(int block) const {
+    const Block &range = blocks_[block];
+    if (range.end - range.begin < 2 || last(block).op != Op::Return)
+      return false;
+    const Instruction &value = instructions_[range.end - 2];
+    if (value.op != Op::LoadConst || value.arg < 0 || size_t(value.arg) >= code_.constants.size() ||
+        code_.constants[size_t(value.arg)].kind != BytecodeConstant::Kind::None)
+      return false;
+    int before = range.end - 3;
+    while (before >= range.begin && instructions_[before].op == Op::Nop)
+      --before;
+    if (before < range.begin)
+      return true;
+    const Location &previous = instructions_[before].loc, &returned = last(block).loc;
+    return previous.line == returned.line && previous.col == returned.col;
   }
 
   // A conditional jump at the end of `block` (its other instructions already ran).
@@ -1047,17 +1120,15 @@ private:
     if (merge < 0)
       return std::nullopt;
     std::optional<State> whenTrue, whenFalse;
-    bool wasExpressionOnly = expressionOnly_;
     uint64_t sequence = sequence_;
-    expressionOnly_ = true;
     try {
+      ExpressionOnly only(expressionOnly_);
       Body none;
       whenTrue = emitRegion(c.onTrue.block, c.onTrue.state, merge, loop, none);
       whenFalse = emitRegion(c.onFalse.block, c.onFalse.state, merge, loop, none);
     } catch (const NotAnExpression &) {
       whenTrue.reset();
     }
-    expressionOnly_ = wasExpressionOnly;
     if (!whenTrue || !whenFalse || whenTrue->stack.empty() ||
         whenTrue->stack.size() != whenFalse->stack.size() ||
         !std::equal(whenTrue->stack.begin(), whenTrue->stack.end() - 1, whenFalse->stack.begin()) ||
@@ -1067,10 +1138,16 @@ private:
       return std::nullopt;
     }
     ValuePtr ifTrue = whenTrue->stack.back(), ifFalse = whenFalse->stack.back();
+    // The value of `a and b` when `a` is false is `a` itself (COPYed), that of `a or b` when
+    // `a` is true too; `a and b or c` tests `a and b` and is `b` when that is true.
+    auto lastOperand = [](const ValuePtr &value, BoolOpExpr::Op op) {
+      return value->kind == ValueKind::BoolOp && value->boolOp == op ? value->operands.back()
+                                                                     : value;
+    };
     ValuePtr value;
-    if (ifFalse == c.value)
+    if (ifFalse == lastOperand(c.value, BoolOpExpr::Op::Or))
       value = boolOp(BoolOpExpr::Op::And, c.value, ifTrue);
-    else if (ifTrue == c.value)
+    else if (ifTrue == lastOperand(c.value, BoolOpExpr::Op::And))
       value = boolOp(BoolOpExpr::Op::Or, c.value, ifFalse);
     else
       value = make(ValueKind::IfExp, ifTrue->loc, {c.value, ifTrue, ifFalse});
@@ -1126,22 +1203,36 @@ private:
         loop->body.push_back(std::make_unique<PassStmt>(first.loc));
       out.push_back(std::move(loop));
       state.stack.pop_back();
-      state.used.insert(iterator.get());
+      state.used.insert(iterator->sequence);
       return Edge{context.exit, std::move(state), context.exit};
     }
-    context.exit = blockAfter(context.last);
     context.exitDepth = state.stack.size();
     auto loop = std::make_unique<WhileStmt>(first.loc);
     loop->test = std::make_unique<BoolLiteralExpr>(first.loc, true);
-    if (emitRegion(header, state, -1, &context, loop->body, /*enteringLoop=*/true))
-      untranslatable(first.loc, code_.name, "this loop");
+    if (std::optional<Condition> test = preTest(header, state)) {
+      // `while c:` with a `continue`: that jumps back to the test before the loop (this
+      // header); the body starts after it and ends with the same test.
+      int body = test->onTrue.block;
+      context.header = body;
+      context.preTest = header;
+      context.last = latch_[body];
+      context.exit = test->onFalse.block;
+      if (emitRegion(body, std::move(test->onTrue.state), -1, &context, loop->body,
+                     /*enteringLoop=*/true) ||
+          bottomTest(loop->body) != unparsed(*test->value))
+        untranslatable(first.loc, code_.name, "this loop");
+      loop->body.pop_back();
+      loop->test = toExpr(*test->value);
+    } else {
+      context.exit = blockAfter(context.last);
+      if (emitRegion(header, state, -1, &context, loop->body, /*enteringLoop=*/true))
+        untranslatable(first.loc, code_.name, "this loop");
+    }
     // The test at the bottom, `if c: continue else: break`, becomes `if not c: break`; an
     // enclosing `if c:` with the same test makes it `while c:` (whileLoop).
-    std::optional<std::string> bottomTest;
-    if (auto *test = loop->body.empty() ? nullptr : loop->body.back()->as<IfStmt>();
-        test && test->body.size() == 1 && test->body.front()->kind == StmtKind::Continue &&
-        test->orelse.size() == 1 && test->orelse.front()->kind == StmtKind::Break) {
-      bottomTest = unparse(*test->test);
+    std::optional<std::string> bottom = bottomTest(loop->body);
+    if (bottom) {
+      auto *test = loop->body.back()->as<IfStmt>();
       Location at = test->loc;
       auto negated = std::make_unique<IfStmt>(at);
       negated->test = std::make_unique<UnaryOpExpr>(at, UnaryOperator::Not, std::move(test->test));
@@ -1151,13 +1242,42 @@ private:
     stripTrailing(loop->body, StmtKind::Continue);
     if (loop->body.empty())
       loop->body.push_back(std::make_unique<PassStmt>(first.loc));
-    if (bottomTest)
-      bottomTests_[loop.get()] = *bottomTest;
+    if (bottom)
+      bottomTests_[loop.get()] = *bottom;
     out.push_back(std::move(loop));
     if (context.exit < 0)
       return std::nullopt;
     return Edge{context.exit, std::move(state), context.exit};
   }
+
+  // The test of the `if c: continue else: break` that ends a loop body, as text.
+  static std::optional<std::string> bottomTest(const Body &body) {
+    auto *test = body.empty() ? nullptr : body.back()->as<IfStmt>();
+    if (test && test->body.size() == 1 && test->body.front()->kind == StmtKind::Continue &&
+        test->orelse.size() == 1 && test->orelse.front()->kind == StmtKind::Break)
+      return unparse(*test->test);
+    return std::nullopt;
+  }
+
+  // The condition `header` tests when it is the test before a `while` loop's body (the
+  // next block, itself jumped back to from the end of the body) and leaves the loop when
+  // false.
+  std::optional<Condition> preTest(int header, const State &state) {
+    if (!isConditional(last(header).op))
+      return std::nullopt;
+    std::optional<State> before = tested(header, state);
+    if (!before)
+      return std::nullopt;
+    Condition test = branch(header, std::move(*before));
+    joinConditions(test, -1, nullptr);
+    int body = test.onTrue.block;
+    if (body <= header || latch_[body] < latch_[header] ||
+        test.onFalse.block != blockAfter(latch_[body]))
+      return std::nullopt;
+    return test;
+  }
+
+  std::string unparsed(const Value &value) { return bytecode::unparsed(value, code_.name); }
 
   // Drops the `return` (without a value) or `continue` that ends `body`, also at the ends
   // of a final `if`'s branches: CPython writes them out where the source has none.

@@ -61,6 +61,16 @@ ExprPtr negated(ExprPtr operand, const Location &loc) {
   return std::make_unique<UnaryOpExpr>(loc, UnaryOperator::Minus, std::move(operand));
 }
 
+std::vector<ExprPtr> operandExprs(const Value &value, size_t first, size_t end,
+                                  const std::string &function) {
+  std::vector<ExprPtr> result;
+  for (size_t i = first; i < end; ++i)
+    result.push_back(toExpr(*value.operands[i], function));
+  return result;
+}
+
+} // namespace
+
 ExprPtr constantExpr(const BytecodeConstant &constant, const Location &loc,
                      const std::string &function) {
   switch (constant.kind) {
@@ -90,16 +100,6 @@ ExprPtr constantExpr(const BytecodeConstant &constant, const Location &loc,
   }
   untranslatable(loc, function, "a constant of type '" + constant.text + "'");
 }
-
-std::vector<ExprPtr> operandExprs(const Value &value, size_t first, size_t end,
-                                  const std::string &function) {
-  std::vector<ExprPtr> result;
-  for (size_t i = first; i < end; ++i)
-    result.push_back(toExpr(*value.operands[i], function));
-  return result;
-}
-
-} // namespace
 
 ExprPtr toExpr(const Value &value, const std::string &function) {
   const Location &loc = value.loc;

@@ -64,6 +64,8 @@ ValuePtr joinComparisonChains(ValuePtr boolOp);
 
 // The AST of `value`; throws CompileError for stack entries that are no expression.
 ExprPtr toExpr(const Value &value, const std::string &function);
+ExprPtr constantExpr(const BytecodeConstant &constant, const Location &loc,
+                     const std::string &function);
 std::string unparsed(const Value &value, const std::string &function);
 
 [[noreturn]] void untranslatable(const Location &loc, const std::string &function,

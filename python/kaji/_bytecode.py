@@ -7,9 +7,11 @@ never reach the compiler."""
 import sys
 
 
-def code_description(code):
-    """(python_minor, name, filename, firstlineno, argcount, varnames, cellvars, consts,
-    instructions, has_exception_table); see python/src/code_object.h."""
+def code_description(func):
+    """`func`'s code as (python_minor, name, filename, firstlineno, argcount, varnames,
+    cellvars, consts, instructions, has_exception_table, defaults); see
+    python/src/code_object.h."""
+    code = func.__code__
     import dis  # only kernels without source text need it: kept off `import kaji`
 
     jumps = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
@@ -25,4 +27,4 @@ def code_description(code):
             (positions.lineno or 0) if positions else 0, column))
     return (sys.version_info.minor, code.co_name, code.co_filename, code.co_firstlineno,
             code.co_argcount, code.co_varnames, code.co_cellvars, code.co_consts,
-            instructions, bool(code.co_exceptiontable))
+            instructions, bool(code.co_exceptiontable), func.__defaults__ or ())

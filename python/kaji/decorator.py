@@ -167,7 +167,7 @@ def function_source(func):
     except (OSError, TypeError):
         # No source text (exec(), `python -c`, the REPL): the compiler translates the
         # bytecode (docs/python.md, "Kernels without source text").
-        return _core.FunctionSource.from_code(code_description(code))
+        return _core.FunctionSource.from_code(code_description(func))
     if func.__name__ == "<lambda>":
         return _lambda_source(func, lines, first_line)
     indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())

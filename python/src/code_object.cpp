@@ -48,8 +48,8 @@ frontend::BytecodeConstant constantOf(const py::handle &value) {
 } // namespace
 
 frontend::CodeObject codeObject(const py::tuple &description) {
-  if (description.size() != 10)
-    throw py::type_error("a code object description has 10 fields");
+  if (description.size() != 11)
+    throw py::type_error("a code object description has 11 fields");
   frontend::CodeObject code;
   code.pythonMinor = description[0].cast<unsigned>();
   code.name = description[1].cast<std::string>();
@@ -75,6 +75,8 @@ frontend::CodeObject codeObject(const py::tuple &description) {
     code.instructions.push_back(std::move(instruction));
   }
   code.hasExceptionTable = description[9].cast<bool>();
+  for (const py::handle &value : description[10].cast<py::tuple>())
+    code.defaults.push_back(constantOf(value));
   return code;
 }
 

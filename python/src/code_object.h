@@ -11,7 +11,7 @@ namespace kaji::python {
 namespace py = pybind11;
 
 // `description` is (python_minor, name, filename, firstlineno, argcount, varnames, cellvars,
-// consts, instructions, has_exception_table); each instruction (offset, opname, arg,
+// consts, instructions, has_exception_table, defaults); each instruction (offset, opname, arg,
 // argtext, jump_target or -1, line or 0, column or 0). TypeError when it is malformed.
 frontend::CodeObject codeObject(const py::tuple &description);
 

@@ -7,6 +7,7 @@
 #include "kaji/codegen/cuda/CudaCodegen.h"
 #include "kaji/driver/DiskCache.h"
 #include "kaji/driver/Version.h"
+#include "kaji/frontend/Parser.h"
 #include "kaji/ir/Libdevice.h"
 
 namespace kaji::python {
@@ -61,6 +62,11 @@ void bindCompiler(py::module_ &m) {
       .def_property_readonly("column_offset",
                              [](const FunctionSource &s) { return s.source().columnOffset; })
       .def_property_readonly("text", [](const FunctionSource &s) { return s.source().text; })
+      .def_property_readonly(
+          "syntax_tree",
+          [](const FunctionSource &s) { return frontend::dumpAST(*s.module()); },
+          "The parsed (or, without source text, translated) module as `kaji-compile --emit "
+          "ast` prints it; raises CompileError as a compile would.")
       .def(py::pickle(
           [](const FunctionSource &s) {
             if (s.translation())

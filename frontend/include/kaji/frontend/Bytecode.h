@@ -44,6 +44,7 @@ struct CodeObject {
   std::vector<std::string> varNames; // parameters first
   std::vector<std::string> cellVars; // locals a nested function captures
   std::vector<BytecodeConstant> constants;
+  std::vector<BytecodeConstant> defaults; // of the last parameters (__defaults__)
   std::vector<BytecodeInstruction> instructions;
   bool hasExceptionTable = false; // try/with
 };
