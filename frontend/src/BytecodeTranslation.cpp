@@ -946,8 +946,9 @@ private:
           continue;
         followTrampolines(more->onTrue, more->blocks, stop, loop);
         followTrampolines(more->onFalse, more->blocks, stop, loop);
-        auto same = [](const Edge &a, const Edge &b) {
-          return a.block == b.block && sameStack(a.state, b.state);
+        auto same = [this](const Edge &a, const Edge &b) {
+          return (a.block == b.block || (returnsNone(a.block) && returnsNone(b.block))) &&
+                 sameStack(a.state, b.state);
         };
         BoolOpExpr::Op op = onTrueSide ? BoolOpExpr::Op::And : BoolOpExpr::Op::Or;
         std::optional<Condition> result;
@@ -1041,7 +1042,7 @@ private:
       if (b.count(block)) {
         if (block == stop)
           reachesStop = true;
-        else if (!isSink(block, stop, loop) && (found < 0 || block < found))
+        else if (!isSink(block, stop, loop) && !shufflesOnly(block) && (found < 0 || block < found))
           found = block;
       }
     if (found >= 0)
@@ -1056,6 +1057,19 @@ private:
     return otherwise.block;
   }
 
+  // Whether `block` only rearranges the stack and goes on: the cleanup that comparison
+  // chains share, which is no place for branches to meet (the block after it is).
+  bool shufflesOnly(int block) const {
+    const Block &range = blocks_[block];
+    for (int i = range.begin; i < range.end; ++i) {
+      Op op = instructions_[i].op;
+      bool forwardJump = op == Op::Jump && i == range.end - 1 && instructions_[i].target > i;
+      if (op != Op::Nop && op != Op::PopTop && op != Op::Swap && op != Op::Copy && !forwardJump)
+        return false;
+    }
+    return true;
+  }
+
   // Whether `block` ends with the `return None` CPython adds at the end of a function
   // (copied into each branch that reaches the end): it has the position of the
   // instruction before it, where a `return` the user wrote has its own.
@@ -1068,12 +1082,27 @@ private:
         code_.constants[size_t(value.arg)].kind != BytecodeConstant::Kind::None)
       return false;
     int before = range.end - 3;
-    while (before >= range.begin && instructions_[before].op == Op::Nop)
+    while (before >= 0 && instructions_[before].op == Op::Nop)
       --before;
-    if (before < range.begin)
+    if (before < 0)
       return true;
     const Location &previous = instructions_[before].loc, &returned = last(block).loc;
-    return previous.line == returned.line && previous.col == returned.col;
+    return previous.line == returned.line &&
+           (before < range.begin || previous.col == returned.col);
+  }
+
+  // Whether `block` only returns None: the copies CPython makes of a function's end are
+  // one place.
+  bool returnsNone(int block) const {
+    if (block < 0)
+      return false;
+    const Block &range = blocks_[block];
+    int i = range.begin;
+    while (i < range.end && instructions_[i].op == Op::Nop)
+      ++i;
+    return range.end - i == 2 && instructions_[i].op == Op::LoadConst &&
+           code_.constants[size_t(instructions_[i].arg)].kind == BytecodeConstant::Kind::None &&
+           instructions_[i + 1].op == Op::Return;
   }
 
   // A conditional jump at the end of `block` (its other instructions already ran).
