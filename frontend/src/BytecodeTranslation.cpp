@@ -136,7 +136,7 @@ struct Block {
 // which values some other value already took.
 struct State {
   std::vector<ValuePtr> stack;
-  std::vector<std::pair<ValuePtr, ValuePtr>> stores;        // (target, value) of the statement
+  std::vector<std::pair<ValuePtr, ValuePtr>> stores; // (target, value) of the statement
   // Values by their sequence number (a Value's address may be reused once it is gone).
   std::map<uint64_t, std::vector<ValuePtr>> unpacking; // sequence → its elements' targets
   std::set<uint64_t> used;
@@ -207,9 +207,9 @@ public:
     for (unsigned i = 0; i < code_.argCount && i < code_.varNames.size(); ++i)
       def->params.push_back(Parameter{
           start, code_.varNames[i], nullptr,
-          i < firstDefault ? nullptr
-                           : bytecode::constantExpr(code_.defaults[i - firstDefault], start,
-                                                    code_.name)});
+          i < firstDefault
+              ? nullptr
+              : bytecode::constantExpr(code_.defaults[i - firstDefault], start, code_.name)});
     State state;
     if (emitRegion(0, state, -1, nullptr, def->body))
       untranslatable(start, code_.name, "code that runs past its end");
@@ -1087,8 +1087,7 @@ private:
     if (before < 0)
       return true;
     const Location &previous = instructions_[before].loc, &returned = last(block).loc;
-    return previous.line == returned.line &&
-           (before < range.begin || previous.col == returned.col);
+    return previous.line == returned.line && (before < range.begin || previous.col == returned.col);
   }
 
   // Whether `block` only returns None: the copies CPython makes of a function's end are

@@ -47,7 +47,7 @@ struct Value {
   UnaryOperator unary = UnaryOperator::Minus;
   BoolOpExpr::Op boolOp = BoolOpExpr::Op::And;
   std::vector<CompareOperator> compares;
-  std::vector<ValuePtr> operands; // Slice: lower, upper, step, each may be null
+  std::vector<ValuePtr> operands;    // Slice: lower, upper, step, each may be null
   std::vector<std::string> keywords; // Call: the names of its last operands
   unsigned index = 0;                // Unpacked
 };

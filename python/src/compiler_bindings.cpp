@@ -63,8 +63,7 @@ void bindCompiler(py::module_ &m) {
                              [](const FunctionSource &s) { return s.source().columnOffset; })
       .def_property_readonly("text", [](const FunctionSource &s) { return s.source().text; })
       .def_property_readonly(
-          "syntax_tree",
-          [](const FunctionSource &s) { return frontend::dumpAST(*s.module()); },
+          "syntax_tree", [](const FunctionSource &s) { return frontend::dumpAST(*s.module()); },
           "The parsed (or, without source text, translated) module as `kaji-compile --emit "
           "ast` prints it; raises CompileError as a compile would.")
       .def(py::pickle(

@@ -19,8 +19,8 @@ FunctionSource::FunctionSource(frontend::CodeObject code)
   // No text: diagnostics show file:line:col and no source line.
   source_.name = std::make_shared<const std::string>(code_->fileName);
   source_.firstLine = code_->firstLine;
-  translation_.name = std::make_shared<const std::string>("<bytecode of " + functionName_ +
-                                                          " in " + code_->fileName + ">");
+  translation_.name = std::make_shared<const std::string>("<bytecode of " + functionName_ + " in " +
+                                                          code_->fileName + ">");
 }
 
 std::shared_ptr<const frontend::Module> FunctionSource::module() const {

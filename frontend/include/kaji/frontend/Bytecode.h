@@ -17,10 +17,10 @@ namespace kaji::frontend {
 struct BytecodeConstant {
   enum class Kind : uint8_t { None, Bool, Int, Float, String, Tuple, Unsupported };
   Kind kind = Kind::None;
-  bool negative = false;  // Int
-  uint64_t magnitude = 0; // Int (its absolute value), Bool (0 or 1)
-  double floatValue = 0;  // Float
-  std::string text;       // String; Unsupported: the Python type's name
+  bool negative = false;                  // Int
+  uint64_t magnitude = 0;                 // Int (its absolute value), Bool (0 or 1)
+  double floatValue = 0;                  // Float
+  std::string text;                       // String; Unsupported: the Python type's name
   std::vector<BytecodeConstant> elements; // Tuple
 };
 
