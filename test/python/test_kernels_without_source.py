@@ -157,7 +157,8 @@ def test_kernel_from_a_string_template():
         np.testing.assert_array_equal(out, expected)
 
 
-def test_python_dash_c():
+@pytest.mark.parametrize("how", ["python -c", "python - (a program on standard input)"])
+def test_python_dash_c_and_standard_input(how):
     program = textwrap.dedent("""
         import numpy as np
         from kaji import cuda
@@ -176,8 +177,10 @@ def test_python_dash_c():
     package = pathlib.Path(kaji.__file__).resolve().parents[1]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(package)] + [p for p in [os.environ.get("PYTHONPATH")] if p]), KAJI_TARGET="cpu")
-    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
-                            env=env, timeout=120)
+    command, stdin = ([sys.executable, "-c", program], None) if how == "python -c" else (
+        [sys.executable, "-"], program)
+    result = subprocess.run(command, input=stdin, capture_output=True, text=True, env=env,
+                            timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[0.0, 1.0, 4.0, 6.0, 8.0]"
 
