@@ -910,10 +910,10 @@ private:
     }
   }
 
-  static ValuePtr negate(const ValuePtr &value, Translator &self) {
+  ValuePtr negate(const ValuePtr &value) {
     if (value->kind == ValueKind::Unary && value->unary == UnaryOperator::Not)
       return value->operands[0];
-    ValuePtr result = self.make(ValueKind::Unary, value->loc, {value});
+    ValuePtr result = make(ValueKind::Unary, value->loc, {value});
     result->unary = UnaryOperator::Not;
     return result;
   }
@@ -958,10 +958,10 @@ private:
           result = Condition{boolOp(op, c.value, more->value), other, more->onFalse, {}};
         if (!result && same(more->onTrue, other) && onTrueSide)
           result =
-              Condition{boolOp(op, c.value, negate(more->value, *this)), more->onFalse, other, {}};
+              Condition{boolOp(op, c.value, negate(more->value)), more->onFalse, other, {}};
         if (!result && same(more->onFalse, other) && !onTrueSide)
           result =
-              Condition{boolOp(op, c.value, negate(more->value, *this)), other, more->onTrue, {}};
+              Condition{boolOp(op, c.value, negate(more->value)), other, more->onTrue, {}};
         if (!result)
           continue;
         result->blocks = c.blocks;
@@ -1124,7 +1124,7 @@ private:
     Edge &otherwise = thenIsTrue ? c.onFalse : c.onTrue;
     merge = mergePoint(then, otherwise, stop, loop);
     auto statement = std::make_unique<IfStmt>(loc);
-    statement->test = toExpr(*(thenIsTrue ? c.value : negate(c.value, *this)));
+    statement->test = toExpr(*(thenIsTrue ? c.value : negate(c.value)));
     std::optional<State> fromThen =
         emitRegion(then.block, std::move(then.state), merge, loop, statement->body);
     std::optional<State> fromElse =
