@@ -185,6 +185,12 @@ def test_python_dash_c_and_standard_input(how):
     assert result.stdout.strip() == "[0.0, 1.0, 4.0, 6.0, 8.0]"
 
 
+def test_reduce_with_a_lambda_without_source():
+    add = without_source("add = lambda a, b: a + b")["add"]
+    x = np.arange(100.0)
+    assert kaji.cuda.reduce(add)(x) == x.sum()
+
+
 def test_source_kept_in_linecache_is_compiled_as_source():
     text = "def triple(out):\n    out[0] = 3 * out[0]\n"
     filename = "<kaji-generated-triple>"
