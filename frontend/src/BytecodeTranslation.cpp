@@ -709,8 +709,7 @@ private:
     // Values left on the stack were computed before this statement: it must not change
     // what they read, nor run after a call they make.
     for (const ValuePtr &left : state.stack) {
-      if (left->kind == ValueKind::Iterator || left->kind == ValueKind::Null ||
-          state.used.count(left->sequence))
+      if (left->kind == ValueKind::Iterator || left->kind == ValueKind::Null)
         continue;
       for (const auto &[target, value] : stores)
         if (bytecode::calls(*left) || bytecode::reads(*left, rootName(*target)))
@@ -1243,8 +1242,8 @@ private:
       int body = test->onTrue.block;
       context.header = body;
       context.preTest = header;
-      context.last = latch_[body];
       context.exit = test->onFalse.block;
+      context.last = context.exit - 1;
       if (emitRegion(body, std::move(test->onTrue.state), -1, &context, loop->body,
                      /*enteringLoop=*/true) ||
           bottomTest(loop->body) != unparsed(*test->value))
@@ -1252,7 +1251,9 @@ private:
       loop->body.pop_back();
       loop->test = toExpr(*test->value);
     } else {
-      context.exit = blockAfter(context.last);
+      context.exit = exitAfter(context.last);
+      if (context.exit >= 0)
+        context.last = context.exit - 1;
       if (emitRegion(header, state, -1, &context, loop->body, /*enteringLoop=*/true))
         untranslatable(first.loc, code_.name, "this loop");
     }
@@ -1278,6 +1279,19 @@ private:
     return Edge{context.exit, std::move(state), context.exit};
   }
 
+  // Where a `while` loop whose last block is `latch` goes on: the next block, or past the
+  // blocks right after it that only clean up the stack (a comparison chain's) and go on to
+  // the block after them.
+  int exitAfter(int latch) const {
+    int end = blockAfter(latch);
+    while (end >= 0 && shufflesOnly(end))
+      end = blockAfter(end);
+    for (int block = blockAfter(latch); block >= 0 && block != end; block = blockAfter(block))
+      if (last(block).op == Op::Jump && blockOf_[last(block).target] != end)
+        return blockAfter(latch);
+    return end;
+  }
+
   // The test of the `if c: continue else: break` that ends a loop body, as text.
   static std::optional<std::string> bottomTest(const Body &body) {
     auto *test = body.empty() ? nullptr : body.back()->as<IfStmt>();
@@ -1300,7 +1314,7 @@ private:
     joinConditions(test, -1, nullptr);
     int body = test.onTrue.block;
     if (body <= header || latch_[body] < latch_[header] ||
-        test.onFalse.block != blockAfter(latch_[body]))
+        test.onFalse.block != exitAfter(latch_[body]))
       return std::nullopt;
     return test;
   }
