@@ -956,11 +956,9 @@ private:
         if (same(more->onTrue, other) && !onTrueSide)
           result = Condition{boolOp(op, c.value, more->value), other, more->onFalse, {}};
         if (!result && same(more->onTrue, other) && onTrueSide)
-          result =
-              Condition{boolOp(op, c.value, negate(more->value)), more->onFalse, other, {}};
+          result = Condition{boolOp(op, c.value, negate(more->value)), more->onFalse, other, {}};
         if (!result && same(more->onFalse, other) && !onTrueSide)
-          result =
-              Condition{boolOp(op, c.value, negate(more->value)), other, more->onTrue, {}};
+          result = Condition{boolOp(op, c.value, negate(more->value)), other, more->onTrue, {}};
         if (!result)
           continue;
         result->blocks = c.blocks;
@@ -1172,9 +1170,9 @@ private:
                                                                      : value;
     };
     ValuePtr value;
-    if (ifFalse == lastOperand(c.value, BoolOpExpr::Op::Or))
+    if (ifFalse == c.value || ifFalse == lastOperand(c.value, BoolOpExpr::Op::Or))
       value = boolOp(BoolOpExpr::Op::And, c.value, ifTrue);
-    else if (ifTrue == lastOperand(c.value, BoolOpExpr::Op::And))
+    else if (ifTrue == c.value || ifTrue == lastOperand(c.value, BoolOpExpr::Op::And))
       value = boolOp(BoolOpExpr::Op::Or, c.value, ifFalse);
     else
       value = make(ValueKind::IfExp, ifTrue->loc, {c.value, ifTrue, ifFalse});
@@ -1213,6 +1211,9 @@ private:
       ValuePtr iterator = state.stack.back();
       context.exit = blockOf_[first.target];
       context.exitDepth = state.stack.size() - 1;
+      // CPython 3.12 puts a `return` inside the loop after the jump back: the loop is all
+      // blocks up to its exit.
+      context.last = std::max(context.last, context.exit - 1);
       State body = state;
       body.stack.push_back(make(ValueKind::LoopValue, first.loc));
       auto loop = std::make_unique<ForStmt>(first.loc);

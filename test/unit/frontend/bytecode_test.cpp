@@ -62,10 +62,9 @@ std::string errorOf(const CodeObject &code) {
 }
 
 TEST(BytecodeTranslation, StraightLineCodeBecomesStatements) {
-  std::string ast = translated(function({op("RESUME"), op("LOAD_FAST", 0, "x"),
-                                         op("LOAD_CONST", 1), op("BINARY_OP", 0, "+"),
-                                         op("STORE_FAST", 1, "y"), op("LOAD_FAST", 1, "y"),
-                                         op("RETURN_VALUE")}));
+  std::string ast = translated(
+      function({op("RESUME"), op("LOAD_FAST", 0, "x"), op("LOAD_CONST", 1), op("BINARY_OP", 0, "+"),
+                op("STORE_FAST", 1, "y"), op("LOAD_FAST", 1, "y"), op("RETURN_VALUE")}));
   EXPECT_NE(ast.find("FunctionDef f"), std::string::npos) << ast;
   EXPECT_NE(ast.find("Param y"), std::string::npos) << ast;
   EXPECT_NE(ast.find("BinOp +"), std::string::npos) << ast;
@@ -76,10 +75,10 @@ TEST(BytecodeTranslation, ConditionalJumpBecomesIfElse) {
   // if x: y = 1
   // else: y = x
   // return y
-  std::string ast = translated(function(
-      {op("LOAD_FAST", 0, "x"), op("POP_JUMP_IF_FALSE", 0, "", 10), op("LOAD_CONST", 1),
-       op("STORE_FAST", 1, "y"), op("JUMP_FORWARD", 0, "", 14), op("LOAD_FAST", 0, "x"),
-       op("STORE_FAST", 1, "y"), op("LOAD_FAST", 1, "y"), op("RETURN_VALUE")}));
+  std::string ast = translated(
+      function({op("LOAD_FAST", 0, "x"), op("POP_JUMP_IF_FALSE", 0, "", 10), op("LOAD_CONST", 1),
+                op("STORE_FAST", 1, "y"), op("JUMP_FORWARD", 0, "", 14), op("LOAD_FAST", 0, "x"),
+                op("STORE_FAST", 1, "y"), op("LOAD_FAST", 1, "y"), op("RETURN_VALUE")}));
   size_t test = ast.find("If");
   size_t otherwise = ast.find("Else");
   ASSERT_NE(test, std::string::npos) << ast;
@@ -90,9 +89,9 @@ TEST(BytecodeTranslation, ConditionalJumpBecomesIfElse) {
 
 TEST(BytecodeTranslation, CopiedConditionIsAValueAnd) {
   // return x and y
-  std::string ast = translated(function({op("LOAD_FAST", 0, "x"), op("COPY", 1),
-                                         op("POP_JUMP_IF_FALSE", 0, "", 10), op("POP_TOP"),
-                                         op("LOAD_FAST", 1, "y"), op("RETURN_VALUE")}));
+  std::string ast = translated(
+      function({op("LOAD_FAST", 0, "x"), op("COPY", 1), op("POP_JUMP_IF_FALSE", 0, "", 10),
+                op("POP_TOP"), op("LOAD_FAST", 1, "y"), op("RETURN_VALUE")}));
   EXPECT_NE(ast.find("BoolOp and"), std::string::npos) << ast;
 }
 
@@ -111,8 +110,8 @@ TEST(BytecodeTranslation, ExceptionTableIsAnError) {
 }
 
 TEST(BytecodeTranslation, UnsupportedInstructionNamesTheConstructAtItsLine) {
-  std::string error = errorOf(function(
-      {op("LOAD_CONST", 0), op("YIELD_VALUE", 0, "", -1, 7), op("RETURN_VALUE")}));
+  std::string error =
+      errorOf(function({op("LOAD_CONST", 0), op("YIELD_VALUE", 0, "", -1, 7), op("RETURN_VALUE")}));
   EXPECT_EQ(error.rfind("<string>:7: kaji cannot compile 'yield' in 'f' from bytecode", 0), 0u)
       << error;
   EXPECT_NE(error.find("define the kernel in a file"), std::string::npos) << error;
