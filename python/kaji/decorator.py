@@ -6,6 +6,7 @@ import warnings
 
 from kaji import _core
 from kaji._backend import add_nvrtc_wheel, check_backend, default_backend
+from kaji._bytecode import code_description
 from kaji._globals import describe_globals, describe_value
 from kaji._target import check_target, default_target
 from kaji.types import is_signature, signature_text
@@ -192,9 +193,10 @@ def function_source(func):
                         "(no *args, **kwargs or keyword-only parameters)")
     try:
         lines, first_line = inspect.getsourcelines(func)
-    except (OSError, TypeError) as error:
-        raise TypeError(f"kaji cannot read the source of '{func.__qualname__}' ({error}); "
-                        "kernels must be defined in a file or a notebook cell") from None
+    except (OSError, TypeError):
+        # No source text (exec(), `python -c`, the REPL): the compiler translates the
+        # bytecode (docs/python.md, "Kernels without source text").
+        return _core.FunctionSource.from_code(code_description(func))
     if func.__name__ == "<lambda>":
         return _lambda_source(func, lines, first_line)
     indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())

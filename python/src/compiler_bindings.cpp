@@ -1,5 +1,6 @@
 #include "arguments.h"
 #include "bindings.h"
+#include "code_object.h"
 #include "compilation.h"
 
 #include "kaji/codegen/Codegen.h"
@@ -7,6 +8,7 @@
 #include "kaji/driver/DiskCache.h"
 #include "kaji/driver/Version.h"
 #include "kaji/frontend/HalfPrecision.h"
+#include "kaji/frontend/Parser.h"
 #include "kaji/ir/Libdevice.h"
 
 #include <pybind11/stl.h>
@@ -55,6 +57,12 @@ void bindCompiler(py::module_ &m) {
       "removed, so diagnostics point into the user's file. Parsed on first compile.")
       .def(py::init<std::string, std::string, unsigned, unsigned, std::string>(), py::arg("text"),
            py::arg("file"), py::arg("first_line"), py::arg("column_offset"), py::arg("name"))
+      .def_static(
+          "from_code",
+          [](const py::tuple &code) { return std::make_shared<FunctionSource>(codeObject(code)); },
+          py::arg("code"),
+          "A function without source text, from its code object described as plain data "
+          "(kaji.decorator builds it); translated into the AST on first compile.")
       .def_property_readonly("name", &FunctionSource::functionName)
       .def_property_readonly("file", [](const FunctionSource &s) { return *s.source().name; })
       .def_property_readonly("first_line",
@@ -62,8 +70,15 @@ void bindCompiler(py::module_ &m) {
       .def_property_readonly("column_offset",
                              [](const FunctionSource &s) { return s.source().columnOffset; })
       .def_property_readonly("text", [](const FunctionSource &s) { return s.source().text; })
+      .def_property_readonly(
+          "syntax_tree", [](const FunctionSource &s) { return frontend::dumpAST(*s.module()); },
+          "The parsed (or, without source text, translated) module as `kaji-compile --emit "
+          "ast` prints it; raises CompileError as a compile would.")
       .def(py::pickle(
           [](const FunctionSource &s) {
+            if (s.translation())
+              throw py::type_error("kaji cannot pickle '" + s.functionName() +
+                                   "': it has no source text (define it in a file)");
             return py::make_tuple(s.source().text, *s.source().name, s.source().firstLine,
                                   s.source().columnOffset, s.functionName());
           },

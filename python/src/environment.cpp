@@ -21,6 +21,8 @@ frontend::FunctionRef EnvironmentBuilder::function(const std::shared_ptr<Functio
   auto environment = std::make_shared<frontend::Environment>();
   frontend::FunctionRef ref =
       driver::findFunction(source->module(), source->functionName(), environment);
+  if (const frontend::SourceFile *translation = source->translation())
+    sources_.push_back(translation);
   ref.isDevice = isDevice;
   ref.signatures = std::move(signatures);
   // Registered before its globals are resolved, so that a cycle of calls ends here.

@@ -1,0 +1,161 @@
+#include "BytecodeValues.h"
+
+#include <cmath>
+
+namespace kaji::frontend::bytecode {
+
+void untranslatable(const Location &loc, const std::string &function,
+                    const std::string &construct) {
+  throw ir::CompileError(loc, "kaji cannot compile " + construct + " in '" + function +
+                                  "' from bytecode (it has no source text: it was defined by "
+                                  "exec(), `python -c` or the REPL); define the kernel in a "
+                                  "file");
+}
+
+bool reads(const Value &value, const std::string &name) {
+  if (value.kind == ValueKind::Name && value.name == name)
+    return true;
+  for (const ValuePtr &operand : value.operands)
+    if (operand && reads(*operand, name))
+      return true;
+  return false;
+}
+
+bool calls(const Value &value) {
+  if (value.kind == ValueKind::Call)
+    return true;
+  for (const ValuePtr &operand : value.operands)
+    if (operand && calls(*operand))
+      return true;
+  return false;
+}
+
+ValuePtr joinComparisonChains(ValuePtr boolOp) {
+  if (boolOp->boolOp != BoolOpExpr::Op::And)
+    return boolOp;
+  std::vector<ValuePtr> joined;
+  for (const ValuePtr &operand : boolOp->operands) {
+    if (!joined.empty() && joined.back()->kind == ValueKind::Compare &&
+        operand->kind == ValueKind::Compare &&
+        joined.back()->operands.back() == operand->operands.front()) {
+      auto chain = std::make_shared<Value>(*joined.back());
+      chain->compares.insert(chain->compares.end(), operand->compares.begin(),
+                             operand->compares.end());
+      chain->operands.insert(chain->operands.end(), operand->operands.begin() + 1,
+                             operand->operands.end());
+      joined.back() = chain;
+      continue;
+    }
+    joined.push_back(operand);
+  }
+  if (joined.size() == 1)
+    return joined.front();
+  auto result = std::make_shared<Value>(*boolOp);
+  result->operands = std::move(joined);
+  return result;
+}
+
+namespace {
+
+ExprPtr negated(ExprPtr operand, const Location &loc) {
+  return std::make_unique<UnaryOpExpr>(loc, UnaryOperator::Minus, std::move(operand));
+}
+
+std::vector<ExprPtr> operandExprs(const Value &value, size_t first, size_t end,
+                                  const std::string &function) {
+  std::vector<ExprPtr> result;
+  for (size_t i = first; i < end; ++i)
+    result.push_back(toExpr(*value.operands[i], function));
+  return result;
+}
+
+} // namespace
+
+ExprPtr constantExpr(const BytecodeConstant &constant, const Location &loc,
+                     const std::string &function) {
+  switch (constant.kind) {
+  case BytecodeConstant::Kind::None:
+    return std::make_unique<NoneLiteralExpr>(loc);
+  case BytecodeConstant::Kind::Bool:
+    return std::make_unique<BoolLiteralExpr>(loc, constant.magnitude != 0);
+  case BytecodeConstant::Kind::Int: {
+    ExprPtr literal = std::make_unique<IntLiteralExpr>(loc, constant.magnitude);
+    return constant.negative ? negated(std::move(literal), loc) : std::move(literal);
+  }
+  case BytecodeConstant::Kind::Float: {
+    ExprPtr literal = std::make_unique<FloatLiteralExpr>(loc, std::fabs(constant.floatValue));
+    return std::signbit(constant.floatValue) ? negated(std::move(literal), loc)
+                                             : std::move(literal);
+  }
+  case BytecodeConstant::Kind::String:
+    return std::make_unique<StringLiteralExpr>(loc, constant.text);
+  case BytecodeConstant::Kind::Tuple: {
+    std::vector<ExprPtr> elements;
+    for (const BytecodeConstant &element : constant.elements)
+      elements.push_back(constantExpr(element, loc, function));
+    return std::make_unique<TupleExpr>(loc, std::move(elements));
+  }
+  case BytecodeConstant::Kind::Unsupported:
+    break;
+  }
+  untranslatable(loc, function, "a constant of type '" + constant.text + "'");
+}
+
+ExprPtr toExpr(const Value &value, const std::string &function) {
+  const Location &loc = value.loc;
+  auto operand = [&](size_t i) -> ExprPtr {
+    return value.operands[i] ? toExpr(*value.operands[i], function) : nullptr;
+  };
+  switch (value.kind) {
+  case ValueKind::Name:
+    return std::make_unique<NameExpr>(loc, value.name);
+  case ValueKind::Constant:
+    return constantExpr(*value.constant, loc, function);
+  case ValueKind::BinOp:
+  case ValueKind::InPlace:
+    return std::make_unique<BinOpExpr>(loc, value.binary, operand(0), operand(1));
+  case ValueKind::Unary:
+    return std::make_unique<UnaryOpExpr>(loc, value.unary, operand(0));
+  case ValueKind::Compare:
+    return std::make_unique<CompareExpr>(loc, operand(0), value.compares,
+                                         operandExprs(value, 1, value.operands.size(), function));
+  case ValueKind::BoolOp:
+    return std::make_unique<BoolOpExpr>(loc, value.boolOp,
+                                        operandExprs(value, 0, value.operands.size(), function));
+  case ValueKind::IfExp:
+    return std::make_unique<IfExpExpr>(loc, operand(0), operand(1), operand(2));
+  case ValueKind::Call: {
+    size_t positional = value.operands.size() - value.keywords.size();
+    std::vector<Keyword> keywords;
+    for (size_t i = 0; i < value.keywords.size(); ++i)
+      keywords.push_back(
+          Keyword{value.operands[positional + i]->loc, value.keywords[i], operand(positional + i)});
+    return std::make_unique<CallExpr>(loc, operand(0), operandExprs(value, 1, positional, function),
+                                      std::move(keywords));
+  }
+  case ValueKind::Subscript:
+    return std::make_unique<SubscriptExpr>(loc, operand(0), operand(1));
+  case ValueKind::Slice:
+    return std::make_unique<SliceExpr>(loc, operand(0), operand(1), operand(2));
+  case ValueKind::Attribute:
+    return std::make_unique<AttributeExpr>(loc, operand(0), value.name);
+  case ValueKind::Tuple:
+    return std::make_unique<TupleExpr>(loc,
+                                       operandExprs(value, 0, value.operands.size(), function));
+  case ValueKind::List:
+    return std::make_unique<ListExpr>(loc, operandExprs(value, 0, value.operands.size(), function));
+  case ValueKind::LoopValue:
+    return std::make_unique<NameExpr>(loc, kLoopValueName);
+  case ValueKind::Null:
+  case ValueKind::Iterator:
+  case ValueKind::Unpacked:
+    break;
+  }
+  untranslatable(loc, function, "this use of the interpreter's stack");
+}
+
+std::string unparsed(const Value &value, const std::string &function) {
+  return unparse(*toExpr(value, function));
+}
+
+} // namespace kaji::frontend::bytecode

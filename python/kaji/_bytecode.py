@@ -1,0 +1,30 @@
+"""The code object of a function without source text (defined by exec(), ``python -c`` or
+the plain REPL) as plain data for the compiler, which translates it back into the function's
+syntax tree (frontend/Bytecode.h). ``dis`` decodes the instructions: it is the running
+interpreter's own decoder, so opcode numbers, caches and jump offsets of each Python version
+never reach the compiler."""
+
+import sys
+
+
+def code_description(func):
+    """`func`'s code as (python_minor, name, filename, firstlineno, argcount, varnames,
+    cellvars, consts, instructions, has_exception_table, defaults); see
+    python/src/code_object.h."""
+    code = func.__code__
+    import dis  # only kernels without source text need it: kept off `import kaji`
+
+    jumps = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
+    instructions = []
+    for instruction in dis.get_instructions(code):
+        positions = instruction.positions
+        column = positions.col_offset + 1 if positions and positions.col_offset is not None else 0
+        argval = instruction.argval
+        instructions.append((
+            instruction.offset, instruction.opname, instruction.arg,
+            argval if isinstance(argval, str) else instruction.argrepr,
+            argval if instruction.opcode in jumps else -1,
+            (positions.lineno or 0) if positions else 0, column))
+    return (sys.version_info.minor, code.co_name, code.co_filename, code.co_firstlineno,
+            code.co_argcount, code.co_varnames, code.co_cellvars, code.co_consts,
+            instructions, bool(code.co_exceptiontable), func.__defaults__ or ())

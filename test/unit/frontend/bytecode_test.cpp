@@ -1,0 +1,127 @@
+// translateBytecode on small code objects written out as CPython 3.12's `dis` lists them.
+#include "kaji/frontend/Bytecode.h"
+#include "kaji/frontend/Parser.h"
+
+#include <gtest/gtest.h>
+
+namespace kaji::frontend {
+namespace {
+
+BytecodeConstant none() { return {}; }
+
+BytecodeConstant integer(uint64_t value) {
+  BytecodeConstant constant;
+  constant.kind = BytecodeConstant::Kind::Int;
+  constant.magnitude = value;
+  return constant;
+}
+
+// def f(x, y): (CPython 3.12) with `instructions` as its body, each on line 2 onwards.
+CodeObject function(std::vector<BytecodeInstruction> instructions) {
+  CodeObject code;
+  code.pythonMinor = 12;
+  code.name = "f";
+  code.fileName = "<string>";
+  code.firstLine = 1;
+  code.argCount = 2;
+  code.varNames = {"x", "y"};
+  code.constants = {none(), integer(1)};
+  unsigned offset = 0;
+  for (BytecodeInstruction &instruction : instructions) {
+    instruction.offset = offset;
+    offset += 2;
+    if (!instruction.line)
+      instruction.line = 2;
+    instruction.column = 5;
+  }
+  code.instructions = std::move(instructions);
+  return code;
+}
+
+BytecodeInstruction op(std::string name, int64_t arg = 0, std::string text = "",
+                       int64_t target = -1, unsigned line = 0) {
+  BytecodeInstruction instruction;
+  instruction.opname = std::move(name);
+  instruction.arg = arg;
+  instruction.argText = std::move(text);
+  instruction.jumpTarget = target;
+  instruction.line = line;
+  return instruction;
+}
+
+std::string translated(const CodeObject &code) { return dumpAST(*translateBytecode(code)); }
+
+std::string errorOf(const CodeObject &code) {
+  try {
+    translateBytecode(code);
+  } catch (const ir::CompileError &error) {
+    return error.location().fileName() + ":" + std::to_string(error.location().line) + ": " +
+           error.what();
+  }
+  return "no error";
+}
+
+TEST(BytecodeTranslation, StraightLineCodeBecomesStatements) {
+  std::string ast = translated(
+      function({op("RESUME"), op("LOAD_FAST", 0, "x"), op("LOAD_CONST", 1), op("BINARY_OP", 0, "+"),
+                op("STORE_FAST", 1, "y"), op("LOAD_FAST", 1, "y"), op("RETURN_VALUE")}));
+  EXPECT_NE(ast.find("FunctionDef f"), std::string::npos) << ast;
+  EXPECT_NE(ast.find("Param y"), std::string::npos) << ast;
+  EXPECT_NE(ast.find("BinOp +"), std::string::npos) << ast;
+  EXPECT_NE(ast.find("Return"), std::string::npos) << ast;
+}
+
+TEST(BytecodeTranslation, ConditionalJumpBecomesIfElse) {
+  // if x: y = 1
+  // else: y = x
+  // return y
+  std::string ast = translated(
+      function({op("LOAD_FAST", 0, "x"), op("POP_JUMP_IF_FALSE", 0, "", 10), op("LOAD_CONST", 1),
+                op("STORE_FAST", 1, "y"), op("JUMP_FORWARD", 0, "", 14), op("LOAD_FAST", 0, "x"),
+                op("STORE_FAST", 1, "y"), op("LOAD_FAST", 1, "y"), op("RETURN_VALUE")}));
+  size_t test = ast.find("If");
+  size_t otherwise = ast.find("Else");
+  ASSERT_NE(test, std::string::npos) << ast;
+  ASSERT_NE(otherwise, std::string::npos) << ast;
+  EXPECT_LT(ast.find("Int 1"), otherwise) << ast;
+  EXPECT_GT(ast.find("Return"), otherwise) << ast;
+}
+
+TEST(BytecodeTranslation, CopiedConditionIsAValueAnd) {
+  // return x and y
+  std::string ast = translated(
+      function({op("LOAD_FAST", 0, "x"), op("COPY", 1), op("POP_JUMP_IF_FALSE", 0, "", 10),
+                op("POP_TOP"), op("LOAD_FAST", 1, "y"), op("RETURN_VALUE")}));
+  EXPECT_NE(ast.find("BoolOp and"), std::string::npos) << ast;
+}
+
+TEST(BytecodeTranslation, UnknownPythonVersionIsAnError) {
+  CodeObject code = function({op("LOAD_CONST", 0), op("RETURN_VALUE")});
+  code.pythonMinor = 10;
+  EXPECT_NE(errorOf(code).find("CPython 3.11 and 3.12, not 3.10"), std::string::npos)
+      << errorOf(code);
+}
+
+TEST(BytecodeTranslation, ExceptionTableIsAnError) {
+  CodeObject code = function({op("LOAD_CONST", 0), op("RETURN_VALUE")});
+  code.hasExceptionTable = true;
+  EXPECT_NE(errorOf(code).find("cannot compile 'try' or 'with' in 'f'"), std::string::npos)
+      << errorOf(code);
+}
+
+TEST(BytecodeTranslation, UnsupportedInstructionNamesTheConstructAtItsLine) {
+  std::string error =
+      errorOf(function({op("LOAD_CONST", 0), op("YIELD_VALUE", 0, "", -1, 7), op("RETURN_VALUE")}));
+  EXPECT_EQ(error.rfind("<string>:7: kaji cannot compile 'yield' in 'f' from bytecode", 0), 0u)
+      << error;
+  EXPECT_NE(error.find("define the kernel in a file"), std::string::npos) << error;
+}
+
+TEST(BytecodeTranslation, JumpBetweenInstructionsIsAnError) {
+  std::string error =
+      errorOf(function({op("JUMP_FORWARD", 0, "", 3), op("LOAD_CONST", 0), op("RETURN_VALUE")}));
+  EXPECT_NE(error.find("cannot compile a jump into an instruction"), std::string::npos) << error;
+}
+
+} // namespace
+} // namespace kaji::frontend
