@@ -94,9 +94,8 @@ ir::CmpPredicate predicateOf(CompareOperator op) {
 }
 
 bool isPythonBuiltin(std::string_view name) {
-  for (std::string_view builtin :
-       {"range", "len", "min", "max", "abs", "int", "float", "bool", "print", "round", "enumerate",
-        "zip"})
+  for (std::string_view builtin : {"range", "len", "min", "max", "abs", "int", "float", "bool",
+                                   "print", "round", "enumerate", "zip"})
     if (name == builtin)
       return true;
   return false;
@@ -695,6 +694,8 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
                                            "' is not a device function: decorate it with "
                                            "@kaji.jit(device=True))");
     return callDevice(callee.function, expr);
+  case Operand::Kind::External:
+    return callExternal(*callee.global, expr);
   case Operand::Kind::TupleClass:
     return buildNamedTuple(callee, expr);
   default:

@@ -188,6 +188,8 @@ private:
   Operand buildNamedTuple(const Operand &tupleClass, const CallExpr &expr);
   Operand lowerCall(const CallExpr &expr);
   Operand callDevice(const FunctionRef &callee, const CallExpr &expr);
+  // A call of a cuda.declare_device function (ExternalCalls.cpp).
+  Operand callExternal(const GlobalValue &callee, const CallExpr &expr);
   // The arguments of `expr` bound to the parameters `names` of `callee` as Python binds
   // them, positional then keywords; a parameter given nothing stays empty.
   std::vector<std::optional<Operand>> bindArguments(const std::string &callee,

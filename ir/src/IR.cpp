@@ -6,7 +6,7 @@ namespace kaji::ir {
 
 namespace {
 
-constexpr std::array<std::string_view, 44> kOpcodeNames = {
+constexpr std::array<std::string_view, 45> kOpcodeNames = {
     "const",        "add",         "sub",         "mul",
     "div",          "floordiv",    "mod",         "pow",
     "min",          "max",         "and",         "or",
@@ -17,7 +17,8 @@ constexpr std::array<std::string_view, 44> kOpcodeNames = {
     "warp_sync",    "warp",        "array_dim",   "array_stride",
     "load",         "store",       "atomic",      "atomic_cas",
     "shared_array", "local_array", "const_array", "print",
-    "call",         "br",          "cond_br",     "ret",
+    "call",         "extern_call", "br",          "cond_br",
+    "ret",
 };
 static_assert(static_cast<size_t>(Opcode::Return) + 1 == kOpcodeNames.size(),
               "every opcode needs a name");
@@ -57,6 +58,7 @@ bool hasSideEffects(Opcode op) {
   case Opcode::Atomic:
   case Opcode::AtomicCAS:
   case Opcode::Call:
+  case Opcode::ExternCall:
   case Opcode::Br:
   case Opcode::CondBr:
   case Opcode::Return:

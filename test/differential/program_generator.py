@@ -49,9 +49,7 @@ class ExpressionGenerator(Generator):
 
     def __init__(self, rng, slots, arrays, functions):
         super().__init__(rng, [slot.kind for slot in slots])
-        self.slots = slots
         self.scope = list(range(len(slots)))
-        self.arrays = arrays
         self.functions = functions
         self.products = set()  # slots and array names that may hold a float product
         self.typer = Typer(
@@ -262,7 +260,6 @@ class ProgramGenerator:
         slot = len(self.program_.slots)
         self.program_.slots.append(Slot(f"j{slot}", "int64"))
         self.expressions.typer.columns.append(np.zeros(1, dtype=np.int64))
-        self.expressions.kinds.append("int64")
         if form is ForRange:
             count = self.expressions.integer(2)
         self.expressions.scope.append(slot)
