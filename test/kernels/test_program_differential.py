@@ -24,6 +24,7 @@ def _failures(summary):
     return "\n\n".join(f"{what}\n{source}" for what, source in summary.mismatches)
 
 
+@pytest.mark.checks_own_ptx
 def test_random_programs_agree_with_the_interpreter(target):
     targets = ["cpu"]
     if target == "cuda":
@@ -34,6 +35,7 @@ def test_random_programs_agree_with_the_interpreter(target):
     assert not summary.mismatches, _failures(summary)
 
 
+@pytest.mark.checks_own_ptx
 @pytest.mark.skipif(ptxas() is None, reason="needs ptxas (the CUDA toolkit)")
 def test_random_programs_assemble_through_both_gpu_backends():
     summary = ProgramCampaign(SEED, [], ptx=True, log=lambda text: None).run(ASSEMBLED)
