@@ -1,4 +1,5 @@
 #include "OptimizationPipeline.h"
+#include "SmallLoopFullUnroll.h"
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
@@ -37,6 +38,11 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
           passes.addPass(llvm::IRCEPass());
           passes.addPass(llvm::SimplifyCFGPass());
           passes.addPass(llvm::InstCombinePass());
+        });
+  if (extras == PipelineExtras::UnrollSmallConstantLoops)
+    passBuilder.registerLateLoopOptimizationsEPCallback(
+        [](llvm::LoopPassManager &passes, llvm::OptimizationLevel) {
+          passes.addPass(SmallLoopFullUnrollPass());
         });
 
   static const llvm::OptimizationLevel levels[] = {

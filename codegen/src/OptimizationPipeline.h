@@ -15,6 +15,9 @@ enum class PipelineExtras {
   // into a check-free main loop and pre/post loops that keep them, so a bounds-checked loop
   // (the host's loop over a block's threads) vectorises.
   SplitRangeCheckedLoops,
+  // Innermost loops with a small constant trip count are unrolled completely, as nvcc does
+  // (SmallLoopFullUnroll.h).
+  UnrollSmallConstantLoops,
 };
 
 // Runs LLVM's per-module default pipeline at optLevel (0..3) on `module`. The

@@ -64,7 +64,8 @@ std::string printOptimized(const ir::Module &module, const PTXOptions &options) 
   std::unique_ptr<llvm::Module> lowered = lowerForNVPTX(module, options, shared.machine, context);
   if (options.optLevel > 0) {
     std::lock_guard<std::mutex> guard(shared.lock);
-    optimizeModule(*lowered, shared.machine, options.optLevel);
+    optimizeModule(*lowered, shared.machine, options.optLevel,
+                   PipelineExtras::UnrollSmallConstantLoops);
   }
   std::string text;
   llvm::raw_string_ostream stream(text);
@@ -83,7 +84,8 @@ std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
 
   std::lock_guard<std::mutex> guard(shared.lock);
   if (options.optLevel > 0)
-    optimizeModule(*lowered, shared.machine, options.optLevel);
+    optimizeModule(*lowered, shared.machine, options.optLevel,
+                   PipelineExtras::UnrollSmallConstantLoops);
   rewriteSignedBoolToFloat(*lowered);
   measured.optimizeMs = stopwatch.lap();
 

@@ -1,5 +1,7 @@
 #include "kaji/frontend/Environment.h"
 
+#include "ModuleConstants.h"
+
 #include "kaji/frontend/Signature.h"
 
 #include <cstdint>
@@ -165,51 +167,18 @@ std::vector<Signature> decoratorSignatures(const Expr &decorator) {
   return signatures;
 }
 
-// `N = 3`, `X = -1.5`, `FLAG = True`: Python scalars, hence weak; `SHAPE = (4, 8)`.
-std::optional<GlobalValue> literalConstant(const Expr &value) {
-  if (auto *tuple = value.as<TupleExpr>()) {
-    std::vector<GlobalValue> elements;
-    for (const ExprPtr &element : tuple->elts) {
-      std::optional<GlobalValue> constant = literalConstant(*element);
-      if (!constant)
-        return std::nullopt;
-      elements.push_back(std::move(*constant));
-    }
-    return GlobalValue::tuple(std::move(elements));
-  }
-  const Expr *literal = &value;
-  bool negate = false;
-  if (auto *unary = value.as<UnaryOpExpr>();
-      unary && (unary->op == UnaryOperator::Minus || unary->op == UnaryOperator::Plus)) {
-    negate = unary->op == UnaryOperator::Minus;
-    literal = unary->operand.get();
-  }
-  if (auto *i = literal->as<IntLiteralExpr>()) {
-    if (negate) {
-      if (i->value > uint64_t(INT64_MAX) + 1)
-        return std::nullopt;
-      return GlobalValue::intConstant(ir::ScalarKind::Int64, int64_t(0 - i->value), true);
-    }
-    if (i->value > uint64_t(INT64_MAX))
-      return GlobalValue::intConstant(ir::ScalarKind::UInt64, int64_t(i->value), true);
-    return GlobalValue::intConstant(ir::ScalarKind::Int64, int64_t(i->value), true);
-  }
-  if (auto *f = literal->as<FloatLiteralExpr>())
-    return GlobalValue::floatConstant(ir::ScalarKind::Float64, negate ? -f->value : f->value, true);
-  if (auto *b = literal->as<BoolLiteralExpr>(); b && !negate && literal == &value)
-    return GlobalValue::intConstant(ir::ScalarKind::Bool, b->value, true);
-  return std::nullopt;
-}
-
 void bindAssignment(Environment &env, const Expr &target, const Expr *value) {
   auto *name = target.as<NameExpr>();
   if (!name)
     return;
-  std::optional<GlobalValue> constant = value ? literalConstant(*value) : std::nullopt;
-  if (constant)
+  std::optional<GlobalValue> constant = value ? evaluateModuleConstant(*value, env) : std::nullopt;
+  if (constant) {
     env.names[name->id] = *constant;
-  else
-    env.names.erase(name->id); // rebound to something kernels cannot use
+    env.unevaluated.erase(name->id);
+  } else {
+    env.names.erase(name->id);
+    env.unevaluated[name->id] = target.loc;
+  }
 }
 
 } // namespace

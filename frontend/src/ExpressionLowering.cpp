@@ -219,6 +219,12 @@ Operand FunctionLowerer::lowerName(const NameExpr &expr) {
     return resolveGlobal(*global, expr.loc);
   if (isPythonBuiltin(expr.id))
     return Operand::named(Operand::Kind::Builtin, "builtins." + expr.id);
+  if (auto assigned = env_->unevaluated.find(expr.id); assigned != env_->unevaluated.end())
+    throw ir::CompileError(expr.loc, "'" + expr.id + "' is assigned at line " +
+                                         std::to_string(assigned->second.line) +
+                                         " a value kaji-compile cannot evaluate from the file's "
+                                         "text (it takes literals, arithmetic on them and numpy "
+                                         "scalar constructors such as np.float32(0.5))");
   throw ir::CompileError(expr.loc, "name '" + expr.id + "' is not defined");
 }
 

@@ -40,18 +40,12 @@ TEST(KernelABI, SaxpyPTXIsAnEntryWithFusedMultiplyAdd) {
   expectPTXAssembles(ptx);
 }
 
-TEST(KernelABI, RepeatedCompilationIsFast) {
+// Compile time is measured by bench/compile_latency and bench/first_call.py, not here.
+TEST(KernelABI, RepeatedCompilationGivesTheSamePTX) {
   ir::Module module;
   addSaxpy(module);
-  emitPTX(module, PTXOptions{});
-  CodegenTimings timings;
-  emitPTX(module, PTXOptions{}, &timings);
-  // The target is 10 ms; the bound leaves room for a loaded machine without hiding a
-  // per-call re-initialisation of LLVM (which costs far more).
-  EXPECT_LT(timings.lowerMs + timings.optimizeMs + timings.emitMs, 100.0);
-  RecordProperty("lower_ms", std::to_string(timings.lowerMs));
-  RecordProperty("optimize_ms", std::to_string(timings.optimizeMs));
-  RecordProperty("emit_ms", std::to_string(timings.emitMs));
+  std::string first = emitPTX(module, PTXOptions{});
+  EXPECT_EQ(emitPTX(module, PTXOptions{}), first);
 }
 
 namespace {

@@ -95,6 +95,9 @@ struct GlobalValue {
 
 struct Environment {
   std::map<std::string, GlobalValue, std::less<>> names;
+  // Module-level names the CLI saw assigned a value it cannot evaluate from the text alone
+  // (a call, a list, ...), each with where it was assigned: a kernel using one is told so.
+  std::map<std::string, Location, std::less<>> unevaluated;
 
   const GlobalValue *lookup(std::string_view name) const {
     auto it = names.find(name);
@@ -104,7 +107,7 @@ struct Environment {
 
 // Builds the environment a whole file gives its functions, as the CLI sees it:
 // `import math`, `import numpy as np`, `from kaji import cuda, jit`, `from math import sqrt`,
-// module-level `NAME = <literal or -literal, or a tuple of them>` constants, and every `def`
+// module-level constants (`NAME = <expression>` that ModuleConstants.h evaluates), and every `def`
 // (decorated with `jit(device=True)` → device function). Other statements are ignored; unknown
 // imports are left unbound so a use reports "unknown name".
 std::shared_ptr<Environment> environmentFromModule(std::shared_ptr<const Module> module);
