@@ -1,6 +1,7 @@
 // What kernels may use of the kaji (alias cuda), math and numpy modules and of Python's
 // builtins: thread indexing, conversions, min/max/abs/len, math functions, constants.
 #include "FunctionLowerer.h"
+#include "kaji/frontend/HalfPrecision.h"
 
 #include "kaji/frontend/Signature.h"
 
@@ -213,6 +214,8 @@ const std::vector<std::string_view> *kajiNamespaceMembers(std::string_view name)
     return &arrayLike;
   if (name == "shared" || name == "local")
     return &array;
+  if (name == "fp16")
+    return &halfPrecisionFunctionNames();
   return nullptr;
 }
 
@@ -567,6 +570,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return atomic(name.substr(12), args, expr);
   if (name.starts_with("kaji.libdevice."))
     return callLibdevice(name.substr(15), args, expr);
+  if (name.starts_with("kaji.fp16."))
+    return callHalfPrecision(name.substr(10), args, expr);
   if (name.starts_with("math.") && isLibdeviceOrScaledMath(name.substr(5)))
     return callLibdeviceMath(name.substr(5), args, expr);
   if (name == "builtins.round")

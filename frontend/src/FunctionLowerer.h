@@ -249,6 +249,10 @@ private:
   Operand libdeviceValues(const ir::LibdeviceFunction &function,
                           const std::vector<ir::Value *> &args);
 
+  // cuda.fp16.NAME (HalfPrecisionCalls.cpp).
+  Operand callHalfPrecision(const std::string &name, const std::vector<Operand> &args,
+                            const CallExpr &expr);
+
   // The GPU model's builtins (GpuBuiltins.cpp).
   Operand staticArray(const CallExpr &expr, bool shared);
   Operand constArray(const CallExpr &expr);

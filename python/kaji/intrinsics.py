@@ -76,26 +76,41 @@ atomic = IntrinsicNamespace(
 )
 
 
-class _Libdevice(Intrinsic):
-    """``cuda.libdevice``: every libdevice function by its libdevice name (``sinf``,
-    ``fast_expf``, ``popc``), with Numba's signatures; the compiler's table lists them."""
+class _CompilerTable(Intrinsic):
+    """A namespace whose members are listed by the compiler: ``cuda.libdevice`` (every
+    libdevice function by its libdevice name, with Numba's signatures) and ``cuda.fp16``
+    (Numba's half-precision functions)."""
 
-    __slots__ = ()
+    __slots__ = ("_list_names",)
+
+    def __init__(self, qualified_name, list_names):
+        super().__init__(qualified_name)
+        self._list_names = list_names
 
     def __getattr__(self, name):
-        from kaji._core import libdevice_functions
-
-        if name not in libdevice_functions():
-            raise AttributeError(f"cuda.libdevice has no function {name!r}")
+        if name.startswith("_") or name not in self._list_names():
+            raise AttributeError(f"{self._kaji_name.replace('kaji.', 'cuda.')} has no function "
+                                 f"{name!r}")
         return Intrinsic(f"{self._kaji_name}.{name}")
 
     def __dir__(self):
-        from kaji._core import libdevice_functions
-
-        return libdevice_functions()
+        return self._list_names()
 
 
-libdevice = _Libdevice(_kernel_name("libdevice"))
+def _libdevice_functions():
+    from kaji._core import libdevice_functions
+
+    return libdevice_functions()
+
+
+def _half_precision_functions():
+    from kaji._core import half_precision_functions
+
+    return half_precision_functions()
+
+
+libdevice = _CompilerTable(_kernel_name("libdevice"), _libdevice_functions)
+fp16 = _CompilerTable(_kernel_name("fp16"), _half_precision_functions)
 
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
-           "const", "atomic", "libdevice", "literal_unroll"]
+           "const", "atomic", "libdevice", "fp16", "literal_unroll"]

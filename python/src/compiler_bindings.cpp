@@ -6,11 +6,19 @@
 #include "kaji/codegen/cuda/CudaCodegen.h"
 #include "kaji/driver/DiskCache.h"
 #include "kaji/driver/Version.h"
+#include "kaji/frontend/HalfPrecision.h"
 #include "kaji/ir/Libdevice.h"
+
+#include <pybind11/stl.h>
 
 namespace kaji::python {
 
 namespace {
+
+// The compiler's tables name their entries by string_view; Python gets copies.
+std::vector<std::string> copiedNames(const std::vector<std::string_view> &names) {
+  return {names.begin(), names.end()};
+}
 
 driver::Stage stageNamed(const std::string &stage) {
   if (stage == "ir")
@@ -174,14 +182,12 @@ void bindCompiler(py::module_ &m) {
       "$XDG_CACHE_HOME/kaji, else ~/.cache/kaji.");
   m.def("find_libdevice", &codegen::findLibdevice);
   m.def(
-      "libdevice_functions",
-      [] {
-        std::vector<std::string> names;
-        for (std::string_view name : ir::libdeviceFunctionNames())
-          names.emplace_back(name);
-        return names;
-      },
+      "libdevice_functions", [] { return copiedNames(ir::libdeviceFunctionNames()); },
       "The names of the functions cuda.libdevice has (libdevice's, without __nv_).");
+  m.def(
+      "half_precision_functions",
+      [] { return copiedNames(frontend::halfPrecisionFunctionNames()); },
+      "The names of the functions cuda.fp16 has (hadd, hsin, heq, ...).");
   m.def("add_nvrtc_search_directory", &codegen::cuda::addNvrtcSearchDirectory, py::arg("directory"),
         "Also look for libnvrtc.so* in `directory`.");
   m.def(
