@@ -160,6 +160,7 @@ private:
   void lowerSelect(const ir::Operation &op);
   llvm::Value *makeComplex(llvm::Value *real, llvm::Value *imag, ScalarKind kind);
   void lowerCall(const ir::Operation &op);
+  void lowerExternCall(const ir::Operation &op);
   // A shared_array, local_array or const_array: fixed-shape C-layout storage.
   void lowerStaticArray(const ir::Operation &op);
   // A dynamic_shared_array: the launch's dynamic shared memory as a 1-D array whose extent
@@ -644,6 +645,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     return;
   case Opcode::Call:
     lowerCall(op);
+    return;
+  case Opcode::ExternCall:
+    lowerExternCall(op);
     return;
   case Opcode::Br:
   case Opcode::CondBr:
@@ -1186,6 +1190,38 @@ void FunctionLowering::lowerCall(const ir::Operation &op) {
                                             callee->returnType().str());
     scalars_[op.result()] = result;
   }
+}
+
+// Numba's ABI for cuda.declare_device: `extern "C" __device__ int f(T *result, args...)`, the
+// result stored through the pointer and the returned status ignored, as Numba does. The symbol
+// stays undefined in the PTX; the driver's linker resolves it (docs/codegen.md).
+void FunctionLowering::lowerExternCall(const ir::Operation &op) {
+  const std::string &symbol = op.attrAs<std::string>();
+  if (!target_.linksCudaDeviceCode())
+    throw CompileError(op.location(), "'" + symbol +
+                                          "' is a CUDA C++ device function (cuda.declare_device); "
+                                          "only the cuda target can link it, not this one");
+  llvm::Type *resultType = registerType(context_, op.resultType().scalarKind());
+  std::vector<llvm::Type *> paramTypes{llvm::PointerType::get(context_, 0)};
+  std::vector<llvm::Value *> args;
+  for (ir::Value *operand : op.operands()) {
+    args.push_back(scalar(operand, op));
+    paramTypes.push_back(args.back()->getType());
+  }
+  auto *type = llvm::FunctionType::get(builder_.getInt32Ty(), paramTypes, false);
+  llvm::Module &module = *out_.getParent();
+  llvm::Function *declared = module.getFunction(symbol);
+  if (declared && declared->getFunctionType() != type)
+    throw CompileError(op.location(),
+                       "'" + symbol + "' is called with two different signatures in one kernel");
+  if (!declared)
+    declared = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, module);
+  llvm::IRBuilder<> entry(&out_.getEntryBlock(), out_.getEntryBlock().begin());
+  llvm::AllocaInst *slot = entry.CreateAlloca(resultType, nullptr, symbol + ".result");
+  llvm::Value *pointer = builder_.CreateAddrSpaceCast(slot, paramTypes[0]);
+  args.insert(args.begin(), pointer);
+  builder_.CreateCall(declared, args);
+  scalars_[op.result()] = builder_.CreateLoad(resultType, slot);
 }
 
 void FunctionLowering::lowerReturn(const ir::Operation &op) {

@@ -19,6 +19,7 @@ inline constexpr const char *kNVPTXTriple = "nvptx64-nvidia-cuda";
 class NVPTXTarget final : public Target {
 public:
   unsigned addressSpace(ir::MemorySpace space) const override;
+  bool linksCudaDeviceCode() const override { return true; }
   llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const override;
   void emitBarrier(llvm::IRBuilderBase &builder) const override;
   void emitGridSync(llvm::IRBuilderBase &builder) const override;

@@ -116,6 +116,10 @@ public:
                                      llvm::ArrayRef<llvm::Value *> args,
                                      const ir::Location &location) const = 0;
 
+  // Whether code for this target can call CUDA C++ device functions linked in after
+  // compilation (the extern_call op, cuda.declare_device): GPUs can, the host cannot.
+  virtual bool linksCudaDeviceCode() const { return false; }
+
   // Makes a lowered kernel an entry point the runtime can launch.
   virtual void markKernel(llvm::Function &kernel) const = 0;
 

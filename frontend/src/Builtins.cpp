@@ -267,6 +267,12 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
       fn.function.env = env_;
     return fn;
   }
+  case GlobalValue::Kind::External: {
+    Operand external;
+    external.kind = Operand::Kind::External;
+    external.global = &global;
+    return external;
+  }
   case GlobalValue::Kind::Array: {
     Operand array;
     array.kind = Operand::Kind::GlobalArray;

@@ -48,6 +48,15 @@ GlobalValue GlobalValue::functionRef(FunctionRef ref) {
   return v;
 }
 
+GlobalValue GlobalValue::external(std::string symbol, std::string name, Signature signature) {
+  GlobalValue v;
+  v.kind = Kind::External;
+  v.qualifiedName = std::move(symbol);
+  v.externalName = std::move(name);
+  v.externalSignature = std::move(signature);
+  return v;
+}
+
 GlobalValue GlobalValue::enumClassOf(std::string qualifiedName, bool intEnum,
                                      std::vector<GlobalValue> members) {
   GlobalValue v;

@@ -75,6 +75,10 @@ private:
     case GlobalValue::Kind::Function:
       function(value.function);
       return;
+    case GlobalValue::Kind::External:
+      field("external", value.qualifiedName);
+      field("signature", signatureString(value.externalSignature));
+      return;
     case GlobalValue::Kind::EnumClass:
       field("enum-class", value.qualifiedName + (value.intEnum ? " int" : ""));
       field("members", std::to_string(value.enumMembers.size()));

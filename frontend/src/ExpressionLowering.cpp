@@ -758,6 +758,8 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
   case Operand::Kind::Function:
     // A kernel called from a kernel is compiled as a device function, as in Numba.
     return callDevice(callee.function, expr);
+  case Operand::Kind::External:
+    return callExternal(*callee.global, expr);
   case Operand::Kind::TupleClass:
     return buildNamedTuple(callee, expr);
   default:

@@ -298,6 +298,8 @@ private:
   std::optional<CompileTimeArgument> compileTimeArgument(const Operand &arg);
   // The value a parameter bound to `constant` has in this function.
   Operand compileTimeValue(const CompileTimeArgument &constant);
+  // A call of a cuda.declare_device function (ExternalCalls.cpp).
+  Operand callExternal(const GlobalValue &callee, const CallExpr &expr);
   // The arguments of `expr` bound to the parameters `names` of `callee` as Python binds
   // them, positional then keywords; a parameter given nothing stays empty.
   std::vector<std::optional<Operand>> bindArguments(const std::string &callee,

@@ -118,6 +118,8 @@ std::string describe(const Operand &operand) {
     return "global array '" + operand.global->qualifiedName + "'";
   case Operand::Kind::EnumClass:
     return "enum class '" + operand.global->qualifiedName + "'";
+  case Operand::Kind::External:
+    return "CUDA C++ device function '" + operand.global->externalName + "'";
   }
   return "?";
 }

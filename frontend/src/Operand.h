@@ -30,6 +30,7 @@ struct Operand {
     GlobalArray, // a numpy array of the environment, usable only in kaji.const.array_like
     EnumClass,   // an Enum or IntEnum class of the environment (`global`)
     TupleClass,  // a namedtuple class: `tupleClass` and `fields`; calling it builds one
+    External,    // a linked CUDA C++ device function of the environment (`global`)
   };
   Kind kind = Kind::None;
   ir::Value *value = nullptr; // Scalar, Array

@@ -6,7 +6,7 @@ namespace kaji::ir {
 
 namespace {
 
-constexpr std::array<std::string_view, 51> kOpcodeNames = {
+constexpr std::array<std::string_view, 52> kOpcodeNames = {
     "const",
     "add",
     "sub",
@@ -55,6 +55,7 @@ constexpr std::array<std::string_view, 51> kOpcodeNames = {
     "const_array",
     "print",
     "call",
+    "extern_call",
     "br",
     "cond_br",
     "ret",
@@ -98,6 +99,7 @@ bool hasSideEffects(Opcode op) {
   case Opcode::Atomic:
   case Opcode::AtomicCAS:
   case Opcode::Call:
+  case Opcode::ExternCall:
   case Opcode::Br:
   case Opcode::CondBr:
   case Opcode::Return:

@@ -722,7 +722,8 @@ private:
       resultType = parseType();
       break;
     }
-    case Opcode::Call: {
+    case Opcode::Call:
+    case Opcode::ExternCall: {
       Token callee = expectKind(Tok::FuncId, "a callee '@name'");
       attr = std::string(callee.text);
       expect("(");

@@ -329,7 +329,8 @@ private:
       out_ += " " + extentList(data->shape) + " \"" + hex + "\"" + typeSuffix;
       return;
     }
-    case Opcode::Call: {
+    case Opcode::Call:
+    case Opcode::ExternCall: {
       const std::string *callee = attr<std::string>(op);
       out_ += " @" + (callee ? *callee : std::string("<missing>")) + "(" + operandList(op, 0) + ")";
       if (op.result())

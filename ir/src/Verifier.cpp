@@ -368,6 +368,21 @@ private:
                    "'s return type " + callee->returnType().str());
   }
 
+  // A linked CUDA C++ function returns its result through a pointer (Numba's ABI), so the
+  // result and the arguments are scalars.
+  void verifyExternCall(const Operation &op) {
+    const std::string *symbol = std::get_if<std::string>(&op.attr());
+    if (!symbol || symbol->empty())
+      fail(op, "needs the linked function's symbol");
+    expectResult(op, true);
+    if (!op.resultType().isScalar())
+      fail(op, "must return a scalar, not " + op.resultType().str());
+    for (unsigned i = 0; i < op.numOperands(); ++i)
+      if (!op.operand(i)->type().isScalar())
+        fail(op, "passes " + op.operand(i)->type().str() + " to @" + *symbol +
+                     "; a linked function takes scalars");
+  }
+
   // Atomics act on 32- and 64-bit elements, as the GPU's atomic instructions do; which kinds
   // take which element types follows Numba's atomics.
   void verifyAtomic(const Operation &op) {
@@ -689,6 +704,8 @@ private:
     }
     case Opcode::Call:
       return verifyCall(op);
+    case Opcode::ExternCall:
+      return verifyExternCall(op);
     case Opcode::Br:
       expectOperands(op, 0);
       expectSuccessors(op, 1);

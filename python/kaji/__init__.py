@@ -45,6 +45,7 @@ from kaji._runtime import (
 from kaji._target import TargetFallbackWarning, default_target
 from kaji.decorator import DeviceFunction, InvalidConfigWarning, Kernel, jit
 from kaji.guvectorize import GUVectorized, guvectorize
+from kaji.linking import declare_device
 from kaji.vectorize import Vectorized, vectorize
 from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
 from kaji.types import *  # noqa: F403 (Numba's type names, numba.float32 ..., see its __all__)

@@ -62,8 +62,11 @@ def describe_globals(func, keep_jit_functions=False):
 def describe_value(name, value):
     """The description of one value bound to `name`, or None when kernels cannot use it."""
     from kaji.decorator import DeviceFunction, Kernel
+    from kaji.linking import DeclaredDevice
     from kaji.vectorize import Vectorized
 
+    if isinstance(value, DeclaredDevice):
+        return ("external", value.__name__, value.signature, value.link)
     if isinstance(value, Kernel):
         return ("function", value._source, value._describe_globals, False, (), value._inlining)
     if isinstance(value, DeviceFunction):

@@ -28,6 +28,7 @@ from kaji._runtime import (
     unavailable_reason,
 )
 from kaji.decorator import InvalidConfigWarning, jit
+from kaji.linking import declare_device
 from kaji import kernels
 from kaji.reduction import Reduce, reduce
 from kaji.guvectorize import guvectorize

@@ -7,6 +7,7 @@ import warnings
 from kaji import _core
 from kaji._backend import add_nvrtc_wheel, check_backend, default_backend
 from kaji._bytecode import code_description
+from kaji.linking import link_files
 from kaji._globals import describe_globals, describe_value
 from kaji._target import check_target, default_target
 from kaji.types import is_signature, signature_text
@@ -18,7 +19,7 @@ _CO_VARKEYWORDS = 0x08
 def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastmath=False,
         opt=None, target=None, boundscheck=None, cache=False, lineinfo=False, debug=False,
         launch_bounds=None, max_registers=None, shared_memory_carveout=None, extensions=None,
-        backend=None):
+        backend=None, link=None):
     """Compiles a Python function into a kernel (or, with ``device=True``, a device function
     kernels call).
 
@@ -47,6 +48,9 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
     (``.maxntid``, ``.minnctapersm``, ``.maxclusterrank``, ``.maxnreg``).
     ``shared_memory_carveout`` ("MaxL1", "MaxShared", "default" or a percentage from -1 to
     100) is the L1/shared split the driver is asked for when the kernel is loaded.
+    ``link`` (a path or a list of them: ``.cu``, ``.ptx``, ``.cubin``, ``.fatbin``, ``.o``,
+    ``.a``) is device code linked into the kernel on the cuda target, defining the CUDA C++
+    functions it calls (``cuda.declare_device``; kaji/linking.py).
     ``extensions`` (Numba's argument handlers) must be empty: kaji does not run them. Device functions take any target: they are
     compiled into each caller.
 
@@ -70,6 +74,11 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
                    max_registers=_max_registers(max_registers),
                    shared_memory_carveout=_shared_memory_carveout(shared_memory_carveout),
                    extensions=_extensions(extensions))
+    if link is not None:
+        if device:
+            raise ValueError("link= belongs to a kernel (or to cuda.declare_device), not to a "
+                             "device function")
+        options["link"] = link_files(link, "jit(link=...)")
 
     def decorate(func, signatures=()):
         if device:
@@ -332,7 +341,7 @@ class Kernel(_core.Dispatcher):
     def __init__(self, func, fastmath=False, opt=True, target="cuda", boundscheck=True,
                  cache=False, lineinfo=False, debug=False, launch_bounds=(0, 0, 0),
                  max_registers=0, shared_memory_carveout=None, extensions=(), backend="llvm",
-                 inlining="default"):
+                 inlining="default", link=()):
         if backend == "nvrtc":
             add_nvrtc_wheel()
         definition = Definition.take(self, func)
@@ -340,7 +349,8 @@ class Kernel(_core.Dispatcher):
                              cache=cache, lineinfo=lineinfo, debug=debug,
                              launch_bounds=launch_bounds, max_registers=max_registers,
                              shared_memory_carveout=shared_memory_carveout,
-                             extensions=extensions, backend=backend, inlining=inlining)
+                             extensions=extensions, backend=backend, inlining=inlining,
+                             link=link)
         self._inlining = inlining
         self._eager_signatures = []
         self._specializations = {}
@@ -349,7 +359,8 @@ class Kernel(_core.Dispatcher):
                          fast_math=fastmath, opt=opt, target=target,
                          bounds_check=boundscheck, cache=cache, lineinfo=lineinfo,
                          launch_bounds=launch_bounds, max_registers=max_registers,
-                         shared_memory_carveout=shared_memory_carveout, backend=backend)
+                         shared_memory_carveout=shared_memory_carveout, backend=backend,
+                         link=list(link))
         definition.show_as(self)
 
     def add_signature(self, signature):

@@ -111,6 +111,14 @@ void bindCompiler(py::module_ &m) {
       "The kaji IR, LLVM IR, CUDA C++ or PTX of the kernel in `source` for a signature such as "
       "'void(float32[:], float32)', by the llvm or nvrtc backend. Raises CompileError.");
   m.def(
+      "compile_cuda_source",
+      [](const std::string &source, const std::string &fileName, const std::string &arch) {
+        return codegen::cuda::compileCudaSource(source, fileName, arch);
+      },
+      py::arg("source"), py::arg("file_name"), py::arg("arch") = "sm_90",
+      "The relocatable PTX NVRTC makes of a CUDA C++ file to link into kernels "
+      "(cuda.declare_device); RuntimeError naming the file with NVRTC's log.");
+  m.def(
       "typeof",
       [](py::handle value, const std::string &target) {
         if (target != "cuda" && target != "cpu")

@@ -4,6 +4,7 @@
 #include "graph_capture.h"
 #include "instances.h"
 #include "integers.h"
+#include "linked_module.h"
 #include "performance_warnings.h"
 
 #include "kaji/driver/SassDisassembler.h"
@@ -219,7 +220,7 @@ Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object descri
                        std::vector<std::string> parameterNames, Options options)
     : kernel_{std::move(source), std::move(describeGlobals)},
       parameterNames_(std::move(parameterNames)), diskCache_(options.diskCache),
-      sharedCarveout_(options.sharedCarveout) {
+      sharedCarveout_(options.sharedCarveout), linkFiles_(std::move(options.linkFiles)) {
   settings_.target = options.target;
   settings_.ptx.fastMath = settings_.host.fastMath = options.fastMath;
   settings_.ptx.optLevel = settings_.host.optLevel = options.optLevel;
@@ -596,7 +597,13 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
   for (const auto &kernel : loaded_)
     if (kernel->compiled == &compiled && kernel->function.device() == device)
       return *kernel;
-  runtime::Module module = runtime::Module::loadPtx(compiled.ptx);
+  std::vector<std::string> files =
+      py::module_::import("kaji.linking")
+          .attr("kernel_link_files")(linkFiles_, kernel_.describeGlobals)
+          .cast<std::vector<std::string>>();
+  runtime::Module module = files.empty()
+                               ? runtime::Module::loadPtx(compiled.ptx)
+                               : loadLinkedModule(compiled.ptx, name(), compiled.arch, files);
   runtime::Function function = module.function(compiled.entry);
   if (sharedCarveout_)
     function.setPreferredSharedCarveout(*sharedCarveout_);
@@ -711,7 +718,8 @@ void bindDispatcher(py::module_ &m) {
                        std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
                        const std::string &target, bool boundsCheck, bool cache, bool lineInfo,
                        std::array<unsigned, 3> launchBounds, unsigned maxRegisters,
-                       std::optional<int> sharedCarveout, const std::string &backend) {
+                       std::optional<int> sharedCarveout, const std::string &backend,
+                       std::vector<std::string> link) {
              unsigned optLevel = readOptLevel(opt);
              if (target != "cuda" && target != "cpu")
                throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
@@ -725,14 +733,14 @@ void bindDispatcher(py::module_ &m) {
              return Dispatcher(std::move(source), std::move(describeGlobals),
                                std::move(parameterNames),
                                {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo,
-                                limits, sharedCarveout, *driverBackend});
+                                limits, sharedCarveout, *driverBackend, std::move(link)});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
            py::arg("fast_math") = false, py::arg("opt") = true, py::arg("target") = "cuda",
            py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false,
            py::arg("launch_bounds") = std::array<unsigned, 3>{0, 0, 0},
            py::arg("max_registers") = 0u, py::arg("shared_memory_carveout") = py::none(),
-           py::arg("backend") = "llvm")
+           py::arg("backend") = "llvm", py::arg("link") = std::vector<std::string>{})
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
       .def("occupancy_block_size", &Dispatcher::occupancyBlockSize, py::arg("args"),
            py::arg("sharedmem") = 0,

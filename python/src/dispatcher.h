@@ -91,6 +91,9 @@ public:
     // cuda target: who makes the PTX. Fixed per dispatcher, so every specialization of
     // compiled_ (and its disk cache key) is the backend's.
     driver::Backend backend = driver::Backend::LLVM;
+    // cuda target: the files @jit(link=...) names, linked into the module with those of the
+    // cuda.declare_device functions the kernel calls (kaji/linking.py).
+    std::vector<std::string> linkFiles;
   };
 
   Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,
@@ -184,6 +187,7 @@ private:
   driver::CompileRequest settings_; // target and options; no kernels
   bool diskCache_;
   std::optional<int> sharedCarveout_;
+  std::vector<std::string> linkFiles_;
   std::vector<frontend::Signature> eagerSignatures_;
   std::vector<std::unique_ptr<CompiledKernel>> compiled_;
   std::vector<std::unique_ptr<LoadedKernel>> loaded_;

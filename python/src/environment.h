@@ -12,6 +12,10 @@
 //   ("tuple", [entries], class, fields)   a tuple of entries; a namedtuple's class name and
 //                                         field names, or None and None
 //   ("namedtuple", class, fields)         a namedtuple class: its name and field names
+//   ("external", symbol, signature, files)
+//                                         a CUDA C++ device function (cuda.declare_device): its
+//                                         symbol, scalar signature text and the files that
+//                                         define it (the runtime links them, not the compiler)
 //   ("function", source, describe, is_device, signatures[, inlining])
 //                                         another @jit function: its FunctionSource, a
 //                                         callable returning *its* globals' description,

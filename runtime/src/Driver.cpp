@@ -101,6 +101,10 @@ void Driver::resolveEntryPoints() {
     entry =
         reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(library_.get(), symbol));
   };
+  bindOptional(api_.cuLinkCreate, "cuLinkCreate_v2");
+  bindOptional(api_.cuLinkAddData, "cuLinkAddData_v2");
+  bindOptional(api_.cuLinkComplete, "cuLinkComplete");
+  bindOptional(api_.cuLinkDestroy, "cuLinkDestroy");
   bindOptional(api_.cuStreamBeginCapture, "cuStreamBeginCapture_v2");
   bindOptional(api_.cuStreamEndCapture, "cuStreamEndCapture");
   bindOptional(api_.cuStreamGetCaptureInfo, "cuStreamGetCaptureInfo_v2");

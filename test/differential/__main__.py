@@ -1,4 +1,5 @@
-"""python3 test/differential [--seed N] [--count N] [--seconds S] [--targets cpu,cuda]"""
+"""python3 test/differential [--programs [--ptx]] [--seed N] [--count N] [--seconds S]
+[--targets cpu,cuda,cuda-nvrtc]"""
 
 import argparse
 import importlib.util
@@ -13,6 +14,7 @@ if __package__ in (None, ""):
     __package__ = "differential"
 
 from differential.campaign import Campaign  # noqa: E402
+from differential.program_campaign import ProgramCampaign  # noqa: E402
 
 
 def main():
@@ -20,8 +22,18 @@ def main():
                                      description="Differential test of kaji's scalar semantics "
                                                  "against a numpy/Python reference.")
     parser.add_argument("--seed", type=int, default=None, help="default: a new random seed")
-    parser.add_argument("--count", type=int, default=5000, help="expressions (default 5000)")
-    parser.add_argument("--targets", default="cpu", help="comma-separated: cpu,cuda")
+    parser.add_argument("--programs", action="store_true",
+                        help="random programs (control flow, arrays, atomics, device "
+                             "functions) instead of expressions")
+    parser.add_argument("--ptx", action="store_true",
+                        help="with --programs: also compile each program through both GPU "
+                             "backends to PTX and assemble it with ptxas (no GPU needed)")
+    parser.add_argument("--first", type=int, default=0,
+                        help="with --programs: the number of the first program (to rerun one)")
+    parser.add_argument("--count", type=int, default=5000,
+                        help="expressions or programs (default 5000)")
+    parser.add_argument("--targets", default="cpu",
+                        help="comma-separated: cpu,cuda (programs also cuda-nvrtc)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="stop starting batches after this long")
     parser.add_argument("--max-reported", type=int, default=25)
@@ -29,11 +41,22 @@ def main():
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     targets = [t.strip() for t in args.targets.split(",") if t.strip()]
     print(f"seed {seed}, targets {','.join(targets)}", flush=True)
+    if args.programs:
+        return run_programs(seed, targets, args)
     summary = Campaign(seed, targets).run(args.count, args.max_reported, args.seconds)
     print(f"expressions {summary.expressions}, executions {summary.executions} (rows compared, "
           f"all targets), expected CompileErrors {summary.expected_errors}, unchecked rows "
           f"{summary.unchecked_rows}, mismatches {len(summary.mismatches)}, "
           f"{summary.seconds:.1f} s")
+    return 1 if summary.mismatches else 0
+
+
+def run_programs(seed, targets, args):
+    campaign = ProgramCampaign(seed, targets, ptx=args.ptx)
+    summary = campaign.run(args.count, args.seconds, args.first)
+    print(f"programs {summary.programs}, results compared {summary.results} (all targets), "
+          f"tainted threads {summary.tainted}, PTX assembled {summary.assembled}, mismatches "
+          f"{len(summary.mismatches)}, {summary.seconds:.1f} s")
     return 1 if summary.mismatches else 0
 
 

@@ -36,11 +36,16 @@ def literal_source(value):
     return f"({value!r})" if math.copysign(1.0, value) < 0 else repr(value)
 
 
-def source(node, column_name):
-    """Python source of `node`; `column_name(j)` spells input column j's element."""
+def source(node, column_name, spell_other=None):
+    """Python source of `node`; `column_name(j)` spells input column j's element,
+    `spell_other(node)` a node of an op this module does not know (or returns None)."""
     def s(child):
-        return source(child, column_name)
+        return source(child, column_name, spell_other)
 
+    if spell_other is not None:
+        spelt = spell_other(node)
+        if spelt is not None:
+            return spelt
     if node.op == "var":
         return column_name(node.value)
     if node.op == "lit":

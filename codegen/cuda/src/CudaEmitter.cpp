@@ -14,6 +14,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstring>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -202,6 +203,7 @@ private:
   void emitArrayView(const ir::Operation &op);
   void emitPrint(const ir::Operation &op);
   void emitCall(const ir::Operation &op);
+  void emitExternCall(const ir::Operation &op);
   std::string jump(const ir::Successor &successor, const ir::Operation &op);
   void emitBranch(const ir::Operation &op);
   void emitReturn(const ir::Operation &op);
@@ -238,6 +240,10 @@ public:
       out.line(declaration);
     if (!libdeviceDeclarations_.empty())
       out.line("");
+    for (const auto &[symbol, declaration] : externDeclarations_)
+      out.line(declaration);
+    if (!externDeclarations_.empty())
+      out.line("");
     bool anyDevice = false;
     for (size_t i = 0; i < emitters_.size(); ++i)
       if (!module_.functions()[i]->isKernel()) {
@@ -260,6 +266,21 @@ public:
     libdeviceDeclarations_.insert(
         "extern \"C\" __device__ " + (function.result ? scalarTypeName(*function.result) : "void") +
         " __nv_" + std::string(function.name) + "(" + commaSeparated(parameters) + ");");
+  }
+
+  // Declares a linked CUDA C++ device function by Numba's ABI (the extern_call op); one
+  // symbol called with two signatures is an error at the second call.
+  void declareExtern(const ir::Operation &op) {
+    const std::string &symbol = op.attrAs<std::string>();
+    std::vector<std::string> parameters{scalarTypeName(op.resultType().scalarKind()) + " *"};
+    for (const ir::Value *operand : op.operands())
+      parameters.push_back(scalarTypeName(operand->type().scalarKind()));
+    std::string declaration =
+        "extern \"C\" __device__ int " + symbol + "(" + commaSeparated(parameters) + ");";
+    auto [found, inserted] = externDeclarations_.emplace(symbol, declaration);
+    if (!inserted && found->second != declaration)
+      throw CompileError(op.location(),
+                         "'" + symbol + "' is called with two different signatures in one kernel");
   }
 
   const ir::Module &module() const { return module_; }
@@ -327,6 +348,7 @@ private:
   unsigned constantCount_ = 0;
   bool gridBarrierDeclared_ = false;
   std::set<std::string> libdeviceDeclarations_;
+  std::map<std::string, std::string> externDeclarations_; // symbol → its declaration
 };
 
 std::string FunctionEmitter::signature() {
@@ -655,6 +677,8 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
     return emitPrint(op);
   case Opcode::Call:
     return emitCall(op);
+  case Opcode::ExternCall:
+    return emitExternCall(op);
   case Opcode::Br:
   case Opcode::CondBr:
     return emitBranch(op);
@@ -1102,6 +1126,15 @@ void FunctionEmitter::emitCall(const ir::Operation &op) {
                                           op.resultType().str() + ", but it returns " +
                                           function->returnType().str());
   assign(op, call);
+}
+
+// Numba's ABI: the result through a pointer, the returned status ignored (docs/codegen.md).
+void FunctionEmitter::emitExternCall(const ir::Operation &op) {
+  module_.declareExtern(op);
+  std::vector<std::string> args{"&" + name(op.result(), op)};
+  for (const ir::Value *operand : op.operands())
+    args.push_back(name(operand, op));
+  statement(op, op.attrAs<std::string>() + "(" + commaSeparated(args) + ");");
 }
 
 // The assignments of a branch's arguments to its target's block arguments, then the goto.

@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -176,6 +177,72 @@ ir::Location errorLocation(const std::string &log, const ir::Module &module) {
   return module.functions().empty() ? ir::Location{} : module.functions().front()->location();
 }
 
+bool callsLinkedCode(const ir::Module &module) {
+  for (const auto &function : module.functions())
+    for (const auto &block : function->blocks())
+      for (const auto &op : block->operations())
+        if (op->opcode() == ir::Opcode::ExternCall)
+          return true;
+  return false;
+}
+
+struct NvrtcOutput {
+  std::optional<std::string> ptx; // none when NVRTC rejected the source
+  std::string log;
+  std::string error; // NVRTC's name for the failure
+};
+
+// `source` compiled by NVRTC to PTX for compute_`arch`, with kaji's prelude as a header or
+// without.
+NvrtcOutput runNvrtc(const std::string &source, const std::string &programName,
+                     const std::string &arch, std::vector<std::string> flags, bool withPrelude) {
+  const NvrtcApi &api = nvrtc().api;
+  const char *headerText = preludeText().data();
+  std::string headerName(preludeName());
+  const char *headerNames[] = {headerName.c_str()};
+  nvrtcProgram program = nullptr;
+  if (nvrtcResult result = api.createProgram(
+          &program, source.c_str(), programName.c_str(), withPrelude ? 1 : 0,
+          withPrelude ? &headerText : nullptr, withPrelude ? headerNames : nullptr);
+      result != kNvrtcSuccess)
+    throw std::runtime_error(std::string("NVRTC could not create a program: ") +
+                             api.getErrorString(result));
+  std::unique_ptr<_nvrtcProgram, void (*)(nvrtcProgram)> owner(
+      program, [](nvrtcProgram p) { nvrtc().api.destroyProgram(&p); });
+  // --fmad=true (NVRTC's default, said outright): a * b + c may contract to fma, as on the
+  // LLVM path's NVPTX target (docs/sema.md, "Accuracy").
+  flags.insert(flags.begin(), {"-arch=compute_" + arch, "-std=c++17", "--fmad=true"});
+  // The emitted code uses nothing of the texture API or the device runtime, which
+  // -minimal (NVRTC 12.4 on) leaves out: a third of NVRTC's time on saxpy.
+  const NvrtcInfo &info = nvrtc().info;
+  if (withPrelude && (info.major > 12 || (info.major == 12 && info.minor >= 4)))
+    flags.push_back("-minimal");
+  std::vector<const char *> flagPointers;
+  for (const std::string &flag : flags)
+    flagPointers.push_back(flag.c_str());
+  nvrtcResult compiled = api.compileProgram(program, int(flagPointers.size()), flagPointers.data());
+  NvrtcOutput output;
+  size_t logSize = 0;
+  api.getProgramLogSize(program, &logSize);
+  output.log.assign(logSize, '\0');
+  if (logSize)
+    api.getProgramLog(program, output.log.data());
+  while (!output.log.empty() && (output.log.back() == '\0' || output.log.back() == '\n'))
+    output.log.pop_back();
+  if (compiled != kNvrtcSuccess) {
+    output.error = api.getErrorString(compiled);
+    return output;
+  }
+  size_t size = 0;
+  api.getPTXSize(program, &size);
+  std::string ptx(size, '\0');
+  api.getPTX(program, ptx.data());
+  while (!ptx.empty() && ptx.back() == '\0')
+    ptx.pop_back();
+  output.ptx = std::move(ptx);
+  return output;
+}
+
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
@@ -192,6 +259,16 @@ void addNvrtcSearchDirectory(const std::string &directory) {
 
 NvrtcInfo nvrtcInfo() { return nvrtc().info; }
 
+std::string compileCudaSource(const std::string &source, const std::string &fileName,
+                              const std::string &arch) {
+  NvrtcOutput output = runNvrtc(source, fileName, archNumber(arch), {"-rdc=true"},
+                                /*withPrelude=*/false);
+  if (!output.ptx)
+    throw NvrtcCompileError("NVRTC could not compile '" + fileName + "' (" + output.error + "):\n" +
+                            output.log);
+  return *output.ptx;
+}
+
 std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options,
                              CodegenTimings *timings) {
   auto start = std::chrono::steady_clock::now();
@@ -200,56 +277,25 @@ std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options
   if (timings)
     timings->lowerMs = millisecondsSince(start);
   start = std::chrono::steady_clock::now();
-  const NvrtcApi &api = nvrtc().api;
   std::string programName =
       module.functions().empty() ? "kaji.cu" : module.functions().front()->name() + ".cu";
-  const char *headerText = preludeText().data();
-  std::string headerName(preludeName());
-  const char *headerNames[] = {headerName.c_str()};
-  nvrtcProgram program = nullptr;
-  if (nvrtcResult result = api.createProgram(&program, source.c_str(), programName.c_str(), 1,
-                                             &headerText, headerNames);
-      result != kNvrtcSuccess)
-    throw std::runtime_error(std::string("NVRTC could not create a program: ") +
-                             api.getErrorString(result));
-  std::unique_ptr<_nvrtcProgram, void (*)(nvrtcProgram)> owner(
-      program, [](nvrtcProgram p) { nvrtc().api.destroyProgram(&p); });
-  // --fmad=true (NVRTC's default, said outright): a * b + c may contract to fma, as on the
-  // LLVM path's NVPTX target (docs/sema.md, "Accuracy").
-  std::vector<std::string> flags{"-arch=compute_" + arch, "-std=c++17", "--fmad=true"};
-  // The emitted code uses nothing of the texture API or the device runtime, which
-  // -minimal (NVRTC 12.4 on) leaves out: a third of NVRTC's time on saxpy.
-  const NvrtcInfo &info = nvrtc().info;
-  if (info.major > 12 || (info.major == 12 && info.minor >= 4))
-    flags.push_back("-minimal");
+  std::vector<std::string> flags;
   if (options.fastMath)
     flags.push_back("--use_fast_math");
   if (options.lineInfo)
     flags.push_back("-lineinfo");
-  std::vector<const char *> flagPointers;
-  for (const std::string &flag : flags)
-    flagPointers.push_back(flag.c_str());
-  nvrtcResult compiled = api.compileProgram(program, int(flagPointers.size()), flagPointers.data());
-  size_t logSize = 0;
-  api.getProgramLogSize(program, &logSize);
-  std::string log(logSize, '\0');
-  if (logSize)
-    api.getProgramLog(program, log.data());
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
-    log.pop_back();
-  if (compiled != kNvrtcSuccess)
-    throw ir::CompileError(errorLocation(log, module),
-                           "NVRTC rejected the CUDA C++ of this kernel (" +
-                               std::string(api.getErrorString(compiled)) + "):\n" + log);
-  size_t size = 0;
-  api.getPTXSize(program, &size);
-  std::string output(size, '\0');
-  api.getPTX(program, output.data());
-  while (!output.empty() && output.back() == '\0')
-    output.pop_back();
+  // A call of a linked CUDA C++ function needs relocatable device code, which the driver's
+  // linker then resolves.
+  if (callsLinkedCode(module))
+    flags.push_back("-rdc=true");
+  NvrtcOutput output = runNvrtc(source, programName, arch, flags, /*withPrelude=*/true);
+  if (!output.ptx)
+    throw ir::CompileError(errorLocation(output.log, module),
+                           "NVRTC rejected the CUDA C++ of this kernel (" + output.error + "):\n" +
+                               output.log);
   if (timings)
     timings->emitMs = millisecondsSince(start);
-  return output;
+  return *output.ptx;
 }
 
 } // namespace kaji::codegen::cuda

@@ -42,6 +42,7 @@ struct GlobalValue {
     Tuple,      // a tuple or namedtuple of constants (and tuples of them)
     TupleClass, // a namedtuple class, which kernels call to build one
     EnumClass,  // an enum.Enum or enum.IntEnum class: its members by name
+    External,   // a CUDA C++ device function linked in (cuda.declare_device)
   };
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
@@ -50,6 +51,10 @@ struct GlobalValue {
   int64_t intValue = 0;  // Constant of integer or bool type
   double floatValue = 0; // Constant of float type
   FunctionRef function;  // Function
+  // External: its symbol is qualifiedName, its Python name externalName, and its declared
+  // scalar signature externalSignature.
+  std::string externalName;
+  Signature externalSignature;
   // Constant: the enum class (qualified name) whose member it is, or empty; an IntEnum's
   // members are ints, an Enum's members only compare and give .value.
   // EnumClass: the class's qualified name is qualifiedName, and intEnum says IntEnum.
@@ -76,6 +81,7 @@ struct GlobalValue {
   static GlobalValue intConstant(ir::ScalarKind type, int64_t value, bool weak);
   static GlobalValue floatConstant(ir::ScalarKind type, double value, bool weak);
   static GlobalValue functionRef(FunctionRef ref);
+  static GlobalValue external(std::string symbol, std::string name, Signature signature);
   static GlobalValue enumClassOf(std::string qualifiedName, bool intEnum,
                                  std::vector<GlobalValue> members);
   // `value` (a Constant) as member `member` of the enum class `enumClass`.

@@ -76,6 +76,8 @@ enum class Opcode : uint8_t {
   ConstArray,         // attr ConstantData; result array<T, n, C, const> (const.array_like)
   Print,              // attr string template, "{}" per operand ("{{" and "}}" are braces); scalars
   Call,               // attr string callee; operands are the arguments
+  ExternCall,         // attr string symbol: a CUDA C++ device function linked in
+                      // (cuda.declare_device), by Numba's ABI; operands scalars, result a scalar
   // Terminators
   Br,     // successor 0
   CondBr, // (bool cond); successors 0 (true) and 1 (false)

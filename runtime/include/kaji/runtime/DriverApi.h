@@ -83,6 +83,15 @@ struct DriverApi {
   CUresult (*cuEventQuery)(CUevent event);
   CUresult (*cuEventElapsedTime)(float *milliseconds, CUevent start, CUevent end);
 
+  // The driver's linker (Linker.h). Optional: null when the driver lacks them.
+  CUresult (*cuLinkCreate)(unsigned numOptions, CUjit_option *options, void **optionValues,
+                           CUlinkState *state);
+  CUresult (*cuLinkAddData)(CUlinkState state, CUjitInputType type, void *data, std::size_t size,
+                            const char *name, unsigned numOptions, CUjit_option *options,
+                            void **optionValues);
+  CUresult (*cuLinkComplete)(CUlinkState state, void **cubin, std::size_t *size);
+  CUresult (*cuLinkDestroy)(CUlinkState state);
+
   // CUDA graphs. Optional: null when the driver lacks them (Graph.h then says so).
   CUresult (*cuStreamBeginCapture)(CUstream stream, CUstreamCaptureMode mode);
   CUresult (*cuStreamEndCapture)(CUstream stream, CUgraph *graph);

@@ -60,4 +60,16 @@ NvrtcInfo nvrtcInfo();
 std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options,
                              CodegenTimings *timings = nullptr);
 
+// NVRTC's log for a user's CUDA C++ file it rejected.
+class NvrtcCompileError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// A user's CUDA C++ file (cuda.declare_device's link=) compiled by NVRTC to relocatable PTX
+// (-rdc=true, so its extern "C" __device__ functions stay for the linker) for `arch` ("sm_90").
+// Throws NvrtcCompileError naming `fileName` with NVRTC's log, NvrtcUnavailable without NVRTC.
+std::string compileCudaSource(const std::string &source, const std::string &fileName,
+                              const std::string &arch);
+
 } // namespace kaji::codegen::cuda

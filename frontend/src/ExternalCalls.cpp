@@ -1,0 +1,39 @@
+// Calls of CUDA C++ device functions linked into the kernel (Numba's cuda.declare_device):
+// the arguments are converted to the declared parameter types, as for a device function with
+// an eager signature, and the call becomes an extern_call op; the backends emit Numba's ABI
+// and the runtime links the function's code in.
+#include "FunctionLowerer.h"
+
+namespace kaji::frontend {
+
+Operand FunctionLowerer::callExternal(const GlobalValue &callee, const CallExpr &expr) {
+  const Signature &signature = callee.externalSignature;
+  const std::string &name = callee.externalName;
+  if (!expr.keywords.empty())
+    throw ir::CompileError(expr.keywords.front().loc,
+                           "CUDA C++ device function '" + name +
+                               "' takes positional arguments only, as its signature '" +
+                               signatureString(signature) + "' lists them");
+  if (expr.args.size() != signature.params.size())
+    throw ir::CompileError(expr.loc, "CUDA C++ device function '" + name + "' takes " +
+                                         std::to_string(signature.params.size()) +
+                                         " argument(s) ('" + signatureString(signature) +
+                                         "'), got " + std::to_string(expr.args.size()));
+  std::vector<ir::Value *> values;
+  for (size_t i = 0; i < expr.args.size(); ++i) {
+    Operand arg = lower(*expr.args[i]);
+    if (arg.kind != Operand::Kind::Scalar)
+      throw ir::CompileError(expr.args[i]->loc,
+                             "cannot pass '" + describe(arg) + "' as argument " +
+                                 std::to_string(i + 1) + " of CUDA C++ device function '" + name +
+                                 "': it takes scalars ('" + signatureString(signature) + "')");
+    at(expr.args[i]->loc);
+    values.push_back(convert(arg, signature.params[i].scalarKind()));
+  }
+  at(expr.loc);
+  ir::Operation *call =
+      builder_.create(ir::Opcode::ExternCall, signature.returnType, values, callee.qualifiedName);
+  return Operand::scalar(call->result());
+}
+
+} // namespace kaji::frontend

@@ -1,0 +1,91 @@
+"""CUDA C++ device functions called from kernels (Numba's ``cuda.declare_device`` and
+``@jit(link=[...])``).
+
+``declare_device(name, "float32(float32, float32)", link="ops.cu")`` returns a function kernels
+call like any device function; its code comes from the files linked with the kernel, by
+Numba's ABI: ``extern "C" __device__ int name(float *result, float a, float b)`` stores the
+result through the pointer and returns a status that is ignored. The files a kernel links are
+its own ``link=`` files and those of every declared function it names (docs/python.md)."""
+
+import os
+
+from kaji import _core
+
+# What the driver's linker takes, by file suffix (CUDA C++ is compiled by NVRTC first).
+LINKABLE_SUFFIXES = (".cu", ".ptx", ".cubin", ".fatbin", ".o", ".a")
+# Scalar types a declared function takes and returns: C's integers and floats.
+_SCALARS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float16", "float32", "float64")
+
+
+def link_files(files, what):
+    """`files` (a path or a list of paths) as a tuple of absolute paths, each checked to exist
+    and to be of a kind the linker takes; `what` names their owner in errors."""
+    if files is None:
+        return ()
+    if isinstance(files, (str, os.PathLike)):
+        files = [files]
+    checked = []
+    for file in files:
+        path = os.path.abspath(os.fspath(file))
+        if not path.endswith(LINKABLE_SUFFIXES):
+            raise ValueError(f"{what}: cannot link '{file}': expected a file ending in "
+                             f"{', '.join(LINKABLE_SUFFIXES)}")
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"{what}: the file to link '{file}' does not exist")
+        checked.append(path)
+    return tuple(checked)
+
+
+class DeclaredDevice:
+    """A CUDA C++ device function declared with ``declare_device``: callable from kernels
+    only."""
+
+    def __init__(self, name, signature, link):
+        self.__name__ = name
+        self.signature = signature
+        self.link = link
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"CUDA C++ device function '{self.__name__}' can only be called from a "
+                        "kaji kernel")
+
+    def __repr__(self):
+        return f"<kaji CUDA C++ device function {self.__name__} {self.signature}>"
+
+
+def declare_device(name, sig, link=None):
+    """Declares the CUDA C++ device function `name` of signature `sig` (a scalar signature
+    such as ``"float32(float32, float32)"``), defined in the files `link` (``.cu``, ``.ptx``,
+    ``.cubin``, ``.fatbin``, ``.o``, ``.a``), for kernels to call."""
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"declare_device: the name must be a C identifier, got {name!r}")
+    if not isinstance(sig, str):
+        raise TypeError(f"declare_device: the signature must be a string such as "
+                        f"'float32(float32, float32)', got {sig!r}")
+    signature = _core.canonical_signature(sig)
+    returned, _, params = signature.partition("(")
+    types = [returned] + [p.strip() for p in params.rstrip(")").split(",") if p.strip()]
+    unsupported = [t for t in types if t not in _SCALARS]
+    if unsupported:
+        raise TypeError(f"declare_device('{name}', '{sig}'): {unsupported[0]} is not a C scalar "
+                        f"type; a declared function takes and returns {', '.join(_SCALARS)}")
+    return DeclaredDevice(name, signature, link_files(link, f"declare_device('{name}')"))
+
+
+def kernel_link_files(own, describe_globals):
+    """The files a kernel links: its own, then those of each declared function it names,
+    directly or through device functions, each once, in the order first met."""
+    files = list(own)
+    seen = set()
+
+    def visit(description):
+        for entry in description.values():
+            if entry[0] == "external":
+                files.extend(entry[3])
+            elif entry[0] == "function" and id(entry[2]) not in seen:
+                seen.add(id(entry[2]))
+                visit(entry[2]())
+
+    visit(describe_globals())
+    return tuple(dict.fromkeys(files))

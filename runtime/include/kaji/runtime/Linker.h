@@ -1,0 +1,30 @@
+#pragma once
+
+// The driver's linker (cuLinkCreate/cuLinkAddData/cuLinkComplete): a kernel's PTX and the
+// device code it calls (cuda.declare_device's files: PTX, cubins, fatbinaries, objects,
+// libraries) become one cubin for the selected device.
+
+#include "kaji/runtime/DriverTypes.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kaji::runtime {
+
+struct LinkInput {
+  CUjitInputType type;
+  std::string name; // the file it came from, named in errors
+  std::string data;
+};
+
+// The input type of a file the linker takes, by its suffix: .ptx, .cubin, .fatbin, .o, .a.
+// Anything else throws std::invalid_argument naming the file (CUDA C++ is compiled first).
+CUjitInputType linkInputType(std::string_view fileName);
+
+// Links `inputs` into a cubin for the selected device. Throws CudaError whose detail is the
+// linker's error log (which names a missing symbol and the input that wants it), or
+// std::invalid_argument for no inputs or an empty one; DriverUnavailable without a driver.
+std::string linkCubin(const std::vector<LinkInput> &inputs);
+
+} // namespace kaji::runtime

@@ -1,0 +1,163 @@
+"""CUDA C++ device functions called from kernels: cuda.declare_device and @jit(link=...).
+
+Without a GPU: both GPU backends' PTX calls the declared symbol by Numba's ABI and ptxas
+assembles it (relocatably, -c); NVRTC compiles the example's ops.cu; nvlink joins the two, which
+proves the ABIs match; the cpu target and bad declarations are clear errors. With a GPU the
+example runs (test_runs_on_the_gpu)."""
+
+import os
+import pathlib
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda
+
+EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "cuda_device_function"
+OPS = str(EXAMPLE / "ops.cu")
+TOOLKIT = pathlib.Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "bin"
+
+
+def tool(name):
+    found = shutil.which(name) or str(TOOLKIT / name)
+    return found if os.path.exists(found) else None
+
+
+def nvrtc_present():
+    try:
+        kaji._core.nvrtc_version()
+        return True
+    except RuntimeError:
+        return False
+
+
+needs_nvrtc = pytest.mark.skipif(not nvrtc_present(), reason="no NVRTC here")
+needs_ptxas = pytest.mark.skipif(tool("ptxas") is None, reason="no ptxas here")
+
+hypotenuse = cuda.declare_device("hypotenuse", "float32(float32, float32)", link=OPS)
+
+
+def scaled_hypotenuse(out, a, b):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = 2 * hypotenuse(a[i], b[i])
+
+
+SIGNATURE = "void(float32[:], float32[:], float32[:])"
+
+
+def gpu_code(backend, stage):
+    kernel = kaji.jit(target="cpu", backend=backend)(scaled_hypotenuse)
+    return kaji._core.compile(kernel._source, kernel._describe_globals, SIGNATURE, stage=stage,
+                              backend=backend)
+
+
+def assemble_relocatable(ptx, directory, name):
+    path = directory / f"{name}.ptx"
+    path.write_text(ptx)
+    result = subprocess.run([tool("ptxas"), "-c", "--gpu-name", "sm_90", str(path), "-o",
+                             str(directory / f"{name}.o")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return directory / f"{name}.o"
+
+
+@pytest.mark.parametrize("backend", ["llvm", pytest.param("nvrtc", marks=needs_nvrtc)])
+def test_the_ptx_calls_the_declared_symbol_by_numbas_abi(backend):
+    ptx = gpu_code(backend, "ptx")
+    # int hypotenuse(float *result, float a, float b): a 32-bit status, a pointer, two floats.
+    start = ptx.index(".extern .func")
+    declaration = " ".join(ptx[start:ptx.index(";", start)].split())
+    assert "(.param .b32" in declaration and "hypotenuse" in declaration
+    assert [word for word in declaration.split() if word in (".b64", ".b32", ".f32")][1:] \
+        in ([".b64", ".b32", ".b32"], [".b64", ".f32", ".f32"])
+    assert "hypotenuse," in ptx.replace(" ", "").replace("\t", "")
+
+
+def test_the_cuda_cpp_declares_and_calls_it():
+    source = gpu_code("nvrtc", "cuda")
+    assert 'extern "C" __device__ int hypotenuse(f32 *, f32, f32);' in source
+    assert "hypotenuse(&" in source
+
+
+@needs_ptxas
+@pytest.mark.parametrize("backend", ["llvm", pytest.param("nvrtc", marks=needs_nvrtc)])
+def test_ptxas_assembles_the_caller_and_nvlink_resolves_it_with_nvrtcs_ops(backend, tmp_path):
+    caller = assemble_relocatable(gpu_code(backend, "ptx"), tmp_path, "caller")
+    if not nvrtc_present() or tool("nvlink") is None:
+        pytest.skip("linking needs NVRTC and nvlink")
+    ops = assemble_relocatable(kaji._core.compile_cuda_source(open(OPS).read(), OPS), tmp_path,
+                               "ops")
+    linked = subprocess.run([tool("nvlink"), "-arch=sm_90", str(caller), str(ops), "-o",
+                             str(tmp_path / "linked.cubin")], capture_output=True, text=True)
+    assert linked.returncode == 0, linked.stderr
+    alone = subprocess.run([tool("nvlink"), "-arch=sm_90", str(caller), "-o",
+                            str(tmp_path / "alone.cubin")], capture_output=True, text=True)
+    assert alone.returncode != 0 and "hypotenuse" in alone.stderr
+
+
+@needs_nvrtc
+def test_nvrtc_compiles_the_cuda_file_keeping_its_functions():
+    ptx = kaji._core.compile_cuda_source(open(OPS).read(), OPS)
+    assert ".visible .func" in ptx and "hypotenuse" in ptx and "clamp_index" in ptx
+
+
+@needs_nvrtc
+def test_a_cuda_file_nvrtc_rejects_names_the_file():
+    with pytest.raises(RuntimeError, match=r"NVRTC could not compile 'bad\.cu'"):
+        kaji._core.compile_cuda_source('extern "C" __device__ int f(float *r) { return x; }',
+                                       "bad.cu")
+
+
+def test_the_cpu_target_cannot_call_it():
+    kernel = kaji.jit(target="cpu")(scaled_hypotenuse)
+    with pytest.raises(kaji.CompileError,
+                       match="'hypotenuse' is a CUDA C\\+\\+ device function .* only the cuda "
+                             "target can link it"):
+        kernel[1, 1](np.zeros(1, np.float32), np.ones(1, np.float32), np.ones(1, np.float32))
+
+
+def test_arguments_are_checked_against_the_declaration():
+    def wrong_count(out, a):
+        out[0] = hypotenuse(a[0])
+
+    kernel = kaji.jit(target="cpu")(wrong_count)
+    with pytest.raises(kaji.CompileError, match="'hypotenuse' takes 2 argument"):
+        kernel[1, 1](np.zeros(1, np.float32), np.ones(1, np.float32))
+
+
+def test_declarations_are_checked():
+    with pytest.raises(TypeError, match="bool is not a C scalar type"):
+        cuda.declare_device("f", "bool(float32)")
+    with pytest.raises(TypeError, match="is not a C scalar type"):
+        cuda.declare_device("f", "float32(float32[:])")
+    with pytest.raises(ValueError, match="C identifier"):
+        cuda.declare_device("not a name", "float32(float32)")
+    with pytest.raises(FileNotFoundError, match="missing.cu"):
+        cuda.declare_device("f", "float32(float32)", link="missing.cu")
+    with pytest.raises(ValueError, match="cannot link 'ops.txt'"):
+        kaji.jit(link="ops.txt")
+
+
+def test_a_kernel_links_its_own_files_and_its_declared_functions():
+    from kaji.linking import kernel_link_files
+
+    own = "/elsewhere/own.ptx"  # not read here
+    kernel = kaji.jit(target="cpu")(scaled_hypotenuse)
+    assert kernel_link_files((own,), kernel._describe_globals) == (own, OPS)
+
+
+@pytest.mark.parametrize("backend", ["llvm", "nvrtc"])
+def test_runs_on_the_gpu(backend):
+    if not cuda.is_available():
+        pytest.skip("needs a GPU")
+    package = str(pathlib.Path(kaji.__file__).resolve().parents[1])
+    environment = {**os.environ, "KAJI_TARGET": "cuda", "KAJI_BACKEND": backend,
+                   "PYTHONPATH": package + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    result = subprocess.run(["python3", str(EXAMPLE / "hypotenuse.py")], capture_output=True,
+                            text=True, env=environment)
+    assert result.returncode == 0, result.stderr
+    error = float(result.stdout.split(":")[1])
+    assert error < 1e-3
