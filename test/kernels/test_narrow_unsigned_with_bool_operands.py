@@ -5,15 +5,20 @@ cpu target is right. For the first kernel, LLVM's PTX computes `1 % x` as
 mishandled 16-bit operations before: docs/codegen.md, "16-bit negation on NVPTX"). Strict
 xfails on cuda: a fix shows up as an unexpected pass there."""
 
+import os
+
 import numpy as np
 import pytest
 
 
 @pytest.fixture
 def cuda_fault(request, target):
+    # Seen with the LLVM backend; the nvrtc backend (KAJI_BACKEND=nvrtc under cuda-nvrtc) was
+    # not run on these kernels, so a pass there is no surprise.
     if target == "cuda":
+        nvrtc = os.environ.get("KAJI_BACKEND") == "nvrtc"
         request.applymarker(pytest.mark.xfail(
-            strict=True, reason="H100 differential finding, open (docs/testing.md)"))
+            strict=not nvrtc, reason="H100 differential finding, open (docs/testing.md)"))
 
 
 def bool_modulo(out, v):
