@@ -2,6 +2,8 @@
 
 #include "LibdeviceLowering.h"
 
+#include "kaji/ir/ExceptionTable.h"
+
 #include "kaji/runtime/HostKernelABI.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -32,7 +34,8 @@ enum ContextField : unsigned {
   kWarpCollective,
   kBlockReduce,
   kSharedBytes,
-  kGridBarrier
+  kGridBarrier,
+  kRaiseException
 };
 static_assert(offsetof(HostLaunchContext, threadIdx) == 0 &&
                   offsetof(HostLaunchContext, blockIdx) == 12 &&
@@ -46,7 +49,8 @@ static_assert(offsetof(HostLaunchContext, threadIdx) == 0 &&
                   offsetof(HostLaunchContext, warpCollective) == 88 &&
                   offsetof(HostLaunchContext, blockReduce) == 96 &&
                   offsetof(HostLaunchContext, sharedBytes) == 104 &&
-                  offsetof(HostLaunchContext, gridBarrier) == 112,
+                  offsetof(HostLaunchContext, gridBarrier) == 112 &&
+                  offsetof(HostLaunchContext, raiseException) == 120,
               "HostLaunchContext no longer matches contextType()");
 
 // Field numbers of the implicit parameter (see HostTarget.h); the first four are
@@ -56,9 +60,10 @@ enum ImplicitField : unsigned { kImplicitShared = 4, kImplicitContext = 5 };
 llvm::StructType *contextType(llvm::LLVMContext &context) {
   llvm::Type *coordinates = llvm::ArrayType::get(llvm::Type::getInt32Ty(context), 3);
   llvm::Type *pointer = llvm::PointerType::get(context, 0);
-  return llvm::StructType::get(context, {coordinates, coordinates, coordinates, coordinates,
-                                         pointer, pointer, pointer, pointer, pointer, pointer,
-                                         pointer, llvm::Type::getInt64Ty(context), pointer});
+  return llvm::StructType::get(context,
+                               {coordinates, coordinates, coordinates, coordinates, pointer,
+                                pointer, pointer, pointer, pointer, pointer, pointer,
+                                llvm::Type::getInt64Ty(context), pointer, pointer});
 }
 
 llvm::StructType *implicitType(llvm::LLVMContext &context) {
@@ -247,12 +252,30 @@ void HostTarget::finishSharedLayout(llvm::Module &module) const {
 void HostTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                                 const std::string &function, llvm::Value *axis, llvm::Value *index,
                                 llvm::Value *extent, bool indexIsUnsigned) const {
-  std::string site = location.fileName() + ":" + std::to_string(location.line) + ":" +
-                     std::to_string(location.col) + ": in '" + function + "'";
-  llvm::Value *siteText = builder.CreateGlobalString(site, "kaji.index_site");
+  llvm::Value *siteText =
+      builder.CreateGlobalString(ir::raiseSiteText(location, function), "kaji.index_site");
   callExecutor(builder, kIndexError, "index_error", builder.getVoidTy(),
                {siteText, axis, index, extent, builder.getInt32(indexIsUnsigned)})
       ->addFnAttr(llvm::Attribute::Cold);
+}
+
+// The thread returns from the function that raised: a kernel's thread is then done; a device
+// function's caller goes on with a zero result, and the launch reports the exception.
+void HostTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &location,
+                           const std::string &function, const std::string &exception,
+                           uint32_t) const {
+  if (!exception.empty()) {
+    llvm::Value *site =
+        builder.CreateGlobalString(ir::raiseSiteText(location, function), "kaji.raise_site");
+    llvm::Value *text = builder.CreateGlobalString(exception, "kaji.exception");
+    callExecutor(builder, kRaiseException, "raise_exception", builder.getVoidTy(), {site, text})
+        ->addFnAttr(llvm::Attribute::Cold);
+  }
+  llvm::Type *result = builder.GetInsertBlock()->getParent()->getReturnType();
+  if (result->isVoidTy())
+    builder.CreateRetVoid();
+  else
+    builder.CreateRet(llvm::Constant::getNullValue(result));
 }
 
 std::string HostTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {

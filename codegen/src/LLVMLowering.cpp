@@ -4,6 +4,7 @@
 #include "MathLowering.h"
 #include "PythonArithmetic.h"
 #include "kaji/codegen/Codegen.h"
+#include "kaji/ir/ExceptionTable.h"
 
 #include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/IRBuilder.h>
@@ -171,6 +172,7 @@ private:
   void lowerArrayView(const ir::Operation &op);
   void lowerPrint(const ir::Operation &op);
   void lowerReturn(const ir::Operation &op);
+  void lowerRaise(const ir::Operation &op);
   void lowerBranch(const ir::Operation &op);
   std::vector<std::vector<llvm::Value *>> successorArguments(const ir::Successor &successor,
                                                              const ir::Operation &op) const;
@@ -223,6 +225,16 @@ public:
       FunctionLowering(*this, *function, *functions_.at(function.get())).run();
     if (lineTable_)
       lineTable_->finish();
+  }
+
+  // The entry of a reporting raise op in ir::exceptionTable (1..).
+  uint32_t exceptionNumber(const ir::Operation &raise) {
+    if (exceptionNumbers_.empty()) {
+      std::vector<ir::RaiseSite> table = ir::exceptionTable(module_);
+      for (size_t i = 0; i < table.size(); ++i)
+        exceptionNumbers_[table[i].op] = uint32_t(i + 1);
+    }
+    return exceptionNumbers_.at(&raise);
   }
 
   // Null unless LoweringOptions::lineInfo.
@@ -321,6 +333,7 @@ private:
   llvm::Module &out_;
   std::unordered_map<const ir::Function *, llvm::Function *> functions_;
   std::optional<LineTable> lineTable_;
+  std::unordered_map<const ir::Operation *, uint32_t> exceptionNumbers_;
 };
 
 FunctionLowering::FunctionLowering(ModuleLowering &moduleLowering, const ir::Function &function,
@@ -655,6 +668,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     return;
   case Opcode::Return:
     lowerReturn(op);
+    return;
+  case Opcode::Raise:
+    lowerRaise(op);
     return;
   }
   if (op.result())
@@ -1238,6 +1254,12 @@ void FunctionLowering::lowerReturn(const ir::Operation &op) {
                                           returnType.str() + ", not " +
                                           op.operand(0)->type().str());
   builder_.CreateRet(scalar(op.operand(0), op));
+}
+
+void FunctionLowering::lowerRaise(const ir::Operation &op) {
+  const auto *exception = std::get_if<std::string>(&op.attr());
+  target_.emitRaise(builder_, op.location(), function_.name(), exception ? *exception : "",
+                    exception ? moduleLowering_.exceptionNumber(op) : 0);
 }
 
 std::vector<std::vector<llvm::Value *>>

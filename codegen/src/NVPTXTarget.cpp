@@ -3,6 +3,8 @@
 #include "Libdevice.h"
 #include "LibdeviceLowering.h"
 
+#include "kaji/ir/ExceptionTable.h"
+
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
@@ -204,6 +206,30 @@ void NVPTXTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Locatio
   // A GPU thread has nowhere to report to; trapping aborts the launch with an error the
   // driver returns.
   builder.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+}
+
+// As Numba: the first thread to raise leaves the exception's number in the module's slot,
+// which the host reads after the launch, and the thread exits. `exit`, not `trap`: a trap
+// would end the context, and the exception must reach Python with the context intact.
+void NVPTXTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &, const std::string &,
+                            const std::string &exception, uint32_t number) const {
+  if (!exception.empty()) {
+    llvm::Module &module = *builder.GetInsertBlock()->getModule();
+    llvm::Type *i32 = builder.getInt32Ty();
+    llvm::GlobalVariable *slot = module.getNamedGlobal(ir::kExceptionSlotSymbol);
+    if (!slot)
+      slot =
+          new llvm::GlobalVariable(module, i32, false, llvm::GlobalValue::ExternalLinkage,
+                                   llvm::ConstantInt::get(i32, 0), ir::kExceptionSlotSymbol,
+                                   nullptr, llvm::GlobalValue::NotThreadLocal, kGlobalAddressSpace);
+    builder.CreateAtomicCmpXchg(slot, builder.getInt32(0), builder.getInt32(number),
+                                llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic,
+                                llvm::AtomicOrdering::Monotonic);
+  }
+  auto *exitThread = llvm::InlineAsm::get(llvm::FunctionType::get(builder.getVoidTy(), false),
+                                          "exit;", "~{memory}", true);
+  builder.CreateCall(exitThread, {});
+  builder.CreateUnreachable();
 }
 
 std::string NVPTXTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {

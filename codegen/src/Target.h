@@ -104,6 +104,14 @@ public:
                               const std::string &function, llvm::Value *axis, llvm::Value *index,
                               llvm::Value *extent, bool indexIsUnsigned) const = 0;
 
+  // Ends the calling thread for a raise op (docs/ir.md) at `location` in `function`, and
+  // terminates the current block. `exception` is the op's "Class" or "Class: message",
+  // `number` its entry in ir::exceptionTable (1..); an empty exception and number 0 for a
+  // raise that reports nothing.
+  virtual void emitRaise(llvm::IRBuilderBase &builder, const ir::Location &location,
+                         const std::string &function, const std::string &exception,
+                         uint32_t number) const = 0;
+
   // Symbol of the library function computing the libm function `name` (e.g. "sin",
   // "atan2") for `kind` (Float32 or Float64) — used for math the lowering cannot
   // express as a target-independent LLVM intrinsic.

@@ -33,6 +33,7 @@ LoweredModule lower(const CompileRequest &request, Target target) {
   frontend::LoweringOptions options;
   if (target == Target::CUDA)
     options.gpuArch = request.ptx.arch;
+  options.reportExceptions = target == Target::Host || request.debug;
   LoweredModule lowered;
   for (const KernelSpec &kernel : request.kernels) {
     ir::Function *f =
@@ -231,6 +232,7 @@ CacheKey cacheKey(const CompileRequest &request) {
                         std::to_string(limits.maxRegisters));
   key.add("boundscheck", request.host.boundsCheck ? "1" : "0");
   key.add("kaji-passes", request.optimizeIR ? "1" : "0");
+  key.add("debug", request.debug ? "1" : "0");
   for (const frontend::SourceFile &source : request.sources) {
     key.add("source", source.name ? *source.name : std::string());
     key.add("at", std::to_string(source.firstLine) + ":" + std::to_string(source.columnOffset));

@@ -133,6 +133,16 @@ private:
       line(depth, "ImportFrom " + s.as<ImportFromStmt>()->module, s.loc);
       aliases(s.as<ImportFromStmt>()->names, depth + 1);
       return;
+    case StmtKind::Raise:
+      line(depth, "Raise", s.loc);
+      if (const Expr *exception = s.as<RaiseStmt>()->exception.get())
+        expr(*exception, depth + 1);
+      return;
+    case StmtKind::Assert:
+      line(depth, "Assert", s.loc);
+      expr(*s.as<AssertStmt>()->test, depth + 1);
+      labelled(depth + 1, "Message", s.as<AssertStmt>()->message.get());
+      return;
     }
   }
 

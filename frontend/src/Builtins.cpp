@@ -267,6 +267,10 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
       fn.function.env = env_;
     return fn;
   }
+  case GlobalValue::Kind::ExceptionClass:
+    throw ir::CompileError(loc, "an exception class is only raised in kernels ('raise " +
+                                    global.qualifiedName.substr(0, global.qualifiedName.find('@')) +
+                                    "(...)')");
   case GlobalValue::Kind::External: {
     Operand external;
     external.kind = Operand::Kind::External;

@@ -57,6 +57,13 @@ GlobalValue GlobalValue::external(std::string symbol, std::string name, Signatur
   return v;
 }
 
+GlobalValue GlobalValue::exceptionClass(std::string key) {
+  GlobalValue v;
+  v.kind = Kind::ExceptionClass;
+  v.qualifiedName = std::move(key);
+  return v;
+}
+
 GlobalValue GlobalValue::enumClassOf(std::string qualifiedName, bool intEnum,
                                      std::vector<GlobalValue> members) {
   GlobalValue v;

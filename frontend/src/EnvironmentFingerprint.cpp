@@ -75,6 +75,9 @@ private:
     case GlobalValue::Kind::Function:
       function(value.function);
       return;
+    case GlobalValue::Kind::ExceptionClass:
+      field("exception", value.qualifiedName);
+      return;
     case GlobalValue::Kind::External:
       field("external", value.qualifiedName);
       field("signature", signatureString(value.externalSignature));

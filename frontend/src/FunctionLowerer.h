@@ -155,6 +155,12 @@ private:
   // Throws at `target` when `value` does not unpack into it.
   void checkUnpackCount(const TupleExpr &target, const Operand &value);
   void lowerReturn(const ReturnStmt &stmt);
+  // Exceptions (ExceptionLowering.cpp).
+  void lowerRaise(const RaiseStmt &stmt);
+  void lowerAssert(const AssertStmt &stmt);
+  // The exception `raise` names, as kaji IR's raise op spells it ("Class: message").
+  std::string raisedException(const Expr &exception);
+  std::string exceptionClass(const Expr &name);
   // The scalar leaves of a returned tuple, in order: where a tuple-returning function stores.
   void storeReturnedTuple(const Operand &value, const LocalType &type, unsigned &next);
   void lowerImplicitReturn();

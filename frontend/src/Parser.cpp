@@ -402,11 +402,31 @@ private:
         return parseImport();
       if (word == "from")
         return parseFromImport();
-      if (word == "global" || word == "nonlocal" || word == "raise" || word == "assert" ||
-          word == "del")
+      if (word == "raise")
+        return parseRaise();
+      if (word == "assert")
+        return parseAssert();
+      if (word == "global" || word == "nonlocal" || word == "del")
         fail(start, unsupported(word));
     }
     return parseExpressionStatement();
+  }
+
+  StmtPtr parseRaise() {
+    Location start = next().loc;
+    if (!startsExpression(peek()))
+      return std::make_unique<RaiseStmt>(start, nullptr);
+    ExprPtr exception = parseTest();
+    if (peek().kind == TokenKind::Keyword && peek().text == "from")
+      fail(peek().loc, "'raise ... from ...' is not supported in kernels");
+    return std::make_unique<RaiseStmt>(start, std::move(exception));
+  }
+
+  StmtPtr parseAssert() {
+    Location start = next().loc;
+    ExprPtr test = parseTest();
+    ExprPtr message = acceptOp(",") ? parseTest() : nullptr;
+    return std::make_unique<AssertStmt>(start, std::move(test), std::move(message));
   }
 
   StmtPtr parseExpressionStatement() {

@@ -265,6 +265,10 @@ void FunctionLowerer::lowerStatement(const Stmt &stmt) {
   }
   case StmtKind::Return:
     return lowerReturn(*stmt.as<ReturnStmt>());
+  case StmtKind::Raise:
+    return lowerRaise(*stmt.as<RaiseStmt>());
+  case StmtKind::Assert:
+    return lowerAssert(*stmt.as<AssertStmt>());
   case StmtKind::Pass:
     return;
   case StmtKind::ExprStmt:

@@ -6,7 +6,7 @@ namespace kaji::ir {
 
 namespace {
 
-constexpr std::array<std::string_view, 52> kOpcodeNames = {
+constexpr std::array<std::string_view, 53> kOpcodeNames = {
     "const",
     "add",
     "sub",
@@ -59,8 +59,9 @@ constexpr std::array<std::string_view, 52> kOpcodeNames = {
     "br",
     "cond_br",
     "ret",
+    "raise",
 };
-static_assert(static_cast<size_t>(Opcode::Return) + 1 == kOpcodeNames.size(),
+static_assert(static_cast<size_t>(Opcode::Raise) + 1 == kOpcodeNames.size(),
               "every opcode needs a name");
 
 } // namespace
@@ -68,7 +69,7 @@ static_assert(static_cast<size_t>(Opcode::Return) + 1 == kOpcodeNames.size(),
 std::string_view opcodeName(Opcode op) { return kOpcodeNames[static_cast<size_t>(op)]; }
 
 bool opcodeFromName(std::string_view name, Opcode &out) {
-  for (size_t i = 0; i <= static_cast<size_t>(Opcode::Return); ++i) {
+  for (size_t i = 0; i <= static_cast<size_t>(Opcode::Raise); ++i) {
     if (kOpcodeNames[i] == name) {
       out = static_cast<Opcode>(i);
       return true;
@@ -83,7 +84,7 @@ std::string_view predicateName(CmpPredicate p) {
 }
 
 bool isTerminator(Opcode op) {
-  return op == Opcode::Br || op == Opcode::CondBr || op == Opcode::Return;
+  return op == Opcode::Br || op == Opcode::CondBr || op == Opcode::Return || op == Opcode::Raise;
 }
 
 bool hasSideEffects(Opcode op) {
@@ -103,6 +104,7 @@ bool hasSideEffects(Opcode op) {
   case Opcode::Br:
   case Opcode::CondBr:
   case Opcode::Return:
+  case Opcode::Raise:
     return true;
   default:
     return false;

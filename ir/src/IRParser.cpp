@@ -748,6 +748,11 @@ private:
       successors.push_back(parseSuccessor());
       hasResult = false;
       break;
+    case Opcode::Raise:
+      if (tok_.kind == Tok::String)
+        attr = unquote(consume().text);
+      hasResult = false;
+      break;
     case Opcode::Return:
       if (tok_.kind == Tok::ValueId) {
         operands.push_back(parseValue());

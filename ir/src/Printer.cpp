@@ -348,6 +348,10 @@ private:
       if (op.numOperands())
         out_ += " " + operand(op, 0) + " : " + operandType(op, 0);
       return;
+    case Opcode::Raise:
+      if (const std::string *exception = attr<std::string>(op))
+        out_ += " " + quoted(*exception);
+      return;
     default:
       // Unary and binary arithmetic: operands, then the result type.
       out_ += " " + operandList(op, 0) + typeSuffix;

@@ -728,6 +728,14 @@ private:
       expectType(op, 0, expected);
       return;
     }
+    case Opcode::Raise:
+      expectOperands(op, 0);
+      expectSuccessors(op, 0);
+      expectResult(op, false);
+      if (const auto *exception = std::get_if<std::string>(&op.attr());
+          exception && exception->empty())
+        fail(op, "raises an exception without a class");
+      return;
     }
   }
 

@@ -11,6 +11,7 @@ import enum
 import sys
 import types
 
+from kaji._exceptions import exception_key
 from kaji.intrinsics import Intrinsic
 
 # Modules by the canonical name the compiler knows them by.
@@ -87,6 +88,8 @@ def describe_value(name, value):
                    value.__members__.items()]
         return ("enum", _qualified_name(value), issubclass(value, int),
                 [(key, member) for key, member in members if member is not None])
+    if isinstance(value, type) and issubclass(value, BaseException):
+        return ("exception", exception_key(value))
     if _is_scalar(value):
         return ("constant", value)
     if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields"):

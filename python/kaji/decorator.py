@@ -357,7 +357,7 @@ class Kernel(_core.Dispatcher):
         self._specialized = False
         super().__init__(self._source, self._describe_globals, definition.parameters,
                          fast_math=fastmath, opt=opt, target=target,
-                         bounds_check=boundscheck, cache=cache, lineinfo=lineinfo,
+                         bounds_check=boundscheck, cache=cache, lineinfo=lineinfo, debug=debug,
                          launch_bounds=launch_bounds, max_registers=max_registers,
                          shared_memory_carveout=shared_memory_carveout, backend=backend,
                          link=list(link))

@@ -228,6 +228,7 @@ Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object descri
   settings_.backend = options.backend;
   settings_.ptx.limits = options.limits;
   settings_.host.boundsCheck = options.boundsCheck;
+  settings_.debug = options.debug;
 }
 
 frontend::Signature Dispatcher::parameterTypes(const std::string &signature) const {
@@ -717,7 +718,7 @@ void bindDispatcher(py::module_ &m) {
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
                        const std::string &target, bool boundsCheck, bool cache, bool lineInfo,
-                       std::array<unsigned, 3> launchBounds, unsigned maxRegisters,
+                       bool debug, std::array<unsigned, 3> launchBounds, unsigned maxRegisters,
                        std::optional<int> sharedCarveout, const std::string &backend,
                        std::vector<std::string> link) {
              unsigned optLevel = readOptLevel(opt);
@@ -733,12 +734,12 @@ void bindDispatcher(py::module_ &m) {
              return Dispatcher(std::move(source), std::move(describeGlobals),
                                std::move(parameterNames),
                                {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo,
-                                limits, sharedCarveout, *driverBackend, std::move(link)});
+                                debug, limits, sharedCarveout, *driverBackend, std::move(link)});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
            py::arg("fast_math") = false, py::arg("opt") = true, py::arg("target") = "cuda",
            py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false,
-           py::arg("launch_bounds") = std::array<unsigned, 3>{0, 0, 0},
+           py::arg("debug") = false, py::arg("launch_bounds") = std::array<unsigned, 3>{0, 0, 0},
            py::arg("max_registers") = 0u, py::arg("shared_memory_carveout") = py::none(),
            py::arg("backend") = "llvm", py::arg("link") = std::vector<std::string>{})
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))

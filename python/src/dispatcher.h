@@ -85,6 +85,7 @@ public:
     bool boundsCheck = true;      // cpu target only
     bool diskCache = false;       // cuda target: PTX kept in DiskCache::defaultDirectory()
     bool lineInfo = false;        // cuda target: .loc directives with the Python lines
+    bool debug = false;           // raise/assert report on the cuda target too
     codegen::KernelLimits limits; // launch_bounds= and max_registers=, in the PTX
     // shared_memory_carveout=: a percentage, or -1 for the driver's default
     std::optional<int> sharedCarveout;

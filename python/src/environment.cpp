@@ -68,6 +68,8 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     return frontend::GlobalValue::module(fields[1].cast<std::string>());
   if (kind == "builtin")
     return frontend::GlobalValue::builtin(fields[1].cast<std::string>());
+  if (kind == "exception")
+    return frontend::GlobalValue::exceptionClass(fields[1].cast<std::string>());
   if (kind == "constant") {
     std::optional<ScalarValue> value = scalarValue(fields[1]);
     if (!value)

@@ -1,6 +1,7 @@
 #include "errors.h"
 
 #include "kaji/runtime/Error.h"
+#include "kaji/runtime/HostExecutor.h"
 
 #include <string_view>
 
@@ -60,6 +61,10 @@ void registerErrors(py::module_ &m) {
       std::string_view rendered = e.what();
       raise(compileErrorType, std::string(rendered.substr(0, rendered.find_last_not_of('\n') + 1)),
             attributes);
+    } catch (const runtime::KernelException &e) {
+      py::object exceptionClass =
+          py::module_::import("kaji._exceptions").attr("exception_class")(e.exceptionClass());
+      raise(exceptionClass.ptr(), e.what(), py::dict());
     } catch (const runtime::DriverUnavailable &e) {
       PyErr_SetString(cudaUnavailableType, e.what());
     } catch (const runtime::CudaError &e) {

@@ -48,7 +48,23 @@ void unflatten(uint64_t linear, Dim3 extent, uint32_t out[3]) {
   out[2] = uint32_t(linear / extent.y);
 }
 
+// "Class: message" → message; "Class" alone → empty.
+std::string_view exceptionMessage(std::string_view exception) {
+  size_t colon = exception.find(": ");
+  return colon == std::string_view::npos ? std::string_view() : exception.substr(colon + 2);
+}
+
+std::string_view exceptionClassOf(std::string_view exception) {
+  return exception.substr(0, exception.find(": "));
+}
+
 } // namespace
+
+KernelException::KernelException(const std::string &site, std::string_view exception)
+    : std::runtime_error(exceptionMessage(exception).empty()
+                             ? site
+                             : site + ": " + std::string(exceptionMessage(exception))),
+      exceptionClass_(exceptionClassOf(exception)) {}
 
 // One launch, as every worker sees it.
 struct LaunchState {
@@ -78,6 +94,12 @@ struct LaunchState {
     error = std::make_exception_ptr(
         KernelIndexError(std::string(site) + ": index " + value + " is out of bounds for axis " +
                          std::to_string(axis) + " with size " + std::to_string(extent)));
+  }
+
+  void recordException(const char *site, const char *exception) {
+    std::lock_guard<std::mutex> guard(errorLock);
+    if (!failed.exchange(true))
+      error = std::make_exception_ptr(KernelException(site, exception));
   }
 
   void recordFailure(std::exception_ptr failure) {
@@ -121,6 +143,10 @@ struct HostExecutor::Worker {
                          int64_t extent, uint32_t indexIsUnsigned) {
     static_cast<Worker *>(executor)->launch->recordIndexError(site, axis, index, extent,
                                                               indexIsUnsigned != 0);
+  }
+
+  static void raiseException(void *executor, const char *site, const char *exception) {
+    static_cast<Worker *>(executor)->launch->recordException(site, exception);
   }
 
   // The first of the block's threads through its barrier arrives for the whole block.
@@ -297,6 +323,7 @@ void HostExecutor::prepare(Worker &worker, LaunchState &state, uint64_t sharedBy
   worker.context.executor = &worker;
   worker.context.barrier = &Worker::barrier;
   worker.context.indexError = &Worker::indexError;
+  worker.context.raiseException = &Worker::raiseException;
   worker.context.warpBarrier = &Worker::warpBarrier;
   worker.context.warpCollective = &Worker::warpCollective;
   worker.context.blockReduce = &Worker::blockReduce;

@@ -3,6 +3,7 @@
 // labels, block arguments are variables the branches assign. The arithmetic that C++ leaves
 // undefined goes through the prelude's helpers (kaji_prelude.cuh).
 #include "kaji/codegen/cuda/CudaCodegen.h"
+#include "kaji/ir/ExceptionTable.h"
 #include "kaji/ir/Libdevice.h"
 #include "kaji/ir/Reachability.h"
 
@@ -207,6 +208,7 @@ private:
   std::string jump(const ir::Successor &successor, const ir::Operation &op);
   void emitBranch(const ir::Operation &op);
   void emitReturn(const ir::Operation &op);
+  void emitRaise(const ir::Operation &op);
 
   ModuleEmitter &module_;
   const ir::Function &function_;
@@ -294,6 +296,23 @@ public:
     return ir::kGridBarrierSymbol;
   }
 
+  // The module's exception slot (ir/ExceptionTable.h), declared on first use; its name, and
+  // the number of `raise` in the table.
+  std::string exceptionSlot(const ir::Location &location) {
+    if (!exceptionSlotDeclared_)
+      constants_.line("__device__ u32 " + std::string(ir::kExceptionSlotSymbol) + ";", location);
+    exceptionSlotDeclared_ = true;
+    return ir::kExceptionSlotSymbol;
+  }
+  uint32_t exceptionNumber(const ir::Operation &raise) {
+    if (exceptionNumbers_.empty()) {
+      std::vector<ir::RaiseSite> table = ir::exceptionTable(module_);
+      for (size_t i = 0; i < table.size(); ++i)
+        exceptionNumbers_[table[i].op] = uint32_t(i + 1);
+    }
+    return exceptionNumbers_.at(&raise);
+  }
+
   // A __constant__ array at file scope with the given contents; returns its name.
   std::string constantArray(const ir::Operation &op) {
     const auto &data = op.attrAs<ir::ConstantData>();
@@ -347,6 +366,8 @@ private:
   LineWriter constants_;
   unsigned constantCount_ = 0;
   bool gridBarrierDeclared_ = false;
+  bool exceptionSlotDeclared_ = false;
+  std::unordered_map<const ir::Operation *, uint32_t> exceptionNumbers_;
   std::set<std::string> libdeviceDeclarations_;
   std::map<std::string, std::string> externDeclarations_; // symbol → its declaration
 };
@@ -684,6 +705,8 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
     return emitBranch(op);
   case Opcode::Return:
     return emitReturn(op);
+  case Opcode::Raise:
+    return emitRaise(op);
   }
   throw CompileError(op.location(), "the CUDA C++ backend cannot express '" +
                                         std::string(ir::opcodeName(op.opcode())) + "'");
@@ -1182,6 +1205,15 @@ void FunctionEmitter::emitBranch(const ir::Operation &op) {
     throw CompileError(op.location(), "'cond_br' needs a bool condition and two successors");
   statement(op, "if (" + name(op.operand(0), op) + ") { " + jump(successors[0], op) + " } else { " +
                     jump(successors[1], op) + " }");
+}
+
+// As the LLVM backend (NVPTXTarget::emitRaise): the first raise's number in the slot, then
+// the thread exits.
+void FunctionEmitter::emitRaise(const ir::Operation &op) {
+  if (std::holds_alternative<std::string>(op.attr()))
+    statement(op, "atomicCAS(&" + module_.exceptionSlot(op.location()) + ", 0u, " +
+                      std::to_string(module_.exceptionNumber(op)) + "u);");
+  statement(op, "asm volatile(\"exit;\" ::: \"memory\");");
 }
 
 void FunctionEmitter::emitReturn(const ir::Operation &op) {

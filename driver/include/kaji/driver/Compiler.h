@@ -52,6 +52,9 @@ struct CompileRequest {
   Backend backend = Backend::LLVM; // Target::CUDA: who makes the PTX
   codegen::HostOptions host;       // Target::Host
   bool optimizeIR = true;          // run kaji's default pass pipeline before codegen
+  // Numba's debug=True: raise and assert report their exception on the cuda target too
+  // (frontend::LoweringOptions::reportExceptions; the cpu target always reports).
+  bool debug = false;
   // Where compile() looks up and stores the PTX (Target::CUDA only: host code lives in the
   // process and is never cached); null for no disk cache.
   const DiskCache *diskCache = nullptr;

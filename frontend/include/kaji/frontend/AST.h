@@ -225,6 +225,8 @@ enum class StmtKind : uint8_t {
   ExprStmt,
   Import,
   ImportFrom,
+  Raise,
+  Assert,
 };
 
 struct Stmt {
@@ -332,6 +334,22 @@ struct ExprStmt : Stmt {
   static constexpr StmtKind Kind = StmtKind::ExprStmt;
   ExprStmt(Location l, ExprPtr v) : Stmt(Kind, std::move(l)), value(std::move(v)) {}
   ExprPtr value;
+};
+
+// `raise ValueError("message")`, `raise ValueError`; a bare `raise` has no exception.
+struct RaiseStmt : Stmt {
+  static constexpr StmtKind Kind = StmtKind::Raise;
+  RaiseStmt(Location l, ExprPtr e) : Stmt(Kind, std::move(l)), exception(std::move(e)) {}
+  ExprPtr exception; // may be null
+};
+
+// `assert test` or `assert test, message`
+struct AssertStmt : Stmt {
+  static constexpr StmtKind Kind = StmtKind::Assert;
+  AssertStmt(Location l, ExprPtr t, ExprPtr m)
+      : Stmt(Kind, std::move(l)), test(std::move(t)), message(std::move(m)) {}
+  ExprPtr test;
+  ExprPtr message; // may be null
 };
 
 struct ImportAlias {

@@ -43,6 +43,8 @@ struct GlobalValue {
     TupleClass, // a namedtuple class, which kernels call to build one
     EnumClass,  // an enum.Enum or enum.IntEnum class: its members by name
     External,   // a CUDA C++ device function linked in (cuda.declare_device)
+    ExceptionClass, // an exception class kernels may raise: its key (Python's name for a
+                    // built-in class, kaji._exceptions' for another) is qualifiedName
   };
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
@@ -81,6 +83,7 @@ struct GlobalValue {
   static GlobalValue intConstant(ir::ScalarKind type, int64_t value, bool weak);
   static GlobalValue floatConstant(ir::ScalarKind type, double value, bool weak);
   static GlobalValue functionRef(FunctionRef ref);
+  static GlobalValue exceptionClass(std::string key);
   static GlobalValue external(std::string symbol, std::string name, Signature signature);
   static GlobalValue enumClassOf(std::string qualifiedName, bool intEnum,
                                  std::vector<GlobalValue> members);

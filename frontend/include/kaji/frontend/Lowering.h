@@ -15,6 +15,10 @@ struct LoweringOptions {
   // The GPU architecture ("sm_70") whose builtins the code may use, each checked against
   // its minimum; empty for the CPU target, which has them all.
   std::string gpuArch;
+  // Whether `raise` and `assert` report their exception to the launch (the cpu target always,
+  // the cuda target with debug=True). Without, as Numba without debug: a failing assert is
+  // not checked and a raise ends its thread silently.
+  bool reportExceptions = true;
 };
 
 // Type-checks `fn` for the given argument types (flattened: `structure` groups them into the

@@ -82,6 +82,8 @@ enum class Opcode : uint8_t {
   Br,     // successor 0
   CondBr, // (bool cond); successors 0 (true) and 1 (false)
   Return, // optional value
+  Raise,  // attr string "Class" or "Class: message" (Python's exception and its constant
+          // message), reported to the launch; no attr: the thread just exits
 };
 
 enum class CmpPredicate : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };

@@ -10,6 +10,8 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace kaji::runtime {
@@ -23,6 +25,18 @@ struct LaunchState;
 class KernelIndexError : public std::out_of_range {
 public:
   using std::out_of_range::out_of_range;
+};
+
+// A kernel raised an exception: what() reads "file.py:12:9: in 'kernel': message" (the
+// first raise the launch saw), exceptionClass() names Python's exception class as kaji IR's
+// raise op does (docs/ir.md); the Python layer raises that class.
+class KernelException : public std::runtime_error {
+public:
+  KernelException(const std::string &site, std::string_view exception);
+  const std::string &exceptionClass() const { return exceptionClass_; }
+
+private:
+  std::string exceptionClass_;
 };
 
 // How a host kernel's entry covers the threads of a block (HostKernel::usesBarrier).
@@ -52,11 +66,11 @@ public:
   // `params` the flattened parameters (HostKernelABI.h). Throws std::invalid_argument for
   // a grid or block outside CUDA's limits (block ≤ 1024 threads, x/y ≤ 1024, z ≤ 64; grid
   // y/z ≤ 65535, x < 2^31, no zero extent), KernelIndexError if the kernel indexed out of
-  // range, std::runtime_error "block (x, y, z): kernel deadlock: ..." if the threads of a
-  // block wait at barriers that wait for each other (syncthreads() against syncwarp() or a
-  // warp collective); no further blocks are started once one of these happened. Launches
-  // from several threads run one after another. `frameBytes` is the stack the kernel's code
-  // uses per thread (HostKernel::frameBytes); over kMaxFrameBytes is std::invalid_argument
+  // range, KernelException if it raised one, std::runtime_error "block (x, y, z): kernel deadlock:
+  // ..." if the threads of a block wait at barriers that wait for each other (syncthreads() against
+  // syncwarp() or a warp collective); no further blocks are started once one of these happened.
+  // Launches from several threads run one after another. `frameBytes` is the stack the kernel's
+  // code uses per thread (HostKernel::frameBytes); over kMaxFrameBytes is std::invalid_argument
   // before anything runs. HostThreads::Cooperative over kMaxCooperativeBlocks blocks is
   // std::invalid_argument too.
   void launch(HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,

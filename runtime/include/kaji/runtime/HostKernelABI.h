@@ -47,6 +47,9 @@ struct HostLaunchContext {
   // launch only, HostThreads::Cooperative; kernels whose blocks have all finished no longer
   // count).
   void (*gridBarrier)(void *executor);
+  // The kernel raised an exception (`raise`, a failing `assert`): `site` as indexError's,
+  // `exception` "Class" or "Class: message" (kaji IR's raise). Returns; the thread then ends.
+  void (*raiseException)(void *executor, const char *site, const char *exception);
 };
 
 // The alignment of HostLaunchContext::sharedMemory: what the largest alignment= a shared

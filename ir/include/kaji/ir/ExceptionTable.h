@@ -1,0 +1,31 @@
+// The exceptions a module's kernels can report (raise ops with an exception, docs/ir.md).
+// A GPU thread that raises one leaves its number in the module's exception slot and exits;
+// the host reads the slot after the launch and looks the number up in this table. Both the
+// backends and the driver build the table with exceptionTable(), so the numbers agree.
+#pragma once
+
+#include "kaji/ir/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace kaji::ir {
+
+struct RaiseSite {
+  const Operation *op;
+  std::string site;      // "file.py:12:9: in 'kernel'": where, in which function
+  std::string exception; // the op's attribute: "Class" or "Class: message"
+};
+
+// The module's reporting raise ops in module order (functions, blocks, operations); the
+// number of entry i is i + 1 (0 is "no exception").
+std::vector<RaiseSite> exceptionTable(const Module &module);
+
+// "file.py:12:9: in 'name'", as index errors and exceptions name where they happened.
+std::string raiseSiteText(const Location &location, const std::string &function);
+
+// The device global (an i32, zero at module load) each GPU backend defines for the number
+// of the first exception a launch raised.
+inline constexpr const char *kExceptionSlotSymbol = "kaji_exception";
+
+} // namespace kaji::ir

@@ -1,0 +1,164 @@
+"""Exceptions in kernels (Numba's debug=True): `raise E("message")`, `raise E` and
+`assert cond, "message"` in a kernel or device function make the launch raise E with the
+message and the kernel's file:line:col — at once on the cpu target, at the next synchronize
+on cuda. Without debug, on cuda, a failing assert is not checked and a raise ends its thread
+silently (Numba's behaviour); the cpu target always reports."""
+
+import numpy as np
+import pytest
+
+import kaji
+
+_FILE = __file__.rsplit("/", 1)[-1]
+
+
+class ThresholdExceeded(Exception):
+    pass
+
+
+def launch_and_wait(kernel, *args, blocks=1, threads=32):
+    kernel[blocks, threads](*args)
+    kaji.synchronize()
+
+
+def raise_with_message(out, limit):
+    i = kaji.grid(1)
+    if i >= limit:
+        raise ValueError("index over the limit")
+    out[i] = i
+
+
+def raise_class_alone(out):
+    if kaji.grid(1) == 3:
+        raise ZeroDivisionError
+    out[0] = 1
+
+
+def raise_user_class(out):
+    i = kaji.grid(1)
+    if out[i] > 5:
+        raise ThresholdExceeded("value above five")
+
+
+def assert_with_message(x):
+    i = kaji.grid(1)
+    assert x[i] >= 0, "x must not be negative"
+
+
+def assert_alone(x):
+    i = kaji.grid(1)
+    assert x[i] < 100
+
+
+def checked_index(x, i):
+    if i >= x.size:
+        raise IndexError("checked_index: out of range")
+    return x[i]
+
+
+def kernel_calling_device(out, x):
+    i = kaji.grid(1)
+    out[i] = checked(x, i + 1)
+
+
+checked = kaji.jit(device=True)(checked_index)
+
+
+def test_raise_with_message_raises_that_class_with_file_and_line(jit):
+    kernel = jit(raise_with_message, debug=True, opt=False)
+    out = kaji.to_device(np.zeros(64, dtype=np.int64))
+    with pytest.raises(ValueError, match=rf"{_FILE}:\d+:\d+: in 'raise_with_message\S*': "
+                                         r"index over the limit"):
+        launch_and_wait(kernel, out, 10, threads=64)
+
+
+def test_raise_of_a_class_alone(jit):
+    kernel = jit(raise_class_alone, debug=True, opt=False)
+    with pytest.raises(ZeroDivisionError, match=rf"{_FILE}:\d+:\d+"):
+        launch_and_wait(kernel, kaji.to_device(np.zeros(1, dtype=np.int32)))
+
+
+def test_user_exception_class_of_the_module(jit):
+    kernel = jit(raise_user_class, debug=True, opt=False)
+    values = np.arange(32, dtype=np.float32)
+    with pytest.raises(ThresholdExceeded, match="value above five"):
+        launch_and_wait(kernel, kaji.to_device(values))
+
+
+def test_user_exception_class_local_to_a_function(jit):
+    class Local(Exception):
+        pass
+
+    def kernel(x):
+        if x[kaji.grid(1)] == 7:
+            raise Local("seven")
+
+    with pytest.raises(Local, match="seven"):
+        launch_and_wait(jit(kernel, debug=True, opt=False),
+                        kaji.to_device(np.arange(32, dtype=np.int32)))
+
+
+def test_no_exception_when_nothing_raises(jit):
+    kernel = jit(raise_with_message, debug=True, opt=False)
+    out = kaji.to_device(np.zeros(32, dtype=np.int64))
+    launch_and_wait(kernel, out, 32)
+    np.testing.assert_array_equal(out.copy_to_host(), np.arange(32))
+
+
+def test_failing_assert_raises_assertion_error_with_message(jit):
+    kernel = jit(assert_with_message, debug=True, opt=False)
+    x = np.ones(32, dtype=np.float64)
+    x[17] = -1
+    with pytest.raises(AssertionError, match=rf"{_FILE}:\d+:\d+: .*x must not be negative"):
+        launch_and_wait(kernel, kaji.to_device(x))
+
+
+def test_failing_assert_without_message(jit):
+    kernel = jit(assert_alone, debug=True, opt=False)
+    x = np.zeros(32, dtype=np.int32)
+    x[3] = 100
+    with pytest.raises(AssertionError, match=rf"{_FILE}:\d+:\d+: in 'assert_alone"):
+        launch_and_wait(kernel, kaji.to_device(x))
+
+
+def test_passing_assert_changes_nothing(jit):
+    launch_and_wait(jit(assert_with_message, debug=True, opt=False),
+                    kaji.to_device(np.ones(32)))
+
+
+def test_raise_in_a_device_function(jit):
+    kernel = jit(kernel_calling_device, debug=True, opt=False)
+    x = kaji.to_device(np.arange(32, dtype=np.float32))
+    out = kaji.to_device(np.zeros(32, dtype=np.float32))
+    with pytest.raises(IndexError, match="checked_index: out of range"):
+        launch_and_wait(kernel, out, x)
+
+
+def test_the_launch_after_an_exception_runs(jit):
+    kernel = jit(raise_with_message, debug=True, opt=False)
+    out = kaji.to_device(np.zeros(32, dtype=np.int64))
+    with pytest.raises(ValueError):
+        launch_and_wait(kernel, out, 4)
+    launch_and_wait(kernel, out, 32)
+    np.testing.assert_array_equal(out.copy_to_host(), np.arange(32))
+
+
+def test_without_debug_the_cuda_target_ends_the_raising_threads_silently():
+    kernel = kaji.jit(raise_with_message, target="cuda")
+    kernel.add_signature("void(int64[:], int64)")
+    ir = kernel.inspect_ir("void(int64[:], int64)") if hasattr(kernel, "inspect_ir") else \
+        kernel.inspect("void(int64[:], int64)", "ir")
+    assert "raise\n" in ir and "ValueError" not in ir
+
+
+def test_without_debug_the_cuda_target_drops_asserts():
+    kernel = kaji.jit(assert_with_message, target="cuda")
+    kernel.add_signature("void(float64[:])")
+    assert "raise" not in kernel.inspect("void(float64[:])", "ir")
+
+
+def test_the_cpu_target_reports_without_debug():
+    kernel = kaji.jit(assert_with_message, target="cpu")
+    x = -np.ones(4)
+    with pytest.raises(AssertionError, match="x must not be negative"):
+        kernel[1, 4](x)
