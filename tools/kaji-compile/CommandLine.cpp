@@ -69,6 +69,8 @@ options:
   --no-boundscheck  cpu: leave array indices unchecked
   --lineinfo        cuda: mark each instruction with its Python line (.loc), for
                     profilers and compute-sanitizer
+  --debug           cuda: raise and assert report their exception, as @jit(debug=True)
+                    (the cpu target always reports)
   --fastmath        fast math, as @jit(fastmath=True): float instructions may be
                     reassociated and contracted (a * b + c to fma, also on cpu)
   --launch-bounds THREADS[,BLOCKS[,CLUSTER]]
@@ -103,6 +105,8 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
       cl.boundsCheck = false;
     } else if (arg == "--lineinfo") {
       cl.lineInfo = true;
+    } else if (arg == "--debug") {
+      cl.debug = true;
     } else if (arg == "--fastmath") {
       cl.fastMath = true;
     } else if (arg == "--kernel" || arg == "--sig" || arg == "--emit" || arg == "--arch" ||

@@ -20,6 +20,7 @@ struct CommandLine {
   bool boundsCheck = true; // cpu only
   std::string arch = "sm_90";
   unsigned optLevel = 3;
+  bool debug = false;    // raise/assert report on cuda too (@jit(debug=True))
   bool lineInfo = false; // cuda: .loc directives with each instruction's Python line
   bool fastMath = false; // both targets: fast-math flags on float instructions
   // cuda: --launch-bounds THREADS[,BLOCKS[,CLUSTER]] and --max-registers N (0: none)

@@ -103,6 +103,7 @@ private:
     request.ptx.arch = cl_.arch;
     request.ptx.optLevel = cl_.optLevel;
     request.ptx.lineInfo = cl_.lineInfo;
+    request.debug = cl_.debug;
     request.ptx.fastMath = cl_.fastMath;
     request.host.fastMath = cl_.fastMath;
     request.ptx.limits = {cl_.maxThreadsPerBlock, cl_.minBlocksPerMultiprocessor,
