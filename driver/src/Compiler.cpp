@@ -5,6 +5,7 @@
 #include "kaji/codegen/FatalErrors.h"
 #include "kaji/codegen/PtxasNegationRewrite.h"
 #include "kaji/codegen/cuda/CudaCodegen.h"
+#include "kaji/driver/KernelExceptions.h"
 #include "kaji/driver/PtxAssembler.h"
 #include "kaji/frontend/Lowering.h"
 #include "kaji/ir/Passes.h"
@@ -105,7 +106,8 @@ std::string emitGpuCode(const CompileRequest &request, const LoweredModule &lowe
 CompiledModule compileUncached(const CompileRequest &request) {
   CompiledModule compiled;
   LoweredModule lowered = lowerTimed(request, Target::CUDA, compiled.timings);
-  compiled.ptx = emitGpuCode(request, lowered, false, &compiled.timings.codegen);
+  compiled.ptx = emitGpuCode(request, lowered, false, &compiled.timings.codegen) +
+                 exceptionTableComments(lowered.module);
   compiled.entryNames = std::move(lowered.entryNames);
   if (request.backend == Backend::NVRTC)
     for (std::string &name : compiled.entryNames)

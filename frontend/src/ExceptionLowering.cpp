@@ -97,6 +97,7 @@ void FunctionLowerer::lowerAssert(const AssertStmt &stmt) {
   ssa_->seal(fail);
   ssa_->seal(pass);
   enter(fail);
+  at(stmt.loc);
   if (reachable())
     builder_.create(ir::Opcode::Raise, ir::Type(), {}, withMessage("AssertionError", message));
   enter(pass);

@@ -1,4 +1,5 @@
 #include "device_array.h"
+#include "kernel_exceptions.h"
 
 #include "array_interop.h"
 #include "array_sizes.h"
@@ -443,10 +444,15 @@ void bindDeviceArray(py::module_ &m) {
           "copy_to_host",
           [](const DeviceArray &a, py::object out, Stream stream) -> py::object {
             LaunchStream queue(stream);
-            if (out.is_none())
-              return a.copyToHost(queue.get());
-            py::array host = out.cast<py::array>();
-            a.copyToHost(host, queue.get());
+            py::array host;
+            if (out.is_none()) {
+              host = a.copyToHost(queue.get());
+            } else {
+              host = out.cast<py::array>();
+              a.copyToHost(host, queue.get());
+            }
+            // The copy waited for the kernels before it: what they raised surfaces here.
+            raiseKernelExceptions();
             return host;
           },
           py::arg("ary") = py::none(), py::arg("stream") = py::none(),

@@ -8,6 +8,7 @@
 #include "performance_warnings.h"
 
 #include "kaji/driver/SassDisassembler.h"
+#include "kaji/ir/ExceptionTable.h"
 #include "kaji/ir/Reachability.h"
 #include "kaji/runtime/Device.h"
 #include "kaji/runtime/Driver.h"
@@ -486,6 +487,8 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
     runtime::launchCooperative(kernel.function, config, stream, kernel.buffer.params.data());
   else
     runtime::launch(kernel.function, config, stream, kernel.buffer.params.data());
+  if (kernel.exceptionSlot)
+    armExceptionSlot(kernel.exceptionSlot, kernel.compiled->exceptions);
   for (Argument &argument : arguments)
     argument.unstage(stream);
   if (capture)
@@ -588,9 +591,13 @@ const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
     settings.diskCache = &diskCache.emplace(driver::DiskCache::defaultDirectory());
   driver::CompiledModule module = compileKernel(kernel_, params, settings);
   bool cooperative = module.ptx.find(ir::kGridBarrierSymbol) != std::string::npos;
+  std::vector<driver::ReportedException> table = driver::readExceptionTable(module.ptx);
+  ExceptionTable exceptions =
+      table.empty() ? nullptr
+                    : std::make_shared<const std::vector<driver::ReportedException>>(std::move(table));
   compiled_.push_back(std::make_unique<CompiledKernel>(
       CompiledKernel{arch, params.params, params.structure, std::move(module.ptx),
-                     module.entryNames.at(0), cooperative}));
+                     module.entryNames.at(0), cooperative, std::move(exceptions)}));
   return *compiled_.back();
 }
 
@@ -617,6 +624,8 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
                    std::nullopt,
                    {},
                    2 * int64_t(runtime::Device::get(device).multiprocessorCount())});
+  if (compiled.exceptions)
+    kernel->exceptionSlot = kernel->module.global(ir::kExceptionSlotSymbol).address;
   loaded_.push_back(std::move(kernel));
   return *loaded_.back();
 }

@@ -7,6 +7,7 @@
 
 #include "arguments.h"
 #include "compilation.h"
+#include "kernel_exceptions.h"
 #include "launch_stream.h"
 
 #include "kaji/driver/PtxAssembler.h"
@@ -44,6 +45,8 @@ struct CompiledKernel {
   std::string entry;
   // It synchronizes its grid (cuda.cg): launched with cuLaunchCooperativeKernel.
   bool cooperative = false;
+  // What its raise ops report (debug=True); null when it has none.
+  ExceptionTable exceptions;
 };
 
 // The preallocated parameter buffer of one specialization.
@@ -66,6 +69,8 @@ struct LoadedKernel {
   runtime::LaunchConfig lastConfig;
   // Grids of fewer blocks warn of low occupancy: twice the device's multiprocessors.
   int64_t lowOccupancyBlocks = 0;
+  // The module's exception slot, armed at each launch; 0 when the kernel raises nothing.
+  runtime::CUdeviceptr exceptionSlot = 0;
 };
 
 // A kernel compiled for and loaded into this process (the cpu target).

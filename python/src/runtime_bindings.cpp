@@ -1,5 +1,6 @@
 #include "bindings.h"
 #include "integers.h"
+#include "kernel_exceptions.h"
 #include "launch_stream.h"
 
 #include "kaji/runtime/Context.h"
@@ -86,7 +87,14 @@ void bindRuntime(py::module_ &m) {
       });
 
   py::class_<runtime::Stream>(m, "Stream", "A queue of device work.")
-      .def("synchronize", &runtime::Stream::synchronize, py::call_guard<py::gil_scoped_release>())
+      .def("synchronize",
+           [](const runtime::Stream &stream) {
+             {
+               py::gil_scoped_release released;
+               stream.synchronize();
+             }
+             raiseKernelExceptions();
+           })
       .def(
           "auto_synchronize", [](py::object self) { return AutoSynchronize{std::move(self)}; },
           "A context manager giving the stream and synchronizing it on leaving (Numba's "
@@ -158,7 +166,11 @@ void bindRuntime(py::module_ &m) {
       py::arg("ordinal"));
   m.def("selected_device", &runtime::selectedDevice);
   m.def(
-      "synchronize", [] { runtime::synchronize(); },
+      "synchronize",
+      [] {
+        runtime::synchronize();
+        raiseKernelExceptions();
+      },
       "Waits for all work queued on the selected device.");
   m.def("is_available", &runtime::Driver::available);
   m.def("unavailable_reason", &runtime::Driver::unavailableReason);

@@ -162,3 +162,22 @@ def test_the_cpu_target_reports_without_debug():
     x = -np.ones(4)
     with pytest.raises(AssertionError, match="x must not be negative"):
         kernel[1, 4](x)
+
+
+def test_the_exception_surfaces_at_a_stream_synchronize(jit, target):
+    if target == "cpu":
+        pytest.skip("streams belong to a GPU; the cpu target raises at the launch")
+    kernel = jit(raise_with_message, debug=True, opt=False)
+    stream = kaji.stream()
+    out = kaji.to_device(np.zeros(32, dtype=np.int64))
+    with pytest.raises(ValueError, match="index over the limit"):
+        kernel[1, 32, stream](out, 8)
+        stream.synchronize()
+
+
+def test_the_exception_surfaces_at_copy_to_host(jit):
+    kernel = jit(raise_with_message, debug=True, opt=False)
+    out = kaji.to_device(np.zeros(32, dtype=np.int64))
+    with pytest.raises(ValueError, match="index over the limit"):
+        kernel[1, 32](out, 8)
+        out.copy_to_host()

@@ -1,0 +1,61 @@
+#include "kaji/driver/KernelExceptions.h"
+
+#include "kaji/ir/ExceptionTable.h"
+
+namespace kaji::driver {
+namespace {
+
+constexpr std::string_view kPrefix = "// kaji.exception ";
+
+std::string escape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string unescape(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\' || i + 1 == text.size()) {
+      out += text[i];
+      continue;
+    }
+    char next = text[++i];
+    out += next == 'n' ? '\n' : next == 't' ? '\t' : next;
+  }
+  return out;
+}
+
+} // namespace
+
+std::string exceptionTableComments(const ir::Module &module) {
+  std::string text;
+  for (const ir::RaiseSite &entry : ir::exceptionTable(module))
+    text += std::string(kPrefix) + escape(entry.site) + "\t" + escape(entry.exception) + "\n";
+  return text;
+}
+
+std::vector<ReportedException> readExceptionTable(std::string_view ptx) {
+  std::vector<ReportedException> table;
+  for (size_t at = ptx.find(kPrefix); at != std::string_view::npos;
+       at = ptx.find(kPrefix, at + 1)) {
+    std::string_view line = ptx.substr(at + kPrefix.size());
+    line = line.substr(0, line.find('\n'));
+    size_t tab = line.find('\t');
+    if (tab == std::string_view::npos)
+      continue;
+    table.push_back({unescape(line.substr(0, tab)), unescape(line.substr(tab + 1))});
+  }
+  return table;
+}
+
+} // namespace kaji::driver
