@@ -38,7 +38,10 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
     the cpu target's machine code is not cached. ``lineinfo=True`` marks each PTX instruction
     with its Python line (``.loc``), so Nsight Compute and compute-sanitizer name the line;
     ``debug=True`` does the same (kaji emits no DWARF variables) and, as in Numba, warns with
-    InvalidConfigWarning unless ``opt=False``.
+    InvalidConfigWarning unless ``opt=False``; with it, ``raise`` and ``assert`` in the kernel
+    raise their exception at the next synchronize on the cuda target (without it, as in Numba,
+    asserts are not compiled and a raise ends its thread silently; the cpu target always
+    raises them, when the launch returns).
     ``backend`` picks what makes the GPU code: "llvm" (LLVM's NVPTX backend, the default) or
     "nvrtc" (kaji's CUDA C++ compiled by NVIDIA's NVRTC, see ``inspect_cuda``); by default
     the environment variable KAJI_BACKEND, else llvm. The cpu target always uses LLVM.
