@@ -44,6 +44,8 @@ public:
   void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                       const std::string &function, llvm::Value *axis, llvm::Value *index,
                       llvm::Value *extent, bool indexIsUnsigned) const override;
+  llvm::Value *emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
+                                  llvm::Type *toType, bool toSigned) const override;
   std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const override;
   llvm::Value *emitLibdevice(llvm::IRBuilderBase &builder, const ir::LibdeviceFunction &function,
                              size_t value, llvm::ArrayRef<llvm::Value *> args,

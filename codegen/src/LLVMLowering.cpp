@@ -869,8 +869,7 @@ llvm::Value *FunctionLowering::castScalar(llvm::Value *value, ScalarKind from, S
     // never poison.
     if (from == ScalarKind::Float16)
       value = builder_.CreateFPExt(value, builder_.getFloatTy());
-    auto intrinsic = ir::isSigned(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-    return builder_.CreateIntrinsic(intrinsic, {toType, value->getType()}, {value});
+    return target_.emitFloatToInteger(builder_, value, toType, ir::isSigned(to));
   }
   bool fromSigned = ir::isSigned(from);
   if (ir::isFloat(to)) {
