@@ -72,6 +72,12 @@ llvm::orc::JITTargetMachineBuilder hostMachineBuilder(unsigned optLevel) {
                                        : orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(),
                                                  "cannot describe the host CPU for LLVM");
   builder.setCodeGenOptLevel(codeGenLevel(optLevel));
+  // LLVM 19's x86 backend computes wrong float16 results with AVX512-FP16's instructions: two
+  // programs of the differential ran wrong on a Sapphire Rapids host and with
+  // KAJI_HOST_CPU=sapphirerapids, right with x86-64-v4 (AVX-512 without FP16). float16 is
+  // then converted with F16C around float32 arithmetic, as on every other x86 CPU.
+  if (builder.getTargetTriple().isX86())
+    builder.getFeatures().AddFeature("avx512fp16", false);
   builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Standard;
   // Fibers get stacks sized from these (HostKernel::stackBytes).
   builder.getOptions().EmitStackSizeSection = true;

@@ -278,6 +278,12 @@ void HostTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &loc
     builder.CreateRet(llvm::Constant::getNullValue(result));
 }
 
+llvm::Value *HostTarget::emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
+                                            llvm::Type *toType, bool toSigned) const {
+  auto intrinsic = toSigned ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+  return builder.CreateIntrinsic(intrinsic, {toType, value->getType()}, {value});
+}
+
 std::string HostTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {
   std::string suffix = kind == ir::ScalarKind::Float32 ? "f" : "";
   // libm has no rsqrt; linkMathLibrary defines it.

@@ -191,6 +191,7 @@ private:
                         llvm::Value *extent, unsigned axis, llvm::BasicBlock *merge,
                         std::vector<llvm::BasicBlock *> &failures, llvm::BasicBlock *fail);
   llvm::Value *castScalar(llvm::Value *value, ScalarKind from, ScalarKind to);
+  llvm::Value *clampToFloat16Range(llvm::Value *value, ScalarKind from);
 
   llvm::Value *scalar(const ir::Value *value, const ir::Operation &user) const;
   const ArrayValue &array(const ir::Value *value, const ir::Operation &user) const;
@@ -884,13 +885,36 @@ llvm::Value *FunctionLowering::castScalar(llvm::Value *value, ScalarKind from, S
     // never poison.
     if (from == ScalarKind::Float16)
       value = builder_.CreateFPExt(value, builder_.getFloatTy());
-    auto intrinsic = ir::isSigned(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-    return builder_.CreateIntrinsic(intrinsic, {toType, value->getType()}, {value});
+    return target_.emitFloatToInteger(builder_, value, toType, ir::isSigned(to));
   }
   bool fromSigned = ir::isSigned(from);
-  if (ir::isFloat(to))
+  if (ir::isFloat(to)) {
+    if (to == ScalarKind::Float16)
+      value = clampToFloat16Range(value, from);
     return fromSigned ? builder_.CreateSIToFP(value, toType) : builder_.CreateUIToFP(value, toType);
+  }
   return builder_.CreateIntCast(value, toType, fromSigned);
+}
+
+// Every integer of magnitude 65520 or more rounds to an infinite float16, so clamping to
+// ±65520 first changes no result. It keeps LLVM 19's InstCombine from a miscompile: it folds
+// `fpext (sitofp x to half)` into `sitofp x to double` when x has at most 11 significant bits
+// by its known bits, which ignores float16's exponent range (`float16(2**31 >> b)` became
+// 2**31 instead of inf). After the clamp, x's known bits never allow that fold, and a value
+// of the int8 range or int16's signed range cannot overflow, so those are left alone.
+llvm::Value *FunctionLowering::clampToFloat16Range(llvm::Value *value, ScalarKind from) {
+  constexpr int64_t firstInfinite = 65520;
+  bool fromSigned = ir::isSigned(from);
+  unsigned width = ir::bitWidth(from);
+  if (width <= 8 || (width == 16 && fromSigned))
+    return value;
+  llvm::Type *type = value->getType();
+  auto *upper = llvm::ConstantInt::get(type, firstInfinite);
+  if (!fromSigned)
+    return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, value, upper);
+  llvm::Value *below = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, value, upper);
+  return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, below,
+                                        llvm::ConstantInt::getSigned(type, -firstInfinite));
 }
 
 llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned arrayOperand,

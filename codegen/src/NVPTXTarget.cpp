@@ -232,6 +232,41 @@ void NVPTXTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &, 
   builder.CreateUnreachable();
 }
 
+// PTX's cvt.rzi to an integer type already saturates and gives 0 for NaN, so one cvt is
+// llvm.fpto[su]i.sat. LLVM 19 expands the intrinsic instead, for an unsigned result into
+// max.f64(x, 0) and min.f64 with the type's maximum before the cvt; ptxas (CUDA 13.0, sm_90)
+// then moved that max before a min.f64(x, 1.0) the kernel computed, as if x were never NaN:
+// for x = NaN, PTX's min gives 1.0 and the conversion 1, the reordered code 0 (program
+// differential, seed 1013 #272 on the H100). Narrower results clamp the 32-bit one as integers.
+llvm::Value *NVPTXTarget::emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
+                                             llvm::Type *toType, bool toSigned) const {
+  // [source is double][result is 64-bit][result is signed]
+  static constexpr llvm::Intrinsic::ID kRoundTowardZero[2][2][2] = {
+      {{llvm::Intrinsic::nvvm_f2ui_rz, llvm::Intrinsic::nvvm_f2i_rz},
+       {llvm::Intrinsic::nvvm_f2ull_rz, llvm::Intrinsic::nvvm_f2ll_rz}},
+      {{llvm::Intrinsic::nvvm_d2ui_rz, llvm::Intrinsic::nvvm_d2i_rz},
+       {llvm::Intrinsic::nvvm_d2ull_rz, llvm::Intrinsic::nvvm_d2ll_rz}}};
+  unsigned width = toType->getIntegerBitWidth();
+  llvm::Value *converted = builder.CreateIntrinsic(
+      kRoundTowardZero[value->getType()->isDoubleTy()][width == 64][toSigned], {}, {value});
+  if (width >= 32)
+    return converted;
+  llvm::Type *wide = converted->getType();
+  if (toSigned) {
+    llvm::Value *below = builder.CreateBinaryIntrinsic(
+        llvm::Intrinsic::smin, converted,
+        llvm::ConstantInt::get(wide, llvm::APInt::getSignedMaxValue(width).sext(32)));
+    converted = builder.CreateBinaryIntrinsic(
+        llvm::Intrinsic::smax, below,
+        llvm::ConstantInt::get(wide, llvm::APInt::getSignedMinValue(width).sext(32)));
+  } else {
+    converted = builder.CreateBinaryIntrinsic(
+        llvm::Intrinsic::umin, converted,
+        llvm::ConstantInt::get(wide, llvm::APInt::getMaxValue(width).zext(32)));
+  }
+  return builder.CreateTrunc(converted, toType);
+}
+
 std::string NVPTXTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {
   return "__nv_" + std::string(name) + (kind == ir::ScalarKind::Float32 ? "f" : "");
 }

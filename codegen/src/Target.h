@@ -112,6 +112,11 @@ public:
                          const std::string &function, const std::string &exception,
                          uint32_t number) const = 0;
 
+  // The float `value` (f32 or f64) converted to the integer type `toType`, rounded toward
+  // zero and saturating: an out-of-range value gives the nearest bound, NaN gives 0.
+  virtual llvm::Value *emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
+                                          llvm::Type *toType, bool toSigned) const = 0;
+
   // Symbol of the library function computing the libm function `name` (e.g. "sin",
   // "atan2") for `kind` (Float32 or Float64) — used for math the lowering cannot
   // express as a target-independent LLVM intrinsic.

@@ -80,13 +80,17 @@ class ProgramCampaign:
         self.summary.seconds = time.monotonic() - start
         return self.summary
 
-    def one(self, number):
+    def generate(self, number):
+        """Program `number` of this seed, its input columns and its accumulators."""
         rng = np.random.default_rng([self.seed, number])
-        rows = BLOCK * BLOCKS
         program = ProgramGenerator(rng, list(KINDS)).program()
-        inputs = [draw_column(kind, rows, rng) for kind in KINDS]
+        inputs = [draw_column(kind, BLOCK * BLOCKS, rng) for kind in KINDS]
         accumulators = {a.name: _accumulator(a.kind, a.size, rng)
                         for a in program.arrays if a.space == "global"}
+        return program, inputs, accumulators
+
+    def one(self, number):
+        program, inputs, accumulators = self.generate(number)
         self.summary.programs += 1
         source = program_source(program)
         expected = Interpreter(program, inputs, accumulators).run()

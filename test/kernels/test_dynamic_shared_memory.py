@@ -57,6 +57,26 @@ def test_every_dynamic_array_aliases_the_same_memory(jit):
     np.testing.assert_array_equal(out, (np.arange(32, dtype=np.float32) + 0.5).view(np.int32))
 
 
+def slices_of_dynamic(out):
+    dynamic = cuda.shared.array(0, np.float32)
+    first = dynamic[0:32]
+    second = dynamic[32:64]
+    t = cuda.threadIdx.x
+    first[t] = t
+    second[t] = 100 + t
+    cuda.syncthreads()
+    out[t] = dynamic[t]
+    out[32 + t] = dynamic[32 + t]
+    out[64 + t] = second.size
+
+
+def test_slices_of_dynamic_memory_are_distinct_regions(jit):
+    out = np.zeros(96, dtype=np.float32)
+    jit(slices_of_dynamic)[1, 32, 0, 64 * 4](out)
+    expected = np.concatenate([np.arange(32), 100 + np.arange(32), np.full(32, 32)])
+    np.testing.assert_array_equal(out, expected)
+
+
 def static_and_dynamic(out):
     fixed = cuda.shared.array(32, np.int32)
     dynamic = cuda.shared.array(0, np.int32, alignment=256)

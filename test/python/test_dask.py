@@ -20,8 +20,11 @@ EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "dask_kerne
 
 
 def test_the_dask_example_runs_every_block_on_the_workers_and_matches_numpy():
+    # kaji's package first, then whatever path found dask in this process (it may be a
+    # --target directory, as on the GPU machine).
     source_package = pathlib.Path(kaji.__file__).resolve().parents[1]
-    environment = dict(os.environ, KAJI_TARGET="cpu", PYTHONPATH=str(source_package))
+    search_path = os.pathsep.join([str(source_package), os.environ.get("PYTHONPATH", "")])
+    environment = dict(os.environ, KAJI_TARGET="cpu", PYTHONPATH=search_path.rstrip(os.pathsep))
     result = subprocess.run(
         [sys.executable, str(EXAMPLE), "--workers", "2", "--size", "200000", "--chunk", "25000"],
         capture_output=True, text=True, timeout=180, env=environment)
