@@ -6,7 +6,7 @@
 #include "NVPTXTarget.h"
 #include "OptimizationPipeline.h"
 #include "SignedBoolToFloat.h"
-#include "kaji/codegen/PtxasNegationRewrite.h"
+#include "kaji/codegen/PtxasMiscompiledOps.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/IR/LLVMContext.h>
@@ -96,7 +96,7 @@ std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
                                          llvm::CodeGenFileType::AssemblyFile))
     throw std::runtime_error("LLVM's NVPTX backend cannot emit PTX for " + options.arch);
   passes.run(*lowered);
-  std::string text = rewriteNegationsForPtxas(std::string(ptx.str()));
+  std::string text = rewriteMiscompiledOpsForPtxas(std::string(ptx.str()));
   measured.emitMs = stopwatch.lap();
   if (timings)
     *timings = measured;

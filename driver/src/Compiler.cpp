@@ -3,7 +3,7 @@
 #include "kaji/driver/Version.h"
 
 #include "kaji/codegen/FatalErrors.h"
-#include "kaji/codegen/PtxasNegationRewrite.h"
+#include "kaji/codegen/PtxasMiscompiledOps.h"
 #include "kaji/codegen/cuda/CudaCodegen.h"
 #include "kaji/driver/KernelExceptions.h"
 #include "kaji/driver/PtxAssembler.h"
@@ -95,7 +95,7 @@ LoweredModule lowerTimed(const CompileRequest &request, Target target, CompileTi
 std::string emitGpuCode(const CompileRequest &request, const LoweredModule &lowered, bool cubin,
                         codegen::CodegenTimings *timings) {
   std::string ptx = request.backend == Backend::NVRTC
-                        ? codegen::rewriteNegationsForPtxas(
+                        ? codegen::rewriteMiscompiledOpsForPtxas(
                               codegen::cuda::compileWithNvrtc(lowered.module, request.ptx, timings))
                         : inBackend(lowered, [&] {
                             return codegen::emitPTX(lowered.module, request.ptx, timings);

@@ -40,11 +40,15 @@ def round_exact(value, kind):
 
 
 def fused(x, y, c, kind):
-    """fma(x, y, c) per row for arrays of `kind`: the exact x * y + c rounded once. Rows with a
-    non-finite operand are the separately rounded result, as an fma gives there too."""
+    """fma(x, y, c) per row for arrays of `kind`: the exact x * y + c rounded once. A finite
+    product is never rounded, so it cannot overflow: with a non-finite c the result is c (the
+    separately rounded product may be an infinity of the other sign, and the sum NaN). Rows with
+    a non-finite factor are the separately rounded result, as an fma gives there too."""
     with np.errstate(all="ignore"):
         separate = (x * y + c).astype(kind)
     result = separate.copy()
+    finite_product = np.isfinite(x) & np.isfinite(y)
+    result[finite_product & ~np.isfinite(c)] = c[finite_product & ~np.isfinite(c)]
     for row in np.flatnonzero(np.isfinite(x) & np.isfinite(y) & np.isfinite(c)):
         product = Fraction(float(x[row])) * Fraction(float(y[row]))
         exact = product + Fraction(float(c[row]))

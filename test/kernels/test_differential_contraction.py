@@ -56,6 +56,35 @@ def test_fused_is_rounded_once_and_keeps_ieee_zero_signs():
     assert np.isnan(result[4])
 
 
+def test_a_finite_product_never_overflows_before_a_non_finite_addend():
+    # The product rounded on its own overflows to an infinity of the other sign, so the sum is
+    # NaN; the exact product plus c is c.
+    big = np.float32(3e38)
+    x = np.array([big, big, -big, 2.0], dtype=np.float32)
+    y = np.array([4.0, 4.0, 4.0, 3.0], dtype=np.float32)
+    c = np.array([-np.inf, np.inf, np.inf, np.nan], dtype=np.float32)
+    result = fused(x, y, c, "float32")
+    assert list(result[:3]) == [-np.inf, np.inf, np.inf] and np.isnan(result[3])
+    with np.errstate(all="ignore"):
+        assert np.isnan(x[0] * y[0] + c[0])
+
+
+def test_an_infinite_factor_gives_what_rounding_each_operation_gives():
+    x = np.array([np.inf, np.inf, np.inf], dtype=np.float32)
+    y = np.array([2.0, 0.0, -1.0], dtype=np.float32)
+    c = np.array([1.0, 1.0, np.inf], dtype=np.float32)
+    result = fused(x, y, c, "float32")
+    assert result[0] == np.inf and np.isnan(result[1]) and np.isnan(result[2])
+
+
+def test_a_product_overflowing_only_when_rounded_alone_comes_back_into_range():
+    largest = float(np.finfo(np.float32).max)
+    x = np.array([largest], dtype=np.float32)
+    y = np.array([2.0], dtype=np.float32)
+    c = np.array([-largest], dtype=np.float32)
+    assert fused(x, y, c, "float32")[0] == np.float32(largest)
+
+
 def item(tree):
     return Item("expr", (tree,))
 
@@ -93,3 +122,17 @@ def test_a_fused_value_below_the_root_leaves_the_row_unchecked_on_cuda():
     value = run_item(Evaluator(columns()), item(Node("bin", (fma, Node("lit", value=2.0)), "*")))
     assert list(expected_rows(value, "cuda")[1]) == [True, False, False]
     assert not expected_rows(value, "cpu")[1].any()
+
+
+def test_an_overflowing_product_minus_an_infinite_literal_may_be_infinite_on_cuda():
+    # H100, 2026-11-23: `v13 * (-v21) - (-1.79e308)` with uint16 v13 and float32 v21 (the
+    # literal is -inf in float32) was inf on cuda: the fused product does not overflow.
+    v13 = np.array([60000, 2], dtype=np.uint16)
+    v21 = np.array([1e35, 1.0], dtype=np.float32)
+    product = Node("bin", (var(0), Node("unary", (var(1),), "-")), "*")
+    tree = Node("bin", (product, Node("lit", value=-1.79e308)), "-")
+    value = run_item(Evaluator([v13, v21]), item(tree))
+    want, unchecked, alternatives = expected_rows(value, "cuda")
+    assert np.isnan(want[0]) and want[1] == np.inf and not unchecked.any()
+    assert [a[0] for a in alternatives] == [np.inf]
+    assert expected_rows(value, "cpu")[2] == ()

@@ -1,6 +1,6 @@
 """|INT_MIN| wraps to INT_MIN (numpy): the H100 differential run found np.exp(np.abs(int64 min))
 giving inf on cuda, as ptxas takes abs.s64's result to be non-negative
-(codegen/include/kaji/codegen/PtxasNegationRewrite.h)."""
+(codegen/include/kaji/codegen/PtxasMiscompiledOps.h)."""
 
 import numpy as np
 import pytest

@@ -2,7 +2,7 @@
 shifted or divided, as NumPy's does. Found by the differential test on the H100: `-x` of int16
 -32768 stored to an int64 array gave 32768 on cuda. ptxas (CUDA 13.0) does not sign-extend the
 result of `neg.s16`/`abs.s16` again; the NVPTX backend now emits every 16-bit negation as a
-32-bit one narrowed by `cvt.u16.u32` (kaji/codegen/PtxasNegationRewrite.h), which ptxas
+32-bit one narrowed by `cvt.u16.u32` (kaji/codegen/PtxasMiscompiledOps.h), which ptxas
 compiles right. The cuda case stays an expected failure until it is confirmed on a GPU."""
 
 import numpy as np

@@ -1,5 +1,5 @@
 # NVRTC's PTX gets the LLVM path's fix for ptxas's abs.s32/abs.s64 fault
-# (kaji/codegen/PtxasNegationRewrite.h): ptxas takes their result to be non-negative, so no
+# (kaji/codegen/PtxasMiscompiledOps.h): ptxas takes their result to be non-negative, so no
 # abs of a 32- or 64-bit integer reaches it.
 # REQUIRES: nvrtc
 # RUN: %kaji-compile %s --backend nvrtc --emit ptx -o %t.ptx

@@ -1,5 +1,5 @@
 # NVRTC's PTX gets the same fix for ptxas's 16-bit negation fault as the LLVM path's
-# (kaji/codegen/PtxasNegationRewrite.h): no neg.s16 or abs.s16 reaches ptxas.
+# (kaji/codegen/PtxasMiscompiledOps.h): no neg.s16 or abs.s16 reaches ptxas.
 # REQUIRES: nvrtc
 # RUN: %kaji-compile %s --backend nvrtc --emit ptx | %FileCheck %s
 # RUN: %kaji-compile %s --backend nvrtc --emit ptx -o %t.ptx

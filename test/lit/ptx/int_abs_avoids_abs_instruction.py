@@ -4,7 +4,7 @@
 # ptxas takes the result of abs.s32/abs.s64 to be non-negative, but |INT_MIN| wraps to INT_MIN:
 # an H100 gave inf for np.exp(np.abs(int64 min)) because ptxas dropped libdevice's `x < 0`
 # test of the converted value. The PTX holds no abs.s32/abs.s64: each is a compare, a negation
-# and a select (kaji/codegen/PtxasNegationRewrite.h).
+# and a select (kaji/codegen/PtxasMiscompiledOps.h).
 import kaji
 import numpy as np
 

@@ -3,7 +3,7 @@
 # RUN: %ptxas %t.ptx
 # ptxas drops the sign extension after abs.s16 (an H100 widened |int16 -32768| to 32768):
 # a narrow abs is a 32-bit abs of the sign-extended value, narrowed by cvt.u16.u32
-# (PtxasNegationRewrite.h).
+# (PtxasMiscompiledOps.h).
 import kaji
 import numpy as np
 

@@ -51,7 +51,7 @@ NvrtcInfo nvrtcInfo();
 
 // Emits the module's CUDA C++ and compiles it with NVRTC to PTX for options.arch
 // (`-arch=compute_XX`). Not to a cubin: ptxas miscompiles the negations NVRTC's PTX
-// can hold (kaji/codegen/PtxasNegationRewrite.h), so the driver fixes the PTX and assembles
+// can hold (kaji/codegen/PtxasMiscompiledOps.h), so the driver fixes the PTX and assembles
 // it itself. fastMath adds --use_fast_math, lineInfo
 // -lineinfo; NVRTC has no optimisation levels below its default, so optLevel is not used.
 // Throws ir::CompileError with NVRTC's log when it rejects the source (at the user's line

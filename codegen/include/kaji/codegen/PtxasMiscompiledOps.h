@@ -1,5 +1,5 @@
-// Integer negations that ptxas (CUDA 13.0, sm_90 and others) miscompiles, rewritten on the PTX
-// text before it reaches ptxas.
+// Integer instructions that ptxas (CUDA 13.0, sm_90 and others) miscompiles, rewritten on the
+// PTX text before it reaches ptxas.
 //
 // 16 bits: for `neg.s16` and `abs.s16` ptxas computes -x or |x| in a 32-bit register from the
 // sign-extended x and keeps that as the 16-bit result without sign-extending it again, so
@@ -16,6 +16,14 @@
 // `abs.s64; cvt.rn.f64.s64; setp.lt.s64` has no compare left). A compare, a negation and a
 // select are compiled as written (the SASS keeps the ISETP).
 //
+// 16-bit min and max: ptxas folds `max.u16 M, X, 1; setp.eq.s16 P, M, 1` (and the signed and
+// min forms) into one `VIMNMX.U16x2 R, P, P, X, 0x1`, the packed two-lane instruction with a
+// predicate per lane, both written to P; the upper lane (0 against 0) sets it whatever the
+// lower lane holds. An H100 gave `True % (254 & v)` as 0 for uint8 v = 6, and took
+// `max(a * -2 + 1, False // b)` as 0. nvcc never emits 16-bit min/max (C promotes the operands
+// to int); a 32-bit min/max of the extended operands narrowed by cvt.u16.u32 compiles to
+// `VIMNMX.U32`, a sign extension and an `ISETP` of the result.
+//
 // LLVM's NVPTX backend turns such sequences written in LLVM IR back into neg.s16 and abs (it
 // matches the select pattern), and creates negations of its own (`x * -2` becomes
 // `-(x << 1)`), so the rewrite is made on the PTX it prints, where every one is visible.
@@ -26,9 +34,9 @@
 
 namespace kaji::codegen {
 
-// `ptx` with every `neg.s16 D, S;` and `abs.s16 D, S;` replaced by the 32-bit form above, and
-// every `abs.s32 D, S;` and `abs.s64 D, S;` by a compare, negation and select, each in a scope
-// of its own declaring the registers it needs.
-std::string rewriteNegationsForPtxas(const std::string &ptx);
+// `ptx` with every `neg.s16 D, S;`, `abs.s16 D, S;` and `{min,max}.{s,u}16 D, A, B;` replaced
+// by the 32-bit forms above, and every `abs.s32 D, S;` and `abs.s64 D, S;` by a compare,
+// negation and select, each in a scope of its own declaring the registers it needs.
+std::string rewriteMiscompiledOpsForPtxas(const std::string &ptx);
 
 } // namespace kaji::codegen
