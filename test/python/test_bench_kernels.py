@@ -9,19 +9,12 @@ import sys
 import pytest
 
 import kaji
+from toolkit_libraries import NVRTC
 
 RUN = pathlib.Path(__file__).resolve().parents[2] / "bench" / "kernels" / "run.py"
 
 
-def nvrtc_present():
-    try:
-        kaji._core.nvrtc_version()
-        return True
-    except RuntimeError:
-        return False
-
-
-@pytest.mark.skipif(not nvrtc_present(), reason="the nvrtc backend needs NVRTC")
+@pytest.mark.skipif(not NVRTC, reason="the nvrtc backend needs NVRTC")
 def test_compile_only_times_each_backend_on_each_kernel():
     package = str(pathlib.Path(kaji.__file__).resolve().parents[1])
     environment = {**os.environ,

@@ -13,6 +13,7 @@ import pytest
 
 import kaji
 from kaji import cuda
+from toolkit_libraries import NVJITLINK, NVRTC
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "cuda_device_function"
 OPS = EXAMPLE / "ops.cu"
@@ -20,17 +21,7 @@ OPS = EXAMPLE / "ops.cu"
 UNRELATED = 'extern "C" __device__ int unrelated(float *r, float a) { *r = a; return 0; }'
 
 
-def available(probe):
-    try:
-        probe()
-        return True
-    except RuntimeError:
-        return False
-
-
-needs_lto = pytest.mark.skipif(
-    not (available(kaji._core.nvrtc_version) and available(kaji._core.nvjitlink_version)),
-    reason="needs NVRTC and nvJitLink")
+needs_lto = pytest.mark.skipif(not (NVRTC and NVJITLINK), reason="needs NVRTC and nvJitLink")
 
 hypotenuse = cuda.declare_device("hypotenuse", "float32(float32, float32)", link=str(OPS))
 
