@@ -8,26 +8,38 @@ With a GPU (the default when one is usable), for each benchmark at full size:
 
 * NAME.cu is compiled by ``nvcc -O3 -arch=sm_XY`` (XY: the device's) to a cubin, loaded and
   launched through the CUDA driver (ctypes);
-* the kaji kernel (and numba-cuda's compilation of the same source, when numba is importable)
-  is launched with the same shapes on copies of the same inputs;
+* the kaji kernel, once per GPU backend (``llvm`` and ``nvrtc``: each a fresh copy of NAME.py
+  defined under that KAJI_BACKEND), and numba-cuda's compilation of the same source, when numba
+  is importable, are launched with the same shapes on copies of the same inputs;
 * the outputs are checked against nvcc's;
 * each launch is timed with CUDA events, queued behind a spinning kernel so that host launch
-  costs stay out of the time; the table shows the minimum over ``--reps``.
+  costs stay out of the time; the table shows the minimum over ``--reps``;
+* "1st call ms" is each backend's first launch of the fresh kernel up to a synchronisation:
+  compiling it to PTX (no disk cache: the kernels are not ``cache=True``), the driver's PTX
+  JIT, loading and one run. Each backend compiles a small kernel first, so loading LLVM's
+  targets or NVRTC's library is not counted in the first benchmark.
+
+``--compile-only`` needs no GPU: each benchmark kernel is compiled to PTX by each backend (as
+``inspect_ptx`` does, for sm_90 without a GPU), and the table shows the milliseconds of the
+fastest of ``--reps`` compiles of a fresh kernel (parsing, typing, IR, code generation; no cache
+answers).
 
 ``--check`` (the default without a GPU) needs no GPU: each kaji kernel runs a small problem on
 the cpu target and is checked against numpy, its PTX is assembled by
 ``ptxas --gpu-name sm_90``, and each .cu is compiled by nvcc; the registers each uses are shown.
 
-``--keep DIR`` leaves both sides' code there (NAME.kaji.ll, NAME.kaji.ptx, NAME.kaji.cubin,
-NAME.nvcc.ptx, NAME.nvcc.cubin) for comparing, e.g. with ``cuobjdump -sass``. On a GPU machine
+``--keep DIR`` leaves both sides' code there (NAME.kaji.ll, NAME.kaji.ptx, NAME.kaji.cubin with
+``--check``; NAME.kaji-llvm.ptx, NAME.kaji-nvrtc.ptx with a GPU; NAME.nvcc.ptx, NAME.nvcc.cubin)
+for comparing, e.g. with ``cuobjdump -sass``. On a GPU machine
 without nvcc, ``--cubins DIR`` loads the nvcc cubins that ``--check --keep DIR`` made elsewhere.
 
-    python3 bench/kernels/run.py [--check] [--only saxpy,matmul] [--reps 20] [--arch sm_90]
-                                 [--keep DIR] [--cubins DIR]
+    python3 bench/kernels/run.py [--check | --compile-only] [--only saxpy,matmul] [--reps 20]
+                                 [--arch sm_90] [--keep DIR] [--cubins DIR]
 """
 
 import argparse
 import ctypes
+import functools
 import importlib
 import importlib.util
 import os
@@ -37,6 +49,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
+import types
 
 import numpy as np
 
@@ -48,6 +62,7 @@ if importlib.util.find_spec("kaji") is None:  # an installed kaji first, else th
 import kaji  # noqa: E402
 
 NAMES = sorted(path.stem for path in HERE.glob("*.cu"))
+BACKENDS = ("llvm", "nvrtc")
 SPIN_ITERATIONS = 200_000  # about a millisecond of dependent float64 FMAs
 
 
@@ -56,16 +71,45 @@ def load_benchmark(name):
     return module, getattr(module, name)
 
 
-def load_numba_benchmark(name):
-    """The same source with ``from numba import cuda``: numba-cuda compiles the same kernel."""
-    import types
-
-    source = (HERE / f"{name}.py").read_text().replace("from kaji import cuda",
-                                                       "from numba import cuda")
-    module = types.ModuleType(f"numba_{name}")
+def fresh_benchmark(name, label, edit=lambda source: source):
+    """A new copy of NAME.py (its source passed through `edit`), so that its kernel and device
+    functions are defined anew: under the KAJI_BACKEND in force, and compiled from scratch."""
+    source = edit((HERE / f"{name}.py").read_text())
+    module = types.ModuleType(f"{label}_{name}")
     module.__file__ = str(HERE / f"{name}.py")
     exec(compile(source, module.__file__, "exec"), module.__dict__)
     return getattr(module, name)
+
+
+def backend_benchmark(name, backend):
+    """NAME's kernel, its functions defined with KAJI_BACKEND=`backend`."""
+    saved = os.environ.get("KAJI_BACKEND")
+    os.environ["KAJI_BACKEND"] = backend
+    try:
+        return fresh_benchmark(name, backend)
+    finally:
+        if saved is None:
+            del os.environ["KAJI_BACKEND"]
+        else:
+            os.environ["KAJI_BACKEND"] = saved
+
+
+def load_numba_benchmark(name):
+    """The same source with ``from numba import cuda``: numba-cuda compiles the same kernel."""
+    return fresh_benchmark(name, "numba", lambda source: source.replace(
+        "from kaji import cuda", "from numba import cuda"))
+
+
+def warm_up_backends(target):
+    """Compiles a small kernel with each backend, so that loading LLVM's targets or NVRTC's
+    library is not counted as the first benchmark's compile time."""
+    def scale(out):
+        i = kaji.grid(1)
+        if i < out.size:
+            out[i] = out[i] * 2.0
+
+    for backend in BACKENDS:
+        kaji.jit(target=target, backend=backend)(scale).inspect_ptx("void(float32[:])")
 
 
 def numba_cuda():
@@ -157,6 +201,39 @@ def check(names, arch, directory):
     print(f"{len(names)} kernels: results match numpy, PTX assembles for {arch}, .cu compiles")
 
 
+# ---- --compile-only: no GPU needed --------------------------------------------------------
+
+
+def compile_ms(name, backend, signature, reps):
+    """The fastest of `reps` compiles to PTX of a fresh copy of NAME's kernel by `backend`."""
+    times = []
+    for _ in range(reps):
+        kernel = backend_benchmark(name, backend)
+        start = time.perf_counter()
+        kernel.inspect_ptx(signature)
+        times.append((time.perf_counter() - start) * 1e3)
+    return min(times)
+
+
+def compile_only(names, reps):
+    os.environ["KAJI_TARGET"] = "cuda"  # PTX needs no GPU; nothing is launched
+    warm_up_backends("cuda")
+    rng = np.random.default_rng(0)
+    print(f"compile to PTX, fastest of {reps} compiles of a fresh kernel, ms")
+    print(f"{'kernel':<16} {'llvm ms':>9} {'nvrtc ms':>9} {'nvrtc/llvm':>10}")
+    totals = dict.fromkeys(BACKENDS, 0.0)
+    for name in names:
+        module, kernel = load_benchmark(name)
+        signature = kernel.signature_for(tuple(module.problem(rng, full=False).args))
+        ms = {backend: compile_ms(name, backend, signature, reps) for backend in BACKENDS}
+        for backend in BACKENDS:
+            totals[backend] += ms[backend]
+        print(f"{name:<16} {ms['llvm']:>9.1f} {ms['nvrtc']:>9.1f} "
+              f"{ms['nvrtc'] / ms['llvm']:>10.2f}", flush=True)
+    print(f"{'total':<16} {totals['llvm']:>9.1f} {totals['nvrtc']:>9.1f} "
+          f"{totals['nvrtc'] / totals['llvm']:>10.2f}")
+
+
 # ---- with a GPU -----------------------------------------------------------------------------
 
 
@@ -246,7 +323,8 @@ def outputs_of(problem, device_args):
 
 
 def benchmark(name, arch, directory, driver, timer, numba, cubins):
-    module, kernel = load_benchmark(name)
+    """{label: device ms} for nvcc, each backend and numba, and {backend: first call ms}."""
+    module, _ = load_benchmark(name)
     problem = module.problem(np.random.default_rng(0), full=True)
     stream = kaji.default_stream().handle
     launches = {}
@@ -261,28 +339,37 @@ def benchmark(name, arch, directory, driver, timer, numba, cubins):
     launches["nvcc"] = lambda: driver.launch(function, problem.grid, problem.block, cuda_c_args,
                                              stream)
 
-    kaji_args = device_copies(problem, kaji.to_device)
-    configured = kernel[problem.grid, problem.block]
-    launches["kaji"] = lambda: configured(*kaji_args)
+    results = {"nvcc": nvcc_args}
+    kernels = {}
+    for backend in BACKENDS:
+        kernels[backend] = backend_benchmark(name, backend)
+        results[backend] = device_copies(problem, kaji.to_device)
+        configured = kernels[backend][problem.grid, problem.block]
+        launches[backend] = functools.partial(configured, *results[backend])
 
-    results = {"nvcc": nvcc_args, "kaji": kaji_args}
     if numba is not None:
         numba_args = device_copies(problem, numba.to_device)
         numba_configured = load_numba_benchmark(name)[problem.grid, problem.block]
         launches["numba"] = lambda: numba_configured(*numba_args)
         results["numba"] = numba_args
 
-    for launch in launches.values():  # once, on fresh inputs, for the check
+    first_call_ms = {}
+    for label, launch in launches.items():  # once, on fresh inputs, for the check
+        start = time.perf_counter()
         launch()
-    kaji.synchronize()
+        kaji.synchronize()
+        if label in BACKENDS:
+            first_call_ms[label] = (time.perf_counter() - start) * 1e3
     expected = outputs_of(problem, results["nvcc"])
-    for label in ("kaji", "numba"):
+    for label in (*BACKENDS, "numba"):
         if label in results:
             compare_outputs(f"{name}: {label} vs nvcc", outputs_of(problem, results[label]),
                             expected, problem)
-    (signature,) = kernel.signatures
-    (pathlib.Path(directory) / f"{name}.kaji.ptx").write_text(kernel.inspect_ptx(signature))
-    return {label: timer.min_ms(launch) for label, launch in launches.items()}
+    for backend, kernel in kernels.items():
+        (signature,) = kernel.signatures
+        (pathlib.Path(directory) / f"{name}.kaji-{backend}.ptx").write_text(
+            kernel.inspect_ptx(signature))
+    return {label: timer.min_ms(launch) for label, launch in launches.items()}, first_call_ms
 
 
 def device_arch():
@@ -296,25 +383,29 @@ def measure(names, reps, directory, cubins):
         sys.exit("nvcc is not on PATH: compile the cubins where it is (run.py --check --keep DIR "
                  f"--arch {arch}) and pass --cubins DIR")
     driver, timer, numba = Driver(), Timer(reps), numba_cuda()
-    print(f"device: {kaji.get_current_device().name} ({arch}); min of {reps} launches, "
-          f"CUDA events; outputs checked against nvcc's")
-    header = f"{'kernel':<16} {'nvcc ms':>9} {'kaji ms':>9} {'kaji/nvcc':>9}"
-    if numba is not None:
-        header += f" {'numba ms':>9} {'numba/nvcc':>10}"
-    else:
+    warm_up_backends("cuda")
+    print(f"device: {kaji.get_current_device().name} ({arch}); device ms: min of {reps} "
+          f"launches, CUDA events; outputs checked against nvcc's; 1st call ms: compile, load "
+          f"and run of a fresh kernel")
+    labels = list(BACKENDS) + (["numba"] if numba is not None else [])
+    if numba is None:
         print("numba-cuda not importable: no numba column")
+    header = f"{'kernel':<16} {'nvcc ms':>9}" + "".join(
+        f" {label + ' ms':>9} {label + '/nvcc':>10}" for label in labels) + "".join(
+        f" {backend + ' 1st call ms':>17}" for backend in BACKENDS)
     print(header)
-    ratios = []
+    ratios = {label: [] for label in labels}
     for name in names:
-        ms = benchmark(name, arch, directory, driver, timer, numba, cubins)
-        ratio = ms["kaji"] / ms["nvcc"]
-        ratios.append(ratio)
-        line = f"{name:<16} {ms['nvcc']:>9.4f} {ms['kaji']:>9.4f} {ratio:>9.3f}"
-        if numba is not None:
-            line += f" {ms['numba']:>9.4f} {ms['numba'] / ms['nvcc']:>10.3f}"
+        ms, first_call_ms = benchmark(name, arch, directory, driver, timer, numba, cubins)
+        line = f"{name:<16} {ms['nvcc']:>9.4f}"
+        for label in labels:
+            ratios[label].append(ms[label] / ms["nvcc"])
+            line += f" {ms[label]:>9.4f} {ratios[label][-1]:>10.3f}"
+        line += "".join(f" {first_call_ms[backend]:>17.1f}" for backend in BACKENDS)
         print(line, flush=True)
-    geomean = float(np.exp(np.mean(np.log(ratios))))
-    print(f"kaji/nvcc: geometric mean {geomean:.3f}, worst {max(ratios):.3f}")
+    for label in labels:
+        geomean = float(np.exp(np.mean(np.log(ratios[label]))))
+        print(f"{label}/nvcc: geometric mean {geomean:.3f}, worst {max(ratios[label]):.3f}")
 
 
 def main():
@@ -322,8 +413,13 @@ def main():
     parser.add_argument("--check", action="store_true",
                         help="no GPU needed: check results on the default target, assemble "
                              "kaji's PTX and compile the .cu files (default without a GPU)")
+    parser.add_argument("--compile-only", action="store_true",
+                        help="no GPU needed: compile each kernel to PTX with each backend and "
+                             "show the compile times")
     parser.add_argument("--only", help="comma-separated kernel names (default: all)")
-    parser.add_argument("--reps", type=int, default=20, help="timed launches per kernel")
+    parser.add_argument("--reps", type=int,
+                        help="timed launches per kernel (default 20), or with --compile-only "
+                             "compiles per kernel and backend (default 3)")
     parser.add_argument("--arch", default="sm_90", help="the architecture --check compiles for")
     parser.add_argument("--keep", metavar="DIR",
                         help="write the PTX and cubins of both sides to DIR (NAME.kaji.ptx, "
@@ -332,6 +428,8 @@ def main():
                         help="with a GPU: load NAME.nvcc.cubin from DIR (made by --check --keep "
                              "DIR where nvcc is) instead of running nvcc")
     options = parser.parse_args()
+    if options.check and options.compile_only:
+        parser.error("--check and --compile-only are two modes: pick one")
     names = NAMES
     if options.only:
         names = options.only.split(",")
@@ -341,10 +439,12 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         directory = options.keep or scratch
         os.makedirs(directory, exist_ok=True)
-        if options.check or not kaji.is_available():
+        if options.compile_only:
+            compile_only(names, options.reps or 3)
+        elif options.check or not kaji.is_available():
             check(names, options.arch, directory)
         else:
-            measure(names, options.reps, directory, options.cubins)
+            measure(names, options.reps or 20, directory, options.cubins)
 
 
 if __name__ == "__main__":

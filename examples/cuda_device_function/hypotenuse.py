@@ -1,12 +1,18 @@
 # A kaji kernel calling CUDA C++ device functions from ops.cu (Numba's cuda.declare_device):
 # NVRTC compiles ops.cu, the driver's linker joins it to the kernel. Needs a GPU.
+#
+# With a file argument, the functions come from that file instead, e.g. LTO-IR made by
+#   nvcc -dlto -ltoir -arch=sm_90 -dc ops.cu -o ops.ltoir
+# and `python3 hypotenuse.py ops.ltoir`: nvJitLink links it (README.md).
 import os
+import sys
 
 import numpy as np
 
 from kaji import cuda
 
-OPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ops.cu")
+OPS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "ops.cu")
 
 hypotenuse = cuda.declare_device("hypotenuse", "float32(float32, float32)", link=OPS)
 clamp_index = cuda.declare_device("clamp_index", "int64(int64, int64)", link=OPS)

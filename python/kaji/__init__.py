@@ -18,6 +18,7 @@ from kaji._core import (
     DeviceArray,
     Event,
     Graph,
+    LinkError,
     PerformanceWarning,
     Stream,
 )

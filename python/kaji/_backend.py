@@ -32,14 +32,26 @@ def default_backend():
     return override
 
 
-@functools.lru_cache(maxsize=None)
-def add_nvrtc_wheel():
-    """Lets the compiler find the nvidia-cuda-nvrtc wheel's libnvrtc (once per process)."""
+def _add_wheel_libraries(package, add_search_directory):
+    """Passes the lib/ directory of the NVIDIA wheel `package` to `add_search_directory`."""
     try:
-        spec = importlib.util.find_spec("nvidia.cuda_nvrtc")
+        spec = importlib.util.find_spec(package)
     except (ImportError, ValueError):
         return
     for location in (spec.submodule_search_locations or []) if spec else []:
         library_dir = os.path.join(location, "lib")
         if os.path.isdir(library_dir):
-            _core.add_nvrtc_search_directory(library_dir)
+            add_search_directory(library_dir)
+
+
+@functools.lru_cache(maxsize=None)
+def add_nvrtc_wheel():
+    """Lets the compiler find the nvidia-cuda-nvrtc wheel's libnvrtc (once per process)."""
+    _add_wheel_libraries("nvidia.cuda_nvrtc", _core.add_nvrtc_search_directory)
+
+
+@functools.lru_cache(maxsize=None)
+def add_nvjitlink_wheel():
+    """Lets the linker find the nvidia-nvjitlink wheel's libnvJitLink, which links LTO-IR
+    (once per process)."""
+    _add_wheel_libraries("nvidia.nvjitlink", _core.add_nvjitlink_search_directory)

@@ -52,8 +52,9 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
     ``shared_memory_carveout`` ("MaxL1", "MaxShared", "default" or a percentage from -1 to
     100) is the L1/shared split the driver is asked for when the kernel is loaded.
     ``link`` (a path or a list of them: ``.cu``, ``.ptx``, ``.cubin``, ``.fatbin``, ``.o``,
-    ``.a``) is device code linked into the kernel on the cuda target, defining the CUDA C++
-    functions it calls (``cuda.declare_device``; kaji/linking.py).
+    ``.a``, ``.ltoir``) is device code linked into the kernel on the cuda target, defining the
+    CUDA C++ functions it calls (``cuda.declare_device``; kaji/linking.py); LTO-IR is linked
+    by nvJitLink.
     ``extensions`` (Numba's argument handlers) must be empty: kaji does not run them. Device functions take any target: they are
     compiled into each caller.
 

@@ -10,9 +10,11 @@ its own ``link=`` files and those of every declared function it names (docs/pyth
 import os
 
 from kaji import _core
+from kaji._backend import add_nvjitlink_wheel
 
-# What the driver's linker takes, by file suffix (CUDA C++ is compiled by NVRTC first).
-LINKABLE_SUFFIXES = (".cu", ".ptx", ".cubin", ".fatbin", ".o", ".a")
+# What the linkers take, by file suffix: CUDA C++ is compiled by NVRTC first; LTO-IR makes
+# nvJitLink link the kernel instead of the driver's linker (docs/python.md).
+LINKABLE_SUFFIXES = (".cu", ".ptx", ".cubin", ".fatbin", ".o", ".a", ".ltoir")
 # Scalar types a declared function takes and returns: C's integers and floats.
 _SCALARS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
             "float16", "float32", "float64")
@@ -34,6 +36,8 @@ def link_files(files, what):
         if not os.path.isfile(path):
             raise FileNotFoundError(f"{what}: the file to link '{file}' does not exist")
         checked.append(path)
+    if any(path.endswith(".ltoir") for path in checked):
+        add_nvjitlink_wheel()
     return tuple(checked)
 
 
@@ -57,7 +61,7 @@ class DeclaredDevice:
 def declare_device(name, sig, link=None):
     """Declares the CUDA C++ device function `name` of signature `sig` (a scalar signature
     such as ``"float32(float32, float32)"``), defined in the files `link` (``.cu``, ``.ptx``,
-    ``.cubin``, ``.fatbin``, ``.o``, ``.a``), for kernels to call."""
+    ``.cubin``, ``.fatbin``, ``.o``, ``.a``, ``.ltoir``), for kernels to call."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"declare_device: the name must be a C identifier, got {name!r}")
     if not isinstance(sig, str):

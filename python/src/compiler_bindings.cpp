@@ -2,6 +2,7 @@
 #include "bindings.h"
 #include "code_object.h"
 #include "compilation.h"
+#include "linked_module.h"
 
 #include "kaji/codegen/Codegen.h"
 #include "kaji/codegen/cuda/CudaCodegen.h"
@@ -10,6 +11,7 @@
 #include "kaji/frontend/HalfPrecision.h"
 #include "kaji/frontend/Parser.h"
 #include "kaji/ir/Libdevice.h"
+#include "kaji/runtime/NvJitLink.h"
 
 #include <pybind11/stl.h>
 
@@ -112,12 +114,37 @@ void bindCompiler(py::module_ &m) {
       "'void(float32[:], float32)', by the llvm or nvrtc backend. Raises CompileError.");
   m.def(
       "compile_cuda_source",
-      [](const std::string &source, const std::string &fileName, const std::string &arch) {
-        return codegen::cuda::compileCudaSource(source, fileName, arch);
+      [](const std::string &source, const std::string &fileName, const std::string &arch,
+         bool lto) -> py::object {
+        if (lto)
+          return py::bytes(codegen::cuda::compileCudaSource(
+              source, fileName, arch, codegen::cuda::DeviceCodeFormat::LtoIr));
+        return py::str(codegen::cuda::compileCudaSource(source, fileName, arch));
       },
-      py::arg("source"), py::arg("file_name"), py::arg("arch") = "sm_90",
-      "The relocatable PTX NVRTC makes of a CUDA C++ file to link into kernels "
-      "(cuda.declare_device); RuntimeError naming the file with NVRTC's log.");
+      py::arg("source"), py::arg("file_name"), py::arg("arch") = "sm_90", py::arg("lto") = false,
+      "The relocatable PTX (str) NVRTC makes of a CUDA C++ file to link into kernels "
+      "(cuda.declare_device), or with lto=True its LTO-IR (bytes, NVRTC -dlto, for nvJitLink); "
+      "RuntimeError naming the file with NVRTC's log.");
+  m.def(
+      "link_kernel",
+      [](const std::string &ptx, const std::string &kernel, const std::string &arch,
+         const std::vector<std::string> &files) {
+        return py::bytes(linkedCubin(ptx, kernel, arch, files));
+      },
+      py::arg("ptx"), py::arg("kernel"), py::arg("arch"), py::arg("files"),
+      "The cubin of kernel `kernel`'s PTX linked with `files` as a kernel's link= files are: "
+      "with a .ltoir file by nvJitLink (no GPU needed), else by the driver's linker. Raises "
+      "LinkError with the linker's log, naming a missing symbol.");
+  m.def("add_nvjitlink_search_directory", &runtime::addNvJitLinkSearchDirectory,
+        py::arg("directory"), "Also look for libnvJitLink.so* in `directory`.");
+  m.def(
+      "nvjitlink_version",
+      [] {
+        runtime::NvJitLinkInfo info = runtime::nvJitLinkInfo();
+        return py::make_tuple(info.major, info.minor, info.path);
+      },
+      "(major, minor, path) of the nvJitLink that links LTO-IR; raises RuntimeError when there "
+      "is none.");
   m.def(
       "typeof",
       [](py::handle value, const std::string &target) {

@@ -2,6 +2,7 @@
 
 #include "kaji/runtime/Error.h"
 #include "kaji/runtime/HostExecutor.h"
+#include "kaji/runtime/NvJitLink.h"
 
 #include <string_view>
 
@@ -13,6 +14,7 @@ namespace {
 PyObject *compileErrorType = nullptr;
 PyObject *cudaErrorType = nullptr;
 PyObject *cudaUnavailableType = nullptr;
+PyObject *linkErrorType = nullptr;
 
 PyObject *newExceptionType(py::module_ &m, const char *name, PyObject *base, const char *doc) {
   std::string qualified = std::string("kaji.") + name;
@@ -47,6 +49,10 @@ void registerErrors(py::module_ &m) {
       m, "CudaUnavailable", PyExc_RuntimeError,
       "No usable CUDA driver or GPU in this process; the message says why. Compiling still "
       "works.");
+  linkErrorType = newExceptionType(
+      m, "LinkError", PyExc_RuntimeError,
+      "nvJitLink could not link a kernel with its link= files (.ltoir among them); the message "
+      "names the files and carries the linker's log, which names a missing symbol.");
 
   py::register_exception_translator([](std::exception_ptr error) {
     try {
@@ -65,6 +71,8 @@ void registerErrors(py::module_ &m) {
       py::object exceptionClass =
           py::module_::import("kaji._exceptions").attr("exception_class")(e.exceptionClass());
       raise(exceptionClass.ptr(), e.what(), py::dict());
+    } catch (const runtime::LinkError &e) {
+      PyErr_SetString(linkErrorType, e.what());
     } catch (const runtime::DriverUnavailable &e) {
       PyErr_SetString(cudaUnavailableType, e.what());
     } catch (const runtime::CudaError &e) {

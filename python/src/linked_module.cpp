@@ -2,7 +2,9 @@
 
 #include "kaji/codegen/cuda/CudaCodegen.h"
 #include "kaji/runtime/Linker.h"
+#include "kaji/runtime/NvJitLink.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <fstream>
 #include <iterator>
@@ -21,24 +23,35 @@ std::string readFile(const std::string &path) {
   return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
 }
 
-bool isCudaSource(const std::string &path) {
-  return path.size() > 3 && path.compare(path.size() - 3, 3, ".cu") == 0;
+bool endsWith(const std::string &path, std::string_view suffix) {
+  return path.size() > suffix.size() &&
+         path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 } // namespace
 
-runtime::Module loadLinkedModule(const std::string &ptx, const std::string &kernel,
-                                 const std::string &arch, const std::vector<std::string> &files) {
+std::string linkedCubin(const std::string &ptx, const std::string &kernel, const std::string &arch,
+                        const std::vector<std::string> &files) {
+  bool lto = std::any_of(files.begin(), files.end(),
+                         [](const std::string &path) { return endsWith(path, ".ltoir"); });
   std::vector<runtime::LinkInput> inputs{{runtime::CU_JIT_INPUT_PTX, kernel + ".ptx", ptx}};
   for (const std::string &path : files) {
     std::string contents = readFile(path);
-    if (isCudaSource(path))
-      inputs.push_back({runtime::CU_JIT_INPUT_PTX, path,
-                        codegen::cuda::compileCudaSource(contents, path, arch)});
+    if (endsWith(path, ".cu"))
+      inputs.push_back(
+          {lto ? runtime::CU_JIT_INPUT_NVVM : runtime::CU_JIT_INPUT_PTX, path,
+           codegen::cuda::compileCudaSource(contents, path, arch,
+                                            lto ? codegen::cuda::DeviceCodeFormat::LtoIr
+                                                : codegen::cuda::DeviceCodeFormat::Ptx)});
     else
       inputs.push_back({runtime::linkInputType(path), path, std::move(contents)});
   }
-  std::string cubin = runtime::linkCubin(inputs);
+  return lto ? runtime::linkWithNvJitLink(inputs, arch) : runtime::linkCubin(inputs);
+}
+
+runtime::Module loadLinkedModule(const std::string &ptx, const std::string &kernel,
+                                 const std::string &arch, const std::vector<std::string> &files) {
+  std::string cubin = linkedCubin(ptx, kernel, arch, files);
   return runtime::Module::loadCubin(std::as_bytes(std::span(cubin.data(), cubin.size())));
 }
 

@@ -10,8 +10,15 @@
 namespace kaji::python {
 
 // `ptx` (kernel `kernel`'s) linked with `files` (.cu compiled by NVRTC for `arch`, .ptx,
-// .cubin, .fatbin, .o, .a) by the driver's linker and loaded. Errors name the file: one that
-// cannot be read or compiled, and the linker's log for a symbol no file defines.
+// .cubin, .fatbin, .o, .a, .ltoir) into a cubin for `arch`. Without LTO-IR the driver's linker
+// links (which needs the driver); with a .ltoir file nvJitLink does, on the CPU, optimising the
+// LTO-IR together (-lto), and .cu files are compiled to LTO-IR to join in. The kernel goes in as
+// PTX with both backends. Errors name the file: one that cannot be read or compiled, and the
+// linker's log for a symbol no file defines.
+std::string linkedCubin(const std::string &ptx, const std::string &kernel, const std::string &arch,
+                        const std::vector<std::string> &files);
+
+// linkedCubin's cubin, loaded on the current device.
 runtime::Module loadLinkedModule(const std::string &ptx, const std::string &kernel,
                                  const std::string &arch, const std::vector<std::string> &files);
 

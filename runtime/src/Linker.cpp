@@ -41,17 +41,27 @@ CUjitInputType linkInputType(std::string_view fileName) {
     return CU_JIT_INPUT_OBJECT;
   if (endsWith(fileName, ".a"))
     return CU_JIT_INPUT_LIBRARY;
+  if (endsWith(fileName, ".ltoir"))
+    return CU_JIT_INPUT_NVVM;
   throw std::invalid_argument("cannot link '" + std::string(fileName) +
-                              "': the driver's linker takes .ptx, .cubin, .fatbin, .o and .a "
+                              "': the linkers take .ptx, .cubin, .fatbin, .o, .a and .ltoir "
                               "files");
 }
 
-std::string linkCubin(const std::vector<LinkInput> &inputs) {
+void checkLinkInputs(const std::vector<LinkInput> &inputs) {
   if (inputs.empty())
     throw std::invalid_argument("nothing to link");
   for (const LinkInput &input : inputs)
     if (input.data.empty())
       throw std::invalid_argument("cannot link '" + input.name + "': it is empty");
+}
+
+std::string linkCubin(const std::vector<LinkInput> &inputs) {
+  checkLinkInputs(inputs);
+  for (const LinkInput &input : inputs)
+    if (input.type == CU_JIT_INPUT_NVVM)
+      throw std::invalid_argument("cannot link '" + input.name +
+                                  "' with the driver's linker: LTO-IR is linked by nvJitLink");
   const Driver &driver = Driver::get();
   const DriverApi &api = driver.api();
   if (!api.cuLinkCreate || !api.cuLinkAddData || !api.cuLinkComplete || !api.cuLinkDestroy)

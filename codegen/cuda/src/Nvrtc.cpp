@@ -2,14 +2,10 @@
 // CUDA toolkit, so it imports, compiles (LLVM path) and runs cpu kernels without it.
 #include "kaji/codegen/cuda/CudaCodegen.h"
 
-#include "CommaSeparated.h"
+#include "kaji/runtime/ToolkitLibrary.h"
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <dlfcn.h>
-#include <filesystem>
-#include <mutex>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -34,6 +30,8 @@ struct NvrtcApi {
   nvrtcResult (*getProgramLog)(nvrtcProgram, char *);
   nvrtcResult (*getPTXSize)(nvrtcProgram, size_t *);
   nvrtcResult (*getPTX)(nvrtcProgram, char *);
+  nvrtcResult (*getLTOIRSize)(nvrtcProgram, size_t *) = nullptr;
+  nvrtcResult (*getLTOIR)(nvrtcProgram, char *) = nullptr;
 };
 
 struct LoadedNvrtc {
@@ -41,107 +39,45 @@ struct LoadedNvrtc {
   NvrtcApi api;
 };
 
-std::mutex searchLock;
-std::vector<std::string> extraDirectories;
-
-// libnvrtc.so* files of `directory`, the most specific name first (libnvrtc.so.13 before
-// libnvrtc.so), skipping libnvrtc-builtins.
-std::vector<std::string> librariesIn(const std::filesystem::path &directory) {
-  std::vector<std::string> found;
-  std::error_code error;
-  for (const auto &entry : std::filesystem::directory_iterator(directory, error)) {
-    std::string name = entry.path().filename().string();
-    if (name.rfind("libnvrtc.so", 0) == 0)
-      found.push_back(entry.path().string());
-  }
-  std::sort(found.begin(), found.end(), [](const std::string &a, const std::string &b) {
-    return a.size() > b.size() || (a.size() == b.size() && a > b);
-  });
-  return found;
+LoadedNvrtc load(const std::vector<std::string> &extraDirectories) {
+  runtime::ToolkitLibrarySearch search{"libnvrtc.so",
+                                       "KAJI_NVRTC",
+                                       extraDirectories,
+                                       {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"},
+                                       "an NVRTC entry point kaji needs (CUDA 11.1 or newer)"};
+  LoadedNvrtc loaded;
+  NvrtcApi &api = loaded.api;
+  auto bindAll = [&api](void *library) {
+    using runtime::bindEntryPoint;
+    // Only NVRTC 12.0 on makes LTO-IR; older ones still compile to PTX.
+    bindEntryPoint(library, api.getLTOIRSize, "nvrtcGetLTOIRSize");
+    bindEntryPoint(library, api.getLTOIR, "nvrtcGetLTOIR");
+    return bindEntryPoint(library, api.getErrorString, "nvrtcGetErrorString") &&
+           bindEntryPoint(library, api.version, "nvrtcVersion") &&
+           bindEntryPoint(library, api.createProgram, "nvrtcCreateProgram") &&
+           bindEntryPoint(library, api.destroyProgram, "nvrtcDestroyProgram") &&
+           bindEntryPoint(library, api.compileProgram, "nvrtcCompileProgram") &&
+           bindEntryPoint(library, api.getProgramLogSize, "nvrtcGetProgramLogSize") &&
+           bindEntryPoint(library, api.getProgramLog, "nvrtcGetProgramLog") &&
+           bindEntryPoint(library, api.getPTXSize, "nvrtcGetPTXSize") &&
+           bindEntryPoint(library, api.getPTX, "nvrtcGetPTX");
+  };
+  loaded.info.path = runtime::openToolkitLibrary(search, bindAll, [](const std::string &where) {
+                       throw NvrtcUnavailable(
+                           "the nvrtc backend needs NVRTC (libnvrtc.so from the CUDA "
+                           "toolkit, or the nvidia-cuda-nvrtc wheel) and none was found; " +
+                           where + ". Set KAJI_NVRTC to the library's path, or use backend='llvm'");
+                     }).path;
+  api.version(&loaded.info.major, &loaded.info.minor);
+  return loaded;
 }
 
-std::vector<std::string> candidates(std::vector<std::string> &searched) {
-  std::vector<std::string> paths;
-  // An explicit path is the only one tried.
-  if (const char *explicitPath = std::getenv("KAJI_NVRTC"); explicitPath && *explicitPath) {
-    searched.push_back(std::string("$KAJI_NVRTC=") + explicitPath);
-    return {explicitPath};
-  }
-  std::vector<std::string> directories;
-  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *root = std::getenv(variable); root && *root)
-      directories.push_back(std::string(root) + "/lib64");
-  directories.push_back("/usr/local/cuda/lib64");
-  {
-    std::lock_guard<std::mutex> guard(searchLock);
-    directories.insert(directories.end(), extraDirectories.begin(), extraDirectories.end());
-  }
-  for (const std::string &directory : directories) {
-    searched.push_back(directory);
-    for (std::string &path : librariesIn(directory))
-      paths.push_back(std::move(path));
-  }
-  // Last, whatever the dynamic loader finds on its own path.
-  for (const char *soname : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}) {
-    searched.push_back(soname);
-    paths.push_back(soname);
-  }
-  return paths;
+runtime::LazyToolkitLibrary<LoadedNvrtc> &nvrtcLibrary() {
+  static runtime::LazyToolkitLibrary<LoadedNvrtc> library(load);
+  return library;
 }
 
-template <class F> bool bind(void *library, F &entry, const char *symbol) {
-  entry = reinterpret_cast<F>(dlsym(library, symbol));
-  return entry != nullptr;
-}
-
-LoadedNvrtc load() {
-  std::vector<std::string> searched;
-  std::string lastError;
-  for (const std::string &path : candidates(searched)) {
-    void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-      const char *message = dlerror();
-      lastError = message ? message : "";
-      continue;
-    }
-    LoadedNvrtc loaded;
-    NvrtcApi &api = loaded.api;
-    bool complete = bind(library, api.getErrorString, "nvrtcGetErrorString") &&
-                    bind(library, api.version, "nvrtcVersion") &&
-                    bind(library, api.createProgram, "nvrtcCreateProgram") &&
-                    bind(library, api.destroyProgram, "nvrtcDestroyProgram") &&
-                    bind(library, api.compileProgram, "nvrtcCompileProgram") &&
-                    bind(library, api.getProgramLogSize, "nvrtcGetProgramLogSize") &&
-                    bind(library, api.getProgramLog, "nvrtcGetProgramLog") &&
-                    bind(library, api.getPTXSize, "nvrtcGetPTXSize") &&
-                    bind(library, api.getPTX, "nvrtcGetPTX");
-    if (!complete) {
-      lastError = path + " lacks an NVRTC entry point kaji needs (CUDA 11.1 or newer)";
-      dlclose(library);
-      continue;
-    }
-    // Kept loaded for the life of the process, as the driver is.
-    loaded.info.path = path;
-    api.version(&loaded.info.major, &loaded.info.minor);
-    return loaded;
-  }
-  std::string where = commaSeparated(searched);
-  throw NvrtcUnavailable("the nvrtc backend needs NVRTC (libnvrtc.so from the CUDA toolkit, or "
-                         "the nvidia-cuda-nvrtc wheel) and none was found; searched " +
-                         where + (lastError.empty() ? "" : " (last error: " + lastError + ")") +
-                         ". Set KAJI_NVRTC to the library's path, or use backend='llvm'");
-}
-
-// Loaded once; a failure is not remembered, so installing NVRTC (or adding a search
-// directory) later in the process works.
-const LoadedNvrtc &nvrtc() {
-  static std::mutex lock;
-  static std::unique_ptr<LoadedNvrtc> loaded;
-  std::lock_guard<std::mutex> guard(lock);
-  if (!loaded)
-    loaded = std::make_unique<LoadedNvrtc>(load());
-  return *loaded;
-}
+const LoadedNvrtc &nvrtc() { return nvrtcLibrary().get(); }
 
 // `sm_90` → its number; anything else is a std::runtime_error.
 std::string archNumber(const std::string &arch) {
@@ -187,16 +123,24 @@ bool callsLinkedCode(const ir::Module &module) {
 }
 
 struct NvrtcOutput {
-  std::optional<std::string> ptx; // none when NVRTC rejected the source
+  std::optional<std::string> code; // PTX or LTO-IR; none when NVRTC rejected the source
   std::string log;
   std::string error; // NVRTC's name for the failure
 };
 
-// `source` compiled by NVRTC to PTX for compute_`arch`, with kaji's prelude as a header or
+// `source` compiled by NVRTC to `format` for compute_`arch`, with kaji's prelude as a header or
 // without.
 NvrtcOutput runNvrtc(const std::string &source, const std::string &programName,
-                     const std::string &arch, std::vector<std::string> flags, bool withPrelude) {
+                     const std::string &arch, std::vector<std::string> flags, bool withPrelude,
+                     DeviceCodeFormat format = DeviceCodeFormat::Ptx) {
   const NvrtcApi &api = nvrtc().api;
+  const bool ltoIr = format == DeviceCodeFormat::LtoIr;
+  if (ltoIr && !api.getLTOIR)
+    throw NvrtcUnavailable("NVRTC " + std::to_string(nvrtc().info.major) + "." +
+                           std::to_string(nvrtc().info.minor) + " (" + nvrtc().info.path +
+                           ") cannot make LTO-IR (nvrtcGetLTOIR, CUDA 12.0 on)");
+  if (ltoIr)
+    flags.push_back("-dlto");
   const char *headerText = preludeText().data();
   std::string headerName(preludeName());
   const char *headerNames[] = {headerName.c_str()};
@@ -234,12 +178,13 @@ NvrtcOutput runNvrtc(const std::string &source, const std::string &programName,
     return output;
   }
   size_t size = 0;
-  api.getPTXSize(program, &size);
-  std::string ptx(size, '\0');
-  api.getPTX(program, ptx.data());
-  while (!ptx.empty() && ptx.back() == '\0')
-    ptx.pop_back();
-  output.ptx = std::move(ptx);
+  (ltoIr ? api.getLTOIRSize : api.getPTXSize)(program, &size);
+  std::string code(size, '\0');
+  (ltoIr ? api.getLTOIR : api.getPTX)(program, code.data());
+  // PTX is text whose size counts its NUL; LTO-IR is binary, taken whole.
+  while (!ltoIr && !code.empty() && code.back() == '\0')
+    code.pop_back();
+  output.code = std::move(code);
   return output;
 }
 
@@ -251,22 +196,19 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 } // namespace
 
 void addNvrtcSearchDirectory(const std::string &directory) {
-  std::lock_guard<std::mutex> guard(searchLock);
-  if (std::find(extraDirectories.begin(), extraDirectories.end(), directory) ==
-      extraDirectories.end())
-    extraDirectories.push_back(directory);
+  nvrtcLibrary().addSearchDirectory(directory);
 }
 
 NvrtcInfo nvrtcInfo() { return nvrtc().info; }
 
 std::string compileCudaSource(const std::string &source, const std::string &fileName,
-                              const std::string &arch) {
+                              const std::string &arch, DeviceCodeFormat format) {
   NvrtcOutput output = runNvrtc(source, fileName, archNumber(arch), {"-rdc=true"},
-                                /*withPrelude=*/false);
-  if (!output.ptx)
+                                /*withPrelude=*/false, format);
+  if (!output.code)
     throw NvrtcCompileError("NVRTC could not compile '" + fileName + "' (" + output.error + "):\n" +
                             output.log);
-  return *output.ptx;
+  return *output.code;
 }
 
 std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options,
@@ -289,13 +231,13 @@ std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options
   if (callsLinkedCode(module))
     flags.push_back("-rdc=true");
   NvrtcOutput output = runNvrtc(source, programName, arch, flags, /*withPrelude=*/true);
-  if (!output.ptx)
+  if (!output.code)
     throw ir::CompileError(errorLocation(output.log, module),
                            "NVRTC rejected the CUDA C++ of this kernel (" + output.error + "):\n" +
                                output.log);
   if (timings)
     timings->emitMs = millisecondsSince(start);
-  return *output.ptx;
+  return *output.code;
 }
 
 } // namespace kaji::codegen::cuda

@@ -72,6 +72,8 @@ enum CUjitInputType : int {
   CU_JIT_INPUT_FATBINARY = 2,
   CU_JIT_INPUT_OBJECT = 3,
   CU_JIT_INPUT_LIBRARY = 4,
+  // LTO-IR (cuda.h's NVVM input): kaji links it with nvJitLink (NvJitLink.h), not the driver.
+  CU_JIT_INPUT_NVVM = 5,
 };
 
 // Stream capture (CUDA graphs).

@@ -18,13 +18,18 @@ struct LinkInput {
   std::string data;
 };
 
-// The input type of a file the linker takes, by its suffix: .ptx, .cubin, .fatbin, .o, .a.
-// Anything else throws std::invalid_argument naming the file (CUDA C++ is compiled first).
+// The input type of a file a linker takes, by its suffix: .ptx, .cubin, .fatbin, .o, .a, and
+// .ltoir (CU_JIT_INPUT_NVVM, which only nvJitLink takes: NvJitLink.h). Anything else throws
+// std::invalid_argument naming the file (CUDA C++ is compiled first).
 CUjitInputType linkInputType(std::string_view fileName);
+
+// Throws std::invalid_argument for no inputs or an empty one, naming it.
+void checkLinkInputs(const std::vector<LinkInput> &inputs);
 
 // Links `inputs` into a cubin for the selected device. Throws CudaError whose detail is the
 // linker's error log (which names a missing symbol and the input that wants it), or
-// std::invalid_argument for no inputs or an empty one; DriverUnavailable without a driver.
+// std::invalid_argument for no inputs, an empty one or LTO-IR; DriverUnavailable without a
+// driver.
 std::string linkCubin(const std::vector<LinkInput> &inputs);
 
 } // namespace kaji::runtime

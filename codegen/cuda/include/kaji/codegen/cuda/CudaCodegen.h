@@ -66,10 +66,16 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-// A user's CUDA C++ file (cuda.declare_device's link=) compiled by NVRTC to relocatable PTX
+// What NVRTC makes of a user's CUDA C++ file: PTX for the driver's linker, or LTO-IR (-dlto)
+// for nvJitLink to optimise together with the other LTO-IR it links.
+enum class DeviceCodeFormat { Ptx, LtoIr };
+
+// A user's CUDA C++ file (cuda.declare_device's link=) compiled by NVRTC to relocatable code
 // (-rdc=true, so its extern "C" __device__ functions stay for the linker) for `arch` ("sm_90").
-// Throws NvrtcCompileError naming `fileName` with NVRTC's log, NvrtcUnavailable without NVRTC.
+// Throws NvrtcCompileError naming `fileName` with NVRTC's log, NvrtcUnavailable without NVRTC
+// (or, for LTO-IR, with an NVRTC older than 12.0).
 std::string compileCudaSource(const std::string &source, const std::string &fileName,
-                              const std::string &arch);
+                              const std::string &arch,
+                              DeviceCodeFormat format = DeviceCodeFormat::Ptx);
 
 } // namespace kaji::codegen::cuda

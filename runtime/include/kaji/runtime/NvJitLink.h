@@ -1,0 +1,49 @@
+#pragma once
+
+// nvJitLink, the toolkit's linker library (libnvJitLink.so, CUDA 12.0 on), opened with dlopen:
+// it links LTO-IR (.ltoir, nvcc -dlto / NVRTC -dlto), which the driver's linker does not, with
+// PTX, cubins, fatbinaries, objects and libraries into a cubin. It runs on the CPU: no driver
+// or GPU is needed to link.
+
+#include "kaji/runtime/Linker.h"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kaji::runtime {
+
+// nvJitLink cannot be loaded, or lacks an entry point kaji needs.
+class NvJitLinkUnavailable : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// nvJitLink refused the inputs; the message names them and carries its error log, which
+// names an undefined symbol and the input that wants it.
+class LinkError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Also looks for libnvJitLink.so* in `directory` (the Python package adds the nvidia-nvjitlink
+// wheel's), after $KAJI_NVJITLINK, $CUDA_HOME, $CUDA_PATH and /usr/local/cuda.
+void addNvJitLinkSearchDirectory(const std::string &directory);
+
+// The loaded library's path and version; throws NvJitLinkUnavailable naming every place
+// searched.
+struct NvJitLinkInfo {
+  std::string path;
+  unsigned major = 0;
+  unsigned minor = 0;
+};
+NvJitLinkInfo nvJitLinkInfo();
+
+// Links `inputs` into a cubin for `arch` ("sm_90"). With an LTO-IR input (CU_JIT_INPUT_NVVM)
+// the link optimises the LTO-IR inputs together (-lto); nvJitLink refuses -lto without one.
+// Throws std::invalid_argument for no inputs, an empty one or an `arch` not of the form sm_XX,
+// LinkError with nvJitLink's log (an architecture it does not know among its reasons),
+// NvJitLinkUnavailable naming the LTO-IR input (or the first) when there is no nvJitLink.
+std::string linkWithNvJitLink(const std::vector<LinkInput> &inputs, const std::string &arch);
+
+} // namespace kaji::runtime
