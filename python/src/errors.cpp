@@ -65,6 +65,8 @@ void registerErrors(py::module_ &m) {
       py::object exceptionClass =
           py::module_::import("kaji._exceptions").attr("exception_class")(e.exceptionClass());
       raise(exceptionClass.ptr(), e.what(), py::dict());
+    } catch (const runtime::OutOfMemory &e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
     } catch (const runtime::DriverUnavailable &e) {
       PyErr_SetString(cudaUnavailableType, e.what());
     } catch (const runtime::CudaError &e) {
