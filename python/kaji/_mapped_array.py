@@ -41,7 +41,7 @@ class MappedArray(numpy.ndarray):
                 "typestr": self.dtype.str, "data": (device, False), "version": 3,
                 "stream": None}
 
-    def _deviceaddress(self):
+    def _device_address(self):
         if self._mapping is None:
             return None
         host, size, device = self._mapping

@@ -47,4 +47,8 @@ def __getattr__(name):
         from kaji import _random
 
         return _random
+    if name == "MappedArray":  # its module imports numpy, which `import kaji` does not
+        from kaji._mapped_array import MappedArray
+
+        return MappedArray
     raise AttributeError(f"module 'kaji.cuda' has no attribute {name!r}")

@@ -200,7 +200,6 @@ def test_mapped_array_is_written_by_a_kernel_and_read_on_the_host_without_a_copy
     cuda.synchronize()
     np.testing.assert_array_equal(values, np.arange(1, 1001))
     # A view of it is mapped too; a value computed from it is host memory.
-    assert "__cuda_array_interface__" in dir(values[10:])
     assert values[10:].__cuda_array_interface__["data"][0] == (
         values.__cuda_array_interface__["data"][0] + 40)
     assert not hasattr(values + 1, "__cuda_array_interface__")
@@ -218,13 +217,20 @@ def test_mapped_block_gives_device_arrays_over_the_host_memory():
 
 
 @gpu
-@pytest.mark.parametrize("attach_global", [True, False])
-def test_managed_array_is_shared_by_host_and_kernels(attach_global):
-    values = cuda.managed_array((10, 10), dtype=np.float32, attach_global=attach_global)
+def test_managed_array_is_shared_by_host_and_kernels():
+    values = cuda.managed_array((10, 10), dtype=np.float32)
+    assert isinstance(values, cuda.MappedArray)
     values[:] = 1.5
     add_one[1, 128](values.reshape(-1))
     cuda.synchronize()
     np.testing.assert_array_equal(values, np.full((10, 10), 2.5, dtype=np.float32))
+
+
+@gpu
+def test_managed_array_attached_to_the_host_is_host_memory_to_numpy():
+    values = cuda.managed_array(64, dtype=np.int16, attach_global=False)
+    values[:] = np.arange(64)
+    assert values.sum() == np.arange(64).sum()
 
 
 @gpu
@@ -278,3 +284,24 @@ def test_staged_numpy_arguments_on_a_stream_come_back_updated():
     host[:] = 7
     add_one[4, 128, stream](host)
     np.testing.assert_array_equal(host, np.full(512, 8))
+
+
+def test_views_of_a_mapped_array_keep_its_device_address_and_computed_arrays_drop_it():
+    from kaji._mapped_array import MappedArray
+
+    memory = np.zeros(400, dtype=np.uint8)
+    values = MappedArray((100,), np.int32, buffer=memory)
+    values._mapping = (memory.__array_interface__["data"][0], memory.nbytes, 0x7000_0000)
+    interface = values.__cuda_array_interface__
+    assert interface["data"] == (0x7000_0000, False) and interface["strides"] is None
+    assert interface["shape"] == (100,) and interface["typestr"] == "<i4"
+    assert values[10:].__cuda_array_interface__["data"][0] == 0x7000_0000 + 40
+    every_other = values[::2].__cuda_array_interface__
+    assert every_other["strides"] == (8,) and every_other["shape"] == (50,)
+    assert values.reshape(10, 10).__cuda_array_interface__["shape"] == (10, 10)
+    assert not hasattr(values + 1, "__cuda_array_interface__")
+    assert not hasattr(values.copy(), "__cuda_array_interface__")
+
+
+def test_host_memory_kaji_did_not_page_lock_is_pageable():
+    assert not kaji._core.is_page_locked(np.zeros(16))
