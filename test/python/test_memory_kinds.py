@@ -305,3 +305,68 @@ def test_views_of_a_mapped_array_keep_its_device_address_and_computed_arrays_dro
 
 def test_host_memory_kaji_did_not_page_lock_is_pageable():
     assert not kaji._core.is_page_locked(np.zeros(16))
+
+
+class _FakeCore:
+    """kaji._core's memory kinds over ordinary numpy memory, mapped at a made-up device
+    address: the Python layer's shapes, orders and mappings checked without a GPU."""
+
+    DEVICE_BASE = 0x7700_0000_0000
+
+    def __init__(self):
+        self.locked = []
+
+    def pinned_host_memory(self, nbytes, portable=False, mapped=False, write_combined=False):
+        return np.zeros(nbytes, dtype=np.uint8), self.DEVICE_BASE if mapped else 0
+
+    def managed_memory(self, nbytes, attach_global=True):
+        return np.zeros(nbytes, dtype=np.uint8)
+
+    def PageLock(self, array, portable=False, mapped=False):
+        core = self
+        core.locked.append(id(array))
+
+        class Lock:
+            device_pointer = core.DEVICE_BASE
+
+            def release(self):
+                core.locked.remove(id(array))
+
+        return Lock()
+
+
+@pytest.fixture
+def fake_gpu_memory(monkeypatch):
+    from kaji import _memory_kinds
+
+    fake = _FakeCore()
+    monkeypatch.setattr(_memory_kinds, "_core", fake)
+    monkeypatch.setattr(_memory_kinds, "_on_host", lambda: False)
+    return fake
+
+
+def test_the_python_layer_lays_out_each_kind(fake_gpu_memory):
+    pinned = cuda.pinned_array((3, 5), dtype=np.int16, order="F")
+    assert type(pinned) is np.ndarray and pinned.flags["F_CONTIGUOUS"] and pinned.shape == (3, 5)
+    strided = cuda.pinned_array(4, dtype=np.float32, strides=(8,))
+    assert strided.strides == (8,) and strided.base.nbytes == 3 * 8 + 4
+    mapped = cuda.mapped_array((4, 4), dtype=np.float64)
+    assert isinstance(mapped, cuda.MappedArray)
+    assert mapped[1].__cuda_array_interface__["data"][0] == _FakeCore.DEVICE_BASE + 32
+    managed = cuda.managed_array(8, dtype=np.int32)
+    assert managed.__cuda_array_interface__["data"][0] == managed.__array_interface__["data"][0]
+
+
+def test_the_python_layer_locks_for_the_block_only(fake_gpu_memory, monkeypatch):
+    from kaji import _memory_kinds
+
+    monkeypatch.setattr(_memory_kinds, "from_cuda_array_interface",
+                        lambda desc, owner, sync: desc)
+    first, second = np.zeros(3), np.ones((2, 2), dtype=np.int8)
+    with cuda.pinned(first, second):
+        assert len(fake_gpu_memory.locked) == 2
+    assert fake_gpu_memory.locked == []
+    with cuda.mapped(second) as desc:
+        assert desc["shape"] == (2, 2) and desc["typestr"] == "|i1"
+        assert desc["data"] == (_FakeCore.DEVICE_BASE, False)
+    assert fake_gpu_memory.locked == []
