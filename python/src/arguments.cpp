@@ -94,7 +94,10 @@ void read(py::handle object, Argument &argument, ArgumentTarget target,
 } // namespace
 
 void Argument::stage(const runtime::Stream *stream) {
-  staged = DeviceArray::fromHost(py::reinterpret_borrow<py::array>(host), stream);
+  // Not owning: the staged array dies with the launch, before the stream.
+  AllocationStream allocateOn(std::shared_ptr<void>(), stream);
+  staged = DeviceArray::fromHost(py::reinterpret_borrow<py::array>(host), stream, false,
+                                 std::move(allocateOn));
   viewArray(*this, staged->element(), staged->data(), staged->shape(), staged->strides());
 }
 
