@@ -57,10 +57,15 @@ def device_array_like(ary, stream=None):
         fortran = flags is not None and flags["F_CONTIGUOUS"] and not flags["C_CONTIGUOUS"]
         order = "F" if fortran else "C"
         return device_array(ary.shape, ary.dtype, order, stream=stream)
-    # Fastest-varying axis first: by the size of its stride, the later axis first on a tie.
-    axis_order = sorted(range(len(ary.shape)), key=lambda axis: (abs(ary.strides[axis]), -axis))
-    return _core.device_array(ary.shape, ary.dtype, on_host=_on_host(), axis_order=axis_order,
+    return _core.device_array(ary.shape, ary.dtype, on_host=_on_host(),
+                              axis_order=empty_like_axis_order(ary),
                               stream=_kaji_stream(stream))
+
+
+def empty_like_axis_order(ary):
+    """The axes of a strided `ary` in the order numpy's empty_like lays them out, fastest-
+    varying first: by the size of the stride, the later axis first on a tie."""
+    return sorted(range(len(ary.shape)), key=lambda axis: (abs(ary.strides[axis]), -axis))
 
 
 def is_cuda_array(obj):

@@ -10,11 +10,11 @@ ordinary numpy array (which kernels of the cpu target read in place), and ``pinn
 import contextlib
 
 from kaji import _core
-from kaji._arrays import from_cuda_array_interface
+from kaji._arrays import empty_like_axis_order, from_cuda_array_interface
 from kaji._target import default_target
 
-__all__ = ["managed_array", "mapped", "mapped_array", "pinned", "pinned_array",
-           "pinned_array_like"]
+__all__ = ["managed_array", "mapped", "mapped_array", "mapped_array_like", "pinned",
+           "pinned_array", "pinned_array_like"]
 
 
 def _on_host():
@@ -67,25 +67,46 @@ def pinned_array(shape, dtype="float64", strides=None, order="C"):
     return _array(memory, shape, dtype, strides, order)
 
 
+def _layout_like(ary):
+    """(order, strides) of a dense array laid out as numpy's empty_like lays out `ary`: C or F
+    for a contiguous one, the order of its strides for a strided view (Numba's *_like)."""
+    flags = ary.flags
+    if flags["C_CONTIGUOUS"] or flags["F_CONTIGUOUS"] or ary.ndim <= 1:
+        return ("F" if flags["F_CONTIGUOUS"] and not flags["C_CONTIGUOUS"] else "C"), None
+    strides = [0] * ary.ndim
+    stride = ary.dtype.itemsize
+    for axis in empty_like_axis_order(ary):
+        strides[axis] = stride
+        stride *= ary.shape[axis]
+    return "C", tuple(strides)
+
+
 def pinned_array_like(ary):
-    """pinned_array with `ary`'s shape, dtype and (C or F) order."""
-    fortran = ary.flags["F_CONTIGUOUS"] and not ary.flags["C_CONTIGUOUS"]
-    return pinned_array(ary.shape, ary.dtype, order="F" if fortran else "C")
+    """pinned_array with `ary`'s shape and dtype, laid out as numpy's empty_like would."""
+    order, strides = _layout_like(ary)
+    return pinned_array(ary.shape, ary.dtype, strides=strides, order=order)
 
 
 def mapped_array(shape, dtype="float64", strides=None, order="C", stream=0, portable=False,
-                 wp=False):
+                 wc=False):
     """An uninitialized MappedArray in page-locked host memory mapped into the device's
     address space: kernels read and write it over the bus, without copies. `portable` maps it
-    for every device's context; `wp` (write-combined) makes the host's writes and the
+    for every device's context; `wc` (write-combined) makes the host's writes and the
     device's reads faster and the host's reads very slow. `stream` is accepted for Numba
     compatibility (the allocation is synchronous)."""
     shape, dtype, nbytes = _layout(shape, dtype, strides, order)
     if _on_host():
         return _array(None, shape, dtype, strides, order)
     memory, device = _core.pinned_host_memory(nbytes, portable=portable, mapped=True,
-                                              write_combined=wp)
+                                              write_combined=wc)
     return _array(memory, shape, dtype, strides, order, device_address=device)
+
+
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """mapped_array with `ary`'s shape and dtype, laid out as numpy's empty_like would."""
+    order, strides = _layout_like(ary)
+    return mapped_array(ary.shape, ary.dtype, strides=strides, order=order, stream=stream,
+                        portable=portable, wc=wc)
 
 
 def managed_array(shape, dtype="float64", strides=None, order="C", stream=0,
@@ -125,11 +146,11 @@ def pinned(*arrays):
 
 
 @contextlib.contextmanager
-def mapped(*arrays, stream=0, portable=False, wp=False):
+def mapped(*arrays, stream=0, portable=False):
     """Page-locks and maps the numpy `arrays` for the ``with`` block and gives device arrays
     over the same memory (one, or a list for several), which kernels read and write in place;
-    they are invalid after the block. `wp` is accepted for Numba compatibility (registered
-    memory cannot be write-combined). Without a GPU it gives the numpy arrays themselves."""
+    they are invalid after the block. `portable` (kaji's) maps them for every device's
+    context. Without a GPU it gives the numpy arrays themselves."""
     _numpy_arrays(arrays, "mapped()")
     with contextlib.ExitStack() as unlock:
         if _on_host():

@@ -370,3 +370,12 @@ def test_the_python_layer_locks_for_the_block_only(fake_gpu_memory, monkeypatch)
         assert desc["shape"] == (2, 2) and desc["typestr"] == "|i1"
         assert desc["data"] == (_FakeCore.DEVICE_BASE, False)
     assert fake_gpu_memory.locked == []
+
+
+@pytest.mark.parametrize("make_like", [cuda.pinned_array_like, cuda.mapped_array_like])
+def test_like_arrays_take_numpys_empty_like_layout(cpu_target, make_like):
+    strided = np.zeros((6, 8), dtype=np.float32, order="F")[::2, ::2]
+    like = make_like(strided)
+    assert like.shape == (3, 4) and like.dtype == np.float32
+    assert like.strides == np.empty_like(strided).strides
+    assert make_like(np.zeros((2, 3), order="F")).flags["F_CONTIGUOUS"]
