@@ -12,8 +12,12 @@ typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 
 enum { CUDA_SUCCESS = 0, CUDA_ERROR_OUT_OF_MEMORY = 2 };
-enum { ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1, ATTRIBUTE_CC_MAJOR = 75, ATTRIBUTE_CC_MINOR = 76,
-       ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115 };
+enum {
+  ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+  ATTRIBUTE_CC_MAJOR = 75,
+  ATTRIBUTE_CC_MINOR = 76,
+  ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115
+};
 
 static const size_t total_bytes = (size_t)1 << 30;
 static size_t used_bytes;
@@ -21,8 +25,20 @@ static int context;
 static uintptr_t next_stream = 0x100;
 
 /* The counters, in the order fake_counts() reports them. */
-enum { ALLOC, ALLOC_ASYNC, FREE, FREE_ASYNC, HOST_ALLOC, HOST_FREE, HOST_REGISTER,
-       HOST_UNREGISTER, ALLOC_MANAGED, COPY_ASYNC, STREAM_SYNCHRONIZE, COUNTERS };
+enum {
+  ALLOC,
+  ALLOC_ASYNC,
+  FREE,
+  FREE_ASYNC,
+  HOST_ALLOC,
+  HOST_FREE,
+  HOST_REGISTER,
+  HOST_UNREGISTER,
+  ALLOC_MANAGED,
+  COPY_ASYNC,
+  STREAM_SYNCHRONIZE,
+  COUNTERS
+};
 static int counts[COUNTERS];
 
 int fake_counter_count(void) { return COUNTERS; }
@@ -46,7 +62,10 @@ static void release(CUdeviceptr pointer) {
 }
 
 CUresult cuInit(unsigned flags) { return CUDA_SUCCESS; }
-CUresult cuDriverGetVersion(int *version) { *version = 12040; return CUDA_SUCCESS; }
+CUresult cuDriverGetVersion(int *version) {
+  *version = 12040;
+  return CUDA_SUCCESS;
+}
 CUresult cuGetErrorName(CUresult error, const char **name) {
   *name = error == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY" : "CUDA_ERROR_UNKNOWN";
   return CUDA_SUCCESS;
@@ -55,8 +74,14 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
   *text = "fake";
   return CUDA_SUCCESS;
 }
-CUresult cuDeviceGetCount(int *count) { *count = 1; return CUDA_SUCCESS; }
-CUresult cuDeviceGet(int *device, int ordinal) { *device = ordinal; return CUDA_SUCCESS; }
+CUresult cuDeviceGetCount(int *count) {
+  *count = 1;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGet(int *device, int ordinal) {
+  *device = ordinal;
+  return CUDA_SUCCESS;
+}
 CUresult cuDeviceGetName(char *name, int length, int device) {
   snprintf(name, (size_t)length, "Fake GPU");
   return CUDA_SUCCESS;
@@ -64,10 +89,17 @@ CUresult cuDeviceGetName(char *name, int length, int device) {
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   const char *pools = getenv("FAKE_MEMORY_POOLS");
   switch (attribute) {
-  case ATTRIBUTE_MEMORY_POOLS_SUPPORTED: *value = !pools || strcmp(pools, "0") != 0; break;
-  case ATTRIBUTE_CC_MAJOR: *value = 9; break;
-  case ATTRIBUTE_CC_MINOR: *value = 0; break;
-  default: *value = 1024;
+  case ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
+    *value = !pools || strcmp(pools, "0") != 0;
+    break;
+  case ATTRIBUTE_CC_MAJOR:
+    *value = 9;
+    break;
+  case ATTRIBUTE_CC_MINOR:
+    *value = 0;
+    break;
+  default:
+    *value = 1024;
   }
   return CUDA_SUCCESS;
 }
@@ -79,7 +111,10 @@ CUresult cuDevicePrimaryCtxRetain(void **handle, int device) {
   *handle = &context;
   return CUDA_SUCCESS;
 }
-CUresult cuCtxGetCurrent(void **handle) { *handle = &context; return CUDA_SUCCESS; }
+CUresult cuCtxGetCurrent(void **handle) {
+  *handle = &context;
+  return CUDA_SUCCESS;
+}
 CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total) {
   *free_bytes = total_bytes - used_bytes;
   *total = total_bytes;
@@ -90,8 +125,15 @@ CUresult cuFuncGetAttribute(int *value, int attribute, void *function) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes) { counts[ALLOC]++; return allocate(p, bytes); }
-CUresult cuMemFree_v2(CUdeviceptr p) { counts[FREE]++; release(p); return CUDA_SUCCESS; }
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes) {
+  counts[ALLOC]++;
+  return allocate(p, bytes);
+}
+CUresult cuMemFree_v2(CUdeviceptr p) {
+  counts[FREE]++;
+  release(p);
+  return CUDA_SUCCESS;
+}
 CUresult cuMemAllocAsync(CUdeviceptr *p, size_t bytes, void *stream) {
   counts[ALLOC_ASYNC]++;
   return allocate(p, bytes);
@@ -110,12 +152,19 @@ CUresult cuMemHostAlloc(void **p, size_t bytes, unsigned flags) {
   *p = calloc(1, bytes);
   return CUDA_SUCCESS;
 }
-CUresult cuMemFreeHost(void *p) { counts[HOST_FREE]++; free(p); return CUDA_SUCCESS; }
+CUresult cuMemFreeHost(void *p) {
+  counts[HOST_FREE]++;
+  free(p);
+  return CUDA_SUCCESS;
+}
 CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned flags) {
   counts[HOST_REGISTER]++;
   return CUDA_SUCCESS;
 }
-CUresult cuMemHostUnregister(void *p) { counts[HOST_UNREGISTER]++; return CUDA_SUCCESS; }
+CUresult cuMemHostUnregister(void *p) {
+  counts[HOST_UNREGISTER]++;
+  return CUDA_SUCCESS;
+}
 /* Unified addressing: mapped host memory has the same address on the device. */
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *device, void *host, unsigned flags) {
   *device = (CUdeviceptr)(uintptr_t)host;
@@ -156,14 +205,33 @@ CUresult cuStreamSynchronize(void *stream) {
 }
 
 /* What kaji binds but these checks never need: succeed and do nothing. */
-#define SUCCEED(name) \
+#define SUCCEED(name)                                                                              \
   CUresult name() { return CUDA_SUCCESS; }
-SUCCEED(cuCtxSetCurrent) SUCCEED(cuCtxSynchronize) SUCCEED(cuModuleLoadDataEx)
-SUCCEED(cuModuleUnload) SUCCEED(cuModuleGetFunction) SUCCEED(cuModuleGetGlobal_v2)
-SUCCEED(cuOccupancyMaxPotentialBlockSize) SUCCEED(cuOccupancyMaxActiveBlocksPerMultiprocessor)
-SUCCEED(cuFuncSetAttribute) SUCCEED(cuLaunchKernel) SUCCEED(cuLaunchCooperativeKernel)
-SUCCEED(cuMemcpyPeerAsync) SUCCEED(cuDeviceCanAccessPeer) SUCCEED(cuCtxEnablePeerAccess)
-SUCCEED(cuMemsetD8_v2) SUCCEED(cuMemsetD32_v2) SUCCEED(cuMemsetD8Async)
-SUCCEED(cuMemsetD32Async) SUCCEED(cuStreamDestroy_v2) SUCCEED(cuStreamWaitEvent)
-SUCCEED(cuEventCreate) SUCCEED(cuEventDestroy_v2) SUCCEED(cuEventRecord)
-SUCCEED(cuEventSynchronize) SUCCEED(cuEventQuery) SUCCEED(cuEventElapsedTime)
+// clang-format off
+SUCCEED(cuCtxSetCurrent)
+SUCCEED(cuCtxSynchronize)
+SUCCEED(cuModuleLoadDataEx)
+SUCCEED(cuModuleUnload)
+SUCCEED(cuModuleGetFunction)
+SUCCEED(cuModuleGetGlobal_v2)
+SUCCEED(cuOccupancyMaxPotentialBlockSize)
+SUCCEED(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+SUCCEED(cuFuncSetAttribute)
+SUCCEED(cuLaunchKernel)
+SUCCEED(cuLaunchCooperativeKernel)
+SUCCEED(cuMemcpyPeerAsync)
+SUCCEED(cuDeviceCanAccessPeer)
+SUCCEED(cuCtxEnablePeerAccess)
+SUCCEED(cuMemsetD8_v2)
+SUCCEED(cuMemsetD32_v2)
+SUCCEED(cuMemsetD8Async)
+SUCCEED(cuMemsetD32Async)
+SUCCEED(cuStreamDestroy_v2)
+SUCCEED(cuStreamWaitEvent)
+SUCCEED(cuEventCreate)
+SUCCEED(cuEventDestroy_v2)
+SUCCEED(cuEventRecord)
+SUCCEED(cuEventSynchronize)
+SUCCEED(cuEventQuery)
+SUCCEED(cuEventElapsedTime)
+// clang-format on
