@@ -2,6 +2,7 @@
 stream-ordered pool, kaji.memory_info and the process's memory limit. The cpu-target tests
 run everywhere (KAJI_TARGET=cpu); the gpu ones on the GPU machine."""
 
+import gc
 import subprocess
 import sys
 
@@ -248,6 +249,7 @@ def test_an_impossible_allocation_is_a_memory_error_naming_size_and_free_memory(
 
 @gpu
 def test_allocations_past_the_limit_are_memory_errors_naming_it(no_limit):
+    gc.collect()  # arrays of earlier tests freed now, not while the headroom is measured
     kept = kaji.device_array(1 << 20, dtype=np.uint8)
     kaji.set_memory_limit(kaji._core.memory_in_use() + (2 << 20))
     second = kaji.device_array(1 << 20, dtype=np.uint8)
