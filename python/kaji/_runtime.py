@@ -173,12 +173,15 @@ def memory_info():
 
 def set_memory_limit(nbytes):
     """Caps the device memory kaji allocates in this process (device arrays and managed
-    arrays, counted while they live) at `nbytes`; None removes the cap. An allocation past
-    it raises MemoryError naming the limit. The environment variable KAJI_MEMORY_LIMIT sets
-    it at start-up ("1073741824", "512MiB", "4GiB"). Works without a GPU too."""
+    arrays, counted while they live) at `nbytes` (an int, or a string such as "512MiB" or
+    "4GiB"); None removes the cap. An allocation past it raises MemoryError naming the limit.
+    The environment variable KAJI_MEMORY_LIMIT sets it at start-up, in the same spellings.
+    Works without a GPU too."""
+    if isinstance(nbytes, str):
+        nbytes = _core.parse_byte_size(nbytes)
     if nbytes is not None and (not isinstance(nbytes, int) or isinstance(nbytes, bool)):
-        raise TypeError(f"set_memory_limit takes a number of bytes (an int) or None, not "
-                        f"{nbytes!r}")
+        raise TypeError(f"set_memory_limit takes a number of bytes (an int or a string such "
+                        f"as '4GiB') or None, not {nbytes!r}")
     if nbytes is not None and nbytes < 0:
         raise ValueError(f"set_memory_limit: the limit cannot be negative ({nbytes})")
     _core.set_memory_limit(nbytes)

@@ -103,6 +103,8 @@ void bindMemoryKinds(py::module_ &m) {
         "The process's limit on kaji's device memory in bytes, or None.");
   m.def("set_memory_limit", &runtime::setMemoryLimit, py::arg("nbytes"),
         "Sets (None removes) the process's limit on kaji's device memory.");
+  m.def("parse_byte_size", &runtime::parseByteSize, py::arg("text"),
+        "'512MiB' -> 536870912, as KAJI_MEMORY_LIMIT is read; ValueError for anything else.");
   m.def("memory_in_use", &runtime::memoryInUse,
         "The bytes of kaji's live device and managed buffers.");
 }

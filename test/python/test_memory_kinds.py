@@ -93,8 +93,12 @@ def test_misuse_names_the_problem(cpu_target, call, error, message):
 def test_the_memory_limit_is_set_read_and_removed(no_limit):
     kaji.set_memory_limit(1 << 20)
     assert kaji.memory_limit() == 1 << 20 and cuda.memory_limit() == 1 << 20
+    kaji.set_memory_limit("1.5 GiB")
+    assert kaji.memory_limit() == 3 << 29
     kaji.set_memory_limit(None)
     assert kaji.memory_limit() is None
+    with pytest.raises(ValueError, match="'4GB' is not a byte size"):
+        kaji.set_memory_limit("4GB")
 
 
 @pytest.mark.parametrize("setting, limit", [("123456", 123456), ("512MiB", 512 << 20),
