@@ -23,6 +23,7 @@ from kaji._core import (
     Stream,
 )
 from kaji._arrays import *  # noqa: F403 (the array functions, see its __all__)
+from kaji._memory_kinds import *  # noqa: F403 (pinned, mapped and managed memory)
 from kaji._runtime import (
     close,
     current_context,
@@ -37,8 +38,11 @@ from kaji._runtime import (
     graph,
     is_available,
     legacy_default_stream,
+    memory_info,
+    memory_limit,
     per_thread_default_stream,
     select_device,
+    set_memory_limit,
     stream,
     synchronize,
     unavailable_reason,

@@ -23,7 +23,8 @@ def to_device(obj, stream=None, copy=True, to=None):
     """A device copy (host-backed for the cpu target) of `obj` (a numpy array or anything
     numpy.asarray takes), made after the work queued on `stream`; with `to`, copies into that
     device array instead; with ``copy=False``, only allocates. A DeviceArray is returned as it
-    is."""
+    is. With a kaji `stream` the memory is stream-ordered (see device_array), and the copy
+    from a page-locked `obj` (kaji.pinned_array, kaji.pinned) is left queued on it."""
     if isinstance(obj, DeviceArray) and to is None:
         return obj
     import numpy
@@ -34,29 +35,37 @@ def to_device(obj, stream=None, copy=True, to=None):
         to.copy_to_device(host, stream=stream)
         return to
     if not copy:
-        return device_array_like(host)
+        return device_array_like(host, stream=stream)
     return _core.to_device(host, stream=stream, on_host=_on_host())
 
 
 def device_array(shape, dtype="float64", order="C", stream=None):
-    """An uninitialized device array. Allocation is synchronous; `stream` is accepted for
-    Numba compatibility."""
-    return _core.device_array(shape, dtype, order, on_host=_on_host())
+    """An uninitialized device array. With a kaji `stream`, its memory comes from the
+    device's stream-ordered pool and is freed in that stream's order: use it on that stream,
+    or order other streams after it (an event). Without one, any stream may use it."""
+    return _core.device_array(shape, dtype, order, on_host=_on_host(),
+                              stream=_kaji_stream(stream))
 
 
 def device_array_like(ary, stream=None):
     """An uninitialized device array of `ary`'s shape and dtype, laid out as numpy's
     empty_like lays it out: C or F order for a contiguous `ary`, and for a strided view the
-    dense layout whose axes go in the order of the view's strides. `stream` is accepted for
-    Numba compatibility."""
+    dense layout whose axes go in the order of the view's strides. `stream` as for
+    device_array."""
     flags = getattr(ary, "flags", None)
     if flags is None or flags["C_CONTIGUOUS"] or flags["F_CONTIGUOUS"] or len(ary.shape) <= 1:
         fortran = flags is not None and flags["F_CONTIGUOUS"] and not flags["C_CONTIGUOUS"]
         order = "F" if fortran else "C"
-        return device_array(ary.shape, ary.dtype, order)
-    # Fastest-varying axis first: by the size of its stride, the later axis first on a tie.
-    axis_order = sorted(range(len(ary.shape)), key=lambda axis: (abs(ary.strides[axis]), -axis))
-    return _core.device_array(ary.shape, ary.dtype, on_host=_on_host(), axis_order=axis_order)
+        return device_array(ary.shape, ary.dtype, order, stream=stream)
+    return _core.device_array(ary.shape, ary.dtype, on_host=_on_host(),
+                              axis_order=empty_like_axis_order(ary),
+                              stream=_kaji_stream(stream))
+
+
+def empty_like_axis_order(ary):
+    """The axes of a strided `ary` in the order numpy's empty_like lays them out, fastest-
+    varying first: by the size of the stride, the later axis first on a tie."""
+    return sorted(range(len(ary.shape)), key=lambda axis: (abs(ary.strides[axis]), -axis))
 
 
 def is_cuda_array(obj):

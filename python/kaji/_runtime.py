@@ -165,6 +165,33 @@ class Context:
         return f"<kaji context of device {self.device.id}>"
 
 
+def memory_info():
+    """(free, total) bytes of the current device's memory, now: a MemoryInfo namedtuple, as
+    ``cuda.current_context().get_memory_info()``. CudaUnavailable without a GPU."""
+    return current_context().get_memory_info()
+
+
+def set_memory_limit(nbytes):
+    """Caps the device memory kaji allocates in this process (device arrays and managed
+    arrays, counted while they live) at `nbytes` (an int, or a string such as "512MiB" or
+    "4GiB"); None removes the cap. An allocation past it raises MemoryError naming the limit.
+    The environment variable KAJI_MEMORY_LIMIT sets it at start-up, in the same spellings.
+    Works without a GPU too."""
+    if isinstance(nbytes, str):
+        nbytes = _core.parse_byte_size(nbytes)
+    if nbytes is not None and (not isinstance(nbytes, int) or isinstance(nbytes, bool)):
+        raise TypeError(f"set_memory_limit takes a number of bytes (an int or a string such "
+                        f"as '4GiB') or None, not {nbytes!r}")
+    if nbytes is not None and nbytes < 0:
+        raise ValueError(f"set_memory_limit: the limit cannot be negative ({nbytes})")
+    _core.set_memory_limit(nbytes)
+
+
+def memory_limit():
+    """The cap set by set_memory_limit or KAJI_MEMORY_LIMIT in bytes, or None."""
+    return _core.memory_limit()
+
+
 def current_context(devnum=None):
     """The primary context of device `devnum`, by default the current device (which it then
     becomes)."""

@@ -7,6 +7,7 @@ Inside kernels the compiler treats ``cuda`` as the kaji module itself.
 create_xoroshiro128p_states`` as with Numba); it runs on first use."""
 
 from kaji._arrays import *  # noqa: F403 (the array functions, see its __all__)
+from kaji._memory_kinds import *  # noqa: F403 (pinned, mapped and managed memory)
 from kaji._core import CudaError, CudaUnavailable, PerformanceWarning
 from kaji._runtime import (
     close,
@@ -21,8 +22,11 @@ from kaji._runtime import (
     gpus,
     is_available,
     legacy_default_stream,
+    memory_info,
+    memory_limit,
     per_thread_default_stream,
     select_device,
+    set_memory_limit,
     stream,
     synchronize,
     unavailable_reason,
@@ -43,4 +47,8 @@ def __getattr__(name):
         from kaji import _random
 
         return _random
+    if name == "MappedArray":  # its module imports numpy, which `import kaji` does not
+        from kaji._mapped_array import MappedArray
+
+        return MappedArray
     raise AttributeError(f"module 'kaji.cuda' has no attribute {name!r}")

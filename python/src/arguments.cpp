@@ -38,6 +38,14 @@ void viewHostArray(Argument &argument, py::array host) {
             std::span(host.strides(), size_t(host.ndim())));
 }
 
+// A numpy subclass that exports __cuda_array_interface__ (kaji.cuda's mapped and managed
+// arrays) is memory the device reads in place: passed without staging copies. Plain ndarrays
+// skip the attribute lookup, which the launch fast path cannot afford.
+bool isDeviceAccessibleNumpyArray(py::handle object) {
+  auto *ndarray = reinterpret_cast<PyTypeObject *>(py::detail::npy_api::get().PyArray_Type_);
+  return Py_TYPE(object.ptr()) != ndarray && py::isinstance<py::array>(object);
+}
+
 void readDeviceArray(Argument &argument, const DeviceArray &array, ArgumentTarget target) {
   if (array.onHost() && target == ArgumentTarget::Cuda)
     throw py::type_error("a host-backed device array (made while the default target was cpu) "
@@ -57,6 +65,10 @@ void read(py::handle object, Argument &argument, ArgumentTarget target,
   } else if (std::optional<ScalarValue> scalar = scalarValue(object)) {
     argument.scalar = *scalar;
     argument.type = ir::Type::scalar(scalar->kind);
+  } else if (target == ArgumentTarget::Cuda && isDeviceAccessibleNumpyArray(object) &&
+             cudaArrayInterfaceView(object, argument.foreign)) {
+    const ArrayView &view = argument.foreign;
+    viewArray(argument, view.element, view.data, view.shape, view.strides);
   } else if (py::isinstance<py::array>(object)) {
     if (target == ArgumentTarget::Host)
       viewHostArray(argument, py::reinterpret_borrow<py::array>(object));
@@ -82,14 +94,21 @@ void read(py::handle object, Argument &argument, ArgumentTarget target,
 } // namespace
 
 void Argument::stage(const runtime::Stream *stream) {
-  staged = DeviceArray::fromHost(py::reinterpret_borrow<py::array>(host), stream);
+  // Not owning: the staged array dies with the launch, before the stream.
+  AllocationStream allocateOn(std::shared_ptr<void>(), stream);
+  staged = DeviceArray::fromHost(py::reinterpret_borrow<py::array>(host), stream, false,
+                                 std::move(allocateOn));
   viewArray(*this, staged->element(), staged->data(), staged->shape(), staged->strides());
 }
 
 void Argument::unstage(const runtime::Stream *stream) {
   auto array = py::reinterpret_borrow<py::array>(host);
-  if (staged && array.writeable())
-    staged->copyToHost(array, stream);
+  if (!staged || !array.writeable())
+    return;
+  staged->copyToHost(array, stream);
+  // A launch with numpy arguments returns with them updated, page-locked or not.
+  if (stream)
+    stream->synchronize();
 }
 
 void readArgument(py::handle object, Argument &argument, const std::string &kernel, size_t index,

@@ -36,7 +36,9 @@ struct Argument {
   py::object hostCopy; // cpu target: the writable copy of a read-only numpy array
 
   bool needsStaging() const { return host && !staged; }
-  // Copies the numpy array to a new device array (after the work queued on `stream`).
+  // Copies the numpy array to a new device array (after the work queued on `stream`); on a
+  // kaji stream the array is stream-ordered memory from the pool. The launch drops it before
+  // it returns, so the stream, which the launch holds, outlives it.
   void stage(const runtime::Stream *stream);
   // Copies the device array back into the numpy array unless that is read-only.
   void unstage(const runtime::Stream *stream);

@@ -5,9 +5,11 @@
 #include "array_sizes.h"
 #include "dtypes.h"
 #include "launch_stream.h"
+#include "shared_reference.h"
 
 #include "bindings.h"
 
+#include "kaji/runtime/PageLockedMemory.h"
 #include "kaji/runtime/PeerCopy.h"
 
 #include <pybind11/stl.h>
@@ -30,6 +32,13 @@ std::vector<int64_t> hostStrides(const py::array &host) {
   return std::vector<int64_t>(host.strides(), host.strides() + host.ndim());
 }
 
+// Pageable host memory may be reused by the caller as soon as a copy returns, and the driver
+// may still be reading or writing it: wait for the stream unless the memory is page-locked.
+void finishUnlessPageLocked(const void *host, size_t bytes, const runtime::Stream &stream) {
+  if (!runtime::isPageLocked(host, bytes))
+    stream.synchronize();
+}
+
 } // namespace
 
 DeviceArray::DeviceArray(ir::ScalarKind element, std::vector<int64_t> shape,
@@ -39,8 +48,10 @@ DeviceArray::DeviceArray(ir::ScalarKind element, std::vector<int64_t> shape,
     : element_(element), shape_(std::move(shape)), strides_(std::move(strides)),
       buffer_(std::move(buffer)), data_(data), hostBuffer_(std::move(hostBuffer)) {}
 
-// Copies that follow the work queued on `stream` when one is given, and are done on return.
-// A host-backed array copies with memcpy: the cpu target has no queued work.
+// Copies that follow the work queued on `stream` when one is given. They are done on return,
+// except that a copy from or to page-locked host memory on a stream is left queued there, as
+// Numba's are: the caller synchronizes the stream before touching that memory. A host-backed
+// array copies with memcpy: the cpu target has no queued work.
 void DeviceArray::copyIn(runtime::CUdeviceptr dst, const void *src, size_t bytes,
                          const runtime::Stream *stream) const {
   if (bytes == 0)
@@ -52,7 +63,7 @@ void DeviceArray::copyIn(runtime::CUdeviceptr dst, const void *src, size_t bytes
   if (!stream)
     return runtime::copyHostToDevice(dst, src, bytes);
   runtime::copyHostToDeviceAsync(dst, src, bytes, *stream);
-  stream->synchronize();
+  finishUnlessPageLocked(src, bytes, *stream);
 }
 
 void DeviceArray::copyOut(void *dst, runtime::CUdeviceptr src, size_t bytes,
@@ -66,20 +77,21 @@ void DeviceArray::copyOut(void *dst, runtime::CUdeviceptr src, size_t bytes,
   if (!stream)
     return runtime::copyDeviceToHost(dst, src, bytes);
   runtime::copyDeviceToHostAsync(dst, src, bytes, *stream);
-  stream->synchronize();
+  finishUnlessPageLocked(dst, bytes, *stream);
 }
 
 DeviceArray DeviceArray::empty(std::vector<int64_t> shape, ir::ScalarKind element,
-                               bool fortranOrder, bool onHost) {
+                               bool fortranOrder, bool onHost, AllocationStream allocateOn) {
   std::vector<int64_t> axisOrder(shape.size());
   std::iota(axisOrder.begin(), axisOrder.end(), 0);
   if (!fortranOrder)
     std::reverse(axisOrder.begin(), axisOrder.end());
-  return emptyInAxisOrder(std::move(shape), element, axisOrder, onHost);
+  return emptyInAxisOrder(std::move(shape), element, axisOrder, onHost, std::move(allocateOn));
 }
 
 DeviceArray DeviceArray::emptyInAxisOrder(std::vector<int64_t> shape, ir::ScalarKind element,
-                                          const std::vector<int64_t> &axisOrder, bool onHost) {
+                                          const std::vector<int64_t> &axisOrder, bool onHost,
+                                          AllocationStream allocateOn) {
   int64_t bytes = checkedElementCount(shape, ir::byteSize(element)) * ir::byteSize(element);
   std::vector<int64_t> sorted = axisOrder;
   std::sort(sorted.begin(), sorted.end());
@@ -99,7 +111,7 @@ DeviceArray DeviceArray::emptyInAxisOrder(std::vector<int64_t> shape, ir::Scalar
     return DeviceArray(element, std::move(shape), std::move(strides), nullptr, data,
                        std::move(memory));
   }
-  auto buffer = std::make_shared<runtime::DeviceBuffer>(size_t(bytes));
+  auto buffer = std::make_shared<runtime::DeviceBuffer>(size_t(bytes), std::move(allocateOn));
   runtime::CUdeviceptr data = buffer->pointer();
   return DeviceArray(element, std::move(shape), std::move(strides), std::move(buffer), data);
 }
@@ -107,20 +119,17 @@ DeviceArray DeviceArray::emptyInAxisOrder(std::vector<int64_t> shape, ir::Scalar
 DeviceArray DeviceArray::foreign(const ArrayView &view, py::object owner) {
   // The owner rides in the buffer's control block: the aliasing pointer itself is null, as
   // kaji allocated nothing.
-  std::shared_ptr<py::object> keepAlive(new py::object(std::move(owner)), [](py::object *object) {
-    py::gil_scoped_acquire gil;
-    delete object;
-  });
-  std::shared_ptr<runtime::DeviceBuffer> buffer(keepAlive, nullptr);
+  std::shared_ptr<runtime::DeviceBuffer> buffer(sharedReference(std::move(owner)), nullptr);
   return DeviceArray(view.element, view.shape, view.strides, std::move(buffer), view.data);
 }
 
 DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Stream *stream,
-                                  bool onHost) {
+                                  bool onHost, AllocationStream allocateOn) {
   ir::ScalarKind element = scalarKindFromDtype(hostArray.dtype());
   if (hostArray.flags() & (py::array::c_style | py::array::f_style)) {
     bool fortranOrder = !(hostArray.flags() & py::array::c_style);
-    DeviceArray device = empty(hostShape(hostArray), element, fortranOrder, onHost);
+    DeviceArray device =
+        empty(hostShape(hostArray), element, fortranOrder, onHost, std::move(allocateOn));
     device.copyIn(device.data_, hostArray.data(), size_t(hostArray.nbytes()), stream);
     return device;
   }
@@ -135,7 +144,7 @@ DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Str
     return DeviceArray(element, std::move(shape), std::move(strides), nullptr, data,
                        std::move(copy));
   }
-  auto buffer = std::make_shared<runtime::DeviceBuffer>(bytes);
+  auto buffer = std::make_shared<runtime::DeviceBuffer>(bytes, std::move(allocateOn));
   runtime::CUdeviceptr spanStart = buffer->pointer();
   DeviceArray device(element, std::move(shape), std::move(strides), std::move(buffer),
                      spanStart - runtime::CUdeviceptr(low));
@@ -610,24 +619,27 @@ void bindDeviceArray(py::module_ &m) {
   m.def(
       "to_device",
       [](const py::array &host, Stream stream, bool onHost) {
-        return DeviceArray::fromHost(host, LaunchStream(stream).get(), onHost);
+        LaunchStream queue(stream);
+        return DeviceArray::fromHost(host, queue.get(), onHost, queue.retained());
       },
       py::arg("ary"), py::arg("stream") = py::none(), py::arg("on_host") = false);
   m.def(
       "device_array",
       [](py::handle shape, const py::object &dtype, const std::string &order, bool onHost,
-         std::optional<std::vector<int64_t>> axisOrder) {
+         std::optional<std::vector<int64_t>> axisOrder, Stream stream) {
         if (order != "C" && order != "F")
           throw py::value_error("order must be 'C' or 'F', not '" + order + "'");
+        AllocationStream allocateOn = LaunchStream(stream).retained();
         if (axisOrder)
           return DeviceArray::emptyInAxisOrder(readShape(shape), scalarKindFromDtype(dtype),
-                                               *axisOrder, onHost);
+                                               *axisOrder, onHost, std::move(allocateOn));
         return DeviceArray::empty(readShape(shape), scalarKindFromDtype(dtype), order == "F",
-                                  onHost);
+                                  onHost, std::move(allocateOn));
       },
       py::arg("shape"), py::arg("dtype"), py::arg("order") = "C", py::arg("on_host") = false,
-      py::arg("axis_order") = py::none(),
-      "Uninitialized; `axis_order` (fastest-varying axis first) overrides `order`.");
+      py::arg("axis_order") = py::none(), py::arg("stream") = py::none(),
+      "Uninitialized; `axis_order` (fastest-varying axis first) overrides `order`; with a "
+      "kaji `stream`, allocated (and later freed) in its order from the memory pool.");
 }
 
 } // namespace kaji::python

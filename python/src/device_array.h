@@ -21,6 +21,10 @@ namespace kaji::python {
 
 namespace py = pybind11;
 
+// The stream a new array's memory is allocated on, from the device's memory pool, and freed
+// on (runtime::DeviceBuffer); null for memory that any stream may use at once.
+using AllocationStream = std::shared_ptr<const runtime::Stream>;
+
 class DeviceArray {
 public:
   DeviceArray(ir::ScalarKind element, std::vector<int64_t> shape, std::vector<int64_t> strides,
@@ -29,16 +33,17 @@ public:
   // Uninitialized memory, row-major or column-major: on the selected device, or in host
   // memory when `onHost`.
   static DeviceArray empty(std::vector<int64_t> shape, ir::ScalarKind element, bool fortranOrder,
-                           bool onHost = false);
+                           bool onHost = false, AllocationStream allocateOn = nullptr);
   // Uninitialized and dense, with `axisOrder` (a permutation of the axes, fastest-varying
   // first) deciding the strides: numpy's empty_like of a strided array.
   static DeviceArray emptyInAxisOrder(std::vector<int64_t> shape, ir::ScalarKind element,
-                                      const std::vector<int64_t> &axisOrder, bool onHost = false);
+                                      const std::vector<int64_t> &axisOrder, bool onHost = false,
+                                      AllocationStream allocateOn = nullptr);
   // A copy of `host` (on the device unless `onHost`) with the same strides. A strided view
   // is copied with the bytes it spans, as Numba does, so that `x.strides` reads the same in
   // a kernel on every target.
   static DeviceArray fromHost(const py::array &host, const runtime::Stream *stream = nullptr,
-                              bool onHost = false);
+                              bool onHost = false, AllocationStream allocateOn = nullptr);
 
   // A view of device memory another library owns (described by its
   // __cuda_array_interface__): `owner` stays alive as long as any view of it does.

@@ -73,6 +73,8 @@ void registerErrors(py::module_ &m) {
       raise(exceptionClass.ptr(), e.what(), py::dict());
     } catch (const runtime::LinkError &e) {
       PyErr_SetString(linkErrorType, e.what());
+    } catch (const runtime::OutOfMemory &e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
     } catch (const runtime::DriverUnavailable &e) {
       PyErr_SetString(cudaUnavailableType, e.what());
     } catch (const runtime::CudaError &e) {

@@ -1,6 +1,7 @@
 #include "launch_stream.h"
 
 #include "integers.h"
+#include "shared_reference.h"
 
 #include <string>
 
@@ -52,6 +53,13 @@ LaunchStream::LaunchStream(py::handle object) {
                          Py_TYPE(object.ptr())->tp_name +
                          "'; kaji.external_stream(handle) wraps a raw CUstream");
   }
+}
+
+std::shared_ptr<const runtime::Stream> LaunchStream::retained() const {
+  // Another library's stream is already owned by stream_ (its handle by that library).
+  if (!stream_ || !py::isinstance<runtime::Stream>(owner_))
+    return stream_;
+  return std::shared_ptr<const runtime::Stream>(sharedReference(owner_), stream_.get());
 }
 
 } // namespace kaji::python

@@ -22,6 +22,9 @@ public:
 
   // Null for the default stream.
   const runtime::Stream *get() const { return stream_.get(); }
+  // The stream, keeping the Python object that owns it alive as long as the pointer lives:
+  // for memory freed in the stream's order after the launch or copy returns.
+  std::shared_ptr<const runtime::Stream> retained() const;
 
   template <class F> void forEachPythonReference(F &&f) const { f(owner_); }
 

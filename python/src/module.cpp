@@ -11,6 +11,7 @@ PYBIND11_MODULE(_core, m) {
   kaji::python::bindCompiler(m);
   kaji::python::bindRuntime(m);
   kaji::python::bindDeviceArray(m);
+  kaji::python::bindMemoryKinds(m);
   kaji::python::bindDispatcher(m);
   kaji::python::bindGraphs(m);
 }

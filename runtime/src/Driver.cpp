@@ -68,6 +68,12 @@ void Driver::resolveEntryPoints() {
   bind(api_.cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel");
   bind(api_.cuMemAlloc, "cuMemAlloc_v2");
   bind(api_.cuMemFree, "cuMemFree_v2");
+  bind(api_.cuMemHostAlloc, "cuMemHostAlloc");
+  bind(api_.cuMemFreeHost, "cuMemFreeHost");
+  bind(api_.cuMemHostRegister, "cuMemHostRegister_v2");
+  bind(api_.cuMemHostUnregister, "cuMemHostUnregister");
+  bind(api_.cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2");
+  bind(api_.cuMemAllocManaged, "cuMemAllocManaged");
   bind(api_.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
   bind(api_.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
   bind(api_.cuMemcpyDtoD, "cuMemcpyDtoD_v2");
@@ -96,11 +102,14 @@ void Driver::resolveEntryPoints() {
     bind(api_.cuEventElapsedTime, "cuEventElapsedTime_v2");
   else
     bind(api_.cuEventElapsedTime, "cuEventElapsedTime");
-  // Graphs are optional: a driver without them still launches; Graph.h names what is missing.
+  // Optional entry points: a driver without them still launches; Graph.h and Linker.h name
+  // what is missing, and allocations fall back to cuMemAlloc.
   auto bindOptional = [this](auto &entry, const char *symbol) {
     entry =
         reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(library_.get(), symbol));
   };
+  bindOptional(api_.cuMemAllocAsync, "cuMemAllocAsync");
+  bindOptional(api_.cuMemFreeAsync, "cuMemFreeAsync");
   bindOptional(api_.cuLinkCreate, "cuLinkCreate_v2");
   bindOptional(api_.cuLinkAddData, "cuLinkAddData_v2");
   bindOptional(api_.cuLinkComplete, "cuLinkComplete");

@@ -1,10 +1,15 @@
 #include "kaji/runtime/Memory.h"
 
 #include "kaji/runtime/Context.h"
+#include "kaji/runtime/Device.h"
 #include "kaji/runtime/Driver.h"
 #include "kaji/runtime/Stream.h"
 
+#include <cstdlib>
+#include <map>
+#include <mutex>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 namespace kaji::runtime {
@@ -37,18 +42,32 @@ std::string allocationDetail(std::size_t bytes, int device) {
 
 } // namespace
 
-DeviceBuffer::DeviceBuffer(std::size_t bytes) : size_(bytes), device_(selectedDevice()) {
+DeviceBuffer::DeviceBuffer(std::size_t bytes) : DeviceBuffer(bytes, nullptr) {}
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes, std::shared_ptr<const Stream> stream)
+    : size_(bytes), device_(selectedDevice()) {
   if (bytes == 0)
     return;
+  reservation_ = MemoryReservation(bytes);
   driver_ = &onSelectedDevice();
-  CUresult result = driver_->api().cuMemAlloc(&pointer_, bytes);
+  bool pooled =
+      stream && stream->owned() && stream->device() == device_ && memoryPoolsSupported(device_);
+  const char *call = pooled ? "cuMemAllocAsync" : "cuMemAlloc";
+  CUresult result = pooled ? driver_->api().cuMemAllocAsync(&pointer_, bytes, stream->handle())
+                           : driver_->api().cuMemAlloc(&pointer_, bytes);
+  if (result == CUDA_ERROR_OUT_OF_MEMORY ||
+      (result != CUDA_SUCCESS && bytes > Device::get(device_).memoryInfo().first))
+    throw outOfDeviceMemory(bytes, device_);
   if (result != CUDA_SUCCESS)
-    driver_->raise(result, "cuMemAlloc", allocationDetail(bytes, device_));
+    driver_->raise(result, call, allocationDetail(bytes, device_));
+  if (pooled)
+    freeOn_ = std::move(stream);
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
     : pointer_(std::exchange(other.pointer_, 0)), size_(std::exchange(other.size_, 0)),
-      device_(other.device_), driver_(other.driver_) {}
+      device_(other.device_), driver_(other.driver_), freeOn_(std::move(other.freeOn_)),
+      reservation_(std::move(other.reservation_)) {}
 
 DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
   if (this != &other) {
@@ -57,6 +76,8 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
     size_ = std::exchange(other.size_, 0);
     device_ = other.device_;
     driver_ = other.driver_;
+    freeOn_ = std::move(other.freeOn_);
+    reservation_ = std::move(other.reservation_);
   }
   return *this;
 }
@@ -66,10 +87,42 @@ DeviceBuffer::~DeviceBuffer() { release(); }
 void DeviceBuffer::release() noexcept {
   // A destructor cannot report failure; after a device fault or at exit the driver refuses
   // every call, and the memory goes with the context.
-  if (pointer_ && detail::tryMakeCurrent(device_))
-    driver_->api().cuMemFree(pointer_);
+  if (pointer_ && detail::tryMakeCurrent(device_)) {
+    if (freeOn_)
+      driver_->api().cuMemFreeAsync(pointer_, freeOn_->handle());
+    else
+      driver_->api().cuMemFree(pointer_);
+  }
   pointer_ = 0;
   size_ = 0;
+  freeOn_.reset();
+  reservation_ = MemoryReservation();
+}
+
+bool memoryPoolsSupported(int device) {
+  static std::mutex mutex;
+  static std::map<int, bool> supported;
+  std::lock_guard lock(mutex);
+  auto [entry, added] = supported.try_emplace(device, false);
+  if (added) {
+    const char *setting = std::getenv("KAJI_MEMORY_POOL");
+    bool wanted = !setting || std::string_view(setting) != "0";
+    entry->second = wanted && Driver::get().api().cuMemAllocAsync &&
+                    Device::get(device).attribute(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED);
+  }
+  return entry->second;
+}
+
+OutOfMemory outOfDeviceMemory(std::size_t bytes, int device) {
+  std::string message =
+      "cannot allocate " + describeBytes(bytes) + " on device " + std::to_string(device) + ": ";
+  try {
+    auto [freeBytes, totalBytes] = Device::get(device).memoryInfo();
+    message += describeBytes(freeBytes) + " of its " + describeBytes(totalBytes) + " are free";
+  } catch (const std::exception &failure) {
+    message += std::string("its free memory is unknown (") + failure.what() + ")";
+  }
+  return OutOfMemory(message);
 }
 
 void DeviceBuffer::copyFromHost(const void *src, std::size_t bytes) {

@@ -54,6 +54,12 @@ struct DriverApi {
 
   CUresult (*cuMemAlloc)(CUdeviceptr *pointer, std::size_t bytes);
   CUresult (*cuMemFree)(CUdeviceptr pointer);
+  CUresult (*cuMemHostAlloc)(void **pointer, std::size_t bytes, unsigned flags);
+  CUresult (*cuMemFreeHost)(void *pointer);
+  CUresult (*cuMemHostRegister)(void *pointer, std::size_t bytes, unsigned flags);
+  CUresult (*cuMemHostUnregister)(void *pointer);
+  CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr *device, void *host, unsigned flags);
+  CUresult (*cuMemAllocManaged)(CUdeviceptr *pointer, std::size_t bytes, unsigned flags);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, std::size_t bytes);
   CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, std::size_t bytes);
   CUresult (*cuMemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes);
@@ -91,6 +97,11 @@ struct DriverApi {
                             void **optionValues);
   CUresult (*cuLinkComplete)(CUlinkState state, void **cubin, std::size_t *size);
   CUresult (*cuLinkDestroy)(CUlinkState state);
+
+  // Stream-ordered allocation (CUDA 11.2). Optional: without them every allocation is
+  // cuMemAlloc's.
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *pointer, std::size_t bytes, CUstream stream);
+  CUresult (*cuMemFreeAsync)(CUdeviceptr pointer, CUstream stream);
 
   // CUDA graphs. Optional: null when the driver lacks them (Graph.h then says so).
   CUresult (*cuStreamBeginCapture)(CUstream stream, CUstreamCaptureMode mode);

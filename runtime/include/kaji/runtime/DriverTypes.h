@@ -24,6 +24,7 @@ using CUlinkState = struct CUlinkState_st *;
 inline constexpr CUresult CUDA_SUCCESS = 0;
 inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
+inline constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
 inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 inline constexpr CUresult CUDA_ERROR_INVALID_CONTEXT = 201;
@@ -31,6 +32,7 @@ inline constexpr CUresult CUDA_ERROR_INVALID_PTX = 218;
 inline constexpr CUresult CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222;
 inline constexpr CUresult CUDA_ERROR_INVALID_HANDLE = 400;
 inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
+inline constexpr CUresult CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712;
 
 enum CUdevice_attribute : int {
   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
@@ -46,6 +48,7 @@ enum CUdevice_attribute : int {
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+  CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115,
 };
 
 enum CUfunction_attribute : int {
@@ -104,6 +107,14 @@ struct CUDA_KERNEL_NODE_PARAMS {
 inline constexpr unsigned CU_STREAM_DEFAULT = 0x0;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0x0;
 inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
+// Flags of cuMemHostAlloc, cuMemHostRegister and cuMemAllocManaged.
+inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
+inline constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x2;
+inline constexpr unsigned CU_MEMHOSTALLOC_WRITECOMBINED = 0x4;
+inline constexpr unsigned CU_MEMHOSTREGISTER_PORTABLE = 0x1;
+inline constexpr unsigned CU_MEMHOSTREGISTER_DEVICEMAP = 0x2;
+inline constexpr unsigned CU_MEM_ATTACH_GLOBAL = 0x1;
+inline constexpr unsigned CU_MEM_ATTACH_HOST = 0x2;
 // Pseudo-handles cuda.h defines for the two default streams.
 inline const CUstream CU_STREAM_LEGACY = reinterpret_cast<CUstream>(0x1);
 inline const CUstream CU_STREAM_PER_THREAD = reinterpret_cast<CUstream>(0x2);

@@ -16,6 +16,13 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+// An allocation that cannot be made: past the process's memory limit (MemoryLimit.h), or
+// more than the device has free. The message names the size and the limit or the free memory.
+class OutOfMemory : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 // A driver call returned something other than CUDA_SUCCESS. what() reads
 // "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)", followed
 // on the next lines by the detail (the JIT error log for module loads) when there is one.

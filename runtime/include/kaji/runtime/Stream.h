@@ -27,6 +27,9 @@ public:
   CUstream handle() const { return handle_; }
   int device() const { return device_; }
   bool isDefault() const { return handle_ == nullptr; }
+  // Whether this object created the stream (and destroys it), rather than taking another
+  // library's handle or a default stream.
+  bool owned() const { return owner_ != nullptr; }
   // Waits until all work queued on the stream is done.
   void synchronize() const;
   // Work queued on this stream from now on starts after the work queued so far on `producer`

@@ -1,0 +1,187 @@
+"""The memory paths on a fake CUDA driver (fake_driver/fake_libcuda.c: host memory, each call
+counted, kernels not run), so that CI without a GPU checks them: which allocations come from
+the stream-ordered pool, which copies stay queued on a stream, that mapped and managed arrays
+reach kernels without staging copies, page-locking for a block, and the memory errors. Each
+check runs in its own process with KAJI_CUDA_DRIVER naming the fake; skipped where no C
+compiler builds it. test_memory_kinds.py checks the same on a real GPU."""
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+SOURCE = pathlib.Path(__file__).parent / "fake_driver" / "fake_libcuda.c"
+
+# Loaded in each check's process: counts() reads the fake's counters; changes(action) runs
+# `action` and gives how much each counter moved.
+PRELUDE = '''
+import ctypes, os, warnings
+import numpy as np
+import kaji
+from kaji import cuda
+warnings.simplefilter("ignore", kaji.PerformanceWarning)
+_fake = ctypes.CDLL(os.environ["KAJI_CUDA_DRIVER"])
+_NAMES = ("alloc", "alloc_async", "free", "free_async", "host_alloc", "host_free",
+          "host_register", "host_unregister", "alloc_managed", "copy_async",
+          "stream_synchronize")
+assert _fake.fake_counter_count() == len(_NAMES)
+
+def counts():
+    values = (ctypes.c_int * len(_NAMES))()
+    _fake.fake_counts(values)
+    return dict(zip(_NAMES, values))
+
+def changes(action):
+    before = counts()
+    action()
+    after = counts()
+    return {name: after[name] - before[name] for name in _NAMES if after[name] != before[name]}
+'''
+
+
+@pytest.fixture(scope="module")
+def fake_driver(tmp_path_factory):
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        pytest.skip("no C compiler to build the fake CUDA driver")
+    library = tmp_path_factory.mktemp("fake_driver") / "libcuda.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(library), str(SOURCE)], check=True)
+    return library
+
+
+def run_on_fake(fake_driver, body, **environment):
+    """Runs `body` after PRELUDE on the fake driver; its asserts are the test."""
+    inherited = {name: value for name, value in os.environ.items()
+                 if name not in ("KAJI_MEMORY_LIMIT", "KAJI_MEMORY_POOL")}
+    env = {**inherited, "PYTHONPATH": os.pathsep.join(sys.path), "KAJI_TARGET": "cuda",
+           "KAJI_CUDA_DRIVER": str(fake_driver), **environment}
+    result = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(body)], env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_copies_with_page_locked_memory_stay_queued_and_pageable_ones_wait(fake_driver):
+    run_on_fake(fake_driver, """
+        stream = cuda.stream()
+        pinned = cuda.pinned_array(1000, dtype=np.float32)
+        pinned[:] = np.arange(1000)
+        made = {}
+        assert changes(lambda: made.setdefault("d", cuda.to_device(pinned, stream=stream))) == {
+            "alloc_async": 1, "copy_async": 1}
+        pageable = np.zeros(1000, dtype=np.float32)
+        assert changes(lambda: made["d"].copy_to_host(pageable, stream=stream)) == {
+            "copy_async": 1, "stream_synchronize": 1}
+        back = cuda.pinned_array_like(pinned)
+        assert changes(lambda: made["d"].copy_to_host(back, stream=stream)) == {
+            "copy_async": 1}
+        assert (back == pinned).all() and (pageable == pinned).all()
+        assert changes(lambda: made.clear()) == {"free_async": 1}
+    """)
+
+
+def test_arrays_without_a_stream_or_pool_are_plain_allocations(fake_driver):
+    body = """
+        stream = cuda.stream()
+        kept = []
+        assert changes(lambda: kept.append(cuda.device_array(64))) == {"alloc": 1}
+        assert changes(lambda: kept.append(cuda.device_array(64, stream=0))) == {"alloc": 1}
+        on_stream = changes(lambda: kept.append(cuda.device_array(64, stream=stream)))
+        assert on_stream == ({"alloc_async": 1} if POOLED else {"alloc": 1}), on_stream
+        freed = changes(lambda: kept.clear())
+        assert freed == ({"free": 2, "free_async": 1} if POOLED else {"free": 3}), freed
+    """
+    run_on_fake(fake_driver, "POOLED = True\n" + textwrap.dedent(body))
+    run_on_fake(fake_driver, "POOLED = False\n" + textwrap.dedent(body), FAKE_MEMORY_POOLS="0")
+    run_on_fake(fake_driver, "POOLED = False\n" + textwrap.dedent(body), KAJI_MEMORY_POOL="0")
+
+
+def test_the_pool_frees_every_allocation_it_made(fake_driver):
+    run_on_fake(fake_driver, """
+        stream = cuda.stream()
+        def churn():
+            for _ in range(200):
+                cuda.device_array(1 << 12, stream=stream)
+        in_use = kaji._core.memory_in_use()
+        assert changes(churn) == {"alloc_async": 200, "free_async": 200}
+        assert kaji._core.memory_in_use() == in_use
+        assert kaji.memory_info().free == kaji.memory_info().total
+    """)
+
+
+def test_mapped_and_managed_arrays_reach_kernels_without_staging(fake_driver):
+    run_on_fake(fake_driver, """
+        @cuda.jit
+        def touch(values):
+            i = cuda.grid(1)
+            if i < values.size:
+                values[i] += 1
+
+        mapped = cuda.mapped_array(100, dtype=np.int32)
+        managed = cuda.managed_array(100, dtype=np.int32)
+        assert changes(lambda: touch[1, 128](mapped)) == {}
+        assert changes(lambda: touch[1, 128](mapped[::2])) == {}
+        assert changes(lambda: touch[1, 128](managed)) == {}
+        assert changes(lambda: touch[1, 128](mapped + 1)) == {"alloc": 1, "free": 1}
+        stream = cuda.stream()
+        pinned = cuda.pinned_array(100, dtype=np.int32)
+        staged = changes(lambda: touch[1, 128, stream](pinned))
+        assert staged == {"alloc_async": 1, "free_async": 1, "copy_async": 2,
+                          "stream_synchronize": 1}, staged
+    """)
+
+
+def test_pinned_and_mapped_blocks_register_for_their_duration(fake_driver):
+    run_on_fake(fake_driver, """
+        host = np.arange(64, dtype=np.float64)
+        before = counts()
+        with cuda.pinned(host, host[::2]):
+            assert kaji._core.is_page_locked(host)
+            assert counts()["host_register"] == before["host_register"] + 1
+        assert not kaji._core.is_page_locked(host)
+        assert counts()["host_unregister"] == before["host_unregister"] + 1
+        with cuda.mapped(host[8:]) as device:
+            assert device.device_pointer == host[8:].ctypes.data
+            assert device.shape == (56,)
+        pinned = cuda.pinned_array(8)
+        assert changes(lambda: cuda.pinned(pinned).__enter__()) == {}
+    """)
+
+
+def test_memory_errors_name_the_limit_or_the_free_memory(fake_driver):
+    run_on_fake(fake_driver, """
+        in_use = kaji._core.memory_in_use()
+        kaji.set_memory_limit(in_use + 1000)
+        try:
+            cuda.device_array(2000, dtype=np.uint8)
+            raise AssertionError("allocated past the limit")
+        except MemoryError as error:
+            assert "cannot allocate 2000 bytes" in str(error), error
+            assert f"memory limit is {in_use + 1000} bytes" in str(error), error
+        kaji.set_memory_limit(None)
+        for make in (lambda: cuda.device_array(1 << 40, dtype=np.uint8),
+                     lambda: cuda.managed_array(1 << 40, dtype=np.uint8)):
+            try:
+                make()
+                raise AssertionError("allocated 1 TiB on a 1 GiB device")
+            except MemoryError as error:
+                assert "cannot allocate 1099511627776 bytes (1.0 TiB) on device 0" in str(error)
+                assert "of its 1073741824 bytes (1.0 GiB) are free" in str(error), error
+        assert counts()["alloc_managed"] == 0  # never asked beyond the free memory
+        assert kaji._core.memory_in_use() == in_use
+    """)
+
+
+def test_the_limit_from_the_environment_applies_to_allocations(fake_driver):
+    run_on_fake(fake_driver, """
+        assert kaji.memory_limit() == 1 << 20
+        cuda.device_array(1 << 19, dtype=np.uint8)
+        try:
+            cuda.device_array(2 << 20, dtype=np.uint8)
+            raise AssertionError("allocated past KAJI_MEMORY_LIMIT")
+        except MemoryError as error:
+            assert "memory limit is 1048576 bytes (1.0 MiB)" in str(error), error
+    """, KAJI_MEMORY_LIMIT="1MiB")
