@@ -228,7 +228,7 @@ Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object descri
   settings_.ptx.lineInfo = options.lineInfo;
   settings_.backend = options.backend;
   settings_.ptx.limits = options.limits;
-  settings_.host.boundsCheck = options.boundsCheck;
+  settings_.host.boundsCheck = settings_.ptx.boundsCheck = options.boundsCheck;
   settings_.debug = options.debug;
 }
 
@@ -487,7 +487,7 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
     runtime::launchCooperative(kernel.function, config, stream, kernel.buffer.params.data());
   else
     runtime::launch(kernel.function, config, stream, kernel.buffer.params.data());
-  if (kernel.exceptionSlot)
+  if (kernel.exceptionSlot.slot)
     armExceptionSlot(kernel.exceptionSlot, kernel.compiled->exceptions);
   for (Argument &argument : arguments)
     argument.unstage(stream);
@@ -593,11 +593,12 @@ const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
   bool cooperative = module.ptx.find(ir::kGridBarrierSymbol) != std::string::npos;
   std::vector<driver::ReportedException> table = driver::readExceptionTable(module.ptx);
   ExceptionTable exceptions =
-      table.empty() ? nullptr
-                    : std::make_shared<const std::vector<driver::ReportedException>>(std::move(table));
-  compiled_.push_back(std::make_unique<CompiledKernel>(
-      CompiledKernel{arch, params.params, params.structure, std::move(module.ptx),
-                     module.entryNames.at(0), cooperative, std::move(exceptions)}));
+      table.empty()
+          ? nullptr
+          : std::make_shared<const std::vector<driver::ReportedException>>(std::move(table));
+  compiled_.push_back(std::make_unique<CompiledKernel>(CompiledKernel{
+      arch, params.params, params.structure, std::move(module.ptx), module.entryNames.at(0),
+      cooperative, std::move(exceptions)}));
   return *compiled_.back();
 }
 
@@ -615,6 +616,13 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
   runtime::Function function = module.function(compiled.entry);
   if (sharedCarveout_)
     function.setPreferredSharedCarveout(*sharedCarveout_);
+  ExceptionSlot exceptionSlot;
+  if (compiled.exceptions)
+    exceptionSlot.slot = module.global(ir::kExceptionSlotSymbol).address;
+  // Only a thread that reported an index error writes the record: where every check was
+  // optimized away, there may be none.
+  if (compiled.exceptions && compiled.ptx.find(ir::kIndexErrorSymbol) != std::string::npos)
+    exceptionSlot.indexErrorRecord = module.global(ir::kIndexErrorSymbol).address;
   auto kernel = std::make_unique<LoadedKernel>(
       LoadedKernel{&compiled,
                    std::move(module),
@@ -623,9 +631,8 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
                    0,
                    std::nullopt,
                    {},
-                   2 * int64_t(runtime::Device::get(device).multiprocessorCount())});
-  if (compiled.exceptions)
-    kernel->exceptionSlot = kernel->module.global(ir::kExceptionSlotSymbol).address;
+                   2 * int64_t(runtime::Device::get(device).multiprocessorCount()),
+                   exceptionSlot});
   loaded_.push_back(std::move(kernel));
   return *loaded_.back();
 }
