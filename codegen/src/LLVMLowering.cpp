@@ -170,6 +170,7 @@ private:
   llvm::Value *lowerAtomic(const ir::Operation &op);
   llvm::Value *lowerArrayIndex(const ir::Operation &op);
   void lowerArrayView(const ir::Operation &op);
+  void lowerArrayAt(const ir::Operation &op);
   void lowerPrint(const ir::Operation &op);
   void lowerReturn(const ir::Operation &op);
   void lowerRaise(const ir::Operation &op);
@@ -628,6 +629,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::ArrayView:
     lowerArrayView(op);
     return;
+  case Opcode::ArrayAt:
+    lowerArrayAt(op);
+    return;
   case Opcode::Load: {
     ScalarKind kind = op.operand(0)->type().scalarKind();
     llvm::Value *address = elementAddress(op, 0, 1);
@@ -1072,6 +1076,21 @@ void FunctionLowering::lowerArrayView(const ir::Operation &op) {
     view.strides.push_back(scalar(op.operand(2 + type.ndim() + d), op));
   }
   arrays_[op.result()] = applyLayout(std::move(view), type, context_);
+}
+
+void FunctionLowering::lowerArrayAt(const ir::Operation &op) {
+  ir::Type type = op.resultType();
+  ArrayValue array;
+  // The address is a generic one, as a kernel argument's pointer is.
+  llvm::Value *generic =
+      builder_.CreateIntToPtr(scalar(op.operand(0), op), llvm::PointerType::get(context_, 0));
+  array.data =
+      builder_.CreateAddrSpaceCast(generic, moduleLowering_.parameterTypes(type, false).front());
+  for (unsigned d = 0; d < type.ndim(); ++d) {
+    array.shape.push_back(scalar(op.operand(1 + d), op));
+    array.strides.push_back(scalar(op.operand(1 + type.ndim() + d), op));
+  }
+  arrays_[op.result()] = applyLayout(std::move(array), type, context_);
 }
 
 llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {

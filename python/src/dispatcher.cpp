@@ -571,9 +571,11 @@ HostSpecialization &Dispatcher::compiledForHost(const frontend::Signature &param
   for (const auto &kernel : hostCompiled_)
     if (kernel->paramTypes == params.params && kernel->structure == params.structure)
       return *kernel;
-  codegen::HostKernel kernel = compileHostKernel(kernel_, params, settings_);
-  hostCompiled_.push_back(std::make_unique<HostSpecialization>(HostSpecialization{
-      params.params, params.structure, std::move(kernel), ParameterBuffer(params.params)}));
+  CapturedObjects captured;
+  codegen::HostKernel kernel = compileHostKernel(kernel_, params, settings_, &captured);
+  hostCompiled_.push_back(std::make_unique<HostSpecialization>(
+      HostSpecialization{params.params, params.structure, std::move(kernel),
+                         ParameterBuffer(params.params), std::move(captured)}));
   return *hostCompiled_.back();
 }
 
@@ -589,7 +591,8 @@ const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
   std::optional<driver::DiskCache> diskCache;
   if (diskCache_)
     settings.diskCache = &diskCache.emplace(driver::DiskCache::defaultDirectory());
-  driver::CompiledModule module = compileKernel(kernel_, params, settings);
+  CapturedObjects captured;
+  driver::CompiledModule module = compileKernel(kernel_, params, settings, &captured);
   bool cooperative = module.ptx.find(ir::kGridBarrierSymbol) != std::string::npos;
   std::vector<driver::ReportedException> table = driver::readExceptionTable(module.ptx);
   ExceptionTable exceptions =
@@ -598,7 +601,7 @@ const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
           : std::make_shared<const std::vector<driver::ReportedException>>(std::move(table));
   compiled_.push_back(std::make_unique<CompiledKernel>(CompiledKernel{
       arch, params.params, params.structure, std::move(module.ptx), module.entryNames.at(0),
-      cooperative, std::move(exceptions)}));
+      cooperative, std::move(exceptions), std::move(captured)}));
   return *compiled_.back();
 }
 

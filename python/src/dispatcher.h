@@ -47,6 +47,7 @@ struct CompiledKernel {
   bool cooperative = false;
   // What its raise ops report (debug=True); null when it has none.
   ExceptionTable exceptions;
+  CapturedObjects captured;
 };
 
 // The preallocated parameter buffer of one specialization.
@@ -79,6 +80,7 @@ struct HostSpecialization {
   std::vector<frontend::ParameterStructure> structure;
   codegen::HostKernel kernel;
   ParameterBuffer buffer;
+  CapturedObjects captured;
 };
 
 class Dispatcher {

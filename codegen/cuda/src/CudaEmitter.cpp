@@ -203,6 +203,10 @@ private:
   std::string element(const ir::Operation &op, unsigned arrayOperand, unsigned firstIndex);
   void emitStaticArray(const ir::Operation &op);
   void emitArrayView(const ir::Operation &op);
+  void emitArrayAt(const ir::Operation &op);
+  // `op`'s array result: its data at the byte address `start`, its extents and then its
+  // strides the operands from `firstExtent` on.
+  void assignArray(const ir::Operation &op, const std::string &start, unsigned firstExtent);
   void emitPrint(const ir::Operation &op);
   void emitCall(const ir::Operation &op);
   void emitExternCall(const ir::Operation &op);
@@ -697,6 +701,8 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   }
   case Opcode::ArrayView:
     return emitArrayView(op);
+  case Opcode::ArrayAt:
+    return emitArrayAt(op);
   case Opcode::Load: {
     std::string value = "*" + element(op, 0, 1);
     return assign(op, op.resultType().isBool() ? "(" + value + " != 0)" : value);
@@ -1132,17 +1138,25 @@ void FunctionEmitter::emitStaticArray(const ir::Operation &op) {
 }
 
 void FunctionEmitter::emitArrayView(const ir::Operation &op) {
+  // The offset is in bytes; a view as another dtype reads the same bytes.
+  assignArray(op, "(char *)" + name(op.operand(0), op) + ".data + " + name(op.operand(1), op), 2);
+}
+
+void FunctionEmitter::emitArrayAt(const ir::Operation &op) {
+  assignArray(op, "(char *)" + name(op.operand(0), op), 1);
+}
+
+void FunctionEmitter::assignArray(const ir::Operation &op, const std::string &start,
+                                  unsigned firstExtent) {
   ir::Type type = op.resultType();
   std::vector<std::string> extents, strides;
   for (unsigned d = 0; d < type.ndim(); ++d) {
-    extents.push_back(name(op.operand(2 + d), op));
-    strides.push_back(name(op.operand(2 + type.ndim() + d), op));
+    extents.push_back(name(op.operand(firstExtent + d), op));
+    strides.push_back(name(op.operand(firstExtent + type.ndim() + d), op));
   }
   if (type.ndim() == 0)
     extents = strides = {"0"};
-  // The offset is in bytes; a view as another dtype reads the same bytes.
-  std::string data = "(" + storageTypeName(type.scalarKind()) + " *)((char *)" +
-                     name(op.operand(0), op) + ".data + " + name(op.operand(1), op) + ")";
+  std::string data = "(" + storageTypeName(type.scalarKind()) + " *)(" + start + ")";
   assign(op, arrayTypeName(type) + "{" + data + ", {" + commaSeparated(extents) + "}, {" +
                  commaSeparated(strides) + "}}");
 }
