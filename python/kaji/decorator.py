@@ -88,8 +88,8 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
         if device:
             return DeviceFunction(func, signatures, inlining)
         kernel_target = target if target is not None else default_target()
-        checked = (kernel_target == "cpu" or bool(debug)) if boundscheck is None else bool(boundscheck)
-        kernel = Kernel(func, target=kernel_target, inlining=inlining, boundscheck=checked,
+        kernel = Kernel(func, target=kernel_target, inlining=inlining,
+                        boundscheck=None if boundscheck is None else bool(boundscheck),
                         backend=backend if backend is not None else default_backend(), **options)
         for signature in signatures:
             kernel.add_signature(signature)
@@ -339,7 +339,7 @@ class Kernel(_core.Dispatcher):
     """A @jit kernel. Launch it with ``kernel[griddim, blockdim](*args)`` or
     ``kernel[griddim, blockdim, stream, sharedmem](*args)``."""
 
-    def __init__(self, func, fastmath=False, opt=True, target="cuda", boundscheck=True,
+    def __init__(self, func, fastmath=False, opt=True, target="cuda", boundscheck=None,
                  cache=False, lineinfo=False, debug=False, launch_bounds=(0, 0, 0),
                  max_registers=0, shared_memory_carveout=None, extensions=(), backend="llvm",
                  inlining="default", link=()):

@@ -619,13 +619,14 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
   runtime::Function function = module.function(compiled.entry);
   if (sharedCarveout_)
     function.setPreferredSharedCarveout(*sharedCarveout_);
-  ExceptionSlot exceptionSlot;
-  if (compiled.exceptions)
-    exceptionSlot.slot = module.global(ir::kExceptionSlotSymbol).address;
-  // Only a thread that reported an index error writes the record: where every check was
-  // optimized away, there may be none.
-  if (compiled.exceptions && compiled.ptx.find(ir::kIndexErrorSymbol) != std::string::npos)
-    exceptionSlot.indexErrorRecord = module.global(ir::kIndexErrorSymbol).address;
+  // Only code that reports defines the slot and the record: where the optimizer removed every
+  // report (or every index error), there is none to read.
+  auto defined = [&](const char *symbol) -> runtime::CUdeviceptr {
+    if (!compiled.exceptions || compiled.ptx.find(symbol) == std::string::npos)
+      return 0;
+    return module.global(symbol).address;
+  };
+  ExceptionSlot exceptionSlot{defined(ir::kExceptionSlotSymbol), defined(ir::kIndexErrorSymbol)};
   auto kernel = std::make_unique<LoadedKernel>(
       LoadedKernel{&compiled,
                    std::move(module),
@@ -736,10 +737,10 @@ void bindDispatcher(py::module_ &m) {
                          }))
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
-                       const std::string &target, bool boundsCheck, bool cache, bool lineInfo,
-                       bool debug, std::array<unsigned, 3> launchBounds, unsigned maxRegisters,
-                       std::optional<int> sharedCarveout, const std::string &backend,
-                       std::vector<std::string> link) {
+                       const std::string &target, std::optional<bool> boundsCheck, bool cache,
+                       bool lineInfo, bool debug, std::array<unsigned, 3> launchBounds,
+                       unsigned maxRegisters, std::optional<int> sharedCarveout,
+                       const std::string &backend, std::vector<std::string> link) {
              unsigned optLevel = readOptLevel(opt);
              if (target != "cuda" && target != "cpu")
                throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
@@ -750,15 +751,18 @@ void bindDispatcher(py::module_ &m) {
                  target == "cpu" ? driver::Target::Host : driver::Target::CUDA;
              codegen::KernelLimits limits{launchBounds[0], launchBounds[1], launchBounds[2],
                                           maxRegisters};
+             // As Numba: checked on the cpu target, and on cuda with debug=True.
+             bool checked = boundsCheck.value_or(driverTarget == driver::Target::Host || debug);
              return Dispatcher(std::move(source), std::move(describeGlobals),
                                std::move(parameterNames),
-                               {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo,
-                                debug, limits, sharedCarveout, *driverBackend, std::move(link)});
+                               {fastMath, optLevel, driverTarget, checked, cache, lineInfo, debug,
+                                limits, sharedCarveout, *driverBackend, std::move(link)});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
            py::arg("fast_math") = false, py::arg("opt") = true, py::arg("target") = "cuda",
-           py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false,
-           py::arg("debug") = false, py::arg("launch_bounds") = std::array<unsigned, 3>{0, 0, 0},
+           py::arg("bounds_check") = py::none(), py::arg("cache") = false,
+           py::arg("lineinfo") = false, py::arg("debug") = false,
+           py::arg("launch_bounds") = std::array<unsigned, 3>{0, 0, 0},
            py::arg("max_registers") = 0u, py::arg("shared_memory_carveout") = py::none(),
            py::arg("backend") = "llvm", py::arg("link") = std::vector<std::string>{})
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
