@@ -37,6 +37,11 @@ def read_row(out, x, row, index):
     out[0] = r[index]
 
 
+def read_constant_indices(out, x):
+    out[0] = x[-10]
+    out[1] = x[-11]
+
+
 def add_at(x, index):
     kaji.atomic.add(x, index, 1)
 
@@ -96,6 +101,17 @@ def test_negative_indices_count_from_the_end(jit, options, device):
         assert out.copy_to_host()[0] == expected
     with pytest.raises(IndexError, match="index -11 is out of bounds for axis 0 with size 10$"):
         launch_and_wait(kernel, out, x, -11)
+
+
+@pytest.mark.parametrize("options", CHECKED)
+def test_a_constant_index_below_minus_extent_is_out_of_range(jit, options, device):
+    # x[-11] once read x[9] on the cpu target: the frontend's `-11 + extent` wrapped again.
+    kernel = jit(read_constant_indices, **options)
+    out, x = device([0, 0]), device(np.arange(10) + 1)
+    with pytest.raises(IndexError, match=site(read_constant_indices, "x[-11]") +
+                       "index -11 is out of bounds for axis 0 with size 10$"):
+        launch_and_wait(kernel, out, x)
+    assert out.copy_to_host()[0] == 1
 
 
 @pytest.mark.parametrize("options", CHECKED)
