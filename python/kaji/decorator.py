@@ -33,9 +33,9 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
     usable, else cpu, unless the environment variable KAJI_TARGET says otherwise.
     ``boundscheck=True`` makes an out-of-range index raise IndexError (on the cuda target at
     the next synchronize, as a raise with ``debug=True``); by default (None) the cpu target
-    checks and the cuda target checks with ``debug=True``, as Numba. ``cache=True`` keeps the kernel's PTX on disk
-    (``$KAJI_CACHE_DIR``, else
-    ``$XDG_CACHE_HOME/kaji``, else ``~/.cache/kaji``) so later processes skip compiling it;
+    checks and the cuda target checks with ``debug=True``, as Numba. ``cache=True`` keeps
+    the kernel's PTX on disk (``$KAJI_CACHE_DIR``, else ``$XDG_CACHE_HOME/kaji``, else
+    ``~/.cache/kaji``) so later processes skip compiling it;
     the cpu target's machine code is not cached. ``lineinfo=True`` marks each PTX instruction
     with its Python line (``.loc``), so Nsight Compute and compute-sanitizer name the line;
     ``debug=True`` does the same (kaji emits no DWARF variables) and, as in Numba, warns with
