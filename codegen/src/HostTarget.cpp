@@ -251,7 +251,7 @@ void HostTarget::finishSharedLayout(llvm::Module &module) const {
 
 void HostTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                                 const std::string &function, llvm::Value *axis, llvm::Value *index,
-                                llvm::Value *extent, bool indexIsUnsigned) const {
+                                llvm::Value *extent, bool indexIsUnsigned, uint32_t) const {
   llvm::Value *siteText =
       builder.CreateGlobalString(ir::raiseSiteText(location, function), "kaji.index_site");
   callExecutor(builder, kIndexError, "index_error", builder.getVoidTy(),

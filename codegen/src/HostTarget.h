@@ -43,7 +43,7 @@ public:
   DynamicShared emitDynamicShared(llvm::IRBuilderBase &builder, uint64_t alignment) const override;
   void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                       const std::string &function, llvm::Value *axis, llvm::Value *index,
-                      llvm::Value *extent, bool indexIsUnsigned) const override;
+                      llvm::Value *extent, bool indexIsUnsigned, uint32_t number) const override;
   void emitRaise(llvm::IRBuilderBase &builder, const ir::Location &location,
                  const std::string &function, const std::string &exception,
                  uint32_t number) const override;

@@ -170,6 +170,7 @@ private:
   llvm::Value *lowerAtomic(const ir::Operation &op);
   llvm::Value *lowerArrayIndex(const ir::Operation &op);
   void lowerArrayView(const ir::Operation &op);
+  void lowerArrayAt(const ir::Operation &op);
   void lowerPrint(const ir::Operation &op);
   void lowerReturn(const ir::Operation &op);
   void lowerRaise(const ir::Operation &op);
@@ -186,7 +187,8 @@ private:
   llvm::Value *checkedIndex(const ir::Operation &op, llvm::Value *index, bool isUnsigned,
                             llvm::Value *extent, unsigned axis, llvm::BasicBlock *merge,
                             std::vector<llvm::BasicBlock *> &failures);
-  // Fills `fail` with the report of `index` and a branch to `merge`.
+  // Fills `fail` with the report of `index` and, unless the report ends the thread, a branch
+  // to `merge`, added to `failures`.
   void reportIndexError(const ir::Operation &op, llvm::Value *index, bool isUnsigned,
                         llvm::Value *extent, unsigned axis, llvm::BasicBlock *merge,
                         std::vector<llvm::BasicBlock *> &failures, llvm::BasicBlock *fail);
@@ -228,10 +230,11 @@ public:
       lineTable_->finish();
   }
 
-  // The entry of a reporting raise op in ir::exceptionTable (1..).
+  // The entry of a reporting raise op, or of a checked array access, in ir::exceptionTable
+  // (1..).
   uint32_t exceptionNumber(const ir::Operation &raise) {
     if (exceptionNumbers_.empty()) {
-      std::vector<ir::RaiseSite> table = ir::exceptionTable(module_);
+      std::vector<ir::RaiseSite> table = ir::exceptionTable(module_, options_.boundsCheck);
       for (size_t i = 0; i < table.size(); ++i)
         exceptionNumbers_[table[i].op] = uint32_t(i + 1);
     }
@@ -626,6 +629,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::ArrayView:
     lowerArrayView(op);
     return;
+  case Opcode::ArrayAt:
+    lowerArrayAt(op);
+    return;
   case Opcode::Load: {
     ScalarKind kind = op.operand(0)->type().scalarKind();
     llvm::Value *address = elementAddress(op, 0, 1);
@@ -985,27 +991,35 @@ void FunctionLowering::reportIndexError(const ir::Operation &op, llvm::Value *in
                                         llvm::BasicBlock *fail) {
   builder_.SetInsertPoint(fail);
   target_.emitIndexError(builder_, op.location(), function_.name(), builder_.getInt64(axis), index,
-                         extent, isUnsigned);
+                         extent, isUnsigned, moduleLowering_.exceptionNumber(op));
+  if (builder_.GetInsertBlock()->getTerminator())
+    return; // the thread ended at the report
   builder_.CreateBr(merge);
-  failures.push_back(fail);
+  failures.push_back(builder_.GetInsertBlock());
 }
 
 llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value *index,
                                             bool isUnsigned, llvm::Value *extent, unsigned axis,
                                             llvm::BasicBlock *merge,
                                             std::vector<llvm::BasicBlock *> &failures) {
-  // An index that is already Python's wraparound (`i < 0 ? i + extent : i`, as the frontend
-  // writes it) is checked as `i`: the wraparound below is the same one, the check then runs on
-  // the induction variable itself, the report names the index the user wrote, and an index
-  // below -extent is not wrapped twice into range.
+  // An index that is already Python's wraparound (`i < 0 ? i + extent : i`, or `c + extent`
+  // for a negative constant `c`, as the frontend writes them) is checked as `i`: the
+  // wraparound below is the same one, the check then runs on the induction variable itself,
+  // the report names the index the user wrote, and an index below -extent is not wrapped
+  // twice into range.
   namespace match = llvm::PatternMatch;
   llvm::Value *source = nullptr;
+  const llvm::APInt *constant = nullptr;
   if (match::match(index, match::m_Select(
                               match::m_SpecificICmp(llvm::ICmpInst::ICMP_SLT,
                                                     match::m_Value(source), match::m_Zero()),
                               match::m_c_Add(match::m_Deferred(source), match::m_Specific(extent)),
                               match::m_Deferred(source))))
     index = source;
+  else if (match::match(index,
+                        match::m_c_Add(match::m_APInt(constant), match::m_Specific(extent))) &&
+           constant->isNegative())
+    index = llvm::ConstantInt::get(index->getType(), *constant);
   // The common case first, as one unsigned compare of the index itself: `index u< extent` on
   // an induction variable is the range check LLVM's IRCE splits out of a loop, so the thread
   // loop of a checked kernel keeps a check-free main loop that vectorises.
@@ -1079,6 +1093,21 @@ void FunctionLowering::lowerArrayView(const ir::Operation &op) {
     view.strides.push_back(scalar(op.operand(2 + type.ndim() + d), op));
   }
   arrays_[op.result()] = applyLayout(std::move(view), type, context_);
+}
+
+void FunctionLowering::lowerArrayAt(const ir::Operation &op) {
+  ir::Type type = op.resultType();
+  ArrayValue array;
+  // The address is a generic one, as a kernel argument's pointer is.
+  llvm::Value *generic =
+      builder_.CreateIntToPtr(scalar(op.operand(0), op), llvm::PointerType::get(context_, 0));
+  array.data =
+      builder_.CreateAddrSpaceCast(generic, moduleLowering_.parameterTypes(type, false).front());
+  for (unsigned d = 0; d < type.ndim(); ++d) {
+    array.shape.push_back(scalar(op.operand(1 + d), op));
+    array.strides.push_back(scalar(op.operand(1 + type.ndim() + d), op));
+  }
+  arrays_[op.result()] = applyLayout(std::move(array), type, context_);
 }
 
 llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {

@@ -200,36 +200,69 @@ Target::DynamicShared NVPTXTarget::emitDynamicShared(llvm::IRBuilderBase &builde
   return {global, builder.CreateZExt(size, builder.getInt64Ty(), "dynamic_shared.bytes")};
 }
 
-void NVPTXTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &,
-                                 const std::string &, llvm::Value *, llvm::Value *, llvm::Value *,
-                                 bool) const {
-  // A GPU thread has nowhere to report to; trapping aborts the launch with an error the
-  // driver returns.
-  builder.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+namespace {
+
+// A module-scope variable in global memory, zero at module load, which the host finds by name.
+llvm::GlobalVariable *deviceGlobal(llvm::Module &module, const char *name, llvm::Type *type) {
+  if (llvm::GlobalVariable *existing = module.getNamedGlobal(name))
+    return existing;
+  return new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::ExternalLinkage,
+                                  llvm::Constant::getNullValue(type), name, nullptr,
+                                  llvm::GlobalValue::NotThreadLocal, kGlobalAddressSpace);
 }
 
-// As Numba: the first thread to raise leaves the exception's number in the module's slot,
-// which the host reads after the launch, and the thread exits. `exit`, not `trap`: a trap
-// would end the context, and the exception must reach Python with the context intact.
+// As Numba: the first thread to report leaves its exception's number in the module's slot,
+// which the host reads after the launch. Returns whether this thread was the first.
+llvm::Value *claimExceptionSlot(llvm::IRBuilderBase &builder, uint32_t number) {
+  llvm::Module &module = *builder.GetInsertBlock()->getModule();
+  llvm::Value *exchange = builder.CreateAtomicCmpXchg(
+      deviceGlobal(module, ir::kExceptionSlotSymbol, builder.getInt32Ty()), builder.getInt32(0),
+      builder.getInt32(number), llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic,
+      llvm::AtomicOrdering::Monotonic);
+  return builder.CreateExtractValue(exchange, 1, "exception.first");
+}
+
+// `exit`, not `trap`: a trap would end the context, and the exception must reach Python with
+// the context intact. Terminates the block.
+void exitThread(llvm::IRBuilderBase &builder) {
+  auto *exit = llvm::InlineAsm::get(llvm::FunctionType::get(builder.getVoidTy(), false), "exit;",
+                                    "~{memory}", true);
+  builder.CreateCall(exit, {});
+  builder.CreateUnreachable();
+}
+
+} // namespace
+
+// The index error's number in the slot, as a raise's; the first thread also leaves what the
+// message needs in the module's kIndexErrorSymbol. Then the thread exits.
+void NVPTXTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &,
+                                 const std::string &, llvm::Value *axis, llvm::Value *index,
+                                 llvm::Value *extent, bool indexIsUnsigned, uint32_t number) const {
+  llvm::Function *function = builder.GetInsertBlock()->getParent();
+  auto *record = llvm::BasicBlock::Create(builder.getContext(), "index_error.record", function);
+  auto *done = llvm::BasicBlock::Create(builder.getContext(), "index_error.exit", function);
+  builder.CreateCondBr(claimExceptionSlot(builder, number), record, done);
+  builder.SetInsertPoint(record);
+  auto *fields = llvm::ArrayType::get(builder.getInt64Ty(), ir::kIndexErrorFields);
+  llvm::GlobalVariable *payload =
+      deviceGlobal(*function->getParent(), ir::kIndexErrorSymbol, fields);
+  std::pair<ir::IndexErrorField, llvm::Value *> values[] = {
+      {ir::kIndexErrorAxis, axis},
+      {ir::kIndexErrorIndex, index},
+      {ir::kIndexErrorExtent, extent},
+      {ir::kIndexErrorUnsigned, builder.getInt64(indexIsUnsigned)}};
+  for (auto [field, value] : values)
+    builder.CreateStore(value, builder.CreateConstInBoundsGEP2_32(fields, payload, 0, field));
+  builder.CreateBr(done);
+  builder.SetInsertPoint(done);
+  exitThread(builder);
+}
+
 void NVPTXTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &, const std::string &,
                             const std::string &exception, uint32_t number) const {
-  if (!exception.empty()) {
-    llvm::Module &module = *builder.GetInsertBlock()->getModule();
-    llvm::Type *i32 = builder.getInt32Ty();
-    llvm::GlobalVariable *slot = module.getNamedGlobal(ir::kExceptionSlotSymbol);
-    if (!slot)
-      slot =
-          new llvm::GlobalVariable(module, i32, false, llvm::GlobalValue::ExternalLinkage,
-                                   llvm::ConstantInt::get(i32, 0), ir::kExceptionSlotSymbol,
-                                   nullptr, llvm::GlobalValue::NotThreadLocal, kGlobalAddressSpace);
-    builder.CreateAtomicCmpXchg(slot, builder.getInt32(0), builder.getInt32(number),
-                                llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic,
-                                llvm::AtomicOrdering::Monotonic);
-  }
-  auto *exitThread = llvm::InlineAsm::get(llvm::FunctionType::get(builder.getVoidTy(), false),
-                                          "exit;", "~{memory}", true);
-  builder.CreateCall(exitThread, {});
-  builder.CreateUnreachable();
+  if (!exception.empty())
+    claimExceptionSlot(builder, number);
+  exitThread(builder);
 }
 
 // PTX's cvt.rzi to an integer type already saturates and gives 0 for NaN, so one cvt is

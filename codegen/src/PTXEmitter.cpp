@@ -48,6 +48,7 @@ std::unique_ptr<llvm::Module> lowerForNVPTX(const ir::Module &module, const PTXO
   LoweringOptions lowering;
   lowering.fastMath = options.fastMath;
   lowering.lineInfo = options.lineInfo;
+  lowering.boundsCheck = options.boundsCheck;
   lowerModule(module, target, lowering, *lowered);
   annotateKernelLimits(*lowered, options.limits);
   std::string problems;

@@ -96,13 +96,14 @@ public:
                                           uint64_t alignment) const = 0;
 
   // Reports an array index found out of range at `location` in `function` (only emitted when
-  // LoweringOptions::boundsCheck is set). `axis`, `index` and `extent` are i64 values; the
-  // index is the one the kernel computed, before negative wraparound; its bits are read as
-  // unsigned where `indexIsUnsigned`. Execution continues after the report, with the access
-  // redirected to scratch memory.
+  // LoweringOptions::boundsCheck is set) by the op numbered `number` in ir::exceptionTable.
+  // `axis`, `index` and `extent` are i64 values; the index is the one the kernel computed,
+  // before negative wraparound; its bits are read as unsigned where `indexIsUnsigned`. Either
+  // execution continues after the report, the block left open (the access then goes to
+  // scratch memory), or the thread ends there, the block terminated.
   virtual void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                               const std::string &function, llvm::Value *axis, llvm::Value *index,
-                              llvm::Value *extent, bool indexIsUnsigned) const = 0;
+                              llvm::Value *extent, bool indexIsUnsigned, uint32_t number) const = 0;
 
   // Ends the calling thread for a raise op (docs/ir.md) at `location` in `function`, and
   // terminates the current block. `exception` is the op's "Class" or "Class: message",

@@ -107,7 +107,7 @@ CompiledModule compileUncached(const CompileRequest &request) {
   CompiledModule compiled;
   LoweredModule lowered = lowerTimed(request, Target::CUDA, compiled.timings);
   compiled.ptx = emitGpuCode(request, lowered, false, &compiled.timings.codegen) +
-                 exceptionTableComments(lowered.module);
+                 exceptionTableComments(lowered.module, request.ptx.boundsCheck);
   compiled.entryNames = std::move(lowered.entryNames);
   if (request.backend == Backend::NVRTC)
     for (std::string &name : compiled.entryNames)
@@ -194,7 +194,7 @@ std::string emitStage(const CompileRequest &request, Stage stage) {
     throw std::invalid_argument("the nvrtc backend makes no LLVM IR: ask for its CUDA C++ or PTX");
   LoweredModule lowered = lower(request, request.target);
   if (stage == Stage::CUDA)
-    return codegen::cuda::emitCUDA(lowered.module);
+    return codegen::cuda::emitCUDA(lowered.module, request.ptx.boundsCheck);
   if (stage == Stage::PTX || stage == Stage::Cubin)
     return emitGpuCode(request, lowered, stage == Stage::Cubin, nullptr);
   return inBackend(lowered, [&] {
@@ -232,7 +232,9 @@ CacheKey cacheKey(const CompileRequest &request) {
                         std::to_string(limits.minBlocksPerMultiprocessor) + "," +
                         std::to_string(limits.maxBlocksPerCluster) + "," +
                         std::to_string(limits.maxRegisters));
-  key.add("boundscheck", request.host.boundsCheck ? "1" : "0");
+  bool boundsCheck =
+      request.target == Target::Host ? request.host.boundsCheck : request.ptx.boundsCheck;
+  key.add("boundscheck", boundsCheck ? "1" : "0");
   key.add("kaji-passes", request.optimizeIR ? "1" : "0");
   key.add("debug", request.debug ? "1" : "0");
   for (const frontend::SourceFile &source : request.sources) {

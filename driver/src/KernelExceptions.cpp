@@ -6,6 +6,7 @@ namespace kaji::driver {
 namespace {
 
 constexpr std::string_view kPrefix = "// kaji.exception ";
+constexpr std::string_view kIndexErrorMark = "\tindex";
 
 std::string escape(std::string_view text) {
   std::string out;
@@ -37,10 +38,11 @@ std::string unescape(std::string_view text) {
 
 } // namespace
 
-std::string exceptionTableComments(const ir::Module &module) {
+std::string exceptionTableComments(const ir::Module &module, bool boundsChecked) {
   std::string text;
-  for (const ir::RaiseSite &entry : ir::exceptionTable(module))
-    text += std::string(kPrefix) + escape(entry.site) + "\t" + escape(entry.exception) + "\n";
+  for (const ir::RaiseSite &entry : ir::exceptionTable(module, boundsChecked))
+    text += std::string(kPrefix) + escape(entry.site) + "\t" + escape(entry.exception) +
+            (entry.indexError ? std::string(kIndexErrorMark) : "") + "\n";
   return text;
 }
 
@@ -53,7 +55,11 @@ std::vector<ReportedException> readExceptionTable(std::string_view ptx) {
     size_t tab = line.find('\t');
     if (tab == std::string_view::npos)
       continue;
-    table.push_back({unescape(line.substr(0, tab)), unescape(line.substr(tab + 1))});
+    std::string_view exception = line.substr(tab + 1);
+    bool indexError = exception.ends_with(kIndexErrorMark);
+    if (indexError)
+      exception.remove_suffix(kIndexErrorMark.size());
+    table.push_back({unescape(line.substr(0, tab)), unescape(exception), indexError});
   }
   return table;
 }

@@ -283,6 +283,17 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     array.global = &global;
     return array;
   }
+  case GlobalValue::Kind::DeviceArray: {
+    at(loc);
+    const ir::Type i64 = ir::Type::scalar(ir::ScalarKind::Int64);
+    std::vector<ir::Value *> placement{builder_.intConstant(i64, int64_t(global.arrayAddress))};
+    for (const std::vector<int64_t> *values : {&global.arrayShape, &global.arrayStrides})
+      for (int64_t value : *values)
+        placement.push_back(builder_.intConstant(i64, value));
+    ir::Type type = ir::Type::array(global.arrayElement, unsigned(global.arrayShape.size()),
+                                    global.arrayLayout);
+    return Operand::array(builder_.create(ir::Opcode::ArrayAt, type, placement)->result());
+  }
   case GlobalValue::Kind::TupleClass: {
     Operand tupleClass;
     tupleClass.kind = Operand::Kind::TupleClass;

@@ -101,6 +101,20 @@ GlobalValue GlobalValue::array(std::string name, ir::ScalarKind element, std::ve
   return v;
 }
 
+GlobalValue GlobalValue::deviceArray(std::string name, ir::ScalarKind element,
+                                     std::vector<int64_t> shape, std::vector<int64_t> strides,
+                                     ir::Layout layout, uint64_t address) {
+  GlobalValue v;
+  v.kind = Kind::DeviceArray;
+  v.qualifiedName = std::move(name);
+  v.arrayElement = element;
+  v.arrayShape = std::move(shape);
+  v.arrayStrides = std::move(strides);
+  v.arrayLayout = layout;
+  v.arrayAddress = address;
+  return v;
+}
+
 GlobalValue GlobalValue::tuple(std::vector<GlobalValue> elements, std::string tupleClass,
                                std::vector<std::string> fields) {
   GlobalValue v;

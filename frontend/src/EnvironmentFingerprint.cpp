@@ -97,6 +97,18 @@ private:
       field("bytes", value.arrayTooLarge ? "too large" : value.arrayBytes);
       return;
     }
+    case GlobalValue::Kind::DeviceArray: {
+      // The address is compiled in: another array (or process) is another kernel.
+      field("device-array", ir::Type::array(value.arrayElement, unsigned(value.arrayShape.size()),
+                                            value.arrayLayout)
+                                .str());
+      field("address", std::to_string(value.arrayAddress));
+      for (size_t d = 0; d < value.arrayShape.size(); ++d) {
+        field("extent", std::to_string(value.arrayShape[d]));
+        field("stride", std::to_string(value.arrayStrides[d]));
+      }
+      return;
+    }
     case GlobalValue::Kind::TupleClass:
     case GlobalValue::Kind::Tuple:
       field(value.kind == GlobalValue::Kind::Tuple ? "tuple" : "tuple class",

@@ -2,14 +2,37 @@
 
 namespace kaji::ir {
 
-std::vector<RaiseSite> exceptionTable(const Module &module) {
+bool checksIndex(const Operation &op) {
+  unsigned arrayOperand = 0;
+  switch (op.opcode()) {
+  case Opcode::ArrayIndex:
+    return true;
+  case Opcode::Load:
+  case Opcode::Atomic:
+  case Opcode::AtomicCAS:
+    break;
+  case Opcode::Store:
+    arrayOperand = 1;
+    break;
+  default:
+    return false;
+  }
+  return op.numOperands() > arrayOperand && op.operand(arrayOperand)->type().isArray() &&
+         op.operand(arrayOperand)->type().ndim() > 0;
+}
+
+std::vector<RaiseSite> exceptionTable(const Module &module, bool boundsChecked) {
   std::vector<RaiseSite> table;
   for (const auto &function : module.functions())
     for (const auto &block : function->blocks())
-      for (const auto &op : block->operations())
+      for (const auto &op : block->operations()) {
         if (const auto *exception = std::get_if<std::string>(&op->attr());
             exception && op->opcode() == Opcode::Raise)
           table.push_back({op.get(), raiseSiteText(op->location(), function->name()), *exception});
+        else if (boundsChecked && checksIndex(*op))
+          table.push_back(
+              {op.get(), raiseSiteText(op->location(), function->name()), "IndexError", true});
+      }
   return table;
 }
 

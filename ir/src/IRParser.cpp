@@ -636,10 +636,13 @@ private:
       resultType = parseType();
       break;
     }
-    case Opcode::ArrayView: {
+    case Opcode::ArrayView:
+    case Opcode::ArrayAt: {
       operands.push_back(parseValue());
-      expect(",");
-      operands.push_back(parseValue());
+      if (opcode == Opcode::ArrayView) {
+        expect(",");
+        operands.push_back(parseValue());
+      }
       for (int list = 0; list < 2; ++list) {
         expect(",");
         expect("[");

@@ -281,6 +281,13 @@ private:
               "], [" + operandList(op, 2 + ndim) + "]" + typeSuffix;
       return;
     }
+    case Opcode::ArrayAt: {
+      // Operands: address, then the extents and the strides, half each.
+      unsigned ndim = op.numOperands() < 1 ? 0 : (op.numOperands() - 1) / 2;
+      out_ += " " + operand(op, 0) + ", [" + operandList(op, 1, 1 + ndim) + "], [" +
+              operandList(op, 1 + ndim) + "]" + typeSuffix;
+      return;
+    }
     case Opcode::Load:
       out_ += " " + operand(op, 0) + "[" + operandList(op, 1) + "]" + typeSuffix;
       return;

@@ -436,11 +436,27 @@ private:
       fail(op, "result must be an array, not " + view.str());
     if (view.memorySpace() != source.memorySpace())
       fail(op, "views a " + source.str() + " as " + view.str() + ", in another memory space");
-    if (op.numOperands() != 2 + 2 * view.ndim())
-      fail(op, "a " + std::to_string(view.ndim()) + "-d view takes an offset, " +
-                   std::to_string(view.ndim()) + " extents and " + std::to_string(view.ndim()) +
-                   " strides, got " + std::to_string(op.numOperands() - 1) + " operands");
-    for (unsigned i = 1; i < op.numOperands(); ++i)
+    expectPlacement(op, 1, "view takes an offset");
+  }
+
+  void verifyArrayAt(const Operation &op) {
+    expectNoAttr(op);
+    expectResult(op, true);
+    Type array = op.resultType();
+    if (!array.isArray() || array.memorySpace() != MemorySpace::Global)
+      fail(op, "result must be an array in global memory, not " + array.str());
+    expectPlacement(op, 0, "array takes an address");
+  }
+
+  // The i64 operands of an array_view or array_at from `first` on: where the result starts
+  // (`start` says what), then its extents and its strides.
+  void expectPlacement(const Operation &op, unsigned first, const std::string &start) {
+    unsigned ndim = op.resultType().ndim();
+    if (op.numOperands() != first + 1 + 2 * ndim)
+      fail(op, "a " + std::to_string(ndim) + "-d " + start + ", " + std::to_string(ndim) +
+                   " extents and " + std::to_string(ndim) + " strides, got " +
+                   std::to_string(op.numOperands() - first) + " operands");
+    for (unsigned i = first; i < op.numOperands(); ++i)
       expectType(op, i, kI64);
   }
 
@@ -627,6 +643,8 @@ private:
     }
     case Opcode::ArrayView:
       return verifyArrayView(op);
+    case Opcode::ArrayAt:
+      return verifyArrayAt(op);
     case Opcode::Atomic:
     case Opcode::AtomicCAS:
       return verifyAtomic(op);

@@ -39,7 +39,14 @@ def describe_globals(func, keep_jit_functions=False):
     def describe(name, value):
         if keep_jit_functions and isinstance(value, (Kernel, DeviceFunction)):
             return value
-        return describe_value(name, value)
+        entry = describe_value(name, value)
+        if keep_jit_functions and entry is not None and entry[0] == "device_array":
+            import pickle
+
+            raise pickle.PicklingError(
+                f"'{func.__name__}' captures the device array '{name}', whose memory "
+                "belongs to this process: pass it as an argument to pickle the function")
+        return entry
 
     code = func.__code__
     description = {}
@@ -107,6 +114,9 @@ def describe_value(name, value):
         # A type object (kaji's, numba's) or numpy dtype is the numpy scalar type it means:
         # `cuda.local.array(5, float32)`, `float32(x)`.
         return ("builtin", f"numpy.{dtype}")
+    if _is_device_array(value):
+        # Captured by address, as Numba does: the compiled kernel reads and writes its memory.
+        return ("device_array", value)
     if _is_ndarray(value):
         # Kernels read it through const.array_like, which copies it into the kernel: its
         # contents now, in C order; none past what constant memory holds.
@@ -146,6 +156,14 @@ def _describe_enum_member(member):
         return None
     return ("enum_member", _qualified_name(type(member)), member.name, value,
             isinstance(member, int))
+
+
+def _is_device_array(value):
+    """A kaji DeviceArray, or any GPU array exporting ``__cuda_array_interface__``."""
+    from kaji._core import DeviceArray
+
+    return isinstance(value, DeviceArray) or (not isinstance(value, type) and
+                                              hasattr(value, "__cuda_array_interface__"))
 
 
 def _is_ndarray(value):

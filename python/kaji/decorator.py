@@ -31,10 +31,11 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
     flags; ``opt`` is True/False or an LLVM optimization level 0-3 (default True). ``target``
     is "cuda" (the GPU) or "cpu" (this process, synchronously); by default cuda when a GPU is
     usable, else cpu, unless the environment variable KAJI_TARGET says otherwise.
-    ``boundscheck`` (cpu only, on by default) makes an out-of-range index raise IndexError; the
-    cuda target has no bounds checks. ``cache=True`` keeps the kernel's PTX on disk
-    (``$KAJI_CACHE_DIR``, else
-    ``$XDG_CACHE_HOME/kaji``, else ``~/.cache/kaji``) so later processes skip compiling it;
+    ``boundscheck=True`` makes an out-of-range index raise IndexError (on the cuda target at
+    the next synchronize, as a raise with ``debug=True``); by default (None) the cpu target
+    checks and the cuda target checks with ``debug=True``, as Numba. ``cache=True`` keeps
+    the kernel's PTX on disk (``$KAJI_CACHE_DIR``, else ``$XDG_CACHE_HOME/kaji``, else
+    ``~/.cache/kaji``) so later processes skip compiling it;
     the cpu target's machine code is not cached. ``lineinfo=True`` marks each PTX instruction
     with its Python line (``.loc``), so Nsight Compute and compute-sanitizer name the line;
     ``debug=True`` does the same (kaji emits no DWARF variables) and, as in Numba, warns with
@@ -88,11 +89,8 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
         if device:
             return DeviceFunction(func, signatures, inlining)
         kernel_target = target if target is not None else default_target()
-        if kernel_target == "cuda" and boundscheck:
-            raise ValueError(f"kernel '{func.__name__}': boundscheck=True needs target='cpu'; "
-                             "kernels on the cuda target are not bounds-checked")
         kernel = Kernel(func, target=kernel_target, inlining=inlining,
-                        boundscheck=boundscheck is None or bool(boundscheck),
+                        boundscheck=None if boundscheck is None else bool(boundscheck),
                         backend=backend if backend is not None else default_backend(), **options)
         for signature in signatures:
             kernel.add_signature(signature)
@@ -342,7 +340,7 @@ class Kernel(_core.Dispatcher):
     """A @jit kernel. Launch it with ``kernel[griddim, blockdim](*args)`` or
     ``kernel[griddim, blockdim, stream, sharedmem](*args)``."""
 
-    def __init__(self, func, fastmath=False, opt=True, target="cuda", boundscheck=True,
+    def __init__(self, func, fastmath=False, opt=True, target="cuda", boundscheck=None,
                  cache=False, lineinfo=False, debug=False, launch_bounds=(0, 0, 0),
                  max_registers=0, shared_memory_carveout=None, extensions=(), backend="llvm",
                  inlining="default", link=()):

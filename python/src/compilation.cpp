@@ -17,8 +17,9 @@ namespace {
 
 template <class Emit>
 auto compileWith(const KernelDefinition &kernel, const frontend::Signature &params,
-                 const driver::CompileRequest &settings, Emit emit) {
-  EnvironmentBuilder environment;
+                 const driver::CompileRequest &settings, Emit emit,
+                 CapturedObjects *captured = nullptr) {
+  EnvironmentBuilder environment(settings.target);
   try {
     driver::CompileRequest request = settings;
     request.kernels.push_back({environment.function(kernel.source, kernel.describeGlobals, false),
@@ -26,7 +27,10 @@ auto compileWith(const KernelDefinition &kernel, const frontend::Signature &para
     if (request.diskCache)
       for (const frontend::SourceFile *source : environment.sources())
         request.sources.push_back(*source);
-    return emit(request);
+    auto result = emit(request);
+    if (captured)
+      *captured = environment.takeCaptured();
+    return result;
   } catch (const ir::CompileError &error) {
     rethrowRendered(error, environment.sources());
   }
@@ -36,18 +40,23 @@ auto compileWith(const KernelDefinition &kernel, const frontend::Signature &para
 
 driver::CompiledModule compileKernel(const KernelDefinition &kernel,
                                      const frontend::Signature &params,
-                                     const driver::CompileRequest &settings) {
-  return compileWith(kernel, params, settings, [](const driver::CompileRequest &request) {
-    return driver::compile(request);
-  });
+                                     const driver::CompileRequest &settings,
+                                     CapturedObjects *captured) {
+  return compileWith(
+      kernel, params, settings,
+      [](const driver::CompileRequest &request) { return driver::compile(request); }, captured);
 }
 
 codegen::HostKernel compileHostKernel(const KernelDefinition &kernel,
                                       const frontend::Signature &params,
-                                      const driver::CompileRequest &settings) {
-  return compileWith(kernel, params, settings, [](const driver::CompileRequest &request) {
-    return driver::compileHost(request).kernels.at(0);
-  });
+                                      const driver::CompileRequest &settings,
+                                      CapturedObjects *captured) {
+  return compileWith(
+      kernel, params, settings,
+      [](const driver::CompileRequest &request) {
+        return driver::compileHost(request).kernels.at(0);
+      },
+      captured);
 }
 
 std::string emitKernelStage(const KernelDefinition &kernel, const frontend::Signature &params,

@@ -24,15 +24,22 @@ struct KernelDefinition {
   py::object describeGlobals;
 };
 
+// Objects compiled code refers to by address (device arrays captured as globals): whatever
+// keeps the code keeps them.
+using CapturedObjects = std::vector<py::object>;
+
 // All of these throw RenderedCompileError (errors.h) for errors in the user's code.
 // `settings` is a request without kernels: its target and that target's options.
-// `params` gives the kernel's parameter types (its return type is ignored).
+// `params` gives the kernel's parameter types (its return type is ignored). `captured`, when
+// given, receives the objects the code refers to.
 driver::CompiledModule compileKernel(const KernelDefinition &kernel,
                                      const frontend::Signature &params,
-                                     const driver::CompileRequest &settings);
+                                     const driver::CompileRequest &settings,
+                                     CapturedObjects *captured = nullptr);
 codegen::HostKernel compileHostKernel(const KernelDefinition &kernel,
                                       const frontend::Signature &params,
-                                      const driver::CompileRequest &settings);
+                                      const driver::CompileRequest &settings,
+                                      CapturedObjects *captured = nullptr);
 std::string emitKernelStage(const KernelDefinition &kernel, const frontend::Signature &params,
                             driver::Stage stage, const driver::CompileRequest &settings);
 // `opt` as @jit takes it: True (LLVM's -O3), False (-O0) or a level from 0 to 3.

@@ -228,7 +228,7 @@ Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object descri
   settings_.ptx.lineInfo = options.lineInfo;
   settings_.backend = options.backend;
   settings_.ptx.limits = options.limits;
-  settings_.host.boundsCheck = options.boundsCheck;
+  settings_.host.boundsCheck = settings_.ptx.boundsCheck = options.boundsCheck;
   settings_.debug = options.debug;
 }
 
@@ -487,7 +487,7 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
     runtime::launchCooperative(kernel.function, config, stream, kernel.buffer.params.data());
   else
     runtime::launch(kernel.function, config, stream, kernel.buffer.params.data());
-  if (kernel.exceptionSlot)
+  if (kernel.exceptionSlot.slot)
     armExceptionSlot(kernel.exceptionSlot, kernel.compiled->exceptions);
   for (Argument &argument : arguments)
     argument.unstage(stream);
@@ -571,9 +571,11 @@ HostSpecialization &Dispatcher::compiledForHost(const frontend::Signature &param
   for (const auto &kernel : hostCompiled_)
     if (kernel->paramTypes == params.params && kernel->structure == params.structure)
       return *kernel;
-  codegen::HostKernel kernel = compileHostKernel(kernel_, params, settings_);
-  hostCompiled_.push_back(std::make_unique<HostSpecialization>(HostSpecialization{
-      params.params, params.structure, std::move(kernel), ParameterBuffer(params.params)}));
+  CapturedObjects captured;
+  codegen::HostKernel kernel = compileHostKernel(kernel_, params, settings_, &captured);
+  hostCompiled_.push_back(std::make_unique<HostSpecialization>(
+      HostSpecialization{params.params, params.structure, std::move(kernel),
+                         ParameterBuffer(params.params), std::move(captured)}));
   return *hostCompiled_.back();
 }
 
@@ -589,15 +591,17 @@ const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
   std::optional<driver::DiskCache> diskCache;
   if (diskCache_)
     settings.diskCache = &diskCache.emplace(driver::DiskCache::defaultDirectory());
-  driver::CompiledModule module = compileKernel(kernel_, params, settings);
+  CapturedObjects captured;
+  driver::CompiledModule module = compileKernel(kernel_, params, settings, &captured);
   bool cooperative = module.ptx.find(ir::kGridBarrierSymbol) != std::string::npos;
   std::vector<driver::ReportedException> table = driver::readExceptionTable(module.ptx);
   ExceptionTable exceptions =
-      table.empty() ? nullptr
-                    : std::make_shared<const std::vector<driver::ReportedException>>(std::move(table));
-  compiled_.push_back(std::make_unique<CompiledKernel>(
-      CompiledKernel{arch, params.params, params.structure, std::move(module.ptx),
-                     module.entryNames.at(0), cooperative, std::move(exceptions)}));
+      table.empty()
+          ? nullptr
+          : std::make_shared<const std::vector<driver::ReportedException>>(std::move(table));
+  compiled_.push_back(std::make_unique<CompiledKernel>(CompiledKernel{
+      arch, params.params, params.structure, std::move(module.ptx), module.entryNames.at(0),
+      cooperative, std::move(exceptions), std::move(captured)}));
   return *compiled_.back();
 }
 
@@ -615,6 +619,14 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
   runtime::Function function = module.function(compiled.entry);
   if (sharedCarveout_)
     function.setPreferredSharedCarveout(*sharedCarveout_);
+  // Only code that reports defines the slot and the record: where the optimizer removed every
+  // report (or every index error), there is none to read.
+  auto defined = [&](const char *symbol) -> runtime::CUdeviceptr {
+    if (!compiled.exceptions || compiled.ptx.find(symbol) == std::string::npos)
+      return 0;
+    return module.global(symbol).address;
+  };
+  ExceptionSlot exceptionSlot{defined(ir::kExceptionSlotSymbol), defined(ir::kIndexErrorSymbol)};
   auto kernel = std::make_unique<LoadedKernel>(
       LoadedKernel{&compiled,
                    std::move(module),
@@ -623,9 +635,8 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
                    0,
                    std::nullopt,
                    {},
-                   2 * int64_t(runtime::Device::get(device).multiprocessorCount())});
-  if (compiled.exceptions)
-    kernel->exceptionSlot = kernel->module.global(ir::kExceptionSlotSymbol).address;
+                   2 * int64_t(runtime::Device::get(device).multiprocessorCount()),
+                   exceptionSlot});
   loaded_.push_back(std::move(kernel));
   return *loaded_.back();
 }
@@ -726,10 +737,10 @@ void bindDispatcher(py::module_ &m) {
                          }))
       .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
-                       const std::string &target, bool boundsCheck, bool cache, bool lineInfo,
-                       bool debug, std::array<unsigned, 3> launchBounds, unsigned maxRegisters,
-                       std::optional<int> sharedCarveout, const std::string &backend,
-                       std::vector<std::string> link) {
+                       const std::string &target, std::optional<bool> boundsCheck, bool cache,
+                       bool lineInfo, bool debug, std::array<unsigned, 3> launchBounds,
+                       unsigned maxRegisters, std::optional<int> sharedCarveout,
+                       const std::string &backend, std::vector<std::string> link) {
              unsigned optLevel = readOptLevel(opt);
              if (target != "cuda" && target != "cpu")
                throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
@@ -740,15 +751,18 @@ void bindDispatcher(py::module_ &m) {
                  target == "cpu" ? driver::Target::Host : driver::Target::CUDA;
              codegen::KernelLimits limits{launchBounds[0], launchBounds[1], launchBounds[2],
                                           maxRegisters};
+             // As Numba: checked on the cpu target, and on cuda with debug=True.
+             bool checked = boundsCheck.value_or(driverTarget == driver::Target::Host || debug);
              return Dispatcher(std::move(source), std::move(describeGlobals),
                                std::move(parameterNames),
-                               {fastMath, optLevel, driverTarget, boundsCheck, cache, lineInfo,
-                                debug, limits, sharedCarveout, *driverBackend, std::move(link)});
+                               {fastMath, optLevel, driverTarget, checked, cache, lineInfo, debug,
+                                limits, sharedCarveout, *driverBackend, std::move(link)});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
            py::arg("fast_math") = false, py::arg("opt") = true, py::arg("target") = "cuda",
-           py::arg("bounds_check") = true, py::arg("cache") = false, py::arg("lineinfo") = false,
-           py::arg("debug") = false, py::arg("launch_bounds") = std::array<unsigned, 3>{0, 0, 0},
+           py::arg("bounds_check") = py::none(), py::arg("cache") = false,
+           py::arg("lineinfo") = false, py::arg("debug") = false,
+           py::arg("launch_bounds") = std::array<unsigned, 3>{0, 0, 0},
            py::arg("max_registers") = 0u, py::arg("shared_memory_carveout") = py::none(),
            py::arg("backend") = "llvm", py::arg("link") = std::vector<std::string>{})
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))

@@ -47,6 +47,7 @@ struct CompiledKernel {
   bool cooperative = false;
   // What its raise ops report (debug=True); null when it has none.
   ExceptionTable exceptions;
+  CapturedObjects captured;
 };
 
 // The preallocated parameter buffer of one specialization.
@@ -69,8 +70,8 @@ struct LoadedKernel {
   runtime::LaunchConfig lastConfig;
   // Grids of fewer blocks warn of low occupancy: twice the device's multiprocessors.
   int64_t lowOccupancyBlocks = 0;
-  // The module's exception slot, armed at each launch; 0 when the kernel raises nothing.
-  runtime::CUdeviceptr exceptionSlot = 0;
+  // The module's exception slot, armed at each launch; 0s when the kernel raises nothing.
+  ExceptionSlot exceptionSlot;
 };
 
 // A kernel compiled for and loaded into this process (the cpu target).
@@ -79,6 +80,7 @@ struct HostSpecialization {
   std::vector<frontend::ParameterStructure> structure;
   codegen::HostKernel kernel;
   ParameterBuffer buffer;
+  CapturedObjects captured;
 };
 
 class Dispatcher {
@@ -87,7 +89,7 @@ public:
     bool fastMath = false;
     unsigned optLevel = 3;
     driver::Target target = driver::Target::CUDA;
-    bool boundsCheck = true;      // cpu target only
+    bool boundsCheck = true;      // every array index checked (IndexError)
     bool diskCache = false;       // cuda target: PTX kept in DiskCache::defaultDirectory()
     bool lineInfo = false;        // cuda target: .loc directives with the Python lines
     bool debug = false;           // raise/assert report on the cuda target too

@@ -1,7 +1,10 @@
 #include "environment.h"
 
+#include "array_interop.h"
 #include "compilation.h"
+#include "device_array.h"
 #include "dtypes.h"
+#include "instances.h"
 #include "scalars.h"
 
 #include "kaji/driver/Compiler.h"
@@ -53,6 +56,32 @@ ir::Function::Inlining inlining(const std::string &policy, const std::string &na
 }
 
 } // namespace
+
+frontend::GlobalValue EnvironmentBuilder::deviceArray(const std::string &name,
+                                                      const py::handle &array) {
+  ArrayView view;
+  bool onHost = false;
+  if (const DeviceArray *kajiArray = cppObjectIf<DeviceArray>(array)) {
+    view.element = kajiArray->element();
+    view.data = kajiArray->data();
+    view.shape = kajiArray->shape();
+    view.strides = kajiArray->strides();
+    onHost = kajiArray->onHost();
+  } else if (!cudaArrayInterfaceView(array, view)) {
+    throw py::type_error("the global '" + name + "' has no __cuda_array_interface__");
+  }
+  if (onHost && target_ == driver::Target::CUDA)
+    throw py::type_error("the global device array '" + name +
+                         "' is in host memory (made while the default target was cpu): a cuda "
+                         "kernel cannot capture it");
+  if (!onHost && target_ == driver::Target::Host)
+    throw py::type_error("the global device array '" + name +
+                         "' is in GPU memory: a cpu kernel cannot capture it");
+  captured_.push_back(py::reinterpret_borrow<py::object>(array));
+  ir::Layout layout = layoutOf(view.shape, view.strides, ir::byteSize(view.element));
+  return frontend::GlobalValue::deviceArray(name, view.element, std::move(view.shape),
+                                            std::move(view.strides), layout, view.data);
+}
 
 frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
                                                       const py::handle &entry) {
@@ -115,6 +144,8 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     return frontend::GlobalValue::array(name, element, fields[2].cast<std::vector<int64_t>>(),
                                         std::move(bytes));
   }
+  if (kind == "device_array" && fields.size() == 2)
+    return deviceArray(name, fields[1]);
   if (kind == "namedtuple" && fields.size() == 3)
     return frontend::GlobalValue::namedTupleClass(fields[1].cast<std::string>(),
                                                   fields[2].cast<std::vector<std::string>>());

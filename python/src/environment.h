@@ -16,6 +16,8 @@
 //                                         a CUDA C++ device function (cuda.declare_device): its
 //                                         symbol, scalar signature text and the files that
 //                                         define it (the runtime links them, not the compiler)
+//   ("device_array", array)               a kaji DeviceArray, or any object exporting
+//                                         __cuda_array_interface__: captured by its address
 //   ("function", source, describe, is_device, signatures[, inlining])
 //                                         another @jit function: its FunctionSource, a
 //                                         callable returning *its* globals' description,
@@ -25,6 +27,7 @@
 
 #include "function_source.h"
 
+#include "kaji/driver/Compiler.h"
 #include "kaji/frontend/Environment.h"
 
 #include <pybind11/pybind11.h>
@@ -41,6 +44,9 @@ namespace py = pybind11;
 // through a cycle) is resolved once, and collects their sources for rendering diagnostics.
 class EnvironmentBuilder {
 public:
+  // For kernels on `target`: a captured device array must live where they run.
+  explicit EnvironmentBuilder(driver::Target target) : target_(target) {}
+
   // `source`'s function with its environment from `describeGlobals()`. Throws
   // ir::CompileError for a syntax error, TypeError for a malformed description.
   frontend::FunctionRef function(const std::shared_ptr<FunctionSource> &source,
@@ -50,8 +56,16 @@ public:
   // The sources of every function resolved so far.
   const std::vector<const frontend::SourceFile *> &sources() const { return sources_; }
 
+  // The device arrays captured so far: the compiled code holds their addresses, so whatever
+  // keeps it must keep them.
+  std::vector<py::object> takeCaptured() { return std::move(captured_); }
+
 private:
   frontend::GlobalValue globalValue(const std::string &name, const py::handle &entry);
+  frontend::GlobalValue deviceArray(const std::string &name, const py::handle &array);
+
+  driver::Target target_;
+  std::vector<py::object> captured_;
 
   std::map<const FunctionSource *, frontend::FunctionRef> functions_;
   std::vector<std::shared_ptr<FunctionSource>> keepAlive_;

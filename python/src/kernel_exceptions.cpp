@@ -4,47 +4,59 @@
 #include "kaji/runtime/HostExecutor.h"
 #include "kaji/runtime/Memory.h"
 
+#include "kaji/ir/ExceptionTable.h"
+
 #include <algorithm>
 #include <cstdint>
-#include <optional>
+#include <exception>
 
 namespace kaji::python {
 namespace {
 
 struct ArmedSlot {
-  runtime::CUdeviceptr slot;
+  ExceptionSlot slot;
   ExceptionTable table;
 };
 
 // Launches and sync points hold the GIL, which guards this.
 std::vector<ArmedSlot> armedSlots;
 
+// The exception `reported` names; an index error's message from the thread's record.
+std::exception_ptr kernelException(const driver::ReportedException &reported,
+                                   runtime::CUdeviceptr indexErrorRecord) {
+  if (!reported.indexError || !indexErrorRecord)
+    return std::make_exception_ptr(runtime::KernelException(reported.site, reported.exception));
+  int64_t record[ir::kIndexErrorFields];
+  runtime::copyDeviceToHost(record, indexErrorRecord, sizeof record);
+  return std::make_exception_ptr(runtime::KernelIndexError(
+      reported.site, record[ir::kIndexErrorAxis], record[ir::kIndexErrorIndex],
+      record[ir::kIndexErrorExtent], record[ir::kIndexErrorUnsigned] != 0));
+}
+
 } // namespace
 
-void armExceptionSlot(runtime::CUdeviceptr slot, ExceptionTable table) {
+void armExceptionSlot(const ExceptionSlot &slot, ExceptionTable table) {
   if (std::none_of(armedSlots.begin(), armedSlots.end(),
-                   [slot](const ArmedSlot &armed) { return armed.slot == slot; }))
+                   [&slot](const ArmedSlot &armed) { return armed.slot.slot == slot.slot; }))
     armedSlots.push_back({slot, std::move(table)});
 }
 
 void raiseKernelExceptions() {
   std::vector<ArmedSlot> armed = std::move(armedSlots);
   armedSlots.clear();
-  std::optional<runtime::KernelException> first;
+  std::exception_ptr first;
   for (const ArmedSlot &entry : armed) {
     uint32_t number = 0;
-    runtime::copyDeviceToHost(&number, entry.slot, sizeof number);
+    runtime::copyDeviceToHost(&number, entry.slot.slot, sizeof number);
     if (number == 0)
       continue;
     const uint32_t cleared = 0;
-    runtime::copyHostToDevice(entry.slot, &cleared, sizeof cleared);
-    if (!first && number <= entry.table->size()) {
-      const driver::ReportedException &reported = (*entry.table)[number - 1];
-      first.emplace(reported.site, reported.exception);
-    }
+    runtime::copyHostToDevice(entry.slot.slot, &cleared, sizeof cleared);
+    if (!first && number <= entry.table->size())
+      first = kernelException((*entry.table)[number - 1], entry.slot.indexErrorRecord);
   }
   if (first)
-    throw *first;
+    std::rethrow_exception(first);
 }
 
 } // namespace kaji::python

@@ -15,11 +15,19 @@ namespace kaji::python {
 
 using ExceptionTable = std::shared_ptr<const std::vector<driver::ReportedException>>;
 
-// After a launch: `slot` (the module's exception slot) is read at the next sync point.
-void armExceptionSlot(runtime::CUdeviceptr slot, ExceptionTable table);
+// A loaded module's exception slot and, where its PTX has one, its index-error record
+// (ir::kIndexErrorSymbol; else 0).
+struct ExceptionSlot {
+  runtime::CUdeviceptr slot = 0;
+  runtime::CUdeviceptr indexErrorRecord = 0;
+};
 
-// At a sync point, the device work done: throws runtime::KernelException for the first armed
-// slot holding an exception, which it clears; every slot is disarmed.
+// After a launch: `slot` is read at the next sync point.
+void armExceptionSlot(const ExceptionSlot &slot, ExceptionTable table);
+
+// At a sync point, the device work done: throws runtime::KernelException (or, for an index
+// out of range, runtime::KernelIndexError) for the first armed slot holding an exception,
+// which it clears; every slot is disarmed.
 void raiseKernelExceptions();
 
 } // namespace kaji::python

@@ -66,6 +66,14 @@ KernelException::KernelException(const std::string &site, std::string_view excep
                              : site + ": " + std::string(exceptionMessage(exception))),
       exceptionClass_(exceptionClassOf(exception)) {}
 
+KernelIndexError::KernelIndexError(const std::string &site, int64_t axis, int64_t index,
+                                   int64_t extent, bool indexIsUnsigned)
+    : std::out_of_range(
+          site + ": index " +
+          (indexIsUnsigned ? std::to_string(uint64_t(index)) : std::to_string(index)) +
+          " is out of bounds for axis " + std::to_string(axis) + " with size " +
+          std::to_string(extent)) {}
+
 // One launch, as every worker sees it.
 struct LaunchState {
   HostKernelEntry entry = nullptr;
@@ -90,10 +98,7 @@ struct LaunchState {
     std::lock_guard<std::mutex> guard(errorLock);
     if (failed.exchange(true))
       return;
-    std::string value = indexIsUnsigned ? std::to_string(uint64_t(index)) : std::to_string(index);
-    error = std::make_exception_ptr(
-        KernelIndexError(std::string(site) + ": index " + value + " is out of bounds for axis " +
-                         std::to_string(axis) + " with size " + std::to_string(extent)));
+    error = std::make_exception_ptr(KernelIndexError(site, axis, index, extent, indexIsUnsigned));
   }
 
   void recordException(const char *site, const char *exception) {

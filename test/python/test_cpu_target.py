@@ -140,9 +140,12 @@ def test_boundscheck_false_removes_the_checks():
     np.testing.assert_array_equal(out, np.arange(1024))
 
 
-def test_boundscheck_needs_the_cpu_target():
-    with pytest.raises(ValueError, match="boundscheck=True needs target='cpu'"):
-        kaji.jit(target="cuda", boundscheck=True)(fill_index)
+@pytest.mark.parametrize("options, checked", [
+    ({}, False), ({"debug": True, "opt": False}, True), ({"boundscheck": True}, True),
+    ({"debug": True, "opt": False, "boundscheck": False}, False)])
+def test_cuda_target_checks_indices_with_debug_or_boundscheck(options, checked):
+    kernel = kaji.jit(target="cuda", **options)(fill_index)
+    assert ("kaji_index_error" in kernel.inspect_asm("void(float32[::1])")) == checked
 
 
 def test_cpu_kernel_llvm_is_host_code_and_ptx_still_available():

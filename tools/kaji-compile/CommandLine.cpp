@@ -66,7 +66,9 @@ options:
   --target T        cuda (the GPU, default) or cpu (host LLVM IR, as the CPU backend
                     JIT-compiles it)
   --backend B       cuda: llvm (LLVM's NVPTX, default) or nvrtc (CUDA C++ through NVRTC)
-  --no-boundscheck  cpu: leave array indices unchecked
+  --boundscheck     check every array index: out of range is an IndexError (the default
+                    on cpu; on cuda the default with --debug)
+  --no-boundscheck  leave array indices unchecked
   --lineinfo        cuda: mark each instruction with its Python line (.loc), for
                     profilers and compute-sanitizer
   --debug           cuda: raise and assert report their exception, as @jit(debug=True)
@@ -101,8 +103,8 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
       cl.showHelp = true;
     } else if (arg == "--version") {
       cl.showVersion = true;
-    } else if (arg == "--no-boundscheck") {
-      cl.boundsCheck = false;
+    } else if (arg == "--boundscheck" || arg == "--no-boundscheck") {
+      cl.boundsCheck = arg == "--boundscheck";
     } else if (arg == "--lineinfo") {
       cl.lineInfo = true;
     } else if (arg == "--debug") {

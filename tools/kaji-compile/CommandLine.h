@@ -16,8 +16,10 @@ struct CommandLine {
   std::vector<std::string> signatures; // one for all kernels, or one per --kernel
   std::optional<EmitKind> emit;        // default: ptx for cuda, llvm for cpu
   TargetKind target = TargetKind::CUDA;
-  bool nvrtc = false;      // --backend nvrtc: CUDA C++ compiled by NVRTC instead of LLVM's NVPTX
-  bool boundsCheck = true; // cpu only
+  bool nvrtc = false; // --backend nvrtc: CUDA C++ compiled by NVRTC instead of LLVM's NVPTX
+  // --boundscheck / --no-boundscheck; unset: checked on cpu, and on cuda with --debug (as
+  // @jit's boundscheck=None)
+  std::optional<bool> boundsCheck;
   std::string arch = "sm_90";
   unsigned optLevel = 3;
   bool debug = false;    // raise/assert report on cuda too (@jit(debug=True))

@@ -109,7 +109,8 @@ private:
     request.ptx.limits = {cl_.maxThreadsPerBlock, cl_.minBlocksPerMultiprocessor,
                           cl_.maxBlocksPerCluster, cl_.maxRegisters};
     request.host.optLevel = cl_.optLevel;
-    request.host.boundsCheck = cl_.boundsCheck;
+    request.host.boundsCheck = request.ptx.boundsCheck =
+        cl_.boundsCheck.value_or(cl_.target == tools::TargetKind::CPU || cl_.debug);
     if (cl_.target == tools::TargetKind::CPU)
       request.target = driver::Target::Host;
     if (cl_.nvrtc)

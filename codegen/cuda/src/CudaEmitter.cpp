@@ -3,6 +3,7 @@
 // labels, block arguments are variables the branches assign. The arithmetic that C++ leaves
 // undefined goes through the prelude's helpers (kaji_prelude.cuh).
 #include "kaji/codegen/cuda/CudaCodegen.h"
+#include "kaji/ir/Constants.h"
 #include "kaji/ir/ExceptionTable.h"
 #include "kaji/ir/Libdevice.h"
 #include "kaji/ir/Reachability.h"
@@ -202,6 +203,10 @@ private:
   std::string element(const ir::Operation &op, unsigned arrayOperand, unsigned firstIndex);
   void emitStaticArray(const ir::Operation &op);
   void emitArrayView(const ir::Operation &op);
+  void emitArrayAt(const ir::Operation &op);
+  // `op`'s array result: its data at the byte address `start`, its extents and then its
+  // strides the operands from `firstExtent` on.
+  void assignArray(const ir::Operation &op, const std::string &start, unsigned firstExtent);
   void emitPrint(const ir::Operation &op);
   void emitCall(const ir::Operation &op);
   void emitExternCall(const ir::Operation &op);
@@ -224,7 +229,8 @@ private:
 
 class ModuleEmitter {
 public:
-  explicit ModuleEmitter(const ir::Module &module) : module_(module) {}
+  ModuleEmitter(const ir::Module &module, bool boundsCheck)
+      : module_(module), boundsCheck_(boundsCheck) {}
 
   std::string run() {
     LineWriter out;
@@ -306,11 +312,26 @@ public:
   }
   uint32_t exceptionNumber(const ir::Operation &raise) {
     if (exceptionNumbers_.empty()) {
-      std::vector<ir::RaiseSite> table = ir::exceptionTable(module_);
+      std::vector<ir::RaiseSite> table = ir::exceptionTable(module_, boundsCheck_);
       for (size_t i = 0; i < table.size(); ++i)
         exceptionNumbers_[table[i].op] = uint32_t(i + 1);
     }
     return exceptionNumbers_.at(&raise);
+  }
+
+  bool boundsCheck() const { return boundsCheck_; }
+
+  // Where the checked access `op` reports an index out of range (kaji_prelude.cuh's
+  // index_site), the slot and the record declared on first use.
+  std::string indexSite(const ir::Operation &op) {
+    std::string slot = exceptionSlot(op.location());
+    if (!indexRecordDeclared_)
+      constants_.line("__device__ i64 " + std::string(ir::kIndexErrorSymbol) + "[" +
+                          std::to_string(ir::kIndexErrorFields) + "];",
+                      op.location());
+    indexRecordDeclared_ = true;
+    return "kaji::index_site{&" + slot + ", " + ir::kIndexErrorSymbol + ", " +
+           std::to_string(exceptionNumber(op)) + "u}";
   }
 
   // A __constant__ array at file scope with the given contents; returns its name.
@@ -361,12 +382,14 @@ private:
   }
 
   const ir::Module &module_;
+  bool boundsCheck_;
   std::vector<FunctionEmitter> emitters_;
   LineWriter body_;
   LineWriter constants_;
   unsigned constantCount_ = 0;
   bool gridBarrierDeclared_ = false;
   bool exceptionSlotDeclared_ = false;
+  bool indexRecordDeclared_ = false;
   std::unordered_map<const ir::Operation *, uint32_t> exceptionNumbers_;
   std::set<std::string> libdeviceDeclarations_;
   std::map<std::string, std::string> externDeclarations_; // symbol → its declaration
@@ -663,15 +686,23 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
                           std::to_string(dim) + "]");
   }
   case Opcode::ArrayIndex: {
-    // No bounds check on the GPU, as for a load: a negative index counts from the end.
+    // A negative index counts from the end, as for a load.
     std::string index = name(op.operand(1), op);
-    if (!op.operand(1)->type().isSignedInteger())
+    bool isUnsigned = !op.operand(1)->type().isSignedInteger();
+    std::string dim = std::to_string(op.attrAs<int64_t>());
+    std::string extent = name(op.operand(0), op) + ".shape[" + dim + "]";
+    if (module_.boundsCheck())
+      return assign(op, "kaji::checked_index(i64(" + index + "), " + extent + ", " +
+                            module_.indexSite(op) + ", " + dim + ", " +
+                            (isUnsigned ? "true" : "false") + ")");
+    if (isUnsigned)
       return assign(op, "i64(" + index + ")");
-    return assign(op, "(" + index + " < 0 ? " + index + " + " + name(op.operand(0), op) +
-                          ".shape[" + std::to_string(op.attrAs<int64_t>()) + "] : " + index + ")");
+    return assign(op, "(" + index + " < 0 ? " + index + " + " + extent + " : " + index + ")");
   }
   case Opcode::ArrayView:
     return emitArrayView(op);
+  case Opcode::ArrayAt:
+    return emitArrayAt(op);
   case Opcode::Load: {
     std::string value = "*" + element(op, 0, 1);
     return assign(op, op.resultType().isBool() ? "(" + value + " != 0)" : value);
@@ -1000,6 +1031,44 @@ std::string FunctionEmitter::atomic(const ir::Operation &op) {
          ")";
 }
 
+// The index the kernel wrote where `index` is the frontend's wraparound of it into dimension
+// `dim` of `array` (`i < 0 ? i + extent : i`, or `c + extent` for a negative constant `c`),
+// else `index`. A bounds check takes the written one, as the LLVM lowering's does
+// (FunctionLowering::checkedIndex): the report names it, and an index below -extent is not
+// wrapped twice into range.
+static const ir::Value *writtenIndex(const ir::Value *index, const ir::Value *array, unsigned dim) {
+  auto isExtent = [&](const ir::Value *value) {
+    const ir::Operation *definition = value->definingOp();
+    return definition && definition->opcode() == Opcode::ArrayDim &&
+           definition->operand(0) == array && definition->attrAs<int64_t>() == int64_t(dim);
+  };
+  // What `value` adds to the extent, if it is such a sum.
+  auto addedToExtent = [&](const ir::Value *value) -> const ir::Value * {
+    const ir::Operation *sum = value->definingOp();
+    if (!sum || sum->opcode() != Opcode::Add)
+      return nullptr;
+    return isExtent(sum->operand(1))   ? sum->operand(0)
+           : isExtent(sum->operand(0)) ? sum->operand(1)
+                                       : nullptr;
+  };
+  const ir::Operation *definition = index->definingOp();
+  if (!definition)
+    return index;
+  if (const ir::Value *addend = addedToExtent(index)) {
+    std::optional<int64_t> constant = ir::intConstant(addend);
+    return constant && *constant < 0 ? addend : index;
+  }
+  if (definition->opcode() != Opcode::Select)
+    return index;
+  const ir::Value *source = definition->operand(2);
+  const ir::Operation *negative = definition->operand(0)->definingOp();
+  bool wraps = negative && negative->opcode() == Opcode::Cmp &&
+               negative->attrAs<ir::CmpPredicate>() == ir::CmpPredicate::Lt &&
+               negative->operand(0) == source && ir::intConstant(negative->operand(1)) == 0 &&
+               addedToExtent(definition->operand(1)) == source;
+  return wraps ? source : index;
+}
+
 std::string FunctionEmitter::element(const ir::Operation &op, unsigned arrayOperand,
                                      unsigned firstIndex) {
   if (op.numOperands() <= arrayOperand || !op.operand(arrayOperand)->type().isArray())
@@ -1012,11 +1081,16 @@ std::string FunctionEmitter::element(const ir::Operation &op, unsigned arrayOper
                                           std::to_string(op.numOperands() - firstIndex));
   if (type.ndim() == 0)
     return name(op.operand(arrayOperand), op) + ".data";
-  std::string address = "kaji::element(" + name(op.operand(arrayOperand), op);
+  const ir::Value *array = op.operand(arrayOperand);
+  bool checked = module_.boundsCheck();
+  std::string address =
+      checked ? "kaji::checked_element(" + name(array, op) + ", " + module_.indexSite(op)
+              : "kaji::element(" + name(array, op);
   for (unsigned i = firstIndex; i < op.numOperands(); ++i) {
-    if (!op.operand(i)->type().isInteger())
-      throw CompileError(op.location(), "array index has type " + op.operand(i)->type().str());
-    address += ", " + name(op.operand(i), op);
+    const ir::Value *index = op.operand(i);
+    if (!index->type().isInteger())
+      throw CompileError(op.location(), "array index has type " + index->type().str());
+    address += ", " + name(checked ? writtenIndex(index, array, i - firstIndex) : index, op);
   }
   return address + ")";
 }
@@ -1064,17 +1138,25 @@ void FunctionEmitter::emitStaticArray(const ir::Operation &op) {
 }
 
 void FunctionEmitter::emitArrayView(const ir::Operation &op) {
+  // The offset is in bytes; a view as another dtype reads the same bytes.
+  assignArray(op, "(char *)" + name(op.operand(0), op) + ".data + " + name(op.operand(1), op), 2);
+}
+
+void FunctionEmitter::emitArrayAt(const ir::Operation &op) {
+  assignArray(op, "(char *)" + name(op.operand(0), op), 1);
+}
+
+void FunctionEmitter::assignArray(const ir::Operation &op, const std::string &start,
+                                  unsigned firstExtent) {
   ir::Type type = op.resultType();
   std::vector<std::string> extents, strides;
   for (unsigned d = 0; d < type.ndim(); ++d) {
-    extents.push_back(name(op.operand(2 + d), op));
-    strides.push_back(name(op.operand(2 + type.ndim() + d), op));
+    extents.push_back(name(op.operand(firstExtent + d), op));
+    strides.push_back(name(op.operand(firstExtent + type.ndim() + d), op));
   }
   if (type.ndim() == 0)
     extents = strides = {"0"};
-  // The offset is in bytes; a view as another dtype reads the same bytes.
-  std::string data = "(" + storageTypeName(type.scalarKind()) + " *)((char *)" +
-                     name(op.operand(0), op) + ".data + " + name(op.operand(1), op) + ")";
+  std::string data = "(" + storageTypeName(type.scalarKind()) + " *)(" + start + ")";
   assign(op, arrayTypeName(type) + "{" + data + ", {" + commaSeparated(extents) + "}, {" +
                  commaSeparated(strides) + "}}");
 }
@@ -1242,6 +1324,8 @@ std::string cudaName(const ir::Function &function) {
   return name;
 }
 
-std::string emitCUDA(const ir::Module &module) { return ModuleEmitter(module).run(); }
+std::string emitCUDA(const ir::Module &module, bool boundsCheck) {
+  return ModuleEmitter(module, boundsCheck).run();
+}
 
 } // namespace kaji::codegen::cuda

@@ -215,7 +215,7 @@ std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options
                              CodegenTimings *timings) {
   auto start = std::chrono::steady_clock::now();
   std::string arch = archNumber(options.arch);
-  std::string source = emitCUDA(module);
+  std::string source = emitCUDA(module, options.boundsCheck);
   if (timings)
     timings->lowerMs = millisecondsSince(start);
   start = std::chrono::steady_clock::now();

@@ -267,15 +267,62 @@ template <class T, int N> struct array {
   i64 shape[N];
   i64 strides[N];
 };
-// The address of element (index...): data + sum of index_k * stride_k bytes.
-template <class T, int N, class... I>
-__device__ __forceinline__ T *element(const array<T, N> &a, I... index) {
-  const i64 indices[] = {i64(index)...};
+// The address of element (indices[0], ...): data + sum of index_k * stride_k bytes.
+template <class T, int N>
+__device__ __forceinline__ T *element_at(const array<T, N> &a, const i64 (&indices)[N]) {
   u64 offset = 0;
 #pragma unroll
   for (int d = 0; d < N; ++d)
     offset += u64(indices[d]) * u64(a.strides[d]);
   return reinterpret_cast<T *>(reinterpret_cast<char *>(a.data) + offset);
+}
+template <class T, int N, class... I>
+__device__ __forceinline__ T *element(const array<T, N> &a, I... index) {
+  const i64 indices[N] = {i64(index)...};
+  return element_at(a, indices);
+}
+
+// Bounds checks (debug=True, boundscheck=True): where an access reports an index out of
+// range — the module's exception slot and index-error record (kaji/ir/ExceptionTable.h:
+// axis, index, extent, whether the index is unsigned) and the access's number in the table.
+struct index_site {
+  u32 *slot;
+  i64 *record;
+  u32 number;
+};
+// As a raise: the first thread to report fills the record; the thread exits.
+__device__ __noinline__ void index_error(const index_site &site, int axis, i64 index, i64 extent,
+                                         bool is_unsigned) {
+  if (atomicCAS(site.slot, 0u, site.number) == 0u) {
+    site.record[0] = axis;
+    site.record[1] = index;
+    site.record[2] = extent;
+    site.record[3] = is_unsigned;
+  }
+  asm volatile("exit;" ::: "memory");
+  __builtin_unreachable();
+}
+// `index` into an axis of `extent`, a negative signed one counting from the end (Python's
+// wraparound), checked as the LLVM lowering checks it.
+__device__ __forceinline__ i64 checked_index(i64 index, i64 extent, const index_site &site,
+                                             int axis, bool is_unsigned) {
+  if (u64(index) < u64(extent))
+    return index;
+  const u64 wrapped = u64(index) + u64(extent); // in range exactly for -extent <= index < 0
+  if (!is_unsigned && wrapped < u64(extent))
+    return i64(wrapped);
+  index_error(site, axis, index, extent, is_unsigned);
+  __builtin_unreachable();
+}
+template <class T, int N, class... I>
+__device__ __forceinline__ T *checked_element(const array<T, N> &a, const index_site &site,
+                                              I... index) {
+  i64 indices[N] = {i64(index)...};
+  const bool is_unsigned[N] = {!is_signed<I>::value...};
+#pragma unroll
+  for (int d = 0; d < N; ++d)
+    indices[d] = checked_index(indices[d], a.shape[d], site, d, is_unsigned[d]);
+  return element_at(a, indices);
 }
 
 // Atomics, relaxed as CUDA's are, returning the old value. Signed 64-bit integers and

@@ -40,6 +40,9 @@ struct PTXOptions {
   unsigned optLevel = 3;      // 0..3, LLVM's pipeline level
   bool fastMath = false;
   bool lineInfo = false; // `.loc` directives naming each instruction's Python line
+  // Every array index checked: an index out of range reports IndexError through the
+  // module's exception slot (ir/ExceptionTable.h) and ends the thread.
+  bool boundsCheck = false;
   KernelLimits limits;
 };
 

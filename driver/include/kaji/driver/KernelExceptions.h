@@ -15,11 +15,15 @@ namespace kaji::driver {
 struct ReportedException {
   std::string site;      // "file.py:12:9: in 'kernel'"
   std::string exception; // "Class" or "Class: message"
+  // An index out of range (ir::RaiseSite::indexError): the message comes from the module's
+  // ir::kIndexErrorSymbol record.
+  bool indexError = false;
 };
 
-// `// kaji.exception <site>\t<exception>` per reporting raise op of `module`, in table order
-// (tabs, newlines and backslashes escaped); empty when it has none.
-std::string exceptionTableComments(const ir::Module &module);
+// `// kaji.exception <site>\t<exception>` per entry of ir::exceptionTable(module,
+// boundsChecked), in table order (tabs, newlines and backslashes escaped), with `\tindex`
+// appended for an index error; empty when it has none.
+std::string exceptionTableComments(const ir::Module &module, bool boundsChecked);
 
 // The table exceptionTableComments wrote into `ptx`; entry i has number i + 1.
 std::vector<ReportedException> readExceptionTable(std::string_view ptx);

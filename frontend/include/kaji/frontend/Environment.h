@@ -34,15 +34,17 @@ struct FunctionRef {
 
 struct GlobalValue {
   enum class Kind : uint8_t {
-    Module,     // a module: "math", "kaji" (also `from kaji import cuda`, `numba.cuda`), "numpy"
-    Builtin,    // a module member bound directly: "math.sqrt", "kaji.grid", "numpy.float32"
-    Constant,   // a scalar value (Python int/float/bool or a numpy scalar)
-    Function,   // another @jit function
-    Array,      // a numpy array, which kernels read through kaji.const.array_like
-    Tuple,      // a tuple or namedtuple of constants (and tuples of them)
-    TupleClass, // a namedtuple class, which kernels call to build one
-    EnumClass,  // an enum.Enum or enum.IntEnum class: its members by name
-    External,   // a CUDA C++ device function linked in (cuda.declare_device)
+    Module,      // a module: "math", "kaji" (also `from kaji import cuda`, `numba.cuda`), "numpy"
+    Builtin,     // a module member bound directly: "math.sqrt", "kaji.grid", "numpy.float32"
+    Constant,    // a scalar value (Python int/float/bool or a numpy scalar)
+    Function,    // another @jit function
+    Array,       // a numpy array, which kernels read through kaji.const.array_like
+    DeviceArray, // an array in device memory, captured by its address (Numba's device
+                 // arrays as globals): kernels index it, read and write it like an argument
+    Tuple,       // a tuple or namedtuple of constants (and tuples of them)
+    TupleClass,  // a namedtuple class, which kernels call to build one
+    EnumClass,   // an enum.Enum or enum.IntEnum class: its members by name
+    External,    // a CUDA C++ device function linked in (cuda.declare_device)
     ExceptionClass, // an exception class kernels may raise: its key (Python's name for a
                     // built-in class, kaji._exceptions' for another) is qualifiedName
   };
@@ -69,8 +71,13 @@ struct GlobalValue {
 
   // Array: its name in Python, element type, extents, and its elements' bytes in C order;
   // no bytes (tooLarge) when it is over what constant memory holds.
+  // DeviceArray: its name in Python, element type, extents, byte strides, layout and the
+  // address of its first element.
   ir::ScalarKind arrayElement = ir::ScalarKind::Float64;
   std::vector<int64_t> arrayShape;
+  std::vector<int64_t> arrayStrides;
+  ir::Layout arrayLayout = ir::Layout::Any;
+  uint64_t arrayAddress = 0;
   std::string arrayBytes;
   bool arrayTooLarge = false;
   // Tuple: the elements, and a namedtuple's class and field names; TupleClass: the class.
@@ -94,6 +101,9 @@ struct GlobalValue {
   const GlobalValue *enumMemberNamed(std::string_view name) const;
   static GlobalValue array(std::string name, ir::ScalarKind element, std::vector<int64_t> shape,
                            std::optional<std::string> bytes);
+  static GlobalValue deviceArray(std::string name, ir::ScalarKind element,
+                                 std::vector<int64_t> shape, std::vector<int64_t> strides,
+                                 ir::Layout layout, uint64_t address);
   static GlobalValue tuple(std::vector<GlobalValue> elements, std::string tupleClass = {},
                            std::vector<std::string> fields = {});
   static GlobalValue namedTupleClass(std::string name, std::vector<std::string> fields);

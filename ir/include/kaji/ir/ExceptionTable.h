@@ -1,7 +1,8 @@
-// The exceptions a module's kernels can report (raise ops with an exception, docs/ir.md).
-// A GPU thread that raises one leaves its number in the module's exception slot and exits;
-// the host reads the slot after the launch and looks the number up in this table. Both the
-// backends and the driver build the table with exceptionTable(), so the numbers agree.
+// The exceptions a module's kernels can report (raise ops with an exception, docs/ir.md, and
+// under bounds checks every array access). A GPU thread that raises one leaves its number in
+// the module's exception slot and exits; the host reads the slot after the launch and looks the
+// number up in this table. Both the backends and the driver build the table with
+// exceptionTable(), so the numbers agree.
 #pragma once
 
 #include "kaji/ir/IR.h"
@@ -15,11 +16,19 @@ struct RaiseSite {
   const Operation *op;
   std::string site;      // "file.py:12:9: in 'kernel'": where, in which function
   std::string exception; // the op's attribute: "Class" or "Class: message"
+  // An array access out of range (exception "IndexError"): the message is made at run time
+  // from the index the thread left in the module's kIndexErrorSymbol.
+  bool indexError = false;
 };
 
-// The module's reporting raise ops in module order (functions, blocks, operations); the
-// number of entry i is i + 1 (0 is "no exception").
-std::vector<RaiseSite> exceptionTable(const Module &module);
+// The module's reporting raise ops and, when `boundsChecked`, its bounds-checked array
+// accesses (checksIndex), in module order (functions, blocks, operations); the number of entry
+// i is i + 1 (0 is "no exception").
+std::vector<RaiseSite> exceptionTable(const Module &module, bool boundsChecked = false);
+
+// Whether `op` indexes an array, which a bounds-checked lowering checks: array_index, and
+// load, store, atomic and atomic_cas of an array of one or more dimensions.
+bool checksIndex(const Operation &op);
 
 // "file.py:12:9: in 'name'", as index errors and exceptions name where they happened.
 std::string raiseSiteText(const Location &location, const std::string &function);
@@ -27,5 +36,11 @@ std::string raiseSiteText(const Location &location, const std::string &function)
 // The device global (an i32, zero at module load) each GPU backend defines for the number
 // of the first exception a launch raised.
 inline constexpr const char *kExceptionSlotSymbol = "kaji_exception";
+
+// The device global (i64 x 4) the thread that won the exception slot with an index error
+// fills with what the message needs, in this order.
+inline constexpr const char *kIndexErrorSymbol = "kaji_index_error";
+enum IndexErrorField { kIndexErrorAxis, kIndexErrorIndex, kIndexErrorExtent, kIndexErrorUnsigned };
+inline constexpr unsigned kIndexErrorFields = 4;
 
 } // namespace kaji::ir

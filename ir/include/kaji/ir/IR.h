@@ -64,6 +64,8 @@ enum class Opcode : uint8_t {
   ArrayView,          // (array, i64 byte offset, i64 extent x m, i64 stride x m): an m-d array
                       // over the same memory starting at the offset (slices, a[i], .T, reshape,
                       // view)
+  ArrayAt,            // (i64 address, i64 extent x m, i64 stride x m): an m-d array in global
+                      // memory at a fixed address (a device array a kernel captured as a global)
   Load,               // (array, idx...) -> element
   Store,              // (value, array, idx...)
   Atomic,             // attr string kind (add sub max min exch and or xor inc dec);

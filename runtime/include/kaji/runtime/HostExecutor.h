@@ -21,10 +21,13 @@ struct LaunchState;
 
 // A bounds-checked kernel indexed an array out of range. what() reads
 // "file.py:12:9: in 'kernel': index 10 is out of bounds for axis 0 with size 10" (the first
-// such access the launch saw); the Python layer raises it as IndexError.
+// such access the launch saw); the Python layer raises it as IndexError. The GPU reports its
+// index errors with the same text.
 class KernelIndexError : public std::out_of_range {
 public:
-  using std::out_of_range::out_of_range;
+  // `index` is read as unsigned where `indexIsUnsigned`.
+  KernelIndexError(const std::string &site, int64_t axis, int64_t index, int64_t extent,
+                   bool indexIsUnsigned);
 };
 
 // A kernel raised an exception: what() reads "file.py:12:9: in 'kernel': message" (the

@@ -19,8 +19,9 @@ namespace kaji::codegen::cuda {
 // The CUDA C++ of every function of a verified module: kernels as `extern "C" __global__`,
 // device functions as `static __device__`, each operation on its own line under a
 // `#line N "file.py"` directive. It includes kaji's prelude (preludeName()). Throws
-// ir::CompileError at an operation it cannot express.
-std::string emitCUDA(const ir::Module &module);
+// ir::CompileError at an operation it cannot express. With `boundsCheck`, every array index
+// is checked as PTXOptions::boundsCheck says.
+std::string emitCUDA(const ir::Module &module, bool boundsCheck = false);
 
 // The C++ name of `function`: its IR name, or "kaji_" + the IR name where that is a C++
 // keyword or a name the emitted code uses itself (a kernel called `double`). A kernel's
