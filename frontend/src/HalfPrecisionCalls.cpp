@@ -1,7 +1,8 @@
-// cuda.fp16.NAME(...): Numba's half-precision functions. Each takes float16 values (as
-// Numba's typing does) and gives a float16, or a bool for the comparisons. Arithmetic is
-// float16 arithmetic (one rounding); the functions are computed in float32 and rounded to
-// float16, as CUDA's own h* functions approximate them (docs/language.md, "Half precision").
+// cuda.fp16.NAME(...) and cuda.bf16.NAME(...): Numba's half-precision functions, one list
+// for float16 and bfloat16. Each takes values of its module's type (as Numba's typing does)
+// and gives one, or a bool for the comparisons. Arithmetic is that type's arithmetic (one
+// rounding); the functions are computed in float32 and rounded, as CUDA's own h* functions
+// approximate them (docs/language.md, "Half precision").
 #include "FunctionLowerer.h"
 #include "kaji/frontend/HalfPrecision.h"
 
@@ -89,20 +90,22 @@ const std::vector<std::string_view> &halfPrecisionFunctionNames() {
   return names;
 }
 
-Operand FunctionLowerer::callHalfPrecision(const std::string &name,
+Operand FunctionLowerer::callHalfPrecision(ScalarKind kind, const std::string &name,
                                            const std::vector<Operand> &args, const CallExpr &expr) {
   const HalfFunction *function = findEntry(kHalfFunctions, name);
-  std::string display = "cuda.fp16." + name;
+  const std::string typeName(ir::numpyName(kind));
+  std::string display =
+      std::string(kind == ScalarKind::BFloat16 ? "cuda.bf16." : "cuda.fp16.") + name;
   if (args.size() != function->arity)
     throw ir::CompileError(expr.loc, display + "() takes " + std::to_string(function->arity) +
                                          " argument" + (function->arity == 1 ? "" : "s") + " (" +
                                          std::to_string(args.size()) + " given)");
   std::vector<ir::Value *> values;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].isScalar() || args[i].scalarType().kind != ScalarKind::Float16)
-      throw ir::CompileError(expr.args[i]->loc, display + "() takes float16 values, not '" +
-                                                    describe(args[i]) +
-                                                    "' (convert with numpy.float16(x))");
+    if (!args[i].isScalar() || args[i].scalarType().kind != kind)
+      throw ir::CompileError(expr.args[i]->loc, display + "() takes " + typeName +
+                                                    " values, not '" + describe(args[i]) +
+                                                    "' (convert with cuda." + typeName + "(x))");
     values.push_back(args[i].value);
   }
   at(expr.loc);
@@ -118,7 +121,7 @@ Operand FunctionLowerer::callHalfPrecision(const std::string &name,
     return Operand::scalar(builder_.unary(ir::Opcode::Neg, values[0]));
   if (name == "hrcp")
     return Operand::scalar(
-        builder_.binary(ir::Opcode::Div, floatConstant(ScalarKind::Float16, 1.0).value, values[0]));
+        builder_.binary(ir::Opcode::Div, floatConstant(kind, 1.0).value, values[0]));
   Operand result;
   if (name == "habs")
     result = callMath("numpy.abs", args, expr);
@@ -132,7 +135,7 @@ Operand FunctionLowerer::callHalfPrecision(const std::string &name,
                  ? callLibdevice(std::string(route->libdeviceName), {widened}, expr)
                  : callMath(std::string(route->numpyName), {widened}, expr);
   }
-  return Operand::scalar(convert(result, ScalarKind::Float16));
+  return Operand::scalar(convert(result, kind));
 }
 
 } // namespace kaji::frontend

@@ -35,6 +35,8 @@ from kaji._runtime import (
     gpus,
     graph,
     is_available,
+    is_bfloat16_supported,
+    is_float16_supported,
     legacy_default_stream,
     per_thread_default_stream,
     select_device,

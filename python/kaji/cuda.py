@@ -20,6 +20,8 @@ from kaji._runtime import (
     get_current_device,
     gpus,
     is_available,
+    is_bfloat16_supported,
+    is_float16_supported,
     legacy_default_stream,
     per_thread_default_stream,
     select_device,

@@ -79,8 +79,8 @@ atomic = IntrinsicNamespace(
 
 class _CompilerTable(Intrinsic):
     """A namespace whose members are listed by the compiler: ``cuda.libdevice`` (every
-    libdevice function by its libdevice name, with Numba's signatures) and ``cuda.fp16``
-    (Numba's half-precision functions)."""
+    libdevice function by its libdevice name, with Numba's signatures), ``cuda.fp16`` and
+    ``cuda.bf16`` (Numba's half-precision functions)."""
 
     __slots__ = ("_list_names",)
 
@@ -112,6 +112,8 @@ def _half_precision_functions():
 
 libdevice = _CompilerTable(_kernel_name("libdevice"), _libdevice_functions)
 fp16 = _CompilerTable(_kernel_name("fp16"), _half_precision_functions)
+# Numba's cuda.bf16: the same h* functions on bfloat16 values.
+bf16 = _CompilerTable(_kernel_name("bf16"), _half_precision_functions)
 
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
-           "const", "cg", "atomic", "libdevice", "fp16", "literal_unroll"]
+           "const", "cg", "atomic", "libdevice", "fp16", "bf16", "literal_unroll"]
