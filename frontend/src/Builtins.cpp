@@ -218,8 +218,10 @@ const std::vector<std::string_view> *kajiNamespaceMembers(std::string_view name)
     return &arrayLike;
   if (name == "shared" || name == "local")
     return &array;
-  if (name == "fp16" || name == "bf16")
+  if (name == "fp16")
     return &halfPrecisionFunctionNames();
+  if (name == "bf16")
+    return &bfloat16FunctionNames();
   return nullptr;
 }
 

@@ -110,10 +110,15 @@ def _half_precision_functions():
     return half_precision_functions()
 
 
+def _bfloat16_functions():
+    from kaji._core import bfloat16_functions
+
+    return bfloat16_functions()
+
+
 libdevice = _CompilerTable(_kernel_name("libdevice"), _libdevice_functions)
 fp16 = _CompilerTable(_kernel_name("fp16"), _half_precision_functions)
-# Numba's cuda.bf16: the same h* functions on bfloat16 values.
-bf16 = _CompilerTable(_kernel_name("bf16"), _half_precision_functions)
+bf16 = _CompilerTable(_kernel_name("bf16"), _bfloat16_functions)
 
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
            "const", "cg", "atomic", "libdevice", "fp16", "bf16", "literal_unroll"]

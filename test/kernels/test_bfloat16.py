@@ -247,6 +247,43 @@ def test_math_computes_in_float32_and_rounds(jit):
     assert_same_bits(out[3], np.floor(wide).astype(bf16))
 
 
+ROUNDINGS = {"rd": np.floor, "rn": np.rint, "ru": np.ceil, "rz": np.trunc}
+
+
+@pytest.mark.parametrize("mode", sorted(ROUNDINGS))
+@pytest.mark.parametrize("integer", ["int16", "int32", "int64", "uint16", "uint32", "uint64"])
+def test_bf16_conversions_to_integers_round_as_named(jit, integer, mode):
+    function = getattr(cuda.bf16, f"bfloat16_to_{integer}_{mode}")
+
+    def kernel(out, a):
+        for i in range(a.size):
+            out[i] = function(a[i])
+
+    a = np.array([0.0, 1.5, 2.5, 3.75, 100.5, 200.0, 0.0078125], bf16)
+    signed = not integer.startswith("u")
+    if signed:
+        a = np.concatenate([a, -a]).astype(bf16)
+    out = np.zeros(a.size, integer)
+    jit(kernel)[1, 1](out, a)
+    np.testing.assert_array_equal(out, ROUNDINGS[mode](a.astype(np.float32)).astype(integer))
+
+
+def test_bf16_conversions_to_float32_and_bytes(jit):
+    def kernel(wide, small, unsigned_small, a):
+        for i in range(a.size):
+            wide[i] = cuda.bf16.bfloat16_to_float32(a[i])
+            small[i] = cuda.bf16.bfloat16_to_int8_rz(a[i])
+            unsigned_small[i] = cuda.bf16.bfloat16_to_uint8_rz(abs(a[i]))
+
+    a = np.array([1.5, -2.75, 100.5, -127.0, 3e-39, 0.0], bf16)
+    wide, small, unsigned_small = (np.zeros(6, t) for t in (np.float32, np.int8, np.uint8))
+    jit(kernel)[1, 1](wide, small, unsigned_small, a)
+    np.testing.assert_array_equal(wide, a.astype(np.float32))
+    np.testing.assert_array_equal(small, np.trunc(wide).astype(np.int8))
+    np.testing.assert_array_equal(unsigned_small, np.trunc(np.abs(wide)).astype(np.uint8))
+    assert not hasattr(cuda.bf16, "bfloat16_to_int8_rn")  # CUDA has only the rz of bytes
+
+
 @pytest.mark.parametrize("dtype", [np.float16, bf16], ids=["float16", "bfloat16"])
 def test_atomic_add_and_sub(jit, dtype):
     def kernel(out, values):
