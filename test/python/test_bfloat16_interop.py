@@ -1,6 +1,8 @@
 """bfloat16 at the Python boundary: ml_dtypes arrays and scalars, the `<V2` typestr torch and
 ml_dtypes export, kaji's type objects (device arrays and torch tensors of it: test_gpu.py)."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -28,7 +30,7 @@ def test_type_objects():
 
 
 def test_typeof_values():
-    assert kaji.typeof(bf16(2.5)) == kaji.bfloat16
+    assert kaji.typeof(bf16(2.5), "cpu") == kaji.bfloat16
     assert kaji.typeof(np.zeros(4, bf16), "cpu") == kaji.bfloat16[::1]
     assert kaji.typeof(np.zeros((3, 4), bf16).T, "cuda") == kaji.bfloat16[::1, :]
 
@@ -55,3 +57,9 @@ def test_eager_signatures_take_bfloat16():
     out = np.zeros(3, bf16)
     fill[1, 1](out, 1.0 / 3)
     np.testing.assert_array_equal(out, np.full(3, 1.0 / 3, bf16))
+
+
+def test_without_ml_dtypes_the_error_names_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ml_dtypes", None)  # import ml_dtypes raises ImportError
+    with pytest.raises(TypeError, match="ml_dtypes"):
+        kaji.bfloat16(1.0)
