@@ -76,8 +76,14 @@ llvm::orc::JITTargetMachineBuilder hostMachineBuilder(unsigned optLevel) {
   // programs of the differential ran wrong on a Sapphire Rapids host and with
   // KAJI_HOST_CPU=sapphirerapids, right with x86-64-v4 (AVX-512 without FP16). float16 is
   // then converted with F16C around float32 arithmetic, as on every other x86 CPU.
-  if (builder.getTargetTriple().isX86())
+  if (builder.getTargetTriple().isX86()) {
     builder.getFeatures().AddFeature("avx512fp16", false);
+    // AVX512-BF16's and AVX-NE-CONVERT's float32 -> bfloat16 conversions flush subnormals to
+    // zero (VCVTNEPS2BF16 ignores MXCSR), where ml_dtypes keeps them: without them LLVM calls
+    // __truncsfbf2 (CompilerRuntimeBuiltins.cpp), which rounds subnormals too.
+    builder.getFeatures().AddFeature("avx512bf16", false);
+    builder.getFeatures().AddFeature("avxneconvert", false);
+  }
   builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Standard;
   // Fibers get stacks sized from these (HostKernel::stackBytes).
   builder.getOptions().EmitStackSizeSection = true;

@@ -46,6 +46,8 @@ llvm::Type *registerType(llvm::LLVMContext &context, ScalarKind kind) {
     return llvm::Type::getInt64Ty(context);
   case ScalarKind::Float16:
     return llvm::Type::getHalfTy(context);
+  case ScalarKind::BFloat16:
+    return llvm::Type::getBFloatTy(context);
   case ScalarKind::Float32:
     return llvm::Type::getFloatTy(context);
   case ScalarKind::Float64:
@@ -883,6 +885,12 @@ llvm::Value *FunctionLowering::castScalar(llvm::Value *value, ScalarKind from, S
       return builder_.CreateFCmpUNE(value, llvm::ConstantFP::get(value->getType(), 0.0));
     return builder_.CreateICmpNE(value, llvm::ConstantInt::get(value->getType(), 0));
   }
+  // bfloat16 is reached through float32 from any other type, as ml_dtypes converts: a float64
+  // or an integer rounds twice, and float16 <-> bfloat16 has no direct instruction.
+  if (to == ScalarKind::BFloat16 && from != ScalarKind::Float32)
+    return castScalar(castScalar(value, from, ScalarKind::Float32), ScalarKind::Float32, to);
+  if (from == ScalarKind::BFloat16 && to != ScalarKind::Float32 && to != ScalarKind::Float64)
+    return castScalar(castScalar(value, from, ScalarKind::Float32), ScalarKind::Float32, to);
   if (ir::isFloat(from) && ir::isFloat(to))
     return ir::bitWidth(to) > ir::bitWidth(from) ? builder_.CreateFPExt(value, toType)
                                                  : builder_.CreateFPTrunc(value, toType);

@@ -153,7 +153,7 @@ llvm::Value *emitMath(llvm::IRBuilderBase &builder, const Target &target, std::s
     return emitPredicate(builder, name, args.front());
 
   llvm::Type *type = args.front()->getType();
-  if (type->isHalfTy()) {
+  if (type->is16bitFPTy()) {
     llvm::SmallVector<llvm::Value *, 3> widened;
     for (llvm::Value *arg : args)
       widened.push_back(builder.CreateFPExt(arg, builder.getFloatTy()));

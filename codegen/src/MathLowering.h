@@ -19,7 +19,8 @@ std::optional<unsigned> mathArity(std::string_view name);
 bool isMathPredicate(std::string_view name);
 
 // `name` applied to `args`, which all have one floating-point type; the result has that
-// type too (i1 for predicates). half computes in float. `name` must be known (mathArity).
+// type too (i1 for predicates). half and bfloat compute in float. `name` must be known
+// (mathArity).
 llvm::Value *emitMath(llvm::IRBuilderBase &builder, const Target &target, std::string_view name,
                       llvm::ArrayRef<llvm::Value *> args);
 

@@ -117,12 +117,13 @@ FloatDivMod emitFloatDivMod(llvm::IRBuilderBase &b, const Target &target, llvm::
   return {quotient, remainder};
 }
 
-// float16 as numpy computes it (npy_half_divmod): float_divmod in float32, each result rounded
-// to float16 once. Rounding at every step instead can carry the quotient past the true one.
+// float16 as numpy computes it (npy_half_divmod), and bfloat16 as ml_dtypes does: float_divmod
+// in float32, each result rounded to the narrow type once. Rounding at every step instead can
+// carry the quotient past the true one.
 FloatDivMod emitDivModOfKind(llvm::IRBuilderBase &b, const Target &target, llvm::Value *vx,
                              llvm::Value *wx) {
   llvm::Type *type = vx->getType();
-  if (!type->isHalfTy())
+  if (!type->is16bitFPTy())
     return emitFloatDivMod(b, target, vx, wx);
   llvm::Type *wide = b.getFloatTy();
   FloatDivMod result = emitFloatDivMod(b, target, b.CreateFPExt(vx, wide), b.CreateFPExt(wx, wide));

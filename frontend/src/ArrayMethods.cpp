@@ -39,9 +39,9 @@ ScalarKind accumulatorKind(const std::string &reduction, ScalarKind element) {
   if (reduction == "min" || reduction == "max")
     return element;
   if (reduction == "mean")
-    return !ir::isFloat(element)            ? ScalarKind::Float64
-           : element == ScalarKind::Float16 ? ScalarKind::Float32
-                                            : element;
+    return !ir::isFloat(element)          ? ScalarKind::Float64
+           : ir::isHalfPrecision(element) ? ScalarKind::Float32
+                                          : element;
   if (ir::isFloat(element))
     return element;
   return ir::isInteger(element) && !ir::isSigned(element) ? ScalarKind::UInt64 : ScalarKind::Int64;
@@ -240,7 +240,7 @@ Operand FunctionLowerer::reduceArray(const std::string &reduction, const Operand
     for (unsigned d = 0; d < type.ndim(); ++d)
       size = after.binary(ir::Opcode::Mul, size, arrayExtent(array, d));
     result = after.binary(ir::Opcode::Div, result, convert(Operand::scalar(size), kind));
-    if (elementKind == ScalarKind::Float16)
+    if (ir::isHalfPrecision(elementKind))
       result = convert(Operand::scalar(result), elementKind);
   }
   return Operand::scalar(result);

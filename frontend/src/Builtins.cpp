@@ -220,6 +220,8 @@ const std::vector<std::string_view> *kajiNamespaceMembers(std::string_view name)
     return &array;
   if (name == "fp16")
     return &halfPrecisionFunctionNames();
+  if (name == "bf16")
+    return &bfloat16FunctionNames();
   return nullptr;
 }
 
@@ -573,10 +575,10 @@ Operand FunctionLowerer::callMath(const std::string &function, const std::vector
     return Operand::scalar(convert(args.front(), ScalarKind::Int64));
   if (fn.kind == MathKind::Predicate && integral)
     return Operand::scalar(builder_.boolConstant(fn.name == "isfinite"));
-  // Integers compute in float64 (as Python and Numba do); float16 in float32, which
+  // Integers compute in float64 (as Python and Numba do); float16 and bfloat16 in float32, which
   // every target has math functions for.
   ScalarKind floatKind = integral ? ScalarKind::Float64 : type.kind;
-  if (floatKind == ScalarKind::Float16)
+  if (ir::isHalfPrecision(floatKind))
     floatKind = ScalarKind::Float32;
   ir::Type floatType = ir::Type::scalar(floatKind);
   std::vector<ir::Value *> operands;
@@ -642,7 +644,9 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   if (name.starts_with("kaji.libdevice."))
     return callLibdevice(name.substr(15), args, expr);
   if (name.starts_with("kaji.fp16."))
-    return callHalfPrecision(name.substr(10), args, expr);
+    return callHalfPrecision(ScalarKind::Float16, name.substr(10), args, expr);
+  if (name.starts_with("kaji.bf16."))
+    return callHalfPrecision(ScalarKind::BFloat16, name.substr(10), args, expr);
   if (name.starts_with("math.") && isLibdeviceOrScaledMath(name.substr(5)))
     return callLibdeviceMath(name.substr(5), args, expr);
   if (name == "builtins.round")

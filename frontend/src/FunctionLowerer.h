@@ -381,9 +381,11 @@ private:
   Operand libdeviceValues(const ir::LibdeviceFunction &function,
                           const std::vector<ir::Value *> &args);
 
-  // cuda.fp16.NAME (HalfPrecisionCalls.cpp).
-  Operand callHalfPrecision(const std::string &name, const std::vector<Operand> &args,
-                            const CallExpr &expr);
+  // cuda.fp16.NAME (kind float16) and cuda.bf16.NAME (bfloat16) (HalfPrecisionCalls.cpp).
+  Operand callHalfPrecision(ir::ScalarKind kind, const std::string &name,
+                            const std::vector<Operand> &args, const CallExpr &expr);
+  Operand callBfloat16Conversion(const std::string &target, const std::string &display,
+                                 const std::vector<Operand> &args, const CallExpr &expr);
 
   // The GPU model's builtins (GpuBuiltins.cpp).
   Operand staticArray(const CallExpr &expr, bool shared);

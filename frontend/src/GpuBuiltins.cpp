@@ -232,11 +232,14 @@ Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<
   bool wrapping = kind == "inc" || kind == "dec";
   unsigned bits = element == ScalarKind::Bool ? 1 : ir::bitWidth(element);
   std::string elementName = ir::Type::scalar(element).str();
-  if (element == ScalarKind::Bool || (bits != 32 && bits != 64))
-    throw ir::CompileError(expr.args[0]->loc, display +
-                                                  " works on arrays of 32- and 64-bit "
-                                                  "numbers, not " +
-                                                  elementName);
+  bool halfAddition = ir::isHalfPrecision(element) && ir::isHalfPrecisionAtomic(kind);
+  if (element == ScalarKind::Bool || (bits != 32 && bits != 64 && !halfAddition))
+    throw ir::CompileError(expr.args[0]->loc,
+                           display + " works on arrays of 32- and 64-bit numbers" +
+                               (ir::isHalfPrecision(element)
+                                    ? " (float16 and bfloat16 arrays: add and sub only)"
+                                    : "") +
+                               ", not " + elementName);
   if ((cas || bitwise) && !ir::isInteger(element))
     throw ir::CompileError(expr.args[0]->loc,
                            display + " works on integer arrays, not " + elementName);

@@ -1,13 +1,16 @@
-// cuda.fp16.NAME(...): Numba's half-precision functions. Each takes float16 values (as
-// Numba's typing does) and gives a float16, or a bool for the comparisons. Arithmetic is
-// float16 arithmetic (one rounding); the functions are computed in float32 and rounded to
-// float16, as CUDA's own h* functions approximate them (docs/language.md, "Half precision").
+// cuda.fp16.NAME(...) and cuda.bf16.NAME(...): Numba's half-precision functions, one list
+// for float16 and bfloat16. Each takes values of its module's type (as Numba's typing does)
+// and gives one, or a bool for the comparisons. Arithmetic is that type's arithmetic (one
+// rounding); the functions are computed in float32 and rounded, as CUDA's own h* functions
+// approximate them (docs/language.md, "Half precision").
 #include "FunctionLowerer.h"
 #include "kaji/frontend/HalfPrecision.h"
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace kaji::frontend {
 namespace {
@@ -77,7 +80,49 @@ std::optional<ir::CmpPredicate> comparison(std::string_view name) {
   return std::nullopt;
 }
 
+// The float32 rounding of cuda.bf16's bfloat16_to_<integer>_<mode> before the (exact)
+// conversion, by the mode's suffix.
+constexpr std::pair<std::string_view, std::string_view> kRoundingModes[] = {
+    {"rd", "floor"}, {"rn", "roundeven"}, {"ru", "ceil"}, {"rz", "trunc"}};
+constexpr std::string_view kConversionPrefix = "bfloat16_to_";
+
+// The integer kind and the rounding function of a conversion's name ("int32_rn").
+std::optional<std::pair<ScalarKind, std::string_view>> integerConversion(std::string_view name) {
+  size_t underscore = name.rfind('_');
+  if (underscore == std::string_view::npos)
+    return std::nullopt;
+  std::optional<ScalarKind> kind = ir::scalarKindFromName(name.substr(0, underscore));
+  std::string_view mode = name.substr(underscore + 1);
+  if (!kind || !ir::isInteger(*kind) || (ir::bitWidth(*kind) == 8 && mode != "rz"))
+    return std::nullopt;
+  for (auto [suffix, rounding] : kRoundingModes)
+    if (suffix == mode)
+      return std::pair(*kind, rounding);
+  return std::nullopt;
+}
+
 } // namespace
+
+const std::vector<std::string_view> &bfloat16FunctionNames() {
+  static const std::vector<std::string> conversions = [] {
+    std::vector<std::string> names{std::string(kConversionPrefix) + "float32"};
+    for (ScalarKind kind :
+         {ScalarKind::Int8, ScalarKind::Int16, ScalarKind::Int32, ScalarKind::Int64,
+          ScalarKind::UInt8, ScalarKind::UInt16, ScalarKind::UInt32, ScalarKind::UInt64})
+      for (auto [suffix, rounding] : kRoundingModes) {
+        std::string name = std::string(ir::numpyName(kind)) + "_" + std::string(suffix);
+        if (integerConversion(name))
+          names.push_back(std::string(kConversionPrefix) + name);
+      }
+    return names;
+  }();
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> all = halfPrecisionFunctionNames();
+    all.insert(all.end(), conversions.begin(), conversions.end());
+    return all;
+  }();
+  return names;
+}
 
 const std::vector<std::string_view> &halfPrecisionFunctionNames() {
   static const std::vector<std::string_view> names = [] {
@@ -89,20 +134,24 @@ const std::vector<std::string_view> &halfPrecisionFunctionNames() {
   return names;
 }
 
-Operand FunctionLowerer::callHalfPrecision(const std::string &name,
+Operand FunctionLowerer::callHalfPrecision(ScalarKind kind, const std::string &name,
                                            const std::vector<Operand> &args, const CallExpr &expr) {
+  const std::string typeName(ir::numpyName(kind));
+  std::string display =
+      std::string(kind == ScalarKind::BFloat16 ? "cuda.bf16." : "cuda.fp16.") + name;
+  if (name.starts_with(kConversionPrefix))
+    return callBfloat16Conversion(name.substr(kConversionPrefix.size()), display, args, expr);
   const HalfFunction *function = findEntry(kHalfFunctions, name);
-  std::string display = "cuda.fp16." + name;
   if (args.size() != function->arity)
     throw ir::CompileError(expr.loc, display + "() takes " + std::to_string(function->arity) +
                                          " argument" + (function->arity == 1 ? "" : "s") + " (" +
                                          std::to_string(args.size()) + " given)");
   std::vector<ir::Value *> values;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].isScalar() || args[i].scalarType().kind != ScalarKind::Float16)
-      throw ir::CompileError(expr.args[i]->loc, display + "() takes float16 values, not '" +
-                                                    describe(args[i]) +
-                                                    "' (convert with numpy.float16(x))");
+    if (!args[i].isScalar() || args[i].scalarType().kind != kind)
+      throw ir::CompileError(expr.args[i]->loc, display + "() takes " + typeName +
+                                                    " values, not '" + describe(args[i]) +
+                                                    "' (convert with cuda." + typeName + "(x))");
     values.push_back(args[i].value);
   }
   at(expr.loc);
@@ -118,7 +167,7 @@ Operand FunctionLowerer::callHalfPrecision(const std::string &name,
     return Operand::scalar(builder_.unary(ir::Opcode::Neg, values[0]));
   if (name == "hrcp")
     return Operand::scalar(
-        builder_.binary(ir::Opcode::Div, floatConstant(ScalarKind::Float16, 1.0).value, values[0]));
+        builder_.binary(ir::Opcode::Div, floatConstant(kind, 1.0).value, values[0]));
   Operand result;
   if (name == "habs")
     result = callMath("numpy.abs", args, expr);
@@ -132,7 +181,30 @@ Operand FunctionLowerer::callHalfPrecision(const std::string &name,
                  ? callLibdevice(std::string(route->libdeviceName), {widened}, expr)
                  : callMath(std::string(route->numpyName), {widened}, expr);
   }
-  return Operand::scalar(convert(result, ScalarKind::Float16));
+  return Operand::scalar(convert(result, kind));
+}
+
+// Numba's cuda.bf16.bfloat16_to_float32 (exact) and bfloat16_to_<integer>_<mode>: rounded in
+// float32 (exact for every bfloat16), then converted; out of range saturates and NaN gives 0,
+// as kaji's float-to-integer conversions (and CUDA's cvt) do.
+Operand FunctionLowerer::callBfloat16Conversion(const std::string &target,
+                                                const std::string &display,
+                                                const std::vector<Operand> &args,
+                                                const CallExpr &expr) {
+  if (args.size() != 1)
+    throw ir::CompileError(expr.loc, display + "() takes 1 argument (" +
+                                         std::to_string(args.size()) + " given)");
+  if (!args[0].isScalar() || args[0].scalarType().kind != ScalarKind::BFloat16)
+    throw ir::CompileError(expr.args[0]->loc, display + "() takes a bfloat16 value, not '" +
+                                                  describe(args[0]) +
+                                                  "' (convert with cuda.bfloat16(x))");
+  at(expr.loc);
+  ir::Value *wide = convert(args[0], ScalarKind::Float32);
+  if (target == "float32")
+    return Operand::scalar(wide);
+  auto [kind, rounding] = *integerConversion(target);
+  ir::Value *rounded = builder_.math(std::string(rounding), wide->type(), {wide});
+  return Operand::scalar(builder_.cast(rounded, ir::Type::scalar(kind)));
 }
 
 } // namespace kaji::frontend

@@ -58,7 +58,7 @@ Operand FunctionLowerer::callLibdeviceMath(const std::string &member,
   ScalarType type = args.front().scalarType();
   if (member == "remainder")
     type = promote(type, args[1].scalarType());
-  ScalarKind floatKind = type.kind == ScalarKind::Float32 || type.kind == ScalarKind::Float16
+  ScalarKind floatKind = type.kind == ScalarKind::Float32 || ir::isHalfPrecision(type.kind)
                              ? ScalarKind::Float32
                              : ScalarKind::Float64;
   if (member == "ldexp" && args[1].type().isFloat())

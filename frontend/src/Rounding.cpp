@@ -15,7 +15,7 @@ Operand FunctionLowerer::callRound(const std::vector<Operand> &args, const CallE
     if (integral)
       return x;
     ScalarKind kind =
-        x.type().scalarKind() == ScalarKind::Float16 ? ScalarKind::Float32 : x.type().scalarKind();
+        ir::isHalfPrecision(x.type().scalarKind()) ? ScalarKind::Float32 : x.type().scalarKind();
     ir::Value *value = convert(x, kind);
     return Operand::scalar(builder_.cast(builder_.math("roundeven", value->type(), {value}),
                                          ir::Type::scalar(ScalarKind::Int64)));

@@ -56,6 +56,7 @@ constexpr ScalarName kScalarNames[] = {
     {"float16", ScalarKind::Float16},
     {"f2", ScalarKind::Float16},
     {"half", ScalarKind::Float16},
+    {"bfloat16", ScalarKind::BFloat16},
     {"float32", ScalarKind::Float32},
     {"f4", ScalarKind::Float32},
     {"single", ScalarKind::Float32},

@@ -15,8 +15,19 @@ ScalarKind floatHolding(ScalarKind k) {
   return ScalarKind::Float64;
 }
 
+// float16 and bfloat16 hold no common set of values but float32's, as in ml_dtypes.
 ScalarKind widerFloat(ScalarKind a, ScalarKind b) {
+  if (a != b && ir::bitWidth(a) == 16 && ir::bitWidth(b) == 16)
+    return ScalarKind::Float32;
   return ir::bitWidth(a) >= ir::bitWidth(b) ? a : b;
+}
+
+// The float kind of `f` with an integer of kind `k`: bfloat16 holds int8 and uint8 exactly,
+// as ml_dtypes promotes them; wider integers go where float16 takes them.
+ScalarKind floatWithInteger(ScalarKind f, ScalarKind k) {
+  if (f == ScalarKind::BFloat16 && ir::bitWidth(k) <= 8)
+    return f;
+  return widerFloat(f, floatHolding(k));
 }
 
 ScalarKind signedOfWidth(unsigned bits) {
@@ -64,9 +75,9 @@ ScalarKind promoteStrong(ScalarKind a, ScalarKind b) {
   if (ir::isFloat(a) && ir::isFloat(b))
     return widerFloat(a, b);
   if (ir::isFloat(a))
-    return widerFloat(a, floatHolding(b));
+    return floatWithInteger(a, b);
   if (ir::isFloat(b))
-    return widerFloat(b, floatHolding(a));
+    return floatWithInteger(b, a);
   return promoteIntegers(a, b);
 }
 

@@ -208,7 +208,9 @@ std::optional<Attr> foldCast(Type from, Type to, const Attr &value) {
     return fromUnsigned ? double(static_cast<_Float16>(uint64_t(v)))
                         : double(static_cast<_Float16>(v));
   case ScalarKind::Float32:
-    return fromUnsigned ? double(static_cast<float>(uint64_t(v))) : double(static_cast<float>(v));
+  case ScalarKind::BFloat16: // an integer converts to float32 first, as in ml_dtypes
+    return roundToType(target, fromUnsigned ? double(static_cast<float>(uint64_t(v)))
+                                            : double(static_cast<float>(v)));
   default:
     return fromUnsigned ? static_cast<double>(uint64_t(v)) : static_cast<double>(v);
   }

@@ -1,6 +1,23 @@
 #include "kaji/ir/Constants.h"
 
+#include <bit>
+#include <cstdint>
+
 namespace kaji::ir {
+
+namespace {
+
+// bfloat16 keeps float32's upper 16 bits: rounding those to nearest even is exact for normal
+// and subnormal values alike, and a carry past the largest finite value gives infinity.
+double roundFloatToBfloat16(float value) {
+  if (value != value)
+    return value;
+  uint32_t bits = std::bit_cast<uint32_t>(value);
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return double(std::bit_cast<float>(bits & 0xffff0000u));
+}
+
+} // namespace
 
 int64_t wrapToType(ScalarKind k, int64_t value) {
   if (k == ScalarKind::Bool)
@@ -21,6 +38,8 @@ double roundToType(ScalarKind k, double value) {
   switch (k) {
   case ScalarKind::Float16:
     return double(static_cast<_Float16>(value));
+  case ScalarKind::BFloat16: // through float32, as ml_dtypes converts (two roundings)
+    return roundFloatToBfloat16(static_cast<float>(value));
   case ScalarKind::Float32:
     return double(static_cast<float>(value));
   default:

@@ -17,7 +17,7 @@ struct ScalarInfo {
   bool isComplex;
 };
 
-constexpr std::array<ScalarInfo, 14> kScalarInfo = {{
+constexpr std::array<ScalarInfo, 15> kScalarInfo = {{
     {"bool", "bool", 1, false, false, false, false},
     {"i8", "int8", 8, true, true, false, false},
     {"i16", "int16", 16, true, true, false, false},
@@ -28,6 +28,7 @@ constexpr std::array<ScalarInfo, 14> kScalarInfo = {{
     {"u32", "uint32", 32, true, false, false, false},
     {"u64", "uint64", 64, true, false, false, false},
     {"f16", "float16", 16, false, true, true, false},
+    {"bf16", "bfloat16", 16, false, true, true, false},
     {"f32", "float32", 32, false, true, true, false},
     {"f64", "float64", 64, false, true, true, false},
     {"c64", "complex64", 64, false, true, false, true},
@@ -62,6 +63,7 @@ bool isInteger(ScalarKind k) { return info(k).isInteger; }
 bool isSigned(ScalarKind k) { return info(k).isSigned; }
 bool isFloat(ScalarKind k) { return info(k).isFloat; }
 bool isComplex(ScalarKind k) { return info(k).isComplex; }
+bool isHalfPrecision(ScalarKind k) { return k == ScalarKind::Float16 || k == ScalarKind::BFloat16; }
 
 ScalarKind componentKind(ScalarKind k) {
   if (k == ScalarKind::Complex64)

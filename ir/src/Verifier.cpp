@@ -383,8 +383,8 @@ private:
                      "; a linked function takes scalars");
   }
 
-  // Atomics act on 32- and 64-bit elements, as the GPU's atomic instructions do; which kinds
-  // take which element types follows Numba's atomics.
+  // Atomics act on 32- and 64-bit elements, as the GPU's atomic instructions do, and add and
+  // sub on float16 and bfloat16 too; which kinds take which element types follows Numba's.
   void verifyAtomic(const Operation &op) {
     bool cas = op.opcode() == Opcode::AtomicCAS;
     unsigned values = cas ? 2 : 1;
@@ -396,8 +396,14 @@ private:
       fail(op, "needs an array operand, got " + array.str());
     Type element = Type::scalar(array.scalarKind());
     unsigned bits = element.isBool() ? 1 : bitWidth(element.scalarKind());
-    if ((!element.isInteger() && !element.isFloat()) || (bits != 32 && bits != 64))
-      fail(op, "is not defined on " + element.str() + " elements (32- and 64-bit numbers only)");
+    bool halfAddition = !cas && isHalfPrecision(element.scalarKind()) &&
+                        std::holds_alternative<std::string>(op.attr()) &&
+                        isHalfPrecisionAtomic(op.attrAs<std::string>());
+    if ((!element.isInteger() && !element.isFloat()) || (bits != 32 && bits != 64 && !halfAddition))
+      fail(op, "is not defined on " + element.str() + " elements (" +
+                   (isHalfPrecision(element.scalarKind()) ? "add and sub only"
+                                                          : "32- and 64-bit numbers only") +
+                   ")");
     for (unsigned i = 1; i <= values; ++i)
       expectType(op, i, element);
     if (op.resultType() != element)

@@ -37,6 +37,8 @@ from kaji._runtime import (
     gpus,
     graph,
     is_available,
+    is_bfloat16_supported,
+    is_float16_supported,
     legacy_default_stream,
     memory_info,
     memory_limit,

@@ -121,7 +121,9 @@ def describe_value(name, value):
         # Kernels read it through const.array_like, which copies it into the kernel: its
         # contents now, in C order; none past what constant memory holds.
         contents = value.tobytes(order="C") if value.nbytes <= _CONSTANT_MEMORY_BYTES else None
-        return ("array", value.dtype.str, tuple(value.shape), contents)
+        # ml_dtypes' bfloat16 goes by its name: its typestr "<V2" is any two opaque bytes.
+        dtype = value.dtype.name if value.dtype.kind == "V" else value.dtype.str
+        return ("array", dtype, tuple(value.shape), contents)
     qualified = _member_name(name, value)
     return None if qualified is None else ("builtin", qualified)
 
@@ -175,7 +177,12 @@ def _is_scalar(value):
     if type(value) in (bool, int, float):
         return True
     numpy = sys.modules.get("numpy")
-    return numpy is not None and isinstance(value, (numpy.bool_, numpy.integer, numpy.floating))
+    if numpy is None:
+        return False
+    if isinstance(value, (numpy.bool_, numpy.integer, numpy.floating)):
+        return True
+    ml_dtypes = sys.modules.get("ml_dtypes")  # a bfloat16 value exists only once it is imported
+    return ml_dtypes is not None and type(value) is ml_dtypes.bfloat16
 
 
 def _member_name(name, value):

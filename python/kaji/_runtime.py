@@ -21,6 +21,20 @@ def unavailable_reason():
     return _core.unavailable_reason()
 
 
+def is_float16_supported():
+    """True, as in Numba: every target kaji compiles for computes float16."""
+    return True
+
+
+def is_bfloat16_supported():
+    """Whether the current GPU computes bfloat16 in hardware (compute capability 8.0 or
+    later), as Numba answers it; False without a usable GPU. The cpu target takes bfloat16
+    whatever this says (docs/numba-compat.md)."""
+    if not _core.is_available():
+        return False
+    return get_current_device().compute_capability >= (8, 0)
+
+
 def devices():
     """Every CUDA device, as kaji.Device objects (an empty list without a driver)."""
     if not _core.is_available():

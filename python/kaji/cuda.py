@@ -21,6 +21,8 @@ from kaji._runtime import (
     get_current_device,
     gpus,
     is_available,
+    is_bfloat16_supported,
+    is_float16_supported,
     legacy_default_stream,
     memory_info,
     memory_limit,

@@ -79,8 +79,8 @@ atomic = IntrinsicNamespace(
 
 class _CompilerTable(Intrinsic):
     """A namespace whose members are listed by the compiler: ``cuda.libdevice`` (every
-    libdevice function by its libdevice name, with Numba's signatures) and ``cuda.fp16``
-    (Numba's half-precision functions)."""
+    libdevice function by its libdevice name, with Numba's signatures), ``cuda.fp16`` and
+    ``cuda.bf16`` (Numba's half-precision functions)."""
 
     __slots__ = ("_list_names",)
 
@@ -110,8 +110,15 @@ def _half_precision_functions():
     return half_precision_functions()
 
 
+def _bfloat16_functions():
+    from kaji._core import bfloat16_functions
+
+    return bfloat16_functions()
+
+
 libdevice = _CompilerTable(_kernel_name("libdevice"), _libdevice_functions)
 fp16 = _CompilerTable(_kernel_name("fp16"), _half_precision_functions)
+bf16 = _CompilerTable(_kernel_name("bf16"), _bfloat16_functions)
 
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
-           "const", "cg", "atomic", "libdevice", "fp16", "literal_unroll"]
+           "const", "cg", "atomic", "libdevice", "fp16", "bf16", "literal_unroll"]

@@ -14,7 +14,8 @@ from kaji import _core
 # numba.types' scalar names (numba.core.types), each the type kaji's signature parser gives it.
 _SCALAR_NAMES = (
     "boolean", "bool_", "b1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-    "uint64", "intp", "uintp", "intc", "uintc", "float16", "float32", "float64", "byte", "char",
+    "uint64", "intp", "uintp", "intc", "uintc", "float16", "bfloat16", "float32", "float64",
+    "byte", "char",
     "uchar", "short", "ushort", "int_", "uint", "long_", "ulong", "longlong", "ulonglong",
     "float_", "double", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8",
 )
@@ -70,9 +71,7 @@ class Scalar(Type):
         """``float32(1.5)`` is numpy's float32 of 1.5, as with Numba; ``float32(float32)`` a
         signature."""
         if len(args) == 1 and not is_type_like(args[0]):
-            import numpy
-
-            return numpy.dtype(self.name).type(args[0])
+            return _scalar_type(self.name)(args[0])
         return super().__call__(*args)
 
 
@@ -212,9 +211,11 @@ def as_type(value):
     if dtype is not None:
         if dtype.kind in "biufc" and dtype.isnative and dtype.name in _SCALARS:
             return _SCALARS[dtype.name]
+        if _is_bfloat16(dtype):
+            return _SCALARS["bfloat16"]
         raise TypeError(f"numpy dtype {dtype} has no kaji type (supported: bool, int8-int64, "
-                        "uint8-uint64, float16, float32, float64, complex64, complex128 in "
-                        "native byte order)")
+                        "uint8-uint64, float16, bfloat16 (ml_dtypes), float32, float64, "
+                        "complex64, complex128 in native byte order)")
     raise TypeError(f"{value!r} is not a type (expected e.g. kaji.float32, float32[:] or "
                     "numpy.float32)")
 
@@ -298,6 +299,25 @@ def _index_text(index):
 
 def _is_numba(value):
     return type(value).__module__.split(".")[0] in ("numba", "numba_cuda")
+
+
+def _scalar_type(name):
+    """numpy's scalar type of this name; bfloat16's is ml_dtypes', which numpy lacks."""
+    if name == "bfloat16":
+        try:
+            import ml_dtypes
+        except ImportError:
+            raise TypeError("bfloat16 values on the host need the ml_dtypes package "
+                            "(pip install ml_dtypes)") from None
+        return ml_dtypes.bfloat16
+    import numpy
+
+    return numpy.dtype(name).type
+
+
+def _is_bfloat16(dtype):
+    """ml_dtypes.bfloat16's dtype: opaque to numpy (kind 'V'), known by its name."""
+    return dtype.kind == "V" and dtype.itemsize == 2 and dtype.name == "bfloat16"
 
 
 def _numpy_dtype(value):

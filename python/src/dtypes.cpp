@@ -6,6 +6,10 @@ namespace kaji::python {
 
 namespace {
 
+// numpy has no bfloat16: ml_dtypes' dtype is an opaque two bytes ("<V2", kind 'V'), and torch
+// exports its bfloat16 tensors with that typestr too. A plain numpy void of two bytes is "|V2".
+constexpr char kBfloat16Code = 'V';
+
 std::optional<ir::ScalarKind> scalarKindFromCode(char code, unsigned bytes) {
   using ir::ScalarKind;
   switch (code) {
@@ -53,6 +57,8 @@ std::optional<ir::ScalarKind> scalarKindFromCode(char code, unsigned bytes) {
       return ScalarKind::Complex128;
     }
     return std::nullopt;
+  case kBfloat16Code:
+    return bytes == 2 ? std::optional(ScalarKind::BFloat16) : std::nullopt;
   }
   return std::nullopt;
 }
@@ -60,6 +66,8 @@ std::optional<ir::ScalarKind> scalarKindFromCode(char code, unsigned bytes) {
 char codeOf(ir::ScalarKind kind) {
   if (kind == ir::ScalarKind::Bool)
     return 'b';
+  if (kind == ir::ScalarKind::BFloat16)
+    return kBfloat16Code;
   if (ir::isFloat(kind))
     return 'f';
   if (ir::isComplex(kind))
@@ -78,6 +86,8 @@ std::optional<ir::ScalarKind> scalarKindFromTypestr(std::string_view typestr) {
       return std::nullopt;
     bytes = bytes * 10 + unsigned(digit - '0');
   }
+  if (typestr[1] == kBfloat16Code && typestr[0] != '<')
+    return std::nullopt;
   return scalarKindFromCode(typestr[1], bytes);
 }
 
@@ -86,25 +96,49 @@ std::string typestrOf(ir::ScalarKind kind) {
   return std::string(bytes == 1 ? "|" : "<") + codeOf(kind) + std::to_string(bytes);
 }
 
-py::object numpyDtype(ir::ScalarKind kind) { return py::dtype(std::string(ir::numpyName(kind))); }
+py::object numpyDtype(ir::ScalarKind kind) {
+  if (kind == ir::ScalarKind::BFloat16)
+    return bfloat16Dtype();
+  return py::dtype(std::string(ir::numpyName(kind)));
+}
+
+py::dtype bfloat16Dtype() {
+  py::module_ mlDtypes;
+  try {
+    mlDtypes = py::module_::import("ml_dtypes");
+  } catch (py::error_already_set &error) {
+    if (!error.matches(PyExc_ImportError))
+      throw;
+    throw py::type_error("bfloat16 arrays on the host need the ml_dtypes package (pip install "
+                         "ml_dtypes), which gives numpy its bfloat16 dtype");
+  }
+  return py::dtype::from_args(mlDtypes.attr("bfloat16"));
+}
+
+bool isBfloat16Dtype(const py::dtype &dtype) {
+  return dtype.kind() == kBfloat16Code && dtype.itemsize() == 2 &&
+         py::str(dtype.attr("name")).cast<std::string>() == "bfloat16";
+}
 
 ir::ScalarKind scalarKindFromDtype(const py::handle &dtypeLike) {
   py::dtype dtype = py::dtype::from_args(py::reinterpret_borrow<py::object>(dtypeLike));
   char byteorder = dtype.byteorder();
   std::optional<ir::ScalarKind> kind;
-  if (byteorder != '>')
+  if (isBfloat16Dtype(dtype))
+    kind = ir::ScalarKind::BFloat16;
+  else if (byteorder != '>' && dtype.kind() != kBfloat16Code)
     kind = scalarKindFromCode(dtype.kind(), unsigned(dtype.itemsize()));
   if (!kind)
     throw py::type_error("dtype " + py::str(dtype).cast<std::string>() +
                          " is not supported by kaji kernels (supported: bool, int8-int64, "
-                         "uint8-uint64, float16, float32, float64, complex64, complex128 in "
-                         "native byte order)");
+                         "uint8-uint64, float16, bfloat16 (ml_dtypes), float32, float64, "
+                         "complex64, complex128 in native byte order)");
   return *kind;
 }
 
 std::optional<ir::ScalarKind> scalarKindFromDLPack(unsigned code, unsigned bits) {
-  // DLDataTypeCode: kDLInt 0, kDLUInt 1, kDLFloat 2, kDLComplex 5, kDLBool 6.
-  static constexpr char codes[] = {'i', 'u', 'f', 0, 0, 'c', 'b'};
+  // DLDataTypeCode: kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4, kDLComplex 5, kDLBool 6.
+  static constexpr char codes[] = {'i', 'u', 'f', 0, kBfloat16Code, 'c', 'b'};
   if (code >= sizeof(codes) || !codes[code] || bits % 8 != 0)
     return std::nullopt;
   return scalarKindFromCode(codes[code], bits / 8);

@@ -4,6 +4,7 @@
 
 #include "kaji/ir/Type.h"
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <optional>
@@ -18,8 +19,12 @@ namespace py = pybind11;
 std::optional<ir::ScalarKind> scalarKindFromTypestr(std::string_view typestr);
 // "<f4", "|b1": the typestr `__cuda_array_interface__` exports.
 std::string typestrOf(ir::ScalarKind kind);
-// The numpy dtype of `kind` (imports numpy).
+// The numpy dtype of `kind` (imports numpy; bfloat16's comes from ml_dtypes, imported then:
+// TypeError naming the package when it is missing).
 py::object numpyDtype(ir::ScalarKind kind);
+py::dtype bfloat16Dtype();
+// ml_dtypes.bfloat16's dtype (checked by name: kaji imports ml_dtypes only when it needs it).
+bool isBfloat16Dtype(const py::dtype &dtype);
 // The element kind of a numpy dtype (or anything numpy.dtype() accepts); throws TypeError
 // naming the dtype when kaji kernels cannot take it.
 ir::ScalarKind scalarKindFromDtype(const py::handle &dtype);

@@ -109,7 +109,7 @@ std::optional<std::string> torchTypestr(py::handle dtype) {
       {"torch.int16", "<i2"},     {"torch.uint16", "<u2"},      {"torch.int32", "<i4"},
       {"torch.uint32", "<u4"},    {"torch.int64", "<i8"},       {"torch.uint64", "<u8"},
       {"torch.float16", "<f2"},   {"torch.float32", "<f4"},     {"torch.float64", "<f8"},
-      {"torch.complex64", "<c8"}, {"torch.complex128", "<c16"},
+      {"torch.complex64", "<c8"}, {"torch.complex128", "<c16"}, {"torch.bfloat16", "<V2"},
   };
   PyObject *text = PyObject_Str(dtype.ptr());
   if (!text) {

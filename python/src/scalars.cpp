@@ -44,6 +44,25 @@ private:
   std::unordered_map<PyTypeObject *, ir::ScalarKind> kinds_;
 };
 
+// ml_dtypes.bfloat16, once the user has imported ml_dtypes (kaji never imports it for a scalar:
+// a bfloat16 scalar cannot exist before). Its objects are laid out as numpy's scalars.
+bool isBfloat16ScalarType(PyTypeObject *type) {
+  static PyTypeObject *bfloat16 = nullptr;
+  if (bfloat16)
+    return type == bfloat16;
+  PyObject *module = PyImport_GetModule(py::str("ml_dtypes").ptr());
+  if (!module) {
+    PyErr_Clear();
+    return false;
+  }
+  py::object owner = py::reinterpret_steal<py::object>(module);
+  if (!py::hasattr(owner, "bfloat16"))
+    return false;
+  py::object found = owner.attr("bfloat16");
+  bfloat16 = reinterpret_cast<PyTypeObject *>(found.release().ptr()); // lives as ml_dtypes does
+  return type == bfloat16;
+}
+
 template <class T> ScalarValue make(ir::ScalarKind kind, bool weak, T value, py::handle object) {
   ScalarValue result;
   result.kind = kind;
@@ -129,7 +148,7 @@ int64_t ScalarValue::asInt64() const {
 }
 
 double ScalarValue::asDouble() const {
-  if (kind == ir::ScalarKind::Float16)
+  if (kind == ir::ScalarKind::Float16 || kind == ir::ScalarKind::BFloat16)
     return py::float_(py::reinterpret_borrow<py::object>(object));
   if (kind == ir::ScalarKind::Float32) {
     float value;
@@ -151,6 +170,8 @@ std::optional<ScalarValue> scalarValue(py::handle object) {
     return make(ir::ScalarKind::Float64, true, PyFloat_AS_DOUBLE(object.ptr()), object);
   if (std::optional<ir::ScalarKind> kind = NumpyScalarTypes::get().kindOf(type))
     return numpyScalar(object, *kind);
+  if (isBfloat16ScalarType(type))
+    return numpyScalar(object, ir::ScalarKind::BFloat16);
   if (PyLong_Check(object.ptr())) // int subclasses: IntEnum, ...
     return pythonInt(object);
   if (PyFloat_Check(object.ptr()))

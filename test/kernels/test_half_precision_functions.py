@@ -1,68 +1,110 @@
-"""Numba's cuda.fp16 functions against numpy's float16 arithmetic: the arithmetic rounds once
-to float16; the math functions are float32's, rounded to float16; the comparisons are IEEE's
-(hne too: false when either operand is NaN, as CUDA's __hne)."""
+"""Numba's cuda.fp16 and cuda.bf16 functions against numpy's float16 and ml_dtypes' bfloat16
+arithmetic: the arithmetic rounds once to the type; the math functions are float32's,
+rounded to it; the comparisons are IEEE's (hne too: false when either operand is NaN, as
+CUDA's __hne)."""
 
 import numpy as np
 import pytest
 
+import kaji
 from kaji import cuda
 
-f16 = np.float16
-SPECIALS = [0.0, -0.0, 1.0, -1.5, 0.333, 2.5, 65504.0, -65504.0, 6e-8, np.inf, -np.inf, np.nan]
+try:
+    import ml_dtypes
+except ImportError:
+    ml_dtypes = None
+
+# (module, dtype, the largest finite value, a subnormal)
+FLOAT16 = ("fp16", np.float16, 65504.0, 6e-8)
+BFLOAT16 = ("bf16", ml_dtypes and ml_dtypes.bfloat16, 3.3895e38, 2.0 ** -130)
+PRECISIONS = [FLOAT16, pytest.param(BFLOAT16, marks=pytest.mark.skipif(
+    ml_dtypes is None, reason="bfloat16 on the host needs ml_dtypes"))]
 
 
-def operands():
+@pytest.fixture(params=PRECISIONS, ids=["fp16", "bf16"])
+def precision(request):
+    return request.param
+
+
+def operands(precision):
+    _, dtype, largest, subnormal = precision
+    specials = [0.0, -0.0, 1.0, -1.5, 0.333, 2.5, largest, -largest, subnormal, np.inf, -np.inf,
+                np.nan]
     rng = np.random.default_rng(16)
-    a = np.concatenate([SPECIALS, rng.uniform(-40, 40, 200)]).astype(f16)
-    b = np.concatenate([SPECIALS[::-1], rng.uniform(-40, 40, 200)]).astype(f16)
+    a = np.concatenate([specials, rng.uniform(-40, 40, 200)]).astype(dtype)
+    b = np.concatenate([specials[::-1], rng.uniform(-40, 40, 200)]).astype(dtype)
     return a, b
 
 
-def binary_kernel(out, a, b):
-    for i in range(a.size):
-        out[0, i] = cuda.fp16.hadd(a[i], b[i])
-        out[1, i] = cuda.fp16.hsub(a[i], b[i])
-        out[2, i] = cuda.fp16.hmul(a[i], b[i])
-        out[3, i] = cuda.fp16.hdiv(a[i], b[i])
-        out[4, i] = cuda.fp16.hmax(a[i], b[i])
-        out[5, i] = cuda.fp16.hmin(a[i], b[i])
-        out[6, i] = cuda.fp16.hneg(a[i])
-        out[7, i] = cuda.fp16.habs(a[i])
-        out[8, i] = cuda.fp16.hrcp(b[i])
+def wide(x):
+    return x.astype(np.float32)
 
 
-def test_arithmetic_rounds_once_to_float16(jit):
-    a, b = operands()
-    out = np.zeros((9, a.size), f16)
-    jit(binary_kernel)[1, 1](out, a, b)
+def assert_same_values(got, want, message=""):
+    """Equal values of one type, NaN where NaN, -0.0 apart from 0.0."""
+    assert got.dtype == want.dtype, message
+    nan = np.isnan(wide(got))
+    np.testing.assert_array_equal(nan, np.isnan(wide(want)), err_msg=message)
+    np.testing.assert_array_equal(got[~nan].view(np.uint16), want[~nan].view(np.uint16),
+                                  err_msg=message)
+
+
+def run(jit, precision, name, *args, out_dtype=None):
+    """cuda.<module>.<name> of each element of `args`, computed by a kernel."""
+    function = getattr(getattr(cuda, precision[0]), name)
+
+    def unary(out, a):
+        for i in range(a.size):
+            out[i] = function(a[i])
+
+    def binary(out, a, b):
+        for i in range(a.size):
+            out[i] = function(a[i], b[i])
+
+    def ternary(out, a, b, c):
+        for i in range(a.size):
+            out[i] = function(a[i], b[i], c[i])
+
+    out = np.zeros(args[0].size, out_dtype or precision[1])
+    jit([unary, binary, ternary][len(args) - 1])[1, 1](out, *args)
+    return out
+
+
+ARITHMETIC = {
+    "hadd": lambda a, b: a + b, "hsub": lambda a, b: a - b, "hmul": lambda a, b: a * b,
+    "hdiv": lambda a, b: a / b, "hneg": lambda a, b: -a, "habs": lambda a, b: np.abs(a),
+    "hrcp": lambda a, b: (1 / wide(b)).astype(b.dtype),
+    "hmax": lambda a, b: np.fmax(wide(a), wide(b)).astype(a.dtype),
+    "hmin": lambda a, b: np.fmin(wide(a), wide(b)).astype(a.dtype),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ARITHMETIC))
+def test_arithmetic_rounds_once(jit, precision, name):
+    a, b = operands(precision)
+    args = (b,) if name == "hrcp" else (a,) if name in ("hneg", "habs") else (a, b)
+    out = run(jit, precision, name, *args)
     with np.errstate(all="ignore"):
-        expected = [a + b, a - b, a * b, a / b, np.fmax(a, b), np.fmin(a, b), -a, np.abs(a),
-                    f16(1) / b]
-    for row, want in enumerate(expected):
-        both_zero = (out[row] == 0) & (want == 0)
-        # fmax/fmin of +0 and -0 may give either zero (docs/sema.md).
-        mask = ~both_zero if row in (4, 5) else np.ones(a.size, bool)
-        np.testing.assert_array_equal(out[row][mask], want[mask], err_msg=f"row {row}")
+        want = ARITHMETIC[name](a, b)
+    mask = np.ones(a.size, bool)
+    if name in ("hmax", "hmin"):  # fmax/fmin of +0 and -0 may give either zero (docs/sema.md)
+        mask = ~((wide(out) == 0) & (wide(want) == 0))
+    assert_same_values(out[mask], want[mask])
 
 
-def comparison_kernel(out, a, b):
-    for i in range(a.size):
-        out[0, i] = cuda.fp16.heq(a[i], b[i])
-        out[1, i] = cuda.fp16.hne(a[i], b[i])
-        out[2, i] = cuda.fp16.hge(a[i], b[i])
-        out[3, i] = cuda.fp16.hgt(a[i], b[i])
-        out[4, i] = cuda.fp16.hle(a[i], b[i])
-        out[5, i] = cuda.fp16.hlt(a[i], b[i])
+COMPARISONS = {
+    "heq": lambda a, b: a == b, "hge": lambda a, b: a >= b, "hgt": lambda a, b: a > b,
+    "hle": lambda a, b: a <= b, "hlt": lambda a, b: a < b,
+    "hne": lambda a, b: (a != b) & ~(np.isnan(wide(a)) | np.isnan(wide(b))),
+}
 
 
-def test_comparisons_are_ordered(jit):
-    a, b = operands()
-    out = np.zeros((6, a.size), np.bool_)
-    jit(comparison_kernel)[1, 1](out, a, b)
-    ordered = ~(np.isnan(a) | np.isnan(b))
-    expected = [a == b, (a != b) & ordered, a >= b, a > b, a <= b, a < b]
-    for row, want in enumerate(expected):
-        np.testing.assert_array_equal(out[row], want, err_msg=f"row {row}")
+@pytest.mark.parametrize("name", sorted(COMPARISONS))
+def test_comparisons_are_ordered(jit, precision, name):
+    a, b = operands(precision)
+    out = run(jit, precision, name, a, b, out_dtype=np.bool_)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(out, COMPARISONS[name](a, b))
 
 
 FUNCTIONS = {
@@ -74,43 +116,39 @@ FUNCTIONS = {
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
-def test_functions_are_float32_rounded_to_float16(jit, name):
-    function = getattr(cuda.fp16, name)
-
-    def kernel(out, a):
-        for i in range(a.size):
-            out[i] = function(a[i])
-
-    a = np.concatenate([SPECIALS, np.linspace(-6, 6, 97), np.linspace(0.01, 11, 50)]).astype(f16)
-    out = np.zeros(a.size, f16)
-    jit(kernel)[1, 1](out, a)
+def test_functions_are_float32_rounded(jit, precision, name):
+    _, dtype, largest, subnormal = precision
+    a = np.concatenate([[0.0, -0.0, 1.0, -1.5, 2.5, largest, subnormal, np.inf, -np.inf,
+                         np.nan], np.linspace(-6, 6, 97), np.linspace(0.01, 11, 50)]).astype(dtype)
+    out = run(jit, precision, name, a)
     with np.errstate(all="ignore"):
-        want = FUNCTIONS[name](a.astype(np.float32)).astype(f16)
+        want = FUNCTIONS[name](wide(a)).astype(dtype)
     # float32 libm/libdevice results may differ by an ulp of float32, which can move the
-    # float16 rounding by one float16 ulp.
-    np.testing.assert_array_max_ulp(out, want, maxulp=1)
+    # rounding to the narrow type by one of its ulps.
+    nan = np.isnan(wide(want))
+    np.testing.assert_array_equal(np.isnan(wide(out)), nan)
+    assert np.abs(ordered(out[~nan]) - ordered(want[~nan])).max() <= 1
 
 
-def fma_kernel(out, a, b, c):
-    for i in range(a.size):
-        out[i] = cuda.fp16.hfma(a[i], b[i], c[i])
+def ordered(x):
+    """16-bit floats as integers in their order, one apart where the values are adjacent."""
+    bits = x.view(np.uint16).astype(np.int32)
+    return np.where(bits & 0x8000, -(bits & 0x7fff), bits)
 
 
-def test_fma_is_the_exact_product_sum_rounded(jit):
-    a, b = operands()
+def test_fma_is_float32s_fma_rounded(jit, precision):
+    a, b = operands(precision)
     c = b[::-1].copy()
-    out = np.zeros(a.size, f16)
-    jit(fma_kernel)[1, 1](out, a, b, c)
+    out = run(jit, precision, "hfma", a, b, c)
     with np.errstate(all="ignore"):
-        want = (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(f16)
-    np.testing.assert_array_equal(out, want)
+        want = (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(
+            np.float32).astype(precision[1])
+    assert_same_values(out, want)
 
 
-def test_other_types_are_a_compile_error(jit):
-    from kaji import CompileError
-
-    def kernel(out, a):
-        out[0] = cuda.fp16.hadd(a[0], a[0])
-
-    with pytest.raises(CompileError, match=r"cuda.fp16.hadd\(\) takes float16 values, not"):
-        jit(kernel)[1, 1](np.zeros(1, np.float32), np.ones(1, np.float32))
+def test_other_types_are_a_compile_error(jit, precision):
+    module, dtype = precision[0], np.dtype(precision[1]).name
+    other = np.float32 if module == "fp16" else np.float16
+    with pytest.raises(kaji.CompileError,
+                       match=rf"cuda.{module}.hadd\(\) takes {dtype} values, not"):
+        run(jit, precision, "hadd", np.ones(1, other), np.ones(1, other))

@@ -226,6 +226,31 @@ def test_dlpack_arrays():
     np.testing.assert_array_equal(cupy.asnumpy(out), x + y)
 
 
+def test_bfloat16_device_arrays_round_trip():
+    bf16 = pytest.importorskip("ml_dtypes").bfloat16
+    host = np.linspace(-3, 3, 100).astype(bf16)
+    device = kaji.to_device(host)
+    assert device.dtype == np.dtype(bf16)
+    out = kaji.device_array_like(device)
+    vector_add[1, 128](out, device, device)
+    np.testing.assert_array_equal(out.copy_to_host(), host + host)
+
+
+def test_pytorch_bfloat16_tensors_through_both_protocols():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch has no CUDA")
+    values = torch.linspace(-3, 3, 100, dtype=torch.bfloat16, device="cuda")
+    out = torch.zeros_like(values)
+    vector_add[1, 128](out, values, values)
+    torch.cuda.synchronize()
+    assert torch.equal(out, values + values)
+    out.zero_()
+    vector_add[1, 128](DLPackOnly(out), DLPackOnly(values), DLPackOnly(values))  # kDLBfloat
+    torch.cuda.synchronize()
+    assert torch.equal(out, values + values)
+
+
 def test_pytorch_cuda_tensors():
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():

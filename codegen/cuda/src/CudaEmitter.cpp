@@ -79,7 +79,7 @@ std::string floatLiteral(double value, ScalarKind kind) {
     std::snprintf(text, sizeof text, "%s", literal.c_str());
   }
   std::string literal = text;
-  return kind == ScalarKind::Float16 ? "f16(" + literal + ")" : literal;
+  return ir::isHalfPrecision(kind) ? scalarTypeName(kind) + "(" + literal + ")" : literal;
 }
 
 std::string intLiteral(int64_t value, ScalarKind kind) {
@@ -776,10 +776,11 @@ std::string FunctionEmitter::binary(const ir::Operation &op) {
                                           "' takes two scalars of its result type");
   std::string a = name(op.operand(0), op), b = name(op.operand(1), op);
   ScalarKind kind = type.scalarKind();
-  bool isFloat = type.isFloat(), isHalf = kind == ScalarKind::Float16;
+  bool isFloat = type.isFloat(), isHalf = ir::isHalfPrecision(kind);
+  const std::string half = scalarTypeName(kind); // the prelude's f16 or bf16
   auto infix = [&](const char *symbol) {
     if (isHalf)
-      return "f16(f32(" + a + ") " + symbol + " f32(" + b + "))";
+      return half + "(f32(" + a + ") " + symbol + " f32(" + b + "))";
     return a + " " + symbol + " " + b;
   };
   auto helper = [&](const char *function) {
@@ -810,9 +811,9 @@ std::string FunctionEmitter::binary(const ir::Operation &op) {
       return helper("pow");
     if (std::optional<std::string> exact =
             exactPower(op.operand(1), a, isHalf ? "f32" : typeName(op.resultType())))
-      return isHalf ? "f16(" + *exact + ")" : *exact;
+      return isHalf ? half + "(" + *exact + ")" : *exact;
     if (isHalf)
-      return "f16(powf(f32(" + a + "), f32(" + b + ")))";
+      return half + "(powf(f32(" + a + "), f32(" + b + ")))";
     return (kind == ScalarKind::Float32 ? "powf(" : "pow(") + a + ", " + b + ")";
   case Opcode::Min:
   case Opcode::Max: {
@@ -852,16 +853,16 @@ std::string FunctionEmitter::unary(const ir::Operation &op) {
   ScalarKind kind = type.scalarKind();
   switch (op.opcode()) {
   case Opcode::Neg:
-    if (kind == ScalarKind::Float16)
-      return "f16(-f32(" + a + "))";
+    if (ir::isHalfPrecision(kind))
+      return scalarTypeName(kind) + "(-f32(" + a + "))";
     return type.isFloat() ? "-" + a : "kaji::neg(" + a + ")";
   case Opcode::Not:
     if (type.isFloat())
       throw CompileError(op.location(), "'not' is not defined on " + type.str());
     return type.isBool() ? "!" + a : scalarTypeName(kind) + "(~" + a + ")";
   case Opcode::Abs:
-    if (kind == ScalarKind::Float16)
-      return "f16(fabsf(f32(" + a + ")))";
+    if (ir::isHalfPrecision(kind))
+      return scalarTypeName(kind) + "(fabsf(f32(" + a + ")))";
     if (type.isFloat())
       return (kind == ScalarKind::Float32 ? "fabsf(" : "fabs(") + a + ")";
     return ir::isSigned(kind) ? "kaji::abs(" + a + ")" : a;
@@ -878,7 +879,7 @@ std::string FunctionEmitter::compare(const ir::Operation &op) {
     throw CompileError(op.location(), "'cmp' takes two scalars of one type");
   static const char *const kSymbols[] = {"==", "!=", "<", "<=", ">", ">="};
   std::string a = name(op.operand(0), op), b = name(op.operand(1), op);
-  if (op.operand(0)->type().scalarKind() == ScalarKind::Float16) {
+  if (ir::isHalfPrecision(op.operand(0)->type().scalarKind())) {
     a = "f32(" + a + ")";
     b = "f32(" + b + ")";
   }
@@ -890,10 +891,13 @@ std::string FunctionEmitter::cast(const std::string &value, ScalarKind from, Sca
     return value;
   std::string target = scalarTypeName(to);
   if (to == ScalarKind::Bool) // NaN is truthy, as bool(nan) in Python
-    return from == ScalarKind::Float16 ? "f32(" + value + ") != 0.0f" : value + " != 0";
-  if (from == ScalarKind::Float16)
+    return ir::isHalfPrecision(from) ? "f32(" + value + ") != 0.0f" : value + " != 0";
+  if (ir::isHalfPrecision(from))
     return to == ScalarKind::Float32 ? "f32(" + value + ")"
                                      : cast("f32(" + value + ")", ScalarKind::Float32, to);
+  // bfloat16 is reached through float32 from every other type, as ml_dtypes converts.
+  if (to == ScalarKind::BFloat16)
+    return "bf16(" + cast(value, from, ScalarKind::Float32) + ")";
   if (to == ScalarKind::Float16) {
     if (ir::isFloat(from))
       return "f16(" + value + ")";
@@ -943,7 +947,8 @@ std::string FunctionEmitter::math(const ir::Operation &op) {
                                           std::to_string(op.numOperands()));
   if (!op.resultType().isScalar())
     throw CompileError(op.location(), "math function '" + function + "' returns a scalar");
-  // Integer arguments compute in float64, as Python's math module does; float16 in float32.
+  // Integer arguments compute in float64, as Python's math module does; float16 and bfloat16
+  // in float32.
   ScalarKind argumentKind = ScalarKind::Float64;
   for (const ir::Value *operand : op.operands()) {
     if (!operand->type().isScalar())
@@ -953,7 +958,7 @@ std::string FunctionEmitter::math(const ir::Operation &op) {
       break;
     }
   }
-  ScalarKind computeKind = argumentKind == ScalarKind::Float16 ? ScalarKind::Float32 : argumentKind;
+  ScalarKind computeKind = ir::isHalfPrecision(argumentKind) ? ScalarKind::Float32 : argumentKind;
   std::vector<std::string> args;
   for (const ir::Value *operand : op.operands())
     args.push_back(cast(name(operand, op), operand->type().scalarKind(), computeKind));
@@ -963,8 +968,9 @@ std::string FunctionEmitter::math(const ir::Operation &op) {
   std::string call = exact ? *exact : mathCall(function, computeKind == ScalarKind::Float32, args);
   bool predicate = known->predicate;
   ScalarKind valueKind = predicate ? ScalarKind::Bool : computeKind;
-  if (!predicate && argumentKind == ScalarKind::Float16)
-    return cast("f16(" + call + ")", ScalarKind::Float16, op.resultType().scalarKind());
+  if (!predicate && ir::isHalfPrecision(argumentKind))
+    return cast(scalarTypeName(argumentKind) + "(" + call + ")", argumentKind,
+                op.resultType().scalarKind());
   return cast(call, valueKind, op.resultType().scalarKind());
 }
 
@@ -1008,7 +1014,9 @@ std::string FunctionEmitter::atomic(const ir::Operation &op) {
                        "'" + std::string(ir::opcodeName(op.opcode())) + "' needs an array operand");
   ScalarKind kind = op.operand(0)->type().scalarKind();
   unsigned bits = kind == ScalarKind::Bool ? 1 : ir::bitWidth(kind);
-  if (bits != 32 && bits != 64)
+  bool halfAddition = ir::isHalfPrecision(kind) && op.opcode() == Opcode::Atomic &&
+                      ir::isHalfPrecisionAtomic(op.attrAs<std::string>());
+  if (bits != 32 && bits != 64 && !halfAddition)
     throw CompileError(op.location(), "atomics act on 32- and 64-bit elements, not " +
                                           ir::Type::scalar(kind).str());
   if (op.opcode() == Opcode::AtomicCAS)

@@ -21,8 +21,8 @@ constexpr std::string_view kReserved[] = {
     "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t",
     "while", "xor", "xor_eq",
     // the prelude's types and what CUDA and C declare that the emitted code uses
-    "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64", "c64", "c128",
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "printf", "std", "main"};
+    "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "bf16", "f32", "f64", "c64",
+    "c128", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "printf", "std", "main"};
 
 bool isReserved(std::string_view name) {
   for (std::string_view reserved : kReserved)

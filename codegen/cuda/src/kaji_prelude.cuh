@@ -219,6 +219,23 @@ __device__ inline f16 kaji_f16_bits(u16 bits) {
   return x;
 }
 
+// bfloat16 as its bits: float32's upper half. Rounding float32 to nearest even is integer
+// arithmetic on its bits (exact for subnormals too, a carry past the largest finite value
+// gives infinity), so it needs no sm_80 instruction; a NaN stays a quiet NaN. float64 goes
+// through float32, as ml_dtypes converts. Arithmetic rounds float32's result once, which is
+// the correctly rounded bfloat16 result of + - * / and sqrt.
+struct bf16 {
+  u16 bits;
+  bf16() = default;
+  __device__ explicit bf16(f32 x) {
+    u32 word = __float_as_uint(x);
+    bits = (word & 0x7fffffffu) > 0x7f800000u ? u16((word >> 16) | 0x40u)
+                                              : u16((word + 0x7fffu + ((word >> 16) & 1u)) >> 16);
+  }
+  __device__ explicit bf16(f64 x) : bf16(f32(x)) {}
+  __device__ operator f32() const { return __uint_as_float(u32(bits) << 16); }
+};
+
 namespace kaji {
 
 // int -> float16 with one rounding: every integer of magnitude 2^17 or more rounds to
@@ -240,6 +257,12 @@ __device__ __forceinline__ f16 float_floordiv(f16 a, f16 b) {
 }
 __device__ __forceinline__ f16 float_mod(f16 a, f16 b) {
   return f16(float_divmod(f32(a), f32(b)).remainder);
+}
+__device__ __forceinline__ bf16 float_floordiv(bf16 a, bf16 b) {
+  return bf16(float_divmod(f32(a), f32(b)).quotient);
+}
+__device__ __forceinline__ bf16 float_mod(bf16 a, bf16 b) {
+  return bf16(float_divmod(f32(a), f32(b)).remainder);
 }
 
 // Bit functions on the value's own width (a narrow value is zero-extended, never
@@ -390,6 +413,26 @@ __device__ __forceinline__ i32 atomic_sub(i32 *p, i32 v) { return atomic_add(p, 
 __device__ __forceinline__ i64 atomic_sub(i64 *p, i64 v) { return atomic_add(p, neg(v)); }
 __device__ __forceinline__ f32 atomic_sub(f32 *p, f32 v) { return atomic_add(p, -v); }
 __device__ __forceinline__ f64 atomic_sub(f64 *p, f64 v) { return atomic_add(p, -v); }
+// float16 and bfloat16 (H: f16 or bf16): a compare-and-swap loop on the aligned 32-bit word
+// that holds the element, which every architecture has (the LLVM backend emits atom.add.f16
+// and .bf16 where the GPU has them).
+template <class H> __device__ __forceinline__ H atomic_add_half(H *p, f32 v) {
+  u32 *word = reinterpret_cast<u32 *>(reinterpret_cast<u64>(p) & ~u64(3));
+  const u32 shift = (reinterpret_cast<u64>(p) & 2u) * 8u;
+  u32 seen = *word, assumed;
+  H old;
+  do {
+    assumed = seen;
+    old.bits = u16(assumed >> shift);
+    const u32 sum = H(f32(old) + v).bits;
+    seen = atomicCAS(word, assumed, (assumed & ~(0xffffu << shift)) | (sum << shift));
+  } while (seen != assumed);
+  return old;
+}
+__device__ __forceinline__ f16 atomic_add(f16 *p, f16 v) { return atomic_add_half(p, f32(v)); }
+__device__ __forceinline__ bf16 atomic_add(bf16 *p, bf16 v) { return atomic_add_half(p, f32(v)); }
+__device__ __forceinline__ f16 atomic_sub(f16 *p, f16 v) { return atomic_add_half(p, -f32(v)); }
+__device__ __forceinline__ bf16 atomic_sub(bf16 *p, bf16 v) { return atomic_add_half(p, -f32(v)); }
 
 #define KAJI_ATOMIC_INTEGER(name, cuda)                                                            \
   __device__ __forceinline__ i32 atomic_##name(i32 *p, i32 v) { return cuda(p, v); }               \

@@ -117,9 +117,9 @@ ir::Module everyOperation(ir::ScalarKind kind) {
     store(b, b.cmp(predicate, a, bValue), flagsOut, {b.intConstant(kI64, flagSlot++)});
   ir::Value *isLess = b.cmp(ir::CmpPredicate::Lt, a, bValue);
   put(b.select(isLess, a, bValue));
-  for (ScalarKind other :
-       {ScalarKind::Bool, ScalarKind::Int8, ScalarKind::UInt16, ScalarKind::Int32,
-        ScalarKind::UInt64, ScalarKind::Float16, ScalarKind::Float32, ScalarKind::Float64})
+  for (ScalarKind other : {ScalarKind::Bool, ScalarKind::Int8, ScalarKind::UInt16,
+                           ScalarKind::Int32, ScalarKind::UInt64, ScalarKind::Float16,
+                           ScalarKind::BFloat16, ScalarKind::Float32, ScalarKind::Float64})
     put(b.cast(b.cast(a, scalar(other)), type));
   b.ret();
   ir::verify(module);
@@ -150,7 +150,8 @@ INSTANTIATE_TEST_SUITE_P(Codegen, EveryOperation,
                          ::testing::Values(ScalarKind::Int8, ScalarKind::Int16, ScalarKind::Int32,
                                            ScalarKind::Int64, ScalarKind::UInt8, ScalarKind::UInt32,
                                            ScalarKind::UInt64, ScalarKind::Float16,
-                                           ScalarKind::Float32, ScalarKind::Float64),
+                                           ScalarKind::BFloat16, ScalarKind::Float32,
+                                           ScalarKind::Float64),
                          [](const auto &info) { return std::string(ir::irName(info.param)); });
 
 TEST(Arithmetic, IntegerDivisionIsGuardedAgainstZero) {

@@ -71,7 +71,8 @@ INSTANTIATE_TEST_SUITE_P(
         MathCase{"round", 1, ScalarKind::Float64}, MathCase{"cbrt", 1, ScalarKind::Float32},
         MathCase{"exp2", 1, ScalarKind::Float64}, MathCase{"erfc", 1, ScalarKind::Float32},
         MathCase{"lgamma", 1, ScalarKind::Float64}, MathCase{"tgamma", 1, ScalarKind::Float32},
-        MathCase{"sin", 1, ScalarKind::Float16}, MathCase{"sqrt", 1, ScalarKind::Float16}),
+        MathCase{"sin", 1, ScalarKind::Float16}, MathCase{"sqrt", 1, ScalarKind::Float16},
+        MathCase{"exp", 1, ScalarKind::BFloat16}, MathCase{"sqrt", 1, ScalarKind::BFloat16}),
     [](const auto &info) {
       return info.param.name + "_" + std::string(ir::irName(info.param.kind));
     });

@@ -24,6 +24,22 @@ TEST(TypeRules, StrongTypesFollowNumpyResultType) {
   EXPECT_EQ(resultType("a + b", "bool, uint8"), "uint8");
 }
 
+// ml_dtypes' rules for bfloat16; int16 and wider as float16 takes them (numpy has no rule).
+TEST(TypeRules, BFloat16FollowsMlDtypes) {
+  const std::pair<const char *, const char *> cases[] = {
+      {"bfloat16, bfloat16", "bfloat16"},  {"bfloat16, float16", "float32"},
+      {"float16, bfloat16", "float32"},    {"bfloat16, float32", "float32"},
+      {"float64, bfloat16", "float64"},    {"bfloat16, int8", "bfloat16"},
+      {"uint8, bfloat16", "bfloat16"},     {"bfloat16, bool", "bfloat16"},
+      {"bfloat16, int16", "float32"},      {"bfloat16, int32", "float64"},
+      {"bfloat16, complex64", "complex64"}};
+  for (auto [params, expected] : cases)
+    EXPECT_EQ(resultType("a + b", params), expected) << params;
+  EXPECT_EQ(resultType("a * 0.1", "bfloat16, int8"), "bfloat16");
+  EXPECT_EQ(resultType("a + 1", "bfloat16, int8"), "bfloat16");
+  EXPECT_EQ(resultType("a * 1j", "bfloat16, int8"), "complex64");
+}
+
 TEST(TypeRules, WeakLiteralsAdoptTheOtherKind) {
   EXPECT_EQ(resultType("a * 2.0", "float32, int32"), "float32");
   EXPECT_EQ(resultType("b + 1", "float32, int32"), "int32");

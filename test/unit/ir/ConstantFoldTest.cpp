@@ -132,6 +132,30 @@ TEST_F(Fold, FloatArithmeticRoundsToTheType) {
   EXPECT_EQ(floats(Opcode::Div, ScalarKind::Float64, 1.0, 0.0),
             std::numeric_limits<double>::infinity());
   EXPECT_EQ(floats(Opcode::Add, ScalarKind::Float16, 2048.0, 1.0), 2048.0);
+  EXPECT_EQ(floats(Opcode::Add, ScalarKind::BFloat16, 256.0, 1.0), 256.0);
+  EXPECT_EQ(floats(Opcode::Add, ScalarKind::BFloat16, 256.0, 3.0), 260.0);
+  // A bfloat16 subnormal product stays subnormal (2**-126 * 2**-3), never flushed.
+  EXPECT_EQ(floats(Opcode::Mul, ScalarKind::BFloat16, 0x1p-126, 0.125), 0x1p-129);
+  EXPECT_EQ(floats(Opcode::Mul, ScalarKind::BFloat16, 0x1p-127, 0x1.8p-7), 0x1p-133);
+  EXPECT_EQ(floats(Opcode::Mul, ScalarKind::BFloat16, 0x1p-127, 0x1p-7), 0.0); // a tie, to even
+}
+
+// Conversions to bfloat16 round to float32 first, as ml_dtypes converts.
+TEST_F(Fold, BFloat16CastsGoThroughFloat32) {
+  EXPECT_EQ(
+      std::get<double>(*cast(ScalarKind::Float64, 1 + 0x1p-8 + 0x1p-30, ScalarKind::BFloat16)),
+      1.0);
+  EXPECT_EQ(
+      std::get<double>(*cast(ScalarKind::Float64, 1 + 0x1p-8 + 0x1p-20, ScalarKind::BFloat16)),
+      1 + 0x1p-7);
+  EXPECT_EQ(
+      std::get<double>(*cast(ScalarKind::Int64, (1 << 24) + (1 << 16) + 1, ScalarKind::BFloat16)),
+      double(1 << 24));
+  EXPECT_EQ(std::get<double>(*cast(ScalarKind::Float64, 3.4e38, ScalarKind::BFloat16)),
+            std::numeric_limits<double>::infinity());
+  EXPECT_EQ(std::get<double>(*cast(ScalarKind::Float64, 0x1p-133, ScalarKind::BFloat16)), 0x1p-133);
+  EXPECT_TRUE(
+      std::isnan(std::get<double>(*cast(ScalarKind::Float64, std::nan(""), ScalarKind::BFloat16))));
 }
 
 TEST_F(Fold, Comparisons) {

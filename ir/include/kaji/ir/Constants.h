@@ -11,7 +11,8 @@ namespace kaji::ir {
 
 // Wraps `value` to the width of integer kind `k` (bool: nonzero -> 1).
 int64_t wrapToType(ScalarKind k, int64_t value);
-// Rounds `value` to the nearest value of float kind `k` (f16 and f32 round, f64 is exact).
+// Rounds `value` to the nearest value of float kind `k` (f16 and f32 round, f64 is exact;
+// bf16 rounds to float32 first, as ml_dtypes does).
 double roundToType(ScalarKind k, double value);
 
 // The operation's constant attribute if `v` is produced by a `const` op.

@@ -19,6 +19,7 @@ enum class ScalarKind : uint8_t {
   UInt32,
   UInt64,
   Float16,
+  BFloat16, // bfloat16: float32's sign and exponent, 7 fraction bits
   Float32,
   Float64,
   Complex64,  // two float32: real, imaginary
@@ -35,16 +36,20 @@ bool isInteger(ScalarKind k); // bool excluded
 bool isSigned(ScalarKind k);
 bool isFloat(ScalarKind k);
 bool isComplex(ScalarKind k);
+// float16 and bfloat16: no target computes math functions in them, float32 does.
+bool isHalfPrecision(ScalarKind k);
 // The float kind of a complex kind's parts (Complex64 -> Float32); `k` itself otherwise.
 ScalarKind componentKind(ScalarKind k);
-// The complex kind whose parts are the float kind `k` (Float16 and Float32 -> Complex64).
+// The complex kind whose parts are the float kind `k` (Float16, BFloat16 and Float32 ->
+// Complex64).
 ScalarKind complexOf(ScalarKind k);
 unsigned bitWidth(ScalarKind k); // Bool is 1
 unsigned byteSize(ScalarKind k); // Bool is 1
 
-// Short IR spelling: bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128.
+// Short IR spelling: bool i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64 c64 c128.
 std::string_view irName(ScalarKind k);
-// NumPy spelling: bool int8 ... uint64 float16 float32 float64 complex64 complex128.
+// NumPy spelling: bool int8 ... uint64 float16 bfloat16 float32 float64 complex64 complex128
+// (bfloat16 as ml_dtypes spells it).
 std::string_view numpyName(ScalarKind k);
 // Accepts both spellings (and "float"/"int" aliases are NOT accepted here).
 std::optional<ScalarKind> scalarKindFromName(std::string_view name);
