@@ -5,6 +5,7 @@
 #include "PythonArithmetic.h"
 #include "kaji/codegen/Codegen.h"
 #include "kaji/ir/ExceptionTable.h"
+#include "kaji/ir/RecordType.h"
 
 #include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/IRBuilder.h>
@@ -96,7 +97,7 @@ ArrayValue applyLayout(ArrayValue array, ir::Type type, llvm::LLVMContext &conte
   if (type.ndim() == 0)
     return array;
   llvm::Value *elementSize =
-      llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), ir::byteSize(type.scalarKind()));
+      llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), type.elementSize());
   if (type.layout() == ir::Layout::C)
     array.strides.back() = elementSize;
   else if (type.layout() == ir::Layout::F)
@@ -170,6 +171,7 @@ private:
   llvm::Value *lowerAtomic(const ir::Operation &op);
   llvm::Value *lowerArrayIndex(const ir::Operation &op);
   void lowerArrayView(const ir::Operation &op);
+  void lowerField(const ir::Operation &op);
   void lowerPrint(const ir::Operation &op);
   void lowerReturn(const ir::Operation &op);
   void lowerRaise(const ir::Operation &op);
@@ -623,6 +625,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::ArrayIndex:
     result = lowerArrayIndex(op);
     break;
+  case Opcode::Field:
+    lowerField(op);
+    break;
   case Opcode::ArrayView:
     lowerArrayView(op);
     return;
@@ -1064,6 +1069,19 @@ void FunctionLowering::lowerArrayView(const ir::Operation &op) {
   arrays_[op.result()] = applyLayout(std::move(view), type, context_);
 }
 
+// A field of records: the records' extents and strides, then the field's own, from the
+// field's first byte on.
+void FunctionLowering::lowerField(const ir::Operation &op) {
+  ArrayValue view = array(op.operand(0), op);
+  const ir::RecordField &f = *op.operand(0)->type().record()->field(op.attrAs<std::string>());
+  view.data = builder_.CreateConstGEP1_64(builder_.getInt8Ty(), view.data, uint64_t(f.offset));
+  for (int64_t extent : f.shape)
+    view.shape.push_back(builder_.getInt64(uint64_t(extent)));
+  for (int64_t stride : f.strides())
+    view.strides.push_back(builder_.getInt64(uint64_t(stride)));
+  arrays_[op.result()] = applyLayout(std::move(view), op.resultType(), context_);
+}
+
 llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {
   using RMW = llvm::AtomicRMWInst;
   ScalarKind kind = op.operand(0)->type().scalarKind();
@@ -1144,7 +1162,7 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
   if (!type.isArray() || shape.size() != type.ndim())
     throw CompileError(op.location(),
                        std::string(what) + " shape does not match its type " + type.str());
-  uint64_t elementSize = ir::byteSize(type.scalarKind());
+  uint64_t elementSize = type.elementSize();
   uint64_t requested = constant ? 0 : uint64_t(op.attrAs<ir::ArrayAllocation>().alignment);
   uint64_t count = 1;
   constexpr uint64_t kMaxBytes = uint64_t(1) << 32;
@@ -1156,7 +1174,12 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
       throw CompileError(op.location(), std::string(what) + " is too large");
     count *= uint64_t(extent);
   }
-  llvm::Type *storage = llvm::ArrayType::get(memoryType(context_, type.scalarKind()), count);
+  // Records are bytes to LLVM: fields are reached by byte offsets.
+  llvm::Type *element =
+      type.isRecordArray() ? builder_.getInt8Ty() : memoryType(context_, type.scalarKind());
+  if (type.isRecordArray())
+    count *= elementSize;
+  llvm::Type *storage = llvm::ArrayType::get(element, count);
   llvm::Align alignment(arrayAlignment(requested, elementSize));
   ArrayValue value;
   if (shared) {
@@ -1165,8 +1188,8 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
                                                std::to_string(sharedArrayCount_++));
   } else if (constant) {
     // A module constant in the target's constant space (the GPU's constant cache).
-    auto *contents = llvm::ConstantDataArray::getRaw(op.attrAs<ir::ConstantData>().bytes, count,
-                                                     memoryType(context_, type.scalarKind()));
+    auto *contents =
+        llvm::ConstantDataArray::getRaw(op.attrAs<ir::ConstantData>().bytes, count, element);
     auto *global = new llvm::GlobalVariable(
         *out_.getParent(), storage, true, llvm::GlobalValue::InternalLinkage, contents,
         function_.name() + ".const", nullptr, llvm::GlobalValue::NotThreadLocal,

@@ -6,7 +6,7 @@ namespace kaji::ir {
 
 namespace {
 
-constexpr std::array<std::string_view, 53> kOpcodeNames = {
+constexpr std::array<std::string_view, 54> kOpcodeNames = {
     "const",
     "add",
     "sub",
@@ -45,6 +45,7 @@ constexpr std::array<std::string_view, 53> kOpcodeNames = {
     "array_stride",
     "array_index",
     "array_view",
+    "field",
     "load",
     "store",
     "atomic",

@@ -64,6 +64,8 @@ enum class Opcode : uint8_t {
   ArrayView,          // (array, i64 byte offset, i64 extent x m, i64 stride x m): an m-d array
                       // over the same memory starting at the offset (slices, a[i], .T, reshape,
                       // view)
+  Field,              // (array of records) attr string field name: the field of every element
+                      // as an array over the same memory (RecordType.h fieldViewType)
   Load,               // (array, idx...) -> element
   Store,              // (value, array, idx...)
   Atomic,             // attr string kind (add sub max min exch and or xor inc dec);
