@@ -44,7 +44,7 @@ ir::Value *FunctionLowerer::arrayExtent(const Operand &array, unsigned dim) {
 
 ir::Value *FunctionLowerer::arrayStride(const Operand &array, unsigned dim) {
   ir::Type type = array.type();
-  int64_t itemSize = ir::byteSize(type.scalarKind());
+  int64_t itemSize = type.elementSize();
   const ir::Operation *definition = array.value->definingOp();
   if (definition && definition->opcode() == ir::Opcode::ArrayView)
     return definition->operand(2 + type.ndim() + dim);
@@ -346,7 +346,7 @@ Operand FunctionLowerer::reshaped(const Operand &array, const CallExpr &expr) {
   if (inferred)
     extents[*inferred] = math.div(size, known);
   std::vector<ir::Value *> strides(extents.size());
-  ir::Value *stride = math.constant(ir::byteSize(type.scalarKind()));
+  ir::Value *stride = math.constant(type.elementSize());
   for (size_t d = extents.size(); d-- > 0;) {
     strides[d] = stride;
     stride = math.mul(stride, extents[d]);
