@@ -3,7 +3,7 @@ numba.cuda.random, written for kaji with the Numba spelling.
 
     python examples/monte_carlo_pi.py
 
-Every thread has its own xoroshiro128+ generator (row i of the state array). It runs on the
+Every thread has its own xoroshiro128+ generator (element i of the state array). It runs on the
 GPU when one is usable and on the CPU otherwise (KAJI_TARGET=cpu|cuda chooses); the code is
 the same either way."""
 

@@ -5,6 +5,7 @@
 #include "PythonArithmetic.h"
 #include "kaji/codegen/Codegen.h"
 #include "kaji/ir/ExceptionTable.h"
+#include "kaji/ir/RecordType.h"
 
 #include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/IRBuilder.h>
@@ -98,7 +99,7 @@ ArrayValue applyLayout(ArrayValue array, ir::Type type, llvm::LLVMContext &conte
   if (type.ndim() == 0)
     return array;
   llvm::Value *elementSize =
-      llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), ir::byteSize(type.scalarKind()));
+      llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), type.elementSize());
   if (type.layout() == ir::Layout::C)
     array.strides.back() = elementSize;
   else if (type.layout() == ir::Layout::F)
@@ -173,6 +174,7 @@ private:
   llvm::Value *lowerArrayIndex(const ir::Operation &op);
   void lowerArrayView(const ir::Operation &op);
   void lowerArrayAt(const ir::Operation &op);
+  void lowerField(const ir::Operation &op);
   void lowerPrint(const ir::Operation &op);
   void lowerReturn(const ir::Operation &op);
   void lowerRaise(const ir::Operation &op);
@@ -628,6 +630,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::ArrayIndex:
     result = lowerArrayIndex(op);
     break;
+  case Opcode::Field:
+    lowerField(op);
+    break;
   case Opcode::ArrayView:
     lowerArrayView(op);
     return;
@@ -950,9 +955,11 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
   // elements: LLVM then keeps `gep T, p, i + c`, whose constant part NVPTX folds into the
   // load's immediate offset. The same sum in bytes becomes `shl (i + c), 2`, which it cannot
   // split, so every neighbouring access (a stencil's taps) computes its own address.
-  ScalarKind element = op.operand(arrayOperand)->type().scalarKind();
+  const ir::Type &arrayType = op.operand(arrayOperand)->type();
+  ScalarKind element = arrayType.scalarKind();
   llvm::Type *elementType = memoryType(context_, element);
   int64_t elementSize = ir::byteSize(element);
+  bool scalarElements = !arrayType.isRecordArray();
   llvm::Value *byteOffset = nullptr;
   llvm::Value *elementOffset = nullptr;
   for (unsigned d = 0; d < ndim; ++d) {
@@ -965,7 +972,8 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
       index64 = checkedIndex(op, index64, !index->type().isSignedInteger(), value.shape[d], d,
                              merge, failures);
     auto *constantStride = llvm::dyn_cast<llvm::ConstantInt>(value.strides[d]);
-    bool inElements = constantStride && constantStride->getSExtValue() % elementSize == 0;
+    bool inElements =
+        scalarElements && constantStride && constantStride->getSExtValue() % elementSize == 0;
     llvm::Value *&offset = inElements ? elementOffset : byteOffset;
     llvm::Value *term = builder_.CreateMul(
         index64, inElements ? builder_.getInt64(constantStride->getSExtValue() / elementSize)
@@ -1118,6 +1126,19 @@ void FunctionLowering::lowerArrayAt(const ir::Operation &op) {
   arrays_[op.result()] = applyLayout(std::move(array), type, context_);
 }
 
+// A field of records: the records' extents and strides, then the field's own, from the
+// field's first byte on.
+void FunctionLowering::lowerField(const ir::Operation &op) {
+  ArrayValue view = array(op.operand(0), op);
+  const ir::RecordField &f = *op.operand(0)->type().record()->field(op.attrAs<std::string>());
+  view.data = builder_.CreateConstGEP1_64(builder_.getInt8Ty(), view.data, uint64_t(f.offset));
+  for (int64_t extent : f.shape)
+    view.shape.push_back(builder_.getInt64(uint64_t(extent)));
+  for (int64_t stride : f.strides())
+    view.strides.push_back(builder_.getInt64(uint64_t(stride)));
+  arrays_[op.result()] = applyLayout(std::move(view), op.resultType(), context_);
+}
+
 llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {
   using RMW = llvm::AtomicRMWInst;
   ScalarKind kind = op.operand(0)->type().scalarKind();
@@ -1198,7 +1219,7 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
   if (!type.isArray() || shape.size() != type.ndim())
     throw CompileError(op.location(),
                        std::string(what) + " shape does not match its type " + type.str());
-  uint64_t elementSize = ir::byteSize(type.scalarKind());
+  uint64_t elementSize = type.elementSize();
   uint64_t requested = constant ? 0 : uint64_t(op.attrAs<ir::ArrayAllocation>().alignment);
   uint64_t count = 1;
   constexpr uint64_t kMaxBytes = uint64_t(1) << 32;
@@ -1210,7 +1231,12 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
       throw CompileError(op.location(), std::string(what) + " is too large");
     count *= uint64_t(extent);
   }
-  llvm::Type *storage = llvm::ArrayType::get(memoryType(context_, type.scalarKind()), count);
+  // Records are bytes to LLVM: fields are reached by byte offsets.
+  llvm::Type *element =
+      type.isRecordArray() ? builder_.getInt8Ty() : memoryType(context_, type.scalarKind());
+  if (type.isRecordArray())
+    count *= elementSize;
+  llvm::Type *storage = llvm::ArrayType::get(element, count);
   llvm::Align alignment(arrayAlignment(requested, elementSize));
   ArrayValue value;
   if (shared) {
@@ -1219,8 +1245,8 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
                                                std::to_string(sharedArrayCount_++));
   } else if (constant) {
     // A module constant in the target's constant space (the GPU's constant cache).
-    auto *contents = llvm::ConstantDataArray::getRaw(op.attrAs<ir::ConstantData>().bytes, count,
-                                                     memoryType(context_, type.scalarKind()));
+    auto *contents =
+        llvm::ConstantDataArray::getRaw(op.attrAs<ir::ConstantData>().bytes, count, element);
     auto *global = new llvm::GlobalVariable(
         *out_.getParent(), storage, true, llvm::GlobalValue::InternalLinkage, contents,
         function_.name() + ".const", nullptr, llvm::GlobalValue::NotThreadLocal,

@@ -63,6 +63,10 @@ bool isArrayMethod(std::string_view name) {
 
 Operand FunctionLowerer::arrayMethod(const Operand &array, const std::string &method,
                                      const CallExpr &expr) {
+  if (array.type().isRecordArray() && method != "transpose")
+    throw ir::CompileError(expr.loc, "arrays of records have no method '" + method +
+                                         "' in kernels; use their fields, in '" + unparse(expr) +
+                                         "'");
   if (method == "transpose")
     return transposeCall(array, expr);
   if (method == "reshape")

@@ -6,6 +6,7 @@
 #include "IndexArithmetic.h"
 
 #include "kaji/ir/Constants.h"
+#include "kaji/ir/RecordType.h"
 
 #include <algorithm>
 #include <numeric>
@@ -43,7 +44,7 @@ ir::Value *FunctionLowerer::arrayExtent(const Operand &array, unsigned dim) {
 
 ir::Value *FunctionLowerer::arrayStride(const Operand &array, unsigned dim) {
   ir::Type type = array.type();
-  int64_t itemSize = ir::byteSize(type.scalarKind());
+  int64_t itemSize = type.elementSize();
   const ir::Operation *definition = array.value->definingOp();
   if (definition && definition->opcode() == ir::Opcode::ArrayView)
     return definition->operand(2 + type.ndim() + dim);
@@ -164,7 +165,8 @@ FunctionLowerer::DimSelection FunctionLowerer::sliceSelection(const Operand &arr
 
 bool FunctionLowerer::selectsView(const Operand &array,
                                   const std::vector<SubscriptItem> &items) const {
-  return items.size() < array.type().ndim() ||
+  // An element of an array of records is a record: a 0-d view, never a value.
+  return items.size() < array.type().ndim() || array.type().isRecordArray() ||
          std::any_of(items.begin(), items.end(),
                      [](const SubscriptItem &item) { return item.slice != nullptr; });
 }
@@ -235,10 +237,8 @@ Operand FunctionLowerer::selectView(const Operand &array, const std::vector<DimS
     layout = ir::Layout::C;
   else if (type.layout() == ir::Layout::F && keepsCOrder(reversed))
     layout = extents.size() == 1 ? ir::Layout::C : ir::Layout::F;
-  return makeView(
-      array,
-      ir::Type::array(type.scalarKind(), unsigned(extents.size()), layout, type.memorySpace()),
-      offset, extents, strides, loc);
+  return makeView(array, ir::viewTypeOf(type, unsigned(extents.size()), layout), offset, extents,
+                  strides, loc);
 }
 
 Operand FunctionLowerer::makeView(const Operand &array, ir::Type type, ir::Value *offset,
@@ -266,8 +266,8 @@ Operand FunctionLowerer::transposed(const Operand &array, const std::vector<unsi
     layout = type.layout() == ir::Layout::C   ? ir::Layout::F
              : type.layout() == ir::Layout::F ? ir::Layout::C
                                               : ir::Layout::Any;
-  ir::Type result = ir::Type::array(type.scalarKind(), type.ndim(), layout, type.memorySpace());
-  return makeView(array, result, builder_.intConstant(kI64, 0), extents, strides, loc);
+  return makeView(array, ir::viewTypeOf(type, type.ndim(), layout), builder_.intConstant(kI64, 0),
+                  extents, strides, loc);
 }
 
 Operand FunctionLowerer::transposeCall(const Operand &array, const CallExpr &expr) {
@@ -346,7 +346,7 @@ Operand FunctionLowerer::reshaped(const Operand &array, const CallExpr &expr) {
   if (inferred)
     extents[*inferred] = math.div(size, known);
   std::vector<ir::Value *> strides(extents.size());
-  ir::Value *stride = math.constant(ir::byteSize(type.scalarKind()));
+  ir::Value *stride = math.constant(type.elementSize());
   for (size_t d = extents.size(); d-- > 0;) {
     strides[d] = stride;
     stride = math.mul(stride, extents[d]);

@@ -410,6 +410,9 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
   if (base.kind == Operand::Kind::Tuple)
     if (std::optional<Operand> field = namedTupleField(base, attr))
       return *field;
+  // One record's attributes are its fields (an array of records has an array's).
+  if (base.kind == Operand::Kind::Array && base.type().isRecordArray() && base.type().ndim() == 0)
+    return fieldValue(fieldView(base, attr, node), node.loc);
   if (base.kind == Operand::Kind::Array) {
     ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
     unsigned ndim = base.type().ndim();

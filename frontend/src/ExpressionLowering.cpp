@@ -662,6 +662,8 @@ Operand FunctionLowerer::lowerSubscript(const SubscriptExpr &expr) {
   if (base.kind == Operand::Kind::Tuple)
     return tupleSubscript(base, expr);
   requireArray(base, expr);
+  if (auto *field = expr.index->as<StringLiteralExpr>(); field && base.type().isRecordArray())
+    return fieldValue(fieldView(base, field->value, expr), expr.loc);
   std::vector<SubscriptItem> items = subscriptItems(expr);
   if (selectsView(base, items))
     return subscriptView(base, items, expr);

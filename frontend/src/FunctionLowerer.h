@@ -223,6 +223,15 @@ private:
   // unsigned one as u64, never wrapped.
   ir::Value *indexValue(const Operand &array, unsigned dim, const Operand &index,
                         const Expr &indexExpr, const Expr &node);
+  // Records (RecordFields.cpp).
+  // The field `name` of the array of records `records`, an array over the same memory; an
+  // error at `node` for a field the record lacks.
+  Operand fieldView(const Operand &records, const std::string &name, const Expr &node);
+  // What reading a field gives: one record's scalar field loaded, else the view itself.
+  Operand fieldValue(const Operand &view, const Location &loc);
+  // The field view `target` (`r.f` or `r['f']`) assigns to, or nothing for other targets.
+  std::optional<Operand> fieldTarget(const Expr &target);
+  void storeField(const Operand &view, const Operand &value, const Expr &target);
   // Array views (ArrayViews.cpp).
 public:
   // What a view takes of one dimension of the array it looks into.

@@ -195,8 +195,9 @@ Operand FunctionLowerer::currentItem(const Iterable &it, std::optional<size_t> u
     return it.items[*unrolled];
   case Iterable::Kind::Array: {
     ir::Value *index = ssa_->read(it.state, ir::Type::scalar(ScalarKind::Int64), block);
-    // An n-d array yields its rows, views of n-1 dimensions.
-    if (it.array.type().ndim() > 1)
+    // An n-d array yields its rows, views of n-1 dimensions; an array of records its records,
+    // 0-d views.
+    if (it.array.type().ndim() > 1 || it.array.type().isRecordArray())
       return rowView(it.array, index, loc);
     ir::Type element = ir::Type::scalar(it.array.type().scalarKind());
     return Operand::scalar(

@@ -1,5 +1,7 @@
 #include "kaji/frontend/Signature.h"
 
+#include "kaji/ir/RecordType.h"
+
 #include <algorithm>
 #include <cctype>
 #include <utility>
@@ -244,6 +246,8 @@ private:
     }
     if (name == "array" && peek() == '(')
       return parseNumbaArray();
+    if (name == "record" && peek() == '<')
+      return parseRecordArray(start);
     ScalarKind kind = scalarKind(name, start);
     if (peek() != '[')
       return ir::Type::scalar(kind);
@@ -255,6 +259,23 @@ private:
       return *kind;
     pos_ = start;
     fail("unknown type '" + std::string(name) + "' in signature");
+  }
+
+  // `record<8, align 4, x: f32 at 0, y: i32 at 4>[:]`: an array of records, the record as
+  // kaji IR spells it (RecordType.h); `record<...>[]` is one record.
+  ir::Type parseRecordArray(size_t start) {
+    std::string_view rest = text_.substr(start);
+    const ir::RecordType *record = ir::parseRecordType(rest);
+    if (!record) {
+      pos_ = start;
+      fail("malformed record type");
+    }
+    pos_ = text_.size() - rest.size();
+    skipSpace();
+    if (peek() != '[')
+      fail("a record is passed as an array of records: add '[:]', or '[]' for one record");
+    ir::Type shape = parseArrayDimensions(ScalarKind::UInt8);
+    return ir::Type::array(record, shape.ndim(), shape.layout());
   }
 
   // `array(float32, 2d, C)`: an array type as Numba prints it; layout C, F or A (any).
@@ -409,7 +430,8 @@ std::optional<WrittenSignature> writtenSignature(const Expr &argument) {
 std::string typeString(const ir::Type &type) {
   if (type.isVoid())
     return "void";
-  std::string text(ir::numpyName(type.scalarKind()));
+  std::string text =
+      type.isRecordArray() ? type.record()->str() : std::string(ir::numpyName(type.scalarKind()));
   if (type.isScalar())
     return text;
   text += '[';

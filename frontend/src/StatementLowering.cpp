@@ -299,6 +299,8 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
       assign(*tuple->elts[i], value.elements[i]);
     return;
   }
+  if (std::optional<Operand> field = fieldTarget(target))
+    return storeField(*field, value, target);
   if (auto *subscript = target.as<SubscriptExpr>()) {
     Operand array = lower(*subscript->value);
     if (array.kind == Operand::Kind::Tuple)
@@ -307,6 +309,10 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
     requireArray(array, *subscript);
     std::vector<SubscriptItem> items = subscriptItems(*subscript);
     checkWritable(array, target);
+    if (array.type().isRecordArray())
+      throw ir::CompileError(target.loc, "cannot assign to '" + unparse(target) +
+                                             "': kernels assign a record's fields, not a "
+                                             "whole record");
     if (selectsView(array, items)) {
       storeIntoView(subscriptView(array, items, *subscript), value, target);
       return;
@@ -349,6 +355,14 @@ void FunctionLowerer::lowerAugAssign(const AugAssignStmt &stmt) {
     Operand rhs = lower(*stmt.value);
     writeLocal(name->id, binary(stmt.op, current, rhs, stmt.loc, augmentedSource(stmt)), stmt.loc);
     return;
+  }
+  if (std::optional<Operand> field = fieldTarget(*stmt.target)) {
+    Operand current = fieldValue(*field, stmt.loc);
+    if (!current.isScalar())
+      throw ir::CompileError(stmt.target->loc, "cannot assign to '" + unparse(*stmt.target) +
+                                                   "' with an operator: it is no number");
+    Operand result = binary(stmt.op, current, lower(*stmt.value), stmt.loc, augmentedSource(stmt));
+    return storeField(*field, result, *stmt.target);
   }
   if (auto *subscript = stmt.target->as<SubscriptExpr>()) {
     Operand array = lower(*subscript->value);

@@ -46,6 +46,7 @@ constexpr std::array<std::string_view, 54> kOpcodeNames = {
     "array_index",
     "array_view",
     "array_at",
+    "field",
     "load",
     "store",
     "atomic",

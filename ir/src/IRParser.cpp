@@ -248,12 +248,14 @@ private:
       error(tok_, "expected a type, found " + describe(tok_));
     consume();
     size_t end = start.offset + start.text.size();
-    if (start.text == "array") {
+    if (start.text == "array" || start.text == "record") {
       expect("<");
-      while (!isPunct(">") && tok_.kind != Tok::End)
+      // A record element nests its own <...>.
+      for (int depth = 1; depth > 0 && tok_.kind != Tok::End;) {
+        depth += isPunct("<") - isPunct(">");
+        end = tok_.offset + 1;
         consume();
-      end = tok_.offset + 1;
-      expect(">");
+      }
     }
     std::string_view spelling = lexer_.text().substr(start.offset, end - start.offset);
     auto type = parseIRType(spelling);
@@ -654,6 +656,13 @@ private:
       resultType = parseType();
       break;
     }
+    case Opcode::Field:
+      operands.push_back(parseValue());
+      expect(",");
+      attr = std::string(expectKind(Tok::Ident, "a field name").text);
+      expect(":");
+      resultType = parseType();
+      break;
     case Opcode::Load:
       operands.push_back(parseValue());
       expect("[");

@@ -288,6 +288,11 @@ private:
               operandList(op, 1 + ndim) + "]" + typeSuffix;
       return;
     }
+    case Opcode::Field: {
+      const std::string *name = attr<std::string>(op);
+      out_ += " " + operand(op, 0) + ", " + (name ? *name : std::string("<missing>")) + typeSuffix;
+      return;
+    }
     case Opcode::Load:
       out_ += " " + operand(op, 0) + "[" + operandList(op, 1) + "]" + typeSuffix;
       return;

@@ -1,5 +1,7 @@
 #include "kaji/ir/Type.h"
 
+#include "kaji/ir/RecordType.h"
+
 #include <array>
 #include <charconv>
 
@@ -103,6 +105,16 @@ Type Type::array(ScalarKind elem, unsigned ndim, Layout layout, MemorySpace spac
   return t;
 }
 
+Type Type::array(const RecordType *elem, unsigned ndim, Layout layout, MemorySpace space) {
+  Type t = array(ScalarKind::UInt8, ndim, layout, space);
+  t.record_ = elem;
+  return t;
+}
+
+unsigned Type::elementSize() const {
+  return record_ ? unsigned(record_->size()) : byteSize(scalar_);
+}
+
 std::string Type::str() const {
   switch (kind_) {
   case Kind::Void:
@@ -110,8 +122,9 @@ std::string Type::str() const {
   case Kind::Scalar:
     return std::string(irName(scalar_));
   case Kind::Array: {
-    std::string s = "array<" + std::string(irName(scalar_)) + ", " + std::to_string(ndim_) + ", " +
-                    std::string(layoutName(layout_));
+    std::string element = record_ ? record_->str() : std::string(irName(scalar_));
+    std::string s =
+        "array<" + element + ", " + std::to_string(ndim_) + ", " + std::string(layoutName(layout_));
     if (space_ == MemorySpace::Shared)
       s += ", shared";
     else if (space_ == MemorySpace::Local)
@@ -134,8 +147,23 @@ std::optional<Type> parseIRType(std::string_view text) {
   if (!text.starts_with(prefix) || !text.ends_with('>'))
     return std::nullopt;
   std::string_view body = text.substr(prefix.size(), text.size() - prefix.size() - 1);
+  // A record element has commas of its own: it is parsed first and stands for "u8" below.
+  const RecordType *record = nullptr;
+  if (trim(body).starts_with("record<")) {
+    body = trim(body);
+    record = parseRecordType(body);
+    if (!record)
+      return std::nullopt;
+  }
   std::array<std::string_view, 4> parts;
   size_t count = 0;
+  if (record) { // the rest is ", ndim, layout[, space]"
+    body = trim(body);
+    if (!body.starts_with(','))
+      return std::nullopt;
+    body.remove_prefix(1);
+    parts[count++] = "u8";
+  }
   while (true) {
     size_t comma = body.find(',');
     if (count == parts.size())
@@ -174,6 +202,8 @@ std::optional<Type> parseIRType(std::string_view text) {
     else
       return std::nullopt;
   }
+  if (record)
+    return Type::array(record, ndim, layout, space);
   return Type::array(*elem, ndim, layout, space);
 }
 

@@ -3,6 +3,7 @@
 #include "kaji/ir/Constants.h"
 #include "kaji/ir/Dominance.h"
 #include "kaji/ir/Libdevice.h"
+#include "kaji/ir/RecordType.h"
 
 #include <unordered_set>
 
@@ -83,6 +84,17 @@ bool isWarpValue(Type type) {
          (bitWidth(type.scalarKind()) == 32 || bitWidth(type.scalarKind()) == 64);
 }
 
+// What makes the record elements of `type`, or a record nested in them, unusable; or empty.
+std::string recordProblem(const RecordType *record) {
+  if (!record)
+    return {};
+  std::string problem = record->problem();
+  for (const RecordField &f : record->fields())
+    if (problem.empty())
+      problem = recordProblem(f.record);
+  return problem;
+}
+
 class FunctionVerifier {
 public:
   FunctionVerifier(const Module &module, const Function &function)
@@ -99,9 +111,12 @@ public:
       fail(function_.location(), "kernel @" + function_.name() + " cannot be inlined");
     for (const auto &block : function_.blocks()) {
       blockNumbers_.emplace(block.get(), blockNumbers_.size());
-      for (const auto &arg : block->arguments())
+      for (const auto &arg : block->arguments()) {
         if (arg->type().isVoid())
           fail(function_.location(), "block argument of type void in @" + function_.name());
+        if (std::string problem = recordProblem(arg->type().record()); !problem.empty())
+          fail(function_.location(), problem + " in " + arg->type().str());
+      }
       for (size_t i = 0; i < block->operations().size(); ++i)
         position_[block->operations()[i].get()] = i;
     }
@@ -392,8 +407,8 @@ private:
       fail(op, "has too few operands");
     expectResult(op, true);
     Type array = op.operand(0)->type();
-    if (!array.isArray())
-      fail(op, "needs an array operand, got " + array.str());
+    if (!array.isArray() || array.isRecordArray())
+      fail(op, "needs an array of numbers, got " + array.str());
     Type element = Type::scalar(array.scalarKind());
     unsigned bits = element.isBool() ? 1 : bitWidth(element.scalarKind());
     bool halfAddition = !cas && isHalfPrecision(element.scalarKind()) &&
@@ -464,6 +479,28 @@ private:
                    std::to_string(op.numOperands() - first) + " operands");
     for (unsigned i = first; i < op.numOperands(); ++i)
       expectType(op, i, kI64);
+  }
+
+  // The field's name must be one of the record's, and the field aligned in every element, so
+  // that its loads and stores are of naturally aligned addresses.
+  void verifyField(const Operation &op) {
+    expectOperands(op, 1);
+    expectAttr<std::string>(op, "a field name");
+    expectResult(op, true);
+    Type records = op.operand(0)->type();
+    if (!records.isRecordArray())
+      fail(op, "needs an array of records, got " + records.str());
+    if (std::string problem = recordProblem(records.record()); !problem.empty())
+      fail(op, problem);
+    const std::string &name = op.attrAs<std::string>();
+    const RecordField *f = records.record()->field(name);
+    if (!f)
+      fail(op, "names no field of " + records.record()->str() + ": '" + name + "'");
+    if (std::string problem = records.record()->accessProblem(*f); !problem.empty())
+      fail(op, problem);
+    if (op.resultType() != fieldViewType(records, *f))
+      fail(op,
+           "result must be " + fieldViewType(records, *f).str() + ", not " + op.resultType().str());
   }
 
   void verifyWarp(const Operation &op) {
@@ -651,6 +688,8 @@ private:
       return verifyArrayView(op);
     case Opcode::ArrayAt:
       return verifyArrayAt(op);
+    case Opcode::Field:
+      return verifyField(op);
     case Opcode::Atomic:
     case Opcode::AtomicCAS:
       return verifyAtomic(op);
@@ -665,6 +704,8 @@ private:
       Type array = op.operand(arrayIndex)->type();
       if (!array.isArray())
         fail(op, "needs an array operand, got " + array.str());
+      if (array.isRecordArray())
+        fail(op, "cannot move whole records of " + array.str() + "; 'field' selects one field");
       Type element = Type::scalar(array.scalarKind());
       if (op.opcode() == Opcode::Load) {
         if (op.resultType() != element)
@@ -691,9 +732,9 @@ private:
           fail(op, "extent " + std::to_string(extent) + " is out of range");
         elements *= uint64_t(extent);
       }
-      if (data.bytes.size() != elements * byteSize(type.scalarKind()))
+      if (data.bytes.size() != elements * type.elementSize())
         fail(op, "holds " + std::to_string(data.bytes.size()) + " bytes, not the " +
-                     std::to_string(elements * byteSize(type.scalarKind())) + " of its shape");
+                     std::to_string(elements * type.elementSize()) + " of its shape");
       return;
     }
     case Opcode::DynamicSharedArray: {

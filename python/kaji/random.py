@@ -11,16 +11,14 @@
     rng_states = create_xoroshiro128p_states(n, seed=1)
     noise[blocks, threads](rng_states, out)
 
-Every thread owns one generator, row ``index`` of the state array. The generators and their
+Every thread owns one generator, element ``index`` of the state array. The generators and their
 seeding are Numba's, so the same seed gives the same numbers as Numba: the seed goes through
 splitmix64 (which gives both state words), generator 0 starts ``subsequence_start`` jumps
 further, and generator ``i`` is generator ``i - 1`` advanced by one jump (2**64 steps), so
 the threads' sequences never overlap while no thread draws more than 2**64 numbers.
 
-Unlike Numba, whose states are a 1-D array of the record dtype ``[('s0', u8), ('s1', u8)]``,
-kaji has no record dtypes: a state array is ``uint64`` of shape ``(n, 2)``, columns s0 and s1
-(the same bytes as Numba's array). The device functions take it and a row index as Numba's
-take theirs.
+As in Numba, a state array is 1-D of the record dtype ``xoroshiro128p_dtype``, fields ``s0``
+and ``s1`` (uint64): code that inspects states reads ``states[i]['s0']`` as it does there.
 """
 
 import math
@@ -44,8 +42,8 @@ __all__ = [
     "xoroshiro128p_dtype",
 ]
 
-xoroshiro128p_dtype = np.dtype(np.uint64)
-"""The element type of a state array (of shape (n, 2)); Numba's is a record dtype."""
+xoroshiro128p_dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
+"""The element type of a state array: one generator's two state words, as Numba's."""
 
 _MASK64 = (1 << 64) - 1
 _SPLITMIX_GAMMA = 0x9E3779B97F4A7C15
@@ -76,19 +74,19 @@ def init_xoroshiro128p_state(states, index, seed):
     z = (z ^ (z >> 30)) * _MUL1_U64
     z = (z ^ (z >> 27)) * _MUL2_U64
     z = z ^ (z >> 31)
-    states[index, 0] = z
-    states[index, 1] = z
+    states[index]['s0'] = z
+    states[index]['s1'] = z
 
 
 @jit(device=True)
 def xoroshiro128p_next(states, index):
     """The next uint64 of generator ``index``, which advances one step."""
-    s0 = states[index, 0]
-    s1 = states[index, 1]
+    s0 = states[index]['s0']
+    s1 = states[index]['s1']
     result = s0 + s1
     s1 ^= s0
-    states[index, 0] = ((s0 << 55) | (s0 >> 9)) ^ s1 ^ (s1 << 14)
-    states[index, 1] = (s1 << 36) | (s1 >> 28)
+    states[index]['s0'] = ((s0 << 55) | (s0 >> 9)) ^ s1 ^ (s1 << 14)
+    states[index]['s1'] = (s1 << 36) | (s1 >> 28)
     return result
 
 
@@ -103,11 +101,11 @@ def xoroshiro128p_jump(states, index):
             word = _JUMP_HIGH_U64
         for bit in range(64):
             if (word >> np.uint64(bit)) & np.uint64(1):
-                s0 ^= states[index, 0]
-                s1 ^= states[index, 1]
+                s0 ^= states[index]['s0']
+                s1 ^= states[index]['s1']
             xoroshiro128p_next(states, index)
-    states[index, 0] = s0
-    states[index, 1] = s1
+    states[index]['s0'] = s0
+    states[index]['s1'] = s1
 
 
 @jit(device=True)
@@ -245,8 +243,9 @@ def _jumps(k):
 
 
 def _initial_states(n, seed, subsequence_start):
-    """The (n, 2) uint64 states of Numba's init_xoroshiro128p_states."""
-    states = np.empty((n, 2), np.uint64)
+    """The n states of Numba's init_xoroshiro128p_states."""
+    words = np.empty((n, 2), np.uint64)  # s0 and s1 of each generator: its record's bytes
+    states = words.view(xoroshiro128p_dtype).reshape(n)
     if n == 0:
         return states
     first = _splitmix64(int(seed) & _MASK64)
@@ -259,28 +258,28 @@ def _initial_states(n, seed, subsequence_start):
             s0, s1 = _jumps(k).apply(s0, s1)
         jumps >>= 1
         k += 1
-    states[0] = s0[0], s1[0]
+    words[0] = s0[0], s1[0]
     # Generator i is generator 0 after i jumps: rows [m, 2m) are rows [0, m) after m jumps.
     done, k = 1, 0
     while done < n:
         count = min(done, n - done)
-        block0, block1 = _jumps(k).apply(states[:count, 0], states[:count, 1])
-        states[done:done + count, 0] = block0
-        states[done:done + count, 1] = block1
+        block0, block1 = _jumps(k).apply(words[:count, 0], words[:count, 1])
+        words[done:done + count, 0] = block0
+        words[done:done + count, 1] = block1
         done += count
         k += 1
     return states
 
 
 def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
-    """Fills `states` (a device array, host-backed or not, or a numpy array, of uint64 and
-    shape (n, 2)) with n generators seeded from `seed`, as Numba's function of that name:
+    """Fills `states` (a 1-D device array, host-backed or not, or numpy array of
+    xoroshiro128p_dtype) with n generators seeded from `seed`, as Numba's function of that name:
     each one 2**64 steps after the previous, the first `subsequence_start` jumps after the
     seed's. The states are computed on the host and copied in (after the work queued on
     `stream`)."""
     shape = tuple(states.shape)
-    if len(shape) != 2 or shape[1] != 2 or np.dtype(states.dtype) != xoroshiro128p_dtype:
-        raise ValueError("xoroshiro128+ states are a uint64 array of shape (n, 2), not "
+    if len(shape) != 1 or np.dtype(states.dtype) != xoroshiro128p_dtype:
+        raise ValueError("xoroshiro128+ states are a 1-D array of xoroshiro128p_dtype, not "
                          f"{np.dtype(states.dtype)} of shape {shape}")
     host = _initial_states(shape[0], seed, subsequence_start)
     if isinstance(states, np.ndarray):
@@ -290,6 +289,6 @@ def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
 
 
 def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
-    """A new device array (host-backed on the cpu target) of n generator states, uint64 of
-    shape (n, 2), initialized as by init_xoroshiro128p_states."""
+    """A new 1-D device array (host-backed on the cpu target) of n generator states of
+    xoroshiro128p_dtype, initialized as by init_xoroshiro128p_states."""
     return to_device(_initial_states(int(n), seed, subsequence_start), stream=stream)

@@ -3,27 +3,46 @@
 #include "dtypes.h"
 #include "instances.h"
 
+#include "kaji/ir/RecordType.h"
+
 namespace kaji::python {
 
 namespace {
 
-void viewArray(Argument &argument, ir::ScalarKind element, runtime::CUdeviceptr data,
+// Kernels access a record's fields as aligned as the record promises (RecordType.h).
+void requireRecordAlignment(const Element &element, uintptr_t data) {
+  if (element.record && data % uintptr_t(element.record->alignment()) != 0)
+    throw py::type_error("an array of records whose data is not aligned to " +
+                         std::to_string(element.record->alignment()) +
+                         " bytes, as its fields need");
+}
+
+void viewArray(Argument &argument, const Element &element, runtime::CUdeviceptr data,
                std::span<const int64_t> shape, std::span<const int64_t> strides) {
+  requireRecordAlignment(element, uintptr_t(data));
   argument.data = data;
   argument.shape = shape;
   argument.strides = strides;
-  argument.type = ir::Type::array(element, unsigned(shape.size()),
-                                  layoutOf(shape, strides, ir::byteSize(element)));
+  argument.type =
+      element.arrayType(unsigned(shape.size()), layoutOf(shape, strides, element.size()));
 }
 
 // A numpy array's type: staging keeps its strides, so its layout is its own.
 void readHostArray(Argument &argument, const py::array &host) {
-  ir::ScalarKind element = scalarKindFromDtype(host.dtype());
-  ir::Layout layout =
-      layoutOf(std::span(host.shape(), size_t(host.ndim())),
-               std::span(host.strides(), size_t(host.ndim())), ir::byteSize(element));
+  Element element = elementFromDtype(host.dtype());
+  requireRecordAlignment(element, reinterpret_cast<uintptr_t>(host.data()));
+  ir::Layout layout = layoutOf(std::span(host.shape(), size_t(host.ndim())),
+                               std::span(host.strides(), size_t(host.ndim())), element.size());
   argument.host = host;
-  argument.type = ir::Type::array(element, unsigned(host.ndim()), layout);
+  argument.type = element.arrayType(unsigned(host.ndim()), layout);
+}
+
+// A record scalar (np.void of a structured dtype, what `records[i]` gives on the host) is
+// passed as a 0-d array of its record: kernels read its fields through it.
+bool isRecordScalar(py::handle object) {
+  py::module_ numpy = py::module_::import("numpy");
+  return py::isinstance(object, numpy.attr("void")) &&
+         !object.attr("dtype").attr("names").is_none();
 }
 
 // The cpu target reads a numpy array in place: its own pointer, shape and strides.
@@ -32,7 +51,7 @@ void viewHostArray(Argument &argument, py::array host) {
     host = py::module_::import("numpy").attr("array")(host);
     argument.hostCopy = host;
   }
-  ir::ScalarKind element = scalarKindFromDtype(host.dtype());
+  Element element = elementFromDtype(host.dtype());
   auto data = runtime::CUdeviceptr(reinterpret_cast<uintptr_t>(host.data()));
   viewArray(argument, element, data, std::span(host.shape(), size_t(host.ndim())),
             std::span(host.strides(), size_t(host.ndim())));
@@ -69,11 +88,14 @@ void read(py::handle object, Argument &argument, ArgumentTarget target,
              cudaArrayInterfaceView(object, argument.foreign)) {
     const ArrayView &view = argument.foreign;
     viewArray(argument, view.element, view.data, view.shape, view.strides);
-  } else if (py::isinstance<py::array>(object)) {
+  } else if (py::isinstance<py::array>(object) || isRecordScalar(object)) {
+    py::array host = py::array::ensure(object);
+    if (!host.is(object))
+      argument.hostCopy = host; // a record scalar's copy lives as long as the launch
     if (target == ArgumentTarget::Host)
-      viewHostArray(argument, py::reinterpret_borrow<py::array>(object));
+      viewHostArray(argument, host);
     else
-      readHostArray(argument, py::reinterpret_borrow<py::array>(object));
+      readHostArray(argument, host);
   } else if (target == ArgumentTarget::Host) {
     throw py::type_error("unsupported type '" + std::string(Py_TYPE(object.ptr())->tp_name) +
                          "'; kaji kernels for the cpu target take bool, int, float, numpy "

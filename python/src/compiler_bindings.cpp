@@ -41,6 +41,9 @@ driver::Stage stageNamed(const std::string &stage) {
 py::tuple typeDescription(const ir::Type &type) {
   if (type.isVoid())
     return py::make_tuple(py::none(), py::none(), py::none());
+  if (type.isRecordArray())
+    throw py::type_error("arrays of records (numpy structured dtypes) have no kaji type "
+                         "object; kernels take them as they are");
   py::str dtype(std::string(ir::numpyName(type.scalarKind())));
   if (type.isScalar())
     return py::make_tuple(dtype, py::none(), py::none());

@@ -41,8 +41,7 @@ void finishUnlessPageLocked(const void *host, size_t bytes, const runtime::Strea
 
 } // namespace
 
-DeviceArray::DeviceArray(ir::ScalarKind element, std::vector<int64_t> shape,
-                         std::vector<int64_t> strides,
+DeviceArray::DeviceArray(Element element, std::vector<int64_t> shape, std::vector<int64_t> strides,
                          std::shared_ptr<runtime::DeviceBuffer> buffer, runtime::CUdeviceptr data,
                          py::object hostBuffer)
     : element_(element), shape_(std::move(shape)), strides_(std::move(strides)),
@@ -80,8 +79,8 @@ void DeviceArray::copyOut(void *dst, runtime::CUdeviceptr src, size_t bytes,
   finishUnlessPageLocked(dst, bytes, *stream);
 }
 
-DeviceArray DeviceArray::empty(std::vector<int64_t> shape, ir::ScalarKind element,
-                               bool fortranOrder, bool onHost, AllocationStream allocateOn) {
+DeviceArray DeviceArray::empty(std::vector<int64_t> shape, Element element, bool fortranOrder,
+                               bool onHost, AllocationStream allocateOn) {
   std::vector<int64_t> axisOrder(shape.size());
   std::iota(axisOrder.begin(), axisOrder.end(), 0);
   if (!fortranOrder)
@@ -89,10 +88,10 @@ DeviceArray DeviceArray::empty(std::vector<int64_t> shape, ir::ScalarKind elemen
   return emptyInAxisOrder(std::move(shape), element, axisOrder, onHost, std::move(allocateOn));
 }
 
-DeviceArray DeviceArray::emptyInAxisOrder(std::vector<int64_t> shape, ir::ScalarKind element,
+DeviceArray DeviceArray::emptyInAxisOrder(std::vector<int64_t> shape, Element element,
                                           const std::vector<int64_t> &axisOrder, bool onHost,
                                           AllocationStream allocateOn) {
-  int64_t bytes = checkedElementCount(shape, ir::byteSize(element)) * ir::byteSize(element);
+  int64_t bytes = checkedElementCount(shape, element.size()) * element.size();
   std::vector<int64_t> sorted = axisOrder;
   std::sort(sorted.begin(), sorted.end());
   for (size_t axis = 0; axis < sorted.size(); ++axis)
@@ -100,7 +99,7 @@ DeviceArray DeviceArray::emptyInAxisOrder(std::vector<int64_t> shape, ir::Scalar
       throw py::value_error("the axis order " + shapeText(axisOrder) +
                             " is not a permutation of the axes of shape " + shapeText(shape));
   std::vector<int64_t> strides(shape.size());
-  int64_t stride = ir::byteSize(element);
+  int64_t stride = element.size();
   for (int64_t axis : axisOrder) {
     strides[size_t(axis)] = stride;
     stride *= std::max<int64_t>(shape[size_t(axis)], 1);
@@ -125,7 +124,7 @@ DeviceArray DeviceArray::foreign(const ArrayView &view, py::object owner) {
 
 DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Stream *stream,
                                   bool onHost, AllocationStream allocateOn) {
-  ir::ScalarKind element = scalarKindFromDtype(hostArray.dtype());
+  Element element = elementFromDtype(hostArray.dtype());
   if (hostArray.flags() & (py::array::c_style | py::array::f_style)) {
     bool fortranOrder = !(hostArray.flags() & py::array::c_style);
     DeviceArray device =
@@ -134,7 +133,7 @@ DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Str
     return device;
   }
   std::vector<int64_t> shape = hostShape(hostArray), strides = hostStrides(hostArray);
-  auto [low, high] = byteExtent(shape, strides, ir::byteSize(element));
+  auto [low, high] = byteExtent(shape, strides, element.size());
   const char *span = static_cast<const char *>(hostArray.data()) + low;
   size_t bytes = size_t(high - low);
   if (onHost) {
@@ -177,7 +176,7 @@ void DeviceArray::copyToHost(py::array &host, const runtime::Stream *stream) con
   requireShapeOf(host, "copy_to_host");
   if (!host.writeable())
     throw py::value_error("copy_to_host: the destination array is read-only");
-  bool sameDtype = scalarKindFromDtype(host.dtype()) == element_;
+  bool sameDtype = elementFromDtype(host.dtype()) == element_;
   if (sameDtype && contiguous() && hostStrides(host) == strides_) {
     copyOut(host.mutable_data(), data_, size_t(size() * itemSize()), stream);
     return;
@@ -199,8 +198,8 @@ void DeviceArray::copyFromHost(const py::array &hostArray, const runtime::Stream
 void DeviceArray::copyFromDevice(const DeviceArray &source, const runtime::Stream *stream) {
   if (source.shape_ != shape_ || source.element_ != element_)
     throw py::value_error("copy_to_device: the source is " + shapeText(source.shape_) + " " +
-                          std::string(ir::numpyName(source.element_)) + ", the destination " +
-                          shapeText(shape_) + " " + std::string(ir::numpyName(element_)));
+                          elementName(source.element_) + ", the destination " + shapeText(shape_) +
+                          " " + elementName(element_));
   if (!contiguous() || source.strides_ != strides_)
     throw py::value_error("copy_to_device: device-to-device copies need both arrays contiguous "
                           "in the same order");
@@ -237,8 +236,8 @@ DeviceArray DeviceArray::transposed(std::vector<int64_t> axes) const {
   return DeviceArray(element_, std::move(shape), std::move(strides), buffer_, data_, hostBuffer_);
 }
 
-DeviceArray DeviceArray::viewAs(ir::ScalarKind element) const {
-  int64_t newSize = ir::byteSize(element);
+DeviceArray DeviceArray::viewAs(Element element) const {
+  int64_t newSize = element.size();
   std::vector<int64_t> shape = shape_, strides = strides_;
   if (newSize != itemSize()) {
     if (shape.empty() || !isContiguous(shape_, strides_, itemSize(), false))
@@ -247,8 +246,7 @@ DeviceArray DeviceArray::viewAs(ir::ScalarKind element) const {
     int64_t lastBytes = shape.back() * itemSize();
     if (lastBytes % newSize != 0)
       throw py::value_error("view: the last axis holds " + std::to_string(lastBytes) +
-                            " bytes, not a whole number of " + std::string(ir::numpyName(element)) +
-                            " items");
+                            " bytes, not a whole number of " + elementName(element) + " items");
     shape.back() = lastBytes / newSize;
     strides = contiguousStrides(shape, newSize, false);
   }
@@ -411,7 +409,10 @@ py::dict DeviceArray::cudaArrayInterface() const {
   interface["shape"] = py::tuple(py::cast(shape_));
   interface["strides"] = layout() == ir::Layout::C ? py::object(py::none())
                                                    : py::object(py::tuple(py::cast(strides_)));
-  interface["typestr"] = typestrOf(element_);
+  if (element_.record)
+    throw py::attribute_error("a device array of records has no __cuda_array_interface__ in "
+                              "kaji; copy_to_host() gives its contents");
+  interface["typestr"] = typestrOf(element_.scalar);
   interface["data"] = py::make_tuple(data_, false);
   interface["version"] = 3;
   // Kernels and copies are done, or ordered on the legacy default stream, before a consumer
@@ -514,7 +515,7 @@ void bindDeviceArray(py::module_ &m) {
       .def(
           "view",
           [](const DeviceArray &a, const py::object &dtype) {
-            return a.viewAs(scalarKindFromDtype(dtype));
+            return a.viewAs(elementFromDtype(dtype));
           },
           py::arg("dtype"), "numpy's view(dtype): the same memory read as another dtype.")
       .def(
@@ -596,8 +597,7 @@ void bindDeviceArray(py::module_ &m) {
            })
       .def("__repr__", [](const DeviceArray &a) {
         return "<kaji.DeviceArray shape=" + shapeText(a.shape()) +
-               " dtype=" + std::string(ir::numpyName(a.element())) +
-               (a.onHost() ? " on host>" : ">");
+               " dtype=" + elementName(a.element()) + (a.onHost() ? " on host>" : ">");
       });
 
   m.def(
@@ -631,10 +631,10 @@ void bindDeviceArray(py::module_ &m) {
           throw py::value_error("order must be 'C' or 'F', not '" + order + "'");
         AllocationStream allocateOn = LaunchStream(stream).retained();
         if (axisOrder)
-          return DeviceArray::emptyInAxisOrder(readShape(shape), scalarKindFromDtype(dtype),
+          return DeviceArray::emptyInAxisOrder(readShape(shape), elementFromDtype(dtype),
                                                *axisOrder, onHost, std::move(allocateOn));
-        return DeviceArray::empty(readShape(shape), scalarKindFromDtype(dtype), order == "F",
-                                  onHost, std::move(allocateOn));
+        return DeviceArray::empty(readShape(shape), elementFromDtype(dtype), order == "F", onHost,
+                                  std::move(allocateOn));
       },
       py::arg("shape"), py::arg("dtype"), py::arg("order") = "C", py::arg("on_host") = false,
       py::arg("axis_order") = py::none(), py::arg("stream") = py::none(),

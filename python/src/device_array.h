@@ -5,6 +5,7 @@
 #pragma once
 
 #include "array_interop.h"
+#include "dtypes.h"
 
 #include "kaji/ir/Type.h"
 #include "kaji/runtime/Memory.h"
@@ -27,16 +28,16 @@ using AllocationStream = std::shared_ptr<const runtime::Stream>;
 
 class DeviceArray {
 public:
-  DeviceArray(ir::ScalarKind element, std::vector<int64_t> shape, std::vector<int64_t> strides,
+  DeviceArray(Element element, std::vector<int64_t> shape, std::vector<int64_t> strides,
               std::shared_ptr<runtime::DeviceBuffer> buffer, runtime::CUdeviceptr data,
               py::object hostBuffer = py::object());
   // Uninitialized memory, row-major or column-major: on the selected device, or in host
   // memory when `onHost`.
-  static DeviceArray empty(std::vector<int64_t> shape, ir::ScalarKind element, bool fortranOrder,
+  static DeviceArray empty(std::vector<int64_t> shape, Element element, bool fortranOrder,
                            bool onHost = false, AllocationStream allocateOn = nullptr);
   // Uninitialized and dense, with `axisOrder` (a permutation of the axes, fastest-varying
   // first) deciding the strides: numpy's empty_like of a strided array.
-  static DeviceArray emptyInAxisOrder(std::vector<int64_t> shape, ir::ScalarKind element,
+  static DeviceArray emptyInAxisOrder(std::vector<int64_t> shape, Element element,
                                       const std::vector<int64_t> &axisOrder, bool onHost = false,
                                       AllocationStream allocateOn = nullptr);
   // A copy of `host` (on the device unless `onHost`) with the same strides. A strided view
@@ -49,7 +50,7 @@ public:
   // __cuda_array_interface__): `owner` stays alive as long as any view of it does.
   static DeviceArray foreign(const ArrayView &view, py::object owner);
 
-  ir::ScalarKind element() const { return element_; }
+  const Element &element() const { return element_; }
   const std::vector<int64_t> &shape() const { return shape_; }
   const std::vector<int64_t> &strides() const { return strides_; }
   // The first element's address: in device memory, or in host memory when onHost().
@@ -57,7 +58,7 @@ public:
   bool onHost() const { return bool(hostBuffer_); }
   // The device whose memory holds the elements; -1 for a host-backed array.
   int device() const { return buffer_ ? buffer_->device() : -1; }
-  int64_t itemSize() const { return ir::byteSize(element_); }
+  int64_t itemSize() const { return element_.size(); }
   int64_t size() const;
   ir::Layout layout() const;
   bool contiguous() const { return layout() != ir::Layout::Any; }
@@ -85,7 +86,7 @@ public:
   DeviceArray transposed(std::vector<int64_t> axes) const;
   // numpy's view(dtype): the same bytes as `element`s. Another item size needs a
   // C-contiguous array whose last axis holds a whole number of the new items.
-  DeviceArray viewAs(ir::ScalarKind element) const;
+  DeviceArray viewAs(Element element) const;
   // numpy's squeeze: a view without the axes of extent 1, or only those in `axes`.
   DeviceArray squeezed(const std::optional<std::vector<int64_t>> &axes) const;
   py::dict cudaArrayInterface() const;
@@ -99,7 +100,7 @@ private:
   void copyOut(void *dst, runtime::CUdeviceptr src, size_t bytes,
                const runtime::Stream *stream) const;
 
-  ir::ScalarKind element_;
+  Element element_;
   std::vector<int64_t> shape_;
   std::vector<int64_t> strides_;
   std::shared_ptr<runtime::DeviceBuffer> buffer_;

@@ -121,7 +121,7 @@ void readParameter(py::handle object, std::vector<Argument> &arguments,
 bool accepts(const ir::Type &param, const ir::Type &arg) {
   if (param.isArray() || arg.isArray())
     return param.isArray() && arg.isArray() && param.scalarKind() == arg.scalarKind() &&
-           param.ndim() == arg.ndim() &&
+           param.record() == arg.record() && param.ndim() == arg.ndim() &&
            (param.layout() == ir::Layout::Any || param.layout() == arg.layout());
   if (param.isBool() || arg.isBool())
     return param.isBool() && arg.isBool();
@@ -518,8 +518,14 @@ void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &a
 const Dispatcher::Key &Dispatcher::keyOf(uint32_t where, const std::vector<Argument> &arguments) {
   keyScratch_.clear();
   keyScratch_.push_back(where);
-  for (const Argument &argument : arguments)
+  for (const Argument &argument : arguments) {
     keyScratch_.push_back(typeCode(argument.type));
+    // Records are interned: the address names the layout for the life of the process.
+    if (auto record = reinterpret_cast<uintptr_t>(argument.type.record())) {
+      keyScratch_.push_back(uint32_t(record));
+      keyScratch_.push_back(uint32_t(uint64_t(record) >> 32));
+    }
+  }
   for (const frontend::ParameterStructure &parameter : structureScratch_)
     appendStructure(keyScratch_, parameter);
   return keyScratch_;

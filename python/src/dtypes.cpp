@@ -1,5 +1,7 @@
 #include "dtypes.h"
 
+#include "record_dtypes.h"
+
 #include <pybind11/numpy.h>
 
 namespace kaji::python {
@@ -142,6 +144,28 @@ std::optional<ir::ScalarKind> scalarKindFromDLPack(unsigned code, unsigned bits)
   if (code >= sizeof(codes) || !codes[code] || bits % 8 != 0)
     return std::nullopt;
   return scalarKindFromCode(codes[code], bits / 8);
+}
+
+int64_t Element::size() const { return record ? record->size() : ir::byteSize(scalar); }
+
+ir::Type Element::arrayType(unsigned ndim, ir::Layout layout) const {
+  return record ? ir::Type::array(record, ndim, layout) : ir::Type::array(scalar, ndim, layout);
+}
+
+Element elementFromDtype(const py::handle &dtypeLike) {
+  py::dtype dtype = py::dtype::from_args(py::reinterpret_borrow<py::object>(dtypeLike));
+  if (isStructured(dtype))
+    return recordFromDtype(dtype);
+  return scalarKindFromDtype(dtype);
+}
+
+py::object numpyDtype(const Element &element) {
+  return element.record ? py::object(dtypeOfRecord(*element.record)) : numpyDtype(element.scalar);
+}
+
+std::string elementName(const Element &element) {
+  return element.record ? py::str(dtypeOfRecord(*element.record)).cast<std::string>()
+                        : std::string(ir::numpyName(element.scalar));
 }
 
 } // namespace kaji::python

@@ -25,10 +25,29 @@ py::object numpyDtype(ir::ScalarKind kind);
 py::dtype bfloat16Dtype();
 // ml_dtypes.bfloat16's dtype (checked by name: kaji imports ml_dtypes only when it needs it).
 bool isBfloat16Dtype(const py::dtype &dtype);
+struct Element;
 // The element kind of a numpy dtype (or anything numpy.dtype() accepts); throws TypeError
 // naming the dtype when kaji kernels cannot take it.
 ir::ScalarKind scalarKindFromDtype(const py::handle &dtype);
 // DLPack's (code, bits) pair; nullopt for types kaji kernels cannot take.
 std::optional<ir::ScalarKind> scalarKindFromDLPack(unsigned code, unsigned bits);
+
+// What an array kernels take holds: numbers, or records (numpy structured dtypes).
+struct Element {
+  Element(ir::ScalarKind scalar) : scalar(scalar) {}
+  Element(const ir::RecordType *record) : record(record) {}
+  ir::ScalarKind scalar = ir::ScalarKind::UInt8; // when `record` is null
+  const ir::RecordType *record = nullptr;
+
+  int64_t size() const;
+  ir::Type arrayType(unsigned ndim, ir::Layout layout) const;
+  friend bool operator==(const Element &, const Element &) = default;
+};
+// The element of arrays of a numpy dtype (anything numpy.dtype() accepts), structured ones
+// included; throws TypeError naming the dtype when kaji kernels cannot take it.
+Element elementFromDtype(const py::handle &dtype);
+py::object numpyDtype(const Element &element);
+// numpy's name of the element's dtype, for messages.
+std::string elementName(const Element &element);
 
 } // namespace kaji::python

@@ -19,6 +19,7 @@ from kaji.random import (
     xoroshiro128p_normal_float32,
     xoroshiro128p_normal_float64,
     xoroshiro128p_uniform_float32,
+    xoroshiro128p_dtype,
     xoroshiro128p_uniform_float64,
 )
 
@@ -95,39 +96,48 @@ def test_splitmix64_reference_is_the_published_generator():
     assert ref_splitmix64(0x9E3779B97F4A7C15) == 0x6E789E6AA1B965F4
 
 
+def words(states):
+    """The (n, 2) uint64 view of a state array: s0 and s1 of each generator."""
+    return states.view(np.uint64).reshape(-1, 2)
+
+
+def created(n, seed, subsequence_start=0):
+    """The words of create_xoroshiro128p_states(n, seed, subsequence_start), on the host."""
+    return words(create_xoroshiro128p_states(n, seed, subsequence_start).copy_to_host())
+
+
 @pytest.mark.parametrize("seed", [0, 1, 12345, 2 ** 64 - 1, -7])
 def test_states_match_splitmix64_and_jumps(seed):
     expected = ref_states(9, seed)
     assert expected[0, 0] == expected[0, 1] == ref_splitmix64(seed & MASK)
-    host = np.zeros((9, 2), np.uint64)
+    host = np.zeros(9, xoroshiro128p_dtype)
     init_xoroshiro128p_states(host, seed)
-    np.testing.assert_array_equal(host, expected)
-    np.testing.assert_array_equal(create_xoroshiro128p_states(9, seed).copy_to_host(), expected)
+    np.testing.assert_array_equal(words(host), expected)
+    np.testing.assert_array_equal(created(9, seed), expected)
 
 
 def test_subsequence_start_shifts_the_states():
-    np.testing.assert_array_equal(create_xoroshiro128p_states(5, 42, 3).copy_to_host(),
-                                  ref_states(5, 42, subsequence_start=3))
-    np.testing.assert_array_equal(create_xoroshiro128p_states(4, 42, 5).copy_to_host(),
-                                  create_xoroshiro128p_states(9, 42).copy_to_host()[5:])
+    np.testing.assert_array_equal(created(5, 42, 3), ref_states(5, 42, subsequence_start=3))
+    np.testing.assert_array_equal(created(4, 42, 5), created(9, 42)[5:])
     far = 2 ** 63 + 2 ** 40 + 17  # jumps by squaring: any 64-bit start is instant
-    np.testing.assert_array_equal(create_xoroshiro128p_states(2, 3, far + 1).copy_to_host(),
-                                  create_xoroshiro128p_states(3, 3, far).copy_to_host()[1:])
+    np.testing.assert_array_equal(created(2, 3, far + 1), created(3, 3, far)[1:])
 
 
-def test_many_states_follow_each_other_by_one_jump():
+def test_states_are_numbas_records():
     states = create_xoroshiro128p_states(3000, 7).copy_to_host()
-    assert states.shape == (3000, 2) and states.dtype == np.uint64
+    assert states.shape == (3000,) and states.dtype == xoroshiro128p_dtype
+    assert xoroshiro128p_dtype.names == ("s0", "s1") and xoroshiro128p_dtype.itemsize == 16
     for i in (0, 1, 2, 1023, 1024, 2047, 2998):
-        assert tuple(states[i + 1].tolist()) == ref_jump(tuple(states[i].tolist()))
-    assert create_xoroshiro128p_states(0, 7).shape == (0, 2)
+        assert ((int(states[i + 1]["s0"]), int(states[i + 1]["s1"]))
+                == ref_jump((int(states[i]["s0"]), int(states[i]["s1"]))))
+    assert create_xoroshiro128p_states(0, 7).shape == (0,)
 
 
 def test_init_states_checks_the_array():
-    with pytest.raises(ValueError, match=r"uint64 array of shape \(n, 2\)"):
-        init_xoroshiro128p_states(np.zeros(8, np.uint64), 1)
-    with pytest.raises(ValueError, match=r"uint64 array of shape \(n, 2\)"):
-        init_xoroshiro128p_states(np.zeros((4, 2), np.int64), 1)
+    with pytest.raises(ValueError, match="1-D array of xoroshiro128p_dtype"):
+        init_xoroshiro128p_states(np.zeros((8, 2), np.uint64), 1)
+    with pytest.raises(ValueError, match="1-D array of xoroshiro128p_dtype"):
+        init_xoroshiro128p_states(np.zeros((4, 2), xoroshiro128p_dtype), 1)
 
 
 def test_numba_spelling_of_the_module():
@@ -150,12 +160,12 @@ def draw_next(states, out):
 def test_next_matches_reference_bit_for_bit(jit):
     states = create_xoroshiro128p_states(70, 2024).copy_to_host()
     # and states with extreme words, where the addition wraps
-    states[-2:] = [[MASK, MASK], [1 << 63, 1]]
-    expected, after = ref_outputs(states, 40)
+    words(states)[-2:] = [[MASK, MASK], [1 << 63, 1]]
+    expected, after = ref_outputs(words(states), 40)
     out = np.zeros((70, 40), np.uint64)
     jit(draw_next)[3, 32](states, out)
     np.testing.assert_array_equal(out, expected)
-    np.testing.assert_array_equal(states, after)
+    np.testing.assert_array_equal(words(states), after)
 
 
 # Numba's own numbers (numba-cuda on an H100): the states of
@@ -170,11 +180,11 @@ NUMBA_NEXT_OF_GENERATOR_1 = [0xB611C29488D58129, 0xCD0761B1990D837E, 0x9992FE6EE
 
 
 def test_same_numbers_as_numba(jit):
-    many = create_xoroshiro128p_states(100000, seed=1).copy_to_host()
-    for row, words in NUMBA_SEED_1.items():
-        assert tuple(many[row].tolist()) == words
+    many = created(100000, seed=1)
+    for row, state in NUMBA_SEED_1.items():
+        assert tuple(many[row].tolist()) == state
     states = create_xoroshiro128p_states(3, seed=2024, subsequence_start=3).copy_to_host()
-    np.testing.assert_array_equal(states, np.array(NUMBA_SEED_2024_FROM_3, np.uint64))
+    np.testing.assert_array_equal(words(states), np.array(NUMBA_SEED_2024_FROM_3, np.uint64))
     out = np.zeros((3, 3), np.uint64)
     jit(draw_next)[1, 3](states, out)
     assert out[1].tolist() == NUMBA_NEXT_OF_GENERATOR_1
@@ -183,13 +193,13 @@ def test_same_numbers_as_numba(jit):
 def test_device_states_on_the_default_target(jit, target):
     if target != kaji.default_target():
         pytest.skip("create_xoroshiro128p_states makes arrays for the default target only")
-    d_states = kaji.device_array((16, 2), np.uint64)
+    d_states = kaji.device_array(16, xoroshiro128p_dtype)
     init_xoroshiro128p_states(d_states, 99)
     out = kaji.device_array((16, 5), np.uint64)
     jit(draw_next)[1, 16](d_states, out)
     expected, after = ref_outputs(ref_states(16, 99), 5)
     np.testing.assert_array_equal(out.copy_to_host(), expected)
-    np.testing.assert_array_equal(d_states.copy_to_host(), after)
+    np.testing.assert_array_equal(words(d_states.copy_to_host()), after)
 
 
 def jump_and_seed(states, seeds):
@@ -201,10 +211,10 @@ def jump_and_seed(states, seeds):
 
 def test_device_seed_and_jump(jit):
     seeds = np.array([0, 1, 12345, 2 ** 64 - 1], np.uint64)
-    states = np.zeros((4, 2), np.uint64)
+    states = np.zeros(4, xoroshiro128p_dtype)
     jit(jump_and_seed)[1, 4](states, seeds)
     expected = [ref_states(2, seed)[1] for seed in seeds.tolist()]
-    np.testing.assert_array_equal(states, expected)
+    np.testing.assert_array_equal(words(states), expected)
 
 
 def draw_floats(states, u32, u64, n32, n64):
@@ -228,8 +238,8 @@ def ref_next_arrays(s0, s1):
 def test_uniform_and_normal_distributions(jit):
     threads, draws = 500, 200  # 1e5 numbers of each kind
     states = create_xoroshiro128p_states(threads, 31337).copy_to_host()
-    states[0] = [MASK, 0]  # first output 2**64 - 1: float32 rounds it up to 1.0, as Numba's
-    s0, s1 = states[:, 0].copy(), states[:, 1].copy()
+    words(states)[0] = [MASK, 0]  # first output 2**64 - 1: float32 rounds it up to 1.0
+    s0, s1 = states["s0"].copy(), states["s1"].copy()
     shape = (threads, draws)
     u32, n32 = np.zeros(shape, np.float32), np.zeros(shape, np.float32)
     u64, n64 = np.zeros(shape), np.zeros(shape)
@@ -240,7 +250,7 @@ def test_uniform_and_normal_distributions(jit):
     for j in range(draws):
         for k in range(6):
             raw[k, :, j], s0, s1 = ref_next_arrays(s0, s1)
-    np.testing.assert_array_equal(states, np.stack([s0, s1], axis=1))
+    np.testing.assert_array_equal(words(states), np.stack([s0, s1], axis=1))
     unit32 = ref_unit_float64(raw).astype(np.float32)
     np.testing.assert_array_equal(u32, unit32[0])
     np.testing.assert_array_equal(u64, ref_unit_float64(raw[1]))

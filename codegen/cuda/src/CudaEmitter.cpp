@@ -7,6 +7,7 @@
 #include "kaji/ir/ExceptionTable.h"
 #include "kaji/ir/Libdevice.h"
 #include "kaji/ir/Reachability.h"
+#include "kaji/ir/RecordType.h"
 
 #include "CommaSeparated.h"
 #include "CudaMath.h"
@@ -207,6 +208,10 @@ private:
   // `op`'s array result: its data at the byte address `start`, its extents and then its
   // strides the operands from `firstExtent` on.
   void assignArray(const ir::Operation &op, const std::string &start, unsigned firstExtent);
+  void emitField(const ir::Operation &op);
+  // `op`'s array result: its data at the byte address `start`, with these extents and strides.
+  void assignView(const ir::Operation &op, const std::string &start,
+                  std::vector<std::string> extents, std::vector<std::string> strides);
   void emitPrint(const ir::Operation &op);
   void emitCall(const ir::Operation &op);
   void emitExternCall(const ir::Operation &op);
@@ -480,7 +485,7 @@ void FunctionEmitter::nameParameters() {
         parameters_.push_back("i64 " + stride);
         bool fixed = (type.layout() == ir::Layout::C && d + 1 == type.ndim()) ||
                      (type.layout() == ir::Layout::F && d == 0);
-        strides.push_back(fixed ? std::to_string(ir::byteSize(type.scalarKind())) : stride);
+        strides.push_back(fixed ? std::to_string(type.elementSize()) : stride);
       }
       if (type.ndim() == 0)
         shape = strides = {"0"};
@@ -703,6 +708,8 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
     return emitArrayView(op);
   case Opcode::ArrayAt:
     return emitArrayAt(op);
+  case Opcode::Field:
+    return emitField(op);
   case Opcode::Load: {
     std::string value = "*" + element(op, 0, 1);
     return assign(op, op.resultType().isBool() ? "(" + value + " != 0)" : value);
@@ -1113,6 +1120,9 @@ uint64_t staticArrayCount(const ir::Operation &op) {
   if (!type.isArray() || shape.size() != type.ndim())
     throw CompileError(op.location(),
                        std::string(what) + " shape does not match its type " + type.str());
+  if (type.isRecordArray())
+    throw CompileError(op.location(), std::string("the CUDA C++ backend has no ") + what +
+                                          " of records; use the default (LLVM) cuda backend");
   uint64_t elementSize = ir::byteSize(type.scalarKind()), count = 1;
   constexpr uint64_t kMaxBytes = uint64_t(1) << 32;
   for (int64_t extent : shape) {
@@ -1162,11 +1172,37 @@ void FunctionEmitter::assignArray(const ir::Operation &op, const std::string &st
     extents.push_back(name(op.operand(firstExtent + d), op));
     strides.push_back(name(op.operand(firstExtent + type.ndim() + d), op));
   }
+  assignView(op, start, std::move(extents), std::move(strides));
+}
+
+void FunctionEmitter::assignView(const ir::Operation &op, const std::string &start,
+                                 std::vector<std::string> extents,
+                                 std::vector<std::string> strides) {
+  ir::Type type = op.resultType();
   if (type.ndim() == 0)
     extents = strides = {"0"};
   std::string data = "(" + storageTypeName(type.scalarKind()) + " *)(" + start + ")";
   assign(op, arrayTypeName(type) + "{" + data + ", {" + commaSeparated(extents) + "}, {" +
                  commaSeparated(strides) + "}}");
+}
+
+// A field of records (arrays of records are arrays of bytes here): the records' extents and
+// strides, then the field's own, from the field's first byte on.
+void FunctionEmitter::emitField(const ir::Operation &op) {
+  ir::Type records = op.operand(0)->type();
+  const ir::RecordField &f = *records.record()->field(op.attrAs<std::string>());
+  std::string source = name(op.operand(0), op);
+  std::vector<std::string> extents, strides;
+  for (unsigned d = 0; d < records.ndim(); ++d) {
+    extents.push_back(source + ".shape[" + std::to_string(d) + "]");
+    strides.push_back(source + ".strides[" + std::to_string(d) + "]");
+  }
+  for (int64_t extent : f.shape)
+    extents.push_back(std::to_string(extent));
+  for (int64_t stride : f.strides())
+    strides.push_back(std::to_string(stride));
+  assignView(op, "(char *)" + source + ".data + " + std::to_string(f.offset), std::move(extents),
+             std::move(strides));
 }
 
 // The template's "{}" become printf conversions by operand type, as Numba prints: integers

@@ -66,6 +66,8 @@ enum class Opcode : uint8_t {
                       // view)
   ArrayAt,            // (i64 address, i64 extent x m, i64 stride x m): an m-d array in global
                       // memory at a fixed address (a device array a kernel captured as a global)
+  Field,              // (array of records) attr string field name: the field of every element
+                      // as an array over the same memory (RecordType.h fieldViewType)
   Load,               // (array, idx...) -> element
   Store,              // (value, array, idx...)
   Atomic,             // attr string kind (add sub max min exch and or xor inc dec);

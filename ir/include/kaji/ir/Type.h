@@ -1,4 +1,4 @@
-// kaji IR types: scalars and strided arrays. Value semantics, cheap to copy.
+// kaji IR types: scalars and strided arrays of scalars or records. Value semantics, cheap to copy.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +7,8 @@
 #include <string_view>
 
 namespace kaji::ir {
+
+class RecordType;
 
 enum class ScalarKind : uint8_t {
   Bool,
@@ -63,6 +65,9 @@ public:
   static Type scalar(ScalarKind k);
   static Type array(ScalarKind elem, unsigned ndim, Layout layout = Layout::Any,
                     MemorySpace space = MemorySpace::Global);
+  // An array whose elements are records (RecordType.h).
+  static Type array(const RecordType *elem, unsigned ndim, Layout layout = Layout::Any,
+                    MemorySpace space = MemorySpace::Global);
 
   Kind kind() const { return kind_; }
   bool isVoid() const { return kind_ == Kind::Void; }
@@ -74,13 +79,19 @@ public:
   bool isComplex() const { return isScalar() && ir::isComplex(scalar_); }
   bool isSignedInteger() const { return isInteger() && ir::isSigned(scalar_); }
 
-  // The scalar kind of a scalar, or the element kind of an array.
+  // The scalar kind of a scalar, or the element kind of an array of scalars.
   ScalarKind scalarKind() const { return scalar_; }
+  // The element record of an array of records, else null.
+  const RecordType *record() const { return record_; }
+  bool isRecordArray() const { return record_ != nullptr; }
+  // The bytes of one element of an array (a scalar's or a record's size).
+  unsigned elementSize() const;
   unsigned ndim() const { return ndim_; }
   Layout layout() const { return layout_; }
   MemorySpace memorySpace() const { return space_; }
 
-  // IR spelling: "f32", "void", "array<f32, 2, C>", "array<f32, 1, any, shared>".
+  // IR spelling: "f32", "void", "array<f32, 2, C>", "array<f32, 1, any, shared>",
+  // "array<record<8, align 4, x: f32 at 0, y: i32 at 4>, 1, C>".
   std::string str() const;
 
   friend bool operator==(const Type &, const Type &) = default;
@@ -88,6 +99,7 @@ public:
 private:
   Kind kind_ = Kind::Void;
   ScalarKind scalar_ = ScalarKind::Bool;
+  const RecordType *record_ = nullptr; // interned: equal records are one pointer
   uint8_t ndim_ = 0;
   Layout layout_ = Layout::Any;
   MemorySpace space_ = MemorySpace::Global;

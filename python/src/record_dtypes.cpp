@@ -1,0 +1,62 @@
+#include "record_dtypes.h"
+
+#include "dtypes.h"
+
+#include <algorithm>
+
+namespace kaji::python {
+
+bool isStructured(const py::dtype &dtype) { return !dtype.attr("names").is_none(); }
+
+const ir::RecordType *recordFromDtype(const py::dtype &dtype) {
+  std::vector<ir::RecordField> fields;
+  py::dict described = dtype.attr("fields");
+  int64_t widest = 1;
+  for (py::handle name : dtype.attr("names")) {
+    ir::RecordField &f = fields.emplace_back();
+    f.name = py::str(name);
+    if (!py::str(name).attr("isidentifier")().cast<bool>())
+      throw py::type_error("record field name '" + f.name +
+                           "' is not a Python identifier, which kernels need to name it");
+    py::tuple entry = described[name];
+    py::dtype type = py::reinterpret_borrow<py::dtype>(entry[0]);
+    f.offset = entry[1].cast<int64_t>();
+    py::dtype base = type.attr("base");
+    for (py::handle extent : type.attr("shape"))
+      f.shape.push_back(extent.cast<int64_t>());
+    if (isStructured(base))
+      f.record = recordFromDtype(base);
+    else
+      f.scalar = scalarKindFromDtype(base);
+    widest = std::max(widest, f.elementAlignment());
+  }
+  int64_t size = dtype.itemsize();
+  // Element i starts i * size bytes after the first: aligned to the size's largest power of
+  // two, never to more than a field needs.
+  int64_t sizeAlignment = size > 0 ? size & -size : widest;
+  const ir::RecordType *record =
+      ir::RecordType::get(std::move(fields), size, std::min(widest, sizeAlignment));
+  if (std::string problem = record->problem(); !problem.empty())
+    throw py::type_error("dtype " + py::str(dtype).cast<std::string>() + ": " + problem);
+  return record;
+}
+
+py::dtype dtypeOfRecord(const ir::RecordType &record) {
+  py::list names, formats, offsets;
+  for (const ir::RecordField &f : record.fields()) {
+    names.append(f.name);
+    py::object element = f.record ? py::object(dtypeOfRecord(*f.record)) : numpyDtype(f.scalar);
+    formats.append(f.shape.empty()
+                       ? element
+                       : py::object(py::make_tuple(element, py::tuple(py::cast(f.shape)))));
+    offsets.append(f.offset);
+  }
+  py::dict spec;
+  spec["names"] = names;
+  spec["formats"] = formats;
+  spec["offsets"] = offsets;
+  spec["itemsize"] = record.size();
+  return py::dtype::from_args(spec);
+}
+
+} // namespace kaji::python

@@ -1,0 +1,222 @@
+"""Records (numpy structured dtypes): arrays of them as kernel arguments, fields read and
+written as `r.f`, `r['f']` and `a[i].f`, nested records, fixed-size array fields, and a
+record passed alone. Every result is compared with numpy doing the same on the host."""
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda
+
+POINT = np.dtype([("x", np.float32), ("y", np.float32), ("id", np.int32)])
+PARTICLE = np.dtype(
+    [("mass", np.float64), ("v", np.float32, 3), ("tag", np.int16),
+     ("home", [("ix", np.int32), ("w", np.float32)])],
+    align=True)
+
+
+def points(n, seed):
+    rng = np.random.default_rng(seed)
+    a = np.zeros(n, dtype=POINT)
+    a["x"] = rng.standard_normal(n)
+    a["y"] = rng.standard_normal(n)
+    a["id"] = rng.integers(-1000, 1000, n)
+    return a
+
+
+def particles(n, seed):
+    rng = np.random.default_rng(seed)
+    a = np.zeros(n, dtype=PARTICLE)
+    a["mass"] = rng.random(n) + 0.5
+    a["v"] = rng.standard_normal((n, 3))
+    a["tag"] = rng.integers(-100, 100, n)
+    a["home"]["ix"] = rng.integers(0, 50, n)
+    a["home"]["w"] = rng.random(n)
+    return a
+
+
+def norms(out, a):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = a[i].x * a[i].x + a[i]["y"] * a[i]["y"] + a[i].id
+
+
+def test_field_reads_by_attribute_and_by_name(jit):
+    a = points(300, 1)
+    out = np.zeros(300, dtype=np.float32)
+    jit(norms)[3, 128](out, a)
+    expected = a["x"] * a["x"] + a["y"] * a["y"] + a["id"].astype(np.float32)
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+
+
+def swap_and_count(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        r = a[i]
+        x = r.x
+        r.x = r["y"]
+        a[i]["y"] = x
+        r.id += 7
+        a[i].id *= 2
+
+
+def test_field_writes_reach_the_caller(jit):
+    a = points(200, 2)
+    expected = a.copy()
+    expected["x"], expected["y"] = a["y"], a["x"]
+    expected["id"] = (a["id"] + 7) * 2
+    jit(swap_and_count)[2, 128](a)
+    np.testing.assert_array_equal(a, expected)
+
+
+def momentum(out, p):
+    i = cuda.grid(1)
+    if i < p.shape[0]:
+        s = 0.0
+        for k in range(3):
+            s += p[i].mass * p[i].v[k]
+        out[i] = s + p[i].tag + p[i].home.w * p[i].home.ix
+
+
+def test_aligned_record_with_array_and_nested_fields(jit):
+    p = particles(257, 3)
+    out = np.zeros(257)
+    jit(momentum)[3, 128](out, p)
+    expected = ((p["mass"][:, None] * p["v"].astype(np.float64)).sum(axis=1) + p["tag"]
+                + p["home"]["w"].astype(np.float64) * p["home"]["ix"])
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+
+
+def scale_velocities(p, factor):
+    i = cuda.grid(1)
+    if i < p.shape[0]:
+        for k in range(3):
+            p[i].v[k] *= factor
+        p[i].home.ix = i
+        p[i]["v"][0] += 1
+
+
+def test_writes_into_array_and_nested_fields(jit):
+    p = particles(100, 4)
+    expected = p.copy()
+    expected["v"] *= np.float32(2.5)
+    expected["v"][:, 0] += 1
+    expected["home"]["ix"] = np.arange(100)
+    jit(scale_velocities)[1, 128](p, np.float32(2.5))
+    np.testing.assert_array_equal(p, expected)
+
+
+def two_d(out, a):
+    i, j = cuda.grid(2)
+    if i < a.shape[0] and j < a.shape[1]:
+        out[i, j] = a[i, j].x - a[i, j].id
+
+
+def test_two_dimensional_arrays_of_records(jit):
+    a = points(48, 5).reshape(6, 8)
+    out = np.zeros((6, 8), dtype=np.float32)
+    jit(two_d)[(1, 1), (8, 8)](out, a)
+    np.testing.assert_allclose(out, a["x"] - a["id"].astype(np.float32), rtol=1e-6)
+
+
+def from_record(out, r):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = r.mass * i + r.v[i % 3] + r.home.ix
+
+
+def test_a_record_passed_alone(jit):
+    p = particles(3, 6)
+    out = np.zeros(10)
+    jit(from_record)[1, 32](out, p[1])
+    i = np.arange(10)
+    expected = p[1]["mass"] * i + p[1]["v"].astype(np.float64)[i % 3] + p[1]["home"]["ix"]
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+
+
+def strided_view(out, a):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = a[i].y
+
+
+def test_strided_views_of_records(jit):
+    a = points(100, 7)
+    out = np.zeros(34, dtype=np.float32)
+    jit(strided_view)[1, 64](out, a[::3])
+    np.testing.assert_array_equal(out, a["y"][::3])
+
+
+def test_device_arrays_of_records(target):
+    if target != "cuda":
+        pytest.skip("device memory is the cuda target's")
+    a = points(64, 8)
+    d = kaji.to_device(a)
+    assert d.dtype == POINT
+    kaji.jit(swap_and_count)[1, 64](d)
+    expected = a.copy()
+    expected["x"], expected["y"] = a["y"], a["x"]
+    expected["id"] = (a["id"] + 7) * 2
+    np.testing.assert_array_equal(d.copy_to_host(), expected)
+
+
+def unknown_field(a):
+    a[0].z = 1
+
+
+def test_unknown_field_is_a_compile_error(jit):
+    with pytest.raises(kaji.CompileError, match=r"has no field 'z' \(its fields: x, y, id\)"):
+        jit(unknown_field)[1, 1](points(1, 9))
+
+
+PACKED = np.dtype([("n", np.int32), ("x", np.float64)])
+
+
+def read_packed(out, a):
+    out[0] = a[0].x
+
+
+def test_misaligned_fields_are_a_compile_error(jit):
+    a = np.zeros(2, dtype=PACKED)
+    with pytest.raises(kaji.CompileError, match="needs 8-byte alignment.*align=True"):
+        jit(read_packed)[1, 1](np.zeros(1), a)
+
+
+def read_packed_int(out, a):
+    out[0] = a[1].n
+
+
+def test_packed_records_read_their_aligned_fields(jit):
+    a = np.zeros(2, dtype=PACKED)
+    a["n"] = [3, 4]
+    out = np.zeros(1, dtype=np.int32)
+    jit(read_packed_int)[1, 1](out, a)
+    assert out[0] == 4
+
+
+def total_mass(out, p):
+    s = 0.0
+    for r in p:
+        s += r.mass * r.home.ix
+    out[0] = s
+
+
+def test_for_loops_over_records(jit):
+    p = particles(40, 10)
+    out = np.zeros(1)
+    jit(total_mass)[1, 1](out, p)
+    np.testing.assert_allclose(out[0], (p["mass"] * p["home"]["ix"]).sum(), rtol=1e-12)
+
+
+def whole_field(out, a):
+    xs = a["x"]
+    i = cuda.grid(1)
+    if i < xs.size:
+        out[i] = xs[i]
+
+
+def test_a_field_of_the_whole_array(jit):
+    a = points(70, 11)
+    out = np.zeros(70, dtype=np.float32)
+    jit(whole_field)[1, 128](out, a)
+    np.testing.assert_array_equal(out, a["x"])
