@@ -1,4 +1,4 @@
-// kaji IR types: scalars and strided arrays. Value semantics, cheap to copy.
+// kaji IR types: scalars, short vectors and strided arrays. Value semantics, cheap to copy.
 #pragma once
 
 #include <cstdint>
@@ -51,17 +51,23 @@ std::optional<ScalarKind> scalarKindFromName(std::string_view name);
 
 class Type {
 public:
-  enum class Kind : uint8_t { Void, Scalar, Array };
+  enum class Kind : uint8_t { Void, Scalar, Vector, Array };
+
+  // The lane counts a vector may have (CUDA's vector types: float1 ... float4).
+  static constexpr unsigned kMaxLanes = 4;
 
   Type() = default; // void
   static Type voidType() { return Type(); }
   static Type scalar(ScalarKind k);
+  // A CUDA vector value (float32x4 ...): `lanes` (1..kMaxLanes) values of the real scalar `lane`.
+  static Type vector(ScalarKind lane, unsigned lanes);
   static Type array(ScalarKind elem, unsigned ndim, Layout layout = Layout::Any,
                     MemorySpace space = MemorySpace::Global);
 
   Kind kind() const { return kind_; }
   bool isVoid() const { return kind_ == Kind::Void; }
   bool isScalar() const { return kind_ == Kind::Scalar; }
+  bool isVector() const { return kind_ == Kind::Vector; }
   bool isArray() const { return kind_ == Kind::Array; }
   bool isBool() const { return isScalar() && scalar_ == ScalarKind::Bool; }
   bool isInteger() const { return isScalar() && ir::isInteger(scalar_); }
@@ -69,13 +75,15 @@ public:
   bool isComplex() const { return isScalar() && ir::isComplex(scalar_); }
   bool isSignedInteger() const { return isInteger() && ir::isSigned(scalar_); }
 
-  // The scalar kind of a scalar, or the element kind of an array.
+  // The scalar kind of a scalar, the lane kind of a vector, or the element kind of an array.
   ScalarKind scalarKind() const { return scalar_; }
+  // A vector's lane count.
+  unsigned lanes() const { return lanes_; }
   unsigned ndim() const { return ndim_; }
   Layout layout() const { return layout_; }
   MemorySpace memorySpace() const { return space_; }
 
-  // IR spelling: "f32", "void", "array<f32, 2, C>", "array<f32, 1, any, shared>".
+  // IR spelling: "f32", "void", "vec<f32, 4>", "array<f32, 2, C>", "array<f32, 1, any, shared>".
   std::string str() const;
 
   friend bool operator==(const Type &, const Type &) = default;
@@ -84,6 +92,7 @@ private:
   Kind kind_ = Kind::Void;
   ScalarKind scalar_ = ScalarKind::Bool;
   uint8_t ndim_ = 0;
+  uint8_t lanes_ = 0;
   Layout layout_ = Layout::Any;
   MemorySpace space_ = MemorySpace::Global;
 };
