@@ -882,6 +882,8 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
     size_t next = 0;
     return returnedTuple(*returns.value, slots, next);
   }
+  if (function->returnType().isVector())
+    return Operand::vector(call->result());
   if (!signature)
     return function->returnType().isVoid() ? Operand() : Operand::scalar(call->result());
   const ir::Type &declared = signature->returnType;
@@ -901,7 +903,7 @@ namespace {
 // converts to any scalar type (with `exactly`, only is it); an array needs the element type and
 // rank, and a layout the parameter takes (any takes every layout). Arrays are never converted.
 bool fitsParameter(const ir::Type &param, const ir::Type &arg, bool exactly) {
-  if (param.isArray() != arg.isArray())
+  if (param.isArray() != arg.isArray() || param.isVector() != arg.isVector())
     return false;
   if (!param.isArray())
     return !exactly || param == arg;
@@ -979,7 +981,8 @@ FunctionLowerer::flattenArgument(const Operand &arg, std::vector<ArgumentType> &
                                  std::vector<ir::Value *> &values,
                                  const std::function<ir::CompileError()> &unsupported) {
   ParameterStructure structure;
-  if (arg.kind == Operand::Kind::Scalar || arg.kind == Operand::Kind::Array) {
+  if (arg.kind == Operand::Kind::Scalar || arg.kind == Operand::Kind::Array ||
+      arg.kind == Operand::Kind::Vector) {
     types.push_back({arg.type(), arg.weak});
     values.push_back(arg.value);
     return structure;

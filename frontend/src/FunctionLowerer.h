@@ -39,6 +39,9 @@ bool isCmathFunction(std::string_view member);
 // numpy.real, imag, conj and conjugate.
 bool isNumpyComplexFunction(std::string_view member);
 bool involvesComplex(const std::vector<Operand> &args);
+// The vector type a member of the cuda module names: Numba's float32x4, int8x2, ... or CUDA C's
+// float4, char2, ... (VectorTypes.cpp).
+std::optional<ir::Type> vectorTypeNamed(std::string_view name);
 
 // Throws unless `function` (as spelt in messages) got minArgs to maxArgs `args`, all numbers.
 void requireNumbers(const std::string &function, size_t minArgs, size_t maxArgs,
@@ -358,6 +361,11 @@ private:
                                const CallExpr &expr);
   Operand callCmath(const std::string &function, const std::vector<Operand> &args,
                     const CallExpr &expr);
+
+  // CUDA vector types (VectorTypes.cpp): `float32x4(...)` of numbers and vectors whose lanes
+  // add up to the type's, and a lane `.x .y .z .w` of a vector.
+  Operand vectorConstructor(ir::Type type, const std::vector<Operand> &args, const CallExpr &expr);
+  Operand vectorLane(const Operand &vector, const std::string &attr, const Expr &node);
 
   // Names of the kaji, math and numpy modules and the Python builtins (Builtins.cpp).
   Operand resolveGlobal(const GlobalValue &global, const Location &loc);

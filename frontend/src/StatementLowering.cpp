@@ -78,6 +78,8 @@ ir::Function *FunctionLowerer::run(const std::vector<ArgumentType> &args,
         paramTypes.push_back(ir::Type::array(leaves[i], 1, ir::Layout::C, ir::MemorySpace::Local));
         paramNames.push_back("return_" + std::to_string(i));
       }
+    } else if (guess_.returns.value->kind == LocalType::Kind::Vector) {
+      returnType = guess_.returns.value->vector;
     } else {
       returnType = ir::Type::scalar(guess_.returns.value->scalar.kind);
     }
@@ -107,6 +109,8 @@ Operand FunctionLowerer::parameterValue(const ParameterStructure &structure,
   if (!structure.tuple) {
     ir::Value *value = function_->entry()->argument(next);
     const ArgumentType &arg = args[next++];
+    if (arg.type.isVector())
+      return Operand::vector(value);
     return arg.type.isArray() ? Operand::array(value) : Operand::scalar(value, arg.weak);
   }
   std::vector<Operand> elements;
@@ -408,6 +412,9 @@ void FunctionLowerer::writeSlots(const std::string &slot, const Operand &value,
   case LocalType::Kind::Scalar:
     ssa_->write(slot, builder_.block(), convert(value, type.scalar.kind));
     return;
+  case LocalType::Kind::Vector:
+    ssa_->write(slot, builder_.block(), value.value);
+    return;
   }
 }
 
@@ -462,6 +469,12 @@ std::optional<Operand> FunctionLowerer::readSlots(const std::string &slot, const
     if (ssa_->isUndefined(v))
       return std::nullopt;
     return Operand::scalar(v, type.scalar.weak);
+  }
+  case LocalType::Kind::Vector: {
+    ir::Value *v = ssa_->read(slot, type.vector, builder_.block());
+    if (ssa_->isUndefined(v))
+      return std::nullopt;
+    return Operand::vector(v);
   }
   }
   return std::nullopt;
@@ -526,7 +539,7 @@ void FunctionLowerer::lowerReturn(const ReturnStmt &stmt) {
     if (function_->returnType().isVoid())
       builder_.ret();
     else
-      builder_.ret(intConstant(function_->returnType().scalarKind(), 0).value);
+      builder_.ret(builder_.zero(function_->returnType()));
   } else {
     if (kernel)
       throw ir::CompileError(stmt.loc, "a kernel cannot return a value ('return " +
@@ -534,17 +547,20 @@ void FunctionLowerer::lowerReturn(const ReturnStmt &stmt) {
                                            "'); write results into an array argument");
     LocalType type = localTypeOf(value, "return", stmt.value->loc);
     std::vector<ir::ScalarKind> leaves;
-    bool numbers = value.isScalar() || value.kind == Operand::Kind::Tuple;
-    for (std::vector<LocalType> pending{type}; numbers && !pending.empty();) {
+    bool numbers = value.isScalar() || value.kind == Operand::Kind::Vector ||
+                   value.kind == Operand::Kind::Tuple;
+    // A vector comes back as the IR's result; a tuple holding one has no slot to take it.
+    bool vector = value.kind == Operand::Kind::Vector;
+    for (std::vector<LocalType> pending{type}; numbers && !vector && !pending.empty();) {
       LocalType next = std::move(pending.back());
       pending.pop_back();
-      numbers = next.kind != LocalType::Kind::Array;
+      numbers = next.kind != LocalType::Kind::Array && next.kind != LocalType::Kind::Vector;
       pending.insert(pending.end(), next.elements.begin(), next.elements.end());
     }
     if (!numbers)
       throw ir::CompileError(stmt.value->loc,
-                             "device functions can return only numbers and tuples of numbers, "
-                             "not '" +
+                             "device functions can return only numbers, vectors and tuples of "
+                             "numbers, not '" +
                                  describe(value) + "'");
     std::optional<LocalType> &observed = observed_.returns.value;
     observed = observed ? unify(*observed, type, "return value of '" + fn_.def->name + "'",
@@ -555,6 +571,8 @@ void FunctionLowerer::lowerReturn(const ReturnStmt &stmt) {
       unsigned next = firstReturnSlot_;
       storeReturnedTuple(value, *returned, next);
       builder_.ret();
+    } else if (value.kind == Operand::Kind::Vector && function_->returnType() == value.type()) {
+      builder_.ret(value.value);
     } else if (function_->returnType().isVoid() || !value.isScalar()) {
       builder_.ret();
     } else {
