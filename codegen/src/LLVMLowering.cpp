@@ -954,7 +954,15 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
   std::vector<llvm::BasicBlock *> failures;
   if (moduleLowering_.options().boundsCheck && ndim > 0)
     merge = llvm::BasicBlock::Create(context_, "bounds.merge", &out_);
-  llvm::Value *offset = nullptr;
+  // A stride that is a constant multiple of the element size (a contiguous axis) indexes in
+  // elements: LLVM then keeps `gep T, p, i + c`, whose constant part NVPTX folds into the
+  // load's immediate offset. The same sum in bytes becomes `shl (i + c), 2`, which it cannot
+  // split, so every neighbouring access (a stencil's taps) computes its own address.
+  ScalarKind element = op.operand(arrayOperand)->type().scalarKind();
+  llvm::Type *elementType = memoryType(context_, element);
+  int64_t elementSize = ir::byteSize(element);
+  llvm::Value *byteOffset = nullptr;
+  llvm::Value *elementOffset = nullptr;
   for (unsigned d = 0; d < ndim; ++d) {
     const ir::Value *index = op.operand(firstIndex + d);
     if (!index->type().isInteger())
@@ -964,12 +972,21 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
     if (merge)
       index64 = checkedIndex(op, index64, !index->type().isSignedInteger(), value.shape[d], d,
                              merge, failures);
-    llvm::Value *term = builder_.CreateMul(index64, value.strides[d]);
+    auto *constantStride = llvm::dyn_cast<llvm::ConstantInt>(value.strides[d]);
+    bool inElements = constantStride && constantStride->getSExtValue() % elementSize == 0;
+    llvm::Value *&offset = inElements ? elementOffset : byteOffset;
+    llvm::Value *term = builder_.CreateMul(
+        index64, inElements ? builder_.getInt64(constantStride->getSExtValue() / elementSize)
+                            : value.strides[d]);
     offset = offset ? builder_.CreateAdd(offset, term) : term;
   }
-  if (!offset)
+  if (!byteOffset && !elementOffset)
     return value.data;
-  llvm::Value *address = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), value.data, offset);
+  llvm::Value *address = value.data;
+  if (byteOffset)
+    address = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), address, byteOffset);
+  if (elementOffset)
+    address = builder_.CreateInBoundsGEP(elementType, address, elementOffset);
   if (!merge)
     return address;
   llvm::BasicBlock *inBounds = builder_.GetInsertBlock();
