@@ -866,13 +866,16 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
   }
   const ReturnTypes &returns = context_.returnsOf(function->name());
   at(expr.loc);
-  // A tuple comes back through one-element local arrays, one per leaf (FunctionLowerer.h).
+  // A tuple comes back through local arrays, one per leaf (FunctionLowerer.h).
   std::vector<Operand> slots;
   std::vector<ir::Type> paramTypes = function->paramTypes();
-  for (size_t i = values.size(); i < paramTypes.size(); ++i) {
-    const ir::Type &slotType = paramTypes[i];
-    slots.push_back(Operand::array(
-        builder_.create(ir::Opcode::LocalArray, slotType, {}, std::vector<int64_t>{1})->result()));
+  if (paramTypes.size() > values.size()) {
+    std::vector<ReturnSlot> leaves = returnSlots(*returns.value);
+    for (size_t i = values.size(); i < paramTypes.size(); ++i) {
+      std::vector<int64_t> shape{leaves[i - values.size()].extent};
+      slots.push_back(Operand::array(
+          builder_.create(ir::Opcode::LocalArray, paramTypes[i], {}, shape)->result()));
+    }
   }
   for (const Operand &slot : slots)
     values.push_back(slot.value);
@@ -962,10 +965,16 @@ Operand FunctionLowerer::returnedTuple(const LocalType &type, const std::vector<
                                        size_t &next) {
   if (type.kind != LocalType::Kind::Tuple) {
     const Operand &slot = slots[next++];
-    ir::Value *zero = builder_.intConstant(ir::Type::scalar(ScalarKind::Int64), 0);
-    return Operand::scalar(
-        builder_.create(ir::Opcode::Load, ir::Type::scalar(type.scalar.kind), {slot.value, zero})
-            ->result());
+    auto element = [&](ScalarKind kind, unsigned index) {
+      ir::Value *at = builder_.intConstant(ir::Type::scalar(ScalarKind::Int64), index);
+      return builder_.create(ir::Opcode::Load, ir::Type::scalar(kind), {slot.value, at})->result();
+    };
+    if (type.kind != LocalType::Kind::Vector)
+      return Operand::scalar(element(type.scalar.kind, 0));
+    std::vector<ir::Value *> lanes;
+    for (unsigned lane = 0; lane < type.vector.lanes(); ++lane)
+      lanes.push_back(element(type.vector.scalarKind(), lane));
+    return Operand::vector(builder_.makeVector(type.vector, std::move(lanes)));
   }
   std::vector<Operand> elements;
   for (const LocalType &element : type.elements)

@@ -56,13 +56,21 @@ struct ArgumentType {
 
 // What the return statements of a device function produce.
 struct ReturnTypes {
-  // Unification of `return expr`: a scalar, or a tuple of scalars, which the function stores
-  // into one-element local arrays its caller passes after the parameters (the IR returns at
-  // most one value).
+  // Unification of `return expr`: a scalar or vector, or a tuple of scalars and vectors, which
+  // the function stores into local arrays its caller passes after the parameters (the IR
+  // returns at most one value).
   std::optional<LocalType> value;
   bool none = false; // a bare `return` or falling off the end
   friend bool operator==(const ReturnTypes &, const ReturnTypes &) = default;
 };
+
+// The local array one leaf of a returned tuple comes back through: one element of a scalar,
+// one per lane of a vector.
+struct ReturnSlot {
+  ir::ScalarKind kind;
+  int64_t extent;
+};
+std::vector<ReturnSlot> returnSlots(const LocalType &tuple);
 
 // An argument a device function is specialised on by its value rather than its type
 // (Numba's first-class functions and literal dispatch, Triton's constexpr): a function, a

@@ -40,16 +40,23 @@ void leafNames(const ParameterStructure &structure, const std::string &name,
     leafNames(structure.elements[i], name + "_" + std::to_string(i), names);
 }
 
-// The scalar leaves of a returned tuple type, in order.
-void returnLeaves(const LocalType &type, std::vector<ir::ScalarKind> &leaves) {
+void appendReturnSlots(const LocalType &type, std::vector<ReturnSlot> &slots) {
   if (type.kind == LocalType::Kind::Tuple)
     for (const LocalType &element : type.elements)
-      returnLeaves(element, leaves);
+      appendReturnSlots(element, slots);
+  else if (type.kind == LocalType::Kind::Vector)
+    slots.push_back({type.vector.scalarKind(), type.vector.lanes()});
   else
-    leaves.push_back(type.scalar.kind);
+    slots.push_back({type.scalar.kind, 1});
 }
 
 } // namespace
+
+std::vector<ReturnSlot> returnSlots(const LocalType &tuple) {
+  std::vector<ReturnSlot> slots;
+  appendReturnSlots(tuple, slots);
+  return slots;
+}
 
 ir::Function *FunctionLowerer::run(const std::vector<ArgumentType> &args,
                                    const std::vector<ParameterStructure> &structure,
@@ -71,11 +78,11 @@ ir::Function *FunctionLowerer::run(const std::vector<ArgumentType> &args,
   ir::Type returnType;
   if (!kernel && guess_.returns.value) {
     if (guess_.returns.value->kind == LocalType::Kind::Tuple) {
-      std::vector<ir::ScalarKind> leaves;
-      returnLeaves(*guess_.returns.value, leaves);
+      std::vector<ReturnSlot> slots = returnSlots(*guess_.returns.value);
       firstReturnSlot_ = unsigned(paramTypes.size());
-      for (size_t i = 0; i < leaves.size(); ++i) {
-        paramTypes.push_back(ir::Type::array(leaves[i], 1, ir::Layout::C, ir::MemorySpace::Local));
+      for (size_t i = 0; i < slots.size(); ++i) {
+        paramTypes.push_back(
+            ir::Type::array(slots[i].kind, 1, ir::Layout::C, ir::MemorySpace::Local));
         paramNames.push_back("return_" + std::to_string(i));
       }
     } else if (guess_.returns.value->kind == LocalType::Kind::Vector) {
@@ -549,18 +556,16 @@ void FunctionLowerer::lowerReturn(const ReturnStmt &stmt) {
     std::vector<ir::ScalarKind> leaves;
     bool numbers = value.isScalar() || value.kind == Operand::Kind::Vector ||
                    value.kind == Operand::Kind::Tuple;
-    // A vector comes back as the IR's result; a tuple holding one has no slot to take it.
-    bool vector = value.kind == Operand::Kind::Vector;
-    for (std::vector<LocalType> pending{type}; numbers && !vector && !pending.empty();) {
+    for (std::vector<LocalType> pending{type}; numbers && !pending.empty();) {
       LocalType next = std::move(pending.back());
       pending.pop_back();
-      numbers = next.kind != LocalType::Kind::Array && next.kind != LocalType::Kind::Vector;
+      numbers = next.kind != LocalType::Kind::Array;
       pending.insert(pending.end(), next.elements.begin(), next.elements.end());
     }
     if (!numbers)
       throw ir::CompileError(stmt.value->loc,
                              "device functions can return only numbers, vectors and tuples of "
-                             "numbers, not '" +
+                             "them, not '" +
                                  describe(value) + "'");
     std::optional<LocalType> &observed = observed_.returns.value;
     observed = observed ? unify(*observed, type, "return value of '" + fn_.def->name + "'",
@@ -590,8 +595,16 @@ void FunctionLowerer::storeReturnedTuple(const Operand &value, const LocalType &
     return;
   }
   ir::Value *slot = function_->entry()->argument(next++);
-  ir::Value *zero = builder_.intConstant(ir::Type::scalar(ir::ScalarKind::Int64), 0);
-  builder_.create(ir::Opcode::Store, ir::Type(), {convert(value, type.scalar.kind), slot, zero});
+  ir::Type i64 = ir::Type::scalar(ir::ScalarKind::Int64);
+  if (type.kind == LocalType::Kind::Vector) {
+    for (unsigned lane = 0; lane < type.vector.lanes(); ++lane)
+      builder_.create(
+          ir::Opcode::Store, ir::Type(),
+          {builder_.extractLane(value.value, lane), slot, builder_.intConstant(i64, lane)});
+    return;
+  }
+  builder_.create(ir::Opcode::Store, ir::Type(),
+                  {convert(value, type.scalar.kind), slot, builder_.intConstant(i64, 0)});
 }
 
 void FunctionLowerer::lowerImplicitReturn() {

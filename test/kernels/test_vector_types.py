@@ -1,7 +1,8 @@
 """CUDA vector types as Numba has them (numba.cuda.vector_types): `cuda.float32x4(...)` and
 CUDA C's aliases (`cuda.float4`, `cuda.int2`, `cuda.double3`, ...), built from numbers and from
 smaller vectors of the same lane type, lanes read as `.x .y .z .w`, vectors as kernel locals
-(assigned in branches and loops), as arguments and results of device functions. Each kernel
+(assigned in branches and loops) and tuple elements, as arguments and results of device
+functions (also inside returned tuples), vector types as compile-time arguments. Each kernel
 writes the lanes it reads into an array, compared with what numpy computes on the host."""
 
 import numpy as np
@@ -10,6 +11,13 @@ import pytest
 import kaji
 from kaji import cuda
 from kaji.cuda import float32x2, float32x4, int32x2, int32x3, uint8x2, uint8x4
+
+def outputs(jit, kernel, x, shape):
+    """What one thread of `kernel(out, x)` writes into a zeroed `out` of x's dtype."""
+    out = np.zeros(shape, dtype=x.dtype)
+    jit(kernel)[1, 1](out, x)
+    return out
+
 
 LANE_TYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
               "float32", "float64"]
@@ -31,9 +39,8 @@ def test_every_lane_type_reads_back_its_lanes(jit, lane):
     x = np.array([1, 100, 7, 3] if dtype.kind == "u" else [1, -100, 7, -3], dtype=dtype)
     if dtype.kind == "f":
         x = x + dtype.type(0.25)
-    out = np.zeros(4, dtype=dtype)
-    jit(four_lanes(getattr(cuda, f"{lane}x4")))[1, 1](out, x)
-    np.testing.assert_array_equal(out, x)
+    kernel = four_lanes(getattr(cuda, f"{lane}x4"))
+    np.testing.assert_array_equal(outputs(jit, kernel, x, 4), x)
 
 
 def one_lane(out, x):
@@ -57,9 +64,7 @@ def three_lanes(out, x):
 @pytest.mark.parametrize("kernel, lanes", [(one_lane, 1), (two_lanes, 2), (three_lanes, 3)])
 def test_every_lane_count(jit, kernel, lanes):
     x = np.array([5, -6, 7], dtype=np.int32)[:lanes].copy()
-    out = np.zeros(lanes, dtype=np.int32)
-    jit(kernel)[1, 1](out, x)
-    np.testing.assert_array_equal(out, x)
+    np.testing.assert_array_equal(outputs(jit, kernel, x, lanes), x)
 
 
 def test_cuda_c_names_alias_numbas():
@@ -84,9 +89,7 @@ def aliases(out, x):
 
 def test_cuda_c_names_build_vectors(jit):
     x = np.array([1.5, 2.5, 3.5, 4.5], dtype=np.float64)
-    out = np.zeros(3, dtype=np.float64)
-    jit(aliases)[1, 1](out, x)
-    np.testing.assert_array_equal(out, [2.5, 4.5, -2.0])
+    np.testing.assert_array_equal(outputs(jit, aliases, x, 3), [2.5, 4.5, -2.0])
 
 
 def from_vectors(out, x):
@@ -104,9 +107,8 @@ def from_vectors(out, x):
 
 def test_built_from_smaller_vectors_and_numbers(jit):
     x = np.arange(1, 9, dtype=np.float32)
-    out = np.zeros((3, 4), dtype=np.float32)
-    jit(from_vectors)[1, 1](out, x)
-    np.testing.assert_array_equal(out, [[1, 2, 3, 4], [5, 1, 2, 6], [7, 3, 4, 8]])
+    np.testing.assert_array_equal(outputs(jit, from_vectors, x, (3, 4)),
+                                  [[1, 2, 3, 4], [5, 1, 2, 6], [7, 3, 4, 8]])
 
 
 def converted_lanes(out, x):
@@ -124,10 +126,8 @@ def converted_lanes(out, x):
 
 def test_numbers_convert_to_the_lane_type(jit):
     x = np.array([2.75, -2.75, 0.1, 200.75])
-    out = np.zeros(7, dtype=np.float64)
-    jit(converted_lanes)[1, 1](out, x)
     expected = [2, -2, 7, 1, np.float32(0.1), 200, 1]
-    np.testing.assert_array_equal(out, expected)
+    np.testing.assert_array_equal(outputs(jit, converted_lanes, x, 7), expected)
 
 
 def branch_and_loop(out, x, flag):
@@ -199,6 +199,38 @@ def test_device_functions_take_and_return_vectors(jit):
     np.testing.assert_array_equal(out[:, :2], a[:, ::-1])
     np.testing.assert_array_equal(out[:, 2:4], c)
     np.testing.assert_array_equal(out[:, 4], (c * c).sum(axis=1))
+
+
+@cuda.jit(device=True)
+def split(v):
+    return float32x2(v.x, v.y), v.z, (int32x2(v.w, v.x), v.w)
+
+
+@cuda.jit(device=True)
+def splat(vector, a):
+    return vector(a, a)
+
+
+def tuples_and_type_arguments(out, x):
+    v = float32x4(x[0], x[1], x[2], x[3])
+    xy, z, (wx, w) = split(v)
+    pair = (xy, wx)
+    s = splat(cuda.float32x2, x[0])
+    i = splat(cuda.int2, 7)
+    out[0] = xy.y
+    out[1] = z
+    out[2] = wx.x
+    out[3] = wx.y
+    out[4] = w
+    out[5] = pair[1].y
+    out[6] = s.y
+    out[7] = i.x
+
+
+def test_tuples_of_vectors_and_vector_types_as_arguments(jit):
+    x = np.array([1.5, 2.5, 3.5, 4.5], dtype=np.float32)
+    np.testing.assert_array_equal(outputs(jit, tuples_and_type_arguments, x, 8),
+                                  [2.5, 3.5, 4, 1, 4.5, 1, 1.5, 7])
 
 
 def test_constructors_are_kernel_only():
