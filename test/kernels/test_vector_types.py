@@ -265,6 +265,11 @@ def vector_arithmetic(out):
     out[0] = w.x
 
 
+def vector_ternary(out):
+    v = float32x2(out[0], out[1]) if out[2] > 0 else float32x2(out[1], out[0])
+    out[0] = v.x
+
+
 def uint8_vector_from_complex(out):
     v = uint8x4(1j, 2, 3, 4)
     out[0] = v.x
@@ -275,7 +280,8 @@ def uint8_vector_from_complex(out):
     (mixed_lane_types, r"float32x4\(\) takes numbers and float32 vectors, not 'int32x2'"),
     (missing_lane, r"'float32x2' has no attribute 'z'; its lanes are \.x, \.y"),
     (lane_assigned, r"cannot assign to attribute 'v\.x'"),
-    (vector_arithmetic, r"float32x2"),
+    (vector_arithmetic, r"cannot add 'float32x2' and 'float32x2' in 'v \+ v'"),
+    (vector_ternary, r"'float32x2' cannot be combined in 'float32x2\(out\[0\], out\[1\]\) if "),
     (uint8_vector_from_complex, r"uint8x4\(\) takes numbers and uint8 vectors, not 'complex128'"),
 ])
 def test_misuse_is_a_compile_error(jit, kernel, message):
