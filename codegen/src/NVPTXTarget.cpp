@@ -249,6 +249,10 @@ llvm::Value *NVPTXTarget::emitFloatToInteger(llvm::IRBuilderBase &builder, llvm:
   unsigned width = toType->getIntegerBitWidth();
   llvm::Value *converted = builder.CreateIntrinsic(
       kRoundTowardZero[value->getType()->isDoubleTy()][width == 64][toSigned], {}, {value});
+  // The conversion saturates, but NaN gives the integer minimum (0x80000000...) for a double
+  // source or a 64-bit result on sm_90, so NaN is sent to 0 here.
+  converted = builder.CreateSelect(builder.CreateFCmpUNO(value, value),
+                                   llvm::ConstantInt::get(converted->getType(), 0), converted);
   if (width >= 32)
     return converted;
   llvm::Type *wide = converted->getType();

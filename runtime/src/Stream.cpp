@@ -17,7 +17,9 @@ Stream Stream::create() {
   int device = selectedDevice();
   makeCurrent(device);
   CUstream handle = nullptr;
-  driver.check(driver.api().cuStreamCreate(&handle, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  // A blocking stream, as Numba's: work on the legacy default stream (a launch or copy given
+  // no stream) waits for it, so `copy_to_host()` after work on a stream sees that work.
+  driver.check(driver.api().cuStreamCreate(&handle, CU_STREAM_DEFAULT), "cuStreamCreate");
   return Stream(handle, device, &driver);
 }
 

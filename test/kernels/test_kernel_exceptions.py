@@ -16,6 +16,17 @@ class ThresholdExceeded(Exception):
     pass
 
 
+@pytest.fixture
+def on_target(target):
+    """The array a kernel of `target` takes: GPU memory on cuda, the host array itself on
+    cpu (where a GPU exists, kaji.to_device gives GPU memory, which a cpu kernel refuses)."""
+    return (lambda host: host) if target == "cpu" else kaji.to_device
+
+
+def to_host(array):
+    return array.copy_to_host() if hasattr(array, "copy_to_host") else array
+
+
 def launch_and_wait(kernel, *args, blocks=1, threads=32):
     kernel[blocks, threads](*args)
     kaji.synchronize()
@@ -64,28 +75,28 @@ def kernel_calling_device(out, x):
 checked = kaji.jit(device=True)(checked_index)
 
 
-def test_raise_with_message_raises_that_class_with_file_and_line(jit):
+def test_raise_with_message_raises_that_class_with_file_and_line(jit, on_target):
     kernel = jit(raise_with_message, debug=True, opt=False)
-    out = kaji.to_device(np.zeros(64, dtype=np.int64))
+    out = on_target(np.zeros(64, dtype=np.int64))
     with pytest.raises(ValueError, match=rf"{_FILE}:\d+:\d+: in 'raise_with_message\S*': "
                                          r"index over the limit"):
         launch_and_wait(kernel, out, 10, threads=64)
 
 
-def test_raise_of_a_class_alone(jit):
+def test_raise_of_a_class_alone(jit, on_target):
     kernel = jit(raise_class_alone, debug=True, opt=False)
     with pytest.raises(ZeroDivisionError, match=rf"{_FILE}:\d+:\d+"):
-        launch_and_wait(kernel, kaji.to_device(np.zeros(1, dtype=np.int32)))
+        launch_and_wait(kernel, on_target(np.zeros(1, dtype=np.int32)))
 
 
-def test_user_exception_class_of_the_module(jit):
+def test_user_exception_class_of_the_module(jit, on_target):
     kernel = jit(raise_user_class, debug=True, opt=False)
     values = np.arange(32, dtype=np.float32)
     with pytest.raises(ThresholdExceeded, match="value above five"):
-        launch_and_wait(kernel, kaji.to_device(values))
+        launch_and_wait(kernel, on_target(values))
 
 
-def test_user_exception_class_local_to_a_function(jit):
+def test_user_exception_class_local_to_a_function(jit, on_target):
     class Local(Exception):
         pass
 
@@ -95,52 +106,52 @@ def test_user_exception_class_local_to_a_function(jit):
 
     with pytest.raises(Local, match="seven"):
         launch_and_wait(jit(kernel, debug=True, opt=False),
-                        kaji.to_device(np.arange(32, dtype=np.int32)))
+                        on_target(np.arange(32, dtype=np.int32)))
 
 
-def test_no_exception_when_nothing_raises(jit):
+def test_no_exception_when_nothing_raises(jit, on_target):
     kernel = jit(raise_with_message, debug=True, opt=False)
-    out = kaji.to_device(np.zeros(32, dtype=np.int64))
+    out = on_target(np.zeros(32, dtype=np.int64))
     launch_and_wait(kernel, out, 32)
-    np.testing.assert_array_equal(out.copy_to_host(), np.arange(32))
+    np.testing.assert_array_equal(to_host(out), np.arange(32))
 
 
-def test_failing_assert_raises_assertion_error_with_message(jit):
+def test_failing_assert_raises_assertion_error_with_message(jit, on_target):
     kernel = jit(assert_with_message, debug=True, opt=False)
     x = np.ones(32, dtype=np.float64)
     x[17] = -1
     with pytest.raises(AssertionError, match=rf"{_FILE}:\d+:\d+: .*x must not be negative"):
-        launch_and_wait(kernel, kaji.to_device(x))
+        launch_and_wait(kernel, on_target(x))
 
 
-def test_failing_assert_without_message(jit):
+def test_failing_assert_without_message(jit, on_target):
     kernel = jit(assert_alone, debug=True, opt=False)
     x = np.zeros(32, dtype=np.int32)
     x[3] = 100
     with pytest.raises(AssertionError, match=rf"{_FILE}:\d+:\d+: in 'assert_alone"):
-        launch_and_wait(kernel, kaji.to_device(x))
+        launch_and_wait(kernel, on_target(x))
 
 
-def test_passing_assert_changes_nothing(jit):
+def test_passing_assert_changes_nothing(jit, on_target):
     launch_and_wait(jit(assert_with_message, debug=True, opt=False),
-                    kaji.to_device(np.ones(32)))
+                    on_target(np.ones(32)))
 
 
-def test_raise_in_a_device_function(jit):
+def test_raise_in_a_device_function(jit, on_target):
     kernel = jit(kernel_calling_device, debug=True, opt=False)
-    x = kaji.to_device(np.arange(32, dtype=np.float32))
-    out = kaji.to_device(np.zeros(32, dtype=np.float32))
+    x = on_target(np.arange(32, dtype=np.float32))
+    out = on_target(np.zeros(32, dtype=np.float32))
     with pytest.raises(IndexError, match="checked_index: out of range"):
         launch_and_wait(kernel, out, x)
 
 
-def test_the_launch_after_an_exception_runs(jit):
+def test_the_launch_after_an_exception_runs(jit, on_target):
     kernel = jit(raise_with_message, debug=True, opt=False)
-    out = kaji.to_device(np.zeros(32, dtype=np.int64))
+    out = on_target(np.zeros(32, dtype=np.int64))
     with pytest.raises(ValueError):
         launch_and_wait(kernel, out, 4)
     launch_and_wait(kernel, out, 32)
-    np.testing.assert_array_equal(out.copy_to_host(), np.arange(32))
+    np.testing.assert_array_equal(to_host(out), np.arange(32))
 
 
 def test_without_debug_the_cuda_target_ends_the_raising_threads_silently():
@@ -175,9 +186,9 @@ def test_the_exception_surfaces_at_a_stream_synchronize(jit, target):
         stream.synchronize()
 
 
-def test_the_exception_surfaces_at_copy_to_host(jit):
+def test_the_exception_surfaces_at_copy_to_host(jit, on_target):
     kernel = jit(raise_with_message, debug=True, opt=False)
-    out = kaji.to_device(np.zeros(32, dtype=np.int64))
+    out = on_target(np.zeros(32, dtype=np.int64))
     with pytest.raises(ValueError, match="index over the limit"):
         kernel[1, 32](out, 8)
-        out.copy_to_host()
+        to_host(out)

@@ -128,7 +128,10 @@ def one_big_local_array(out, x):
     out[i] = s
 
 
-def test_a_256_kib_local_array_with_a_barrier(jit):
+def test_a_256_kib_local_array_with_a_barrier(jit, target):
+    if target != "cpu":
+        pytest.skip("the driver reserves the 256 KiB for every thread the GPU holds resident "
+                    "(about 70 GB on an H100), more than test processes sharing a GPU have")
     x = np.random.default_rng(7).random(1000).astype(np.float32)
     out = np.zeros(16, np.float32)
     jit(one_big_local_array)[1, 16](out, x)

@@ -99,7 +99,7 @@ struct CUDA_KERNEL_NODE_PARAMS {
   CUcontext ctx; // null: the function's context
 };
 
-inline constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
+inline constexpr unsigned CU_STREAM_DEFAULT = 0x0;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0x0;
 inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
 // Pseudo-handles cuda.h defines for the two default streams.
