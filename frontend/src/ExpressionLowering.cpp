@@ -455,6 +455,22 @@ Operand FunctionLowerer::mergeValues(ir::Block *merge, const std::vector<ir::Blo
   return Operand::scalar(argument, type.weak);
 }
 
+Operand FunctionLowerer::mergeVectors(ir::Block *merge, const std::vector<ir::Block *> &blocks,
+                                      const std::vector<Operand> &values, const Expr &node) {
+  ir::Type type = values.front().type();
+  for (const Operand &value : values)
+    if (value.kind != Operand::Kind::Vector || value.type() != type)
+      throw ir::CompileError(node.loc, "'" + describe(values.front()) + "' and '" +
+                                           describe(values.back()) + "' cannot be combined in '" +
+                                           unparse(node) + "'; a vector only with its own type");
+  ir::Value *argument = ssa_->addArgument(merge, type);
+  for (size_t i = 0; i < blocks.size(); ++i)
+    if (branchesTo(blocks[i], merge))
+      ssa_->setIncoming(argument, blocks[i], values[i].value);
+  enter(merge);
+  return Operand::vector(argument);
+}
+
 ScalarType FunctionLowerer::lowerUnevaluated(const Expr &expr, ir::Block *origin,
                                              const Expr &node) {
   ir::Block *resume = builder_.block();
@@ -647,13 +663,23 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
       enter(newUnreachableBlock());
       continue;
     }
-    operandTypes.push_back(combinableType(values.back(), expr));
+    if (values.back().kind != Operand::Kind::Vector)
+      operandTypes.push_back(combinableType(values.back(), expr));
     blocks.push_back(builder_.block());
     jump(merge);
   }
-  if (operandTypes.empty())
+  if (values.empty() && operandTypes.empty())
     throw *pending;
   ssa_->seal(merge);
+  bool vectors = std::any_of(values.begin(), values.end(), [](const Operand &value) {
+    return value.kind == Operand::Kind::Vector;
+  });
+  // A number never merges with a vector, also one in a branch a constant condition skips.
+  if (vectors && !operandTypes.empty())
+    throw ir::CompileError(expr.loc,
+                           "a vector and a number cannot be combined in '" + unparse(expr) + "'");
+  if (vectors)
+    return mergeVectors(merge, blocks, values, expr);
   return mergeValues(merge, blocks, values, operandTypes, expr);
 }
 

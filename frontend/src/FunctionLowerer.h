@@ -343,6 +343,9 @@ private:
   // Merges the values of an and/or or a ternary: the type promotes `operandTypes`, those of
   // every operand in source order, also the ones Python never evaluates; the `values` of the
   // `blocks` that branch to `merge` arrive converted to it.
+  // Merges the two vectors of a ternary, which must have one type (Numba unifies no others).
+  Operand mergeVectors(ir::Block *merge, const std::vector<ir::Block *> &blocks,
+                       const std::vector<Operand> &values, const Expr &node);
   Operand mergeValues(ir::Block *merge, const std::vector<ir::Block *> &blocks,
                       const std::vector<Operand> &values,
                       const std::vector<ScalarType> &operandTypes, const Expr &node);

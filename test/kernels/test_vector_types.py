@@ -135,6 +135,7 @@ def branch_and_loop(out, x, flag):
         v = float32x2(x[0], x[1])
     else:
         v = float32x2(x[1], x[0])
+    u = float32x2(x[0], x[1]) if flag else float32x2(x[1], x[0])
     total = float32x2(0, 1)
     for i in range(x.size):
         total = float32x2(total.x + x[i], total.y * 2)
@@ -142,15 +143,17 @@ def branch_and_loop(out, x, flag):
     out[1] = v.y
     out[2] = total.x
     out[3] = total.y
+    out[4] = u.x
+    out[5] = u.y
 
 
 @pytest.mark.parametrize("flag", [True, False])
-def test_locals_in_branches_and_loops(jit, flag):
+def test_locals_in_branches_loops_and_conditional_expressions(jit, flag):
     x = np.array([1.0, 2.0, 3.0], dtype=np.float32)
-    out = np.zeros(4, dtype=np.float32)
+    out = np.zeros(6, dtype=np.float32)
     jit(branch_and_loop)[1, 1](out, x, flag)
     first, second = (x[0], x[1]) if flag else (x[1], x[0])
-    np.testing.assert_array_equal(out, [first, second, x.sum(), 2 ** x.size])
+    np.testing.assert_array_equal(out, [first, second, x.sum(), 2 ** x.size, first, second])
 
 
 @cuda.jit(device=True)
@@ -265,8 +268,8 @@ def vector_arithmetic(out):
     out[0] = w.x
 
 
-def vector_ternary(out):
-    v = float32x2(out[0], out[1]) if out[2] > 0 else float32x2(out[1], out[0])
+def vector_and_number(out):
+    v = float32x2(out[0], out[1]) if out[2] > 0 else out[3]
     out[0] = v.x
 
 
@@ -281,7 +284,7 @@ def uint8_vector_from_complex(out):
     (missing_lane, r"'float32x2' has no attribute 'z'; its lanes are \.x, \.y"),
     (lane_assigned, r"cannot assign to attribute 'v\.x'"),
     (vector_arithmetic, r"cannot add 'float32x2' and 'float32x2' in 'v \+ v'"),
-    (vector_ternary, r"'float32x2' cannot be combined in 'float32x2\(out\[0\], out\[1\]\) if "),
+    (vector_and_number, r"a vector and a number cannot be combined in 'float32x2\(out\[0\], "),
     (uint8_vector_from_complex, r"uint8x4\(\) takes numbers and uint8 vectors, not 'complex128'"),
 ])
 def test_misuse_is_a_compile_error(jit, kernel, message):
