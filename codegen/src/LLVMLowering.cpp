@@ -62,6 +62,16 @@ llvm::Type *registerType(llvm::LLVMContext &context, ScalarKind kind) {
   return nullptr;
 }
 
+// What an SSA value of `type` is in LLVM: a scalar's register type; a vector is a struct of its
+// lanes, as Numba's model of CUDA's vector types (nothing stores one in memory, and kernels take
+// none, so no ABI needs its CUDA alignment).
+llvm::Type *valueType(llvm::LLVMContext &context, ir::Type type) {
+  llvm::Type *scalar = registerType(context, type.scalarKind());
+  if (!type.isVector())
+    return scalar;
+  return llvm::StructType::get(context, std::vector<llvm::Type *>(type.lanes(), scalar));
+}
+
 // A complex number is aligned as its parts are, as numpy lays complex arrays out.
 llvm::Align memoryAlignment(ScalarKind kind) {
   return llvm::Align(ir::byteSize(ir::componentKind(kind)));
@@ -281,6 +291,8 @@ public:
     if (type.isScalar())
       return {isKernel ? memoryType(context, type.scalarKind())
                        : registerType(context, type.scalarKind())};
+    if (type.isVector())
+      return {valueType(context, type)};
     std::vector<llvm::Type *> types{
         llvm::PointerType::get(context, target_.addressSpace(type.memorySpace()))};
     types.insert(types.end(), 2 * type.ndim(), llvm::Type::getInt64Ty(context));
@@ -309,8 +321,8 @@ private:
     if (function.isKernel() && !returnType.isVoid())
       throw CompileError(function.location(),
                          "kernel '" + function.name() + "' must not return a value");
-    llvm::Type *result = returnType.isVoid() ? llvm::Type::getVoidTy(context)
-                                             : registerType(context, returnType.scalarKind());
+    llvm::Type *result =
+        returnType.isVoid() ? llvm::Type::getVoidTy(context) : valueType(context, returnType);
     auto linkage = function.isKernel() ? llvm::GlobalValue::ExternalLinkage
                                        : llvm::GlobalValue::InternalLinkage;
     if (out_.getFunction(function.name()))
@@ -449,7 +461,7 @@ void FunctionLowering::bindParameters() {
       scalars_[entry.argument(i)] = makeComplex(real, imag, type.scalarKind());
       continue;
     }
-    if (type.isScalar()) {
+    if (type.isScalar() || type.isVector()) {
       llvm::Value *value = &*argument++;
       value->setName(name);
       if (type.isBool() && value->getType() != builder_.getInt1Ty())
@@ -565,6 +577,16 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::Imag:
     result = builder_.CreateExtractValue(scalar(op.operand(0), op),
                                          {op.opcode() == Opcode::Real ? 0u : 1u});
+    break;
+  case Opcode::MakeVector: {
+    result = llvm::PoisonValue::get(valueType(context_, op.resultType()));
+    for (unsigned lane = 0; lane < op.numOperands(); ++lane)
+      result = builder_.CreateInsertValue(result, scalar(op.operand(lane), op), {lane});
+    break;
+  }
+  case Opcode::ExtractLane:
+    result =
+        builder_.CreateExtractValue(scalar(op.operand(0), op), {unsigned(op.attrAs<int64_t>())});
     break;
   case Opcode::Math:
     result = lowerMath(op);

@@ -340,7 +340,7 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
       return Operand::named(Operand::Kind::Module, "kaji");
     if (specialRegisterNamed("kaji." + member) || kajiNamespaceMembers(member))
       return Operand::named(Operand::Kind::Module, "kaji." + member);
-    if (isKajiNamespaceMember(member) || isKajiFunction(member))
+    if (isKajiNamespaceMember(member) || isKajiFunction(member) || vectorTypeNamed(member))
       return Operand::named(Operand::Kind::Builtin, "kaji." + member);
     if (member == "laneid")
       return laneId(loc);
@@ -407,6 +407,8 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
   }
   if (std::optional<Operand> member = gridGroupAttribute(base, attr, node))
     return *member;
+  if (base.kind == Operand::Kind::Vector)
+    return vectorLane(base, attr, node);
   if (base.kind == Operand::Kind::Tuple)
     if (std::optional<Operand> field = namedTupleField(base, attr))
       return *field;
@@ -644,6 +646,9 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   }
   if (name.starts_with("kaji.atomic."))
     return atomic(name.substr(12), args, expr);
+  if (std::optional<ir::Type> vector =
+          name.starts_with("kaji.") ? vectorTypeNamed(name.substr(5)) : std::nullopt)
+    return vectorConstructor(*vector, args, expr);
   if (name.starts_with("kaji.libdevice."))
     return callLibdevice(name.substr(15), args, expr);
   if (name.starts_with("kaji.fp16."))

@@ -455,6 +455,22 @@ Operand FunctionLowerer::mergeValues(ir::Block *merge, const std::vector<ir::Blo
   return Operand::scalar(argument, type.weak);
 }
 
+Operand FunctionLowerer::mergeVectors(ir::Block *merge, const std::vector<ir::Block *> &blocks,
+                                      const std::vector<Operand> &values, const Expr &node) {
+  ir::Type type = values.front().type();
+  for (const Operand &value : values)
+    if (value.kind != Operand::Kind::Vector || value.type() != type)
+      throw ir::CompileError(node.loc, "'" + describe(values.front()) + "' and '" +
+                                           describe(values.back()) + "' cannot be combined in '" +
+                                           unparse(node) + "'; a vector only with its own type");
+  ir::Value *argument = ssa_->addArgument(merge, type);
+  for (size_t i = 0; i < blocks.size(); ++i)
+    if (branchesTo(blocks[i], merge))
+      ssa_->setIncoming(argument, blocks[i], values[i].value);
+  enter(merge);
+  return Operand::vector(argument);
+}
+
 ScalarType FunctionLowerer::lowerUnevaluated(const Expr &expr, ir::Block *origin,
                                              const Expr &node) {
   ir::Block *resume = builder_.block();
@@ -647,13 +663,23 @@ Operand FunctionLowerer::lowerIfExp(const IfExpExpr &expr) {
       enter(newUnreachableBlock());
       continue;
     }
-    operandTypes.push_back(combinableType(values.back(), expr));
+    if (values.back().kind != Operand::Kind::Vector)
+      operandTypes.push_back(combinableType(values.back(), expr));
     blocks.push_back(builder_.block());
     jump(merge);
   }
-  if (operandTypes.empty())
+  if (values.empty() && operandTypes.empty())
     throw *pending;
   ssa_->seal(merge);
+  bool vectors = std::any_of(values.begin(), values.end(), [](const Operand &value) {
+    return value.kind == Operand::Kind::Vector;
+  });
+  // A number never merges with a vector, also one in a branch a constant condition skips.
+  if (vectors && !operandTypes.empty())
+    throw ir::CompileError(expr.loc,
+                           "a vector and a number cannot be combined in '" + unparse(expr) + "'");
+  if (vectors)
+    return mergeVectors(merge, blocks, values, expr);
   return mergeValues(merge, blocks, values, operandTypes, expr);
 }
 
@@ -868,13 +894,16 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
   }
   const ReturnTypes &returns = context_.returnsOf(function->name());
   at(expr.loc);
-  // A tuple comes back through one-element local arrays, one per leaf (FunctionLowerer.h).
+  // A tuple comes back through local arrays, one per leaf (FunctionLowerer.h).
   std::vector<Operand> slots;
   std::vector<ir::Type> paramTypes = function->paramTypes();
-  for (size_t i = values.size(); i < paramTypes.size(); ++i) {
-    const ir::Type &slotType = paramTypes[i];
-    slots.push_back(Operand::array(
-        builder_.create(ir::Opcode::LocalArray, slotType, {}, std::vector<int64_t>{1})->result()));
+  if (paramTypes.size() > values.size()) {
+    std::vector<ReturnSlot> leaves = returnSlots(*returns.value);
+    for (size_t i = values.size(); i < paramTypes.size(); ++i) {
+      std::vector<int64_t> shape{leaves[i - values.size()].extent};
+      slots.push_back(Operand::array(
+          builder_.create(ir::Opcode::LocalArray, paramTypes[i], {}, shape)->result()));
+    }
   }
   for (const Operand &slot : slots)
     values.push_back(slot.value);
@@ -884,6 +913,8 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
     size_t next = 0;
     return returnedTuple(*returns.value, slots, next);
   }
+  if (function->returnType().isVector())
+    return Operand::vector(call->result());
   if (!signature)
     return function->returnType().isVoid() ? Operand() : Operand::scalar(call->result());
   const ir::Type &declared = signature->returnType;
@@ -903,7 +934,7 @@ namespace {
 // converts to any scalar type (with `exactly`, only is it); an array needs the element type and
 // rank, and a layout the parameter takes (any takes every layout). Arrays are never converted.
 bool fitsParameter(const ir::Type &param, const ir::Type &arg, bool exactly) {
-  if (param.isArray() != arg.isArray())
+  if (param.isArray() != arg.isArray() || param.isVector() != arg.isVector())
     return false;
   if (!param.isArray())
     return !exactly || param == arg;
@@ -962,10 +993,16 @@ Operand FunctionLowerer::returnedTuple(const LocalType &type, const std::vector<
                                        size_t &next) {
   if (type.kind != LocalType::Kind::Tuple) {
     const Operand &slot = slots[next++];
-    ir::Value *zero = builder_.intConstant(ir::Type::scalar(ScalarKind::Int64), 0);
-    return Operand::scalar(
-        builder_.create(ir::Opcode::Load, ir::Type::scalar(type.scalar.kind), {slot.value, zero})
-            ->result());
+    auto element = [&](ScalarKind kind, unsigned index) {
+      ir::Value *at = builder_.intConstant(ir::Type::scalar(ScalarKind::Int64), index);
+      return builder_.create(ir::Opcode::Load, ir::Type::scalar(kind), {slot.value, at})->result();
+    };
+    if (type.kind != LocalType::Kind::Vector)
+      return Operand::scalar(element(type.scalar.kind, 0));
+    std::vector<ir::Value *> lanes;
+    for (unsigned lane = 0; lane < type.vector.lanes(); ++lane)
+      lanes.push_back(element(type.vector.scalarKind(), lane));
+    return Operand::vector(builder_.makeVector(type.vector, std::move(lanes)));
   }
   std::vector<Operand> elements;
   for (const LocalType &element : type.elements)
@@ -981,7 +1018,8 @@ FunctionLowerer::flattenArgument(const Operand &arg, std::vector<ArgumentType> &
                                  std::vector<ir::Value *> &values,
                                  const std::function<ir::CompileError()> &unsupported) {
   ParameterStructure structure;
-  if (arg.kind == Operand::Kind::Scalar || arg.kind == Operand::Kind::Array) {
+  if (arg.kind == Operand::Kind::Scalar || arg.kind == Operand::Kind::Array ||
+      arg.kind == Operand::Kind::Vector) {
     types.push_back({arg.type(), arg.weak});
     values.push_back(arg.value);
     return structure;

@@ -39,6 +39,9 @@ bool isCmathFunction(std::string_view member);
 // numpy.real, imag, conj and conjugate.
 bool isNumpyComplexFunction(std::string_view member);
 bool involvesComplex(const std::vector<Operand> &args);
+// The vector type a member of the cuda module names: Numba's float32x4, int8x2, ... or CUDA C's
+// float4, char2, ... (VectorTypes.cpp).
+std::optional<ir::Type> vectorTypeNamed(std::string_view name);
 
 // Throws unless `function` (as spelt in messages) got minArgs to maxArgs `args`, all numbers.
 void requireNumbers(const std::string &function, size_t minArgs, size_t maxArgs,
@@ -53,13 +56,21 @@ struct ArgumentType {
 
 // What the return statements of a device function produce.
 struct ReturnTypes {
-  // Unification of `return expr`: a scalar, or a tuple of scalars, which the function stores
-  // into one-element local arrays its caller passes after the parameters (the IR returns at
-  // most one value).
+  // Unification of `return expr`: a scalar or vector, or a tuple of scalars and vectors, which
+  // the function stores into local arrays its caller passes after the parameters (the IR
+  // returns at most one value).
   std::optional<LocalType> value;
   bool none = false; // a bare `return` or falling off the end
   friend bool operator==(const ReturnTypes &, const ReturnTypes &) = default;
 };
+
+// The local array one leaf of a returned tuple comes back through: one element of a scalar,
+// one per lane of a vector.
+struct ReturnSlot {
+  ir::ScalarKind kind;
+  int64_t extent;
+};
+std::vector<ReturnSlot> returnSlots(const LocalType &tuple);
 
 // An argument a device function is specialised on by its value rather than its type
 // (Numba's first-class functions and literal dispatch, Triton's constexpr): a function, a
@@ -341,6 +352,9 @@ private:
   // Merges the values of an and/or or a ternary: the type promotes `operandTypes`, those of
   // every operand in source order, also the ones Python never evaluates; the `values` of the
   // `blocks` that branch to `merge` arrive converted to it.
+  // Merges the two vectors of a ternary, which must have one type (Numba unifies no others).
+  Operand mergeVectors(ir::Block *merge, const std::vector<ir::Block *> &blocks,
+                       const std::vector<Operand> &values, const Expr &node);
   Operand mergeValues(ir::Block *merge, const std::vector<ir::Block *> &blocks,
                       const std::vector<Operand> &values,
                       const std::vector<ScalarType> &operandTypes, const Expr &node);
@@ -367,6 +381,11 @@ private:
                                const CallExpr &expr);
   Operand callCmath(const std::string &function, const std::vector<Operand> &args,
                     const CallExpr &expr);
+
+  // CUDA vector types (VectorTypes.cpp): `float32x4(...)` of numbers and vectors whose lanes
+  // add up to the type's, and a lane `.x .y .z .w` of a vector.
+  Operand vectorConstructor(ir::Type type, const std::vector<Operand> &args, const CallExpr &expr);
+  Operand vectorLane(const Operand &vector, const std::string &attr, const Expr &node);
 
   // Names of the kaji, math and numpy modules and the Python builtins (Builtins.cpp).
   Operand resolveGlobal(const GlobalValue &global, const Location &loc);

@@ -11,6 +11,8 @@ std::string spell(const LocalType &t) {
     return std::string(ir::numpyName(t.scalar.kind));
   case LocalType::Kind::Array:
     return typeString(t.array);
+  case LocalType::Kind::Vector:
+    return typeString(t.vector);
   case LocalType::Kind::Tuple: {
     std::string text = (t.tupleClass.empty() ? "tuple" : t.tupleClass) + "(";
     for (size_t i = 0; i < t.elements.size(); ++i)
@@ -37,6 +39,10 @@ LocalType typeOf(const Operand &value, const Operand &whole, const std::string &
   case Operand::Kind::Array:
     t.kind = LocalType::Kind::Array;
     t.array = value.type();
+    return t;
+  case Operand::Kind::Vector:
+    t.kind = LocalType::Kind::Vector;
+    t.vector = value.type();
     return t;
   case Operand::Kind::Tuple:
     t.kind = LocalType::Kind::Tuple;
@@ -73,7 +79,8 @@ LocalType unify(const LocalType &a, const LocalType &b, const std::string &varia
     return t;
   }
   case LocalType::Kind::Array:
-    if (a.array != b.array)
+  case LocalType::Kind::Vector:
+    if (a.array != b.array || a.vector != b.vector)
       conflict(a, b, variable, loc);
     return a;
   case LocalType::Kind::Tuple: {

@@ -14,10 +14,11 @@
 namespace kaji::frontend {
 
 struct LocalType {
-  enum class Kind : uint8_t { Scalar, Array, Tuple };
+  enum class Kind : uint8_t { Scalar, Array, Vector, Tuple };
   Kind kind = Kind::Scalar;
   ScalarType scalar;               // Scalar
   ir::Type array;                  // Array
+  ir::Type vector;                 // Vector
   std::vector<LocalType> elements; // Tuple: scalars, arrays and tuples
   std::string tupleClass;          // Tuple: a namedtuple's class, empty for a plain tuple
   std::vector<std::string> fields; // Tuple: a namedtuple's field names
@@ -30,7 +31,8 @@ using LocalTypes = std::map<std::string, LocalType, std::less<>>;
 // (modules, functions, None, and tuples of them).
 LocalType localTypeOf(const Operand &value, const std::string &variable, const ir::Location &loc);
 
-// Weak types yield to strong ones; two scalars promote; tuples unify elementwise. Throws
+// Weak types yield to strong ones; two scalars promote; tuples unify elementwise; arrays and
+// vectors only with their own type. Throws
 // at `loc` naming the variable when the two cannot share one variable.
 LocalType unify(const LocalType &a, const LocalType &b, const std::string &variable,
                 const ir::Location &loc);

@@ -42,9 +42,12 @@ uint64_t kernelParameterBytes(const std::vector<ir::Type> &argTypes) {
   return bytes;
 }
 
-// An argument's type in a mangled name: `f32`, `f32w` for a weak literal, an array's dtype,
-// rank, layout and (outside global memory) memory space: `a2f32c`, `a1f32cl`.
+// An argument's type in a mangled name: `f32`, `f32w` for a weak literal, a vector's lane
+// count and type (`v4f32`), an array's dtype, rank, layout and (outside global memory) memory
+// space: `a2f32c`, `a1f32cl`.
 std::string mangledType(const ArgumentType &arg) {
+  if (arg.type.isVector())
+    return 'v' + std::to_string(arg.type.lanes()) + std::string(ir::irName(arg.type.scalarKind()));
   if (!arg.type.isArray())
     return std::string(ir::irName(arg.type.scalarKind())) + (arg.weak ? "w" : "");
   static const char layouts[] = {'c', 'f', 'a'};
@@ -94,6 +97,7 @@ std::string describe(const Operand &operand) {
              operand.enumMember->enumMember + "'";
     return typeString(operand.type());
   case Operand::Kind::Array:
+  case Operand::Kind::Vector:
     return typeString(operand.type());
   case Operand::Kind::Tuple: {
     std::string text = (operand.tupleClass.empty() ? "tuple" : operand.tupleClass) + "(";

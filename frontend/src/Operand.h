@@ -1,4 +1,4 @@
-// What an expression evaluates to during lowering: an SSA scalar or array, or a
+// What an expression evaluates to during lowering: an SSA scalar, vector or array, or a
 // compile-time thing (tuple, None, string, module, builtin, function) with no IR value.
 #pragma once
 
@@ -21,6 +21,7 @@ struct Operand {
   enum class Kind : uint8_t {
     Scalar,
     Array,
+    Vector, // a CUDA vector value (float32x4 ...), kaji IR's vec<T, n>
     Tuple,
     None,
     String,
@@ -33,7 +34,7 @@ struct Operand {
     External,    // a linked CUDA C++ device function of the environment (`global`)
   };
   Kind kind = Kind::None;
-  ir::Value *value = nullptr; // Scalar, Array
+  ir::Value *value = nullptr; // Scalar, Array, Vector
   bool weak = false;          // Scalar: a Python literal or an expression of literals only
   // Scalar: a weak integer constant beyond 64 bits, such as the 2**64 of 2**64 - 1; `value`
   // holds its low bits. Only an operand of another Python-int operation may be one.
@@ -59,6 +60,12 @@ struct Operand {
   static Operand array(ir::Value *v) {
     Operand o;
     o.kind = Kind::Array;
+    o.value = v;
+    return o;
+  }
+  static Operand vector(ir::Value *v) {
+    Operand o;
+    o.kind = Kind::Vector;
     o.value = v;
     return o;
   }

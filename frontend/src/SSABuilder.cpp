@@ -91,14 +91,28 @@ void SSABuilder::setIncoming(ir::Value *argument, ir::Block *predecessor, ir::Va
 }
 
 ir::Value *SSABuilder::undefinedValue(ir::Type type) {
-  ir::Value *&constant = undefinedConstants_[type.str()];
-  if (!constant) {
+  if (auto known = undefinedConstants_.find(type.str()); known != undefinedConstants_.end())
+    return known->second;
+  ir::Block &entry = *function_.entry();
+  size_t position = 0;
+  std::unique_ptr<ir::Operation> op;
+  if (type.isVector()) {
+    // The vector of undefined lanes, placed after its lane's constant.
+    ir::Value *lane = undefinedValue(ir::Type::scalar(type.scalarKind()));
+    while (entry.operations()[position]->result() != lane)
+      ++position;
+    ++position;
+    op = std::make_unique<ir::Operation>(ir::Opcode::MakeVector, type,
+                                         std::vector<ir::Value *>(type.lanes(), lane), ir::Attr(),
+                                         function_.location());
+  } else {
     ir::Attr zero = type.isFloat() ? ir::Attr(0.0) : ir::Attr(int64_t(0));
-    auto op = std::make_unique<ir::Operation>(
-        ir::Opcode::Constant, type, std::vector<ir::Value *>{}, zero, function_.location());
-    constant = function_.entry()->insert(0, std::move(op))->result();
-    undefined_.insert(constant);
+    op = std::make_unique<ir::Operation>(ir::Opcode::Constant, type, std::vector<ir::Value *>{},
+                                         zero, function_.location());
   }
+  ir::Value *constant = entry.insert(position, std::move(op))->result();
+  undefinedConstants_[type.str()] = constant;
+  undefined_.insert(constant);
   return constant;
 }
 

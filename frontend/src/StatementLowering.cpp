@@ -40,16 +40,23 @@ void leafNames(const ParameterStructure &structure, const std::string &name,
     leafNames(structure.elements[i], name + "_" + std::to_string(i), names);
 }
 
-// The scalar leaves of a returned tuple type, in order.
-void returnLeaves(const LocalType &type, std::vector<ir::ScalarKind> &leaves) {
+void appendReturnSlots(const LocalType &type, std::vector<ReturnSlot> &slots) {
   if (type.kind == LocalType::Kind::Tuple)
     for (const LocalType &element : type.elements)
-      returnLeaves(element, leaves);
+      appendReturnSlots(element, slots);
+  else if (type.kind == LocalType::Kind::Vector)
+    slots.push_back({type.vector.scalarKind(), type.vector.lanes()});
   else
-    leaves.push_back(type.scalar.kind);
+    slots.push_back({type.scalar.kind, 1});
 }
 
 } // namespace
+
+std::vector<ReturnSlot> returnSlots(const LocalType &tuple) {
+  std::vector<ReturnSlot> slots;
+  appendReturnSlots(tuple, slots);
+  return slots;
+}
 
 ir::Function *FunctionLowerer::run(const std::vector<ArgumentType> &args,
                                    const std::vector<ParameterStructure> &structure,
@@ -71,13 +78,15 @@ ir::Function *FunctionLowerer::run(const std::vector<ArgumentType> &args,
   ir::Type returnType;
   if (!kernel && guess_.returns.value) {
     if (guess_.returns.value->kind == LocalType::Kind::Tuple) {
-      std::vector<ir::ScalarKind> leaves;
-      returnLeaves(*guess_.returns.value, leaves);
+      std::vector<ReturnSlot> slots = returnSlots(*guess_.returns.value);
       firstReturnSlot_ = unsigned(paramTypes.size());
-      for (size_t i = 0; i < leaves.size(); ++i) {
-        paramTypes.push_back(ir::Type::array(leaves[i], 1, ir::Layout::C, ir::MemorySpace::Local));
+      for (size_t i = 0; i < slots.size(); ++i) {
+        paramTypes.push_back(
+            ir::Type::array(slots[i].kind, 1, ir::Layout::C, ir::MemorySpace::Local));
         paramNames.push_back("return_" + std::to_string(i));
       }
+    } else if (guess_.returns.value->kind == LocalType::Kind::Vector) {
+      returnType = guess_.returns.value->vector;
     } else {
       returnType = ir::Type::scalar(guess_.returns.value->scalar.kind);
     }
@@ -107,6 +116,8 @@ Operand FunctionLowerer::parameterValue(const ParameterStructure &structure,
   if (!structure.tuple) {
     ir::Value *value = function_->entry()->argument(next);
     const ArgumentType &arg = args[next++];
+    if (arg.type.isVector())
+      return Operand::vector(value);
     return arg.type.isArray() ? Operand::array(value) : Operand::scalar(value, arg.weak);
   }
   std::vector<Operand> elements;
@@ -422,6 +433,9 @@ void FunctionLowerer::writeSlots(const std::string &slot, const Operand &value,
   case LocalType::Kind::Scalar:
     ssa_->write(slot, builder_.block(), convert(value, type.scalar.kind));
     return;
+  case LocalType::Kind::Vector:
+    ssa_->write(slot, builder_.block(), value.value);
+    return;
   }
 }
 
@@ -476,6 +490,12 @@ std::optional<Operand> FunctionLowerer::readSlots(const std::string &slot, const
     if (ssa_->isUndefined(v))
       return std::nullopt;
     return Operand::scalar(v, type.scalar.weak);
+  }
+  case LocalType::Kind::Vector: {
+    ir::Value *v = ssa_->read(slot, type.vector, builder_.block());
+    if (ssa_->isUndefined(v))
+      return std::nullopt;
+    return Operand::vector(v);
   }
   }
   return std::nullopt;
@@ -540,7 +560,7 @@ void FunctionLowerer::lowerReturn(const ReturnStmt &stmt) {
     if (function_->returnType().isVoid())
       builder_.ret();
     else
-      builder_.ret(intConstant(function_->returnType().scalarKind(), 0).value);
+      builder_.ret(builder_.zero(function_->returnType()));
   } else {
     if (kernel)
       throw ir::CompileError(stmt.loc, "a kernel cannot return a value ('return " +
@@ -548,7 +568,8 @@ void FunctionLowerer::lowerReturn(const ReturnStmt &stmt) {
                                            "'); write results into an array argument");
     LocalType type = localTypeOf(value, "return", stmt.value->loc);
     std::vector<ir::ScalarKind> leaves;
-    bool numbers = value.isScalar() || value.kind == Operand::Kind::Tuple;
+    bool numbers = value.isScalar() || value.kind == Operand::Kind::Vector ||
+                   value.kind == Operand::Kind::Tuple;
     for (std::vector<LocalType> pending{type}; numbers && !pending.empty();) {
       LocalType next = std::move(pending.back());
       pending.pop_back();
@@ -557,8 +578,8 @@ void FunctionLowerer::lowerReturn(const ReturnStmt &stmt) {
     }
     if (!numbers)
       throw ir::CompileError(stmt.value->loc,
-                             "device functions can return only numbers and tuples of numbers, "
-                             "not '" +
+                             "device functions can return only numbers, vectors and tuples of "
+                             "them, not '" +
                                  describe(value) + "'");
     std::optional<LocalType> &observed = observed_.returns.value;
     observed = observed ? unify(*observed, type, "return value of '" + fn_.def->name + "'",
@@ -569,6 +590,8 @@ void FunctionLowerer::lowerReturn(const ReturnStmt &stmt) {
       unsigned next = firstReturnSlot_;
       storeReturnedTuple(value, *returned, next);
       builder_.ret();
+    } else if (value.kind == Operand::Kind::Vector && function_->returnType() == value.type()) {
+      builder_.ret(value.value);
     } else if (function_->returnType().isVoid() || !value.isScalar()) {
       builder_.ret();
     } else {
@@ -586,8 +609,16 @@ void FunctionLowerer::storeReturnedTuple(const Operand &value, const LocalType &
     return;
   }
   ir::Value *slot = function_->entry()->argument(next++);
-  ir::Value *zero = builder_.intConstant(ir::Type::scalar(ir::ScalarKind::Int64), 0);
-  builder_.create(ir::Opcode::Store, ir::Type(), {convert(value, type.scalar.kind), slot, zero});
+  ir::Type i64 = ir::Type::scalar(ir::ScalarKind::Int64);
+  if (type.kind == LocalType::Kind::Vector) {
+    for (unsigned lane = 0; lane < type.vector.lanes(); ++lane)
+      builder_.create(
+          ir::Opcode::Store, ir::Type(),
+          {builder_.extractLane(value.value, lane), slot, builder_.intConstant(i64, lane)});
+    return;
+  }
+  builder_.create(ir::Opcode::Store, ir::Type(),
+                  {convert(value, type.scalar.kind), slot, builder_.intConstant(i64, 0)});
 }
 
 void FunctionLowerer::lowerImplicitReturn() {

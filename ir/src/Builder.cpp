@@ -25,6 +25,25 @@ Value *Builder::boolConstant(bool value) {
   return create(Opcode::Constant, Type::scalar(ScalarKind::Bool), {}, int64_t(value))->result();
 }
 
+Value *Builder::zero(Type type) {
+  if (type.isVector())
+    return makeVector(type,
+                      std::vector<Value *>(type.lanes(), zero(Type::scalar(type.scalarKind()))));
+  if (type.isFloat())
+    return floatConstant(type, 0.0);
+  return intConstant(type, 0);
+}
+
+Value *Builder::makeVector(Type type, std::vector<Value *> lanes) {
+  return create(Opcode::MakeVector, type, std::move(lanes))->result();
+}
+
+Value *Builder::extractLane(Value *vector, unsigned lane) {
+  return create(Opcode::ExtractLane, Type::scalar(vector->type().scalarKind()), {vector},
+                int64_t(lane))
+      ->result();
+}
+
 Value *Builder::binary(Opcode op, Value *lhs, Value *rhs) {
   return create(op, lhs->type(), {lhs, rhs})->result();
 }

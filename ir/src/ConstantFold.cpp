@@ -267,7 +267,7 @@ std::optional<Attr> foldOperation(const Operation &op) {
   if (values.empty() || !op.result())
     return std::nullopt;
   Type type = op.operand(0)->type();
-  if (!type.isScalar())
+  if (!type.isScalar() || !op.resultType().isScalar())
     return std::nullopt;
   bool isInt = std::holds_alternative<int64_t>(values[0]);
   IntFolder ints{type.scalarKind()};
@@ -319,6 +319,23 @@ std::optional<Attr> foldOperation(const Operation &op) {
 
 namespace {
 
+// The operand an operation merely passes on, if it does: `select` of a constant condition,
+// a lane of a vector built by `make_vector` in the function.
+Value *forwardedOperand(const Operation &op) {
+  if (op.opcode() == Opcode::Select) {
+    auto cond = intConstant(op.operand(0));
+    return cond ? op.operand(*cond ? 1 : 2) : nullptr;
+  }
+  if (op.opcode() == Opcode::ExtractLane) {
+    const Operation *built = op.operand(0)->definingOp();
+    if (!built || built->opcode() != Opcode::MakeVector)
+      return nullptr;
+    auto lane = static_cast<size_t>(op.attrAs<int64_t>());
+    return lane < built->numOperands() ? built->operand(unsigned(lane)) : nullptr;
+  }
+  return nullptr;
+}
+
 bool foldFunction(Function &function) {
   detail::ValueForwarding forwarding;
   // Removed operations live until the rewrite: a new constant allocated where one of them
@@ -334,12 +351,10 @@ bool foldFunction(Function &function) {
         operand = forwarding.resolve(operand);
       if (op.opcode() == Opcode::Constant || hasSideEffects(op.opcode()) || !op.result())
         continue;
-      if (op.opcode() == Opcode::Select) {
-        if (auto cond = intConstant(op.operand(0))) {
-          forwarding.forward(op.result(), op.operand(*cond ? 1 : 2));
-          removedOps.push_back(std::move(ops[i]));
-          removed = true;
-        }
+      if (Value *chosen = forwardedOperand(op)) {
+        forwarding.forward(op.result(), chosen);
+        removedOps.push_back(std::move(ops[i]));
+        removed = true;
       } else if (auto folded = foldOperation(op)) {
         auto constant =
             std::make_unique<Operation>(Opcode::Constant, op.resultType(), std::vector<Value *>{},

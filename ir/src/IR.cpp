@@ -6,7 +6,7 @@ namespace kaji::ir {
 
 namespace {
 
-constexpr std::array<std::string_view, 54> kOpcodeNames = {
+constexpr std::array<std::string_view, 57> kOpcodeNames = {
     "const",
     "add",
     "sub",
@@ -31,6 +31,8 @@ constexpr std::array<std::string_view, 54> kOpcodeNames = {
     "complex",
     "real",
     "imag",
+    "make_vector",
+    "extract_lane",
     "math",
     "bits",
     "libdevice",

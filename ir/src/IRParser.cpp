@@ -248,7 +248,7 @@ private:
       error(tok_, "expected a type, found " + describe(tok_));
     consume();
     size_t end = start.offset + start.text.size();
-    if (start.text == "array" || start.text == "record") {
+    if (start.text == "array" || start.text == "record" || start.text == "vec") {
       expect("<");
       // A record element nests its own <...>.
       for (int depth = 1; depth > 0 && tok_.kind != Tok::End;) {
@@ -622,10 +622,12 @@ private:
       break;
     case Opcode::ArrayDim:
     case Opcode::ArrayStride:
-    case Opcode::ArrayIndex: {
+    case Opcode::ArrayIndex:
+    case Opcode::ExtractLane: {
       operands.push_back(parseValue());
       expect(",");
-      Token dimTok = expectKind(Tok::Number, "a dimension number");
+      Token dimTok = expectKind(Tok::Number, opcode == Opcode::ExtractLane ? "a lane number"
+                                                                           : "a dimension number");
       int64_t dim;
       if (!parseNumber(dimTok.text, dim))
         error(dimTok, "invalid dimension '" + std::string(dimTok.text) + "'");

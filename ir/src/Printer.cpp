@@ -263,7 +263,8 @@ private:
       return;
     }
     case Opcode::ArrayDim:
-    case Opcode::ArrayStride: {
+    case Opcode::ArrayStride:
+    case Opcode::ExtractLane: {
       const int64_t *dim = attr<int64_t>(op);
       out_ += " " + operand(op, 0) + ", " + (dim ? std::to_string(*dim) : "<missing>") + typeSuffix;
       return;

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <charconv>
+#include <utility>
 
 namespace kaji::ir {
 
@@ -95,6 +96,14 @@ Type Type::scalar(ScalarKind k) {
   return t;
 }
 
+Type Type::vector(ScalarKind lane, unsigned lanes) {
+  Type t;
+  t.kind_ = Kind::Vector;
+  t.scalar_ = lane;
+  t.lanes_ = static_cast<uint8_t>(lanes);
+  return t;
+}
+
 Type Type::array(ScalarKind elem, unsigned ndim, Layout layout, MemorySpace space) {
   Type t;
   t.kind_ = Kind::Array;
@@ -121,6 +130,8 @@ std::string Type::str() const {
     return "void";
   case Kind::Scalar:
     return std::string(irName(scalar_));
+  case Kind::Vector:
+    return "vec<" + std::string(irName(scalar_)) + ", " + std::to_string(lanes_) + ">";
   case Kind::Array: {
     std::string element = record_ ? record_->str() : std::string(irName(scalar_));
     std::string s =
@@ -137,33 +148,17 @@ std::string Type::str() const {
   return "void";
 }
 
-std::optional<Type> parseIRType(std::string_view text) {
-  text = trim(text);
-  if (text == "void")
-    return Type::voidType();
-  if (auto k = scalarKindFromName(text); k && irName(*k) == text)
-    return Type::scalar(*k);
-  constexpr std::string_view prefix = "array<";
+namespace {
+
+// The comma-separated parts of `text` if it is `prefix<...>` with at most N parts.
+template <size_t N>
+std::optional<std::pair<std::array<std::string_view, N>, size_t>>
+bracketedParts(std::string_view text, std::string_view prefix) {
   if (!text.starts_with(prefix) || !text.ends_with('>'))
     return std::nullopt;
   std::string_view body = text.substr(prefix.size(), text.size() - prefix.size() - 1);
-  // A record element has commas of its own: it is parsed first and stands for "u8" below.
-  const RecordType *record = nullptr;
-  if (trim(body).starts_with("record<")) {
-    body = trim(body);
-    record = parseRecordType(body);
-    if (!record)
-      return std::nullopt;
-  }
-  std::array<std::string_view, 4> parts;
+  std::array<std::string_view, N> parts;
   size_t count = 0;
-  if (record) { // the rest is ", ndim, layout[, space]"
-    body = trim(body);
-    if (!body.starts_with(','))
-      return std::nullopt;
-    body.remove_prefix(1);
-    parts[count++] = "u8";
-  }
   while (true) {
     size_t comma = body.find(',');
     if (count == parts.size())
@@ -173,14 +168,56 @@ std::optional<Type> parseIRType(std::string_view text) {
       break;
     body.remove_prefix(comma + 1);
   }
-  if (count < 3)
+  return std::pair{parts, count};
+}
+
+std::optional<unsigned> parseCount(std::string_view text, unsigned max) {
+  unsigned value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value > max)
     return std::nullopt;
-  auto elem = scalarKindFromName(parts[0]);
-  if (!elem || irName(*elem) != parts[0])
+  return value;
+}
+
+std::optional<ScalarKind> parseIRScalar(std::string_view text) {
+  auto kind = scalarKindFromName(text);
+  if (!kind || irName(*kind) != text)
     return std::nullopt;
-  unsigned ndim = 0;
-  auto [end, ec] = std::from_chars(parts[1].data(), parts[1].data() + parts[1].size(), ndim);
-  if (ec != std::errc() || end != parts[1].data() + parts[1].size() || ndim > 255)
+  return kind;
+}
+
+// `vec<T, n>`: the lane kind is any scalar here; the verifier restricts it.
+std::optional<Type> parseVectorType(std::string_view text) {
+  auto parsed = bracketedParts<2>(text, "vec<");
+  if (!parsed || parsed->second != 2)
+    return std::nullopt;
+  auto lane = parseIRScalar(parsed->first[0]);
+  auto lanes = parseCount(parsed->first[1], Type::kMaxLanes);
+  if (!lane || !lanes || *lanes == 0)
+    return std::nullopt;
+  return Type::vector(*lane, *lanes);
+}
+
+std::optional<Type> parseArrayType(std::string_view text) {
+  // A record element has commas of its own: it is parsed first and stands for "u8" below.
+  const RecordType *record = nullptr;
+  std::string withoutRecord;
+  constexpr std::string_view prefix = "array<";
+  if (text.starts_with(prefix) && trim(text.substr(prefix.size())).starts_with("record<")) {
+    std::string_view rest = trim(text.substr(prefix.size()));
+    record = parseRecordType(rest);
+    if (!record)
+      return std::nullopt;
+    withoutRecord = std::string(prefix) + "u8" + std::string(rest);
+    text = withoutRecord;
+  }
+  auto parsed = bracketedParts<4>(text, prefix);
+  if (!parsed || parsed->second < 3)
+    return std::nullopt;
+  const auto &[parts, count] = *parsed;
+  auto elem = parseIRScalar(parts[0]);
+  auto ndim = parseCount(parts[1], 255);
+  if (!elem || !ndim)
     return std::nullopt;
   Layout layout;
   if (parts[2] == "C")
@@ -203,8 +240,21 @@ std::optional<Type> parseIRType(std::string_view text) {
       return std::nullopt;
   }
   if (record)
-    return Type::array(record, ndim, layout, space);
-  return Type::array(*elem, ndim, layout, space);
+    return Type::array(record, *ndim, layout, space);
+  return Type::array(*elem, *ndim, layout, space);
+}
+
+} // namespace
+
+std::optional<Type> parseIRType(std::string_view text) {
+  text = trim(text);
+  if (text == "void")
+    return Type::voidType();
+  if (auto k = parseIRScalar(text))
+    return Type::scalar(*k);
+  if (text.starts_with("vec<"))
+    return parseVectorType(text);
+  return parseArrayType(text);
 }
 
 } // namespace kaji::ir

@@ -109,6 +109,7 @@ public:
            "device function @" + function_.name() + " cannot return an array");
     if (function_.isKernel() && function_.inlining() != Function::Inlining::Default)
       fail(function_.location(), "kernel @" + function_.name() + " cannot be inlined");
+    verifyVectorType(function_.returnType(), function_.location());
     for (const auto &block : function_.blocks()) {
       blockNumbers_.emplace(block.get(), blockNumbers_.size());
       for (const auto &arg : block->arguments()) {
@@ -116,10 +117,17 @@ public:
           fail(function_.location(), "block argument of type void in @" + function_.name());
         if (std::string problem = recordProblem(arg->type().record()); !problem.empty())
           fail(function_.location(), problem + " in " + arg->type().str());
+        verifyVectorType(arg->type(), function_.location());
       }
       for (size_t i = 0; i < block->operations().size(); ++i)
         position_[block->operations()[i].get()] = i;
     }
+    // Numba passes no vector from the host: a kernel takes none.
+    if (function_.isKernel())
+      for (Type param : function_.paramTypes())
+        if (param.isVector())
+          fail(function_.location(),
+               "kernel @" + function_.name() + " cannot take a vector parameter " + param.str());
     for (const auto &block : function_.blocks())
       verifyBlock(*block);
   }
@@ -131,6 +139,42 @@ private:
 
   [[noreturn]] void fail(const Operation &op, const std::string &message) const {
     fail(op.location(), "'" + std::string(opcodeName(op.opcode())) + "' " + message);
+  }
+
+  // A vector has 1 to 4 lanes of an integer, f32 or f64: CUDA's vector types.
+  void verifyVectorType(Type type, const Location &loc) const {
+    if (!type.isVector())
+      return;
+    ScalarKind lane = type.scalarKind();
+    bool laneOk = isInteger(lane) || lane == ScalarKind::Float32 || lane == ScalarKind::Float64;
+    if (!laneOk || type.lanes() < 1 || type.lanes() > Type::kMaxLanes)
+      fail(loc, "vector type " + type.str() +
+                    " is not one of CUDA's: 1 to 4 lanes of an integer, f32 or f64");
+  }
+
+  // `make_vector` builds a vector from one operand per lane; `extract_lane` reads lane k.
+  void verifyVectorLanes(const Operation &op) {
+    expectResult(op, true);
+    bool build = op.opcode() == Opcode::MakeVector;
+    if (!build)
+      expectOperands(op, 1);
+    Type vector = build ? op.resultType() : op.operand(0)->type();
+    if (!vector.isVector())
+      fail(op, std::string(build ? "builds" : "takes") + " a vector, not " + vector.str());
+    Type lane = Type::scalar(vector.scalarKind());
+    if (build) {
+      expectNoAttr(op);
+      expectOperands(op, vector.lanes());
+      for (unsigned i = 0; i < op.numOperands(); ++i)
+        expectType(op, i, lane);
+      return;
+    }
+    expectAttr<int64_t>(op, "a lane number");
+    int64_t index = op.attrAs<int64_t>();
+    if (index < 0 || index >= int64_t(vector.lanes()))
+      fail(op, "lane " + std::to_string(index) + " is out of range for " + vector.str());
+    if (op.resultType() != lane)
+      fail(op, "returns " + lane.str() + ", not " + op.resultType().str());
   }
 
   void verifyBlock(const Block &block) {
@@ -531,6 +575,7 @@ private:
   }
 
   void verifyOperation(const Operation &op) {
+    verifyVectorType(op.resultType(), op.location());
     switch (op.opcode()) {
     case Opcode::Constant:
       return verifyConstant(op);
@@ -586,6 +631,9 @@ private:
     case Opcode::Real:
     case Opcode::Imag:
       return verifyComplexParts(op);
+    case Opcode::MakeVector:
+    case Opcode::ExtractLane:
+      return verifyVectorLanes(op);
     case Opcode::Math:
       return verifyMath(op);
     case Opcode::Libdevice:

@@ -41,6 +41,7 @@ from kaji.guvectorize import guvectorize
 from kaji.vectorize import vectorize
 from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
 from kaji.types import *  # noqa: F403 (Numba's type names: cuda.float32, ..., see its __all__)
+from kaji.vector_types import *  # noqa: F403 (cuda.float32x4, cuda.float4, ..., see its __all__)
 from kaji import types
 
 

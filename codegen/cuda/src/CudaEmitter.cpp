@@ -44,6 +44,9 @@ std::string arrayTypeName(ir::Type type) {
 }
 
 std::string typeName(ir::Type type) {
+  if (type.isVector())
+    return "kaji::vec<" + scalarTypeName(type.scalarKind()) + ", " + std::to_string(type.lanes()) +
+           ">";
   return type.isArray() ? arrayTypeName(type) : scalarTypeName(type.scalarKind());
 }
 
@@ -640,6 +643,14 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
     return assign(op, name(op.operand(0), op) + ".re");
   case Opcode::Imag:
     return assign(op, name(op.operand(0), op) + ".im");
+  case Opcode::MakeVector: {
+    std::vector<std::string> lanes;
+    for (const ir::Value *lane : op.operands())
+      lanes.push_back(name(lane, op));
+    return assign(op, typeName(op.resultType()) + "{" + commaSeparated(lanes) + "}");
+  }
+  case Opcode::ExtractLane:
+    return assign(op, name(op.operand(0), op) + "." + "xyzw"[op.attrAs<int64_t>() & 3]);
   case Opcode::Math:
     return assign(op, math(op));
   case Opcode::Libdevice:

@@ -284,6 +284,15 @@ template <class T> __device__ __forceinline__ T ffs(T x) {
   return sizeof(T) == 8 ? T(__ffsll(i64(x))) : T(__ffs(i32(S(x))));
 }
 
+// A CUDA vector value (kaji IR's vec<T, N>: float4 is vec<f32, 4>). kaji's own rather than
+// CUDA's float4...: CUDA 13 deprecates double4, longlong4 and ulonglong4 for renamed alignment
+// variants older toolkits lack, and nothing stores a vector in memory, so no layout must match.
+template <class T, int N> struct vec;
+template <class T> struct vec<T, 1> { T x; };
+template <class T> struct vec<T, 2> { T x, y; };
+template <class T> struct vec<T, 3> { T x, y, z; };
+template <class T> struct vec<T, 4> { T x, y, z, w; };
+
 // A strided array: data pointer, extents and byte strides, the kernel parameter ABI's parts.
 template <class T, int N> struct array {
   T *data;

@@ -40,10 +40,24 @@ TEST(Type, ArraySpelling) {
     EXPECT_EQ(parseIRType(text)->str(), text);
 }
 
+TEST(Type, VectorSpelling) {
+  Type float4 = Type::vector(ScalarKind::Float32, 4);
+  EXPECT_TRUE(float4.isVector());
+  EXPECT_FALSE(float4.isScalar() || float4.isFloat() || float4.isArray());
+  EXPECT_EQ(float4.scalarKind(), ScalarKind::Float32);
+  EXPECT_EQ(float4.lanes(), 4u);
+  EXPECT_EQ(float4.str(), "vec<f32, 4>");
+  EXPECT_NE(float4, Type::vector(ScalarKind::Float32, 3));
+  EXPECT_NE(float4, Type::vector(ScalarKind::Int32, 4));
+  for (std::string_view text : {"vec<f32, 4>", "vec<i8, 1>", "vec<u64, 3>"})
+    EXPECT_EQ(parseIRType(text)->str(), text);
+}
+
 TEST(Type, RejectsMalformedSpellings) {
   for (std::string_view text :
        {"", "f33", "float32", "array<f32>", "array<f32, 1>", "array<f32, x, C>", "array<f32, 1, D>",
         "array<f32, 1, C, heap>", "array<f32, 1, C, shared, x>", "array<f32, 300, C>",
-        "array<void, 1, C>", "array<f32, 1, C"})
+        "array<void, 1, C>", "array<f32, 1, C", "vec<f32>", "vec<f32, 0>", "vec<f32, 5>",
+        "vec<float32, 2>", "vec<f32, 2, 3>", "vec<f32, 2"})
     EXPECT_EQ(parseIRType(text), std::nullopt) << text;
 }

@@ -19,6 +19,10 @@ public:
   Value *intConstant(Type type, int64_t value);
   Value *floatConstant(Type type, double value);
   Value *boolConstant(bool value);
+  // Zero (false) of a real scalar type, or the vector of zero lanes.
+  Value *zero(Type type);
+  Value *makeVector(Type type, std::vector<Value *> lanes);
+  Value *extractLane(Value *vector, unsigned lane);
   Value *binary(Opcode op, Value *lhs, Value *rhs);      // result has lhs's type
   Value *unary(Opcode op, Value *operand);               // result has operand's type
   Value *cmp(CmpPredicate pred, Value *lhs, Value *rhs); // result bool

@@ -39,13 +39,15 @@ enum class Opcode : uint8_t {
   Neg,
   Not, // bitwise invert; logical not on bool
   Abs,
-  Cmp,       // attr CmpPredicate; result bool; float compares are ordered except ne
-  Select,    // (bool cond, a, b)
-  Cast,      // scalar conversion to the result type (float->int truncates toward zero)
-  Complex,   // (re, im) of a complex type's float kind -> that complex number
-  Real,      // complex -> its real part
-  Imag,      // complex -> its imaginary part
-  Math,      // attr string: libm name ("sqrt", "atan2", "isnan", ...); see docs/ir.md
+  Cmp,         // attr CmpPredicate; result bool; float compares are ordered except ne
+  Select,      // (bool cond, a, b)
+  Cast,        // scalar conversion to the result type (float->int truncates toward zero)
+  Complex,     // (re, im) of a complex type's float kind -> that complex number
+  Real,        // complex -> its real part
+  Imag,        // complex -> its imaginary part
+  MakeVector,  // (lane x n) -> vec<T, n>: a CUDA vector value from its lanes x, y, z, w
+  ExtractLane, // (vec<T, n>) attr int64_t lane -> T
+  Math,        // attr string: libm name ("sqrt", "atan2", "isnan", ...); see docs/ir.md
   Bits,      // attr string: "popc", "brev", "clz" or "ffs" of an integer; result the operand's type
   Libdevice, // attr string: a libdevice function, ".N" selecting value N (Libdevice.h)
   // GPU model

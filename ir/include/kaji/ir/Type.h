@@ -1,4 +1,5 @@
-// kaji IR types: scalars and strided arrays of scalars or records. Value semantics, cheap to copy.
+// kaji IR types: scalars, short vectors and strided arrays of scalars or records. Value
+// semantics, cheap to copy.
 #pragma once
 
 #include <cstdint>
@@ -58,11 +59,16 @@ std::optional<ScalarKind> scalarKindFromName(std::string_view name);
 
 class Type {
 public:
-  enum class Kind : uint8_t { Void, Scalar, Array };
+  enum class Kind : uint8_t { Void, Scalar, Vector, Array };
+
+  // The lane counts a vector may have (CUDA's vector types: float1 ... float4).
+  static constexpr unsigned kMaxLanes = 4;
 
   Type() = default; // void
   static Type voidType() { return Type(); }
   static Type scalar(ScalarKind k);
+  // A CUDA vector value (float32x4 ...): `lanes` (1..kMaxLanes) values of the real scalar `lane`.
+  static Type vector(ScalarKind lane, unsigned lanes);
   static Type array(ScalarKind elem, unsigned ndim, Layout layout = Layout::Any,
                     MemorySpace space = MemorySpace::Global);
   // An array whose elements are records (RecordType.h).
@@ -72,6 +78,7 @@ public:
   Kind kind() const { return kind_; }
   bool isVoid() const { return kind_ == Kind::Void; }
   bool isScalar() const { return kind_ == Kind::Scalar; }
+  bool isVector() const { return kind_ == Kind::Vector; }
   bool isArray() const { return kind_ == Kind::Array; }
   bool isBool() const { return isScalar() && scalar_ == ScalarKind::Bool; }
   bool isInteger() const { return isScalar() && ir::isInteger(scalar_); }
@@ -79,8 +86,11 @@ public:
   bool isComplex() const { return isScalar() && ir::isComplex(scalar_); }
   bool isSignedInteger() const { return isInteger() && ir::isSigned(scalar_); }
 
-  // The scalar kind of a scalar, or the element kind of an array of scalars.
+  // The scalar kind of a scalar, the lane kind of a vector, or the element kind of an array
+  // of scalars.
   ScalarKind scalarKind() const { return scalar_; }
+  // A vector's lane count.
+  unsigned lanes() const { return lanes_; }
   // The element record of an array of records, else null.
   const RecordType *record() const { return record_; }
   bool isRecordArray() const { return record_ != nullptr; }
@@ -90,7 +100,7 @@ public:
   Layout layout() const { return layout_; }
   MemorySpace memorySpace() const { return space_; }
 
-  // IR spelling: "f32", "void", "array<f32, 2, C>", "array<f32, 1, any, shared>",
+  // IR spelling: "f32", "void", "vec<f32, 4>", "array<f32, 2, C>", "array<f32, 1, any, shared>",
   // "array<record<8, align 4, x: f32 at 0, y: i32 at 4>, 1, C>".
   std::string str() const;
 
@@ -101,6 +111,7 @@ private:
   ScalarKind scalar_ = ScalarKind::Bool;
   const RecordType *record_ = nullptr; // interned: equal records are one pointer
   uint8_t ndim_ = 0;
+  uint8_t lanes_ = 0;
   Layout layout_ = Layout::Any;
   MemorySpace space_ = MemorySpace::Global;
 };

@@ -1,0 +1,293 @@
+"""CUDA vector types as Numba has them (numba.cuda.vector_types): `cuda.float32x4(...)` and
+CUDA C's aliases (`cuda.float4`, `cuda.int2`, `cuda.double3`, ...), built from numbers and from
+smaller vectors of the same lane type, lanes read as `.x .y .z .w`, vectors as kernel locals
+(assigned in branches and loops) and tuple elements, as arguments and results of device
+functions (also inside returned tuples), vector types as compile-time arguments. Each kernel
+writes the lanes it reads into an array, compared with what numpy computes on the host."""
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda
+from kaji.cuda import float32x2, float32x4, int32x2, int32x3, uint8x2, uint8x4
+
+def outputs(jit, kernel, x, shape):
+    """What one thread of `kernel(out, x)` writes into a zeroed `out` of x's dtype."""
+    out = np.zeros(shape, dtype=x.dtype)
+    jit(kernel)[1, 1](out, x)
+    return out
+
+
+LANE_TYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+              "float32", "float64"]
+
+
+def four_lanes(vector):
+    def kernel(out, x):
+        v = vector(x[0], x[1], x[2], x[3])
+        out[0] = v.x
+        out[1] = v.y
+        out[2] = v.z
+        out[3] = v.w
+    return kernel
+
+
+@pytest.mark.parametrize("lane", LANE_TYPES)
+def test_every_lane_type_reads_back_its_lanes(jit, lane):
+    dtype = np.dtype(lane)
+    x = np.array([1, 100, 7, 3] if dtype.kind == "u" else [1, -100, 7, -3], dtype=dtype)
+    if dtype.kind == "f":
+        x = x + dtype.type(0.25)
+    kernel = four_lanes(getattr(cuda, f"{lane}x4"))
+    np.testing.assert_array_equal(outputs(jit, kernel, x, 4), x)
+
+
+def one_lane(out, x):
+    v = cuda.int32x1(x[0])
+    out[0] = v.x
+
+
+def two_lanes(out, x):
+    v = cuda.int32x2(x[0], x[1])
+    out[0] = v.x
+    out[1] = v.y
+
+
+def three_lanes(out, x):
+    v = int32x3(x[0], x[1], x[2])
+    out[0] = v.x
+    out[1] = v.y
+    out[2] = v.z
+
+
+@pytest.mark.parametrize("kernel, lanes", [(one_lane, 1), (two_lanes, 2), (three_lanes, 3)])
+def test_every_lane_count(jit, kernel, lanes):
+    x = np.array([5, -6, 7], dtype=np.int32)[:lanes].copy()
+    np.testing.assert_array_equal(outputs(jit, kernel, x, lanes), x)
+
+
+def test_cuda_c_names_alias_numbas():
+    assert cuda.float4 is cuda.float32x4
+    assert cuda.double2 is cuda.float64x2
+    assert cuda.int3 is cuda.int32x3
+    assert cuda.uint1 is cuda.uint32x1
+    assert cuda.char2 is cuda.int8x2 and cuda.uchar4 is cuda.uint8x4
+    assert cuda.short3 is cuda.int16x3 and cuda.ushort3 is cuda.uint16x3
+    assert cuda.long4 is cuda.int64x4 and cuda.longlong4 is cuda.int64x4
+    assert cuda.ulong2 is cuda.uint64x2 and cuda.ulonglong2 is cuda.uint64x2
+
+
+def aliases(out, x):
+    f = cuda.float4(x[0], x[1], x[2], x[3])
+    d = cuda.double2(f.x, f.w)
+    c = cuda.char3(1, -2, 3)
+    out[0] = f.y
+    out[1] = d.y
+    out[2] = c.y
+
+
+def test_cuda_c_names_build_vectors(jit):
+    x = np.array([1.5, 2.5, 3.5, 4.5], dtype=np.float64)
+    np.testing.assert_array_equal(outputs(jit, aliases, x, 3), [2.5, 4.5, -2.0])
+
+
+def from_vectors(out, x):
+    xy = float32x2(x[0], x[1])
+    zw = float32x2(x[2], x[3])
+    v = float32x4(xy, zw)
+    w = float32x4(x[4], xy, x[5])
+    u = float32x4(cuda.float32x1(x[6]), cuda.float32x3(zw, x[7]))
+    for i, lanes in enumerate((v, w, u)):
+        out[i, 0] = lanes.x
+        out[i, 1] = lanes.y
+        out[i, 2] = lanes.z
+        out[i, 3] = lanes.w
+
+
+def test_built_from_smaller_vectors_and_numbers(jit):
+    x = np.arange(1, 9, dtype=np.float32)
+    np.testing.assert_array_equal(outputs(jit, from_vectors, x, (3, 4)),
+                                  [[1, 2, 3, 4], [5, 1, 2, 6], [7, 3, 4, 8]])
+
+
+def converted_lanes(out, x):
+    i = int32x3(x[0], x[1], 7)
+    f = float32x2(1, x[2])
+    b = uint8x2(x[3], True)
+    out[0] = i.x
+    out[1] = i.y
+    out[2] = i.z
+    out[3] = f.x
+    out[4] = f.y
+    out[5] = b.x
+    out[6] = b.y
+
+
+def test_numbers_convert_to_the_lane_type(jit):
+    x = np.array([2.75, -2.75, 0.1, 200.75])
+    expected = [2, -2, 7, 1, np.float32(0.1), 200, 1]
+    np.testing.assert_array_equal(outputs(jit, converted_lanes, x, 7), expected)
+
+
+def branch_and_loop(out, x, flag):
+    if flag:
+        v = float32x2(x[0], x[1])
+    else:
+        v = float32x2(x[1], x[0])
+    u = float32x2(x[0], x[1]) if flag else float32x2(x[1], x[0])
+    total = float32x2(0, 1)
+    for i in range(x.size):
+        total = float32x2(total.x + x[i], total.y * 2)
+    out[0] = v.x
+    out[1] = v.y
+    out[2] = total.x
+    out[3] = total.y
+    out[4] = u.x
+    out[5] = u.y
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_locals_in_branches_loops_and_conditional_expressions(jit, flag):
+    x = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+    out = np.zeros(6, dtype=np.float32)
+    jit(branch_and_loop)[1, 1](out, x, flag)
+    first, second = (x[0], x[1]) if flag else (x[1], x[0])
+    np.testing.assert_array_equal(out, [first, second, x.sum(), 2 ** x.size, first, second])
+
+
+@cuda.jit(device=True)
+def swapped(v):
+    return float32x2(v.y, v.x)
+
+
+@cuda.jit(device=True)
+def length_squared(v):
+    return v.x * v.x + v.y * v.y
+
+
+@cuda.jit(device=True)
+def larger(a, b):
+    if length_squared(a) >= length_squared(b):
+        return a
+    return b
+
+
+@cuda.jit(device=True)
+def widened(v, z):
+    return float32x4(v, z, z)
+
+
+def through_device_functions(out, x):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        a = float32x2(x[i, 0], x[i, 1])
+        b = swapped(a)
+        c = larger(a, float32x2(x[i, 2], x[i, 3]))
+        d = widened(b, length_squared(c))
+        out[i, 0] = b.x
+        out[i, 1] = b.y
+        out[i, 2] = c.x
+        out[i, 3] = c.y
+        out[i, 4] = d.z
+
+
+def test_device_functions_take_and_return_vectors(jit):
+    x = np.array([[1, 2, 3, 4], [5, 6, 1, 1], [-3, 0, 0, 2]], dtype=np.float32)
+    out = np.zeros((3, 5), dtype=np.float32)
+    jit(through_device_functions)[1, 3](out, x)
+    a, b = x[:, :2], x[:, 2:]
+    keep_a = (a * a).sum(axis=1) >= (b * b).sum(axis=1)
+    c = np.where(keep_a[:, None], a, b)
+    np.testing.assert_array_equal(out[:, :2], a[:, ::-1])
+    np.testing.assert_array_equal(out[:, 2:4], c)
+    np.testing.assert_array_equal(out[:, 4], (c * c).sum(axis=1))
+
+
+@cuda.jit(device=True)
+def split(v):
+    return float32x2(v.x, v.y), v.z, (int32x2(v.w, v.x), v.w)
+
+
+@cuda.jit(device=True)
+def splat(vector, a):
+    return vector(a, a)
+
+
+def tuples_and_type_arguments(out, x):
+    v = float32x4(x[0], x[1], x[2], x[3])
+    xy, z, (wx, w) = split(v)
+    pair = (xy, wx)
+    s = splat(cuda.float32x2, x[0])
+    i = splat(cuda.int2, 7)
+    out[0] = xy.y
+    out[1] = z
+    out[2] = wx.x
+    out[3] = wx.y
+    out[4] = w
+    out[5] = pair[1].y
+    out[6] = s.y
+    out[7] = i.x
+
+
+def test_tuples_of_vectors_and_vector_types_as_arguments(jit):
+    x = np.array([1.5, 2.5, 3.5, 4.5], dtype=np.float32)
+    np.testing.assert_array_equal(outputs(jit, tuples_and_type_arguments, x, 8),
+                                  [2.5, 3.5, 4, 1, 4.5, 1, 1.5, 7])
+
+
+def test_constructors_are_kernel_only():
+    with pytest.raises(TypeError, match="only be used inside a kaji kernel"):
+        cuda.float32x4(1, 2, 3, 4)
+
+
+def too_few_lanes(out):
+    v = float32x4(out[0], out[1], out[2])
+    out[0] = v.x
+
+
+def mixed_lane_types(out):
+    v = float32x4(int32x2(1, 2), out[0], out[1])
+    out[0] = v.x
+
+
+def missing_lane(out):
+    v = float32x2(out[0], out[1])
+    out[0] = v.z
+
+
+def lane_assigned(out):
+    v = float32x2(out[0], out[1])
+    v.x = 3.0
+    out[0] = v.x
+
+
+def vector_arithmetic(out):
+    v = float32x2(out[0], out[1])
+    w = v + v
+    out[0] = w.x
+
+
+def vector_and_number(out):
+    v = float32x2(out[0], out[1]) if out[2] > 0 else out[3]
+    out[0] = v.x
+
+
+def uint8_vector_from_complex(out):
+    v = uint8x4(1j, 2, 3, 4)
+    out[0] = v.x
+
+
+@pytest.mark.parametrize("kernel, message", [
+    (too_few_lanes, r"float32x4\(\) needs 4 lanes in all, got 3 in 'float32x4\(out\[0\], "),
+    (mixed_lane_types, r"float32x4\(\) takes numbers and float32 vectors, not 'int32x2'"),
+    (missing_lane, r"'float32x2' has no attribute 'z'; its lanes are \.x, \.y"),
+    (lane_assigned, r"cannot assign to attribute 'v\.x'"),
+    (vector_arithmetic, r"cannot add 'float32x2' and 'float32x2' in 'v \+ v'"),
+    (vector_and_number, r"a vector and a number cannot be combined in 'float32x2\(out\[0\], "),
+    (uint8_vector_from_complex, r"uint8x4\(\) takes numbers and uint8 vectors, not 'complex128'"),
+])
+def test_misuse_is_a_compile_error(jit, kernel, message):
+    out = np.zeros(4, dtype=np.float32)
+    with pytest.raises(kaji.CompileError, match=message):
+        jit(kernel)[1, 1](out)
