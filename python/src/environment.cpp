@@ -62,7 +62,11 @@ frontend::GlobalValue EnvironmentBuilder::deviceArray(const std::string &name,
   ArrayView view;
   bool onHost = false;
   if (const DeviceArray *kajiArray = cppObjectIf<DeviceArray>(array)) {
-    view.element = kajiArray->element();
+    if (kajiArray->element().record)
+      throw py::type_error("the global device array '" + name +
+                           "' holds records, which a kernel cannot capture: pass it as an "
+                           "argument");
+    view.element = kajiArray->element().scalar;
     view.data = kajiArray->data();
     view.shape = kajiArray->shape();
     view.strides = kajiArray->strides();

@@ -282,7 +282,7 @@ def uint8_vector_from_complex(out):
     (too_few_lanes, r"float32x4\(\) needs 4 lanes in all, got 3 in 'float32x4\(out\[0\], "),
     (mixed_lane_types, r"float32x4\(\) takes numbers and float32 vectors, not 'int32x2'"),
     (missing_lane, r"'float32x2' has no attribute 'z'; its lanes are \.x, \.y"),
-    (lane_assigned, r"cannot assign to attribute 'v\.x'"),
+    (lane_assigned, r"cannot assign to 'v\.x'"),
     (vector_arithmetic, r"cannot add 'float32x2' and 'float32x2' in 'v \+ v'"),
     (vector_and_number, r"a vector and a number cannot be combined in 'float32x2\(out\[0\], "),
     (uint8_vector_from_complex, r"uint8x4\(\) takes numbers and uint8 vectors, not 'complex128'"),

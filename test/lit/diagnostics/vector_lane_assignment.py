@@ -8,4 +8,4 @@ def k(a):
     v.x = a[2]
     a[0] = v.x
 
-# CHECK: {{.*}}vector_lane_assignment.py:8:5: error: cannot assign to attribute 'v.x'
+# CHECK: {{.*}}vector_lane_assignment.py:8:5: error: cannot assign to 'v.x'
