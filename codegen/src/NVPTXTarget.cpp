@@ -273,19 +273,25 @@ void NVPTXTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &, 
 // differential, seed 1013 #272 on the H100). Narrower results clamp the 32-bit one as integers.
 llvm::Value *NVPTXTarget::emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
                                              llvm::Type *toType, bool toSigned) const {
-  // [source is double][result is 64-bit][result is signed]
-  static constexpr llvm::Intrinsic::ID kRoundTowardZero[2][2][2] = {
-      {{llvm::Intrinsic::nvvm_f2ui_rz, llvm::Intrinsic::nvvm_f2i_rz},
-       {llvm::Intrinsic::nvvm_f2ull_rz, llvm::Intrinsic::nvvm_f2ll_rz}},
-      {{llvm::Intrinsic::nvvm_d2ui_rz, llvm::Intrinsic::nvvm_d2i_rz},
-       {llvm::Intrinsic::nvvm_d2ull_rz, llvm::Intrinsic::nvvm_d2ll_rz}}};
+  // One saturating cvt.rzi, as inline assembly: LLVM's NVPTX InstCombine turns the
+  // llvm.nvvm.d2i.rz-style intrinsics into fptosi, whose out-of-range result is poison, so
+  // `int16(float64(x))` of a large int64 x folded to a truncation of x. LLVM's own
+  // fptosi.sat expands to max/min clamps, which ptxas reordered with a kernel's min (NaN lost,
+  // program differential seed 1013 #272).
   unsigned width = toType->getIntegerBitWidth();
-  llvm::Value *converted = builder.CreateIntrinsic(
-      kRoundTowardZero[value->getType()->isDoubleTy()][width == 64][toSigned], {}, {value});
-  // The conversion saturates, but NaN gives the integer minimum (0x80000000...) for a double
-  // source or a 64-bit result on sm_90, so NaN is sent to 0 here.
+  bool fromDouble = value->getType()->isDoubleTy();
+  bool to64 = width == 64;
+  llvm::Type *resultType = to64 ? builder.getInt64Ty() : builder.getInt32Ty();
+  std::string instruction = std::string("cvt.rzi.") + (toSigned ? "s" : "u") +
+                            (to64 ? "64" : "32") + (fromDouble ? ".f64" : ".f32") + " $0, $1;";
+  std::string constraints = std::string(to64 ? "=l" : "=r") + (fromDouble ? ",d" : ",f");
+  auto *convert =
+      llvm::InlineAsm::get(llvm::FunctionType::get(resultType, {value->getType()}, false),
+                           instruction, constraints, false);
+  llvm::Value *converted = builder.CreateCall(convert, {value});
+  // PTX gives NaN as 0, which is kaji's rule too; the select keeps that explicit.
   converted = builder.CreateSelect(builder.CreateFCmpUNO(value, value),
-                                   llvm::ConstantInt::get(converted->getType(), 0), converted);
+                                   llvm::ConstantInt::get(resultType, 0), converted);
   if (width >= 32)
     return converted;
   llvm::Type *wide = converted->getType();

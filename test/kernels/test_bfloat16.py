@@ -180,13 +180,16 @@ def test_promotion(jit):
 
 
 def test_promotion_keeps_weak_floats_in_bfloat16(jit):
+    # Two statements, not a * 0.1 + 1e-3: the cuda targets may fuse that into one fma.
     def kernel(out, a):
-        out[0] = a[0] * 0.1 + 1e-3
+        out[0] = a[0] * 0.1
+        out[1] = a[0] + 1e-3
 
     a = np.array([3.0], bf16)
-    out = np.zeros(1, np.float64)
+    out = np.zeros(2, np.float64)
     jit(kernel)[1, 1](out, a)
-    assert out[0] == float(a[0] * bf16(0.1) + bf16(1e-3))
+    assert out[0] == float(a[0] * bf16(0.1))
+    assert out[1] == float(a[0] + bf16(1e-3)) == 3.0
 
 
 def scalar_kernel(out, x, y):

@@ -39,3 +39,17 @@ def test_conversion_saturates_and_gives_zero_for_nan(jit, target, dtype, source)
     wide = np.nan_to_num(x.astype(np.float64), nan=0.0, posinf=np.inf, neginf=-np.inf)
     expected = [info.max if v >= info.max else info.min if v <= info.min else int(v) for v in wide]
     np.testing.assert_array_equal(out, np.array(expected, dtype=dtype))
+
+
+def through_float64(out, x):
+    for i in range(x.size):
+        out[i] = np.int16(np.float64(x[i]))
+
+
+def test_a_large_integer_through_float64_saturates(jit):
+    # LLVM's NVPTX InstCombine made the cvt intrinsic an fptosi and folded fptosi(sitofp x)
+    # into a truncation of x: int16(float64(2**63 - 2)) gave -2 on cuda (H100 differential).
+    x = np.array([2**63 - 2, -2**63, 40000, -40000, 12345], dtype=np.int64)
+    out = np.zeros(x.size, dtype=np.int16)
+    jit(through_float64)[1, 1](out, x)
+    np.testing.assert_array_equal(out, [32767, -32768, 32767, -32768, 12345])

@@ -97,12 +97,13 @@ def scale_velocities(p, factor):
 
 
 def test_writes_into_array_and_nested_fields(jit):
+    # A factor of 2 keeps v * 2 + 1 exact either way: the cuda targets may fuse it into an fma.
     p = particles(100, 4)
     expected = p.copy()
-    expected["v"] *= np.float32(2.5)
+    expected["v"] *= np.float32(2)
     expected["v"][:, 0] += 1
     expected["home"]["ix"] = np.arange(100)
-    jit(scale_velocities)[1, 128](p, np.float32(2.5))
+    jit(scale_velocities)[1, 128](p, np.float32(2))
     np.testing.assert_array_equal(p, expected)
 
 
