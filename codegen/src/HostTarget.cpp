@@ -278,6 +278,11 @@ void HostTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &loc
     builder.CreateRet(llvm::Constant::getNullValue(result));
 }
 
+llvm::Value *HostTarget::emitFloatChoice(llvm::IRBuilderBase &builder, llvm::Value *condition,
+                                         llvm::Value *ifTrue, llvm::Value *ifFalse) const {
+  return builder.CreateSelect(condition, ifTrue, ifFalse);
+}
+
 llvm::Value *HostTarget::emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
                                             llvm::Type *toType, bool toSigned) const {
   auto intrinsic = toSigned ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;

@@ -47,6 +47,8 @@ public:
   void emitRaise(llvm::IRBuilderBase &builder, const ir::Location &location,
                  const std::string &function, const std::string &exception,
                  uint32_t number) const override;
+  llvm::Value *emitFloatChoice(llvm::IRBuilderBase &builder, llvm::Value *condition,
+                               llvm::Value *ifTrue, llvm::Value *ifFalse) const override;
   llvm::Value *emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
                                   llvm::Type *toType, bool toSigned) const override;
   std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const override;

@@ -772,7 +772,8 @@ llvm::Value *FunctionLowering::lowerBinary(const ir::Operation &op) {
       takeRhs = isMin ? builder_.CreateICmpSLT(rhs, lhs) : builder_.CreateICmpSGT(rhs, lhs);
     else
       takeRhs = isMin ? builder_.CreateICmpULT(rhs, lhs) : builder_.CreateICmpUGT(rhs, lhs);
-    return builder_.CreateSelect(takeRhs, rhs, lhs, isMin ? "min" : "max");
+    return isFloat ? target_.emitFloatChoice(builder_, takeRhs, rhs, lhs)
+                   : builder_.CreateSelect(takeRhs, rhs, lhs, isMin ? "min" : "max");
   }
   case Opcode::And:
     requireInteger();

@@ -310,6 +310,30 @@ llvm::Value *NVPTXTarget::emitFloatToInteger(llvm::IRBuilderBase &builder, llvm:
   return builder.CreateTrunc(converted, toType);
 }
 
+// NVPTX's instruction selection turns select(b < a, b, a) into min.f64 (also a select between
+// the bits, once InstCombine folds the bitcasts), which gives -0.0 for Python's min(0.0, -0.0)
+// (0.0; H100 differential): the choice is one selp in inline assembly. 16-bit floats are
+// chosen as their bits.
+llvm::Value *NVPTXTarget::emitFloatChoice(llvm::IRBuilderBase &builder, llvm::Value *condition,
+                                          llvm::Value *ifTrue, llvm::Value *ifFalse) const {
+  llvm::Type *floatType = ifTrue->getType();
+  unsigned width = floatType->getPrimitiveSizeInBits();
+  llvm::Type *registerType = width == 16 ? builder.getInt16Ty() : floatType;
+  const char *kind = width == 16 ? "b16" : width == 32 ? "f32" : "f64";
+  std::string constraint = width == 16 ? "h" : width == 32 ? "f" : "d";
+  std::string instruction = std::string("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $3, 0;\n\tselp.") +
+                            kind + " $0, $1, $2, p;\n\t}";
+  auto *select = llvm::InlineAsm::get(
+      llvm::FunctionType::get(registerType, {registerType, registerType, builder.getInt32Ty()},
+                              false),
+      instruction, "=" + constraint + "," + constraint + "," + constraint + ",r", false);
+  llvm::Value *chosen =
+      builder.CreateCall(select, {builder.CreateBitCast(ifTrue, registerType),
+                                  builder.CreateBitCast(ifFalse, registerType),
+                                  builder.CreateZExt(condition, builder.getInt32Ty())});
+  return builder.CreateBitCast(chosen, floatType);
+}
+
 std::string NVPTXTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {
   return "__nv_" + std::string(name) + (kind == ir::ScalarKind::Float32 ? "f" : "");
 }

@@ -44,6 +44,8 @@ public:
                  uint32_t number) const override;
   llvm::Value *emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
                                   llvm::Type *toType, bool toSigned) const override;
+  llvm::Value *emitFloatChoice(llvm::IRBuilderBase &builder, llvm::Value *condition,
+                               llvm::Value *ifTrue, llvm::Value *ifFalse) const override;
   std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const override;
   llvm::Value *emitLibdevice(llvm::IRBuilderBase &builder, const ir::LibdeviceFunction &function,
                              size_t value, llvm::ArrayRef<llvm::Value *> args,

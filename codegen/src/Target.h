@@ -118,6 +118,11 @@ public:
   virtual llvm::Value *emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
                                           llvm::Type *toType, bool toSigned) const = 0;
 
+  // `condition ? ifTrue : ifFalse` of two floats, exactly: Python's min and max pick an
+  // operand, signed zeros included.
+  virtual llvm::Value *emitFloatChoice(llvm::IRBuilderBase &builder, llvm::Value *condition,
+                                       llvm::Value *ifTrue, llvm::Value *ifFalse) const = 0;
+
   // Symbol of the library function computing the libm function `name` (e.g. "sin",
   // "atan2") for `kind` (Float32 or Float64) — used for math the lowering cannot
   // express as a target-independent LLVM intrinsic.

@@ -838,6 +838,8 @@ std::string FunctionEmitter::binary(const ir::Operation &op) {
     // Python's min(a, b) is `b < a ? b : a`, literally (which operand wins for NaN).
     const char *symbol = op.opcode() == Opcode::Min ? " < " : " > ";
     std::string test = isHalf ? "f32(" + b + ")" + symbol + "f32(" + a + ")" : b + symbol + a;
+    if (kind == ScalarKind::Float32 || kind == ScalarKind::Float64)
+      return "kaji::choose(" + test + ", " + b + ", " + a + ")";
     return test + " ? " + b + " : " + a;
   }
   case Opcode::And:
