@@ -471,8 +471,7 @@ Operand FunctionLowerer::mergeVectors(ir::Block *merge, const std::vector<ir::Bl
   return Operand::vector(argument);
 }
 
-ScalarType FunctionLowerer::lowerUnevaluated(const Expr &expr, ir::Block *origin,
-                                             const Expr &node) {
+template <class Lowering> auto FunctionLowerer::inScratch(ir::Block *origin, Lowering &&lowerIt) {
   ir::Block *resume = builder_.block();
   auto &blocks = function_->blocks();
   size_t first = blocks.size();
@@ -480,13 +479,22 @@ ScalarType FunctionLowerer::lowerUnevaluated(const Expr &expr, ir::Block *origin
   ssa_->readAs(scratch, origin);
   enter(scratch);
   ir::Module *callees = std::exchange(callees_, &context_.scratch());
-  ScalarType type = combinableType(lower(expr), node);
+  auto result = lowerIt();
   callees_ = callees;
   for (size_t i = first; i < blocks.size(); ++i)
     ssa_->discard(blocks[i].get());
   blocks.erase(blocks.begin() + std::ptrdiff_t(first), blocks.end());
   enter(resume);
-  return type;
+  return result;
+}
+
+ScalarType FunctionLowerer::lowerUnevaluated(const Expr &expr, ir::Block *origin,
+                                             const Expr &node) {
+  return inScratch(origin, [&] { return combinableType(lower(expr), node); });
+}
+
+void FunctionLowerer::checkUnevaluated(const Expr &expr, ir::Block *origin) {
+  inScratch(origin, [&] { return lower(expr); });
 }
 
 Operand FunctionLowerer::lowerBoolOp(const BoolOpExpr &expr) {
@@ -602,6 +610,7 @@ ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs
 }
 
 Operand FunctionLowerer::lowerCompare(const CompareExpr &expr) {
+  ir::Block *origin = builder_.block();
   Operand left = lower(*expr.left);
   if (expr.ops.size() == 1)
     return Operand::scalar(compareValues(expr.ops[0], left, lower(*expr.comparators[0]), expr));
@@ -623,8 +632,13 @@ Operand FunctionLowerer::lowerCompare(const CompareExpr &expr) {
     ssa_->setIncoming(result, block, no);
     ssa_->seal(next);
     enter(next);
-    if (!reachable())
-      break; // a comparison that is constantly false ends the chain
+    if (!reachable()) {
+      // A comparison that is constantly false ends the chain; what follows is still
+      // checked, as an unevaluated operand of `and` is (`u32 ^ 2**64-1` is an error there).
+      for (size_t rest = i + 1; rest < expr.ops.size(); ++rest)
+        checkUnevaluated(*expr.comparators[rest], origin);
+      break;
+    }
     left = right;
   }
   ssa_->seal(merge);

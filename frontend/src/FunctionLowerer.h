@@ -362,6 +362,12 @@ private:
   // type-checked) reading variables as `origin` does, and its code is discarded; device
   // functions it calls are lowered for their types into the scratch module, not emitted.
   ScalarType lowerUnevaluated(const Expr &expr, ir::Block *origin, const Expr &node);
+  // `expr` lowered as lowerUnevaluated does, for its errors only (a chained comparison's
+  // operands after a constantly false link).
+  void checkUnevaluated(const Expr &expr, ir::Block *origin);
+  // Runs `lowerIt` in a scratch block reading variables as `origin` does, then discards the
+  // code it made.
+  template <class Lowering> auto inScratch(ir::Block *origin, Lowering &&lowerIt);
   std::optional<int64_t> constantInt(const Operand &value) const;
   Operand intConstant(ir::ScalarKind kind, int64_t value, bool weak = false);
   Operand floatConstant(ir::ScalarKind kind, double value, bool weak = false);
