@@ -181,18 +181,16 @@ template <class F> __device__ __forceinline__ F float_mod(F a, F b) {
 // one between the bits) into min.f64/max.f64, which gives -0.0 for min(0.0, -0.0) where
 // Python gives 0.0. A host compiler testing the arithmetic has no PTX: a plain select there.
 #ifdef __CUDA_ARCH__
-__device__ __forceinline__ f32 choose(bool take_b, f32 b, f32 a) {
-  f32 chosen;
-  asm("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %3, 0;\n\tselp.f32 %0, %1, %2, p;\n\t}"
-      : "=f"(chosen)
-      : "f"(b), "f"(a), "r"(int(take_b)));
-  return chosen;
-}
-__device__ __forceinline__ f64 choose(bool take_b, f64 b, f64 a) {
-  f64 chosen;
-  asm("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %3, 0;\n\tselp.f64 %0, %1, %2, p;\n\t}"
-      : "=d"(chosen)
-      : "d"(b), "d"(a), "r"(int(take_b)));
+template <class F> __device__ __forceinline__ F choose(bool take_b, F b, F a) {
+  F chosen;
+  if constexpr (sizeof(F) == 4)
+    asm("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %3, 0;\n\tselp.f32 %0, %1, %2, p;\n\t}"
+        : "=f"(chosen)
+        : "f"(b), "f"(a), "r"(int(take_b)));
+  else
+    asm("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %3, 0;\n\tselp.f64 %0, %1, %2, p;\n\t}"
+        : "=d"(chosen)
+        : "d"(b), "d"(a), "r"(int(take_b)));
   return chosen;
 }
 #else
