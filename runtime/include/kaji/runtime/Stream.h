@@ -11,7 +11,8 @@ class Driver;
 class Stream {
 public:
   Stream();
-  // A new stream on the selected device that does not synchronize with the default stream.
+  // A new blocking stream on the selected device, as Numba's: work on the legacy default
+  // stream waits for it, and it for the legacy default stream.
   static Stream create();
   // A stream another library made (or the pseudo-handle CU_STREAM_LEGACY or
   // CU_STREAM_PER_THREAD), taken to be on the selected device; the other library keeps
