@@ -1,30 +1,25 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of test/fuzz into build-fuzz/ (clang-19, -DKAJI_FUZZ=ON) and
-# runs each (or those FUZZ_TARGETS names, e.g. FUZZ_TARGETS="parser lowering") for
-# SECONDS_PER_TARGET (default 60, what CI runs; a long local run is
-# `bash scripts/fuzz.sh 3600`). Further arguments go to every fuzzer, e.g. `-fork=1
-# -ignore_crashes=1` to go on past a finding. Exits non-zero on any finding: a crash, a
+# Builds the libFuzzer targets of test/fuzz into build-sanitize/ (scripts/instrumented_build.sh:
+# assertions on, so every assert is a check) and runs each (or those FUZZ_TARGETS names, e.g.
+# FUZZ_TARGETS="parser lowering") for SECONDS_PER_TARGET (default 60, what CI runs; a long
+# local run is `bash scripts/fuzz.sh 3600`). Further arguments go to every fuzzer, e.g.
+# `-fork=1 -ignore_crashes=1` to go on past a finding. Exits non-zero on any finding: a crash, a
 # sanitizer report, a broken invariant, a hang (one input over 10 s), a leak or an input
 # that needs over 2 GiB; the input that reproduces it is saved and its path printed.
 # Seeds: examples/, test/lit/ (test/fuzz/collect_corpus.py) and test/fuzz/regressions/.
-# What each run discovers stays in build-fuzz/fuzz/TARGET/corpus for the next run.
+# What each run discovers stays in build-sanitize/fuzz/TARGET/corpus for the next run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 shift $(($# ? 1 : 0))
-build=build-fuzz
+build=build-sanitize
 work=$build/fuzz
 read -r -a targets <<<"${FUZZ_TARGETS:-parser lowering codegen ir_parser signature}"
 declare -A max_len=([parser]=16384 [lowering]=16384 [codegen]=16384 [ir_parser]=16384
   [signature]=512)
 
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-# -O1 with assertions on: fast enough to fuzz, and every assert is a check.
-CC=clang-19 CXX=clang++-19 cmake -S . -B "$build" -G Ninja -DKAJI_FUZZ=ON -DKAJI_BUILD_TESTS=OFF \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" "${launcher[@]}" >/dev/null
-cmake --build "$build" --target fuzzers
+bash scripts/instrumented_build.sh fuzzers
 rm -rf "$work/seeds"
 python3 test/fuzz/collect_corpus.py . "$work/seeds"
 

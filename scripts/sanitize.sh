@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # The compiler and runtime built with AddressSanitizer and UndefinedBehaviorSanitizer into
-# build-sanitize/, then the C++ unit tests and the compiler-stage tests run on that build.
-# Any sanitizer report fails the run.
+# build-sanitize/ (scripts/instrumented_build.sh), then the C++ unit tests and the
+# compiler-stage tests run on that build. Any sanitizer report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKAJI_SANITIZE=ON \
-  -DKAJI_BUILD_PYTHON=OFF
-cmake --build build-sanitize
+bash scripts/instrumented_build.sh
 # Full stacks for every allocation: the fast unwinder stops in libstdc++, before the frames
 # the suppressions name.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:fast_unwind_on_malloc=0:${ASAN_OPTIONS:-}

@@ -12,8 +12,11 @@ python_tests=()
 for dir in test/python test/kernels; do
   [ -d "$dir" ] && python_tests+=("$dir")
 done
+# pytest-xdist spreads the tests over every core: the long differential tests then overlap
+# with the rest instead of running after it.
+pytest_workers=(-n "${KAJI_TEST_WORKERS:-auto}")
 if ((${#python_tests[@]})); then
-  python3 -m pytest -q "${python_tests[@]}" || status=1
+  python3 -m pytest -q "${pytest_workers[@]}" "${python_tests[@]}" || status=1
   # Again on the baseline x86-64 CPU model: no F16C or AVX, so the host JIT calls the
   # compiler-runtime helpers that a newer CPU does in instructions. Where NVRTC and ptxas
   # are present, this run also puts every kernel through the nvrtc backend and ptxas.
@@ -23,6 +26,6 @@ if ((${#python_tests[@]})); then
     nvrtc_ptx=1
   fi
   KAJI_TEST_TARGETS=cpu KAJI_HOST_CPU=x86-64 KAJI_TEST_NVRTC_PTX=$nvrtc_ptx \
-    python3 -m pytest -q test/kernels || status=1
+    python3 -m pytest -q "${pytest_workers[@]}" test/kernels || status=1
 fi
 exit $status
