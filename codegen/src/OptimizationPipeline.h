@@ -16,7 +16,8 @@ enum class PipelineExtras {
   // (the host's loop over a block's threads) vectorises.
   SplitRangeCheckedLoops,
   // Innermost loops with a small constant trip count are unrolled completely, as nvcc does
-  // (SmallLoopFullUnroll.h).
+  // (SmallLoopFullUnroll.h), and the conditions that the unrolled copies make redundant are
+  // removed.
   UnrollSmallConstantLoops,
 };
 
