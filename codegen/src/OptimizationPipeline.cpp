@@ -1,5 +1,5 @@
 #include "OptimizationPipeline.h"
-#include "SmallLoopFullUnroll.h"
+#include "GPULoopUnrollPolicy.h"
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
@@ -40,10 +40,10 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
           passes.addPass(llvm::SimplifyCFGPass());
           passes.addPass(llvm::InstCombinePass());
         });
-  if (extras == PipelineExtras::UnrollSmallConstantLoops) {
+  if (extras == PipelineExtras::GPULoopUnrolling) {
     passBuilder.registerLateLoopOptimizationsEPCallback(
         [](llvm::LoopPassManager &passes, llvm::OptimizationLevel) {
-          passes.addPass(SmallLoopFullUnrollPass());
+          passes.addPass(GPULoopUnrollPolicyPass());
         });
     // LLVM runs ConstraintElimination before the loop passes, while a guard such as
     // `0 <= i + k - 8 < n` still tests the induction variable k. Once the loop is unrolled,

@@ -1,6 +1,6 @@
 # A range loop with a small constant trip count is unrolled completely on the GPU, as nvcc
 # does, though its guarded body is over LLVM's own unrolling budget
-# (codegen/src/SmallLoopFullUnroll.h), and its copies keep only the guards that the enclosing
+# (codegen/src/GPULoopUnrollPolicy.h), and its copies keep only the guards that the enclosing
 # one does not decide; a long loop stays a loop.
 # RUN: %kaji-compile %s --kernel convolution --emit ptx | %FileCheck %s --check-prefix=SHORT
 # RUN: %kaji-compile %s --kernel convolution --emit llvm | %FileCheck %s --check-prefix=GUARDS
