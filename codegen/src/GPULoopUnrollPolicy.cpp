@@ -2,6 +2,7 @@
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
@@ -34,13 +35,26 @@ bool callsAFunctionOrConverges(const llvm::Loop &loop) {
   return false;
 }
 
-// The shape LLVM's runtime unroller splits into an unrolled loop and a remainder. A loop that
-// also leaves from elsewhere (a `while` with a `break`) would keep an exit test in every copy,
-// which saves nothing.
+// A division by a run-time value: a grid-stride loop's trip count, (n - start) / gridsize.
+// The remainder loop needs the trip count before the loop starts, and a 64-bit division on
+// the GPU is a long instruction sequence, more than unrolling saves on a loop that may run a
+// few times per thread.
+bool dividesByARuntimeValue(const llvm::SCEV *expression) {
+  return llvm::SCEVExprContains(expression, [](const llvm::SCEV *part) {
+    const auto *division = llvm::dyn_cast<llvm::SCEVUDivExpr>(part);
+    return division && !llvm::isa<llvm::SCEVConstant>(division->getRHS());
+  });
+}
+
+// The shape LLVM's runtime unroller splits into an unrolled loop and a remainder, with a trip
+// count computed cheaply before the loop. A loop that also leaves from elsewhere (a `while`
+// with a `break`) would keep an exit test in every copy, which saves nothing.
 bool runtimeUnrollable(const llvm::Loop &loop, llvm::ScalarEvolution &evolution) {
   const llvm::BasicBlock *exiting = loop.getExitingBlock();
-  return loop.isLoopSimplifyForm() && exiting && exiting == loop.getLoopLatch() &&
-         !llvm::isa<llvm::SCEVCouldNotCompute>(evolution.getBackedgeTakenCount(&loop));
+  if (!loop.isLoopSimplifyForm() || !exiting || exiting != loop.getLoopLatch())
+    return false;
+  const llvm::SCEV *backedges = evolution.getBackedgeTakenCount(&loop);
+  return !llvm::isa<llvm::SCEVCouldNotCompute>(backedges) && !dividesByARuntimeValue(backedges);
 }
 
 bool fitsFullUnroll(unsigned tripCount, unsigned bodySize) {

@@ -1,9 +1,11 @@
 # A loop of some thirty instructions whose trip count is known only at run time is unrolled
 # by four on the GPU, as nvcc does (codegen/src/GPULoopUnrollPolicy.h), where LLVM's own
 # NVPTX budget unrolls it by two: four bodies in the unrolled loop, one in the remainder.
-# A loop with a barrier keeps one body per iteration, and no warning is printed for it.
+# A loop with a barrier keeps one body per iteration, and no warning is printed for it; a
+# grid-stride loop, whose trip count would take a 64-bit division by gridsize, keeps one too.
 # RUN: %kaji-compile %s --kernel forces --emit llvm | %FileCheck %s --check-prefix=FOUR
 # RUN: %kaji-compile %s --kernel staged_sum --emit ptx 2>&1 | %FileCheck %s --check-prefix=BARRIER
+# RUN: %kaji-compile %s --kernel grid_stride --emit ptx | %FileCheck %s --check-prefix=GRID
 # RUN: %kaji-compile %s --emit ptx -o %t.ptx
 # RUN: %ptxas %t.ptx
 import math
@@ -53,3 +55,18 @@ def staged_sum(out, x):
 # BARRIER-COUNT-1: sqrt.rn.f32
 # BARRIER-NOT: sqrt.rn.f32
 # BARRIER-NOT: warning
+
+
+@cuda.jit("void(float32[::1], float32[::1], float32[::1])")
+def grid_stride(out, x, y):
+    for i in range(cuda.grid(1), x.size, cuda.gridsize(1)):
+        dx = x[i] - y[i]
+        dy = x[i] * y[i] + np.float32(1)
+        r = math.sqrt(dx * dx + dy * dy + np.float32(0.5))
+        out[i] = dx / r + dy / (r * r) + math.sqrt(r) * dx * dy
+
+# GRID-LABEL: .entry grid_stride(
+# GRID-NOT: div.u64
+# GRID-COUNT-2: sqrt.rn.f32
+# GRID-NOT: sqrt.rn.f32
+# GRID-NOT: div.u64
