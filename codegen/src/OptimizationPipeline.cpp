@@ -1,5 +1,5 @@
 #include "OptimizationPipeline.h"
-#include "SmallLoopFullUnroll.h"
+#include "GPULoopUnrollPolicy.h"
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
@@ -8,6 +8,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/ConstraintElimination.h>
 #include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
@@ -39,11 +40,21 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
           passes.addPass(llvm::SimplifyCFGPass());
           passes.addPass(llvm::InstCombinePass());
         });
-  if (extras == PipelineExtras::UnrollSmallConstantLoops)
+  if (extras == PipelineExtras::GPULoopUnrolling) {
     passBuilder.registerLateLoopOptimizationsEPCallback(
         [](llvm::LoopPassManager &passes, llvm::OptimizationLevel) {
-          passes.addPass(SmallLoopFullUnrollPass());
+          passes.addPass(GPULoopUnrollPolicyPass());
         });
+    // LLVM runs ConstraintElimination before the loop passes, while a guard such as
+    // `0 <= i + k - 8 < n` still tests the induction variable k. Once the loop is unrolled,
+    // each copy tests a constant offset from i, and the dominating `i < n` decides half of
+    // these tests; a second run after the loop passes removes them (SimplifyCFG and
+    // InstCombine follow it in the same pipeline).
+    passBuilder.registerScalarOptimizerLateEPCallback(
+        [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+          passes.addPass(llvm::ConstraintEliminationPass());
+        });
+  }
 
   static const llvm::OptimizationLevel levels[] = {
       llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,

@@ -15,9 +15,10 @@ enum class PipelineExtras {
   // into a check-free main loop and pre/post loops that keep them, so a bounds-checked loop
   // (the host's loop over a block's threads) vectorises.
   SplitRangeCheckedLoops,
-  // Innermost loops with a small constant trip count are unrolled completely, as nvcc does
-  // (SmallLoopFullUnroll.h).
-  UnrollSmallConstantLoops,
+  // Innermost loops are unrolled as nvcc does (GPULoopUnrollPolicy.h): small ones with a
+  // constant trip count completely, mid-sized ones with a run-time trip count by four; the
+  // conditions that the unrolled copies make redundant are removed.
+  GPULoopUnrolling,
 };
 
 // Runs LLVM's per-module default pipeline at optLevel (0..3) on `module`. The

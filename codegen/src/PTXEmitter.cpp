@@ -65,8 +65,7 @@ std::string printOptimized(const ir::Module &module, const PTXOptions &options) 
   std::unique_ptr<llvm::Module> lowered = lowerForNVPTX(module, options, shared.machine, context);
   if (options.optLevel > 0) {
     std::lock_guard<std::mutex> guard(shared.lock);
-    optimizeModule(*lowered, shared.machine, options.optLevel,
-                   PipelineExtras::UnrollSmallConstantLoops);
+    optimizeModule(*lowered, shared.machine, options.optLevel, PipelineExtras::GPULoopUnrolling);
   }
   std::string text;
   llvm::raw_string_ostream stream(text);
@@ -85,8 +84,7 @@ std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
 
   std::lock_guard<std::mutex> guard(shared.lock);
   if (options.optLevel > 0)
-    optimizeModule(*lowered, shared.machine, options.optLevel,
-                   PipelineExtras::UnrollSmallConstantLoops);
+    optimizeModule(*lowered, shared.machine, options.optLevel, PipelineExtras::GPULoopUnrolling);
   rewriteSignedBoolToFloat(*lowered);
   measured.optimizeMs = stopwatch.lap();
 
