@@ -243,6 +243,9 @@ private:
   // The field view `target` (`r.f` or `r['f']`) assigns to, or nothing for other targets.
   std::optional<Operand> fieldTarget(const Expr &target);
   void storeField(const Operand &view, const Operand &value, const Expr &target);
+  // `target = source` of one record (a 0-d view) into another of the same record type,
+  // nested records and array fields included.
+  void copyRecord(const Operand &destination, const Operand &source, const Expr &target);
   // Array views (ArrayViews.cpp).
 public:
   // What a view takes of one dimension of the array it looks into.

@@ -221,3 +221,74 @@ def test_a_field_of_the_whole_array(jit):
     out = np.zeros(70, dtype=np.float32)
     jit(whole_field)[1, 128](out, a)
     np.testing.assert_array_equal(out, a["x"])
+
+
+def permute(out, a, order):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a[order[i]]
+
+
+def test_whole_records_are_copied(jit):
+    p = particles(90, 12)
+    order = np.random.default_rng(12).permutation(90)
+    out = np.zeros_like(p)
+    jit(permute)[1, 128](out, p, order)
+    np.testing.assert_array_equal(out, p[order])
+
+
+def copy_through_a_local(out, a):
+    i = cuda.grid(1)
+    if i < out.size:
+        r = a[out.size - 1 - i]
+        out[i] = r
+        out[i].home = a[i].home
+        out[i]["tag"] = a[i].tag
+
+
+def test_records_through_locals_and_nested_records(jit):
+    p = particles(70, 13)
+    out = np.zeros_like(p)
+    jit(copy_through_a_local)[1, 128](out, p)
+    expected = p[::-1].copy()
+    expected["home"] = p["home"]
+    expected["tag"] = p["tag"]
+    np.testing.assert_array_equal(out, expected)
+
+
+def swap_neighbours(a):
+    # Source and destination in one array: field by field, each record whole afterwards.
+    i = cuda.grid(1)
+    if 2 * i + 1 < a.size:
+        j = 2 * i
+        a[j].id, a[j + 1].id = a[j + 1].id, a[j].id
+        a[j + 1] = a[j]
+
+
+def test_copying_within_one_array(jit):
+    a = points(64, 14)
+    expected = a.copy()
+    expected["id"][0::2], expected["id"][1::2] = a["id"][1::2], a["id"][0::2]
+    expected[1::2] = expected[0::2]
+    jit(swap_neighbours)[1, 32](a)
+    np.testing.assert_array_equal(a, expected)
+
+
+def mixed_records(out, a):
+    out[0] = a[0]
+
+
+def test_a_record_of_another_type_is_a_compile_error(jit):
+    with pytest.raises(kaji.CompileError,
+                       match=r"cannot assign 'record<12, .*\[\]' to 'out\[0\]', a "
+                             r"record<32, .*: a record takes a record of its own type"):
+        jit(mixed_records)[1, 1](particles(1, 15), points(1, 15))
+
+
+def record_from_number(out):
+    out[0] = 1.0
+
+
+def test_a_number_into_a_record_is_a_compile_error(jit):
+    with pytest.raises(kaji.CompileError, match=r"cannot assign 'float64' to 'out\[0\]'"):
+        jit(record_from_number)[1, 1](points(1, 16))
