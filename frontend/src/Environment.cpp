@@ -133,6 +133,14 @@ GlobalValue GlobalValue::namedTupleClass(std::string name, std::vector<std::stri
   return v;
 }
 
+GlobalValue GlobalValue::recordType(std::string name, const ir::RecordType *record) {
+  GlobalValue v;
+  v.kind = Kind::RecordType;
+  v.qualifiedName = std::move(name);
+  v.record = record;
+  return v;
+}
+
 namespace {
 
 // The canonical module a dotted import names: kaji's kernel API is one module however it

@@ -1,4 +1,5 @@
 #include "kaji/frontend/Environment.h"
+#include "kaji/ir/RecordType.h"
 
 #include <bit>
 #include <cstdint>
@@ -77,6 +78,9 @@ private:
       return;
     case GlobalValue::Kind::ExceptionClass:
       field("exception", value.qualifiedName);
+      return;
+    case GlobalValue::Kind::RecordType:
+      field("record", value.record->str());
       return;
     case GlobalValue::Kind::External:
       field("external", value.qualifiedName);

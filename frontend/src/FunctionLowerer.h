@@ -432,8 +432,8 @@ private:
   std::optional<Operand> gridGroupAttribute(const Operand &base, const std::string &attr,
                                             const Expr &node);
   ir::Value *linearSpecialRegister(ir::SpecialReg::Kind coordinates, ir::SpecialReg::Kind extents);
-  // The alignment= of a shared or local array of `element`s: 0 for None, else checked.
-  int64_t arrayAlignment(const Expr &alignmentExpr, ir::ScalarKind element);
+  // The alignment= of the shared or local `array`: 0 for None, else checked.
+  int64_t arrayAlignment(const Expr &alignmentExpr, ir::Type array);
   Operand constArray(const CallExpr &expr);
   Operand print(const CallExpr &expr);
   Operand atomic(const std::string &operation, const std::vector<Operand> &args,

@@ -2,6 +2,7 @@
 #include "FunctionLowerer.h"
 
 #include "kaji/frontend/Signature.h"
+#include "kaji/ir/RecordType.h"
 
 #include <charconv>
 #include <map>
@@ -93,13 +94,19 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
   std::optional<ScalarKind> kind;
   if (dtype.kind == Operand::Kind::Builtin && dtype.name.starts_with("numpy."))
     kind = scalarKindFromNumpyName(dtype.name.substr(6));
-  if (!kind)
+  const ir::RecordType *record =
+      dtype.kind == Operand::Kind::RecordType ? dtype.global->record : nullptr;
+  if (!kind && !record)
     throw ir::CompileError(dtypeExpr->loc, "the dtype of a " + what +
-                                               " must be a numpy scalar type such as float32, "
-                                               "not '" +
+                                               " must be a numpy scalar type such as float32 or "
+                                               "a structured (record) dtype, not '" +
                                                unparse(*dtypeExpr) + "'");
+  ir::MemorySpace space = shared ? ir::MemorySpace::Shared : ir::MemorySpace::Local;
+  unsigned ndim = unsigned(constantExtents.size());
+  ir::Type type = record ? ir::Type::array(record, ndim, ir::Layout::C, space)
+                         : ir::Type::array(*kind, ndim, ir::Layout::C, space);
   if (!shared) {
-    int64_t bytes = ir::byteSize(*kind);
+    int64_t bytes = type.elementSize();
     for (int64_t extent : constantExtents)
       bytes = extent > kMaxLocalArrayBytes / bytes ? kMaxLocalArrayBytes + 1 : bytes * extent;
     if (bytes > kMaxLocalArrayBytes)
@@ -109,9 +116,7 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
                                                  " bytes per thread; use a shared or global "
                                                  "array");
   }
-  int64_t alignment = alignmentExpr ? arrayAlignment(*alignmentExpr, *kind) : 0;
-  ir::Type type = ir::Type::array(*kind, unsigned(constantExtents.size()), ir::Layout::C,
-                                  shared ? ir::MemorySpace::Shared : ir::MemorySpace::Local);
+  int64_t alignment = alignmentExpr ? arrayAlignment(*alignmentExpr, type) : 0;
   if (shared && constantExtents == std::vector<int64_t>{0})
     return Operand::array(
         at(expr.loc).create(ir::Opcode::DynamicSharedArray, type, {}, alignment)->result());
@@ -122,7 +127,7 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
           ->result());
 }
 
-int64_t FunctionLowerer::arrayAlignment(const Expr &alignmentExpr, ScalarKind element) {
+int64_t FunctionLowerer::arrayAlignment(const Expr &alignmentExpr, ir::Type array) {
   Operand alignment = lower(alignmentExpr);
   if (alignment.kind == Operand::Kind::None)
     return 0;
@@ -131,10 +136,14 @@ int64_t FunctionLowerer::arrayAlignment(const Expr &alignmentExpr, ScalarKind el
     throw ir::CompileError(alignmentExpr.loc, "alignment must be a constant power of two up to " +
                                                   std::to_string(ir::kMaxArrayAlignment) +
                                                   ", not '" + unparse(alignmentExpr) + "'");
-  if (*value < ir::byteSize(element))
+  // A record's elements need its alignment, a scalar's its size.
+  const ir::RecordType *record = array.record();
+  int64_t needed = record ? record->alignment() : array.elementSize();
+  if (*value < needed)
     throw ir::CompileError(alignmentExpr.loc,
                            "alignment " + std::to_string(*value) + " is less than the " +
-                               std::to_string(ir::byteSize(element)) + "-byte element size");
+                               std::to_string(needed) + "-byte " +
+                               (record ? "alignment of the record" : "element size"));
   return *value;
 }
 

@@ -109,6 +109,10 @@ def describe_value(name, value):
         fields = getattr(type(value), "_fields", None)
         return ("tuple", elements, type(value).__name__ if fields is not None else None,
                 list(fields) if fields is not None else None)
+    record = _record_dtype(value)
+    if record is not None:
+        # `cuda.local.array(4, dtype=rec)`: kernels know a record dtype by its layout.
+        return ("record", record)
     dtype = _scalar_type_name(value)
     if dtype is not None:
         # A type object (kaji's, numba's) or numpy dtype is the numpy scalar type it means:
@@ -143,6 +147,14 @@ def _scalar_type_name(value):
     except TypeError:
         return None
     return scalar.name if isinstance(scalar, kaji_types.Scalar) else None
+
+
+def _record_dtype(value):
+    """The structured numpy dtype `value` is, or None."""
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, numpy.dtype) and value.names is not None:
+        return value
+    return None
 
 
 def _qualified_name(cls):

@@ -5,6 +5,7 @@
 #include "device_array.h"
 #include "dtypes.h"
 #include "instances.h"
+#include "record_dtypes.h"
 #include "scalars.h"
 
 #include "kaji/driver/Compiler.h"
@@ -150,6 +151,14 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
   }
   if (kind == "device_array" && fields.size() == 2)
     return deviceArray(name, fields[1]);
+  if (kind == "record" && fields.size() == 2) {
+    try {
+      return frontend::GlobalValue::recordType(name,
+                                               recordFromDtype(py::dtype::from_args(fields[1])));
+    } catch (const py::type_error &error) {
+      throw py::type_error("the record dtype '" + name + "': " + error.what());
+    }
+  }
   if (kind == "namedtuple" && fields.size() == 3)
     return frontend::GlobalValue::namedTupleClass(fields[1].cast<std::string>(),
                                                   fields[2].cast<std::vector<std::string>>());

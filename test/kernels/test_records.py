@@ -292,3 +292,101 @@ def record_from_number(out):
 def test_a_number_into_a_record_is_a_compile_error(jit):
     with pytest.raises(kaji.CompileError, match=r"cannot assign 'float64' to 'out\[0\]'"):
         jit(record_from_number)[1, 1](points(1, 16))
+
+
+def reversed_through_shared(out, a):
+    # Each block keeps its records in shared memory and writes them back in reverse order.
+    buffer = cuda.shared.array(64, dtype=PARTICLE)
+    t = cuda.threadIdx.x
+    i = cuda.blockIdx.x * 64 + t
+    buffer[t] = a[i]
+    buffer[t].tag += 1
+    cuda.syncthreads()
+    out[i] = buffer[63 - t]
+
+
+def test_shared_arrays_of_records(jit):
+    p = particles(128, 17)
+    out = np.zeros_like(p)
+    jit(reversed_through_shared)[2, 64](out, p)
+    expected = p.copy()
+    expected["tag"] += 1
+    expected = expected.reshape(2, 64)[:, ::-1].reshape(128)
+    np.testing.assert_array_equal(out, expected)
+
+
+def sorted_locally(out, a):
+    # A local array of records, sorted by a field with whole-record swaps.
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        local = cuda.local.array(4, POINT)
+        for k in range(4):
+            local[k] = a[i, k]
+        for m in range(4):
+            for k in range(3 - m):
+                if local[k].x > local[k + 1].x:
+                    x, y, ident = local[k].x, local[k].y, local[k].id
+                    local[k] = local[k + 1]
+                    local[k + 1].x = x
+                    local[k + 1]["y"] = y
+                    local[k + 1].id = ident
+        for k in range(4):
+            out[i, k] = local[k]
+
+
+def test_local_arrays_of_records(jit):
+    a = points(4 * 50, 18).reshape(50, 4)
+    out = np.zeros_like(a)
+    jit(sorted_locally)[1, 64](out, a)
+    np.testing.assert_array_equal(out, np.sort(a, order="x", axis=1))
+
+
+def local_fields(out, a):
+    i = cuda.grid(1)
+    if i < out.size:
+        local = cuda.local.array((2, 3), dtype=PARTICLE)
+        for j in range(2):
+            for k in range(3):
+                local[j, k].v[k] = a[i].v[k] * (j + 1)
+                local[j, k].home.w = a[i].home.w
+        s = 0.0
+        for j in range(2):
+            for k in range(3):
+                s += local[j, k].v[k] + local[j, k].home.w
+        out[i] = s
+
+
+def test_fields_of_a_two_dimensional_local_array(jit):
+    p = particles(40, 19)
+    out = np.zeros(40)
+    jit(local_fields)[1, 64](out, p)
+    expected = 3 * p["v"].astype(np.float64).sum(axis=1) + 6 * p["home"]["w"].astype(np.float64)
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+
+
+def misaligned_local(out):
+    local = cuda.local.array(2, dtype=PARTICLE, alignment=4)
+    out[0] = local[0].mass
+
+
+def test_a_local_array_of_records_aligned_below_the_record_is_a_compile_error(jit):
+    with pytest.raises(kaji.CompileError,
+                       match="alignment 4 is less than the 8-byte alignment of the record"):
+        jit(misaligned_local)[1, 1](np.zeros(1))
+
+
+def dynamic_records(out, a):
+    buffer = cuda.shared.array(0, dtype=PARTICLE)
+    t = cuda.threadIdx.x
+    if t < a.size:
+        buffer[t] = a[t]
+    cuda.syncthreads()
+    if t < buffer.size:
+        out[t] = buffer[buffer.size - 1 - t]
+
+
+def test_dynamic_shared_arrays_of_records(jit):
+    p = particles(20, 20)
+    out = np.zeros_like(p)
+    jit(dynamic_records)[1, 32, 0, 20 * PARTICLE.itemsize + 7](out, p)
+    np.testing.assert_array_equal(out, p[::-1])
