@@ -150,7 +150,12 @@ def _scalar_type_name(value):
 
 
 def _record_dtype(value):
-    """The structured numpy dtype `value` is, or None."""
+    """The structured numpy dtype `value` is (a dtype with fields, or a kaji Record type
+    object's), or None."""
+    from kaji import types as kaji_types
+
+    if isinstance(value, kaji_types.Record):
+        return value.dtype
     numpy = sys.modules.get("numpy")
     if numpy is not None and isinstance(value, numpy.dtype) and value.names is not None:
         return value

@@ -390,3 +390,24 @@ def test_dynamic_shared_arrays_of_records(jit):
     out = np.zeros_like(p)
     jit(dynamic_records)[1, 32, 0, 20 * PARTICLE.itemsize + 7](out, p)
     np.testing.assert_array_equal(out, p[::-1])
+
+
+point_t = kaji.from_dtype(POINT)
+
+
+def local_copy_by_type_object(out, a):
+    i = cuda.grid(1)
+    if i < a.size:
+        local = cuda.local.array(2, dtype=point_t)
+        local[1] = a[i]
+        out[i] = local[1].x * local[1].id
+
+
+def test_record_type_objects_in_signatures_and_local_arrays(jit):
+    kernel = jit(kaji.void(kaji.float32[:], point_t[:]))(local_copy_by_type_object)
+    assert kernel.signatures == [
+        "void(float32[:], record<12, align 4, x: f32 at 0, y: f32 at 4, id: i32 at 8>[:])"]
+    a = points(50, 21)
+    out = np.zeros(50, dtype=np.float32)
+    kernel[1, 64](out, a)
+    np.testing.assert_allclose(out, a["x"] * a["id"].astype(np.float32), rtol=1e-6)
