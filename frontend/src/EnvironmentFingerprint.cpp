@@ -93,7 +93,7 @@ private:
         global(member);
       return;
     case GlobalValue::Kind::Array: {
-      field("array", ir::irName(value.arrayElement));
+      field("array", value.record ? value.record->str() : ir::irName(value.arrayElement));
       std::string shape;
       for (int64_t extent : value.arrayShape)
         shape += std::to_string(extent) + ",";

@@ -54,6 +54,14 @@ std::string atomicKind(const std::string &operation) {
   return operation;
 }
 
+// Every array kernels make holds bytes: a record dtype without fields (np.dtype([])) has none.
+void requireElementBytes(const ir::Type &array, const Location &loc, const std::string &what) {
+  if (array.elementSize() == 0)
+    throw ir::CompileError(loc, "a " + what +
+                                    " of a record with no fields (0 bytes) holds "
+                                    "nothing; give the record a field");
+}
+
 } // namespace
 
 Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
@@ -105,6 +113,7 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
   unsigned ndim = unsigned(constantExtents.size());
   ir::Type type = record ? ir::Type::array(record, ndim, ir::Layout::C, space)
                          : ir::Type::array(*kind, ndim, ir::Layout::C, space);
+  requireElementBytes(type, dtypeExpr->loc, what);
   if (!shared) {
     int64_t bytes = type.elementSize();
     for (int64_t extent : constantExtents)
@@ -158,6 +167,12 @@ Operand FunctionLowerer::constArray(const CallExpr &expr) {
                                describe(source) + "'");
   const GlobalValue &global = *source.global;
   const std::string &name = global.qualifiedName;
+  unsigned ndim = unsigned(global.arrayShape.size());
+  ir::Type type =
+      global.record
+          ? ir::Type::array(global.record, ndim, ir::Layout::C, ir::MemorySpace::Constant)
+          : ir::Type::array(global.arrayElement, ndim, ir::Layout::C, ir::MemorySpace::Constant);
+  requireElementBytes(type, expr.args[0]->loc, "constant array");
   int64_t elements = 1;
   for (int64_t extent : global.arrayShape)
     elements *= extent;
@@ -166,13 +181,10 @@ Operand FunctionLowerer::constArray(const CallExpr &expr) {
                            "kaji.const.array_like() needs an array with elements; '" + name +
                                "' has " + (global.arrayShape.empty() ? "no dimensions" : "none"));
   if (global.arrayTooLarge)
-    throw ir::CompileError(expr.args[0]->loc,
-                           "the global array '" + name + "' is " +
-                               std::to_string(elements * ir::byteSize(global.arrayElement)) +
-                               " bytes; constant memory holds " +
-                               std::to_string(kMaxConstantArrayBytes));
-  ir::Type type = ir::Type::array(global.arrayElement, unsigned(global.arrayShape.size()),
-                                  ir::Layout::C, ir::MemorySpace::Constant);
+    throw ir::CompileError(expr.args[0]->loc, "the global array '" + name + "' is " +
+                                                  std::to_string(elements * type.elementSize()) +
+                                                  " bytes; constant memory holds " +
+                                                  std::to_string(kMaxConstantArrayBytes));
   ir::ConstantData data{global.arrayShape, global.arrayBytes};
   return Operand::array(
       at(expr.loc).create(ir::Opcode::ConstArray, type, {}, std::move(data))->result());

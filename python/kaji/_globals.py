@@ -125,8 +125,10 @@ def describe_value(name, value):
         # Kernels read it through const.array_like, which copies it into the kernel: its
         # contents now, in C order; none past what constant memory holds.
         contents = value.tobytes(order="C") if value.nbytes <= _CONSTANT_MEMORY_BYTES else None
-        # ml_dtypes' bfloat16 goes by its name: its typestr "<V2" is any two opaque bytes.
-        dtype = value.dtype.name if value.dtype.kind == "V" else value.dtype.str
+        # ml_dtypes' bfloat16 goes by its name: its typestr "<V2" is any two opaque bytes; a
+        # structured dtype by itself, its fields' layout.
+        dtype = (value.dtype if value.dtype.names is not None
+                 else value.dtype.name if value.dtype.kind == "V" else value.dtype.str)
         return ("array", dtype, tuple(value.shape), contents)
     qualified = _member_name(name, value)
     return None if qualified is None else ("builtin", qualified)

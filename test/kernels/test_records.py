@@ -411,3 +411,55 @@ def test_record_type_objects_in_signatures_and_local_arrays(jit):
     out = np.zeros(50, dtype=np.float32)
     kernel[1, 64](out, a)
     np.testing.assert_allclose(out, a["x"] * a["id"].astype(np.float32), rtol=1e-6)
+
+
+TABLE = particles(6, 22)
+
+
+def from_constant_table(out, picks):
+    i = cuda.grid(1)
+    if i < out.size:
+        table = cuda.const.array_like(TABLE)
+        r = table[picks[i]]
+        out[i] = r
+        out[i].tag = table[picks[i]].v.size + r.home.ix
+
+
+def test_constant_arrays_of_records(jit):
+    picks = np.array([5, 0, 3, 3, 1, 4, 2], dtype=np.int32)
+    out = np.zeros(7, dtype=PARTICLE)
+    jit(from_constant_table)[1, 32](out, picks)
+    expected = TABLE[picks].copy()
+    expected["tag"] = 3 + TABLE["home"]["ix"][picks]
+    np.testing.assert_array_equal(out, expected)
+
+
+def write_constant_table(out):
+    table = cuda.const.array_like(TABLE)
+    table[0].mass = 1.0
+
+
+def test_constant_records_are_read_only(jit):
+    with pytest.raises(kaji.CompileError, match=r"cannot assign to 'table\[0\]\.mass'.*constant"):
+        jit(write_constant_table)[1, 1](np.zeros(1))
+
+
+EMPTY = np.dtype([])
+EMPTY_TABLE = np.zeros(3, dtype=EMPTY)
+
+
+def local_of_empty_records(out):
+    local = cuda.local.array(4, EMPTY)
+    out[0] = local.size
+
+
+def constant_of_empty_records(out):
+    table = cuda.const.array_like(EMPTY_TABLE)
+    out[0] = table.size
+
+
+@pytest.mark.parametrize("kernel, what", [(local_of_empty_records, "local array"),
+                                          (constant_of_empty_records, "constant array")])
+def test_arrays_of_records_without_fields_are_a_compile_error(jit, kernel, what):
+    with pytest.raises(kaji.CompileError, match=f"a {what} of a record with no fields"):
+        jit(kernel)[1, 1](np.zeros(1))

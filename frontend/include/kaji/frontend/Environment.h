@@ -103,8 +103,9 @@ struct GlobalValue {
                                   bool intEnum);
   // EnumClass: the member the class attribute `name` names, or null.
   const GlobalValue *enumMemberNamed(std::string_view name) const;
-  static GlobalValue array(std::string name, ir::ScalarKind element, std::vector<int64_t> shape,
-                           std::optional<std::string> bytes);
+  // `record`: the record its elements are (then `element` is unused), or null.
+  static GlobalValue array(std::string name, ir::ScalarKind element, const ir::RecordType *record,
+                           std::vector<int64_t> shape, std::optional<std::string> bytes);
   static GlobalValue deviceArray(std::string name, ir::ScalarKind element,
                                  std::vector<int64_t> shape, std::vector<int64_t> strides,
                                  ir::Layout layout, uint64_t address);
