@@ -118,9 +118,12 @@ ArrayValue applyLayout(ArrayValue array, ir::Type type, llvm::LLVMContext &conte
 }
 
 // A shared or local array's alignment: what it asked for (0: nothing), at least its
-// element's, and 16 bytes by default so vector loads of it line up.
-uint64_t arrayAlignment(uint64_t requested, uint64_t elementSize) {
-  return requested ? std::max(requested, elementSize) : std::max<uint64_t>(elementSize, 16);
+// element's (a scalar's size, a record's alignment), and 16 bytes by default so vector loads
+// of it line up.
+uint64_t arrayAlignment(uint64_t requested, const ir::Type &array) {
+  uint64_t element =
+      array.isRecordArray() ? uint64_t(array.record()->alignment()) : uint64_t(array.elementSize());
+  return requested ? std::max(requested, element) : std::max<uint64_t>(element, 16);
 }
 
 class ModuleLowering;
@@ -1222,9 +1225,9 @@ void FunctionLowering::lowerPrint(const ir::Operation &op) {
 
 void FunctionLowering::lowerDynamicSharedArray(const ir::Operation &op) {
   ir::Type type = op.resultType();
-  uint64_t elementSize = ir::byteSize(type.scalarKind());
-  Target::DynamicShared memory = target_.emitDynamicShared(
-      builder_, arrayAlignment(uint64_t(op.attrAs<int64_t>()), elementSize));
+  uint64_t elementSize = type.elementSize();
+  Target::DynamicShared memory =
+      target_.emitDynamicShared(builder_, arrayAlignment(uint64_t(op.attrAs<int64_t>()), type));
   ArrayValue value;
   value.data = memory.data;
   value.shape.push_back(builder_.CreateUDiv(memory.bytes, builder_.getInt64(elementSize)));
@@ -1260,7 +1263,7 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
   if (type.isRecordArray())
     count *= elementSize;
   llvm::Type *storage = llvm::ArrayType::get(element, count);
-  llvm::Align alignment(arrayAlignment(requested, elementSize));
+  llvm::Align alignment(arrayAlignment(requested, type));
   ArrayValue value;
   if (shared) {
     value.data = target_.emitSharedStorage(builder_, storage, alignment.value(),

@@ -285,6 +285,12 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     array.global = &global;
     return array;
   }
+  case GlobalValue::Kind::RecordType: {
+    Operand recordType;
+    recordType.kind = Operand::Kind::RecordType;
+    recordType.global = &global;
+    return recordType;
+  }
   case GlobalValue::Kind::DeviceArray: {
     at(loc);
     const ir::Type i64 = ir::Type::scalar(ir::ScalarKind::Int64);

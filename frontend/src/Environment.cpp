@@ -89,12 +89,14 @@ const GlobalValue *GlobalValue::enumMemberNamed(std::string_view name) const {
   return nullptr;
 }
 
-GlobalValue GlobalValue::array(std::string name, ir::ScalarKind element, std::vector<int64_t> shape,
+GlobalValue GlobalValue::array(std::string name, ir::ScalarKind element,
+                               const ir::RecordType *record, std::vector<int64_t> shape,
                                std::optional<std::string> bytes) {
   GlobalValue v;
   v.kind = Kind::Array;
   v.qualifiedName = std::move(name);
   v.arrayElement = element;
+  v.record = record;
   v.arrayShape = std::move(shape);
   v.arrayTooLarge = !bytes;
   v.arrayBytes = bytes ? std::move(*bytes) : std::string();
@@ -130,6 +132,14 @@ GlobalValue GlobalValue::namedTupleClass(std::string name, std::vector<std::stri
   v.kind = Kind::TupleClass;
   v.tupleClass = std::move(name);
   v.fields = std::move(fields);
+  return v;
+}
+
+GlobalValue GlobalValue::recordType(std::string name, const ir::RecordType *record) {
+  GlobalValue v;
+  v.kind = Kind::RecordType;
+  v.qualifiedName = std::move(name);
+  v.record = record;
   return v;
 }
 

@@ -1,4 +1,5 @@
 #include "kaji/frontend/Environment.h"
+#include "kaji/ir/RecordType.h"
 
 #include <bit>
 #include <cstdint>
@@ -78,6 +79,9 @@ private:
     case GlobalValue::Kind::ExceptionClass:
       field("exception", value.qualifiedName);
       return;
+    case GlobalValue::Kind::RecordType:
+      field("record", value.record->str());
+      return;
     case GlobalValue::Kind::External:
       field("external", value.qualifiedName);
       field("signature", signatureString(value.externalSignature));
@@ -89,7 +93,7 @@ private:
         global(member);
       return;
     case GlobalValue::Kind::Array: {
-      field("array", ir::irName(value.arrayElement));
+      field("array", value.record ? value.record->str() : ir::irName(value.arrayElement));
       std::string shape;
       for (int64_t extent : value.arrayShape)
         shape += std::to_string(extent) + ",";

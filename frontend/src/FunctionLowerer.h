@@ -243,6 +243,9 @@ private:
   // The field view `target` (`r.f` or `r['f']`) assigns to, or nothing for other targets.
   std::optional<Operand> fieldTarget(const Expr &target);
   void storeField(const Operand &view, const Operand &value, const Expr &target);
+  // `target = source` of one record (a 0-d view) into another of the same record type,
+  // nested records and array fields included.
+  void copyRecord(const Operand &destination, const Operand &source, const Expr &target);
   // Array views (ArrayViews.cpp).
 public:
   // What a view takes of one dimension of the array it looks into.
@@ -429,8 +432,8 @@ private:
   std::optional<Operand> gridGroupAttribute(const Operand &base, const std::string &attr,
                                             const Expr &node);
   ir::Value *linearSpecialRegister(ir::SpecialReg::Kind coordinates, ir::SpecialReg::Kind extents);
-  // The alignment= of a shared or local array of `element`s: 0 for None, else checked.
-  int64_t arrayAlignment(const Expr &alignmentExpr, ir::ScalarKind element);
+  // The alignment= of the shared or local `array`: 0 for None, else checked.
+  int64_t arrayAlignment(const Expr &alignmentExpr, ir::Type array);
   Operand constArray(const CallExpr &expr);
   Operand print(const CallExpr &expr);
   Operand atomic(const std::string &operation, const std::vector<Operand> &args,

@@ -2,6 +2,7 @@
 #include "FunctionLowerer.h"
 
 #include "kaji/frontend/Signature.h"
+#include "kaji/ir/RecordType.h"
 
 #include <charconv>
 #include <map>
@@ -53,6 +54,14 @@ std::string atomicKind(const std::string &operation) {
   return operation;
 }
 
+// Every array kernels make holds bytes: a record dtype without fields (np.dtype([])) has none.
+void requireElementBytes(const ir::Type &array, const Location &loc, const std::string &what) {
+  if (array.elementSize() == 0)
+    throw ir::CompileError(loc, "a " + what +
+                                    " of a record with no fields (0 bytes) holds "
+                                    "nothing; give the record a field");
+}
+
 } // namespace
 
 Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
@@ -93,13 +102,20 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
   std::optional<ScalarKind> kind;
   if (dtype.kind == Operand::Kind::Builtin && dtype.name.starts_with("numpy."))
     kind = scalarKindFromNumpyName(dtype.name.substr(6));
-  if (!kind)
+  const ir::RecordType *record =
+      dtype.kind == Operand::Kind::RecordType ? dtype.global->record : nullptr;
+  if (!kind && !record)
     throw ir::CompileError(dtypeExpr->loc, "the dtype of a " + what +
-                                               " must be a numpy scalar type such as float32, "
-                                               "not '" +
+                                               " must be a numpy scalar type such as float32 or "
+                                               "a structured (record) dtype, not '" +
                                                unparse(*dtypeExpr) + "'");
+  ir::MemorySpace space = shared ? ir::MemorySpace::Shared : ir::MemorySpace::Local;
+  unsigned ndim = unsigned(constantExtents.size());
+  ir::Type type = record ? ir::Type::array(record, ndim, ir::Layout::C, space)
+                         : ir::Type::array(*kind, ndim, ir::Layout::C, space);
+  requireElementBytes(type, dtypeExpr->loc, what);
   if (!shared) {
-    int64_t bytes = ir::byteSize(*kind);
+    int64_t bytes = type.elementSize();
     for (int64_t extent : constantExtents)
       bytes = extent > kMaxLocalArrayBytes / bytes ? kMaxLocalArrayBytes + 1 : bytes * extent;
     if (bytes > kMaxLocalArrayBytes)
@@ -109,9 +125,7 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
                                                  " bytes per thread; use a shared or global "
                                                  "array");
   }
-  int64_t alignment = alignmentExpr ? arrayAlignment(*alignmentExpr, *kind) : 0;
-  ir::Type type = ir::Type::array(*kind, unsigned(constantExtents.size()), ir::Layout::C,
-                                  shared ? ir::MemorySpace::Shared : ir::MemorySpace::Local);
+  int64_t alignment = alignmentExpr ? arrayAlignment(*alignmentExpr, type) : 0;
   if (shared && constantExtents == std::vector<int64_t>{0})
     return Operand::array(
         at(expr.loc).create(ir::Opcode::DynamicSharedArray, type, {}, alignment)->result());
@@ -122,7 +136,7 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
           ->result());
 }
 
-int64_t FunctionLowerer::arrayAlignment(const Expr &alignmentExpr, ScalarKind element) {
+int64_t FunctionLowerer::arrayAlignment(const Expr &alignmentExpr, ir::Type array) {
   Operand alignment = lower(alignmentExpr);
   if (alignment.kind == Operand::Kind::None)
     return 0;
@@ -131,10 +145,14 @@ int64_t FunctionLowerer::arrayAlignment(const Expr &alignmentExpr, ScalarKind el
     throw ir::CompileError(alignmentExpr.loc, "alignment must be a constant power of two up to " +
                                                   std::to_string(ir::kMaxArrayAlignment) +
                                                   ", not '" + unparse(alignmentExpr) + "'");
-  if (*value < ir::byteSize(element))
+  // A record's elements need its alignment, a scalar's its size.
+  const ir::RecordType *record = array.record();
+  int64_t needed = record ? record->alignment() : array.elementSize();
+  if (*value < needed)
     throw ir::CompileError(alignmentExpr.loc,
                            "alignment " + std::to_string(*value) + " is less than the " +
-                               std::to_string(ir::byteSize(element)) + "-byte element size");
+                               std::to_string(needed) + "-byte " +
+                               (record ? "alignment of the record" : "element size"));
   return *value;
 }
 
@@ -149,6 +167,12 @@ Operand FunctionLowerer::constArray(const CallExpr &expr) {
                                describe(source) + "'");
   const GlobalValue &global = *source.global;
   const std::string &name = global.qualifiedName;
+  unsigned ndim = unsigned(global.arrayShape.size());
+  ir::Type type =
+      global.record
+          ? ir::Type::array(global.record, ndim, ir::Layout::C, ir::MemorySpace::Constant)
+          : ir::Type::array(global.arrayElement, ndim, ir::Layout::C, ir::MemorySpace::Constant);
+  requireElementBytes(type, expr.args[0]->loc, "constant array");
   int64_t elements = 1;
   for (int64_t extent : global.arrayShape)
     elements *= extent;
@@ -157,13 +181,10 @@ Operand FunctionLowerer::constArray(const CallExpr &expr) {
                            "kaji.const.array_like() needs an array with elements; '" + name +
                                "' has " + (global.arrayShape.empty() ? "no dimensions" : "none"));
   if (global.arrayTooLarge)
-    throw ir::CompileError(expr.args[0]->loc,
-                           "the global array '" + name + "' is " +
-                               std::to_string(elements * ir::byteSize(global.arrayElement)) +
-                               " bytes; constant memory holds " +
-                               std::to_string(kMaxConstantArrayBytes));
-  ir::Type type = ir::Type::array(global.arrayElement, unsigned(global.arrayShape.size()),
-                                  ir::Layout::C, ir::MemorySpace::Constant);
+    throw ir::CompileError(expr.args[0]->loc, "the global array '" + name + "' is " +
+                                                  std::to_string(elements * type.elementSize()) +
+                                                  " bytes; constant memory holds " +
+                                                  std::to_string(kMaxConstantArrayBytes));
   ir::ConstantData data{global.arrayShape, global.arrayBytes};
   return Operand::array(
       at(expr.loc).create(ir::Opcode::ConstArray, type, {}, std::move(data))->result());

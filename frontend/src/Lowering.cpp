@@ -124,6 +124,8 @@ std::string describe(const Operand &operand) {
     return "enum class '" + operand.global->qualifiedName + "'";
   case Operand::Kind::External:
     return "CUDA C++ device function '" + operand.global->externalName + "'";
+  case Operand::Kind::RecordType:
+    return "record type '" + operand.global->qualifiedName + "'";
   }
   return "?";
 }

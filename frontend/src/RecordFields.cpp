@@ -67,8 +67,7 @@ std::optional<Operand> FunctionLowerer::fieldTarget(const Expr &target) {
 void FunctionLowerer::storeField(const Operand &view, const Operand &value, const Expr &target) {
   ir::Type type = view.type();
   if (type.isRecordArray())
-    throw ir::CompileError(target.loc, "cannot assign to '" + unparse(target) +
-                                           "', a nested record; assign its fields");
+    return copyRecord(view, value, target);
   if (type.ndim() != 0)
     return storeIntoView(view, value, target);
   if (!value.isScalar())
@@ -76,6 +75,22 @@ void FunctionLowerer::storeField(const Operand &view, const Operand &value, cons
                                            unparse(target) + "'");
   at(target.loc)
       .create(ir::Opcode::Store, ir::Type(), {convert(value, type.scalarKind()), view.value});
+}
+
+void FunctionLowerer::copyRecord(const Operand &destination, const Operand &source,
+                                 const Expr &target) {
+  const ir::RecordType *record = destination.type().record();
+  bool oneRecord = source.kind == Operand::Kind::Array && source.type().ndim() == 0;
+  if (destination.type().ndim() != 0 || !oneRecord || source.type().record() != record)
+    throw ir::CompileError(target.loc, "cannot assign '" + describe(source) + "' to '" +
+                                           unparse(target) + "', a " + describe(destination) +
+                                           ": a record takes a record of " + "its own type");
+  // Field by field, as numpy's copy of a record moves every field's bytes (padding aside);
+  // each access stays a scalar load and store (docs/ir.md, "Records").
+  for (const ir::RecordField &f : record->fields()) {
+    Operand value = fieldValue(fieldView(source, f.name, target), target.loc);
+    storeField(fieldView(destination, f.name, target), value, target);
+  }
 }
 
 } // namespace kaji::frontend

@@ -264,13 +264,7 @@ private:
   // `record<8, align 4, x: f32 at 0, y: i32 at 4>[:]`: an array of records, the record as
   // kaji IR spells it (RecordType.h); `record<...>[]` is one record.
   ir::Type parseRecordArray(size_t start) {
-    std::string_view rest = text_.substr(start);
-    const ir::RecordType *record = ir::parseRecordType(rest);
-    if (!record) {
-      pos_ = start;
-      fail("malformed record type");
-    }
-    pos_ = text_.size() - rest.size();
+    const ir::RecordType *record = parseRecord(start);
     skipSpace();
     if (peek() != '[')
       fail("a record is passed as an array of records: add '[:]', or '[]' for one record");
@@ -278,12 +272,29 @@ private:
     return ir::Type::array(record, shape.ndim(), shape.layout());
   }
 
-  // `array(float32, 2d, C)`: an array type as Numba prints it; layout C, F or A (any).
+  // The record `record<...>` at `start`, as kaji IR spells it (RecordType.h).
+  const ir::RecordType *parseRecord(size_t start) {
+    std::string_view rest = text_.substr(start);
+    const ir::RecordType *record = ir::parseRecordType(rest);
+    if (!record) {
+      pos_ = start;
+      fail("malformed record type");
+    }
+    pos_ = text_.size() - rest.size();
+    return record;
+  }
+
+  // `array(float32, 2d, C)`: an array type as Numba prints it; layout C, F or A (any). The
+  // dtype may be a record as kaji IR spells it (`array(record<...>, 1d, C)`).
   ir::Type parseNumbaArray() {
     ++pos_; // '('
     skipSpace();
     size_t dtypeStart = pos_;
-    ScalarKind elem = scalarKind(parseName(), dtypeStart);
+    std::string_view dtype = parseName();
+    const ir::RecordType *record =
+        dtype == "record" && peek() == '<' ? parseRecord(dtypeStart) : nullptr;
+    ScalarKind elem = record ? ScalarKind::UInt8 : scalarKind(dtype, dtypeStart);
+    skipSpace();
     expect(',', "',' after the array's dtype");
     skipSpace();
     size_t ndimStart = pos_;
@@ -310,7 +321,7 @@ private:
     // A contiguous single dimension is the C layout, as `[::1]` spells it.
     if (ndim == 1 && layout == ir::Layout::F)
       layout = ir::Layout::C;
-    return ir::Type::array(elem, ndim, *layout);
+    return record ? ir::Type::array(record, ndim, *layout) : ir::Type::array(elem, ndim, *layout);
   }
 
   // `[:, :, ::1]` after the dtype: one `:` per dimension, `::1` marking a contiguous one;

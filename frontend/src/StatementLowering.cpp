@@ -321,9 +321,7 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
     std::vector<SubscriptItem> items = subscriptItems(*subscript);
     checkWritable(array, target);
     if (array.type().isRecordArray())
-      throw ir::CompileError(target.loc, "cannot assign to '" + unparse(target) +
-                                             "': kernels assign a record's fields, not a "
-                                             "whole record");
+      return copyRecord(subscriptView(array, items, *subscript), value, target);
     if (selectsView(array, items)) {
       storeIntoView(subscriptView(array, items, *subscript), value, target);
       return;

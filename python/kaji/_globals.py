@@ -109,6 +109,10 @@ def describe_value(name, value):
         fields = getattr(type(value), "_fields", None)
         return ("tuple", elements, type(value).__name__ if fields is not None else None,
                 list(fields) if fields is not None else None)
+    record = _record_dtype(value)
+    if record is not None:
+        # `cuda.local.array(4, dtype=rec)`: kernels know a record dtype by its layout.
+        return ("record", record)
     dtype = _scalar_type_name(value)
     if dtype is not None:
         # A type object (kaji's, numba's) or numpy dtype is the numpy scalar type it means:
@@ -121,8 +125,10 @@ def describe_value(name, value):
         # Kernels read it through const.array_like, which copies it into the kernel: its
         # contents now, in C order; none past what constant memory holds.
         contents = value.tobytes(order="C") if value.nbytes <= _CONSTANT_MEMORY_BYTES else None
-        # ml_dtypes' bfloat16 goes by its name: its typestr "<V2" is any two opaque bytes.
-        dtype = value.dtype.name if value.dtype.kind == "V" else value.dtype.str
+        # ml_dtypes' bfloat16 goes by its name: its typestr "<V2" is any two opaque bytes; a
+        # structured dtype by itself, its fields' layout.
+        dtype = (value.dtype if value.dtype.names is not None
+                 else value.dtype.name if value.dtype.kind == "V" else value.dtype.str)
         return ("array", dtype, tuple(value.shape), contents)
     qualified = _member_name(name, value)
     return None if qualified is None else ("builtin", qualified)
@@ -143,6 +149,19 @@ def _scalar_type_name(value):
     except TypeError:
         return None
     return scalar.name if isinstance(scalar, kaji_types.Scalar) else None
+
+
+def _record_dtype(value):
+    """The structured numpy dtype `value` is (a dtype with fields, or a kaji Record type
+    object's), or None."""
+    from kaji import types as kaji_types
+
+    if isinstance(value, kaji_types.Record):
+        return value.dtype
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, numpy.dtype) and value.names is not None:
+        return value
+    return None
 
 
 def _qualified_name(cls):

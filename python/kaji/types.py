@@ -6,7 +6,10 @@ and print as Numba prints them (``array(float32, 2d, C)``, ``(float32, int32) ->
 
 What they print is what they are: kaji's signature parser (frontend/src/Signature.cpp) reads
 that text, so the objects hold no type rules of their own, and the type objects of an
-installed ``numba``, which print alike, are accepted through their text too.
+installed ``numba``, which print alike, are accepted through their text too. Records are the
+exception: ``from_dtype(dtype)`` prints as Numba's ``Record(x[type=float32;offset=0];4;False)``
+while the parser reads kaji IR's spelling of the record, ``record<4, align 4, x: f32 at 0>``,
+which each object keeps beside its name.
 """
 
 from kaji import _core
@@ -27,10 +30,12 @@ _COMPLEX_NAMES = {"complex64": "complex64", "complex128": "complex128", "c8": "c
 class Type:
     """A type object. Two are equal, and hash alike, when they print alike."""
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "_spelling")
 
-    def __init__(self, name):
+    def __init__(self, name, spelling=None):
         self.name = name
+        # What kaji's signature parser reads for it: its name, but for records.
+        self._spelling = name if spelling is None else spelling
 
     def __str__(self):
         return self.name
@@ -48,8 +53,8 @@ class Type:
         return Signature(self, tuple(as_type(arg) for arg in args))
 
 
-class Scalar(Type):
-    """A scalar type: ``float32``, ``int64``, ``bool``..."""
+class _ArrayElement(Type):
+    """A type arrays may have as their dtype: a scalar or a record."""
 
     __slots__ = ()
 
@@ -64,8 +69,14 @@ class Scalar(Type):
                     f"dimension, '::1' marking the contiguous one (e.g. {self.name}[:, ::1]), "
                     f"not {_index_text(dimension)}")
             spelled.append(":" if dimension.step is None else "::1")
-        _, ndim, layout = _parse(f"{self.name}[{', '.join(spelled)}]")
+        _, ndim, layout = _parse(f"{self._spelling}[{', '.join(spelled)}]")
         return Array(self, ndim, layout)
+
+
+class Scalar(_ArrayElement):
+    """A scalar type: ``float32``, ``int64``, ``bool``..."""
+
+    __slots__ = ()
 
     def __call__(self, *args):
         """``float32(1.5)`` is numpy's float32 of 1.5, as with Numba; ``float32(float32)`` a
@@ -73,6 +84,50 @@ class Scalar(Type):
         if len(args) == 1 and not is_type_like(args[0]):
             return _scalar_type(self.name)(args[0])
         return super().__call__(*args)
+
+
+class Record(_ArrayElement):
+    """A record type (Numba's ``Record``) of a numpy structured dtype: ``from_dtype(dtype)``.
+    ``rec[:]`` is an array of it, and it is the dtype of ``cuda.local.array(n, rec)``."""
+
+    __slots__ = ("dtype", "size", "aligned")
+
+    def __init__(self, dtype, *numba_arguments):
+        import numpy
+
+        if numba_arguments or not isinstance(dtype, numpy.dtype) or dtype.names is None:
+            raise TypeError("Record takes a structured numpy dtype (kaji.from_dtype(dtype) makes "
+                            "one); Numba's Record(fields, size, aligned) is not supported")
+        self.dtype = dtype
+        self.size = dtype.itemsize
+        self.aligned = dtype.isalignedstruct
+        super().__init__(_numba_record_name(dtype), _core.record_spelling(dtype))
+
+
+def _numba_record_name(dtype):
+    """Numba's name of the record type of `dtype`: its fields by offset, then its size and
+    whether numpy aligned it."""
+    fields = sorted(((offset, name, field) for name, (field, offset, *_) in dtype.fields.items()),
+                    key=lambda entry: entry[:2])
+    described = ",".join(f"{name}[type={_numba_field_type(field)};offset={offset}]"
+                         for offset, name, field in fields)
+    return f"Record({described};{dtype.itemsize};{dtype.isalignedstruct})"
+
+
+def _numba_field_type(field):
+    if field.subdtype is not None:
+        base, shape = field.subdtype
+        return f"nestedarray({_numba_field_type(base)}, {shape})"
+    return from_dtype(field).name
+
+
+def from_dtype(dtype):
+    """Numba's ``from_dtype``: the type object of a numpy dtype, a Record for a structured
+    one; TypeError for a dtype kernels cannot take."""
+    import numpy
+
+    dtype = numpy.dtype(dtype)
+    return Record(dtype) if dtype.names is not None else as_type(dtype)
 
 
 class NoneType(Type):
@@ -89,15 +144,18 @@ class Array(Type):
 
     def __init__(self, dtype, ndim, layout):
         dtype = as_type(dtype)
-        if not isinstance(dtype, Scalar):
-            raise TypeError(f"an array's dtype must be a scalar type, not {dtype}")
+        if not isinstance(dtype, _ArrayElement):
+            raise TypeError(f"an array's dtype must be a scalar or record type, not {dtype}")
         if not isinstance(ndim, int) or isinstance(ndim, bool) or ndim < 0:
             raise TypeError(f"an array's ndim must be a non-negative int, not {ndim!r}")
         if layout not in ("C", "F", "A"):
             raise TypeError(f"an array's layout must be 'C', 'F' or 'A', not {layout!r}")
-        _, self.ndim, self.layout = _parse(f"array({dtype.name}, {ndim}d, {layout})")
+        _, self.ndim, self.layout = _parse(f"array({dtype._spelling}, {ndim}d, {layout})")
         self.dtype = dtype
-        super().__init__(f"array({dtype.name}, {self.ndim}d, {self.layout})")
+        # Numba marks arrays of records numpy did not align (align=False) "unaligned".
+        unaligned = "unaligned " if isinstance(dtype, Record) and not dtype.aligned else ""
+        super().__init__(f"{unaligned}array({dtype.name}, {self.ndim}d, {self.layout})",
+                         f"array({dtype._spelling}, {self.ndim}d, {self.layout})")
 
 
 class UniTuple(Type):
@@ -110,7 +168,8 @@ class UniTuple(Type):
             raise TypeError(f"a UniTuple's count must be a non-negative int, not {count!r}")
         self.dtype = as_type(dtype)
         self.count = count
-        super().__init__(f"UniTuple({self.dtype} x {count})")
+        super().__init__(f"UniTuple({self.dtype} x {count})",
+                         f"UniTuple({self.dtype._spelling} x {count})")
 
     @property
     def types(self):
@@ -127,7 +186,8 @@ class Tuple(Type):
         if types and all(t == types[0] for t in types):
             return UniTuple(types[0], len(types))
         self = super().__new__(cls)
-        Type.__init__(self, f"Tuple({', '.join(map(str, types))})")
+        Type.__init__(self, f"Tuple({', '.join(map(str, types))})",
+                      f"Tuple({', '.join(t._spelling for t in types)})")
         self.types = types
         return self
 
@@ -161,6 +221,11 @@ class Signature:
 
     __repr__ = __str__
 
+    def _spelling(self):
+        """What kaji's signature parser reads: Numba's text with records as kaji spells them."""
+        args = ", ".join(arg._spelling for arg in self.args) + ("," if len(self.args) == 1 else "")
+        return f"({args}) -> {self.return_type._spelling}"
+
     def __eq__(self, other):
         return isinstance(other, Signature) and str(other) == str(self)
 
@@ -176,7 +241,6 @@ def _unsupported(name, why):
     return constructor
 
 
-Record = _unsupported("Record", "kaji kernels have no record (structured dtype) types")
 NamedTuple = _unsupported("NamedTuple", "give kernels that take namedtuples no signature")
 NamedUniTuple = _unsupported("NamedUniTuple", "give kernels that take namedtuples no signature")
 
@@ -208,6 +272,8 @@ def as_type(value):
     if _is_numba(value):
         return from_text(str(value))
     dtype = _numpy_dtype(value)
+    if dtype is not None and dtype.names is not None:
+        return Record(dtype)
     if dtype is not None:
         if dtype.kind in "biufc" and dtype.isnative and dtype.name in _SCALARS:
             return _SCALARS[dtype.name]
@@ -232,7 +298,7 @@ def signature_text(signature):
             if isinstance(arg, CPointer):
                 raise TypeError(f"signature {signature}: kaji kernels take arrays, not pointers "
                                 f"({arg})")
-        return str(signature)
+        return signature._spelling()
     if _is_numba(signature) and type(signature).__name__ == "Signature":
         return str(signature)
     raise TypeError("a signature is a string such as 'void(float32[:], int32)', a signature "
@@ -257,7 +323,14 @@ def typeof(value, target=None):
         from kaji._target import default_target
 
         target = default_target()
-    return _described(*_core.typeof(value, target))
+    dtype, ndim, layout = _core.typeof(value, target)
+    record = _structured_dtype(value)
+    if record is None:
+        return _described(dtype, ndim, layout)
+    # numpy's own dtype, not one rebuilt from kaji's record, keeps its align=True in the name.
+    if ndim == 0 and _is_record_scalar(value):
+        return Record(record)  # np.void, as Numba types it (kernels get a 0-d array of it)
+    return Array(Record(record), ndim, layout)
 
 
 # Array types typeof() and from_text() made, by (dtype, ndim, layout): typeof is called per
@@ -274,8 +347,23 @@ def _described(dtype, ndim, layout):
     key = (dtype, ndim, layout)
     array = _ARRAYS.get(key)
     if array is None:
-        array = _ARRAYS[key] = Array(_SCALARS[dtype], ndim, layout)
+        element = (Record(_core.record_dtype(dtype)) if dtype.startswith("record<")
+                   else _SCALARS[dtype])
+        array = _ARRAYS[key] = Array(element, ndim, layout)
     return array
+
+
+def _structured_dtype(value):
+    """The structured dtype of an array (numpy, kaji device array) or record scalar, or None."""
+    dtype = getattr(value, "dtype", None)
+    names = getattr(dtype, "names", None)
+    return dtype if names is not None and _numpy_dtype(dtype) is not None else None
+
+
+def _is_record_scalar(value):
+    import numpy
+
+    return isinstance(value, numpy.void)
 
 
 def _parse(text):
@@ -339,4 +427,4 @@ def is_type_like(value):
     return isinstance(value, Type) or _is_numba(value) or _numpy_dtype(value) is not None
 
 
-__all__ = [*_SCALAR_NAMES, *_COMPLEX_NAMES, "none", "void"]
+__all__ = [*_SCALAR_NAMES, *_COMPLEX_NAMES, "none", "void", "from_dtype"]

@@ -3,6 +3,7 @@
 #include "code_object.h"
 #include "compilation.h"
 #include "linked_module.h"
+#include "record_dtypes.h"
 
 #include "kaji/codegen/Codegen.h"
 #include "kaji/codegen/cuda/CudaCodegen.h"
@@ -41,10 +42,9 @@ driver::Stage stageNamed(const std::string &stage) {
 py::tuple typeDescription(const ir::Type &type) {
   if (type.isVoid())
     return py::make_tuple(py::none(), py::none(), py::none());
-  if (type.isRecordArray())
-    throw py::type_error("arrays of records (numpy structured dtypes) have no kaji type "
-                         "object; kernels take them as they are");
-  py::str dtype(std::string(ir::numpyName(type.scalarKind())));
+  // A record goes by kaji IR's spelling; kaji.types makes the Record object of it.
+  py::str dtype(type.isRecordArray() ? type.record()->str()
+                                     : std::string(ir::numpyName(type.scalarKind())));
   if (type.isScalar())
     return py::make_tuple(dtype, py::none(), py::none());
   const char *layout = type.layout() == ir::Layout::C   ? "C"
@@ -180,6 +180,27 @@ void bindCompiler(py::module_ &m) {
       py::arg("text"),
       "A type as signatures spell it ('float32[:, ::1]', 'array(float32, 2d, C)', 'f4', "
       "'none') as (dtype, ndim, layout), like typeof(); TypeError naming the problem.");
+  m.def(
+      "record_spelling",
+      [](const py::dtype &dtype) {
+        if (!isStructured(dtype))
+          throw py::type_error("dtype " + py::str(dtype).cast<std::string>() +
+                               " is not a structured (record) dtype");
+        return recordFromDtype(dtype)->str();
+      },
+      py::arg("dtype"),
+      "kaji IR's spelling of the structured `dtype`, 'record<8, align 4, x: f32 at 0, y: i32 at "
+      "4>'; TypeError for fields kernels cannot take.");
+  m.def(
+      "record_dtype",
+      [](const std::string &spelling) {
+        std::string_view rest = spelling;
+        const ir::RecordType *record = ir::parseRecordType(rest);
+        if (!record || rest.find_first_not_of(' ') != std::string_view::npos)
+          throw py::type_error("'" + spelling + "' is no record type");
+        return dtypeOfRecord(*record);
+      },
+      py::arg("spelling"), "The structured dtype with the layout of a record kaji IR spells.");
   m.def(
       "argument_view",
       [](py::handle value) {

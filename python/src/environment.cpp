@@ -5,6 +5,7 @@
 #include "device_array.h"
 #include "dtypes.h"
 #include "instances.h"
+#include "record_dtypes.h"
 #include "scalars.h"
 
 #include "kaji/driver/Compiler.h"
@@ -132,24 +133,33 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
                                               std::move(members));
   }
   if (kind == "array" && fields.size() == 4) {
-    ir::ScalarKind element;
+    std::optional<Element> element;
     try {
-      element = scalarKindFromDtype(fields[1]);
+      element = elementFromDtype(fields[1]);
     } catch (const py::type_error &error) {
       throw py::type_error("the global array '" + name + "': " + error.what());
     }
-    if (ir::isComplex(element)) // the constant-memory lowerings hold real elements only
+    // The constant-memory lowerings hold real elements only (a record's are its bytes).
+    if (!element->record && ir::isComplex(element->scalar))
       throw py::type_error("the global array '" + name + "': kaji.const.array_like of " +
-                           std::string(ir::numpyName(element)) +
+                           std::string(ir::numpyName(element->scalar)) +
                            " is not supported yet; pass the array as an argument");
     std::optional<std::string> bytes;
     if (!fields[3].is_none())
       bytes = fields[3].cast<std::string>();
-    return frontend::GlobalValue::array(name, element, fields[2].cast<std::vector<int64_t>>(),
-                                        std::move(bytes));
+    return frontend::GlobalValue::array(name, element->scalar, element->record,
+                                        fields[2].cast<std::vector<int64_t>>(), std::move(bytes));
   }
   if (kind == "device_array" && fields.size() == 2)
     return deviceArray(name, fields[1]);
+  if (kind == "record" && fields.size() == 2) {
+    try {
+      return frontend::GlobalValue::recordType(name,
+                                               recordFromDtype(py::dtype::from_args(fields[1])));
+    } catch (const py::type_error &error) {
+      throw py::type_error("the record dtype '" + name + "': " + error.what());
+    }
+  }
   if (kind == "namedtuple" && fields.size() == 3)
     return frontend::GlobalValue::namedTupleClass(fields[1].cast<std::string>(),
                                                   fields[2].cast<std::vector<std::string>>());

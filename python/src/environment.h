@@ -18,6 +18,8 @@
 //                                         define it (the runtime links them, not the compiler)
 //   ("device_array", array)               a kaji DeviceArray, or any object exporting
 //                                         __cuda_array_interface__: captured by its address
+//   ("record", dtype)                     a numpy structured dtype (or a kaji Record type
+//                                         object's), the dtype of local and shared arrays
 //   ("function", source, describe, is_device, signatures[, inlining])
 //                                         another @jit function: its FunctionSource, a
 //                                         callable returning *its* globals' description,

@@ -88,7 +88,7 @@ def test_malformed_array_constructors():
         types.Array(types.float32, 1, "K")
     with pytest.raises(TypeError, match="ndim must be a non-negative int, not -1"):
         types.Array(types.float32, -1, "C")
-    with pytest.raises(TypeError, match="dtype must be a scalar type"):
+    with pytest.raises(TypeError, match="dtype must be a scalar or record type"):
         types.Array(types.float32[:], 1, "C")
     with pytest.raises(TypeError, match="more than 32 dimensions"):
         types.Array(types.float32, 33, "A")
@@ -133,7 +133,7 @@ def test_cpointer_prints_but_no_kernel_takes_it():
         kaji.jit(types.void(types.CPointer(types.float32)))(kernel)
 
 
-@pytest.mark.parametrize("name", ["Record", "NamedTuple", "NamedUniTuple"])
+@pytest.mark.parametrize("name", ["NamedTuple", "NamedUniTuple"])
 def test_unsupported_type_constructors_say_so(name):
     with pytest.raises(TypeError, match=f"kaji.types.{name} is not supported"):
         getattr(types, name)(types.int32, 2)
@@ -213,3 +213,51 @@ def test_a_kernel_signature_object_must_return_none():
     with pytest.raises(kaji.CompileError, match="a kernel's signature must return void, not "
                        "'float32'"):
         kaji.jit(types.float32(types.float32), target="cpu")(kernel)
+
+
+POINT = np.dtype([("x", np.float32), ("y", np.float32), ("id", np.int32)])
+PARTICLE = np.dtype([("mass", np.float64), ("v", np.float32, 3), ("tag", np.int16),
+                     ("home", [("ix", np.int32), ("w", np.float32)])], align=True)
+POINT_PRINTED = "Record(x[type=float32;offset=0],y[type=float32;offset=4],id[type=int32;offset=8];12;False)"
+PARTICLE_PRINTED = ("Record(mass[type=float64;offset=0],v[type=nestedarray(float32, (3,));offset=8],"
+                    "tag[type=int16;offset=20],home[type=Record(ix[type=int32;offset=0],"
+                    "w[type=float32;offset=4];8;True);offset=24];32;True)")
+
+
+def test_from_dtype_gives_records_printed_as_numba_prints_them():
+    point = kaji.from_dtype(POINT)
+    assert isinstance(point, types.Record)
+    assert str(point) == POINT_PRINTED
+    assert (point.dtype, point.size, point.aligned) == (POINT, 12, False)
+    assert str(types.from_dtype(PARTICLE)) == PARTICLE_PRINTED
+    assert kaji.from_dtype(np.float32) is types.float32
+    assert types.as_type(POINT) == point
+    # Numba calls arrays of records numpy did not align "unaligned".
+    assert str(point[::1]) == f"unaligned array({POINT_PRINTED}, 1d, C)"
+    assert str(types.from_dtype(PARTICLE)[:, :]) == f"array({PARTICLE_PRINTED}, 2d, A)"
+    assert types.Array(point, 1, "C") == point[::1]
+
+
+def test_signatures_with_records_reach_the_parser_in_kaji_spelling():
+    signature = types.void(kaji.from_dtype(POINT)[:], types.float64)
+    assert str(signature) == f"(unaligned array({POINT_PRINTED}, 1d, A), float64) -> none"
+    assert types.signature_text(signature) == (
+        "(array(record<12, align 4, x: f32 at 0, y: f32 at 4, id: i32 at 8>, 1d, A), float64) "
+        "-> none")
+
+
+def test_typeof_of_records():
+    a = np.zeros((3, 2), PARTICLE)
+    assert kaji.typeof(a, "cpu") == types.from_dtype(PARTICLE)[:, ::1]
+    assert kaji.typeof(np.zeros(4, POINT)[::2], "cpu") == kaji.from_dtype(POINT)[:]
+    assert kaji.typeof(a[0, 1], "cpu") == types.from_dtype(PARTICLE)
+    # The record as kaji spells it reads back, as a record of the same layout.
+    spelled = types.from_text("record<12, align 4, x: f32 at 0, y: f32 at 4, id: i32 at 8>[::1]")
+    assert spelled.dtype.dtype == POINT
+
+
+def test_records_kernels_cannot_take_are_type_errors():
+    with pytest.raises(TypeError, match="field name 'a b' is not a Python identifier"):
+        kaji.from_dtype(np.dtype([("a b", np.int32)]))
+    with pytest.raises(TypeError, match="Record takes a structured numpy dtype"):
+        types.Record([("x", types.float32)], 4, False)

@@ -169,11 +169,13 @@ class ModuleEmitter;
 
 uint64_t staticArrayCount(const ir::Operation &op);
 
-// `__align__(N) ` for an array of `element`s that asked for `requested` bytes (0: nothing):
-// at least the element's alignment, and 16 by default, as the LLVM lowering aligns.
-std::string alignment(int64_t requested, ScalarKind element) {
-  int64_t size = int64_t(ir::byteSize(element));
-  int64_t bytes = requested ? std::max(requested, size) : std::max<int64_t>(size, 16);
+// `__align__(N) ` for `array` that asked for `requested` bytes (0: nothing): at least its
+// element's alignment (a scalar's size, a record's alignment), and 16 by default, as the LLVM
+// lowering aligns.
+std::string alignment(int64_t requested, const ir::Type &array) {
+  int64_t element =
+      array.isRecordArray() ? array.record()->alignment() : int64_t(array.elementSize());
+  int64_t bytes = requested ? std::max(requested, element) : std::max<int64_t>(element, 16);
   return "__align__(" + std::to_string(bytes) + ") ";
 }
 
@@ -543,20 +545,21 @@ void FunctionEmitter::nameValues(const std::vector<const ir::Block *> &blocks) {
       // A shared or local array's storage sits with the values: one allocation however
       // often a loop reaches the operation.
       bool shared = op->opcode() == Opcode::SharedArray;
-      ScalarKind element = op->resultType().scalarKind();
+      ir::Type type = op->resultType();
+      std::string element = storageTypeName(type.scalarKind()); // u8 for records: their bytes
       if (shared || op->opcode() == Opcode::LocalArray) {
         std::string storage = names_.fresh(shared ? "shared" : "local");
         storage_[op.get()] = storage;
         declarations_.push_back(std::string(shared ? "__shared__ " : "") +
-                                alignment(op->attrAs<ir::ArrayAllocation>().alignment, element) +
-                                storageTypeName(element) + " " + storage + "[" +
+                                alignment(op->attrAs<ir::ArrayAllocation>().alignment, type) +
+                                element + " " + storage + "[" +
                                 std::to_string(staticArrayCount(*op)) + "];");
       } else if (op->opcode() == Opcode::DynamicSharedArray) {
         // Every extern __shared__ array starts where the dynamic shared memory does.
         std::string storage = names_.fresh("dynamic_shared");
         storage_[op.get()] = storage;
-        declarations_.push_back("extern __shared__ " + alignment(op->attrAs<int64_t>(), element) +
-                                storageTypeName(element) + " " + storage + "[];");
+        declarations_.push_back("extern __shared__ " + alignment(op->attrAs<int64_t>(), type) +
+                                element + " " + storage + "[];");
       }
     }
   }
@@ -739,7 +742,7 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   case Opcode::ConstArray:
     return emitStaticArray(op);
   case Opcode::DynamicSharedArray: {
-    std::string size = std::to_string(ir::byteSize(op.resultType().scalarKind()));
+    std::string size = std::to_string(op.resultType().elementSize());
     return assign(op, arrayTypeName(op.resultType()) + "{" + storage_.at(&op) +
                           ", {i64(kaji::dynamic_shared_bytes() / " + size + ")}, {" + size + "}}");
   }
@@ -1123,7 +1126,8 @@ std::string FunctionEmitter::element(const ir::Operation &op, unsigned arrayOper
   return address + ")";
 }
 
-// The element count of a shared_array, local_array or const_array, checked.
+// The count of storage elements of a shared_array, local_array or const_array, checked: its
+// elements, or the bytes of its records.
 uint64_t staticArrayCount(const ir::Operation &op) {
   bool shared = op.opcode() == Opcode::SharedArray, constant = op.opcode() == Opcode::ConstArray;
   const char *what = shared ? "shared array" : constant ? "constant array" : "local array";
@@ -1133,10 +1137,7 @@ uint64_t staticArrayCount(const ir::Operation &op) {
   if (!type.isArray() || shape.size() != type.ndim())
     throw CompileError(op.location(),
                        std::string(what) + " shape does not match its type " + type.str());
-  if (type.isRecordArray())
-    throw CompileError(op.location(), std::string("the CUDA C++ backend has no ") + what +
-                                          " of records; use the default (LLVM) cuda backend");
-  uint64_t elementSize = ir::byteSize(type.scalarKind()), count = 1;
+  uint64_t elementSize = type.elementSize(), count = 1;
   constexpr uint64_t kMaxBytes = uint64_t(1) << 32;
   for (int64_t extent : shape) {
     if (extent <= 0)
@@ -1146,7 +1147,7 @@ uint64_t staticArrayCount(const ir::Operation &op) {
       throw CompileError(op.location(), std::string(what) + " is too large");
     count *= uint64_t(extent);
   }
-  return count;
+  return type.isRecordArray() ? count * elementSize : count;
 }
 
 void FunctionEmitter::emitStaticArray(const ir::Operation &op) {
@@ -1157,7 +1158,7 @@ void FunctionEmitter::emitStaticArray(const ir::Operation &op) {
       constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<ir::ArrayAllocation>().shape;
   std::string data = constant ? module_.constantArray(op) : storage_.at(&op);
   std::vector<std::string> extents, strides(shape.size());
-  uint64_t stride = ir::byteSize(type.scalarKind());
+  uint64_t stride = type.elementSize();
   for (size_t d = shape.size(); d-- > 0;) {
     strides[d] = std::to_string(stride);
     stride *= uint64_t(shape[d]);

@@ -47,6 +47,8 @@ struct GlobalValue {
     External,    // a CUDA C++ device function linked in (cuda.declare_device)
     ExceptionClass, // an exception class kernels may raise: its key (Python's name for a
                     // built-in class, kaji._exceptions' for another) is qualifiedName
+    RecordType,     // a numpy structured dtype (or a type object of one), the element type of
+                    // local and shared arrays: its Python name is qualifiedName
   };
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
@@ -80,6 +82,8 @@ struct GlobalValue {
   uint64_t arrayAddress = 0;
   std::string arrayBytes;
   bool arrayTooLarge = false;
+  // RecordType: the record; Array: the record its elements are, or null for scalars.
+  const ir::RecordType *record = nullptr;
   // Tuple: the elements, and a namedtuple's class and field names; TupleClass: the class.
   std::vector<GlobalValue> elements;
   std::string tupleClass;
@@ -99,14 +103,16 @@ struct GlobalValue {
                                   bool intEnum);
   // EnumClass: the member the class attribute `name` names, or null.
   const GlobalValue *enumMemberNamed(std::string_view name) const;
-  static GlobalValue array(std::string name, ir::ScalarKind element, std::vector<int64_t> shape,
-                           std::optional<std::string> bytes);
+  // `record`: the record its elements are (then `element` is unused), or null.
+  static GlobalValue array(std::string name, ir::ScalarKind element, const ir::RecordType *record,
+                           std::vector<int64_t> shape, std::optional<std::string> bytes);
   static GlobalValue deviceArray(std::string name, ir::ScalarKind element,
                                  std::vector<int64_t> shape, std::vector<int64_t> strides,
                                  ir::Layout layout, uint64_t address);
   static GlobalValue tuple(std::vector<GlobalValue> elements, std::string tupleClass = {},
                            std::vector<std::string> fields = {});
   static GlobalValue namedTupleClass(std::string name, std::vector<std::string> fields);
+  static GlobalValue recordType(std::string name, const ir::RecordType *record);
 };
 
 struct Environment {

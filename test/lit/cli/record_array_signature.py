@@ -1,0 +1,10 @@
+# An array of records in Numba's array form, the record spelt as kaji IR spells it (what
+# kaji.types' record type objects hand the parser), compiles like the subscript form.
+# RUN: %kaji-compile %s --kernel k --sig '(array(record<8, align 4, x: f32 at 0, n: i32 at 4>, 1d, C), int32) -> none' --emit ir | %FileCheck %s
+# RUN: %kaji-compile %s --kernel k --sig 'void(record<8, align 4, x: f32 at 0, n: i32 at 4>[::1], int32)' --emit ir | %FileCheck %s
+# RUN: %not %kaji-compile %s --kernel k --sig '(array(record<8, align 4, x: f32 at 0, n: i32>, 1d, C), int32) -> none' --emit ir 2>&1 | %FileCheck %s --check-prefix=MALFORMED
+def k(a, n):
+    a[0].n = n
+
+# CHECK-LABEL: kernel @k(%a: array<record<8, align 4, x: f32 at 0, n: i32 at 4>, 1, C>, %n: i32)
+# MALFORMED: error: malformed record type
