@@ -11,6 +11,7 @@
 #include "FunctionLowerer.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace kaji::frontend {
 namespace {
@@ -36,7 +37,8 @@ constexpr RoundingSuffix kTowardZeroOnly[] = {{Rounding::TowardZero, "rz"}};
 constexpr ScalarKind kWideIntegers[] = {ScalarKind::Int16,  ScalarKind::UInt16, ScalarKind::Int32,
                                         ScalarKind::UInt32, ScalarKind::Int64,  ScalarKind::UInt64};
 
-// CUDA C++'s names of the types, which cuda.fp16's conversions are spelled with.
+// CUDA C++'s names of the types, which cuda.fp16's conversions are spelled with (and
+// cuda.bf16's second spelling).
 std::string_view cudaName(ScalarKind kind) {
   switch (kind) {
   case ScalarKind::Int8:
@@ -59,23 +61,33 @@ std::string_view cudaName(ScalarKind kind) {
     return "float";
   case ScalarKind::Float64:
     return "double";
-  default:
+  case ScalarKind::Float16:
     return "half";
+  default:
+    return "bfloat16";
   }
 }
 
-std::string spelled(ScalarKind half, const HalfConversion &conversion, std::string_view suffix) {
-  bool cudaSpelling = half == ScalarKind::Float16;
-  auto typeName = [cudaSpelling](ScalarKind kind) {
-    return cudaSpelling ? cudaName(kind) : ir::numpyName(kind);
+// cuda.fp16 exports CUDA C++'s names with their underscores ("__int2half_rz"); cuda.bf16
+// exports numpy-style ones ("int32_to_bfloat16_rz") and has CUDA's without the underscores
+// ("int2bfloat16_rz"), which Numba's bf16 module imports under those names.
+std::vector<std::string> spellings(ScalarKind half, const HalfConversion &conversion,
+                                   std::string_view suffix) {
+  auto spelled = [&](bool cudaSpelling) {
+    auto typeName = [cudaSpelling](ScalarKind kind) {
+      return cudaSpelling ? cudaName(kind) : ir::numpyName(kind);
+    };
+    std::string name(cudaSpelling && half == ScalarKind::Float16 ? "__" : "");
+    name.append(typeName(conversion.from));
+    name.append(conversion.reinterpret ? "_as_" : cudaSpelling ? "2" : "_to_");
+    name.append(typeName(conversion.to));
+    if (!suffix.empty())
+      name.append("_").append(suffix);
+    return name;
   };
-  std::string name(cudaSpelling ? "__" : "");
-  name.append(typeName(conversion.from));
-  name.append(conversion.reinterpret ? "_as_" : cudaSpelling ? "2" : "_to_");
-  name.append(typeName(conversion.to));
-  if (!suffix.empty())
-    name.append("_").append(suffix);
-  return name;
+  if (half == ScalarKind::Float16)
+    return {spelled(true)};
+  return {spelled(false), spelled(true)};
 }
 
 using NamedConversion = std::pair<std::string, HalfConversion>;
@@ -85,11 +97,13 @@ using NamedConversion = std::pair<std::string, HalfConversion>;
 // zero, and the bits of a 16-bit integer.
 std::vector<NamedConversion> conversionsOf(ScalarKind half) {
   std::vector<NamedConversion> all;
+  auto named = [&](const HalfConversion &conversion, std::string_view suffix) {
+    for (std::string &name : spellings(half, conversion, suffix))
+      all.emplace_back(std::move(name), conversion);
+  };
   auto add = [&](ScalarKind from, ScalarKind to, auto &suffixes) {
-    for (const RoundingSuffix &mode : suffixes) {
-      HalfConversion conversion{from, to, mode.rounding, false};
-      all.emplace_back(spelled(half, conversion, mode.suffix), conversion);
-    }
+    for (const RoundingSuffix &mode : suffixes)
+      named(HalfConversion{from, to, mode.rounding, false}, mode.suffix);
   };
   add(ScalarKind::Float32, half, kFloat32Modes);
   add(ScalarKind::Float64, half, kNearestOnly);
@@ -100,10 +114,10 @@ std::vector<NamedConversion> conversionsOf(ScalarKind half) {
   }
   add(half, ScalarKind::Int8, kTowardZeroOnly);
   add(half, ScalarKind::UInt8, kTowardZeroOnly);
-  for (ScalarKind bits : {ScalarKind::Int16, ScalarKind::UInt16})
-    for (HalfConversion conversion : {HalfConversion{half, bits, Rounding::Nearest, true},
-                                      HalfConversion{bits, half, Rounding::Nearest, true}})
-      all.emplace_back(spelled(half, conversion, ""), conversion);
+  for (ScalarKind bits : {ScalarKind::Int16, ScalarKind::UInt16}) {
+    named(HalfConversion{half, bits, Rounding::Nearest, true}, "");
+    named(HalfConversion{bits, half, Rounding::Nearest, true}, "");
+  }
   return all;
 }
 

@@ -1,7 +1,8 @@
 // Numba's conversions between a half-precision type (float16 or bfloat16) and the other
 // scalars, by name: cuda.fp16 spells them as CUDA C++ does ("__int2half_rz",
 // "__half_as_short"), cuda.bf16 with numpy's type names ("int32_to_bfloat16_rz",
-// "bfloat16_as_int16"). Both modules have the same set (HalfPrecisionConversions.cpp).
+// "bfloat16_as_int16") and as CUDA C++ without the underscores ("int2bfloat16_rz"). Both
+// modules have the same set (HalfPrecisionConversions.cpp).
 #pragma once
 
 #include "kaji/ir/Type.h"

@@ -256,6 +256,22 @@ def test_constant_reinterpretations_fold_to_the_same_bits(jit):
                          int(np.float16(-2.0).view(np.int16))]
 
 
+def test_cuda_spelling_of_bf16_conversions_is_the_same_function(jit):
+    def kernel(out, bits, x, n):
+        out[0] = cuda.bf16.int2bfloat16_rz(n)
+        out[1] = cuda.bf16.int32_to_bfloat16_rz(n)
+        out[2] = cuda.bf16.float2bfloat16_ru(x)
+        out[3] = cuda.bf16.float32_to_bfloat16_ru(x)
+        bits[0] = cuda.bf16.bfloat16_as_ushort(out[2])
+        bits[1] = cuda.bf16.bfloat16_as_uint16(out[3])
+
+    out, bits = np.zeros(4, bf16), np.zeros(2, np.uint16)
+    jit(kernel)[1, 1](out, bits, np.float32(1.001), np.int32(-1234567))
+    assert out[0] == out[1] == bf16(-1228800.0)  # toward zero from -1234567
+    assert out[2] == out[3] == bf16(1.0078125)  # up from 1.001
+    assert bits[0] == bits[1] == np.array(1.0078125, bf16).view(np.uint16)
+
+
 def test_a_float_is_no_integer_argument(jit):
     def kernel(out, x):
         out[0] = cuda.bf16.int32_to_bfloat16_rn(x)
@@ -289,5 +305,8 @@ def test_names_are_numbas():
                  "__half2uchar_rz", "__short_as_half", "__ushort_as_half", "__half_as_short",
                  "__half_as_ushort"):
         assert name in dir(cuda.fp16)
+    for name in ("float2bfloat16", "double2bfloat16", "bfloat162float", "bfloat162char_rz",
+                 "bfloat16_as_short", "ushort_as_bfloat16"):  # the names Numba imports
+        assert name in dir(cuda.bf16)
     assert not hasattr(cuda.bf16, "float64_to_bfloat16_rz")  # Numba has float64's rn only
     assert not hasattr(cuda.fp16, "__int2half")  # integers always name a mode
