@@ -572,6 +572,10 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     result = castScalar(scalar(op.operand(0), op), from.scalarKind(), op.resultType().scalarKind());
     break;
   }
+  case Opcode::Bitcast:
+    result =
+        builder_.CreateBitCast(scalar(op.operand(0), op), valueType(context_, op.resultType()));
+    break;
   case Opcode::Complex:
     result = makeComplex(scalar(op.operand(0), op), scalar(op.operand(1), op),
                          op.resultType().scalarKind());

@@ -3,6 +3,7 @@
 // reports the types the assignments actually produced (observed()), the next run uses them.
 #pragma once
 
+#include "HalfPrecisionConversions.h"
 #include "LocalTypes.h"
 #include "Operand.h"
 #include "PythonIntegers.h"
@@ -421,8 +422,13 @@ private:
   // cuda.fp16.NAME (kind float16) and cuda.bf16.NAME (bfloat16) (HalfPrecisionCalls.cpp).
   Operand callHalfPrecision(ir::ScalarKind kind, const std::string &name,
                             const std::vector<Operand> &args, const CallExpr &expr);
-  Operand callBfloat16Conversion(const std::string &target, const std::string &display,
-                                 const std::vector<Operand> &args, const CallExpr &expr);
+  // Their conversions to and from the other scalars and reinterpretations of the bits
+  // (HalfPrecisionConversions.cpp).
+  Operand callHalfConversion(const HalfConversion &conversion, const std::string &display,
+                             const std::vector<Operand> &args, const CallExpr &expr);
+  ir::Value *float64ToFloat32RoundedToOdd(ir::Value *x);
+  ir::Value *integerToFloat32RoundedToOdd(ir::Value *x);
+  ir::Value *float32ToHalf(ir::Value *x, ir::ScalarKind half, Rounding rounding);
 
   // The GPU model's builtins (GpuBuiltins.cpp).
   Operand staticArray(const CallExpr &expr, bool shared);

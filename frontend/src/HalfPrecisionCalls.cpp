@@ -4,6 +4,7 @@
 // rounding); the functions are computed in float32 and rounded, as CUDA's own h* functions
 // approximate them (docs/language.md, "Half precision").
 #include "FunctionLowerer.h"
+#include "HalfPrecisionConversions.h"
 #include "kaji/frontend/HalfPrecision.h"
 
 #include <algorithm>
@@ -80,57 +81,25 @@ std::optional<ir::CmpPredicate> comparison(std::string_view name) {
   return std::nullopt;
 }
 
-// The float32 rounding of cuda.bf16's bfloat16_to_<integer>_<mode> before the (exact)
-// conversion, by the mode's suffix.
-constexpr std::pair<std::string_view, std::string_view> kRoundingModes[] = {
-    {"rd", "floor"}, {"rn", "roundeven"}, {"ru", "ceil"}, {"rz", "trunc"}};
-constexpr std::string_view kConversionPrefix = "bfloat16_to_";
-
-// The integer kind and the rounding function of a conversion's name ("int32_rn").
-std::optional<std::pair<ScalarKind, std::string_view>> integerConversion(std::string_view name) {
-  size_t underscore = name.rfind('_');
-  if (underscore == std::string_view::npos)
-    return std::nullopt;
-  std::optional<ScalarKind> kind = ir::scalarKindFromName(name.substr(0, underscore));
-  std::string_view mode = name.substr(underscore + 1);
-  if (!kind || !ir::isInteger(*kind) || (ir::bitWidth(*kind) == 8 && mode != "rz"))
-    return std::nullopt;
-  for (auto [suffix, rounding] : kRoundingModes)
-    if (suffix == mode)
-      return std::pair(*kind, rounding);
-  return std::nullopt;
+// The h* functions, then the module's conversions.
+std::vector<std::string_view> functionNames(ScalarKind half) {
+  std::vector<std::string_view> all;
+  for (const HalfFunction &function : kHalfFunctions)
+    all.push_back(function.name);
+  const std::vector<std::string> &conversions = halfConversionNames(half);
+  all.insert(all.end(), conversions.begin(), conversions.end());
+  return all;
 }
 
 } // namespace
 
-const std::vector<std::string_view> &bfloat16FunctionNames() {
-  static const std::vector<std::string> conversions = [] {
-    std::vector<std::string> names{std::string(kConversionPrefix) + "float32"};
-    for (ScalarKind kind :
-         {ScalarKind::Int8, ScalarKind::Int16, ScalarKind::Int32, ScalarKind::Int64,
-          ScalarKind::UInt8, ScalarKind::UInt16, ScalarKind::UInt32, ScalarKind::UInt64})
-      for (auto [suffix, rounding] : kRoundingModes) {
-        std::string name = std::string(ir::numpyName(kind)) + "_" + std::string(suffix);
-        if (integerConversion(name))
-          names.push_back(std::string(kConversionPrefix) + name);
-      }
-    return names;
-  }();
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> all = halfPrecisionFunctionNames();
-    all.insert(all.end(), conversions.begin(), conversions.end());
-    return all;
-  }();
+const std::vector<std::string_view> &halfPrecisionFunctionNames() {
+  static const std::vector<std::string_view> names = functionNames(ScalarKind::Float16);
   return names;
 }
 
-const std::vector<std::string_view> &halfPrecisionFunctionNames() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> all;
-    for (const HalfFunction &function : kHalfFunctions)
-      all.push_back(function.name);
-    return all;
-  }();
+const std::vector<std::string_view> &bfloat16FunctionNames() {
+  static const std::vector<std::string_view> names = functionNames(ScalarKind::BFloat16);
   return names;
 }
 
@@ -139,8 +108,8 @@ Operand FunctionLowerer::callHalfPrecision(ScalarKind kind, const std::string &n
   const std::string typeName(ir::numpyName(kind));
   std::string display =
       std::string(kind == ScalarKind::BFloat16 ? "cuda.bf16." : "cuda.fp16.") + name;
-  if (name.starts_with(kConversionPrefix))
-    return callBfloat16Conversion(name.substr(kConversionPrefix.size()), display, args, expr);
+  if (std::optional<HalfConversion> conversion = halfConversion(kind, name))
+    return callHalfConversion(*conversion, display, args, expr);
   const HalfFunction *function = findEntry(kHalfFunctions, name);
   if (args.size() != function->arity)
     throw ir::CompileError(expr.loc, display + "() takes " + std::to_string(function->arity) +
@@ -182,29 +151,6 @@ Operand FunctionLowerer::callHalfPrecision(ScalarKind kind, const std::string &n
                  : callMath(std::string(route->numpyName), {widened}, expr);
   }
   return Operand::scalar(convert(result, kind));
-}
-
-// Numba's cuda.bf16.bfloat16_to_float32 (exact) and bfloat16_to_<integer>_<mode>: rounded in
-// float32 (exact for every bfloat16), then converted; out of range saturates and NaN gives 0,
-// as kaji's float-to-integer conversions (and CUDA's cvt) do.
-Operand FunctionLowerer::callBfloat16Conversion(const std::string &target,
-                                                const std::string &display,
-                                                const std::vector<Operand> &args,
-                                                const CallExpr &expr) {
-  if (args.size() != 1)
-    throw ir::CompileError(expr.loc, display + "() takes 1 argument (" +
-                                         std::to_string(args.size()) + " given)");
-  if (!args[0].isScalar() || args[0].scalarType().kind != ScalarKind::BFloat16)
-    throw ir::CompileError(expr.args[0]->loc, display + "() takes a bfloat16 value, not '" +
-                                                  describe(args[0]) +
-                                                  "' (convert with cuda.bfloat16(x))");
-  at(expr.loc);
-  ir::Value *wide = convert(args[0], ScalarKind::Float32);
-  if (target == "float32")
-    return Operand::scalar(wide);
-  auto [kind, rounding] = *integerConversion(target);
-  ir::Value *rounded = builder_.math(std::string(rounding), wide->type(), {wide});
-  return Operand::scalar(builder_.cast(rounded, ir::Type::scalar(kind)));
 }
 
 } // namespace kaji::frontend

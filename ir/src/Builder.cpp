@@ -66,6 +66,12 @@ Value *Builder::cast(Value *v, Type to) {
   return create(Opcode::Cast, to, {v})->result();
 }
 
+Value *Builder::bitcast(Value *v, Type to) {
+  if (v->type() == to)
+    return v;
+  return create(Opcode::Bitcast, to, {v})->result();
+}
+
 Value *Builder::math(std::string_view name, Type resultType, std::vector<Value *> args) {
   return create(Opcode::Math, resultType, std::move(args), std::string(name))->result();
 }

@@ -2,6 +2,7 @@
 #include "kaji/ir/Constants.h"
 #include "kaji/ir/Passes.h"
 
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -216,6 +217,57 @@ std::optional<Attr> foldCast(Type from, Type to, const Attr &value) {
   }
 }
 
+// The bits of a float constant, which is exact in its kind; none for a NaN, whose payload the
+// double attribute does not keep.
+std::optional<uint64_t> floatBits(ScalarKind kind, double value) {
+  if (std::isnan(value))
+    return std::nullopt;
+  switch (kind) {
+  case ScalarKind::Float16:
+    return std::bit_cast<uint16_t>(static_cast<_Float16>(value));
+  case ScalarKind::BFloat16: // float32's upper half
+    return std::bit_cast<uint32_t>(static_cast<float>(value)) >> 16;
+  case ScalarKind::Float32:
+    return std::bit_cast<uint32_t>(static_cast<float>(value));
+  default:
+    return std::bit_cast<uint64_t>(value);
+  }
+}
+
+// The float of kind `kind` with these bits; none for a NaN (see floatBits).
+std::optional<double> floatFromBits(ScalarKind kind, uint64_t bits) {
+  double value;
+  switch (kind) {
+  case ScalarKind::Float16:
+    value = double(std::bit_cast<_Float16>(uint16_t(bits)));
+    break;
+  case ScalarKind::BFloat16:
+    value = double(std::bit_cast<float>(uint32_t(bits << 16)));
+    break;
+  case ScalarKind::Float32:
+    value = double(std::bit_cast<float>(uint32_t(bits)));
+    break;
+  default:
+    value = std::bit_cast<double>(bits);
+  }
+  if (std::isnan(value))
+    return std::nullopt;
+  return value;
+}
+
+std::optional<Attr> foldBitcast(Type from, Type to, const Attr &value) {
+  std::optional<uint64_t> bits = from.isFloat()
+                                     ? floatBits(from.scalarKind(), std::get<double>(value))
+                                     : uint64_t(std::get<int64_t>(value));
+  if (!bits)
+    return std::nullopt;
+  if (to.isInteger())
+    return wrapToType(to.scalarKind(), int64_t(*bits));
+  if (std::optional<double> result = floatFromBits(to.scalarKind(), *bits))
+    return *result;
+  return std::nullopt;
+}
+
 // Only the libm functions whose result is exact on every target.
 std::optional<Attr> foldMath(const std::string &name, ScalarKind kind,
                              const std::vector<double> &args) {
@@ -280,6 +332,8 @@ std::optional<Attr> foldOperation(const Operation &op) {
   }
   case Opcode::Cast:
     return foldCast(type, op.resultType(), values[0]);
+  case Opcode::Bitcast:
+    return foldBitcast(type, op.resultType(), values[0]);
   case Opcode::Select:
     return std::get<int64_t>(values[0]) ? values[1] : values[2];
   case Opcode::Math: {

@@ -6,7 +6,7 @@ namespace kaji::ir {
 
 namespace {
 
-constexpr std::array<std::string_view, 57> kOpcodeNames = {
+constexpr std::array<std::string_view, 58> kOpcodeNames = {
     "const",
     "add",
     "sub",
@@ -28,6 +28,7 @@ constexpr std::array<std::string_view, 57> kOpcodeNames = {
     "cmp",
     "select",
     "cast",
+    "bitcast",
     "complex",
     "real",
     "imag",

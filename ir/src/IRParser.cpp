@@ -569,6 +569,7 @@ private:
       break;
     }
     case Opcode::Cast:
+    case Opcode::Bitcast:
       operands.push_back(parseValue());
       expect(":");
       parseType();

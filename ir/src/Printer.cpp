@@ -227,6 +227,7 @@ private:
       return;
     }
     case Opcode::Cast:
+    case Opcode::Bitcast:
       out_ += " " + operand(op, 0) + " : " + operandType(op, 0) + " to " + op.resultType().str();
       return;
     case Opcode::Math:

@@ -262,6 +262,22 @@ private:
     }
   }
 
+  // A bitcast reinterprets one scalar's bits as another scalar of the same width; bool has
+  // no defined bits and a complex number is two values, so neither takes part.
+  void verifyBitcast(const Operation &op) {
+    expectOperands(op, 1);
+    expectResult(op, true);
+    expectNoAttr(op);
+    Type from = op.operand(0)->type(), to = op.resultType();
+    for (Type type : {from, to})
+      if (!type.isInteger() && !type.isFloat())
+        fail(op, "reinterprets integer and float scalars only, not " + type.str());
+    unsigned fromBits = bitWidth(from.scalarKind()), toBits = bitWidth(to.scalarKind());
+    if (fromBits != toBits)
+      fail(op, "needs types of one width, not " + from.str() + " (" + std::to_string(fromBits) +
+                   " bits) and " + to.str() + " (" + std::to_string(toBits) + " bits)");
+  }
+
   void expectOperands(const Operation &op, unsigned count) {
     if (op.numOperands() != count)
       fail(op, "expects " + std::to_string(count) + " operand" + (count == 1 ? "" : "s") +
@@ -627,6 +643,8 @@ private:
       if (op.operand(0)->type().isComplex() || op.resultType().isComplex())
         fail(op, "does not convert complex numbers (convert their parts)");
       return;
+    case Opcode::Bitcast:
+      return verifyBitcast(op);
     case Opcode::Complex:
     case Opcode::Real:
     case Opcode::Imag:

@@ -89,7 +89,10 @@ class _CompilerTable(Intrinsic):
         self._list_names = list_names
 
     def __getattr__(self, name):
-        if name.startswith("_") or name not in self._list_names():
+        # cuda.fp16's conversions are spelled as CUDA C++'s (``__float2half_rz``); other
+        # underscored names (this object's own slot among them) are never the compiler's.
+        private = name.startswith("_") and not name.startswith("__")
+        if private or name.endswith("__") or name not in self._list_names():
             raise AttributeError(f"{self._kaji_name.replace('kaji.', 'cuda.')} has no function "
                                  f"{name!r}")
         return Intrinsic(f"{self._kaji_name}.{name}")

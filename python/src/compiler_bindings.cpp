@@ -253,10 +253,10 @@ void bindCompiler(py::module_ &m) {
   m.def(
       "half_precision_functions",
       [] { return copiedNames(frontend::halfPrecisionFunctionNames()); },
-      "The names of the functions cuda.fp16 has (hadd, hsin, heq, ...).");
+      "The names of the functions cuda.fp16 has (hadd, hsin, heq, __float2half_rz, ...).");
   m.def(
       "bfloat16_functions", [] { return copiedNames(frontend::bfloat16FunctionNames()); },
-      "The names of the functions cuda.bf16 has (cuda.fp16's and bfloat16_to_int32_rn, ...).");
+      "The names of the functions cuda.bf16 has (hadd, ..., int32_to_bfloat16_rz, ...).");
   m.def("add_nvrtc_search_directory", &codegen::cuda::addNvrtcSearchDirectory, py::arg("directory"),
         "Also look for libnvrtc.so* in `directory`.");
   m.def(

@@ -10,6 +10,8 @@ from kaji import cuda
 @pytest.mark.parametrize("namespace, member, missing", [
     ("libdevice", "sinf", "sinq"),
     ("fp16", "hadd", "hfoo"),
+    ("fp16", "__half_as_short", "__half_as_long"),  # CUDA C++'s spelling of the conversions
+    ("bf16", "bfloat16_as_int16", "__half_as_short"),
 ])
 def test_members_come_from_the_compiler(namespace, member, missing):
     table = getattr(cuda, namespace)

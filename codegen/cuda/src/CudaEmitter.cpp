@@ -639,6 +639,9 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
     return assign(op,
                   cast(name(op.operand(0), op), from.scalarKind(), op.resultType().scalarKind()));
   }
+  case Opcode::Bitcast:
+    return assign(op, "kaji::bit_cast<" + typeName(op.resultType()) + ">(" +
+                          name(op.operand(0), op) + ")");
   case Opcode::Complex:
     return assign(op, typeName(op.resultType()) + "{" + name(op.operand(0), op) + ", " +
                           name(op.operand(1), op) + "}");

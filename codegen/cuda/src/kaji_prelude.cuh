@@ -284,6 +284,15 @@ __device__ __forceinline__ bf16 float_mod(bf16 a, bf16 b) {
   return bf16(float_divmod(f32(a), f32(b)).remainder);
 }
 
+// kaji IR's bitcast: the bits of one scalar as another of the same width (f16 and bf16 are
+// structs of their bits, so CUDA's __float_as_int family does not cover them).
+template <class To, class From> __device__ __forceinline__ To bit_cast(From x) {
+  static_assert(sizeof(To) == sizeof(From), "bitcast needs types of one width");
+  To y;
+  memcpy(&y, &x, sizeof y);
+  return y;
+}
+
 // Bit functions on the value's own width (a narrow value is zero-extended, never
 // sign-extended, into the 32-bit instruction).
 template <class T> __device__ __forceinline__ T popc(T x) {

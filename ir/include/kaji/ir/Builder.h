@@ -28,6 +28,8 @@ public:
   Value *cmp(CmpPredicate pred, Value *lhs, Value *rhs); // result bool
   Value *select(Value *cond, Value *ifTrue, Value *ifFalse);
   Value *cast(Value *v, Type to); // returns v itself when already of type `to`
+  // v's bits as `to`, a scalar of v's width; returns v itself when already of type `to`.
+  Value *bitcast(Value *v, Type to);
   Value *math(std::string_view name, Type resultType, std::vector<Value *> args);
   Value *specialReg(SpecialReg::Kind kind, unsigned dim);
 

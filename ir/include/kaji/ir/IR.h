@@ -42,6 +42,7 @@ enum class Opcode : uint8_t {
   Cmp,         // attr CmpPredicate; result bool; float compares are ordered except ne
   Select,      // (bool cond, a, b)
   Cast,        // scalar conversion to the result type (float->int truncates toward zero)
+  Bitcast,     // the operand's bits as the result type, a scalar of the same width (not bool)
   Complex,     // (re, im) of a complex type's float kind -> that complex number
   Real,        // complex -> its real part
   Imag,        // complex -> its imaginary part
