@@ -44,6 +44,8 @@ py::tuple typeDescription(const ir::Type &type) {
   if (type.isRecordArray())
     throw py::type_error("arrays of records (numpy structured dtypes) have no kaji type "
                          "object; kernels take them as they are");
+  if (type.isVector()) // by its Numba name, float32x4, as kaji.types names vector types
+    return py::make_tuple(frontend::typeString(type), py::none(), py::none());
   py::str dtype(std::string(ir::numpyName(type.scalarKind())));
   if (type.isScalar())
     return py::make_tuple(dtype, py::none(), py::none());
