@@ -904,7 +904,10 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
     const ir::Type &declared = signature->returnType;
     if (declared.isVoid())
       return Operand();
-    return Operand::scalar(convert(intConstant(ScalarKind::Int64, 0), declared.scalarKind()));
+    ir::Value *zero = convert(intConstant(ScalarKind::Int64, 0), declared.scalarKind());
+    if (declared.isVector())
+      return Operand::vector(builder_.makeVector(declared, std::vector(declared.lanes(), zero)));
+    return Operand::scalar(zero);
   }
   const ReturnTypes &returns = context_.returnsOf(function->name());
   at(expr.loc);
@@ -927,31 +930,37 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
     size_t next = 0;
     return returnedTuple(*returns.value, slots, next);
   }
-  if (function->returnType().isVector())
-    return Operand::vector(call->result());
+  const ir::Type &returned = function->returnType();
   if (!signature)
-    return function->returnType().isVoid() ? Operand() : Operand::scalar(call->result());
+    return returned.isVoid()     ? Operand()
+           : returned.isVector() ? Operand::vector(call->result())
+                                 : Operand::scalar(call->result());
+  // A number converts to the signature's type; a vector is only ever what it is, as in Numba.
   const ir::Type &declared = signature->returnType;
-  if (declared.isVoid() != function->returnType().isVoid() || declared.isArray())
+  if (declared.isVoid() != returned.isVoid() || declared.isArray() ||
+      ((declared.isVector() || returned.isVector()) && declared != returned))
     throw ir::CompileError(expr.loc, "device function '" + def.name + "' returns " +
                                          typeString(function->returnType()) +
                                          " but its signature '" + signatureString(*signature) +
                                          "' says " + typeString(declared));
   if (declared.isVoid())
     return Operand();
+  if (declared.isVector())
+    return Operand::vector(call->result());
   return Operand::scalar(convert(Operand::scalar(call->result()), declared.scalarKind()));
 }
 
 namespace {
 
 // Whether an argument of type `arg` fits parameter `param` of an eager signature: a scalar
-// converts to any scalar type (with `exactly`, only is it); an array needs the element type and
-// rank, and a layout the parameter takes (any takes every layout). Arrays are never converted.
+// converts to any scalar type (with `exactly`, only is it), a vector is exactly its type; an array
+// needs the element type and rank, and a layout the parameter takes (any takes every layout).
+// Arrays are never converted.
 bool fitsParameter(const ir::Type &param, const ir::Type &arg, bool exactly) {
   if (param.isArray() != arg.isArray() || param.isVector() != arg.isVector())
     return false;
   if (!param.isArray())
-    return !exactly || param == arg;
+    return (!exactly && !param.isVector()) || param == arg;
   return param.scalarKind() == arg.scalarKind() && param.ndim() == arg.ndim() &&
          (param.layout() == ir::Layout::Any || param.layout() == arg.layout());
 }

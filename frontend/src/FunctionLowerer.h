@@ -40,9 +40,6 @@ bool isCmathFunction(std::string_view member);
 // numpy.real, imag, conj and conjugate.
 bool isNumpyComplexFunction(std::string_view member);
 bool involvesComplex(const std::vector<Operand> &args);
-// The vector type a member of the cuda module names: Numba's float32x4, int8x2, ... or CUDA C's
-// float4, char2, ... (VectorTypes.cpp).
-std::optional<ir::Type> vectorTypeNamed(std::string_view name);
 
 // Throws unless `function` (as spelt in messages) got minArgs to maxArgs `args`, all numbers.
 void requireNumbers(const std::string &function, size_t minArgs, size_t maxArgs,

@@ -248,6 +248,13 @@ private:
       return parseNumbaArray();
     if (name == "record" && peek() == '<')
       return parseRecordArray(start);
+    if (auto vector = scalarKindFromSignatureName(name) ? std::nullopt : vectorTypeNamed(name)) {
+      if (peek() == '[')
+        fail("no kernel or device function takes an array of " + typeString(*vector) +
+             ": arrays of vectors exist only inside kernels (cuda.local.array, "
+             "cuda.shared.array)");
+      return *vector;
+    }
     ScalarKind kind = scalarKind(name, start);
     if (peek() != '[')
       return ir::Type::scalar(kind);
@@ -423,6 +430,18 @@ Signature parseSignature(std::string_view text, const ir::Location &loc) {
 
 ir::Type parseType(std::string_view text, const ir::Location &loc) {
   return SignatureParser(text, loc).parseSingleType();
+}
+
+void checkKernelSignature(const Signature &sig, const ir::Location &loc) {
+  if (!sig.returnType.isVoid())
+    throw ir::CompileError(loc, "a kernel's signature must return void, not '" +
+                                    typeString(sig.returnType) + "'");
+  for (const ir::Type &param : sig.params)
+    if (param.isVector())
+      throw ir::CompileError(loc, "a kernel cannot take a " + typeString(param) +
+                                      ": its arguments come from the host, which has no vector "
+                                      "values (as in Numba); pass the lanes, or an array, and "
+                                      "build the vector in the kernel");
 }
 
 std::optional<WrittenSignature> writtenSignature(const Expr &argument) {

@@ -11,6 +11,7 @@ import enum
 import sys
 import types
 
+from kaji import types as kaji_types
 from kaji._exceptions import exception_key
 from kaji.intrinsics import Intrinsic
 
@@ -84,6 +85,8 @@ def describe_value(name, value):
         return ("function", value._source, value._describe_globals, True, value._signatures)
     if isinstance(value, Intrinsic):
         return ("builtin", value._kaji_name)
+    if isinstance(value, kaji_types.Vector):
+        return ("builtin", f"kaji.{value.name}")
     if isinstance(value, types.ModuleType):
         canonical = _CANONICAL_MODULES.get(value.__name__)
         return None if canonical is None else ("module", canonical)
@@ -140,8 +143,6 @@ _CONSTANT_MEMORY_BYTES = 64 * 1024
 def _scalar_type_name(value):
     """'float32' for kaji.float32, numba.float32, numpy.float32 or numpy.dtype('float32');
     None for anything else."""
-    from kaji import types as kaji_types
-
     if not kaji_types.is_type_like(value):
         return None
     try:

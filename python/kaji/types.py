@@ -130,6 +130,24 @@ def from_dtype(dtype):
     return Record(dtype) if dtype.names is not None else as_type(dtype)
 
 
+class Vector(Type):
+    """A CUDA vector type, ``float32x4``: `count` lanes of the scalar type `lane`. In a kernel it
+    builds a vector (``float32x4(a, b, c, d)``); on the host, as in Numba, it builds none, but it
+    stands in signatures of device functions: ``float32x4(float32x4, float32)``."""
+
+    __slots__ = ("lane", "count")
+
+    def __init__(self, lane, count):
+        self.lane = lane
+        self.count = count
+        super().__init__(f"{self.lane.name}x{count}")
+
+    def __call__(self, *args):
+        if all(is_type_like(arg) for arg in args):
+            return super().__call__(*args)
+        raise TypeError(f"{self.name}() can only be used inside a kaji kernel")
+
+
 class NoneType(Type):
     """``void`` (or ``none``): what a kernel returns."""
 
@@ -253,6 +271,12 @@ for _name, _canonical in [*((n, _core.parse_type(n)[0]) for n in _SCALAR_NAMES),
     _BY_NAME[_name] = _SCALARS.setdefault(_canonical, Scalar(_canonical))
 globals().update(_BY_NAME)
 del _name, _canonical
+# The vector types by their Numba names, float32x4 ...; kaji.vector_types gives them CUDA C's
+# names too. Like numba.types, this module does not export them.
+_VECTORS = {f"{lane}x{count}": Vector(_SCALARS[lane], count)
+            for lane in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                         "float32", "float64")
+            for count in range(1, 5)}
 
 
 def from_text(text):
@@ -343,7 +367,7 @@ def _described(dtype, ndim, layout):
     if dtype is None:
         return none
     if ndim is None:
-        return _SCALARS[dtype]
+        return _SCALARS[dtype] if dtype in _SCALARS else _VECTORS[dtype]
     key = (dtype, ndim, layout)
     array = _ARRAYS.get(key)
     if array is None:

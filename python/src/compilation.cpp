@@ -84,10 +84,8 @@ frontend::Signature parseSignatureText(const std::string &text, bool kernel) {
   source.text = text;
   try {
     frontend::Signature signature = frontend::parseSignature(text, ir::Location{source.name, 1, 1});
-    if (kernel && !signature.returnType.isVoid())
-      throw ir::CompileError(ir::Location{source.name, 1, 1},
-                             "a kernel's signature must return void, not '" +
-                                 frontend::typeString(signature.returnType) + "'");
+    if (kernel)
+      frontend::checkKernelSignature(signature, ir::Location{source.name, 1, 1});
     return signature;
   } catch (const ir::CompileError &error) {
     rethrowRendered(error, {&source});

@@ -42,6 +42,8 @@ driver::Stage stageNamed(const std::string &stage) {
 py::tuple typeDescription(const ir::Type &type) {
   if (type.isVoid())
     return py::make_tuple(py::none(), py::none(), py::none());
+  if (type.isVector()) // by its Numba name, float32x4, as kaji.types names vector types
+    return py::make_tuple(frontend::typeString(type), py::none(), py::none());
   // A record goes by kaji IR's spelling; kaji.types makes the Record object of it.
   py::str dtype(type.isRecordArray() ? type.record()->str()
                                      : std::string(ir::numpyName(type.scalarKind())));

@@ -236,6 +236,61 @@ def test_tuples_of_vectors_and_vector_types_as_arguments(jit):
                                   [2.5, 3.5, 4, 1, 4.5, 1, 1.5, 7])
 
 
+@cuda.jit("float32x4(float32x4, float32)", device=True)
+def scaled(v, s):
+    return float32x4(v.x * s, v.y * s, v.z * s, v.w * s)
+
+
+@cuda.jit([float32x2(float32x2), float32x2(int32x2)], device=True)
+def doubled(v):
+    return float32x2(v.x + v.x, v.y + v.y)
+
+
+@cuda.jit(["float32(float32x2)", "float32(int32x2)"], device=True)
+def difference(v):
+    return v.x - v.y
+
+
+def through_signatures(out, x):
+    v = scaled(float32x4(x[0], x[1], x[2], x[3]), x[4])
+    f = doubled(float32x2(x[0], x[1]))
+    i = doubled(int32x2(7, -3))
+    out[0] = v.x
+    out[1] = v.w
+    out[2] = f.y
+    out[3] = i.x
+    out[4] = i.y
+    out[5] = difference(float32x2(x[2], x[0]))
+    out[6] = difference(int32x2(5, 9))
+
+
+def test_device_function_signatures_with_vectors(jit):
+    x = np.array([1.5, -2.5, 4.0, 0.25, 3.0], dtype=np.float32)
+    np.testing.assert_array_equal(
+        outputs(jit, through_signatures, x, 7),
+        [x[0] * x[4], x[3] * x[4], 2 * x[1], 14, -6, x[2] - x[0], -4])
+
+
+def test_vector_types_are_type_objects():
+    assert str(float32x4(float32x4, kaji.float32)) == "(float32x4, float32) -> float32x4"
+    assert str(cuda.float4) == "float32x4" and str(cuda.longlong2) == "int64x2"
+    assert float32x4(float32x4) == kaji.types.from_text("float32x4")(cuda.float4)
+    assert kaji.types.from_text("float4") is float32x4
+    assert kaji.types.as_type(cuda.uchar3) is cuda.uint8x3
+
+
+@pytest.mark.parametrize("signature", ["void(float32[:], float32x4)",
+                                       (kaji.float32[:], float32x4),
+                                       "void(float32[:], UniTuple(int32x2 x 2))"])
+def test_a_kernel_takes_no_vector(jit, signature):
+    def kernel(out, v):
+        out[0] = 1
+
+    with pytest.raises(kaji.CompileError, match=r"a kernel cannot take a (float32x4|int32x2): "
+                       "its arguments come from the host, which has no vector values"):
+        jit(signature)(kernel)
+
+
 def test_constructors_are_kernel_only():
     with pytest.raises(TypeError, match="only be used inside a kaji kernel"):
         cuda.float32x4(1, 2, 3, 4)

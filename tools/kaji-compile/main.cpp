@@ -119,9 +119,7 @@ private:
       frontend::FunctionRef kernel = driver::findFunction(module, name, env);
       frontend::WrittenSignature sigText = signatureFor(*kernel.def);
       frontend::Signature sig = frontend::parseSignature(sigText.text, sigText.loc);
-      if (!sig.returnType.isVoid())
-        throw ir::CompileError(sigText.loc, "a kernel's signature must return void, not '" +
-                                                sig.returnType.str() + "'");
+      frontend::checkKernelSignature(sig, sigText.loc);
       request.kernels.push_back({std::move(kernel), sig.params, sig.structure});
     }
     if (request.kernels.empty())

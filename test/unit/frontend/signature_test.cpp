@@ -111,6 +111,39 @@ TEST(Signature, SingleTypes) {
   EXPECT_TRUE(parseType("none", {}).isVoid());
 }
 
+TEST(Signature, VectorsByNumbasAndCudaCsNames) {
+  Signature sig = parseSignature("float32x4(float4, int2, ulonglong1)", {});
+  EXPECT_EQ(sig.returnType, Type::vector(ScalarKind::Float32, 4));
+  ASSERT_EQ(sig.params.size(), 3u);
+  EXPECT_EQ(sig.params[0], Type::vector(ScalarKind::Float32, 4));
+  EXPECT_EQ(sig.params[1], Type::vector(ScalarKind::Int32, 2));
+  EXPECT_EQ(sig.params[2], Type::vector(ScalarKind::UInt64, 1));
+  EXPECT_EQ(signatureString(sig), "float32x4(float32x4, int32x2, uint64x1)");
+  // The scalar names that end in a digit stay scalars.
+  EXPECT_EQ(single("int32"), Type::scalar(ScalarKind::Int32));
+  EXPECT_EQ(errorOf("void(float32x5)"), "6: unknown type 'float32x5' in signature");
+  EXPECT_EQ(errorOf("void(int2[:])"),
+            "10: no kernel or device function takes an array of int32x2: arrays of vectors exist "
+            "only inside kernels (cuda.local.array, cuda.shared.array)");
+}
+
+TEST(Signature, AKernelReturnsVoidAndTakesNoVector) {
+  auto kernelError = [](const std::string &text) -> std::string {
+    try {
+      checkKernelSignature(parseSignature(text, {}), {});
+    } catch (const ir::CompileError &error) {
+      return error.what();
+    }
+    return "<no error>";
+  };
+  EXPECT_EQ(kernelError("void(float32[:], int64)"), "<no error>");
+  EXPECT_EQ(kernelError("int32(float32[:])"), "a kernel's signature must return void, not 'int32'");
+  EXPECT_EQ(kernelError("void(float32[:], Tuple(int32, float32x3))"),
+            "a kernel cannot take a float32x3: its arguments come from the host, which has no "
+            "vector values (as in Numba); pass the lanes, or an array, and build the vector in "
+            "the kernel");
+}
+
 TEST(Signature, ArrayLayouts) {
   EXPECT_EQ(single("float32[:]"), Type::array(ScalarKind::Float32, 1, Layout::Any));
   EXPECT_EQ(single("float32[::1]"), Type::array(ScalarKind::Float32, 1, Layout::C));

@@ -40,7 +40,8 @@ struct Signature {
 // `RET(PARAMS)` or, as Numba prints a signature, `(PARAMS) -> RET`; `void` or `none` return
 // nothing, as does `(PARAMS)`, Numba's tuple of argument types. Array layouts: `[:]`, `[:, :]` →
 // any; `[::1]`, `[:, ::1]` → C; `[::1, :]` → F; or as Numba prints them, `array(float32, 2d, C)`
-// (layout C, F or A). Scalar names: Numba's (numba.types: `float32`, `f4`, `intp`, `boolean`,
+// (layout C, F or A). Vectors by Numba's names (`float32x4`) or CUDA C's (`float4`); no array
+// has vector elements. Scalar names: Numba's (numba.types: `float32`, `f4`, `intp`, `boolean`,
 // `byte` = uint8, `float_` = float32, ...). Tuples as Numba prints them: `UniTuple(int32 x 3)`,
 // `Tuple(int32, float64[:])`, `Tuple()`, nested; a namedtuple as
 // `NamedTuple(Point, x=float32, y=float32)`. Throws ir::CompileError at `loc` (shifted to the
@@ -68,6 +69,14 @@ std::string typeString(const ir::Type &type);
 // The spelling of one parameter of `structure` whose leaves are `leaves`:
 // "UniTuple(int64 x 2)" (all elements alike), "Tuple(int64, float32[:])", or typeString().
 std::string parameterString(const ParameterStructure &structure, std::span<const ir::Type> leaves);
+
+// The vector type a member of the cuda module, or a signature, names: Numba's float32x4,
+// int8x2, ... or CUDA C's float4, char2, ... (VectorTypes.cpp).
+std::optional<ir::Type> vectorTypeNamed(std::string_view name);
+
+// Throws ir::CompileError at `loc` unless `sig` is one a kernel may have: it returns void, and
+// no parameter is a vector (arguments come from the host, which has no vector values).
+void checkKernelSignature(const Signature &sig, const ir::Location &loc);
 
 // A scalar type name as a signature (Numba's numba.types) spells it; nullopt if unknown.
 std::optional<ir::ScalarKind> scalarKindFromSignatureName(std::string_view name);
