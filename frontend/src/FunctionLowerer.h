@@ -417,7 +417,7 @@ private:
                           const std::vector<ir::Value *> &args);
 
   // cuda.fp16.NAME (kind float16) and cuda.bf16.NAME (bfloat16) (HalfPrecisionCalls.cpp).
-  Operand callHalfPrecision(ir::ScalarKind kind, const std::string &name,
+  Operand callHalfPrecision(ir::ScalarKind kind, const std::string &spelledName,
                             const std::vector<Operand> &args, const CallExpr &expr);
   // Their conversions to and from the other scalars and reinterpretations of the bits
   // (HalfPrecisionConversions.cpp).
