@@ -244,7 +244,8 @@ private:
   std::optional<Operand> fieldTarget(const Expr &target);
   void storeField(const Operand &view, const Operand &value, const Expr &target);
   // `target = source` of one record (a 0-d view) into another of the same record type,
-  // nested records and array fields included.
+  // nested records and array fields included; or of a field that is a fixed-size array of
+  // records into the same field of another record.
   void copyRecord(const Operand &destination, const Operand &source, const Expr &target);
   // Array views (ArrayViews.cpp).
 public:
