@@ -229,6 +229,8 @@ void bindAssignment(Environment &env, const Expr &target, const Expr *value) {
     return;
   std::optional<GlobalValue> constant = value ? evaluateModuleConstant(*value, env) : std::nullopt;
   if (constant) {
+    if (constant->kind == GlobalValue::Kind::RecordType)
+      constant->qualifiedName = name->id; // what messages call it
     env.names[name->id] = *constant;
     env.unevaluated.erase(name->id);
   } else {

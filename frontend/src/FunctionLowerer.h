@@ -242,7 +242,8 @@ private:
   std::optional<Operand> fieldTarget(const Expr &target);
   void storeField(const Operand &view, const Operand &value, const Expr &target);
   // `target = source` of one record (a 0-d view) into another of the same record type,
-  // nested records and array fields included.
+  // nested records and array fields included; or of a field that is a fixed-size array of
+  // records into the same field of another record.
   void copyRecord(const Operand &destination, const Operand &source, const Expr &target);
   // Array views (ArrayViews.cpp).
 public:
@@ -417,7 +418,7 @@ private:
                           const std::vector<ir::Value *> &args);
 
   // cuda.fp16.NAME (kind float16) and cuda.bf16.NAME (bfloat16) (HalfPrecisionCalls.cpp).
-  Operand callHalfPrecision(ir::ScalarKind kind, const std::string &name,
+  Operand callHalfPrecision(ir::ScalarKind kind, const std::string &spelledName,
                             const std::vector<Operand> &args, const CallExpr &expr);
   // Their conversions to and from the other scalars and reinterpretations of the bits
   // (HalfPrecisionConversions.cpp).

@@ -31,6 +31,19 @@ constexpr HalfFunction kHalfFunctions[] = {
     {"hge", 2},   {"hgt", 2},    {"hle", 2},   {"hlt", 2},    {"hmax", 2},   {"hmin", 2},
 };
 
+// cuda.fp16 also has these under CUDA C++'s names, "__hadd" for hadd.
+constexpr std::string_view kCudaSpelledFunctions[] = {
+    "__habs", "__hadd", "__hdiv", "__heq",  "__hfma", "__hge",  "__hgt", "__hle",
+    "__hlt",  "__hmax", "__hmin", "__hmul", "__hne",  "__hneg", "__hsub"};
+
+// The h* function a cuda.fp16 name stands for: itself, or the one a CUDA C++ name spells.
+std::string_view plainName(ScalarKind kind, std::string_view name) {
+  bool cudaSpelled = kind == ScalarKind::Float16 &&
+                     std::find(std::begin(kCudaSpelledFunctions), std::end(kCudaSpelledFunctions),
+                               name) != std::end(kCudaSpelledFunctions);
+  return cudaSpelled ? name.substr(2) : name;
+}
+
 // The float32 function that computes each h* function of one argument before rounding:
 // a numpy ufunc, or a libdevice function (which the cpu target computes with libm).
 struct Float32Route {
@@ -86,6 +99,8 @@ std::vector<std::string_view> functionNames(ScalarKind half) {
   std::vector<std::string_view> all;
   for (const HalfFunction &function : kHalfFunctions)
     all.push_back(function.name);
+  if (half == ScalarKind::Float16)
+    all.insert(all.end(), std::begin(kCudaSpelledFunctions), std::end(kCudaSpelledFunctions));
   const std::vector<std::string> &conversions = halfConversionNames(half);
   all.insert(all.end(), conversions.begin(), conversions.end());
   return all;
@@ -103,13 +118,14 @@ const std::vector<std::string_view> &bfloat16FunctionNames() {
   return names;
 }
 
-Operand FunctionLowerer::callHalfPrecision(ScalarKind kind, const std::string &name,
+Operand FunctionLowerer::callHalfPrecision(ScalarKind kind, const std::string &spelledName,
                                            const std::vector<Operand> &args, const CallExpr &expr) {
   const std::string typeName(ir::numpyName(kind));
   std::string display =
-      std::string(kind == ScalarKind::BFloat16 ? "cuda.bf16." : "cuda.fp16.") + name;
-  if (std::optional<HalfConversion> conversion = halfConversion(kind, name))
+      std::string(kind == ScalarKind::BFloat16 ? "cuda.bf16." : "cuda.fp16.") + spelledName;
+  if (std::optional<HalfConversion> conversion = halfConversion(kind, spelledName))
     return callHalfConversion(*conversion, display, args, expr);
+  const std::string name(plainName(kind, spelledName));
   const HalfFunction *function = findEntry(kHalfFunctions, name);
   if (args.size() != function->arity)
     throw ir::CompileError(expr.loc, display + "() takes " + std::to_string(function->arity) +

@@ -78,32 +78,6 @@ std::optional<GlobalValue> negated(const GlobalValue &v) {
   return std::nullopt;
 }
 
-// The numpy or kaji scalar type a call's callee names: `np.float32`, `numpy.int8`, `float32`
-// imported from numpy or kaji.
-std::optional<ir::ScalarKind> scalarTypeCalled(const Expr &callee, const Environment &env) {
-  std::string qualified;
-  if (auto *name = callee.as<NameExpr>()) {
-    const GlobalValue *bound = env.lookup(name->id);
-    if (!bound || bound->kind != GlobalValue::Kind::Builtin)
-      return std::nullopt;
-    qualified = bound->qualifiedName;
-  } else if (auto *attribute = callee.as<AttributeExpr>()) {
-    auto *base = attribute->value->as<NameExpr>();
-    const GlobalValue *module = base ? env.lookup(base->id) : nullptr;
-    if (!module || module->kind != GlobalValue::Kind::Module)
-      return std::nullopt;
-    qualified = module->qualifiedName + "." + attribute->attr;
-  } else {
-    return std::nullopt;
-  }
-  std::string_view text = qualified;
-  if (text.starts_with("numpy."))
-    return scalarKindFromNumpyName(text.substr(6));
-  if (text.starts_with("kaji."))
-    return scalarKindFromSignatureName(text.substr(5));
-  return std::nullopt;
-}
-
 // numpy's scalar constructor of a Python number. Only conversions with one obvious answer
 // are evaluated: float16, an int out of the type's range (an OverflowError in NumPy 2) and
 // a float to an int (truncation) are left to the kernel.
@@ -123,6 +97,29 @@ std::optional<GlobalValue> constructed(ir::ScalarKind type, const GlobalValue &v
 }
 
 } // namespace
+
+std::string memberNamed(const Expr &expr, const Environment &env) {
+  if (auto *name = expr.as<NameExpr>()) {
+    const GlobalValue *bound = env.lookup(name->id);
+    return bound && bound->kind == GlobalValue::Kind::Builtin ? bound->qualifiedName : "";
+  }
+  if (auto *attribute = expr.as<AttributeExpr>()) {
+    auto *base = attribute->value->as<NameExpr>();
+    const GlobalValue *module = base ? env.lookup(base->id) : nullptr;
+    if (module && module->kind == GlobalValue::Kind::Module)
+      return module->qualifiedName + "." + attribute->attr;
+  }
+  return "";
+}
+
+std::optional<ir::ScalarKind> scalarTypeNamed(const Expr &expr, const Environment &env) {
+  std::string text = memberNamed(expr, env);
+  if (text.starts_with("numpy."))
+    return scalarKindFromNumpyName(text.substr(6));
+  if (text.starts_with("kaji."))
+    return scalarKindFromSignatureName(text.substr(5));
+  return std::nullopt;
+}
 
 std::optional<GlobalValue> evaluateModuleConstant(const Expr &value, const Environment &env) {
   if (auto *tuple = value.as<TupleExpr>()) {
@@ -165,8 +162,10 @@ std::optional<GlobalValue> evaluateModuleConstant(const Expr &value, const Envir
       return std::nullopt;
     return binary(binop->op, *lhs, *rhs);
   }
+  if (auto *call = value.as<CallExpr>(); call && memberNamed(*call->func, env) == "numpy.dtype")
+    return evaluateRecordDtype(*call, env);
   if (auto *call = value.as<CallExpr>(); call && call->args.size() == 1 && call->keywords.empty()) {
-    std::optional<ir::ScalarKind> type = scalarTypeCalled(*call->func, env);
+    std::optional<ir::ScalarKind> type = scalarTypeNamed(*call->func, env);
     std::optional<GlobalValue> argument =
         type ? evaluateModuleConstant(*call->args[0], env) : std::nullopt;
     if (!argument)

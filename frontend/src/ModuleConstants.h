@@ -16,4 +16,15 @@ namespace kaji::frontend {
 // none when it is anything else: kernels then see the name as unbound.
 std::optional<GlobalValue> evaluateModuleConstant(const Expr &value, const Environment &env);
 
+// The module member `expr` names in `env` ("numpy.float32" for `np.float32`, or for
+// `float32` imported from numpy), or empty.
+std::string memberNamed(const Expr &expr, const Environment &env);
+// The numpy or kaji scalar type `expr` names: `np.float32`, `numpy.int8`, `float32`
+// imported from numpy or kaji.
+std::optional<ir::ScalarKind> scalarTypeNamed(const Expr &expr, const Environment &env);
+
+// `np.dtype([("x", np.float32), ("v", np.float32, 3), ...], align=True)` laid out as numpy
+// lays it out (ModuleRecordDtypes.cpp): a RecordType, or none for any other form.
+std::optional<GlobalValue> evaluateRecordDtype(const CallExpr &call, const Environment &env);
+
 } // namespace kaji::frontend

@@ -80,11 +80,11 @@ void FunctionLowerer::storeField(const Operand &view, const Operand &value, cons
 void FunctionLowerer::copyRecord(const Operand &destination, const Operand &source,
                                  const Expr &target) {
   const ir::RecordType *record = destination.type().record();
-  bool oneRecord = source.kind == Operand::Kind::Array && source.type().ndim() == 0;
-  if (destination.type().ndim() != 0 || !oneRecord || source.type().record() != record)
+  if (source.kind != Operand::Kind::Array || source.type().record() != record ||
+      source.type().ndim() != destination.type().ndim())
     throw ir::CompileError(target.loc, "cannot assign '" + describe(source) + "' to '" +
                                            unparse(target) + "', a " + describe(destination) +
-                                           ": a record takes a record of " + "its own type");
+                                           ": a record takes a record of its own type");
   // Field by field, as numpy's copy of a record moves every field's bytes (padding aside);
   // each access stays a scalar load and store (docs/ir.md, "Records").
   for (const ir::RecordField &f : record->fields()) {

@@ -320,8 +320,14 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
     requireArray(array, *subscript);
     std::vector<SubscriptItem> items = subscriptItems(*subscript);
     checkWritable(array, target);
-    if (array.type().isRecordArray())
-      return copyRecord(subscriptView(array, items, *subscript), value, target);
+    if (array.type().isRecordArray()) {
+      Operand records = subscriptView(array, items, *subscript);
+      if (records.type().ndim() != 0)
+        throw ir::CompileError(target.loc, "cannot assign to '" + unparse(target) + "', a " +
+                                               describe(records) +
+                                               ": kernels assign one record at a time");
+      return copyRecord(records, value, target);
+    }
     if (selectsView(array, items)) {
       storeIntoView(subscriptView(array, items, *subscript), value, target);
       return;

@@ -1,5 +1,6 @@
 #include "kaji/ir/RecordType.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <map>
@@ -136,6 +137,14 @@ const RecordType *RecordType::get(std::vector<RecordField> fields, int64_t size,
                       std::make_unique<RecordType>(std::move(fields), size, alignment, spelling))
              .first;
   return it->second.get();
+}
+
+const RecordType *RecordType::laidOut(std::vector<RecordField> fields, int64_t size) {
+  int64_t widest = 1;
+  for (const RecordField &f : fields)
+    widest = std::max(widest, f.elementAlignment());
+  int64_t sizeAlignment = size > 0 ? size & -size : widest;
+  return get(std::move(fields), size, std::min(widest, sizeAlignment));
 }
 
 const RecordField *RecordType::field(std::string_view name) const {

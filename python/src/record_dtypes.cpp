@@ -2,8 +2,6 @@
 
 #include "dtypes.h"
 
-#include <algorithm>
-
 namespace kaji::python {
 
 bool isStructured(const py::dtype &dtype) { return !dtype.attr("names").is_none(); }
@@ -11,7 +9,6 @@ bool isStructured(const py::dtype &dtype) { return !dtype.attr("names").is_none(
 const ir::RecordType *recordFromDtype(const py::dtype &dtype) {
   std::vector<ir::RecordField> fields;
   py::dict described = dtype.attr("fields");
-  int64_t widest = 1;
   for (py::handle name : dtype.attr("names")) {
     ir::RecordField &f = fields.emplace_back();
     f.name = py::str(name);
@@ -28,14 +25,8 @@ const ir::RecordType *recordFromDtype(const py::dtype &dtype) {
       f.record = recordFromDtype(base);
     else
       f.scalar = scalarKindFromDtype(base);
-    widest = std::max(widest, f.elementAlignment());
   }
-  int64_t size = dtype.itemsize();
-  // Element i starts i * size bytes after the first: aligned to the size's largest power of
-  // two, never to more than a field needs.
-  int64_t sizeAlignment = size > 0 ? size & -size : widest;
-  const ir::RecordType *record =
-      ir::RecordType::get(std::move(fields), size, std::min(widest, sizeAlignment));
+  const ir::RecordType *record = ir::RecordType::laidOut(std::move(fields), dtype.itemsize());
   if (std::string problem = record->problem(); !problem.empty())
     throw py::type_error("dtype " + py::str(dtype).cast<std::string>() + ": " + problem);
   return record;

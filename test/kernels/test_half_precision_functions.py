@@ -152,3 +152,21 @@ def test_other_types_are_a_compile_error(jit, precision):
     with pytest.raises(kaji.CompileError,
                        match=rf"cuda.{module}.hadd\(\) takes {dtype} values, not"):
         run(jit, precision, "hadd", np.ones(1, other), np.ones(1, other))
+
+
+CUDA_SPELLED = ("habs", "hadd", "hdiv", "heq", "hfma", "hge", "hgt", "hle", "hlt", "hmax",
+                "hmin", "hmul", "hne", "hneg", "hsub")
+
+
+@pytest.mark.parametrize("name", CUDA_SPELLED)
+def test_fp16_cuda_spelling_is_the_same_function(jit, name):
+    """cuda.fp16.__hadd is hadd, as Numba's fp16 module exports both (cuda.bf16 has no
+    underscored names)."""
+    a, b = operands(FLOAT16)
+    arity = 3 if name == "hfma" else 1 if name in ("habs", "hneg") else 2
+    args = (a, b, a[::-1].copy())[:arity]
+    out_dtype = np.bool_ if name in COMPARISONS else None
+    got = run(jit, FLOAT16, f"__{name}", *args, out_dtype=out_dtype)
+    want = run(jit, FLOAT16, name, *args, out_dtype=out_dtype)
+    np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+    assert not hasattr(cuda.bf16, f"__{name}")

@@ -463,3 +463,42 @@ def constant_of_empty_records(out):
 def test_arrays_of_records_without_fields_are_a_compile_error(jit, kernel, what):
     with pytest.raises(kaji.CompileError, match=f"a {what} of a record with no fields"):
         jit(kernel)[1, 1](np.zeros(1))
+
+
+POLYGON = np.dtype([("corners", POINT, (2, 2)), ("n", np.int64), ("c", np.complex64)],
+                   align=True)
+
+
+def copy_polygons(out, a):
+    i = cuda.grid(1)
+    if i < out.size:
+        local = cuda.local.array(1, POLYGON)
+        local[0] = a[i]
+        out[i] = local[0]
+        out[i].corners[1, 0] = a[0].corners[0, 1]
+        if i == 1:
+            out[i].corners = a[0].corners
+
+
+def test_records_with_arrays_of_records_and_complex_fields(jit):
+    rng = np.random.default_rng(23)
+    a = np.zeros(5, dtype=POLYGON)
+    a["corners"]["x"] = rng.standard_normal((5, 2, 2))
+    a["corners"]["id"] = rng.integers(0, 9, (5, 2, 2))
+    a["n"] = rng.integers(-5, 5, 5)
+    a["c"] = rng.standard_normal(5) + 1j * rng.standard_normal(5)
+    out = np.zeros_like(a)
+    jit(copy_polygons)[1, 32](out, a)
+    expected = a.copy()
+    expected["corners"][:, 1, 0] = a[0]["corners"][0, 1]
+    expected[1]["corners"] = a[0]["corners"]
+    np.testing.assert_array_equal(out, expected)
+
+
+def assign_a_slice(a):
+    a[0:2] = a[2:4]
+
+
+def test_a_slice_of_records_is_a_compile_error(jit):
+    with pytest.raises(kaji.CompileError, match=r"cannot assign to 'a\[0:2\]'.*one record at a time"):
+        jit(assign_a_slice)[1, 1](points(4, 24))

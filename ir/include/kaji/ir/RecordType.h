@@ -39,6 +39,10 @@ public:
   // The one record with these fields, size and alignment: records are interned for the
   // life of the process, so types compare and hash by the pointer.
   static const RecordType *get(std::vector<RecordField> fields, int64_t size, int64_t alignment);
+  // The record of an array numpy lays out with these fields and itemsize: aligned as every
+  // element is where the first is aligned to it, the largest power of two dividing the size,
+  // never more than the widest field needs.
+  static const RecordType *laidOut(std::vector<RecordField> fields, int64_t size);
 
   const std::vector<RecordField> &fields() const { return fields_; }
   // Null when no field has this name.
