@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of test/fuzz into build-sanitize/ (scripts/instrumented_build.sh:
 # assertions on, so every assert is a check) and runs each (or those FUZZ_TARGETS names, e.g.
-# FUZZ_TARGETS="parser lowering") for SECONDS_PER_TARGET (default 60, what CI runs; a long
+# FUZZ_TARGETS="parser lowering") for SECONDS_PER_TARGET (default 60; CI runs 30 s each; a long
 # local run is `bash scripts/fuzz.sh 3600`). Further arguments go to every fuzzer, e.g.
 # `-fork=1 -ignore_crashes=1` to go on past a finding. Exits non-zero on any finding: a crash, a
 # sanitizer report, a broken invariant, a hang (one input over 10 s), a leak or an input
