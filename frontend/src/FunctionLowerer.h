@@ -218,6 +218,11 @@ private:
                                                 const Operand &rhs, const Expr &node);
   Operand lowerIfExp(const IfExpExpr &expr);
   Operand lowerSubscript(const SubscriptExpr &expr);
+  // The element of `array` at `indices`: a number, or a vector of an array of vectors.
+  Operand loadElement(const Operand &array, const std::vector<ir::Value *> &indices);
+  // `value` as an element stored into `array` at `target`: a number converted to its element
+  // kind, or, into an array of vectors, a vector of exactly its element type.
+  ir::Value *storedElement(const Operand &array, const Operand &value, const Expr &target);
   // The indices of a store or atomic through `array[...]`, one per dimension.
   std::vector<ir::Value *> arrayIndices(const Operand &array, const SubscriptExpr &expr);
   // Throws unless `array` is an array kernels can subscript.
@@ -426,8 +431,9 @@ private:
   std::optional<Operand> gridGroupAttribute(const Operand &base, const std::string &attr,
                                             const Expr &node);
   ir::Value *linearSpecialRegister(ir::SpecialReg::Kind coordinates, ir::SpecialReg::Kind extents);
-  // The alignment= of a shared or local array of `element`s: 0 for None, else checked.
-  int64_t arrayAlignment(const Expr &alignmentExpr, ir::ScalarKind element);
+  // The alignment= of a shared or local array of elements of `elementSize` bytes: 0 for None,
+  // else checked.
+  int64_t arrayAlignment(const Expr &alignmentExpr, unsigned elementSize);
   Operand constArray(const CallExpr &expr);
   Operand print(const CallExpr &expr);
   Operand atomic(const std::string &operation, const std::vector<Operand> &args,

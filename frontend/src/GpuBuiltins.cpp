@@ -90,16 +90,22 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
     constantExtents.push_back(*value);
   }
   Operand dtype = lower(*dtypeExpr);
-  std::optional<ScalarKind> kind;
+  // A numpy scalar type, or a vector type (cuda.float32x4), as numba-cuda-mlir allows.
+  std::optional<ir::Type> element;
   if (dtype.kind == Operand::Kind::Builtin && dtype.name.starts_with("numpy."))
-    kind = scalarKindFromNumpyName(dtype.name.substr(6));
-  if (!kind)
+    if (std::optional<ScalarKind> kind = scalarKindFromNumpyName(dtype.name.substr(6)))
+      element = ir::Type::scalar(*kind);
+  if (dtype.kind == Operand::Kind::Builtin && dtype.name.starts_with("kaji."))
+    element = vectorTypeNamed(dtype.name.substr(5));
+  if (!element)
     throw ir::CompileError(dtypeExpr->loc, "the dtype of a " + what +
-                                               " must be a numpy scalar type such as float32, "
-                                               "not '" +
+                                               " must be a numpy scalar type such as float32 "
+                                               "or a vector type such as cuda.float32x4, not '" +
                                                unparse(*dtypeExpr) + "'");
+  ir::Type type = ir::Type::arrayOf(*element, unsigned(constantExtents.size()), ir::Layout::C,
+                                    shared ? ir::MemorySpace::Shared : ir::MemorySpace::Local);
   if (!shared) {
-    int64_t bytes = ir::byteSize(*kind);
+    int64_t bytes = type.elementSize();
     for (int64_t extent : constantExtents)
       bytes = extent > kMaxLocalArrayBytes / bytes ? kMaxLocalArrayBytes + 1 : bytes * extent;
     if (bytes > kMaxLocalArrayBytes)
@@ -109,9 +115,7 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
                                                  " bytes per thread; use a shared or global "
                                                  "array");
   }
-  int64_t alignment = alignmentExpr ? arrayAlignment(*alignmentExpr, *kind) : 0;
-  ir::Type type = ir::Type::array(*kind, unsigned(constantExtents.size()), ir::Layout::C,
-                                  shared ? ir::MemorySpace::Shared : ir::MemorySpace::Local);
+  int64_t alignment = alignmentExpr ? arrayAlignment(*alignmentExpr, type.elementSize()) : 0;
   if (shared && constantExtents == std::vector<int64_t>{0})
     return Operand::array(
         at(expr.loc).create(ir::Opcode::DynamicSharedArray, type, {}, alignment)->result());
@@ -122,7 +126,7 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
           ->result());
 }
 
-int64_t FunctionLowerer::arrayAlignment(const Expr &alignmentExpr, ScalarKind element) {
+int64_t FunctionLowerer::arrayAlignment(const Expr &alignmentExpr, unsigned elementSize) {
   Operand alignment = lower(alignmentExpr);
   if (alignment.kind == Operand::Kind::None)
     return 0;
@@ -131,10 +135,10 @@ int64_t FunctionLowerer::arrayAlignment(const Expr &alignmentExpr, ScalarKind el
     throw ir::CompileError(alignmentExpr.loc, "alignment must be a constant power of two up to " +
                                                   std::to_string(ir::kMaxArrayAlignment) +
                                                   ", not '" + unparse(alignmentExpr) + "'");
-  if (*value < ir::byteSize(element))
+  if (*value < elementSize)
     throw ir::CompileError(alignmentExpr.loc,
                            "alignment " + std::to_string(*value) + " is less than the " +
-                               std::to_string(ir::byteSize(element)) + "-byte element size");
+                               std::to_string(elementSize) + "-byte element size");
   return *value;
 }
 
@@ -226,6 +230,9 @@ Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<
                            display + " needs an array, not '" + describe(array) + "'");
   if (array.type().memorySpace() == ir::MemorySpace::Constant)
     throw ir::CompileError(expr.args[0]->loc, display + " cannot change a constant array");
+  if (array.type().isVectorArray())
+    throw ir::CompileError(expr.args[0]->loc, display + " works on arrays of numbers, not on '" +
+                                                  describe(array) + "'");
   ScalarKind element = array.type().scalarKind();
   std::string kind = cas ? "cas" : atomicKind(operation);
   bool bitwise = kind == "and" || kind == "or" || kind == "xor";

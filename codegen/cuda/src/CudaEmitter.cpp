@@ -38,9 +38,17 @@ std::string storageTypeName(ScalarKind kind) {
   return kind == ScalarKind::Bool ? "u8" : scalarTypeName(kind);
 }
 
+std::string typeName(ir::Type type);
+
+// What an array's memory holds: its scalars' storage type, or its vectors.
+std::string elementTypeName(ir::Type array) {
+  return array.isVectorArray() ? typeName(array.elementType())
+                               : storageTypeName(array.scalarKind());
+}
+
 std::string arrayTypeName(ir::Type type) {
-  return "kaji::array<" + storageTypeName(type.scalarKind()) + ", " +
-         std::to_string(std::max(type.ndim(), 1u)) + ">";
+  return "kaji::array<" + elementTypeName(type) + ", " + std::to_string(std::max(type.ndim(), 1u)) +
+         ">";
 }
 
 std::string typeName(ir::Type type) {
@@ -169,11 +177,11 @@ class ModuleEmitter;
 
 uint64_t staticArrayCount(const ir::Operation &op);
 
-// `__align__(N) ` for an array of `element`s that asked for `requested` bytes (0: nothing):
-// at least the element's alignment, and 16 by default, as the LLVM lowering aligns.
-std::string alignment(int64_t requested, ScalarKind element) {
-  int64_t size = int64_t(ir::byteSize(element));
-  int64_t bytes = requested ? std::max(requested, size) : std::max<int64_t>(size, 16);
+// `__align__(N) ` for `array` that asked for `requested` bytes (0: nothing): at least its
+// element's alignment, and 16 by default, as the LLVM lowering aligns.
+std::string alignment(int64_t requested, ir::Type array) {
+  int64_t element = int64_t(array.elementAlignment());
+  int64_t bytes = requested ? std::max(requested, element) : std::max<int64_t>(element, 16);
   return "__align__(" + std::to_string(bytes) + ") ";
 }
 
@@ -473,7 +481,7 @@ void FunctionEmitter::nameParameters() {
     } else if (type.isScalar()) {
       parameters_.push_back(scalarTypeName(type.scalarKind()) + " " + name);
     } else {
-      std::string element = storageTypeName(type.scalarKind());
+      std::string element = elementTypeName(type);
       std::string data = name + "_data";
       parameters_.push_back(element + " *" + data);
       std::vector<std::string> shape, strides;
@@ -543,20 +551,20 @@ void FunctionEmitter::nameValues(const std::vector<const ir::Block *> &blocks) {
       // A shared or local array's storage sits with the values: one allocation however
       // often a loop reaches the operation.
       bool shared = op->opcode() == Opcode::SharedArray;
-      ScalarKind element = op->resultType().scalarKind();
+      ir::Type array = op->resultType();
       if (shared || op->opcode() == Opcode::LocalArray) {
         std::string storage = names_.fresh(shared ? "shared" : "local");
         storage_[op.get()] = storage;
         declarations_.push_back(std::string(shared ? "__shared__ " : "") +
-                                alignment(op->attrAs<ir::ArrayAllocation>().alignment, element) +
-                                storageTypeName(element) + " " + storage + "[" +
+                                alignment(op->attrAs<ir::ArrayAllocation>().alignment, array) +
+                                elementTypeName(array) + " " + storage + "[" +
                                 std::to_string(staticArrayCount(*op)) + "];");
       } else if (op->opcode() == Opcode::DynamicSharedArray) {
         // Every extern __shared__ array starts where the dynamic shared memory does.
         std::string storage = names_.fresh("dynamic_shared");
         storage_[op.get()] = storage;
-        declarations_.push_back("extern __shared__ " + alignment(op->attrAs<int64_t>(), element) +
-                                storageTypeName(element) + " " + storage + "[];");
+        declarations_.push_back("extern __shared__ " + alignment(op->attrAs<int64_t>(), array) +
+                                elementTypeName(array) + " " + storage + "[];");
       }
     }
   }
@@ -739,7 +747,7 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   case Opcode::ConstArray:
     return emitStaticArray(op);
   case Opcode::DynamicSharedArray: {
-    std::string size = std::to_string(ir::byteSize(op.resultType().scalarKind()));
+    std::string size = std::to_string(op.resultType().elementSize());
     return assign(op, arrayTypeName(op.resultType()) + "{" + storage_.at(&op) +
                           ", {i64(kaji::dynamic_shared_bytes() / " + size + ")}, {" + size + "}}");
   }
@@ -1136,7 +1144,7 @@ uint64_t staticArrayCount(const ir::Operation &op) {
   if (type.isRecordArray())
     throw CompileError(op.location(), std::string("the CUDA C++ backend has no ") + what +
                                           " of records; use the default (LLVM) cuda backend");
-  uint64_t elementSize = ir::byteSize(type.scalarKind()), count = 1;
+  uint64_t elementSize = type.elementSize(), count = 1;
   constexpr uint64_t kMaxBytes = uint64_t(1) << 32;
   for (int64_t extent : shape) {
     if (extent <= 0)
@@ -1157,7 +1165,7 @@ void FunctionEmitter::emitStaticArray(const ir::Operation &op) {
       constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<ir::ArrayAllocation>().shape;
   std::string data = constant ? module_.constantArray(op) : storage_.at(&op);
   std::vector<std::string> extents, strides(shape.size());
-  uint64_t stride = ir::byteSize(type.scalarKind());
+  uint64_t stride = type.elementSize();
   for (size_t d = shape.size(); d-- > 0;) {
     strides[d] = std::to_string(stride);
     stride *= uint64_t(shape[d]);
@@ -1194,7 +1202,7 @@ void FunctionEmitter::assignView(const ir::Operation &op, const std::string &sta
   ir::Type type = op.resultType();
   if (type.ndim() == 0)
     extents = strides = {"0"};
-  std::string data = "(" + storageTypeName(type.scalarKind()) + " *)(" + start + ")";
+  std::string data = "(" + elementTypeName(type) + " *)(" + start + ")";
   assign(op, arrayTypeName(type) + "{" + data + ", {" + commaSeparated(extents) + "}, {" +
                  commaSeparated(strides) + "}}");
 }
