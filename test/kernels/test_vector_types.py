@@ -360,6 +360,23 @@ def test_arrays_of_vectors_in_views_loops_and_device_functions(jit):
                                   [0, b, 2 * b, -2, b * 0 * 1, b + 1, b, 3 + 6])
 
 
+def dynamic_vectors(out, x):
+    dyn = cuda.shared.array(0, dtype=float32x2)
+    i = cuda.threadIdx.x
+    dyn[i] = float32x2(x[i], 2 * x[i])
+    cuda.syncthreads()
+    square = dyn[:4].reshape((2, 2))
+    v = square[1, i % 2]
+    out[i] = v.y + dyn.shape[0]
+
+
+def test_dynamic_shared_array_of_vectors_and_reshape(jit):
+    x = np.array([1.5, -2, 7, 0.25], dtype=np.float32)
+    out = np.zeros(4, dtype=np.float32)
+    jit(dynamic_vectors)[1, 4, 0, 4 * 8](out, x)
+    np.testing.assert_array_equal(out, [2 * x[2] + 4, 2 * x[3] + 4, 2 * x[2] + 4, 2 * x[3] + 4])
+
+
 def test_constructors_are_kernel_only():
     with pytest.raises(TypeError, match="only be used inside a kaji kernel"):
         cuda.float32x4(1, 2, 3, 4)
