@@ -377,6 +377,12 @@ def test_dynamic_shared_array_of_vectors_and_reshape(jit):
     np.testing.assert_array_equal(out, [2 * x[2] + 4, 2 * x[3] + 4, 2 * x[2] + 4, 2 * x[3] + 4])
 
 
+def test_no_float16_vectors_as_in_numba_cuda():
+    # numba.cuda defines no float16x2...: nvmath-python and numba-cuda-mlir bring their own.
+    for name in ("float16x2", "float16x4", "half2", "bfloat16x2"):
+        assert not hasattr(cuda, name)
+
+
 def test_constructors_are_kernel_only():
     with pytest.raises(TypeError, match="only be used inside a kaji kernel"):
         cuda.float32x4(1, 2, 3, 4)
