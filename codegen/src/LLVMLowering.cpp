@@ -72,14 +72,21 @@ llvm::Type *valueType(llvm::LLVMContext &context, ir::Type type) {
   return llvm::StructType::get(context, std::vector<llvm::Type *>(type.lanes(), scalar));
 }
 
-// A complex number is aligned as its parts are, as numpy lays complex arrays out.
-llvm::Align memoryAlignment(ScalarKind kind) {
-  return llvm::Align(ir::byteSize(ir::componentKind(kind)));
-}
-
 llvm::Type *memoryType(llvm::LLVMContext &context, ScalarKind kind) {
   return kind == ScalarKind::Bool ? llvm::Type::getInt8Ty(context) : registerType(context, kind);
 }
+
+// An array's element in memory: a scalar as memoryType has it, a vector as the struct of its
+// lanes (valueType).
+llvm::Type *elementMemoryType(llvm::LLVMContext &context, ir::Type array) {
+  return array.isVectorArray() ? valueType(context, array.elementType())
+                               : memoryType(context, array.scalarKind());
+}
+
+// A vector element is aligned as CUDA aligns its vector type, so its loads and stores become
+// one ld.v4 or st.v2. Vectors are only in local and shared arrays, allocated at least
+// 16-byte aligned, and views of them start at whole elements.
+llvm::Align elementAlignment(ir::Type array) { return llvm::Align(array.elementAlignment()); }
 
 // An array value: its data pointer and, per dimension, its extent and byte stride.
 struct ArrayValue {
@@ -118,11 +125,9 @@ ArrayValue applyLayout(ArrayValue array, ir::Type type, llvm::LLVMContext &conte
 }
 
 // A shared or local array's alignment: what it asked for (0: nothing), at least its
-// element's (a scalar's size, a record's alignment), and 16 bytes by default so vector loads
-// of it line up.
+// element's, and 16 bytes by default so vector loads of it line up.
 uint64_t arrayAlignment(uint64_t requested, const ir::Type &array) {
-  uint64_t element =
-      array.isRecordArray() ? uint64_t(array.record()->alignment()) : uint64_t(array.elementSize());
+  uint64_t element = array.elementAlignment();
   return requested ? std::max(requested, element) : std::max<uint64_t>(element, 16);
 }
 
@@ -669,19 +674,20 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     lowerArrayAt(op);
     return;
   case Opcode::Load: {
-    ScalarKind kind = op.operand(0)->type().scalarKind();
+    ir::Type array = op.operand(0)->type();
     llvm::Value *address = elementAddress(op, 0, 1);
-    result = builder_.CreateAlignedLoad(memoryType(context_, kind), address, memoryAlignment(kind));
-    if (kind == ScalarKind::Bool)
+    result = builder_.CreateAlignedLoad(elementMemoryType(context_, array), address,
+                                        elementAlignment(array));
+    if (op.resultType().isBool())
       result = builder_.CreateICmpNE(result, builder_.getInt8(0));
     break;
   }
   case Opcode::Store: {
-    ScalarKind kind = op.operand(1)->type().scalarKind();
+    ir::Type array = op.operand(1)->type();
     llvm::Value *value = scalar(op.operand(0), op);
-    if (kind == ScalarKind::Bool)
+    if (op.operand(0)->type().isBool())
       value = builder_.CreateZExt(value, builder_.getInt8Ty());
-    builder_.CreateAlignedStore(value, elementAddress(op, 1, 2), memoryAlignment(kind));
+    builder_.CreateAlignedStore(value, elementAddress(op, 1, 2), elementAlignment(array));
     return;
   }
   case Opcode::Atomic:
@@ -1263,7 +1269,7 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
   }
   // Records are bytes to LLVM: fields are reached by byte offsets.
   llvm::Type *element =
-      type.isRecordArray() ? builder_.getInt8Ty() : memoryType(context_, type.scalarKind());
+      type.isRecordArray() ? builder_.getInt8Ty() : elementMemoryType(context_, type);
   if (type.isRecordArray())
     count *= elementSize;
   llvm::Type *storage = llvm::ArrayType::get(element, count);
@@ -1318,11 +1324,11 @@ void FunctionLowering::lowerCall(const ir::Operation &op) {
     ir::Type paramType = paramTypes[i];
     // The callee reads strides from its own layout; a C argument to an 'any' parameter
     // still passes its real strides, which equal the constant ones.
-    bool compatible = argType.isArray()
-                          ? paramType.isArray() && argType.scalarKind() == paramType.scalarKind() &&
-                                argType.ndim() == paramType.ndim() &&
-                                argType.memorySpace() == paramType.memorySpace()
-                          : argType == paramType;
+    bool compatible = argType.isArray() ? paramType.isArray() &&
+                                              argType.elementType() == paramType.elementType() &&
+                                              argType.ndim() == paramType.ndim() &&
+                                              argType.memorySpace() == paramType.memorySpace()
+                                        : argType == paramType;
     if (!compatible)
       throw CompileError(op.location(), "argument " + std::to_string(i + 1) + " of '" + name +
                                             "' has type " + argType.str() + ", expected " +

@@ -137,9 +137,9 @@ Operand FunctionLowerer::copyArray(const Operand &array, const CallExpr &expr) {
                                            "': a local array needs positive extents");
   ir::Type type = array.type();
   ir::Type local =
-      ir::Type::array(type.scalarKind(), type.ndim(), ir::Layout::C, ir::MemorySpace::Local);
+      ir::Type::arrayOf(type.elementType(), type.ndim(), ir::Layout::C, ir::MemorySpace::Local);
   ir::Value *copy = at(expr.loc).create(ir::Opcode::LocalArray, local, {}, *shape)->result();
-  ir::Type element = ir::Type::scalar(type.scalarKind());
+  ir::Type element = type.elementType();
   forEachElement(array, expr.loc, [&](const std::vector<ir::Value *> &indices) {
     std::vector<ir::Value *> source{array.value};
     source.insert(source.end(), indices.begin(), indices.end());
@@ -153,15 +153,21 @@ Operand FunctionLowerer::copyArray(const Operand &array, const CallExpr &expr) {
 
 void FunctionLowerer::storeIntoView(const Operand &view, const Operand &value, const Expr &target) {
   unsigned ndim = view.type().ndim();
-  if (!value.isScalar() && !(value.kind == Operand::Kind::Array && value.type().ndim() <= ndim))
+  bool broadcast = value.kind == Operand::Kind::Array;
+  // Vectors are never converted: an array of them broadcasts only into one of its type.
+  bool vectors = view.type().isVectorArray() || (broadcast && value.type().isVectorArray());
+  if ((broadcast && (value.type().ndim() > ndim ||
+                     (vectors && value.type().elementType() != view.type().elementType()))) ||
+      (!broadcast && !value.isScalar() && value.kind != Operand::Kind::Vector))
     throw ir::CompileError(target.loc, "cannot store '" + describe(value) + "' into '" +
                                            unparse(target) + "', a " + describe(view));
   ScalarKind kind = view.type().scalarKind();
-  ir::Value *scalar = value.isScalar() ? convert(value, kind) : nullptr;
+  // A number (or a vector, into an array of vectors) fills the view; an array broadcasts.
+  ir::Value *filling = broadcast ? nullptr : storedElement(view, value, target);
   ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
   forEachElement(view, target.loc, [&](const std::vector<ir::Value *> &indices) {
     ir::Builder &b = at(target.loc);
-    ir::Value *element = scalar;
+    ir::Value *element = filling;
     if (!element) {
       // numpy's broadcasting: the value's dimensions align with the view's last ones, and
       // one of extent 1 repeats.
@@ -172,9 +178,10 @@ void FunctionLowerer::storeIntoView(const Operand &view, const Operand &value, c
         ir::Value *single = b.cmp(ir::CmpPredicate::Eq, extent, b.intConstant(i64, 1));
         operands.push_back(b.select(single, b.intConstant(i64, 0), indices[skipped + d]));
       }
-      ir::Type type = ir::Type::scalar(value.type().scalarKind());
-      element =
-          convert(Operand::scalar(b.create(ir::Opcode::Load, type, operands)->result()), kind);
+      ir::Type type = value.type().elementType();
+      element = b.create(ir::Opcode::Load, type, operands)->result();
+      if (!vectors)
+        element = convert(Operand::scalar(element), kind);
     }
     std::vector<ir::Value *> operands{element, view.value};
     operands.insert(operands.end(), indices.begin(), indices.end());
@@ -185,6 +192,11 @@ void FunctionLowerer::storeIntoView(const Operand &view, const Operand &value, c
 Operand FunctionLowerer::reduceArray(const std::string &reduction, const Operand &array,
                                      const CallExpr &expr) {
   ir::Type type = array.type();
+  if (type.isVectorArray())
+    throw ir::CompileError(expr.loc, "cannot reduce '" + describe(array) + "' in '" +
+                                         unparse(expr) +
+                                         "': vectors have no arithmetic, as in "
+                                         "Numba; reduce their lanes");
   ScalarKind elementKind = type.scalarKind();
   ScalarKind kind = accumulatorKind(reduction, elementKind);
   ir::Type accumulatorType = ir::Type::scalar(kind);

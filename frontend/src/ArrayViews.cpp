@@ -351,8 +351,8 @@ Operand FunctionLowerer::reshaped(const Operand &array, const CallExpr &expr) {
     strides[d] = stride;
     stride = math.mul(stride, extents[d]);
   }
-  ir::Type result = ir::Type::array(type.scalarKind(), unsigned(extents.size()), ir::Layout::C,
-                                    type.memorySpace());
+  ir::Type result = ir::Type::arrayOf(type.elementType(), unsigned(extents.size()), ir::Layout::C,
+                                      type.memorySpace());
   return makeView(array, result, math.constant(0), extents, strides, expr.loc);
 }
 
@@ -365,6 +365,9 @@ Operand FunctionLowerer::viewAs(const Operand &array, const CallExpr &expr) {
     throw ir::CompileError(expr.loc, "view() takes one numpy scalar type such as np.int32, in '" +
                                          unparse(expr) + "'");
   ir::Type type = array.type();
+  if (type.isVectorArray())
+    throw ir::CompileError(expr.loc, "view() reinterprets arrays of numbers, not '" +
+                                         describe(array) + "', in '" + unparse(expr) + "'");
   unsigned ndim = type.ndim();
   int64_t from = ir::byteSize(type.scalarKind()), to = ir::byteSize(*kind);
   if (from != to && (ndim == 0 || type.layout() != ir::Layout::C))

@@ -707,10 +707,30 @@ Operand FunctionLowerer::lowerSubscript(const SubscriptExpr &expr) {
   std::vector<SubscriptItem> items = subscriptItems(expr);
   if (selectsView(base, items))
     return subscriptView(base, items, expr);
-  std::vector<ir::Value *> operands = indicesOf(base, items, expr);
-  operands.insert(operands.begin(), base.value);
-  ir::Type element = ir::Type::scalar(base.type().scalarKind());
-  return Operand::scalar(at(expr.loc).create(ir::Opcode::Load, element, operands)->result());
+  std::vector<ir::Value *> indices = indicesOf(base, items, expr);
+  at(expr.loc);
+  return loadElement(base, indices);
+}
+
+Operand FunctionLowerer::loadElement(const Operand &array,
+                                     const std::vector<ir::Value *> &indices) {
+  std::vector<ir::Value *> operands{array.value};
+  operands.insert(operands.end(), indices.begin(), indices.end());
+  ir::Type element = array.type().elementType();
+  ir::Value *value = builder_.create(ir::Opcode::Load, element, operands)->result();
+  return element.isVector() ? Operand::vector(value) : Operand::scalar(value);
+}
+
+ir::Value *FunctionLowerer::storedElement(const Operand &array, const Operand &value,
+                                          const Expr &target) {
+  ir::Type element = array.type().elementType();
+  bool fits = element.isVector() ? value.kind == Operand::Kind::Vector && value.type() == element
+                                 : value.isScalar();
+  if (!fits)
+    throw ir::CompileError(target.loc, "cannot store '" + describe(value) + "' into '" +
+                                           unparse(target) + "', an element of '" +
+                                           describe(array) + "'");
+  return element.isVector() ? value.value : convert(value, element.scalarKind());
 }
 
 std::vector<ir::Value *> FunctionLowerer::arrayIndices(const Operand &array,

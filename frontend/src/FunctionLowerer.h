@@ -219,6 +219,11 @@ private:
                                                 const Operand &rhs, const Expr &node);
   Operand lowerIfExp(const IfExpExpr &expr);
   Operand lowerSubscript(const SubscriptExpr &expr);
+  // The element of `array` at `indices`: a number, or a vector of an array of vectors.
+  Operand loadElement(const Operand &array, const std::vector<ir::Value *> &indices);
+  // `value` as an element stored into `array` at `target`: a number converted to its element
+  // kind, or, into an array of vectors, a vector of exactly its element type.
+  ir::Value *storedElement(const Operand &array, const Operand &value, const Expr &target);
   // The indices of a store or atomic through `array[...]`, one per dimension.
   std::vector<ir::Value *> arrayIndices(const Operand &array, const SubscriptExpr &expr);
   // Throws unless `array` is an array kernels can subscript.

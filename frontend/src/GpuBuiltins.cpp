@@ -99,20 +99,26 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
     constantExtents.push_back(*value);
   }
   Operand dtype = lower(*dtypeExpr);
-  std::optional<ScalarKind> kind;
+  // A numpy scalar type, a structured dtype, or a vector type (cuda.float32x4, as
+  // numba-cuda-mlir allows).
+  std::optional<ir::Type> element;
   if (dtype.kind == Operand::Kind::Builtin && dtype.name.starts_with("numpy."))
-    kind = scalarKindFromNumpyName(dtype.name.substr(6));
+    if (std::optional<ScalarKind> kind = scalarKindFromNumpyName(dtype.name.substr(6)))
+      element = ir::Type::scalar(*kind);
+  if (dtype.kind == Operand::Kind::Builtin && dtype.name.starts_with("kaji."))
+    element = vectorTypeNamed(dtype.name.substr(5));
   const ir::RecordType *record =
       dtype.kind == Operand::Kind::RecordType ? dtype.global->record : nullptr;
-  if (!kind && !record)
+  if (!element && !record)
     throw ir::CompileError(dtypeExpr->loc, "the dtype of a " + what +
-                                               " must be a numpy scalar type such as float32 or "
-                                               "a structured (record) dtype, not '" +
+                                               " must be a numpy scalar type such as float32, "
+                                               "a structured (record) dtype or a vector type "
+                                               "such as cuda.float32x4, not '" +
                                                unparse(*dtypeExpr) + "'");
   ir::MemorySpace space = shared ? ir::MemorySpace::Shared : ir::MemorySpace::Local;
   unsigned ndim = unsigned(constantExtents.size());
   ir::Type type = record ? ir::Type::array(record, ndim, ir::Layout::C, space)
-                         : ir::Type::array(*kind, ndim, ir::Layout::C, space);
+                         : ir::Type::arrayOf(*element, ndim, ir::Layout::C, space);
   requireElementBytes(type, dtypeExpr->loc, what);
   if (!shared) {
     int64_t bytes = type.elementSize();
@@ -247,6 +253,9 @@ Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<
                            display + " needs an array, not '" + describe(array) + "'");
   if (array.type().memorySpace() == ir::MemorySpace::Constant)
     throw ir::CompileError(expr.args[0]->loc, display + " cannot change a constant array");
+  if (array.type().isVectorArray())
+    throw ir::CompileError(expr.args[0]->loc, display + " works on arrays of numbers, not on '" +
+                                                  describe(array) + "'");
   ScalarKind element = array.type().scalarKind();
   std::string kind = cas ? "cas" : atomicKind(operation);
   bool bitwise = kind == "and" || kind == "or" || kind == "xor";

@@ -199,9 +199,7 @@ Operand FunctionLowerer::currentItem(const Iterable &it, std::optional<size_t> u
     // 0-d views.
     if (it.array.type().ndim() > 1 || it.array.type().isRecordArray())
       return rowView(it.array, index, loc);
-    ir::Type element = ir::Type::scalar(it.array.type().scalarKind());
-    return Operand::scalar(
-        builder_.create(ir::Opcode::Load, element, {it.array.value, index})->result());
+    return loadElement(it.array, {index});
   }
   case Iterable::Kind::Range:
     return Operand::scalar(ssa_->read(it.state, it.stop.type(), block));

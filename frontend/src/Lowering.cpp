@@ -44,16 +44,19 @@ uint64_t kernelParameterBytes(const std::vector<ir::Type> &argTypes) {
 
 // An argument's type in a mangled name: `f32`, `f32w` for a weak literal, a vector's lane
 // count and type (`v4f32`), an array's dtype, rank, layout and (outside global memory) memory
-// space: `a2f32c`, `a1f32cl`.
+// space: `a2f32c`, `a1f32cl`; an array of vectors has its elements' lanes: `a1v4f32cl`.
 std::string mangledType(const ArgumentType &arg) {
+  // A vector's lanes, then its lane type; an array of them has its elements'.
+  std::string element(ir::irName(arg.type.scalarKind()));
+  if (arg.type.isVector() || arg.type.isVectorArray())
+    element = 'v' + std::to_string(arg.type.lanes()) + element;
   if (arg.type.isVector())
-    return 'v' + std::to_string(arg.type.lanes()) + std::string(ir::irName(arg.type.scalarKind()));
+    return element;
   if (!arg.type.isArray())
-    return std::string(ir::irName(arg.type.scalarKind())) + (arg.weak ? "w" : "");
+    return element + (arg.weak ? "w" : "");
   static const char layouts[] = {'c', 'f', 'a'};
-  std::string mangled = 'a' + std::to_string(arg.type.ndim()) +
-                        std::string(ir::irName(arg.type.scalarKind())) +
-                        layouts[int(arg.type.layout())];
+  std::string mangled =
+      'a' + std::to_string(arg.type.ndim()) + element + layouts[int(arg.type.layout())];
   static const char spaces[] = {'g', 's', 'l', 'k'};
   if (arg.type.memorySpace() != ir::MemorySpace::Global)
     mangled += spaces[int(arg.type.memorySpace())];

@@ -464,8 +464,10 @@ std::string typeString(const ir::Type &type) {
       type.isRecordArray() ? type.record()->str() : std::string(ir::numpyName(type.scalarKind()));
   if (type.isScalar())
     return text;
-  if (type.isVector()) // Numba's name: float32x4
-    return text + "x" + std::to_string(type.lanes());
+  if (type.isVector() || type.isVectorArray()) // Numba's name: float32x4
+    text += 'x' + std::to_string(type.lanes());
+  if (type.isVector())
+    return text;
   text += '[';
   for (unsigned d = 0; d < type.ndim(); ++d) {
     if (d > 0)

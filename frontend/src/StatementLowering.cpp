@@ -333,11 +333,7 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
       return;
     }
     std::vector<ir::Value *> indices = indicesOf(array, items, *subscript);
-    if (!value.isScalar())
-      throw ir::CompileError(target.loc, "cannot store '" + describe(value) + "' into '" +
-                                             unparse(target) + "', an element of '" +
-                                             describe(array) + "'");
-    indices.insert(indices.begin(), {convert(value, array.type().scalarKind()), array.value});
+    indices.insert(indices.begin(), {storedElement(array, value, target), array.value});
     at(target.loc).create(ir::Opcode::Store, ir::Type(), indices);
     return;
   }
@@ -383,6 +379,10 @@ void FunctionLowerer::lowerAugAssign(const AugAssignStmt &stmt) {
     Operand array = lower(*subscript->value);
     std::vector<ir::Value *> indices = arrayIndices(array, *subscript);
     checkWritable(array, *stmt.target);
+    if (array.type().isVectorArray())
+      throw ir::CompileError(stmt.target->loc, "cannot assign to '" + unparse(*stmt.target) +
+                                                   "' with an operator: vectors have no "
+                                                   "arithmetic, as in Numba");
     std::vector<ir::Value *> operands = indices;
     operands.insert(operands.begin(), array.value);
     ir::Type element = ir::Type::scalar(array.type().scalarKind());

@@ -197,7 +197,7 @@ const RecordType *parseRecordType(std::string_view &text) {
 Type viewTypeOf(const Type &array, unsigned ndim, Layout layout) {
   if (array.isRecordArray())
     return Type::array(array.record(), ndim, layout, array.memorySpace());
-  return Type::array(array.scalarKind(), ndim, layout, array.memorySpace());
+  return Type::arrayOf(array.elementType(), ndim, layout, array.memorySpace());
 }
 
 Type fieldViewType(const Type &records, const RecordField &f) {

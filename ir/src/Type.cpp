@@ -2,6 +2,7 @@
 
 #include "kaji/ir/RecordType.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <utility>
@@ -114,6 +115,14 @@ Type Type::array(ScalarKind elem, unsigned ndim, Layout layout, MemorySpace spac
   return t;
 }
 
+Type Type::arrayOf(Type element, unsigned ndim, Layout layout, MemorySpace space) {
+  Type t = array(element.scalarKind(), ndim, layout, space);
+  t.lanes_ = element.isVector() ? uint8_t(element.lanes()) : 0;
+  return t;
+}
+
+Type Type::elementType() const { return lanes_ ? vector(scalar_, lanes_) : scalar(scalar_); }
+
 Type Type::array(const RecordType *elem, unsigned ndim, Layout layout, MemorySpace space) {
   Type t = array(ScalarKind::UInt8, ndim, layout, space);
   t.record_ = elem;
@@ -121,7 +130,16 @@ Type Type::array(const RecordType *elem, unsigned ndim, Layout layout, MemorySpa
 }
 
 unsigned Type::elementSize() const {
-  return record_ ? unsigned(record_->size()) : byteSize(scalar_);
+  return record_ ? unsigned(record_->size()) : byteSize(scalar_) * std::max(lanes_, uint8_t(1));
+}
+
+unsigned Type::elementAlignment() const {
+  if (record_)
+    return unsigned(record_->alignment());
+  unsigned lane = byteSize(componentKind(scalar_));
+  if (lanes_ == 0 || lanes_ == 3)
+    return lane;
+  return std::min(lane * lanes_, 16u);
 }
 
 std::string Type::str() const {
@@ -133,7 +151,7 @@ std::string Type::str() const {
   case Kind::Vector:
     return "vec<" + std::string(irName(scalar_)) + ", " + std::to_string(lanes_) + ">";
   case Kind::Array: {
-    std::string element = record_ ? record_->str() : std::string(irName(scalar_));
+    std::string element = record_ ? record_->str() : elementType().str();
     std::string s =
         "array<" + element + ", " + std::to_string(ndim_) + ", " + std::string(layoutName(layout_));
     if (space_ == MemorySpace::Shared)
@@ -201,15 +219,26 @@ std::optional<Type> parseVectorType(std::string_view text) {
 std::optional<Type> parseArrayType(std::string_view text) {
   // A record element has commas of its own: it is parsed first and stands for "u8" below.
   const RecordType *record = nullptr;
-  std::string withoutRecord;
+  std::string simplified;
   constexpr std::string_view prefix = "array<";
   if (text.starts_with(prefix) && trim(text.substr(prefix.size())).starts_with("record<")) {
     std::string_view rest = trim(text.substr(prefix.size()));
     record = parseRecordType(rest);
     if (!record)
       return std::nullopt;
-    withoutRecord = std::string(prefix) + "u8" + std::string(rest);
-    text = withoutRecord;
+    simplified = std::string(prefix) + "u8" + std::string(rest);
+    text = simplified;
+  }
+  // So has a vector element: parsed first, it too stands for "u8" below.
+  std::optional<Type> vector;
+  if (text.starts_with(prefix) && trim(text.substr(prefix.size())).starts_with("vec<")) {
+    std::string_view rest = trim(text.substr(prefix.size()));
+    size_t end = rest.find('>');
+    vector = end == std::string_view::npos ? std::nullopt : parseIRType(rest.substr(0, end + 1));
+    if (!vector)
+      return std::nullopt;
+    simplified = std::string(prefix) + "u8" + std::string(rest.substr(end + 1));
+    text = simplified;
   }
   auto parsed = bracketedParts<4>(text, prefix);
   if (!parsed || parsed->second < 3)
@@ -241,7 +270,7 @@ std::optional<Type> parseArrayType(std::string_view text) {
   }
   if (record)
     return Type::array(record, *ndim, layout, space);
-  return Type::array(*elem, *ndim, layout, space);
+  return Type::arrayOf(vector.value_or(Type::scalar(*elem)), *ndim, layout, space);
 }
 
 } // namespace

@@ -141,14 +141,18 @@ private:
     fail(op.location(), "'" + std::string(opcodeName(op.opcode())) + "' " + message);
   }
 
-  // A vector has 1 to 4 lanes of an integer, f32 or f64: CUDA's vector types.
+  // A vector has 1 to 4 lanes of an integer, f32 or f64: CUDA's vector types. Arrays of
+  // them are a kernel's own, in local or shared memory: the host passes none.
   void verifyVectorType(Type type, const Location &loc) const {
-    if (!type.isVector())
+    if (type.isVectorArray() && type.memorySpace() != MemorySpace::Local &&
+        type.memorySpace() != MemorySpace::Shared)
+      fail(loc, "an array of vectors lives in local or shared memory, not " + type.str());
+    if (!type.isVector() && !type.isVectorArray())
       return;
     ScalarKind lane = type.scalarKind();
     bool laneOk = isInteger(lane) || lane == ScalarKind::Float32 || lane == ScalarKind::Float64;
     if (!laneOk || type.lanes() < 1 || type.lanes() > Type::kMaxLanes)
-      fail(loc, "vector type " + type.str() +
+      fail(loc, "vector type " + type.elementType().str() +
                     " is not one of CUDA's: 1 to 4 lanes of an integer, f32 or f64");
   }
 
@@ -467,7 +471,7 @@ private:
       fail(op, "has too few operands");
     expectResult(op, true);
     Type array = op.operand(0)->type();
-    if (!array.isArray() || array.isRecordArray())
+    if (!array.isArray() || array.isRecordArray() || array.isVectorArray())
       fail(op, "needs an array of numbers, got " + array.str());
     Type element = Type::scalar(array.scalarKind());
     unsigned bits = element.isBool() ? 1 : bitWidth(element.scalarKind());
@@ -517,6 +521,10 @@ private:
       fail(op, "result must be an array, not " + view.str());
     if (view.memorySpace() != source.memorySpace())
       fail(op, "views a " + source.str() + " as " + view.str() + ", in another memory space");
+    // Vectors are aligned as CUDA's (float4: 16 bytes): only whole ones are viewed as vectors.
+    if ((view.isVectorArray() || source.isVectorArray()) &&
+        view.elementType() != source.elementType())
+      fail(op, "views a " + source.str() + " as " + view.str() + ", another element type");
     expectPlacement(op, 1, "view takes an offset");
   }
 
@@ -772,7 +780,7 @@ private:
         fail(op, "needs an array operand, got " + array.str());
       if (array.isRecordArray())
         fail(op, "cannot move whole records of " + array.str() + "; 'field' selects one field");
-      Type element = Type::scalar(array.scalarKind());
+      Type element = array.elementType();
       if (op.opcode() == Opcode::Load) {
         if (op.resultType() != element)
           fail(op, "result type " + op.resultType().str() + " does not match element type " +

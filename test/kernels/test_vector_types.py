@@ -291,6 +291,98 @@ def test_a_kernel_takes_no_vector(jit, signature):
         jit(signature)(kernel)
 
 
+def local_vectors(out, x):
+    vs = cuda.local.array(3, dtype=float32x4)
+    for i in range(3):
+        vs[i] = float32x4(x[i], x[i] + 1, x[i] + 2, x[i] + 3)
+    vs[1] = float32x4(vs[2].w, vs[0].x, vs[1].y, vs[1].z)
+    for i in range(3):
+        out[i, 0] = vs[i].x
+        out[i, 1] = vs[i].y
+        out[i, 2] = vs[i].z
+        out[i, 3] = vs[i].w
+
+
+def test_local_array_of_vectors(jit):
+    x = np.array([1.5, -4.0, 10.25], dtype=np.float32)
+    expected = x[:, None] + np.arange(4, dtype=np.float32)
+    expected[1] = [expected[2, 3], expected[0, 0], expected[1, 1], expected[1, 2]]
+    np.testing.assert_array_equal(outputs(jit, local_vectors, x, (3, 4)), expected)
+
+
+def shared_vectors(out, x):
+    tile = cuda.shared.array(8, dtype=cuda.int2)
+    i = cuda.threadIdx.x
+    tile[i] = int32x2(x[i], -2 * x[i])
+    cuda.syncthreads()
+    v = tile[(i + 3) % 8]
+    out[i, 0] = v.x
+    out[i, 1] = v.y
+
+
+def test_shared_array_of_vectors(jit):
+    x = np.arange(10, 18, dtype=np.int32)
+    out = np.zeros((8, 2), dtype=np.int32)
+    jit(shared_vectors)[1, 8](out, x)
+    neighbour = np.roll(x, -3)
+    np.testing.assert_array_equal(out, np.stack([neighbour, -2 * neighbour], axis=1))
+
+
+@cuda.jit(device=True)
+def fill_rows(vs, base):
+    for i in range(vs.shape[0]):
+        for j in range(vs.shape[1]):
+            vs[i, j] = cuda.double3(base + i, base + j, base * i * j)
+
+
+def vectors_in_views_loops_and_calls(out, x):
+    grid = cuda.local.array((2, 3), dtype=cuda.float64x3)
+    fill_rows(grid, x[0])
+    row = grid[1]
+    k = 0
+    for v in row:
+        out[k] = v.z
+        k += 1
+    copied = grid.copy()
+    grid[0, :] = cuda.float64x3(-1, -2, -3)
+    grid[1, 1:] = copied[0, :2]
+    out[3] = grid[0, 2].y
+    out[4] = grid[1, 2].z
+    out[5] = grid[1, 0].x
+    out[6] = copied[0, 0].x
+    out[7] = grid.shape[1] + grid.size
+
+
+def test_arrays_of_vectors_in_views_loops_and_device_functions(jit):
+    x = np.array([2.5, 0, 0, 0, 0, 0, 0, 0])
+    b = x[0]
+    np.testing.assert_array_equal(outputs(jit, vectors_in_views_loops_and_calls, x, 8),
+                                  [0, b, 2 * b, -2, b * 0 * 1, b + 1, b, 3 + 6])
+
+
+def dynamic_vectors(out, x):
+    dyn = cuda.shared.array(0, dtype=float32x2)
+    i = cuda.threadIdx.x
+    dyn[i] = float32x2(x[i], 2 * x[i])
+    cuda.syncthreads()
+    square = dyn[:4].reshape((2, 2))
+    v = square[1, i % 2]
+    out[i] = v.y + dyn.shape[0]
+
+
+def test_dynamic_shared_array_of_vectors_and_reshape(jit):
+    x = np.array([1.5, -2, 7, 0.25], dtype=np.float32)
+    out = np.zeros(4, dtype=np.float32)
+    jit(dynamic_vectors)[1, 4, 0, 4 * 8](out, x)
+    np.testing.assert_array_equal(out, [2 * x[2] + 4, 2 * x[3] + 4, 2 * x[2] + 4, 2 * x[3] + 4])
+
+
+def test_no_float16_vectors_as_in_numba_cuda():
+    # numba.cuda defines no float16x2...: nvmath-python and numba-cuda-mlir bring their own.
+    for name in ("float16x2", "float16x4", "half2", "bfloat16x2"):
+        assert not hasattr(cuda, name)
+
+
 def test_constructors_are_kernel_only():
     with pytest.raises(TypeError, match="only be used inside a kaji kernel"):
         cuda.float32x4(1, 2, 3, 4)
@@ -333,6 +425,48 @@ def uint8_vector_from_complex(out):
     out[0] = v.x
 
 
+def number_into_vectors(out):
+    vs = cuda.local.array(2, dtype=float32x2)
+    vs[0] = out[0]
+    out[0] = vs[0].x
+
+
+def other_vector_into_vectors(out):
+    vs = cuda.local.array(2, dtype=float32x2)
+    vs[0] = int32x2(1, 2)
+    out[0] = vs[0].x
+
+
+def vector_into_numbers(out):
+    out[0] = float32x2(1, 2)
+
+
+def vector_array_arithmetic(out):
+    vs = cuda.local.array(2, dtype=float32x2)
+    vs[0] = float32x2(1, 2)
+    vs[0] += vs[0]
+    out[0] = vs[0].x
+
+
+def vector_array_atomic(out):
+    vs = cuda.shared.array(2, dtype=float32x2)
+    cuda.atomic.add(vs, 0, 1.0)
+    out[0] = vs[0].x
+
+
+def vector_array_sum(out):
+    vs = cuda.local.array(2, dtype=float32x2)
+    vs[0] = float32x2(1, 2)
+    vs[1] = vs[0]
+    s = vs.sum()
+    out[0] = s.x
+
+
+def vector_array_dtype_unknown(out):
+    vs = cuda.local.array(2, dtype=cuda.float5)
+    out[0] = vs[0].x
+
+
 @pytest.mark.parametrize("kernel, message", [
     (too_few_lanes, r"float32x4\(\) needs 4 lanes in all, got 3 in 'float32x4\(out\[0\], "),
     (mixed_lane_types, r"float32x4\(\) takes numbers and float32 vectors, not 'int32x2'"),
@@ -341,6 +475,16 @@ def uint8_vector_from_complex(out):
     (vector_arithmetic, r"cannot add 'float32x2' and 'float32x2' in 'v \+ v'"),
     (vector_and_number, r"a vector and a number cannot be combined in 'float32x2\(out\[0\], "),
     (uint8_vector_from_complex, r"uint8x4\(\) takes numbers and uint8 vectors, not 'complex128'"),
+    (number_into_vectors, r"cannot store 'float32' into 'vs\[0\]', an element of "
+                          r"'float32x2\[::1\]'"),
+    (other_vector_into_vectors, r"cannot store 'int32x2' into 'vs\[0\]'"),
+    (vector_into_numbers, r"cannot store 'float32x2' into 'out\[0\]'"),
+    (vector_array_arithmetic, r"cannot assign to 'vs\[0\]' with an operator: vectors have no "
+                              r"arithmetic"),
+    (vector_array_atomic, r"atomic.add\(\) works on arrays of numbers, not on "
+                          r"'float32x2\[::1\]'"),
+    (vector_array_sum, r"cannot reduce 'float32x2\[::1\]' in 'vs.sum\(\)'"),
+    (vector_array_dtype_unknown, r"float5"),
 ])
 def test_misuse_is_a_compile_error(jit, kernel, message):
     out = np.zeros(4, dtype=np.float32)

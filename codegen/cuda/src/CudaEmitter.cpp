@@ -38,9 +38,17 @@ std::string storageTypeName(ScalarKind kind) {
   return kind == ScalarKind::Bool ? "u8" : scalarTypeName(kind);
 }
 
+std::string typeName(ir::Type type);
+
+// What an array's memory holds: its scalars' storage type, or its vectors.
+std::string elementTypeName(ir::Type array) {
+  return array.isVectorArray() ? typeName(array.elementType())
+                               : storageTypeName(array.scalarKind());
+}
+
 std::string arrayTypeName(ir::Type type) {
-  return "kaji::array<" + storageTypeName(type.scalarKind()) + ", " +
-         std::to_string(std::max(type.ndim(), 1u)) + ">";
+  return "kaji::array<" + elementTypeName(type) + ", " + std::to_string(std::max(type.ndim(), 1u)) +
+         ">";
 }
 
 std::string typeName(ir::Type type) {
@@ -170,11 +178,9 @@ class ModuleEmitter;
 uint64_t staticArrayCount(const ir::Operation &op);
 
 // `__align__(N) ` for `array` that asked for `requested` bytes (0: nothing): at least its
-// element's alignment (a scalar's size, a record's alignment), and 16 by default, as the LLVM
-// lowering aligns.
-std::string alignment(int64_t requested, const ir::Type &array) {
-  int64_t element =
-      array.isRecordArray() ? array.record()->alignment() : int64_t(array.elementSize());
+// element's alignment, and 16 by default, as the LLVM lowering aligns.
+std::string alignment(int64_t requested, ir::Type array) {
+  int64_t element = int64_t(array.elementAlignment());
   int64_t bytes = requested ? std::max(requested, element) : std::max<int64_t>(element, 16);
   return "__align__(" + std::to_string(bytes) + ") ";
 }
@@ -475,7 +481,7 @@ void FunctionEmitter::nameParameters() {
     } else if (type.isScalar()) {
       parameters_.push_back(scalarTypeName(type.scalarKind()) + " " + name);
     } else {
-      std::string element = storageTypeName(type.scalarKind());
+      std::string element = elementTypeName(type);
       std::string data = name + "_data";
       parameters_.push_back(element + " *" + data);
       std::vector<std::string> shape, strides;
@@ -545,21 +551,20 @@ void FunctionEmitter::nameValues(const std::vector<const ir::Block *> &blocks) {
       // A shared or local array's storage sits with the values: one allocation however
       // often a loop reaches the operation.
       bool shared = op->opcode() == Opcode::SharedArray;
-      ir::Type type = op->resultType();
-      std::string element = storageTypeName(type.scalarKind()); // u8 for records: their bytes
+      ir::Type array = op->resultType();
       if (shared || op->opcode() == Opcode::LocalArray) {
         std::string storage = names_.fresh(shared ? "shared" : "local");
         storage_[op.get()] = storage;
         declarations_.push_back(std::string(shared ? "__shared__ " : "") +
-                                alignment(op->attrAs<ir::ArrayAllocation>().alignment, type) +
-                                element + " " + storage + "[" +
+                                alignment(op->attrAs<ir::ArrayAllocation>().alignment, array) +
+                                elementTypeName(array) + " " + storage + "[" +
                                 std::to_string(staticArrayCount(*op)) + "];");
       } else if (op->opcode() == Opcode::DynamicSharedArray) {
         // Every extern __shared__ array starts where the dynamic shared memory does.
         std::string storage = names_.fresh("dynamic_shared");
         storage_[op.get()] = storage;
-        declarations_.push_back("extern __shared__ " + alignment(op->attrAs<int64_t>(), type) +
-                                element + " " + storage + "[];");
+        declarations_.push_back("extern __shared__ " + alignment(op->attrAs<int64_t>(), array) +
+                                elementTypeName(array) + " " + storage + "[];");
       }
     }
   }
@@ -1198,7 +1203,7 @@ void FunctionEmitter::assignView(const ir::Operation &op, const std::string &sta
   ir::Type type = op.resultType();
   if (type.ndim() == 0)
     extents = strides = {"0"};
-  std::string data = "(" + storageTypeName(type.scalarKind()) + " *)(" + start + ")";
+  std::string data = "(" + elementTypeName(type) + " *)(" + start + ")";
   assign(op, arrayTypeName(type) + "{" + data + ", {" + commaSeparated(extents) + "}, {" +
                  commaSeparated(strides) + "}}");
 }

@@ -53,6 +53,24 @@ TEST(Type, VectorSpelling) {
     EXPECT_EQ(parseIRType(text)->str(), text);
 }
 
+TEST(Type, ArraysOfVectors) {
+  Type f4 = Type::arrayOf(Type::vector(ScalarKind::Float32, 4), 1, Layout::C, MemorySpace::Local);
+  EXPECT_TRUE(f4.isVectorArray());
+  EXPECT_EQ(f4.str(), "array<vec<f32, 4>, 1, C, local>");
+  EXPECT_EQ(parseIRType(f4.str()), f4);
+  EXPECT_EQ(f4.elementType(), Type::vector(ScalarKind::Float32, 4));
+  EXPECT_EQ(f4.elementSize(), 16u);
+  EXPECT_EQ(f4.elementAlignment(), 16u);
+  Type d3 = Type::arrayOf(Type::vector(ScalarKind::Float64, 3), 2, Layout::C, MemorySpace::Shared);
+  EXPECT_EQ(parseIRType("array<vec<f64, 3>, 2, C, shared>"), d3);
+  EXPECT_EQ(d3.elementSize(), 24u);
+  EXPECT_EQ(d3.elementAlignment(), 8u); // a three-lane vector is aligned as its lane
+  EXPECT_EQ(Type::arrayOf(Type::vector(ScalarKind::Int64, 4), 1).elementAlignment(), 16u);
+  EXPECT_EQ(Type::arrayOf(Type::vector(ScalarKind::UInt8, 2), 1).elementAlignment(), 2u);
+  EXPECT_FALSE(Type::arrayOf(Type::scalar(ScalarKind::Float32), 1).isVectorArray());
+  EXPECT_FALSE(parseIRType("array<vec<f32, 4, 1, C>"));
+}
+
 TEST(Type, RejectsMalformedSpellings) {
   for (std::string_view text :
        {"", "f33", "float32", "array<f32>", "array<f32, 1>", "array<f32, x, C>", "array<f32, 1, D>",

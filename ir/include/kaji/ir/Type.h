@@ -1,4 +1,4 @@
-// kaji IR types: scalars, short vectors and strided arrays of scalars or records. Value
+// kaji IR types: scalars, short vectors and strided arrays of scalars, vectors or records. Value
 // semantics, cheap to copy.
 #pragma once
 
@@ -71,6 +71,10 @@ public:
   static Type vector(ScalarKind lane, unsigned lanes);
   static Type array(ScalarKind elem, unsigned ndim, Layout layout = Layout::Any,
                     MemorySpace space = MemorySpace::Global);
+  // An array whose elements are `element`, a scalar or a vector. Vectors live in memory only
+  // in local and shared arrays (docs/ir.md, "Vectors").
+  static Type arrayOf(Type element, unsigned ndim, Layout layout = Layout::Any,
+                      MemorySpace space = MemorySpace::Global);
   // An array whose elements are records (RecordType.h).
   static Type array(const RecordType *elem, unsigned ndim, Layout layout = Layout::Any,
                     MemorySpace space = MemorySpace::Global);
@@ -89,18 +93,26 @@ public:
   // The scalar kind of a scalar, the lane kind of a vector, or the element kind of an array
   // of scalars.
   ScalarKind scalarKind() const { return scalar_; }
-  // A vector's lane count.
+  // A vector's lane count (of an array of vectors, its element's).
   unsigned lanes() const { return lanes_; }
   // The element record of an array of records, else null.
   const RecordType *record() const { return record_; }
   bool isRecordArray() const { return record_ != nullptr; }
-  // The bytes of one element of an array (a scalar's or a record's size).
+  bool isVectorArray() const { return isArray() && lanes_ != 0; }
+  // The element of an array of scalars or vectors.
+  Type elementType() const;
+  // The bytes of one element of an array (a scalar's, a vector's or a record's size).
   unsigned elementSize() const;
+  // The alignment an array's element accesses assume, a power of two: a scalar's size (a
+  // complex number's part's), a vector's as CUDA aligns its vector types (float4 and double2:
+  // 16 bytes, float2: 8, a three-lane one as its lane), a record's own.
+  unsigned elementAlignment() const;
   unsigned ndim() const { return ndim_; }
   Layout layout() const { return layout_; }
   MemorySpace memorySpace() const { return space_; }
 
   // IR spelling: "f32", "void", "vec<f32, 4>", "array<f32, 2, C>", "array<f32, 1, any, shared>",
+  // "array<vec<f32, 4>, 1, C, local>",
   // "array<record<8, align 4, x: f32 at 0, y: i32 at 4>, 1, C>".
   std::string str() const;
 
