@@ -425,6 +425,9 @@ private:
   // cuda.fp16.NAME (kind float16) and cuda.bf16.NAME (bfloat16) (HalfPrecisionCalls.cpp).
   Operand callHalfPrecision(ir::ScalarKind kind, const std::string &spelledName,
                             const std::vector<Operand> &args, const CallExpr &expr);
+  ir::Value *callHalfFunction(ir::ScalarKind kind, std::string_view name,
+                              const std::vector<Operand> &args,
+                              const std::vector<ir::Value *> &values, const CallExpr &expr);
   // Their conversions to and from the other scalars and reinterpretations of the bits
   // (HalfPrecisionConversions.cpp).
   Operand callHalfConversion(const HalfConversion &conversion, const std::string &display,

@@ -1,14 +1,15 @@
 // cuda.fp16.NAME(...) and cuda.bf16.NAME(...): Numba's half-precision functions, one list
 // for float16 and bfloat16. Each takes values of its module's type (as Numba's typing does)
-// and gives one, or a bool for the comparisons. Arithmetic is that type's arithmetic (one
-// rounding); the functions are computed in float32 and rounded, as CUDA's own h* functions
-// approximate them (docs/language.md, "Half precision").
+// and gives one, or a bool for the comparisons (an int32 for hisinf). Arithmetic is that
+// type's arithmetic (one rounding); the functions are computed in float32 and rounded, as
+// CUDA's own h* functions approximate them (docs/language.md, "Half precision").
 #include "FunctionLowerer.h"
 #include "HalfPrecisionConversions.h"
 #include "kaji/frontend/HalfPrecision.h"
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -24,17 +25,68 @@ struct HalfFunction {
 };
 
 constexpr HalfFunction kHalfFunctions[] = {
-    {"hadd", 2},  {"hsub", 2},   {"hmul", 2},  {"hdiv", 2},   {"hneg", 1},   {"habs", 1},
-    {"hfma", 3},  {"hsin", 1},   {"hcos", 1},  {"hlog", 1},   {"hlog10", 1}, {"hlog2", 1},
-    {"hexp", 1},  {"hexp10", 1}, {"hexp2", 1}, {"hsqrt", 1},  {"hrsqrt", 1}, {"hfloor", 1},
-    {"hceil", 1}, {"hrcp", 1},   {"hrint", 1}, {"htrunc", 1}, {"heq", 2},    {"hne", 2},
-    {"hge", 2},   {"hgt", 2},    {"hle", 2},   {"hlt", 2},    {"hmax", 2},   {"hmin", 2},
+    {"hadd", 2},
+    {"hsub", 2},
+    {"hmul", 2},
+    {"hdiv", 2},
+    {"hneg", 1},
+    {"habs", 1},
+    {"hfma", 3},
+    {"hsin", 1},
+    {"hcos", 1},
+    {"hlog", 1},
+    {"hlog10", 1},
+    {"hlog2", 1},
+    {"hexp", 1},
+    {"hexp10", 1},
+    {"hexp2", 1},
+    {"hsqrt", 1},
+    {"hrsqrt", 1},
+    {"hfloor", 1},
+    {"hceil", 1},
+    {"hrcp", 1},
+    {"hrint", 1},
+    {"htrunc", 1},
+    {"heq", 2},
+    {"hne", 2},
+    {"hge", 2},
+    {"hgt", 2},
+    {"hle", 2},
+    {"hlt", 2},
+    {"hmax", 2},
+    {"hmin", 2},
+    // What CUDA adds to these: rounding that is explicit, saturation, NaN-aware extrema,
+    // classification and comparisons that are true on NaN.
+    {"hadd_rn", 2},
+    {"hsub_rn", 2},
+    {"hmul_rn", 2},
+    {"hadd_sat", 2},
+    {"hsub_sat", 2},
+    {"hmul_sat", 2},
+    {"hfma_sat", 3},
+    {"hfma_relu", 3},
+    {"hmax_nan", 2},
+    {"hmin_nan", 2},
+    {"hisinf", 1},
+    {"hisnan", 1},
+    {"hequ", 2},
+    {"hneu", 2},
+    {"hltu", 2},
+    {"hleu", 2},
+    {"hgtu", 2},
+    {"hgeu", 2},
+    {"htanh", 1},
+    {"htanh_approx", 1},
 };
 
 // cuda.fp16 also has these under CUDA C++'s names, "__hadd" for hadd.
 constexpr std::string_view kCudaSpelledFunctions[] = {
-    "__habs", "__hadd", "__hdiv", "__heq",  "__hfma", "__hge",  "__hgt", "__hle",
-    "__hlt",  "__hmax", "__hmin", "__hmul", "__hne",  "__hneg", "__hsub"};
+    "__habs", "__hadd", "__hdiv", "__heq", "__hfma", "__hge", "__hgt", "__hle", "__hlt", "__hmax",
+    "__hmin", "__hmul", "__hne", "__hneg", "__hsub",
+    // Numba's fp16 module has these under CUDA's names only.
+    "__hadd_rn", "__hsub_rn", "__hmul_rn", "__hadd_sat", "__hsub_sat", "__hmul_sat", "__hfma_sat",
+    "__hfma_relu", "__hmax_nan", "__hmin_nan", "__hisinf", "__hisnan", "__hequ", "__hneu", "__hltu",
+    "__hleu", "__hgtu", "__hgeu"};
 
 // The h* function a cuda.fp16 name stands for: itself, or the one a CUDA C++ name spells.
 std::string_view plainName(ScalarKind kind, std::string_view name) {
@@ -56,8 +108,8 @@ constexpr Float32Route kFloat32Routes[] = {
     {"hsin", "numpy.sin", ""},     {"hcos", "numpy.cos", ""},     {"hlog", "numpy.log", ""},
     {"hlog10", "numpy.log10", ""}, {"hlog2", "numpy.log2", ""},   {"hexp", "numpy.exp", ""},
     {"hexp2", "numpy.exp2", ""},   {"hsqrt", "numpy.sqrt", ""},   {"hfloor", "numpy.floor", ""},
-    {"hceil", "numpy.ceil", ""},   {"htrunc", "numpy.trunc", ""}, {"hexp10", "", "exp10f"},
-    {"hrsqrt", "", "rsqrtf"},      {"hrint", "", "rintf"},
+    {"hceil", "numpy.ceil", ""},   {"htrunc", "numpy.trunc", ""}, {"htanh", "numpy.tanh", ""},
+    {"hexp10", "", "exp10f"},      {"hrsqrt", "", "rsqrtf"},      {"hrint", "", "rintf"},
 };
 
 // The entry of `table` for the h-function `name` (its first field), or null.
@@ -80,18 +132,79 @@ std::optional<ir::Opcode> arithmeticOpcode(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<ir::CmpPredicate> comparison(std::string_view name) {
-  if (name == "heq")
-    return ir::CmpPredicate::Eq;
-  if (name == "hge")
-    return ir::CmpPredicate::Ge;
-  if (name == "hgt")
-    return ir::CmpPredicate::Gt;
-  if (name == "hle")
-    return ir::CmpPredicate::Le;
-  if (name == "hlt")
-    return ir::CmpPredicate::Lt;
-  return std::nullopt;
+// The comparisons that are one IR comparison, or its negation: the unordered ones (true when
+// either operand is NaN) negate the ordered comparison of the opposite sense, "hltu" is not
+// "hge". Python's != (Ne) is already unordered; hne and hequ are two comparisons.
+struct HalfComparison {
+  std::string_view name;
+  ir::CmpPredicate predicate;
+  bool negated;
+};
+
+constexpr HalfComparison kComparisons[] = {
+    {"heq", ir::CmpPredicate::Eq, false}, {"hge", ir::CmpPredicate::Ge, false},
+    {"hgt", ir::CmpPredicate::Gt, false}, {"hle", ir::CmpPredicate::Le, false},
+    {"hlt", ir::CmpPredicate::Lt, false}, {"hneu", ir::CmpPredicate::Ne, false},
+    {"hltu", ir::CmpPredicate::Ge, true}, {"hleu", ir::CmpPredicate::Gt, true},
+    {"hgtu", ir::CmpPredicate::Le, true}, {"hgeu", ir::CmpPredicate::Lt, true},
+};
+
+// What a suffixed function computes before its suffix applies: "hadd" for "hadd_sat".
+std::string_view withoutSuffix(std::string_view name) {
+  for (std::string_view suffix : {"_rn", "_sat", "_relu", "_approx"})
+    if (name.ends_with(suffix))
+      return name.substr(0, name.size() - suffix.size());
+  return name;
+}
+
+// CUDA's saturation to [0, 1]: NaN and -0 give +0, as its definition hmin(hmax(r, +0), 1) does.
+ir::Value *saturated(ir::Builder &builder, ir::Value *result) {
+  ir::Value *zero = builder.floatConstant(result->type(), 0.0);
+  ir::Value *one = builder.floatConstant(result->type(), 1.0);
+  ir::Value *belowOne = builder.select(builder.cmp(ir::CmpPredicate::Lt, result, one), result, one);
+  return builder.select(builder.cmp(ir::CmpPredicate::Gt, result, zero), belowOne, zero);
+}
+
+// CUDA's relu: negative results and -0 give +0, NaN stays NaN (r <= 0 is false for it).
+ir::Value *rectified(ir::Builder &builder, ir::Value *result) {
+  ir::Value *zero = builder.floatConstant(result->type(), 0.0);
+  return builder.select(builder.cmp(ir::CmpPredicate::Le, result, zero), zero, result);
+}
+
+// hmax_nan / hmin_nan: NaN when either operand is NaN, and +0 > -0. Equal operands differ at
+// most in the sign of zero, so the larger one's bits are their AND, the smaller one's their OR.
+ir::Value *nanPropagatingExtremum(ir::Builder &builder, ir::Value *a, ir::Value *b, bool larger) {
+  ir::CmpPredicate wins = larger ? ir::CmpPredicate::Gt : ir::CmpPredicate::Lt;
+  ir::Type bits = ir::Type::scalar(ScalarKind::UInt16);
+  ir::Value *tie =
+      builder.bitcast(builder.binary(larger ? ir::Opcode::And : ir::Opcode::Or,
+                                     builder.bitcast(a, bits), builder.bitcast(b, bits)),
+                      a->type());
+  ir::Value *ordered =
+      builder.select(builder.cmp(wins, a, b), a, builder.select(builder.cmp(wins, b, a), b, tie));
+  ir::Value *unordered = builder.binary(ir::Opcode::Or, builder.cmp(ir::CmpPredicate::Ne, a, a),
+                                        builder.cmp(ir::CmpPredicate::Ne, b, b));
+  return builder.select(unordered,
+                        builder.floatConstant(a->type(), std::numeric_limits<double>::quiet_NaN()),
+                        ordered);
+}
+
+// CUDA's __hne is ordered: false when either is NaN, unlike Python's !=.
+ir::Value *orderedUnequal(ir::Builder &builder, ir::Value *a, ir::Value *b) {
+  return builder.binary(ir::Opcode::Or, builder.cmp(ir::CmpPredicate::Lt, a, b),
+                        builder.cmp(ir::CmpPredicate::Gt, a, b));
+}
+
+// hisinf: 1 for +inf, -1 for -inf, else 0, as CUDA's int-valued __hisinf.
+ir::Value *infinitySign(ir::Builder &builder, ir::Value *value) {
+  ir::Type int32 = ir::Type::scalar(ScalarKind::Int32);
+  double infinity = std::numeric_limits<double>::infinity();
+  auto equals = [&](double limit) {
+    return builder.cmp(ir::CmpPredicate::Eq, value, builder.floatConstant(value->type(), limit));
+  };
+  return builder.select(equals(infinity), builder.intConstant(int32, 1),
+                        builder.select(equals(-infinity), builder.intConstant(int32, -1),
+                                       builder.intConstant(int32, 0)));
 }
 
 // The h* functions, then the module's conversions.
@@ -140,19 +253,41 @@ Operand FunctionLowerer::callHalfPrecision(ScalarKind kind, const std::string &s
     values.push_back(args[i].value);
   }
   at(expr.loc);
+  if (name == "hisnan")
+    return Operand::scalar(builder_.cmp(ir::CmpPredicate::Ne, values[0], values[0]));
+  if (name == "hisinf")
+    return Operand::scalar(infinitySign(builder_, values[0]));
+  if (name == "hmax_nan" || name == "hmin_nan")
+    return Operand::scalar(
+        nanPropagatingExtremum(builder_, values[0], values[1], name == "hmax_nan"));
+  if (const HalfComparison *comparison = findEntry(kComparisons, name)) {
+    ir::Value *compared = builder_.cmp(comparison->predicate, values[0], values[1]);
+    return Operand::scalar(comparison->negated ? builder_.unary(ir::Opcode::Not, compared)
+                                               : compared);
+  }
+  if (name == "hne" || name == "hequ") {
+    ir::Value *unequal = orderedUnequal(builder_, values[0], values[1]);
+    return Operand::scalar(name == "hne" ? unequal : builder_.unary(ir::Opcode::Not, unequal));
+  }
+  ir::Value *result = callHalfFunction(kind, withoutSuffix(name), args, values, expr);
+  if (name.ends_with("_sat"))
+    return Operand::scalar(saturated(builder_, result));
+  if (name == "hfma_relu")
+    return Operand::scalar(rectified(builder_, result));
+  return Operand::scalar(result);
+}
+
+// The value of one of the h* functions without a suffix (hadd, hsin, hfma, ...).
+ir::Value *FunctionLowerer::callHalfFunction(ScalarKind kind, std::string_view name,
+                                             const std::vector<Operand> &args,
+                                             const std::vector<ir::Value *> &values,
+                                             const CallExpr &expr) {
   if (std::optional<ir::Opcode> opcode = arithmeticOpcode(name))
-    return Operand::scalar(builder_.binary(*opcode, values[0], values[1]));
-  if (std::optional<ir::CmpPredicate> predicate = comparison(name))
-    return Operand::scalar(builder_.cmp(*predicate, values[0], values[1]));
-  if (name == "hne") // CUDA's __hne is ordered: false when either is NaN, unlike Python's !=
-    return Operand::scalar(
-        builder_.binary(ir::Opcode::Or, builder_.cmp(ir::CmpPredicate::Lt, values[0], values[1]),
-                        builder_.cmp(ir::CmpPredicate::Gt, values[0], values[1])));
+    return builder_.binary(*opcode, values[0], values[1]);
   if (name == "hneg")
-    return Operand::scalar(builder_.unary(ir::Opcode::Neg, values[0]));
+    return builder_.unary(ir::Opcode::Neg, values[0]);
   if (name == "hrcp")
-    return Operand::scalar(
-        builder_.binary(ir::Opcode::Div, floatConstant(kind, 1.0).value, values[0]));
+    return builder_.binary(ir::Opcode::Div, floatConstant(kind, 1.0).value, values[0]);
   Operand result;
   if (name == "habs")
     result = callMath("numpy.abs", args, expr);
@@ -166,7 +301,7 @@ Operand FunctionLowerer::callHalfPrecision(ScalarKind kind, const std::string &s
                  ? callLibdevice(std::string(route->libdeviceName), {widened}, expr)
                  : callMath(std::string(route->numpyName), {widened}, expr);
   }
-  return Operand::scalar(convert(result, kind));
+  return convert(result, kind);
 }
 
 } // namespace kaji::frontend

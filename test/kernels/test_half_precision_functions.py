@@ -111,7 +111,9 @@ FUNCTIONS = {
     "hsin": np.sin, "hcos": np.cos, "hlog": np.log, "hlog10": np.log10, "hlog2": np.log2,
     "hexp": np.exp, "hexp10": lambda x: np.power(np.float32(10), x), "hexp2": np.exp2,
     "hsqrt": np.sqrt, "hrsqrt": lambda x: np.float32(1) / np.sqrt(x), "hfloor": np.floor,
-    "hceil": np.ceil, "hrint": np.rint, "htrunc": np.trunc,
+    "hceil": np.ceil, "hrint": np.rint, "htrunc": np.trunc, "htanh": np.tanh,
+    # kaji computes the approximation as exactly as htanh (CUDA's tanh.approx is a few ulps off)
+    "htanh_approx": np.tanh,
 }
 
 
@@ -136,14 +138,16 @@ def ordered(x):
     return np.where(bits & 0x8000, -(bits & 0x7fff), bits)
 
 
+def fma_reference(a, b, c):
+    with np.errstate(all="ignore"):
+        return (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(
+            np.float32).astype(a.dtype)
+
+
 def test_fma_is_float32s_fma_rounded(jit, precision):
     a, b = operands(precision)
     c = b[::-1].copy()
-    out = run(jit, precision, "hfma", a, b, c)
-    with np.errstate(all="ignore"):
-        want = (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(
-            np.float32).astype(precision[1])
-    assert_same_values(out, want)
+    assert_same_values(run(jit, precision, "hfma", a, b, c), fma_reference(a, b, c))
 
 
 def test_other_types_are_a_compile_error(jit, precision):
@@ -154,8 +158,94 @@ def test_other_types_are_a_compile_error(jit, precision):
         run(jit, precision, "hadd", np.ones(1, other), np.ones(1, other))
 
 
+def saturated(x):
+    """CUDA's saturation to [0, 1]: NaN and -0 give +0."""
+    w = wide(x)
+    return np.where(w > 0, np.minimum(w, 1), 0).astype(x.dtype)
+
+
+def bounded_operands(precision):
+    """operands() and values whose results land on and around the saturation bounds 0 and 1."""
+    a, b = operands(precision)
+    near = np.array([0.5, 0.25, 1.0, -0.25, 0.75, 1.0, 0.0, -0.0, 0.5, 2.0], precision[1])
+    return np.concatenate([a, near]), np.concatenate([b, near[::-1]])
+
+
+ROUNDED_ARITHMETIC = {"hadd": lambda a, b: a + b, "hsub": lambda a, b: a - b,
+                      "hmul": lambda a, b: a * b}
+
+
+@pytest.mark.parametrize("name", sorted(ROUNDED_ARITHMETIC))
+def test_rn_arithmetic_is_the_plain_arithmetic(jit, precision, name):
+    a, b = bounded_operands(precision)
+    with np.errstate(all="ignore"):
+        want = ROUNDED_ARITHMETIC[name](a, b)
+    assert_same_values(run(jit, precision, f"{name}_rn", a, b), want)
+
+
+@pytest.mark.parametrize("name", sorted(ROUNDED_ARITHMETIC))
+def test_sat_arithmetic_clamps_to_zero_one(jit, precision, name):
+    a, b = bounded_operands(precision)
+    with np.errstate(all="ignore"):
+        want = saturated(ROUNDED_ARITHMETIC[name](a, b))
+    out = run(jit, precision, f"{name}_sat", a, b)
+    assert_same_values(out, want)
+    assert ((wide(out) >= 0) & (wide(out) <= 1)).all()
+
+
+def test_fma_sat_and_relu(jit, precision):
+    a, b = bounded_operands(precision)
+    c = b[::-1].copy()
+    exact = fma_reference(a, b, c)
+    assert_same_values(run(jit, precision, "hfma_sat", a, b, c), saturated(exact))
+    relu = np.where(wide(exact) <= 0, 0, wide(exact)).astype(exact.dtype)  # NaN stays NaN
+    assert_same_values(run(jit, precision, "hfma_relu", a, b, c), relu)
+
+
+def zero_pairs(precision):
+    a, b = operands(precision)
+    zeros = np.array([0.0, -0.0, 0.0, -0.0, np.nan, 1.0], precision[1])
+    return np.concatenate([a, zeros]), np.concatenate([b, zeros[[1, 0, 0, 1, 4, 4]]])
+
+
+@pytest.mark.parametrize("name", ["hmax_nan", "hmin_nan"])
+def test_nan_extrema_propagate_nan_and_order_zeros(jit, precision, name):
+    a, b = zero_pairs(precision)
+    wa, wb = wide(a), wide(b)
+    if name == "hmax_nan":
+        ordered = np.where(wa > wb, wa, np.where(wb > wa, wb, np.where(np.signbit(wa), wb, wa)))
+    else:
+        ordered = np.where(wa < wb, wa, np.where(wb < wa, wb, np.where(np.signbit(wa), wa, wb)))
+    want = np.where(np.isnan(wa) | np.isnan(wb), np.nan, ordered).astype(a.dtype)
+    assert_same_values(run(jit, precision, name, a, b), want)
+
+
+def test_classification(jit, precision):
+    a, _ = operands(precision)
+    w = wide(a)
+    np.testing.assert_array_equal(run(jit, precision, "hisnan", a, out_dtype=np.bool_),
+                                  np.isnan(w))
+    np.testing.assert_array_equal(run(jit, precision, "hisinf", a, out_dtype=np.int32),
+                                  np.where(w == np.inf, 1, np.where(w == -np.inf, -1, 0)))
+
+
+UNORDERED = {"hequ": "heq", "hneu": "hne", "hltu": "hlt", "hleu": "hle", "hgtu": "hgt",
+             "hgeu": "hge"}
+
+
+@pytest.mark.parametrize("name", sorted(UNORDERED))
+def test_unordered_comparisons_are_true_on_nan(jit, precision, name):
+    a, b = zero_pairs(precision)
+    either_nan = np.isnan(wide(a)) | np.isnan(wide(b))
+    with np.errstate(all="ignore"):
+        want = COMPARISONS[UNORDERED[name]](a, b) | either_nan
+    np.testing.assert_array_equal(run(jit, precision, name, a, b, out_dtype=np.bool_), want)
+
+
 CUDA_SPELLED = ("habs", "hadd", "hdiv", "heq", "hfma", "hge", "hgt", "hle", "hlt", "hmax",
-                "hmin", "hmul", "hne", "hneg", "hsub")
+                "hmin", "hmul", "hne", "hneg", "hsub", "hadd_rn", "hsub_rn", "hmul_rn",
+                "hadd_sat", "hsub_sat", "hmul_sat", "hfma_sat", "hfma_relu", "hmax_nan",
+                "hmin_nan", "hisinf", "hisnan", *UNORDERED)
 
 
 @pytest.mark.parametrize("name", CUDA_SPELLED)
@@ -163,9 +253,11 @@ def test_fp16_cuda_spelling_is_the_same_function(jit, name):
     """cuda.fp16.__hadd is hadd, as Numba's fp16 module exports both (cuda.bf16 has no
     underscored names)."""
     a, b = operands(FLOAT16)
-    arity = 3 if name == "hfma" else 1 if name in ("habs", "hneg") else 2
+    arity = 3 if name.startswith("hfma") else 1 if name in ("habs", "hneg", "hisinf",
+                                                            "hisnan") else 2
     args = (a, b, a[::-1].copy())[:arity]
-    out_dtype = np.bool_ if name in COMPARISONS else None
+    out_dtype = (np.bool_ if name in COMPARISONS or name in UNORDERED or name == "hisnan"
+                 else np.int32 if name == "hisinf" else None)
     got = run(jit, FLOAT16, f"__{name}", *args, out_dtype=out_dtype)
     want = run(jit, FLOAT16, name, *args, out_dtype=out_dtype)
     np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
