@@ -325,9 +325,12 @@ private:
     if (!layout)
       fail("expected the array's layout: C, F or A");
     expect(')', "')' after the array's layout");
-    // A contiguous single dimension is the C layout, as `[::1]` spells it.
+    // A contiguous single dimension is the C layout, as `[::1]` spells it; a 0-d array has no
+    // layout, as `[]` spells it.
     if (ndim == 1 && layout == ir::Layout::F)
       layout = ir::Layout::C;
+    if (ndim == 0)
+      layout = ir::Layout::Any;
     return record ? ir::Type::array(record, ndim, *layout) : ir::Type::array(elem, ndim, *layout);
   }
 

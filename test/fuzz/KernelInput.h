@@ -78,8 +78,10 @@ inline std::optional<LoweredKernel> lowerKernel(const KernelInput &input,
     const frontend::FunctionDefStmt *def = findDef(*module, input.kernel);
     if (!def)
       return std::nullopt;
-    frontend::Signature sig =
-        frontend::parseSignature(input.signature.text, ir::Location{input.signature.name, 1, 1});
+    ir::Location signatureLocation{input.signature.name, 1, 1};
+    frontend::Signature sig = frontend::parseSignature(input.signature.text, signatureLocation);
+    // As the drivers do (kaji-compile, the Python binding): a kernel takes no vector.
+    frontend::checkKernelSignature(sig, signatureLocation);
     frontend::FunctionRef kernel{module, def, frontend::environmentFromModule(module),
                                  /*isDevice=*/false};
     lowered->entryName = frontend::lowerFunction(kernel, sig.params, ir::Function::Kind::Kernel,

@@ -85,6 +85,9 @@ TEST(Signature, ArraysAsNumbaPrintsThem) {
   EXPECT_EQ(single("array(float32, 1d, A)"), Type::array(ScalarKind::Float32, 1, Layout::Any));
   EXPECT_EQ(single("array(float32, 1d, C)"), Type::array(ScalarKind::Float32, 1, Layout::C));
   EXPECT_EQ(single("array(float32, 1d, F)"), Type::array(ScalarKind::Float32, 1, Layout::C));
+  // A 0-d array has no layout: every spelling of it is `[]`'s (a fuzz-signature finding).
+  EXPECT_EQ(single("array(float32, 0d, C)"), single("float32[]"));
+  EXPECT_EQ(single("array(float32, 0d, F)"), Type::array(ScalarKind::Float32, 0, Layout::Any));
   EXPECT_EQ(single("array( int64 ,2d,F )"), Type::array(ScalarKind::Int64, 2, Layout::F));
   EXPECT_EQ(single("array(bool, 3d, C)"), Type::array(ScalarKind::Bool, 3, Layout::C));
 }
