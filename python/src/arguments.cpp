@@ -27,6 +27,12 @@ void viewArray(Argument &argument, const Element &element, runtime::CUdeviceptr 
       element.arrayType(unsigned(shape.size()), layoutOf(shape, strides, element.size()));
 }
 
+// An array another library owns, as `argument.foreign` describes it.
+void viewForeignArray(Argument &argument) {
+  const ArrayView &view = argument.foreign;
+  viewArray(argument, view.element, view.data, view.shape, view.strides);
+}
+
 // A numpy array's type: staging keeps its strides, so its layout is its own.
 void readHostArray(Argument &argument, const py::array &host) {
   Element element = elementFromDtype(host.dtype());
@@ -82,15 +88,18 @@ void readDeviceArray(Argument &argument, const DeviceArray &array, ArgumentTarge
 
 void read(py::handle object, Argument &argument, ArgumentTarget target,
           KnownArrayReader &knownArrays) {
+  // CuPy arrays and PyTorch tensors are recognized by their exact type, before the checks
+  // for scalars and numpy arrays they would fail.
   if (const DeviceArray *array = cppObjectIf<DeviceArray>(object)) {
     readDeviceArray(argument, *array, target);
+  } else if (target == ArgumentTarget::Cuda && knownArrays.read(object, argument.foreign)) {
+    viewForeignArray(argument);
   } else if (std::optional<ScalarValue> scalar = scalarValue(object)) {
     argument.scalar = *scalar;
     argument.type = ir::Type::scalar(scalar->kind);
   } else if (target == ArgumentTarget::Cuda && isDeviceAccessibleNumpyArray(object) &&
              cudaArrayInterfaceView(object, argument.foreign)) {
-    const ArrayView &view = argument.foreign;
-    viewArray(argument, view.element, view.data, view.shape, view.strides);
+    viewForeignArray(argument);
   } else if (py::isinstance<py::array>(object) || isRecordScalar(object)) {
     py::array host = py::array::ensure(object);
     if (!host.is(object))
@@ -103,11 +112,9 @@ void read(py::handle object, Argument &argument, ArgumentTarget target,
     throw py::type_error("unsupported type '" + std::string(Py_TYPE(object.ptr())->tp_name) +
                          "'; kaji kernels for the cpu target take bool, int, float, numpy "
                          "scalars, numpy arrays and host-backed kaji device arrays");
-  } else if (knownArrays.read(object, argument.foreign) ||
-             cudaArrayInterfaceView(object, argument.foreign) ||
+  } else if (cudaArrayInterfaceView(object, argument.foreign) ||
              dlpackView(object, argument.foreign)) {
-    const ArrayView &view = argument.foreign;
-    viewArray(argument, view.element, view.data, view.shape, view.strides);
+    viewForeignArray(argument);
   } else {
     throw py::type_error("unsupported type '" + std::string(Py_TYPE(object.ptr())->tp_name) +
                          "'; kaji kernels take bool, int, float, numpy scalars, numpy arrays, "

@@ -1,6 +1,7 @@
 #include "array_interop.h"
 
 #include "array_sizes.h"
+#include "dlpack_abi.h"
 #include "dtypes.h"
 #include "integers.h"
 
@@ -9,33 +10,6 @@
 namespace kaji::python {
 
 namespace {
-
-// The DLPack ABI (dlpack.h, v0.8+), declared here as the spec fixes it.
-struct DLDevice {
-  int32_t deviceType;
-  int32_t deviceId;
-};
-struct DLDataType {
-  uint8_t code;
-  uint8_t bits;
-  uint16_t lanes;
-};
-struct DLTensor {
-  void *data;
-  DLDevice device;
-  int32_t ndim;
-  DLDataType dtype;
-  int64_t *shape;
-  int64_t *strides; // in elements; null for row-major contiguous
-  uint64_t byteOffset;
-};
-struct DLManagedTensor {
-  DLTensor tensor;
-  void *managerContext;
-  void (*deleter)(DLManagedTensor *self);
-};
-constexpr int32_t kDLCUDA = 2;
-constexpr int32_t kDLCUDAManaged = 13;
 
 std::vector<int64_t> int64Tuple(py::handle sequence, const char *what) {
   if (!py::isinstance<py::tuple>(sequence))
@@ -156,7 +130,7 @@ bool dlpackView(py::handle object, ArrayView &view) {
     return false;
   py::tuple device = object.attr("__dlpack_device__")();
   int deviceType = device[0].cast<int>();
-  if (deviceType != kDLCUDA && deviceType != kDLCUDAManaged)
+  if (deviceType != dlpack::kDLCUDA && deviceType != dlpack::kDLCUDAManaged)
     return false;
 
   // The producer orders its pending work before the legacy default stream (DLPack's 1), the
@@ -171,17 +145,17 @@ bool dlpackView(py::handle object, ArrayView &view) {
     capsule = object.attr("__dlpack__")();
   }
   view.producerStream = runtime::CU_STREAM_LEGACY;
-  auto *managed = static_cast<DLManagedTensor *>(capsule.get_pointer());
+  auto *managed = static_cast<dlpack::ManagedTensor *>(capsule.get_pointer());
   // The capsule is consumed: its deleter no longer frees the tensor, the view's owner does.
   if (PyCapsule_SetName(capsule.ptr(), "used_dltensor") != 0)
     throw py::error_already_set();
   view.owner = std::shared_ptr<void>(managed, [](void *tensor) {
-    auto *self = static_cast<DLManagedTensor *>(tensor);
+    auto *self = static_cast<dlpack::ManagedTensor *>(tensor);
     if (self->deleter)
       self->deleter(self);
   });
 
-  const DLTensor &tensor = managed->tensor;
+  const dlpack::Tensor &tensor = managed->tensor;
   std::optional<ir::ScalarKind> element =
       tensor.dtype.lanes == 1 ? scalarKindFromDLPack(tensor.dtype.code, tensor.dtype.bits)
                               : std::nullopt;

@@ -414,12 +414,13 @@ std::string onDevice(int device) { return "device " + std::to_string(device); }
 void Dispatcher::requireOnSelectedDevice(const std::vector<Argument> &arguments,
                                          const runtime::Stream *stream) const {
   int device = runtime::selectedDevice();
-  std::string launchesOn =
-      "kernel '" + name() + "' launches on " + onDevice(device) + " (the current device)";
+  auto launchesOn = [&] {
+    return "kernel '" + name() + "' launches on " + onDevice(device) + " (the current device)";
+  };
   for (size_t i = 0; i < arguments.size(); ++i)
     if (arguments[i].device >= 0 && arguments[i].device != device)
       throw py::value_error("argument " + std::to_string(i + 1) + " ('" + parameterNames_[i] +
-                            "') is on " + onDevice(arguments[i].device) + " but " + launchesOn +
+                            "') is on " + onDevice(arguments[i].device) + " but " + launchesOn() +
                             "; select_device(" + std::to_string(arguments[i].device) +
                             ") first, or copy it over with copy_to_device");
   bool ownStream = stream && !stream->isDefault() &&
@@ -427,7 +428,7 @@ void Dispatcher::requireOnSelectedDevice(const std::vector<Argument> &arguments,
                    stream->handle() != runtime::CU_STREAM_PER_THREAD;
   if (ownStream && stream->device() != device)
     throw py::value_error("the launch stream belongs to " + onDevice(stream->device()) + " but " +
-                          launchesOn);
+                          launchesOn());
 }
 
 void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream,

@@ -1,6 +1,8 @@
 #include "known_arrays.h"
 
 #include "array_sizes.h"
+#include "cached_attribute.h"
+#include "dlpack_abi.h"
 #include "dtypes.h"
 #include "integers.h"
 
@@ -45,6 +47,32 @@ py::object loadedModule(PyObject *name) {
 }
 
 bool isTrue(const py::object &value) { return value && value.ptr() == Py_True; }
+
+// What the fast paths read of every array, each through its own cached descriptor.
+struct CupyAttributes {
+  CachedAttribute dtype{"dtype"}, ndim{"ndim"}, size{"size"}, shape{"shape"}, strides{"strides"},
+      cContiguous{"_c_contiguous"}, data{"data"}, pointer{"ptr"};
+};
+
+struct TorchAttributes {
+  CachedAttribute isCuda{"is_cuda"}, requiresGrad{"requires_grad"}, dtype{"dtype"}, shape{"shape"};
+};
+
+std::optional<int64_t> int64Of(const py::object &value) {
+  if (!value || !PyLong_Check(value.ptr()))
+    return std::nullopt;
+  int64_t result = PyLong_AsLongLong(value.ptr());
+  if (result == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  return result;
+}
+
+template <class Attributes> Attributes &cachedAttributes() {
+  static Attributes attributes;
+  return attributes;
+}
 
 // cupy.ndarray (a Python class in module `cupy` since CuPy 13, the Cython class
 // cupy._core.core.ndarray before) or torch.Tensor; subclasses are left to the protocol.
@@ -128,34 +156,130 @@ std::optional<std::vector<int64_t>> intTuple(const py::object &value) {
   Py_ssize_t size = PyTuple_GET_SIZE(value.ptr());
   std::vector<int64_t> items(size_t(size), 0);
   for (Py_ssize_t i = 0; i < size; ++i) {
-    PyObject *item = PyTuple_GET_ITEM(value.ptr(), i);
-    if (!PyLong_Check(item))
+    std::optional<int64_t> item =
+        int64Of(py::reinterpret_borrow<py::object>(PyTuple_GET_ITEM(value.ptr(), i)));
+    if (!item)
       return std::nullopt;
-    items[size_t(i)] = PyLong_AsLongLong(item);
-    if (items[size_t(i)] == -1 && PyErr_Occurred()) {
-      PyErr_Clear();
-      return std::nullopt;
-    }
+    items[size_t(i)] = *item;
   }
   return items;
 }
 
 // Fills the view as the protocol would: strides of a C-contiguous array are those the
 // protocol's None means, and the sizes are checked as for any foreign array.
+// No strides stand for C-contiguous ones.
 void finishView(ArrayView &view, ir::ScalarKind element, runtime::CUdeviceptr data,
-                std::vector<int64_t> shape, std::vector<int64_t> strides,
+                std::vector<int64_t> shape, std::optional<std::vector<int64_t>> strides,
                 runtime::CUstream producerStream) {
   int64_t itemSize = ir::byteSize(element);
   int64_t count = checkedElementCount(shape, itemSize);
-  if (isContiguous(shape, strides, itemSize, false))
+  if (!strides || isContiguous(shape, *strides, itemSize, false))
     strides = contiguousStrides(shape, itemSize, false);
-  byteExtent(shape, strides, itemSize);
+  else
+    byteExtent(shape, *strides, itemSize);
   view.element = element;
   view.data = count > 0 ? data : 0;
   view.shape = std::move(shape);
-  view.strides = std::move(strides);
+  view.strides = std::move(*strides);
   view.owner.reset();
   view.producerStream = producerStream;
+}
+
+// The DLPack C exchange API `type` exports (torch.Tensor does in PyTorch 2.11), or null; asked
+// again only when the type changes.
+const dlpack::ExchangeApi *exchangeApiOf(PyTypeObject *type) {
+  static PyTypeObject *askedOf = nullptr;
+  static unsigned int askedAtVersion = 0;
+  static const dlpack::ExchangeApi *api = nullptr;
+  if (type == askedOf && askedAtVersion != 0 && type->tp_version_tag == askedAtVersion)
+    return api;
+  api = nullptr;
+  py::object capsule = attribute(py::handle(reinterpret_cast<PyObject *>(type)),
+                                 KAJI_NAME(dlpack::kExchangeApiAttribute));
+  if (capsule && PyCapsule_IsValid(capsule.ptr(), dlpack::kExchangeApiCapsuleName)) {
+    auto *exported = static_cast<const dlpack::ExchangeApi *>(
+        PyCapsule_GetPointer(capsule.ptr(), dlpack::kExchangeApiCapsuleName));
+    // The capsule lives as long as the type's attribute; the table, as long as the library.
+    if (exported->version.major == dlpack::kExchangeApiMajorVersion &&
+        exported->tensorFromPyObjectNoSync)
+      api = exported;
+  }
+  askedOf = type;
+  askedAtVersion = type->tp_version_tag;
+  return api;
+}
+
+// CuPy builds its shape tuple at each read; a 1-D array's shape is its size, which it keeps.
+std::optional<std::vector<int64_t>> cupyShape(CupyAttributes &read, py::handle array) {
+  if (int64Of(read.ndim.read(array)) == 1) {
+    std::optional<int64_t> size = int64Of(read.size.read(array));
+    return size ? std::optional(std::vector<int64_t>{*size}) : std::nullopt;
+  }
+  return intTuple(read.shape.read(array));
+}
+
+// What CuPy's cupy_backends.cuda.stream module gives the fast path, found once per module
+// object (a reference kept for the life of the process).
+struct CupyStreamModule {
+  PyObject *module = nullptr;
+  // get_current_stream_ptr, the C function CuPy's __cuda_array_interface__ calls, which the
+  // module exports to Cython callers in its __pyx_capi__ under its C signature; null when it
+  // exports no function of that signature.
+  intptr_t (*currentStream)() = nullptr;
+  // What CuPy exports for its null stream, fixed when CuPy loads: the legacy default stream,
+  // or the per-thread one (CUPY_CUDA_PER_THREAD_DEFAULT_STREAM). CuPy versions without
+  // get_default_stream_ptr export the legacy stream.
+  runtime::CUstream defaultStream = runtime::CU_STREAM_LEGACY;
+};
+
+intptr_t (*exportedCurrentStreamFunction(py::handle module))() {
+  py::object exports = attribute(module, KAJI_NAME("__pyx_capi__"));
+  if (!exports || !PyDict_Check(exports.ptr()))
+    return nullptr;
+  PyObject *capsule = PyDict_GetItemString(exports.ptr(), "get_current_stream_ptr");
+  static constexpr const char *signature = "intptr_t (void)";
+  if (!capsule || !PyCapsule_IsValid(capsule, signature))
+    return nullptr;
+  return reinterpret_cast<intptr_t (*)()>(PyCapsule_GetPointer(capsule, signature));
+}
+
+const CupyStreamModule &cupyStreamModule() {
+  static CupyStreamModule found;
+  py::object module = loadedModule(KAJI_NAME("cupy_backends.cuda.stream"));
+  if (module.ptr() == found.module)
+    return found;
+  Py_XDECREF(found.module);
+  found = CupyStreamModule{module.inc_ref().ptr()};
+  if (!module)
+    return found;
+  found.currentStream = exportedCurrentStreamFunction(module);
+  py::object getDefault = attribute(module, KAJI_NAME("get_default_stream_ptr"));
+  std::optional<int64_t> pointer =
+      getDefault ? int64Of(py::reinterpret_steal<py::object>(PyObject_CallNoArgs(getDefault.ptr())))
+                 : std::nullopt;
+  PyErr_Clear();
+  if (pointer)
+    found.defaultStream = reinterpret_cast<runtime::CUstream>(*pointer);
+  return found;
+}
+
+// The handle of CuPy's current stream (0: its null stream), or nullopt when it cannot be read.
+std::optional<uintptr_t> cupyCurrentStream(const CupyStreamModule &streams) {
+  if (streams.currentStream) {
+    intptr_t handle = streams.currentStream();
+    if (!PyErr_Occurred())
+      return uintptr_t(handle);
+    PyErr_Clear();
+  }
+  py::object cuda = loadedModule(KAJI_NAME("cupy.cuda"));
+  py::object getCurrent = cuda ? attribute(cuda, KAJI_NAME("get_current_stream")) : py::object();
+  py::object current =
+      getCurrent ? py::reinterpret_steal<py::object>(PyObject_CallNoArgs(getCurrent.ptr()))
+                 : py::object();
+  std::optional<int64_t> pointer =
+      current ? int64Of(attribute(current, KAJI_NAME("ptr"))) : std::nullopt;
+  PyErr_Clear();
+  return pointer ? std::optional<uintptr_t>(uintptr_t(*pointer)) : std::nullopt;
 }
 
 } // namespace
@@ -177,26 +301,18 @@ std::optional<runtime::CUstream> KnownArrayReader::cupyProducerStream() {
     return *cupyStream_;
   std::optional<runtime::CUstream> stream;
   py::object util = loadedModule(KAJI_NAME("cupy._util"));
-  py::object cuda = loadedModule(KAJI_NAME("cupy.cuda"));
   py::object version =
       util ? attribute(util, KAJI_NAME("CUDA_ARRAY_INTERFACE_EXPORT_VERSION")) : py::object();
   if (version && PyLong_Check(version.ptr())) {
     long exported = PyLong_AsLong(version.ptr());
     if (exported == 2) {
       stream = nullptr; // version 2 exports no stream
-    } else if (exported == 3 && cuda) {
-      py::object getCurrent = attribute(cuda, KAJI_NAME("get_current_stream"));
-      py::object current =
-          getCurrent ? py::reinterpret_steal<py::object>(PyObject_CallNoArgs(getCurrent.ptr()))
-                     : py::object();
-      if (!current)
-        PyErr_Clear();
-      py::object pointer = current ? attribute(current, KAJI_NAME("ptr")) : py::object();
-      if (pointer && PyLong_Check(pointer.ptr())) {
-        auto handle = reinterpret_cast<runtime::CUstream>(readUint64(pointer, "CuPy stream"));
-        // The protocol never exports 0: CuPy gives its null stream as the legacy default.
-        stream = handle ? handle : runtime::CU_STREAM_LEGACY;
-      }
+    } else if (exported == 3) {
+      const CupyStreamModule &streams = cupyStreamModule();
+      std::optional<uintptr_t> handle = cupyCurrentStream(streams);
+      // The protocol never exports 0: CuPy gives its null stream as the default stream.
+      if (handle)
+        stream = *handle ? reinterpret_cast<runtime::CUstream>(*handle) : streams.defaultStream;
     }
   }
   PyErr_Clear();
@@ -204,53 +320,87 @@ std::optional<runtime::CUstream> KnownArrayReader::cupyProducerStream() {
   return stream;
 }
 
-const py::object &KnownArrayReader::torchStrided() {
-  if (!torchStrided_) {
-    py::object torch = loadedModule(KAJI_NAME("torch"));
-    torchStrided_ = torch ? attribute(torch, KAJI_NAME("strided")) : py::object();
-  }
-  return *torchStrided_;
-}
-
 bool KnownArrayReader::readCupy(py::handle array, ArrayView &view) {
-  py::object dtype = attribute(array, KAJI_NAME("dtype"));
+  CupyAttributes &read = cachedAttributes<CupyAttributes>();
+  py::object dtype = read.dtype.read(array);
   std::optional<ir::ScalarKind> element = dtype ? cachedKind(dtype, numpyTypestr) : std::nullopt;
   if (!element)
     return false;
   std::optional<runtime::CUstream> producer = cupyProducerStream();
   if (!producer)
     return false;
-  std::optional<std::vector<int64_t>> shape = intTuple(attribute(array, KAJI_NAME("shape")));
+  std::optional<std::vector<int64_t>> shape = cupyShape(read, array);
   if (!shape)
     return false;
   // CuPy's own contiguity flag, which its interface reads to export no strides: then the
   // strides tuple need not be built.
-  std::optional<std::vector<int64_t>> strides =
-      isTrue(attribute(array, KAJI_NAME("_c_contiguous")))
-          ? contiguousStrides(*shape, ir::byteSize(*element), false)
-          : intTuple(attribute(array, KAJI_NAME("strides")));
-  py::object memory = attribute(array, KAJI_NAME("data"));
-  py::object pointer = memory ? attribute(memory, KAJI_NAME("ptr")) : py::object();
-  if (!strides || strides->size() != shape->size() || !pointer || !PyLong_Check(pointer.ptr()))
+  std::optional<std::vector<int64_t>> strides;
+  if (!isTrue(read.cContiguous.read(array))) {
+    strides = intTuple(read.strides.read(array));
+    if (!strides || strides->size() != shape->size())
+      return false;
+  }
+  py::object memory = read.data.read(array);
+  py::object pointer = memory ? read.pointer.read(memory) : py::object();
+  if (!pointer || !PyLong_Check(pointer.ptr()))
     return false;
   finishView(view, *element, readUint64(pointer, "CuPy array pointer"), std::move(*shape),
-             std::move(*strides), *producer);
+             std::move(strides), *producer);
   return true;
 }
 
+// The protocol refuses tensors that need grad, which the exchange API gives.
 bool KnownArrayReader::readTorch(py::handle tensor, ArrayView &view) {
-  if (!isTrue(attribute(tensor, KAJI_NAME("is_cuda"))) ||
-      attribute(tensor, KAJI_NAME("requires_grad")).ptr() != Py_False)
+  TorchAttributes &read = cachedAttributes<TorchAttributes>();
+  if (read.requiresGrad.read(tensor).ptr() != Py_False)
     return false;
-  const py::object &strided = torchStrided();
-  py::object layout = attribute(tensor, KAJI_NAME("layout"));
-  if (!strided || !layout.is(strided))
+  if (const dlpack::ExchangeApi *api = exchangeApiOf(Py_TYPE(tensor.ptr())))
+    return readTorchThroughExchangeApi(*api, tensor, view);
+  return readTorchAttributes(tensor, view);
+}
+
+// Tensors the exchange API refuses to describe, and those not on the GPU, are left to the
+// protocol.
+bool KnownArrayReader::readTorchThroughExchangeApi(const dlpack::ExchangeApi &api,
+                                                   py::handle tensor, ArrayView &view) {
+  dlpack::Tensor described{};
+  if (api.tensorFromPyObjectNoSync(tensor.ptr(), &described) != 0) {
+    PyErr_Clear();
     return false;
-  py::object dtype = attribute(tensor, KAJI_NAME("dtype"));
+  }
+  if (described.device.deviceType != dlpack::kDLCUDA || described.dtype.lanes != 1 ||
+      described.ndim < 0)
+    return false;
+  std::optional<ir::ScalarKind> element =
+      scalarKindFromDLPack(described.dtype.code, described.dtype.bits);
+  if (!element)
+    return false;
+  std::vector<int64_t> shape(described.shape, described.shape + described.ndim);
+  std::optional<std::vector<int64_t>> strides;
+  if (described.strides) {
+    strides.emplace(size_t(described.ndim));
+    for (int32_t axis = 0; axis < described.ndim; ++axis)
+      if (__builtin_mul_overflow(described.strides[axis], ir::byteSize(*element),
+                                 &(*strides)[size_t(axis)]))
+        return false; // the protocol's path names the stride
+  }
+  auto data = reinterpret_cast<runtime::CUdeviceptr>(described.data) + described.byteOffset;
+  // Version 2 of the protocol, as PyTorch exports it: no stream to wait for.
+  finishView(view, *element, data, std::move(shape), std::move(strides), nullptr);
+  return true;
+}
+
+// Tensors of other layouts (sparse, nested) have no strides: `stride()` raises, and the
+// protocol then says what is wrong.
+bool KnownArrayReader::readTorchAttributes(py::handle tensor, ArrayView &view) {
+  TorchAttributes &read = cachedAttributes<TorchAttributes>();
+  if (!isTrue(read.isCuda.read(tensor)))
+    return false;
+  py::object dtype = read.dtype.read(tensor);
   std::optional<ir::ScalarKind> element = dtype ? cachedKind(dtype, torchTypestr) : std::nullopt;
   if (!element)
     return false;
-  std::optional<std::vector<int64_t>> shape = intTuple(attribute(tensor, KAJI_NAME("shape")));
+  std::optional<std::vector<int64_t>> shape = intTuple(read.shape.read(tensor));
   std::optional<std::vector<int64_t>> strides = intTuple(callMethod(tensor, KAJI_NAME("stride")));
   if (!shape || !strides || strides->size() != shape->size())
     return false;
@@ -263,7 +413,7 @@ bool KnownArrayReader::readTorch(py::handle tensor, ArrayView &view) {
     return false;
   // Version 2 of the protocol, as PyTorch exports it: no stream to wait for.
   finishView(view, *element, readUint64(pointer, "PyTorch tensor pointer"), std::move(*shape),
-             std::move(*strides), nullptr);
+             std::move(strides), nullptr);
   return true;
 }
 

@@ -50,7 +50,9 @@ bool isBfloat16ScalarType(PyTypeObject *type) {
   static PyTypeObject *bfloat16 = nullptr;
   if (bfloat16)
     return type == bfloat16;
-  PyObject *module = PyImport_GetModule(py::str("ml_dtypes").ptr());
+  // Asked of every argument that is no Python or numpy scalar while ml_dtypes is not loaded.
+  static PyObject *const moduleName = PyUnicode_InternFromString("ml_dtypes");
+  PyObject *module = PyImport_GetModule(moduleName);
   if (!module) {
     PyErr_Clear();
     return false;

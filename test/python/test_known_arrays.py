@@ -3,6 +3,7 @@
 the object must be what the general `__cuda_array_interface__` path reads from the same
 object, and anything the fast path does not take must go through the protocol unchanged."""
 
+import ctypes
 import sys
 import types
 
@@ -58,6 +59,14 @@ class ndarray:  # noqa: N801 (CuPy's name: the fast path recognizes cupy.ndarray
         self.data = MemoryPointer(ptr)
 
     @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape))
+
+    @property
     def _c_contiguous(self):  # a readonly attribute of CuPy's arrays
         return is_c_contiguous(self.shape, self.strides, self.dtype.itemsize)
 
@@ -68,7 +77,9 @@ class ndarray:  # noqa: N801 (CuPy's name: the fast path recognizes cupy.ndarray
         desc = {"shape": self.shape, "typestr": self.dtype.str, "descr": self.dtype.descr,
                 "version": version}
         if version == 3:
-            desc["stream"] = ndarray.modules.cuda.get_current_stream().ptr or 1
+            backends = sys.modules.get("cupy_backends.cuda.stream")
+            default = backends.get_default_stream_ptr() if backends else 1
+            desc["stream"] = ndarray.modules.cuda.get_current_stream().ptr or default
         elif version != 2:
             raise ValueError("CUPY_CUDA_ARRAY_INTERFACE_EXPORT_VERSION can only be set to 3 "
                              "(default) or 2")
@@ -125,6 +136,63 @@ def test_cupy_arrays_without_the_contiguity_flag_read_their_strides(cupy_modules
                                  "data": MemoryPointer(0x1000)})()
     view = _core.argument_view(older)
     assert view["strides"] == (4, 12) and view["type"] == "array<f32, 2, F>"
+
+
+def test_cupy_null_stream_is_exported_as_cupys_default_stream(cupy_modules, monkeypatch):
+    backends = types.ModuleType("cupy_backends.cuda.stream")
+    backends.get_default_stream_ptr = lambda: 2  # CuPy with per-thread default streams
+    monkeypatch.setitem(sys.modules, "cupy_backends.cuda.stream", backends)
+    array = ndarray((4,), np.float32)
+    view = _core.argument_view(array)
+    assert view["stream"] == 2 and ndarray.interface_reads == 0
+    assert view == _core.argument_view(ProtocolOnly(array.__cuda_array_interface__))
+
+
+CURRENT_STREAM_FUNCTION = ctypes.CFUNCTYPE(ctypes.c_ssize_t)
+
+
+def stream_module_exporting(function, signature):
+    """cupy_backends.cuda.stream as Cython builds it: its C functions in __pyx_capi__, as
+    capsules named by their C signature."""
+    new_capsule = ctypes.pythonapi.PyCapsule_New
+    new_capsule.restype = ctypes.py_object
+    new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    backends = types.ModuleType("cupy_backends.cuda.stream")
+    backends.signature = signature  # the capsule keeps a pointer to its name
+    backends.function = function
+    backends.__pyx_capi__ = {"get_current_stream_ptr": new_capsule(
+        ctypes.cast(function, ctypes.c_void_p), signature, None)}
+    backends.get_default_stream_ptr = lambda: 1
+    return backends
+
+
+def test_cupy_current_stream_is_asked_of_cupys_c_function(cupy_modules, monkeypatch):
+    backends = stream_module_exporting(CURRENT_STREAM_FUNCTION(lambda: 0x5000), b"intptr_t (void)")
+    monkeypatch.setitem(sys.modules, "cupy_backends.cuda.stream", backends)
+    cupy_modules.cuda.get_current_stream = lambda: pytest.fail("the Python function was asked")
+    view = _core.argument_view(ndarray((4,), np.float32))
+    assert view["stream"] == 0x5000 and ndarray.interface_reads == 0
+
+
+def test_cupy_c_function_of_another_signature_is_not_called(cupy_modules, monkeypatch):
+    backends = stream_module_exporting(
+        CURRENT_STREAM_FUNCTION(lambda: pytest.fail("called")), b"intptr_t (int)")
+    monkeypatch.setitem(sys.modules, "cupy_backends.cuda.stream", backends)
+    cupy_modules.cuda.current.ptr = 0x6000
+    view = _core.argument_view(ndarray((4,), np.float32))
+    assert view["stream"] == 0x6000 and ndarray.interface_reads == 0
+
+
+def test_cupy_fast_path_follows_a_class_that_changes(cupy_modules):
+    def pointing_at(ptr):
+        return property(lambda self: MemoryPointer(ptr), lambda self, value: None)
+
+    changing = type("ndarray", (ndarray,), {"__module__": "cupy", "data": pointing_at(0x1000)})
+    array = changing((4,), np.float32)
+    assert _core.argument_view(array)["data"] == 0x1000
+    changing.data = pointing_at(0x2000)
+    assert _core.argument_view(array)["data"] == 0x2000
+    assert ndarray.interface_reads == 0
 
 
 def test_cupy_exporting_version_2_gives_no_stream(cupy_modules):
@@ -198,9 +266,13 @@ class Tensor:
         self.layout = layout
 
     def stride(self):
+        if self.layout is not STRIDED:
+            raise RuntimeError("sparse tensors do not have strides")
         return self._strides
 
     def data_ptr(self):
+        if self.layout is not STRIDED:
+            raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
         return self._ptr
 
     @property
@@ -225,12 +297,8 @@ Tensor.__module__ = "torch"
 
 
 @pytest.fixture
-def torch_module(monkeypatch):
-    torch = types.ModuleType("torch")
-    torch.strided = STRIDED
-    monkeypatch.setitem(sys.modules, "torch", torch)
+def torch_module():
     Tensor.interface_reads = 0
-    return torch
 
 
 TENSORS = {
@@ -264,6 +332,109 @@ def test_tensors_the_fast_path_does_not_take_get_the_protocols_error(torch_modul
     with pytest.raises(error, match=message):
         kaji.typeof(tensor(), "cuda")
     assert Tensor.interface_reads == 1
+
+
+# --- PyTorch's DLPack C exchange API ------------------------------------------------------
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+TENSOR_FROM_OBJECT = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.POINTER(DLTensor))
+
+
+class DLPackExchangeAPI(ctypes.Structure):  # dlpack.h v1.2
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32),
+                ("prev_api", ctypes.c_void_p), ("managed_tensor_allocator", ctypes.c_void_p),
+                ("managed_tensor_from_py_object_no_sync", ctypes.c_void_p),
+                ("managed_tensor_to_py_object_no_sync", ctypes.c_void_p),
+                ("dltensor_from_py_object_no_sync", TENSOR_FROM_OBJECT),
+                ("current_work_stream", ctypes.c_void_p)]
+
+
+DLPACK_CODES = {"i": 0, "u": 1, "f": 2, "V": 4, "c": 5, "b": 6}  # "V": bfloat16's typestr
+
+
+def describe(tensor, out):
+    """PyTorch's dltensor_from_py_object_no_sync, for the stand-in: the tensor's own fields."""
+    tensor.exchange_calls += 1
+    if tensor.layout is not STRIDED:
+        return -1
+    typestr = tensor.dtype.typestr
+    tensor.dl_shape = (ctypes.c_int64 * len(tensor.shape))(*tensor.shape)
+    tensor.dl_strides = (ctypes.c_int64 * len(tensor.shape))(*tensor._strides)
+    described = out.contents
+    described.data = tensor._ptr - 16
+    described.byte_offset = 16
+    described.device = DLDevice(2 if tensor.is_cuda else 1, 0)
+    described.ndim = len(tensor.shape)
+    described.dtype = DLDataType(DLPACK_CODES[typestr[1]], 8 * int(typestr[2:]), 1)
+    described.shape = tensor.dl_shape
+    described.strides = tensor.dl_strides
+    return 0
+
+
+def exchange_api_capsule(major=1):
+    api = DLPackExchangeAPI(major=major, minor=2,
+                            dltensor_from_py_object_no_sync=TENSOR_FROM_OBJECT(describe))
+    new_capsule = ctypes.pythonapi.PyCapsule_New
+    new_capsule.restype = ctypes.py_object
+    new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    capsule = new_capsule(ctypes.addressof(api), CAPSULE_NAME, None)
+    EXCHANGE_APIS.append(api)  # the table outlives the capsule, as a library's does
+    return capsule
+
+
+CAPSULE_NAME = b"dlpack_exchange_api"
+EXCHANGE_APIS = []
+
+
+def exchanging_tensor_type(major=1):
+    """torch.Tensor of PyTorch 2.10+, which exports the exchange API as a class attribute."""
+    return type("Tensor", (Tensor,), {"__module__": "torch", "exchange_calls": 0,
+                                      "__dlpack_c_exchange_api__": exchange_api_capsule(major)})
+
+
+@pytest.mark.parametrize("make", TENSORS.values(), ids=TENSORS.keys())
+def test_torch_exchange_api_reads_what_the_protocol_gives(torch_module, make):
+    exchanging = exchanging_tensor_type()
+    tensor = make()
+    tensor.__class__ = exchanging
+    fast = _core.argument_view(tensor)
+    assert tensor.exchange_calls == 1 and Tensor.interface_reads == 0
+    assert fast == _core.argument_view(ProtocolOnly(tensor.__cuda_array_interface__))
+
+
+@pytest.mark.parametrize("tensor, error, message", [
+    (lambda: Tensor((4,), requires_grad=True), RuntimeError, "requires grad"),
+    (lambda: Tensor((4,), is_cuda=False), TypeError, "unsupported type 'Tensor'"),
+    (lambda: Tensor((4,), layout=SPARSE_COO), TypeError, "unsupported type 'Tensor'"),
+], ids=["requires grad", "on the cpu", "sparse"])
+def test_tensors_the_exchange_api_does_not_take_get_the_protocols_error(torch_module, tensor,
+                                                                        error, message):
+    refused = tensor()
+    refused.__class__ = exchanging_tensor_type()
+    with pytest.raises(error, match=message):
+        kaji.typeof(refused, "cuda")
+    assert Tensor.interface_reads == 1
+
+
+def test_an_exchange_api_of_another_major_version_is_not_called(torch_module):
+    tensor = Tensor((3, 4), "int32")
+    tensor.__class__ = exchanging_tensor_type(major=2)
+    fast = _core.argument_view(tensor)
+    assert tensor.exchange_calls == 0 and Tensor.interface_reads == 0
+    assert fast == _core.argument_view(ProtocolOnly(tensor.__cuda_array_interface__))
 
 
 # --- the real libraries, on the GPU machine ----------------------------------------------
@@ -300,3 +471,7 @@ def test_real_torch_tensors_read_as_the_protocol_gives_them():
         assert fast == protocol
     with pytest.raises(RuntimeError, match="requires grad"):
         kaji.typeof(torch.ones(3, device="cuda", requires_grad=True), "cuda")
+    with pytest.raises((TypeError, RuntimeError)):  # the protocol's, then DLPack's refusal
+        kaji.typeof(torch.ones(3, device="cuda").to_sparse(), "cuda")
+    with pytest.raises(TypeError):
+        kaji.typeof(torch.ones(3), "cuda")
