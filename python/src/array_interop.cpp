@@ -138,11 +138,20 @@ bool dlpackView(py::handle object, ArrayView &view) {
   // are called without it.
   py::capsule capsule;
   try {
-    capsule = object.attr("__dlpack__")(py::arg("stream") = 1);
+    try {
+      capsule = object.attr("__dlpack__")(py::arg("stream") = 1);
+    } catch (py::error_already_set &error) {
+      if (!error.matches(PyExc_TypeError))
+        throw;
+      capsule = object.attr("__dlpack__")();
+    }
   } catch (py::error_already_set &error) {
-    if (!error.matches(PyExc_TypeError))
+    // The exporter's own reason (a PyTorch tensor that is sparse, or conjugated): an argument
+    // kaji kernels cannot take.
+    if (!error.matches(PyExc_BufferError))
       throw;
-    capsule = object.attr("__dlpack__")();
+    throw py::type_error("its __dlpack__ refused to export it: " +
+                         py::str(error.value()).cast<std::string>());
   }
   view.producerStream = runtime::CU_STREAM_LEGACY;
   auto *managed = static_cast<dlpack::ManagedTensor *>(capsule.get_pointer());

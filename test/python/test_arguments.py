@@ -99,6 +99,21 @@ def test_unsupported_argument_type_names_the_argument():
         add[1, 32](np.zeros(3), [1.0, 2.0, 3.0], np.zeros(3))
 
 
+class RefusingDLPackExporter:
+    """A GPU array whose exporter refuses DLPack for it, as PyTorch does for sparse tensors."""
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+    def __dlpack__(self, stream=None):
+        raise BufferError("Can't export tensors with layout other than torch.strided")
+
+
+def test_an_array_its_exporter_refuses_names_the_argument_and_the_reason():
+    with pytest.raises(TypeError, match=r"argument 1 \('a'\).*refused to export it: .*layout"):
+        kaji.jit(lambda a: None, target="cuda").signature_for((RefusingDLPackExporter(),))
+
+
 def test_unsupported_dtype_names_the_argument():
     with pytest.raises(TypeError, match=r"argument 3 \('y'\).*clongdouble|complex256"):
         add[1, 32](np.zeros(3), np.zeros(3), np.zeros(3, dtype=np.clongdouble))
