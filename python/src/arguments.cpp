@@ -89,11 +89,11 @@ void readDeviceArray(Argument &argument, const DeviceArray &array, ArgumentTarge
 void read(py::handle object, Argument &argument, ArgumentTarget target,
           KnownArrayReader &knownArrays) {
   // CuPy arrays and PyTorch tensors are recognized by their exact type, before the checks
-  // for scalars and numpy arrays they would fail.
-  if (const DeviceArray *array = cppObjectIf<DeviceArray>(object)) {
-    readDeviceArray(argument, *array, target);
-  } else if (target == ArgumentTarget::Cuda && knownArrays.read(object, argument.foreign)) {
+  // for kaji arrays, scalars and numpy arrays they would fail.
+  if (target == ArgumentTarget::Cuda && knownArrays.read(object, argument.foreign)) {
     viewForeignArray(argument);
+  } else if (const DeviceArray *array = cppObjectIf<DeviceArray>(object)) {
+    readDeviceArray(argument, *array, target);
   } else if (std::optional<ScalarValue> scalar = scalarValue(object)) {
     argument.scalar = *scalar;
     argument.type = ir::Type::scalar(scalar->kind);

@@ -6,6 +6,8 @@
 #include "dtypes.h"
 #include "integers.h"
 
+#include <pybind11/numpy.h>
+
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -85,7 +87,10 @@ KnownType knownType(PyTypeObject *type) {
     return KnownType::Torch;
   std::string_view name = type->tp_name;
   name = name.substr(name.rfind('.') + 1);
-  if (name != "ndarray" && name != "Tensor")
+  // A numpy array reaches this check at every launch that passes one: answered without a lookup.
+  static auto *const numpyArrayType =
+      reinterpret_cast<PyTypeObject *>(py::detail::npy_api::get().PyArray_Type_);
+  if ((name != "ndarray" && name != "Tensor") || type == numpyArrayType)
     return KnownType::Other;
   py::object moduleName =
       attribute(py::handle(reinterpret_cast<PyObject *>(type)), KAJI_NAME("__module__"));
