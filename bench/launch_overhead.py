@@ -8,12 +8,16 @@ synchronised once at the end of a run):
   (four arguments) with kaji device arrays, CuPy arrays and PyTorch tensors passed to the same
   kaji kernel, beside numba-cuda's ``@cuda.jit`` and CuPy's RawKernel doing the same.
 
+The forms take turns (one run of each per round), and every saxpy result is checked after each
+run. The driver's own floor on the same machine: bench/launch_floor.cu.
+
 Libraries that are not importable are skipped and named.
 
     python bench/launch_overhead.py [--runs 7] [--launches 10000]
 """
 
 import argparse
+import statistics
 
 import numpy as np
 from timing import median_per_call
@@ -26,10 +30,6 @@ SAXPY_CUDA_C = r"""extern "C" __global__ void saxpy(float* out, float a, const f
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = a * x[i] + y[i];
 }"""
-
-
-def per_launch_us(launch, synchronize, runs, launches):
-    return median_per_call(launch, runs, launches, synchronize) * 1e6
 
 
 def kaji_kernels():
@@ -50,51 +50,47 @@ def kaji_kernels():
     return kaji, tiny, saxpy
 
 
-def bench_kaji_preconfigured(runs, launches):
+# Each form: a function making (launch, synchronize, check), where check() runs after every
+# run of every form and asserts what the launches computed.
+
+def form_kaji_preconfigured():
     kaji, tiny, _ = kaji_kernels()
     a = kaji.to_device(np.zeros(1024, np.float32))
     configured = tiny[8, 128]
-    return per_launch_us(lambda: configured(a), kaji.synchronize, runs, launches)
+    return lambda: configured(a), kaji.synchronize, lambda: None
 
 
-def kaji_saxpy_on(make_array, synchronize, runs, launches):
+def kaji_saxpy_on(make_array, to_host, synchronize):
     kaji, _, saxpy = kaji_kernels()
     out, x, y = (make_array(np.full(N, v, np.float32)) for v in (0, 1, 2))
     a = np.float32(2)
-    result = per_launch_us(lambda: saxpy[GRID, BLOCK](out, a, x, y), synchronize, runs, launches)
-    expected = np.full(N, 4, np.float32)
-    np.testing.assert_array_equal(np.asarray(to_host(out)), expected)
-    return result
+
+    def check():
+        np.testing.assert_array_equal(np.asarray(to_host(out)), np.full(N, 4, np.float32))
+
+    return lambda: saxpy[GRID, BLOCK](out, a, x, y), synchronize, check
 
 
-def to_host(array):
-    if hasattr(array, "copy_to_host"):
-        return array.copy_to_host()
-    if hasattr(array, "get"):
-        return array.get()
-    return array.cpu().numpy()
-
-
-def bench_kaji_arrays(runs, launches):
+def form_kaji_arrays():
     import kaji
 
-    return kaji_saxpy_on(kaji.to_device, kaji.synchronize, runs, launches)
+    return kaji_saxpy_on(kaji.to_device, lambda array: array.copy_to_host(), kaji.synchronize)
 
 
-def bench_kaji_cupy(runs, launches):
+def form_kaji_cupy():
     import cupy as cp
 
-    return kaji_saxpy_on(cp.asarray, cp.cuda.Device().synchronize, runs, launches)
+    return kaji_saxpy_on(cp.asarray, lambda array: array.get(), cp.cuda.Device().synchronize)
 
 
-def bench_kaji_torch(runs, launches):
+def form_kaji_torch():
     import torch
 
-    return kaji_saxpy_on(lambda host: torch.from_numpy(host).cuda(), torch.cuda.synchronize,
-                         runs, launches)
+    return kaji_saxpy_on(lambda host: torch.from_numpy(host).cuda(),
+                         lambda tensor: tensor.cpu().numpy(), torch.cuda.synchronize)
 
 
-def bench_numba(runs, launches):
+def form_numba():
     np.row_stack = getattr(np, "row_stack", np.vstack)
     from numba import cuda
 
@@ -106,18 +102,28 @@ def bench_numba(runs, launches):
 
     out, x, y = (cuda.to_device(np.full(N, v, np.float32)) for v in (0, 1, 2))
     a = np.float32(2)
-    return per_launch_us(lambda: saxpy[GRID, BLOCK](out, a, x, y), cuda.synchronize, runs,
-                         launches)
+    return lambda: saxpy[GRID, BLOCK](out, a, x, y), cuda.synchronize, lambda: None
 
 
-def bench_cupy_rawkernel(runs, launches):
+def form_cupy_rawkernel():
     import cupy as cp
 
     kernel = cp.RawKernel(SAXPY_CUDA_C, "saxpy")
     out, x, y = (cp.full(N, v, cp.float32) for v in (0, 1, 2))
     a, n = np.float32(2), np.int32(N)
-    return per_launch_us(lambda: kernel((GRID,), (BLOCK,), (out, a, x, y, n)),
-                         cp.cuda.Device().synchronize, runs, launches)
+    return (lambda: kernel((GRID,), (BLOCK,), (out, a, x, y, n)),
+            cp.cuda.Device().synchronize, lambda: None)
+
+
+FORMS = [
+    ("kaji, pre-configured tiny[8, 128](a)", form_kaji_preconfigured),
+    ("kaji saxpy[g, b](4 args), kaji arrays", form_kaji_arrays),
+    ("kaji saxpy[g, b](4 args), CuPy arrays", form_kaji_cupy),
+    ("kaji saxpy[g, b](4 args), torch tensors", form_kaji_torch),
+    ("numba-cuda saxpy[g, b](4 args)", form_numba),
+    ("CuPy RawKernel saxpy (5 args)", form_cupy_rawkernel),
+]
+BASE = "kaji saxpy[g, b](4 args), kaji arrays"
 
 
 def main():
@@ -126,22 +132,24 @@ def main():
     parser.add_argument("--launches", type=int, default=10000)
     args = parser.parse_args()
 
-    results = {}
-    for name, bench in [
-        ("kaji, pre-configured tiny[8, 128](a)", bench_kaji_preconfigured),
-        ("kaji saxpy[g, b](4 args), kaji arrays", bench_kaji_arrays),
-        ("kaji saxpy[g, b](4 args), CuPy arrays", bench_kaji_cupy),
-        ("kaji saxpy[g, b](4 args), torch tensors", bench_kaji_torch),
-        ("numba-cuda saxpy[g, b](4 args)", bench_numba),
-        ("CuPy RawKernel saxpy (5 args)", bench_cupy_rawkernel),
-    ]:
+    forms = {}
+    for name, make in FORMS:
         try:
-            results[name] = bench(args.runs, args.launches)
+            forms[name] = make()
         except ImportError as error:
             print(f"{name:42s} skipped: {error}")
-    print(f"launch overhead, median of {args.runs} runs x {args.launches} launches")
-    base = results.get("kaji saxpy[g, b](4 args), kaji arrays")
-    for name, us in results.items():
+    # The forms take turns, one run each per round, so that a machine that speeds up or slows
+    # down during the benchmark moves every column alike.
+    samples = {name: [] for name in forms}
+    for _ in range(args.runs):
+        for name, (launch, synchronize, check) in forms.items():
+            samples[name].append(median_per_call(launch, 1, args.launches, synchronize) * 1e6)
+            check()
+    print(f"launch overhead, median of {args.runs} runs x {args.launches} launches, "
+          "the forms in turn")
+    base = statistics.median(samples[BASE]) if BASE in samples else None
+    for name, runs in samples.items():
+        us = statistics.median(runs)
         ratio = f"{us / base:6.2f}x kaji arrays  {us - base:+6.2f} us" if base else ""
         print(f"{name:42s} {us:8.2f} us/launch  {ratio}")
 
