@@ -6,6 +6,7 @@ and times its first launch up to the end of a device synchronisation. Reports th
 median over RUNS processes for kaji and, when importable, numba-cuda and CuPy.
 "kaji, disk cache hit" is the other case: the same kernel with @kaji.jit(cache=True)
 in a file that an earlier (untimed) process already ran, so its PTX comes from disk.
+Then the import of each library in a fresh process, numpy already imported (not timed).
 
     python bench/first_call.py [--runs 5]
 """
@@ -76,6 +77,24 @@ PROGRAMS = {
 }
 
 
+IMPORTS = {
+    "import kaji": "import kaji",
+    "from numba import cuda": "np.row_stack = getattr(np, 'row_stack', np.vstack)\n"
+                              "from numba import cuda",
+    "import cupy": "import cupy",
+}
+
+
+def import_seconds(statement, env):
+    program = ("import time, numpy as np\n"
+               "start = time.perf_counter()\n"
+               f"{statement}\n"
+               "print(time.perf_counter() - start)\n")
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                         env=env, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 def run_seconds(path, env):
     out = subprocess.run([sys.executable, path], capture_output=True, text=True, env=env,
                          check=True)
@@ -119,11 +138,21 @@ def main():
                 print(f"{name:22s} skipped: {error.stderr.strip().splitlines()[-1]}")
                 continue
             results[name] = statistics.median(times) * 1e3
+        imports = {}
+        for name, statement in IMPORTS.items():
+            try:
+                imports[name] = statistics.median(
+                    import_seconds(statement, env) for _ in range(args.runs)) * 1e3
+            except subprocess.CalledProcessError as error:
+                print(f"{name:22s} skipped: {error.stderr.strip().splitlines()[-1]}")
     print(f"first call of a new kernel (compile + load + launch), median of {args.runs} processes")
     base = results.get("kaji")
     for name, ms in results.items():
         ratio = f"{ms / base:6.2f}x kaji" if base else ""
         print(f"{name:22s} {ms:9.1f} ms  {ratio}")
+    print(f"import in a fresh process (numpy already imported), median of {args.runs} processes")
+    for name, ms in imports.items():
+        print(f"{name:22s} {ms:9.1f} ms")
 
 
 if __name__ == "__main__":
