@@ -10,6 +10,10 @@ namespace kaji::python {
 
 namespace py = pybind11;
 
+// Whether `type` is unchanged since it carried the version tag `version` (CPython gives a type
+// a new tag whenever it or a base is modified; 0 is no tag).
+bool stillTagged(PyTypeObject *type, unsigned int version);
+
 class CachedAttribute {
 public:
   // `name` is interned and kept for the life of the process.

@@ -196,7 +196,7 @@ const dlpack::ExchangeApi *exchangeApiOf(PyTypeObject *type) {
   static PyTypeObject *askedOf = nullptr;
   static unsigned int askedAtVersion = 0;
   static const dlpack::ExchangeApi *api = nullptr;
-  if (type == askedOf && askedAtVersion != 0 && type->tp_version_tag == askedAtVersion)
+  if (type == askedOf && stillTagged(type, askedAtVersion))
     return api;
   api = nullptr;
   py::object capsule = attribute(py::handle(reinterpret_cast<PyObject *>(type)),
