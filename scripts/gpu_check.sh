@@ -23,4 +23,8 @@ for script in examples/vector_add.py examples/monte_carlo_pi.py bench/launch_ove
   echo "== python3 $script"
   python3 "$script" || status=1
 done
+echo "== bench/launch_floor.cu (the driver's floor beside bench/launch_overhead.py)"
+floor=$(mktemp)
+{ nvcc -O2 -arch=native -o "$floor" bench/launch_floor.cu -lcuda && "$floor"; } || status=1
+rm -f "$floor"
 exit $status
