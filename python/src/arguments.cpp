@@ -128,8 +128,8 @@ void read(py::handle object, Argument &argument, ArgumentTarget target,
 void Argument::stage(const runtime::Stream *stream) {
   // Not owning: the staged array dies with the launch, before the stream.
   AllocationStream allocateOn(std::shared_ptr<void>(), stream);
-  staged = DeviceArray::fromHost(py::reinterpret_borrow<py::array>(host), stream, false,
-                                 std::move(allocateOn));
+  staged = std::make_unique<DeviceArray>(DeviceArray::fromHost(
+      py::reinterpret_borrow<py::array>(host), stream, false, std::move(allocateOn)));
   viewArray(*this, staged->element(), staged->data(), staged->shape(), staged->strides());
 }
 

@@ -15,6 +15,7 @@
 
 #include <pybind11/numpy.h>
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -32,7 +33,9 @@ struct Argument {
   // Owners of what shape/strides point into, for arrays kaji does not own.
   ArrayView foreign;
   py::object host; // a numpy array (py::array's default constructor would allocate one)
-  std::optional<DeviceArray> staged;
+  // On the heap: staging is rare, and every launch allocates its arguments, small enough for
+  // the allocator's fast path without it.
+  std::unique_ptr<DeviceArray> staged;
   py::object hostCopy; // cpu target: the writable copy of a read-only numpy array
 
   bool needsStaging() const { return host && !staged; }
