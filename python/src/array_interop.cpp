@@ -47,15 +47,21 @@ ir::Layout layoutOf(std::span<const int64_t> shape, std::span<const int64_t> str
   return isContiguous(shape, strides, itemSize, true) ? ir::Layout::F : ir::Layout::Any;
 }
 
-std::vector<int64_t> contiguousStrides(std::span<const int64_t> shape, int64_t itemSize,
-                                       bool fortranOrder) {
-  std::vector<int64_t> strides(shape.size());
+void assignContiguousStrides(std::span<const int64_t> shape, int64_t itemSize, bool fortranOrder,
+                             std::vector<int64_t> &strides) {
+  strides.resize(shape.size());
   int64_t stride = itemSize;
   for (size_t i = 0; i < shape.size(); ++i) {
     size_t axis = fortranOrder ? i : shape.size() - 1 - i;
     strides[axis] = stride;
     stride *= std::max<int64_t>(shape[axis], 1);
   }
+}
+
+std::vector<int64_t> contiguousStrides(std::span<const int64_t> shape, int64_t itemSize,
+                                       bool fortranOrder) {
+  std::vector<int64_t> strides;
+  assignContiguousStrides(shape, itemSize, fortranOrder, strides);
   return strides;
 }
 

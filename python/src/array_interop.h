@@ -39,6 +39,9 @@ ir::Layout layoutOf(std::span<const int64_t> shape, std::span<const int64_t> str
 // Row-major (C) or column-major (F) strides in bytes.
 std::vector<int64_t> contiguousStrides(std::span<const int64_t> shape, int64_t itemSize,
                                        bool fortranOrder);
+// The same, written over `strides` (whose storage is reused).
+void assignContiguousStrides(std::span<const int64_t> shape, int64_t itemSize, bool fortranOrder,
+                             std::vector<int64_t> &strides);
 
 // The view an object's `__cuda_array_interface__` describes, or false when it has none.
 // Throws TypeError naming what is wrong with a malformed or unsupported one.

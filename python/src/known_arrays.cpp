@@ -178,10 +178,13 @@ void finishView(ArrayView &view, ir::ScalarKind element, runtime::CUdeviceptr da
                 runtime::CUstream producerStream) {
   int64_t itemSize = ir::byteSize(element);
   int64_t count = checkedElementCount(shape, itemSize);
-  if (!strides || isContiguous(shape, *strides, itemSize, false))
-    strides = contiguousStrides(shape, itemSize, false);
-  else
+  if (strides && !isContiguous(shape, *strides, itemSize, false)) {
     byteExtent(shape, *strides, itemSize);
+  } else {
+    if (!strides)
+      strides.emplace();
+    assignContiguousStrides(shape, itemSize, false, *strides); // in the given strides' storage
+  }
   view.element = element;
   view.data = count > 0 ? data : 0;
   view.shape = std::move(shape);
