@@ -287,6 +287,11 @@ private:
       pos_ = start;
       fail("malformed record type");
     }
+    // A layout the verifier would refuse is the signature's error, not a compiler bug.
+    if (std::string problem = record->problem(); !problem.empty()) {
+      pos_ = start;
+      fail("unusable record type: " + problem);
+    }
     pos_ = text_.size() - rest.size();
     return record;
   }
