@@ -17,14 +17,22 @@ void requireRecordAlignment(const Element &element, uintptr_t data) {
                          " bytes, as its fields need");
 }
 
-void viewArray(Argument &argument, const Element &element, runtime::CUdeviceptr data,
-               std::span<const int64_t> shape, std::span<const int64_t> strides) {
+// `type`: the array's kaji type, `element`'s array of its rank and layout.
+void assignView(Argument &argument, const Element &element, const ir::Type &type,
+                runtime::CUdeviceptr data, std::span<const int64_t> shape,
+                std::span<const int64_t> strides) {
   requireRecordAlignment(element, uintptr_t(data));
   argument.data = data;
   argument.shape = shape;
   argument.strides = strides;
-  argument.type =
-      element.arrayType(unsigned(shape.size()), layoutOf(shape, strides, element.size()));
+  argument.type = type;
+}
+
+void viewArray(Argument &argument, const Element &element, runtime::CUdeviceptr data,
+               std::span<const int64_t> shape, std::span<const int64_t> strides) {
+  assignView(argument, element,
+             element.arrayType(unsigned(shape.size()), layoutOf(shape, strides, element.size())),
+             data, shape, strides);
 }
 
 // An array another library owns, as `argument.foreign` describes it.
@@ -82,7 +90,8 @@ void readDeviceArray(Argument &argument, const DeviceArray &array, ArgumentTarge
   if (!array.onHost() && target == ArgumentTarget::Host)
     throw py::type_error("a device array in GPU memory cannot be passed to a cpu kernel; pass "
                          "its copy_to_host() or a numpy array");
-  viewArray(argument, array.element(), array.data(), array.shape(), array.strides());
+  assignView(argument, array.element(), array.argumentType(), array.data(), array.shape(),
+             array.strides());
   argument.device = array.device();
 }
 

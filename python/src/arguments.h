@@ -23,6 +23,10 @@
 namespace kaji::python {
 
 struct Argument {
+  // User-provided, so that value-initialization (`std::vector<Argument>(n)` at each launch) runs
+  // the member initializers alone instead of first zeroing all of the object's bytes.
+  Argument() {}
+
   ir::Type type;
   ScalarValue scalar;
   runtime::CUdeviceptr data = 0;

@@ -45,7 +45,9 @@ DeviceArray::DeviceArray(Element element, std::vector<int64_t> shape, std::vecto
                          std::shared_ptr<runtime::DeviceBuffer> buffer, runtime::CUdeviceptr data,
                          py::object hostBuffer)
     : element_(element), shape_(std::move(shape)), strides_(std::move(strides)),
-      buffer_(std::move(buffer)), data_(data), hostBuffer_(std::move(hostBuffer)) {}
+      buffer_(std::move(buffer)), data_(data), hostBuffer_(std::move(hostBuffer)),
+      argumentType_(element_.arrayType(unsigned(shape_.size()),
+                                       layoutOf(shape_, strides_, element_.size()))) {}
 
 // Copies that follow the work queued on `stream` when one is given. They are done on return,
 // except that a copy from or to page-locked host memory on a stream is left queued there, as
@@ -154,8 +156,6 @@ DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Str
 int64_t DeviceArray::size() const {
   return std::accumulate(shape_.begin(), shape_.end(), int64_t(1), std::multiplies<>());
 }
-
-ir::Layout DeviceArray::layout() const { return layoutOf(shape_, strides_, itemSize()); }
 
 py::array DeviceArray::copyToHost(const runtime::Stream *stream) const {
   py::dtype dtype = numpyDtype(element_);

@@ -60,7 +60,10 @@ public:
   int device() const { return buffer_ ? buffer_->device() : -1; }
   int64_t itemSize() const { return element_.size(); }
   int64_t size() const;
-  ir::Layout layout() const;
+  ir::Layout layout() const { return argumentType_.layout(); }
+  // The type a kernel taking this array sees (element, rank and layout), which the launch
+  // path reads at every launch: worked out once, as an array's shape and strides never change.
+  const ir::Type &argumentType() const { return argumentType_; }
   bool contiguous() const { return layout() != ir::Layout::Any; }
 
   // A new host array with this array's contents (and, when contiguous, its layout).
@@ -106,6 +109,7 @@ private:
   std::shared_ptr<runtime::DeviceBuffer> buffer_;
   runtime::CUdeviceptr data_;
   py::object hostBuffer_; // owns the memory of a host-backed array (null otherwise)
+  ir::Type argumentType_;
 };
 
 } // namespace kaji::python

@@ -8,6 +8,8 @@
 
 #include <pybind11/numpy.h>
 
+#include <algorithm>
+#include <array>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -78,39 +80,57 @@ template <class Attributes> Attributes &cachedAttributes() {
 
 // cupy.ndarray (a Python class in module `cupy` since CuPy 13, the Cython class
 // cupy._core.core.ndarray before) or torch.Tensor; subclasses are left to the protocol.
-KnownType knownType(PyTypeObject *type) {
-  static PyTypeObject *cupyType = nullptr;
-  static PyTypeObject *torchType = nullptr;
-  if (type == cupyType)
-    return KnownType::Cupy;
-  if (type == torchType)
-    return KnownType::Torch;
+KnownType classify(PyTypeObject *type) {
   std::string_view name = type->tp_name;
   name = name.substr(name.rfind('.') + 1);
-  // A numpy array reaches this check at every launch that passes one: answered without a lookup.
-  static auto *const numpyArrayType =
-      reinterpret_cast<PyTypeObject *>(py::detail::npy_api::get().PyArray_Type_);
-  if ((name != "ndarray" && name != "Tensor") || type == numpyArrayType)
+  if (name != "ndarray" && name != "Tensor")
     return KnownType::Other;
   py::object moduleName =
       attribute(py::handle(reinterpret_cast<PyObject *>(type)), KAJI_NAME("__module__"));
   if (!moduleName || !PyUnicode_Check(moduleName.ptr()))
     return KnownType::Other;
   std::string_view module = PyUnicode_AsUTF8(moduleName.ptr());
-  auto remember = [type](PyTypeObject *&slot) {
-    Py_INCREF(type); // the cache keeps the type object alive, so its address is not reused
-    Py_XDECREF(slot);
-    slot = type;
-  };
-  if (name == "ndarray" && (module == "cupy" || module == "cupy._core.core")) {
-    remember(cupyType);
+  if (name == "ndarray" && (module == "cupy" || module == "cupy._core.core"))
     return KnownType::Cupy;
-  }
-  if (name == "Tensor" && module == "torch") {
-    remember(torchType);
+  if (name == "Tensor" && module == "torch")
     return KnownType::Torch;
-  }
   return KnownType::Other;
+}
+
+// Puts `type` in a cache slot. The cache keeps the type object alive, so that its address is
+// not reused by another type.
+void remember(PyTypeObject *&slot, PyTypeObject *type) {
+  Py_INCREF(type);
+  Py_XDECREF(slot);
+  slot = type;
+}
+
+// classify(), cached by type: every argument of every launch asks, and kaji arrays, numpy
+// arrays and scalars are answered by a few pointer comparisons.
+KnownType knownType(PyTypeObject *type) {
+  static PyTypeObject *cupyType = nullptr;
+  static PyTypeObject *torchType = nullptr;
+  static std::array<PyTypeObject *, 4> otherTypes{};
+  static size_t nextOther = 0;
+  if (type == cupyType)
+    return KnownType::Cupy;
+  if (type == torchType)
+    return KnownType::Torch;
+  if (std::find(otherTypes.begin(), otherTypes.end(), type) != otherTypes.end())
+    return KnownType::Other;
+  KnownType known = classify(type);
+  switch (known) {
+  case KnownType::Cupy:
+    remember(cupyType, type);
+    break;
+  case KnownType::Torch:
+    remember(torchType, type);
+    break;
+  case KnownType::Other:
+    remember(otherTypes[nextOther++ % otherTypes.size()], type);
+    break;
+  }
+  return known;
 }
 
 // The element kind of a dtype object (numpy's for CuPy, torch's for PyTorch), by the typestr
