@@ -1,0 +1,87 @@
+"""Instructions per launch on the cuda launch path, counted where there is no GPU.
+
+Runs ``saxpy[1024, 256](out, np.float32(2), x, y)`` with kaji device arrays on the fake CUDA
+driver of test/python/fake_driver (host memory, kernels not run) under valgrind's callgrind,
+once with N and once with 2N launches, and prints the difference divided by N: the
+instructions one launch costs inside kaji's launch slots (the configuration's mp_subscript
+and the launch's tp_call: argument reading, specialization lookup, packing, the driver call)
+and in the whole process (with CPython's loop and call machinery). Instruction counts do not
+depend on the machine's load, which on the shared development VM moves wall times by 2x; they
+are not times: a change that removes instructions may not show in bench/launch_path_cpu.py or
+on the GPU (bench/launch_overhead.py). Needs valgrind and a C compiler; the extension should
+be built with symbols (an unstripped _core) for the slot counts to find the slot functions.
+
+    python bench/launch_instructions.py [--launches 1000]
+"""
+
+import argparse
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+FAKE_DRIVER = ROOT / "test" / "python" / "fake_driver" / "fake_libcuda.c"
+
+WORKLOAD = """
+import sys, warnings
+warnings.simplefilter("ignore")
+import numpy as np
+import kaji
+
+@kaji.jit(target="cuda")
+def saxpy(out, a, x, y):
+    i = kaji.grid(1)
+    if i < x.size:
+        out[i] = a * x[i] + y[i]
+
+out, x, y = (kaji.to_device(np.ones(1024, np.float32)) for _ in range(3))
+a = np.float32(2)
+for _ in range(int(sys.argv[1])):
+    saxpy[1024, 256](out, a, x, y)
+"""
+
+SLOTS = ["--toggle-collect=*subscriptSlot*", "--toggle-collect=*callSlot*"]
+
+
+def collected(workload, launches, environment, options):
+    result = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *options,
+         sys.executable, str(workload), str(launches)],
+        env=environment, capture_output=True, text=True, check=True)
+    return int(re.search(r"Collected : (\d+)", result.stderr).group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--launches", type=int, default=1000)
+    args = parser.parse_args()
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not shutil.which("valgrind") or not compiler:
+        sys.exit("needs valgrind and a C compiler")
+    with tempfile.TemporaryDirectory() as scratch:
+        driver = pathlib.Path(scratch) / "libcuda.so"
+        subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", str(driver), str(FAKE_DRIVER)],
+                       check=True)
+        workload = pathlib.Path(scratch) / "launches.py"
+        workload.write_text(WORKLOAD)
+        # One BLAS thread: numpy's idle BLAS threads spin and would count as launch work.
+        environment = {**os.environ, "KAJI_TARGET": "cuda", "KAJI_CUDA_DRIVER": str(driver),
+                       "OPENBLAS_NUM_THREADS": "1"}
+        print(f"instructions per launch (callgrind, {args.launches} vs {2 * args.launches} "
+              "launches, fake driver)")
+        for name, options in (("kaji's launch slots", SLOTS), ("whole process", [])):
+            once = collected(workload, args.launches, environment, options)
+            twice = collected(workload, 2 * args.launches, environment, options)
+            if twice == once:
+                print(f"{name:22s} not counted: kaji._core has no symbols (pybind11 strips it "
+                      "in Release builds; configure with -DCMAKE_BUILD_TYPE=RelWithDebInfo)")
+            else:
+                print(f"{name:22s} {(twice - once) / args.launches:8.0f}")
+
+
+if __name__ == "__main__":
+    main()
