@@ -68,9 +68,10 @@ def main():
                        check=True)
         workload = pathlib.Path(scratch) / "launches.py"
         workload.write_text(WORKLOAD)
-        # One BLAS thread: numpy's idle BLAS threads spin and would count as launch work.
+        # One BLAS thread: numpy's idle BLAS threads spin and would count as launch work. One
+        # string hash seed: the interpreter's count per launch moved by a quarter between seeds.
         environment = {**os.environ, "KAJI_TARGET": "cuda", "KAJI_CUDA_DRIVER": str(driver),
-                       "OPENBLAS_NUM_THREADS": "1"}
+                       "OPENBLAS_NUM_THREADS": "1", "PYTHONHASHSEED": "0"}
         print(f"instructions per launch (callgrind, {args.launches} vs {2 * args.launches} "
               "launches, fake driver)")
         for name, options in (("kaji's launch slots", SLOTS), ("whole process", [])):

@@ -554,9 +554,14 @@ frontend::Signature Dispatcher::launchTypes(const std::vector<Argument> &argumen
 
 LoadedKernel &Dispatcher::specialization(std::vector<Argument> &arguments) {
   int device = runtime::selectedDevice();
-  if (auto found = launchCache_.find(keyOf(uint32_t(device), arguments));
-      found != launchCache_.end())
+  const Key &scratchKey = keyOf(uint32_t(device), arguments);
+  if (lastLaunched_ && scratchKey == lastLaunchedKey_)
+    return *lastLaunched_;
+  if (auto found = launchCache_.find(scratchKey); found != launchCache_.end()) {
+    lastLaunchedKey_ = scratchKey;
+    lastLaunched_ = found->second;
     return *found->second;
+  }
   Key key = keyScratch_; // compiling may run Python that launches, reusing the scratch key
   std::string arch = archFor(runtime::Device::get(device).computeCapability());
   LoadedKernel &loadedKernel = load(compiled(launchTypes(arguments), arch), device);

@@ -202,6 +202,10 @@ private:
   std::vector<std::unique_ptr<HostSpecialization>> hostCompiled_;
   // (device, argument types) → the loaded kernel that launches with them.
   std::unordered_map<Key, LoadedKernel *, TypesHash> launchCache_;
+  // The entry of launchCache_ found last, checked before hashing: a loop launches one
+  // specialization again and again.
+  Key lastLaunchedKey_;
+  LoadedKernel *lastLaunched_ = nullptr;
   // (host, argument types) → the host kernel that launches with them.
   std::unordered_map<Key, HostSpecialization *, TypesHash> hostLaunchCache_;
   Key keyScratch_;

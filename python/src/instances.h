@@ -9,10 +9,13 @@ namespace kaji::python {
 
 namespace py = pybind11;
 
+// The value pointer pybind11's get_value_and_holder() finds first, read in place: the
+// launch path asks for it for every kaji array argument.
 template <class T> T &cppObject(PyObject *instance) {
-  return *reinterpret_cast<py::detail::instance *>(instance)
-              ->get_value_and_holder()
-              .template value_ptr<T>();
+  auto *object = reinterpret_cast<py::detail::instance *>(instance);
+  void *value = object->simple_layout ? object->simple_value_holder[0]
+                                      : object->nonsimple.values_and_holders[0];
+  return *static_cast<T *>(value);
 }
 
 // The bound Python type of `T`, looked up once.
