@@ -3,6 +3,8 @@ guvectorize and reduce make): their source is Python text that goes through the 
 frontend, under a file name saying what made it; the user's function is a device function
 they call, so errors in it point at the user's own file and line."""
 
+import re
+
 from kaji import _core
 
 
@@ -20,6 +22,13 @@ def generated_kernel(name, text, callees, target, origin):
     parameters = text[text.index("(") + 1:text.index(")")].replace(" ", "").split(",")
     return _core.Dispatcher(source, lambda: description, [p for p in parameters if p],
                             target=target)
+
+
+def kernel_name(function_name, role):
+    """The name of the kernel kaji writes around the function `function_name` for `role`
+    ("ufunc" for add: 'add_ufunc'): always an identifier, as the kernel's text is Python, though
+    the function's own name may be none (a lambda's is '<lambda>': 'lambda_ufunc')."""
+    return f"{re.sub(r'[^0-9A-Za-z_]+', '_', function_name).strip('_') or 'function'}_{role}"
 
 
 def grid_stride_kernel(name, parameters, count, statement, callees, target, origin):

@@ -192,12 +192,24 @@ def _extensions(extensions):
     return extensions
 
 
+def check_python_function(func, api="kaji.jit"):
+    """TypeError naming `api` and what `func` is unless it is a Python function (a def or a
+    lambda): only those have the code and globals the compiler reads. A functools.partial,
+    a builtin, a class or a bound method has neither."""
+    import inspect
+
+    if not inspect.isfunction(func):
+        hint = (": bind the fixed arguments in a def (or pass them as arguments) instead"
+                if isinstance(func, functools.partial) else "")
+        raise TypeError(f"{api} compiles Python functions (a def or a lambda), not "
+                        f"{func!r}{hint}")
+
+
 def function_source(func):
     """The function's dedented source, where it sits in its file, for the compiler."""
     import inspect
 
-    if not inspect.isfunction(func):
-        raise TypeError(f"kaji.jit compiles Python functions, not {type(func).__name__}")
+    check_python_function(func)
     code = func.__code__
     if code.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS) or code.co_kwonlyargcount:
         raise TypeError(f"kernel '{func.__name__}' must take plain positional parameters "
@@ -225,9 +237,10 @@ def _lambda_source(func, lines, first_line):
     found = [lambda_node for start in range(len(line)) if line.startswith("lambda", start)
              for lambda_node in [_longest_lambda(line, start, parameters)] if lambda_node]
     if len(found) != 1:
-        raise TypeError(f"kaji cannot compile the lambda '{func.__qualname__}' at "
-                        f"{code.co_filename}:{first_line}: only a lambda written on one line, "
-                        "alone of its parameters on that line, compiles; use a def")
+        # Its text is not one lambda of its own on the line (two lambdas of the same
+        # parameters, a lambda over several lines): compiled from its bytecode, as Numba
+        # compiles every function, with diagnostics at the code's own lines.
+        return _core.FunctionSource.from_code(code_description(func))
     start, body = found[0]
     body_text = line[start:].encode()[body.col_offset:body.end_col_offset].decode()
     column = start + len(line[start:].encode()[:body.col_offset].decode())
@@ -277,9 +290,10 @@ class Definition:
 
     @classmethod
     def of(cls, func):
+        source = function_source(func)  # first: it says what is wrong with a non-function
         names = {name: getattr(func, name) for name in _SHOWN_NAMES}
-        return cls(function_source(func), _parameters(func),
-                   functools.partial(describe_globals, func), names, func)
+        return cls(source, _parameters(func), functools.partial(describe_globals, func), names,
+                   func)
 
     @classmethod
     def take(cls, wrapper, func):

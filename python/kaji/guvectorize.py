@@ -15,9 +15,10 @@ import re
 from kaji import _core
 from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
-from kaji._generated import grid_stride_kernel, launch_shape
+from kaji._generated import grid_stride_kernel, kernel_name, launch_shape
 from kaji._target import check_target, default_target
-from kaji.decorator import DeviceFunction
+from kaji._ufunc_arguments import as_array, as_scalar, is_scalar
+from kaji.decorator import DeviceFunction, check_python_function
 from kaji.types import is_signature, signature_text
 
 _CORE = re.compile(r"\(\s*(\w+(?:\s*,\s*\w+)*)?\s*\)")
@@ -98,6 +99,7 @@ class GUVectorized:
     """A generalized GPU ufunc made by guvectorize."""
 
     def __init__(self, func, signatures, inputs, outputs, target):
+        check_python_function(func, "guvectorize")
         import numpy
 
         self.py_func = func
@@ -149,7 +151,7 @@ class GUVectorized:
     def _kernel(self, text, arguments):
         """The kernel of signature `text`: every argument comes flattened to one loop
         dimension in front of its core dimensions, C-contiguous."""
-        name = f"{self.__name__}_gufunc"
+        name = kernel_name(self.__name__, "gufunc")
         parameters = [f"a{k}" for k in range(len(arguments))]
         views = []
         for parameter, (_, ndim), core in zip(parameters, arguments, self._cores):
@@ -186,9 +188,14 @@ class GUVectorized:
                                 f"{len(outputs)}")
         on_host = self.target == "cpu"
         stream = _kaji_stream(stream)
-        is_array = [isinstance(a, (DeviceArray, numpy.ndarray)) for a in args[:nin]]
-        inputs = [a if isinstance(a, DeviceArray) else numpy.asarray(a) for a in args[:nin]]
+        what = f"gufunc '{self.__name__}'"
+        is_array = [not is_scalar(a) for a in args[:nin]]
+        inputs = [as_array(what, k, a) if array else a
+                  for k, (a, array) in enumerate(zip(args[:nin], is_array))]
         dtypes, _, kernel = self._resolve(inputs, is_array)
+        # A scalar is the 0-d array of its signature type, broadcast over the loop dimensions.
+        inputs = [a if array else numpy.asarray(as_scalar(what, k, a, dtype))
+                  for k, (a, array, dtype) in enumerate(zip(inputs, is_array, dtypes))]
         sizes = {}
         loop_shapes = [self._bind(a, core, sizes, f"input {k}")
                        for k, (a, core) in enumerate(zip(inputs, self._inputs))]
@@ -263,7 +270,8 @@ class GUVectorized:
             if all(not array or a.dtype == dtype
                    for a, array, dtype in zip(inputs, is_array, dtypes)):
                 return dtypes, scalars, kernel
-        given = ", ".join(str(a.dtype) for a in inputs)
+        given = ", ".join(str(a.dtype) if array else type(a).__name__
+                          for a, array in zip(inputs, is_array))
         raise TypeError(f"gufunc '{self.__name__}': no signature matches the input types "
                         f"({given}); signatures: {self.types}")
 

@@ -12,7 +12,8 @@ from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
 from kaji._generated import generated_kernel, launch_shape
 from kaji._target import check_target, default_target
-from kaji.decorator import DeviceFunction, jit
+from kaji.decorator import DeviceFunction, check_python_function, jit
+from kaji.types import Scalar, as_type
 
 _THREADS = 128
 
@@ -64,8 +65,7 @@ class Reduce:
     def __init__(self, functor, target=None):
         if isinstance(functor, DeviceFunction):
             functor = functor.py_func
-        if not callable(functor) or getattr(functor, "__code__", None) is None:
-            raise TypeError(f"reduce takes a Python function of two arguments, not {functor!r}")
+        check_python_function(functor, "reduce")
         if functor.__code__.co_argcount != 2:
             raise TypeError(f"reduce: '{functor.__name__}' must take two arguments, takes "
                             f"{functor.__code__.co_argcount}")
@@ -100,6 +100,7 @@ class Reduce:
             values = arr.ravel()
         else:
             host = numpy.ascontiguousarray(arr).reshape(-1)
+            _element_type_name(host.dtype)  # a TypeError before anything is copied
             values = _core.to_device(host, stream=stream, on_host=on_host)
         count = values.size if size is None else size
         if not isinstance(count, (int, numpy.integer)) or not 0 <= count <= values.size:
@@ -115,7 +116,7 @@ class Reduce:
                 return init
             res[0] = init
             return None
-        block_partials, with_init = self._kernels(dtype.name)
+        block_partials, with_init = self._kernels(_element_type_name(dtype))
         while count > 1:
             blocks, threads = launch_shape(count, _THREADS)
             partials = _core.device_array((blocks,), dtype, "C", on_host=on_host)
@@ -127,6 +128,19 @@ class Reduce:
         if res is not None:
             return None
         return target.copy_to_host(stream=stream)[0]
+
+
+def _element_type_name(dtype):
+    """The name of the kaji scalar type of `dtype`, which the kernels are written for
+    ('float32'); TypeError naming the dtype for one that is no number (records, strings)."""
+    try:
+        element = as_type(dtype)
+    except TypeError as error:
+        raise TypeError(f"reduce: the array's {error}") from None
+    if not isinstance(element, Scalar):
+        raise TypeError(f"reduce folds arrays of numbers, not of the structured dtype {dtype}: "
+                        "reduce one field (arr['name']) instead")
+    return element.name
 
 
 def reduce(functor=None, *, target=None):

@@ -11,9 +11,10 @@ import functools
 from kaji import _core
 from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
-from kaji._generated import grid_stride_kernel, launch_shape
+from kaji._generated import grid_stride_kernel, kernel_name, launch_shape
 from kaji._target import check_target, default_target
-from kaji.decorator import DeviceFunction
+from kaji._ufunc_arguments import as_array, as_scalar, is_scalar
+from kaji.decorator import DeviceFunction, check_python_function
 from kaji.types import is_signature, signature_text
 
 
@@ -56,6 +57,7 @@ class Vectorized:
     """A GPU ufunc made by vectorize: call it on arrays and scalars, or from kernels."""
 
     def __init__(self, func, signatures, target):
+        check_python_function(func, "vectorize")
         self.py_func = func
         self.target = target
         # (result dtype, [argument dtypes], kernel of a set of scalar positions) per signature
@@ -94,7 +96,7 @@ class Vectorized:
     def _kernel(self, text, result, arguments, scalar_positions):
         """The kernel of signature `text` whose arguments at `scalar_positions` are scalars
         (the others 1-D arrays of the output's size)."""
-        name = f"{self.__name__}_ufunc"
+        name = kernel_name(self.__name__, "ufunc")
         parameters = [f"a{k}" for k in range(len(arguments))]
         reads = [p if k in scalar_positions else f"{p}[i]" for k, p in enumerate(parameters)]
         # The device function of this signature alone, so that the call converts to it.
@@ -115,7 +117,10 @@ class Vectorized:
                             f"got {len(args)}")
         on_host = self.target == "cpu"
         stream = _kaji_stream(stream)
-        is_array = [isinstance(a, (DeviceArray, numpy.ndarray)) for a in args]
+        what = f"ufunc '{self.__name__}'"
+        is_array = [not is_scalar(a) for a in args]
+        args = [as_array(what, k, a) if array else a
+                for k, (a, array) in enumerate(zip(args, is_array))]
         result, arguments, kernel_for = self._resolve(args, is_array)
         shape = numpy.broadcast_shapes(*(a.shape for a, array in zip(args, is_array) if array))
         on_device = any(isinstance(a, DeviceArray) for a in args) or isinstance(out, DeviceArray)
@@ -123,8 +128,9 @@ class Vectorized:
         count = 1
         for extent in shape:
             count *= extent
-        flat = [self._flat_input(a, dtype, shape, on_host, stream) if array else dtype.type(a)
-                for a, array, dtype in zip(args, is_array, arguments)]
+        flat = [self._flat_input(a, dtype, shape, on_host, stream) if array
+                else as_scalar(what, k, a, dtype)
+                for k, (a, array, dtype) in enumerate(zip(args, is_array, arguments))]
         if isinstance(out, DeviceArray):
             device_out = out
         else:

@@ -92,6 +92,18 @@ def test_signature_with_wrong_arity_is_a_type_error():
         saxpy.inspect_ptx("void(float32[:])")
 
 
+@pytest.mark.parametrize("device", [False, True])
+def test_jit_of_a_partial_is_a_type_error_naming_it(device):
+    import functools
+
+    def fill(out, value):
+        out[0] = value
+
+    with pytest.raises(TypeError, match=r"kaji\.jit compiles Python functions \(a def or a "
+                                        r"lambda\), not functools\.partial\(.*fill.*: bind"):
+        kaji.jit(device=device)(functools.partial(fill, value=1.0))
+
+
 def test_malformed_signature_is_a_compile_error():
     with pytest.raises(kaji.CompileError, match="<signature>"):
         saxpy.inspect_ptx("void(float33[:], float32, float32[:], float32[:])")

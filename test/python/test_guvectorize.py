@@ -177,3 +177,37 @@ def test_properties(ufunc_target):
     assert add.nin == 2 and add.nout == 1
     assert add.signature == "(n),(n)->(n)"
     assert add.types == ["ff->f", "dd->d"]
+
+
+def _offset(a, k, out):
+    for i in range(a.shape[0]):
+        out[i] = a[i] + k
+
+
+def test_a_scalar_is_converted_by_vectorizes_rule(ufunc_target):
+    """A scalar takes the signature's type as it does for vectorize (numpy's conversion): 300
+    for uint8 is an OverflowError there, never 44."""
+    offset = cuda.guvectorize(["void(uint8[:], uint8, uint8[:])"], "(n),()->(n)",
+                              target=ufunc_target)(_offset)
+    add = cuda.vectorize(["uint8(uint8, uint8)"], target=ufunc_target)(lambda a, b: a + b)
+    a = np.arange(4, dtype=np.uint8)
+    np.testing.assert_array_equal(offset(a, 200), add(a, 200))
+    for ufunc in (offset, add):
+        with pytest.raises(OverflowError, match=r"argument 1 \(300\) does not fit .*uint8"):
+            ufunc(a, 300)
+
+
+def test_lists_are_arrays_of_their_numpy_dtype(ufunc_target):
+    add_rows = _add_gufunc(ufunc_target)
+    np.testing.assert_array_equal(add_rows([1.0, 2.0], np.ones(2)), [2.0, 3.0])
+    with pytest.raises(TypeError, match=r"no signature matches the input types \(int64, "):
+        add_rows([1, 2], np.ones(2))
+
+
+def test_a_partial_is_a_type_error_naming_it():
+    import functools
+
+    with pytest.raises(TypeError, match=r"guvectorize compiles Python functions .*not "
+                                        r"functools\.partial"):
+        cuda.guvectorize(["void(float32[:], float32[:])"], "(n)->(n)",
+                         target="cpu")(functools.partial(_scale, factor=2.0))

@@ -92,3 +92,15 @@ def test_lambda_inside_a_call_spanning_lines(ufunc_target):
         target=ufunc_target)
     # init (0 by default, as Numba's) is folded in: a product needs init=1.
     assert product(np.arange(1, 11, dtype=np.int64), init=1) == 3628800
+
+
+def test_an_array_of_records_is_a_type_error_naming_its_dtype(ufunc_target):
+    points = np.zeros(4, dtype=[("x", np.float32), ("y", np.float32)])
+    sum_reduce = cuda.reduce(_sum, target=ufunc_target)
+    with pytest.raises(TypeError, match=r"reduce folds arrays of numbers, not of the "
+                                        r"structured dtype \[\('x', '<f4'\), \('y', '<f4'\)\]"):
+        sum_reduce(points)
+    on_device = kaji._core.to_device(points, stream=None, on_host=ufunc_target == "cpu")
+    with pytest.raises(TypeError, match="structured dtype"):
+        sum_reduce(on_device)
+    np.testing.assert_equal(sum_reduce(points["x"].copy()), 0.0)

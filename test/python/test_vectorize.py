@@ -196,3 +196,51 @@ def test_zero_d_fortran_and_strided_arrays(ufunc_target):
     out = np.zeros((3, 4))[:, ::2]
     add(np.ones((3, 2)), 2.0, out=out)
     np.testing.assert_array_equal(out, np.full((3, 2), 3.0))
+
+
+def test_lists_are_arrays_as_numpy_makes_them(ufunc_target):
+    add = _make_add(ufunc_target)
+    np.testing.assert_array_equal(add([1.5, 2.5], np.ones(2)), [2.5, 3.5])
+    np.testing.assert_array_equal(add([[1.0, 2.0], [3.0, 4.0]], 1.0), [[2.0, 3.0], [4.0, 5.0]])
+    # numpy makes int64 of these: no signature has it, and the message says so, not what
+    # kaji's generated kernel would say.
+    with pytest.raises(TypeError, match=r"'_add': no signature matches .*\(int64, float32\)"):
+        _make_add(ufunc_target, ["float32(float32, float32)"])([1, 2], np.ones(2, np.float32))
+    with pytest.raises(ValueError, match=r"'_add': argument 1 \(list\): setting an array "):
+        add(np.ones(2), [1.0, [2.0, 3.0]])
+    with pytest.raises(TypeError, match="argument 0 is a dict that numpy makes no array of"):
+        add({}, np.ones(2))
+
+
+def test_a_scalar_the_signature_type_cannot_hold_is_an_overflow_error(ufunc_target):
+    add = _make_add(ufunc_target, ["uint8(uint8, uint8)"])
+    a = np.arange(3, dtype=np.uint8)
+    np.testing.assert_array_equal(add(a, 200), a + np.uint8(200))
+    with pytest.raises(OverflowError, match=r"'_add': argument 1 \(300\) does not fit .*uint8"):
+        add(a, 300)
+
+
+def test_a_lambda_as_numba_compiles_it(ufunc_target):
+    double = cuda.vectorize(["float64(float64)"], target=ufunc_target)(lambda x: x * 2.0 + 1)
+    x = np.linspace(-1, 1, 9)
+    np.testing.assert_array_equal(double(x), x * 2.0 + 1)
+    assert double.__name__ == "<lambda>"
+
+
+def test_lambdas_whose_text_is_not_theirs_alone_compile_from_bytecode(ufunc_target):
+    pair = (lambda x: x + 1.0, lambda x: x * 3.0)  # the same parameters on one line
+    spanning = cuda.vectorize(["float64(float64, float64)"], target=ufunc_target)(lambda a,
+                                                                                   b: a - b)
+    x = np.linspace(-1, 1, 9)
+    for function, expected in zip(pair, (x + 1.0, x * 3.0)):
+        ufunc = cuda.vectorize(["float64(float64)"], target=ufunc_target)(function)
+        np.testing.assert_array_equal(ufunc(x), expected)
+    np.testing.assert_array_equal(spanning(x, 0.5), x - 0.5)
+
+
+def test_a_partial_is_a_type_error_naming_it():
+    import functools
+
+    with pytest.raises(TypeError, match=r"vectorize compiles Python functions .*not "
+                                        r"functools\.partial"):
+        kaji.vectorize(["float32(float32)"], target="cpu")(functools.partial(_add, 1.0))
