@@ -28,8 +28,11 @@ _CANONICAL_MODULES = {
     "numba.core.types": "numba",
 }
 # Modules whose members may be bound directly (`from math import sqrt`), and the canonical
-# module each member belongs to.
-_MEMBER_MODULES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba.cuda": "kaji", "numba": "kaji"}
+# module each member belongs to. Python's builtins count too: a global `F = abs` (or a tuple
+# `OPS = (square, abs)`) is the builtin the kernel would get by writing `abs`, so it is
+# described as "builtins.abs", the name the compiler gives the builtins it knows.
+_MEMBER_MODULES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba.cuda": "kaji",
+                   "numba": "kaji", "builtins": "builtins"}
 
 
 def describe_globals(func, keep_jit_functions=False):

@@ -1,6 +1,7 @@
 """Compile-time arguments of device functions: functions (device functions, math functions,
-atomics), types and dtypes, modules, enum classes and members, int and bool literals that
-decide control flow. The callee is specialised on each such value."""
+atomics, Python builtins bound to other names), types and dtypes, modules, enum classes and
+members, int and bool literals that decide control flow. The callee is specialised on each
+such value."""
 
 import enum
 import math
@@ -73,6 +74,12 @@ def combine(op, a, b):
 
 OPERATIONS = (square, cube)
 UINT = np.uint32
+# Python builtins bound to other names are the builtins themselves, alone or in a tuple with
+# device functions.
+F = abs
+LARGER = max
+OPS_ROUND = round
+OPS = (square, abs)
 
 
 def apply_functions(out, x):
@@ -234,3 +241,54 @@ def test_function_cannot_be_a_kernel_argument(jit):
     # Numba has no first-class functions in kernel arguments either: pass it as a global.
     with pytest.raises(TypeError, match="unsupported type 'DeviceFunction'"):
         jit(function_at_launch)[1, 1](out, square)
+
+
+def builtins_through_globals(out, x):
+    i = kaji.grid(1)
+    if i < x.size:
+        out[0, i] = F(x[i])
+        out[1, i] = LARGER(x[i], 0.5)
+        out[2, i] = OPS_ROUND(x[i])
+
+
+def test_a_global_bound_to_a_builtin_is_that_builtin(jit):
+    x = np.linspace(-3.25, 3.25, 200)
+    out = np.zeros((3, x.size))
+    jit(builtins_through_globals)[2, 128](out, x)
+    np.testing.assert_array_equal(out[0], np.abs(x))
+    np.testing.assert_array_equal(out[1], np.maximum(x, 0.5))
+    np.testing.assert_array_equal(out[2], np.round(x))
+
+
+def a_tuple_of_functions_and_builtins(out, x):
+    i = kaji.grid(1)
+    if i < x.size:
+        out[0, i] = OPS[0](x[i])
+        out[1, i] = OPS[1](x[i])
+        out[2, i] = apply(OPS[1], x[i])
+        k = 3
+        for op in OPS:
+            out[k, i] = op(x[i])
+            k += 1
+
+
+def test_a_tuple_of_device_functions_and_builtins(jit):
+    x = np.linspace(-2, 2, 100)
+    out = np.zeros((5, x.size))
+    jit(a_tuple_of_functions_and_builtins)[1, 128](out, x)
+    for row, expected in zip(out, (x * x, np.abs(x), np.abs(x), x * x, np.abs(x))):
+        np.testing.assert_array_equal(row, expected)
+
+
+def test_a_closure_variable_bound_to_a_builtin(jit):
+    smaller = min
+
+    def kernel(out, x):
+        i = kaji.grid(1)
+        if i < x.size:
+            out[i] = smaller(x[i], 3)
+
+    x = np.arange(-5, 10, dtype=np.int64)
+    out = np.zeros_like(x)
+    jit(kernel)[1, 32](out, x)
+    np.testing.assert_array_equal(out, np.minimum(x, 3))
