@@ -4,7 +4,8 @@ in place; managed (unified) arrays, one address for host and device; and ``pinne
 ``mapped()``, which page-lock existing numpy arrays for a ``with`` block.
 
 When the default target is cpu (no GPU) there is only host memory: every function returns an
-ordinary numpy array (which kernels of the cpu target read in place), and ``pinned()`` /
+ordinary numpy array (which kernels of the cpu target read in place; a managed one's memory
+counts against the memory limit, as managed memory does on a GPU), and ``pinned()`` /
 ``mapped()`` change nothing, as in Numba's simulator."""
 
 import contextlib
@@ -118,7 +119,8 @@ def managed_array(shape, dtype="float64", strides=None, order="C", stream=0,
     compatibility."""
     shape, dtype, nbytes = _layout(shape, dtype, strides, order)
     if _on_host():
-        return _array(None, shape, dtype, strides, order)
+        # Host memory standing in for managed memory: counted against the limit as it is.
+        return _array(_core.limited_host_memory(nbytes), shape, dtype, strides, order)
     memory = _core.managed_memory(nbytes, attach_global=attach_global)
     return _array(memory, shape, dtype, strides, order,
                   device_address=memory.__array_interface__["data"][0])

@@ -187,8 +187,9 @@ def memory_info():
 
 def set_memory_limit(nbytes):
     """Caps the device memory kaji allocates in this process (device arrays and managed
-    arrays, counted while they live) at `nbytes` (an int, or a string such as "512MiB" or
-    "4GiB"); None removes the cap. An allocation past it raises MemoryError naming the limit.
+    arrays, counted while they live; on the cpu target the host memory standing in for them)
+    at `nbytes` (an int, or a string such as "512MiB" or "4GiB"); None removes the cap. An
+    allocation past it raises MemoryError naming the limit.
     The environment variable KAJI_MEMORY_LIMIT sets it at start-up, in the same spellings.
     Works without a GPU too."""
     if isinstance(nbytes, str):

@@ -4,6 +4,7 @@
 #include "array_interop.h"
 #include "array_sizes.h"
 #include "dtypes.h"
+#include "host_memory.h"
 #include "launch_stream.h"
 #include "shared_reference.h"
 
@@ -107,7 +108,7 @@ DeviceArray DeviceArray::emptyInAxisOrder(std::vector<int64_t> shape, Element el
     stride *= std::max<int64_t>(shape[size_t(axis)], 1);
   }
   if (onHost) {
-    py::array_t<uint8_t> memory(bytes);
+    py::array memory = limitedHostMemory(size_t(bytes));
     auto data = runtime::CUdeviceptr(reinterpret_cast<uintptr_t>(memory.mutable_data()));
     return DeviceArray(element, std::move(shape), std::move(strides), nullptr, data,
                        std::move(memory));
@@ -139,7 +140,7 @@ DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Str
   const char *span = static_cast<const char *>(hostArray.data()) + low;
   size_t bytes = size_t(high - low);
   if (onHost) {
-    py::array_t<uint8_t> copy(bytes);
+    py::array copy = limitedHostMemory(bytes);
     std::memcpy(copy.mutable_data(), span, bytes);
     auto data = runtime::CUdeviceptr(reinterpret_cast<uintptr_t>(copy.mutable_data()) - low);
     return DeviceArray(element, std::move(shape), std::move(strides), nullptr, data,

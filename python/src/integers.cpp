@@ -51,7 +51,9 @@ uint64_t readUint64(py::handle value, std::string_view what) {
   py::int_ number = exactInt(value, what);
   int overflow = 0;
   long long small = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
-  if (small < 0 || overflow < 0)
+  // On overflow `small` is -1, which says nothing about the sign: 2**63 to 2**64-1 overflow
+  // upwards and are read below.
+  if (overflow < 0 || (!overflow && small < 0))
     outOfRange(number, what, "0 to 2**64-1");
   if (!overflow)
     return uint64_t(small);

@@ -4,6 +4,8 @@
 
 #include "array_sizes.h"
 #include "bindings.h"
+#include "host_memory.h"
+#include "integers.h"
 
 #include "kaji/runtime/ManagedMemory.h"
 #include "kaji/runtime/MemoryLimit.h"
@@ -26,6 +28,18 @@ template <class Owner> py::array bytesOwnedBy(std::unique_ptr<Owner> owner, std:
   py::capsule base(owner.release(), [](void *held) { delete static_cast<Owner *>(held); });
   return py::array_t<uint8_t>({py::ssize_t(bytes)}, {py::ssize_t(1)}, data, base);
 }
+
+// Host bytes and their reservation against the memory limit, freed together.
+class LimitedHostBytes {
+public:
+  explicit LimitedHostBytes(std::size_t bytes)
+      : reservation_(bytes), bytes_(std::make_unique_for_overwrite<uint8_t[]>(bytes)) {}
+  void *data() { return bytes_.get(); }
+
+private:
+  runtime::MemoryReservation reservation_; // first: nothing is allocated past the limit
+  std::unique_ptr<uint8_t[]> bytes_;
+};
 
 // The bytes a numpy array's elements span: (first byte, byte count, offset of the first
 // element from the first byte).
@@ -64,6 +78,10 @@ private:
 
 } // namespace
 
+py::array limitedHostMemory(std::size_t bytes) {
+  return bytesOwnedBy(std::make_unique<LimitedHostBytes>(bytes), bytes);
+}
+
 void bindMemoryKinds(py::module_ &m) {
   m.def(
       "pinned_host_memory",
@@ -101,12 +119,24 @@ void bindMemoryKinds(py::module_ &m) {
       py::arg("array"), "Whether the array's memory lies in memory kaji page-locked.");
   m.def("memory_limit", &runtime::memoryLimit,
         "The process's limit on kaji's device memory in bytes, or None.");
-  m.def("set_memory_limit", &runtime::setMemoryLimit, py::arg("nbytes"),
-        "Sets (None removes) the process's limit on kaji's device memory.");
+  m.def(
+      "set_memory_limit",
+      [](const py::object &bytes) {
+        // Read as the project reads every int (integers.h): one past 2**64-1 is a ValueError
+        // naming it and the range, not pybind11's "incompatible function arguments".
+        runtime::setMemoryLimit(bytes.is_none() ? std::nullopt
+                                                : std::optional<std::size_t>(
+                                                      readUint64(bytes, "the memory limit")));
+      },
+      py::arg("nbytes"), "Sets (None removes) the process's limit on kaji's device memory.");
+  m.def("limited_host_memory", &limitedHostMemory, py::arg("nbytes"),
+        "A uint8 numpy array over new host memory counted against the memory limit while it "
+        "lives: what stands in for device memory on the cpu target.");
   m.def("parse_byte_size", &runtime::parseByteSize, py::arg("text"),
         "'512MiB' -> 536870912, as KAJI_MEMORY_LIMIT is read; ValueError for anything else.");
   m.def("memory_in_use", &runtime::memoryInUse,
-        "The bytes of kaji's live device and managed buffers.");
+        "The bytes of kaji's live device and managed buffers (on the cpu target, of the host "
+        "memory standing in for them).");
 }
 
 } // namespace kaji::python

@@ -2,6 +2,11 @@
 
 #include "dtypes.h"
 
+// std::vector's caster, for a field's shape (py::cast(f.shape)): without it pybind11 raised
+// "Unregistered type : std::vector<long, ...>" when a record dtype with an array field was
+// rebuilt (the dtype of a DeviceArray of such records, copy_to_host, ...).
+#include <pybind11/stl.h>
+
 namespace kaji::python {
 
 bool isStructured(const py::dtype &dtype) { return !dtype.attr("names").is_none(); }

@@ -194,3 +194,17 @@ def test_as_cuda_array_and_from_cuda_array_interface_view_without_copying(monkey
     assert d.copy_to_host()[0] == 42
     again = kaji.cuda.from_cuda_array_interface(d.__cuda_array_interface__, owner=d)
     np.testing.assert_array_equal(again.copy_to_host(), d.copy_to_host())
+
+
+def test_records_with_array_fields_keep_their_dtype(device):
+    """A record's array field (`("v", float32, 3)`) comes back as numpy's subarray dtype: the
+    shape reaches Python through pybind11's std::vector caster, once an "Unregistered type"
+    TypeError."""
+    dtype = np.dtype([("mass", np.float64), ("v", np.float32, 3)], align=True)
+    host = np.zeros(4, dtype=dtype)
+    host["v"] = np.arange(12, dtype=np.float32).reshape(4, 3)
+    d = kaji.to_device(host)
+    assert d.dtype == dtype
+    assert "('<f4', (3,))" in repr(d)
+    np.testing.assert_array_equal(d.copy_to_host(), host)
+    assert kaji.typeof(host).dtype.dtype == dtype

@@ -251,6 +251,42 @@ def test_an_impossible_allocation_is_a_memory_error_naming_size_and_free_memory(
     kaji.device_array(16)  # the device still allocates
 
 
+def test_a_limit_past_2_64_is_a_value_error_naming_it(no_limit):
+    with pytest.raises(ValueError, match=r"the memory limit 1180591620717411303424 is out of "
+                                         r"range \(0 to 2\*\*64-1\)"):
+        kaji.set_memory_limit(2**70)
+    assert kaji.memory_limit() is None
+    kaji.set_memory_limit(2**64 - 1)
+    assert kaji.memory_limit() == 2**64 - 1
+
+
+@pytest.mark.parametrize("make", [
+    lambda n: kaji.device_array(n, dtype=np.uint8),
+    lambda n: kaji.device_array_like(np.zeros(n, dtype=np.uint8)),
+    lambda n: kaji.to_device(np.zeros(n, dtype=np.uint8)),
+    lambda n: kaji.to_device(np.zeros(2 * n, dtype=np.uint8)[::2]),  # the bytes it spans
+    lambda n: cuda.managed_array(n, dtype=np.uint8),
+], ids=["device_array", "device_array_like", "to_device", "to_device_strided", "managed_array"])
+def test_on_the_cpu_target_host_memory_standing_in_for_device_memory_is_limited(
+        cpu_target, no_limit, make):
+    """Host-backed device arrays and managed arrays count against the limit as the device
+    memory they stand in for does: a program past its limit fails alike on both targets."""
+    gc.collect()  # arrays of earlier tests freed now, not while the headroom is measured
+    before = kaji._core.memory_in_use()
+    kept = make(1 << 20)
+    counted = kaji._core.memory_in_use() - before  # a strided copy counts the bytes it spans
+    assert counted >= 1 << 20
+    kaji.set_memory_limit(kaji._core.memory_in_use() + counted)
+    with pytest.raises(MemoryError, match="memory limit is"):
+        make(2 << 20)
+    second = make(1 << 20)
+    del second  # freed memory counts no more
+    make(1 << 20)
+    kaji.set_memory_limit(None)
+    make(4 << 20)
+    assert kept.size == 1 << 20
+
+
 @gpu
 def test_allocations_past_the_limit_are_memory_errors_naming_it(no_limit):
     gc.collect()  # arrays of earlier tests freed now, not while the headroom is measured
