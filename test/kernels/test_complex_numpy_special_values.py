@@ -1,0 +1,53 @@
+"""numpy's ufuncs of a complex argument are kaji's `cmath` functions of the same name
+(docs/language.md, "Complex numbers"): for infinite, nan and near-overflow parts they give
+exactly what `cmath.f` gives in a kernel, so the special-value differences docs/numba-compat.md
+states for `cmath` are theirs too. If np.* ever get numpy's own special values, this test and
+those docs change together."""
+
+import cmath
+import math
+
+import numpy as np
+import pytest
+
+import kaji
+
+INF, NAN = math.inf, math.nan
+SPECIAL = np.array([complex(INF, NAN), complex(-INF, 1), complex(NAN, INF), complex(1, INF),
+                    complex(710, 1), complex(INF, 0), complex(-0.0, -INF), complex(0, 0),
+                    complex(1e-310, 0), complex(3, -4)])
+
+
+def _same_number(x, y):
+    """x is y: nan equal to nan, +0.0 told from -0.0."""
+    return (math.isnan(x) and math.isnan(y)) or (x == y and math.copysign(1, x) ==
+                                                 math.copysign(1, y))
+
+
+def _same_parts(a, b):
+    return _same_number(a.real, b.real) and _same_number(a.imag, b.imag)
+
+
+# Pairs of the numpy ufunc and the cmath function of one name.
+FUNCTIONS = (np.sqrt, cmath.sqrt, np.exp, cmath.exp, np.log, cmath.log, np.sin, cmath.sin,
+             np.tanh, cmath.tanh)
+
+
+def numpy_and_cmath(out, x):
+    i = kaji.grid(1)
+    if i < x.size:
+        for k, function in enumerate(FUNCTIONS):
+            out[k, i] = function(x[i])
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_numpy_ufuncs_of_complex_are_cmaths_special_values_included(jit):
+    out = np.zeros((len(FUNCTIONS), SPECIAL.size), np.complex128)
+    jit(numpy_and_cmath)[1, 32](out, SPECIAL)
+    for row in range(0, len(FUNCTIONS), 2):
+        name = FUNCTIONS[row].__name__
+        for value, from_numpy, from_cmath in zip(SPECIAL, out[row], out[row + 1]):
+            assert _same_parts(from_numpy, from_cmath), (name, value, from_numpy, from_cmath)
+    # The documented example: numpy's own table says inf+infj, kaji's formula inf+nanj.
+    assert out[0, 3].real == INF and math.isnan(out[0, 3].imag)
+    assert np.sqrt(SPECIAL[3]) == complex(INF, INF)
