@@ -1,6 +1,7 @@
 // The public entry points of HostCodegen.h: lower for the host, add the entry, optimise, JIT.
 #include "kaji/codegen/HostCodegen.h"
 
+#include "HostHookCalls.h"
 #include "HostJIT.h"
 #include "HostTarget.h"
 #include "LLVMLowering.h"
@@ -65,7 +66,8 @@ LoweredHostModule lowerForHost(const ir::Module &module, std::string_view entryN
               *lowered.module);
   target.finishSharedLayout(*lowered.module);
   llvm::Function *kernelFunction = lowered.module->getFunction(kernel.name());
-  lowered.usesBarrier = ir::reachesOperation(module, kernel, synchronizesThreads);
+  bool spins = target.addSpinYields(*lowered.module);
+  lowered.usesBarrier = ir::reachesOperation(module, kernel, synchronizesThreads) || spins;
   lowered.usesGridSync = ir::usesGridSync(module, kernel);
   lowered.entrySymbol = buildHostEntry(*kernelFunction, !lowered.usesBarrier);
   lowered.staticSharedBytes = target.staticSharedBytes();
@@ -78,10 +80,15 @@ LoweredHostModule lowerForHost(const ir::Module &module, std::string_view entryN
   return lowered;
 }
 
-void optimizeForHost(llvm::Module &module, unsigned optLevel) {
-  auto [machine, lock] = HostJIT::instance().targetMachine(optLevel);
-  if (optLevel > 0)
-    optimizeModule(module, *machine, optLevel, PipelineExtras::SplitRangeCheckedLoops);
+// Returns whether a function of the optimised module may call itself.
+bool optimizeForHost(llvm::Module &module, const HostOptions &options) {
+  auto [machine, lock] = HostJIT::instance().targetMachine(options.optLevel);
+  if (options.optLevel > 0)
+    optimizeModule(module, *machine, options.optLevel, PipelineExtras::SplitRangeCheckedLoops);
+  bool recursive = hasRecursion(module);
+  if (options.hooks)
+    insertHookCalls(module, *options.hooks);
+  return recursive;
 }
 
 HostKernel compileAndLoad(const ir::Module &module, std::string_view entryName,
@@ -90,13 +97,14 @@ HostKernel compileAndLoad(const ir::Module &module, std::string_view entryName,
   CodegenTimings measured;
   LoweredHostModule lowered = lowerForHost(module, entryName, options);
   measured.lowerMs = millisecondsSince(last);
-  optimizeForHost(*lowered.module, options.optLevel);
+  bool recursive = optimizeForHost(*lowered.module, options);
   measured.optimizeMs = millisecondsSince(last);
 
   HostKernel kernel;
   kernel.name = std::string(entryName);
   kernel.usesBarrier = lowered.usesBarrier;
   kernel.usesGridSync = lowered.usesGridSync;
+  kernel.recursive = recursive;
   kernel.staticSharedBytes = lowered.staticSharedBytes;
   kernel.parameterCount = lowered.parameterCount;
   HostJIT::LoadedCode loaded = HostJIT::instance().load(
@@ -113,7 +121,7 @@ HostKernel compileAndLoad(const ir::Module &module, std::string_view entryName,
 std::string printOptimized(const ir::Module &module, std::string_view entryName,
                            const HostOptions &options) {
   LoweredHostModule lowered = lowerForHost(module, entryName, options);
-  optimizeForHost(*lowered.module, options.optLevel);
+  optimizeForHost(*lowered.module, options);
   std::string text;
   llvm::raw_string_ostream stream(text);
   lowered.module->print(stream, nullptr);

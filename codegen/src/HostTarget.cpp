@@ -1,5 +1,6 @@
 #include "HostTarget.h"
 
+#include "HostSpinLoops.h"
 #include "LibdeviceLowering.h"
 
 #include "kaji/ir/ExceptionTable.h"
@@ -35,7 +36,8 @@ enum ContextField : unsigned {
   kBlockReduce,
   kSharedBytes,
   kGridBarrier,
-  kRaiseException
+  kRaiseException,
+  kYield
 };
 static_assert(offsetof(HostLaunchContext, threadIdx) == 0 &&
                   offsetof(HostLaunchContext, blockIdx) == 12 &&
@@ -50,7 +52,8 @@ static_assert(offsetof(HostLaunchContext, threadIdx) == 0 &&
                   offsetof(HostLaunchContext, blockReduce) == 96 &&
                   offsetof(HostLaunchContext, sharedBytes) == 104 &&
                   offsetof(HostLaunchContext, gridBarrier) == 112 &&
-                  offsetof(HostLaunchContext, raiseException) == 120,
+                  offsetof(HostLaunchContext, raiseException) == 120 &&
+                  offsetof(HostLaunchContext, yield) == 128,
               "HostLaunchContext no longer matches contextType()");
 
 // Field numbers of the implicit parameter (see HostTarget.h); the first four are
@@ -63,7 +66,7 @@ llvm::StructType *contextType(llvm::LLVMContext &context) {
   return llvm::StructType::get(context,
                                {coordinates, coordinates, coordinates, coordinates, pointer,
                                 pointer, pointer, pointer, pointer, pointer, pointer,
-                                llvm::Type::getInt64Ty(context), pointer, pointer});
+                                llvm::Type::getInt64Ty(context), pointer, pointer, pointer});
 }
 
 llvm::StructType *implicitType(llvm::LLVMContext &context) {
@@ -335,6 +338,17 @@ void HostTarget::linkMathLibrary(llvm::Module &module, bool) const {
     llvm::Value *root = builder.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
     builder.CreateRet(builder.CreateFDiv(llvm::ConstantFP::get(x->getType(), 1.0), root));
   }
+}
+
+bool HostTarget::addSpinYields(llvm::Module &module) const {
+  bool added = false;
+  for (llvm::Function &function : module)
+    for (llvm::BasicBlock *header : spinLoopHeaders(function)) {
+      llvm::IRBuilder<> builder(&*header->getFirstInsertionPt());
+      callExecutor(builder, kYield, "yield", builder.getVoidTy(), {});
+      added = true;
+    }
+  return added;
 }
 
 std::string buildHostEntry(llvm::Function &kernel, bool loopOverThreads) {

@@ -63,6 +63,10 @@ public:
   uint64_t staticSharedBytes() const;
   // Fixes where the dynamic shared memory starts, once every function is lowered.
   void finishSharedLayout(llvm::Module &module) const;
+  // Makes every loop in which a thread waits for another (spinLoopHeaders) yield to the
+  // block's other threads at each iteration, once every function is lowered. Returns whether
+  // there was such a loop: the kernel's threads must then run as fibers.
+  bool addSpinYields(llvm::Module &module) const;
 
 private:
   // Calls the HostLaunchContext callback number `field` (`name` in the IR) with the

@@ -2,6 +2,7 @@
 
 #include "cycle_collection.h"
 #include "graph_capture.h"
+#include "host_interrupt.h"
 #include "instances.h"
 #include "integers.h"
 #include "linked_module.h"
@@ -229,6 +230,7 @@ Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object descri
   settings_.backend = options.backend;
   settings_.ptx.limits = options.limits;
   settings_.host.boundsCheck = settings_.ptx.boundsCheck = options.boundsCheck;
+  settings_.host.hooks = runtime::HostExecutor::hooks();
   settings_.debug = options.debug;
 }
 
@@ -511,9 +513,11 @@ void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &a
   runtime::HostThreads threads = kernel.usesGridSync  ? runtime::HostThreads::Cooperative
                                  : kernel.usesBarrier ? runtime::HostThreads::Fibers
                                                       : runtime::HostThreads::LoopInEntry;
+  SigintStopsHostLaunch sigintStopsLaunch;
   runtime::HostExecutor::shared().launch(kernel.entry, threads, config.grid, config.block,
                                          kernel.staticSharedBytes + config.sharedBytes,
-                                         specialization.buffer.params.data(), kernel.frameBytes);
+                                         specialization.buffer.params.data(), kernel.frameBytes,
+                                         kernel.recursive);
 }
 
 const Dispatcher::Key &Dispatcher::keyOf(uint32_t where, const std::vector<Argument> &arguments) {

@@ -71,6 +71,10 @@ void registerErrors(py::module_ &m) {
       py::object exceptionClass =
           py::module_::import("kaji._exceptions").attr("exception_class")(e.exceptionClass());
       raise(exceptionClass.ptr(), e.what(), py::dict());
+    } catch (const runtime::LaunchInterrupted &e) {
+      // The SIGINT that stopped the launch also ran Python's handler: what it raises.
+      if (PyErr_CheckSignals() == 0)
+        PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
     } catch (const runtime::LinkError &e) {
       PyErr_SetString(linkErrorType, e.what());
     } catch (const runtime::OutOfMemory &e) {

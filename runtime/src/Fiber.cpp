@@ -100,18 +100,41 @@ void FiberGroup::growStacks(size_t bytes) {
   releaseStacks();
   stackBytes_ = bytes;
   slotBytes_ = bytes + page;
+  alignedSlots_ = false;
+}
+
+void FiberGroup::useAlignedStacks(size_t slotBytes) {
+  if (alignedSlots_ && slotBytes_ == slotBytes)
+    return;
+  releaseStacks();
+  stackBytes_ = slotBytes - pageSize();
+  slotBytes_ = slotBytes;
+  alignedSlots_ = true;
 }
 
 void FiberGroup::reserveStacks(unsigned count) {
   if (count <= stackCount_)
     return;
   releaseStacks();
-  // Pages are only backed once touched; a fiber touches a few.
-  void *mapped = mmap(nullptr, slotBytes_ * count, PROT_READ | PROT_WRITE,
+  // Pages are only backed once touched; a fiber touches a few. Aligned slots take one slot
+  // more, whose unaligned ends are given back.
+  size_t bytes = slotBytes_ * count;
+  size_t slack = alignedSlots_ ? slotBytes_ : 0;
+  void *mapped = mmap(nullptr, bytes + slack, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mapped == MAP_FAILED)
     throw std::bad_alloc();
-  stacks_ = static_cast<char *>(mapped);
+  char *start = static_cast<char *>(mapped);
+  if (alignedSlots_) {
+    char *aligned = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(start) + slack - 1) &
+                                             ~uintptr_t(slack - 1));
+    if (aligned != start)
+      munmap(start, size_t(aligned - start));
+    if (size_t tail = size_t(start + bytes + slack - (aligned + bytes)))
+      munmap(aligned + bytes, tail);
+    start = aligned;
+  }
+  stacks_ = start;
   stackCount_ = count;
   // A guard page below each stack turns an overflow into a fault, not a corrupted neighbour.
   for (unsigned i = 0; i < count; ++i)
@@ -153,13 +176,31 @@ void FiberGroup::run(unsigned count, Body body, void *argument) {
       if (fiber.asleepThrough >= epoch_)
         continue;
       ran = true;
+      inFiber_ = true;
       kaji_fiber_switch(&schedulerStackPointer_, fiber.stackPointer);
+      inFiber_ = false;
+      if (abandoned_) {
+        abandoned_ = false;
+        return;
+      }
     }
     // Every release happens when a fiber arrives or returns, so a pass in which none could
     // run leaves nothing that could ever run.
     if (!ran)
       throw std::runtime_error(deadlockMessage());
   }
+}
+
+void FiberGroup::yield() {
+  // It stays ready: the scheduler's pass comes back to it after the others.
+  kaji_fiber_switch(&fibers_[current_].stackPointer, schedulerStackPointer_);
+}
+
+void FiberGroup::abandon() {
+  abandoned_ = true;
+  void *unused;
+  kaji_fiber_switch(&unused, schedulerStackPointer_);
+  __builtin_unreachable();
 }
 
 void FiberGroup::suspend(Fiber &self) {

@@ -26,15 +26,26 @@ public:
 
   // Makes every stack at least `bytes` (rounded up to pages) from the next run() on.
   void growStacks(size_t bytes);
+  // Makes every stack, its guard page included, `slotBytes` (a power of two) from the next
+  // run() on, and aligns it to that: code can tell how much of it is left from an address in it.
+  void useAlignedStacks(size_t slotBytes);
 
   // Returns when every body has returned. Throws std::bad_alloc if stacks cannot be mapped,
   // and std::runtime_error, abandoning the fibers, when none can go on: every fiber that has
   // not returned waits at a barrier that waits for another one of them (some at barrier(),
-  // some at warpBarrier()). The message says how many wait at which kind.
+  // some at warpBarrier()). The message says how many wait at which kind. Returns early when a
+  // body calls abandon().
   void run(unsigned count, Body body, void *argument);
+
+  // Whether the caller runs on one of the fibers (inside run()'s body).
+  bool inFiber() const { return inFiber_; }
 
   // From inside a body only.
 
+  // Lets the other fibers that can run go first, then returns.
+  void yield();
+  // Leaves every fiber where it is, as a deadlock does, and makes run() return at once.
+  [[noreturn]] void abandon();
   // The calling fiber's index.
   unsigned current() const { return current_; }
   // Returns once every fiber that has not returned has called barrier().
@@ -94,6 +105,7 @@ private:
 
   size_t stackBytes_;
   size_t slotBytes_; // a stack and the guard page below it
+  bool alignedSlots_ = false;
   char *stacks_ = nullptr;
   unsigned stackCount_ = 0;
   std::vector<Fiber> fibers_;
@@ -105,6 +117,8 @@ private:
   // Fibers in activeLanes(): spares the common suspend() a look at its warp.
   unsigned inActiveLanes_ = 0;
   uint64_t epoch_ = 0; // kReady < epoch_ during run()
+  bool inFiber_ = false;
+  bool abandoned_ = false;
   Body body_ = nullptr;
   void *argument_ = nullptr;
 };

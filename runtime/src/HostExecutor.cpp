@@ -4,9 +4,12 @@
 #include "ThreadPool.h"
 #include "WarpExchange.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <barrier>
+#include <csetjmp>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -58,7 +61,30 @@ std::string_view exceptionClassOf(std::string_view exception) {
   return exception.substr(0, exception.find(": "));
 }
 
+// Counts fork()s: a child process inherits the thread pool's objects but none of its threads.
+std::atomic<uint64_t> forkGeneration{0};
+
+void countForks() {
+  static const int registered =
+      pthread_atfork(nullptr, nullptr, [] { forkGeneration.fetch_add(1); });
+  (void)registered;
+}
+
 } // namespace
+
+LaunchInterrupted::LaunchInterrupted()
+    : std::runtime_error("the launch was interrupted before every block had run") {}
+
+namespace {
+// Kernels reach these through their address; interruptRequested is also polled between blocks.
+HostRuntimeHooks runtimeHooks;
+} // namespace
+
+void HostExecutor::requestInterrupt() {
+  runtimeHooks.interruptRequested.store(1, std::memory_order_relaxed);
+}
+
+const HostRuntimeHooks *HostExecutor::hooks() { return &runtimeHooks; }
 
 KernelException::KernelException(const std::string &site, std::string_view exception)
     : std::runtime_error(exceptionMessage(exception).empty()
@@ -81,6 +107,8 @@ struct LaunchState {
   Dim3 grid;
   Dim3 block;
   void *const *params = nullptr;
+  uint64_t frameBytes = 0;
+  bool recursive = false;
   uint64_t blockCount = 0;
   // Workers take blocks in chunks: one shared counter bumped per block costs more than a
   // small block's work once two cores contend for its cache line.
@@ -118,6 +146,9 @@ struct LaunchState {
 // the library functions the kernel calls (libm, printf) above it.
 constexpr uint64_t kFiberReserveBytes = 64 * 1024;
 
+// The HostExecutor::Worker whose kernel code runs on this OS thread, for the runtime hooks.
+thread_local void *runningWorker = nullptr;
+
 // What a worker OS thread keeps between launches: its fibers' stacks, their exchange slots
 // and its block's shared memory, and the `executor` the kernel's callbacks receive.
 struct HostExecutor::Worker {
@@ -129,6 +160,9 @@ struct HostExecutor::Worker {
   HostLaunchContext context{};
   // The fiber barrier epoch of the block's last grid sync (FiberGroup::barrierEpoch).
   uint64_t gridEpoch = ~uint64_t(0);
+  // Where escape() goes from kernel code that runs on this thread's own stack.
+  std::jmp_buf escapeTarget;
+  uint64_t cooperativeBlock = 0;
 
   void *sharedMemory(uint64_t bytes) {
     constexpr uint64_t kAlignment = kSharedMemoryAlignment;
@@ -171,6 +205,53 @@ struct HostExecutor::Worker {
     worker.fibers.barrier();
   }
 
+  // Ends the kernel code running now (no frame of it needs destroying) with `failure`, which
+  // the launch throws: the fibers of its block are abandoned, or the thread jumps back to
+  // runEscapably.
+  [[noreturn]] void escape(std::exception_ptr failure) {
+    launch->recordFailure(std::move(failure));
+    if (fibers.inFiber())
+      fibers.abandon();
+    std::longjmp(escapeTarget, 1);
+  }
+
+  // Hooks are called only from kernel code that a worker runs.
+  static Worker &running() {
+    if (!runningWorker)
+      std::abort();
+    return *static_cast<Worker *>(runningWorker);
+  }
+
+  static void stackOverflow(const char *function) {
+    std::exception_ptr failure = std::make_exception_ptr(
+        KernelException(std::string("in function '") + function + "'",
+                        "RecursionError: the recursion went deeper than the " +
+                            std::to_string(kRecursionStackBytes >> 20) +
+                            " MiB of stack a thread has on the cpu target"));
+    running().escape(std::move(failure));
+  }
+
+  static void interrupted() {
+    std::exception_ptr failure = std::make_exception_ptr(LaunchInterrupted());
+    running().escape(std::move(failure));
+  }
+
+  // Runs (this->*body)() so that escape() ends it. ThreadPool jobs must not throw: what it
+  // throws is recorded in the launch.
+  void runEscapably(void (Worker::*body)()) {
+    runningWorker = this;
+    if (setjmp(escapeTarget) == 0) {
+      try {
+        (this->*body)();
+      } catch (...) {
+        launch->recordFailure(std::current_exception());
+      }
+    }
+    runningWorker = nullptr;
+  }
+
+  static void yield(void *executor) { static_cast<Worker *>(executor)->fibers.yield(); }
+
   static void warpBarrier(void *executor, uint32_t mask) {
     static_cast<Worker *>(executor)->fibers.warpBarrier(mask);
   }
@@ -209,14 +290,13 @@ struct HostExecutor::Worker {
     worker.launch->entry(worker.launch->params, &context);
   }
 
-  // Records what it throws in the launch: ThreadPool jobs must not throw.
-  void runBlocks() {
-    try {
-      claimBlocks();
-    } catch (...) {
-      launch->recordFailure(std::current_exception());
-    }
+  // A block of a barrier-free kernel, on a fiber for the stack a recursive kernel needs.
+  static void runBlockOnFiber(void *executor, unsigned) {
+    auto &worker = *static_cast<Worker *>(executor);
+    worker.launch->entry(worker.launch->params, &worker.context);
   }
+
+  void runBlocks() { runEscapably(&Worker::claimBlocks); }
 
   void claimBlocks() {
     LaunchState &state = *launch;
@@ -228,24 +308,31 @@ struct HostExecutor::Worker {
       uint64_t end = std::min(first + state.blocksPerClaim, state.blockCount);
       for (uint64_t linear = first; linear < end && !state.failed.load(std::memory_order_relaxed);
            ++linear) {
+        if (runtimeHooks.interruptRequested.load(std::memory_order_relaxed)) {
+          launch->recordFailure(std::make_exception_ptr(LaunchInterrupted()));
+          return;
+        }
         unflatten(linear, state.grid, context.blockIdx);
-        if (state.threads == HostThreads::LoopInEntry)
-          state.entry(state.params, &context);
-        else
+        if (state.threads != HostThreads::LoopInEntry)
           runFibers(threadsPerBlock);
+        else if (state.recursive)
+          fibers.run(1, &Worker::runBlockOnFiber, this);
+        else
+          state.entry(state.params, &context);
       }
     }
   }
 
   // A cooperative launch's block `linear`, then out of the grid barrier.
   void runCooperativeBlock(uint64_t linear) {
-    try {
-      unflatten(linear, launch->grid, context.blockIdx);
-      runFibers(launch->block.x * launch->block.y * launch->block.z);
-    } catch (...) {
-      launch->recordFailure(std::current_exception());
-    }
+    cooperativeBlock = linear;
+    runEscapably(&Worker::runCooperativeFibers);
     launch->gridBarrier->arrive_and_drop();
+  }
+
+  void runCooperativeFibers() {
+    unflatten(cooperativeBlock, launch->grid, context.blockIdx);
+    runFibers(launch->block.x * launch->block.y * launch->block.z);
   }
 
   void runFibers(unsigned threadsPerBlock) {
@@ -265,6 +352,10 @@ HostExecutor::HostExecutor(unsigned workers) {
     workers = std::max(1u, std::thread::hardware_concurrency());
   for (unsigned i = 0; i < workers; ++i)
     workers_.push_back(std::make_unique<Worker>());
+  countForks();
+  runtimeHooks.interrupted = &Worker::interrupted;
+  runtimeHooks.stackOverflow = &Worker::stackOverflow;
+  poolForkGeneration_ = forkGeneration.load();
   pool_ = std::make_unique<ThreadPool>(workers);
 }
 
@@ -278,7 +369,8 @@ HostExecutor &HostExecutor::shared() {
 unsigned HostExecutor::workerCount() const { return unsigned(workers_.size()); }
 
 void HostExecutor::launch(HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
-                          uint64_t sharedBytes, void *const *params, uint64_t frameBytes) {
+                          uint64_t sharedBytes, void *const *params, uint64_t frameBytes,
+                          bool recursive) {
   if (!entry)
     throw std::invalid_argument("host kernel launch without a kernel entry");
   validateLaunch(grid, block);
@@ -295,26 +387,40 @@ void HostExecutor::launch(HostKernelEntry entry, HostThreads threads, Dim3 grid,
   state.grid = grid;
   state.block = block;
   state.params = params;
+  state.frameBytes = frameBytes;
+  state.recursive = recursive;
   state.blockCount = uint64_t(grid.x) * grid.y * grid.z;
   // About 16 claims per worker keeps the load balanced when blocks take unequal time.
   state.blocksPerClaim = std::max<uint64_t>(1, state.blockCount / (16 * workers_.size()));
-  if (threads == HostThreads::Cooperative) {
-    launchCooperative(state, sharedBytes, frameBytes);
-    return;
-  }
-  for (auto &worker : workers_)
-    prepare(*worker, state, sharedBytes, frameBytes);
-  // A single block has nobody to share it with: waking the pool would cost more than it.
-  if (state.blockCount == 1)
-    workers_.front()->runBlocks();
+  if (threads == HostThreads::Cooperative)
+    launchCooperative(state, sharedBytes);
   else
-    pool_->runOnAll([this](unsigned worker) { workers_[worker]->runBlocks(); });
+    launchBlocks(state, sharedBytes);
+  // A request that came after the last poll is for this launch, which is over.
+  runtimeHooks.interruptRequested.store(0, std::memory_order_relaxed);
   if (state.failed)
     std::rethrow_exception(state.error);
 }
 
-void HostExecutor::prepare(Worker &worker, LaunchState &state, uint64_t sharedBytes,
-                           uint64_t frameBytes) {
+void HostExecutor::launchBlocks(LaunchState &state, uint64_t sharedBytes) {
+  for (auto &worker : workers_)
+    prepare(*worker, state, sharedBytes);
+  // A single block has nobody to share it with: waking the pool would cost more than it.
+  if (state.blockCount == 1) {
+    workers_.front()->runBlocks();
+    return;
+  }
+  if (uint64_t generation = forkGeneration.load(); generation != poolForkGeneration_) {
+    // In a child of fork(): the pool's threads are the parent's. Its object stays allocated,
+    // since destroying it would join threads that do not exist here.
+    (void)pool_.release();
+    pool_ = std::make_unique<ThreadPool>(unsigned(workers_.size()));
+    poolForkGeneration_ = generation;
+  }
+  pool_->runOnAll([this](unsigned worker) { workers_[worker]->runBlocks(); });
+}
+
+void HostExecutor::prepare(Worker &worker, LaunchState &state, uint64_t sharedBytes) {
   worker.launch = &state;
   worker.context = HostLaunchContext{};
   worker.context.blockDim[0] = state.block.x;
@@ -333,14 +439,16 @@ void HostExecutor::prepare(Worker &worker, LaunchState &state, uint64_t sharedBy
   worker.context.warpCollective = &Worker::warpCollective;
   worker.context.blockReduce = &Worker::blockReduce;
   worker.context.gridBarrier = &Worker::gridBarrier;
-  if (state.threads != HostThreads::LoopInEntry) {
+  worker.context.yield = &Worker::yield;
+  if (state.threads != HostThreads::LoopInEntry)
     worker.exchange.reserve(state.block.x * state.block.y * state.block.z);
-    worker.fibers.growStacks(kFiberReserveBytes + frameBytes);
-  }
+  if (state.recursive)
+    worker.fibers.useAlignedStacks(kRecursionStackBytes);
+  else if (state.threads != HostThreads::LoopInEntry)
+    worker.fibers.growStacks(kFiberReserveBytes + state.frameBytes);
 }
 
-void HostExecutor::launchCooperative(LaunchState &state, uint64_t sharedBytes,
-                                     uint64_t frameBytes) {
+void HostExecutor::launchCooperative(LaunchState &state, uint64_t sharedBytes) {
   if (state.blockCount > kMaxCooperativeBlocks)
     throw std::invalid_argument(
         "a cooperative launch (a kernel with a grid sync) runs every block at once; the cpu "
@@ -352,7 +460,7 @@ void HostExecutor::launchCooperative(LaunchState &state, uint64_t sharedBytes,
   std::barrier<> grid(std::ptrdiff_t(state.blockCount));
   state.gridBarrier = &grid;
   for (uint64_t b = 0; b < state.blockCount; ++b)
-    prepare(*cooperativeWorkers_[b], state, sharedBytes, frameBytes);
+    prepare(*cooperativeWorkers_[b], state, sharedBytes);
   std::vector<std::thread> blocks;
   uint64_t started = 1;
   try {
@@ -368,8 +476,6 @@ void HostExecutor::launchCooperative(LaunchState &state, uint64_t sharedBytes,
   cooperativeWorkers_[0]->runCooperativeBlock(0);
   for (std::thread &block : blocks)
     block.join();
-  if (state.failed)
-    std::rethrow_exception(state.error);
 }
 
 } // namespace kaji::runtime

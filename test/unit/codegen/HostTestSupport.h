@@ -68,10 +68,10 @@ inline void launchHost(const HostKernel &kernel, runtime::Dim3 grid, runtime::Di
     throw std::logic_error("kernel '" + kernel.name + "' takes " +
                            std::to_string(kernel.parameterCount) + " parameters, got " +
                            std::to_string(params.size()));
-  runtime::HostExecutor::shared().launch(kernel.entry,
-                                         kernel.usesBarrier ? runtime::HostThreads::Fibers
-                                                            : runtime::HostThreads::LoopInEntry,
-                                         grid, block, kernel.staticSharedBytes, params.data());
+  runtime::HostExecutor::shared().launch(
+      kernel.entry,
+      kernel.usesBarrier ? runtime::HostThreads::Fibers : runtime::HostThreads::LoopInEntry, grid,
+      block, kernel.staticSharedBytes, params.data(), kernel.frameBytes, kernel.recursive);
 }
 
 } // namespace kaji::codegen::test

@@ -25,6 +25,9 @@ struct HostOptions {
   // out of range makes the launch throw runtime::KernelIndexError. Off: indices are used as
   // they are, as on the GPU.
   bool boundsCheck = true;
+  // The executor's hooks (HostKernelABI.h) the code calls: without them the kernel's loops
+  // cannot be interrupted and recursion past its stack faults.
+  const runtime::HostRuntimeHooks *hooks = nullptr;
 };
 
 // A kernel loaded into the process. Copies share the machine code, which stays loaded until
@@ -32,15 +35,20 @@ struct HostOptions {
 struct HostKernel {
   std::string name;
   runtime::HostKernelEntry entry = nullptr;
-  // True if the kernel (or a device function it calls) has a Barrier: entry then runs one
-  // thread and must be called from fibers; otherwise it runs a whole block.
+  // True if the kernel (or a device function it calls) has a Barrier, a warp operation or a
+  // loop in which a thread waits for another (HostSpinLoops.h): entry then runs one thread and
+  // must be called from fibers; otherwise it runs a whole block.
   bool usesBarrier = false;
   // True if it reaches a grid sync: every block must run at once (HostThreads::Cooperative).
   bool usesGridSync = false;
+  // True if a function of the kernel may call itself: its threads then run on stacks of
+  // runtime::kRecursionStackBytes, whose end the code checks for.
+  bool recursive = false;
   // Bytes of the shared arrays the kernel declares; a launch provides at least this much.
   uint64_t staticSharedBytes = 0;
   // Stack that the kernel's own code may use below a call of entry: its frame and those of
-  // the device functions it calls (local arrays included), as LLVM laid them out.
+  // the device functions it calls (local arrays included), as LLVM laid them out; once per
+  // function, so a bound only where the kernel is not `recursive`.
   uint64_t frameBytes = 0;
   // Number of entries `params` must hold: the flattened parameters (see Codegen.h).
   unsigned parameterCount = 0;

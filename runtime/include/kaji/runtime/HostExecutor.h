@@ -42,6 +42,13 @@ private:
   std::string exceptionClass_;
 };
 
+// The launch was stopped by HostExecutor::requestInterrupt() (Ctrl-C) before it was done: the
+// blocks that had not finished did not all run.
+class LaunchInterrupted : public std::runtime_error {
+public:
+  LaunchInterrupted();
+};
+
 // How a host kernel's entry covers the threads of a block (HostKernel::usesBarrier).
 enum class HostThreads {
   LoopInEntry, // one entry call per block: barrier-free kernels
@@ -75,9 +82,20 @@ public:
   // Launches from several threads run one after another. `frameBytes` is the stack the kernel's
   // code uses per thread (HostKernel::frameBytes); over kMaxFrameBytes is std::invalid_argument
   // before anything runs. HostThreads::Cooperative over kMaxCooperativeBlocks blocks is
-  // std::invalid_argument too.
+  // std::invalid_argument too. A `recursive` kernel (HostKernel::recursive) runs every thread
+  // on a stack of kRecursionStackBytes (HostKernelABI.h); recursing past it is a
+  // KernelException of class RecursionError. requestInterrupt() during the launch makes it
+  // throw LaunchInterrupted.
+  // Works in a child process after fork().
   void launch(HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
-              uint64_t sharedBytes, void *const *params, uint64_t frameBytes = 0);
+              uint64_t sharedBytes, void *const *params, uint64_t frameBytes = 0,
+              bool recursive = false);
+
+  // Stops the launch running now, if any, at its next loop iteration, function call that may
+  // recurse or block: async-signal-safe, so a SIGINT handler may call it.
+  static void requestInterrupt();
+  // What kernels call into (codegen's HostOptions::hooks).
+  static const HostRuntimeHooks *hooks();
 
   // What a CUDA thread may have in local memory (512 KiB): a kernel that fits on the GPU fits
   // here.
@@ -89,13 +107,17 @@ public:
 
 private:
   struct Worker;
-  void prepare(Worker &worker, LaunchState &state, uint64_t sharedBytes, uint64_t frameBytes);
-  void launchCooperative(LaunchState &state, uint64_t sharedBytes, uint64_t frameBytes);
+  void prepare(Worker &worker, LaunchState &state, uint64_t sharedBytes);
+  void launchCooperative(LaunchState &state, uint64_t sharedBytes);
+  void launchBlocks(LaunchState &state, uint64_t sharedBytes);
 
   std::vector<std::unique_ptr<Worker>> workers_;
   // A cooperative launch's blocks, one each, kept for the next one.
   std::vector<std::unique_ptr<Worker>> cooperativeWorkers_;
   std::unique_ptr<ThreadPool> pool_;
+  // The fork generation (see HostExecutor.cpp) pool_'s threads were started in: a child
+  // process has none of them.
+  uint64_t poolForkGeneration_ = 0;
   std::mutex launchLock_;
 };
 

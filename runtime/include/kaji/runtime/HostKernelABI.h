@@ -4,6 +4,7 @@
 // drift apart.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace kaji::runtime {
@@ -50,7 +51,33 @@ struct HostLaunchContext {
   // The kernel raised an exception (`raise`, a failing `assert`): `site` as indexError's,
   // `exception` "Class" or "Class: message" (kaji IR's raise). Returns; the thread then ends.
   void (*raiseException)(void *executor, const char *site, const char *exception);
+  // Lets the block's other threads run before the caller goes on: called in loops where a
+  // thread waits for another (kernels that call it run one fiber per thread).
+  void (*yield)(void *executor);
 };
+
+// What the executor offers kernels beside HostLaunchContext, at an address compiled into them
+// (codegen's HostOptions::hooks; the executor's are HostExecutor::hooks()): functions whose
+// parameters the optimiser has pared down to what they use can still reach it.
+struct HostRuntimeHooks {
+  // Nonzero stops the launch (Ctrl-C): kernels load it at the header of every loop and at the
+  // entry of every function that may call itself, then call interrupted(), which does not
+  // return.
+  std::atomic<uint32_t> interruptRequested{0};
+  void (*interrupted)() = nullptr;
+  // A function that may call itself found too little stack left (see kRecursionStackBytes);
+  // `function` names it. Does not return.
+  void (*stackOverflow)(const char *function) = nullptr;
+};
+
+// Each thread of a kernel that may recurse runs on a stack of kRecursionStackBytes (its guard
+// page included) aligned to that size, so that a function finds how much is left from its
+// frame address alone: it calls HostRuntimeHooks::stackOverflow when that is below
+// kRecursionStackReserveBytes, what the guard page, the frames of the functions that do not
+// recurse (at most 512 KiB, HostExecutor::kMaxFrameBytes) and the C library functions a kernel
+// calls (printf, libm) need.
+inline constexpr uint64_t kRecursionStackBytes = uint64_t(8) << 20;
+inline constexpr uint64_t kRecursionStackReserveBytes = uint64_t(640) << 10;
 
 // The alignment of HostLaunchContext::sharedMemory: what the largest alignment= a shared
 // array may ask for needs.
