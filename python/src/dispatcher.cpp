@@ -95,15 +95,23 @@ void appendStructure(std::vector<uint32_t> &key, const frontend::ParameterStruct
     appendStructure(key, element);
 }
 
+// How deep tuple arguments may nest: far beyond what programs pass, and shallow enough for the
+// recursion of reading, keying and compiling them.
+constexpr unsigned kMaxTupleNesting = 64;
+
 // Reads one parameter's argument, a tuple taken apart into its leaves (recursively).
 void readParameter(py::handle object, std::vector<Argument> &arguments,
                    frontend::ParameterStructure &structure, const std::string &kernel, size_t index,
                    const std::string &parameter, ArgumentTarget target,
-                   KnownArrayReader &knownArrays) {
+                   KnownArrayReader &knownArrays, unsigned depth = 0) {
   if (!PyTuple_Check(object.ptr())) {
     readArgument(object, arguments.emplace_back(), kernel, index, parameter, target, knownArrays);
     return;
   }
+  if (depth == kMaxTupleNesting)
+    throw py::type_error("argument '" + parameter + "' of kernel '" + kernel +
+                         "' nests tuples more than " + std::to_string(kMaxTupleNesting) +
+                         " deep; a kernel argument may nest at most that many");
   structure.tuple = true;
   py::handle type = py::handle(reinterpret_cast<PyObject *>(Py_TYPE(object.ptr())));
   if (py::hasattr(type, "_fields")) {
@@ -113,7 +121,7 @@ void readParameter(py::handle object, std::vector<Argument> &arguments,
   }
   for (py::handle element : py::reinterpret_borrow<py::tuple>(object))
     readParameter(element, arguments, structure.elements.emplace_back(), kernel, index, parameter,
-                  target, knownArrays);
+                  target, knownArrays, depth + 1);
 }
 
 // Whether an eagerly compiled parameter of type `param` takes an argument of type `arg`:

@@ -220,3 +220,28 @@ def test_device_memory_without_gpu_raises_cuda_unavailable(monkeypatch):
     monkeypatch.setenv("KAJI_TARGET", "cuda")
     with pytest.raises(kaji.CudaUnavailable):
         kaji.to_device(np.zeros(3))
+
+
+def nested(levels):
+    value = 1
+    for _ in range(levels):
+        value = (value,)
+    return value
+
+
+@kaji.jit(target="cpu")
+def first_leaf(out, t):
+    out[0] = 1
+
+
+def test_tuple_arguments_nest_64_deep():
+    out = np.zeros(1)
+    first_leaf[1, 1](out, nested(64))
+    assert out[0] == 1
+
+
+@pytest.mark.parametrize("levels", [65, 30_000])
+def test_tuple_arguments_nested_deeper_are_a_type_error_naming_the_argument(levels):
+    with pytest.raises(TypeError, match="argument 't' of kernel 'first_leaf' nests tuples more "
+                                        "than 64 deep"):
+        first_leaf[1, 1](np.zeros(1), nested(levels))
