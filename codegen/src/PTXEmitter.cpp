@@ -1,6 +1,8 @@
 // The public entry points of Codegen.h: lower, link, optimise and print for NVPTX.
 #include "kaji/codegen/Codegen.h"
 
+#include "BFloat16WithoutFlushToZero.h"
+
 #include "LLVMLowering.h"
 #include "LargeStack.h"
 #include "NVPTXTarget.h"
@@ -86,6 +88,7 @@ std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
   if (options.optLevel > 0)
     optimizeModule(*lowered, shared.machine, options.optLevel, PipelineExtras::GPULoopUnrolling);
   rewriteSignedBoolToFloat(*lowered);
+  keepBFloat16OffFlushToZero(*lowered);
   measured.optimizeMs = stopwatch.lap();
 
   llvm::SmallString<0> ptx;

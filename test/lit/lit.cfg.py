@@ -16,11 +16,14 @@ config.substitutions.append(("%kaji-opt", os.path.join(config.kaji_tools_dir, "k
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%not", config.not_tool))
 
-# Every PTX a test produces is assembled for sm_90 where ptxas exists.
+# Every PTX a test produces is assembled for sm_90 where ptxas exists; %ptxas-for takes the
+# architecture (--gpu-name sm_80) from the test.
 if config.ptxas and not config.ptxas.endswith("-NOTFOUND"):
+    config.substitutions.append(("%ptxas-for", config.ptxas + " -o /dev/null"))
     config.substitutions.append(("%ptxas", config.ptxas + " --gpu-name sm_90 -o /dev/null"))
     config.available_features.add("ptxas")
 else:
+    config.substitutions.append(("%ptxas-for", "true"))
     config.substitutions.append(("%ptxas", "true"))
 
 # The nvrtc backend's tests (test/lit/cuda) need NVRTC where kaji-compile looks for it.
