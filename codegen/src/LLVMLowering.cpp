@@ -133,8 +133,9 @@ uint64_t arrayAlignment(uint64_t requested, const ir::Type &array) {
 
 class ModuleLowering;
 
-// The atomicrmw operation of kaji's atomic `name` on `kind` elements. Float max and min treat
-// NaN as a missing value, as Numba's do.
+// The atomicrmw operation of kaji's atomic `name` on `kind` elements. nanmax and nanmin treat
+// NaN as a missing value, as atomicrmw's fmax and fmin do; float max and min are not atomicrmw's
+// (lowerFloatMaxMin).
 std::optional<llvm::AtomicRMWInst::BinOp> atomicOperation(const std::string &name,
                                                           ScalarKind kind) {
   using RMW = llvm::AtomicRMWInst;
@@ -143,10 +144,14 @@ std::optional<llvm::AtomicRMWInst::BinOp> atomicOperation(const std::string &nam
     return isFloat ? RMW::FAdd : RMW::Add;
   if (name == "sub")
     return RMW::Sub;
-  if (name == "max")
-    return isFloat ? RMW::FMax : isSigned ? RMW::Max : RMW::UMax;
-  if (name == "min")
-    return isFloat ? RMW::FMin : isSigned ? RMW::Min : RMW::UMin;
+  if (name == "nanmax")
+    return RMW::FMax;
+  if (name == "nanmin")
+    return RMW::FMin;
+  if (name == "max" && !isFloat)
+    return isSigned ? RMW::Max : RMW::UMax;
+  if (name == "min" && !isFloat)
+    return isSigned ? RMW::Min : RMW::UMin;
   if (name == "exch")
     return RMW::Xchg;
   if (name == "and")
@@ -189,6 +194,7 @@ private:
   // is its size in elements.
   void lowerDynamicSharedArray(const ir::Operation &op);
   llvm::Value *lowerAtomic(const ir::Operation &op);
+  llvm::Value *lowerFloatMaxMin(llvm::Value *address, llvm::Value *value, bool max);
   llvm::Value *lowerArrayIndex(const ir::Operation &op);
   void lowerArrayView(const ir::Operation &op);
   void lowerArrayAt(const ir::Operation &op);
@@ -1175,6 +1181,51 @@ void FunctionLowering::lowerField(const ir::Operation &op) {
   arrays_[op.result()] = applyLayout(std::move(view), op.resultType(), context_);
 }
 
+// Numba's float atomic max and min: a NaN value changes nothing, and neither does anything
+// once the element is a NaN (nanmax and nanmin replace it). A compare-and-swap loop on the
+// bits that stops as soon as the element is not below (above) the value: returns the element
+// as it was before.
+llvm::Value *FunctionLowering::lowerFloatMaxMin(llvm::Value *address, llvm::Value *value,
+                                                bool max) {
+  constexpr auto kOrdering = llvm::AtomicOrdering::Monotonic;
+  llvm::Type *floatType = value->getType();
+  llvm::Type *bitsType = builder_.getIntNTy(floatType->getPrimitiveSizeInBits());
+  llvm::Align alignment(floatType->getPrimitiveSizeInBits() / 8);
+  llvm::Function *function = builder_.GetInsertBlock()->getParent();
+  llvm::LLVMContext &context = function->getContext();
+  auto *compare = llvm::BasicBlock::Create(context, "atomic.compare", function);
+  auto *swap = llvm::BasicBlock::Create(context, "atomic.swap", function);
+  auto *done = llvm::BasicBlock::Create(context, "atomic.done", function);
+
+  llvm::LoadInst *first = builder_.CreateAlignedLoad(bitsType, address, alignment, "atomic.first");
+  first->setAtomic(kOrdering);
+  llvm::BasicBlock *entry = builder_.GetInsertBlock();
+  builder_.CreateCondBr(builder_.CreateFCmpUNO(value, value), done, compare);
+
+  builder_.SetInsertPoint(compare);
+  llvm::PHINode *seen = builder_.CreatePHI(bitsType, 2, "atomic.seen");
+  seen->addIncoming(first, entry);
+  llvm::Value *seenValue = builder_.CreateBitCast(seen, floatType);
+  // Ordered comparisons: false for a NaN element, which then stays.
+  llvm::Value *improves =
+      max ? builder_.CreateFCmpOLT(seenValue, value) : builder_.CreateFCmpOGT(seenValue, value);
+  builder_.CreateCondBr(improves, swap, done);
+
+  builder_.SetInsertPoint(swap);
+  llvm::Value *exchanged = builder_.CreateAtomicCmpXchg(
+      address, seen, builder_.CreateBitCast(value, bitsType), alignment, kOrdering, kOrdering);
+  llvm::Value *current = builder_.CreateExtractValue(exchanged, 0);
+  seen->addIncoming(current, swap);
+  builder_.CreateCondBr(builder_.CreateExtractValue(exchanged, 1), done, compare);
+
+  builder_.SetInsertPoint(done);
+  llvm::PHINode *before = builder_.CreatePHI(bitsType, 3, "atomic.before");
+  before->addIncoming(first, entry);
+  before->addIncoming(seen, compare);
+  before->addIncoming(seen, swap);
+  return builder_.CreateBitCast(before, floatType);
+}
+
 llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {
   using RMW = llvm::AtomicRMWInst;
   ScalarKind kind = op.operand(0)->type().scalarKind();
@@ -1191,6 +1242,8 @@ llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {
   if (name == "sub" && ir::isFloat(kind)) // GPUs add floats atomically but cannot subtract
     return builder_.CreateAtomicRMW(RMW::FAdd, elementAddress(op, 0, 2), builder_.CreateFNeg(value),
                                     alignment, kOrdering);
+  if ((name == "max" || name == "min") && ir::isFloat(kind))
+    return lowerFloatMaxMin(elementAddress(op, 0, 2), value, name == "max");
   std::optional<RMW::BinOp> operation = atomicOperation(name, kind);
   if (!operation)
     throw CompileError(op.location(), "unknown atomic operation '" + name + "'");

@@ -45,11 +45,12 @@ std::optional<unsigned> architectureNumber(std::string_view arch) {
   return number;
 }
 
-// Numba's names for the atomic operations, to the IR's.
-std::string atomicKind(const std::string &operation) {
+// Numba's names for the atomic operations on `element`s, to the IR's. Integers have no NaN:
+// their nanmax is max.
+std::string atomicKind(const std::string &operation, ScalarKind element) {
   if (operation == "and_" || operation == "or_")
     return operation.substr(0, operation.size() - 1);
-  if (operation == "nanmax" || operation == "nanmin")
+  if ((operation == "nanmax" || operation == "nanmin") && !ir::isFloat(element))
     return operation.substr(3);
   return operation;
 }
@@ -257,7 +258,7 @@ Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<
     throw ir::CompileError(expr.args[0]->loc, display + " works on arrays of numbers, not on '" +
                                                   describe(array) + "'");
   ScalarKind element = array.type().scalarKind();
-  std::string kind = cas ? "cas" : atomicKind(operation);
+  std::string kind = cas ? "cas" : atomicKind(operation, element);
   bool bitwise = kind == "and" || kind == "or" || kind == "xor";
   bool wrapping = kind == "inc" || kind == "dec";
   unsigned bits = element == ScalarKind::Bool ? 1 : ir::bitWidth(element);

@@ -499,8 +499,11 @@ private:
           kind == "add" || kind == "sub" || kind == "max" || kind == "min" || kind == "exch";
       bool bitwise = kind == "and" || kind == "or" || kind == "xor";
       bool wrapping = kind == "inc" || kind == "dec";
-      if (!arithmetic && !bitwise && !wrapping)
+      bool ignoresNaN = kind == "nanmax" || kind == "nanmin";
+      if (!arithmetic && !bitwise && !wrapping && !ignoresNaN)
         fail(op, "unknown atomic operation '" + kind + "'");
+      if (ignoresNaN && !isFloat(element.scalarKind()))
+        fail(op, "'" + kind + "' needs float elements, not " + element.str());
       if (bitwise && !element.isInteger())
         fail(op, "'" + kind + "' needs integer elements, not " + element.str());
       if (wrapping && (!element.isInteger() || isSigned(element.scalarKind())))

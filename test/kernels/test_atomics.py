@@ -10,16 +10,19 @@ INTS = [np.int32, np.uint32, np.int64, np.uint64]
 NUMBERS = INTS + [np.float32, np.float64]
 
 
-def atomic_max(out, x):
-    i = kaji.grid(1)
-    if i < x.size:
-        kaji.atomic.max(out, 0, x[i])
+def into_first(operation):
+    """A kernel that applies the atomic `operation` with every element of x to out[0]."""
+    def kernel(out, x):
+        i = kaji.grid(1)
+        if i < x.size:
+            operation(out, 0, x[i])
+    return kernel
 
 
-def atomic_min(out, x):
-    i = kaji.grid(1)
-    if i < x.size:
-        kaji.atomic.min(out, 0, x[i])
+atomic_max = into_first(cuda.atomic.max)
+atomic_min = into_first(cuda.atomic.min)
+atomic_nanmax = into_first(cuda.atomic.nanmax)
+atomic_nanmin = into_first(cuda.atomic.nanmin)
 
 
 def atomic_sub(out, x):
@@ -32,24 +35,71 @@ def launch(jit, kernel, n, *args):
     jit(kernel)[(n + 127) // 128, 128](*args)
 
 
+# On integers nanmax and nanmin are max and min.
 @pytest.mark.parametrize("dtype", NUMBERS)
-def test_max_and_min(jit, dtype):
+@pytest.mark.parametrize("largest, smallest", [(atomic_max, atomic_min),
+                                               (atomic_nanmax, atomic_nanmin)])
+def test_max_and_min(jit, dtype, largest, smallest):
     x = (np.random.default_rng(1).uniform(-1000, 1000, 5000)).astype(dtype)
     high = np.array([x[0]], dtype=dtype)
     low = np.array([x[0]], dtype=dtype)
-    launch(jit, atomic_max, x.size, high, x)
-    launch(jit, atomic_min, x.size, low, x)
+    launch(jit, largest, x.size, high, x)
+    launch(jit, smallest, x.size, low, x)
     assert high[0] == x.max() and low[0] == x.min()
 
 
+def numba_max_rule(element, value, larger):
+    """Numba's float atomic max (larger) or min: a NaN on either side changes nothing."""
+    if np.isnan(element) or np.isnan(value):
+        return element
+    return max(element, value) if larger else min(element, value)
+
+
+def nan_ignoring_rule(element, value, larger):
+    """nanmax and nanmin: NaN is a missing value on either side, as fmax."""
+    pick = np.fmax if larger else np.fmin
+    return pick(element, value)
+
+
+FLOAT_NAN_CASES = [
+    ([1.0, np.nan, 7.0, -3.0, np.nan], np.nan),
+    ([1.0, np.nan, 7.0, -3.0, np.nan], 2.0),
+    ([np.nan, np.nan], 2.0),
+    ([np.nan, np.nan], np.nan),
+    ([44.0, -44.0], np.nan),
+]
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_float_max_and_min_treat_nan_as_missing(jit, dtype):
-    x = np.array([1.0, np.nan, 7.0, -3.0, np.nan], dtype=dtype)
-    high = np.array([np.nan], dtype=dtype)
-    low = np.array([np.nan], dtype=dtype)
-    launch(jit, atomic_max, x.size, high, x)
-    launch(jit, atomic_min, x.size, low, x)
-    assert high[0] == 7.0 and low[0] == -3.0
+@pytest.mark.parametrize("values, stored", FLOAT_NAN_CASES)
+@pytest.mark.parametrize("kernel, rule, larger", [
+    (atomic_max, numba_max_rule, True), (atomic_min, numba_max_rule, False),
+    (atomic_nanmax, nan_ignoring_rule, True), (atomic_nanmin, nan_ignoring_rule, False)])
+def test_float_max_and_min_follow_numbas_nan_rules(jit, dtype, values, stored, kernel, rule,
+                                                   larger):
+    x = np.array(values, dtype=dtype)
+    out = np.array([stored], dtype=dtype)
+    expected = dtype(stored)
+    for value in x:  # each rule gives one result whatever the order the threads take
+        expected = rule(expected, value, larger)
+    launch(jit, kernel, x.size, out, x)
+    np.testing.assert_array_equal(out, [expected])
+
+
+def atomic_max_returns(out, old, x):
+    i = kaji.grid(1)
+    if i < x.size:
+        old[i] = cuda.atomic.max(out, i, x[i])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_max_returns_the_element_before(jit, dtype):
+    x = np.array([5.0, 1.0, np.nan, 3.0], dtype=dtype)
+    out = np.array([2.0, 2.0, 2.0, np.nan], dtype=dtype)
+    old = np.zeros(4, dtype=dtype)
+    launch(jit, atomic_max_returns, x.size, out, old, x)
+    np.testing.assert_array_equal(old, [2.0, 2.0, 2.0, np.nan])
+    np.testing.assert_array_equal(out, [5.0, 2.0, 2.0, np.nan])
 
 
 @pytest.mark.parametrize("dtype", NUMBERS)

@@ -1054,8 +1054,8 @@ std::string FunctionEmitter::atomic(const ir::Operation &op) {
     return "kaji::atomic_cas(" + element(op, 0, 3) + ", " + name(op.operand(1), op) + ", " +
            name(op.operand(2), op) + ")";
   const std::string &kindName = op.attrAs<std::string>();
-  static const char *const kKinds[] = {"add", "sub", "max", "min", "exch",
-                                       "and", "or",  "xor", "inc", "dec"};
+  static const char *const kKinds[] = {"add",  "sub", "max", "min", "nanmax", "nanmin",
+                                       "exch", "and", "or",  "xor", "inc",    "dec"};
   bool known = false;
   for (const char *k : kKinds)
     known |= kindName == k;

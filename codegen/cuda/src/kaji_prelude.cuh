@@ -387,7 +387,7 @@ __device__ __forceinline__ T *checked_element(const array<T, N> &a, const index_
 
 // Atomics, relaxed as CUDA's are, returning the old value. Signed 64-bit integers and
 // doubles go through the unsigned 64-bit instructions where CUDA has no overload; float max
-// and min (NaN treated as missing, as fmaxf) and 64-bit inc/dec are compare-and-swap loops.
+// and min and 64-bit inc/dec are compare-and-swap loops.
 template <class T> struct atomic_word {
   typedef typename conditional<sizeof(T) == 4, u32, u64>::type type;
 };
@@ -498,17 +498,31 @@ __device__ __forceinline__ i64 atomic_or(i64 *p, i64 v) {
 __device__ __forceinline__ i64 atomic_xor(i64 *p, i64 v) {
   return i64(atomic_xor(reinterpret_cast<u64 *>(p), u64(v)));
 }
-__device__ __forceinline__ f32 atomic_max(f32 *p, f32 v) {
+// nanmax and nanmin treat NaN as missing, as fmax does; max and min (Numba's) also leave an
+// element that is NaN as it is.
+__device__ __forceinline__ f32 atomic_nanmax(f32 *p, f32 v) {
   return atomic_update(p, [v](f32 old) { return fmaxf(old, v); });
 }
-__device__ __forceinline__ f64 atomic_max(f64 *p, f64 v) {
+__device__ __forceinline__ f64 atomic_nanmax(f64 *p, f64 v) {
   return atomic_update(p, [v](f64 old) { return ::fmax(old, v); });
 }
-__device__ __forceinline__ f32 atomic_min(f32 *p, f32 v) {
+__device__ __forceinline__ f32 atomic_nanmin(f32 *p, f32 v) {
   return atomic_update(p, [v](f32 old) { return fminf(old, v); });
 }
-__device__ __forceinline__ f64 atomic_min(f64 *p, f64 v) {
+__device__ __forceinline__ f64 atomic_nanmin(f64 *p, f64 v) {
   return atomic_update(p, [v](f64 old) { return ::fmin(old, v); });
+}
+__device__ __forceinline__ f32 atomic_max(f32 *p, f32 v) {
+  return atomic_update(p, [v](f32 old) { return old != old ? old : fmaxf(old, v); });
+}
+__device__ __forceinline__ f64 atomic_max(f64 *p, f64 v) {
+  return atomic_update(p, [v](f64 old) { return old != old ? old : ::fmax(old, v); });
+}
+__device__ __forceinline__ f32 atomic_min(f32 *p, f32 v) {
+  return atomic_update(p, [v](f32 old) { return old != old ? old : fminf(old, v); });
+}
+__device__ __forceinline__ f64 atomic_min(f64 *p, f64 v) {
+  return atomic_update(p, [v](f64 old) { return old != old ? old : ::fmin(old, v); });
 }
 // inc: old >= v ? 0 : old + 1; dec: old == 0 || old > v ? v : old - 1.
 __device__ __forceinline__ u32 atomic_inc(u32 *p, u32 v) { return atomicInc(p, v); }
