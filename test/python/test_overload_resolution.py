@@ -1,0 +1,57 @@
+"""A kernel compiled eagerly for several signatures runs the one that fits a launch's
+arguments best, ranked as Numba ranks overloads: an exact match before promotions (float32 to
+float64), promotions before safe conversions (int32 to float64), safe conversions before unsafe
+ones (float64 to float32); of equally good ones, the first declared."""
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda
+
+
+def store_argument(out, value):
+    out[0] = value
+
+
+def overloads(*scalar_types):
+    return cuda.jit([f"void(float64[::1], {name})" for name in scalar_types],
+                    target="cpu")(store_argument)
+
+
+def stored(kernel, value):
+    out = np.zeros(1)
+    kernel[1, 1](out, value)
+    return out[0]
+
+
+# float64(float32(0.1)) is not 0.1: which overload ran shows in the stored value.
+FLOAT32_TENTH = float(np.float32(0.1))
+
+
+@pytest.mark.parametrize("declared", [("float32", "float64"), ("float64", "float32")])
+def test_a_python_float_runs_the_float64_overload(declared):
+    assert stored(overloads(*declared), 0.1) == 0.1
+
+
+@pytest.mark.parametrize("declared", [("float32", "float64"), ("float64", "float32")])
+def test_a_float32_runs_the_float32_overload(declared):
+    assert stored(overloads(*declared), np.float32(0.1)) == FLOAT32_TENTH
+
+
+def test_a_promotion_comes_before_an_unsafe_conversion():
+    kernel = overloads("float16", "float64")
+    assert stored(kernel, np.float32(0.1)) == FLOAT32_TENTH
+
+
+def test_a_safe_conversion_comes_before_an_unsafe_one():
+    # int32 to float32 may round; to float64 it keeps the value.
+    assert stored(overloads("float32", "float64"), np.int32(2**24 + 1)) == 2**24 + 1
+
+
+def test_integer_overloads_by_width_and_signedness():
+    kernel = overloads("uint8", "int16", "int64")
+    assert stored(kernel, np.uint8(200)) == 200
+    assert stored(kernel, np.int8(-5)) == -5  # int8 promotes to int16
+    assert stored(kernel, np.uint16(60000)) == 60000  # int64 keeps it, int16 would not
+
