@@ -21,10 +21,28 @@ std::string elementSpelling(const RecordField &f) {
   return s + "]";
 }
 
-std::string spell(const std::vector<RecordField> &fields, int64_t size, int64_t alignment) {
+// A title in double quotes, with `"` and `\` escaped by a backslash.
+std::string quoted(std::string_view text) {
+  std::string s = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      s += '\\';
+    s += c;
+  }
+  return s + '"';
+}
+
+std::string spell(const std::vector<RecordField> &fields, int64_t size, int64_t alignment,
+                  bool alignedStruct) {
   std::string s = "record<" + std::to_string(size) + ", align " + std::to_string(alignment);
-  for (const RecordField &f : fields)
-    s += ", " + f.name + ": " + elementSpelling(f) + " at " + std::to_string(f.offset);
+  if (alignedStruct)
+    s += ", aligned";
+  for (const RecordField &f : fields) {
+    s += ", " + f.name;
+    if (!f.title.empty())
+      s += " title " + quoted(f.title);
+    s += ": " + elementSpelling(f) + " at " + std::to_string(f.offset);
+  }
   return s + ">";
 }
 
@@ -51,6 +69,20 @@ struct Cursor {
     text.remove_prefix(size_t(end - text.data()));
     return true;
   }
+  // A double-quoted string as quoted() spells it.
+  bool quotedText(std::string &out) {
+    if (!literal("\""))
+      return false;
+    while (!text.empty() && text.front() != '"') {
+      if (text.front() == '\\')
+        text.remove_prefix(1);
+      if (text.empty())
+        return false;
+      out += text.front();
+      text.remove_prefix(1);
+    }
+    return literal("\"");
+  }
   std::string_view word() {
     blanks();
     size_t n = 0;
@@ -64,7 +96,11 @@ struct Cursor {
 
 bool parseField(Cursor &in, RecordField &f) {
   f.name = std::string(in.word());
-  if (f.name.empty() || !in.literal(":"))
+  if (f.name.empty())
+    return false;
+  if (in.literal("title") && (!in.quotedText(f.title) || f.title.empty()))
+    return false;
+  if (!in.literal(":"))
     return false;
   in.blanks();
   if (in.text.starts_with("record<")) {
@@ -119,32 +155,33 @@ int64_t RecordField::elementAlignment() const {
 }
 
 RecordType::RecordType(std::vector<RecordField> fields, int64_t size, int64_t alignment,
-                       std::string spelling)
-    : fields_(std::move(fields)), size_(size), alignment_(alignment),
+                       bool alignedStruct, std::string spelling)
+    : fields_(std::move(fields)), size_(size), alignment_(alignment), alignedStruct_(alignedStruct),
       spelling_(std::move(spelling)) {}
 
-const RecordType *RecordType::get(std::vector<RecordField> fields, int64_t size,
-                                  int64_t alignment) {
+const RecordType *RecordType::get(std::vector<RecordField> fields, int64_t size, int64_t alignment,
+                                  bool alignedStruct) {
   // Never freed: types hold bare pointers and are copied freely across threads.
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<RecordType>, std::less<>> interned;
-  std::string spelling = spell(fields, size, alignment);
+  std::string spelling = spell(fields, size, alignment, alignedStruct);
   std::lock_guard lock(mutex);
   auto it = interned.find(spelling);
   if (it == interned.end())
     it = interned
-             .emplace(spelling,
-                      std::make_unique<RecordType>(std::move(fields), size, alignment, spelling))
+             .emplace(spelling, std::make_unique<RecordType>(std::move(fields), size, alignment,
+                                                             alignedStruct, spelling))
              .first;
   return it->second.get();
 }
 
-const RecordType *RecordType::laidOut(std::vector<RecordField> fields, int64_t size) {
+const RecordType *RecordType::laidOut(std::vector<RecordField> fields, int64_t size,
+                                      bool alignedStruct) {
   int64_t widest = 1;
   for (const RecordField &f : fields)
     widest = std::max(widest, f.elementAlignment());
   int64_t sizeAlignment = size > 0 ? size & -size : widest;
-  return get(std::move(fields), size, std::min(widest, sizeAlignment));
+  return get(std::move(fields), size, std::min(widest, sizeAlignment), alignedStruct);
 }
 
 const RecordField *RecordType::field(std::string_view name) const {
@@ -185,13 +222,25 @@ const RecordType *parseRecordType(std::string_view &text) {
   if (!in.literal("record<") || !in.number(size) || !in.literal(",") || !in.literal("align") ||
       !in.number(alignment))
     return nullptr;
+  bool alignedStruct = false;
   std::vector<RecordField> fields;
-  while (in.literal(","))
+  while (in.literal(",")) {
+    // The flag, not a field whose name starts with it: no ':' follows.
+    std::string_view beforeFlag = text;
+    if (fields.empty() && !alignedStruct && in.literal("aligned")) {
+      in.blanks();
+      if (text.starts_with(",") || text.starts_with(">")) {
+        alignedStruct = true;
+        continue;
+      }
+      text = beforeFlag;
+    }
     if (!parseField(in, fields.emplace_back()))
       return nullptr;
+  }
   if (!in.literal(">"))
     return nullptr;
-  return RecordType::get(std::move(fields), size, alignment);
+  return RecordType::get(std::move(fields), size, alignment, alignedStruct);
 }
 
 Type viewTypeOf(const Type &array, unsigned ndim, Layout layout) {

@@ -23,6 +23,13 @@ const ir::RecordType *recordFromDtype(const py::dtype &dtype) {
     py::tuple entry = described[name];
     py::dtype type = py::reinterpret_borrow<py::dtype>(entry[0]);
     f.offset = entry[1].cast<int64_t>();
+    if (entry.size() > 2) {
+      if (!py::isinstance<py::str>(entry[2]))
+        throw py::type_error("record field '" + f.name + "' has the title " +
+                             py::repr(entry[2]).cast<std::string>() +
+                             ", which is not a str; kernels take str titles only");
+      f.title = py::str(entry[2]);
+    }
     py::dtype base = type.attr("base");
     for (py::handle extent : type.attr("shape"))
       f.shape.push_back(extent.cast<int64_t>());
@@ -31,16 +38,20 @@ const ir::RecordType *recordFromDtype(const py::dtype &dtype) {
     else
       f.scalar = scalarKindFromDtype(base);
   }
-  const ir::RecordType *record = ir::RecordType::laidOut(std::move(fields), dtype.itemsize());
+  const ir::RecordType *record = ir::RecordType::laidOut(
+      std::move(fields), dtype.itemsize(), dtype.attr("isalignedstruct").cast<bool>());
   if (std::string problem = record->problem(); !problem.empty())
     throw py::type_error("dtype " + py::str(dtype).cast<std::string>() + ": " + problem);
   return record;
 }
 
 py::dtype dtypeOfRecord(const ir::RecordType &record) {
-  py::list names, formats, offsets;
+  py::list names, formats, offsets, titles;
+  bool titled = false;
   for (const ir::RecordField &f : record.fields()) {
     names.append(f.name);
+    titles.append(f.title.empty() ? py::none() : py::object(py::str(f.title)));
+    titled |= !f.title.empty();
     py::object element = f.record ? py::object(dtypeOfRecord(*f.record)) : numpyDtype(f.scalar);
     formats.append(f.shape.empty()
                        ? element
@@ -52,7 +63,11 @@ py::dtype dtypeOfRecord(const ir::RecordType &record) {
   spec["formats"] = formats;
   spec["offsets"] = offsets;
   spec["itemsize"] = record.size();
-  return py::dtype::from_args(spec);
+  if (titled)
+    spec["titles"] = titles;
+  // align=True checks the offsets against the fields' alignments and marks the dtype.
+  return py::module_::import("numpy").attr("dtype")(spec,
+                                                    py::arg("align") = record.alignedStruct());
 }
 
 } // namespace kaji::python

@@ -34,6 +34,31 @@ TEST(RecordType, SpellingRoundTrips) {
   EXPECT_EQ(parseIRType("array<record<8, align 4, x: f32 at 0>>"), std::nullopt);
 }
 
+TEST(RecordType, TitlesAndTheAlignedFlagMakeOtherRecords) {
+  RecordField x{"x", 0, ScalarKind::Float32, nullptr, {}};
+  RecordField titled = x;
+  titled.title = "the \"x\" \\ part";
+  const RecordType *plain = RecordType::get({x}, 4, 4);
+  const RecordType *aligned = RecordType::get({x}, 4, 4, true);
+  const RecordType *withTitle = RecordType::get({titled}, 4, 4);
+  EXPECT_NE(plain, aligned);
+  EXPECT_NE(plain, withTitle);
+  EXPECT_EQ(aligned->str(), "record<4, align 4, aligned, x: f32 at 0>");
+  EXPECT_EQ(withTitle->str(), "record<4, align 4, x title \"the \\\"x\\\" \\\\ part\": f32 at 0>");
+  for (const RecordType *record : {plain, aligned, withTitle}) {
+    std::string_view text = record->str();
+    EXPECT_EQ(parseRecordType(text), record);
+  }
+  // A first field whose name starts with the flag's word is a field.
+  std::string_view field = "record<4, align 4, aligned_x: f32 at 0>";
+  const RecordType *named = parseRecordType(field);
+  ASSERT_NE(named, nullptr);
+  EXPECT_FALSE(named->alignedStruct());
+  EXPECT_EQ(named->fields().at(0).name, "aligned_x");
+  std::string_view untitled = "record<4, align 4, x title \"\": f32 at 0>";
+  EXPECT_EQ(parseRecordType(untitled), nullptr);
+}
+
 TEST(RecordType, FieldViews) {
   const RecordType &record = *sample();
   Type one = Type::array(sample(), 0, Layout::C);

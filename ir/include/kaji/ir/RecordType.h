@@ -22,6 +22,8 @@ struct RecordField {
   ScalarKind scalar = ScalarKind::UInt8; // the element when `record` is null
   const RecordType *record = nullptr;
   std::vector<int64_t> shape;
+  // numpy's title of the field (another key of dtype.fields), or empty.
+  std::string title;
 
   // The bytes of one element and of the whole field.
   int64_t elementSize() const;
@@ -36,13 +38,17 @@ struct RecordField {
 
 class RecordType {
 public:
-  // The one record with these fields, size and alignment: records are interned for the
-  // life of the process, so types compare and hash by the pointer.
-  static const RecordType *get(std::vector<RecordField> fields, int64_t size, int64_t alignment);
+  // The one record with these fields, size and alignment, and numpy's aligned-struct flag
+  // (np.dtype(..., align=True)): records are interned for the life of the process, so types
+  // compare and hash by the pointer, and two dtypes share a record only if numpy's
+  // descriptions of them match in every field, title and flag.
+  static const RecordType *get(std::vector<RecordField> fields, int64_t size, int64_t alignment,
+                               bool alignedStruct = false);
   // The record of an array numpy lays out with these fields and itemsize: aligned as every
   // element is where the first is aligned to it, the largest power of two dividing the size,
   // never more than the widest field needs.
-  static const RecordType *laidOut(std::vector<RecordField> fields, int64_t size);
+  static const RecordType *laidOut(std::vector<RecordField> fields, int64_t size,
+                                   bool alignedStruct = false);
 
   const std::vector<RecordField> &fields() const { return fields_; }
   // Null when no field has this name.
@@ -50,8 +56,10 @@ public:
   int64_t size() const { return size_; }
   // The alignment every element's address has: a field needing more cannot be accessed.
   int64_t alignment() const { return alignment_; }
+  bool alignedStruct() const { return alignedStruct_; }
   // "record<16, align 8, s0: u64 at 0, s1: u64 at 8>"; a fixed-size array field reads
-  // "v: f32[3] at 8".
+  // "v: f32[3] at 8", a titled one `x title "T": f32 at 0`; an aligned struct's reads
+  // "record<16, align 8, aligned, ...>".
   const std::string &str() const { return spelling_; }
 
   // What makes this layout unusable ("field 'x' ends at byte 20, past the record's 16"),
@@ -60,13 +68,14 @@ public:
   // What keeps field `f` from being read or written where it lies, or empty.
   std::string accessProblem(const RecordField &f) const;
 
-  RecordType(std::vector<RecordField> fields, int64_t size, int64_t alignment,
+  RecordType(std::vector<RecordField> fields, int64_t size, int64_t alignment, bool alignedStruct,
              std::string spelling);
 
 private:
   std::vector<RecordField> fields_;
   int64_t size_;
   int64_t alignment_;
+  bool alignedStruct_;
   std::string spelling_;
 };
 
