@@ -321,6 +321,9 @@ Operand FunctionLowerer::reshaped(const Operand &array, const CallExpr &expr) {
     size = math.mul(size, arrayExtent(array, d));
   std::vector<ir::Value *> extents;
   std::optional<size_t> inferred;
+  // Extents known only at run time (a shape passed as an argument): a negative one is the
+  // extent to infer, as numpy's -1.
+  std::vector<std::pair<size_t, ir::Value *>> inferredAtRunTime;
   ir::Value *known = math.constant(1);
   for (size_t d = 0; d < given.size(); ++d) {
     const Operand &extent = given[d];
@@ -341,10 +344,20 @@ Operand FunctionLowerer::reshaped(const Operand &array, const CallExpr &expr) {
                              "reshape() extents cannot be negative, in '" + unparse(expr) + "'");
     at(expr.loc);
     extents.push_back(convert(extent, ScalarKind::Int64));
-    known = math.mul(known, extents.back());
+    if (constant) {
+      known = math.mul(known, extents.back());
+      continue;
+    }
+    ir::Value *negative = math.less(extents.back(), math.constant(0));
+    inferredAtRunTime.emplace_back(d, negative);
+    known = math.mul(known, math.select(negative, math.constant(1), extents.back()));
   }
+  // size / 0 is 0: an empty array's inferred extent is 0, as numpy's where the others allow.
+  ir::Value *inferredExtent = math.div(size, known);
   if (inferred)
-    extents[*inferred] = math.div(size, known);
+    extents[*inferred] = inferredExtent;
+  for (auto [d, negative] : inferredAtRunTime)
+    extents[d] = math.select(negative, inferredExtent, extents[d]);
   std::vector<ir::Value *> strides(extents.size());
   ir::Value *stride = math.constant(type.elementSize());
   for (size_t d = extents.size(); d-- > 0;) {

@@ -358,3 +358,26 @@ def test_assignment_to_slices_broadcasts(jit):
     expected_b[2, ::-1][:3] = row
     np.testing.assert_array_equal(a, expected_a)
     np.testing.assert_array_equal(b, expected_b)
+
+
+def reshaped_by_argument(out, shape_out, a, shape):
+    b = a.reshape(shape)
+    shape_out[0] = b.shape[0]
+    shape_out[1] = b.shape[1]
+    for i in range(b.shape[0]):
+        for j in range(b.shape[1]):
+            out[i * b.shape[1] + j] = b[i, j]
+
+
+# A shape known only at launch, -1 among its extents: numpy's reshape is the reference.
+@pytest.mark.parametrize("size, shape", [(12, (3, -1)), (12, (-1, 4)), (12, (3, 4)),
+                                         (12, (-1, 12)), (0, (0, 5)), (0, (-1, 5)),
+                                         (0, (5, -1))])
+def test_reshape_to_a_shape_given_at_launch(jit, size, shape):
+    a = np.arange(size, dtype=np.float64)
+    expected = a.reshape(shape)
+    out = np.full(max(size, 1), -7.0)
+    shape_out = np.zeros(2, np.int64)
+    jit(reshaped_by_argument)[1, 1](out, shape_out, a, shape)
+    assert tuple(shape_out) == expected.shape
+    np.testing.assert_array_equal(out[:size], expected.ravel())
