@@ -33,6 +33,59 @@ std::vector<int64_t> hostStrides(const py::array &host) {
   return std::vector<int64_t>(host.strides(), host.strides() + host.ndim());
 }
 
+// numpy's _attempt_nocopy_reshape: the strides that view the elements of a non-contiguous
+// array of `oldShape` and `oldStrides` (at least one element) in `shape`, read in C or F order,
+// or none where the groups of old axes that make up each group of new ones do not merge
+// into one stride.
+std::optional<std::vector<int64_t>> stridesWithoutCopy(const std::vector<int64_t> &oldShape,
+                                                       const std::vector<int64_t> &oldStrides,
+                                                       const std::vector<int64_t> &shape,
+                                                       int64_t itemSize, bool fortranOrder) {
+  // Axes of extent 1 take any stride: left out of the old axes, given one at the end.
+  std::vector<int64_t> oldExtents, oldSteps;
+  for (size_t axis = 0; axis < oldShape.size(); ++axis)
+    if (oldShape[axis] != 1) {
+      oldExtents.push_back(oldShape[axis]);
+      oldSteps.push_back(oldStrides[axis]);
+    }
+  std::vector<int64_t> strides(shape.size());
+  size_t oldFirst = 0, oldEnd = 1, first = 0, end = 1;
+  while (first < shape.size() && oldFirst < oldExtents.size()) {
+    // The smallest groups [first, end) and [oldFirst, oldEnd) of equal element counts.
+    int64_t count = shape[first], oldCount = oldExtents[oldFirst];
+    while (count != oldCount) {
+      if (count < oldCount)
+        count *= shape[end++];
+      else
+        oldCount *= oldExtents[oldEnd++];
+    }
+    for (size_t axis = oldFirst; axis + 1 < oldEnd; ++axis) {
+      bool merge = fortranOrder ? oldSteps[axis + 1] == oldExtents[axis] * oldSteps[axis]
+                                : oldSteps[axis] == oldExtents[axis + 1] * oldSteps[axis + 1];
+      if (!merge)
+        return std::nullopt;
+    }
+    if (fortranOrder) {
+      strides[first] = oldSteps[oldFirst];
+      for (size_t axis = first + 1; axis < end; ++axis)
+        strides[axis] = strides[axis - 1] * shape[axis - 1];
+    } else {
+      strides[end - 1] = oldSteps[oldEnd - 1];
+      for (size_t axis = end - 1; axis > first; --axis)
+        strides[axis - 1] = strides[axis] * shape[axis];
+    }
+    first = end++;
+    oldFirst = oldEnd++;
+  }
+  // The new shape's trailing axes of extent 1.
+  int64_t trailing = first == 0 ? itemSize : strides[first - 1];
+  if (fortranOrder && first > 0)
+    trailing *= shape[first - 1];
+  for (size_t axis = first; axis < shape.size(); ++axis)
+    strides[axis] = trailing;
+  return strides;
+}
+
 // Pageable host memory may be reused by the caller as soon as a copy returns, and the driver
 // may still be reading or writing it: wait for the stream unless the memory is page-locked.
 void finishUnlessPageLocked(const void *host, size_t bytes, const runtime::Stream &stream) {
@@ -101,12 +154,15 @@ DeviceArray DeviceArray::emptyInAxisOrder(std::vector<int64_t> shape, Element el
     if (sorted.size() != shape.size() || sorted[axis] != int64_t(axis))
       throw py::value_error("the axis order " + shapeText(axisOrder) +
                             " is not a permutation of the axes of shape " + shapeText(shape));
-  std::vector<int64_t> strides(shape.size());
+  // numpy (since 1.23) gives a new array without elements zero strides, so that none of its
+  // strides can step outside the byte it allocates; kaji's strides are numpy's.
+  std::vector<int64_t> strides(shape.size(), 0);
   int64_t stride = element.size();
-  for (int64_t axis : axisOrder) {
-    strides[size_t(axis)] = stride;
-    stride *= std::max<int64_t>(shape[size_t(axis)], 1);
-  }
+  if (bytes != 0)
+    for (int64_t axis : axisOrder) {
+      strides[size_t(axis)] = stride;
+      stride *= shape[size_t(axis)];
+    }
   if (onHost) {
     py::array memory = limitedHostMemory(size_t(bytes));
     auto data = runtime::CUdeviceptr(reinterpret_cast<uintptr_t>(memory.mutable_data()));
@@ -187,13 +243,7 @@ void DeviceArray::copyToHost(py::array &host, const runtime::Stream *stream) con
 
 void DeviceArray::copyFromHost(const py::array &hostArray, const runtime::Stream *stream) {
   requireShapeOf(hostArray, "copy_to_device");
-  if (!contiguous())
-    throw py::value_error("copy_to_device: the device array is not contiguous; copy into a "
-                          "contiguous one");
-  const char *order = layout() == ir::Layout::F ? "F" : "C";
-  py::array host =
-      py::module_::import("numpy").attr("require")(hostArray, numpyDtype(element_), order);
-  copyIn(data_, host.data(), size_t(size() * itemSize()), stream);
+  assign(hostArray, stream);
 }
 
 void DeviceArray::copyFromDevice(const DeviceArray &source, const runtime::Stream *stream) {
@@ -241,15 +291,19 @@ DeviceArray DeviceArray::viewAs(Element element) const {
   int64_t newSize = element.size();
   std::vector<int64_t> shape = shape_, strides = strides_;
   if (newSize != itemSize()) {
-    if (shape.empty() || !isContiguous(shape_, strides_, itemSize(), false))
+    // numpy's rule (since 1.23): only the last axis changes, so only it must be contiguous.
+    bool lastAxisContiguous =
+        !shape.empty() && (shape.back() == 1 || size() == 0 || strides.back() == itemSize());
+    if (!lastAxisContiguous)
       throw py::value_error("view: to change to a dtype of a different size, the array must be "
-                            "C-contiguous and at least 1-d");
+                            "at least 1-d and its last axis contiguous");
     int64_t lastBytes = shape.back() * itemSize();
-    if (lastBytes % newSize != 0)
+    bool wholeItems = newSize < itemSize() ? itemSize() % newSize == 0 : lastBytes % newSize == 0;
+    if (!wholeItems)
       throw py::value_error("view: the last axis holds " + std::to_string(lastBytes) +
                             " bytes, not a whole number of " + elementName(element) + " items");
     shape.back() = lastBytes / newSize;
-    strides = contiguousStrides(shape, newSize, false);
+    strides.back() = newSize;
   }
   return DeviceArray(element, std::move(shape), std::move(strides), buffer_, data_, hostBuffer_);
 }
@@ -294,28 +348,38 @@ py::object DeviceArray::getItem(const py::handle &index) const {
 }
 
 void DeviceArray::setItem(const py::handle &index, const py::handle &value) {
-  DeviceArray target = view(index);
+  view(index).assign(value, nullptr);
+}
+
+void DeviceArray::assign(const py::handle &value, const runtime::Stream *stream) {
   py::module_ numpy = py::module_::import("numpy");
   py::array values = numpy.attr("broadcast_to")(numpy.attr("asarray")(value, numpyDtype(element_)),
-                                                py::tuple(py::cast(target.shape_)));
-  if (target.contiguous()) {
-    const char *order = target.layout() == ir::Layout::F ? "F" : "C";
+                                                py::tuple(py::cast(shape_)));
+  if (contiguous()) {
+    const char *order = layout() == ir::Layout::F ? "F" : "C";
     py::array packed = numpy.attr("require")(values, numpyDtype(element_), order);
-    copyIn(target.data_, packed.data(), size_t(target.size() * itemSize()), nullptr);
+    copyIn(data_, packed.data(), size_t(size() * itemSize()), stream);
     return;
   }
-  // A strided part: read the bytes it spans, write the elements through a numpy view of
-  // them, and copy the span back.
-  auto [low, high] = byteExtent(target.shape_, target.strides_, itemSize());
+  // Strided: write the elements through a numpy view of the bytes the array spans and copy
+  // the span in. A span with gaps (a slice with steps) is read first so that the gaps keep
+  // their bytes; a dense one (device_array_like of a view, a transposed axis order) is
+  // written whole.
+  auto [low, high] = byteExtent(shape_, strides_, itemSize());
   py::array span(py::dtype("uint8"), std::vector<int64_t>{high - low});
-  copyOut(span.mutable_data(), target.data_ + low, size_t(high - low), nullptr);
-  py::array window(numpyDtype(element_), target.shape_, target.strides_,
+  if (high - low != size() * itemSize())
+    copyOut(span.mutable_data(), data_ + low, size_t(high - low), stream);
+  py::array window(numpyDtype(element_), shape_, strides_,
                    static_cast<char *>(span.mutable_data()) - low, span);
   window[py::ellipsis()] = values;
-  copyIn(target.data_ + low, span.data(), size_t(high - low), nullptr);
+  copyIn(data_ + low, span.data(), size_t(high - low), stream);
 }
 
 DeviceArray DeviceArray::reshape(std::vector<int64_t> shape, bool fortranOrder) const {
+  // numpy's order of tries: the same shape spelled without -1 is the same view; a contiguous
+  // array takes contiguous strides; any other needs axes that merge and split without a copy.
+  if (shape == shape_)
+    return *this;
   std::optional<size_t> unknown;
   for (size_t axis = 0; axis < shape.size(); ++axis) {
     if (shape[axis] == -1 && !unknown)
@@ -331,13 +395,27 @@ DeviceArray DeviceArray::reshape(std::vector<int64_t> shape, bool fortranOrder) 
   if ((unknown && shape[*unknown] == -1) || checkedElementCount(shape, itemSize()) != size())
     throw py::value_error("reshape: cannot reshape a device array of size " +
                           std::to_string(size()) + " into shape " + shapeText(shape));
+  std::optional<std::vector<int64_t>> strides;
+  if (isContiguous(shape_, strides_, itemSize(), fortranOrder))
+    strides = contiguousStrides(shape, itemSize(), fortranOrder);
+  else
+    strides = stridesWithoutCopy(shape_, strides_, shape, itemSize(), fortranOrder);
+  if (!strides)
+    throw py::value_error(std::string("reshape: the device array's elements cannot be viewed in ") +
+                          (fortranOrder ? "F" : "C") + " order with shape " + shapeText(shape) +
+                          " (numpy would copy them); copy it first");
+  return DeviceArray(element_, shape, std::move(*strides), buffer_, data_, hostBuffer_);
+}
+
+DeviceArray DeviceArray::raveled(bool fortranOrder) const {
+  // numpy's ravel copies an array that is not contiguous in the order asked, where a device
+  // array's ravel is a view or nothing.
   if (!isContiguous(shape_, strides_, itemSize(), fortranOrder))
-    throw py::value_error(std::string("reshape: the device array is not ") +
+    throw py::value_error(std::string("ravel: the device array is not ") +
                           (fortranOrder ? "F" : "C") +
                           "-contiguous, so its elements cannot be viewed in that order; copy it "
                           "first");
-  return DeviceArray(element_, shape, contiguousStrides(shape, itemSize(), fortranOrder), buffer_,
-                     data_, hostBuffer_);
+  return reshape({-1}, fortranOrder);
 }
 
 DeviceArray DeviceArray::view(const py::handle &index) const {
@@ -369,6 +447,11 @@ DeviceArray DeviceArray::view(const py::handle &index) const {
       if (PySlice_Unpack(item.ptr(), &start, &stop, &step) != 0)
         throw py::error_already_set();
       Py_ssize_t length = PySlice_AdjustIndices(shape_[axis], &start, &stop, step);
+      // numpy points an empty slice at its axis's start with the axis's own stride.
+      if (length == 0) {
+        start = 0;
+        step = 1;
+      }
       offset += start * strides_[axis];
       shape.push_back(length);
       // With two or more elements the step is below the extent, so the product is within
@@ -544,13 +627,13 @@ void bindDeviceArray(py::module_ &m) {
             return a.reshape(readShape(extents), order == "F");
           },
           py::kw_only(), py::arg("order") = "C",
-          "A view with a new shape (numpy's reshape without copying).")
+          "A view with a new shape, where numpy's reshape gives a view.")
       .def(
           "ravel",
           [](const DeviceArray &a, const std::string &order) {
             if (order != "C" && order != "F")
               throw py::value_error("ravel: order must be 'C' or 'F', not '" + order + "'");
-            return a.reshape({-1}, order == "F");
+            return a.raveled(order == "F");
           },
           py::arg("order") = "C", "A 1-D view of a contiguous array.")
       .def_property_readonly(

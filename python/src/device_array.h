@@ -70,7 +70,7 @@ public:
   py::array copyToHost(const runtime::Stream *stream) const;
   // Into `host`, which must have this array's shape and dtype.
   void copyToHost(py::array &host, const runtime::Stream *stream) const;
-  // From `host`, which must have this array's shape; this array must be contiguous.
+  // From `host`, which must have this array's shape.
   void copyFromHost(const py::array &host, const runtime::Stream *stream);
   // From `source`, which must have this array's shape, dtype and (C or F) contiguous layout,
   // on any device: a peer copy between GPUs (queued on `stream`, of this array's device).
@@ -83,12 +83,14 @@ public:
   // converted to this array's dtype and copied in, synchronously.
   void setItem(const py::handle &index, const py::handle &value);
   // A view with `shape` (one extent may be -1) over the same elements read in C or F
-  // order; the array must be contiguous in that order, as numpy needs to avoid a copy.
+  // order, with numpy's strides; a ValueError where numpy would copy.
   DeviceArray reshape(std::vector<int64_t> shape, bool fortranOrder) const;
+  // A 1-d view of an array contiguous in C or F order (numpy copies any other).
+  DeviceArray raveled(bool fortranOrder) const;
   // numpy's transpose: a view with the axes in the order `axes` lists (reversed when empty).
   DeviceArray transposed(std::vector<int64_t> axes) const;
-  // numpy's view(dtype): the same bytes as `element`s. Another item size needs a
-  // C-contiguous array whose last axis holds a whole number of the new items.
+  // numpy's view(dtype): the same bytes as `element`s. Another item size needs a contiguous
+  // last axis holding a whole number of the new items; only that axis changes.
   DeviceArray viewAs(Element element) const;
   // numpy's squeeze: a view without the axes of extent 1, or only those in `axes`.
   DeviceArray squeezed(const std::optional<std::vector<int64_t>> &axes) const;
@@ -97,6 +99,8 @@ public:
 private:
   // The part of this array `index` selects, 0-d when every axis is indexed by an int.
   DeviceArray view(const py::handle &index) const;
+  // Every element from `value`, converted to this array's dtype and broadcast to its shape.
+  void assign(const py::handle &value, const runtime::Stream *stream);
   void requireShapeOf(const py::array &host, const char *what) const;
   void copyIn(runtime::CUdeviceptr dst, const void *src, size_t bytes,
               const runtime::Stream *stream) const;

@@ -40,6 +40,14 @@ def pytest_collection_modifyitems(config, items):
         item.add_marker(pytest.mark.skip(reason=reason))
 
 
+@pytest.fixture(params=["cpu"] if _gpu_unusable_reason() else ["cpu", "cuda"])
+def device(request, monkeypatch):
+    """Where device arrays live: host-backed (the cpu target) always, device memory where a
+    GPU is usable."""
+    monkeypatch.setenv("KAJI_TARGET", request.param)
+    return request.param
+
+
 def pytest_generate_tests(metafunc):
     # Tests of the GPU ufuncs (vectorize, guvectorize, reduce) run on the cpu target, and on
     # cuda too where a GPU is usable.
