@@ -46,19 +46,25 @@ const runtime::DeviceLimits &shapeOnlyLimits() {
 }
 
 // The launch limits of the cpu target: CUDA's, so a shape that runs on the CPU runs on a GPU.
+// The cpu target's limits are an H100's, so that a launch that runs on the cpu target runs on
+// the GPU: 48 KiB of shared memory per block, up to 227 KiB of it dynamic with the opt-in kaji
+// makes.
 const runtime::DeviceLimits &hostLimits() {
   static const runtime::DeviceLimits limits = [] {
     runtime::DeviceLimits result;
     result.maxThreadsPerBlock = 1024;
     result.maxBlockDim = {1024, 1024, 64};
     result.maxGridDim = {(int64_t(1) << 31) - 1, 65535, 65535};
-    result.maxSharedBytesPerBlock = std::numeric_limits<int32_t>::max();
-    result.maxSharedBytesPerBlockOptin = std::numeric_limits<int32_t>::max();
+    result.maxSharedBytesPerBlock = 48 * 1024;
+    result.maxSharedBytesPerBlockOptin = 227 * 1024;
     result.warpSize = 32;
     return result;
   }();
   return limits;
 }
+
+// What ptxas allows a kernel's shared arrays of constant size (.shared variables).
+constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
 
 // The key's first entry for host specializations (devices are numbered from 0).
 constexpr uint32_t hostKey = std::numeric_limits<uint32_t>::max();
@@ -575,10 +581,28 @@ void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &a
     throw std::runtime_error("kernel '" + name() +
                              "' targets the cpu: it runs when launched, so it cannot be part of "
                              "the CUDA graph this thread is capturing");
+  unsigned bound = settings_.ptx.limits.maxThreadsPerBlock;
   runtime::LaunchConfig config =
-      runtime::validateLaunch(hostLimits(), shape.grid, shape.block, shape.sharedBytes);
+      bound
+          ? runtime::validateLaunch(hostLimits(), bound, "kernel '" + name() + "''s launch_bounds",
+                                    shape.grid, shape.block, shape.sharedBytes)
+          : runtime::validateLaunch(hostLimits(), shape.grid, shape.block, shape.sharedBytes);
   HostSpecialization &specialization = hostSpecialization(arguments);
   const codegen::HostKernel &kernel = specialization.kernel;
+  if (kernel.staticSharedBytes > kMaxStaticSharedBytes)
+    throw py::value_error("kernel '" + name() + "' declares " +
+                          std::to_string(kernel.staticSharedBytes) +
+                          " bytes of shared arrays of constant size; CUDA allows " +
+                          std::to_string(kMaxStaticSharedBytes) +
+                          " per block (a GPU would not load it): take more as dynamic shared "
+                          "memory, cuda.shared.array(0, dtype) and the launch's fourth item");
+  if (kernel.staticSharedBytes + config.sharedBytes >
+      uint64_t(hostLimits().maxSharedBytesPerBlockOptin))
+    throw py::value_error("kernel '" + name() + "' needs " +
+                          std::to_string(kernel.staticSharedBytes) + " bytes of static and " +
+                          std::to_string(config.sharedBytes) +
+                          " of dynamic shared memory; a block may have at most " +
+                          std::to_string(hostLimits().maxSharedBytesPerBlockOptin));
   pack(specialization.paramTypes, arguments, specialization.buffer, name(), parameterNames_);
   runtime::HostThreads threads = kernel.usesGridSync  ? runtime::HostThreads::Cooperative
                                  : kernel.usesBarrier ? runtime::HostThreads::Fibers

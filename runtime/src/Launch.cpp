@@ -81,6 +81,13 @@ LaunchConfig validateLaunch(const DeviceLimits &limits, const Extent3 &grid, con
   return validate(limits, limits.maxThreadsPerBlock, "the device's", grid, block, sharedBytes);
 }
 
+LaunchConfig validateLaunch(const DeviceLimits &limits, std::int64_t maxThreads,
+                            const std::string &threadLimitOwner, const Extent3 &grid,
+                            const Extent3 &block, std::int64_t sharedBytes) {
+  return validate(limits, std::min(maxThreads, limits.maxThreadsPerBlock), threadLimitOwner, grid,
+                  block, sharedBytes);
+}
+
 LaunchConfig validateLaunch(const Device &device, const Extent3 &grid, const Extent3 &block,
                             std::int64_t sharedBytes) {
   return validateLaunch(device.limits(), grid, block, sharedBytes);

@@ -206,3 +206,51 @@ def test_threads_compiling_and_launching_at_once():
         thread.join(timeout=120)
     assert not errors
     assert not any(thread.is_alive() for thread in threads)
+
+
+def test_static_shared_memory_beyond_what_a_gpu_allows_is_refused():
+    @kaji.jit(target="cpu")
+    def huge_shared(out):
+        buffer = cuda.shared.array(262144, np.float32)  # 1 MiB
+        buffer[cuda.threadIdx.x] = 1
+        out[0] = buffer[0]
+
+    with pytest.raises(ValueError, match=r"1048576 bytes of shared arrays of constant size; "
+                                         r"CUDA allows 49152"):
+        huge_shared[1, 32](np.zeros(1, np.float32))
+
+    @kaji.jit(target="cpu")
+    def largest_static_shared(out):
+        buffer = cuda.shared.array(12288, np.float32)  # 48 KiB
+        buffer[cuda.threadIdx.x] = 1
+        out[0] = buffer[0]
+
+    out = np.zeros(1, np.float32)
+    largest_static_shared[1, 32](out)
+    assert out[0] == 1
+
+
+def test_dynamic_shared_memory_beyond_a_block_is_refused():
+    @kaji.jit(target="cpu")
+    def dynamic(out):
+        buffer = cuda.shared.array(0, np.float32)
+        buffer[cuda.threadIdx.x] = 2
+        out[0] = buffer[0]
+
+    out = np.zeros(1, np.float32)
+    dynamic[1, 32, 0, 227 * 1024](out)
+    assert out[0] == 2
+    with pytest.raises(ValueError, match="dynamic shared memory exceed"):
+        dynamic[1, 32, 0, 228 * 1024](out)
+
+
+def test_launch_bounds_hold_on_the_cpu_target():
+    @kaji.jit(target="cpu", launch_bounds=128)
+    def bounded(out):
+        out[cuda.grid(1)] = 1
+
+    out = np.zeros(256, np.float32)
+    bounded[2, 128](out)
+    with pytest.raises(ValueError, match="block size 256 exceeds kernel 'bounded''s "
+                                         "launch_bounds maximum of 128"):
+        bounded[1, 256](out)

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace kaji::runtime {
 
@@ -31,6 +32,11 @@ LaunchConfig validateLaunch(const Device &device, const Extent3 &grid, const Ext
 // Also holds the block to the kernel's own thread limit (lower when it uses many registers).
 LaunchConfig validateLaunch(const Function &function, const Extent3 &grid, const Extent3 &block,
                             std::int64_t sharedBytes);
+// Holds the block to `maxThreads` (a kernel's launch bounds), which the message attributes to
+// `threadLimitOwner` ("kernel 'k''s launch_bounds").
+LaunchConfig validateLaunch(const DeviceLimits &limits, std::int64_t maxThreads,
+                            const std::string &threadLimitOwner, const Extent3 &grid,
+                            const Extent3 &block, std::int64_t sharedBytes);
 
 namespace detail {
 // The launch's failure path, kept out of line so that launch() stays a few instructions: it
