@@ -5,6 +5,7 @@
 #include "PythonArithmetic.h"
 #include "kaji/codegen/Codegen.h"
 #include "kaji/ir/ExceptionTable.h"
+#include "kaji/ir/PrintfFormat.h"
 #include "kaji/ir/RecordType.h"
 
 #include <llvm/IR/ConstantRange.h>
@@ -1251,39 +1252,30 @@ llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {
                                   kOrdering);
 }
 
-// The template's "{}" become printf conversions by operand type, as Numba prints: integers
-// as %lld / %llu, floats as %f, bools as True / False.
+// printf with Numba's conversions (ir/PrintfFormat.h): integers as %lld / %llu, floats as
+// %f, bools as True / False, and NUL bytes as %c of 0.
 void FunctionLowering::lowerPrint(const ir::Operation &op) {
-  const std::string &layout = op.attrAs<std::string>();
-  std::string format;
+  ir::PrintfFormat printf = ir::printfFormat(op);
   std::vector<llvm::Value *> args;
-  unsigned next = 0;
-  for (size_t i = 0; i < layout.size(); ++i) {
-    char c = layout[i];
-    bool doubled = (c == '{' || c == '}') && i + 1 < layout.size() && layout[i + 1] == c;
-    if (c != '{' || doubled) {
-      format += c == '%' ? "%%" : std::string(1, c);
-      i += doubled;
+  for (const ir::PrintfArgument &argument : printf.arguments) {
+    using Kind = ir::PrintfArgument::Kind;
+    if (argument.kind == Kind::Nul) {
+      args.push_back(builder_.getInt32(0)); // %c takes an int
       continue;
     }
-    ++i; // the "}" of "{}"
-    const ir::Value *operand = op.operand(next++);
+    const ir::Value *operand = op.operand(argument.operand);
     ScalarKind kind = operand->type().scalarKind();
     llvm::Value *value = scalar(operand, op);
-    if (kind == ScalarKind::Bool) {
-      format += "%s";
+    if (argument.kind == Kind::Bool)
       args.push_back(builder_.CreateSelect(value, target_.emitCString(builder_, "True"),
                                            target_.emitCString(builder_, "False")));
-    } else if (ir::isFloat(kind)) {
-      format += "%f";
-      args.push_back(castScalar(value, kind, ScalarKind::Float64));
-    } else {
-      format += ir::isSigned(kind) ? "%lld" : "%llu";
-      args.push_back(
-          castScalar(value, kind, ir::isSigned(kind) ? ScalarKind::Int64 : ScalarKind::UInt64));
-    }
+    else
+      args.push_back(castScalar(value, kind,
+                                argument.kind == Kind::Float    ? ScalarKind::Float64
+                                : argument.kind == Kind::Signed ? ScalarKind::Int64
+                                                                : ScalarKind::UInt64));
   }
-  target_.emitPrintf(builder_, target_.emitCString(builder_, format), args);
+  target_.emitPrintf(builder_, target_.emitCString(builder_, printf.format), args);
 }
 
 void FunctionLowering::lowerDynamicSharedArray(const ir::Operation &op) {

@@ -148,9 +148,22 @@ private:
   unsigned line_ = 1, col_ = 1;
 };
 
+template <class T> bool parseNumber(std::string_view text, T &out, int base = 10) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out, base);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
 std::string unquote(std::string_view quotedText) {
   std::string out;
   for (size_t i = 1; i + 1 < quotedText.size(); ++i) {
+    // \xHH, as the printer writes control characters.
+    unsigned byte;
+    if (quotedText[i] == '\\' && i + 4 < quotedText.size() && quotedText[i + 1] == 'x' &&
+        parseNumber(quotedText.substr(i + 2, 2), byte, 16)) {
+      out += char(byte);
+      i += 3;
+      continue;
+    }
     if (quotedText[i] == '\\' && i + 2 < quotedText.size()) {
       out += quotedText[++i] == 'n' ? '\n' : quotedText[i];
       continue;
@@ -158,11 +171,6 @@ std::string unquote(std::string_view quotedText) {
     out += quotedText[i];
   }
   return out;
-}
-
-template <class T> bool parseNumber(std::string_view text, T &out, int base = 10) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out, base);
-  return ec == std::errc() && end == text.data() + text.size();
 }
 
 bool parseFloat(std::string_view text, double &out) {

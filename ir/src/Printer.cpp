@@ -43,6 +43,13 @@ std::string quoted(std::string_view text) {
       out += "\\n";
       continue;
     }
+    // Other control characters (a NUL in a print template) as \xHH, so the text stays text.
+    if ((c >= 0 && c < ' ') || c == '\x7f') {
+      char escape[5];
+      std::snprintf(escape, sizeof escape, "\\x%02x", unsigned(c));
+      out += escape;
+      continue;
+    }
     if (c == '"' || c == '\\')
       out += '\\';
     out += c;

@@ -43,3 +43,17 @@ def prints_array(x):
 def test_printing_an_array_is_a_compile_error(jit):
     with pytest.raises(kaji.CompileError, match="print\\(\\) in kernels takes strings and numbers"):
         jit(prints_array)[1, 1](np.zeros(2))
+
+
+def prints_nul(out):
+    if kaji.grid(1) == 0:
+        print("a\x00b", out[0], "\x00")
+        print("next")
+
+
+def test_a_nul_byte_is_printed_with_the_rest_of_the_line(jit, capfd):
+    # A C format string ends at its first NUL: each NUL goes through "%c" instead.
+    out = np.array([2], np.int64)
+    jit(prints_nul)[1, 1](out)
+    kaji.synchronize()
+    assert capfd.readouterr().out == "a\x00b 2 \x00\nnext\n"

@@ -6,6 +6,7 @@
 #include "kaji/ir/Constants.h"
 #include "kaji/ir/ExceptionTable.h"
 #include "kaji/ir/Libdevice.h"
+#include "kaji/ir/PrintfFormat.h"
 #include "kaji/ir/Reachability.h"
 #include "kaji/ir/RecordType.h"
 
@@ -113,6 +114,13 @@ std::string quoted(std::string_view text) {
       out += '\\';
     if (c == '\n') {
       out += "\\n";
+      continue;
+    }
+    // Other control characters as three octal digits, which no following digit extends.
+    if ((c >= 0 && c < ' ') || c == '\x7f') {
+      char escape[5];
+      std::snprintf(escape, sizeof escape, "\\%03o", unsigned(c));
+      out += escape;
       continue;
     }
     if (c == '?') // no trigraphs
@@ -1227,40 +1235,29 @@ void FunctionEmitter::emitField(const ir::Operation &op) {
              std::move(strides));
 }
 
-// The template's "{}" become printf conversions by operand type, as Numba prints: integers
-// as %lld / %llu, floats as %f, bools as True / False.
+// printf with Numba's conversions (ir/PrintfFormat.h): integers as %lld / %llu, floats as
+// %f, bools as True / False, and NUL bytes as %c of 0.
 void FunctionEmitter::emitPrint(const ir::Operation &op) {
-  const std::string &layout = op.attrAs<std::string>();
-  std::string format, args;
-  unsigned next = 0;
-  for (size_t i = 0; i < layout.size(); ++i) {
-    char c = layout[i];
-    bool doubled = (c == '{' || c == '}') && i + 1 < layout.size() && layout[i + 1] == c;
-    if (c != '{' || doubled) {
-      format += c == '%' ? "%%" : std::string(1, c);
-      i += doubled;
+  ir::PrintfFormat printf = ir::printfFormat(op);
+  std::string args;
+  for (const ir::PrintfArgument &argument : printf.arguments) {
+    using Kind = ir::PrintfArgument::Kind;
+    if (argument.kind == Kind::Nul) {
+      args += ", 0"; // %c takes an int
       continue;
     }
-    ++i; // the "}" of "{}"
-    if (next >= op.numOperands())
-      throw CompileError(op.location(), "print template has more '{}' than operands");
-    const ir::Value *operand = op.operand(next++);
-    if (!operand->type().isScalar())
-      throw CompileError(op.location(), "print takes scalars, not " + operand->type().str());
+    const ir::Value *operand = op.operand(argument.operand);
     ScalarKind kind = operand->type().scalarKind();
     std::string value = name(operand, op);
-    if (kind == ScalarKind::Bool) {
-      format += "%s";
+    if (argument.kind == Kind::Bool)
       args += ", " + value + " ? \"True\" : \"False\"";
-    } else if (ir::isFloat(kind)) {
-      format += "%f";
-      args += ", " + cast(value, kind, ScalarKind::Float64);
-    } else {
-      format += ir::isSigned(kind) ? "%lld" : "%llu";
-      args += ", " + cast(value, kind, ir::isSigned(kind) ? ScalarKind::Int64 : ScalarKind::UInt64);
-    }
+    else
+      args += ", " + cast(value, kind,
+                          argument.kind == Kind::Float    ? ScalarKind::Float64
+                          : argument.kind == Kind::Signed ? ScalarKind::Int64
+                                                          : ScalarKind::UInt64);
   }
-  statement(op, "printf(" + quoted(format) + args + ");");
+  statement(op, "printf(" + quoted(printf.format) + args + ");");
 }
 
 void FunctionEmitter::emitCall(const ir::Operation &op) {

@@ -1,0 +1,42 @@
+#include "kaji/ir/PrintfFormat.h"
+
+namespace kaji::ir {
+
+PrintfFormat printfFormat(const Operation &print) {
+  const std::string &layout = print.attrAs<std::string>();
+  PrintfFormat result;
+  unsigned next = 0;
+  for (size_t i = 0; i < layout.size(); ++i) {
+    char c = layout[i];
+    bool doubled = (c == '{' || c == '}') && i + 1 < layout.size() && layout[i + 1] == c;
+    if (c == '\0') {
+      result.format += "%c";
+      result.arguments.push_back({PrintfArgument::Kind::Nul});
+      continue;
+    }
+    if (c != '{' || doubled) {
+      result.format += c == '%' ? "%%" : std::string(1, c);
+      i += doubled;
+      continue;
+    }
+    ++i; // the "}" of "{}"
+    unsigned operand = next++;
+    ScalarKind kind = print.operand(operand)->type().scalarKind();
+    if (kind == ScalarKind::Bool) {
+      result.format += "%s";
+      result.arguments.push_back({PrintfArgument::Kind::Bool, operand});
+    } else if (isFloat(kind)) {
+      result.format += "%f";
+      result.arguments.push_back({PrintfArgument::Kind::Float, operand});
+    } else if (isSigned(kind)) {
+      result.format += "%lld";
+      result.arguments.push_back({PrintfArgument::Kind::Signed, operand});
+    } else {
+      result.format += "%llu";
+      result.arguments.push_back({PrintfArgument::Kind::Unsigned, operand});
+    }
+  }
+  return result;
+}
+
+} // namespace kaji::ir
