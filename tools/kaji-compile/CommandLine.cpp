@@ -33,16 +33,17 @@ std::optional<unsigned> positiveCount(std::string_view text) {
 
 // "THREADS[,BLOCKS[,CLUSTER]]" into `cl`; false when malformed.
 bool parseLaunchBounds(std::string_view text, CommandLine &cl) {
-  unsigned *fields[] = {&cl.maxThreadsPerBlock, &cl.minBlocksPerMultiprocessor,
-                        &cl.maxBlocksPerCluster};
-  for (unsigned *field : fields) {
+  std::array<unsigned, 3> bounds{};
+  for (unsigned &field : bounds) {
     size_t comma = text.find(',');
     std::optional<unsigned> value = positiveCount(text.substr(0, comma));
     if (!value)
       return false;
-    *field = *value;
-    if (comma == std::string_view::npos)
+    field = *value;
+    if (comma == std::string_view::npos) {
+      cl.launchBounds = bounds;
       return true;
+    }
     text.remove_prefix(comma + 1);
   }
   return false;
@@ -83,6 +84,11 @@ options:
   --arch sm_XX      GPU architecture (default: sm_90)
   -O0 .. -O3        optimisation level (default: -O3)
   -o FILE           write the output to FILE instead of standard output
+
+A kernel's decorator may state fastmath, opt, boundscheck, lineinfo, debug,
+max_registers and launch_bounds (literal values): they apply where the command line
+does not give them, and the kernels of one output must agree on them. Options that
+cannot apply (link, target, ...) are warned about on standard error.
   --version         print the compiler version
   -h, --help        print this help
 )";

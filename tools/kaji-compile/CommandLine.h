@@ -1,6 +1,7 @@
 // kaji-compile's command line.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,15 +22,16 @@ struct CommandLine {
   // @jit's boundscheck=None)
   std::optional<bool> boundsCheck;
   std::string arch = "sm_90";
-  unsigned optLevel = 3;
-  bool debug = false;    // raise/assert report on cuda too (@jit(debug=True))
-  bool lineInfo = false; // cuda: .loc directives with each instruction's Python line
-  bool fastMath = false; // both targets: fast-math flags on float instructions
-  // cuda: --launch-bounds THREADS[,BLOCKS[,CLUSTER]] and --max-registers N (0: none)
-  unsigned maxThreadsPerBlock = 0;
-  unsigned minBlocksPerMultiprocessor = 0;
-  unsigned maxBlocksPerCluster = 0;
-  unsigned maxRegisters = 0;
+  // Options a kernel's decorator may also state (tools/kaji-compile/DecoratorOptions.h);
+  // unset: the decorators', else the defaults (-O3, no debug, lineinfo or fast math).
+  std::optional<unsigned> optLevel;
+  std::optional<bool> debug;    // raise/assert report on cuda too (@jit(debug=True))
+  std::optional<bool> lineInfo; // cuda: .loc directives with each instruction's Python line
+  std::optional<bool> fastMath; // both targets: fast-math flags on float instructions
+  // cuda: --launch-bounds THREADS[,BLOCKS[,CLUSTER]] (0 where not given) and
+  // --max-registers N (0: none)
+  std::optional<std::array<unsigned, 3>> launchBounds;
+  std::optional<unsigned> maxRegisters;
   std::string outputPath; // empty: stdout
   bool showHelp = false;
   bool showVersion = false;

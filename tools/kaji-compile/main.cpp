@@ -1,5 +1,6 @@
 // kaji-compile: the compiler driven from the command line.
 #include "CommandLine.h"
+#include "DecoratorOptions.h"
 #include "OutputFile.h"
 
 #include "kaji/driver/Compiler.h"
@@ -21,6 +22,7 @@ struct JitDecorator {
   bool found = false;
   bool isDevice = false;
   std::optional<frontend::WrittenSignature> signature;
+  const frontend::CallExpr *call = nullptr; // `@jit(...)`, whose keywords are options
 };
 
 bool namesJit(const frontend::Expr &e) {
@@ -39,6 +41,7 @@ JitDecorator jitDecorator(const frontend::FunctionDefStmt &def) {
       result.found = true;
     } else if (auto *call = decorator->as<frontend::CallExpr>(); call && namesJit(*call->func)) {
       result.found = true;
+      result.call = call;
       if (!call->args.empty())
         result.signature = frontend::writtenSignature(*call->args[0]);
       for (const frontend::Keyword &kw : call->keywords) {
@@ -100,28 +103,32 @@ private:
 
     auto env = frontend::environmentFromModule(module);
     driver::CompileRequest request;
-    request.ptx.arch = cl_.arch;
-    request.ptx.optLevel = cl_.optLevel;
-    request.ptx.lineInfo = cl_.lineInfo;
-    request.debug = cl_.debug;
-    request.ptx.fastMath = cl_.fastMath;
-    request.host.fastMath = cl_.fastMath;
-    request.ptx.limits = {cl_.maxThreadsPerBlock, cl_.minBlocksPerMultiprocessor,
-                          cl_.maxBlocksPerCluster, cl_.maxRegisters};
-    request.host.optLevel = cl_.optLevel;
-    request.host.boundsCheck = request.ptx.boundsCheck =
-        cl_.boundsCheck.value_or(cl_.target == tools::TargetKind::CPU || cl_.debug);
-    if (cl_.target == tools::TargetKind::CPU)
-      request.target = driver::Target::Host;
-    if (cl_.nvrtc)
-      request.backend = driver::Backend::NVRTC;
+    std::vector<tools::KernelOptions> kernelOptions;
     for (const std::string &name : kernelNames(*module)) {
       frontend::FunctionRef kernel = driver::findFunction(module, name, env);
       frontend::WrittenSignature sigText = signatureFor(*kernel.def);
       frontend::Signature sig = frontend::parseSignature(sigText.text, sigText.loc);
       frontend::checkKernelSignature(sig, sigText.loc);
+      if (const frontend::CallExpr *decorator = jitDecorator(*kernel.def).call)
+        kernelOptions.push_back({name, tools::readDecoratorOptions(*decorator, cl_)});
       request.kernels.push_back({std::move(kernel), sig.params, sig.structure});
     }
+    std::vector<std::string> warnings;
+    tools::CommandLine options = tools::applyDecoratorOptions(cl_, kernelOptions, warnings);
+    for (const std::string &warning : warnings)
+      std::cerr << warning << "\n";
+    request.ptx.arch = options.arch;
+    request.ptx.optLevel = request.host.optLevel = *options.optLevel;
+    request.ptx.lineInfo = *options.lineInfo;
+    request.debug = *options.debug;
+    request.ptx.fastMath = request.host.fastMath = *options.fastMath;
+    auto [threads, blocks, cluster] = *options.launchBounds;
+    request.ptx.limits = {threads, blocks, cluster, *options.maxRegisters};
+    request.host.boundsCheck = request.ptx.boundsCheck = *options.boundsCheck;
+    if (options.target == tools::TargetKind::CPU)
+      request.target = driver::Target::Host;
+    if (options.nvrtc)
+      request.backend = driver::Backend::NVRTC;
     if (request.kernels.empty())
       throw std::runtime_error("no kernel to compile in '" + cl_.inputPath +
                                "': pass --kernel NAME --sig SIGNATURE, or give a function a "
