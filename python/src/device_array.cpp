@@ -169,9 +169,11 @@ DeviceArray DeviceArray::emptyInAxisOrder(std::vector<int64_t> shape, Element el
     return DeviceArray(element, std::move(shape), std::move(strides), nullptr, data,
                        std::move(memory));
   }
-  auto buffer = std::make_shared<runtime::DeviceBuffer>(size_t(bytes), std::move(allocateOn));
+  auto buffer = std::make_shared<runtime::DeviceBuffer>(size_t(bytes), allocateOn);
   runtime::CUdeviceptr data = buffer->pointer();
-  return DeviceArray(element, std::move(shape), std::move(strides), std::move(buffer), data);
+  DeviceArray array(element, std::move(shape), std::move(strides), std::move(buffer), data);
+  array.stream_ = std::move(allocateOn);
+  return array;
 }
 
 DeviceArray DeviceArray::foreign(const ArrayView &view, py::object owner) {
@@ -202,12 +204,20 @@ DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Str
     return DeviceArray(element, std::move(shape), std::move(strides), nullptr, data,
                        std::move(copy));
   }
-  auto buffer = std::make_shared<runtime::DeviceBuffer>(bytes, std::move(allocateOn));
+  auto buffer = std::make_shared<runtime::DeviceBuffer>(bytes, allocateOn);
   runtime::CUdeviceptr spanStart = buffer->pointer();
   DeviceArray device(element, std::move(shape), std::move(strides), std::move(buffer),
                      spanStart - runtime::CUdeviceptr(low));
+  device.stream_ = std::move(allocateOn);
   device.copyIn(spanStart, span, bytes, stream);
   return device;
+}
+
+DeviceArray DeviceArray::viewOf(Element element, std::vector<int64_t> shape,
+                                std::vector<int64_t> strides, runtime::CUdeviceptr data) const {
+  DeviceArray view(element, std::move(shape), std::move(strides), buffer_, data, hostBuffer_);
+  view.stream_ = stream_;
+  return view;
 }
 
 int64_t DeviceArray::size() const {
@@ -284,7 +294,7 @@ DeviceArray DeviceArray::transposed(std::vector<int64_t> axes) const {
     shape.push_back(shape_[size_t(normalized)]);
     strides.push_back(strides_[size_t(normalized)]);
   }
-  return DeviceArray(element_, std::move(shape), std::move(strides), buffer_, data_, hostBuffer_);
+  return viewOf(element_, std::move(shape), std::move(strides), data_);
 }
 
 DeviceArray DeviceArray::viewAs(Element element) const {
@@ -305,7 +315,7 @@ DeviceArray DeviceArray::viewAs(Element element) const {
     shape.back() = lastBytes / newSize;
     strides.back() = newSize;
   }
-  return DeviceArray(element, std::move(shape), std::move(strides), buffer_, data_, hostBuffer_);
+  return viewOf(element, std::move(shape), std::move(strides), data_);
 }
 
 DeviceArray DeviceArray::squeezed(const std::optional<std::vector<int64_t>> &axes) const {
@@ -329,7 +339,7 @@ DeviceArray DeviceArray::squeezed(const std::optional<std::vector<int64_t>> &axe
       shape.push_back(shape_[axis]);
       strides.push_back(strides_[axis]);
     }
-  return DeviceArray(element_, std::move(shape), std::move(strides), buffer_, data_, hostBuffer_);
+  return viewOf(element_, std::move(shape), std::move(strides), data_);
 }
 
 void DeviceArray::requireShapeOf(const py::array &host, const char *what) const {
@@ -404,7 +414,7 @@ DeviceArray DeviceArray::reshape(std::vector<int64_t> shape, bool fortranOrder) 
     throw py::value_error(std::string("reshape: the device array's elements cannot be viewed in ") +
                           (fortranOrder ? "F" : "C") + " order with shape " + shapeText(shape) +
                           " (numpy would copy them); copy it first");
-  return DeviceArray(element_, shape, std::move(*strides), buffer_, data_, hostBuffer_);
+  return viewOf(element_, shape, std::move(*strides), data_);
 }
 
 DeviceArray DeviceArray::raveled(bool fortranOrder) const {
@@ -481,8 +491,7 @@ DeviceArray DeviceArray::view(const py::handle &index) const {
     shape.push_back(shape_[axis]);
     strides.push_back(strides_[axis]);
   }
-  return DeviceArray(element_, std::move(shape), std::move(strides), buffer_, data_ + offset,
-                     hostBuffer_);
+  return viewOf(element_, std::move(shape), std::move(strides), data_ + offset);
 }
 
 py::dict DeviceArray::cudaArrayInterface() const {
@@ -499,9 +508,12 @@ py::dict DeviceArray::cudaArrayInterface() const {
   interface["typestr"] = typestrOf(element_.scalar);
   interface["data"] = py::make_tuple(data_, false);
   interface["version"] = 3;
-  // Kernels and copies are done, or ordered on the legacy default stream, before a consumer
-  // can see the array: no synchronization is asked of it.
-  interface["stream"] = py::none();
+  // Version 3: the stream whose work on the memory a consumer must wait for. An array made
+  // on a kaji stream (to_device, device_array with stream=) names it; any other array's
+  // copies are done, or ordered on the legacy default stream, before a consumer can see it.
+  runtime::CUstream stream = stream_ ? stream_->handle() : nullptr;
+  interface["stream"] =
+      stream ? py::object(py::int_(reinterpret_cast<uintptr_t>(stream))) : py::object(py::none());
   return interface;
 }
 

@@ -102,6 +102,9 @@ private:
   // Every element from `value`, converted to this array's dtype and broadcast to its shape.
   void assign(const py::handle &value, const runtime::Stream *stream);
   void requireShapeOf(const py::array &host, const char *what) const;
+  // Another view of this array's memory, on the same stream.
+  DeviceArray viewOf(Element element, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                     runtime::CUdeviceptr data) const;
   void copyIn(runtime::CUdeviceptr dst, const void *src, size_t bytes,
               const runtime::Stream *stream) const;
   void copyOut(void *dst, runtime::CUdeviceptr src, size_t bytes,
@@ -113,6 +116,9 @@ private:
   std::shared_ptr<runtime::DeviceBuffer> buffer_;
   runtime::CUdeviceptr data_;
   py::object hostBuffer_; // owns the memory of a host-backed array (null otherwise)
+  // The kaji stream the array was made on, which its views share: work on its memory is
+  // queued there, and __cuda_array_interface__ names it to consumers (null: none).
+  AllocationStream stream_;
   ir::Type argumentType_;
 };
 

@@ -27,7 +27,7 @@ warnings.simplefilter("ignore", kaji.PerformanceWarning)
 _fake = ctypes.CDLL(os.environ["KAJI_CUDA_DRIVER"])
 _NAMES = ("alloc", "alloc_async", "free", "free_async", "host_alloc", "host_free",
           "host_register", "host_unregister", "alloc_managed", "copy_async",
-          "stream_synchronize")
+          "stream_synchronize", "event_record", "stream_wait_event")
 assert _fake.fake_counter_count() == len(_NAMES)
 
 def counts():
@@ -185,3 +185,31 @@ def test_the_limit_from_the_environment_applies_to_allocations(fake_driver):
         except MemoryError as error:
             assert "memory limit is 1048576 bytes (1.0 MiB)" in str(error), error
     """, KAJI_MEMORY_LIMIT="1MiB")
+
+
+def test_arrays_made_on_a_stream_name_it_to_consumers_who_wait_for_it(fake_driver):
+    # __cuda_array_interface__ v3: the producer names the stream its work on the memory is
+    # queued on; a consumer on another stream waits for it (an event), on the same one not.
+    run_on_fake(fake_driver, """
+        stream, other = cuda.stream(), cuda.stream()
+        handle = stream.handle
+        on_stream = cuda.to_device(np.arange(8.0), stream=stream)
+        assert on_stream.__cuda_array_interface__["stream"] == handle
+        assert on_stream[2:].T.__cuda_array_interface__["stream"] == handle
+        assert cuda.device_array(4, stream=stream).__cuda_array_interface__["stream"] == handle
+        assert cuda.device_array_like(on_stream, stream=stream) \
+            .__cuda_array_interface__["stream"] == handle
+        assert cuda.to_device(np.arange(8.0)).__cuda_array_interface__["stream"] is None
+
+        class Foreign:
+            def __init__(self, array):
+                self.__cuda_array_interface__ = array.__cuda_array_interface__
+
+        @cuda.jit("void(float64[:])")
+        def touch(x):
+            x[0] = 1.0
+
+        assert changes(lambda: touch[1, 1, other](Foreign(on_stream))) == {
+            "event_record": 1, "stream_wait_event": 1}
+        assert changes(lambda: touch[1, 1, stream](Foreign(on_stream))) == {}
+    """)
