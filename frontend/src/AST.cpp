@@ -1,10 +1,27 @@
 #include "kaji/frontend/AST.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
 namespace kaji::frontend {
+
+BinOpExpr::~BinOpExpr() {
+  ExprPtr inner = std::move(lhs);
+  while (inner && inner->kind == ExprKind::BinOp) {
+    ExprPtr next = std::move(static_cast<BinOpExpr &>(*inner).lhs);
+    inner = std::move(next); // frees the previous operation, its lhs taken
+  }
+}
+
+std::vector<const BinOpExpr *> leftChain(const BinOpExpr &last) {
+  std::vector<const BinOpExpr *> chain{&last};
+  while (const auto *inner = chain.back()->lhs->as<BinOpExpr>())
+    chain.push_back(inner);
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
 
 const char *spelling(BinaryOperator op) {
   switch (op) {
@@ -232,15 +249,9 @@ private:
     case ExprKind::StringLiteral:
       text += stringRepr(e.as<StringLiteralExpr>()->value);
       return;
-    case ExprKind::BinOp: {
-      const auto *bin = e.as<BinOpExpr>();
-      Precedence own = binaryPrecedence(bin->op);
-      bool rightAssociative = bin->op == BinaryOperator::Pow;
-      emit(*bin->lhs, rightAssociative ? next(own) : own);
-      text += std::string(" ") + spelling(bin->op) + " ";
-      emit(*bin->rhs, rightAssociative ? Factor : next(own));
+    case ExprKind::BinOp:
+      emitChain(leftChain(*e.as<BinOpExpr>()));
       return;
-    }
     case ExprKind::UnaryOp: {
       const auto *unary = e.as<UnaryOpExpr>();
       text += spelling(unary->op);
@@ -346,6 +357,33 @@ private:
       emitList(e.as<ListExpr>()->elts);
       text += ']';
       return;
+    }
+  }
+
+  // The context an operand of `bin` is emitted in.
+  static Precedence lhsContext(const BinOpExpr &bin) {
+    Precedence own = binaryPrecedence(bin.op);
+    return bin.op == BinaryOperator::Pow ? next(own) : own;
+  }
+  static Precedence rhsContext(const BinOpExpr &bin) {
+    return bin.op == BinaryOperator::Pow ? Factor : next(binaryPrecedence(bin.op));
+  }
+
+  // A left-leaning chain in a loop. Each operation's text starts with the chain's first
+  // operand, so the parentheses an inner operation needs open there, all at once.
+  void emitChain(const std::vector<const BinOpExpr *> &chain) {
+    auto parenthesised = [&](size_t i) {
+      return i + 1 < chain.size() && binaryPrecedence(chain[i]->op) < lhsContext(*chain[i + 1]);
+    };
+    for (size_t i = 0; i < chain.size(); ++i)
+      if (parenthesised(i))
+        text += '(';
+    emit(*chain.front()->lhs, lhsContext(*chain.front()));
+    for (size_t i = 0; i < chain.size(); ++i) {
+      text += std::string(" ") + spelling(chain[i]->op) + " ";
+      emit(*chain[i]->rhs, rhsContext(*chain[i]));
+      if (parenthesised(i))
+        text += ')';
     }
   }
 

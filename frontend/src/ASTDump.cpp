@@ -178,10 +178,15 @@ private:
       line(depth, "String " + unparse(e), e.loc);
       return;
     case ExprKind::BinOp: {
-      const auto *bin = e.as<BinOpExpr>();
-      line(depth, std::string("BinOp ") + spelling(bin->op), e.loc);
-      expr(*bin->lhs, depth + 1);
-      expr(*bin->rhs, depth + 1);
+      // A chain `a + b + c ...` in a loop (the same lines as recursing into each lhs).
+      std::vector<const BinOpExpr *> chain = leftChain(*e.as<BinOpExpr>());
+      unsigned innermost = depth + unsigned(chain.size()) - 1;
+      for (size_t i = chain.size(); i-- > 0;)
+        line(innermost - unsigned(i), std::string("BinOp ") + spelling(chain[i]->op),
+             chain[i]->loc);
+      expr(*chain.front()->lhs, innermost + 1);
+      for (size_t i = 0; i < chain.size(); ++i)
+        expr(*chain[i]->rhs, innermost - unsigned(i) + 1);
       return;
     }
     case ExprKind::UnaryOp: {

@@ -1,5 +1,7 @@
 #include "BytecodeValues.h"
 
+#include "Limits.h"
+
 #include <cmath>
 
 namespace kaji::frontend::bytecode {
@@ -12,22 +14,33 @@ void untranslatable(const Location &loc, const std::string &function,
                                   "file");
 }
 
-bool reads(const Value &value, const std::string &name) {
-  if (value.kind == ValueKind::Name && value.name == name)
-    return true;
-  for (const ValuePtr &operand : value.operands)
-    if (operand && reads(*operand, name))
+namespace {
+
+// Whether `root` or a value below it satisfies `test`; a worklist, not one call per level,
+// as a chain `a + b + c ...` is as deep as it is long.
+template <class Test> bool anyValue(const Value &root, Test test) {
+  std::vector<const Value *> pending{&root};
+  while (!pending.empty()) {
+    const Value *value = pending.back();
+    pending.pop_back();
+    if (test(*value))
       return true;
+    for (const ValuePtr &operand : value->operands)
+      if (operand)
+        pending.push_back(operand.get());
+  }
   return false;
 }
 
+} // namespace
+
+bool reads(const Value &value, const std::string &name) {
+  return anyValue(value,
+                  [&](const Value &v) { return v.kind == ValueKind::Name && v.name == name; });
+}
+
 bool calls(const Value &value) {
-  if (value.kind == ValueKind::Call)
-    return true;
-  for (const ValuePtr &operand : value.operands)
-    if (operand && calls(*operand))
-      return true;
-  return false;
+  return anyValue(value, [](const Value &v) { return v.kind == ValueKind::Call; });
 }
 
 ValuePtr joinComparisonChains(ValuePtr boolOp) {
@@ -61,12 +74,85 @@ ExprPtr negated(ExprPtr operand, const Location &loc) {
   return std::make_unique<UnaryOpExpr>(loc, UnaryOperator::Minus, std::move(operand));
 }
 
+ExprPtr toExprAt(const Value &value, const std::string &function, unsigned nesting);
+
 std::vector<ExprPtr> operandExprs(const Value &value, size_t first, size_t end,
-                                  const std::string &function) {
+                                  const std::string &function, unsigned nesting) {
   std::vector<ExprPtr> result;
   for (size_t i = first; i < end; ++i)
-    result.push_back(toExpr(*value.operands[i], function));
+    result.push_back(toExprAt(*value.operands[i], function, nesting + 1));
   return result;
+}
+
+// `value`, a BinOp (or the InPlace of `x += ...`), and the BinOps down its first operands as
+// one left-leaning chain, built in a loop: it is one level of nesting, as in source text.
+ExprPtr chainExpr(const Value &value, const std::string &function, unsigned nesting) {
+  std::vector<const Value *> chain{&value};
+  while (chain.back()->operands[0]->kind == ValueKind::BinOp)
+    chain.push_back(chain.back()->operands[0].get());
+  ExprPtr result = toExprAt(*chain.back()->operands[0], function, nesting + 1);
+  for (auto operation = chain.rbegin(); operation != chain.rend(); ++operation)
+    result =
+        std::make_unique<BinOpExpr>((*operation)->loc, (*operation)->binary, std::move(result),
+                                    toExprAt(*(*operation)->operands[1], function, nesting + 1));
+  return result;
+}
+
+// `value` at `nesting` levels deep, counted as the parser counts them, with the same limit.
+ExprPtr toExprAt(const Value &value, const std::string &function, unsigned nesting) {
+  const Location &loc = value.loc;
+  if (nesting > kMaxExpressionNesting)
+    throw ir::CompileError(loc, kExpressionNestingError);
+  auto operand = [&](size_t i) -> ExprPtr {
+    return value.operands[i] ? toExprAt(*value.operands[i], function, nesting + 1) : nullptr;
+  };
+  auto operands = [&](size_t first, size_t end) {
+    return operandExprs(value, first, end, function, nesting);
+  };
+  switch (value.kind) {
+  case ValueKind::Name:
+    return std::make_unique<NameExpr>(loc, value.name);
+  case ValueKind::Constant:
+    return constantExpr(*value.constant, loc, function);
+  case ValueKind::BinOp:
+  case ValueKind::InPlace:
+    return chainExpr(value, function, nesting);
+  case ValueKind::Unary:
+    return std::make_unique<UnaryOpExpr>(loc, value.unary, operand(0));
+  case ValueKind::Compare:
+    return std::make_unique<CompareExpr>(loc, operand(0), value.compares,
+                                         operands(1, value.operands.size()));
+  case ValueKind::BoolOp:
+    return std::make_unique<BoolOpExpr>(loc, value.boolOp, operands(0, value.operands.size()));
+  case ValueKind::IfExp:
+    return std::make_unique<IfExpExpr>(loc, operand(0), operand(1), operand(2));
+  case ValueKind::Call: {
+    size_t positional = value.operands.size() - value.keywords.size();
+    std::vector<Keyword> keywords;
+    for (size_t i = 0; i < value.keywords.size(); ++i)
+      keywords.push_back(
+          Keyword{value.operands[positional + i]->loc, value.keywords[i], operand(positional + i)});
+    return std::make_unique<CallExpr>(loc, operand(0), operands(1, positional),
+                                      std::move(keywords));
+  }
+  case ValueKind::Subscript:
+    return std::make_unique<SubscriptExpr>(loc, operand(0), operand(1));
+  case ValueKind::Slice:
+    return std::make_unique<SliceExpr>(loc, operand(0), operand(1), operand(2));
+  case ValueKind::Attribute:
+    return std::make_unique<AttributeExpr>(loc, operand(0), value.name);
+  case ValueKind::Tuple:
+    return std::make_unique<TupleExpr>(loc, operands(0, value.operands.size()));
+  case ValueKind::List:
+    return std::make_unique<ListExpr>(loc, operands(0, value.operands.size()));
+  case ValueKind::LoopValue:
+    return std::make_unique<NameExpr>(loc, kLoopValueName);
+  case ValueKind::Null:
+  case ValueKind::Iterator:
+  case ValueKind::Unpacked:
+    break;
+  }
+  untranslatable(loc, function, "this use of the interpreter's stack");
 }
 
 } // namespace
@@ -102,56 +188,7 @@ ExprPtr constantExpr(const BytecodeConstant &constant, const Location &loc,
 }
 
 ExprPtr toExpr(const Value &value, const std::string &function) {
-  const Location &loc = value.loc;
-  auto operand = [&](size_t i) -> ExprPtr {
-    return value.operands[i] ? toExpr(*value.operands[i], function) : nullptr;
-  };
-  switch (value.kind) {
-  case ValueKind::Name:
-    return std::make_unique<NameExpr>(loc, value.name);
-  case ValueKind::Constant:
-    return constantExpr(*value.constant, loc, function);
-  case ValueKind::BinOp:
-  case ValueKind::InPlace:
-    return std::make_unique<BinOpExpr>(loc, value.binary, operand(0), operand(1));
-  case ValueKind::Unary:
-    return std::make_unique<UnaryOpExpr>(loc, value.unary, operand(0));
-  case ValueKind::Compare:
-    return std::make_unique<CompareExpr>(loc, operand(0), value.compares,
-                                         operandExprs(value, 1, value.operands.size(), function));
-  case ValueKind::BoolOp:
-    return std::make_unique<BoolOpExpr>(loc, value.boolOp,
-                                        operandExprs(value, 0, value.operands.size(), function));
-  case ValueKind::IfExp:
-    return std::make_unique<IfExpExpr>(loc, operand(0), operand(1), operand(2));
-  case ValueKind::Call: {
-    size_t positional = value.operands.size() - value.keywords.size();
-    std::vector<Keyword> keywords;
-    for (size_t i = 0; i < value.keywords.size(); ++i)
-      keywords.push_back(
-          Keyword{value.operands[positional + i]->loc, value.keywords[i], operand(positional + i)});
-    return std::make_unique<CallExpr>(loc, operand(0), operandExprs(value, 1, positional, function),
-                                      std::move(keywords));
-  }
-  case ValueKind::Subscript:
-    return std::make_unique<SubscriptExpr>(loc, operand(0), operand(1));
-  case ValueKind::Slice:
-    return std::make_unique<SliceExpr>(loc, operand(0), operand(1), operand(2));
-  case ValueKind::Attribute:
-    return std::make_unique<AttributeExpr>(loc, operand(0), value.name);
-  case ValueKind::Tuple:
-    return std::make_unique<TupleExpr>(loc,
-                                       operandExprs(value, 0, value.operands.size(), function));
-  case ValueKind::List:
-    return std::make_unique<ListExpr>(loc, operandExprs(value, 0, value.operands.size(), function));
-  case ValueKind::LoopValue:
-    return std::make_unique<NameExpr>(loc, kLoopValueName);
-  case ValueKind::Null:
-  case ValueKind::Iterator:
-  case ValueKind::Unpacked:
-    break;
-  }
-  untranslatable(loc, function, "this use of the interpreter's stack");
+  return toExprAt(value, function, 1);
 }
 
 std::string unparsed(const Value &value, const std::string &function) {

@@ -252,9 +252,15 @@ Operand FunctionLowerer::lowerName(const NameExpr &expr) {
 }
 
 Operand FunctionLowerer::lowerBinary(const BinOpExpr &expr) {
-  Operand lhs = lowerExact(*expr.lhs);
-  Operand rhs = lowerExact(*expr.rhs);
-  return binary(expr.op, lhs, rhs, expr.loc, [&expr] { return unparse(expr); });
+  // A chain `a + b + c ...` in a loop, left to right as Python evaluates it.
+  std::vector<const BinOpExpr *> chain = leftChain(expr);
+  Operand result = lowerExact(*chain.front()->lhs);
+  for (const BinOpExpr *operation : chain) {
+    Operand rhs = lowerExact(*operation->rhs);
+    result = binary(operation->op, result, rhs, operation->loc,
+                    [operation] { return unparse(*operation); });
+  }
+  return result;
 }
 
 Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Operand &rhs,

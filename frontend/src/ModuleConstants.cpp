@@ -156,11 +156,17 @@ std::optional<GlobalValue> evaluateModuleConstant(const Expr &value, const Envir
     return std::nullopt;
   }
   if (auto *binop = value.as<BinOpExpr>()) {
-    std::optional<GlobalValue> lhs = evaluateModuleConstant(*binop->lhs, env);
-    std::optional<GlobalValue> rhs = lhs ? evaluateModuleConstant(*binop->rhs, env) : std::nullopt;
-    if (!rhs)
-      return std::nullopt;
-    return binary(binop->op, *lhs, *rhs);
+    // A chain `a + b + c ...` in a loop, not one nested call per term.
+    std::vector<const BinOpExpr *> chain = leftChain(*binop);
+    std::optional<GlobalValue> result = evaluateModuleConstant(*chain.front()->lhs, env);
+    for (const BinOpExpr *operation : chain) {
+      std::optional<GlobalValue> rhs =
+          result ? evaluateModuleConstant(*operation->rhs, env) : std::nullopt;
+      if (!rhs)
+        return std::nullopt;
+      result = binary(operation->op, *result, *rhs);
+    }
+    return result;
   }
   if (auto *call = value.as<CallExpr>(); call && memberNamed(*call->func, env) == "numpy.dtype")
     return evaluateRecordDtype(*call, env);

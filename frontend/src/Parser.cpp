@@ -1,5 +1,7 @@
 #include "kaji/frontend/Parser.h"
 
+#include "Limits.h"
+
 #include "kaji/frontend/Lexer.h"
 
 #include <algorithm>
@@ -12,9 +14,8 @@ namespace {
 
 using ir::CompileError;
 
-// Bounds both the parser's recursion and the height of every expression tree, so
-// that the recursive passes over the AST (and its destructors) stay shallow.
-constexpr unsigned kMaxExpressionDepth = 200;
+// kMaxExpressionNesting (Limits.h) bounds both the parser's recursion and the nesting of
+// every expression tree, so that the recursive passes over the AST stay shallow.
 // Blocks nest at most 100 deep (the lexer's indentation limit); `elif` chains
 // become nested IfStmts and count against this limit too.
 constexpr unsigned kMaxStatementNesting = 1000;
@@ -120,8 +121,8 @@ private:
   class ExpressionDepthGuard {
   public:
     ExpressionDepthGuard(Parser &parser, const Location &loc) : depth_(parser.expressionDepth_) {
-      if (++depth_ > kMaxExpressionDepth)
-        fail(loc, "expression nested too deeply");
+      if (++depth_ > kMaxExpressionNesting)
+        fail(loc, kExpressionNestingError);
     }
     ~ExpressionDepthGuard() { --depth_; }
     ExpressionDepthGuard(const ExpressionDepthGuard &) = delete;
@@ -254,10 +255,14 @@ private:
         visit(child.get());
     };
     switch (e.kind) {
-    case ExprKind::BinOp:
-      visit(e.as<BinOpExpr>()->lhs.get());
-      visit(e.as<BinOpExpr>()->rhs.get());
+    case ExprKind::BinOp: {
+      // An lhs that is a BinOp continues this node's chain, which is one level.
+      const auto *bin = e.as<BinOpExpr>();
+      unsigned lhsHeight = heightOf(bin->lhs.get());
+      height = bin->lhs->kind == ExprKind::BinOp ? lhsHeight - 1 : lhsHeight;
+      visit(bin->rhs.get());
       break;
+    }
     case ExprKind::UnaryOp:
       visit(e.as<UnaryOpExpr>()->operand.get());
       break;
@@ -307,13 +312,14 @@ private:
     return height;
   }
 
-  // Builds an expression node, rejecting trees taller than kMaxExpressionDepth:
-  // loops (`a+b+c+...`, `x.a.b.c...`) build tall trees without deep recursion.
+  // Builds an expression node, rejecting trees nested deeper than kMaxExpressionNesting:
+  // loops (`x.a.b.c...`) build tall trees without deep recursion. The height of a node is
+  // its nesting, which a left-leaning chain of BinOps (`a+b+c+...`) adds one to.
   template <class T, class... Args> ExprPtr make(Args &&...args) {
     auto node = std::make_unique<T>(std::forward<Args>(args)...);
     unsigned height = 1 + childHeight(*node);
-    if (height > kMaxExpressionDepth)
-      fail(node->loc, "expression nested too deeply");
+    if (height > kMaxExpressionNesting)
+      fail(node->loc, kExpressionNestingError);
     if (height > 1)
       heights_[node.get()] = height;
     return node;

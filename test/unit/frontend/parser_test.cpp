@@ -421,39 +421,56 @@ TEST(Parser, UnsupportedConstructsAreRejectedAtTheKeyword) {
 }
 
 TEST(Parser, NestingLimits) {
+  const std::string tooDeepMessage =
+      "expression nested too deeply (more than 200 levels of parentheses, operands and calls; a "
+      "chain such as a + b + c counts as one level)";
+  auto messageOf = [](const std::string &source) {
+    std::string error = describeError(source);
+    return error.substr(error.find(": ") + 2);
+  };
   std::string deep(199, '(');
   deep += "x" + std::string(199, ')');
   EXPECT_EQ(grouping(deep), "x");
   std::string tooDeep(300, '(');
   tooDeep += "x" + std::string(300, ')');
-  EXPECT_EQ(describeError(tooDeep + "\n").substr(describeError(tooDeep + "\n").find(": ") + 2),
-            "expression nested too deeply");
-  EXPECT_EQ(describeError(std::string(100000, '-') + "x\n"), "1:200: expression nested too deeply");
-  EXPECT_EQ(describeError("x = " + std::string(100000, '~') + "x\n"),
-            "1:204: expression nested too deeply");
+  EXPECT_EQ(messageOf(tooDeep + "\n"), tooDeepMessage);
+  EXPECT_EQ(describeError(std::string(100000, '-') + "x\n"), "1:200: " + tooDeepMessage);
+  EXPECT_EQ(describeError("x = " + std::string(100000, '~') + "x\n"), "1:204: " + tooDeepMessage);
   EXPECT_EQ(describeError(std::string(100000, '[') + std::string(100000, ']') + "\n"),
-            "1:201: expression nested too deeply");
-  std::string chain = "x";
-  for (int i = 0; i < 100000; ++i)
-    chain += "+x";
-  EXPECT_EQ(describeError(chain + "\n"), "1:1: expression nested too deeply");
+            "1:201: " + tooDeepMessage);
   std::string attributes = "x";
   for (int i = 0; i < 100000; ++i)
     attributes += ".a";
-  EXPECT_EQ(describeError(attributes + "\n"), "1:1: expression nested too deeply");
+  EXPECT_EQ(describeError(attributes + "\n"), "1:1: " + tooDeepMessage);
   std::string power = "x";
   for (int i = 0; i < 100000; ++i)
     power += "**x";
-  EXPECT_EQ(describeError(power + "\n").substr(describeError(power + "\n").find(": ") + 2),
-            "expression nested too deeply");
-  // Chains count towards the height wherever they sit: two chains of 150, one
-  // inside parentheses as the first operand of the other, make a tree of 301.
+  EXPECT_EQ(messageOf(power + "\n"), tooDeepMessage);
+}
+
+// A left-leaning chain is one level of nesting however long: every pass walks it in a loop.
+TEST(Parser, LongChainsAreOneLevel) {
+  std::string chain = "x";
+  for (int i = 0; i < 100000; ++i)
+    chain += i % 2 ? "+x" : "-x*y";
+  auto module = parseModule(makeSource(chain + "\n"));
+  ASSERT_EQ(module->body.size(), 1u);
+  // Two chains, one inside parentheses as the first operand of the other, are one chain.
   std::string chain150 = "x";
   for (int i = 0; i < 150; ++i)
     chain150 += "+x";
-  EXPECT_NO_THROW(parseModule(makeSource("(" + chain150 + ")\n")));
-  EXPECT_EQ(describeError("(" + chain150 + ")" + chain150.substr(1) + "\n"),
-            "1:1: expression nested too deeply");
+  EXPECT_NO_THROW(parseModule(makeSource("(" + chain150 + ")" + chain150.substr(1) + "\n")));
+  // A chain in a right operand is a level deeper: 198 parentheses around chains still fit.
+  std::string nested = "x";
+  for (int i = 0; i < 198; ++i)
+    nested = "x - (" + nested + " + x + x)";
+  EXPECT_NO_THROW(parseModule(makeSource(nested + "\n")));
+  EXPECT_EQ(grouping("a - b + c * d - e"), "(- (+ (- a b) (* c d)) e)");
+  EXPECT_EQ(roundTrip("(a - b) * c - (d + e) ** f ** g + h"),
+            "(a - b) * c - (d + e) ** f ** g + h");
+  EXPECT_EQ(roundTrip("(a + b) * c * (d - e)"), "(a + b) * c * (d - e)");
+  EXPECT_EQ(roundTrip("((a ** b) ** c) ** d"), "((a ** b) ** c) ** d");
+  EXPECT_EQ(roundTrip("((a | b) & c) << d"), "((a | b) & c) << d");
 }
 
 TEST(Parser, LongElifChainsAreBounded) {

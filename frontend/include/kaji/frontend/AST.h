@@ -109,9 +109,19 @@ struct BinOpExpr : Expr {
   static constexpr ExprKind Kind = ExprKind::BinOp;
   BinOpExpr(Location l, BinaryOperator o, ExprPtr a, ExprPtr b)
       : Expr(Kind, std::move(l)), op(o), lhs(std::move(a)), rhs(std::move(b)) {}
+  // Frees a left-leaning chain (`a + b + c + ...`) in a loop: the implicit destructor would
+  // nest one call per term.
+  ~BinOpExpr() override;
   BinaryOperator op;
   ExprPtr lhs, rhs;
 };
+
+// The operations of the left-leaning chain that ends in `last`: `a + b - c * d + e` is the
+// tree (((a + b) - c * d) + e), whose chain is [a + b, ... - c * d, ... + e]. The first
+// operation's lhs is no BinOp; each later one's lhs is the operation before it. Passes over
+// the tree walk a chain in a loop rather than recursing into `lhs`, so that their stack
+// depth does not grow with the number of terms (docs/language.md, "Limits").
+std::vector<const BinOpExpr *> leftChain(const BinOpExpr &last);
 
 enum class UnaryOperator : uint8_t { Not, Invert, Plus, Minus };
 const char *spelling(UnaryOperator op); // "not", "~", "+", "-"
