@@ -313,6 +313,7 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     std::vector<Operand> elements;
     for (const GlobalValue &element : global.elements)
       elements.push_back(resolveGlobal(element, loc));
+    requireTupleSize(elements, loc, [] { return std::string("a global or closure value"); });
     Operand tuple = Operand::tuple(std::move(elements));
     tuple.tupleClass = global.tupleClass;
     tuple.fields = global.fields;

@@ -224,6 +224,7 @@ Operand FunctionLowerer::lowerExact(const Expr &expr) {
     std::vector<Operand> elements;
     for (const ExprPtr &element : expr.as<TupleExpr>()->elts)
       elements.push_back(lower(*element));
+    requireTupleSize(elements, expr.loc, [] { return std::string("this tuple display"); });
     return Operand::tuple(std::move(elements));
   }
   case ExprKind::List:
@@ -272,7 +273,7 @@ Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Ope
   if (op == BinaryOperator::MatMul)
     throw ir::CompileError(loc,
                            "the '@' operator is not supported in kernels ('" + source() + "')");
-  if (std::optional<Operand> tuple = tupleBinary(op, lhs, rhs))
+  if (std::optional<Operand> tuple = tupleBinary(op, lhs, rhs, loc, source))
     return *tuple;
   if (!lhs.isScalar() || !rhs.isScalar() || lhs.isPlainEnumMember() || rhs.isPlainEnumMember())
     throw fail();

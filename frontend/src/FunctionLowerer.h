@@ -41,6 +41,13 @@ bool isCmathFunction(std::string_view member);
 bool isNumpyComplexFunction(std::string_view member);
 bool involvesComplex(const std::vector<Operand> &args);
 
+// The size of the tuple of `elements` against kMaxTupleElements (Limits.h): each element
+// counts one, a nested tuple its own elements too.
+uint64_t tupleSize(const std::vector<Operand> &elements);
+// Throws at `loc` when the tuple of `elements`, made where `where` says, is over the limit.
+void requireTupleSize(const std::vector<Operand> &elements, const Location &loc,
+                      const std::function<std::string()> &where);
+
 // Throws unless `function` (as spelt in messages) got minArgs to maxArgs `args`, all numbers.
 void requireNumbers(const std::string &function, size_t minArgs, size_t maxArgs,
                     const std::vector<Operand> &args, const CallExpr &expr);
@@ -317,8 +324,11 @@ private:
   // `t[i]` with a run-time `i` for a tuple of one scalar type; nothing for other tuples.
   std::optional<Operand> runtimeTupleIndex(const Operand &tuple, const Operand &index,
                                            const SubscriptExpr &expr);
-  // `+` of two tuples, `*` of a tuple and a constant; nothing for other operands.
-  std::optional<Operand> tupleBinary(BinaryOperator op, const Operand &lhs, const Operand &rhs);
+  // `+` of two tuples, `*` of a tuple and a constant; nothing for other operands. A result
+  // over kMaxTupleElements is an error at `loc`, before it is made.
+  std::optional<Operand> tupleBinary(BinaryOperator op, const Operand &lhs, const Operand &rhs,
+                                     const Location &loc,
+                                     const std::function<std::string()> &source);
   ir::Value *compareTuples(CompareOperator op, const Operand &lhs, const Operand &rhs,
                            const Expr &node);
   std::optional<Operand> namedTupleField(const Operand &tuple, const std::string &field);
@@ -497,6 +507,7 @@ private:
   std::optional<Location> pendingRecursion_;
   std::vector<Loop> loops_;
   unsigned hiddenVariables_ = 0;
+  uint64_t unrolledCopies_ = 0;  // copies of loop bodies over tuples, against kMaxTupleElements
   unsigned firstReturnSlot_ = 0; // the first out-parameter of a function returning a tuple
 };
 

@@ -3,6 +3,7 @@
 // of the body per item, so the items may differ in type (Numba's literal_unroll); the others
 // are counted loops with their position in hidden SSA variables.
 #include "FunctionLowerer.h"
+#include "Limits.h"
 
 #include "kaji/ir/Constants.h"
 
@@ -294,6 +295,13 @@ void FunctionLowerer::lowerFor(const ForStmt &stmt) {
   if (unrolled) {
     std::map<std::string, Operand, std::less<>> outer = unrolledTargets_;
     for (size_t index = 0; index < *unrolled && reachable(); ++index) {
+      // Nested loops over tuples multiply their copies: all of one function's count together.
+      if (++unrolledCopies_ > kMaxTupleElements)
+        throw ir::CompileError(stmt.loc, "loops over tuples in '" + fn_.def->name +
+                                             "' unroll more than " +
+                                             std::to_string(kMaxTupleElements) +
+                                             " copies of their bodies (nested loops multiply); "
+                                             "loop over a range or an array instead");
       ir::Block *next = newBlock();
       lowerIteration(index, next);
       ssa_->seal(next);

@@ -1,6 +1,7 @@
 #include "SSABuilder.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 namespace kaji::frontend {
@@ -31,15 +32,53 @@ void SSABuilder::seal(ir::Block *block) {
   blocks_[block].sealed = true;
 }
 
+ir::Block *SSABuilder::onlyPredecessor(const ir::Block *block) const {
+  auto it = blocks_.find(block);
+  if (it == blocks_.end() || !it->second.sealed || it->second.predecessors.size() != 1)
+    return nullptr;
+  return it->second.predecessors.front().from;
+}
+
+SSABuilder::Place SSABuilder::place(ir::Block *block) {
+  if (auto known = places_.find(block); known != places_.end())
+    return known->second;
+  // The unplaced blocks of the straight line ending in `block`, innermost first; a loop
+  // in unreachable code ends it too.
+  std::vector<ir::Block *> line{block};
+  std::set<const ir::Block *> onLine{block};
+  while (ir::Block *above = onlyPredecessor(line.back())) {
+    if (places_.count(above) || !onLine.insert(above).second)
+      break;
+    line.push_back(above);
+  }
+  for (auto it = line.rbegin(); it != line.rend(); ++it) {
+    ir::Block *current = *it;
+    const ir::Block *above = onlyPredecessor(current);
+    auto abovePlace = above ? places_.find(above) : places_.end();
+    if (abovePlace != places_.end() && runs_[abovePlace->second.run].tail == above) {
+      Place next{abovePlace->second.run, abovePlace->second.depth + 1};
+      runs_[next.run].tail = current;
+      places_[current] = next;
+    } else {
+      runs_.push_back({current, current});
+      places_[current] = {unsigned(runs_.size() - 1), 0};
+    }
+  }
+  return places_.at(block);
+}
+
 void SSABuilder::write(const std::string &variable, ir::Block *block, ir::Value *value) {
-  definitions_[variable][block] = value;
+  Place at = place(block);
+  definitions_[variable][at.run][at.depth] = value;
 }
 
 ir::Value *SSABuilder::read(const std::string &variable, ir::Type type, ir::Block *block) {
-  auto &perBlock = definitions_[variable];
-  if (auto it = perBlock.find(block); it != perBlock.end())
-    return it->second;
-  return readRecursive(variable, type, block);
+  Place at = place(block);
+  const auto &inRun = definitions_[variable][at.run];
+  // The last definition at or above `block` in its run; before the run, its head's reads.
+  if (auto after = inRun.upper_bound(at.depth); after != inRun.begin())
+    return std::prev(after)->second;
+  return readRecursive(variable, type, runs_[at.run].head);
 }
 
 ir::Value *SSABuilder::readRecursive(const std::string &variable, ir::Type type, ir::Block *block) {
@@ -128,8 +167,17 @@ bool SSABuilder::readsAsAnother(const ir::Block *block) const {
 
 void SSABuilder::discard(const ir::Block *block) {
   blocks_.erase(block);
-  for (auto &[variable, definitions] : definitions_)
-    definitions.erase(block);
+  auto placed = places_.find(block);
+  if (placed == places_.end())
+    return;
+  Place at = placed->second;
+  for (auto &[variable, runs] : definitions_)
+    if (auto run = runs.find(at.run); run != runs.end())
+      run->second.erase(at.depth);
+  // No block continues the run from here: a later block at this address starts its own.
+  if (runs_[at.run].tail == block)
+    runs_[at.run].tail = nullptr;
+  places_.erase(placed);
 }
 
 void SSABuilder::finish() {

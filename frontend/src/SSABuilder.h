@@ -60,13 +60,34 @@ private:
     std::vector<std::vector<ir::Value *>> incoming; // [argument][predecessor]
   };
 
+  // A run is a straight line of blocks b0 -> b1 -> ..., each bi (i > 0) sealed with bi-1 as
+  // its only predecessor when it was placed: a variable's value in bi is its last definition
+  // in b0..bi, found by depth in one lookup. Braun's read walks such a line block by block,
+  // which made reading many variables after a loop over a tuple, unrolled into tens of
+  // thousands of blocks, quadratic (and as deep in recursion as the line is long).
+  struct Place {
+    unsigned run;
+    unsigned depth;
+  };
+  struct Run {
+    ir::Block *head;
+    const ir::Block *tail; // the deepest block, which a successor may continue the run from
+  };
+  // Where `block` is, placing it (and the unplaced blocks it continues) first.
+  Place place(ir::Block *block);
+  // The predecessor of a sealed block with exactly one, else null.
+  ir::Block *onlyPredecessor(const ir::Block *block) const;
+
   ir::Value *readRecursive(const std::string &variable, ir::Type type, ir::Block *block);
   void addPhiOperands(const std::string &variable, ir::Value *phi);
   ir::Value *undefinedValue(ir::Type type);
 
   ir::Function &function_;
   std::unordered_map<const ir::Block *, BlockState> blocks_;
-  std::map<std::string, std::unordered_map<const ir::Block *, ir::Value *>> definitions_;
+  std::unordered_map<const ir::Block *, Place> places_;
+  std::vector<Run> runs_;
+  // variable -> run -> depth -> value.
+  std::map<std::string, std::unordered_map<unsigned, std::map<unsigned, ir::Value *>>> definitions_;
   std::set<const ir::Value *> undefined_;
   std::map<std::string, ir::Value *> undefinedConstants_; // by type spelling
 };

@@ -1,5 +1,7 @@
 #include "kaji/frontend/Signature.h"
 
+#include "Limits.h"
+
 #include "kaji/ir/RecordType.h"
 
 #include <algorithm>
@@ -180,6 +182,12 @@ private:
         fail("expected a positive count in 'UniTuple(type x count)'");
       }
       std::vector<ir::Type> elementLeaves(leaves.begin() + std::ptrdiff_t(firstLeaf), leaves.end());
+      // Checked before the copies are made: nested counts multiply.
+      if (std::max<size_t>(elementLeaves.size(), 1) * count > kMaxTupleElements) {
+        pos_ = countStart;
+        fail("'UniTuple(type x " + std::to_string(count) + ")' is over kaji's limit of " +
+             std::to_string(kMaxTupleElements) + " tuple elements; use an array");
+      }
       for (size_t i = 1; i < count; ++i)
         leaves.insert(leaves.end(), elementLeaves.begin(), elementLeaves.end());
       structure.elements.assign(count, element);

@@ -1,6 +1,7 @@
 // Tuples inside kernels, all compile-time: indexing and slicing with constants, `+` and `*`,
 // comparison as Python compares sequences, and the fields of a namedtuple.
 #include "FunctionLowerer.h"
+#include "Limits.h"
 
 #include "kaji/ir/Constants.h"
 
@@ -12,6 +13,19 @@ namespace {
 Operand plainTuple(std::vector<Operand> elements) { return Operand::tuple(std::move(elements)); }
 
 } // namespace
+
+uint64_t tupleSize(const std::vector<Operand> &elements) {
+  uint64_t size = 0;
+  for (const Operand &element : elements)
+    size += element.kind == Operand::Kind::Tuple ? 1 + tupleSize(element.elements) : 1;
+  return size;
+}
+
+void requireTupleSize(const std::vector<Operand> &elements, const Location &loc,
+                      const std::function<std::string()> &where) {
+  if (uint64_t size = tupleSize(elements); size > kMaxTupleElements)
+    throw tupleTooLarge(loc, size, where());
+}
 
 int64_t FunctionLowerer::constantTupleIndex(const Operand &index, const Expr &indexExpr,
                                             const Expr &node, bool forSlice) {
@@ -95,23 +109,31 @@ std::optional<Operand> FunctionLowerer::runtimeTupleIndex(const Operand &tuple,
 }
 
 std::optional<Operand> FunctionLowerer::tupleBinary(BinaryOperator op, const Operand &lhs,
-                                                    const Operand &rhs) {
+                                                    const Operand &rhs, const Location &loc,
+                                                    const std::function<std::string()> &source) {
   bool lhsTuple = lhs.kind == Operand::Kind::Tuple, rhsTuple = rhs.kind == Operand::Kind::Tuple;
   if (op == BinaryOperator::Add && lhsTuple && rhsTuple) {
+    if (uint64_t size = tupleSize(lhs.elements) + tupleSize(rhs.elements); size > kMaxTupleElements)
+      throw tupleTooLarge(loc, size, "'" + source() + "'");
     std::vector<Operand> elements = lhs.elements;
     elements.insert(elements.end(), rhs.elements.begin(), rhs.elements.end());
     return plainTuple(std::move(elements));
   }
   if (op == BinaryOperator::Mul && lhsTuple != rhsTuple) {
     const Operand &count = lhsTuple ? rhs : lhs;
+    const Operand &tuple = lhsTuple ? lhs : rhs;
     std::optional<int64_t> times = constantInt(count);
     if (!times || count.type().isBool())
       return std::nullopt;
+    // Checked before a single copy is made: `(1,) * 10**11` must fail at once.
+    uint64_t size = 0;
+    if (*times > 0 && __builtin_mul_overflow(tupleSize(tuple.elements), uint64_t(*times), &size))
+      size = UINT64_MAX;
+    if (size > kMaxTupleElements)
+      throw tupleTooLarge(loc, size, "'" + source() + "'");
     std::vector<Operand> elements;
-    for (int64_t i = 0; i < *times; ++i) {
-      const Operand &tuple = lhsTuple ? lhs : rhs;
+    for (int64_t i = 0; size != 0 && i < *times; ++i)
       elements.insert(elements.end(), tuple.elements.begin(), tuple.elements.end());
-    }
     return plainTuple(std::move(elements));
   }
   return std::nullopt;
