@@ -570,6 +570,8 @@ Operand FunctionLowerer::callMath(const std::string &function, const std::vector
   if (fn.kind == MathKind::Abs || minMax) {
     if (type.kind == ScalarKind::Bool)
       type.kind = ScalarKind::Int64;
+    if (minMax) // numpy's ufuncs: np.maximum(u16, -1) is NumPy 2's OverflowError
+      requireLiteralsFit(type, args[0], args[1], expr.loc, [&expr] { return unparse(expr); });
     std::vector<ir::Value *> operands;
     for (const Operand &arg : args)
       operands.push_back(convert(arg, type.kind));
@@ -686,17 +688,30 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
       if (!arg.isScalar() || arg.type().isComplex())
         throw ir::CompileError(expr.loc, display + "() needs real numbers, not '" + describe(arg) +
                                              "', in '" + unparse(expr) + "'");
-    ScalarType type = args.front().scalarType();
-    for (const Operand &arg : args)
-      type = promote(type, arg.scalarType());
+    // Python's min/max, left to right: a later argument replaces the result where it is
+    // smaller (larger).
     bool isMin = name == "builtins.min";
-    ir::Opcode opcode = type.kind == ScalarKind::Bool ? (isMin ? ir::Opcode::And : ir::Opcode::Or)
-                        : isMin                       ? ir::Opcode::Min
-                                                      : ir::Opcode::Max;
-    ir::Value *result = convert(args.front(), type.kind);
-    for (size_t i = 1; i < args.size(); ++i)
-      result = builder_.binary(opcode, result, convert(args[i], type.kind));
-    return Operand::scalar(result, type.weak);
+    Operand result = args.front();
+    for (size_t i = 1; i < args.size(); ++i) {
+      // A Python int outside the other operand's integer type (or two Python ints) compares
+      // as Python compares it, so the comparison is decided here and the result is the
+      // operand Python returns, in its own type: max(u16, -1) is the uint16, min(-7, u16)
+      // is -7. Converting the literal to the promoted type would wrap it.
+      if (std::optional<bool> replaces = decidedComparison(
+              isMin ? ir::CmpPredicate::Lt : ir::CmpPredicate::Gt, args[i], result)) {
+        if (*replaces)
+          result = args[i];
+        continue;
+      }
+      ScalarType type = promote(result.scalarType(), args[i].scalarType());
+      ir::Opcode opcode = type.kind == ScalarKind::Bool ? (isMin ? ir::Opcode::And : ir::Opcode::Or)
+                          : isMin                       ? ir::Opcode::Min
+                                                        : ir::Opcode::Max;
+      result = Operand::scalar(
+          builder_.binary(opcode, convert(result, type.kind), convert(args[i], type.kind)),
+          type.weak);
+    }
+    return result;
   }
   if (findMathFunction(name))
     return callMath(name, args, expr);

@@ -293,8 +293,16 @@ Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Ope
     type.kind = ScalarKind::Float64; // true division
   if (type.kind == ScalarKind::Bool && !bitwise)
     type.kind = ScalarKind::Int64; // True + True == 2
-  // A Python int takes the type of the other operand, which must hold it (NumPy 2 raises
-  // OverflowError for np.uint8(1) + 300; kaji refuses to compile it).
+  requireLiteralsFit(type, lhs, rhs, loc, source);
+  ir::Value *a = convert(lhs, type.kind);
+  ir::Value *b = convert(rhs, type.kind);
+  ir::Operation *result = at(loc).create(opcodeOf(op), ir::Type::scalar(type.kind), {a, b});
+  return Operand::scalar(folded(builder_, result), type.weak);
+}
+
+void FunctionLowerer::requireLiteralsFit(ScalarType type, const Operand &lhs, const Operand &rhs,
+                                         const Location &loc,
+                                         const std::function<std::string()> &source) {
   for (const Operand *operand : {&lhs, &rhs}) {
     std::optional<PythonInt> literal = weakIntegerValue(*operand);
     if (literal && !type.weak && ir::isInteger(type.kind) && !fitsIn(*literal, type.kind))
@@ -304,10 +312,6 @@ Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Ope
                                       describe(operand == &lhs ? rhs : lhs) +
                                       ", as in NumPy 2; convert one of them to a wider type");
   }
-  ir::Value *a = convert(lhs, type.kind);
-  ir::Value *b = convert(rhs, type.kind);
-  ir::Operation *result = at(loc).create(opcodeOf(op), ir::Type::scalar(type.kind), {a, b});
-  return Operand::scalar(folded(builder_, result), type.weak);
 }
 
 Operand FunctionLowerer::weakInteger(PythonInt value, const Location &loc) {
@@ -596,24 +600,41 @@ ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs
   }
   if (!lhs.isScalar() || !rhs.isScalar())
     return compareTuples(op, lhs, rhs, node);
-  std::optional<PythonInt> lhsInt = weakIntegerValue(lhs), rhsInt = weakIntegerValue(rhs);
-  if (lhsInt && rhsInt)
-    return builder_.boolConstant(ir::comparisonHolds(predicateOf(op), *lhsInt, *rhsInt));
+  if (std::optional<bool> decided = decidedComparison(predicateOf(op), lhs, rhs))
+    return builder_.boolConstant(*decided);
   if (lhs.type().isComplex() || rhs.type().isComplex())
     return compareComplex(op, lhs, rhs, node);
   ScalarType type = promote(lhs.scalarType(), rhs.scalarType());
-  // A Python int outside the other operand's type compares as the number it is (NumPy 2,
-  // Python): it lies beyond every value of the type, so each gives the result 0 gives (0 is
-  // in every integer type, on the same side of the literal as all of them).
-  std::optional<PythonInt> literal = lhsInt ? lhsInt : rhsInt;
-  if (literal && !type.weak && ir::isInteger(type.kind) && !fitsIn(*literal, type.kind))
-    return builder_.boolConstant(
-        lhsInt ? ir::comparisonHolds(predicateOf(op), *literal, PythonInt(0))
-               : ir::comparisonHolds(predicateOf(op), PythonInt(0), *literal));
+  if (ir::isFloat(type.kind) && lhs.type().isInteger() && rhs.type().isInteger())
+    return compareSignedWithUnsigned(predicateOf(op), lhs, rhs);
   ir::Value *a = convert(lhs, type.kind);
   ir::Value *b = convert(rhs, type.kind);
   return folded(builder_, builder_.create(ir::Opcode::Cmp, ir::Type::scalar(ScalarKind::Bool),
                                           {a, b}, predicateOf(op)));
+}
+
+ir::Value *FunctionLowerer::compareSignedWithUnsigned(ir::CmpPredicate predicate,
+                                                      const Operand &lhs, const Operand &rhs) {
+  bool lhsSigned = lhs.type().isSignedInteger();
+  ir::Value *signedValue = convert(lhsSigned ? lhs : rhs, ScalarKind::Int64);
+  ir::Value *negative =
+      folded(builder_, builder_.create(ir::Opcode::Cmp, ir::Type::scalar(ScalarKind::Bool),
+                                       {signedValue, builder_.intConstant(signedValue->type(), 0)},
+                                       ir::CmpPredicate::Lt));
+  // Where the signed operand is not negative both are values of uint64.
+  ir::Value *asUnsigned =
+      folded(builder_,
+             builder_.create(ir::Opcode::Cmp, ir::Type::scalar(ScalarKind::Bool),
+                             {convert(lhs, ScalarKind::UInt64), convert(rhs, ScalarKind::UInt64)},
+                             predicate));
+  // A negative one is below every unsigned value: the result is what -1 against 0 gives.
+  bool holdsWhenNegative =
+      lhsSigned ? ir::comparisonHolds(predicate, -1, 0) : ir::comparisonHolds(predicate, 0, -1);
+  if (holdsWhenNegative)
+    return builder_.binary(ir::Opcode::Or, negative, asUnsigned);
+  ir::Value *notNegative =
+      folded(builder_, builder_.create(ir::Opcode::Not, negative->type(), {negative}));
+  return builder_.binary(ir::Opcode::And, notNegative, asUnsigned);
 }
 
 Operand FunctionLowerer::lowerCompare(const CompareExpr &expr) {

@@ -207,6 +207,11 @@ private:
   // `source` spells the expression for messages.
   Operand binary(BinaryOperator op, const Operand &lhs, const Operand &rhs, const Location &loc,
                  const std::function<std::string()> &source);
+  // Throws where a Python int operand does not fit `type`, the type a NumPy 2 operation of
+  // `lhs` and `rhs` computes in: the literal takes the type of the other operand, which must
+  // hold it (NumPy 2 raises OverflowError for np.uint8(1) + 300; kaji refuses to compile it).
+  void requireLiteralsFit(ScalarType type, const Operand &lhs, const Operand &rhs,
+                          const Location &loc, const std::function<std::string()> &source);
   // The weak constant of a Python int computed exactly; an error when neither 64 bits nor a
   // further Python-int operation can hold it.
   Operand weakInteger(PythonInt value, const Location &loc);
@@ -220,6 +225,10 @@ private:
   Operand lowerCompare(const CompareExpr &expr);
   ir::Value *compareValues(CompareOperator op, const Operand &lhs, const Operand &rhs,
                            const Expr &node);
+  // `lhs predicate rhs` of a uint64 and a signed integer, exactly, as NumPy 2 and Python
+  // compare: their promoted type, float64, would round both (2**63 == 2**63 - 1 there).
+  ir::Value *compareSignedWithUnsigned(ir::CmpPredicate predicate, const Operand &lhs,
+                                       const Operand &rhs);
   // ==, !=, is and is not where an operand is an Enum member, or `is` with an IntEnum member;
   // nothing where the operands compare as numbers.
   std::optional<ir::Value *> compareEnumMembers(CompareOperator op, const Operand &lhs,

@@ -1,5 +1,7 @@
 #include "PythonIntegers.h"
 
+#include "TypeRules.h"
+
 #include "kaji/ir/Constants.h"
 
 #include <algorithm>
@@ -60,6 +62,23 @@ std::optional<PythonInt> weakIntegerValue(const Operand &operand) {
   if (operand.type().isSignedInteger())
     return PythonInt(*bits);
   return PythonInt(uint64_t(*bits));
+}
+
+std::optional<bool> decidedComparison(ir::CmpPredicate predicate, const Operand &lhs,
+                                      const Operand &rhs) {
+  std::optional<PythonInt> lhsInt = weakIntegerValue(lhs), rhsInt = weakIntegerValue(rhs);
+  if (lhsInt && rhsInt)
+    return ir::comparisonHolds(predicate, *lhsInt, *rhsInt);
+  std::optional<PythonInt> literal = lhsInt ? lhsInt : rhsInt;
+  if (!literal || !lhs.isScalar() || !rhs.isScalar())
+    return std::nullopt;
+  ScalarType type = promote(lhs.scalarType(), rhs.scalarType());
+  if (type.weak || !ir::isInteger(type.kind) || fitsIn(*literal, type.kind))
+    return std::nullopt;
+  // Beyond every value of the type, the literal is on the same side of all of them, so each
+  // gives the result 0 gives (0 is in every integer type).
+  return lhsInt ? ir::comparisonHolds(predicate, *literal, PythonInt(0))
+                : ir::comparisonHolds(predicate, PythonInt(0), *literal);
 }
 
 bool fitsIn(PythonInt value, ScalarKind kind) {

@@ -33,6 +33,13 @@ struct ExactResult {
   PythonInt value = 0;
 };
 
+// Whether `lhs predicate rhs` is decided by what the operands are, as Python and NumPy 2
+// compare: two Python ints exactly, and a Python int outside the other operand's integer type
+// as the number it is (it lies beyond every value of the type). Nothing where the values
+// have to be compared at run time.
+std::optional<bool> decidedComparison(ir::CmpPredicate predicate, const Operand &lhs,
+                                      const Operand &rhs);
+
 // `a op b` as Python computes it on ints.
 ExactResult exactBinary(BinaryOperator op, PythonInt a, PythonInt b);
 

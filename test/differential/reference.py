@@ -122,7 +122,7 @@ class Evaluator:
     def __init__(self, columns):
         self.columns = columns
         self.rows = len(columns[0])
-        # Uses of a literal whose rule is undecided (out of range in min/max or a ternary);
+        # Uses of a literal whose rule is undecided (out of range in a ternary);
         # the generator consults it.
         self.undecided_literals = 0
         # The values each node being evaluated has consumed, innermost last.
@@ -260,17 +260,16 @@ class Evaluator:
         return self.strong("bool", result, undefined)
 
     def compare(self, op, a, b):
-        """Mathematically exact between an integer and an integer literal outside its range
-        (the decided rule of issue 8); otherwise both converted to the promoted type."""
+        """Mathematically exact where the operands decide it (decided_comparison) and between
+        uint64 and a signed integer (issue 21: NumPy 2 and Python compare those exactly, where
+        their promoted type, float64, rounds both); otherwise both converted to the promoted
+        type."""
+        decided = decided_comparison(op, a, b)
+        if decided is not None:
+            return np.full(self.rows, decided)
         kind = promote(a.type, b.type).kind
-        for literal, other, flipped in ((a, b, True), (b, a, False)):
-            if literal.type.weak and not other.type.weak and is_int(kind) \
-                    and not isinstance(literal.data, bool):
-                lo, hi = int_range(kind)
-                if not lo <= literal.data <= hi:
-                    exact = other.data.astype(object)
-                    x, y = (literal.data, exact) if flipped else (exact, literal.data)
-                    return np.array(_compare(op, x, y), dtype=bool)
+        if is_float(kind) and is_int(a.type.kind) and is_int(b.type.kind):
+            return _compare(op, a.data.astype(object), b.data.astype(object)).astype(bool)
         return _compare(op, self.convert(a, kind), self.convert(b, kind))
 
     def _unary(self, node):
@@ -341,9 +340,12 @@ class Evaluator:
             result = np.abs(x) if is_float(kind) or kind.startswith("int") else x
             return Value(ScalarType(kind, t.weak), result.astype(kind), undefined)
         if name in ("min", "max"):
-            return Value(t, self._python_min_max(name, t.kind, args), undefined)
+            result = self._python_min_max(name, args)
+            return Value(result.type, result.data, undefined)
         if name in NUMPY_MINMAX:
-            x, y = (self.convert(arg, kind) for arg in args)
+            # numpy's ufuncs: a literal takes the other operand's type, which must hold it
+            # (NumPy 2's OverflowError for np.maximum(np.uint16(0), -1)).
+            x, y = (self.convert(arg, kind, arithmetic=True) for arg in args)
             result = NUMPY_MINMAX[name](x, y)
             if is_float(kind):
                 # -0.0 and +0.0: minimum/maximum order -0.0 below +0.0, fmin/fmax may give
@@ -382,16 +384,25 @@ class Evaluator:
             value.factors = args[0].factors_as(float_kind)
         return value
 
-    def _python_min_max(self, name, kind, args):
-        """Python's min/max: the first operand unless a later one is smaller (larger), so which
-        operand a NaN wins from depends on the order; bools are and/or."""
-        result = self.convert(args[0], kind)
+    def _python_min_max(self, name, args):
+        """Python's min/max, left to right: a later operand replaces the result where it is
+        smaller (larger), so which operand a NaN wins from depends on the order; bools are
+        and/or. Where the operands decide the comparison (an integer literal outside the other
+        operand's integer type, or two integer literals) the result is the operand Python
+        returns, in its own type: max(u16, -1) is the uint16, min(-7, u16) is -7 (issue 21)."""
+        result = args[0]
         for arg in args[1:]:
-            y = self.convert(arg, kind)
-            if kind == "bool":
-                result = result & y if name == "min" else result | y
+            replaces = decided_comparison("<" if name == "min" else ">", arg, result)
+            if replaces is not None:
+                result = arg if replaces else result
+                continue
+            t = promote(result.type, arg.type)
+            x, y = self.convert(result, t.kind), self.convert(arg, t.kind)
+            if t.kind == "bool":
+                data = x & y if name == "min" else x | y
             else:
-                result = np.where(y < result if name == "min" else y > result, y, result)
+                data = np.where(y < x if name == "min" else y > x, y, x)
+            result = Value(t, data, result.undefined)
         return result
 
 
@@ -403,6 +414,28 @@ def _weak_float(value):
 def _power_of_two(values):
     mantissa, _ = np.frexp(values.astype(np.float64))
     return np.abs(mantissa) == 0.5
+
+
+def _is_int_literal(value):
+    return value.type.weak and isinstance(value.data, int) and not isinstance(value.data, bool)
+
+
+def decided_comparison(op, a, b):
+    """`a op b` where the operands alone decide it, as Python and NumPy 2 compare (docs/sema.md):
+    two integer literals exactly, and an integer literal outside the other operand's integer
+    type as the number it is, beyond every value of the type (issue 8's rule). None where the
+    values decide."""
+    if _is_int_literal(a) and _is_int_literal(b):
+        return bool(_compare(op, a.data, b.data))
+    t = promote(a.type, b.type)
+    for literal, flipped in ((a, True), (b, False)):
+        if _is_int_literal(literal) and is_int(t.kind) and not t.weak:
+            lo, hi = int_range(t.kind)
+            if not lo <= literal.data <= hi:
+                # Beyond every value of the type, the literal compares as it does with 0.
+                return bool(_compare(op, literal.data, 0) if flipped else
+                            _compare(op, 0, literal.data))
+    return None
 
 
 def _compare(op, x, y):
