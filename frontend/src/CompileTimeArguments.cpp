@@ -20,7 +20,8 @@ std::string tagged(char tag, const std::string &text) {
 
 } // namespace
 
-std::optional<CompileTimeArgument> FunctionLowerer::compileTimeArgument(const Operand &arg) {
+std::optional<CompileTimeArgument> FunctionLowerer::compileTimeArgument(const Operand &arg,
+                                                                        bool literalsAsValues) {
   CompileTimeArgument constant;
   constant.value = arg;
   switch (arg.kind) {
@@ -55,8 +56,11 @@ std::optional<CompileTimeArgument> FunctionLowerer::compileTimeArgument(const Op
   }
   // A Python int or bool literal (or an expression of them): its value decides, as a
   // literal does in Numba. Floats and typed scalars are specialised on their type only.
+  // A recursive call passes it as a weak value instead, as Numba widens a literal type to its
+  // plain one where recursion starts: one specialisation per value would never close a
+  // recursion such as fact(n - 1) (fact(20) would nest 20 specialisations).
   std::optional<int64_t> literal = constantInt(arg);
-  if (!arg.weak || !literal || arg.wideInteger)
+  if (!arg.weak || !literal || arg.wideInteger || literalsAsValues)
     return std::nullopt;
   constant.literal = *literal;
   constant.literalType = arg.type().scalarKind();

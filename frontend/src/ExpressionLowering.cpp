@@ -927,8 +927,9 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
   std::vector<ir::Value *> values;
   std::vector<ParameterStructure> structure;
   CompileTimeArguments constants(args.size());
+  bool recursive = context_.isLowering(def);
   for (size_t i = 0; i < args.size(); ++i) {
-    if (!signature && (constants[i] = compileTimeArgument(args[i]))) {
+    if (!signature && (constants[i] = compileTimeArgument(args[i], recursive))) {
       structure.emplace_back().tuple = true; // no leaves: it has no IR parameter
       continue;
     }

@@ -16,6 +16,7 @@
 #include "kaji/ir/IR.h"
 #include "kaji/ir/Libdevice.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
@@ -346,8 +347,9 @@ private:
   Operand lowerCall(const CallExpr &expr);
   Operand callDevice(const FunctionRef &callee, const CallExpr &expr);
   // Compile-time arguments (CompileTimeArguments.cpp): `arg` as one, or none for a value
-  // passed at run time.
-  std::optional<CompileTimeArgument> compileTimeArgument(const Operand &arg);
+  // passed at run time. With `literalsAsValues` (a recursive call) an int or bool literal is
+  // a value too.
+  std::optional<CompileTimeArgument> compileTimeArgument(const Operand &arg, bool literalsAsValues);
   // The value a parameter bound to `constant` has in this function.
   Operand compileTimeValue(const CompileTimeArgument &constant);
   // A call of a cuda.declare_device function (ExternalCalls.cpp).
@@ -540,6 +542,11 @@ public:
                            const std::vector<ParameterStructure> &structure,
                            const CompileTimeArguments &constants, bool resultDeclared,
                            const Location &callLoc, ir::Module &target);
+  // Whether some specialisation of `def` is being lowered: a call of it is recursive.
+  bool isLowering(const FunctionDefStmt &def) const {
+    return std::any_of(active_.begin(), active_.end(),
+                       [&](const ActiveFunction &active) { return active.def == &def; });
+  }
   // Called by the lowerer of the innermost function being lowered once it made `function`.
   void started(ir::Function *function) { active_.back().function = function; }
   // `function`'s def in mangled names: its name, made unique among the defs seen so far.
