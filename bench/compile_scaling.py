@@ -6,7 +6,12 @@ Generates kernels of four shapes for growing N and compiles each with build/bin/
 - ifs:    N `if` statements one after the other;
 - and:    one `if` whose condition is an `and` chain of N comparisons;
 - params: N scalar parameters, each added to the result on a line of its own (up to 1 082,
-          the most a kernel's 4 352 bytes of parameters hold next to the output array).
+          the most a kernel's 4 352 bytes of parameters hold next to the output array);
+- stores: N straight-line statements `out[k] = a[k] * 2.0 + x`, each index a constant of
+          its own (with bounds checks, N checks of the same two extents).
+
+--boundscheck on|off puts boundscheck= in the kernel's decorator (the default: the
+target's, off on cuda and on for cpu), which both kaji-compile and @kaji.jit apply.
 
 Each line prints the wall time of `--emit ir` (frontend and kaji passes) and of the whole
 compile for the target: `--target cuda` (default) `kaji-compile --emit ptx`, through LLVM's
@@ -17,7 +22,8 @@ the ratio time(N) / time(N/2): near 2 means linear, near 4 quadratic. A shape st
 once one compile takes longer than --budget seconds.
 
     python bench/compile_scaling.py [--start 1000] [--max 128000] [--budget 20]
-                                    [--shapes lines,ifs,and,params] [--target cuda|cpu]
+                                    [--shapes lines,ifs,and,params,stores]
+                                    [--target cuda|cpu] [--boundscheck on|off]
                                     [--compiler PATH]
 """
 
@@ -59,7 +65,13 @@ def parameters(n):
             "    out[0] = x\n")
 
 
-SHAPES = {"lines": straight_lines, "ifs": ifs, "and": and_chain, "params": parameters}
+def stores(n):
+    body = "".join(f"    out[{k}] = a[{k}] * 2.0 + x\n" for k in range(n))
+    return ("void(float32[:], float32[:], float32)", f"def kernel(out, a, x):\n{body}")
+
+
+SHAPES = {"lines": straight_lines, "ifs": ifs, "and": and_chain, "params": parameters,
+          "stores": stores}
 # The largest N kaji accepts for a shape: a kernel takes at most 4 352 bytes of parameters
 # (what ptxas accepts in kaji's PTX, docs/language.md), here the output array's 24 and 4 per
 # float32.
@@ -111,8 +123,11 @@ def main():
                         help="stop growing a shape once a compile takes longer (seconds)")
     parser.add_argument("--shapes", default=",".join(SHAPES))
     parser.add_argument("--target", choices=["cuda", "cpu"], default="cuda")
+    parser.add_argument("--boundscheck", choices=["on", "off"],
+                        help="the decorator's boundscheck= (default: the target's)")
     parser.add_argument("--compiler", default=os.path.join(ROOT, "build", "bin", "kaji-compile"))
     args = parser.parse_args()
+    options = {"on": ", boundscheck=True", "off": ", boundscheck=False"}.get(args.boundscheck, "")
 
     stage = "ptx" if args.target == "cuda" else "host"
     print(f"{'shape':>7} {'N':>8} {'ir s':>8} {stage + ' s':>8} {'peak MiB':>9} "
@@ -126,7 +141,7 @@ def main():
                 signature, source = generate(n)
                 path = os.path.join(scratch, f"{shape}_{n}.py")
                 with open(path, "w") as f:
-                    f.write(f'import kaji\n\n@kaji.jit("{signature}")\n{source}')
+                    f.write(f'import kaji\n\n@kaji.jit("{signature}"{options})\n{source}')
                 timeout = 3 * args.budget
                 ir = compile_once(kaji_compile(args.compiler, path, "ir"), timeout)
                 if args.target == "cuda":

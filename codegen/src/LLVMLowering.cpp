@@ -1087,8 +1087,10 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
   auto *ok = llvm::BasicBlock::Create(context_, "bounds.ok", &out_, merge);
   auto *fail = llvm::BasicBlock::Create(context_, "bounds.fail", &out_, merge);
   llvm::MDBuilder weights(context_);
-  if (isUnsigned) {
-    // No wraparound: an unsigned index is never negative, however large.
+  auto *constantIndex = llvm::dyn_cast<llvm::ConstantInt>(index);
+  if (isUnsigned || (constantIndex && !constantIndex->isNegative())) {
+    // No wraparound: an unsigned index is never negative, however large, nor is a constant
+    // one that is not.
     builder_.CreateCondBr(inRange, ok, fail, weights.createLikelyBranchWeights());
     reportIndexError(op, index, isUnsigned, extent, axis, merge, failures, fail);
     builder_.SetInsertPoint(ok);
