@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 using namespace kaji::runtime;
@@ -103,6 +105,38 @@ TEST(HostExecutor, RejectsLaunchesOutsideCudaLimits) {
   EXPECT_THROW(executor.launch(&countVisits, HostThreads::Fibers, {1, 1, 1}, {1, 1, 1}, 0, nullptr,
                                HostExecutor::kMaxFrameBytes + 1),
                std::invalid_argument);
+}
+
+// Polls the executor's hooks as a compiled loop header does, until asked to stop.
+void spinUntilInterrupted(void *const *, const HostLaunchContext *) {
+  const HostRuntimeHooks &hooks = *HostExecutor::hooks();
+  while (!hooks.interruptRequested.load(std::memory_order_relaxed)) {
+  }
+  hooks.interrupted();
+}
+
+TEST(HostExecutor, AnInterruptStopsALaunchThatWouldNeverEnd) {
+  HostExecutor executor(2);
+  std::atomic<int> visits[4]{};
+  std::atomic<int> *data = visits;
+  void *params[] = {&data};
+  for (HostThreads threads : {HostThreads::LoopInEntry, HostThreads::Fibers})
+    for (unsigned blocks : {1u, 8u}) {
+      std::thread interrupter([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        HostExecutor::requestInterrupt();
+      });
+      EXPECT_THROW(
+          executor.launch(&spinUntilInterrupted, threads, {blocks, 1, 1}, {4, 1, 1}, 0, nullptr),
+          LaunchInterrupted);
+      interrupter.join();
+      // The executor is whole again, and the request is spent.
+      for (std::atomic<int> &visit : visits)
+        visit = 0;
+      executor.launch(&countVisits, HostThreads::LoopInEntry, {1, 1, 1}, {4, 1, 1}, 0, params);
+      for (std::atomic<int> &visit : visits)
+        EXPECT_EQ(visit.load(), 1);
+    }
 }
 
 TEST(HostExecutor, SharedExecutorIsSizedToTheMachine) {
