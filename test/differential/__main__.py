@@ -1,5 +1,5 @@
-"""python3 test/differential [--programs [--ptx]] [--seed N] [--count N] [--seconds S]
-[--targets cpu,cuda,cuda-nvrtc]"""
+"""python3 test/differential [--programs [--ptx]] [--bytecode] [--seed N] [--count N]
+[--seconds S] [--targets cpu,cuda,cuda-nvrtc]"""
 
 import argparse
 import importlib.util
@@ -14,6 +14,7 @@ if __package__ in (None, ""):
     __package__ = "differential"
 
 from differential.campaign import Campaign  # noqa: E402
+from differential.kernels import bytecode_twin  # noqa: E402
 from differential.program_campaign import ProgramCampaign  # noqa: E402
 
 
@@ -34,12 +35,17 @@ def main():
                         help="expressions or programs (default 5000)")
     parser.add_argument("--targets", default="cpu",
                         help="comma-separated: cpu,cuda (programs also cuda-nvrtc)")
+    parser.add_argument("--bytecode", action="store_true",
+                        help="also compile every kernel from its bytecode (exec()'d, no "
+                             "source text) on each target and compare the two paths exactly")
     parser.add_argument("--seconds", type=float, default=None,
                         help="stop starting batches after this long")
     parser.add_argument("--max-reported", type=int, default=25)
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     targets = [t.strip() for t in args.targets.split(",") if t.strip()]
+    if args.bytecode:
+        targets += [bytecode_twin(t) for t in targets]
     print(f"seed {seed}, targets {','.join(targets)}", flush=True)
     if args.programs:
         return run_programs(seed, targets, args)
@@ -47,6 +53,8 @@ def main():
     print(f"expressions {summary.expressions}, executions {summary.executions} (rows compared, "
           f"all targets), expected CompileErrors {summary.expected_errors}, unchecked rows "
           f"{summary.unchecked_rows}, mismatches {len(summary.mismatches)}, "
+          + (f"items whose constant conditions CPython decided (paths not compared) "
+             f"{summary.decided_by_cpython}, " if args.bytecode else "") +
           f"{summary.seconds:.1f} s")
     return 1 if summary.mismatches else 0
 

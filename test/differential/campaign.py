@@ -28,6 +28,7 @@ class Summary:
     executions: int = 0
     expected_errors: int = 0
     unchecked_rows: int = 0
+    decided_by_cpython: int = 0  # items whose paths are not compared row by row (below)
     mismatches: list = field(default_factory=list)
     seconds: float = 0.0
 
@@ -50,7 +51,8 @@ def approximate_function(item):
 
 def tolerance(item, kind, target):
     function = approximate_function(item)
-    return tolerance_ulps(target, function, kind) if function and is_float(kind) else 0
+    return (tolerance_ulps(kernels.device_target(target), function, kind)
+            if function and is_float(kind) else 0)
 
 
 def expected_rows(value, target):
@@ -58,7 +60,7 @@ def expected_rows(value, target):
     compared, the other results allowed). A contracting target may fuse a product into an add
     or subtract: at the root that is another right answer, below it the row is not compared."""
     dtype = kernels.output_dtype(kernels.output_of(value.type.kind))
-    if not contracts(target):
+    if not contracts(kernels.device_target(target)):
         return value.data.astype(dtype), value.undefined, ()
     return (value.data.astype(dtype), value.undefined | value.uncertain,
             tuple(alternative.astype(dtype) for alternative in value.fused))
@@ -71,26 +73,70 @@ def _value_source(value):
     return repr(value.item() if hasattr(value, "item") else value)
 
 
-def reproducer(item, kinds, inputs, row, target, got, expected, error=None):
-    """A standalone script: the item alone in a one-thread kernel over the failing row."""
+def _one_thread_kernel(item):
+    """The lines of `def repro(out, v<j>...)`, the item alone in a one-thread kernel."""
     columns = sorted(item.columns())
     body = item_lines(item, "out[0]", "t", kernels.column_name)
-    lines = ["import math", "import numpy as np", "import kaji", "",
-             f"@kaji.jit(target={target!r})",
-             f"def repro(out, {', '.join(f'v{j}' for j in columns)}):", "    i = 0"]
-    lines += ["    " + line for line in body]
+    lines = [f"def repro(out, {', '.join(f'v{j}' for j in columns)}):", "    i = 0"]
+    return lines + ["    " + line for line in body]
+
+
+def _kernel_definition(kernel_lines, name, target):
+    """Script lines defining the kernel `name` of `kernel_lines` for `target`: decorated, or
+    for a bytecode twin exec()'d from a string (no source text: kaji compiles the bytecode)."""
+    device = kernels.device_target(target)
+    if not kernels.from_bytecode(target):
+        return [f"@kaji.jit(target={device!r})", *kernel_lines]
+    text = "\n".join(kernel_lines)
+    return ["namespace = {'math': math, 'np': np, 'kaji': kaji}",
+            f"exec({text + chr(10)!r}, namespace)  # no source text: compiled from bytecode",
+            f"{name} = kaji.jit(namespace[{name!r}], target={device!r})"]
+
+
+def _input_lines(item, kinds, inputs, row):
+    columns = sorted(item.columns())
+    lines = []
     for j in columns:
         value = inputs[j][row] if inputs is not None else 0
         lines.append(f"v{j} = np.array([{_value_source(value)}], dtype=np.{kinds[j]})")
+    return lines, ", ".join(f"v{j}" for j in columns)
+
+
+def reproducer(item, kinds, inputs, row, target, got, expected, error=None):
+    """A standalone script: the item alone in a one-thread kernel over the failing row."""
+    lines = ["import math", "import numpy as np", "import kaji", ""]
+    lines += _kernel_definition(_one_thread_kernel(item), "repro", target)
+    input_lines, arguments = _input_lines(item, kinds, inputs, row)
+    lines += input_lines
     dtype = kernels.output_dtype(kernels.output_of(expected.dtype.name)) \
         if expected is not None else np.int64
     lines.append(f"out = np.zeros(1, dtype=np.{np.dtype(dtype).name})")
-    lines.append(f"repro[1, 1](out, {', '.join(f'v{j}' for j in columns)})")
+    lines.append(f"repro[1, 1](out, {arguments})")
     if error is not None:
         lines.append(f"# expected: {error}")
     else:
         lines.append(f"print(out[0])  # kaji gave {_value_source(got)}, "
                      f"expected {_value_source(expected)}")
+    return "\n".join(lines)
+
+
+def paths_reproducer(item, kinds, inputs, row, target, from_source, from_bytecode):
+    """A standalone script compiling the item's one-thread kernel from its source text and
+    from its bytecode (target `target`, a bytecode twin) and printing both results."""
+    kernel = _one_thread_kernel(item)
+    lines = ["import math", "import numpy as np", "import kaji", ""]
+    lines += _kernel_definition(kernel, "repro", kernels.device_target(target))
+    lines += _kernel_definition([kernel[0].replace("def repro(", "def repro_bytecode("),
+                                 *kernel[1:]], "repro_bytecode", target)
+    input_lines, arguments = _input_lines(item, kinds, inputs, row)
+    lines += input_lines
+    dtype = np.dtype(from_source.dtype).name
+    for name in ("repro", "repro_bytecode"):
+        lines.append(f"out_{name} = np.zeros(1, dtype=np.{dtype})")
+        lines.append(f"{name}[1, 1](out_{name}, {arguments})")
+    lines.append(f"print(out_repro[0], out_repro_bytecode[0])  # from source "
+                 f"{_value_source(from_source[0])}, from bytecode "
+                 f"{_value_source(from_bytecode[0])}: must be the same")
     return "\n".join(lines)
 
 
@@ -153,6 +199,8 @@ class Campaign:
         import kaji
 
         for target in self.targets:
+            if kernels.from_bytecode(target) and cpython_decides_a_condition(item):
+                continue  # CPython may have dropped the literal's branch
             try:
                 kernels.compile_only([item], ["int64"], self.kinds, target)
             except kaji.CompileError:
@@ -165,6 +213,8 @@ class Campaign:
 
     def _compare(self, item, expected, results, inputs, max_reported):
         for target, got in results.items():
+            if kernels.from_bytecode(target) and cpython_decides_a_condition(item):
+                continue  # the reference follows the source rule; compared with it below
             want, unchecked, alternatives = expected_rows(expected, target)
             self.summary.unchecked_rows += int(unchecked.sum())
             if isinstance(got, str):
@@ -178,7 +228,8 @@ class Campaign:
                                  alternatives)
             if bad.size and len(self.summary.mismatches) < max_reported:
                 row = int(bad[0])
-                small = self._shrink(item, inputs, row, target)
+                small = self._shrink(item, lambda candidate: self._still_fails(
+                    candidate, inputs, row, target))
                 got_row, want_row, _ = self._single(small, inputs, row, target)
                 self._report(f"[{target}] {bad.size} of {self.rows} rows of an item of type "
                              f"{expected.type.kind} differ; shrunk, the first:",
@@ -186,8 +237,10 @@ class Campaign:
                                         want_row))
             elif bad.size:
                 self.summary.mismatches.append(Mismatch(f"[{target}] (not shrunk)", ""))
-        if len(results) == 2:
-            (first, a), (second, b) = results.items()
+        self._compare_paths(item, results, inputs)
+        from_source = {t: r for t, r in results.items() if not kernels.from_bytecode(t)}
+        if len(from_source) == 2:
+            (first, a), (second, b) = from_source.items()
             if isinstance(a, str) or isinstance(b, str):
                 return
             kind = expected.type.kind
@@ -202,6 +255,53 @@ class Campaign:
                              f"and {_value_source(b[row])})",
                              reproducer(item, self.kinds, inputs, row, second, b[row],
                                         a[row:row + 1]))
+
+    def _compare_paths(self, item, results, inputs):
+        """Each bytecode twin's rows with its target's from source text: exactly, on every
+        row (also those the reference leaves open: both compile the same program)."""
+        for twin, from_bytecode in results.items():
+            target = kernels.device_target(twin)
+            if not kernels.from_bytecode(twin) or target not in results:
+                continue
+            from_source = results[target]
+            if cpython_decides_a_condition(item):
+                # Types may differ; only the translator's own refusal is a mismatch.
+                self.summary.decided_by_cpython += 1
+                if isinstance(from_bytecode, str) and "from bytecode" in from_bytecode \
+                        and not isinstance(from_source, str):
+                    self._report(f"[{twin}] compiled from source, not from bytecode: "
+                                 f"{from_bytecode}", "")
+                continue
+            if isinstance(from_source, str) or isinstance(from_bytecode, str):
+                if isinstance(from_source, str) != isinstance(from_bytecode, str):
+                    self._report(f"[{twin}] one path failed to compile: from source "
+                                 f"{_outcome(from_source)}; from bytecode "
+                                 f"{_outcome(from_bytecode)}", "")
+                continue
+            differing = paths_differ(from_source, from_bytecode)
+            if differing.size:
+                row = int(differing[0])
+                small = self._shrink(item, lambda candidate: self._paths_differ_alone(
+                    candidate, inputs, row, twin) is not None)
+                one = self._paths_differ_alone(small, inputs, row, twin) or (
+                    from_source[row:row + 1], from_bytecode[row:row + 1])
+                self._report(f"[{twin}] from source and from bytecode, {differing.size} of "
+                             f"{self.rows} rows differ (row {row}: "
+                             f"{_value_source(from_source[row])} and "
+                             f"{_value_source(from_bytecode[row])}); shrunk:",
+                             paths_reproducer(small, self.kinds, inputs, row, twin, *one))
+
+    def _paths_differ_alone(self, item, inputs, row, twin):
+        """(the row from source, from bytecode) of `item` alone where they differ, or None."""
+        one = [column[row:row + 1] for column in inputs]
+        try:
+            kind = run_item(Evaluator(one), item).type.kind
+            from_source = kernels.run([item], [kind], one, kernels.device_target(twin))[0]
+            from_bytecode = kernels.run([item], [kind], one, twin)[0]
+        except Exception:
+            return None  # the candidate left the generator's rules, or does not compile
+        return (from_source, from_bytecode) if paths_differ(from_source, from_bytecode).size \
+            else None
 
     def _single(self, item, inputs, row, target):
         """(kaji's row, the reference's row, whether they disagree) for `item` alone."""
@@ -224,8 +324,9 @@ class Campaign:
         except Exception:
             return False  # the candidate left the generator's rules (e.g. literal-only)
 
-    def _shrink(self, item, inputs, row, target, attempts=40):
-        """Greedily replaces subtrees by one of their children while the row still differs."""
+    @staticmethod
+    def _shrink(item, still_fails, attempts=40):
+        """Greedily replaces subtrees by one of their children while `still_fails`."""
         if item.form != "expr":
             return item
         current = item.exprs[0]
@@ -234,7 +335,7 @@ class Campaign:
             progress = False
             for candidate in _smaller(current):
                 attempts -= 1
-                if self._still_fails(Item("expr", (candidate,)), inputs, row, target):
+                if still_fails(Item("expr", (candidate,))):
                     current, progress = candidate, True
                     break
                 if attempts <= 0:
@@ -244,6 +345,37 @@ class Campaign:
     def _report(self, what, text):
         self.summary.mismatches.append(Mismatch(what, text))
         self.log(f"MISMATCH {what}\n{text}\n")
+
+
+def paths_differ(from_source, from_bytecode):
+    """Rows where one program's results from its source text and from its bytecode differ:
+    every row counts (integers bit for bit, floats with their signs of zero, NaN where NaN)."""
+    return differing_rows(from_source, from_bytecode, np.zeros(len(from_source), dtype=bool))
+
+
+def cpython_decides_a_condition(item):
+    """Whether a condition in `item` (of a ternary, a statement `if`, or any `and`/`or`
+    operand: the last one too is a condition where the `and`/`or` is one) holds no variable.
+    CPython's compiler folds such a condition and drops the branch it never takes, which then no longer counts in the type of the expression
+    compiled from bytecode (docs/python.md, "What CPython already decided"), while from source
+    it does (docs/sema.md): the two paths may give different types there."""
+    def decided(node):
+        if node.op == "ifexp":
+            conditions = [node.children[1]]
+        elif node.op == "boolop":
+            conditions = node.children
+        else:
+            conditions = []
+        return any(not condition.columns() for condition in conditions) or \
+            any(decided(child) for child in node.children)
+
+    statement_conditions = [item.exprs[1]] if item.form == "ifelse" else []
+    return any(not condition.columns() for condition in statement_conditions) or \
+        any(decided(expr) for expr in item.exprs)
+
+
+def _outcome(result):
+    return result if isinstance(result, str) else "compiled"
 
 
 def _smaller(node):

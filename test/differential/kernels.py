@@ -14,7 +14,25 @@ from .scalars import is_float
 # to uint64, everything else (bools and narrower integers) to int64.
 OUTPUTS = ("oi", "ou", "of")
 PRELUDE = "import math\nimport numpy as np\nimport kaji\n\n"
+# A target named with this suffix ("cpu-bytecode") compiles every kernel from its bytecode:
+# the function is exec()'d with no source text inspect can find (docs/python.md, "Kernels
+# without source text"), and its results are compared exactly with the target's from source.
+BYTECODE = "-bytecode"
 _names = itertools.count()
+
+
+def bytecode_twin(target):
+    """The target that compiles `target`'s kernels from their bytecode."""
+    return target + BYTECODE
+
+
+def device_target(target):
+    """The kaji target ("cpu", "cuda") that `target` runs on."""
+    return target.removesuffix(BYTECODE)
+
+
+def from_bytecode(target):
+    return target.endswith(BYTECODE)
 
 
 def output_of(kind):
@@ -45,10 +63,12 @@ def kernel_source(name, items, result_kinds, columns):
     return PRELUDE + "\n".join(lines) + "\n", placement, slots
 
 
-def load(source, name):
-    """The Python function `name` defined by `source`, with its source findable by inspect."""
+def load(source, name, bytecode_only=False):
+    """The Python function `name` defined by `source`, with its source findable by inspect,
+    or with `bytecode_only` without (kaji then translates its bytecode)."""
     filename = f"<kaji-difftest-{next(_names)}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    if not bytecode_only:
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace = {}
     exec(compile(source, filename, "exec"), namespace)
     return namespace[name]
@@ -62,7 +82,8 @@ def run(items, result_kinds, inputs, target):
     columns = sorted(set().union(*(item.columns() for item in items)) or {0})
     source, placement, slots = kernel_source("difftest", items, result_kinds, columns)
     # Every index is the thread's own row: bounds checks would only triple the compile time.
-    kernel = kaji.jit(load(source, "difftest"), target=target, boundscheck=False)
+    kernel = kaji.jit(load(source, "difftest", from_bytecode(target)),
+                      target=device_target(target), boundscheck=False)
     rows = len(inputs[0])
     outputs = {o: np.zeros((max(slots[o], 1), rows), dtype=output_dtype(o)) for o in OUTPUTS}
     threads = min(rows, 128)
