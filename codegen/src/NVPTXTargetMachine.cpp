@@ -82,9 +82,13 @@ std::unique_ptr<llvm::TargetMachine> createMachine(const std::string &arch, unsi
     throw std::runtime_error("unknown GPU architecture '" + arch +
                              "'; LLVM's NVPTX backend knows: " + knownArchitectures(*info));
   llvm::TargetOptions options;
-  // Contract a * b + c into fma, as numba-cuda (NVVM's -fma=1 default) and nvcc (-fmad=true)
-  // do by default; the cpu target does not (docs/sema.md, "Accuracy").
-  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // Contract a * b + c into fma where the operations are marked `contract`
+  // (Target::contractsMultiplyAdd), as numba-cuda (NVVM's -fma=1 default) and nvcc
+  // (-fmad=true) do by default. Fast would leave every operation LLVM did not fuse without a
+  // rounding modifier, free for ptxas to rewrite beyond fusing: an H100 multiplied -inf by
+  // float(False) as a select (0, not NaN) and scaled x * x * 0.5 in one multiply (2**127 for
+  // x = 2**64, not inf). Standard emits those as mul.rn and add.rn.
+  options.AllowFPOpFusion = llvm::FPOpFusion::Standard;
   return std::unique_ptr<llvm::TargetMachine>(
       target.createTargetMachine(kNVPTXTriple, arch, kMinimumPTXVersion, options, std::nullopt,
                                  std::nullopt, codeGenLevel(optLevel)));

@@ -14,5 +14,5 @@ def matrix_add(c, a, b):
 # CHECK-DAG: %tid.x
 # CHECK-DAG: %tid.y
 # CHECK-DAG: %ctaid.y
-# CHECK: add.f32
+# CHECK: add.rn.f32
 # CHECK: st.global.f32

@@ -13,7 +13,7 @@ def half_functions(out, a, ok):
     out[1] = cuda.fp16.hsin(a[0])
     ok[0] = cuda.fp16.hne(a[0], a[1])
 
-# CHECK: add.f16
+# CHECK: add.rn.f16
 # CHECK: cvt.f32.f16
 # CHECK: cvt.rn.f16.f32
 # IR: add {{.*}} : f16

@@ -14,6 +14,6 @@ def row_sums(m, out):
         out[i] = s
 
 # CHECK: .visible .entry row_sums(
-# CHECK: add.f32
+# CHECK: add.rn.f32
 # CHECK: bra
 # CHECK: st.global.f32

@@ -12,5 +12,5 @@ def vector_add(out, x, y):
 
 # CHECK: .visible .entry vector_add(
 # CHECK: ld.global.f64
-# CHECK: add.f64
+# CHECK: add.rn.f64
 # CHECK: st.global.f64
