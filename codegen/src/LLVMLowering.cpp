@@ -383,10 +383,6 @@ FunctionLowering::FunctionLowering(ModuleLowering &moduleLowering, const ir::Fun
     flags.setAllowReciprocal();
     flags.setNoSignedZeros();
     builder_.setFastMathFlags(flags);
-  } else if (target_.contractsMultiplyAdd()) {
-    llvm::FastMathFlags flags;
-    flags.setAllowContract();
-    builder_.setFastMathFlags(flags);
   }
 }
 

@@ -20,7 +20,6 @@ class NVPTXTarget final : public Target {
 public:
   unsigned addressSpace(ir::MemorySpace space) const override;
   bool linksCudaDeviceCode() const override { return true; }
-  bool contractsMultiplyAdd() const override { return true; }
   llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const override;
   void emitBarrier(llvm::IRBuilderBase &builder) const override;
   void emitGridSync(llvm::IRBuilderBase &builder) const override;

@@ -11,6 +11,7 @@
 #include "kaji/codegen/PtxasMiscompiledOps.h"
 
 #include <llvm/ADT/SmallString.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -24,6 +25,21 @@
 
 namespace kaji::codegen {
 namespace {
+
+// Marks the kernel's float additions, subtractions, multiplications and divisions (which
+// InstCombine makes products: w / 2 is w * 0.5) `contract`, the only operations the backend
+// may fuse into fma (FPOpFusion::Standard, NVPTXTargetMachine.cpp): a * b + c fuses as
+// numba-cuda and nvcc fuse it by default, and everything else is .rn. Before the math library
+// is linked, whose code keeps its own roundings.
+void allowMultiplyAddContraction(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &instruction : llvm::instructions(function))
+      if (instruction.getOpcode() == llvm::Instruction::FAdd ||
+          instruction.getOpcode() == llvm::Instruction::FSub ||
+          instruction.getOpcode() == llvm::Instruction::FMul ||
+          instruction.getOpcode() == llvm::Instruction::FDiv)
+        instruction.setHasAllowContract(true);
+}
 
 class Stopwatch {
 public:
@@ -57,6 +73,8 @@ std::unique_ptr<llvm::Module> lowerForNVPTX(const ir::Module &module, const PTXO
   llvm::raw_string_ostream problemStream(problems);
   if (llvm::verifyModule(*lowered, &problemStream))
     throw std::runtime_error("kaji codegen produced invalid LLVM IR (a compiler bug): " + problems);
+  if (!options.fastMath)
+    allowMultiplyAddContraction(*lowered);
   target.linkMathLibrary(*lowered, options.fastMath);
   return lowered;
 }

@@ -139,11 +139,6 @@ public:
   // compilation (the extern_call op, cuda.declare_device): GPUs can, the host cannot.
   virtual bool linksCudaDeviceCode() const { return false; }
 
-  // Whether a * b + c may become one fused multiply-add outside fast math, as numba-cuda and
-  // nvcc do by default on GPUs: the lowering marks every float operation `contract`, and only
-  // those fuse. The host keeps every rounding (docs/sema.md, "FMA contraction").
-  virtual bool contractsMultiplyAdd() const { return false; }
-
   // Makes a lowered kernel an entry point the runtime can launch.
   virtual void markKernel(llvm::Function &kernel) const = 0;
 

@@ -31,7 +31,7 @@ def forces(accel, pos):
         accel[i, 1] = ay
 
 # FOUR-LABEL: define {{.*}}void @forces(
-# FOUR-COUNT-5: call contract float @llvm.sqrt.f32
+# FOUR-COUNT-5: call float @llvm.sqrt.f32
 # FOUR-NOT: call float @llvm.sqrt.f32
 # FOUR: }
 
