@@ -124,9 +124,9 @@ void bindMemoryKinds(py::module_ &m) {
       [](const py::object &bytes) {
         // Read as the project reads every int (integers.h): one past 2**64-1 is a ValueError
         // naming it and the range, not pybind11's "incompatible function arguments".
-        runtime::setMemoryLimit(bytes.is_none() ? std::nullopt
-                                                : std::optional<std::size_t>(
-                                                      readUint64(bytes, "the memory limit")));
+        runtime::setMemoryLimit(
+            bytes.is_none() ? std::nullopt
+                            : std::optional<std::size_t>(readUint64(bytes, "the memory limit")));
       },
       py::arg("nbytes"), "Sets (None removes) the process's limit on kaji's device memory.");
   m.def("limited_host_memory", &limitedHostMemory, py::arg("nbytes"),
