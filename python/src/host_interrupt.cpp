@@ -10,8 +10,15 @@ namespace {
 // The handler a launch replaced; launches hold the GIL, so one at a time installs.
 struct sigaction replaced;
 
+bool isFunction(const struct sigaction &action) {
+  return (action.sa_flags & SA_SIGINFO) ||
+         (action.sa_handler != SIG_DFL && action.sa_handler != SIG_IGN);
+}
+
 void stopLaunchThenForward(int signal, siginfo_t *info, void *context) {
   runtime::HostExecutor::requestInterrupt();
+  if (!isFunction(replaced))
+    return; // only between installing and finding SIG_DFL or SIG_IGN there, put back at once
   if (replaced.sa_flags & SA_SIGINFO)
     replaced.sa_sigaction(signal, info, context);
   else
@@ -25,20 +32,24 @@ bool onMainThread() {
   return PyThread_get_thread_ident() == mainThread;
 }
 
-bool isFunction(const struct sigaction &action) {
-  return (action.sa_flags & SA_SIGINFO) ||
-         (action.sa_handler != SIG_DFL && action.sa_handler != SIG_IGN);
-}
-
 } // namespace
 
+// One system call to install and one to restore: a launch on the cpu target can take a
+// microsecond, and asking first which handler is there was a third.
 SigintStopsHostLaunch::SigintStopsHostLaunch() {
-  if (!onMainThread() || sigaction(SIGINT, nullptr, &replaced) != 0 || !isFunction(replaced))
+  if (!onMainThread())
     return;
-  struct sigaction forwarding = replaced;
-  forwarding.sa_flags |= SA_SIGINFO;
+  struct sigaction forwarding = {};
+  forwarding.sa_flags = SA_SIGINFO | SA_ONSTACK;
   forwarding.sa_sigaction = &stopLaunchThenForward;
-  installed_ = sigaction(SIGINT, &forwarding, nullptr) == 0;
+  sigemptyset(&forwarding.sa_mask);
+  if (sigaction(SIGINT, &forwarding, &replaced) != 0)
+    return;
+  installed_ = true;
+  if (!isFunction(replaced)) {
+    sigaction(SIGINT, &replaced, nullptr);
+    installed_ = false;
+  }
 }
 
 SigintStopsHostLaunch::~SigintStopsHostLaunch() {
