@@ -3,6 +3,7 @@ no source text: docs/python.md, "Kernels without source text"), found by the dif
 test's bytecode twin (test/differential, --bytecode). Both paths must give the same kernel."""
 
 import linecache
+import sys
 
 import numpy as np
 import pytest
@@ -52,7 +53,10 @@ def test_a_ternary_with_a_ternary_condition_keeps_its_type_from_bytecode():
     assert from_source == from_bytecode
 
 
-@pytest.mark.xfail(strict=True, reason="from bytecode, a conditional value after a constant "
+# CPython 3.12's bytecode for this function compiles (seen on the H100 machine's 3.12); 3.11's
+# does not.
+@pytest.mark.xfail(sys.version_info < (3, 12), strict=True,
+                   reason="from bytecode, a conditional value after a constant "
                    "False condition (code CPython leaves unreachable) is a CompileError "
                    "('cannot compile this conditional value'); from source it compiles")
 def test_a_conditional_value_after_a_constant_false_compiles_from_bytecode():
