@@ -1,5 +1,6 @@
 #include "kaji/codegen/PtxasMiscompiledOps.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -100,10 +101,79 @@ Operands splitOperands(std::string_view text) {
   }
 }
 
-// The replacement of `line` when it is one of kMiscompiledOps, else an empty string. (LLVM's
-// NVPTX printer never puts a predicate guard on them.)
+// Whether `operand` is a PTX f32 immediate (0fXXXXXXXX) holding zero or a negative number.
+bool isNonPositiveF32Immediate(std::string_view operand) {
+  if (operand.size() != 10 || !operand.starts_with("0f"))
+    return false;
+  uint32_t bits = 0;
+  for (char digit : operand.substr(2)) {
+    int value = digit >= '0' && digit <= '9'   ? digit - '0'
+                : digit >= 'A' && digit <= 'F' ? digit - 'A' + 10
+                : digit >= 'a' && digit <= 'f' ? digit - 'a' + 10
+                                               : -1;
+    if (value < 0)
+      return false;
+    bits = bits << 4 | uint32_t(value);
+  }
+  bool nan = (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x7fffffu) != 0;
+  return !nan && ((bits & 0x80000000u) != 0 || bits == 0);
+}
+
+// How a compare's result is joined with a NaN test of its register operand: the ordered
+// compares that ptxas folds to true, and the unordered ones it folds to false, for a
+// non-negative operand.
+struct NanGuardedCompare {
+  std::string_view compare;
+  std::string_view nanTest; // setp.num (joined by .and) or setp.nan (joined by .or)
+  std::string_view join;
+};
+
+constexpr std::array<NanGuardedCompare, 6> kNanGuardedCompares = {{
+    {"gt", "num", "and"},
+    {"ge", "num", "and"},
+    {"ne", "num", "and"},
+    {"ltu", "nan", "or"},
+    {"leu", "nan", "or"},
+    {"equ", "nan", "or"},
+}};
+
+// `setp.CMP[.ftz].f32 P, A, C;` against a non-positive immediate C, as the compare joined
+// with a NaN test of A, else an empty string.
+std::string nanGuardedCompare(std::string_view instruction) {
+  if (!instruction.starts_with("setp."))
+    return {};
+  size_t space = instruction.find_first_of(" \t");
+  if (space == std::string_view::npos || !instruction.ends_with(';'))
+    return {};
+  std::string_view opcode = instruction.substr(0, space);
+  std::string_view modifiers = opcode.substr(5); // CMP[.ftz].f32
+  bool ftz = modifiers.ends_with(".ftz.f32");
+  if (!ftz && !modifiers.ends_with(".f32"))
+    return {};
+  std::string_view compare = modifiers.substr(0, modifiers.size() - (ftz ? 8 : 4));
+  const auto *guarded = std::find_if(
+      kNanGuardedCompares.begin(), kNanGuardedCompares.end(),
+      [&](const NanGuardedCompare &candidate) { return candidate.compare == compare; });
+  if (guarded == kNanGuardedCompares.end())
+    return {};
+  std::string_view operandText = trim(instruction.substr(space));
+  Operands operands = splitOperands(operandText.substr(0, operandText.size() - 1));
+  if (operands.size() != 3 || !operands[1].starts_with('%') ||
+      !isNonPositiveF32Immediate(operands[2]))
+    return {};
+  std::string suffix = std::string(ftz ? ".ftz" : "") + ".f32 ";
+  return "\t{\n\t.reg .pred %kaji_nan_test;\n\tsetp." + std::string(guarded->nanTest) + suffix +
+         "%kaji_nan_test, " + operands[1] + ", " + operands[1] + ";\n\tsetp." +
+         std::string(compare) + "." + std::string(guarded->join) + suffix + operands[0] + ", " +
+         operands[1] + ", " + operands[2] + ", %kaji_nan_test;\n\t}";
+}
+
+// The replacement of `line` when it is one of kMiscompiledOps or a compare ptxas folds, else
+// an empty string. (LLVM's NVPTX printer never puts a predicate guard on them.)
 std::string rewritten(std::string_view line) {
   std::string_view instruction = trim(line);
+  if (std::string compare = nanGuardedCompare(instruction); !compare.empty())
+    return compare;
   for (const MiscompiledOp &op : kMiscompiledOps) {
     if (!instruction.starts_with(op.opcode) || instruction.size() == op.opcode.size() ||
         !isSpace(instruction[op.opcode.size()]))
@@ -120,7 +190,7 @@ std::string rewritten(std::string_view line) {
 } // namespace
 
 std::string rewriteMiscompiledOpsForPtxas(const std::string &ptx) {
-  bool present = false;
+  bool present = ptx.find(".f32") != std::string::npos && ptx.find("setp.") != std::string::npos;
   for (const MiscompiledOp &op : kMiscompiledOps)
     present = present || ptx.find(op.opcode) != std::string::npos;
   if (!present)

@@ -35,3 +35,25 @@ TEST(PtxasMiscompiledOps, PackedAndWideMinMaxAreLeftAlone) {
                            "\tmax.u16 \t%rs3, %rs2;\n"})
     EXPECT_EQ(rewriteMiscompiledOpsForPtxas(line), line);
 }
+
+TEST(PtxasMiscompiledOps, F32ComparesWithNonPositiveImmediatesTestTheOperandForNaN) {
+  EXPECT_EQ(rewriteMiscompiledOpsForPtxas("\tsetp.gt.f32 \t%p1, %f2, 0fBF800000;\n"),
+            "\t{\n\t.reg .pred %kaji_nan_test;\n\tsetp.num.f32 %kaji_nan_test, %f2, %f2;\n"
+            "\tsetp.gt.and.f32 %p1, %f2, 0fBF800000, %kaji_nan_test;\n\t}\n");
+  EXPECT_EQ(rewriteMiscompiledOpsForPtxas("\tsetp.leu.ftz.f32 \t%p1, %f2, 0f80000000;\n"),
+            "\t{\n\t.reg .pred %kaji_nan_test;\n\tsetp.nan.ftz.f32 %kaji_nan_test, %f2, %f2;\n"
+            "\tsetp.leu.or.ftz.f32 %p1, %f2, 0f80000000, %kaji_nan_test;\n\t}\n");
+  EXPECT_NE(rewriteMiscompiledOpsForPtxas("\tsetp.ge.f32 \t%p3, %f1, 0f00000000;\n")
+                .find("setp.ge.and.f32 %p3, %f1, 0f00000000, %kaji_nan_test;"),
+            std::string::npos);
+}
+
+TEST(PtxasMiscompiledOps, ComparesPtxasFoldsRightAreLeftAlone) {
+  for (const char *line :
+       {"\tsetp.gt.f32 \t%p1, %f2, 0f3F800000;\n", "\tsetp.lt.f32 \t%p1, %f2, 0fBF800000;\n",
+        "\tsetp.gtu.f32 \t%p1, %f2, 0fBF800000;\n", "\tsetp.gt.f32 \t%p1, %f2, %f3;\n",
+        "\tsetp.gt.f32 \t%p1, %f2, 0fFFC00000;\n",
+        "\tsetp.gt.f64 \t%p1, %fd2, 0dBFF0000000000000;\n",
+        "\tsetp.gt.and.f32 \t%p1, %f2, 0fBF800000, %p2;\n"})
+    EXPECT_EQ(rewriteMiscompiledOpsForPtxas(line), line);
+}

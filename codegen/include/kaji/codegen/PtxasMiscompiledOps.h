@@ -1,5 +1,5 @@
-// Integer instructions that ptxas (CUDA 13.0, sm_90 and others) miscompiles, rewritten on the
-// PTX text before it reaches ptxas.
+// Instructions that ptxas (CUDA 13.0, sm_90 and others) miscompiles, rewritten on the PTX text
+// before it reaches ptxas.
 //
 // 16 bits: for `neg.s16` and `abs.s16` ptxas computes -x or |x| in a 32-bit register from the
 // sign-extended x and keeps that as the 16-bit result without sign-extending it again, so
@@ -24,6 +24,14 @@
 // to int); a 32-bit min/max of the extended operands narrowed by cvt.u16.u32 compiles to
 // `VIMNMX.U32`, a sign extension and an `ISETP` of the result.
 //
+// f32 compares with a non-positive immediate: ptxas takes `abs.f32` and `x * x` results to be
+// non-negative and folds `setp.gt.f32 P, |x|, 0fBF800000` to true, forgetting that |NaN| is
+// NaN, for which every ordered compare is false (an H100 gave True for `abs(x) > -1`,
+// `abs(x) >= 0` and `x * x >= 0` of a float32 NaN; the f64 forms keep their DSETP). Such a
+// compare becomes the same compare joined with a NaN test of its register operand
+// (`setp.num` and `.and` for gt, ge and ne; `setp.nan` and `.or` for the unordered ltu, leu and
+// equ, which the same reasoning folds to false), which ptxas keeps.
+//
 // LLVM's NVPTX backend turns such sequences written in LLVM IR back into neg.s16 and abs (it
 // matches the select pattern), and creates negations of its own (`x * -2` becomes
 // `-(x << 1)`), so the rewrite is made on the PTX it prints, where every one is visible.
@@ -35,8 +43,9 @@
 namespace kaji::codegen {
 
 // `ptx` with every `neg.s16 D, S;`, `abs.s16 D, S;` and `{min,max}.{s,u}16 D, A, B;` replaced
-// by the 32-bit forms above, and every `abs.s32 D, S;` and `abs.s64 D, S;` by a compare,
-// negation and select, each in a scope of its own declaring the registers it needs.
+// by the 32-bit forms above, every `abs.s32 D, S;` and `abs.s64 D, S;` by a compare, negation
+// and select, and the f32 compares above by their NaN-guarded forms, each in a scope of its own
+// declaring the registers it needs.
 std::string rewriteMiscompiledOpsForPtxas(const std::string &ptx);
 
 } // namespace kaji::codegen
