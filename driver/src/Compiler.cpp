@@ -6,6 +6,7 @@
 #include "kaji/codegen/PtxasMiscompiledOps.h"
 #include "kaji/codegen/cuda/CudaCodegen.h"
 #include "kaji/driver/KernelExceptions.h"
+#include "kaji/driver/KernelRecursion.h"
 #include "kaji/driver/PtxAssembler.h"
 #include "kaji/frontend/Lowering.h"
 #include "kaji/ir/Passes.h"
@@ -107,7 +108,8 @@ CompiledModule compileUncached(const CompileRequest &request) {
   CompiledModule compiled;
   LoweredModule lowered = lowerTimed(request, Target::CUDA, compiled.timings);
   compiled.ptx = emitGpuCode(request, lowered, false, &compiled.timings.codegen) +
-                 exceptionTableComments(lowered.module, request.ptx.boundsCheck);
+                 exceptionTableComments(lowered.module, request.ptx.boundsCheck) +
+                 recursionComments(lowered.module, lowered.entryNames);
   compiled.entryNames = std::move(lowered.entryNames);
   if (request.backend == Backend::NVRTC)
     for (std::string &name : compiled.entryNames)

@@ -1,5 +1,7 @@
 #include "kaji/driver/KernelExceptions.h"
 
+#include "PtxComments.h"
+
 #include "kaji/ir/ExceptionTable.h"
 
 namespace kaji::driver {
@@ -48,10 +50,7 @@ std::string exceptionTableComments(const ir::Module &module, bool boundsChecked)
 
 std::vector<ReportedException> readExceptionTable(std::string_view ptx) {
   std::vector<ReportedException> table;
-  for (size_t at = ptx.find(kPrefix); at != std::string_view::npos;
-       at = ptx.find(kPrefix, at + 1)) {
-    std::string_view line = ptx.substr(at + kPrefix.size());
-    line = line.substr(0, line.find('\n'));
+  for (std::string_view line : ptxCommentLines(ptx, kPrefix)) {
     size_t tab = line.find('\t');
     if (tab == std::string_view::npos)
       continue;

@@ -175,6 +175,19 @@ class Context:
         select_device(self.device.id)
         _core.synchronize()
 
+    @property
+    def stack_size(self):
+        """The bytes of stack each GPU thread has (the driver's CU_LIMIT_STACK_SIZE, 1 KiB
+        by default). The driver grows it for kernels whose frames need more, but not for
+        recursion, whose depth no one knows before the launch."""
+        return _core.stack_size(self.device.id)
+
+    def set_stack_size(self, nbytes):
+        """Gives each GPU thread `nbytes` of stack (rounded up by the driver), for kernels
+        that recurse deeper than the default holds. The driver reserves it for every thread
+        the device can run at once: 64 KiB is about 16 GiB on an H100."""
+        _core.set_stack_size(self.device.id, nbytes)
+
     def __repr__(self):
         return f"<kaji context of device {self.device.id}>"
 

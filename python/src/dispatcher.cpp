@@ -1,6 +1,7 @@
 #include "dispatcher.h"
 
 #include "cycle_collection.h"
+#include "errors.h"
 #include "graph_capture.h"
 #include "host_interrupt.h"
 #include "instances.h"
@@ -8,9 +9,11 @@
 #include "linked_module.h"
 #include "performance_warnings.h"
 
+#include "kaji/driver/KernelRecursion.h"
 #include "kaji/driver/SassDisassembler.h"
 #include "kaji/ir/ExceptionTable.h"
 #include "kaji/ir/Reachability.h"
+#include "kaji/runtime/Context.h"
 #include "kaji/runtime/Device.h"
 #include "kaji/runtime/Driver.h"
 
@@ -545,6 +548,11 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
                               " threads (max_cooperative_grid_blocks), and the grid has " +
                               std::to_string(blocks));
     }
+    if (!kernel.compiled->recursiveFunctions.empty()) {
+      int device = kernel.function.device();
+      noteRecursiveLaunch(device, name(), kernel.compiled->recursiveFunctions,
+                          runtime::Context::primary(device).stackSize());
+    }
     // Warned of when a specialization first launches with a shape, not at every launch.
     warnIfLowOccupancy(int64_t(config.grid.x) * config.grid.y * config.grid.z,
                        kernel.lowOccupancyBlocks);
@@ -721,9 +729,10 @@ const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
       table.empty()
           ? nullptr
           : std::make_shared<const std::vector<driver::ReportedException>>(std::move(table));
+  std::vector<std::string> recursive = driver::readRecursiveFunctions(module.ptx);
   compiled_.push_back(std::make_unique<CompiledKernel>(CompiledKernel{
       arch, params.params, params.structure, std::move(module.ptx), module.entryNames.at(0),
-      cooperative, std::move(exceptions), std::move(captured)}));
+      cooperative, std::move(recursive), std::move(exceptions), std::move(captured)}));
   return *compiled_.back();
 }
 

@@ -45,6 +45,8 @@ struct CompiledKernel {
   std::string entry;
   // It synchronizes its grid (cuda.cg): launched with cuLaunchCooperativeKernel.
   bool cooperative = false;
+  // The device functions it may call recursively (driver::readRecursiveFunctions).
+  std::vector<std::string> recursiveFunctions;
   // What its raise ops report (debug=True); null when it has none.
   ExceptionTable exceptions;
   CapturedObjects captured;

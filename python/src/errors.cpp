@@ -4,6 +4,8 @@
 #include "kaji/runtime/HostExecutor.h"
 #include "kaji/runtime/NvJitLink.h"
 
+#include <map>
+#include <mutex>
 #include <string_view>
 
 namespace kaji::python {
@@ -33,7 +35,51 @@ void raise(PyObject *type, const std::string &message, const py::dict &attribute
   PyErr_SetObject(type, instance.ptr());
 }
 
+// The last recursive kernel noteRecursiveLaunch saw per device, as the sentence naming it.
+struct RecursiveLaunches {
+  std::mutex mutex;
+  std::map<int, std::string> byDevice;
+};
+
+RecursiveLaunches &recursiveLaunches() {
+  static auto *launches = new RecursiveLaunches; // outlives the exception translator's users
+  return *launches;
+}
+
+// How a stack overflow of a GPU thread is reported: an illegal address, or a launch failure.
+bool mayBeStackOverflow(runtime::CUresult code) {
+  return code == runtime::CUDA_ERROR_ILLEGAL_ADDRESS || code == runtime::CUDA_ERROR_LAUNCH_FAILED;
+}
+
+// What a launch failure may owe to recursion: empty when no recursive kernel was launched.
+std::string recursionHint() {
+  RecursiveLaunches &launches = recursiveLaunches();
+  std::lock_guard lock(launches.mutex);
+  std::string hint;
+  for (const auto &[device, launch] : launches.byDevice)
+    hint += "\n" + launch;
+  if (hint.empty())
+    return hint;
+  return hint + "\nRecursion deeper than a thread's stack holds overflows it, which the "
+                "driver reports as this error; the context cannot be used after it. Raise the "
+                "stack before launching (cuda.current_context().set_stack_size(nbytes)), or "
+                "recurse less deeply.";
+}
+
 } // namespace
+
+void noteRecursiveLaunch(int device, const std::string &kernel,
+                         const std::vector<std::string> &recursiveFunctions, size_t stackBytes) {
+  std::string functions;
+  for (const std::string &function : recursiveFunctions)
+    functions += (functions.empty() ? "" : ", ") + function;
+  RecursiveLaunches &launches = recursiveLaunches();
+  std::lock_guard lock(launches.mutex);
+  launches.byDevice[device] = "kaji: kernel '" + kernel + "' was launched on device " +
+                              std::to_string(device) + ", where a GPU thread has " +
+                              std::to_string(stackBytes) + " bytes of stack, and calls " +
+                              functions + " recursively.";
+}
 
 void registerErrors(py::module_ &m) {
   compileErrorType = newExceptionType(
@@ -88,7 +134,10 @@ void registerErrors(py::module_ &m) {
       attributes["error_name"] = e.errorName();
       attributes["description"] = e.description();
       attributes["detail"] = e.detail();
-      raise(cudaErrorType, e.what(), attributes);
+      std::string message = e.what();
+      if (mayBeStackOverflow(e.code()))
+        message += recursionHint();
+      raise(cudaErrorType, message, attributes);
     }
   });
 }

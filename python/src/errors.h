@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kaji::python {
 
@@ -27,6 +28,12 @@ private:
   std::string message_;
   ir::Location location_;
 };
+
+// Remembers that `kernel` (a GPU kernel calling `recursiveFunctions`, "'f' (line 3)") was
+// launched on `device`, whose threads have `stackBytes` of stack, so that a later launch
+// failure the driver reports as an illegal address names the likely stack overflow.
+void noteRecursiveLaunch(int device, const std::string &kernel,
+                         const std::vector<std::string> &recursiveFunctions, size_t stackBytes);
 
 // Creates kaji._core.CompileError, CudaError and CudaUnavailable and registers the translator.
 void registerErrors(py::module_ &m);

@@ -172,6 +172,23 @@ void bindRuntime(py::module_ &m) {
         raiseKernelExceptions();
       },
       "Waits for all work queued on the selected device.");
+  m.def(
+      "stack_size",
+      [](py::handle ordinal) {
+        return runtime::Context::primary(readInt(ordinal, "device id")).stackSize();
+      },
+      py::arg("ordinal"));
+  m.def(
+      "set_stack_size",
+      [](py::handle ordinal, py::handle bytes) {
+        int64_t value = readInt64(bytes, "stack size");
+        if (value <= 0)
+          throw py::value_error("set_stack_size: a GPU thread's stack must be a positive "
+                                "number of bytes, not " +
+                                std::to_string(value));
+        runtime::Context::primary(readInt(ordinal, "device id")).setStackSize(size_t(value));
+      },
+      py::arg("ordinal"), py::arg("bytes"));
   m.def("is_available", &runtime::Driver::available);
   m.def("unavailable_reason", &runtime::Driver::unavailableReason);
 }

@@ -48,6 +48,20 @@ void Context::synchronize() const {
   driver.check(driver.api().cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
+std::size_t Context::stackSize() const {
+  const Driver &driver = Driver::get();
+  makeCurrent(device_);
+  std::size_t bytes = 0;
+  driver.check(driver.api().cuCtxGetLimit(&bytes, CU_LIMIT_STACK_SIZE), "cuCtxGetLimit");
+  return bytes;
+}
+
+void Context::setStackSize(std::size_t bytes) const {
+  const Driver &driver = Driver::get();
+  makeCurrent(device_);
+  driver.check(driver.api().cuCtxSetLimit(CU_LIMIT_STACK_SIZE, bytes), "cuCtxSetLimit");
+}
+
 void selectDevice(int ordinal) {
   makeCurrent(ordinal);
   selectedDeviceOnThread = ordinal;

@@ -54,6 +54,8 @@ void Driver::resolveEntryPoints() {
   bind(api_.cuCtxSetCurrent, "cuCtxSetCurrent");
   bind(api_.cuCtxGetCurrent, "cuCtxGetCurrent");
   bind(api_.cuCtxSynchronize, "cuCtxSynchronize");
+  bind(api_.cuCtxGetLimit, "cuCtxGetLimit");
+  bind(api_.cuCtxSetLimit, "cuCtxSetLimit");
   bind(api_.cuMemGetInfo, "cuMemGetInfo_v2");
   bind(api_.cuModuleLoadDataEx, "cuModuleLoadDataEx");
   bind(api_.cuModuleUnload, "cuModuleUnload");

@@ -220,6 +220,8 @@ CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
 // clang-format off
 SUCCEED(cuCtxSetCurrent)
 SUCCEED(cuCtxSynchronize)
+SUCCEED(cuCtxGetLimit)
+SUCCEED(cuCtxSetLimit)
 SUCCEED(cuModuleLoadDataEx)
 SUCCEED(cuModuleUnload)
 SUCCEED(cuModuleGetFunction)

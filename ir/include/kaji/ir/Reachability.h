@@ -5,6 +5,8 @@
 
 #include "kaji/ir/IR.h"
 
+#include <vector>
+
 namespace kaji::ir {
 
 // True if `kernel` or a function of `module` it calls, directly or not, has an operation
@@ -13,6 +15,10 @@ bool reachesOperation(const Module &module, const Function &kernel, bool (*match
 
 // True if `kernel` reaches a grid_sync: it must be launched cooperatively.
 bool usesGridSync(const Module &module, const Function &kernel);
+
+// The functions `kernel` reaches that may call themselves, directly or through others, in the
+// order first reached: their depth of recursion is bounded only by the stack.
+std::vector<const Function *> recursiveFunctions(const Module &module, const Function &kernel);
 
 // The device global each GPU backend defines for grid_sync's counter (zero at module load):
 // a GPU module whose code names it needs cooperative launches.

@@ -2,6 +2,8 @@
 
 #include "kaji/runtime/DriverTypes.h"
 
+#include <cstddef>
+
 namespace kaji::runtime {
 
 // The primary context of a device: the one the CUDA runtime (and so PyTorch, CuPy, ...) uses
@@ -17,6 +19,12 @@ public:
   int device() const { return device_; }
   // Waits for all work queued in this context.
   void synchronize() const;
+  // The bytes of stack each GPU thread has (CU_LIMIT_STACK_SIZE). The driver grows it for a
+  // kernel whose frames need more, except through recursion, whose depth it cannot know.
+  std::size_t stackSize() const;
+  // Sets it (the driver rounds up); the driver reserves it for every thread the device can
+  // hold at once. Throws CudaError where the driver refuses the size.
+  void setStackSize(std::size_t bytes) const;
 
 private:
   Context(CUcontext handle, int device) : handle_(handle), device_(device) {}

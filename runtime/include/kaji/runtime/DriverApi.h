@@ -27,6 +27,8 @@ struct DriverApi {
   CUresult (*cuCtxSetCurrent)(CUcontext context);
   CUresult (*cuCtxGetCurrent)(CUcontext *context);
   CUresult (*cuCtxSynchronize)();
+  CUresult (*cuCtxGetLimit)(std::size_t *value, CUlimit limit);
+  CUresult (*cuCtxSetLimit)(CUlimit limit, std::size_t value);
   CUresult (*cuMemGetInfo)(std::size_t *freeBytes, std::size_t *totalBytes);
 
   CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image, unsigned numOptions,

@@ -31,8 +31,10 @@ inline constexpr CUresult CUDA_ERROR_INVALID_CONTEXT = 201;
 inline constexpr CUresult CUDA_ERROR_INVALID_PTX = 218;
 inline constexpr CUresult CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222;
 inline constexpr CUresult CUDA_ERROR_INVALID_HANDLE = 400;
+inline constexpr CUresult CUDA_ERROR_ILLEGAL_ADDRESS = 700;
 inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
 inline constexpr CUresult CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712;
+inline constexpr CUresult CUDA_ERROR_LAUNCH_FAILED = 719;
 
 enum CUdevice_attribute : int {
   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
@@ -49,6 +51,10 @@ enum CUdevice_attribute : int {
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
   CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115,
+};
+
+enum CUlimit : int {
+  CU_LIMIT_STACK_SIZE = 0,
 };
 
 enum CUfunction_attribute : int {
