@@ -232,12 +232,72 @@ private:
                     instruction.line ? std::max(1u, instruction.column) : 1};
   }
 
+  // CPython 3.11 threads a jump of a value `and`/`or` through the jump it lands on: `b or
+  // c` tested by the `and` that follows it jumps, when `b` is true, past that test (which
+  // would pop `b` and go on), and a jump onto the `or` that ends `(b or c) or d` takes that
+  // one's target. 3.12 does neither. Both are put back the way 3.12 has them, onto the test
+  // they skipped (which decides as the threaded jump did): the value then is whole where
+  // it is tested, and jumps of an operand do not leave the expression they belong to.
+  static void unthreadJumps(std::vector<BytecodeInstruction> &instructions) {
+    static const std::string ifFalseOrPop = "JUMP_IF_FALSE_OR_POP",
+                             ifTrueOrPop = "JUMP_IF_TRUE_OR_POP";
+    std::map<int64_t, size_t> indexOfOffset;
+    for (size_t i = 0; i < instructions.size(); ++i)
+      indexOfOffset[instructions[i].offset] = i;
+    for (BytecodeInstruction &in : instructions) {
+      bool ifTrue = in.opname == "POP_JUMP_FORWARD_IF_TRUE";
+      if (!ifTrue && in.opname != "POP_JUMP_FORWARD_IF_FALSE")
+        continue;
+      auto target = indexOfOffset.find(in.jumpTarget);
+      if (target == indexOfOffset.end() || target->second == 0)
+        continue;
+      const BytecodeInstruction &skipped = instructions[target->second - 1];
+      if (skipped.opname == (ifTrue ? ifFalseOrPop : ifTrueOrPop)) {
+        in.opname = ifTrue ? ifTrueOrPop : ifFalseOrPop;
+        in.jumpTarget = skipped.offset;
+      }
+    }
+    // A jump that leaves an operand another jump shows to end before its target was
+    // threaded: it belongs on the first jump like it in that operand whose code in between
+    // jumps nowhere else. From the last, so that the jumps inside are put back first.
+    auto jumpsWithin = [&](size_t from, size_t to) {
+      for (size_t i = from + 1; i < to; ++i)
+        if (instructions[i].jumpTarget >= 0 &&
+            (instructions[i].jumpTarget <= int64_t(instructions[from].offset) ||
+             instructions[i].jumpTarget > int64_t(instructions[to].offset)))
+          return false;
+      return true;
+    };
+    for (size_t k = instructions.size(); k-- > 0;) {
+      BytecodeInstruction &in = instructions[k];
+      if (in.opname != ifFalseOrPop && in.opname != ifTrueOrPop)
+        continue;
+      int64_t operandEnd = -1;
+      for (size_t i = 0; i < k; ++i) {
+        int64_t end = instructions[i].jumpTarget;
+        if (end > int64_t(in.offset) && end < in.jumpTarget && (operandEnd < 0 || end < operandEnd))
+          operandEnd = end;
+      }
+      for (size_t j = k + 1; operandEnd >= 0 && j < instructions.size() &&
+                             int64_t(instructions[j].offset) <= operandEnd;
+           ++j)
+        if (instructions[j].opname == in.opname && instructions[j].jumpTarget == in.jumpTarget &&
+            jumpsWithin(k, j)) {
+          in.jumpTarget = instructions[j].offset;
+          break;
+        }
+    }
+  }
+
   void decode() {
     std::map<unsigned, int> indexOfOffset;
     std::vector<std::pair<size_t, int64_t>> jumps; // instruction, target offset
     std::set<unsigned> endFor;
     bool py311 = code_.pythonMinor == 11;
-    for (const BytecodeInstruction &in : code_.instructions) {
+    std::vector<BytecodeInstruction> decoded = code_.instructions;
+    if (py311)
+      unthreadJumps(decoded);
+    for (const BytecodeInstruction &in : decoded) {
       indexOfOffset[in.offset] = int(instructions_.size());
       Instruction out;
       out.op = Op::Nop;
@@ -842,6 +902,15 @@ private:
       case Op::ForIter:
         untranslatable(in.loc, code_.name, "this loop");
       default: {
+        if (expressionOnly_ && blockOf_[in.target] == blockAfter(block)) {
+          // A test both of whose outcomes go on alike: CPython decided the condition (`x if
+          // (v or 1) else y`) and kept `v` only for its evaluation, which without a call
+          // has no effect to keep in the expression.
+          if (bytecode::calls(*take(state, in.loc)))
+            untranslatable(in.loc, code_.name, "a call in a condition CPython decided");
+          block = blockAfter(block);
+          continue;
+        }
         std::optional<Edge> after = emitConditional(block, std::move(state), stop, loop, out);
         if (!after)
           return std::nullopt;
@@ -931,43 +1000,105 @@ private:
   }
 
   // Joins the conditional blocks that follow `condition` and only test more (`a and b`,
-  // `a or not b`, comparison chains) into it.
+  // `a or not b`, `a if b else c`, comparison chains) into it.
   void joinConditions(Condition &c, int stop, const LoopContext *loop) {
     for (bool joined = true; joined;) {
-      joined = false;
       followTrampolines(c.onTrue, c.blocks, stop, loop);
       followTrampolines(c.onFalse, c.blocks, stop, loop);
-      for (bool onTrueSide : {true, false}) {
-        Edge &next = onTrueSide ? c.onTrue : c.onFalse;
-        Edge &other = onTrueSide ? c.onFalse : c.onTrue;
-        std::optional<Condition> more = testOnly(next, c.blocks, stop, loop);
-        if (!more)
-          continue;
-        followTrampolines(more->onTrue, more->blocks, stop, loop);
-        followTrampolines(more->onFalse, more->blocks, stop, loop);
-        auto same = [this](const Edge &a, const Edge &b) {
-          return (a.block == b.block || (returnsNone(a.block) && returnsNone(b.block))) &&
-                 sameStack(a.state, b.state);
-        };
-        BoolOpExpr::Op op = onTrueSide ? BoolOpExpr::Op::And : BoolOpExpr::Op::Or;
-        std::optional<Condition> result;
-        if (same(more->onFalse, other) && onTrueSide)
-          result = Condition{boolOp(op, c.value, more->value), more->onTrue, other, {}};
-        if (same(more->onTrue, other) && !onTrueSide)
-          result = Condition{boolOp(op, c.value, more->value), other, more->onFalse, {}};
-        if (!result && same(more->onTrue, other) && onTrueSide)
-          result = Condition{boolOp(op, c.value, negate(more->value)), more->onFalse, other, {}};
-        if (!result && same(more->onFalse, other) && !onTrueSide)
-          result = Condition{boolOp(op, c.value, negate(more->value)), other, more->onTrue, {}};
-        if (!result)
-          continue;
-        result->blocks = c.blocks;
-        result->blocks.insert(more->blocks.begin(), more->blocks.end());
+      joined = joinBoolOp(c, stop, loop) || joinConditionalExpression(c, stop, loop);
+    }
+  }
+
+  // Whether two outcomes go on the same way: to one place (the copies CPython makes of a
+  // function's `return None` are one place) with the same stack.
+  bool sameOutcome(const Edge &a, const Edge &b) const {
+    return (a.block == b.block || (returnsNone(a.block) && returnsNone(b.block))) &&
+           sameStack(a.state, b.state);
+  }
+
+  // `c and more` or `c or more`, where `more` tests after one outcome of `c`.
+  std::optional<Condition> boolOpOf(const Condition &c, const Condition &more, bool onTrueSide) {
+    const Edge &other = onTrueSide ? c.onFalse : c.onTrue;
+    BoolOpExpr::Op op = onTrueSide ? BoolOpExpr::Op::And : BoolOpExpr::Op::Or;
+    std::optional<Condition> result;
+    if (sameOutcome(more.onFalse, other) && onTrueSide)
+      result = Condition{boolOp(op, c.value, more.value), more.onTrue, other, {}};
+    if (sameOutcome(more.onTrue, other) && !onTrueSide)
+      result = Condition{boolOp(op, c.value, more.value), other, more.onFalse, {}};
+    if (!result && sameOutcome(more.onTrue, other) && onTrueSide)
+      result = Condition{boolOp(op, c.value, negate(more.value)), more.onFalse, other, {}};
+    if (!result && sameOutcome(more.onFalse, other) && !onTrueSide)
+      result = Condition{boolOp(op, c.value, negate(more.value)), other, more.onTrue, {}};
+    if (result) {
+      result->blocks = c.blocks;
+      result->blocks.insert(more.blocks.begin(), more.blocks.end());
+    }
+    return result;
+  }
+
+  bool joinBoolOp(Condition &c, int stop, const LoopContext *loop) {
+    for (bool onTrueSide : {true, false}) {
+      std::optional<Condition> more =
+          testOnly(onTrueSide ? c.onTrue : c.onFalse, c.blocks, stop, loop);
+      if (!more)
+        continue;
+      followTrampolines(more->onTrue, more->blocks, stop, loop);
+      followTrampolines(more->onFalse, more->blocks, stop, loop);
+      std::optional<Condition> result = boolOpOf(c, *more, onTrueSide);
+      // `a and (b or c)`: `more` is itself a larger condition, which only then ends
+      // where `c` goes. Joined only after the flat form failed, so that the recursion is
+      // as deep as the parentheses, not as long as an `a and b and c ...` chain.
+      if (!result) {
+        joinConditions(*more, stop, loop);
+        result = boolOpOf(c, *more, onTrueSide);
+      }
+      if (result) {
         c = std::move(*result);
-        joined = true;
-        break;
+        return true;
       }
     }
+    return false;
+  }
+
+  // `a if c else b` as a condition: each outcome of `c` goes on to a test of its own (each
+  // possibly a larger condition), and both tests end in the same two places.
+  bool joinConditionalExpression(Condition &c, int stop, const LoopContext *loop) {
+    std::optional<Condition> body = testOnly(c.onTrue, c.blocks, stop, loop);
+    std::optional<Condition> orelse = testOnly(c.onFalse, c.blocks, stop, loop);
+    if (!body || !orelse)
+      return false;
+    joinConditions(*body, stop, loop);
+    joinConditions(*orelse, stop, loop);
+    bool straight =
+        sameOutcome(body->onTrue, orelse->onTrue) && sameOutcome(body->onFalse, orelse->onFalse);
+    if (!straight &&
+        !(sameOutcome(body->onTrue, orelse->onFalse) && sameOutcome(body->onFalse, orelse->onTrue)))
+      return false;
+    // The branch of `c` laid out first is the one taken when it is true. Where the two
+    // tests agree, neither is negated (CPython negates none without a `not`); where they
+    // disagree one was written `not`: the one whose true outcome is not laid out first,
+    // as in an `if` (the `then` branch, a `while` loop's body) and CPython's conditional
+    // expressions.
+    ValuePtr test = c.value;
+    if (c.onTrue.layout > c.onFalse.layout) {
+      test = negate(test);
+      std::swap(body, orelse);
+    }
+    bool orelseTrue = straight || orelse->onTrue.layout <= orelse->onFalse.layout;
+    bool bodyTrue = orelseTrue == straight;
+    ValuePtr ifTrue = bodyTrue ? body->value : negate(body->value);
+    Condition result{make(ValueKind::IfExp, ifTrue->loc,
+                          {test, ifTrue, orelseTrue ? orelse->value : negate(orelse->value)}),
+                     orelseTrue ? orelse->onTrue : orelse->onFalse,
+                     orelseTrue ? orelse->onFalse : orelse->onTrue, c.blocks};
+    const Edge &bodyOnTrue = bodyTrue ? body->onTrue : body->onFalse;
+    const Edge &bodyOnFalse = bodyTrue ? body->onFalse : body->onTrue;
+    result.onTrue.state.used.insert(bodyOnTrue.state.used.begin(), bodyOnTrue.state.used.end());
+    result.onFalse.state.used.insert(bodyOnFalse.state.used.begin(), bodyOnFalse.state.used.end());
+    for (const Condition *branch : {&*body, &*orelse})
+      result.blocks.insert(branch->blocks.begin(), branch->blocks.end());
+    c = std::move(result);
+    return true;
   }
 
   // The state after `block`'s instructions before its last, when they only compute values.

@@ -1,9 +1,9 @@
-"""Kernels that compile differently from their source text and from their bytecode (exec()'d,
+"""Kernels that compiled differently from their source text and from their bytecode (exec()'d,
 no source text: docs/python.md, "Kernels without source text"), found by the differential
-test's bytecode twin (test/differential, --bytecode). Both paths must give the same kernel."""
+test's bytecode twin (test/differential, --bytecode), shrunk. Both paths must give the same
+kernel."""
 
 import linecache
-import sys
 
 import numpy as np
 import pytest
@@ -16,6 +16,11 @@ TERNARY_CONDITION_TERNARY = """def product(out, x, y, a, b, c):
 
 DEAD_CONDITIONAL_VALUE = """def dead(out, x, a, b):
     out[0] = (True and False) and (b[0] or (2 if a[0] else x[0])) and b[0]
+"""
+
+OUT_OF_RANGE_LITERAL = """import math
+def literal(out, b, v):
+    out[0] = ((0 % math.isnan(b[0])) and ((-129 + v[0]) or b[0])) or b[0]
 """
 
 
@@ -43,9 +48,8 @@ def _results_of_both_paths(text, name, *inputs):
     return results
 
 
-@pytest.mark.xfail(strict=True, reason="from bytecode, an operation applied to a ternary whose "
-                   "condition is itself a ternary is computed in each branch's own type "
-                   "(float16 * float16), not the ternary's (float64, of float16 and uint64)")
+# The ternary condition was an `if` of its own, which copied the multiplication into each
+# branch (float16 * float16, not the ternary's float64 of float16 and uint64).
 def test_a_ternary_with_a_ternary_condition_keeps_its_type_from_bytecode():
     from_source, from_bytecode = _results_of_both_paths(
         TERNARY_CONDITION_TERNARY, "product", np.array([0.1], np.float16),
@@ -53,14 +57,21 @@ def test_a_ternary_with_a_ternary_condition_keeps_its_type_from_bytecode():
     assert from_source == from_bytecode
 
 
-# CPython 3.12's bytecode for this function compiles (seen on the H100 machine's 3.12); 3.11's
-# does not.
-@pytest.mark.xfail(sys.version_info < (3, 12), strict=True,
-                   reason="from bytecode, a conditional value after a constant "
-                   "False condition (code CPython leaves unreachable) is a CompileError "
-                   "('cannot compile this conditional value'); from source it compiles")
+# CPython 3.11 makes `b[0]`, when true, jump past the `and` test of the `or` value (3.12
+# does not): the value was a CompileError ('cannot compile this conditional value').
 def test_a_conditional_value_after_a_constant_false_compiles_from_bytecode():
     from_source, from_bytecode = _results_of_both_paths(
         DEAD_CONDITIONAL_VALUE, "dead", np.array([0.1], np.float16), np.array([False]),
         np.array([True]))
     assert from_source == from_bytecode
+
+
+# CPython 3.11 makes the first operand of `and`, when false, jump past the `or` that tests
+# the `and` value: the expression became an `if` whose branch with -129 + int8 (out of
+# range, a CompileError from source) the compiler dropped as dead (math.isnan of a bool is
+# False).
+def test_an_out_of_range_literal_is_an_error_from_bytecode():
+    inputs = (np.array([True]), np.array([1], np.int8))
+    for compile_path in (_from_source, _from_bytecode):
+        with pytest.raises(kaji.CompileError, match="-129 out of bounds for int8"):
+            compile_path(OUT_OF_RANGE_LITERAL, "literal")[1, 1](np.zeros(1), *inputs)

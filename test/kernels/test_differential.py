@@ -8,8 +8,6 @@ with a new seed and any count."""
 import pathlib
 import sys
 
-import pytest
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from differential.campaign import Campaign  # noqa: E402
@@ -30,11 +28,5 @@ def test_random_expressions_agree_with_the_reference(target):
     run_without_mismatches(["cpu", "cuda"] if target == "cuda" else ["cpu"])
 
 
-# The bytecode path still disagrees with the source path on this seed's programs (ternaries
-# whose condition is a ternary, conditional values after a constant False, an out-of-range
-# literal it accepts): test_bytecode_path_disagreements.py holds them shrunk. Strict, so that
-# the day they agree this check has to be made a plain test.
-@pytest.mark.xfail(strict=True, reason="known source/bytecode disagreements, "
-                                       "test_bytecode_path_disagreements.py")
 def test_source_and_bytecode_paths_agree():
     run_without_mismatches(["cpu", bytecode_twin("cpu")])

@@ -123,5 +123,42 @@ TEST(BytecodeTranslation, JumpBetweenInstructionsIsAnError) {
   EXPECT_NE(error.find("cannot compile a jump into an instruction"), std::string::npos) << error;
 }
 
+size_t occurrences(const std::string &text, const std::string &word) {
+  size_t count = 0;
+  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1))
+    ++count;
+  return count;
+}
+
+TEST(BytecodeTranslation, ConditionalExpressionAsAConditionIsOne) {
+  // return x if (a if b else c) else y
+  CodeObject code = function(
+      {op("LOAD_FAST", 1, "b"), op("POP_JUMP_IF_FALSE", 0, "", 10), op("LOAD_FAST", 0, "a"),
+       op("POP_JUMP_IF_FALSE", 0, "", 18), op("JUMP_FORWARD", 0, "", 14), op("LOAD_FAST", 2, "c"),
+       op("POP_JUMP_IF_FALSE", 0, "", 18), op("LOAD_FAST", 3, "x"), op("JUMP_FORWARD", 0, "", 20),
+       op("LOAD_FAST", 4, "y"), op("RETURN_VALUE")});
+  code.argCount = 5;
+  code.varNames = {"a", "b", "c", "x", "y"};
+  std::string ast = translated(code);
+  EXPECT_EQ(occurrences(ast, "IfExp"), 2u) << ast;
+  EXPECT_EQ(occurrences(ast, "Return"), 1u) << ast;
+}
+
+TEST(BytecodeTranslation, Python311JumpThreadedPastATestGoesBackOntoIt) {
+  // return y and (b or c) and x: CPython 3.11 makes `b`, when true, jump past the `and`
+  // test of `b or c`.
+  CodeObject code = function({op("LOAD_FAST", 4, "y"), op("JUMP_IF_FALSE_OR_POP", 0, "", 14),
+                              op("LOAD_FAST", 1, "b"), op("POP_JUMP_FORWARD_IF_TRUE", 0, "", 12),
+                              op("LOAD_FAST", 2, "c"), op("JUMP_IF_FALSE_OR_POP", 0, "", 14),
+                              op("LOAD_FAST", 3, "x"), op("RETURN_VALUE")});
+  code.pythonMinor = 11;
+  code.argCount = 5;
+  code.varNames = {"a", "b", "c", "x", "y"};
+  std::string ast = translated(code);
+  EXPECT_EQ(occurrences(ast, "BoolOp and"), 1u) << ast;
+  EXPECT_EQ(occurrences(ast, "BoolOp or"), 1u) << ast;
+  EXPECT_EQ(occurrences(ast, "If"), 0u) << ast;
+}
+
 } // namespace
 } // namespace kaji::frontend
