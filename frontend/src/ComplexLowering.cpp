@@ -145,8 +145,14 @@ Operand FunctionLowerer::complexConstructor(const std::vector<Operand> &args,
   if (args.size() == 1)
     return Operand::scalar(a, weak);
   ir::Value *b = toComplex(args[1], ScalarKind::Complex128);
-  ir::Value *re = builder_.binary(ir::Opcode::Sub, complex.real(a), complex.imag(b));
-  ir::Value *im = builder_.binary(ir::Opcode::Add, complex.imag(a), complex.real(b));
+  // As CPython: only a complex argument's other part is added, so that complex(1.5, -0.0)
+  // keeps its -0.0 (0.0 + -0.0 would be 0.0).
+  ir::Value *re = complex.real(a);
+  if (isComplexOperand(args[1]))
+    re = builder_.binary(ir::Opcode::Sub, re, complex.imag(b));
+  ir::Value *im = complex.real(b);
+  if (isComplexOperand(args[0]))
+    im = builder_.binary(ir::Opcode::Add, complex.imag(a), im);
   return Operand::scalar(complex.make(re, im), weak);
 }
 
