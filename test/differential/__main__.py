@@ -1,5 +1,5 @@
-"""python3 test/differential [--programs [--ptx]] [--bytecode] [--seed N] [--count N]
-[--seconds S] [--targets cpu,cuda,cuda-nvrtc]"""
+"""python3 test/differential [--programs [--ptx] | --complex | --half | --records]
+[--bytecode] [--seed N] [--count N] [--seconds S] [--targets cpu,cuda,cuda-nvrtc]"""
 
 import argparse
 import importlib.util
@@ -13,9 +13,12 @@ if __package__ in (None, ""):
         sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python"))
     __package__ = "differential"
 
+from differential.aggregates import AggregateCampaign  # noqa: E402
 from differential.campaign import Campaign  # noqa: E402
+from differential.complex_expressions import ComplexCampaign  # noqa: E402
 from differential.kernels import bytecode_twin  # noqa: E402
 from differential.program_campaign import ProgramCampaign  # noqa: E402
+from differential.scalars import HALF_PRECISION_KINDS  # noqa: E402
 
 
 def main():
@@ -26,6 +29,12 @@ def main():
     parser.add_argument("--programs", action="store_true",
                         help="random programs (control flow, arrays, atomics, device "
                              "functions) instead of expressions")
+    parser.add_argument("--complex", action="store_true",
+                        help="complex expressions against numpy's scalar arithmetic")
+    parser.add_argument("--half", action="store_true",
+                        help="expressions over mostly float16 columns")
+    parser.add_argument("--records", action="store_true",
+                        help="expressions over record fields and tuple elements")
     parser.add_argument("--ptx", action="store_true",
                         help="with --programs: also compile each program through both GPU "
                              "backends to PTX and assemble it with ptxas (no GPU needed)")
@@ -49,7 +58,15 @@ def main():
     print(f"seed {seed}, targets {','.join(targets)}", flush=True)
     if args.programs:
         return run_programs(seed, targets, args)
-    summary = Campaign(seed, targets).run(args.count, args.max_reported, args.seconds)
+    if args.complex or args.records:
+        family = ComplexCampaign if args.complex else AggregateCampaign
+        summary = family(seed, targets).run(args.count, args.seconds)
+        print(f"expressions {summary.expressions}, mismatches {len(summary.mismatches)}, "
+              f"{summary.seconds:.1f} s")
+        return 1 if summary.mismatches else 0
+    kinds = HALF_PRECISION_KINDS if args.half else None
+    summary = Campaign(seed, targets, kinds=kinds).run(args.count, args.max_reported,
+                                                       args.seconds)
     print(f"expressions {summary.expressions}, executions {summary.executions} (rows compared, "
           f"all targets), expected CompileErrors {summary.expected_errors}, unchecked rows "
           f"{summary.unchecked_rows}, mismatches {len(summary.mismatches)}, "

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import kernels
-from .expressions import Item, Node, item_lines
+from .expressions import Item, Node, decides_a_condition, item_lines
 from .generator import Generator
 from .comparison import differing_rows, tolerance_ulps
 from .contraction import contracts
@@ -140,26 +140,41 @@ def paths_reproducer(item, kinds, inputs, row, target, from_source, from_bytecod
     return "\n".join(lines)
 
 
-class Campaign:
-    def __init__(self, seed, targets, rows=128, batch=24, log=print):
+class Batches:
+    """A run in batches of items, each batch over fresh inputs (`_batch(size)`), until
+    `count` items are done or `seconds` are spent; `summary` counts `expressions`."""
+
+    def __init__(self, seed, targets, rows, batch, log, summary):
         self.rng = np.random.default_rng(seed)
         self.targets = targets
         self.rows = rows
         self.batch = batch
         self.log = log
-        self.summary = Summary()
-        self.kinds = [kind for kind in KINDS for _ in range(2)]
+        self.summary = summary
 
-    def run(self, count, max_reported=25, seconds=None):
-        """Runs `count` expressions, or fewer where `seconds` runs out first."""
+    def run(self, count, seconds=None):
         start = time.monotonic()
         while self.summary.expressions < count and (
                 seconds is None or time.monotonic() - start < seconds):
-            self._batch(min(self.batch, count - self.summary.expressions), max_reported)
+            self._batch(min(self.batch, count - self.summary.expressions))
         self.summary.seconds = time.monotonic() - start
         return self.summary
 
-    def _batch(self, size, max_reported):
+
+class Campaign(Batches):
+    """`kinds`: the input columns' kinds, by default two of every kind."""
+
+    def __init__(self, seed, targets, rows=128, batch=24, log=print, kinds=None):
+        super().__init__(seed, targets, rows, batch, log, Summary())
+        self.kinds = list(kinds) if kinds else [kind for kind in KINDS for _ in range(2)]
+        self.max_reported = 25
+
+    def run(self, count, max_reported=25, seconds=None):
+        """Runs `count` expressions, or fewer where `seconds` runs out first."""
+        self.max_reported = max_reported
+        return super().run(count, seconds)
+
+    def _batch(self, size):
         inputs = [draw_column(kind, self.rows, self.rng) for kind in self.kinds]
         reference = Evaluator(inputs)
         generator = Generator(self.rng, self.kinds)
@@ -176,7 +191,7 @@ class Campaign:
                    for target in self.targets}
         for k, item in enumerate(checked):
             self._compare(item, expected[k], {t: r[k] for t, r in results.items()}, inputs,
-                          max_reported)
+                          self.max_reported)
 
     def _results(self, items, kinds, inputs, target):
         """Each item's rows from `target`, or the CompileError text of the items that kaji
@@ -359,19 +374,9 @@ def cpython_decides_a_condition(item):
     CPython's compiler folds such a condition and drops the branch it never takes, which then no longer counts in the type of the expression
     compiled from bytecode (docs/python.md, "What CPython already decided"), while from source
     it does (docs/sema.md): the two paths may give different types there."""
-    def decided(node):
-        if node.op == "ifexp":
-            conditions = [node.children[1]]
-        elif node.op == "boolop":
-            conditions = node.children
-        else:
-            conditions = []
-        return any(not condition.columns() for condition in conditions) or \
-            any(decided(child) for child in node.children)
-
     statement_conditions = [item.exprs[1]] if item.form == "ifelse" else []
     return any(not condition.columns() for condition in statement_conditions) or \
-        any(decided(expr) for expr in item.exprs)
+        any(decides_a_condition(expr) for expr in item.exprs)
 
 
 def _outcome(result):

@@ -67,6 +67,19 @@ def source(node, column_name, spell_other=None):
     return f"{node.value}({', '.join(s(child) for child in node.children)})"
 
 
+def decides_a_condition(node):
+    """Whether a ternary's or an `and`/`or`'s condition in the tree `node` holds no variable,
+    one that CPython's compiler may fold (campaign.cpython_decides_a_condition)."""
+    if node.op == "ifexp":
+        conditions = [node.children[1]]
+    elif node.op == "boolop":
+        conditions = node.children
+    else:
+        conditions = []
+    return any(not condition.columns() for condition in conditions) or \
+        any(decides_a_condition(child) for child in node.children)
+
+
 @dataclass(frozen=True)
 class Item:
     """One checked result: `expr` stores exprs[0]; `ifelse` assigns exprs[0], then exprs[2]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import kernels
-from .campaign import _value_source
+from .campaign import _value_source, paths_differ
 from .comparison import differing_rows
 from .interpreter import Interpreter
 from .program_generator import ProgramGenerator
@@ -23,6 +23,10 @@ from .scalars import KINDS, draw_column, int_range
 
 GPU_BACKENDS = ("llvm", "nvrtc")
 TARGETS = {"cpu": ("cpu", None), "cuda": ("cuda", "llvm"), "cuda-nvrtc": ("cuda", "nvrtc")}
+# Each target's bytecode twin ("cpu-bytecode") compiles the program from its bytecode (exec()'d
+# with no source text, kernels.BYTECODE) and is compared with the interpreter and, exactly on
+# every thread, with the same target's results from source.
+TARGETS.update({kernels.bytecode_twin(t): device for t, device in list(TARGETS.items())})
 
 
 @dataclass
@@ -81,9 +85,12 @@ class ProgramCampaign:
         return self.summary
 
     def generate(self, number):
-        """Program `number` of this seed, its input columns and its accumulators."""
+        """Program `number` of this seed, its input columns and its accumulators. With a
+        bytecode twin among the targets every condition holds a variable (ProgramGenerator):
+        other programs than without one."""
         rng = np.random.default_rng([self.seed, number])
-        program = ProgramGenerator(rng, list(KINDS)).program()
+        variable_conditions = any(kernels.from_bytecode(t) for t in self.targets)
+        program = ProgramGenerator(rng, list(KINDS), variable_conditions).program()
         inputs = [draw_column(kind, BLOCK * BLOCKS, rng) for kind in KINDS]
         accumulators = {a.name: _accumulator(a.kind, a.size, rng)
                         for a in program.arrays if a.space == "global"}
@@ -108,6 +115,7 @@ class ProgramCampaign:
                     candidate, inputs, accumulators, target))
                 self._report(f"program {number}: [{target}] {what}; shrunk:",
                              self._reproducer(small, inputs, accumulators, target))
+        self._compare_paths(number, program, results, inputs, accumulators)
         if self.assembler is not None:
             self._assemble(number, program, source, inputs, accumulators)
 
@@ -116,8 +124,8 @@ class ProgramCampaign:
 
         device, backend = TARGETS[target]
         options = {"backend": backend} if backend else {}
-        return kaji.jit(kernels.load(source, "program"), target=device, boundscheck=False,
-                        **options)
+        return kaji.jit(kernels.load(source, "program", kernels.from_bytecode(target)),
+                        target=device, boundscheck=False, **options)
 
     def _arguments(self, program, inputs, accumulators):
         _, rows = result_layout(program)
@@ -157,6 +165,49 @@ class ProgramCampaign:
             if not np.array_equal(data, want):
                 return f"accumulator {name} differs: got {data.tolist()}, expected {want.tolist()}"
         return None
+
+    def _compare_paths(self, number, program, results, inputs, accumulators):
+        """Each bytecode twin's results with its target's from source: the same program, so
+        equal on every thread, also those the interpreter leaves open, integers bit for bit
+        and floats with their signs of zero (NaN where NaN). A program's conditions always
+        hold a variable or a loop counter, so CPython decides none of them."""
+        for twin, from_bytecode in results.items():
+            target = kernels.device_target(twin)
+            if not kernels.from_bytecode(twin) or target not in results:
+                continue
+            what = self._paths_difference(results[target], from_bytecode)
+            if what is not None:
+                small = shrink(program, lambda candidate: self._paths_differ(
+                    candidate, inputs, accumulators, twin))
+                self._report(f"program {number}: [{twin}] from source and from bytecode: "
+                             f"{what}; shrunk:",
+                             self._reproducer(small, inputs, accumulators, twin))
+
+    @staticmethod
+    def _paths_difference(from_source, from_bytecode):
+        (source_results, source_accs), (bytecode_results, bytecode_accs) = \
+            from_source, from_bytecode
+        for k, (a, b) in enumerate(zip(source_results, bytecode_results)):
+            bad = paths_differ(a, b)
+            if bad.size:
+                row = int(bad[0])
+                return (f"result {k} differs in {bad.size} threads; thread {row}: "
+                        f"{a[row]!r} from source, {b[row]!r} from bytecode")
+        for name, data in source_accs.items():
+            if not np.array_equal(data, bytecode_accs[name]):
+                return (f"accumulator {name} differs: {data.tolist()} from source, "
+                        f"{bytecode_accs[name].tolist()} from bytecode")
+        return None
+
+    def _paths_differ(self, program, inputs, accumulators, twin):
+        source = program_source(program)
+        try:
+            Interpreter(program, inputs, accumulators).run()  # still a valid program
+            both = [self._execute(program, source, inputs, accumulators, target)
+                    for target in (kernels.device_target(twin), twin)]
+        except Exception:
+            return False  # the candidate broke the program (a variable no longer assigned)
+        return self._paths_difference(*both) is not None
 
     def _differs(self, program, inputs, accumulators, target):
         try:
@@ -210,3 +261,4 @@ class ProgramCampaign:
     def _report(self, what, source):
         self.summary.mismatches.append((what, source))
         self.log(f"MISMATCH {what}\n{source}")
+

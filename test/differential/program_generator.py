@@ -11,7 +11,7 @@ after inlining): variables, arrays and device functions that may hold one are tr
 
 import numpy as np
 
-from .expressions import Node
+from .expressions import Node, decides_a_condition
 from .generator import Generator, Rejected
 from .interpreter import ProgramEvaluator
 from .programs import (BLOCK, Array, Assign, Atomic, AugAssign, Break, DeviceFunction,
@@ -47,8 +47,9 @@ class Typer(ProgramEvaluator):
 class ExpressionGenerator(Generator):
     """The scalar Generator over a program's slots in scope, with `load` and `dcall` leaves."""
 
-    def __init__(self, rng, slots, arrays, functions):
+    def __init__(self, rng, slots, arrays, functions, variable_conditions=False):
         super().__init__(rng, [slot.kind for slot in slots])
+        self.variable_conditions = variable_conditions
         self.scope = list(range(len(slots)))
         self.functions = functions
         self.products = set()  # slots and array names that may hold a float product
@@ -64,6 +65,20 @@ class ExpressionGenerator(Generator):
             self.expects_error = False
             raise Rejected()  # a program is not spent on one expected CompileError
         return t
+
+    def strong(self, depth):
+        node = super().strong(depth)
+        if self.variable_conditions and decides_a_condition(node):
+            raise Rejected()
+        return node
+
+    def test(self, depth):
+        """A condition (of an `if`, a `break`) that holds a variable where
+        `variable_conditions` asks for it."""
+        node = self.strong(depth)
+        if self.variable_conditions and not node.columns():
+            raise Rejected()
+        return node
 
     def leaf(self):
         r = self.rng.random()
@@ -127,9 +142,14 @@ class ExpressionGenerator(Generator):
 
 
 class ProgramGenerator:
-    def __init__(self, rng, input_kinds):
+    """With `variable_conditions`, every condition holds a variable: CPython's compiler then
+    folds none, and the program compiled from its bytecode must give the same results as from
+    its source text (program_campaign.py). It draws other programs from the same seed."""
+
+    def __init__(self, rng, input_kinds, variable_conditions=False):
         self.rng = rng
         self.input_kinds = input_kinds
+        self.variable_conditions = variable_conditions
 
     def _pick(self, options):
         return options[int(self.rng.integers(len(options)))]
@@ -153,7 +173,8 @@ class ProgramGenerator:
         slots += [Slot(f"t{k}", self._pick(KINDS)) for k in range(self._count(3, 6))]
         self.program_ = Program(inputs, slots, arrays, functions, [])
         self.variables = list(range(inputs, len(slots)))
-        self.expressions = ExpressionGenerator(self.rng, slots, arrays, functions)
+        self.expressions = ExpressionGenerator(self.rng, slots, arrays, functions,
+                                               self.variable_conditions)
         self.expressions.scope = list(range(inputs))
         body = []
         for slot in self.variables:  # every variable is assigned before any control flow
@@ -186,11 +207,12 @@ class ProgramGenerator:
         params = tuple(self._pick(KINDS) for _ in range(self._count(1, 2)))
         kind = self._pick(KINDS)
         expressions = ExpressionGenerator(
-            self.rng, [Slot(f"p{k}", t) for k, t in enumerate(params)], [], list(functions))
+            self.rng, [Slot(f"p{k}", t) for k, t in enumerate(params)], [], list(functions),
+            self.variable_conditions)
         expr = expressions.strong(self._count(1, 3))
         test = second = None
         if self.rng.random() < 0.5:
-            test = expressions.strong(2)
+            test = expressions.test(2)
             second = expressions.strong(self._count(1, 2))
         product = any(node is not None and expressions._is_float_product(node)
                       for node in (expr, second))
@@ -244,7 +266,7 @@ class ProgramGenerator:
         if choice == "aug":
             return self._aug_assign(self._pick(self.variables))
         if choice == "if":
-            test = self._expression(2)
+            test = self.expressions.test(2)
             body = self._block(depth + 1, in_loop)
             orelse = self._block(depth + 1, in_loop) if self.rng.random() < 0.4 else []
             return If(test, body, orelse)
@@ -253,7 +275,7 @@ class ProgramGenerator:
         if choice == "while":
             return self._loop(While, depth)
         if choice == "break":
-            return Break(self._expression(2))
+            return Break(self.expressions.test(2))
         if choice == "store":
             return self._store(Store, "local")
         if choice == "atomic":
@@ -279,7 +301,7 @@ class ProgramGenerator:
         try:
             body = self._block(depth + 1, in_loop=True)
             if self.rng.random() < 0.6:
-                body.insert(self._count(0, len(body)), Break(self._expression(2)))
+                body.insert(self._count(0, len(body)), Break(self.expressions.test(2)))
         finally:
             self.expressions.scope.remove(slot)
         if form is ForRange:

@@ -9,6 +9,10 @@ import numpy as np
 INTEGERS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 FLOATS = ("float16", "float32", "float64")
 KINDS = ("bool",) + INTEGERS + FLOATS
+# The input columns of the half-precision run (--half): mostly float16, so that most items
+# compute in it, beside float32, narrow integers and bools.
+HALF_PRECISION_KINDS = ("float16", "float16", "float16", "float16", "float32", "float32",
+                        "int8", "uint8", "int16", "int32", "bool")
 
 
 @dataclass(frozen=True)
