@@ -187,14 +187,29 @@ std::string rewritten(std::string_view line) {
   return {};
 }
 
-} // namespace
+// `add`, `sub` or `mul` of f32 or f64 without a rounding modifier, with `.rn` added; else an
+// empty string.
+// A predicate guard (`@%p1 ` or `@!%p1 `) before the opcode is kept.
+std::string roundedFloatOp(std::string_view line) {
+  std::string_view instruction = trim(line);
+  std::string_view guard;
+  if (instruction.starts_with('@')) {
+    size_t space = instruction.find_first_of(" \t");
+    if (space == std::string_view::npos)
+      return {};
+    guard = instruction.substr(0, space + 1);
+    instruction = trim(instruction.substr(space));
+  }
+  for (std::string_view opcode : {"add.f32", "sub.f32", "mul.f32", "add.f64", "sub.f64", "mul.f64"})
+    if (instruction.starts_with(opcode) && instruction.size() > opcode.size() &&
+        isSpace(instruction[opcode.size()]))
+      return "\t" + std::string(guard) + std::string(opcode.substr(0, 4)) + "rn." +
+             std::string(instruction.substr(4));
+  return {};
+}
 
-std::string rewriteMiscompiledOpsForPtxas(const std::string &ptx) {
-  bool present = ptx.find(".f32") != std::string::npos && ptx.find("setp.") != std::string::npos;
-  for (const MiscompiledOp &op : kMiscompiledOps)
-    present = present || ptx.find(op.opcode) != std::string::npos;
-  if (!present)
-    return ptx;
+// `ptx` with each line that `rewrite` gives a replacement for replaced by it.
+std::string rewriteLines(const std::string &ptx, std::string (*rewrite)(std::string_view)) {
   std::string result;
   result.reserve(ptx.size() + 256);
   size_t start = 0;
@@ -203,7 +218,7 @@ std::string rewriteMiscompiledOpsForPtxas(const std::string &ptx) {
     size_t next = end == std::string::npos ? ptx.size() : end + 1;
     std::string_view line(ptx.data() + start,
                           (end == std::string::npos ? ptx.size() : end) - start);
-    std::string replacement = rewritten(line);
+    std::string replacement = rewrite(line);
     if (replacement.empty())
       result.append(ptx, start, next - start);
     else
@@ -211,6 +226,19 @@ std::string rewriteMiscompiledOpsForPtxas(const std::string &ptx) {
     start = next;
   }
   return result;
+}
+
+} // namespace
+
+std::string rewriteMiscompiledOpsForPtxas(const std::string &ptx) {
+  bool present = ptx.find(".f32") != std::string::npos && ptx.find("setp.") != std::string::npos;
+  for (const MiscompiledOp &op : kMiscompiledOps)
+    present = present || ptx.find(op.opcode) != std::string::npos;
+  return present ? rewriteLines(ptx, rewritten) : ptx;
+}
+
+std::string roundUnroundedFloatOps(const std::string &ptx) {
+  return rewriteLines(ptx, roundedFloatOp);
 }
 
 } // namespace kaji::codegen

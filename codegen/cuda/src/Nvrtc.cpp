@@ -2,6 +2,8 @@
 // CUDA toolkit, so it imports, compiles (LLVM path) and runs cpu kernels without it.
 #include "kaji/codegen/cuda/CudaCodegen.h"
 
+#include "kaji/codegen/PtxasMiscompiledOps.h"
+
 #include "kaji/runtime/ToolkitLibrary.h"
 
 #include <algorithm>
@@ -237,7 +239,7 @@ std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options
                                output.log);
   if (timings)
     timings->emitMs = millisecondsSince(start);
-  return *output.code;
+  return options.fastMath ? *output.code : roundUnroundedFloatOps(*output.code);
 }
 
 } // namespace kaji::codegen::cuda

@@ -57,3 +57,16 @@ TEST(PtxasMiscompiledOps, ComparesPtxasFoldsRightAreLeftAlone) {
         "\tsetp.gt.and.f32 \t%p1, %f2, 0fBF800000, %p2;\n"})
     EXPECT_EQ(rewriteMiscompiledOpsForPtxas(line), line);
 }
+
+TEST(PtxasMiscompiledOps, UnroundedFloatOpsGetRoundToNearest) {
+  EXPECT_EQ(kaji::codegen::roundUnroundedFloatOps("\tmul.f32 \t%f2, %f1, %f1;\n"
+                                                  "\t@%p1 add.f64 \t%fd2, %fd1, %fd1;\n"
+                                                  "\tsub.rz.f32 \t%f3, %f2, %f1;\n"
+                                                  "\tmul.ftz.f32 \t%f4, %f2, %f1;\n"
+                                                  "\tmul.lo.s32 \t%r2, %r1, %r1;\n"),
+            "\tmul.rn.f32 \t%f2, %f1, %f1;\n"
+            "\t@%p1 add.rn.f64 \t%fd2, %fd1, %fd1;\n"
+            "\tsub.rz.f32 \t%f3, %f2, %f1;\n"
+            "\tmul.ftz.f32 \t%f4, %f2, %f1;\n"
+            "\tmul.lo.s32 \t%r2, %r1, %r1;\n");
+}

@@ -48,4 +48,12 @@ namespace kaji::codegen {
 // declaring the registers it needs.
 std::string rewriteMiscompiledOpsForPtxas(const std::string &ptx);
 
+// `ptx` with `.rn` on every f32 and f64 `add`, `sub` and `mul` that has no rounding modifier.
+// PTX leaves such an instruction's rounding to ptxas, which may do more than fuse it into an
+// fma: on an H100 (driver 580.159.04) `t = x * x; t = t * 0.5` of float32 x = 2**64 gave 2**127
+// where each rounded step gives inf, the two multiplies scaled as one. The LLVM backend marks
+// what it leaves unfused `.rn` itself (PTXEmitter's allowMultiplyAddContraction); NVRTC's PTX
+// without fast math gets this rewrite after NVVM has fused `a * b + c` (--fmad=true).
+std::string roundUnroundedFloatOps(const std::string &ptx);
+
 } // namespace kaji::codegen
