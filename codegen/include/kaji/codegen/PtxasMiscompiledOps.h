@@ -30,7 +30,7 @@
 // `abs(x) >= 0` and `x * x >= 0` of a float32 NaN; the f64 forms keep their DSETP). Such a
 // compare becomes the same compare joined with a NaN test of its register operand
 // (`setp.num` and `.and` for gt, ge and ne; `setp.nan` and `.or` for the unordered ltu, leu and
-// equ, which the same reasoning folds to false), which ptxas keeps.
+// equ, which the same assumption would fold to false), which ptxas keeps.
 //
 // LLVM's NVPTX backend turns such sequences written in LLVM IR back into neg.s16 and abs (it
 // matches the select pattern), and creates negations of its own (`x * -2` becomes
