@@ -4,10 +4,12 @@
 #include "MathLowering.h"
 #include "PythonArithmetic.h"
 #include "kaji/codegen/Codegen.h"
+#include "kaji/ir/Dominance.h"
 #include "kaji/ir/ExceptionTable.h"
 #include "kaji/ir/PrintfFormat.h"
 #include "kaji/ir/RecordType.h"
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -212,15 +214,38 @@ private:
   llvm::Value *elementAddress(const ir::Operation &op, unsigned arrayOperand, unsigned firstIndex);
   // `index` wrapped (a negative signed one counts from the end; an unsigned one never
   // wraps) and checked against `extent`; a failed check branches to a block that reports it
-  // and continues at `merge`, added to `failures`.
+  // and continues at `merge`, added to `failures`. A check that an earlier one makes
+  // redundant (see IndexCheck) reports nothing: where it can still fail, its in-range
+  // condition is added to `guards` instead, and the access goes on with scratch where one
+  // is false.
   llvm::Value *checkedIndex(const ir::Operation &op, llvm::Value *index, bool isUnsigned,
                             llvm::Value *extent, unsigned axis, llvm::BasicBlock *merge,
-                            std::vector<llvm::BasicBlock *> &failures);
+                            std::vector<llvm::BasicBlock *> &failures,
+                            std::vector<llvm::Value *> &guards);
   // Fills `fail` with the report of `index` and, unless the report ends the thread, a branch
-  // to `merge`, added to `failures`.
-  void reportIndexError(const ir::Operation &op, llvm::Value *index, bool isUnsigned,
+  // to `merge`, added to `failures`. Returns whether the report ended the thread.
+  bool reportIndexError(const ir::Operation &op, llvm::Value *index, bool isUnsigned,
                         llvm::Value *extent, unsigned axis, llvm::BasicBlock *merge,
                         std::vector<llvm::BasicBlock *> &failures, llvm::BasicBlock *fail);
+  // A check that checkedIndex emitted, made redundant for a later access of the same extent
+  // whose op it dominates and whose index is the same value, or a non-negative constant no
+  // larger: that access is out of range only if this check failed (or never ran, an earlier
+  // axis of its access having failed), so only after a report. Where a report ends the
+  // thread, the access is then in range; where the thread goes on (the host), the launch
+  // keeps its first report only, so the access needs no report, only its in-range condition
+  // to use scratch. Without this, N accesses make N branches on one extent, and LLVM's
+  // InstCombine, which answers a query on a value from every branch on it, takes time
+  // quadratic in N.
+  struct IndexCheck {
+    const ir::Block *block = nullptr;
+    llvm::Value *checked = nullptr; // the index the access used
+    bool wraps = false;             // a negative index counted from the end
+    bool endsThread = false;        // a failure ended the thread
+  };
+  // The IndexCheck that makes a check of `index` (wrapping if `wraps`) against `extent` in
+  // `block` redundant, or null.
+  const IndexCheck *redundantBy(const ir::Block *block, llvm::Value *index, bool wraps,
+                                llvm::Value *extent);
   llvm::Value *castScalar(llvm::Value *value, ScalarKind from, ScalarKind to);
   llvm::Value *clampToFloat16Range(llvm::Value *value, ScalarKind from);
 
@@ -239,6 +264,13 @@ private:
   std::unordered_map<const ir::Value *, llvm::Value *> scalars_;
   std::unordered_map<const ir::Value *, ArrayValue> arrays_;
   unsigned sharedArrayCount_ = 0;
+  // For IndexCheck, built at the first check.
+  std::optional<ir::DominatorTree> dominators_;
+  // The latest check of each (extent, index).
+  llvm::DenseMap<std::pair<llvm::Value *, llvm::Value *>, IndexCheck> indexChecks_;
+  // Per extent, the largest non-negative constant index checked, and its check; a later
+  // check that it does not dominate takes its place.
+  llvm::DenseMap<llvm::Value *, std::pair<uint64_t, IndexCheck>> largestConstantChecks_;
 };
 
 class ModuleLowering {
@@ -992,6 +1024,7 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
                                           std::to_string(op.numOperands() - firstIndex));
   llvm::BasicBlock *merge = nullptr;
   std::vector<llvm::BasicBlock *> failures;
+  std::vector<llvm::Value *> guards;
   if (moduleLowering_.options().boundsCheck && ndim > 0)
     merge = llvm::BasicBlock::Create(context_, "bounds.merge", &out_);
   // A stride that is a constant multiple of the element size (a contiguous axis) indexes in
@@ -1013,7 +1046,7 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
         castScalar(scalar(index, op), index->type().scalarKind(), ScalarKind::Int64);
     if (merge)
       index64 = checkedIndex(op, index64, !index->type().isSignedInteger(), value.shape[d], d,
-                             merge, failures);
+                             merge, failures, guards);
     auto *constantStride = llvm::dyn_cast<llvm::ConstantInt>(value.strides[d]);
     bool inElements =
         scalarElements && constantStride && constantStride->getSExtValue() % elementSize == 0;
@@ -1032,18 +1065,20 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
     address = builder_.CreateInBoundsGEP(elementType, address, elementOffset);
   if (!merge)
     return address;
+  llvm::Value *scratch = moduleLowering_.indexScratch(address->getType()->getPointerAddressSpace());
+  if (!guards.empty())
+    address = builder_.CreateSelect(builder_.CreateAnd(guards), address, scratch);
   llvm::BasicBlock *inBounds = builder_.GetInsertBlock();
   builder_.CreateBr(merge);
   builder_.SetInsertPoint(merge);
   llvm::PHINode *checked = builder_.CreatePHI(address->getType(), unsigned(failures.size()) + 1);
   checked->addIncoming(address, inBounds);
-  llvm::Value *scratch = moduleLowering_.indexScratch(address->getType()->getPointerAddressSpace());
   for (llvm::BasicBlock *failure : failures)
     checked->addIncoming(scratch, failure);
   return checked;
 }
 
-void FunctionLowering::reportIndexError(const ir::Operation &op, llvm::Value *index,
+bool FunctionLowering::reportIndexError(const ir::Operation &op, llvm::Value *index,
                                         bool isUnsigned, llvm::Value *extent, unsigned axis,
                                         llvm::BasicBlock *merge,
                                         std::vector<llvm::BasicBlock *> &failures,
@@ -1052,15 +1087,39 @@ void FunctionLowering::reportIndexError(const ir::Operation &op, llvm::Value *in
   target_.emitIndexError(builder_, op.location(), function_.name(), builder_.getInt64(axis), index,
                          extent, isUnsigned, moduleLowering_.exceptionNumber(op));
   if (builder_.GetInsertBlock()->getTerminator())
-    return; // the thread ended at the report
+    return true;
   builder_.CreateBr(merge);
   failures.push_back(builder_.GetInsertBlock());
+  return false;
+}
+
+const FunctionLowering::IndexCheck *FunctionLowering::redundantBy(const ir::Block *block,
+                                                                  llvm::Value *index, bool wraps,
+                                                                  llvm::Value *extent) {
+  if (!dominators_)
+    dominators_.emplace(function_);
+  // Checks are made in the order of lowering, so one in the same block came earlier.
+  auto dominates = [&](const IndexCheck &check) {
+    return dominators_->dominates(check.block, block);
+  };
+  auto same = indexChecks_.find({extent, index});
+  if (same != indexChecks_.end() && same->second.wraps == wraps && dominates(same->second))
+    return &same->second;
+  auto *constant = llvm::dyn_cast<llvm::ConstantInt>(index);
+  if (!constant || wraps)
+    return nullptr;
+  auto largest = largestConstantChecks_.find(extent);
+  if (largest != largestConstantChecks_.end() &&
+      constant->getZExtValue() <= largest->second.first && dominates(largest->second.second))
+    return &largest->second.second;
+  return nullptr;
 }
 
 llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value *index,
                                             bool isUnsigned, llvm::Value *extent, unsigned axis,
                                             llvm::BasicBlock *merge,
-                                            std::vector<llvm::BasicBlock *> &failures) {
+                                            std::vector<llvm::BasicBlock *> &failures,
+                                            std::vector<llvm::Value *> &guards) {
   // An index that is already Python's wraparound (`i < 0 ? i + extent : i`, or `c + extent`
   // for a negative constant `c`, as the frontend writes them) is checked as `i`: the
   // wraparound below is the same one, the check then runs on the induction variable itself,
@@ -1079,6 +1138,21 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
                         match::m_c_Add(match::m_APInt(constant), match::m_Specific(extent))) &&
            constant->isNegative())
     index = llvm::ConstantInt::get(index->getType(), *constant);
+  auto *constantIndex = llvm::dyn_cast<llvm::ConstantInt>(index);
+  // No wraparound: an unsigned index is never negative, however large, nor is a constant
+  // one that is not.
+  bool wraps = !isUnsigned && !(constantIndex && !constantIndex->isNegative());
+  const ir::Block *block = op.parent();
+  if (const IndexCheck *earlier = redundantBy(block, index, wraps, extent)) {
+    if (earlier->endsThread) // then this check passes: the earlier one did
+      return wraps ? earlier->checked : index;
+    // The access needs its own compare: the earlier one's value need not dominate it, the
+    // failure of an axis before it having skipped it.
+    if (!wraps) {
+      guards.push_back(builder_.CreateICmpULT(index, extent, "index.in_range"));
+      return index;
+    }
+  }
   // The common case first, as one unsigned compare of the index itself: `index u< extent` on
   // an induction variable is the range check LLVM's IRCE splits out of a loop, so the thread
   // loop of a checked kernel keeps a check-free main loop that vectorises.
@@ -1087,13 +1161,23 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
   auto *ok = llvm::BasicBlock::Create(context_, "bounds.ok", &out_, merge);
   auto *fail = llvm::BasicBlock::Create(context_, "bounds.fail", &out_, merge);
   llvm::MDBuilder weights(context_);
-  auto *constantIndex = llvm::dyn_cast<llvm::ConstantInt>(index);
-  if (isUnsigned || (constantIndex && !constantIndex->isNegative())) {
-    // No wraparound: an unsigned index is never negative, however large, nor is a constant
-    // one that is not.
+  IndexCheck check{block, index, wraps, false};
+  auto remember = [&] {
+    indexChecks_[{extent, index}] = check;
+    if (!constantIndex || wraps)
+      return;
+    // A larger constant decides more later checks; one that no longer dominates, none.
+    auto [largest, added] =
+        largestConstantChecks_.try_emplace(extent, constantIndex->getZExtValue(), check);
+    if (!added && (constantIndex->getZExtValue() >= largest->second.first ||
+                   !dominators_->dominates(largest->second.second.block, block)))
+      largest->second = {constantIndex->getZExtValue(), check};
+  };
+  if (!wraps) {
     builder_.CreateCondBr(inRange, ok, fail, weights.createLikelyBranchWeights());
-    reportIndexError(op, index, isUnsigned, extent, axis, merge, failures, fail);
+    check.endsThread = reportIndexError(op, index, isUnsigned, extent, axis, merge, failures, fail);
     builder_.SetInsertPoint(ok);
+    remember();
     return index;
   }
   auto *negative = llvm::BasicBlock::Create(context_, "bounds.negative", &out_, merge);
@@ -1106,11 +1190,13 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
   llvm::Value *wrappedInRange = builder_.CreateICmpULT(wrapped, extent, "index.wrapped_in_range");
   builder_.CreateCondBr(wrappedInRange, ok, fail, weights.createLikelyBranchWeights());
 
-  reportIndexError(op, index, isUnsigned, extent, axis, merge, failures, fail);
+  check.endsThread = reportIndexError(op, index, isUnsigned, extent, axis, merge, failures, fail);
   builder_.SetInsertPoint(ok);
   llvm::PHINode *checked = builder_.CreatePHI(index->getType(), 2, "index.checked");
   checked->addIncoming(index, checkStart);
   checked->addIncoming(wrapped, negative);
+  check.checked = checked;
+  remember();
   return checked;
 }
 
@@ -1131,8 +1217,11 @@ llvm::Value *FunctionLowering::lowerArrayIndex(const ir::Operation &op) {
   }
   auto *merge = llvm::BasicBlock::Create(context_, "bounds.merge", &out_);
   std::vector<llvm::BasicBlock *> failures;
+  std::vector<llvm::Value *> guards;
   llvm::Value *checked =
-      checkedIndex(op, index, isUnsigned, extent, unsigned(dim), merge, failures);
+      checkedIndex(op, index, isUnsigned, extent, unsigned(dim), merge, failures, guards);
+  if (!guards.empty())
+    checked = builder_.CreateSelect(guards.front(), checked, builder_.getInt64(0));
   llvm::BasicBlock *inBounds = builder_.GetInsertBlock();
   builder_.CreateBr(merge);
   builder_.SetInsertPoint(merge);

@@ -42,6 +42,14 @@ def read_constant_indices(out, x):
     out[1] = x[-11]
 
 
+def constant_stores_past_a_view(big):
+    x = big[:4]
+    x[5] = 1
+    x[5] = 2
+    x[2] = 3
+    x[4] = 4
+
+
 def add_at(x, index):
     kaji.atomic.add(x, index, 1)
 
@@ -174,3 +182,20 @@ def test_the_first_of_many_failing_threads_reports(jit, options, device):
     reader = jit(read_at, **options)
     launch_and_wait(reader, out, x, 5)
     assert out.copy_to_host()[0] == 5
+
+
+@pytest.mark.parametrize("options", CHECKED)
+def test_checks_implied_by_an_earlier_one_still_keep_accesses_in_range(jit, options, device,
+                                                                       target):
+    # x[5] again, x[2] and x[4] get no check of their own (x[5]'s decides them): the report
+    # stays x[5]'s, and the cpu target's thread, which goes on after it, writes x[2] and still
+    # nothing past the view.
+    kernel = jit(constant_stores_past_a_view, **options)
+    big = device(np.zeros(8))
+    with pytest.raises(IndexError, match=site(constant_stores_past_a_view, "x[5] = 1") +
+                       "index 5 is out of bounds for axis 0 with size 4$"):
+        launch_and_wait(kernel, big)
+    expected = np.zeros(8)
+    if target == "cpu":
+        expected[2] = 3
+    np.testing.assert_array_equal(big.copy_to_host(), expected)
