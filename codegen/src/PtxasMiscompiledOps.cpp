@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace kaji::codegen {
@@ -187,27 +190,6 @@ std::string rewritten(std::string_view line) {
   return {};
 }
 
-// `add`, `sub` or `mul` of f32 or f64 without a rounding modifier, with `.rn` added; else an
-// empty string.
-// A predicate guard (`@%p1 ` or `@!%p1 `) before the opcode is kept.
-std::string roundedFloatOp(std::string_view line) {
-  std::string_view instruction = trim(line);
-  std::string_view guard;
-  if (instruction.starts_with('@')) {
-    size_t space = instruction.find_first_of(" \t");
-    if (space == std::string_view::npos)
-      return {};
-    guard = instruction.substr(0, space + 1);
-    instruction = trim(instruction.substr(space));
-  }
-  for (std::string_view opcode : {"add.f32", "sub.f32", "mul.f32", "add.f64", "sub.f64", "mul.f64"})
-    if (instruction.starts_with(opcode) && instruction.size() > opcode.size() &&
-        isSpace(instruction[opcode.size()]))
-      return "\t" + std::string(guard) + std::string(opcode.substr(0, 4)) + "rn." +
-             std::string(instruction.substr(4));
-  return {};
-}
-
 // `ptx` with each line that `rewrite` gives a replacement for replaced by it.
 std::string rewriteLines(const std::string &ptx, std::string (*rewrite)(std::string_view)) {
   std::string result;
@@ -237,8 +219,134 @@ std::string rewriteMiscompiledOpsForPtxas(const std::string &ptx) {
   return present ? rewriteLines(ptx, rewritten) : ptx;
 }
 
+namespace {
+
+constexpr size_t npos = std::string_view::npos;
+
+// One `add`, `sub` or `mul` of f32 or f64 without a rounding modifier.
+struct UnroundedOp {
+  size_t line;             // index into the lines of the PTX
+  std::string_view guard;  // `@%p1 ` or empty
+  std::string_view opcode; // e.g. "mul.f32"
+  Operands operands;       // destination first
+  bool multiply() const { return opcode.starts_with("mul"); }
+};
+
+std::optional<UnroundedOp> unroundedOp(std::string_view line, size_t index) {
+  std::string_view instruction = trim(line);
+  std::string_view guard;
+  if (instruction.starts_with('@')) {
+    size_t space = instruction.find_first_of(" \t");
+    if (space == std::string_view::npos)
+      return std::nullopt;
+    guard = instruction.substr(0, space + 1);
+    instruction = trim(instruction.substr(space));
+  }
+  for (std::string_view opcode : {"add.f32", "sub.f32", "mul.f32", "add.f64", "sub.f64", "mul.f64"})
+    if (instruction.starts_with(opcode) && instruction.size() > opcode.size() &&
+        isSpace(instruction[opcode.size()]) && instruction.ends_with(';')) {
+      std::string_view operands = trim(instruction.substr(opcode.size()));
+      return UnroundedOp{index, guard, opcode,
+                         splitOperands(operands.substr(0, operands.size() - 1))};
+    }
+  return std::nullopt;
+}
+
+// Whether `line` starts a function (an entry or a device function): registers are named
+// anew in each.
+bool startsFunction(std::string_view line) {
+  std::string_view text = trim(line);
+  for (std::string_view prefix : {".visible ", ".weak ", ".extern "})
+    if (text.starts_with(prefix))
+      text = trim(text.substr(prefix.size()));
+  return text.starts_with(".entry") || text.starts_with(".func");
+}
+
+// How many instructions read a register, and how many of those are unrounded adds and
+// subtracts.
+struct RegisterReads {
+  size_t all = 0;
+  size_t byUnroundedAddOrSub = 0;
+};
+
+// Adds `.rn` to the unrounded ops of one function, except a multiply whose every reader is an
+// unrounded add or subtract and those adds and subtracts: the pairs ptxas may fuse into an fma.
+void roundFunction(std::vector<std::string> &lines, size_t begin, size_t end) {
+  std::vector<UnroundedOp> ops;
+  std::unordered_map<std::string, RegisterReads> reads;
+  for (size_t i = begin; i < end; ++i) {
+    std::optional<UnroundedOp> op = unroundedOp(lines[i], i);
+    std::string_view text = trim(lines[i]);
+    size_t space = text.find_first_of(" \t");
+    if (space == std::string_view::npos || text.starts_with("//") || text.starts_with('.'))
+      continue;
+    Operands operands = splitOperands(trim(text.substr(space)));
+    for (size_t k = 1; k < operands.size(); ++k) {
+      std::string_view operand = operands[k];
+      // Vector operands `{%f1, %f2}`, call arguments `(%f1)`, negations `-%f1`.
+      while (!operand.empty() && std::string_view("{([-!").find(operand.front()) != npos)
+        operand.remove_prefix(1);
+      while (!operand.empty() && std::string_view(";})] \t").find(operand.back()) != npos)
+        operand.remove_suffix(1);
+      if (!operand.starts_with('%'))
+        continue;
+      RegisterReads &count = reads[std::string(operand)];
+      ++count.all;
+      count.byUnroundedAddOrSub += op && !op->multiply();
+    }
+    if (op)
+      ops.push_back(std::move(*op));
+  }
+  std::unordered_set<std::string> fusible;
+  for (const UnroundedOp &op : ops)
+    if (op.multiply()) {
+      auto found = reads.find(op.operands[0]);
+      if (found != reads.end() && found->second.all > 0 &&
+          found->second.all == found->second.byUnroundedAddOrSub)
+        fusible.insert(op.operands[0]);
+    }
+  for (const UnroundedOp &op : ops) {
+    bool keep =
+        op.multiply()
+            ? fusible.contains(op.operands[0])
+            : std::any_of(op.operands.begin() + 1, op.operands.end(),
+                          [&](const std::string &source) { return fusible.contains(source); });
+    if (keep)
+      continue;
+    std::string rounded = "\t";
+    rounded.append(op.guard).append(op.opcode.substr(0, 4)).append("rn.");
+    rounded.append(op.opcode.substr(4)).append(" \t").append(op.operands[0]);
+    for (size_t k = 1; k < op.operands.size(); ++k)
+      rounded.append(", ").append(op.operands[k]);
+    lines[op.line] = rounded + ";";
+  }
+}
+
+} // namespace
+
 std::string roundUnroundedFloatOps(const std::string &ptx) {
-  return rewriteLines(ptx, roundedFloatOp);
+  std::vector<std::string> lines;
+  for (size_t start = 0; start <= ptx.size();) {
+    size_t end = ptx.find('\n', start);
+    if (end == std::string::npos) {
+      lines.emplace_back(ptx.substr(start));
+      break;
+    }
+    lines.emplace_back(ptx.substr(start, end - start));
+    start = end + 1;
+  }
+  size_t function = 0;
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (startsFunction(lines[i])) {
+      roundFunction(lines, function, i);
+      function = i;
+    }
+  roundFunction(lines, function, lines.size());
+  std::string result;
+  result.reserve(ptx.size() + 256);
+  for (size_t i = 0; i < lines.size(); ++i)
+    result += lines[i] + (i + 1 < lines.size() ? "\n" : "");
+  return result;
 }
 
 } // namespace kaji::codegen

@@ -60,13 +60,39 @@ TEST(PtxasMiscompiledOps, ComparesPtxasFoldsRightAreLeftAlone) {
 
 TEST(PtxasMiscompiledOps, UnroundedFloatOpsGetRoundToNearest) {
   EXPECT_EQ(kaji::codegen::roundUnroundedFloatOps("\tmul.f32 \t%f2, %f1, %f1;\n"
+                                                  "\tmul.f32 \t%f3, %f2, 0f3F000000;\n"
                                                   "\t@%p1 add.f64 \t%fd2, %fd1, %fd1;\n"
-                                                  "\tsub.rz.f32 \t%f3, %f2, %f1;\n"
-                                                  "\tmul.ftz.f32 \t%f4, %f2, %f1;\n"
+                                                  "\tsub.rz.f32 \t%f4, %f3, %f1;\n"
+                                                  "\tmul.ftz.f32 \t%f5, %f4, %f1;\n"
                                                   "\tmul.lo.s32 \t%r2, %r1, %r1;\n"),
             "\tmul.rn.f32 \t%f2, %f1, %f1;\n"
+            "\tmul.rn.f32 \t%f3, %f2, 0f3F000000;\n"
             "\t@%p1 add.rn.f64 \t%fd2, %fd1, %fd1;\n"
-            "\tsub.rz.f32 \t%f3, %f2, %f1;\n"
-            "\tmul.ftz.f32 \t%f4, %f2, %f1;\n"
+            "\tsub.rz.f32 \t%f4, %f3, %f1;\n"
+            "\tmul.ftz.f32 \t%f5, %f4, %f1;\n"
             "\tmul.lo.s32 \t%r2, %r1, %r1;\n");
+}
+
+TEST(PtxasMiscompiledOps, AMultiplyReadOnlyByAddsStaysFusible) {
+  std::string fusible = "\tmul.f64 \t%fd8, %fd6, %fd7;\n"
+                        "\tsub.f64 \t%fd9, %fd5, %fd8;\n"
+                        "\tst.global.f64 \t[%rd5+8], %fd9;\n";
+  EXPECT_EQ(kaji::codegen::roundUnroundedFloatOps(fusible), fusible);
+  // Read by a store too (as one lane of a vector), it is rounded, and so is the add.
+  EXPECT_EQ(kaji::codegen::roundUnroundedFloatOps("\tmul.f64 \t%fd8, %fd6, %fd7;\n"
+                                                  "\tadd.f64 \t%fd9, %fd5, %fd8;\n"
+                                                  "\tst.global.v2.f64 \t[%rd5], {%fd8, %fd9};\n"),
+            "\tmul.rn.f64 \t%fd8, %fd6, %fd7;\n"
+            "\tadd.rn.f64 \t%fd9, %fd5, %fd8;\n"
+            "\tst.global.v2.f64 \t[%rd5], {%fd8, %fd9};\n");
+}
+
+TEST(PtxasMiscompiledOps, RegistersAreNamedAnewInEachFunction) {
+  std::string ptx = ".visible .entry a()\n{\n\tmul.f32 \t%f2, %f1, %f1;\n"
+                    "\tadd.f32 \t%f3, %f2, %f1;\n}\n"
+                    ".visible .entry b()\n{\n\tmul.f32 \t%f2, %f1, %f1;\n"
+                    "\tst.global.f32 \t[%rd1], %f2;\n}\n";
+  std::string rounded = kaji::codegen::roundUnroundedFloatOps(ptx);
+  EXPECT_NE(rounded.find("\tmul.f32 \t%f2, %f1, %f1;\n\tadd.f32"), std::string::npos);
+  EXPECT_NE(rounded.find("\tmul.rn.f32 \t%f2, %f1, %f1;\n\tst.global"), std::string::npos);
 }

@@ -48,12 +48,14 @@ namespace kaji::codegen {
 // declaring the registers it needs.
 std::string rewriteMiscompiledOpsForPtxas(const std::string &ptx);
 
-// `ptx` with `.rn` on every f32 and f64 `add`, `sub` and `mul` that has no rounding modifier.
-// PTX leaves such an instruction's rounding to ptxas, which may do more than fuse it into an
-// fma: on an H100 (driver 580.159.04) `t = x * x; t = t * 0.5` of float32 x = 2**64 gave 2**127
-// where each rounded step gives inf, the two multiplies scaled as one. The LLVM backend marks
-// what it leaves unfused `.rn` itself (PTXEmitter's allowMultiplyAddContraction); NVRTC's PTX
-// without fast math gets this rewrite after NVVM has fused `a * b + c` (--fmad=true).
+// `ptx` with `.rn` on the f32 and f64 `add`, `sub` and `mul` that have no rounding modifier,
+// except a multiply read only by such adds and subtracts, and those: the pairs ptxas may fuse
+// into an fma. PTX leaves an unrounded instruction's rounding to ptxas, which may do more than
+// fuse it: on an H100 (driver 580.159.04) `t = x * x; t = t * 0.5` of float32 x = 2**64 gave
+// 2**127 where each rounded step gives inf, the two multiplies scaled as one. The LLVM backend
+// marks what it leaves unfused `.rn` itself (PTXEmitter's allowMultiplyAddContraction). NVRTC's
+// PTX without fast math gets this rewrite: NVVM fuses `a * b + c` (--fmad=true) but leaves
+// `c - a * b` as an unrounded multiply and subtract for ptxas to fuse.
 std::string roundUnroundedFloatOps(const std::string &ptx);
 
 } // namespace kaji::codegen
