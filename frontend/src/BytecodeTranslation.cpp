@@ -11,6 +11,7 @@
 #include "BytecodeValues.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <optional>
 #include <set>
@@ -33,6 +34,7 @@ enum class Op : uint8_t {
   LoadConst,
   LoadName, // flag: push NULL first (LOAD_GLOBAL)
   LoadAttr, // flag: method form, NULL first
+  StoreAttr,
   StoreName,
   BinarySubscr,
   StoreSubscr,
@@ -114,7 +116,6 @@ std::string constructOf(const std::string &opname) {
       {"BUILD_SET", "a set"},
       {"FORMAT_VALUE", "an f-string"},
       {"BUILD_STRING", "an f-string"},
-      {"STORE_ATTR", "an assignment to an attribute"},
       {"STORE_GLOBAL", "'global'"},
       {"DELETE_FAST", "'del'"},
       {"DELETE_SUBSCR", "'del'"},
@@ -183,7 +184,7 @@ struct Edge {
 
 class Translator {
 public:
-  explicit Translator(const CodeObject &code) : code_(code) {
+  explicit Translator(const CodeObject &code) : code_(code), constants_(code.constants) {
     file_ = std::make_shared<const std::string>(code.fileName);
   }
 
@@ -289,6 +290,83 @@ private:
     }
   }
 
+  // A complex constant comes by its type only; its parts come, exact, with the instruction
+  // that loads it (kaji/_bytecode.py).
+  void takeComplexParts(const BytecodeInstruction &in, const Location &loc) {
+    if (in.arg < 0 || size_t(in.arg) >= constants_.size())
+      return;
+    BytecodeConstant &constant = constants_[size_t(in.arg)];
+    if (constant.kind != BytecodeConstant::Kind::Unsupported || constant.text != "complex")
+      return;
+    std::string_view parts = in.argText;
+    size_t space = parts.find(' ');
+    auto parse = [](std::string_view text, double &value) {
+      auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+      return error == std::errc() && end == text.data() + text.size();
+    };
+    if (space == std::string_view::npos || !parse(parts.substr(0, space), constant.floatValue) ||
+        !parse(parts.substr(space + 1), constant.imagValue))
+      untranslatable(loc, code_.name, "a complex constant without its parts");
+    constant.kind = BytecodeConstant::Kind::Complex;
+  }
+
+  // Where a `while` loop's exit is a jump back (the loop ends an enclosing loop's body),
+  // CPython 3.12 sends its test when false and its `break`s straight there; and having no
+  // conditional jump backwards, it tests at the bottom by jumping over a JUMP_BACKWARD. Put
+  // back as 3.11 has them: the exits go to the jump after the loop, and the tests before
+  // and at the bottom are one conditional jump each, so that the loop reads alike in both.
+  static void unthreadLoopExits(std::vector<BytecodeInstruction> &instructions) {
+    std::map<int64_t, size_t> indexOfOffset;
+    for (size_t i = 0; i < instructions.size(); ++i)
+      indexOfOffset[instructions[i].offset] = i;
+    std::set<size_t> pretests, latches; // of `while` loops whose exit is a jump back
+    for (size_t latch = 0; latch + 1 < instructions.size(); ++latch) {
+      const BytecodeInstruction &back = instructions[latch], &exit = instructions[latch + 1];
+      auto header = indexOfOffset.find(back.jumpTarget);
+      if (back.opname != "JUMP_BACKWARD" || exit.opname != "JUMP_BACKWARD" ||
+          exit.jumpTarget >= back.jumpTarget || header == indexOfOffset.end())
+        continue;
+      latches.insert(latch);
+      size_t first = header->second;
+      if (first >= 2 && instructions[first - 1].jumpTarget == exit.jumpTarget &&
+          instructions[first - 2].jumpTarget == back.jumpTarget) {
+        pretests.insert(first - 2);
+        --first; // the test's jump out of the loop is an exit too
+      }
+      for (size_t k = first; k < latch; ++k)
+        if (instructions[k].opname == "JUMP_BACKWARD" &&
+            instructions[k].jumpTarget == exit.jumpTarget) {
+          instructions[k].opname = "JUMP_FORWARD";
+          instructions[k].jumpTarget = exit.offset;
+        }
+    }
+    std::set<int64_t> targets;
+    for (const BytecodeInstruction &in : instructions)
+      targets.insert(in.jumpTarget);
+    for (size_t i = 0; i + 2 < instructions.size(); ++i)
+      if (pretests.count(i) || latches.count(i + 1))
+        joinJumpOver(instructions[i], instructions[i + 1], instructions[i + 2], targets);
+  }
+
+  // `test` jumping over `jump`, which no other jump lands on, to `next`: made one
+  // conditional jump to where `jump` goes, on the other outcome.
+  static void joinJumpOver(BytecodeInstruction &test, BytecodeInstruction &jump,
+                           const BytecodeInstruction &next, const std::set<int64_t> &targets) {
+    static const std::map<std::string, std::string, std::less<>> negated = {
+        {"POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE"},
+        {"POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE"},
+        {"POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE"},
+        {"POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NONE"}};
+    auto other = negated.find(test.opname);
+    if (other == negated.end() || test.jumpTarget != int64_t(next.offset) ||
+        targets.count(jump.offset))
+      return;
+    test.opname = other->second;
+    test.jumpTarget = jump.jumpTarget;
+    jump.opname = "NOP";
+    jump.jumpTarget = -1;
+  }
+
   void decode() {
     std::map<unsigned, int> indexOfOffset;
     std::vector<std::pair<size_t, int64_t>> jumps; // instruction, target offset
@@ -297,6 +375,8 @@ private:
     std::vector<BytecodeInstruction> decoded = code_.instructions;
     if (py311)
       unthreadJumps(decoded);
+    else
+      unthreadLoopExits(decoded);
     for (const BytecodeInstruction &in : decoded) {
       indexOfOffset[in.offset] = int(instructions_.size());
       Instruction out;
@@ -313,8 +393,14 @@ private:
         jumps.emplace_back(instructions_.size(), in.jumpTarget);
         emit(op);
       };
-      if (name == "RESUME" || name == "NOP" || name == "PRECALL" || name == "EXTENDED_ARG" ||
-          name == "CACHE" || name == "COPY_FREE_VARS") {
+      if (name == "EXTENDED_ARG") {
+        // dis folds its argument into the instruction it prefixes, which a jump to it
+        // (CPython's loops jump back to the EXTENDED_ARG of a far FOR_ITER) means: it takes
+        // that instruction's index, so that a block starts with what it runs.
+        continue;
+      }
+      if (name == "RESUME" || name == "NOP" || name == "PRECALL" || name == "CACHE" ||
+          name == "COPY_FREE_VARS") {
         emit(Op::Nop);
       } else if (name == "END_FOR") {
         endFor.insert(in.offset);
@@ -328,8 +414,10 @@ private:
       } else if (name == "PUSH_NULL") {
         emit(Op::PushNull);
       } else if (name == "LOAD_CONST") {
+        takeComplexParts(in, out.loc);
         emit(Op::LoadConst);
       } else if (name == "RETURN_CONST") {
+        takeComplexParts(in, out.loc);
         emit(Op::LoadConst);
         emit(Op::Return);
       } else if (name == "RETURN_VALUE") {
@@ -345,6 +433,8 @@ private:
       } else if (name == "LOAD_ATTR") {
         out.flag = !py311 && (in.arg & 1) != 0;
         emit(Op::LoadAttr);
+      } else if (name == "STORE_ATTR") {
+        emit(Op::StoreAttr);
       } else if (name == "STORE_FAST" || name == "STORE_DEREF") {
         emit(Op::StoreName);
       } else if (name == "BINARY_SUBSCR") {
@@ -523,9 +613,9 @@ private:
   }
 
   const BytecodeConstant &constant(int64_t index, const Location &loc) {
-    if (index < 0 || size_t(index) >= code_.constants.size())
+    if (index < 0 || size_t(index) >= constants_.size())
       untranslatable(loc, code_.name, "a constant out of range");
-    return code_.constants[size_t(index)];
+    return constants_[size_t(index)];
   }
 
   ValuePtr constantValue(const BytecodeConstant &c, const Location &loc) {
@@ -582,11 +672,15 @@ private:
       return;
     }
     case Op::LoadAttr: {
-      ValuePtr attribute = make(ValueKind::Attribute, loc, {take(state, loc)});
-      attribute->name = in.text;
+      ValuePtr attribute = attributeOf(take(state, loc), in.text, loc);
       if (in.flag)
         state.stack.push_back(make(ValueKind::Null, loc));
       state.stack.push_back(attribute);
+      return;
+    }
+    case Op::StoreAttr: {
+      ValuePtr target = attributeOf(take(state, loc), in.text, loc);
+      store(state, pop(state, loc), target, out);
       return;
     }
     case Op::StoreName: {
@@ -699,6 +793,12 @@ private:
     default:
       untranslatable(loc, code_.name, "this control flow");
     }
+  }
+
+  ValuePtr attributeOf(ValuePtr owner, const std::string &name, const Location &loc) {
+    ValuePtr attribute = make(ValueKind::Attribute, loc, {std::move(owner)});
+    attribute->name = name;
+    return attribute;
   }
 
   ValuePtr sliceOf(ValuePtr lower, ValuePtr upper, ValuePtr step, const Location &loc) {
@@ -821,20 +921,24 @@ private:
                                            std::make_unique<TupleExpr>(loc, std::move(values))));
   }
 
-  // The variable an assignment target changes: `x` of `x`, `x[i]` and `x[i][j]`.
+  // The variable an assignment target changes: `x` of `x`, `x[i]`, `x[i][j]` and `x[i].r`.
   static const std::string &rootName(const Value &target) {
     return target.kind == ValueKind::Name || target.operands.empty()
                ? target.name
                : rootName(*target.operands[0]);
   }
 
-  // Whether `x += v` stores back into what it read: the same name, or the same container
-  // and index (CPython computes them once and COPYs them).
+  // Whether `x += v` stores back into what it read: the same name, the same container and
+  // index, or the same owner's attribute (CPython computes them once and COPYs them).
   static bool augmentedTarget(const Value &target, const Value &read) {
+    if (target.kind != read.kind)
+      return false;
     if (target.kind == ValueKind::Name)
-      return read.kind == ValueKind::Name && read.name == target.name;
-    return target.kind == ValueKind::Subscript && read.kind == ValueKind::Subscript &&
-           read.operands[0] == target.operands[0] && read.operands[1] == target.operands[1];
+      return read.name == target.name;
+    if (target.kind == ValueKind::Attribute)
+      return read.name == target.name && read.operands[0] == target.operands[0];
+    return target.kind == ValueKind::Subscript && read.operands[0] == target.operands[0] &&
+           read.operands[1] == target.operands[1];
   }
 
   // ---- control flow ----------------------------------------------------------------
@@ -1161,7 +1265,8 @@ private:
 
   // Where an `if`'s branches meet again: the first block both reach; else, when the `then`
   // branch always leaves (return, break, continue) before the `else` branch begins, the
-  // `else` branch's start (an `if` without `else`); else -1 (both end).
+  // `else` branch's start (an `if` without `else`, also where that is the end of the region:
+  // `if a: (if b: break)`); else -1 (both end).
   int mergePoint(const Edge &then, const Edge &otherwise, int stop, const LoopContext *loop) {
     std::set<int> a = reach(then.block, stop, loop), b = reach(otherwise.block, stop, loop);
     int found = -1;
@@ -1175,7 +1280,7 @@ private:
       }
     if (found >= 0)
       return found;
-    if (reachesStop)
+    if (reachesStop || otherwise.block == stop)
       return stop;
     if (isSink(otherwise.block, stop, loop))
       return -1;
@@ -1206,8 +1311,8 @@ private:
     if (range.end - range.begin < 2 || last(block).op != Op::Return)
       return false;
     const Instruction &value = instructions_[range.end - 2];
-    if (value.op != Op::LoadConst || value.arg < 0 || size_t(value.arg) >= code_.constants.size() ||
-        code_.constants[size_t(value.arg)].kind != BytecodeConstant::Kind::None)
+    if (value.op != Op::LoadConst || value.arg < 0 || size_t(value.arg) >= constants_.size() ||
+        constants_[size_t(value.arg)].kind != BytecodeConstant::Kind::None)
       return false;
     int before = range.end - 3;
     while (before >= 0 && instructions_[before].op == Op::Nop)
@@ -1228,7 +1333,7 @@ private:
     while (i < range.end && instructions_[i].op == Op::Nop)
       ++i;
     return range.end - i == 2 && instructions_[i].op == Op::LoadConst &&
-           code_.constants[size_t(instructions_[i].arg)].kind == BytecodeConstant::Kind::None &&
+           constants_[size_t(instructions_[i].arg)].kind == BytecodeConstant::Kind::None &&
            instructions_[i + 1].op == Op::Return;
   }
 
@@ -1396,7 +1501,7 @@ private:
       auto *test = loop->body.back()->as<IfStmt>();
       Location at = test->loc;
       auto negated = std::make_unique<IfStmt>(at);
-      negated->test = std::make_unique<UnaryOpExpr>(at, UnaryOperator::Not, std::move(test->test));
+      negated->test = notOf(std::move(test->test));
       negated->body.push_back(std::make_unique<BreakStmt>(at));
       loop->body.back() = std::move(negated);
     }
@@ -1422,6 +1527,15 @@ private:
       if (last(block).op == Op::Jump && blockOf_[last(block).target] != end)
         return blockAfter(latch);
     return end;
+  }
+
+  // `not test`; `c` of `not c` (a test, where only its truth counts).
+  static ExprPtr notOf(ExprPtr test) {
+    auto *inverted = test->as<UnaryOpExpr>();
+    if (inverted && inverted->op == UnaryOperator::Not)
+      return std::move(inverted->operand);
+    Location at = test->loc;
+    return std::make_unique<UnaryOpExpr>(at, UnaryOperator::Not, std::move(test));
   }
 
   // The test of the `if c: continue else: break` that ends a loop body, as text.
@@ -1473,6 +1587,7 @@ private:
   }
 
   const CodeObject &code_;
+  std::vector<BytecodeConstant> constants_; // co_consts, complex ones with their parts
   std::shared_ptr<const std::string> file_;
   std::vector<Instruction> instructions_;
   std::set<int> synthetic_;

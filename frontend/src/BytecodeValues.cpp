@@ -74,6 +74,40 @@ ExprPtr negated(ExprPtr operand, const Location &loc) {
   return std::make_unique<UnaryOpExpr>(loc, UnaryOperator::Minus, std::move(operand));
 }
 
+// A float literal (`2.5`, `2.5j`): its magnitude, negated where the sign is set (-0.0 too).
+ExprPtr floatLiteral(double value, const Location &loc, bool imaginary = false) {
+  ExprPtr literal = std::make_unique<FloatLiteralExpr>(loc, std::fabs(value), imaginary);
+  return std::signbit(value) ? negated(std::move(literal), loc) : std::move(literal);
+}
+
+// The complex (re, im) as written in the source CPython folds such a constant from: `2j`,
+// `1.5 + 2j`, `1.5 - 2j`; null where none of these is exact. Python (and kaji) add a real
+// operand as (r, +0.0), so `r + xj` loses the sign of r = -0.0 (-0.0 + 0.0 is +0.0) and
+// `r - xj` that of x = 0 (0.0 - 0.0 is +0.0).
+ExprPtr writtenComplex(double re, double im, const Location &loc) {
+  bool minusZeroReal = re == 0 && std::signbit(re);
+  auto imaginary = [&] { return std::make_unique<FloatLiteralExpr>(loc, std::fabs(im), true); };
+  if (!std::signbit(im) && re == 0 && !minusZeroReal)
+    return imaginary();
+  if (!std::signbit(im) && !minusZeroReal)
+    return std::make_unique<BinOpExpr>(loc, BinaryOperator::Add, floatLiteral(re, loc),
+                                       imaginary());
+  if (std::signbit(im) && im != 0)
+    return std::make_unique<BinOpExpr>(loc, BinaryOperator::Sub, floatLiteral(re, loc),
+                                       imaginary());
+  return nullptr;
+}
+
+// A complex constant as source text would compute it exactly: `-2j` is (-0.0, -2.0), the
+// negation of `2j`, and any other without a written form of its own is the negation of one.
+ExprPtr complexExpr(double re, double im, const Location &loc, const std::string &function) {
+  bool negation = re == 0 && std::signbit(re) && std::signbit(im);
+  for (bool negate : {negation, !negation})
+    if (ExprPtr written = writtenComplex(negate ? -re : re, negate ? -im : im, loc))
+      return negate ? negated(std::move(written), loc) : std::move(written);
+  untranslatable(loc, function, "a complex constant whose zero parts have opposite signs");
+}
+
 ExprPtr toExprAt(const Value &value, const std::string &function, unsigned nesting);
 
 std::vector<ExprPtr> operandExprs(const Value &value, size_t first, size_t end,
@@ -168,11 +202,10 @@ ExprPtr constantExpr(const BytecodeConstant &constant, const Location &loc,
     ExprPtr literal = std::make_unique<IntLiteralExpr>(loc, constant.magnitude);
     return constant.negative ? negated(std::move(literal), loc) : std::move(literal);
   }
-  case BytecodeConstant::Kind::Float: {
-    ExprPtr literal = std::make_unique<FloatLiteralExpr>(loc, std::fabs(constant.floatValue));
-    return std::signbit(constant.floatValue) ? negated(std::move(literal), loc)
-                                             : std::move(literal);
-  }
+  case BytecodeConstant::Kind::Float:
+    return floatLiteral(constant.floatValue, loc);
+  case BytecodeConstant::Kind::Complex:
+    return complexExpr(constant.floatValue, constant.imagValue, loc, function);
   case BytecodeConstant::Kind::String:
     return std::make_unique<StringLiteralExpr>(loc, constant.text);
   case BytecodeConstant::Kind::Tuple: {

@@ -19,12 +19,21 @@ def code_description(func):
     for instruction in dis.get_instructions(code):
         positions = instruction.positions
         column = positions.col_offset + 1 if positions and positions.col_offset is not None else 0
-        argval = instruction.argval
         instructions.append((
-            instruction.offset, instruction.opname, instruction.arg,
-            argval if isinstance(argval, str) else instruction.argrepr,
-            argval if instruction.opcode in jumps else -1,
+            instruction.offset, instruction.opname, instruction.arg, _argument_text(instruction),
+            instruction.argval if instruction.opcode in jumps else -1,
             (positions.lineno or 0) if positions else 0, column))
     return (sys.version_info.minor, code.co_name, code.co_filename, code.co_firstlineno,
             code.co_argcount, code.co_varnames, code.co_cellvars, code.co_consts,
             instructions, bool(code.co_exceptiontable), func.__defaults__ or ())
+
+
+def _argument_text(instruction):
+    """The name or operator `instruction` refers to; for a complex constant, its parts as
+    repr() writes floats (exact, where co_consts passes a complex by its type only)."""
+    argval = instruction.argval
+    if isinstance(argval, str):
+        return argval
+    if isinstance(argval, complex):
+        return f"{argval.real!r} {argval.imag!r}"
+    return instruction.argrepr

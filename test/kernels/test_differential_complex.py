@@ -1,14 +1,12 @@
 """The complex differential of docs/testing.md (test/differential/complex_expressions.py):
 random complex64/complex128 expressions mixed with real columns and literals, compared with
 numpy's scalar arithmetic, with a fixed seed. On cuda it runs cpu beside it. The same kernels
-compiled from their bytecode do not compile yet (complex literals,
-test_bytecode_translation_gaps.py). `python3 test/differential --complex [--bytecode]` runs
-it with a new seed and any count."""
+compiled from their bytecode agree exactly with the source path. `python3 test/differential
+--complex [--bytecode]` runs it with a new seed and any count."""
 
 import pathlib
 import sys
 
-import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
@@ -31,7 +29,5 @@ def test_random_complex_expressions_agree_with_numpy(target):
     run_without_mismatches(["cpu", "cuda"] if target == "cuda" else ["cpu"])
 
 
-@pytest.mark.xfail(strict=True, reason="complex literals from bytecode, "
-                                       "test_bytecode_translation_gaps.py")
 def test_complex_source_and_bytecode_paths_agree():
     run_without_mismatches(["cpu", bytecode_twin("cpu")], count=48)

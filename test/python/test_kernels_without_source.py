@@ -240,8 +240,8 @@ def test_errors_point_at_the_line_of_the_code():
     ("'assert'", """
         assert out[0] > 0
     """),
-    ("a constant of type 'complex'", """
-        out[0] = 1j
+    ("a constant of type 'bytes'", """
+        out[0] = len(b"ab")
     """),
 ])
 def test_constructs_the_translation_does_not_recover_are_clear_errors(construct, body):

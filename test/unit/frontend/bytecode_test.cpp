@@ -160,5 +160,78 @@ TEST(BytecodeTranslation, Python311JumpThreadedPastATestGoesBackOntoIt) {
   EXPECT_EQ(occurrences(ast, "If"), 0u) << ast;
 }
 
+// A complex constant reaches the translation by its type; its parts come with the load.
+CodeObject returningComplex(std::string parts) {
+  BytecodeConstant complex;
+  complex.kind = BytecodeConstant::Kind::Unsupported;
+  complex.text = "complex";
+  CodeObject code = function({op("LOAD_CONST", 2, std::move(parts)), op("RETURN_VALUE")});
+  code.constants.push_back(complex);
+  return code;
+}
+
+TEST(BytecodeTranslation, ComplexConstantsAreWrittenAsTheirSourceIs) {
+  // return -1j: CPython folds it into (-0.0, -1.0).
+  std::string ast = translated(returningComplex("-0.0 -1.0"));
+  EXPECT_NE(ast.find("UnaryOp -"), std::string::npos) << ast;
+  EXPECT_NE(ast.find("Float 1.0j"), std::string::npos) << ast;
+  // return 1.5 - 2j
+  ast = translated(returningComplex("1.5 -2.0"));
+  EXPECT_NE(ast.find("BinOp -"), std::string::npos) << ast;
+  EXPECT_NE(ast.find("Float 1.5"), std::string::npos) << ast;
+  EXPECT_NE(ast.find("Float 2.0j"), std::string::npos) << ast;
+  // (0.0, -0.0) has no exact written form.
+  EXPECT_NE(errorOf(returningComplex("0.0 -0.0")).find("zero parts have opposite signs"),
+            std::string::npos);
+}
+
+TEST(BytecodeTranslation, StoreAttrAssignsTheAttribute) {
+  // x.r = y
+  std::string ast = translated(function({op("LOAD_FAST", 1, "y"), op("LOAD_FAST", 0, "x"),
+                                         op("STORE_ATTR", 0, "r"), op("RETURN_CONST", 0)}));
+  EXPECT_NE(ast.find("Assign"), std::string::npos) << ast;
+  EXPECT_NE(ast.find("Attribute r"), std::string::npos) << ast;
+}
+
+TEST(BytecodeTranslation, ExtendedArgBeforeForIterIsPartOfIt) {
+  // for x in y: pass, where the jump back lands on FOR_ITER's EXTENDED_ARG.
+  std::string ast =
+      translated(function({op("LOAD_FAST", 1, "y"), op("GET_ITER"), op("EXTENDED_ARG"),
+                           op("FOR_ITER", 0, "", 12), op("STORE_FAST", 0, "x"),
+                           op("JUMP_BACKWARD", 0, "", 4), op("END_FOR"), op("RETURN_CONST", 0)}));
+  EXPECT_EQ(occurrences(ast, "For"), 1u) << ast;
+}
+
+TEST(BytecodeTranslation, Python312WhileEndingALoopBodyIsAWhileLoop) {
+  // for j in y:
+  //     k = 1
+  //     while k < x:
+  //         k += 1
+  // CPython 3.12 jumps from the test before the `while` and from the one at its bottom
+  // straight back to the `for`.
+  auto then = [](std::vector<BytecodeInstruction> code,
+                 const std::vector<BytecodeInstruction> &more) {
+    code.insert(code.end(), more.begin(), more.end());
+    return code;
+  };
+  std::vector<BytecodeInstruction> kBelowX = {op("LOAD_FAST", 3, "k"), op("LOAD_FAST", 0, "x"),
+                                              op("COMPARE_OP", 0, "<")};
+  std::vector<BytecodeInstruction> code = {op("LOAD_FAST", 1, "y"),   op("GET_ITER"),
+                                           op("FOR_ITER", 0, "", 42), op("STORE_FAST", 2, "j"),
+                                           op("LOAD_CONST", 1),       op("STORE_FAST", 3, "k")};
+  code =
+      then(then(code, kBelowX), {op("POP_JUMP_IF_TRUE", 0, "", 22), op("JUMP_BACKWARD", 0, "", 4),
+                                 op("LOAD_FAST", 3, "k"), op("LOAD_CONST", 1),
+                                 op("BINARY_OP", 0, "+="), op("STORE_FAST", 3, "k")});
+  code = then(then(code, kBelowX),
+              {op("POP_JUMP_IF_FALSE", 0, "", 40), op("JUMP_BACKWARD", 0, "", 22),
+               op("JUMP_BACKWARD", 0, "", 4), op("END_FOR"), op("RETURN_CONST", 0)});
+  std::string ast = translated(function(std::move(code)));
+  EXPECT_EQ(occurrences(ast, "While"), 1u) << ast;
+  EXPECT_EQ(occurrences(ast, "If"), 0u) << ast;
+  EXPECT_EQ(occurrences(ast, "Break"), 0u) << ast;
+  EXPECT_EQ(occurrences(ast, "Continue"), 0u) << ast;
+}
+
 } // namespace
 } // namespace kaji::frontend

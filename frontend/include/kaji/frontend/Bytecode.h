@@ -15,11 +15,12 @@ namespace kaji::frontend {
 
 // One entry of co_consts.
 struct BytecodeConstant {
-  enum class Kind : uint8_t { None, Bool, Int, Float, String, Tuple, Unsupported };
+  enum class Kind : uint8_t { None, Bool, Int, Float, Complex, String, Tuple, Unsupported };
   Kind kind = Kind::None;
   bool negative = false;                  // Int
   uint64_t magnitude = 0;                 // Int (its absolute value), Bool (0 or 1)
-  double floatValue = 0;                  // Float
+  double floatValue = 0;                  // Float; Complex: the real part
+  double imagValue = 0;                   // Complex: the imaginary part
   std::string text;                       // String; Unsupported: the Python type's name
   std::vector<BytecodeConstant> elements; // Tuple
 };
@@ -29,7 +30,8 @@ struct BytecodeInstruction {
   unsigned offset = 0;
   std::string opname;
   int64_t arg = 0;
-  std::string argText;     // the name or operator it refers to ("x", "<", "+=")
+  std::string argText;     // the name or operator it refers to ("x", "<", "+="); a complex
+                           // constant's parts, each as repr() writes a float ("-0.0 -1.0")
   int64_t jumpTarget = -1; // the offset a jump goes to
   unsigned line = 0;       // 0: the interpreter recorded none
   unsigned column = 0;     // 1-based; 0: none
