@@ -18,14 +18,15 @@ pytest_workers=(-n "${KAJI_TEST_WORKERS:-auto}")
 if ((${#python_tests[@]})); then
   python3 -m pytest -q "${pytest_workers[@]}" "${python_tests[@]}" || status=1
   # Again on the baseline x86-64 CPU model: no F16C or AVX, so the host JIT calls the
-  # compiler-runtime helpers that a newer CPU does in instructions. Where NVRTC and ptxas
-  # are present, this run also puts every kernel through the nvrtc backend and ptxas.
-  nvrtc_ptx=0
+  # compiler-runtime helpers that a newer CPU does in instructions. Where NVRTC and nvJitLink
+  # are present, this run also assembles every kernel's PTX for each GPU architecture, fast
+  # math off and on, by both backends (test/kernels/ptxas_sweep.py).
+  ptxas_sweep=0
   if ls "${CUDA_HOME:-/usr/local/cuda}"/lib64/libnvrtc.so* >/dev/null 2>&1 &&
-    { command -v ptxas >/dev/null || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/ptxas" ]; }; then
-    nvrtc_ptx=1
+    ls "${CUDA_HOME:-/usr/local/cuda}"/lib64/libnvJitLink.so* >/dev/null 2>&1; then
+    ptxas_sweep=1
   fi
-  KAJI_TEST_TARGETS=cpu KAJI_HOST_CPU=x86-64 KAJI_TEST_NVRTC_PTX=$nvrtc_ptx \
+  KAJI_TEST_TARGETS=cpu KAJI_HOST_CPU=x86-64 KAJI_TEST_PTXAS=$ptxas_sweep \
     python3 -m pytest -q "${pytest_workers[@]}" test/kernels || status=1
 fi
 exit $status

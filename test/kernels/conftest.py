@@ -8,11 +8,11 @@ with KAJI_BACKEND=nvrtc, so every kernel it makes goes through CUDA C++ and NVRT
 (KAJI_TEST_TARGETS=cpu,cuda,cuda-nvrtc runs all three).
 `jit` is `kaji.jit` bound to the test's target.
 
-KAJI_TEST_NVRTC_PTX=1 (scripts/test.sh sets it where NVRTC and ptxas are present) also
-compiles, after each test, every signature of every kernel compiled so far through the nvrtc
-backend to PTX and assembles it with ptxas: the nvrtc path's CI check on a machine with no
-GPU. A test marked `checks_own_ptx` (the program differential, whose hundreds of kernels
-assemble a sample of their PTX themselves) is left out.
+KAJI_TEST_PTXAS=1 (scripts/test.sh sets it where NVRTC and ptxas are present) also compiles
+every signature of every kernel the suite compiles to PTX for each GPU architecture, fast math
+off and on, and assembles it with ptxas (ptxas_sweep.py): the CI check that the GPU code
+loads, on a machine with no GPU. A test marked `checks_own_ptx` (the program differential,
+whose hundreds of kernels assemble a sample of their PTX themselves) is left out.
 
 `import kaji` finds an installed kaji, else the source package in python/."""
 
@@ -20,13 +20,12 @@ import functools
 import importlib.util
 import os
 import pathlib
-import shutil
-import subprocess
 import sys
-import tempfile
 import weakref
 
 import pytest
+
+from ptxas_sweep import PtxasSweep
 
 _SOURCE_PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "python"
 if importlib.util.find_spec("kaji") is None:
@@ -81,14 +80,15 @@ def jit(target):
     return functools.partial(kaji.jit, target=target)
 
 
-def _nvrtc_ptx_check_enabled():
-    return os.environ.get("KAJI_TEST_NVRTC_PTX") == "1"
+def _ptxas_sweep_enabled():
+    return os.environ.get("KAJI_TEST_PTXAS") == "1"
 
 
 # Every kernel alive, and (strongly, as a test's own kernels die when it returns) the ones
 # made since the last check.
 _kernels = weakref.WeakSet()
 _new_kernels = []
+_sweep = None
 
 
 def _record_kernels():
@@ -105,50 +105,27 @@ def _record_kernels():
     Kernel.__init__ = recording_init
 
 
-def _ptxas():
-    found = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-    if not os.path.exists(found):
-        raise pytest.UsageError("KAJI_TEST_NVRTC_PTX=1 needs ptxas (the CUDA toolkit)")
-    return found
-
-
-def _assemble_with_nvrtc(kernel, signature, ptxas):
-    from kaji import _core
-
-    ptx = _core.compile(kernel._source, kernel._describe_globals, signature, stage="ptx",
-                        backend="nvrtc")
-    with tempfile.NamedTemporaryFile("w", suffix=".ptx") as file:
-        file.write(ptx)
-        file.flush()
-        result = subprocess.run([ptxas, "--gpu-name", "sm_90", "-o", os.devnull, file.name],
-                                capture_output=True, text=True)
-    if result.returncode != 0:
-        pytest.fail(f"ptxas rejected the nvrtc backend's PTX of kernel '{kernel.__name__}' "
-                    f"for {signature}:\n{result.stderr}", pytrace=False)
-
-
 @pytest.fixture(autouse=True)
-def nvrtc_ptx_parity(request):
-    """Under KAJI_TEST_NVRTC_PTX=1: the nvrtc backend's PTX of every kernel signature the
-    test compiled, assembled by ptxas."""
+def ptxas_sweep(request):
+    """Under KAJI_TEST_PTXAS=1: the PTX of every kernel signature the test compiled, for
+    each architecture and fast math setting, assembled by ptxas (ptxas_sweep.py)."""
+    global _sweep
     yield
-    if not _nvrtc_ptx_check_enabled():
+    if not _ptxas_sweep_enabled():
         return
-    if request.node.get_closest_marker("checks_own_ptx"):
-        for kernel in _new_kernels:
-            kernel.__dict__["_nvrtc_assembled"] = set(kernel.signatures)
-        _new_kernels.clear()
-        return
-    ptxas = _ptxas()
+    if _sweep is None:
+        _sweep = PtxasSweep()
+    own_ptx = request.node.get_closest_marker("checks_own_ptx") is not None
     kernels = list(_kernels) + _new_kernels
     _new_kernels.clear()
     for kernel in kernels:
-        assembled = kernel.__dict__.setdefault("_nvrtc_assembled", set())
+        checked = kernel.__dict__.setdefault("_ptxas_checked", set())
         for signature in kernel.signatures:
-            if signature not in assembled:
-                assembled.add(signature)
-                _assemble_with_nvrtc(kernel, signature, ptxas)
+            if signature not in checked:
+                checked.add(signature)
+                if not own_ptx:
+                    _sweep.check(kernel, signature, request.node.nodeid)
 
 
-if _nvrtc_ptx_check_enabled():
+if _ptxas_sweep_enabled():
     _record_kernels()

@@ -11,7 +11,7 @@ import pytest
 
 import kaji
 
-# The nvrtc PTX check (conftest.py) compiles each kernel for cuda again, where the host-backed
+# The ptxas sweep (ptxas_sweep.py) compiles each kernel for cuda again, where the host-backed
 # arrays of a cpu run cannot be captured: test/python/test_device_array_capture.py assembles
 # the nvrtc backend's PTX of a capture instead.
 pytestmark = pytest.mark.checks_own_ptx

@@ -1,0 +1,133 @@
+"""Every kernel signature the suite compiles, compiled again to PTX for the GPU architectures
+kaji supports with fast math off and on, and assembled for each by ptxas: the CI check that
+the GPU code loads everywhere, on a machine with no GPU (conftest.py turns it on under
+KAJI_TEST_PTXAS=1).
+
+Each signature is compiled once by each backend, for an (architecture, fast math) pair its
+hash picks, one pair for the llvm backend and another for nvrtc: over the suite each pair sees
+a tenth of the kernels. A signature that holds a float16 or bfloat16 is compiled by the llvm
+backend for every pair: those instructions are the ones that differ by architecture and by
+fast math (`.ftz` forms, native bf16 arithmetic from sm_90, bf16 conversions from sm_80), and
+such a kernel may come from any test. Past _LLVM_SIGNATURES_PER_TEST signatures of one test
+(the differential tests' hundreds of large kernels), only the nvrtc compile is checked.
+Sweeping every signature over every pair costs about ten times the suite's own compiles (NVRTC
+takes about six times as long as the llvm backend per kernel), more than the CI budget has.
+
+ptxas runs in this process, inside the toolkit's nvJitLink (a PTX input is assembled by the
+ptxas it embeds): a ptxas process per PTX costs more than the compile. It assembles at -O0, in
+half the time of -O3, as what ptxas rejects it rejects when reading the PTX (the GPU runs of
+the suite assemble optimised code). PTX already assembled for an architecture is not
+assembled again."""
+
+import ctypes
+import hashlib
+import itertools
+import os
+import pathlib
+
+import pytest
+
+# The architectures of CUDA 13's ptxas that LLVM 19's NVPTX backend knows: Turing, Ampere
+# (data centre and consumer), Ada, Hopper.
+ARCHITECTURES = ("sm_75", "sm_80", "sm_86", "sm_89", "sm_90")
+_VARIANTS = tuple(itertools.product(ARCHITECTURES, (False, True)))
+_NVJITLINK_INPUT_PTX = 2
+# The differential tests compile hundreds of large kernels each; past this many signatures of
+# one test, only the nvrtc backend's compile is checked, so that the sweep costs about what the
+# test itself does.
+_LLVM_SIGNATURES_PER_TEST = 12
+
+
+def nvjitlink_path():
+    """libnvJitLink.so of the CUDA toolkit, or None."""
+    root = pathlib.Path(os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    found = sorted(root.glob("lib64/libnvJitLink.so*"))
+    return found[0] if found else None
+
+
+class _NvJitLink:
+    """nvJitLink's C API (its entry points carry the library's version in their names)."""
+
+    def __init__(self, path):
+        library = ctypes.CDLL(str(path))
+        major, minor = ctypes.c_uint(), ctypes.c_uint()
+        if library.nvJitLinkVersion(ctypes.byref(major), ctypes.byref(minor)) != 0:
+            raise pytest.UsageError(f"{path}: nvJitLinkVersion failed")
+
+        def entry(name):
+            return getattr(library, f"__nvJitLink{name}_{major.value}_{minor.value}")
+
+        self._create, self._add_data, self._complete = (
+            entry("Create"), entry("AddData"), entry("Complete"))
+        self._log_size, self._log, self._destroy = (
+            entry("GetErrorLogSize"), entry("GetErrorLog"), entry("Destroy"))
+
+    def assemble(self, ptx, arch):
+        """ptxas's error log for `ptx` assembled for `arch`, or None when it assembles."""
+        handle = ctypes.c_void_p()
+        options = (ctypes.c_char_p * 2)(f"-arch={arch}".encode(), b"-O0")
+        if self._create(ctypes.byref(handle), 2, options) != 0:
+            raise RuntimeError(f"nvJitLinkCreate -arch={arch} failed")
+        try:
+            data = ptx.encode()
+            result = self._add_data(handle, _NVJITLINK_INPUT_PTX, data,
+                                    ctypes.c_size_t(len(data)), b"kernel.ptx")
+            if result == 0:
+                result = self._complete(handle)
+            if result == 0:
+                return None
+            size = ctypes.c_size_t()
+            self._log_size(handle, ctypes.byref(size))
+            log = ctypes.create_string_buffer(size.value + 1)
+            self._log(handle, log)
+            return log.value.decode(errors="replace") or f"nvJitLink error {result}"
+        finally:
+            self._destroy(ctypes.byref(handle))
+
+
+def _variants(kernel_name, signature, nth_of_test):
+    """(backend, arch, fast math) of each compile of `kernel_name` for `signature`, the
+    test's `nth_of_test` signature (from 0)."""
+    digest = hashlib.sha256(f"{kernel_name}\0{signature}".encode()).digest()
+    nvrtc = [("nvrtc", *_VARIANTS[digest[1] % len(_VARIANTS)])]
+    if nth_of_test >= _LLVM_SIGNATURES_PER_TEST:
+        return nvrtc
+    if "float16" in signature:
+        return [("llvm", arch, fast) for arch, fast in _VARIANTS] + nvrtc
+    return [("llvm", *_VARIANTS[digest[0] % len(_VARIANTS)])] + nvrtc
+
+
+class PtxasSweep:
+    def __init__(self):
+        path = nvjitlink_path()
+        if path is None:
+            raise pytest.UsageError("KAJI_TEST_PTXAS=1 needs the CUDA toolkit's nvJitLink")
+        self._linker = _NvJitLink(path)
+        self._assembled = set()  # (arch, digest of the PTX)
+        self._signatures = {}  # test id: how many of its signatures were checked
+
+    def check(self, kernel, signature, test_id):
+        """Compiles the variants of `kernel` for `signature` and assembles their PTX;
+        pytest.fail naming the variant and the test that compiled the kernel when ptxas
+        rejects one."""
+        from kaji import CompileError, _core
+
+        nth = self._signatures.get(test_id, 0)
+        self._signatures[test_id] = nth + 1
+        for backend, arch, fast_math in _variants(kernel.__name__, signature, nth):
+            try:
+                ptx = _core.compile(kernel._source, kernel._describe_globals, signature,
+                                    stage="ptx", arch=arch, fast_math=fast_math,
+                                    backend=backend)
+            except CompileError:
+                continue  # what an architecture lacks is refused when compiling, as it must be
+            key = (arch, hashlib.sha256(ptx.encode()).digest())
+            if key in self._assembled:
+                continue
+            self._assembled.add(key)
+            log = self._linker.assemble(ptx, arch)
+            if log is not None:
+                fast = "fastmath=True" if fast_math else "fastmath=False"
+                pytest.fail(f"ptxas rejected the {backend} backend's PTX of kernel "
+                            f"'{kernel.__name__}' for {signature} on {arch} with {fast} "
+                            f"(compiled by {test_id}):\n{log}", pytrace=False)
