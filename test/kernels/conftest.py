@@ -8,10 +8,11 @@ with KAJI_BACKEND=nvrtc, so every kernel it makes goes through CUDA C++ and NVRT
 (KAJI_TEST_TARGETS=cpu,cuda,cuda-nvrtc runs all three).
 `jit` is `kaji.jit` bound to the test's target.
 
-KAJI_TEST_PTXAS=1 (scripts/test.sh sets it where NVRTC and ptxas are present) also compiles
-every signature of every kernel the suite compiles to PTX for each GPU architecture, fast math
-off and on, and assembles it with ptxas (ptxas_sweep.py): the CI check that the GPU code
-loads, on a machine with no GPU. A test marked `checks_own_ptx` (the program differential,
+KAJI_TEST_PTXAS=1 (scripts/test.sh sets it where NVRTC and nvJitLink are present) also compiles
+every kernel signature the suite compiles to PTX, by both backends, for the GPU architectures
+and fast math settings ptxas_sweep.py picks, and assembles it with ptxas: the CI check that
+the GPU code loads, on a machine with no GPU. KAJI_TEST_PTXAS=all compiles every signature
+for every architecture, fast math off and on, by both backends. A test marked `checks_own_ptx` (the program differential,
 whose hundreds of kernels assemble a sample of their PTX themselves) is left out.
 
 `import kaji` finds an installed kaji, else the source package in python/."""
@@ -81,7 +82,7 @@ def jit(target):
 
 
 def _ptxas_sweep_enabled():
-    return os.environ.get("KAJI_TEST_PTXAS") == "1"
+    return os.environ.get("KAJI_TEST_PTXAS") in ("1", "all")
 
 
 # Every kernel alive, and (strongly, as a test's own kernels die when it returns) the ones
@@ -114,7 +115,7 @@ def ptxas_sweep(request):
     if not _ptxas_sweep_enabled():
         return
     if _sweep is None:
-        _sweep = PtxasSweep()
+        _sweep = PtxasSweep(every_pair=os.environ["KAJI_TEST_PTXAS"] == "all")
     own_ptx = request.node.get_closest_marker("checks_own_ptx") is not None
     kernels = list(_kernels) + _new_kernels
     _new_kernels.clear()

@@ -85,9 +85,11 @@ class _NvJitLink:
             self._destroy(ctypes.byref(handle))
 
 
-def _variants(kernel_name, signature, nth_of_test):
+def _variants(kernel_name, signature, nth_of_test, every_pair):
     """(backend, arch, fast math) of each compile of `kernel_name` for `signature`, the
     test's `nth_of_test` signature (from 0)."""
+    if every_pair:
+        return [(backend, arch, fast) for backend in ("llvm", "nvrtc") for arch, fast in _VARIANTS]
     digest = hashlib.sha256(f"{kernel_name}\0{signature}".encode()).digest()
     nvrtc = [("nvrtc", *_VARIANTS[digest[1] % len(_VARIANTS)])]
     if nth_of_test >= _LLVM_SIGNATURES_PER_TEST:
@@ -98,7 +100,10 @@ def _variants(kernel_name, signature, nth_of_test):
 
 
 class PtxasSweep:
-    def __init__(self):
+    def __init__(self, every_pair=False):
+        """`every_pair`: every signature by both backends for every (architecture, fast math)
+        pair, the whole sweep (KAJI_TEST_PTXAS=all; hours on a 2-core machine)."""
+        self._every_pair = every_pair
         path = nvjitlink_path()
         if path is None:
             raise pytest.UsageError("KAJI_TEST_PTXAS=1 needs the CUDA toolkit's nvJitLink")
@@ -114,7 +119,8 @@ class PtxasSweep:
 
         nth = self._signatures.get(test_id, 0)
         self._signatures[test_id] = nth + 1
-        for backend, arch, fast_math in _variants(kernel.__name__, signature, nth):
+        for backend, arch, fast_math in _variants(kernel.__name__, signature, nth,
+                                                  self._every_pair):
             try:
                 ptx = _core.compile(kernel._source, kernel._describe_globals, signature,
                                     stage="ptx", arch=arch, fast_math=fast_math,
