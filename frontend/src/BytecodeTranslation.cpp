@@ -310,32 +310,81 @@ private:
     constant.kind = BytecodeConstant::Kind::Complex;
   }
 
-  // Where a `while` loop's exit is a jump back (the loop ends an enclosing loop's body),
-  // CPython 3.12 sends its test when false and its `break`s straight there; and having no
-  // conditional jump backwards, it tests at the bottom by jumping over a JUMP_BACKWARD. Put
-  // back as 3.11 has them: the exits go to the jump after the loop, and the tests before
-  // and at the bottom are one conditional jump each, so that the loop reads alike in both.
+  // An EXTENDED_ARG only widens the argument of the instruction after it, which `dis` has
+  // already folded in; a jump to it means that instruction. Dropped, so that the shapes
+  // below see the instructions that run next to each other as neighbours (a far jump back
+  // after a `while` loop's own).
+  static void dropExtendedArgs(std::vector<BytecodeInstruction> &instructions) {
+    std::map<int64_t, int64_t> runs; // an EXTENDED_ARG's offset → the instruction's
+    for (size_t i = instructions.size(); i-- > 0;)
+      if (instructions[i].opname == "EXTENDED_ARG" && i + 1 < instructions.size())
+        runs[instructions[i].offset] = runs.count(instructions[i + 1].offset)
+                                           ? runs[instructions[i + 1].offset]
+                                           : instructions[i + 1].offset;
+    std::erase_if(instructions,
+                  [&](const BytecodeInstruction &in) { return runs.count(in.offset) != 0; });
+    for (BytecodeInstruction &in : instructions)
+      if (auto run = runs.find(in.jumpTarget); run != runs.end())
+        in.jumpTarget = run->second;
+  }
+
+  // Where a `while` loop's exit is a jump (the loop ends an enclosing loop's body, or an
+  // `if` body before its `else`), CPython 3.12 sends its test when false and its `break`s
+  // straight to where that jump goes; and having no conditional jump backwards, it tests
+  // at the bottom by jumping over a JUMP_BACKWARD. Put back as 3.11 has them: the exits go
+  // to the jump after the loop, and the tests before and at the bottom are one conditional
+  // jump each, so that the loop reads alike in both.
   static void unthreadLoopExits(std::vector<BytecodeInstruction> &instructions) {
     std::map<int64_t, size_t> indexOfOffset;
     for (size_t i = 0; i < instructions.size(); ++i)
       indexOfOffset[instructions[i].offset] = i;
-    std::set<size_t> pretests, latches; // of `while` loops whose exit is a jump back
+    std::set<size_t> pretests, latches; // of `while` loops whose exit is a jump
+    auto jumps = [](const BytecodeInstruction &in) {
+      return in.opname == "JUMP_BACKWARD" || in.opname == "JUMP_FORWARD";
+    };
     for (size_t latch = 0; latch + 1 < instructions.size(); ++latch) {
       const BytecodeInstruction &back = instructions[latch], &exit = instructions[latch + 1];
       auto header = indexOfOffset.find(back.jumpTarget);
-      if (back.opname != "JUMP_BACKWARD" || exit.opname != "JUMP_BACKWARD" ||
-          exit.jumpTarget >= back.jumpTarget || header == indexOfOffset.end())
+      if (back.opname != "JUMP_BACKWARD" || header == indexOfOffset.end())
         continue;
-      latches.insert(latch);
       size_t first = header->second;
-      if (first >= 2 && instructions[first - 1].jumpTarget == exit.jumpTarget &&
-          instructions[first - 2].jumpTarget == back.jumpTarget) {
-        pretests.insert(first - 2);
-        --first; // the test's jump out of the loop is an exit too
+      if (exit.opname == "JUMP_BACKWARD" && exit.jumpTarget < back.jumpTarget) {
+        if (first >= 2 && instructions[first - 1].jumpTarget == exit.jumpTarget &&
+            instructions[first - 2].jumpTarget == back.jumpTarget) {
+          pretests.insert(first - 2);
+          --first; // the test's jump out of the loop is an exit too
+        }
+      } else if (exit.opname == "JUMP_FORWARD" && exit.jumpTarget > int64_t(exit.offset) &&
+                 first >= 1 && instructions[first - 1].opname.starts_with("POP_JUMP_IF_") &&
+                 instructions[first - 1].jumpTarget == exit.jumpTarget) {
+        // Only a loop with a test falls through to a jump after it: the test before the
+        // loop is then one conditional jump out, as in 3.11.
+        instructions[first - 1].jumpTarget = exit.offset;
+      } else {
+        continue;
       }
+      latches.insert(latch);
       for (size_t k = first; k < latch; ++k)
-        if (instructions[k].opname == "JUMP_BACKWARD" &&
-            instructions[k].jumpTarget == exit.jumpTarget) {
+        if (jumps(instructions[k]) && instructions[k].jumpTarget == exit.jumpTarget) {
+          instructions[k].opname = "JUMP_FORWARD";
+          instructions[k].jumpTarget = exit.offset;
+        }
+    }
+    // Likewise a `for` loop followed by a jump (it ends an enclosing loop's body, or an `if`
+    // body before its `else`): 3.12 sends its `break`s straight to where that jump goes,
+    // where 3.11 has them go to the jump. Nothing else inside the loop jumps out of it
+    // (Python has no `continue` of an outer loop), so each such jump is one of its `break`s.
+    for (size_t header = 0; header < instructions.size(); ++header) {
+      auto end = indexOfOffset.find(instructions[header].jumpTarget);
+      if (instructions[header].opname != "FOR_ITER" || end == indexOfOffset.end() ||
+          end->second + 1 >= instructions.size() || instructions[end->second].opname != "END_FOR")
+        continue;
+      const BytecodeInstruction &exit = instructions[end->second + 1];
+      if (!jumps(exit) || (exit.jumpTarget >= int64_t(instructions[header].offset) &&
+                           exit.jumpTarget <= int64_t(exit.offset)))
+        continue;
+      for (size_t k = header + 1; k < end->second; ++k)
+        if (jumps(instructions[k]) && instructions[k].jumpTarget == exit.jumpTarget) {
           instructions[k].opname = "JUMP_FORWARD";
           instructions[k].jumpTarget = exit.offset;
         }
@@ -343,14 +392,20 @@ private:
     std::set<int64_t> targets;
     for (const BytecodeInstruction &in : instructions)
       targets.insert(in.jumpTarget);
+    // A jump joined into its test is dropped: left as a NOP it would be a block of its own
+    // between the loop and the jump after it, which then would not read as the loop's exit.
+    std::set<unsigned> joined;
     for (size_t i = 0; i + 2 < instructions.size(); ++i)
-      if (pretests.count(i) || latches.count(i + 1))
-        joinJumpOver(instructions[i], instructions[i + 1], instructions[i + 2], targets);
+      if ((pretests.count(i) || latches.count(i + 1)) &&
+          joinJumpOver(instructions[i], instructions[i + 1], instructions[i + 2], targets))
+        joined.insert(instructions[i + 1].offset);
+    std::erase_if(instructions,
+                  [&](const BytecodeInstruction &in) { return joined.count(in.offset) != 0; });
   }
 
   // `test` jumping over `jump`, which no other jump lands on, to `next`: made one
-  // conditional jump to where `jump` goes, on the other outcome.
-  static void joinJumpOver(BytecodeInstruction &test, BytecodeInstruction &jump,
+  // conditional jump to where `jump` goes, on the other outcome. Whether it was.
+  static bool joinJumpOver(BytecodeInstruction &test, const BytecodeInstruction &jump,
                            const BytecodeInstruction &next, const std::set<int64_t> &targets) {
     static const std::map<std::string, std::string, std::less<>> negated = {
         {"POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE"},
@@ -360,11 +415,10 @@ private:
     auto other = negated.find(test.opname);
     if (other == negated.end() || test.jumpTarget != int64_t(next.offset) ||
         targets.count(jump.offset))
-      return;
+      return false;
     test.opname = other->second;
     test.jumpTarget = jump.jumpTarget;
-    jump.opname = "NOP";
-    jump.jumpTarget = -1;
+    return true;
   }
 
   void decode() {
@@ -373,10 +427,12 @@ private:
     std::set<unsigned> endFor;
     bool py311 = code_.pythonMinor == 11;
     std::vector<BytecodeInstruction> decoded = code_.instructions;
-    if (py311)
+    if (py311) {
       unthreadJumps(decoded);
-    else
+    } else {
+      dropExtendedArgs(decoded);
       unthreadLoopExits(decoded);
+    }
     for (const BytecodeInstruction &in : decoded) {
       indexOfOffset[in.offset] = int(instructions_.size());
       Instruction out;

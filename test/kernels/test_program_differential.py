@@ -45,18 +45,9 @@ def test_random_programs_assemble_through_both_gpu_backends():
 
 
 # Programs whose conditions all hold a variable, compiled from source and from bytecode on
-# the cpu target and compared exactly. CPython 3.12 lays out some loops in shapes the
-# translation does not recover yet (docs/python.md, "Kernels without source text"): there
-# those CompileErrors are allowed, anything else fails; the day none occurs the allowance has
-# to go.
+# the cpu target and compared exactly.
 def test_random_programs_from_source_and_bytecode_agree():
     summary = ProgramCampaign(SEED, ["cpu", bytecode_twin("cpu")],
                               log=lambda text: None).run(BYTECODE_PROGRAMS)
     assert summary.programs == BYTECODE_PROGRAMS
-    known = [what for what, _ in summary.mismatches
-             if sys.version_info >= (3, 12) and "from bytecode" in what and
-             ("cannot compile this loop" in what or "a jump out of a loop" in what)]
-    others = [(what, source) for what, source in summary.mismatches if what not in known]
-    assert not others, "\n\n".join(f"{what}\n{source}" for what, source in others)
-    assert known or sys.version_info < (3, 12), \
-        "every loop compiles from bytecode on 3.12 too: remove the allowance"
+    assert not summary.mismatches, _failures(summary)

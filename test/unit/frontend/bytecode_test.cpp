@@ -233,5 +233,62 @@ TEST(BytecodeTranslation, Python312WhileEndingALoopBodyIsAWhileLoop) {
   EXPECT_EQ(occurrences(ast, "Continue"), 0u) << ast;
 }
 
+TEST(BytecodeTranslation, Python312ForEndingALoopBodyBreaksToTheJumpAfterIt) {
+  // for j in y:
+  //     for k in y:
+  //         if x:
+  //             break
+  // CPython 3.12 sends the inner `break` straight back to the outer `for`.
+  std::string ast = translated(function(
+      {op("LOAD_FAST", 1, "y"), op("GET_ITER"), op("FOR_ITER", 0, "", 30), op("STORE_FAST", 2, "j"),
+       op("LOAD_FAST", 1, "y"), op("GET_ITER"), op("FOR_ITER", 0, "", 26), op("STORE_FAST", 3, "k"),
+       op("LOAD_FAST", 0, "x"), op("POP_JUMP_IF_TRUE", 0, "", 22), op("JUMP_BACKWARD", 0, "", 12),
+       op("POP_TOP"), op("JUMP_BACKWARD", 0, "", 4), op("END_FOR"), op("JUMP_BACKWARD", 0, "", 4),
+       op("END_FOR"), op("RETURN_CONST", 0)}));
+  EXPECT_EQ(occurrences(ast, "For"), 2u) << ast;
+  EXPECT_EQ(occurrences(ast, "Break"), 1u) << ast;
+  EXPECT_EQ(occurrences(ast, "Continue"), 0u) << ast;
+}
+
+TEST(BytecodeTranslation, Python312WhileBeforeAnElseBreaksToTheJumpAfterIt) {
+  // if x:
+  //     while y:
+  //         if x:
+  //             break
+  // else:
+  //     x = 1
+  // CPython 3.12 sends the test before the loop and the `break` straight past the `else`.
+  std::string ast = translated(function(
+      {op("LOAD_FAST", 0, "x"), op("POP_JUMP_IF_FALSE", 0, "", 22), op("LOAD_FAST", 1, "y"),
+       op("POP_JUMP_IF_FALSE", 0, "", 26), op("LOAD_FAST", 0, "x"),
+       op("POP_JUMP_IF_FALSE", 0, "", 14), op("JUMP_FORWARD", 0, "", 26), op("LOAD_FAST", 1, "y"),
+       op("POP_JUMP_IF_FALSE", 0, "", 20), op("JUMP_BACKWARD", 0, "", 8),
+       op("JUMP_FORWARD", 0, "", 26), op("LOAD_CONST", 1), op("STORE_FAST", 0, "x"),
+       op("RETURN_CONST", 0)}));
+  EXPECT_EQ(occurrences(ast, "While"), 1u) << ast;
+  EXPECT_EQ(occurrences(ast, "Break"), 1u) << ast;
+  EXPECT_EQ(occurrences(ast, "Else"), 1u) << ast;
+  EXPECT_EQ(occurrences(ast, "Continue"), 0u) << ast;
+}
+
+TEST(BytecodeTranslation, Python312ExtendedArgBeforeALoopsExitIsPartOfIt) {
+  // for j in y:
+  //     while x:
+  //         if y:
+  //             break
+  // with the jump back to the `for` far enough to take an EXTENDED_ARG.
+  std::string ast = translated(function(
+      {op("LOAD_FAST", 1, "y"), op("GET_ITER"), op("EXTENDED_ARG"), op("FOR_ITER", 0, "", 32),
+       op("STORE_FAST", 2, "j"), op("LOAD_FAST", 0, "x"), op("POP_JUMP_IF_TRUE", 0, "", 16),
+       op("JUMP_BACKWARD", 0, "", 4), op("LOAD_FAST", 1, "y"), op("POP_JUMP_IF_FALSE", 0, "", 22),
+       op("JUMP_BACKWARD", 0, "", 4), op("LOAD_FAST", 0, "x"), op("POP_JUMP_IF_FALSE", 0, "", 28),
+       op("JUMP_BACKWARD", 0, "", 16), op("EXTENDED_ARG"), op("JUMP_BACKWARD", 0, "", 4),
+       op("END_FOR"), op("RETURN_CONST", 0)}));
+  EXPECT_EQ(occurrences(ast, "For"), 1u) << ast;
+  EXPECT_EQ(occurrences(ast, "While"), 1u) << ast;
+  EXPECT_EQ(occurrences(ast, "Break"), 1u) << ast;
+  EXPECT_EQ(occurrences(ast, "Continue"), 0u) << ast;
+}
+
 } // namespace
 } // namespace kaji::frontend
