@@ -1,5 +1,7 @@
 #include "kaji/ir/Reachability.h"
 
+#include <algorithm>
+#include <span>
 #include <unordered_set>
 #include <vector>
 
@@ -20,54 +22,36 @@ std::vector<const Function *> callees(const Module &module, const Function &func
   return called;
 }
 
-// Every function `from` reaches through calls, `from` itself only when a call leads back.
-std::unordered_set<const Function *> reachedFrom(const Module &module, const Function &from) {
-  std::unordered_set<const Function *> reached;
-  std::vector<const Function *> pending = callees(module, from);
-  while (!pending.empty()) {
-    const Function *function = pending.back();
-    pending.pop_back();
-    if (!reached.insert(function).second)
-      continue;
-    for (const Function *callee : callees(module, *function))
-      pending.push_back(callee);
-  }
-  return reached;
+// `starts` and every function they reach through calls, each once, in breadth-first order.
+std::vector<const Function *> reachedFrom(const Module &module,
+                                          std::vector<const Function *> starts) {
+  std::unordered_set<const Function *> seen(starts.begin(), starts.end());
+  for (size_t next = 0; next < starts.size(); ++next)
+    for (const Function *callee : callees(module, *starts[next]))
+      if (seen.insert(callee).second)
+        starts.push_back(callee);
+  return starts;
 }
 
 } // namespace
 
 std::vector<const Function *> recursiveFunctions(const Module &module, const Function &kernel) {
   std::vector<const Function *> recursive;
-  std::unordered_set<const Function *> seen{&kernel};
-  std::vector<const Function *> pending{&kernel};
-  for (size_t next = 0; next < pending.size(); ++next)
-    for (const Function *callee : callees(module, *pending[next]))
-      if (seen.insert(callee).second) {
-        pending.push_back(callee);
-        if (reachedFrom(module, *callee).contains(callee))
-          recursive.push_back(callee);
-      }
+  std::vector<const Function *> reached = reachedFrom(module, {&kernel});
+  for (const Function *function : std::span(reached).subspan(1)) {
+    std::vector<const Function *> onward = reachedFrom(module, callees(module, *function));
+    if (std::find(onward.begin(), onward.end(), function) != onward.end())
+      recursive.push_back(function);
+  }
   return recursive;
 }
 
 bool reachesOperation(const Module &module, const Function &kernel, bool (*matches)(Opcode)) {
-  std::unordered_set<const Function *> seen{&kernel};
-  std::vector<const Function *> pending{&kernel};
-  while (!pending.empty()) {
-    const Function *function = pending.back();
-    pending.pop_back();
+  for (const Function *function : reachedFrom(module, {&kernel}))
     for (const auto &block : function->blocks())
-      for (const auto &op : block->operations()) {
+      for (const auto &op : block->operations())
         if (matches(op->opcode()))
           return true;
-        if (op->opcode() != Opcode::Call)
-          continue;
-        const Function *callee = module.lookup(op->attrAs<std::string>());
-        if (callee && seen.insert(callee).second)
-          pending.push_back(callee);
-      }
-  }
   return false;
 }
 
