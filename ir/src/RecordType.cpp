@@ -202,6 +202,9 @@ std::string RecordType::problem() const {
     if (f.offset + f.size() > size_)
       return "field '" + f.name + "' ends at byte " + std::to_string(f.offset + f.size()) +
              ", past the record's " + std::to_string(size_);
+    if (f.record)
+      if (std::string nested = f.record->problem(); !nested.empty())
+        return "in field '" + f.name + "': " + nested;
   }
   return {};
 }

@@ -62,8 +62,8 @@ public:
   // "record<16, align 8, aligned, ...>".
   const std::string &str() const { return spelling_; }
 
-  // What makes this layout unusable ("field 'x' ends at byte 20, past the record's 16"),
-  // or empty.
+  // What makes this layout, or a record nested in it, unusable ("field 'x' ends at byte 20,
+  // past the record's 16"), or empty.
   std::string problem() const;
   // What keeps field `f` from being read or written where it lies, or empty.
   std::string accessProblem(const RecordField &f) const;
