@@ -201,6 +201,7 @@ public:
       untranslatable(start, code_.name, "a nested function that captures a local");
     decode();
     cutBlocks();
+    joinCopiedExits();
 
     auto def = std::make_unique<FunctionDefStmt>(start);
     def->name = code_.name;
@@ -616,6 +617,41 @@ private:
         if (successor <= b)
           latch_[successor] = std::max(latch_[successor], b);
       }
+  }
+
+  // CPython 3.12 copies a short block that returns into the blocks that jump to it,
+  // positions and all ("inlining small exit blocks"): in `r = (x if c else y); return r`
+  // one arm of the conditional ends in its own copy of the call, store and return, and the
+  // arms never meet. A block that ends in an exact copy of another block that returns
+  // jumps to that block instead, as the source reads; the copy is left unreachable.
+  void joinCopiedExits() {
+    bool joined = false;
+    for (const Block &copying : blocks_)
+      for (const Block &exit : blocks_) {
+        int length = exit.end - exit.begin;
+        if (instructions_[exit.end - 1].op != Op::Return || copying.end - copying.begin <= length ||
+            !std::equal(instructions_.begin() + exit.begin, instructions_.begin() + exit.end,
+                        instructions_.begin() + (copying.end - length), sameInstruction))
+          continue;
+        Instruction jump;
+        jump.op = Op::Jump;
+        jump.target = exit.begin;
+        jump.loc = instructions_[copying.end - length].loc;
+        instructions_[copying.end - length] = std::move(jump);
+        joined = true;
+        break;
+      }
+    if (!joined)
+      return;
+    blocks_.clear();
+    cutBlocks();
+  }
+
+  static bool sameInstruction(const Instruction &a, const Instruction &b) {
+    return a.op == b.op && a.arg == b.arg && a.flag == b.flag && a.text == b.text &&
+           a.binary == b.binary && a.unary == b.unary && a.compare == b.compare &&
+           a.target == b.target && a.loc.file == b.loc.file && a.loc.line == b.loc.line &&
+           a.loc.col == b.loc.col;
   }
 
   const Instruction &last(int block) const { return instructions_[blocks_[block].end - 1]; }

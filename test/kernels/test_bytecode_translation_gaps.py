@@ -3,12 +3,15 @@ found by the differential tests' bytecode twins (docs/testing.md): complex liter
 complex differential, test/differential/complex_expressions.py), stores into record fields
 (`res[i].r = x`, the records and tuples differential, aggregates.py), and a loop of the
 program differential (`python3 test/differential --programs --bytecode --seed 20261123`,
-program 38, shrunk): a `for` whose body is long enough that FOR_ITER takes an EXTENDED_ARG."""
+program 38, shrunk): a `for` whose body is long enough that FOR_ITER takes an EXTENDED_ARG;
+and its program 57, on 3.12: a conditional value whose arms CPython does not let meet."""
 
 import importlib.util
+import math
 import sys
 
 import numpy as np
+import pytest
 
 
 def define(source, name):
@@ -150,3 +153,28 @@ def test_an_if_inside_an_if_without_else_has_none(jit, tmp_path):
     out, x = np.zeros(3), np.array([0.0, 1.0, 2.0])
     run_both_ways(jit, NESTED_BREAK, "nested_break", tmp_path, out, x)
     assert out.tolist() == [101.0, 12.0, 10.0]
+
+
+# Program 57 on 3.12, shrunk: CPython copies the block that calls, stores and returns into the
+# arm `p1` of the inner conditional (it is short and returns), so the arms never meet; the
+# copy is the other arm's block.
+COPIED_EXIT = """
+def pick(p0, p1, c):
+    r = np.float64((math.isinf(p0) or np.uint32(p1) or (p1 if c else p0)))
+    return r
+"""
+
+
+@pytest.mark.parametrize("p0, p1, c, expected", [(np.inf, 0.0, 0, 1.0), (1.5, 3.0, 0, 3.0),
+                                                 (1.5, 0.0, 1, 0.0), (1.5, 0.0, 0, 1.5)])
+def test_conditional_value_whose_exit_cpython_copies(jit, tmp_path, p0, p1, c, expected):
+    namespace = {"np": np, "math": math}
+    exec(COPIED_EXIT, namespace)
+    pick = jit(device=True)(namespace["pick"])
+
+    def kernel(out, x, y, c):
+        out[0] = pick(x[0], y[0], c[0])
+
+    out = np.zeros(1)
+    jit(kernel)[1, 1](out, np.array([p0]), np.array([p1]), np.array([c], dtype=np.int32))
+    assert out[0] == expected
