@@ -75,9 +75,9 @@ TEST(RecordType, Problems) {
   EXPECT_EQ(sample()->problem(), "");
   const RecordType *past = RecordType::get({{"x", 4, ScalarKind::Float64, nullptr, {}}}, 8, 4);
   EXPECT_EQ(past->problem(), "field 'x' ends at byte 12, past the record's 8");
-  const RecordType *holdsPast =
-      RecordType::get({{"inner", 0, ScalarKind::UInt8, past, {}}}, 8, 4);
-  EXPECT_EQ(holdsPast->problem(), "in field 'inner': field 'x' ends at byte 12, past the record's 8");
+  const RecordType *holdsPast = RecordType::get({{"inner", 0, ScalarKind::UInt8, past, {}}}, 8, 4);
+  EXPECT_EQ(holdsPast->problem(),
+            "in field 'inner': field 'x' ends at byte 12, past the record's 8");
   const RecordType *packed = RecordType::get(
       {{"n", 0, ScalarKind::Int32, nullptr, {}}, {"x", 4, ScalarKind::Float64, nullptr, {}}}, 12,
       4);
