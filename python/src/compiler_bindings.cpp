@@ -140,6 +140,18 @@ void bindCompiler(py::module_ &m) {
       "The cubin of kernel `kernel`'s PTX linked with `files` as a kernel's link= files are: "
       "with a .ltoir file by nvJitLink (no GPU needed), else by the driver's linker. Raises "
       "LinkError with the linker's log, naming a missing symbol.");
+  m.def(
+      "assemble_ptx",
+      [](const std::string &ptx, const std::string &arch, bool optimize) {
+        std::string cubin = runtime::linkWithNvJitLink(
+            {{runtime::CU_JIT_INPUT_PTX, "kernel.ptx", ptx}}, arch,
+            optimize ? runtime::PtxOptimization::Full : runtime::PtxOptimization::None);
+        return py::bytes(cubin);
+      },
+      py::arg("ptx"), py::arg("arch"), py::arg("optimize") = true,
+      "The cubin of `ptx` for `arch` ('sm_90'), assembled in this process by the ptxas inside "
+      "nvJitLink (no GPU needed; optimize=False assembles at -O0, about twice as fast). Raises "
+      "LinkError with ptxas's log where it refuses the PTX.");
   m.def("add_nvjitlink_search_directory", &runtime::addNvJitLinkSearchDirectory,
         py::arg("directory"), "Also look for libnvJitLink.so* in `directory`.");
   m.def(

@@ -145,7 +145,8 @@ void addNvJitLinkSearchDirectory(const std::string &directory) {
 
 NvJitLinkInfo nvJitLinkInfo() { return nvJitLink().info; }
 
-std::string linkWithNvJitLink(const std::vector<LinkInput> &inputs, const std::string &arch) {
+std::string linkWithNvJitLink(const std::vector<LinkInput> &inputs, const std::string &arch,
+                              PtxOptimization optimization) {
   checkLinkInputs(inputs);
   // nvJitLink 13.0 ends the process ("fatal: Unknown arch name") on a one-digit architecture,
   // where it reports other unknown ones as an error.
@@ -166,6 +167,8 @@ std::string linkWithNvJitLink(const std::vector<LinkInput> &inputs, const std::s
   std::vector<const char *> options = {archOption.c_str()};
   if (lto)
     options.push_back("-lto");
+  if (optimization == PtxOptimization::None)
+    options.push_back("-O0");
   LinkHandle state{*api};
   auto failure = [&](nvJitLinkResult result, const std::string &call) {
     std::string log;

@@ -13,17 +13,14 @@ such a kernel may come from any test. Past _LLVM_SIGNATURES_PER_TEST signatures 
 Sweeping every signature over every pair costs about ten times the suite's own compiles (NVRTC
 takes about six times as long as the llvm backend per kernel), more than the CI budget has.
 
-ptxas runs in this process, inside the toolkit's nvJitLink (a PTX input is assembled by the
-ptxas it embeds): a ptxas process per PTX costs more than the compile. It assembles at -O0, in
+ptxas runs in this process, inside the toolkit's nvJitLink (`_core.assemble_ptx`: a PTX input
+is assembled by the ptxas it embeds): a ptxas process per PTX costs more than the compile. It assembles at -O0, in
 half the time of -O3, as what ptxas rejects it rejects when reading the PTX (the GPU runs of
 the suite assemble optimised code). PTX already assembled for an architecture is not
 assembled again."""
 
-import ctypes
 import hashlib
 import itertools
-import os
-import pathlib
 
 import pytest
 
@@ -31,58 +28,10 @@ import pytest
 # (data centre and consumer), Ada, Hopper.
 ARCHITECTURES = ("sm_75", "sm_80", "sm_86", "sm_89", "sm_90")
 _VARIANTS = tuple(itertools.product(ARCHITECTURES, (False, True)))
-_NVJITLINK_INPUT_PTX = 2
 # The differential tests compile hundreds of large kernels each; past this many signatures of
 # one test, only the nvrtc backend's compile is checked, so that the sweep costs about what the
 # test itself does.
 _LLVM_SIGNATURES_PER_TEST = 12
-
-
-def nvjitlink_path():
-    """libnvJitLink.so of the CUDA toolkit, or None."""
-    root = pathlib.Path(os.environ.get("CUDA_HOME", "/usr/local/cuda"))
-    found = sorted(root.glob("lib64/libnvJitLink.so*"))
-    return found[0] if found else None
-
-
-class _NvJitLink:
-    """nvJitLink's C API (its entry points carry the library's version in their names)."""
-
-    def __init__(self, path):
-        library = ctypes.CDLL(str(path))
-        major, minor = ctypes.c_uint(), ctypes.c_uint()
-        if library.nvJitLinkVersion(ctypes.byref(major), ctypes.byref(minor)) != 0:
-            raise pytest.UsageError(f"{path}: nvJitLinkVersion failed")
-
-        def entry(name):
-            return getattr(library, f"__nvJitLink{name}_{major.value}_{minor.value}")
-
-        self._create, self._add_data, self._complete = (
-            entry("Create"), entry("AddData"), entry("Complete"))
-        self._log_size, self._log, self._destroy = (
-            entry("GetErrorLogSize"), entry("GetErrorLog"), entry("Destroy"))
-
-    def assemble(self, ptx, arch):
-        """ptxas's error log for `ptx` assembled for `arch`, or None when it assembles."""
-        handle = ctypes.c_void_p()
-        options = (ctypes.c_char_p * 2)(f"-arch={arch}".encode(), b"-O0")
-        if self._create(ctypes.byref(handle), 2, options) != 0:
-            raise RuntimeError(f"nvJitLinkCreate -arch={arch} failed")
-        try:
-            data = ptx.encode()
-            result = self._add_data(handle, _NVJITLINK_INPUT_PTX, data,
-                                    ctypes.c_size_t(len(data)), b"kernel.ptx")
-            if result == 0:
-                result = self._complete(handle)
-            if result == 0:
-                return None
-            size = ctypes.c_size_t()
-            self._log_size(handle, ctypes.byref(size))
-            log = ctypes.create_string_buffer(size.value + 1)
-            self._log(handle, log)
-            return log.value.decode(errors="replace") or f"nvJitLink error {result}"
-        finally:
-            self._destroy(ctypes.byref(handle))
 
 
 def _variants(kernel_name, signature, nth_of_test, every_pair):
@@ -103,11 +52,13 @@ class PtxasSweep:
     def __init__(self, every_pair=False):
         """`every_pair`: every signature by both backends for every (architecture, fast math)
         pair, the whole sweep (KAJI_TEST_PTXAS=all; hours on a 2-core machine)."""
+        from kaji import _core
+
         self._every_pair = every_pair
-        path = nvjitlink_path()
-        if path is None:
-            raise pytest.UsageError("KAJI_TEST_PTXAS=1 needs the CUDA toolkit's nvJitLink")
-        self._linker = _NvJitLink(path)
+        try:
+            _core.nvjitlink_version()
+        except RuntimeError as error:
+            raise pytest.UsageError(f"KAJI_TEST_PTXAS needs the CUDA toolkit's nvJitLink: {error}")
         self._assembled = set()  # (arch, digest of the PTX)
         self._signatures = {}  # test id: how many of its signatures were checked
 
@@ -115,7 +66,7 @@ class PtxasSweep:
         """Compiles the variants of `kernel` for `signature` and assembles their PTX;
         pytest.fail naming the variant and the test that compiled the kernel when ptxas
         rejects one."""
-        from kaji import CompileError, _core
+        from kaji import CompileError, LinkError, _core
 
         nth = self._signatures.get(test_id, 0)
         self._signatures[test_id] = nth + 1
@@ -131,9 +82,10 @@ class PtxasSweep:
             if key in self._assembled:
                 continue
             self._assembled.add(key)
-            log = self._linker.assemble(ptx, arch)
-            if log is not None:
+            try:
+                _core.assemble_ptx(ptx, arch, optimize=False)
+            except LinkError as error:
                 fast = "fastmath=True" if fast_math else "fastmath=False"
                 pytest.fail(f"ptxas rejected the {backend} backend's PTX of kernel "
                             f"'{kernel.__name__}' for {signature} on {arch} with {fast} "
-                            f"(compiled by {test_id}):\n{log}", pytrace=False)
+                            f"(compiled by {test_id}):\n{error}", pytrace=False)

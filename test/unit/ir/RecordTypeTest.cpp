@@ -8,10 +8,10 @@ namespace {
 
 // numpy's np.dtype([('x', 'f8'), ('v', 'f4', 3), ('inner', [('p', 'i4')])], align=True).
 const RecordType *sample() {
-  const RecordType *inner = RecordType::get({{"p", 0, ScalarKind::Int32, nullptr, {}}}, 4, 4);
-  return RecordType::get({{"x", 0, ScalarKind::Float64, nullptr, {}},
-                          {"v", 8, ScalarKind::Float32, nullptr, {3}},
-                          {"inner", 20, ScalarKind::UInt8, inner, {}}},
+  const RecordType *inner = RecordType::get({{"p", 0, ScalarKind::Int32, nullptr, {}, {}}}, 4, 4);
+  return RecordType::get({{"x", 0, ScalarKind::Float64, nullptr, {}, {}},
+                          {"v", 8, ScalarKind::Float32, nullptr, {3}, {}},
+                          {"inner", 20, ScalarKind::UInt8, inner, {}, {}}},
                          24, 8);
 }
 
@@ -20,8 +20,8 @@ const RecordType *sample() {
 TEST(RecordType, EqualLayoutsAreOneRecord) {
   EXPECT_EQ(sample(), sample());
   EXPECT_EQ(Type::array(sample(), 1, Layout::C), Type::array(sample(), 1, Layout::C));
-  EXPECT_NE(RecordType::get({{"x", 0, ScalarKind::Float64, nullptr, {}}}, 8, 8),
-            RecordType::get({{"y", 0, ScalarKind::Float64, nullptr, {}}}, 8, 8));
+  EXPECT_NE(RecordType::get({{"x", 0, ScalarKind::Float64, nullptr, {}, {}}}, 8, 8),
+            RecordType::get({{"y", 0, ScalarKind::Float64, nullptr, {}, {}}}, 8, 8));
 }
 
 TEST(RecordType, SpellingRoundTrips) {
@@ -35,7 +35,7 @@ TEST(RecordType, SpellingRoundTrips) {
 }
 
 TEST(RecordType, TitlesAndTheAlignedFlagMakeOtherRecords) {
-  RecordField x{"x", 0, ScalarKind::Float32, nullptr, {}};
+  RecordField x{"x", 0, ScalarKind::Float32, nullptr, {}, {}};
   RecordField titled = x;
   titled.title = "the \"x\" \\ part";
   const RecordType *plain = RecordType::get({x}, 4, 4);
@@ -73,14 +73,15 @@ TEST(RecordType, FieldViews) {
 
 TEST(RecordType, Problems) {
   EXPECT_EQ(sample()->problem(), "");
-  const RecordType *past = RecordType::get({{"x", 4, ScalarKind::Float64, nullptr, {}}}, 8, 4);
+  const RecordType *past = RecordType::get({{"x", 4, ScalarKind::Float64, nullptr, {}, {}}}, 8, 4);
   EXPECT_EQ(past->problem(), "field 'x' ends at byte 12, past the record's 8");
-  const RecordType *holdsPast = RecordType::get({{"inner", 0, ScalarKind::UInt8, past, {}}}, 8, 4);
+  const RecordType *holdsPast =
+      RecordType::get({{"inner", 0, ScalarKind::UInt8, past, {}, {}}}, 8, 4);
   EXPECT_EQ(holdsPast->problem(),
             "in field 'inner': field 'x' ends at byte 12, past the record's 8");
-  const RecordType *packed = RecordType::get(
-      {{"n", 0, ScalarKind::Int32, nullptr, {}}, {"x", 4, ScalarKind::Float64, nullptr, {}}}, 12,
-      4);
+  const RecordType *packed = RecordType::get({{"n", 0, ScalarKind::Int32, nullptr, {}, {}},
+                                              {"x", 4, ScalarKind::Float64, nullptr, {}, {}}},
+                                             12, 4);
   EXPECT_EQ(packed->accessProblem(*packed->field("n")), "");
   EXPECT_NE(packed->accessProblem(*packed->field("x")).find("needs 8-byte alignment"),
             std::string::npos);

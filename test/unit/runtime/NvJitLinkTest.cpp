@@ -47,6 +47,15 @@ TEST_F(NvJitLinkTest, LinksACallToADeviceFunctionOfAnotherFileIntoACubin) {
   EXPECT_NE(cubin.find("call_twice"), std::string::npos);
 }
 
+TEST_F(NvJitLinkTest, AssemblesPtxUnoptimisedOnRequest) {
+  std::vector<LinkInput> inputs{{CU_JIT_INPUT_PTX, "caller.ptx", kCallerPtx},
+                                {CU_JIT_INPUT_PTX, "ops.ptx", kTwicePtx}};
+  std::string optimised = linkWithNvJitLink(inputs, "sm_90");
+  std::string unoptimised = linkWithNvJitLink(inputs, "sm_90", PtxOptimization::None);
+  EXPECT_EQ(unoptimised.substr(0, 4), optimised.substr(0, 4));
+  EXPECT_NE(unoptimised, optimised);
+}
+
 TEST_F(NvJitLinkTest, AMissingSymbolIsNamedWithTheInputs) {
   try {
     linkWithNvJitLink({{CU_JIT_INPUT_PTX, "caller.ptx", kCallerPtx}}, "sm_90");

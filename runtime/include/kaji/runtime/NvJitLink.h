@@ -39,11 +39,16 @@ struct NvJitLinkInfo {
 };
 NvJitLinkInfo nvJitLinkInfo();
 
+// How hard the ptxas inside nvJitLink optimises PTX inputs: -O3 as ptxas does by default, or
+// -O0, which assembles in about half the time and refuses the same PTX.
+enum class PtxOptimization { Full, None };
+
 // Links `inputs` into a cubin for `arch` ("sm_90"). With an LTO-IR input (CU_JIT_INPUT_NVVM)
 // the link optimises the LTO-IR inputs together (-lto); nvJitLink refuses -lto without one.
 // Throws std::invalid_argument for no inputs, an empty one or an `arch` not of the form sm_XX,
 // LinkError with nvJitLink's log (an architecture it does not know among its reasons),
 // NvJitLinkUnavailable naming the LTO-IR input (or the first) when there is no nvJitLink.
-std::string linkWithNvJitLink(const std::vector<LinkInput> &inputs, const std::string &arch);
+std::string linkWithNvJitLink(const std::vector<LinkInput> &inputs, const std::string &arch,
+                              PtxOptimization optimization = PtxOptimization::Full);
 
 } // namespace kaji::runtime
