@@ -812,7 +812,7 @@ llvm::Value *FunctionLowering::lowerBinary(const ir::Operation &op) {
     return isFloat ? emitFloatMod(builder_, target_, lhs, rhs)
                    : emitIntMod(builder_, lhs, rhs, isSigned);
   case Opcode::Pow:
-    return isFloat ? emitMath(builder_, target_, "pow", {lhs, rhs})
+    return isFloat ? emitFloatPower(builder_, target_, lhs, rhs)
                    : emitIntPow(builder_, lhs, rhs, isSigned);
   case Opcode::Min:
   case Opcode::Max: {
@@ -909,32 +909,11 @@ llvm::Value *FunctionLowering::lowerCmp(const ir::Operation &op) {
 }
 
 llvm::Value *FunctionLowering::lowerMath(const ir::Operation &op) {
-  const std::string &name = op.attrAs<std::string>();
-  std::optional<unsigned> arity = mathArity(name);
-  if (!arity)
-    throw CompileError(op.location(), "unknown math function '" + name + "'");
-  if (op.numOperands() != *arity)
-    throw CompileError(op.location(), "math function '" + name + "' takes " +
-                                          std::to_string(*arity) + " argument(s), got " +
-                                          std::to_string(op.numOperands()));
-  if (!op.resultType().isScalar())
-    throw CompileError(op.location(), "math function '" + name + "' returns a scalar");
-  // Integer arguments compute in float64, as Python's math module does.
-  ScalarKind computeKind = ScalarKind::Float64;
-  for (const ir::Value *operand : op.operands()) {
-    if (!operand->type().isScalar())
-      throw CompileError(op.location(), "math function '" + name + "' takes scalars");
-    if (operand->type().isFloat()) {
-      computeKind = operand->type().scalarKind();
-      break;
-    }
-  }
+  // Verified: one float type for every operand, the result of that type or a bool.
   std::vector<llvm::Value *> args;
   for (const ir::Value *operand : op.operands())
-    args.push_back(castScalar(scalar(operand, op), operand->type().scalarKind(), computeKind));
-  llvm::Value *value = emitMath(builder_, target_, name, args);
-  ScalarKind valueKind = isMathPredicate(name) ? ScalarKind::Bool : computeKind;
-  return castScalar(value, valueKind, op.resultType().scalarKind());
+    args.push_back(scalar(operand, op));
+  return emitMath(builder_, target_, op.attrAs<std::string>(), args);
 }
 
 llvm::Value *FunctionLowering::makeComplex(llvm::Value *real, llvm::Value *imag, ScalarKind kind) {

@@ -1,77 +1,31 @@
 #include "MathLowering.h"
 
+#include "kaji/ir/MathFunctions.h"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
+#include <cassert>
 #include <string>
 #include <utility>
 
 namespace kaji::codegen {
 namespace {
 
-struct MathFunction {
-  std::string_view name;
-  unsigned arity;
-  // The LLVM intrinsic every kaji target selects to an instruction, or not_intrinsic when
-  // the function comes from the target's math library.
-  llvm::Intrinsic::ID intrinsic;
-};
-
-constexpr MathFunction kMathFunctions[] = {
-    {"sqrt", 1, llvm::Intrinsic::sqrt},
-    {"fabs", 1, llvm::Intrinsic::fabs},
-    {"floor", 1, llvm::Intrinsic::floor},
-    {"ceil", 1, llvm::Intrinsic::ceil},
-    {"trunc", 1, llvm::Intrinsic::trunc},
-    {"round", 1, llvm::Intrinsic::round},
-    {"roundeven", 1, llvm::Intrinsic::roundeven},
-    {"copysign", 2, llvm::Intrinsic::copysign},
-    {"fma", 3, llvm::Intrinsic::fma},
-    // numpy's minimum/maximum propagate NaN; fmin/fmax return the other operand.
-    {"minimum", 2, llvm::Intrinsic::minimum},
-    {"maximum", 2, llvm::Intrinsic::maximum},
-    {"fmin", 2, llvm::Intrinsic::minnum},
-    {"fmax", 2, llvm::Intrinsic::maxnum},
-    {"rsqrt", 1, llvm::Intrinsic::not_intrinsic},
-    {"exp", 1, llvm::Intrinsic::not_intrinsic},
-    {"exp2", 1, llvm::Intrinsic::not_intrinsic},
-    {"expm1", 1, llvm::Intrinsic::not_intrinsic},
-    {"log", 1, llvm::Intrinsic::not_intrinsic},
-    {"log2", 1, llvm::Intrinsic::not_intrinsic},
-    {"log10", 1, llvm::Intrinsic::not_intrinsic},
-    {"log1p", 1, llvm::Intrinsic::not_intrinsic},
-    {"sin", 1, llvm::Intrinsic::not_intrinsic},
-    {"cos", 1, llvm::Intrinsic::not_intrinsic},
-    {"tan", 1, llvm::Intrinsic::not_intrinsic},
-    {"asin", 1, llvm::Intrinsic::not_intrinsic},
-    {"acos", 1, llvm::Intrinsic::not_intrinsic},
-    {"atan", 1, llvm::Intrinsic::not_intrinsic},
-    {"atan2", 2, llvm::Intrinsic::not_intrinsic},
-    {"sinh", 1, llvm::Intrinsic::not_intrinsic},
-    {"cosh", 1, llvm::Intrinsic::not_intrinsic},
-    {"tanh", 1, llvm::Intrinsic::not_intrinsic},
-    {"asinh", 1, llvm::Intrinsic::not_intrinsic},
-    {"acosh", 1, llvm::Intrinsic::not_intrinsic},
-    {"atanh", 1, llvm::Intrinsic::not_intrinsic},
-    {"pow", 2, llvm::Intrinsic::not_intrinsic},
-    {"hypot", 2, llvm::Intrinsic::not_intrinsic},
-    {"fmod", 2, llvm::Intrinsic::not_intrinsic},
-    {"cbrt", 1, llvm::Intrinsic::not_intrinsic},
-    {"erf", 1, llvm::Intrinsic::not_intrinsic},
-    {"erfc", 1, llvm::Intrinsic::not_intrinsic},
-    {"lgamma", 1, llvm::Intrinsic::not_intrinsic},
-    {"tgamma", 1, llvm::Intrinsic::not_intrinsic},
-    {"isnan", 1, llvm::Intrinsic::not_intrinsic},
-    {"isinf", 1, llvm::Intrinsic::not_intrinsic},
-    {"isfinite", 1, llvm::Intrinsic::not_intrinsic},
-};
-
-const MathFunction *findMathFunction(std::string_view name) {
-  for (const MathFunction &f : kMathFunctions)
-    if (f.name == name)
-      return &f;
-  return nullptr;
+// The LLVM intrinsic of the math function `name` that every kaji target selects to
+// instructions, or not_intrinsic where the target's math library computes it.
+llvm::Intrinsic::ID intrinsicOf(std::string_view name) {
+  static constexpr std::pair<std::string_view, llvm::Intrinsic::ID> kIntrinsics[] = {
+#define KAJI_MATH_FUNCTION(name, arity, result, llvmIntrinsic)                                     \
+  {#name, llvm::Intrinsic::llvmIntrinsic},
+#include "kaji/ir/MathFunctions.def"
+#undef KAJI_MATH_FUNCTION
+  };
+  for (auto [function, intrinsic] : kIntrinsics)
+    if (function == name)
+      return intrinsic;
+  return llvm::Intrinsic::not_intrinsic;
 }
 
 llvm::Value *emitPredicate(llvm::IRBuilderBase &builder, std::string_view name, llvm::Value *x) {
@@ -136,19 +90,13 @@ llvm::Value *emitBitFunction(llvm::IRBuilderBase &builder, std::string_view name
                               "ffs");
 }
 
-std::optional<unsigned> mathArity(std::string_view name) {
-  if (const MathFunction *f = findMathFunction(name))
-    return f->arity;
-  return std::nullopt;
-}
-
 bool isMathPredicate(std::string_view name) {
   return name == "isnan" || name == "isinf" || name == "isfinite";
 }
 
 llvm::Value *emitMath(llvm::IRBuilderBase &builder, const Target &target, std::string_view name,
                       llvm::ArrayRef<llvm::Value *> args) {
-  const MathFunction *function = findMathFunction(name);
+  assert(ir::findMathFunction(name) && "math of unverified IR");
   if (isMathPredicate(name))
     return emitPredicate(builder, name, args.front());
 
@@ -159,12 +107,23 @@ llvm::Value *emitMath(llvm::IRBuilderBase &builder, const Target &target, std::s
       widened.push_back(builder.CreateFPExt(arg, builder.getFloatTy()));
     return builder.CreateFPTrunc(emitMath(builder, target, name, widened), type);
   }
-  if (function->intrinsic != llvm::Intrinsic::not_intrinsic)
-    return builder.CreateIntrinsic(function->intrinsic, {type}, args, nullptr, std::string(name));
-  if (name == "pow")
-    if (llvm::Value *exact = emitExactPower(builder, args[0], args[1]))
-      return exact;
+  if (llvm::Intrinsic::ID intrinsic = intrinsicOf(name);
+      intrinsic != llvm::Intrinsic::not_intrinsic)
+    return builder.CreateIntrinsic(intrinsic, {type}, args, nullptr, std::string(name));
   return emitLibraryCall(builder, target, name, args);
+}
+
+llvm::Value *emitFloatPower(llvm::IRBuilderBase &builder, const Target &target, llvm::Value *x,
+                            llvm::Value *exponent) {
+  llvm::Type *type = x->getType();
+  if (type->is16bitFPTy())
+    return builder.CreateFPTrunc(
+        emitFloatPower(builder, target, builder.CreateFPExt(x, builder.getFloatTy()),
+                       builder.CreateFPExt(exponent, builder.getFloatTy())),
+        type);
+  if (llvm::Value *exact = emitExactPower(builder, x, exponent))
+    return exact;
+  return emitLibraryCall(builder, target, "pow", {x, exponent});
 }
 
 } // namespace kaji::codegen

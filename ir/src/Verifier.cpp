@@ -3,6 +3,7 @@
 #include "kaji/ir/Constants.h"
 #include "kaji/ir/Dominance.h"
 #include "kaji/ir/Libdevice.h"
+#include "kaji/ir/MathFunctions.h"
 #include "kaji/ir/RecordType.h"
 
 #include <unordered_set>
@@ -10,68 +11,6 @@
 namespace kaji::ir {
 
 namespace {
-
-enum class MathResult : uint8_t { SameAsOperand, Bool };
-
-struct MathFunction {
-  std::string_view name;
-  unsigned arity;
-  MathResult result;
-};
-
-constexpr MathFunction kMathFunctions[] = {
-    {"sqrt", 1, MathResult::SameAsOperand},
-    {"rsqrt", 1, MathResult::SameAsOperand},
-    {"cbrt", 1, MathResult::SameAsOperand},
-    {"fma", 3, MathResult::SameAsOperand},
-    {"exp", 1, MathResult::SameAsOperand},
-    {"exp2", 1, MathResult::SameAsOperand},
-    {"expm1", 1, MathResult::SameAsOperand},
-    {"log", 1, MathResult::SameAsOperand},
-    {"log2", 1, MathResult::SameAsOperand},
-    {"log10", 1, MathResult::SameAsOperand},
-    {"log1p", 1, MathResult::SameAsOperand},
-    {"sin", 1, MathResult::SameAsOperand},
-    {"cos", 1, MathResult::SameAsOperand},
-    {"tan", 1, MathResult::SameAsOperand},
-    {"asin", 1, MathResult::SameAsOperand},
-    {"acos", 1, MathResult::SameAsOperand},
-    {"atan", 1, MathResult::SameAsOperand},
-    {"sinh", 1, MathResult::SameAsOperand},
-    {"cosh", 1, MathResult::SameAsOperand},
-    {"tanh", 1, MathResult::SameAsOperand},
-    {"asinh", 1, MathResult::SameAsOperand},
-    {"acosh", 1, MathResult::SameAsOperand},
-    {"atanh", 1, MathResult::SameAsOperand},
-    {"erf", 1, MathResult::SameAsOperand},
-    {"erfc", 1, MathResult::SameAsOperand},
-    {"lgamma", 1, MathResult::SameAsOperand},
-    {"tgamma", 1, MathResult::SameAsOperand},
-    {"floor", 1, MathResult::SameAsOperand},
-    {"ceil", 1, MathResult::SameAsOperand},
-    {"trunc", 1, MathResult::SameAsOperand},
-    {"round", 1, MathResult::SameAsOperand},
-    {"roundeven", 1, MathResult::SameAsOperand},
-    {"fabs", 1, MathResult::SameAsOperand},
-    {"atan2", 2, MathResult::SameAsOperand},
-    {"hypot", 2, MathResult::SameAsOperand},
-    {"fmod", 2, MathResult::SameAsOperand},
-    {"copysign", 2, MathResult::SameAsOperand},
-    {"minimum", 2, MathResult::SameAsOperand},
-    {"maximum", 2, MathResult::SameAsOperand},
-    {"fmin", 2, MathResult::SameAsOperand},
-    {"fmax", 2, MathResult::SameAsOperand},
-    {"isnan", 1, MathResult::Bool},
-    {"isinf", 1, MathResult::Bool},
-    {"isfinite", 1, MathResult::Bool},
-};
-
-const MathFunction *findMathFunction(std::string_view name) {
-  for (const MathFunction &fn : kMathFunctions)
-    if (fn.name == name)
-      return &fn;
-  return nullptr;
-}
 
 const Type kI64 = Type::scalar(ScalarKind::Int64);
 const Type kI32 = Type::scalar(ScalarKind::Int32);

@@ -6,6 +6,7 @@
 #include "kaji/ir/Constants.h"
 #include "kaji/ir/ExceptionTable.h"
 #include "kaji/ir/Libdevice.h"
+#include "kaji/ir/MathFunctions.h"
 #include "kaji/ir/PrintfFormat.h"
 #include "kaji/ir/Reachability.h"
 #include "kaji/ir/RecordType.h"
@@ -976,36 +977,16 @@ std::string FunctionEmitter::libdevice(const ir::Operation &op) {
 }
 
 std::string FunctionEmitter::math(const ir::Operation &op) {
+  // Verified: one float type for every operand, the result of that type or a bool.
   const std::string &function = op.attrAs<std::string>();
-  std::optional<MathFunction> known = mathFunction(function);
-  if (!known)
-    throw CompileError(op.location(), "unknown math function '" + function + "'");
-  if (op.numOperands() != known->arity)
-    throw CompileError(op.location(), "math function '" + function + "' takes " +
-                                          std::to_string(known->arity) + " argument(s), got " +
-                                          std::to_string(op.numOperands()));
-  if (!op.resultType().isScalar())
-    throw CompileError(op.location(), "math function '" + function + "' returns a scalar");
-  // Integer arguments compute in float64, as Python's math module does; float16 and bfloat16
-  // in float32.
-  ScalarKind argumentKind = ScalarKind::Float64;
-  for (const ir::Value *operand : op.operands()) {
-    if (!operand->type().isScalar())
-      throw CompileError(op.location(), "math function '" + function + "' takes scalars");
-    if (operand->type().isFloat()) {
-      argumentKind = operand->type().scalarKind();
-      break;
-    }
-  }
+  ScalarKind argumentKind = op.operand(0)->type().scalarKind();
+  // float16 and bfloat16 compute in float32.
   ScalarKind computeKind = ir::isHalfPrecision(argumentKind) ? ScalarKind::Float32 : argumentKind;
   std::vector<std::string> args;
   for (const ir::Value *operand : op.operands())
-    args.push_back(cast(name(operand, op), operand->type().scalarKind(), computeKind));
-  std::optional<std::string> exact =
-      function == "pow" ? exactPower(op.operand(1), args[0], scalarTypeName(computeKind))
-                        : std::nullopt;
-  std::string call = exact ? *exact : mathCall(function, computeKind == ScalarKind::Float32, args);
-  bool predicate = known->predicate;
+    args.push_back(cast(name(operand, op), argumentKind, computeKind));
+  std::string call = mathCall(function, computeKind == ScalarKind::Float32, args);
+  bool predicate = ir::findMathFunction(function)->result == ir::MathResult::Bool;
   ScalarKind valueKind = predicate ? ScalarKind::Bool : computeKind;
   if (!predicate && ir::isHalfPrecision(argumentKind))
     return cast(scalarTypeName(argumentKind) + "(" + call + ")", argumentKind,

@@ -158,25 +158,6 @@ TEST(CudaEmitter, LoopSwappingTwoValuesGoesThroughTemporaries) {
     expectPTXAssembles(*ptx);
 }
 
-TEST(CudaEmitter, UnknownMathFunctionIsACompileErrorAtItsLocation) {
-  ir::Module module;
-  auto [function, b] = addFunction(module, "k", ir::Function::Kind::Kernel,
-                                   {ir::Type::array(ir::ScalarKind::Float32, 1)}, {"out"});
-  ir::Value *zero = b.intConstant(kI64, 0);
-  b.setLocation(at(7));
-  ir::Value *value =
-      b.math("gamma_function", kF32, {load(b, function->entry()->argument(0), {zero})});
-  store(b, value, function->entry()->argument(0), {zero});
-  b.ret();
-  try {
-    cuda::emitCUDA(module);
-    FAIL() << "no error";
-  } catch (const ir::CompileError &error) {
-    EXPECT_EQ(error.location().line, 7u);
-    EXPECT_NE(std::string(error.what()).find("gamma_function"), std::string::npos);
-  }
-}
-
 TEST(CudaEmitter, UnknownArchIsAnError) {
   ir::Module module;
   addSaxpy(module);

@@ -33,25 +33,6 @@ template <class Exception> std::string messageOf(const std::function<void()> &ac
 
 } // namespace
 
-TEST(Errors, UnknownMathFunctionIsACompileErrorAtItsLocation) {
-  ir::Module module;
-  auto [function, b] = addFunction(module, "k", ir::Function::Kind::Kernel,
-                                   {ir::Type::array(ir::ScalarKind::Float32, 1)}, {"out"});
-  ir::Value *zero = b.intConstant(kI64, 0);
-  b.setLocation(lineSeven());
-  ir::Value *value =
-      b.math("gamma_function", kF32, {load(b, function->entry()->argument(0), {zero})});
-  store(b, value, function->entry()->argument(0), {zero});
-  b.ret();
-  try {
-    emitPTX(module, PTXOptions{});
-    FAIL() << "no error";
-  } catch (const ir::CompileError &error) {
-    EXPECT_EQ(error.location().line, 7u);
-    EXPECT_NE(std::string(error.what()).find("gamma_function"), std::string::npos);
-  }
-}
-
 TEST(Errors, CallToUnknownFunctionIsACompileError) {
   ir::Module module;
   auto [function, b] = addFunction(module, "k", ir::Function::Kind::Kernel, {}, {});

@@ -57,8 +57,9 @@ struct CodegenTimings {
 // options.optLevel > 0.
 std::string emitLLVMIR(const ir::Module &module, const PTXOptions &options);
 
-// PTX text for the module. Throws ir::CompileError (with the operation's location)
-// if the module cannot be lowered, std::runtime_error naming the problem if
+// PTX text for the module, which ir::verify accepted (the lowerings check no operation
+// again). Throws ir::CompileError (with the operation's location) if the module cannot be
+// lowered, std::runtime_error naming the problem if
 // libdevice cannot be found or the arch is not a known sm_XX.
 std::string emitPTX(const ir::Module &module, const PTXOptions &options,
                     CodegenTimings *timings = nullptr);

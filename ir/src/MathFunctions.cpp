@@ -1,0 +1,23 @@
+#include "kaji/ir/MathFunctions.h"
+
+namespace kaji::ir {
+namespace {
+
+constexpr MathFunction kMathFunctions[] = {
+#define KAJI_MATH_FUNCTION(name, arity, result, llvmIntrinsic) {#name, arity, MathResult::result},
+#include "kaji/ir/MathFunctions.def"
+#undef KAJI_MATH_FUNCTION
+};
+
+} // namespace
+
+std::span<const MathFunction> mathFunctions() { return kMathFunctions; }
+
+const MathFunction *findMathFunction(std::string_view name) {
+  for (const MathFunction &function : kMathFunctions)
+    if (function.name == name)
+      return &function;
+  return nullptr;
+}
+
+} // namespace kaji::ir
