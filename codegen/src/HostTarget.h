@@ -44,6 +44,7 @@ public:
   void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                       const std::string &function, llvm::Value *axis, llvm::Value *index,
                       llvm::Value *extent, bool indexIsUnsigned, uint32_t number) const override;
+  bool indexErrorEndsThread() const override { return false; }
   void emitRaise(llvm::IRBuilderBase &builder, const ir::Location &location,
                  const std::string &function, const std::string &exception,
                  uint32_t number) const override;

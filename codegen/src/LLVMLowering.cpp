@@ -246,6 +246,32 @@ private:
   // `block` redundant, or null.
   const IndexCheck *redundantBy(const ir::Block *block, llvm::Value *index, bool wraps,
                                 llvm::Value *extent);
+  // A load's or store's check of a non-negative constant index that no earlier check
+  // decides is deferred: N such accesses in one block (`out[k] = a[k] * 2`, k = 0..N-1, whose
+  // constants only grow) would otherwise be N branches on one extent, and compile in time
+  // quadratic in N as above. The access compares its index only and goes to scratch where it
+  // fails; where a report ends the thread, so does every later access, as if the thread had
+  // ended there. Before the next operation with an effect beyond the thread's own stores
+  // (keepsDeferredChecksOpen) or a check of its own, one branch reports the first failure in
+  // program order: what reporting at the access itself would have reported, with the same
+  // stores done before it.
+  struct DeferredCheck {
+    const ir::Operation *op;
+    llvm::Value *index;
+    llvm::Value *extent;
+    unsigned axis;
+    bool isUnsigned;
+    llvm::Value *inRange;
+  };
+  static bool keepsDeferredChecksOpen(const ir::Operation &op);
+  // The deferred check's in-range compare.
+  llvm::Value *deferCheck(const ir::Operation &op, llvm::Value *index, bool isUnsigned,
+                          llvm::Value *extent, unsigned axis);
+  // `address`, or scratch where a deferred check failed and its report ends the thread.
+  llvm::Value *guardedByDeferredChecks(llvm::Value *address);
+  void reportDeferredChecks();
+  // Records `check` of `index` against `extent` for redundantBy.
+  void rememberCheck(llvm::Value *extent, llvm::Value *index, const IndexCheck &check);
   llvm::Value *castScalar(llvm::Value *value, ScalarKind from, ScalarKind to);
   llvm::Value *clampToFloat16Range(llvm::Value *value, ScalarKind from);
 
@@ -271,6 +297,8 @@ private:
   // Per extent, the largest non-negative constant index checked, and its check; a later
   // check that it does not dominate takes its place.
   llvm::DenseMap<llvm::Value *, std::pair<uint64_t, IndexCheck>> largestConstantChecks_;
+  std::vector<DeferredCheck> deferredChecks_;
+  llvm::Value *deferredChecksHeld_ = nullptr; // whether every one of deferredChecks_ held
 };
 
 class ModuleLowering {
@@ -473,6 +501,8 @@ void FunctionLowering::run() {
         throw CompileError(op->location(), "operation after the terminator of its block");
       if (lines)
         builder_.SetCurrentDebugLocation(lines->at(op->location(), scope));
+      if (!deferredChecks_.empty() && !keepsDeferredChecksOpen(*op))
+        reportDeferredChecks();
       lowerOperation(*op);
     }
   }
@@ -1035,18 +1065,17 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
                             : value.strides[d]);
     offset = offset ? builder_.CreateAdd(offset, term) : term;
   }
-  if (!byteOffset && !elementOffset)
-    return value.data;
   llvm::Value *address = value.data;
   if (byteOffset)
     address = builder_.CreateInBoundsGEP(builder_.getInt8Ty(), address, byteOffset);
   if (elementOffset)
     address = builder_.CreateInBoundsGEP(elementType, address, elementOffset);
   if (!merge)
-    return address;
+    return guardedByDeferredChecks(address);
   llvm::Value *scratch = moduleLowering_.indexScratch(address->getType()->getPointerAddressSpace());
   if (!guards.empty())
     address = builder_.CreateSelect(builder_.CreateAnd(guards), address, scratch);
+  address = guardedByDeferredChecks(address);
   llvm::BasicBlock *inBounds = builder_.GetInsertBlock();
   builder_.CreateBr(merge);
   builder_.SetInsertPoint(merge);
@@ -1132,6 +1161,14 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
       return index;
     }
   }
+  // Not after a failed axis of this access that the thread goes on from: its path to the
+  // access's end would bypass the compare.
+  if (constantIndex && !wraps && failures.empty() &&
+      (op.opcode() == Opcode::Load || op.opcode() == Opcode::Store)) {
+    guards.push_back(deferCheck(op, index, isUnsigned, extent, axis));
+    return index;
+  }
+  reportDeferredChecks(); // before this check's own report, which comes later in program order
   // The common case first, as one unsigned compare of the index itself: `index u< extent` on
   // an induction variable is the range check LLVM's IRCE splits out of a loop, so the thread
   // loop of a checked kernel keeps a check-free main loop that vectorises.
@@ -1141,17 +1178,7 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
   auto *fail = llvm::BasicBlock::Create(context_, "bounds.fail", &out_, merge);
   llvm::MDBuilder weights(context_);
   IndexCheck check{block, index, wraps, false};
-  auto remember = [&] {
-    indexChecks_[{extent, index}] = check;
-    if (!constantIndex || wraps)
-      return;
-    // A larger constant decides more later checks; one that no longer dominates, none.
-    auto [largest, added] =
-        largestConstantChecks_.try_emplace(extent, constantIndex->getZExtValue(), check);
-    if (!added && (constantIndex->getZExtValue() >= largest->second.first ||
-                   !dominators_->dominates(largest->second.second.block, block)))
-      largest->second = {constantIndex->getZExtValue(), check};
-  };
+  auto remember = [&] { rememberCheck(extent, index, check); };
   if (!wraps) {
     builder_.CreateCondBr(inRange, ok, fail, weights.createLikelyBranchWeights());
     check.endsThread = reportIndexError(op, index, isUnsigned, extent, axis, merge, failures, fail);
@@ -1177,6 +1204,89 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
   check.checked = checked;
   remember();
   return checked;
+}
+
+void FunctionLowering::rememberCheck(llvm::Value *extent, llvm::Value *index,
+                                     const IndexCheck &check) {
+  indexChecks_[{extent, index}] = check;
+  auto *constantIndex = llvm::dyn_cast<llvm::ConstantInt>(index);
+  if (!constantIndex || check.wraps)
+    return;
+  // A larger constant decides more later checks; one that no longer dominates, none.
+  auto [largest, added] =
+      largestConstantChecks_.try_emplace(extent, constantIndex->getZExtValue(), check);
+  if (!added && (constantIndex->getZExtValue() >= largest->second.first ||
+                 !dominators_->dominates(largest->second.second.block, check.block)))
+    largest->second = {constantIndex->getZExtValue(), check};
+}
+
+bool FunctionLowering::keepsDeferredChecksOpen(const ir::Operation &op) {
+  // A check of its own reports the deferred ones first (checkedIndex).
+  return op.opcode() == Opcode::Store || !ir::hasSideEffects(op.opcode());
+}
+
+llvm::Value *FunctionLowering::deferCheck(const ir::Operation &op, llvm::Value *index,
+                                          bool isUnsigned, llvm::Value *extent, unsigned axis) {
+  llvm::Value *inRange = builder_.CreateICmpULT(index, extent, "index.in_range");
+  deferredChecksHeld_ =
+      deferredChecksHeld_ ? builder_.CreateAnd(deferredChecksHeld_, inRange) : inRange;
+  deferredChecks_.push_back({&op, index, extent, axis, isUnsigned, inRange});
+  // Until the report, a later access it decides keeps a compare of its own.
+  rememberCheck(extent, index, IndexCheck{op.parent(), index, false, false});
+  return inRange;
+}
+
+llvm::Value *FunctionLowering::guardedByDeferredChecks(llvm::Value *address) {
+  if (deferredChecks_.empty() || !target_.indexErrorEndsThread())
+    return address;
+  llvm::Value *scratch = moduleLowering_.indexScratch(address->getType()->getPointerAddressSpace());
+  return builder_.CreateSelect(deferredChecksHeld_, address, scratch);
+}
+
+void FunctionLowering::reportDeferredChecks() {
+  if (deferredChecks_.empty())
+    return;
+  std::vector<DeferredCheck> checks = std::move(deferredChecks_);
+  deferredChecks_.clear();
+  llvm::Value *held = deferredChecksHeld_;
+  deferredChecksHeld_ = nullptr;
+  auto *report = llvm::BasicBlock::Create(context_, "bounds.deferred_fail", &out_);
+  auto *after = llvm::BasicBlock::Create(context_, "bounds.deferred_ok", &out_);
+  builder_.CreateCondBr(held, after, report, llvm::MDBuilder(context_).createLikelyBranchWeights());
+  // The first in program order that failed: the last, unless one before it did.
+  builder_.SetInsertPoint(report);
+  llvm::Value *first = builder_.getInt32(uint32_t(checks.size() - 1));
+  for (size_t i = checks.size() - 1; i-- > 0;)
+    first = builder_.CreateSelect(checks[i].inRange, first, builder_.getInt32(uint32_t(i)));
+  std::vector<llvm::BasicBlock *> reports;
+  for (size_t i = 0; i < checks.size(); ++i)
+    reports.push_back(llvm::BasicBlock::Create(context_, "bounds.deferred_report", &out_));
+  llvm::SwitchInst *choice =
+      builder_.CreateSwitch(first, reports.back(), unsigned(checks.size() - 1));
+  for (size_t i = 0; i < checks.size(); ++i) {
+    const DeferredCheck &check = checks[i];
+    if (i + 1 < checks.size())
+      choice->addCase(builder_.getInt32(uint32_t(i)), reports[i]);
+    builder_.SetInsertPoint(reports[i]);
+    target_.emitIndexError(builder_, check.op->location(), function_.name(),
+                           builder_.getInt64(check.axis), check.index, check.extent,
+                           check.isUnsigned, moduleLowering_.exceptionNumber(*check.op));
+    if (!target_.indexErrorEndsThread())
+      builder_.CreateBr(after);
+  }
+  builder_.SetInsertPoint(after);
+  if (!target_.indexErrorEndsThread())
+    return;
+  // Past the report the checks held, as checks that end the thread do.
+  for (const DeferredCheck &check : checks) {
+    auto same = indexChecks_.find({check.extent, check.index});
+    if (same != indexChecks_.end() && same->second.block == check.op->parent())
+      same->second.endsThread = true;
+    auto largest = largestConstantChecks_.find(check.extent);
+    if (largest != largestConstantChecks_.end() && largest->second.second.checked == check.index &&
+        largest->second.second.block == check.op->parent())
+      largest->second.second.endsThread = true;
+  }
 }
 
 llvm::Value *FunctionLowering::lowerArrayIndex(const ir::Operation &op) {

@@ -104,6 +104,8 @@ public:
   virtual void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                               const std::string &function, llvm::Value *axis, llvm::Value *index,
                               llvm::Value *extent, bool indexIsUnsigned, uint32_t number) const = 0;
+  // Whether emitIndexError ends the thread (else execution goes on after the report).
+  virtual bool indexErrorEndsThread() const = 0;
 
   // Ends the calling thread for a raise op (docs/ir.md) at `location` in `function`, and
   // terminates the current block. `exception` is the op's "Class" or "Class: message",

@@ -50,6 +50,13 @@ def constant_stores_past_a_view(big):
     x[4] = 4
 
 
+def constant_accesses_past_the_end(out, a):
+    out[0] = a[0] + 1
+    out[1] = a[5] + 1
+    out[6] = a[1]
+    out[2] = a[2]
+
+
 def add_at(x, index):
     kaji.atomic.add(x, index, 1)
 
@@ -199,3 +206,23 @@ def test_checks_implied_by_an_earlier_one_still_keep_accesses_in_range(jit, opti
     if target == "cpu":
         expected[2] = 3
     np.testing.assert_array_equal(big.copy_to_host(), expected)
+
+
+@pytest.mark.parametrize("options", CHECKED)
+def test_constant_indices_report_the_first_failure_in_program_order(jit, options, device,
+                                                                     target):
+    # The checks of these constant indices are deferred to one branch after the last store
+    # (LLVMLowering.cpp, DeferredCheck): a[5] still reports, not out[6], with out[0] stored
+    # before it. A GPU thread ends at a[5], so nothing after it is stored; the cpu target's
+    # thread goes on, with out[1] from scratch, out[6] to scratch and out[2] stored.
+    kernel = jit(constant_accesses_past_the_end, **options)
+    out, a = device(np.zeros(4), np.float64), device(np.arange(4.0), np.float64)
+    with pytest.raises(IndexError, match=site(constant_accesses_past_the_end, "a[5]") +
+                       "index 5 is out of bounds for axis 0 with size 4$"):
+        launch_and_wait(kernel, out, a)
+    result = out.copy_to_host()
+    assert result[0] == 1.0
+    if target == "cpu":
+        assert result[2:].tolist() == [2.0, 0.0]
+    else:
+        assert result[1:].tolist() == [0.0, 0.0, 0.0]
