@@ -2,6 +2,7 @@
 #include "FunctionLowerer.h"
 
 #include "kaji/frontend/Signature.h"
+#include "kaji/ir/AtomicOperations.h"
 #include "kaji/ir/RecordType.h"
 
 #include <charconv>
@@ -259,11 +260,11 @@ Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<
                                                   describe(array) + "'");
   ScalarKind element = array.type().scalarKind();
   std::string kind = cas ? "cas" : atomicKind(operation, element);
-  bool bitwise = kind == "and" || kind == "or" || kind == "xor";
-  bool wrapping = kind == "inc" || kind == "dec";
+  const ir::AtomicOperation *atomicOperation = cas ? nullptr : ir::findAtomicOperation(kind);
   unsigned bits = element == ScalarKind::Bool ? 1 : ir::bitWidth(element);
   std::string elementName = ir::Type::scalar(element).str();
-  bool halfAddition = ir::isHalfPrecision(element) && ir::isHalfPrecisionAtomic(kind);
+  bool halfAddition =
+      ir::isHalfPrecision(element) && atomicOperation && atomicOperation->halfPrecision;
   if (element == ScalarKind::Bool || (bits != 32 && bits != 64 && !halfAddition))
     throw ir::CompileError(expr.args[0]->loc,
                            display + " works on arrays of 32- and 64-bit numbers" +
@@ -271,12 +272,16 @@ Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<
                                     ? " (float16 and bfloat16 arrays: add and sub only)"
                                     : "") +
                                ", not " + elementName);
-  if ((cas || bitwise) && !ir::isInteger(element))
+  ir::AtomicElements elements =
+      atomicOperation ? atomicOperation->elements : ir::AtomicElements::Integers;
+  if (cas ? !ir::isInteger(element) : !atomicOperation->takes(element))
     throw ir::CompileError(expr.args[0]->loc,
-                           display + " works on integer arrays, not " + elementName);
-  if (wrapping && (!ir::isInteger(element) || ir::isSigned(element)))
-    throw ir::CompileError(expr.args[0]->loc,
-                           display + " works on uint32 and uint64 arrays, not " + elementName);
+                           display + " works on " +
+                               (elements == ir::AtomicElements::Integers ? "integer arrays"
+                                : elements == ir::AtomicElements::Floats
+                                    ? "float arrays"
+                                    : "uint32 and uint64 arrays") +
+                               ", not " + elementName);
 
   size_t firstValue = firstElement ? 1 : 2;
   std::vector<ir::Value *> operands{array.value};

@@ -92,8 +92,6 @@ bool isTerminator(Opcode op) {
   return op == Opcode::Br || op == Opcode::CondBr || op == Opcode::Return || op == Opcode::Raise;
 }
 
-bool isHalfPrecisionAtomic(std::string_view kind) { return kind == "add" || kind == "sub"; }
-
 bool hasSideEffects(Opcode op) {
   switch (op) {
   case Opcode::Barrier:

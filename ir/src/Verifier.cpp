@@ -1,5 +1,6 @@
 #include "kaji/ir/Verifier.h"
 
+#include "kaji/ir/AtomicOperations.h"
 #include "kaji/ir/Constants.h"
 #include "kaji/ir/Dominance.h"
 #include "kaji/ir/Libdevice.h"
@@ -11,6 +12,21 @@
 namespace kaji::ir {
 
 namespace {
+
+// "float" elements, "unsigned integer" elements, ...
+std::string elementsName(AtomicElements elements) {
+  switch (elements) {
+  case AtomicElements::Numbers:
+    return "integer or float";
+  case AtomicElements::Integers:
+    return "integer";
+  case AtomicElements::UnsignedIntegers:
+    return "unsigned integer";
+  case AtomicElements::Floats:
+    return "float";
+  }
+  return "";
+}
 
 const Type kI64 = Type::scalar(ScalarKind::Int64);
 const Type kI32 = Type::scalar(ScalarKind::Int32);
@@ -406,9 +422,11 @@ private:
       fail(op, "needs an array of numbers, got " + array.str());
     Type element = Type::scalar(array.scalarKind());
     unsigned bits = element.isBool() ? 1 : bitWidth(element.scalarKind());
-    bool halfAddition = !cas && isHalfPrecision(element.scalarKind()) &&
-                        std::holds_alternative<std::string>(op.attr()) &&
-                        isHalfPrecisionAtomic(op.attrAs<std::string>());
+    const AtomicOperation *operation = !cas && std::holds_alternative<std::string>(op.attr())
+                                           ? findAtomicOperation(op.attrAs<std::string>())
+                                           : nullptr;
+    bool halfAddition =
+        operation && operation->halfPrecision && isHalfPrecision(element.scalarKind());
     if ((!element.isInteger() && !element.isFloat()) || (bits != 32 && bits != 64 && !halfAddition))
       fail(op, "is not defined on " + element.str() + " elements (" +
                    (isHalfPrecision(element.scalarKind()) ? "add and sub only"
@@ -426,19 +444,11 @@ private:
     } else {
       expectAttr<std::string>(op, "an atomic operation");
       const std::string &kind = op.attrAs<std::string>();
-      bool arithmetic =
-          kind == "add" || kind == "sub" || kind == "max" || kind == "min" || kind == "exch";
-      bool bitwise = kind == "and" || kind == "or" || kind == "xor";
-      bool wrapping = kind == "inc" || kind == "dec";
-      bool ignoresNaN = kind == "nanmax" || kind == "nanmin";
-      if (!arithmetic && !bitwise && !wrapping && !ignoresNaN)
+      if (!operation)
         fail(op, "unknown atomic operation '" + kind + "'");
-      if (ignoresNaN && !isFloat(element.scalarKind()))
-        fail(op, "'" + kind + "' needs float elements, not " + element.str());
-      if (bitwise && !element.isInteger())
-        fail(op, "'" + kind + "' needs integer elements, not " + element.str());
-      if (wrapping && (!element.isInteger() || isSigned(element.scalarKind())))
-        fail(op, "'" + kind + "' needs unsigned integer elements, not " + element.str());
+      if (!operation->takes(element.scalarKind()))
+        fail(op, "'" + kind + "' needs " + elementsName(operation->elements) + " elements, not " +
+                     element.str());
     }
     expectIndices(op, 1 + values, array);
   }

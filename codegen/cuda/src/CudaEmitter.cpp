@@ -1029,34 +1029,12 @@ std::string FunctionEmitter::warp(const ir::Operation &op) {
 }
 
 std::string FunctionEmitter::atomic(const ir::Operation &op) {
-  if (op.numOperands() < 2 || !op.operand(0)->type().isArray())
-    throw CompileError(op.location(),
-                       "'" + std::string(ir::opcodeName(op.opcode())) + "' needs an array operand");
-  ScalarKind kind = op.operand(0)->type().scalarKind();
-  unsigned bits = kind == ScalarKind::Bool ? 1 : ir::bitWidth(kind);
-  bool halfAddition = ir::isHalfPrecision(kind) && op.opcode() == Opcode::Atomic &&
-                      ir::isHalfPrecisionAtomic(op.attrAs<std::string>());
-  if (bits != 32 && bits != 64 && !halfAddition)
-    throw CompileError(op.location(), "atomics act on 32- and 64-bit elements, not " +
-                                          ir::Type::scalar(kind).str());
+  // Verified: an operation of AtomicOperations.def on elements it takes.
   if (op.opcode() == Opcode::AtomicCAS)
     return "kaji::atomic_cas(" + element(op, 0, 3) + ", " + name(op.operand(1), op) + ", " +
            name(op.operand(2), op) + ")";
-  const std::string &kindName = op.attrAs<std::string>();
-  static const char *const kKinds[] = {"add",  "sub", "max", "min", "nanmax", "nanmin",
-                                       "exch", "and", "or",  "xor", "inc",    "dec"};
-  bool known = false;
-  for (const char *k : kKinds)
-    known |= kindName == k;
-  if (!known)
-    throw CompileError(op.location(), "unknown atomic operation '" + kindName + "'");
-  bool isFloat = ir::isFloat(kind);
-  if ((kindName == "and" || kindName == "or" || kindName == "xor") && isFloat)
-    throw CompileError(op.location(), "atomic '" + kindName + "' needs integer elements");
-  if ((kindName == "inc" || kindName == "dec") && (isFloat || ir::isSigned(kind)))
-    throw CompileError(op.location(), "atomic '" + kindName + "' needs unsigned elements");
-  return "kaji::atomic_" + kindName + "(" + element(op, 0, 2) + ", " + name(op.operand(1), op) +
-         ")";
+  return "kaji::atomic_" + op.attrAs<std::string>() + "(" + element(op, 0, 2) + ", " +
+         name(op.operand(1), op) + ")";
 }
 
 // The index the kernel wrote where `index` is the frontend's wraparound of it into dimension

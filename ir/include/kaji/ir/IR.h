@@ -131,9 +131,6 @@ std::string_view predicateName(CmpPredicate p);
 bool isTerminator(Opcode op);
 // True if removing an unused instance could change behaviour.
 bool hasSideEffects(Opcode op);
-// Whether the atomic `kind` takes float16 and bfloat16 elements (add and sub: GPUs add them
-// atomically; the other atomics act on 32- and 64-bit elements only).
-bool isHalfPrecisionAtomic(std::string_view kind);
 
 class Value {
 public:

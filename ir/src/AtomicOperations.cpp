@@ -1,0 +1,38 @@
+#include "kaji/ir/AtomicOperations.h"
+
+namespace kaji::ir {
+namespace {
+
+constexpr AtomicOperation kAtomicOperations[] = {
+#define KAJI_ATOMIC_OPERATION(name, elements, halfPrecision)                                       \
+  {#name, AtomicElements::elements, halfPrecision},
+#include "kaji/ir/AtomicOperations.def"
+#undef KAJI_ATOMIC_OPERATION
+};
+
+} // namespace
+
+bool AtomicOperation::takes(ScalarKind kind) const {
+  switch (elements) {
+  case AtomicElements::Numbers:
+    return isInteger(kind) || isFloat(kind);
+  case AtomicElements::Integers:
+    return isInteger(kind);
+  case AtomicElements::UnsignedIntegers:
+    return isInteger(kind) && !isSigned(kind);
+  case AtomicElements::Floats:
+    return isFloat(kind);
+  }
+  return false;
+}
+
+std::span<const AtomicOperation> atomicOperations() { return kAtomicOperations; }
+
+const AtomicOperation *findAtomicOperation(std::string_view name) {
+  for (const AtomicOperation &operation : kAtomicOperations)
+    if (operation.name == name)
+      return &operation;
+  return nullptr;
+}
+
+} // namespace kaji::ir
