@@ -3,6 +3,7 @@
 
 #include "kaji/frontend/Signature.h"
 #include "kaji/ir/AtomicOperations.h"
+#include "kaji/ir/OperationAttributes.h"
 #include "kaji/ir/RecordType.h"
 
 #include <charconv>
@@ -359,7 +360,7 @@ std::optional<Operand> FunctionLowerer::callGpuFunction(const std::string &name,
     }
     return Operand();
   }
-  if (name == "popc" || name == "brev" || name == "clz" || name == "ffs") {
+  if (ir::isOneOf(ir::bitFunctions(), name)) {
     expectArgs(1, "one integer");
     const Operand &x = args.front();
     if (!x.isScalar() || !ir::isInteger(x.scalarType().kind))

@@ -5,6 +5,7 @@
 #include "kaji/ir/Dominance.h"
 #include "kaji/ir/Libdevice.h"
 #include "kaji/ir/MathFunctions.h"
+#include "kaji/ir/OperationAttributes.h"
 #include "kaji/ir/RecordType.h"
 
 #include <unordered_set>
@@ -612,7 +613,7 @@ private:
       expectOperands(op, 1);
       expectAttr<std::string>(op, "a bit function name");
       const std::string &name = op.attrAs<std::string>();
-      if (name != "popc" && name != "brev" && name != "clz" && name != "ffs")
+      if (!isOneOf(bitFunctions(), name))
         fail(op, "unknown bit function '" + name + "'");
       if (!op.operand(0)->type().isInteger())
         fail(op, name + " needs an integer operand, got " + op.operand(0)->type().str());
@@ -625,7 +626,7 @@ private:
       expectOperands(op, 1);
       expectAttr<std::string>(op, "a reduction");
       const std::string &name = op.attrAs<std::string>();
-      if (name != "count" && name != "and" && name != "or")
+      if (!isOneOf(barrierReductions(), name))
         fail(op, "reduction must be count, and or or, not '" + name + "'");
       expectType(op, 0, kBool);
       if (op.resultType() != kI32)
@@ -666,7 +667,7 @@ private:
       expectResult(op, false);
       expectAttr<std::string>(op, "a scope");
       const std::string &scope = op.attrAs<std::string>();
-      if (scope != "block" && scope != "device" && scope != "system")
+      if (!isOneOf(fenceScopes(), scope))
         fail(op, "scope must be block, device or system, not '" + scope + "'");
       return;
     }
