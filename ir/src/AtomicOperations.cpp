@@ -1,5 +1,7 @@
 #include "kaji/ir/AtomicOperations.h"
 
+#include "FindByName.h"
+
 namespace kaji::ir {
 namespace {
 
@@ -29,10 +31,7 @@ bool AtomicOperation::takes(ScalarKind kind) const {
 std::span<const AtomicOperation> atomicOperations() { return kAtomicOperations; }
 
 const AtomicOperation *findAtomicOperation(std::string_view name) {
-  for (const AtomicOperation &operation : kAtomicOperations)
-    if (operation.name == name)
-      return &operation;
-  return nullptr;
+  return findByName<AtomicOperation>(kAtomicOperations, name);
 }
 
 } // namespace kaji::ir

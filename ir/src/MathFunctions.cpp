@@ -1,5 +1,7 @@
 #include "kaji/ir/MathFunctions.h"
 
+#include "FindByName.h"
+
 namespace kaji::ir {
 namespace {
 
@@ -14,10 +16,7 @@ constexpr MathFunction kMathFunctions[] = {
 std::span<const MathFunction> mathFunctions() { return kMathFunctions; }
 
 const MathFunction *findMathFunction(std::string_view name) {
-  for (const MathFunction &function : kMathFunctions)
-    if (function.name == name)
-      return &function;
-  return nullptr;
+  return findByName<MathFunction>(kMathFunctions, name);
 }
 
 } // namespace kaji::ir

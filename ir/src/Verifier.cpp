@@ -7,6 +7,7 @@
 #include "kaji/ir/MathFunctions.h"
 #include "kaji/ir/OperationAttributes.h"
 #include "kaji/ir/RecordType.h"
+#include "kaji/ir/WarpCollectives.h"
 
 #include <unordered_set>
 
@@ -520,25 +521,24 @@ private:
     expectAttr<std::string>(op, "a warp collective");
     expectResult(op, true);
     const std::string &name = op.attrAs<std::string>();
-    bool shuffle =
-        name == "shfl_idx" || name == "shfl_up" || name == "shfl_down" || name == "shfl_xor";
-    bool vote = name == "all" || name == "any" || name == "eq";
-    if (name == "activemask") {
-      expectOperands(op, 0);
-    } else if (shuffle || vote || name == "ballot" || name == "match_any") {
-      expectOperands(op, shuffle ? 3 : 2);
+    const WarpCollective *collective = findWarpCollective(name);
+    if (!collective)
+      fail(op, "unknown warp collective '" + name + "'");
+    WarpForm form = collective->form;
+    expectOperands(op, collective->operandCount());
+    if (form != WarpForm::ActiveMask) {
       expectType(op, 0, kU32);
-      if (shuffle)
+      if (form == WarpForm::Shuffle)
         expectType(op, 2, kU32);
       Type value = op.operand(1)->type();
-      if ((vote || name == "ballot") && value != kBool)
+      if ((form == WarpForm::Vote || form == WarpForm::Ballot) && value != kBool)
         fail(op, name + " takes a bool predicate, not " + value.str());
-      if ((shuffle || name == "match_any") && !isWarpValue(value))
+      if ((form == WarpForm::Shuffle || form == WarpForm::Match) && !isWarpValue(value))
         fail(op, name + " exchanges 32- and 64-bit numbers, not " + value.str());
-    } else {
-      fail(op, "unknown warp collective '" + name + "'");
     }
-    Type expected = shuffle ? op.operand(1)->type() : vote ? kI32 : kU32;
+    Type expected = form == WarpForm::Shuffle ? op.operand(1)->type()
+                    : form == WarpForm::Vote  ? kI32
+                                              : kU32;
     if (op.resultType() != expected)
       fail(op, name + " returns " + expected.str() + ", not " + op.resultType().str());
   }

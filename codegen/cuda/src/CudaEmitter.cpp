@@ -10,6 +10,7 @@
 #include "kaji/ir/PrintfFormat.h"
 #include "kaji/ir/Reachability.h"
 #include "kaji/ir/RecordType.h"
+#include "kaji/ir/WarpCollectives.h"
 
 #include "CommaSeparated.h"
 #include "CudaMath.h"
@@ -694,8 +695,8 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
     return statement(op, scope == "device" ? "__threadfence();" : "__threadfence_" + scope + "();");
   }
   case Opcode::BarrierReduce:
-    return assign(op, "__syncthreads_" + op.attrAs<std::string>() + "(" +
-                          name(op.operand(0), op) + ")");
+    return assign(op, "__syncthreads_" + op.attrAs<std::string>() + "(" + name(op.operand(0), op) +
+                          ")");
   case Opcode::WarpSync:
     return statement(op, "__syncwarp(" + name(op.operand(0), op) + ");");
   case Opcode::Warp:
@@ -985,37 +986,25 @@ std::string FunctionEmitter::math(const ir::Operation &op) {
 }
 
 std::string FunctionEmitter::warp(const ir::Operation &op) {
+  // Verified: a collective of WarpCollectives.def with the operands of its form.
   const std::string &collective = op.attrAs<std::string>();
-  auto operand = [&](unsigned i) {
-    if (i >= op.numOperands())
-      throw CompileError(op.location(), "warp collective '" + collective + "' needs " +
-                                            std::to_string(i + 1) + " operands");
-    return name(op.operand(i), op);
-  };
-  if (collective == "activemask")
+  auto operand = [&](unsigned i) { return name(op.operand(i), op); };
+  switch (ir::findWarpCollective(collective)->form) {
+  case ir::WarpForm::ActiveMask:
     return "__activemask()";
-  if (collective == "ballot")
+  case ir::WarpForm::Ballot:
     return "__ballot_sync(" + operand(0) + ", " + operand(1) + ")";
-  if (collective == "all" || collective == "any" || collective == "eq") {
-    std::string vote = collective == "eq" ? "uni" : collective;
-    return "i32(__" + vote + "_sync(" + operand(0) + ", " + operand(1) + ") != 0)";
-  }
-  if (collective == "match_any")
+  case ir::WarpForm::Vote:
+    return "i32(__" + (collective == "eq" ? std::string("uni") : collective) + "_sync(" +
+           operand(0) + ", " + operand(1) + ") != 0)";
+  case ir::WarpForm::Match:
     return "__match_any_sync(" + operand(0) + ", " + operand(1) + ")";
-  static const std::pair<const char *, const char *> kShuffles[] = {
-      {"shfl_idx", "__shfl_sync"},
-      {"shfl_up", "__shfl_up_sync"},
-      {"shfl_down", "__shfl_down_sync"},
-      {"shfl_xor", "__shfl_xor_sync"}};
-  for (auto [kaji, cuda] : kShuffles)
-    if (collective == kaji) {
-      ir::Type type = op.operand(1)->type();
-      if (!type.isScalar() || type.isBool() || ir::bitWidth(type.scalarKind()) < 32)
-        throw CompileError(op.location(),
-                           collective + " exchanges 32- and 64-bit numbers, not " + type.str());
-      return std::string(cuda) + "(" + operand(0) + ", " + operand(1) + ", " + operand(2) + ")";
-    }
-  throw CompileError(op.location(), "unknown warp collective '" + collective + "'");
+  case ir::WarpForm::Shuffle:
+    break;
+  }
+  // shfl_idx is CUDA's __shfl_sync; shfl_up, _down and _xor keep their names.
+  std::string variant = collective == "shfl_idx" ? "" : collective.substr(4);
+  return "__shfl" + variant + "_sync(" + operand(0) + ", " + operand(1) + ", " + operand(2) + ")";
 }
 
 std::string FunctionEmitter::atomic(const ir::Operation &op) {
