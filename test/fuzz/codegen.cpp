@@ -1,5 +1,6 @@
 // Fuzzes source → kaji IR → LLVM IR → PTX and host LLVM IR at -O0: the lowering of every
-// kaji operation for both targets and LLVM's NVPTX instruction selection. As in the driver,
+// kaji operation for both targets, with and without the GPU's bounds checks, and LLVM's NVPTX
+// instruction selection. As in the driver,
 // LLVM's fatal errors throw codegen::BackendError (the driver reports it as a compile error
 // at the kernel), so the expected answers to a bad input are that and a CompileError; any
 // other exception (e.g. "codegen produced invalid LLVM IR"), a crash or an abort is a finding.
@@ -35,6 +36,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   codegen::PTXOptions ptx;
   ptx.arch = text.substr(0, space);
   ptx.optLevel = 0;
+  // The GPU's bounds checks (off by default there) for half of the inputs; the host lowering
+  // checks every index, as the cpu target does.
+  ptx.boundsCheck = size % 2 == 1;
   if (!knownArch(ptx.arch))
     return 0;
   // With the architecture, as the driver lowers for the cuda target: Sema rejects builtins
