@@ -135,7 +135,6 @@ bool hasSideEffects(Opcode op);
 class Value {
 public:
   Type type() const { return type_; }
-  void setType(Type t) { type_ = t; }
   // The operation that produced this value, or null for a block argument.
   Operation *definingOp() const { return def_; }
   // For a block argument: its block and position.
