@@ -86,9 +86,12 @@ def _ptxas_sweep_enabled():
 
 
 # Every kernel alive, and (strongly, as a test's own kernels die when it returns) the ones
-# made since the last check.
+# a test of this directory made since the last check: kernels made elsewhere in the process
+# (test/python's, in a worker that runs both) are only held weakly, and die when their owner
+# lets go of them.
 _kernels = weakref.WeakSet()
 _new_kernels = []
+_in_kernel_test = False
 _sweep = None
 
 
@@ -101,7 +104,8 @@ def _record_kernels():
     def recording_init(self, *args, **kwargs):
         original(self, *args, **kwargs)
         _kernels.add(self)
-        _new_kernels.append(self)
+        if _in_kernel_test:
+            _new_kernels.append(self)
 
     Kernel.__init__ = recording_init
 
@@ -110,8 +114,10 @@ def _record_kernels():
 def ptxas_sweep(request):
     """Under KAJI_TEST_PTXAS=1: the PTX of every kernel signature the test compiled, for
     each architecture and fast math setting, assembled by ptxas (ptxas_sweep.py)."""
-    global _sweep
+    global _sweep, _in_kernel_test
+    _in_kernel_test = True
     yield
+    _in_kernel_test = False
     if not _ptxas_sweep_enabled():
         return
     if _sweep is None:
