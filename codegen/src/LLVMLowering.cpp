@@ -1094,7 +1094,7 @@ bool FunctionLowering::reportIndexError(const ir::Operation &op, llvm::Value *in
   builder_.SetInsertPoint(fail);
   target_.emitIndexError(builder_, op.location(), function_.name(), builder_.getInt64(axis), index,
                          extent, isUnsigned, moduleLowering_.exceptionNumber(op));
-  if (builder_.GetInsertBlock()->getTerminator())
+  if (target_.indexErrorEndsThread())
     return true;
   builder_.CreateBr(merge);
   failures.push_back(builder_.GetInsertBlock());
@@ -1263,19 +1263,17 @@ void FunctionLowering::reportDeferredChecks() {
     reports.push_back(llvm::BasicBlock::Create(context_, "bounds.deferred_report", &out_));
   llvm::SwitchInst *choice =
       builder_.CreateSwitch(first, reports.back(), unsigned(checks.size() - 1));
+  std::vector<llvm::BasicBlock *> goneOn; // the reports the thread goes on from
+  bool endsThread = false;
   for (size_t i = 0; i < checks.size(); ++i) {
     const DeferredCheck &check = checks[i];
     if (i + 1 < checks.size())
       choice->addCase(builder_.getInt32(uint32_t(i)), reports[i]);
-    builder_.SetInsertPoint(reports[i]);
-    target_.emitIndexError(builder_, check.op->location(), function_.name(),
-                           builder_.getInt64(check.axis), check.index, check.extent,
-                           check.isUnsigned, moduleLowering_.exceptionNumber(*check.op));
-    if (!target_.indexErrorEndsThread())
-      builder_.CreateBr(after);
+    endsThread = reportIndexError(*check.op, check.index, check.isUnsigned, check.extent,
+                                  check.axis, after, goneOn, reports[i]);
   }
   builder_.SetInsertPoint(after);
-  if (!target_.indexErrorEndsThread())
+  if (!endsThread)
     return;
   // Past the report the checks held, as checks that end the thread do.
   for (const DeferredCheck &check : checks) {

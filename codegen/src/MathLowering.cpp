@@ -90,14 +90,11 @@ llvm::Value *emitBitFunction(llvm::IRBuilderBase &builder, std::string_view name
                               "ffs");
 }
 
-bool isMathPredicate(std::string_view name) {
-  return name == "isnan" || name == "isinf" || name == "isfinite";
-}
-
 llvm::Value *emitMath(llvm::IRBuilderBase &builder, const Target &target, std::string_view name,
                       llvm::ArrayRef<llvm::Value *> args) {
-  assert(ir::findMathFunction(name) && "math of unverified IR");
-  if (isMathPredicate(name))
+  const ir::MathFunction *function = ir::findMathFunction(name);
+  assert(function && "math of unverified IR");
+  if (function->result == ir::MathResult::Bool)
     return emitPredicate(builder, name, args.front());
 
   llvm::Type *type = args.front()->getType();

@@ -12,9 +12,6 @@
 
 namespace kaji::codegen {
 
-// True for the predicates (isnan, isinf, isfinite) whose result is a bool (i1).
-bool isMathPredicate(std::string_view name);
-
 // The math function `name` (MathFunctions.def) applied to `args`, which all have one
 // floating-point type; the result has that type too (i1 for predicates). half and bfloat
 // compute in float.
