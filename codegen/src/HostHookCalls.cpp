@@ -15,14 +15,14 @@
 namespace kaji::codegen {
 namespace {
 
-using runtime::HostRuntimeHooks;
+using abi::HostRuntimeHooks;
 
 static_assert(offsetof(HostRuntimeHooks, interruptRequested) == 0 &&
                   sizeof(HostRuntimeHooks::interruptRequested) == 4 &&
                   offsetof(HostRuntimeHooks, interrupted) == 8 &&
                   offsetof(HostRuntimeHooks, stackOverflow) == 16,
               "HostRuntimeHooks no longer matches what the hook calls load");
-static_assert((runtime::kRecursionStackBytes & (runtime::kRecursionStackBytes - 1)) == 0,
+static_assert((abi::kRecursionStackBytes & (abi::kRecursionStackBytes - 1)) == 0,
               "recursion stacks are aligned to their size, a power of two");
 
 // Functions that may call themselves. The call graph's root calls the functions visible
@@ -66,12 +66,12 @@ public:
                                                        {builder.getPtrTy()}, {builder.getInt32(0)}),
                                builder.getInt64Ty());
     llvm::Value *left =
-        builder.CreateAnd(frame, builder.getInt64(runtime::kRecursionStackBytes - 1), "stack.left");
+        builder.CreateAnd(frame, builder.getInt64(abi::kRecursionStackBytes - 1), "stack.left");
     llvm::Function &function = *before->getFunction();
     llvm::Value *name = builder.CreateGlobalString(function.getName(), "kaji.function_name");
-    callIfUnlikely(
-        before, builder.CreateICmpULT(left, builder.getInt64(runtime::kRecursionStackReserveBytes)),
-        "stack.overflow", offsetof(HostRuntimeHooks, stackOverflow), {name});
+    callIfUnlikely(before,
+                   builder.CreateICmpULT(left, builder.getInt64(abi::kRecursionStackReserveBytes)),
+                   "stack.overflow", offsetof(HostRuntimeHooks, stackOverflow), {name});
   }
 
 private:

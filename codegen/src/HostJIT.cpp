@@ -241,7 +241,7 @@ HostJIT::LoadedCode HostJIT::load(std::unique_ptr<llvm::Module> module,
   LoadedCode loaded;
   loaded.owner = std::move(owner);
   auto address = orThrow(jit.lookup(library, symbol), "cannot compile a host kernel");
-  loaded.entry = address.toPtr<runtime::HostKernelEntry>();
+  loaded.entry = address.toPtr<abi::HostKernelEntry>();
   std::lock_guard<std::mutex> guard(state_->frameBytesLock);
   auto frames = state_->frameBytes.find(objectName);
   if (frames == state_->frameBytes.end())

@@ -2,7 +2,7 @@
 // for this CPU.
 #pragma once
 
-#include "kaji/runtime/HostKernelABI.h"
+#include "kaji/abi/HostKernelABI.h"
 
 #include <memory>
 #include <mutex>
@@ -32,7 +32,7 @@ public:
   std::pair<llvm::TargetMachine *, std::unique_lock<std::mutex>> targetMachine(unsigned optLevel);
 
   struct LoadedCode {
-    runtime::HostKernelEntry entry = nullptr;
+    abi::HostKernelEntry entry = nullptr;
     // Keeps the machine code loaded while it lives.
     std::shared_ptr<const void> owner;
     // The stack frames of every function in the module added up, as LLVM's code generator

@@ -5,7 +5,7 @@
 
 #include "kaji/ir/ExceptionTable.h"
 
-#include "kaji/runtime/HostKernelABI.h"
+#include "kaji/abi/HostKernelABI.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -19,7 +19,7 @@
 namespace kaji::codegen {
 namespace {
 
-using runtime::HostLaunchContext;
+using abi::HostLaunchContext;
 
 // Field numbers of HostLaunchContext in its LLVM type, checked against the C++ layout.
 enum ContextField : unsigned {
@@ -96,7 +96,7 @@ constexpr const char *kRsqrtPrefix = "kaji.host.rsqrt";
 // value finishSharedLayout sets once every static shared array has its place.
 constexpr const char *kDynamicSharedOffset = "kaji.dynamic_shared_offset";
 
-static_assert(runtime::kSharedMemoryAlignment == uint64_t(ir::kMaxArrayAlignment),
+static_assert(abi::kSharedMemoryAlignment == uint64_t(ir::kMaxArrayAlignment),
               "the executor's shared memory must be aligned as much as an array may ask");
 
 } // namespace
@@ -128,9 +128,9 @@ void HostTarget::emitGridSync(llvm::IRBuilderBase &builder) const {
 
 llvm::Value *HostTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
                                            llvm::Value *predicate) const {
-  runtime::BlockReduceOp op = name == "count" ? runtime::BlockReduceOp::Count
-                              : name == "and" ? runtime::BlockReduceOp::And
-                                              : runtime::BlockReduceOp::Or;
+  abi::BlockReduceOp op = name == "count" ? abi::BlockReduceOp::Count
+                          : name == "and" ? abi::BlockReduceOp::And
+                                          : abi::BlockReduceOp::Or;
   return callExecutor(
       builder, kBlockReduce, "block_reduce", builder.getInt32Ty(),
       {builder.getInt32(uint32_t(op)), builder.CreateZExt(predicate, builder.getInt32Ty())});
@@ -163,7 +163,7 @@ llvm::Value *HostTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const 
                                             llvm::Value *mask, llvm::Value *value,
                                             llvm::Value *operand, llvm::Type *resultType,
                                             const ir::Location &site) const {
-  using runtime::WarpOp;
+  using abi::WarpOp;
   static const std::map<std::string, WarpOp> ops = {{"shfl_idx", WarpOp::ShuffleIndex},
                                                     {"shfl_up", WarpOp::ShuffleUp},
                                                     {"shfl_down", WarpOp::ShuffleDown},
@@ -185,7 +185,7 @@ llvm::Value *HostTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const 
   // activemask's operand is its call site (HostKernelABI.h), which also keeps LLVM from
   // merging the calls of two branches into one.
   if (op == WarpOp::ActiveMask)
-    operand = builder.getInt32(runtime::activeMaskSite(site.line, site.col));
+    operand = builder.getInt32(abi::activeMaskSite(site.line, site.col));
   llvm::Value *result =
       callExecutor(builder, kWarpCollective, "warp_collective", i64,
                    {builder.getInt32(uint32_t(op)), mask ? mask : builder.getInt32(0), bits,

@@ -5,7 +5,7 @@
 //     ptr context }
 // passed by value, so that after inlining into the entry's thread loop `tid.x` is the loop's
 // induction variable and LLVM can vectorise over threads. `context` is the
-// runtime::HostLaunchContext, read for the barrier and index-error callbacks.
+// abi::HostLaunchContext, read for the barrier and index-error callbacks.
 #pragma once
 
 #include "Target.h"
@@ -84,7 +84,7 @@ private:
   mutable uint64_t dynamicAlignment_ = 0;
 };
 
-// Adds `void @<kernel.name>.host_entry(ptr params, ptr context)` (runtime::HostKernelEntry)
+// Adds `void @<kernel.name>.host_entry(ptr params, ptr context)` (abi::HostKernelEntry)
 // calling the lowered `kernel`: once per thread of the block in a z/y/x loop when
 // `loopOverThreads`, else once for the thread context->threadIdx names. Returns its name.
 std::string buildHostEntry(llvm::Function &kernel, bool loopOverThreads);

@@ -1,5 +1,6 @@
 #include "Libdevice.h"
 
+#include "kaji/abi/CudaToolkit.h"
 #include "kaji/codegen/Codegen.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -19,12 +20,12 @@
 namespace kaji::codegen {
 namespace {
 
+constexpr const char *kLibdevicePath = "nvvm/libdevice/libdevice.10.bc";
+
 std::vector<std::string> libdeviceCandidates() {
   std::vector<std::string> candidates;
-  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *root = std::getenv(variable); root && *root)
-      candidates.push_back(std::string(root) + "/nvvm/libdevice/libdevice.10.bc");
-  candidates.push_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  for (const std::filesystem::path &path : abi::inCudaToolkit(kLibdevicePath))
+    candidates.push_back(path.string());
   return candidates;
 }
 

@@ -1,6 +1,7 @@
 #include "kaji/driver/PtxAssembler.h"
 
 #include "ToolkitProcess.h"
+#include "kaji/abi/CudaToolkit.h"
 
 #include <algorithm>
 #include <regex>
@@ -15,8 +16,8 @@ std::filesystem::path requirePtxas(const char *purpose) {
   std::optional<std::filesystem::path> ptxas = findPtxas();
   if (!ptxas)
     throw std::runtime_error(std::string(purpose) +
-                             " needs the CUDA toolkit's ptxas, found neither in "
-                             "$CUDA_HOME/bin, /usr/local/cuda/bin nor $PATH");
+                             " needs the CUDA toolkit's ptxas, found neither in " +
+                             abi::cudaToolkitSearchText("bin") + " nor $PATH");
   return *ptxas;
 }
 

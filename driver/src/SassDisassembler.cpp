@@ -1,6 +1,7 @@
 #include "kaji/driver/SassDisassembler.h"
 
 #include "ToolkitProcess.h"
+#include "kaji/abi/CudaToolkit.h"
 
 #include <stdexcept>
 #include <vector>
@@ -15,7 +16,8 @@ std::string disassembleSass(std::string_view cubin) {
     argv = {cuobjdump->string(), "--dump-sass"};
   else
     throw std::runtime_error("SASS needs the CUDA toolkit's nvdisasm or cuobjdump, found in "
-                             "neither $CUDA_HOME/bin, /usr/local/cuda/bin nor $PATH");
+                             "neither " +
+                             abi::cudaToolkitSearchText("bin") + " nor $PATH");
   TemporaryFile input(".cubin"), log(".log");
   writeFile(input.path(), cubin);
   argv.push_back(input.path().string());

@@ -1,5 +1,7 @@
 #include "ToolkitProcess.h"
 
+#include "kaji/abi/CudaToolkit.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -24,10 +26,8 @@ bool isExecutable(const std::filesystem::path &path) {
 } // namespace
 
 std::optional<std::filesystem::path> findToolkitProgram(const std::string &name) {
-  std::vector<std::filesystem::path> candidates;
-  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
-    candidates.push_back(std::filesystem::path(home) / "bin" / name);
-  candidates.push_back(std::filesystem::path("/usr/local/cuda/bin") / name);
+  std::vector<std::filesystem::path> candidates =
+      abi::inCudaToolkit(std::filesystem::path("bin") / name);
   if (const char *path = std::getenv("PATH")) {
     std::istringstream directories(path);
     for (std::string directory; std::getline(directories, directory, ':');)

@@ -9,7 +9,7 @@
 
 namespace kaji::driver {
 
-// `name` from $CUDA_HOME/bin, /usr/local/cuda/bin or $PATH; nothing when there is none.
+// `name` from the toolkit's bin/ (abi::inCudaToolkit) or $PATH; nothing when there is none.
 std::optional<std::filesystem::path> findToolkitProgram(const std::string &name);
 
 // A file in the temporary directory that only this object uses; removed with the object.

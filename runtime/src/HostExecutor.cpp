@@ -77,7 +77,7 @@ LaunchInterrupted::LaunchInterrupted()
 
 namespace {
 // Kernels reach these through their address; interruptRequested is also polled between blocks.
-HostRuntimeHooks runtimeHooks;
+abi::HostRuntimeHooks runtimeHooks;
 } // namespace
 
 void HostExecutor::requestInterrupt() {
@@ -102,7 +102,7 @@ KernelIndexError::KernelIndexError(const std::string &site, int64_t axis, int64_
 
 // One launch, as every worker sees it.
 struct LaunchState {
-  HostKernelEntry entry = nullptr;
+  abi::HostKernelEntry entry = nullptr;
   HostThreads threads = HostThreads::LoopInEntry;
   Dim3 grid;
   Dim3 block;
@@ -157,7 +157,7 @@ struct HostExecutor::Worker {
   std::unique_ptr<void, FreeDeleter> shared;
   uint64_t sharedCapacity = 0;
   LaunchState *launch = nullptr;
-  HostLaunchContext context{};
+  abi::HostLaunchContext context{};
   // The fiber barrier epoch of the block's last grid sync (FiberGroup::barrierEpoch).
   uint64_t gridEpoch = ~uint64_t(0);
   // Where escape() goes from kernel code that runs on this thread's own stack.
@@ -165,7 +165,7 @@ struct HostExecutor::Worker {
   uint64_t cooperativeBlock = 0;
 
   void *sharedMemory(uint64_t bytes) {
-    constexpr uint64_t kAlignment = kSharedMemoryAlignment;
+    constexpr uint64_t kAlignment = abi::kSharedMemoryAlignment;
     bytes = std::max<uint64_t>((bytes + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
     if (bytes > sharedCapacity) {
       shared.reset(std::aligned_alloc(kAlignment, bytes));
@@ -226,7 +226,7 @@ struct HostExecutor::Worker {
     std::exception_ptr failure = std::make_exception_ptr(
         KernelException(std::string("in function '") + function + "'",
                         "RecursionError: the recursion went deeper than the " +
-                            std::to_string(kRecursionStackBytes >> 20) +
+                            std::to_string(abi::kRecursionStackBytes >> 20) +
                             " MiB of stack a thread has on the cpu target"));
     running().escape(std::move(failure));
   }
@@ -267,25 +267,25 @@ struct HostExecutor::Worker {
   static uint64_t warpCollective(void *executor, uint32_t op, uint32_t mask, uint64_t value,
                                  uint32_t operand) {
     auto &worker = *static_cast<Worker *>(executor);
-    if (op > uint32_t(WarpOp::ActiveMask)) {
+    if (op > uint32_t(abi::WarpOp::ActiveMask)) {
       worker.unknownOperation("warpCollective", op);
       return value;
     }
-    return worker.exchange.collective(WarpOp(op), mask, value, operand);
+    return worker.exchange.collective(abi::WarpOp(op), mask, value, operand);
   }
 
   static uint32_t blockReduce(void *executor, uint32_t op, uint32_t predicate) {
     auto &worker = *static_cast<Worker *>(executor);
-    if (op > uint32_t(BlockReduceOp::Or)) {
+    if (op > uint32_t(abi::BlockReduceOp::Or)) {
       worker.unknownOperation("blockReduce", op);
       return predicate;
     }
-    return worker.exchange.blockReduce(BlockReduceOp(op), predicate);
+    return worker.exchange.blockReduce(abi::BlockReduceOp(op), predicate);
   }
 
   static void runThread(void *executor, unsigned index) {
     auto &worker = *static_cast<Worker *>(executor);
-    HostLaunchContext context = worker.context;
+    abi::HostLaunchContext context = worker.context;
     unflatten(index, worker.launch->block, context.threadIdx);
     worker.launch->entry(worker.launch->params, &context);
   }
@@ -368,7 +368,7 @@ HostExecutor &HostExecutor::shared() {
 
 unsigned HostExecutor::workerCount() const { return unsigned(workers_.size()); }
 
-void HostExecutor::launch(HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
+void HostExecutor::launch(abi::HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
                           uint64_t sharedBytes, void *const *params, uint64_t frameBytes,
                           bool recursive) {
   if (!entry)
@@ -422,7 +422,7 @@ void HostExecutor::launchBlocks(LaunchState &state, uint64_t sharedBytes) {
 
 void HostExecutor::prepare(Worker &worker, LaunchState &state, uint64_t sharedBytes) {
   worker.launch = &state;
-  worker.context = HostLaunchContext{};
+  worker.context = abi::HostLaunchContext{};
   worker.context.blockDim[0] = state.block.x;
   worker.context.blockDim[1] = state.block.y;
   worker.context.blockDim[2] = state.block.z;
@@ -443,7 +443,7 @@ void HostExecutor::prepare(Worker &worker, LaunchState &state, uint64_t sharedBy
   if (state.threads != HostThreads::LoopInEntry)
     worker.exchange.reserve(state.block.x * state.block.y * state.block.z);
   if (state.recursive)
-    worker.fibers.useAlignedStacks(kRecursionStackBytes);
+    worker.fibers.useAlignedStacks(abi::kRecursionStackBytes);
   else if (state.threads != HostThreads::LoopInEntry)
     worker.fibers.growStacks(kFiberReserveBytes + state.frameBytes);
 }

@@ -1,6 +1,6 @@
 #include "kaji/runtime/NvJitLink.h"
 
-#include "kaji/runtime/ToolkitLibrary.h"
+#include "kaji/abi/ToolkitLibrary.h"
 
 #include <algorithm>
 #include <array>
@@ -83,25 +83,25 @@ struct LoadedNvJitLink {
 };
 
 LoadedNvJitLink load(const std::vector<std::string> &extraDirectories) {
-  ToolkitLibrarySearch search{"libnvJitLink.so",
-                              "KAJI_NVJITLINK",
-                              extraDirectories,
-                              {"libnvJitLink.so.13", "libnvJitLink.so.12", "libnvJitLink.so"},
-                              "an nvJitLink entry point kaji needs (CUDA 12.0 or newer)"};
+  abi::ToolkitLibrarySearch search{"libnvJitLink.so",
+                                   "KAJI_NVJITLINK",
+                                   extraDirectories,
+                                   {"libnvJitLink.so.13", "libnvJitLink.so.12", "libnvJitLink.so"},
+                                   "an nvJitLink entry point kaji needs (CUDA 12.0 or newer)"};
   LoadedNvJitLink loaded;
   NvJitLinkApi &api = loaded.api;
   auto bindAll = [&api](void *library) {
-    return bindEntryPoint(library, api.create, "nvJitLinkCreate") &&
-           bindEntryPoint(library, api.destroy, "nvJitLinkDestroy") &&
-           bindEntryPoint(library, api.addData, "nvJitLinkAddData") &&
-           bindEntryPoint(library, api.complete, "nvJitLinkComplete") &&
-           bindEntryPoint(library, api.getLinkedCubinSize, "nvJitLinkGetLinkedCubinSize") &&
-           bindEntryPoint(library, api.getLinkedCubin, "nvJitLinkGetLinkedCubin") &&
-           bindEntryPoint(library, api.getErrorLogSize, "nvJitLinkGetErrorLogSize") &&
-           bindEntryPoint(library, api.getErrorLog, "nvJitLinkGetErrorLog") &&
-           bindEntryPoint(library, api.version, "nvJitLinkVersion");
+    return abi::bindEntryPoint(library, api.create, "nvJitLinkCreate") &&
+           abi::bindEntryPoint(library, api.destroy, "nvJitLinkDestroy") &&
+           abi::bindEntryPoint(library, api.addData, "nvJitLinkAddData") &&
+           abi::bindEntryPoint(library, api.complete, "nvJitLinkComplete") &&
+           abi::bindEntryPoint(library, api.getLinkedCubinSize, "nvJitLinkGetLinkedCubinSize") &&
+           abi::bindEntryPoint(library, api.getLinkedCubin, "nvJitLinkGetLinkedCubin") &&
+           abi::bindEntryPoint(library, api.getErrorLogSize, "nvJitLinkGetErrorLogSize") &&
+           abi::bindEntryPoint(library, api.getErrorLog, "nvJitLinkGetErrorLog") &&
+           abi::bindEntryPoint(library, api.version, "nvJitLinkVersion");
   };
-  loaded.info.path = openToolkitLibrary(search, bindAll, [](const std::string &where) {
+  loaded.info.path = abi::openToolkitLibrary(search, bindAll, [](const std::string &where) {
                        throw NvJitLinkUnavailable(
                            "no nvJitLink (libnvJitLink.so from the CUDA toolkit 12.0 or newer, "
                            "or the nvidia-nvjitlink wheel) was found; " +
@@ -111,8 +111,8 @@ LoadedNvJitLink load(const std::vector<std::string> &extraDirectories) {
   return loaded;
 }
 
-LazyToolkitLibrary<LoadedNvJitLink> &nvJitLinkLibrary() {
-  static LazyToolkitLibrary<LoadedNvJitLink> library(load);
+abi::LazyToolkitLibrary<LoadedNvJitLink> &nvJitLinkLibrary() {
+  static abi::LazyToolkitLibrary<LoadedNvJitLink> library(load);
   return library;
 }
 

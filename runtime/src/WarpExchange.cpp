@@ -19,8 +19,8 @@ template <typename Test> uint32_t lanesWhere(const uint64_t *slots, uint32_t lan
 }
 
 // `slots` are the warp's, `lanes` those taking part (the caller's `lane` among them).
-uint64_t combine(WarpOp op, const uint64_t *slots, uint32_t lanes, unsigned lane, uint64_t value,
-                 uint32_t operand) {
+uint64_t combine(abi::WarpOp op, const uint64_t *slots, uint32_t lanes, unsigned lane,
+                 uint64_t value, uint32_t operand) {
   // Source lanes out of the warp (wrapped around below zero) or not taking part give the
   // caller its own value.
   auto from = [&](uint64_t source) {
@@ -29,35 +29,35 @@ uint64_t combine(WarpOp op, const uint64_t *slots, uint32_t lanes, unsigned lane
   auto nonzero = [](uint64_t slot) { return slot != 0; };
   auto same = [value](uint64_t slot) { return slot == value; };
   switch (op) {
-  case WarpOp::ShuffleIndex:
+  case abi::WarpOp::ShuffleIndex:
     return from(operand % kWarpSize);
-  case WarpOp::ShuffleUp:
+  case abi::WarpOp::ShuffleUp:
     return from(uint64_t(lane) - operand);
-  case WarpOp::ShuffleDown:
+  case abi::WarpOp::ShuffleDown:
     return from(uint64_t(lane) + operand);
-  case WarpOp::ShuffleXor:
+  case abi::WarpOp::ShuffleXor:
     return from(lane ^ (operand % kWarpSize));
-  case WarpOp::Ballot:
+  case abi::WarpOp::Ballot:
     return lanesWhere(slots, lanes, nonzero);
-  case WarpOp::All:
+  case abi::WarpOp::All:
     return lanesWhere(slots, lanes, nonzero) == lanes;
-  case WarpOp::Any:
+  case abi::WarpOp::Any:
     return lanesWhere(slots, lanes, nonzero) != 0;
-  case WarpOp::Equal:
+  case abi::WarpOp::Equal:
     return lanesWhere(slots, lanes, same) == lanes;
-  case WarpOp::MatchAny:
+  case abi::WarpOp::MatchAny:
     return lanesWhere(slots, lanes, same);
-  case WarpOp::ActiveMask: // answered without an exchange
+  case abi::WarpOp::ActiveMask: // answered without an exchange
     break;
   }
-  // The executor passes only WarpOp's values.
+  // The executor passes only abi::WarpOp's values.
   __builtin_unreachable();
 }
 
 } // namespace
 
-uint64_t WarpExchange::collective(WarpOp op, uint32_t mask, uint64_t value, uint32_t operand) {
-  if (op == WarpOp::ActiveMask)
+uint64_t WarpExchange::collective(abi::WarpOp op, uint32_t mask, uint64_t value, uint32_t operand) {
+  if (op == abi::WarpOp::ActiveMask)
     return fibers_.activeLanes(operand);
   unsigned self = fibers_.current();
   unsigned lane = self % kWarpSize;
@@ -74,7 +74,7 @@ uint64_t WarpExchange::collective(WarpOp op, uint32_t mask, uint64_t value, uint
 
 // A barrier() with a tally on the side, not slots: one count per thread, where combining the
 // slots would cost every thread a pass over the block.
-uint32_t WarpExchange::blockReduce(BlockReduceOp op, uint32_t predicate) {
+uint32_t WarpExchange::blockReduce(abi::BlockReduceOp op, uint32_t predicate) {
   uint64_t epoch = fibers_.barrierEpoch();
   Tally &tally = tallies_[epoch % 2];
   if (tally.epoch != epoch)
@@ -85,14 +85,14 @@ uint32_t WarpExchange::blockReduce(BlockReduceOp op, uint32_t predicate) {
   // The tally of epoch + 2, the next to use this one's storage, starts after the next
   // barrier(), which waits for this thread.
   switch (op) {
-  case BlockReduceOp::Count:
+  case abi::BlockReduceOp::Count:
     return tally.ones;
-  case BlockReduceOp::And:
+  case abi::BlockReduceOp::And:
     return tally.ones == tally.threads;
-  case BlockReduceOp::Or:
+  case abi::BlockReduceOp::Or:
     return tally.ones != 0;
   }
-  // The executor passes only BlockReduceOp's values.
+  // The executor passes only abi::BlockReduceOp's values.
   __builtin_unreachable();
 }
 

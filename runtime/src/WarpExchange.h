@@ -3,7 +3,7 @@
 
 #include "Fiber.h"
 
-#include "kaji/runtime/HostKernelABI.h"
+#include "kaji/abi/HostKernelABI.h"
 
 #include <cstdint>
 #include <vector>
@@ -17,9 +17,9 @@ public:
   // Before running blocks of `threads` threads.
   void reserve(unsigned threads) { slots_.resize(threads); }
 
-  // From inside a fiber of the group only. `op` must be a WarpOp / BlockReduceOp.
-  uint64_t collective(WarpOp op, uint32_t mask, uint64_t value, uint32_t operand);
-  uint32_t blockReduce(BlockReduceOp op, uint32_t predicate);
+  // From inside a fiber of the group only. `op` must be a abi::WarpOp / abi::BlockReduceOp.
+  uint64_t collective(abi::WarpOp op, uint32_t mask, uint64_t value, uint32_t operand);
+  uint32_t blockReduce(abi::BlockReduceOp op, uint32_t predicate);
 
 private:
   // The predicates of the threads that arrived at the block barrier of one epoch.

@@ -4,7 +4,7 @@
 
 #include "kaji/codegen/PtxasMiscompiledOps.h"
 
-#include "kaji/runtime/ToolkitLibrary.h"
+#include "kaji/abi/ToolkitLibrary.h"
 
 #include <algorithm>
 #include <chrono>
@@ -42,15 +42,15 @@ struct LoadedNvrtc {
 };
 
 LoadedNvrtc load(const std::vector<std::string> &extraDirectories) {
-  runtime::ToolkitLibrarySearch search{"libnvrtc.so",
-                                       "KAJI_NVRTC",
-                                       extraDirectories,
-                                       {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"},
-                                       "an NVRTC entry point kaji needs (CUDA 11.1 or newer)"};
+  abi::ToolkitLibrarySearch search{"libnvrtc.so",
+                                   "KAJI_NVRTC",
+                                   extraDirectories,
+                                   {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"},
+                                   "an NVRTC entry point kaji needs (CUDA 11.1 or newer)"};
   LoadedNvrtc loaded;
   NvrtcApi &api = loaded.api;
   auto bindAll = [&api](void *library) {
-    using runtime::bindEntryPoint;
+    using abi::bindEntryPoint;
     // Only NVRTC 12.0 on makes LTO-IR; older ones still compile to PTX.
     bindEntryPoint(library, api.getLTOIRSize, "nvrtcGetLTOIRSize");
     bindEntryPoint(library, api.getLTOIR, "nvrtcGetLTOIR");
@@ -64,7 +64,7 @@ LoadedNvrtc load(const std::vector<std::string> &extraDirectories) {
            bindEntryPoint(library, api.getPTXSize, "nvrtcGetPTXSize") &&
            bindEntryPoint(library, api.getPTX, "nvrtcGetPTX");
   };
-  loaded.info.path = runtime::openToolkitLibrary(search, bindAll, [](const std::string &where) {
+  loaded.info.path = abi::openToolkitLibrary(search, bindAll, [](const std::string &where) {
                        throw NvrtcUnavailable(
                            "the nvrtc backend needs NVRTC (libnvrtc.so from the CUDA "
                            "toolkit, or the nvidia-cuda-nvrtc wheel) and none was found; " +
@@ -74,8 +74,8 @@ LoadedNvrtc load(const std::vector<std::string> &extraDirectories) {
   return loaded;
 }
 
-runtime::LazyToolkitLibrary<LoadedNvrtc> &nvrtcLibrary() {
-  static runtime::LazyToolkitLibrary<LoadedNvrtc> library(load);
+abi::LazyToolkitLibrary<LoadedNvrtc> &nvrtcLibrary() {
+  static abi::LazyToolkitLibrary<LoadedNvrtc> library(load);
   return library;
 }
 

@@ -20,11 +20,11 @@ namespace {
 
 constexpr unsigned kWarpSize = 32;
 
-uint32_t linearThread(const HostLaunchContext &c) {
+uint32_t linearThread(const kaji::abi::HostLaunchContext &c) {
   return (c.threadIdx[2] * c.blockDim[1] + c.threadIdx[1]) * c.blockDim[0] + c.threadIdx[0];
 }
 
-uint32_t threadsPerBlock(const HostLaunchContext &c) {
+uint32_t threadsPerBlock(const kaji::abi::HostLaunchContext &c) {
   return c.blockDim[0] * c.blockDim[1] * c.blockDim[2];
 }
 
@@ -32,14 +32,14 @@ template <typename T> T *param(void *const *params, int i) {
   return *static_cast<T *const *>(params[i]);
 }
 
-void launchFibers(HostExecutor &executor, HostKernelEntry entry, Dim3 grid, Dim3 block,
+void launchFibers(HostExecutor &executor, kaji::abi::HostKernelEntry entry, Dim3 grid, Dim3 block,
                   std::vector<void *> params) {
   executor.launch(entry, HostThreads::Fibers, grid, block, 0, params.data());
 }
 
 // Thread t passes t % 5 barriers, counting itself in arrivals[k] before barrier k and noting
 // what it reads there after it: every thread that has not returned must have arrived first.
-void countingBarrier(void *const *params, const HostLaunchContext *c) {
+void countingBarrier(void *const *params, const kaji::abi::HostLaunchContext *c) {
   auto *arrivals = param<int>(params, 0) + c->blockIdx[0] * 8;
   auto *seen = param<int>(params, 1) + c->blockIdx[0] * threadsPerBlock(*c) * 8;
   uint32_t t = linearThread(*c);
@@ -71,7 +71,7 @@ TEST(Fibers, BarrierCountsOnlyThreadsThatHaveNotReturned) {
 
 // Lanes below 16 sync among themselves, then everybody meets at syncthreads: a warp barrier
 // that waited for the whole warp would deadlock.
-void halfWarpThenBlock(void *const *params, const HostLaunchContext *c) {
+void halfWarpThenBlock(void *const *params, const kaji::abi::HostLaunchContext *c) {
   auto *counts = param<int>(params, 0);
   auto *seen = param<int>(params, 1);
   uint32_t t = linearThread(*c);
@@ -104,7 +104,7 @@ TEST(Fibers, WarpBarrierWaitsForTheLanesOfItsMaskOnly) {
 // Every lane of a 40-thread block counts itself, syncs the full mask, and reads its warp's
 // count: lanes 40..63 do not exist and are not waited for. Thread 39 returns instead, after
 // 32..38 arrived: its leaving releases them.
-void fullMaskInPartialWarp(void *const *params, const HostLaunchContext *c) {
+void fullMaskInPartialWarp(void *const *params, const kaji::abi::HostLaunchContext *c) {
   auto *counts = param<int>(params, 0);
   auto *seen = param<int>(params, 1);
   uint32_t t = linearThread(*c);
@@ -126,7 +126,7 @@ TEST(Fibers, WarpBarrierIgnoresLanesPastTheBlockAndReturnedLanes) {
 
 // One warp collective per launch: the case, each thread's value and the results.
 struct Collective {
-  WarpOp op;
+  kaji::abi::WarpOp op;
   uint32_t operand;
   bool wide;      // shuffles: 64-bit values, else a float's bits zero-extended
   bool uniform;   // ballot, all, any, equal: every value nonzero, or all the same
@@ -135,14 +135,14 @@ struct Collective {
 
 uint64_t valueOf(const Collective &k, uint32_t t) {
   switch (k.op) {
-  case WarpOp::Ballot:
-  case WarpOp::All:
-  case WarpOp::Any:
+  case kaji::abi::WarpOp::Ballot:
+  case kaji::abi::WarpOp::All:
+  case kaji::abi::WarpOp::Any:
     return k.uniform ? uint64_t(t) + 1 : t % 3 == 0;
-  case WarpOp::Equal:
+  case kaji::abi::WarpOp::Equal:
     // Not uniform: the same in each group of 8 lanes, so the partial warp's 8 lanes agree.
     return k.uniform ? 0x3f800000u : t / 8;
-  case WarpOp::MatchAny:
+  case kaji::abi::WarpOp::MatchAny:
     return uint64_t(t % 4) << 40;
   default:
     return k.wide ? (uint64_t(t) << 36) | (0xabcu + t) : std::bit_cast<uint32_t>(-1.5f * t);
@@ -155,7 +155,7 @@ uint32_t maskOf(const Collective &k, uint32_t lane) {
   return lane < 16 ? 0x0000ffffu : 0xffff0000u;
 }
 
-void warpCollective(void *const *params, const HostLaunchContext *c) {
+void warpCollective(void *const *params, const kaji::abi::HostLaunchContext *c) {
   const auto &k = *param<const Collective>(params, 0);
   auto *out = param<uint64_t>(params, 1);
   uint32_t t = linearThread(*c);
@@ -181,25 +181,25 @@ uint64_t expected(const Collective &k, uint32_t t, uint32_t threads) {
       same |= uint32_t(valueOf(k, base + l) == own) << l;
     }
   switch (k.op) {
-  case WarpOp::ShuffleIndex:
+  case kaji::abi::WarpOp::ShuffleIndex:
     return at(k.operand % 32);
-  case WarpOp::ShuffleUp:
+  case kaji::abi::WarpOp::ShuffleUp:
     return at(int64_t(lane) - k.operand);
-  case WarpOp::ShuffleDown:
+  case kaji::abi::WarpOp::ShuffleDown:
     return at(int64_t(lane) + k.operand);
-  case WarpOp::ShuffleXor:
+  case kaji::abi::WarpOp::ShuffleXor:
     return at(lane ^ (k.operand % 32));
-  case WarpOp::Ballot:
+  case kaji::abi::WarpOp::Ballot:
     return nonzero;
-  case WarpOp::All:
+  case kaji::abi::WarpOp::All:
     return nonzero == lanes;
-  case WarpOp::Any:
+  case kaji::abi::WarpOp::Any:
     return nonzero != 0;
-  case WarpOp::Equal:
+  case kaji::abi::WarpOp::Equal:
     return same == lanes;
-  case WarpOp::MatchAny:
+  case kaji::abi::WarpOp::MatchAny:
     return same;
-  case WarpOp::ActiveMask:
+  case kaji::abi::WarpOp::ActiveMask:
     return present;
   }
   return 0;
@@ -217,15 +217,16 @@ TEST(Fibers, EveryWarpCollectiveInAPartialLastWarp) {
   std::vector<Collective> cases;
   for (bool split : {false, true}) {
     for (bool wide : {false, true})
-      for (WarpOp op :
-           {WarpOp::ShuffleIndex, WarpOp::ShuffleUp, WarpOp::ShuffleDown, WarpOp::ShuffleXor})
+      for (kaji::abi::WarpOp op : {kaji::abi::WarpOp::ShuffleIndex, kaji::abi::WarpOp::ShuffleUp,
+                                   kaji::abi::WarpOp::ShuffleDown, kaji::abi::WarpOp::ShuffleXor})
         for (uint32_t operand : {0u, 1u, 3u, 5u, 16u, 31u, 37u})
           cases.push_back({op, operand, wide, false, split});
-    for (WarpOp op : {WarpOp::Ballot, WarpOp::All, WarpOp::Any, WarpOp::Equal})
+    for (kaji::abi::WarpOp op : {kaji::abi::WarpOp::Ballot, kaji::abi::WarpOp::All,
+                                 kaji::abi::WarpOp::Any, kaji::abi::WarpOp::Equal})
       for (bool uniform : {false, true})
         cases.push_back({op, 0, false, uniform, split});
-    cases.push_back({WarpOp::MatchAny, 0, false, false, split});
-    cases.push_back({WarpOp::ActiveMask, 0, false, false, split});
+    cases.push_back({kaji::abi::WarpOp::MatchAny, 0, false, false, split});
+    cases.push_back({kaji::abi::WarpOp::ActiveMask, 0, false, false, split});
   }
   for (const Collective &k : cases) {
     std::vector<uint64_t> out(blocks * threads, 0xdeadbeef);
@@ -240,13 +241,13 @@ TEST(Fibers, EveryWarpCollectiveInAPartialLastWarp) {
 
 // Lanes with lane % 3 == 0 return, those with lane % 3 == 1 ask for the active mask, the
 // others go on to syncthreads: the mask names the lanes on the branch, as on a GPU.
-void activeMaskInABranch(void *const *params, const HostLaunchContext *c) {
+void activeMaskInABranch(void *const *params, const kaji::abi::HostLaunchContext *c) {
   auto *out = param<uint64_t>(params, 0);
   uint32_t t = linearThread(*c);
   if (t % kWarpSize % 3 == 0)
     return;
   if (t % kWarpSize % 3 == 1)
-    out[t] = c->warpCollective(c->executor, uint32_t(WarpOp::ActiveMask), 0, 0, 0);
+    out[t] = c->warpCollective(c->executor, uint32_t(kaji::abi::WarpOp::ActiveMask), 0, 0, 0);
   c->barrier(c->executor);
 }
 
@@ -262,10 +263,10 @@ TEST(Fibers, ActiveMaskAfterDivergence) {
 
 // Both arms of an `if` ask for the active mask, at sites 10 and 20, and every lane again
 // after it, at site 30: each arm gets its own lanes, and the code after the `if` the warp.
-void activeMaskInBothArms(void *const *params, const HostLaunchContext *c) {
+void activeMaskInBothArms(void *const *params, const kaji::abi::HostLaunchContext *c) {
   auto *out = param<uint64_t>(params, 0);
   uint32_t t = linearThread(*c);
-  uint32_t activeMask = uint32_t(WarpOp::ActiveMask);
+  uint32_t activeMask = uint32_t(kaji::abi::WarpOp::ActiveMask);
   if (t % kWarpSize < 10)
     out[t] = c->warpCollective(c->executor, activeMask, 0, 0, 20);
   else
@@ -286,12 +287,13 @@ TEST(Fibers, ActiveMaskTellsCallSitesApart) {
 
 // A butterfly sum over each warp, five shuffles back to back: a lane that wrote its next
 // value before the others read this one would corrupt their sums.
-void warpSum(void *const *params, const HostLaunchContext *c) {
+void warpSum(void *const *params, const kaji::abi::HostLaunchContext *c) {
   auto *out = param<uint64_t>(params, 0);
   uint32_t t = linearThread(*c);
   uint64_t sum = t;
   for (uint32_t offset = 16; offset > 0; offset /= 2)
-    sum += c->warpCollective(c->executor, uint32_t(WarpOp::ShuffleXor), ~0u, sum, offset);
+    sum +=
+        c->warpCollective(c->executor, uint32_t(kaji::abi::WarpOp::ShuffleXor), ~0u, sum, offset);
   out[c->blockIdx[0] * threadsPerBlock(*c) + t] = sum;
 }
 
@@ -309,18 +311,19 @@ TEST(Fibers, BackToBackShufflesDoNotOverwriteEachOther) {
 
 // Thread t returns at once when t % 7 == 6; the others reduce t % 3 == 0 with each op, twice
 // in a row and once after a plain barrier, so consecutive reductions use both tallies.
-void blockReductions(void *const *params, const HostLaunchContext *c) {
+void blockReductions(void *const *params, const kaji::abi::HostLaunchContext *c) {
   auto *out = param<uint32_t>(params, 0) + c->blockIdx[0] * threadsPerBlock(*c) * 5;
   uint32_t t = linearThread(*c);
   if (t % 7 == 6)
     return;
   uint32_t predicate = t % 3 == 0;
-  out[t * 5 + 0] = c->blockReduce(c->executor, uint32_t(BlockReduceOp::Count), predicate);
-  out[t * 5 + 1] = c->blockReduce(c->executor, uint32_t(BlockReduceOp::And), predicate);
+  out[t * 5 + 0] =
+      c->blockReduce(c->executor, uint32_t(kaji::abi::BlockReduceOp::Count), predicate);
+  out[t * 5 + 1] = c->blockReduce(c->executor, uint32_t(kaji::abi::BlockReduceOp::And), predicate);
   c->barrier(c->executor);
-  out[t * 5 + 2] = c->blockReduce(c->executor, uint32_t(BlockReduceOp::Or), predicate);
-  out[t * 5 + 3] = c->blockReduce(c->executor, uint32_t(BlockReduceOp::And), 1);
-  out[t * 5 + 4] = c->blockReduce(c->executor, uint32_t(BlockReduceOp::Or), t == 1000);
+  out[t * 5 + 2] = c->blockReduce(c->executor, uint32_t(kaji::abi::BlockReduceOp::Or), predicate);
+  out[t * 5 + 3] = c->blockReduce(c->executor, uint32_t(kaji::abi::BlockReduceOp::And), 1);
+  out[t * 5 + 4] = c->blockReduce(c->executor, uint32_t(kaji::abi::BlockReduceOp::Or), t == 1000);
 }
 
 TEST(Fibers, BlockReductionsOverThreadsThatHaveNotReturned) {
@@ -367,7 +370,7 @@ std::optional<std::string> outcomeWithin(std::chrono::seconds limit, std::functi
 
 // In each warp, lanes below 16 wait at syncthreads and the others at a full-mask syncwarp
 // that waits for them.
-void syncthreadsAgainstSyncwarp(void *const *, const HostLaunchContext *c) {
+void syncthreadsAgainstSyncwarp(void *const *, const kaji::abi::HostLaunchContext *c) {
   if (linearThread(*c) % kWarpSize < 16)
     c->barrier(c->executor);
   else
@@ -375,9 +378,9 @@ void syncthreadsAgainstSyncwarp(void *const *, const HostLaunchContext *c) {
 }
 
 // Only in block 2: thread 0 shuffles with the whole warp while the others are at syncthreads.
-void shuffleAgainstSyncthreadsInBlockTwo(void *const *, const HostLaunchContext *c) {
+void shuffleAgainstSyncthreadsInBlockTwo(void *const *, const kaji::abi::HostLaunchContext *c) {
   if (c->blockIdx[0] == 2 && linearThread(*c) == 0)
-    c->warpCollective(c->executor, uint32_t(WarpOp::ShuffleIndex), ~0u, 1, 0);
+    c->warpCollective(c->executor, uint32_t(kaji::abi::WarpOp::ShuffleIndex), ~0u, 1, 0);
   else
     c->barrier(c->executor);
 }
@@ -416,7 +419,7 @@ TEST(Fibers, DeadlockFailsTheLaunchInsteadOfHanging) {
 
 TEST(Fibers, UnknownOperationFailsTheLaunch) {
   HostExecutor executor(1);
-  auto entry = [](void *const *, const HostLaunchContext *c) {
+  auto entry = [](void *const *, const kaji::abi::HostLaunchContext *c) {
     c->warpCollective(c->executor, 99, ~0u, 0, 0);
   };
   try {
@@ -436,7 +439,7 @@ namespace {
 // fibers' stacks must be sized from the frame bytes the launch names.
 constexpr size_t kBigFrameWords = 256 * 1024 / sizeof(uint64_t);
 
-void bigFrameEntry(void *const *params, const HostLaunchContext *context) {
+void bigFrameEntry(void *const *params, const kaji::abi::HostLaunchContext *context) {
   volatile uint64_t words[kBigFrameWords];
   uint32_t thread = linearThread(*context);
   for (size_t i = 0; i < kBigFrameWords; ++i)

@@ -12,7 +12,7 @@ namespace {
 
 // Each thread writes its grid-wide index, meets the grid, then reads the next thread's slot,
 // which another block wrote when the thread is its block's last.
-void rotateThroughTheGrid(void *const *params, const HostLaunchContext *c) {
+void rotateThroughTheGrid(void *const *params, const kaji::abi::HostLaunchContext *c) {
   auto *values = *static_cast<int64_t *const *>(params[0]);
   auto *out = *static_cast<int64_t *const *>(params[1]);
   uint64_t n = uint64_t(c->gridDim[0]) * c->blockDim[0];
@@ -37,7 +37,7 @@ TEST(HostCooperativeLaunch, GridBarrierWaitsForEveryBlock) {
 }
 
 // Block 0 returns at once; the others still meet at the grid barrier.
-void blockZeroLeavesEarly(void *const *params, const HostLaunchContext *c) {
+void blockZeroLeavesEarly(void *const *params, const kaji::abi::HostLaunchContext *c) {
   auto *arrived = *static_cast<int64_t *const *>(params[0]);
   if (c->blockIdx[0] == 0)
     return;

@@ -12,7 +12,7 @@ using namespace kaji::runtime;
 
 namespace {
 
-uint64_t linearThread(const HostLaunchContext &c, const uint32_t thread[3]) {
+uint64_t linearThread(const kaji::abi::HostLaunchContext &c, const uint32_t thread[3]) {
   uint64_t block =
       (uint64_t(c.blockIdx[2]) * c.gridDim[1] + c.blockIdx[1]) * c.gridDim[0] + c.blockIdx[0];
   uint64_t perBlock = uint64_t(c.blockDim[0]) * c.blockDim[1] * c.blockDim[2];
@@ -21,7 +21,7 @@ uint64_t linearThread(const HostLaunchContext &c, const uint32_t thread[3]) {
 }
 
 // A barrier-free entry: loops over its block's threads and counts each visit.
-void countVisits(void *const *params, const HostLaunchContext *c) {
+void countVisits(void *const *params, const kaji::abi::HostLaunchContext *c) {
   auto *visits = *static_cast<std::atomic<int> *const *>(params[0]);
   uint32_t thread[3];
   for (thread[2] = 0; thread[2] < c->blockDim[2]; ++thread[2])
@@ -43,7 +43,7 @@ TEST(HostExecutor, RunsEveryThreadOfEveryBlockOnce) {
 
 // One thread per call: writes its index to shared memory, waits at the barrier, then reads
 // its neighbour's — correct only if every thread wrote before any read.
-void rotateThroughShared(void *const *params, const HostLaunchContext *c) {
+void rotateThroughShared(void *const *params, const kaji::abi::HostLaunchContext *c) {
   auto *out = *static_cast<int64_t *const *>(params[0]);
   auto *shared = static_cast<int64_t *>(c->sharedMemory);
   uint32_t n = c->blockDim[0];
@@ -69,7 +69,7 @@ TEST(HostExecutor, FibersMeetAtBarriers) {
       ASSERT_EQ(out[b * threads + t], int64_t(b) * 1000 + (t + 1) % threads) << b << "," << t;
 }
 
-void indexErrorInBlockTwo(void *const *, const HostLaunchContext *c) {
+void indexErrorInBlockTwo(void *const *, const kaji::abi::HostLaunchContext *c) {
   if (c->blockIdx[0] == 2)
     c->indexError(c->executor, "k.py:3:7: in 'k'", 1, -9, 8, 0);
 }
@@ -108,8 +108,8 @@ TEST(HostExecutor, RejectsLaunchesOutsideCudaLimits) {
 }
 
 // Polls the executor's hooks as a compiled loop header does, until asked to stop.
-void spinUntilInterrupted(void *const *, const HostLaunchContext *) {
-  const HostRuntimeHooks &hooks = *HostExecutor::hooks();
+void spinUntilInterrupted(void *const *, const kaji::abi::HostLaunchContext *) {
+  const kaji::abi::HostRuntimeHooks &hooks = *HostExecutor::hooks();
   while (!hooks.interruptRequested.load(std::memory_order_relaxed)) {
   }
   hooks.interrupted();

@@ -7,9 +7,9 @@
 // HostKernel's metadata; the entry's ABI is runtime/HostKernelABI.h.
 #pragma once
 
+#include "kaji/abi/HostKernelABI.h"
 #include "kaji/codegen/Codegen.h"
 #include "kaji/ir/IR.h"
-#include "kaji/runtime/HostKernelABI.h"
 
 #include <cstdint>
 #include <memory>
@@ -27,14 +27,14 @@ struct HostOptions {
   bool boundsCheck = true;
   // The executor's hooks (HostKernelABI.h) the code calls: without them the kernel's loops
   // cannot be interrupted and recursion past its stack faults.
-  const runtime::HostRuntimeHooks *hooks = nullptr;
+  const abi::HostRuntimeHooks *hooks = nullptr;
 };
 
 // A kernel loaded into the process. Copies share the machine code, which stays loaded until
 // the last copy is destroyed.
 struct HostKernel {
   std::string name;
-  runtime::HostKernelEntry entry = nullptr;
+  abi::HostKernelEntry entry = nullptr;
   // True if the kernel (or a device function it calls) has a Barrier, a warp operation or a
   // loop in which a thread waits for another (HostSpinLoops.h): entry then runs one thread and
   // must be called from fibers; otherwise it runs a whole block.
@@ -42,7 +42,7 @@ struct HostKernel {
   // True if it reaches a grid sync: every block must run at once (HostThreads::Cooperative).
   bool usesGridSync = false;
   // True if a function of the kernel may call itself: its threads then run on stacks of
-  // runtime::kRecursionStackBytes, whose end the code checks for.
+  // abi::kRecursionStackBytes, whose end the code checks for.
   bool recursive = false;
   // Bytes of the shared arrays the kernel declares; a launch provides at least this much.
   uint64_t staticSharedBytes = 0;

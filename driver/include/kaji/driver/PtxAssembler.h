@@ -12,7 +12,8 @@
 
 namespace kaji::driver {
 
-// ptxas from $CUDA_HOME/bin, /usr/local/cuda/bin or $PATH; nothing when there is none.
+// ptxas from $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin or $PATH; nothing when there
+// is none.
 std::optional<std::filesystem::path> findPtxas();
 
 // The cubin (ELF bytes) ptxas makes of `ptx` for `arch` ("sm_90") at -O`optLevel`. Throws

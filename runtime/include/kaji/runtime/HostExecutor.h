@@ -3,8 +3,8 @@
 // kernels that use barriers, as fibers that switch at each barrier. See docs/cpu-backend.md.
 #pragma once
 
+#include "kaji/abi/HostKernelABI.h"
 #include "kaji/runtime/Dim3.h"
-#include "kaji/runtime/HostKernelABI.h"
 
 #include <cstdint>
 #include <memory>
@@ -83,11 +83,11 @@ public:
   // code uses per thread (HostKernel::frameBytes); over kMaxFrameBytes is std::invalid_argument
   // before anything runs. HostThreads::Cooperative over kMaxCooperativeBlocks blocks is
   // std::invalid_argument too. A `recursive` kernel (HostKernel::recursive) runs every thread
-  // on a stack of kRecursionStackBytes (HostKernelABI.h); recursing past it is a
+  // on a stack of abi::kRecursionStackBytes (HostKernelABI.h); recursing past it is a
   // KernelException of class RecursionError. requestInterrupt() during the launch makes it
   // throw LaunchInterrupted.
   // Works in a child process after fork().
-  void launch(HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
+  void launch(abi::HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
               uint64_t sharedBytes, void *const *params, uint64_t frameBytes = 0,
               bool recursive = false);
 
@@ -95,7 +95,7 @@ public:
   // recurse or block: async-signal-safe, so a SIGINT handler may call it.
   static void requestInterrupt();
   // What kernels call into (codegen's HostOptions::hooks).
-  static const HostRuntimeHooks *hooks();
+  static const abi::HostRuntimeHooks *hooks();
 
   // What a CUDA thread may have in local memory (512 KiB): a kernel that fits on the GPU fits
   // here.

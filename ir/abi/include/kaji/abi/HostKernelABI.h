@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cstdint>
 
-namespace kaji::runtime {
+namespace kaji::abi {
 
 // What a host kernel reads about the thread it runs as. The kernel only reads it.
 struct HostLaunchContext {
@@ -123,4 +123,4 @@ enum class BlockReduceOp : uint32_t {
 // int64 strides in bytes; a scalar is its value, bool as one byte).
 using HostKernelEntry = void (*)(void *const *params, const HostLaunchContext *context);
 
-} // namespace kaji::runtime
+} // namespace kaji::abi

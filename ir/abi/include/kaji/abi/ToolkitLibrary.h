@@ -5,6 +5,8 @@
 // library the user has wherever it is. Header-only: libkaji (NVRTC, codegen/cuda) and the
 // runtime (nvJitLink) are built and shipped apart, so neither links the other for it.
 
+#include "kaji/abi/CudaToolkit.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -16,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace kaji::runtime {
+namespace kaji::abi {
 
 struct ToolkitLibrarySearch {
   // The start of the file names looked for: "libnvrtc.so" finds libnvrtc.so.13 and
@@ -24,8 +26,8 @@ struct ToolkitLibrarySearch {
   std::string filePrefix;
   // A variable naming the library's path; when set, that path is the only candidate.
   std::string overrideVariable;
-  // Directories searched after $CUDA_HOME/lib64, $CUDA_PATH/lib64 and /usr/local/cuda/lib64
-  // (the Python package adds the NVIDIA wheel's).
+  // Directories searched after the toolkit's lib64 (inCudaToolkit; the Python package adds the
+  // NVIDIA wheel's).
   std::vector<std::string> extraDirectories;
   // Tried last, by the dynamic loader's own search.
   std::vector<std::string> sonames;
@@ -66,10 +68,8 @@ inline std::vector<std::string> candidates(const ToolkitLibrarySearch &search,
     return {explicitPath};
   }
   std::vector<std::string> directories;
-  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *root = std::getenv(variable); root && *root)
-      directories.push_back(std::string(root) + "/lib64");
-  directories.push_back("/usr/local/cuda/lib64");
+  for (const std::filesystem::path &directory : inCudaToolkit("lib64"))
+    directories.push_back(directory.string());
   directories.insert(directories.end(), search.extraDirectories.begin(),
                      search.extraDirectories.end());
   std::vector<std::string> paths;
@@ -152,4 +152,4 @@ template <class F> bool bindEntryPoint(void *library, F &entry, const char *symb
   return entry != nullptr;
 }
 
-} // namespace kaji::runtime
+} // namespace kaji::abi
