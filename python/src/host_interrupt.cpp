@@ -49,6 +49,17 @@ SigintStopsHostLaunch::SigintStopsHostLaunch() {
   if (!isFunction(replaced)) {
     sigaction(SIGINT, &replaced, nullptr);
     installed_ = false;
+    return;
+  }
+  // A SIGINT that came after Python last looked and before the handler above is pending in
+  // Python, which would not look again until the launch returned: a kernel that never ends
+  // would never be stopped. Raise it now, instead of the launch (whose stop the handler may
+  // have asked for too).
+  if (PyErr_CheckSignals() != 0) {
+    sigaction(SIGINT, &replaced, nullptr);
+    installed_ = false;
+    runtime::HostExecutor::withdrawInterrupt();
+    throw py::error_already_set();
   }
 }
 

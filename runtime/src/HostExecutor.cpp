@@ -84,7 +84,11 @@ void HostExecutor::requestInterrupt() {
   runtimeHooks.interruptRequested.store(1, std::memory_order_relaxed);
 }
 
-const HostRuntimeHooks *HostExecutor::hooks() { return &runtimeHooks; }
+void HostExecutor::withdrawInterrupt() {
+  runtimeHooks.interruptRequested.store(0, std::memory_order_relaxed);
+}
+
+const abi::HostRuntimeHooks *HostExecutor::hooks() { return &runtimeHooks; }
 
 KernelException::KernelException(const std::string &site, std::string_view exception)
     : std::runtime_error(exceptionMessage(exception).empty()

@@ -92,20 +92,78 @@ _INTERRUPTED = textwrap.dedent("""
 """)
 
 
+def _run_on_cpu_target(script, timeout):
+    """`script` run by a new Python process with this kaji on the cpu target."""
+    package = os.path.dirname(os.path.dirname(kaji.__file__))
+    search_path = os.pathsep.join([package, os.environ.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=timeout, env=dict(os.environ, KAJI_TARGET="cpu",
+                                                    PYTHONPATH=search_path.rstrip(os.pathsep)))
+
+
 @pytest.mark.parametrize("blocks", [1, 8])
 @pytest.mark.parametrize("barrier", ["", "kaji.syncthreads()"])
 def test_ctrl_c_stops_a_kernel_that_never_ends(blocks, barrier):
-    script = _INTERRUPTED.format(blocks=blocks, barrier=barrier)
-    package = os.path.dirname(os.path.dirname(kaji.__file__))
-    search_path = os.pathsep.join([package, os.environ.get("PYTHONPATH", "")])
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            timeout=60, env=dict(os.environ, KAJI_TARGET="cpu",
-                                                 PYTHONPATH=search_path.rstrip(os.pathsep)))
+    result = _run_on_cpu_target(_INTERRUPTED.format(blocks=blocks, barrier=barrier), timeout=60)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("KeyboardInterrupt after"), result.stdout
     assert float(lines[0].split()[2]) < 1.5
     assert lines[1] == "launches after it run"
+
+
+# SIGINT from a POSIX timer (timer_create, through ctypes) a few microseconds after it is
+# armed, so that over many launches some arrive while the launch is being set up, before its
+# handler is in place: Python then has the signal pending, and looks at it only after the
+# launch, which would never end.
+_INTERRUPTED_AS_IT_STARTS = textwrap.dedent("""
+    import ctypes, faulthandler, random, signal
+    import numpy as np
+    import kaji
+
+    faulthandler.dump_traceback_later(30, exit=True)
+
+    @kaji.jit(target="cpu")
+    def spin(flag):
+        while flag[0] == 0:
+            pass
+
+    class timespec(ctypes.Structure):
+        _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
+
+    class itimerspec(ctypes.Structure):
+        _fields_ = [("it_interval", timespec), ("it_value", timespec)]
+
+    class sigevent(ctypes.Structure):
+        _fields_ = [("sigev_value", ctypes.c_void_p), ("sigev_signo", ctypes.c_int),
+                    ("sigev_notify", ctypes.c_int), ("padding", ctypes.c_int * 12)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    SIGEV_SIGNAL, CLOCK_MONOTONIC = 0, 1
+    timer = ctypes.c_void_p()
+    assert libc.timer_create(CLOCK_MONOTONIC, ctypes.byref(sigevent(None, signal.SIGINT, SIGEV_SIGNAL)),
+                             ctypes.byref(timer)) == 0
+    flag = np.zeros(1, np.int64)
+    spin[1, 1](np.ones(1, np.int64))
+    delays = random.Random(1)
+    stopped = 0
+    for _ in range({launches}):
+        after = itimerspec(timespec(0, 0), timespec(0, delays.randrange(1000, 40000)))
+        try:
+            libc.timer_settime(timer, 0, ctypes.byref(after), None)
+            spin[1, 1](flag)
+        except KeyboardInterrupt:
+            stopped += 1
+    print("stopped", stopped)
+""")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="timer_create is Linux's")
+def test_ctrl_c_as_a_launch_starts_stops_it():
+    launches = 1000
+    result = _run_on_cpu_target(_INTERRUPTED_AS_IT_STARTS.format(launches=launches), timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["stopped", str(launches)], result.stderr
 
 
 @kaji.jit(target="cpu")

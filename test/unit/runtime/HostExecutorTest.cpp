@@ -139,6 +139,25 @@ TEST(HostExecutor, AnInterruptStopsALaunchThatWouldNeverEnd) {
     }
 }
 
+// Polls the executor's hooks once, as a compiled loop header does, and returns.
+void pollOnce(void *const *, const kaji::abi::HostLaunchContext *) {
+  const kaji::abi::HostRuntimeHooks &hooks = *HostExecutor::hooks();
+  if (hooks.interruptRequested.load(std::memory_order_relaxed))
+    hooks.interrupted();
+}
+
+TEST(HostExecutor, AnInterruptBeforeALaunchStopsItUnlessWithdrawn) {
+  HostExecutor executor(2);
+  HostExecutor::requestInterrupt();
+  EXPECT_THROW(
+      executor.launch(&pollOnce, HostThreads::LoopInEntry, {1, 1, 1}, {1, 1, 1}, 0, nullptr),
+      LaunchInterrupted);
+  HostExecutor::requestInterrupt();
+  HostExecutor::withdrawInterrupt();
+  EXPECT_NO_THROW(
+      executor.launch(&pollOnce, HostThreads::LoopInEntry, {1, 1, 1}, {1, 1, 1}, 0, nullptr));
+}
+
 TEST(HostExecutor, SharedExecutorIsSizedToTheMachine) {
   EXPECT_GE(HostExecutor::shared().workerCount(), 1u);
 }

@@ -91,9 +91,11 @@ public:
               uint64_t sharedBytes, void *const *params, uint64_t frameBytes = 0,
               bool recursive = false);
 
-  // Stops the launch running now, if any, at its next loop iteration, function call that may
-  // recurse or block: async-signal-safe, so a SIGINT handler may call it.
+  // Stops the launch running now, else the next one, at its next loop iteration, function call
+  // that may recurse or block: async-signal-safe, so a SIGINT handler may call it.
   static void requestInterrupt();
+  // Forgets a requestInterrupt() made for a launch that is not going to start.
+  static void withdrawInterrupt();
   // What kernels call into (codegen's HostOptions::hooks).
   static const abi::HostRuntimeHooks *hooks();
 
