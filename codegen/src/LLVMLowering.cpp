@@ -3,6 +3,7 @@
 #include "LineTable.h"
 #include "MathLowering.h"
 #include "PythonArithmetic.h"
+#include "kaji/abi/KernelABI.h"
 #include "kaji/codegen/Codegen.h"
 #include "kaji/ir/Dominance.h"
 #include "kaji/ir/ExceptionTable.h"
@@ -508,14 +509,14 @@ void FunctionLowering::run() {
   }
 }
 
-// A kernel's array extents lie in [0, kMaxArrayBytes] (the ABI, kaji/codegen/Codegen.h): told
+// A kernel's array extents lie in [0, kMaxArrayBytes] (abi/KernelABI.h): told
 // so, LLVM proves that an index counting up to an extent by a bounded step never
 // overflows, so a loop index that starts non-negative stays so and the wraparound of
 // negative indices folds away.
 llvm::Attribute FunctionLowering::extentRange() const {
   return llvm::Attribute::get(
       context_, llvm::Attribute::Range,
-      llvm::ConstantRange(llvm::APInt(64, 0), llvm::APInt(64, uint64_t(kMaxArrayBytes) + 1)));
+      llvm::ConstantRange(llvm::APInt(64, 0), llvm::APInt(64, uint64_t(abi::kMaxArrayBytes) + 1)));
 }
 
 void FunctionLowering::bindParameters() {

@@ -4,6 +4,7 @@
 
 #include "FunctionLowerer.h"
 
+#include "kaji/abi/KernelABI.h"
 #include "kaji/frontend/Signature.h"
 
 #include <algorithm>
@@ -17,21 +18,13 @@ namespace {
 // a bug worth reporting, not a hang.
 constexpr int kMaxInferenceRuns = 32;
 
-// The parameter space of a kernel in the PTX kaji emits: ptxas accepts 4 352 bytes (0x1100)
-// below PTX ISA 8.1, and LLVM 19 emits 7.8 for sm_90 (CUDA 12.1's 32 764 bytes on Volta and
-// newer need PTX ISA 8.1). kaji holds the cpu target to it too, so that a kernel compiles
-// for both, and because LLVM's interprocedural passes grow with the parameter count: 8 000
-// array parameters took 69 s and 1.5 GB there.
-constexpr uint64_t kMaxKernelParameterBytes = 4352;
-
 // How many specialisations of one function may be lowered inside each other: a recursive
 // function that calls itself with ever new argument types (growing tuples) would never end.
 constexpr size_t kMaxNestedSpecialisations = 16;
 
-// The bytes of the kernel's flattened parameters (kaji's kernel ABI, codegen/Codegen.h),
-// each aligned to its size as in CUDA's parameter space: an array is its data pointer, then
-// ndim shape and ndim strides, 8 bytes each; a complex number its two parts; another scalar
-// its own size (bool one byte).
+// The bytes of the kernel's flattened parameters (abi/KernelABI.h), each aligned to its size:
+// an array is its data pointer, then ndim shape and ndim strides, 8 bytes each; a complex
+// number its two parts; another scalar its own size (bool one byte).
 uint64_t kernelParameterBytes(const std::vector<ir::Type> &argTypes) {
   uint64_t bytes = 0;
   for (const ir::Type &type : argTypes) {
@@ -224,11 +217,11 @@ ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &
                             const std::vector<ParameterStructure> &structure) {
   if (kind == ir::Function::Kind::Kernel) {
     uint64_t bytes = kernelParameterBytes(argTypes);
-    if (bytes > kMaxKernelParameterBytes)
+    if (bytes > abi::kMaxKernelParameterBytes)
       throw ir::CompileError(fn.def->loc, "kernel '" + fn.def->name + "' takes " +
                                               std::to_string(bytes) +
                                               " bytes of parameters, over CUDA's limit of " +
-                                              std::to_string(kMaxKernelParameterBytes));
+                                              std::to_string(abi::kMaxKernelParameterBytes));
   }
   LoweringContext context(out, options);
   std::vector<ArgumentType> args;

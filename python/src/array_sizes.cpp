@@ -1,7 +1,7 @@
 #include "array_sizes.h"
 
 #include "integers.h"
-#include "kaji/codegen/Codegen.h"
+#include "kaji/abi/KernelABI.h"
 
 namespace kaji::python {
 
@@ -43,7 +43,7 @@ int64_t checkedElementCount(std::span<const int64_t> shape, int64_t itemSize) {
       throw py::value_error("negative dimensions are not allowed: shape " + shapeText(shape));
     empty |= extent == 0;
     if (extent != 0 &&
-        (__builtin_mul_overflow(bytes, extent, &bytes) || bytes > codegen::kMaxArrayBytes))
+        (__builtin_mul_overflow(bytes, extent, &bytes) || bytes > abi::kMaxArrayBytes))
       tooLarge(shape, itemSize, "size", "2**62");
   }
   return empty ? 0 : bytes / itemSize;

@@ -24,7 +24,7 @@ std::vector<int64_t> readShape(py::handle shape);
 
 // The element count of an array of `shape` with `itemSize`-byte elements. As in numpy,
 // extents must be non-negative; the bytes of the nonzero extents must not exceed
-// codegen::kMaxArrayBytes (2**62: kernels are compiled on that bound; a zero extent does not
+// abi::kMaxArrayBytes (2**62: kernels are compiled on that bound; a zero extent does not
 // make an absurd one acceptable). ValueError naming the shape otherwise.
 int64_t checkedElementCount(std::span<const int64_t> shape, int64_t itemSize);
 

@@ -1,15 +1,5 @@
-// kaji IR → LLVM IR → PTX through LLVM's NVPTX backend.
-//
-// Kernel parameter ABI (what the runtime packs for cuLaunchKernel): each kernel
-// parameter is flattened, in order, into
-//   scalar of type T      → one parameter of T (bool as one byte, 0 or 1)
-//   complex c64 / c128    → two parameters of its part type f32 / f64: real, imaginary
-//   array of ndim n       → data pointer (8 bytes), then n × i64 shape, then n × i64
-//                           strides in bytes
-// An array's elements take at most kMaxArrayBytes bytes (its extents multiplied by the element
-// size, zero extents left out), so each extent lies in [0, kMaxArrayBytes]: kernels are
-// compiled on that fact and callers must refuse larger arrays.
-// Kernels keep their IR function name as the PTX entry name.
+// kaji IR → LLVM IR → PTX through LLVM's NVPTX backend. Kernels take their parameters as
+// abi/KernelABI.h lays them out.
 #pragma once
 
 #include "kaji/ir/IR.h"
@@ -18,10 +8,6 @@
 #include <string>
 
 namespace kaji::codegen {
-
-// 2**62 bytes: far beyond any memory, and small enough that an index below an extent plus any
-// grid-sized step still fits an int64.
-inline constexpr int64_t kMaxArrayBytes = int64_t(1) << 62;
 
 // What each kernel of a module promises ptxas, 0 for no promise: at most
 // `maxThreadsPerBlock` threads per block (`.maxntid`), room for `minBlocksPerMultiprocessor`
