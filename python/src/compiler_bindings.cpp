@@ -5,9 +5,8 @@
 #include "linked_module.h"
 #include "record_dtypes.h"
 
-#include "kaji/codegen/Codegen.h"
-#include "kaji/codegen/cuda/CudaCodegen.h"
 #include "kaji/driver/DiskCache.h"
+#include "kaji/driver/Toolkit.h"
 #include "kaji/driver/Version.h"
 #include "kaji/frontend/HalfPrecision.h"
 #include "kaji/frontend/Parser.h"
@@ -122,9 +121,9 @@ void bindCompiler(py::module_ &m) {
       [](const std::string &source, const std::string &fileName, const std::string &arch,
          bool lto) -> py::object {
         if (lto)
-          return py::bytes(codegen::cuda::compileCudaSource(
-              source, fileName, arch, codegen::cuda::DeviceCodeFormat::LtoIr));
-        return py::str(codegen::cuda::compileCudaSource(source, fileName, arch));
+          return py::bytes(
+              driver::compileCudaSource(source, fileName, arch, driver::DeviceCodeFormat::LtoIr));
+        return py::str(driver::compileCudaSource(source, fileName, arch));
       },
       py::arg("source"), py::arg("file_name"), py::arg("arch") = "sm_90", py::arg("lto") = false,
       "The relocatable PTX (str) NVRTC makes of a CUDA C++ file to link into kernels "
@@ -260,7 +259,7 @@ void bindCompiler(py::module_ &m) {
       "default_cache_dir", [] { return driver::DiskCache::defaultDirectory().string(); },
       "Where cache=True kernels keep their PTX now: $KAJI_CACHE_DIR, else "
       "$XDG_CACHE_HOME/kaji, else ~/.cache/kaji.");
-  m.def("find_libdevice", &codegen::findLibdevice);
+  m.def("find_libdevice", &driver::findLibdevice);
   m.def(
       "libdevice_functions", [] { return copiedNames(ir::libdeviceFunctionNames()); },
       "The names of the functions cuda.libdevice has (libdevice's, without __nv_).");
@@ -271,12 +270,12 @@ void bindCompiler(py::module_ &m) {
   m.def(
       "bfloat16_functions", [] { return copiedNames(frontend::bfloat16FunctionNames()); },
       "The names of the functions cuda.bf16 has (hadd, ..., int32_to_bfloat16_rz, ...).");
-  m.def("add_nvrtc_search_directory", &codegen::cuda::addNvrtcSearchDirectory, py::arg("directory"),
+  m.def("add_nvrtc_search_directory", &driver::addNvrtcSearchDirectory, py::arg("directory"),
         "Also look for libnvrtc.so* in `directory`.");
   m.def(
       "nvrtc_version",
       [] {
-        codegen::cuda::NvrtcInfo info = codegen::cuda::nvrtcInfo();
+        driver::NvrtcInfo info = driver::nvrtcInfo();
         return py::make_tuple(info.major, info.minor, info.path);
       },
       "(major, minor, path) of the NVRTC the nvrtc backend uses; raises NvrtcUnavailable "

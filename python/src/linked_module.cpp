@@ -1,6 +1,6 @@
 #include "linked_module.h"
 
-#include "kaji/codegen/cuda/CudaCodegen.h"
+#include "kaji/driver/Toolkit.h"
 #include "kaji/runtime/Linker.h"
 #include "kaji/runtime/NvJitLink.h"
 
@@ -38,11 +38,10 @@ std::string linkedCubin(const std::string &ptx, const std::string &kernel, const
   for (const std::string &path : files) {
     std::string contents = readFile(path);
     if (endsWith(path, ".cu"))
-      inputs.push_back(
-          {lto ? runtime::CU_JIT_INPUT_NVVM : runtime::CU_JIT_INPUT_PTX, path,
-           codegen::cuda::compileCudaSource(contents, path, arch,
-                                            lto ? codegen::cuda::DeviceCodeFormat::LtoIr
-                                                : codegen::cuda::DeviceCodeFormat::Ptx)});
+      inputs.push_back({lto ? runtime::CU_JIT_INPUT_NVVM : runtime::CU_JIT_INPUT_PTX, path,
+                        driver::compileCudaSource(contents, path, arch,
+                                                  lto ? driver::DeviceCodeFormat::LtoIr
+                                                      : driver::DeviceCodeFormat::Ptx)});
     else
       inputs.push_back({runtime::linkInputType(path), path, std::move(contents)});
   }
