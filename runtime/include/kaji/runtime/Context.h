@@ -1,3 +1,5 @@
+// Primary contexts: the one per device that kaji shares with the CUDA runtime, and the calling
+// thread's selected device.
 #pragma once
 
 #include "kaji/runtime/DriverTypes.h"

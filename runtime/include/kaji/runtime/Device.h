@@ -1,3 +1,4 @@
+// CUDA devices: their properties, compute capability and the limits a launch is checked against.
 #pragma once
 
 #include "kaji/runtime/DriverTypes.h"

@@ -1,3 +1,4 @@
+// A grid or block shape as cuLaunchKernel takes it.
 #pragma once
 
 namespace kaji::runtime {

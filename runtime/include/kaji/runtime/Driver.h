@@ -1,3 +1,4 @@
+// The CUDA driver library, opened at run time, and its entry points.
 #pragma once
 
 #include "kaji/runtime/DriverApi.h"

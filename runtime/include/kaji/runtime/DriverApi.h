@@ -1,8 +1,7 @@
-#pragma once
-
 // The driver entry points kaji calls, as function pointers resolved from libcuda at run time.
 // Each member is named after the cuda.h spelling; Driver.cpp binds it to the versioned symbol
 // that cuda.h maps that spelling to (cuMemAlloc -> cuMemAlloc_v2, ...).
+#pragma once
 
 #include "kaji/runtime/DriverTypes.h"
 

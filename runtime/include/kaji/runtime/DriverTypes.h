@@ -1,8 +1,7 @@
-#pragma once
-
 // The slice of the CUDA Driver API's types and constants that kaji uses. They are declared
 // here, with the values cuda.h gives them, so that nothing in kaji includes cuda.h or links
 // against libcuda: the driver is found at run time (see Driver.h).
+#pragma once
 
 #include <cstdint>
 

@@ -1,3 +1,5 @@
+// The runtime's errors: a driver call that failed, no usable driver, an allocation that cannot
+// be made.
 #pragma once
 
 #include "kaji/runtime/DriverTypes.h"

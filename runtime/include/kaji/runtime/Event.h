@@ -1,3 +1,4 @@
+// CUDA events: markers in a stream, for waiting on and timing device work.
 #pragma once
 
 #include "kaji/runtime/DriverTypes.h"

@@ -1,3 +1,4 @@
+// A kernel entry point of a loaded module, and its attributes.
 #pragma once
 
 #include "kaji/runtime/DriverTypes.h"

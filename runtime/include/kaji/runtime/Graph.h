@@ -1,3 +1,4 @@
+// CUDA graphs: the work captured on a stream, replayed with one driver call.
 #pragma once
 
 #include "kaji/runtime/DriverTypes.h"

@@ -1,3 +1,4 @@
+// Kernel launches: a launch shape checked against the device, then cuLaunchKernel.
 #pragma once
 
 #include "kaji/runtime/Context.h"

@@ -1,8 +1,7 @@
-#pragma once
-
 // The driver's linker (cuLinkCreate/cuLinkAddData/cuLinkComplete): a kernel's PTX and the
 // device code it calls (cuda.declare_device's files: PTX, cubins, fatbinaries, objects,
 // libraries) become one cubin for the selected device.
+#pragma once
 
 #include "kaji/runtime/DriverTypes.h"
 

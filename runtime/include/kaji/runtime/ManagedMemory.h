@@ -1,3 +1,4 @@
+// Managed (unified) memory, counted against the memory limit.
 #pragma once
 
 #include "kaji/runtime/DriverTypes.h"

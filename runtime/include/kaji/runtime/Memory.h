@@ -1,3 +1,4 @@
+// Device memory and the copies between it and the host.
 #pragma once
 
 #include "kaji/runtime/DriverTypes.h"

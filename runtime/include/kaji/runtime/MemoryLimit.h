@@ -1,3 +1,4 @@
+// The process-wide cap on the device memory kaji allocates ($KAJI_MEMORY_LIMIT).
 #pragma once
 
 #include <cstddef>

@@ -1,3 +1,4 @@
+// Device code (PTX, cubins) loaded into a context, and its kernels and globals.
 #pragma once
 
 #include "kaji/runtime/DriverTypes.h"

@@ -1,9 +1,8 @@
-#pragma once
-
 // nvJitLink, the toolkit's linker library (libnvJitLink.so, CUDA 12.0 on), opened with dlopen:
 // it links LTO-IR (.ltoir, nvcc -dlto / NVRTC -dlto), which the driver's linker does not, with
 // PTX, cubins, fatbinaries, objects and libraries into a cubin. It runs on the CPU: no driver
 // or GPU is needed to link.
+#pragma once
 
 #include "kaji/runtime/Linker.h"
 

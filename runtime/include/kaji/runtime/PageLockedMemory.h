@@ -1,3 +1,4 @@
+// Page-locked host memory: allocated by the driver, or registered over the caller's.
 #pragma once
 
 #include "kaji/runtime/DriverTypes.h"

@@ -1,3 +1,4 @@
+// Peer access between devices, and copies from one device's memory to another's.
 #pragma once
 
 #include "kaji/runtime/DriverTypes.h"
@@ -9,8 +10,8 @@ namespace kaji::runtime {
 class Stream;
 
 // Whether devices `a` and `b` reach each other's memory directly (NVLink or PCIe
-// peer-to-peer; a device always reaches its own). The first call for a pair enables that access both ways in their primary
-// contexts, for the life of the process.
+// peer-to-peer; a device always reaches its own). The first call for a pair enables that
+// access both ways in their primary contexts, for the life of the process.
 bool enablePeerAccess(int a, int b);
 
 // Copies `bytes` from `src` on device `srcDevice` to `dst` on device `dstDevice`, queued on

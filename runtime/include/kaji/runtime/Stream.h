@@ -1,3 +1,4 @@
+// CUDA streams: queues of device work, and waiting for them.
 #pragma once
 
 #include "kaji/runtime/DriverTypes.h"
