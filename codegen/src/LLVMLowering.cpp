@@ -306,7 +306,8 @@ class ModuleLowering {
 public:
   ModuleLowering(const ir::Module &module, const Target &target, const LoweringOptions &options,
                  llvm::Module &out)
-      : module_(module), target_(target), options_(options), out_(out) {
+      : module_(module), target_(target), options_(options), out_(out),
+        exceptionNumbers_(module, options.boundsCheck) {
     if (options.lineInfo)
       lineTable_.emplace(out);
   }
@@ -322,14 +323,7 @@ public:
 
   // The entry of a reporting raise op, or of a checked array access, in ir::exceptionTable
   // (1..).
-  uint32_t exceptionNumber(const ir::Operation &raise) {
-    if (exceptionNumbers_.empty()) {
-      std::vector<ir::RaiseSite> table = ir::exceptionTable(module_, options_.boundsCheck);
-      for (size_t i = 0; i < table.size(); ++i)
-        exceptionNumbers_[table[i].op] = uint32_t(i + 1);
-    }
-    return exceptionNumbers_.at(&raise);
-  }
+  uint32_t exceptionNumber(const ir::Operation &raise) { return exceptionNumbers_.of(raise); }
 
   // Null unless LoweringOptions::lineInfo.
   LineTable *lineTable() { return lineTable_ ? &*lineTable_ : nullptr; }
@@ -429,7 +423,7 @@ private:
   llvm::Module &out_;
   std::unordered_map<const ir::Function *, llvm::Function *> functions_;
   std::optional<LineTable> lineTable_;
-  std::unordered_map<const ir::Operation *, uint32_t> exceptionNumbers_;
+  ir::ExceptionNumbers exceptionNumbers_;
 };
 
 FunctionLowering::FunctionLowering(ModuleLowering &moduleLowering, const ir::Function &function,

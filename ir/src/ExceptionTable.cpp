@@ -36,6 +36,15 @@ std::vector<RaiseSite> exceptionTable(const Module &module, bool boundsChecked) 
   return table;
 }
 
+uint32_t ExceptionNumbers::of(const Operation &op) {
+  if (numbers_.empty()) {
+    std::vector<RaiseSite> table = exceptionTable(module_, boundsChecked_);
+    for (size_t i = 0; i < table.size(); ++i)
+      numbers_[table[i].op] = uint32_t(i + 1);
+  }
+  return numbers_.at(&op);
+}
+
 std::string raiseSiteText(const Location &location, const std::string &function) {
   return location.fileName() + ":" + std::to_string(location.line) + ":" +
          std::to_string(location.col) + ": in '" + function + "'";

@@ -256,7 +256,7 @@ private:
 class ModuleEmitter {
 public:
   ModuleEmitter(const ir::Module &module, bool boundsCheck)
-      : module_(module), boundsCheck_(boundsCheck) {}
+      : module_(module), boundsCheck_(boundsCheck), exceptionNumbers_(module, boundsCheck) {}
 
   std::string run() {
     LineWriter out;
@@ -336,14 +336,7 @@ public:
     exceptionSlotDeclared_ = true;
     return ir::kExceptionSlotSymbol;
   }
-  uint32_t exceptionNumber(const ir::Operation &raise) {
-    if (exceptionNumbers_.empty()) {
-      std::vector<ir::RaiseSite> table = ir::exceptionTable(module_, boundsCheck_);
-      for (size_t i = 0; i < table.size(); ++i)
-        exceptionNumbers_[table[i].op] = uint32_t(i + 1);
-    }
-    return exceptionNumbers_.at(&raise);
-  }
+  uint32_t exceptionNumber(const ir::Operation &raise) { return exceptionNumbers_.of(raise); }
 
   bool boundsCheck() const { return boundsCheck_; }
 
@@ -416,7 +409,7 @@ private:
   bool gridBarrierDeclared_ = false;
   bool exceptionSlotDeclared_ = false;
   bool indexRecordDeclared_ = false;
-  std::unordered_map<const ir::Operation *, uint32_t> exceptionNumbers_;
+  ir::ExceptionNumbers exceptionNumbers_;
   std::set<std::string> libdeviceDeclarations_;
   std::map<std::string, std::string> externDeclarations_; // symbol → its declaration
 };

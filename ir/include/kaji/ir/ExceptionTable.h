@@ -7,7 +7,9 @@
 
 #include "kaji/ir/IR.h"
 
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace kaji::ir {
@@ -25,6 +27,21 @@ struct RaiseSite {
 // accesses (checksIndex), in module order (functions, blocks, operations); the number of entry
 // i is i + 1 (0 is "no exception").
 std::vector<RaiseSite> exceptionTable(const Module &module, bool boundsChecked = false);
+
+// Each entry's number in exceptionTable(module, boundsChecked), by its op, as a backend emits
+// them: the table is built at the first lookup.
+class ExceptionNumbers {
+public:
+  ExceptionNumbers(const Module &module, bool boundsChecked)
+      : module_(module), boundsChecked_(boundsChecked) {}
+  // The number (1..) of `op`, a reporting raise op or, when bounds checked, a checked access.
+  uint32_t of(const Operation &op);
+
+private:
+  const Module &module_;
+  bool boundsChecked_;
+  std::unordered_map<const Operation *, uint32_t> numbers_;
+};
 
 // Whether `op` indexes an array, which a bounds-checked lowering checks: array_index, and
 // load, store, atomic and atomic_cas of an array of one or more dimensions.
