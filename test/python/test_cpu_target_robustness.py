@@ -139,6 +139,8 @@ _INTERRUPTED_AS_IT_STARTS = textwrap.dedent("""
                     ("sigev_notify", ctypes.c_int), ("padding", ctypes.c_int * 12)]
 
     libc = ctypes.CDLL(None, use_errno=True)
+    if not hasattr(libc, "timer_create"):  # glibc before 2.34 keeps it in librt
+        libc = ctypes.CDLL("librt.so.1", use_errno=True)
     SIGEV_SIGNAL, CLOCK_MONOTONIC = 0, 1
     timer = ctypes.c_void_p()
     assert libc.timer_create(CLOCK_MONOTONIC, ctypes.byref(sigevent(None, signal.SIGINT, SIGEV_SIGNAL)),

@@ -9,14 +9,17 @@
 
 namespace kaji::abi {
 
-// The toolkit directories to look in, in order: $CUDA_HOME, $CUDA_PATH (each when set), then
-// /usr/local/cuda.
+// The toolkit directories to look in, in order: those the variables name (each when set),
+// then the default install.
+inline constexpr const char *kCudaToolkitVariables[] = {"CUDA_HOME", "CUDA_PATH"};
+inline constexpr const char *kDefaultCudaToolkit = "/usr/local/cuda";
+
 inline std::vector<std::filesystem::path> cudaToolkitRoots() {
   std::vector<std::filesystem::path> roots;
-  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
+  for (const char *variable : kCudaToolkitVariables)
     if (const char *root = std::getenv(variable); root && *root)
       roots.emplace_back(root);
-  roots.emplace_back("/usr/local/cuda");
+  roots.emplace_back(kDefaultCudaToolkit);
   return roots;
 }
 
@@ -31,7 +34,10 @@ inline std::vector<std::filesystem::path> inCudaToolkit(const std::filesystem::p
 // The search as text for an error message, e.g. "$CUDA_HOME/bin, $CUDA_PATH/bin,
 // /usr/local/cuda/bin": the variables by name, whether set or not.
 inline std::string cudaToolkitSearchText(const std::string &relative) {
-  return "$CUDA_HOME/" + relative + ", $CUDA_PATH/" + relative + ", /usr/local/cuda/" + relative;
+  std::string text;
+  for (const char *variable : kCudaToolkitVariables)
+    text.append("$").append(variable).append("/").append(relative).append(", ");
+  return text.append(kDefaultCudaToolkit).append("/").append(relative);
 }
 
 } // namespace kaji::abi

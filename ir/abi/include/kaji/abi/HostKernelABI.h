@@ -119,8 +119,7 @@ enum class BlockReduceOp : uint32_t {
 };
 
 // A compiled host kernel. `params` is cuLaunchKernel's kernelParams: one pointer per
-// flattened parameter (an array is its data pointer, then ndim × int64 shape, then ndim ×
-// int64 strides in bytes; a scalar is its value, bool as one byte).
+// flattened parameter, as KernelABI.h lays them out.
 using HostKernelEntry = void (*)(void *const *params, const HostLaunchContext *context);
 
 } // namespace kaji::abi
