@@ -2,7 +2,7 @@
 // Sema, IRGen, kaji passes), LLVM optimisation and PTX emission, and the same through the
 // nvrtc backend (CUDA C++ emission, then NVRTC). Prints the median of N compiles of each
 // kernel with each backend.
-#include "kaji/codegen/cuda/CudaCodegen.h"
+#include "kaji/codegen/nvrtc/NvrtcCodegen.h"
 #include "kaji/driver/Compiler.h"
 #include "kaji/frontend/Signature.h"
 
@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
         driver::CompiledModule compiled;
         try {
           compiled = driver::compile(request);
-        } catch (const codegen::cuda::NvrtcUnavailable &error) {
+        } catch (const codegen::nvrtc::NvrtcUnavailable &error) {
           std::printf("%-10s %-7s (%s)\n", kernel.name, "nvrtc", error.what());
           break;
         }

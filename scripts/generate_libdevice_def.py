@@ -12,7 +12,7 @@ neither nan nor nanf; kaji has no pointers to pass).
 The host column says how the cpu target computes each function: LIBM (the C library's
 function of the same name and signature), FAST (__nv_fast_NAME: the C library's NAME,
 correctly rounded where the GPU approximates), OWN (kaji's own lowering,
-codegen/src/HostLibdevice.cpp) or NONE (no host implementation: compiling it for the cpu
+codegen/llvm/src/LibdeviceLowering.cpp) or NONE (no host implementation: compiling it for the cpu
 target is an error naming the function).
 
 Usage: scripts/generate_libdevice_def.py [libdevice.10.bc] > ir/include/kaji/ir/Libdevice.def
@@ -30,7 +30,7 @@ rint round scalbn sin sincos sinh sqrt tan tanh tgamma trunc y0 y1 yn
 """.split())
 LIBM |= {name + "f" for name in LIBM}
 
-# Lowered by kaji itself on the host (codegen/src/HostLibdevice.cpp).
+# Lowered by kaji itself on the host (codegen/llvm/src/LibdeviceLowering.cpp).
 OWN = set("""
 abs llabs min max umin umax llmin llmax ullmin ullmax popc popcll clz clzll brev brevll ffs
 ffsll mulhi umulhi mul64hi umul64hi hadd uhadd rhadd urhadd sad usad rsqrt rsqrtf saturatef

@@ -2,9 +2,9 @@
 
 #include "kaji/driver/Version.h"
 
-#include "kaji/codegen/FatalErrors.h"
-#include "kaji/codegen/PtxasMiscompiledOps.h"
-#include "kaji/codegen/cuda/CudaCodegen.h"
+#include "kaji/codegen/llvm/FatalErrors.h"
+#include "kaji/codegen/nvptx/NVPTXCodegen.h"
+#include "kaji/codegen/nvrtc/NvrtcCodegen.h"
 #include "kaji/driver/KernelExceptions.h"
 #include "kaji/driver/KernelRecursion.h"
 #include "kaji/driver/PtxAssembler.h"
@@ -74,7 +74,7 @@ std::optional<CompiledModule> decodeCachedModule(std::string_view payload, size_
   return compiled;
 }
 
-// Runs one LLVM stage on `lowered`, reporting what LLVM cannot compile at the first
+// Runs a backend on `lowered`, reporting what LLVM cannot compile at the first
 // kernel's definition: LLVM's reason names no source line.
 template <class Stage> auto inBackend(const LoweredModule &lowered, Stage stage) {
   try {
@@ -92,15 +92,16 @@ LoweredModule lowerTimed(const CompileRequest &request, Target target, CompileTi
   return lowered;
 }
 
+const codegen::GpuBackend &gpuBackend(Backend backend) {
+  return backend == Backend::NVRTC ? codegen::nvrtc::nvrtcBackend() : codegen::nvptxBackend();
+}
+
 // The GPU code of `lowered` by the request's backend: PTX, or a cubin.
 std::string emitGpuCode(const CompileRequest &request, const LoweredModule &lowered, bool cubin,
                         codegen::CodegenTimings *timings) {
-  std::string ptx = request.backend == Backend::NVRTC
-                        ? codegen::rewriteMiscompiledOpsForPtxas(
-                              codegen::cuda::compileWithNvrtc(lowered.module, request.ptx, timings))
-                        : inBackend(lowered, [&] {
-                            return codegen::emitPTX(lowered.module, request.ptx, timings);
-                          });
+  std::string ptx = inBackend(lowered, [&] {
+    return gpuBackend(request.backend).emitPTX(lowered.module, request.ptx, timings);
+  });
   return cubin ? assemblePTX(ptx, request.ptx.arch, request.ptx.optLevel) : ptx;
 }
 
@@ -110,10 +111,9 @@ CompiledModule compileUncached(const CompileRequest &request) {
   compiled.ptx = emitGpuCode(request, lowered, false, &compiled.timings.codegen) +
                  exceptionTableComments(lowered.module, request.ptx.boundsCheck) +
                  recursionComments(lowered.module, lowered.entryNames);
-  compiled.entryNames = std::move(lowered.entryNames);
-  if (request.backend == Backend::NVRTC)
-    for (std::string &name : compiled.entryNames)
-      name = codegen::cuda::cudaName(*lowered.module.lookup(name));
+  for (const std::string &name : lowered.entryNames)
+    compiled.entryNames.push_back(
+        gpuBackend(request.backend).entryName(*lowered.module.lookup(name)));
   return compiled;
 }
 
@@ -196,7 +196,7 @@ std::string emitStage(const CompileRequest &request, Stage stage) {
     throw std::invalid_argument("the nvrtc backend makes no LLVM IR: ask for its CUDA C++ or PTX");
   LoweredModule lowered = lower(request, request.target);
   if (stage == Stage::CUDA)
-    return codegen::cuda::emitCUDA(lowered.module, request.ptx.boundsCheck);
+    return codegen::nvrtc::emitCUDA(lowered.module, request.ptx.boundsCheck);
   if (stage == Stage::PTX || stage == Stage::Cubin)
     return emitGpuCode(request, lowered, stage == Stage::Cubin, nullptr);
   return inBackend(lowered, [&] {

@@ -9,9 +9,9 @@
 // header is KernelInput.h's. Architectures LLVM does not know are skipped, not fuzzed.
 #include "KernelInput.h"
 
-#include "kaji/codegen/Codegen.h"
-#include "kaji/codegen/FatalErrors.h"
-#include "kaji/codegen/HostCodegen.h"
+#include "kaji/codegen/nvptx/NVPTXCodegen.h"
+#include "kaji/codegen/llvm/FatalErrors.h"
+#include "kaji/codegen/host/HostCodegen.h"
 
 using namespace kaji;
 

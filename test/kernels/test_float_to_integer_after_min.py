@@ -2,7 +2,7 @@
 smaller); converted to an integer it is 1. The program differential found 0 on the H100
 (seed 1013 #272): ptxas reordered the max.f64/min.f64 that LLVM expanded the saturating
 conversion into with the kernel's own min, as if x were never NaN. The GPU backends now emit
-one saturating cvt (codegen/src/NVPTXTarget.cpp, emitFloatToInteger)."""
+one saturating cvt (codegen/nvptx/src/NVPTXTarget.cpp, emitFloatToInteger)."""
 
 import numpy as np
 import pytest

@@ -1,7 +1,7 @@
 """Integers past float16's range convert to ±inf, as numpy's astype(float16). The program
 differential found `np.float16(2**31 >> b)` widened to float64 giving 2**31 on cpu (LLVM 19's
 InstCombine folds fpext(sitofp x to half) by x's known bits, ignoring the exponent range;
-codegen/src/LLVMLowering.cpp clamps first)."""
+codegen/llvm/src/LLVMLowering.cpp clamps first)."""
 
 import numpy as np
 import pytest

@@ -1,5 +1,5 @@
 """Loops whose trip count is known only at run time, with bodies of a few dozen instructions:
-the GPU backend unrolls them by four with a remainder loop (codegen/src/GPULoopUnrollPolicy.h).
+the GPU backend unrolls them by four with a remainder loop (codegen/llvm/src/GPULoopUnrollPolicy.h).
 Every thread runs its own trip count, 0 to 13, so one launch takes the unrolled loop alone,
 the remainder alone and both, for each remainder length."""
 

@@ -1,5 +1,5 @@
 """-(comparison) is -1 or 0 converted to float: the H100 differential run found cuda giving +1
-(LLVM 19's NVPTX backend lowers `sitofp i1` as unsigned; codegen/src/SignedBoolToFloat.h)."""
+(LLVM 19's NVPTX backend lowers `sitofp i1` as unsigned; codegen/nvptx/src/SignedBoolToFloat.h)."""
 
 import numpy as np
 

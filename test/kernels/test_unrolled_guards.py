@@ -1,6 +1,6 @@
 """Guards of a small constant loop, unrolled on the GPU: each unrolled copy tests `0 <= i + k - R`
 and `i + k - R < n` for a constant offset, and the GPU pipeline drops the tests that the
-enclosing `i < n` already decides (codegen/src/OptimizationPipeline.cpp). Every tap at every
+enclosing `i < n` already decides (codegen/llvm/include/kaji/codegen/llvm/OptimizationPipeline.cpp). Every tap at every
 edge must still be taken or skipped exactly as the loop says: signals shorter than the filter,
 a guard against a different array's length, and offsets reaching past both ends."""
 

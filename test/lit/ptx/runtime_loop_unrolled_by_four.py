@@ -1,5 +1,5 @@
 # A loop of some thirty instructions whose trip count is known only at run time is unrolled
-# by four on the GPU, as nvcc does (codegen/src/GPULoopUnrollPolicy.h), where LLVM's own
+# by four on the GPU, as nvcc does (codegen/llvm/src/GPULoopUnrollPolicy.h), where LLVM's own
 # NVPTX budget unrolls it by two: four bodies in the unrolled loop, one in the remainder.
 # A loop with a barrier keeps one body per iteration, and no warning is printed for it; a
 # grid-stride loop, whose trip count would take a 64-bit division by gridsize, keeps one too.

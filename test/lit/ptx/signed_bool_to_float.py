@@ -1,6 +1,6 @@
 # -(a <= b) is -1 for a true comparison: InstCombine turns bool → int, negate, int → float into
 # `sitofp i1`, which LLVM 19's NVPTX backend lowers as unsigned (selp 1, 0). kaji rewrites it
-# into a select of -1.0 and 0.0 before the backend (codegen/src/SignedBoolToFloat.h).
+# into a select of -1.0 and 0.0 before the backend (codegen/nvptx/src/SignedBoolToFloat.h).
 # RUN: %kaji-compile %s --emit ptx | %FileCheck %s
 # RUN: %kaji-compile %s --emit ptx -o %t.ptx
 # RUN: %ptxas %t.ptx

@@ -1,6 +1,6 @@
 # A range loop with a small constant trip count is unrolled completely on the GPU, as nvcc
 # does, though its guarded body is over LLVM's own unrolling budget
-# (codegen/src/GPULoopUnrollPolicy.h), and its copies keep only the guards that the enclosing
+# (codegen/llvm/src/GPULoopUnrollPolicy.h), and its copies keep only the guards that the enclosing
 # one does not decide; a long loop stays a loop.
 # RUN: %kaji-compile %s --kernel convolution --emit ptx | %FileCheck %s --check-prefix=SHORT
 # RUN: %kaji-compile %s --kernel convolution --emit llvm | %FileCheck %s --check-prefix=GUARDS
@@ -32,7 +32,7 @@ def convolution(out, x, weights):
 # Each unrolled copy's guard tests a constant offset from i, and the enclosing `i < x.size`
 # decides half of them: taps left of i are below x.size whenever i is, taps right of i are at
 # least 0. ConstraintElimination runs again after the loop passes
-# (codegen/src/OptimizationPipeline.cpp) and removes those tests, so the left taps compare
+# (codegen/llvm/include/kaji/codegen/llvm/OptimizationPipeline.cpp) and removes those tests, so the left taps compare
 # only i with a constant and the right taps only their index with x.size.
 # GUARDS-LABEL: define {{.*}}void @convolution(
 # GUARDS: [[I:%[0-9]+]] = add nuw nsw i64

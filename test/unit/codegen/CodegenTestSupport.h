@@ -1,7 +1,7 @@
 // Builders for small kernels and a ptxas check shared by the codegen tests.
 #pragma once
 
-#include "kaji/codegen/Codegen.h"
+#include "kaji/codegen/nvptx/NVPTXCodegen.h"
 #include "kaji/ir/Builder.h"
 #include "kaji/ir/IR.h"
 

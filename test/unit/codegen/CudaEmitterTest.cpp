@@ -2,7 +2,7 @@
 // and that the kernel parameters are the LLVM path's.
 #include "CodegenTestSupport.h"
 
-#include "kaji/codegen/cuda/CudaCodegen.h"
+#include "kaji/codegen/nvrtc/NvrtcCodegen.h"
 
 #include <limits>
 #include <regex>
@@ -20,11 +20,11 @@ ir::Location at(unsigned line) {
 // PTX through NVRTC, or nothing (and the test skipped) where NVRTC cannot be loaded.
 std::optional<std::string> nvrtcPTX(const ir::Module &module) {
   try {
-    cuda::nvrtcInfo();
-  } catch (const cuda::NvrtcUnavailable &) {
+    nvrtc::nvrtcInfo();
+  } catch (const nvrtc::NvrtcUnavailable &) {
     return std::nullopt;
   }
-  return cuda::compileWithNvrtc(module, PTXOptions{});
+  return nvrtc::compileWithNvrtc(module, PTXOptions{});
 }
 
 // The `.param` types of the entry `name`, in order (".u64", ".f32", ...; `.ptr` qualifiers
@@ -48,7 +48,7 @@ std::vector<std::string> entryParameterTypes(const std::string &ptx, const std::
 TEST(CudaEmitter, SaxpyIsAGlobalFunctionWithTheFlattenedParameters) {
   ir::Module module;
   addSaxpy(module);
-  std::string source = cuda::emitCUDA(module);
+  std::string source = nvrtc::emitCUDA(module);
   EXPECT_NE(source.find("#include \"kaji_prelude.cuh\""), std::string::npos) << source;
   EXPECT_NE(source.find("extern \"C\" __global__ void saxpy(f32 *out_data, i64 out_shape0, "
                         "i64 out_stride0, f32 a, f32 *x_data"),
@@ -80,7 +80,7 @@ TEST(CudaEmitter, BoolParameterIsOneByteAndNonzeroIsTrue) {
   store(b, function->entry()->argument(1), function->entry()->argument(0),
         {b.intConstant(kI64, 0)});
   b.ret();
-  std::string source = cuda::emitCUDA(module);
+  std::string source = nvrtc::emitCUDA(module);
   EXPECT_NE(source.find("u8 *out_data"), std::string::npos) << source;
   EXPECT_NE(source.find("u8 flag_byte"), std::string::npos) << source;
   EXPECT_NE(source.find("const bool flag = flag_byte != 0;"), std::string::npos) << source;
@@ -103,7 +103,7 @@ TEST(CudaEmitter, ParameterNamesThatCollideWithCxxAreRenamed) {
   sum = b.math("sin", kF32, {sum});
   store(b, sum, function->entry()->argument(0), {b.intConstant(kI64, 0)});
   b.ret();
-  std::string source = cuda::emitCUDA(module);
+  std::string source = nvrtc::emitCUDA(module);
   EXPECT_EQ(source.find("f32 int"), std::string::npos) << source;
   EXPECT_EQ(source.find("f32 sin"), std::string::npos) << source;
   EXPECT_NE(source.find("f32 v0"), std::string::npos) << source; // a Python name kept
@@ -124,7 +124,7 @@ TEST(CudaEmitter, LineDirectivesNameThePythonLines) {
   b.setLocation(at(9));
   store(b, twice, function->entry()->argument(0), {zero});
   b.ret();
-  std::string source = cuda::emitCUDA(module);
+  std::string source = nvrtc::emitCUDA(module);
   // Line 4 follows line 3 without a directive of its own; line 9 needs one.
   EXPECT_NE(source.find("#line 3 \"kernel.py\"\n  v0 = 0ll; v1 = *kaji::element(out, v0);\n"
                         "  v2 = kaji::add(v1, v1);\n#line 9 \"kernel.py\"\n"),
@@ -149,7 +149,7 @@ TEST(CudaEmitter, LoopSwappingTwoValuesGoesThroughTemporaries) {
   b.setBlock(exit);
   store(b, x, function->entry()->argument(0), {zero});
   b.ret();
-  std::string source = cuda::emitCUDA(module);
+  std::string source = nvrtc::emitCUDA(module);
   EXPECT_NE(
       source.find("const i32 kaji_t0 = v4; const i32 kaji_t1 = v3; v3 = kaji_t0; v4 = kaji_t1;"),
       std::string::npos)
@@ -163,7 +163,7 @@ TEST(CudaEmitter, UnknownArchIsAnError) {
   addSaxpy(module);
   PTXOptions options;
   options.arch = "compute-90";
-  EXPECT_THROW(cuda::compileWithNvrtc(module, options), std::runtime_error);
+  EXPECT_THROW(nvrtc::compileWithNvrtc(module, options), std::runtime_error);
 }
 
 TEST(CudaEmitter, ConstantArrayIsAConstantAtFileScope) {
@@ -180,7 +180,7 @@ TEST(CudaEmitter, ConstantArrayIsAConstantAtFileScope) {
   ir::Value *two = b.intConstant(kI64, 2);
   store(b, load(b, table, {two}), function->entry()->argument(0), {two});
   b.ret();
-  std::string source = cuda::emitCUDA(module);
+  std::string source = nvrtc::emitCUDA(module);
   // Floats as their bits: infinity has no literal a constant initialiser may use.
   EXPECT_NE(source.find("__constant__ __align__(16) u32 constant0[3] = {0x3f000000u, "
                         "0xc0000000u, 0x7f800000u};"),
@@ -197,7 +197,7 @@ TEST(CudaEmitter, KernelNamedLikeACxxKeywordGetsAnEntryOfItsOwn) {
   ir::Module module;
   auto [function, b] = addFunction(module, "double", ir::Function::Kind::Kernel, {}, {});
   b.ret();
-  EXPECT_EQ(cuda::cudaName(*function), "kaji_double");
-  EXPECT_NE(cuda::emitCUDA(module).find("extern \"C\" __global__ void kaji_double()"),
+  EXPECT_EQ(nvrtc::cudaName(*function), "kaji_double");
+  EXPECT_NE(nvrtc::emitCUDA(module).find("extern \"C\" __global__ void kaji_double()"),
             std::string::npos);
 }

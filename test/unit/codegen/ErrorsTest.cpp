@@ -1,7 +1,7 @@
 // Bad input is reported as an error, never a crash.
 #include "CodegenTestSupport.h"
 
-#include "kaji/codegen/FatalErrors.h"
+#include "kaji/codegen/llvm/FatalErrors.h"
 
 #include <cstdlib>
 #include <filesystem>

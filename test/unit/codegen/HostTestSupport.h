@@ -2,7 +2,7 @@
 // tests.
 #pragma once
 
-#include "kaji/codegen/HostCodegen.h"
+#include "kaji/codegen/host/HostCodegen.h"
 #include "kaji/ir/IRParser.h"
 #include "kaji/ir/Verifier.h"
 #include "kaji/runtime/HostExecutor.h"

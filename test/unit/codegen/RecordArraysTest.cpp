@@ -3,7 +3,7 @@
 // field reached at its offset, on the LLVM path and in CUDA C++.
 #include "CodegenTestSupport.h"
 
-#include "kaji/codegen/cuda/CudaCodegen.h"
+#include "kaji/codegen/nvrtc/NvrtcCodegen.h"
 #include "kaji/ir/RecordType.h"
 #include "kaji/ir/Verifier.h"
 
@@ -90,7 +90,7 @@ TEST(RecordArrays, LLVMStorageIsBytesAlignedToTheRecordNotItsSize) {
 
 TEST(RecordArrays, CudaCxxStorageIsAlignedBytes) {
   ir::Module module = recordArraysModule();
-  std::string source = cuda::emitCUDA(module);
+  std::string source = nvrtc::emitCUDA(module);
   EXPECT_NE(source.find("__shared__ __align__(16) u8 shared"), std::string::npos) << source;
   EXPECT_NE(source.find("[72];"), std::string::npos) << source;
   EXPECT_NE(source.find("__align__(8) u8 local"), std::string::npos) << source;
@@ -101,9 +101,9 @@ TEST(RecordArrays, CudaCxxStorageIsAlignedBytes) {
   EXPECT_NE(source.find("__constant__ __align__(16) u8 constant0[48]"), std::string::npos)
       << source;
   try {
-    cuda::nvrtcInfo();
-  } catch (const cuda::NvrtcUnavailable &) {
+    nvrtc::nvrtcInfo();
+  } catch (const nvrtc::NvrtcUnavailable &) {
     return;
   }
-  expectPTXAssembles(cuda::compileWithNvrtc(module, PTXOptions{}));
+  expectPTXAssembles(nvrtc::compileWithNvrtc(module, PTXOptions{}));
 }

@@ -3,8 +3,8 @@
 // its own beyond ordering the stages.
 #pragma once
 
-#include "kaji/codegen/Codegen.h"
-#include "kaji/codegen/HostCodegen.h"
+#include "kaji/codegen/GpuBackend.h"
+#include "kaji/codegen/host/HostCodegen.h"
 #include "kaji/driver/DiskCache.h"
 #include "kaji/frontend/Environment.h"
 #include "kaji/frontend/Parser.h"

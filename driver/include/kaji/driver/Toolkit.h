@@ -3,16 +3,16 @@
 // toolkit functions, so that the Python binding reaches the compiler through the driver only.
 #pragma once
 
-#include "kaji/codegen/Codegen.h"
-#include "kaji/codegen/cuda/CudaCodegen.h"
+#include "kaji/codegen/nvptx/NVPTXCodegen.h"
+#include "kaji/codegen/nvrtc/NvrtcCodegen.h"
 
 namespace kaji::driver {
 
 using codegen::findLibdevice;
-using codegen::cuda::addNvrtcSearchDirectory;
-using codegen::cuda::compileCudaSource;
-using codegen::cuda::DeviceCodeFormat;
-using codegen::cuda::nvrtcInfo;
-using codegen::cuda::NvrtcInfo;
+using codegen::nvrtc::addNvrtcSearchDirectory;
+using codegen::nvrtc::compileCudaSource;
+using codegen::nvrtc::DeviceCodeFormat;
+using codegen::nvrtc::nvrtcInfo;
+using codegen::nvrtc::NvrtcInfo;
 
 } // namespace kaji::driver

@@ -1,0 +1,448 @@
+#include "HostTarget.h"
+
+#include "HostSpinLoops.h"
+#include "kaji/codegen/llvm/LibdeviceLowering.h"
+
+#include "kaji/ir/ExceptionTable.h"
+
+#include "kaji/abi/HostKernelABI.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <map>
+
+namespace kaji::codegen {
+namespace {
+
+using abi::HostLaunchContext;
+
+// Field numbers of HostLaunchContext in its LLVM type, checked against the C++ layout.
+enum ContextField : unsigned {
+  kThreadIdx,
+  kBlockIdx,
+  kBlockDim,
+  kGridDim,
+  kSharedMemory,
+  kExecutor,
+  kBarrier,
+  kIndexError,
+  kWarpBarrier,
+  kWarpCollective,
+  kBlockReduce,
+  kSharedBytes,
+  kGridBarrier,
+  kRaiseException,
+  kYield
+};
+static_assert(offsetof(HostLaunchContext, threadIdx) == 0 &&
+                  offsetof(HostLaunchContext, blockIdx) == 12 &&
+                  offsetof(HostLaunchContext, blockDim) == 24 &&
+                  offsetof(HostLaunchContext, gridDim) == 36 &&
+                  offsetof(HostLaunchContext, sharedMemory) == 48 &&
+                  offsetof(HostLaunchContext, executor) == 56 &&
+                  offsetof(HostLaunchContext, barrier) == 64 &&
+                  offsetof(HostLaunchContext, indexError) == 72 &&
+                  offsetof(HostLaunchContext, warpBarrier) == 80 &&
+                  offsetof(HostLaunchContext, warpCollective) == 88 &&
+                  offsetof(HostLaunchContext, blockReduce) == 96 &&
+                  offsetof(HostLaunchContext, sharedBytes) == 104 &&
+                  offsetof(HostLaunchContext, gridBarrier) == 112 &&
+                  offsetof(HostLaunchContext, raiseException) == 120 &&
+                  offsetof(HostLaunchContext, yield) == 128,
+              "HostLaunchContext no longer matches contextType()");
+
+// Field numbers of the implicit parameter (see HostTarget.h); the first four are
+// ir::SpecialReg::Kind.
+enum ImplicitField : unsigned { kImplicitShared = 4, kImplicitContext = 5 };
+
+llvm::StructType *contextType(llvm::LLVMContext &context) {
+  llvm::Type *coordinates = llvm::ArrayType::get(llvm::Type::getInt32Ty(context), 3);
+  llvm::Type *pointer = llvm::PointerType::get(context, 0);
+  return llvm::StructType::get(context,
+                               {coordinates, coordinates, coordinates, coordinates, pointer,
+                                pointer, pointer, pointer, pointer, pointer, pointer,
+                                llvm::Type::getInt64Ty(context), pointer, pointer, pointer});
+}
+
+llvm::StructType *implicitType(llvm::LLVMContext &context) {
+  llvm::Type *coordinates = llvm::ArrayType::get(llvm::Type::getInt32Ty(context), 3);
+  llvm::Type *pointer = llvm::PointerType::get(context, 0);
+  return llvm::StructType::get(
+      context, {coordinates, coordinates, coordinates, coordinates, pointer, pointer});
+}
+
+llvm::Value *implicitArgument(llvm::IRBuilderBase &builder) {
+  llvm::Function *function = builder.GetInsertBlock()->getParent();
+  return function->getArg(function->arg_size() - 1);
+}
+
+llvm::Value *loadContextField(llvm::IRBuilderBase &builder, llvm::Value *context,
+                              ContextField field, llvm::Type *type, const char *name) {
+  llvm::Value *address = builder.CreateStructGEP(contextType(builder.getContext()), context, field);
+  return builder.CreateLoad(type, address, name);
+}
+
+llvm::Value *contextPointer(llvm::IRBuilderBase &builder) {
+  return builder.CreateExtractValue(implicitArgument(builder), kImplicitContext, "context");
+}
+
+constexpr const char *kRsqrtPrefix = "kaji.host.rsqrt";
+// Where the dynamic shared memory starts in the block's shared memory: a constant whose
+// value finishSharedLayout sets once every static shared array has its place.
+constexpr const char *kDynamicSharedOffset = "kaji.dynamic_shared_offset";
+
+static_assert(abi::kSharedMemoryAlignment == uint64_t(ir::kMaxArrayAlignment),
+              "the executor's shared memory must be aligned as much as an array may ask");
+
+} // namespace
+
+llvm::Type *HostTarget::implicitParameterType(llvm::LLVMContext &context) const {
+  return implicitType(context);
+}
+
+unsigned HostTarget::addressSpace(ir::MemorySpace) const { return 0; }
+
+llvm::Value *HostTarget::emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const {
+  static constexpr const char *names[] = {"tid", "ctaid", "ntid", "nctaid"};
+  return builder.CreateExtractValue(implicitArgument(builder), {unsigned(reg.kind), reg.dim},
+                                    std::string(names[reg.kind]) + "." + char('x' + reg.dim));
+}
+
+// Every scope is this process's memory on the host: one sequentially consistent fence.
+void HostTarget::emitFence(llvm::IRBuilderBase &builder, const std::string &) const {
+  builder.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+}
+
+void HostTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
+  callExecutor(builder, kBarrier, "barrier", builder.getVoidTy(), {});
+}
+
+void HostTarget::emitGridSync(llvm::IRBuilderBase &builder) const {
+  callExecutor(builder, kGridBarrier, "grid_barrier", builder.getVoidTy(), {});
+}
+
+llvm::Value *HostTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
+                                           llvm::Value *predicate) const {
+  abi::BlockReduceOp op = name == "count" ? abi::BlockReduceOp::Count
+                          : name == "and" ? abi::BlockReduceOp::And
+                                          : abi::BlockReduceOp::Or;
+  return callExecutor(
+      builder, kBlockReduce, "block_reduce", builder.getInt32Ty(),
+      {builder.getInt32(uint32_t(op)), builder.CreateZExt(predicate, builder.getInt32Ty())});
+}
+
+llvm::Value *HostTarget::emitCString(llvm::IRBuilderBase &builder, const std::string &text) const {
+  return builder.CreateGlobalString(text, "kaji.str");
+}
+
+// printf, then fflush(NULL) so the kernel's lines come out in order with the program's own.
+void HostTarget::emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
+                            llvm::ArrayRef<llvm::Value *> args) const {
+  llvm::Module *module = builder.GetInsertBlock()->getModule();
+  llvm::Type *pointer = builder.getPtrTy();
+  llvm::FunctionCallee printf = module->getOrInsertFunction(
+      "printf", llvm::FunctionType::get(builder.getInt32Ty(), {pointer}, true));
+  llvm::SmallVector<llvm::Value *, 8> operands{format};
+  operands.append(args.begin(), args.end());
+  builder.CreateCall(printf, operands);
+  llvm::FunctionCallee fflush = module->getOrInsertFunction(
+      "fflush", llvm::FunctionType::get(builder.getInt32Ty(), {pointer}, false));
+  builder.CreateCall(fflush, {llvm::ConstantPointerNull::get(builder.getPtrTy())});
+}
+
+void HostTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
+  callExecutor(builder, kWarpBarrier, "warp_barrier", builder.getVoidTy(), {mask});
+}
+
+llvm::Value *HostTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
+                                            llvm::Value *mask, llvm::Value *value,
+                                            llvm::Value *operand, llvm::Type *resultType,
+                                            const ir::Location &site) const {
+  using abi::WarpOp;
+  static const std::map<std::string, WarpOp> ops = {{"shfl_idx", WarpOp::ShuffleIndex},
+                                                    {"shfl_up", WarpOp::ShuffleUp},
+                                                    {"shfl_down", WarpOp::ShuffleDown},
+                                                    {"shfl_xor", WarpOp::ShuffleXor},
+                                                    {"ballot", WarpOp::Ballot},
+                                                    {"all", WarpOp::All},
+                                                    {"any", WarpOp::Any},
+                                                    {"eq", WarpOp::Equal},
+                                                    {"match_any", WarpOp::MatchAny},
+                                                    {"activemask", WarpOp::ActiveMask}};
+  llvm::Type *i64 = builder.getInt64Ty();
+  // The value travels as its bits, zero-extended to 64.
+  llvm::Value *bits = builder.getInt64(0);
+  if (value) {
+    unsigned width = value->getType()->getPrimitiveSizeInBits();
+    bits = builder.CreateZExt(builder.CreateBitCast(value, builder.getIntNTy(width)), i64);
+  }
+  WarpOp op = ops.at(name);
+  // activemask's operand is its call site (HostKernelABI.h), which also keeps LLVM from
+  // merging the calls of two branches into one.
+  if (op == WarpOp::ActiveMask)
+    operand = builder.getInt32(abi::activeMaskSite(site.line, site.col));
+  llvm::Value *result =
+      callExecutor(builder, kWarpCollective, "warp_collective", i64,
+                   {builder.getInt32(uint32_t(op)), mask ? mask : builder.getInt32(0), bits,
+                    operand ? operand : builder.getInt32(0)});
+  unsigned width = resultType->getPrimitiveSizeInBits();
+  return builder.CreateBitCast(builder.CreateTrunc(result, builder.getIntNTy(width)), resultType);
+}
+
+llvm::CallInst *HostTarget::callExecutor(llvm::IRBuilderBase &builder, unsigned field,
+                                         const char *name, llvm::Type *resultType,
+                                         llvm::ArrayRef<llvm::Value *> arguments) const {
+  llvm::Value *context = contextPointer(builder);
+  llvm::Type *pointer = builder.getPtrTy();
+  llvm::Value *callback = loadContextField(builder, context, ContextField(field), pointer, name);
+  llvm::Value *executor = loadContextField(builder, context, kExecutor, pointer, "executor");
+  llvm::SmallVector<llvm::Value *, 5> operands{executor};
+  llvm::SmallVector<llvm::Type *, 5> types{pointer};
+  for (llvm::Value *argument : arguments) {
+    operands.push_back(argument);
+    types.push_back(argument->getType());
+  }
+  return builder.CreateCall(llvm::FunctionType::get(resultType, types, false), callback, operands);
+}
+
+llvm::Value *HostTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
+                                           uint64_t alignment, const std::string &name) const {
+  const llvm::DataLayout &layout = builder.GetInsertBlock()->getModule()->getDataLayout();
+  uint64_t offset = (sharedBytes_ + alignment - 1) / alignment * alignment;
+  sharedBytes_ = offset + layout.getTypeAllocSize(storage);
+  llvm::Value *base =
+      builder.CreateExtractValue(implicitArgument(builder), kImplicitShared, "shared");
+  return builder.CreateInBoundsGEP(builder.getInt8Ty(), base, builder.getInt64(offset), name);
+}
+
+Target::DynamicShared HostTarget::emitDynamicShared(llvm::IRBuilderBase &builder,
+                                                    uint64_t alignment) const {
+  dynamicAlignment_ = std::max(dynamicAlignment_, alignment);
+  llvm::Module &module = *builder.GetInsertBlock()->getModule();
+  llvm::Type *i64 = builder.getInt64Ty();
+  auto *offsetGlobal =
+      llvm::cast<llvm::GlobalVariable>(module.getOrInsertGlobal(kDynamicSharedOffset, i64));
+  llvm::Value *offset = builder.CreateLoad(i64, offsetGlobal, "dynamic_shared.offset");
+  llvm::Value *base =
+      builder.CreateExtractValue(implicitArgument(builder), kImplicitShared, "shared");
+  llvm::Value *total =
+      loadContextField(builder, contextPointer(builder), kSharedBytes, i64, "shared.bytes");
+  // A launch provides at least the static bytes, so the difference does not wrap.
+  return {builder.CreateInBoundsGEP(builder.getInt8Ty(), base, offset, "dynamic_shared"),
+          builder.CreateNUWSub(total, offset, "dynamic_shared.bytes")};
+}
+
+uint64_t HostTarget::staticSharedBytes() const {
+  if (dynamicAlignment_ == 0)
+    return sharedBytes_;
+  return (sharedBytes_ + dynamicAlignment_ - 1) / dynamicAlignment_ * dynamicAlignment_;
+}
+
+void HostTarget::finishSharedLayout(llvm::Module &module) const {
+  llvm::GlobalVariable *offset = module.getNamedGlobal(kDynamicSharedOffset);
+  if (!offset)
+    return;
+  offset->setInitializer(llvm::ConstantInt::get(offset->getValueType(), staticSharedBytes()));
+  offset->setConstant(true);
+  offset->setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+void HostTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
+                                const std::string &function, llvm::Value *axis, llvm::Value *index,
+                                llvm::Value *extent, bool indexIsUnsigned, uint32_t) const {
+  llvm::Value *siteText =
+      builder.CreateGlobalString(ir::raiseSiteText(location, function), "kaji.index_site");
+  callExecutor(builder, kIndexError, "index_error", builder.getVoidTy(),
+               {siteText, axis, index, extent, builder.getInt32(indexIsUnsigned)})
+      ->addFnAttr(llvm::Attribute::Cold);
+}
+
+// The thread returns from the function that raised: a kernel's thread is then done; a device
+// function's caller goes on with a zero result, and the launch reports the exception.
+void HostTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &location,
+                           const std::string &function, const std::string &exception,
+                           uint32_t) const {
+  if (!exception.empty()) {
+    llvm::Value *site =
+        builder.CreateGlobalString(ir::raiseSiteText(location, function), "kaji.raise_site");
+    llvm::Value *text = builder.CreateGlobalString(exception, "kaji.exception");
+    callExecutor(builder, kRaiseException, "raise_exception", builder.getVoidTy(), {site, text})
+        ->addFnAttr(llvm::Attribute::Cold);
+  }
+  llvm::Type *result = builder.GetInsertBlock()->getParent()->getReturnType();
+  if (result->isVoidTy())
+    builder.CreateRetVoid();
+  else
+    builder.CreateRet(llvm::Constant::getNullValue(result));
+}
+
+llvm::Value *HostTarget::emitFloatChoice(llvm::IRBuilderBase &builder, llvm::Value *condition,
+                                         llvm::Value *ifTrue, llvm::Value *ifFalse) const {
+  return builder.CreateSelect(condition, ifTrue, ifFalse);
+}
+
+llvm::Value *HostTarget::emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
+                                            llvm::Type *toType, bool toSigned) const {
+  auto intrinsic = toSigned ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+  return builder.CreateIntrinsic(intrinsic, {toType, value->getType()}, {value});
+}
+
+std::string HostTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {
+  std::string suffix = kind == ir::ScalarKind::Float32 ? "f" : "";
+  // libm has no rsqrt; linkMathLibrary defines it.
+  if (name == "rsqrt")
+    return kRsqrtPrefix + suffix;
+  return std::string(name) + suffix;
+}
+
+llvm::Value *HostTarget::emitLibdevice(llvm::IRBuilderBase &builder,
+                                       const ir::LibdeviceFunction &function, size_t value,
+                                       llvm::ArrayRef<llvm::Value *> args,
+                                       const ir::Location &location) const {
+  std::string name(function.name);
+  switch (function.host) {
+  case ir::LibdeviceHost::Libm:
+    return emitLibdeviceCall(builder, name, function, value, args);
+  case ir::LibdeviceHost::Fast:
+    return emitLibdeviceCall(builder, name.substr(std::string_view("fast_").size()), function,
+                             value, args);
+  case ir::LibdeviceHost::Own:
+    return emitOwnLibdevice(builder, function, args);
+  case ir::LibdeviceHost::None:
+    break;
+  }
+  throw ir::CompileError(location, "cuda.libdevice." + name +
+                                       " has no implementation on the cpu target (it compiles "
+                                       "for the cuda target only)");
+}
+
+void HostTarget::markKernel(llvm::Function &kernel) const {
+  // The launchable symbol is the entry buildHostEntry adds; the kernel itself is inlined
+  // into it, so its body runs inside the loop over threads.
+  kernel.setLinkage(llvm::GlobalValue::InternalLinkage);
+  kernel.addFnAttr(llvm::Attribute::AlwaysInline);
+}
+
+void HostTarget::linkMathLibrary(llvm::Module &module, bool) const {
+  for (llvm::Function &function : module) {
+    if (!function.isDeclaration() || !function.getName().starts_with(kRsqrtPrefix))
+      continue;
+    function.setLinkage(llvm::GlobalValue::InternalLinkage);
+    llvm::IRBuilder<> builder(llvm::BasicBlock::Create(module.getContext(), "entry", &function));
+    llvm::Value *x = function.getArg(0);
+    llvm::Value *root = builder.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+    builder.CreateRet(builder.CreateFDiv(llvm::ConstantFP::get(x->getType(), 1.0), root));
+  }
+}
+
+bool HostTarget::addSpinYields(llvm::Module &module) const {
+  bool added = false;
+  for (llvm::Function &function : module)
+    for (llvm::BasicBlock *header : spinLoopHeaders(function)) {
+      llvm::IRBuilder<> builder(&*header->getFirstInsertionPt());
+      callExecutor(builder, kYield, "yield", builder.getVoidTy(), {});
+      added = true;
+    }
+  return added;
+}
+
+std::string buildHostEntry(llvm::Function &kernel, bool loopOverThreads) {
+  llvm::Module &module = *kernel.getParent();
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *pointer = llvm::PointerType::get(context, 0);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {pointer, pointer}, false);
+  std::string name = kernel.getName().str() + ".host_entry";
+  llvm::Function *entry =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name, module);
+  entry->setDoesNotThrow();
+  llvm::Value *params = entry->getArg(0);
+  llvm::Value *launch = entry->getArg(1);
+  params->setName("params");
+  launch->setName("context");
+  entry->addParamAttr(0, llvm::Attribute::ReadOnly);
+  entry->addParamAttr(1, llvm::Attribute::ReadOnly);
+  for (const llvm::Attribute &attribute : kernel.getAttributes().getFnAttrs())
+    if (attribute.isStringAttribute())
+      entry->addFnAttr(attribute);
+
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
+  std::vector<llvm::Value *> args;
+  for (unsigned i = 0; i + 1 < kernel.arg_size(); ++i) {
+    llvm::Value *slot = builder.CreateLoad(
+        pointer, builder.CreateConstInBoundsGEP1_64(pointer, params, i), "param.slot");
+    args.push_back(
+        builder.CreateLoad(kernel.getArg(i)->getType(), slot, kernel.getArg(i)->getName()));
+  }
+  llvm::StructType *launchType = contextType(context);
+  // Indices are below 2^31 and extents at least 1, as on the GPU, where the special
+  // registers carry the same ranges: knowing that, LLVM proves grid indices non-negative,
+  // drops the negative-index wraparound and vectorises the thread loop.
+  llvm::MDBuilder ranges(context);
+  auto coordinate = [&](ContextField field, unsigned dim) {
+    llvm::LoadInst *load = builder.CreateLoad(
+        builder.getInt32Ty(), builder.CreateConstInBoundsGEP2_32(
+                                  launchType->getElementType(field),
+                                  builder.CreateStructGEP(launchType, launch, field), 0, dim));
+    uint64_t low = field == kBlockDim || field == kGridDim ? 1 : 0;
+    load->setMetadata(llvm::LLVMContext::MD_range,
+                      ranges.createRange(llvm::APInt(32, low), llvm::APInt(32, 1u << 31)));
+    return load;
+  };
+  llvm::Value *implicit = llvm::UndefValue::get(implicitType(context));
+  for (ContextField field : {kBlockIdx, kBlockDim, kGridDim})
+    for (unsigned dim = 0; dim < 3; ++dim)
+      implicit =
+          builder.CreateInsertValue(implicit, coordinate(field, dim), {unsigned(field), dim});
+  implicit = builder.CreateInsertValue(
+      implicit, loadContextField(builder, launch, kSharedMemory, pointer, "shared"),
+      kImplicitShared);
+  implicit = builder.CreateInsertValue(implicit, launch, kImplicitContext);
+
+  auto callKernel = [&](llvm::Value *threadImplicit) {
+    std::vector<llvm::Value *> callArgs = args;
+    callArgs.push_back(threadImplicit);
+    builder.CreateCall(&kernel, callArgs);
+  };
+  if (!loopOverThreads) {
+    for (unsigned dim = 0; dim < 3; ++dim)
+      implicit =
+          builder.CreateInsertValue(implicit, coordinate(kThreadIdx, dim), {kThreadIdx, dim});
+    callKernel(implicit);
+    builder.CreateRetVoid();
+    return name;
+  }
+
+  // for z, for y, for x: every extent is at least 1, so each loop tests at its bottom.
+  static constexpr const char *axes[] = {"tid.x", "tid.y", "tid.z"};
+  llvm::PHINode *counters[3] = {};
+  llvm::BasicBlock *headers[3] = {};
+  for (int dim = 2; dim >= 0; --dim) {
+    llvm::BasicBlock *preheader = builder.GetInsertBlock();
+    headers[dim] = llvm::BasicBlock::Create(context, std::string(axes[dim]) + ".loop", entry);
+    builder.CreateBr(headers[dim]);
+    builder.SetInsertPoint(headers[dim]);
+    counters[dim] = builder.CreatePHI(builder.getInt32Ty(), 2, axes[dim]);
+    counters[dim]->addIncoming(builder.getInt32(0), preheader);
+  }
+  llvm::Value *threadImplicit = implicit;
+  for (unsigned dim = 0; dim < 3; ++dim)
+    threadImplicit = builder.CreateInsertValue(threadImplicit, counters[dim], {kThreadIdx, dim});
+  callKernel(threadImplicit);
+  for (unsigned dim = 0; dim < 3; ++dim) {
+    llvm::Value *next = builder.CreateAdd(counters[dim], builder.getInt32(1), "", true, true);
+    llvm::Value *extent = builder.CreateExtractValue(implicit, {unsigned(kBlockDim), dim});
+    auto *exit = llvm::BasicBlock::Create(context, std::string(axes[dim]) + ".exit", entry);
+    counters[dim]->addIncoming(next, builder.GetInsertBlock());
+    builder.CreateCondBr(builder.CreateICmpULT(next, extent), headers[dim], exit);
+    builder.SetInsertPoint(exit);
+  }
+  builder.CreateRetVoid();
+  return name;
+}
+
+} // namespace kaji::codegen

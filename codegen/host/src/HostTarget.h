@@ -1,0 +1,92 @@
+// The host (CPU) implementation of Target, and the entry function the CPU executor calls.
+//
+// Every lowered function takes one implicit parameter, a first-class struct
+//   { [3 x i32] tid, [3 x i32] ctaid, [3 x i32] ntid, [3 x i32] nctaid, ptr shared,
+//     ptr context }
+// passed by value, so that after inlining into the entry's thread loop `tid.x` is the loop's
+// induction variable and LLVM can vectorise over threads. `context` is the
+// abi::HostLaunchContext, read for the barrier and index-error callbacks.
+#pragma once
+
+#include "kaji/codegen/llvm/Target.h"
+
+#include <llvm/ADT/ArrayRef.h>
+
+#include <cstdint>
+
+namespace llvm {
+class CallInst;
+class StructType;
+} // namespace llvm
+
+namespace kaji::codegen {
+
+class HostTarget final : public Target {
+public:
+  llvm::Type *implicitParameterType(llvm::LLVMContext &context) const override;
+  unsigned addressSpace(ir::MemorySpace space) const override;
+  llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const override;
+  void emitBarrier(llvm::IRBuilderBase &builder) const override;
+  void emitGridSync(llvm::IRBuilderBase &builder) const override;
+  void emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const override;
+  llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
+                                 llvm::Value *predicate) const override;
+  void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const override;
+  llvm::Value *emitCString(llvm::IRBuilderBase &builder, const std::string &text) const override;
+  void emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
+                  llvm::ArrayRef<llvm::Value *> args) const override;
+  llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
+                                  llvm::Value *mask, llvm::Value *value, llvm::Value *operand,
+                                  llvm::Type *resultType, const ir::Location &site) const override;
+  llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
+                                 uint64_t alignment, const std::string &name) const override;
+  DynamicShared emitDynamicShared(llvm::IRBuilderBase &builder, uint64_t alignment) const override;
+  void emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
+                      const std::string &function, llvm::Value *axis, llvm::Value *index,
+                      llvm::Value *extent, bool indexIsUnsigned, uint32_t number) const override;
+  bool indexErrorEndsThread() const override { return false; }
+  void emitRaise(llvm::IRBuilderBase &builder, const ir::Location &location,
+                 const std::string &function, const std::string &exception,
+                 uint32_t number) const override;
+  llvm::Value *emitFloatChoice(llvm::IRBuilderBase &builder, llvm::Value *condition,
+                               llvm::Value *ifTrue, llvm::Value *ifFalse) const override;
+  llvm::Value *emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
+                                  llvm::Type *toType, bool toSigned) const override;
+  std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const override;
+  llvm::Value *emitLibdevice(llvm::IRBuilderBase &builder, const ir::LibdeviceFunction &function,
+                             size_t value, llvm::ArrayRef<llvm::Value *> args,
+                             const ir::Location &location) const override;
+  void markKernel(llvm::Function &kernel) const override;
+  void linkMathLibrary(llvm::Module &module, bool fastMath) const override;
+
+  // Bytes of block-shared memory the SharedArray ops lowered so far occupy, rounded up to
+  // where the dynamic shared memory starts when the module has some.
+  uint64_t staticSharedBytes() const;
+  // Fixes where the dynamic shared memory starts, once every function is lowered.
+  void finishSharedLayout(llvm::Module &module) const;
+  // Makes every loop in which a thread waits for another (spinLoopHeaders) yield to the
+  // block's other threads at each iteration, once every function is lowered. Returns whether
+  // there was such a loop: the kernel's threads must then run as fibers.
+  bool addSpinYields(llvm::Module &module) const;
+
+private:
+  // Calls the HostLaunchContext callback number `field` (`name` in the IR) with the
+  // executor and `arguments`.
+  llvm::CallInst *callExecutor(llvm::IRBuilderBase &builder, unsigned field, const char *name,
+                               llvm::Type *resultType,
+                               llvm::ArrayRef<llvm::Value *> arguments) const;
+
+  // Shared arrays are laid out one after another in the block's shared memory as they are
+  // lowered; the lowering only sees a const Target.
+  mutable uint64_t sharedBytes_ = 0;
+  // The dynamic shared memory follows the static arrays, aligned to the largest alignment a
+  // dynamic_shared_array asked for (0: the module has none).
+  mutable uint64_t dynamicAlignment_ = 0;
+};
+
+// Adds `void @<kernel.name>.host_entry(ptr params, ptr context)` (abi::HostKernelEntry)
+// calling the lowered `kernel`: once per thread of the block in a z/y/x loop when
+// `loopOverThreads`, else once for the thread context->threadIdx names. Returns its name.
+std::string buildHostEntry(llvm::Function &kernel, bool loopOverThreads);
+
+} // namespace kaji::codegen

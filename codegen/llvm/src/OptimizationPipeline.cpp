@@ -1,0 +1,68 @@
+#include "kaji/codegen/llvm/OptimizationPipeline.h"
+#include "GPULoopUnrollPolicy.h"
+
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/ConstraintElimination.h>
+#include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+
+namespace kaji::codegen {
+
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel,
+                    PipelineExtras extras) {
+  llvm::LoopAnalysisManager loopAnalyses;
+  llvm::FunctionAnalysisManager functionAnalyses;
+  llvm::CGSCCAnalysisManager cgsccAnalyses;
+  llvm::ModuleAnalysisManager moduleAnalyses;
+  llvm::PassBuilder passBuilder(&machine);
+  passBuilder.registerModuleAnalyses(moduleAnalyses);
+  passBuilder.registerCGSCCAnalyses(cgsccAnalyses);
+  passBuilder.registerFunctionAnalyses(functionAnalyses);
+  passBuilder.registerLoopAnalyses(loopAnalyses);
+  passBuilder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses, moduleAnalyses);
+  if (extras == PipelineExtras::SplitRangeCheckedLoops)
+    passBuilder.registerVectorizerStartEPCallback(
+        [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+          // IRCE wants loops in simplified, LCSSA form. It leaves the main loop's checks as
+          // constant branches to the report call; the vectoriser only sees a straight-line
+          // body once SimplifyCFG has removed them.
+          passes.addPass(llvm::LoopSimplifyPass());
+          passes.addPass(llvm::LCSSAPass());
+          passes.addPass(llvm::IRCEPass());
+          passes.addPass(llvm::SimplifyCFGPass());
+          passes.addPass(llvm::InstCombinePass());
+        });
+  if (extras == PipelineExtras::GPULoopUnrolling) {
+    passBuilder.registerLateLoopOptimizationsEPCallback(
+        [](llvm::LoopPassManager &passes, llvm::OptimizationLevel) {
+          passes.addPass(GPULoopUnrollPolicyPass());
+        });
+    // LLVM runs ConstraintElimination before the loop passes, while a guard such as
+    // `0 <= i + k - 8 < n` still tests the induction variable k. Once the loop is unrolled,
+    // each copy tests a constant offset from i, and the dominating `i < n` decides half of
+    // these tests; a second run after the loop passes removes them (SimplifyCFG and
+    // InstCombine follow it in the same pipeline).
+    passBuilder.registerScalarOptimizerLateEPCallback(
+        [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+          passes.addPass(llvm::ConstraintEliminationPass());
+        });
+  }
+
+  static const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,
+      llvm::OptimizationLevel::O3};
+  llvm::ModulePassManager passes =
+      optLevel == 0 ? passBuilder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+                    : passBuilder.buildPerModuleDefaultPipeline(levels[optLevel]);
+  passes.run(module, moduleAnalyses);
+}
+
+} // namespace kaji::codegen

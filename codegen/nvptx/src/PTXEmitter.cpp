@@ -1,0 +1,136 @@
+// The public entry points of Codegen.h: lower, link, optimise and print for NVPTX.
+#include "kaji/codegen/nvptx/NVPTXCodegen.h"
+
+#include "BFloat16WithoutFlushToZero.h"
+
+#include "NVPTXTarget.h"
+#include "SignedBoolToFloat.h"
+#include "kaji/codegen/PtxasMiscompiledOps.h"
+#include "kaji/codegen/llvm/LLVMLowering.h"
+#include "kaji/codegen/llvm/LargeStack.h"
+#include "kaji/codegen/llvm/OptimizationPipeline.h"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+
+namespace kaji::codegen {
+namespace {
+
+// Marks the kernel's float additions, subtractions, multiplications and divisions (which
+// InstCombine makes products: w / 2 is w * 0.5) `contract`, the only operations the backend
+// may fuse into fma (FPOpFusion::Standard, NVPTXTargetMachine.cpp): a * b + c fuses as
+// numba-cuda and nvcc fuse it by default, and everything else is .rn. Before the math library
+// is linked, whose code keeps its own roundings.
+void allowMultiplyAddContraction(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &instruction : llvm::instructions(function))
+      if (instruction.getOpcode() == llvm::Instruction::FAdd ||
+          instruction.getOpcode() == llvm::Instruction::FSub ||
+          instruction.getOpcode() == llvm::Instruction::FMul ||
+          instruction.getOpcode() == llvm::Instruction::FDiv)
+        instruction.setHasAllowContract(true);
+}
+
+class Stopwatch {
+public:
+  // Milliseconds since construction or the previous lap.
+  double lap() {
+    auto now = std::chrono::steady_clock::now();
+    double elapsed = std::chrono::duration<double, std::milli>(now - last_).count();
+    last_ = now;
+    return elapsed;
+  }
+
+private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// The module lowered for `machine`, with libdevice linked where it is called.
+std::unique_ptr<llvm::Module> lowerForNVPTX(const ir::Module &module, const PTXOptions &options,
+                                            llvm::TargetMachine &machine,
+                                            llvm::LLVMContext &context) {
+  static const NVPTXTarget target;
+  auto lowered = std::make_unique<llvm::Module>("kaji", context);
+  lowered->setTargetTriple(kNVPTXTriple);
+  lowered->setDataLayout(machine.createDataLayout());
+  LoweringOptions lowering;
+  lowering.fastMath = options.fastMath;
+  lowering.lineInfo = options.lineInfo;
+  lowering.boundsCheck = options.boundsCheck;
+  lowerModule(module, target, lowering, *lowered);
+  annotateKernelLimits(*lowered, options.limits);
+  std::string problems;
+  llvm::raw_string_ostream problemStream(problems);
+  if (llvm::verifyModule(*lowered, &problemStream))
+    throw std::runtime_error("kaji codegen produced invalid LLVM IR (a compiler bug): " + problems);
+  if (!options.fastMath)
+    allowMultiplyAddContraction(*lowered);
+  target.linkMathLibrary(*lowered, options.fastMath);
+  return lowered;
+}
+
+std::string printOptimized(const ir::Module &module, const PTXOptions &options) {
+  SharedTargetMachine shared = nvptxTargetMachine(options.arch, options.optLevel);
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> lowered = lowerForNVPTX(module, options, shared.machine, context);
+  if (options.optLevel > 0) {
+    std::lock_guard<std::mutex> guard(shared.lock);
+    optimizeModule(*lowered, shared.machine, options.optLevel, PipelineExtras::GPULoopUnrolling);
+  }
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  lowered->print(stream, nullptr);
+  return text;
+}
+
+std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
+                        CodegenTimings *timings) {
+  SharedTargetMachine shared = nvptxTargetMachine(options.arch, options.optLevel);
+  Stopwatch stopwatch;
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> lowered = lowerForNVPTX(module, options, shared.machine, context);
+  CodegenTimings measured;
+  measured.lowerMs = stopwatch.lap();
+
+  std::lock_guard<std::mutex> guard(shared.lock);
+  if (options.optLevel > 0)
+    optimizeModule(*lowered, shared.machine, options.optLevel, PipelineExtras::GPULoopUnrolling);
+  rewriteSignedBoolToFloat(*lowered);
+  keepBFloat16OffFlushToZero(*lowered);
+  measured.optimizeMs = stopwatch.lap();
+
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream stream(ptx);
+  llvm::legacy::PassManager passes;
+  if (shared.machine.addPassesToEmitFile(passes, stream, nullptr,
+                                         llvm::CodeGenFileType::AssemblyFile))
+    throw std::runtime_error("LLVM's NVPTX backend cannot emit PTX for " + options.arch);
+  passes.run(*lowered);
+  std::string text = rewriteMiscompiledOpsForPtxas(std::string(ptx.str()));
+  measured.emitMs = stopwatch.lap();
+  if (timings)
+    *timings = measured;
+  return text;
+}
+
+} // namespace
+
+std::string emitLLVMIR(const ir::Module &module, const PTXOptions &options) {
+  return onLargeStack([&] { return printOptimized(module, options); });
+}
+
+std::string emitPTX(const ir::Module &module, const PTXOptions &options, CodegenTimings *timings) {
+  return onLargeStack([&] { return emitPTXText(module, options, timings); });
+}
+
+} // namespace kaji::codegen

@@ -1,0 +1,19 @@
+// kaji IR's math functions as calls to CUDA's math library (the same libdevice functions
+// the LLVM path links).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kaji::codegen::nvrtc {
+
+// The CUDA C++ expression computing the math function `name` (ir/MathFunctions.def) on
+// `args`, all float32 (`single`) or float64.
+std::string mathCall(std::string_view name, bool single, const std::vector<std::string> &args);
+
+// Whether emitted code may call a function of this name (sin, sinf, fabsf, ...), so that no
+// local variable may take it.
+bool isMathSymbol(std::string_view name);
+
+} // namespace kaji::codegen::nvrtc
