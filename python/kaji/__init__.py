@@ -11,53 +11,15 @@
 Users of Numba write ``from kaji import cuda`` and keep ``cuda.jit``, ``cuda.grid``, ...
 """
 
-from kaji._core import (
-    CompileError,
-    CudaError,
-    CudaUnavailable,
-    DeviceArray,
-    Event,
-    Graph,
-    LinkError,
-    PerformanceWarning,
-    Stream,
-)
-from kaji._arrays import *  # noqa: F403 (the array functions, see its __all__)
-from kaji._memory_kinds import *  # noqa: F403 (pinned, mapped and managed memory)
-from kaji._runtime import (
-    close,
-    current_context,
-    default_stream,
-    detect,
-    devices,
-    event,
-    event_elapsed_time,
-    external_stream,
-    get_current_device,
-    gpus,
-    graph,
-    is_available,
-    is_bfloat16_supported,
-    is_float16_supported,
-    legacy_default_stream,
-    memory_info,
-    memory_limit,
-    per_thread_default_stream,
-    select_device,
-    set_memory_limit,
-    stream,
-    synchronize,
-    unavailable_reason,
-)
+from kaji._shared_api import *  # noqa: F403 (the names kaji.cuda has too)
+from kaji._core import CompileError, DeviceArray, Event, Graph, LinkError, Stream
+from kaji._runtime import devices, graph
 from kaji._target import TargetFallbackWarning, default_target
-from kaji.decorator import DeviceFunction, InvalidConfigWarning, Kernel, jit
-from kaji.guvectorize import GUVectorized, guvectorize
-from kaji.linking import declare_device
-from kaji.vectorize import Vectorized, vectorize
-from kaji.intrinsics import *  # noqa: F403 (the kernel-language names, see its __all__)
-from kaji.types import *  # noqa: F403 (Numba's type names, numba.float32 ..., see its __all__)
+from kaji.decorator import DeviceFunction, Kernel
+from kaji.guvectorize import GUVectorized
+from kaji.vectorize import Vectorized
 from kaji.types import typeof
-from kaji import _core, cuda, types
+from kaji import _core, cuda
 
 
 def _lazy_module(name, *aliases):

@@ -6,6 +6,7 @@ they call, so errors in it point at the user's own file and line."""
 import re
 
 from kaji import _core
+from kaji._globals import describe_value
 
 
 def generated_kernel(name, text, callees, target, origin):
@@ -16,9 +17,7 @@ def generated_kernel(name, text, callees, target, origin):
     source = _core.FunctionSource(text, f"<{origin}>", 1, 0, name)
     description = {"kaji": ("module", "kaji")}
     for callee_name, device_function in callees.items():
-        description[callee_name] = ("function", device_function._source,
-                                    device_function._describe_globals, True,
-                                    device_function._signatures)
+        description[callee_name] = describe_value(callee_name, device_function)
     parameters = text[text.index("(") + 1:text.index(")")].replace(" ", "").split(",")
     return _core.Dispatcher(source, lambda: description, [p for p in parameters if p],
                             target=target)
@@ -43,4 +42,3 @@ def grid_stride_kernel(name, parameters, count, statement, callees, target, orig
 def launch_shape(count, threads=128, max_blocks=4096):
     """(blocks, threads) of a grid-stride launch over `count` items."""
     return max(1, min(max_blocks, (count + threads - 1) // threads)), threads
-

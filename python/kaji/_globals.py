@@ -5,6 +5,11 @@ module only says what each global or closure variable the function's code names 
 by canonical name, a module member by qualified name, a scalar constant, or another @jit
 function. Values kernels cannot use are left out, so the compiler reports them as unknown.
 See python/src/environment.h for the format.
+
+kaji's own callables (kernels, device functions, ufuncs, declared CUDA C++ functions) describe
+themselves, so that this module imports none of them: their class defines
+``_kaji_describe_global_(self, pickling)``, which returns the entry or, when `pickling` and
+the object pickles by its definition (kaji/_definition.py), the object itself.
 """
 
 import enum
@@ -35,16 +40,14 @@ _MEMBER_MODULES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba.cu
                    "numba": "kaji", "builtins": "builtins"}
 
 
-def describe_globals(func, keep_jit_functions=False):
+def describe_globals(func, pickling=False):
     """The description of every global and closure variable `func`'s code names; with
-    `keep_jit_functions`, the @jit functions among them are left as they are (for pickling)."""
-    from kaji.decorator import DeviceFunction, Kernel
+    `pickling`, what a pickled `func` carries instead: the @jit functions among them are left
+    as they are, and a captured device array is a PicklingError."""
 
     def describe(name, value):
-        if keep_jit_functions and isinstance(value, (Kernel, DeviceFunction)):
-            return value
-        entry = describe_value(name, value)
-        if keep_jit_functions and entry is not None and entry[0] == "device_array":
+        entry = describe_value(name, value, pickling)
+        if pickling and isinstance(entry, tuple) and entry[0] == "device_array":
             import pickle
 
             raise pickle.PicklingError(
@@ -71,21 +74,14 @@ def describe_globals(func, keep_jit_functions=False):
     return description
 
 
-def describe_value(name, value):
-    """The description of one value bound to `name`, or None when kernels cannot use it."""
-    from kaji.decorator import DeviceFunction, Kernel
-    from kaji.linking import DeclaredDevice
-    from kaji.vectorize import Vectorized
-
-    if isinstance(value, DeclaredDevice):
-        return ("external", value.__name__, value.signature, value.link)
-    if isinstance(value, Kernel):
-        return ("function", value._source, value._describe_globals, False, (), value._inlining)
-    if isinstance(value, DeviceFunction):
-        return ("function", value._source, value._describe_globals, True, value._signatures,
-                value._inlining)
-    if isinstance(value, Vectorized):
-        return ("function", value._source, value._describe_globals, True, value._signatures)
+def describe_value(name, value, pickling=False):
+    """The description of one value bound to `name`, or None when kernels cannot use it;
+    `pickling` goes to a value that describes itself (see above)."""
+    # Looked up on the type, as Python looks up special methods: a class, a module loaded on
+    # first use or an object answering every attribute is not asked.
+    describe_itself = getattr(type(value), "_kaji_describe_global_", None)
+    if describe_itself is not None:
+        return describe_itself(value, pickling)
     if isinstance(value, Intrinsic):
         return ("builtin", value._kaji_name)
     if isinstance(value, kaji_types.Vector):

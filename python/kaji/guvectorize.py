@@ -15,10 +15,11 @@ import re
 from kaji import _core
 from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
+from kaji._function_source import check_python_function
 from kaji._generated import grid_stride_kernel, kernel_name, launch_shape
 from kaji._target import check_target, default_target
 from kaji._ufunc_arguments import as_array, as_scalar, is_scalar
-from kaji.decorator import DeviceFunction, check_python_function
+from kaji.decorator import DeviceFunction
 from kaji.types import is_signature, signature_text
 
 _CORE = re.compile(r"\(\s*(\w+(?:\s*,\s*\w+)*)?\s*\)")

@@ -50,6 +50,12 @@ class DeclaredDevice:
         self.signature = signature
         self.link = link
 
+    def _kaji_describe_global_(self, pickling=False):
+        """Its entry in the globals description of a function that names it
+        (kaji/_globals.py), pickled or not: it is data."""
+        del pickling
+        return ("external", self.__name__, self.signature, self.link)
+
     def __call__(self, *args, **kwargs):
         raise TypeError(f"CUDA C++ device function '{self.__name__}' can only be called from a "
                         "kaji kernel")

@@ -10,9 +10,10 @@ import functools
 from kaji import _core
 from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
+from kaji._function_source import check_python_function
 from kaji._generated import generated_kernel, launch_shape
 from kaji._target import check_target, default_target
-from kaji.decorator import DeviceFunction, check_python_function, jit
+from kaji.decorator import DeviceFunction, jit
 from kaji.types import Scalar, as_type
 
 _THREADS = 128

@@ -11,10 +11,11 @@ import functools
 from kaji import _core
 from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
+from kaji._function_source import check_python_function
 from kaji._generated import grid_stride_kernel, kernel_name, launch_shape
 from kaji._target import check_target, default_target
 from kaji._ufunc_arguments import as_array, as_scalar, is_scalar
-from kaji.decorator import DeviceFunction, check_python_function
+from kaji.decorator import DeviceFunction
 from kaji.types import is_signature, signature_text
 
 
@@ -63,10 +64,6 @@ class Vectorized:
         # (result dtype, [argument dtypes], kernel of a set of scalar positions) per signature
         self._loops = []
         self._device = DeviceFunction(func, signatures)
-        # Kernels and describe_globals see the ufunc as the device function it wraps.
-        self._source = self._device._source
-        self._describe_globals = self._device._describe_globals
-        self._signatures = self._device._signatures
         import numpy
 
         for text in signatures:
@@ -80,6 +77,13 @@ class Vectorized:
         functools.update_wrapper(self, func)
         for _, _, kernel_for in self._loops:  # eager, as Numba: errors show at decoration
             kernel_for(frozenset())
+
+    def _kaji_describe_global_(self, pickling=False):
+        """Its entry in the globals description of a function that names it
+        (kaji/_globals.py), pickled or not: that of the device function it wraps, which is
+        what kernels call."""
+        del pickling
+        return self._device._kaji_describe_global_()
 
     @property
     def nin(self):

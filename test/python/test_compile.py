@@ -192,7 +192,7 @@ def test_builtin_newer_than_the_gpu_is_a_compile_error():
     def peers(out):
         out[0] = cuda.match_any_sync(0xFFFFFFFF, out[1])
 
-    source = kaji.decorator.function_source(peers)
+    source = kaji._function_source.function_source(peers)
     describe = functools.partial(kaji._globals.describe_globals, peers)
     with pytest.raises(kaji.CompileError,
                        match=r"'match_any_sync' needs sm_70 or newer \(compiling for sm_60\)"):

@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 import kaji
-from kaji.decorator import Kernel, function_source
+from kaji._function_source import function_source
+from kaji.decorator import Kernel
 
 KERNELS = pathlib.Path(__file__).resolve().parents[1] / "kernels"
 
