@@ -5,12 +5,12 @@
 #include "kaji/codegen/llvm/FatalErrors.h"
 #include "kaji/codegen/nvptx/NVPTXCodegen.h"
 #include "kaji/codegen/nvrtc/NvrtcCodegen.h"
-#include "kaji/driver/KernelExceptions.h"
-#include "kaji/driver/KernelRecursion.h"
 #include "kaji/driver/PtxAssembler.h"
 #include "kaji/frontend/Lowering.h"
+#include "kaji/ir/ExceptionTable.h"
 #include "kaji/ir/Passes.h"
 #include "kaji/ir/Printer.h"
+#include "kaji/ir/Reachability.h"
 #include "kaji/ir/Verifier.h"
 
 #include <chrono>
@@ -52,28 +52,6 @@ LoweredModule lower(const CompileRequest &request, Target target) {
   return lowered;
 }
 
-// A cache entry: each entry name on its own line, an empty line, then the PTX.
-std::string encodeCachedModule(const CompiledModule &compiled) {
-  std::string payload;
-  for (const std::string &name : compiled.entryNames)
-    payload += name + '\n';
-  return payload + '\n' + compiled.ptx;
-}
-
-std::optional<CompiledModule> decodeCachedModule(std::string_view payload, size_t kernelCount) {
-  CompiledModule compiled;
-  size_t end;
-  while ((end = payload.find('\n')) != std::string_view::npos && end != 0) {
-    compiled.entryNames.emplace_back(payload.substr(0, end));
-    payload.remove_prefix(end + 1);
-  }
-  if (end == std::string_view::npos || compiled.entryNames.size() != kernelCount)
-    return std::nullopt;
-  compiled.ptx = payload.substr(1);
-  compiled.fromDiskCache = true;
-  return compiled;
-}
-
 // Runs a backend on `lowered`, reporting what LLVM cannot compile at the first
 // kernel's definition: LLVM's reason names no source line.
 template <class Stage> auto inBackend(const LoweredModule &lowered, Stage stage) {
@@ -108,12 +86,18 @@ std::string emitGpuCode(const CompileRequest &request, const LoweredModule &lowe
 CompiledModule compileUncached(const CompileRequest &request) {
   CompiledModule compiled;
   LoweredModule lowered = lowerTimed(request, Target::CUDA, compiled.timings);
-  compiled.ptx = emitGpuCode(request, lowered, false, &compiled.timings.codegen) +
-                 exceptionTableComments(lowered.module, request.ptx.boundsCheck) +
-                 recursionComments(lowered.module, lowered.entryNames);
-  for (const std::string &name : lowered.entryNames)
-    compiled.entryNames.push_back(
-        gpuBackend(request.backend).entryName(*lowered.module.lookup(name)));
+  compiled.ptx = emitGpuCode(request, lowered, false, &compiled.timings.codegen);
+  const ir::Module &module = lowered.module;
+  for (const std::string &name : lowered.entryNames) {
+    const ir::Function &kernel = *module.lookup(name);
+    CompiledKernelInfo &info = compiled.kernels.emplace_back();
+    info.entryName = gpuBackend(request.backend).entryName(kernel);
+    info.cooperative = ir::usesGridSync(module, kernel);
+    for (const ir::Function *function : ir::recursiveFunctions(module, kernel))
+      info.recursiveFunctions.push_back({function->name(), function->location().line});
+  }
+  for (const ir::RaiseSite &entry : ir::exceptionTable(module, request.ptx.boundsCheck))
+    compiled.exceptions.push_back({entry.site, entry.exception, entry.indexError});
   return compiled;
 }
 
@@ -163,13 +147,13 @@ CompiledModule compile(const CompileRequest &request) {
   CacheKey key = cacheKey(request);
   std::optional<CompiledModule> cached;
   request.diskCache->load(key, [&](std::string_view payload) {
-    cached = decodeCachedModule(payload, request.kernels.size());
+    cached = deserializeCompiledModule(payload, request.kernels.size());
     return cached.has_value();
   });
   if (cached)
     return std::move(*cached);
   CompiledModule compiled = compileUncached(request);
-  request.diskCache->store(key, encodeCachedModule(compiled));
+  request.diskCache->store(key, serializeCompiledModule(compiled));
   return compiled;
 }
 

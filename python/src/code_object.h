@@ -1,5 +1,5 @@
 // A Python function's code object as plain data for the bytecode translation
-// (frontend/Bytecode.h), from the tuple kaji.decorator builds with `dis`.
+// (frontend/Bytecode.h), from the tuple kaji._bytecode builds with `dis`.
 #pragma once
 
 #include "kaji/frontend/Bytecode.h"

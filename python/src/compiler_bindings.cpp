@@ -68,7 +68,7 @@ void bindCompiler(py::module_ &m) {
           [](const py::tuple &code) { return std::make_shared<FunctionSource>(codeObject(code)); },
           py::arg("code"),
           "A function without source text, from its code object described as plain data "
-          "(kaji.decorator builds it); translated into the AST on first compile.")
+          "(kaji._bytecode builds it); translated into the AST on first compile.")
       .def_property_readonly("name", &FunctionSource::functionName)
       .def_property_readonly("file", [](const FunctionSource &s) { return *s.source().name; })
       .def_property_readonly("first_line",

@@ -9,10 +9,8 @@
 #include "linked_module.h"
 #include "performance_warnings.h"
 
-#include "kaji/driver/KernelRecursion.h"
+#include "kaji/abi/KernelABI.h"
 #include "kaji/driver/SassDisassembler.h"
-#include "kaji/ir/ExceptionTable.h"
-#include "kaji/ir/Reachability.h"
 #include "kaji/runtime/Context.h"
 #include "kaji/runtime/Device.h"
 #include "kaji/runtime/Driver.h"
@@ -381,7 +379,7 @@ driver::ResourceUsage Dispatcher::resourceUsage(const std::string &signature) {
   driver::CompileRequest settings = settings_;
   settings.target = driver::Target::CUDA;
   driver::CompiledModule module = compileKernel(kernel_, params, settings);
-  return driver::ptxasResourceUsage(module.ptx, module.entryNames.at(0), settings.ptx.arch,
+  return driver::ptxasResourceUsage(module.ptx, module.kernels.at(0).entryName, settings.ptx.arch,
                                     settings.ptx.optLevel);
 }
 
@@ -723,16 +721,17 @@ const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
     settings.diskCache = &diskCache.emplace(driver::DiskCache::defaultDirectory());
   CapturedObjects captured;
   driver::CompiledModule module = compileKernel(kernel_, params, settings, &captured);
-  bool cooperative = module.ptx.find(ir::kGridBarrierSymbol) != std::string::npos;
-  std::vector<driver::ReportedException> table = driver::readExceptionTable(module.ptx);
-  ExceptionTable exceptions =
-      table.empty()
-          ? nullptr
-          : std::make_shared<const std::vector<driver::ReportedException>>(std::move(table));
-  std::vector<std::string> recursive = driver::readRecursiveFunctions(module.ptx);
+  const driver::CompiledKernelInfo &info = module.kernels.at(0);
+  ExceptionTable exceptions = module.exceptions.empty()
+                                  ? nullptr
+                                  : std::make_shared<const std::vector<driver::ReportedException>>(
+                                        std::move(module.exceptions));
+  std::vector<std::string> recursive;
+  for (const driver::RecursiveFunction &function : info.recursiveFunctions)
+    recursive.push_back("'" + function.name + "' (line " + std::to_string(function.line) + ")");
   compiled_.push_back(std::make_unique<CompiledKernel>(CompiledKernel{
-      arch, params.params, params.structure, std::move(module.ptx), module.entryNames.at(0),
-      cooperative, std::move(recursive), std::move(exceptions), std::move(captured)}));
+      arch, params.params, params.structure, std::move(module.ptx), info.entryName,
+      info.cooperative, std::move(recursive), std::move(exceptions), std::move(captured)}));
   return *compiled_.back();
 }
 
@@ -753,11 +752,12 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
   // Only code that reports defines the slot and the record: where the optimizer removed every
   // report (or every index error), there is none to read.
   auto defined = [&](const char *symbol) -> runtime::CUdeviceptr {
-    if (!compiled.exceptions || compiled.ptx.find(symbol) == std::string::npos)
+    if (!compiled.exceptions)
       return 0;
-    return module.global(symbol).address;
+    std::optional<runtime::Module::Global> global = module.findGlobal(symbol);
+    return global ? global->address : 0;
   };
-  ExceptionSlot exceptionSlot{defined(ir::kExceptionSlotSymbol), defined(ir::kIndexErrorSymbol)};
+  ExceptionSlot exceptionSlot{defined(abi::kExceptionSlotSymbol), defined(abi::kIndexErrorSymbol)};
   auto kernel = std::make_unique<LoadedKernel>(
       LoadedKernel{&compiled,
                    std::move(module),

@@ -45,7 +45,7 @@ struct CompiledKernel {
   std::string entry;
   // It synchronizes its grid (cuda.cg): launched with cuLaunchCooperativeKernel.
   bool cooperative = false;
-  // The device functions it may call recursively (driver::readRecursiveFunctions).
+  // The device functions it may call recursively, as "'f' (line 3)".
   std::vector<std::string> recursiveFunctions;
   // What its raise ops report (debug=True); null when it has none.
   ExceptionTable exceptions;

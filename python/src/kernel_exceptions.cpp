@@ -1,10 +1,9 @@
 #include "kernel_exceptions.h"
 
+#include "kaji/abi/KernelABI.h"
 #include "kaji/runtime/Error.h"
 #include "kaji/runtime/HostExecutor.h"
 #include "kaji/runtime/Memory.h"
-
-#include "kaji/ir/ExceptionTable.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -26,11 +25,11 @@ std::exception_ptr kernelException(const driver::ReportedException &reported,
                                    runtime::CUdeviceptr indexErrorRecord) {
   if (!reported.indexError || !indexErrorRecord)
     return std::make_exception_ptr(runtime::KernelException(reported.site, reported.exception));
-  int64_t record[ir::kIndexErrorFields];
+  int64_t record[abi::kIndexErrorFields];
   runtime::copyDeviceToHost(record, indexErrorRecord, sizeof record);
   return std::make_exception_ptr(runtime::KernelIndexError(
-      reported.site, record[ir::kIndexErrorAxis], record[ir::kIndexErrorIndex],
-      record[ir::kIndexErrorExtent], record[ir::kIndexErrorUnsigned] != 0));
+      reported.site, record[abi::kIndexErrorAxis], record[abi::kIndexErrorIndex],
+      record[abi::kIndexErrorExtent], record[abi::kIndexErrorUnsigned] != 0));
 }
 
 } // namespace

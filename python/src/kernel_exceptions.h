@@ -5,7 +5,7 @@
 // (runtime::KernelException, which errors.cpp turns into the Python class), as Numba does.
 #pragma once
 
-#include "kaji/driver/KernelExceptions.h"
+#include "kaji/driver/CompiledModule.h"
 #include "kaji/runtime/DriverTypes.h"
 
 #include <memory>

@@ -122,12 +122,21 @@ Function Module::function(const std::string &entry) const {
 }
 
 Module::Global Module::global(const std::string &name) const {
+  std::optional<Global> found = findGlobal(name);
+  if (!found)
+    driver_->raise(CUDA_ERROR_NOT_FOUND, "cuModuleGetGlobal",
+                   "no module-scope variable named '" + name + "' in the module");
+  return *found;
+}
+
+std::optional<Module::Global> Module::findGlobal(const std::string &name) const {
   Global found{};
   CUresult result =
       driver_->api().cuModuleGetGlobal(&found.address, &found.bytes, handle_, name.c_str());
+  if (result == CUDA_ERROR_NOT_FOUND)
+    return std::nullopt;
   if (result != CUDA_SUCCESS)
-    driver_->raise(result, "cuModuleGetGlobal",
-                   "no module-scope variable named '" + name + "' in the module");
+    driver_->raise(result, "cuModuleGetGlobal", "cannot look up '" + name + "' in the module");
   return found;
 }
 

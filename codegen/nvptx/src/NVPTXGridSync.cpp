@@ -7,6 +7,7 @@
 // which waiting blocks would starve the ones still to arrive.
 #include "NVPTXTarget.h"
 
+#include "kaji/abi/KernelABI.h"
 #include "kaji/ir/Reachability.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -21,12 +22,12 @@ constexpr uint32_t kTopBit = 0x80000000u;
 
 // The module's counter: zero when the module is loaded.
 llvm::GlobalVariable *gridBarrierCounter(llvm::Module &module) {
-  if (llvm::GlobalVariable *counter = module.getNamedGlobal(ir::kGridBarrierSymbol))
+  if (llvm::GlobalVariable *counter = module.getNamedGlobal(abi::kGridBarrierSymbol))
     return counter;
   llvm::Type *i32 = llvm::Type::getInt32Ty(module.getContext());
   auto *counter = new llvm::GlobalVariable(
       module, i32, false, llvm::GlobalValue::InternalLinkage, llvm::ConstantInt::get(i32, 0),
-      ir::kGridBarrierSymbol, nullptr, llvm::GlobalValue::NotThreadLocal, kGlobalAddressSpace);
+      abi::kGridBarrierSymbol, nullptr, llvm::GlobalValue::NotThreadLocal, kGlobalAddressSpace);
   counter->setAlignment(llvm::Align(4));
   return counter;
 }

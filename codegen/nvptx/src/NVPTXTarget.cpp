@@ -1,6 +1,7 @@
 #include "NVPTXTarget.h"
 
 #include "Libdevice.h"
+#include "kaji/abi/KernelABI.h"
 #include "kaji/codegen/llvm/LibdeviceLowering.h"
 
 #include "kaji/ir/ExceptionTable.h"
@@ -216,7 +217,7 @@ llvm::GlobalVariable *deviceGlobal(llvm::Module &module, const char *name, llvm:
 llvm::Value *claimExceptionSlot(llvm::IRBuilderBase &builder, uint32_t number) {
   llvm::Module &module = *builder.GetInsertBlock()->getModule();
   llvm::Value *exchange = builder.CreateAtomicCmpXchg(
-      deviceGlobal(module, ir::kExceptionSlotSymbol, builder.getInt32Ty()), builder.getInt32(0),
+      deviceGlobal(module, abi::kExceptionSlotSymbol, builder.getInt32Ty()), builder.getInt32(0),
       builder.getInt32(number), llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic,
       llvm::AtomicOrdering::Monotonic);
   return builder.CreateExtractValue(exchange, 1, "exception.first");
@@ -243,14 +244,14 @@ void NVPTXTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Locatio
   auto *done = llvm::BasicBlock::Create(builder.getContext(), "index_error.exit", function);
   builder.CreateCondBr(claimExceptionSlot(builder, number), record, done);
   builder.SetInsertPoint(record);
-  auto *fields = llvm::ArrayType::get(builder.getInt64Ty(), ir::kIndexErrorFields);
+  auto *fields = llvm::ArrayType::get(builder.getInt64Ty(), abi::kIndexErrorFields);
   llvm::GlobalVariable *payload =
-      deviceGlobal(*function->getParent(), ir::kIndexErrorSymbol, fields);
-  std::pair<ir::IndexErrorField, llvm::Value *> values[] = {
-      {ir::kIndexErrorAxis, axis},
-      {ir::kIndexErrorIndex, index},
-      {ir::kIndexErrorExtent, extent},
-      {ir::kIndexErrorUnsigned, builder.getInt64(indexIsUnsigned)}};
+      deviceGlobal(*function->getParent(), abi::kIndexErrorSymbol, fields);
+  std::pair<abi::IndexErrorField, llvm::Value *> values[] = {
+      {abi::kIndexErrorAxis, axis},
+      {abi::kIndexErrorIndex, index},
+      {abi::kIndexErrorExtent, extent},
+      {abi::kIndexErrorUnsigned, builder.getInt64(indexIsUnsigned)}};
   for (auto [field, value] : values)
     builder.CreateStore(value, builder.CreateConstInBoundsGEP2_32(fields, payload, 0, field));
   builder.CreateBr(done);

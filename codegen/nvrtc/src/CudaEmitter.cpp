@@ -2,6 +2,7 @@
 // at the top of its function (so `goto` never jumps over an initialisation), blocks are
 // labels, block arguments are variables the branches assign. The arithmetic that C++ leaves
 // undefined goes through the prelude's helpers (kaji_prelude.cuh).
+#include "kaji/abi/KernelABI.h"
 #include "kaji/codegen/nvrtc/NvrtcCodegen.h"
 #include "kaji/ir/Constants.h"
 #include "kaji/ir/ExceptionTable.h"
@@ -323,18 +324,18 @@ public:
   // under the name the runtime recognises cooperative kernels by.
   std::string gridBarrier(const ir::Location &location) {
     if (!gridBarrierDeclared_)
-      constants_.line("__device__ u32 " + std::string(ir::kGridBarrierSymbol) + ";", location);
+      constants_.line("__device__ u32 " + std::string(abi::kGridBarrierSymbol) + ";", location);
     gridBarrierDeclared_ = true;
-    return ir::kGridBarrierSymbol;
+    return abi::kGridBarrierSymbol;
   }
 
   // The module's exception slot (ir/ExceptionTable.h), declared on first use; its name, and
   // the number of `raise` in the table.
   std::string exceptionSlot(const ir::Location &location) {
     if (!exceptionSlotDeclared_)
-      constants_.line("__device__ u32 " + std::string(ir::kExceptionSlotSymbol) + ";", location);
+      constants_.line("__device__ u32 " + std::string(abi::kExceptionSlotSymbol) + ";", location);
     exceptionSlotDeclared_ = true;
-    return ir::kExceptionSlotSymbol;
+    return abi::kExceptionSlotSymbol;
   }
   uint32_t exceptionNumber(const ir::Operation &raise) { return exceptionNumbers_.of(raise); }
 
@@ -345,11 +346,11 @@ public:
   std::string indexSite(const ir::Operation &op) {
     std::string slot = exceptionSlot(op.location());
     if (!indexRecordDeclared_)
-      constants_.line("__device__ i64 " + std::string(ir::kIndexErrorSymbol) + "[" +
-                          std::to_string(ir::kIndexErrorFields) + "];",
+      constants_.line("__device__ i64 " + std::string(abi::kIndexErrorSymbol) + "[" +
+                          std::to_string(abi::kIndexErrorFields) + "];",
                       op.location());
     indexRecordDeclared_ = true;
-    return "kaji::index_site{&" + slot + ", " + ir::kIndexErrorSymbol + ", " +
+    return "kaji::index_site{&" + slot + ", " + abi::kIndexErrorSymbol + ", " +
            std::to_string(exceptionNumber(op)) + "u}";
   }
 

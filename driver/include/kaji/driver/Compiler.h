@@ -5,6 +5,7 @@
 
 #include "kaji/codegen/GpuBackend.h"
 #include "kaji/codegen/host/HostCodegen.h"
+#include "kaji/driver/CompiledModule.h"
 #include "kaji/driver/DiskCache.h"
 #include "kaji/frontend/Environment.h"
 #include "kaji/frontend/Parser.h"
@@ -63,18 +64,6 @@ struct CompileRequest {
   std::vector<frontend::SourceFile> sources;
 };
 
-struct CompileTimings {
-  double frontendMs = 0; // Sema + IRGen + verifier + kaji passes
-  codegen::CodegenTimings codegen;
-};
-
-struct CompiledModule {
-  std::vector<std::string> entryNames; // PTX entry point of each kernel, in request order
-  std::string ptx;
-  CompileTimings timings;
-  bool fromDiskCache = false; // the PTX was read from request.diskCache, not compiled
-};
-
 // Kernels compiled for the CPU, loaded and callable: run them with
 // runtime::HostExecutor::launch (HostKernel says how: usesBarrier, staticSharedBytes).
 struct HostCompiledModule {
@@ -93,9 +82,9 @@ frontend::FunctionRef findFunction(std::shared_ptr<const frontend::Module> modul
                                    std::string_view name,
                                    std::shared_ptr<const frontend::Environment> env);
 
-// Compiles to PTX, or reads it from request.diskCache. Throws ir::CompileError for errors in
-// the user's code, std::invalid_argument if request.target is not Target::CUDA or a disk
-// cache is given without sources.
+// Compiles to PTX with its CompiledModule record, or reads both from request.diskCache. Throws
+// ir::CompileError for errors in the user's code, std::invalid_argument if request.target is not
+// Target::CUDA or a disk cache is given without sources.
 CompiledModule compile(const CompileRequest &request);
 
 // Compiles for this machine's CPU, whatever request.target says. Throws ir::CompileError for

@@ -50,14 +50,5 @@ bool checksIndex(const Operation &op);
 // "file.py:12:9: in 'name'", as index errors and exceptions name where they happened.
 std::string raiseSiteText(const Location &location, const std::string &function);
 
-// The device global (an i32, zero at module load) each GPU backend defines for the number
-// of the first exception a launch raised.
-inline constexpr const char *kExceptionSlotSymbol = "kaji_exception";
-
-// The device global (i64 x 4) the thread that won the exception slot with an index error
-// fills with what the message needs, in this order.
-inline constexpr const char *kIndexErrorSymbol = "kaji_index_error";
-enum IndexErrorField { kIndexErrorAxis, kIndexErrorIndex, kIndexErrorExtent, kIndexErrorUnsigned };
-inline constexpr unsigned kIndexErrorFields = 4;
 
 } // namespace kaji::ir

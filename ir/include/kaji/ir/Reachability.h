@@ -20,8 +20,4 @@ bool usesGridSync(const Module &module, const Function &kernel);
 // order first reached: their depth of recursion is bounded only by the stack.
 std::vector<const Function *> recursiveFunctions(const Module &module, const Function &kernel);
 
-// The device global each GPU backend defines for grid_sync's counter (zero at module load):
-// a GPU module whose code names it needs cooperative launches.
-inline constexpr const char *kGridBarrierSymbol = "kaji_grid_barrier";
-
 } // namespace kaji::ir

@@ -30,6 +30,7 @@ inline constexpr CUresult CUDA_ERROR_INVALID_CONTEXT = 201;
 inline constexpr CUresult CUDA_ERROR_INVALID_PTX = 218;
 inline constexpr CUresult CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222;
 inline constexpr CUresult CUDA_ERROR_INVALID_HANDLE = 400;
+inline constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
 inline constexpr CUresult CUDA_ERROR_ILLEGAL_ADDRESS = 700;
 inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
 inline constexpr CUresult CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712;

@@ -5,6 +5,7 @@
 #include "kaji/runtime/Function.h"
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -36,6 +37,8 @@ public:
   };
   // A module-scope variable (.global / .const), by its PTX name.
   Global global(const std::string &name) const;
+  // The same, or nothing where the module has no variable of that name.
+  std::optional<Global> findGlobal(const std::string &name) const;
 
   // What the JIT compiler reported for a successful load (empty for cubins, usually for PTX).
   const std::string &jitInfoLog() const { return jitInfoLog_; }

@@ -1,5 +1,6 @@
-// A kernel's parameters as the compiler lowers them and a launcher packs them (cuLaunchKernel's
-// kernelParams, the CPU executor's `params`), and the limits both hold to.
+// What compiled kernels and their launchers agree on: the parameters as the compiler lowers them
+// and a launcher packs them (cuLaunchKernel's kernelParams, the CPU executor's `params`), the
+// limits both hold to, and the device globals a GPU module defines for its launcher.
 //
 // Each parameter is flattened, in order, into
 //   scalar of type T      → one parameter of T (bool as one byte, 0 or 1)
@@ -27,5 +28,20 @@ inline constexpr int64_t kMaxArrayBytes = int64_t(1) << 62;
 // and because LLVM's interprocedural passes grow with the parameter count: 8 000 array
 // parameters took 69 s and 1.5 GB there.
 inline constexpr uint64_t kMaxKernelParameterBytes = 4352;
+
+// The device globals a GPU module defines for its launcher, each zero at module load.
+
+// An i32: the number of the first exception a launch raised (ir/ExceptionTable.h numbers them;
+// the compiled module's exception table names them).
+inline constexpr const char *kExceptionSlotSymbol = "kaji_exception";
+
+// i64 x kIndexErrorFields: what the message of an index error needs, filled by the thread that
+// won the exception slot with one, in this order.
+inline constexpr const char *kIndexErrorSymbol = "kaji_index_error";
+enum IndexErrorField { kIndexErrorAxis, kIndexErrorIndex, kIndexErrorExtent, kIndexErrorUnsigned };
+inline constexpr unsigned kIndexErrorFields = 4;
+
+// A u32: grid_sync's counter.
+inline constexpr const char *kGridBarrierSymbol = "kaji_grid_barrier";
 
 } // namespace kaji::abi
