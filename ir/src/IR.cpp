@@ -6,39 +6,10 @@ namespace kaji::ir {
 
 namespace {
 
-constexpr std::array<std::string_view, 58> kOpcodeNames = {
-    "const",        "add",
-    "sub",          "mul",
-    "div",          "floordiv",
-    "mod",          "pow",
-    "min",          "max",
-    "and",          "or",
-    "xor",          "shl",
-    "shr",          "neg",
-    "not",          "abs",
-    "cmp",          "select",
-    "cast",         "bitcast",
-    "complex",      "real",
-    "imag",         "make_vector",
-    "extract_lane", "math",
-    "bits",         "libdevice",
-    "sreg",         "barrier",
-    "fence",        "barrier_reduce",
-    "warp_sync",    "warp",
-    "grid_sync",    "array_dim",
-    "array_stride", "array_index",
-    "array_view",   "array_at",
-    "field",        "load",
-    "store",        "atomic",
-    "atomic_cas",   "shared_array",
-    "local_array",  "dynamic_shared_array",
-    "const_array",  "print",
-    "call",         "extern_call",
-    "br",           "cond_br",
-    "ret",          "raise",
+constexpr std::string_view kOpcodeNames[] = {
+#define KAJI_OPCODE(name, spelling) spelling,
+#include "kaji/ir/Opcodes.def"
 };
-static_assert(static_cast<size_t>(Opcode::Raise) + 1 == kOpcodeNames.size(),
-              "every opcode needs a name");
 
 } // namespace
 
@@ -60,7 +31,13 @@ std::string_view predicateName(CmpPredicate p) {
 }
 
 bool isTerminator(Opcode op) {
-  return op == Opcode::Br || op == Opcode::CondBr || op == Opcode::Return || op == Opcode::Raise;
+  switch (op) {
+#define KAJI_TERMINATOR_OPCODE(name, spelling) case Opcode::name:
+#include "kaji/ir/Opcodes.def"
+    return true;
+  default:
+    return false;
+  }
 }
 
 bool hasSideEffects(Opcode op) {

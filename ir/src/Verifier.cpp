@@ -548,20 +548,8 @@ private:
     switch (op.opcode()) {
     case Opcode::Constant:
       return verifyConstant(op);
-    case Opcode::Add:
-    case Opcode::Sub:
-    case Opcode::Mul:
-    case Opcode::Div:
-    case Opcode::FloorDiv:
-    case Opcode::Mod:
-    case Opcode::Pow:
-    case Opcode::Min:
-    case Opcode::Max:
-    case Opcode::And:
-    case Opcode::Or:
-    case Opcode::Xor:
-    case Opcode::Shl:
-    case Opcode::Shr:
+#define KAJI_BINARY_OPCODE(name, spelling) case Opcode::name:
+#include "kaji/ir/Opcodes.def"
       return verifyArithmetic(op, 2);
     case Opcode::Neg:
     case Opcode::Not:

@@ -605,20 +605,8 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::Constant:
     result = lowerConstant(op);
     break;
-  case Opcode::Add:
-  case Opcode::Sub:
-  case Opcode::Mul:
-  case Opcode::Div:
-  case Opcode::FloorDiv:
-  case Opcode::Mod:
-  case Opcode::Pow:
-  case Opcode::Min:
-  case Opcode::Max:
-  case Opcode::And:
-  case Opcode::Or:
-  case Opcode::Xor:
-  case Opcode::Shl:
-  case Opcode::Shr:
+#define KAJI_BINARY_OPCODE(name, spelling) case Opcode::name:
+#include "kaji/ir/Opcodes.def"
     result = lowerBinary(op);
     break;
   case Opcode::Neg:

@@ -613,20 +613,8 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
                                        : intLiteral(*value, type.scalarKind()));
     throw CompileError(op.location(), "constant of type " + type.str() + " has no matching value");
   }
-  case Opcode::Add:
-  case Opcode::Sub:
-  case Opcode::Mul:
-  case Opcode::Div:
-  case Opcode::FloorDiv:
-  case Opcode::Mod:
-  case Opcode::Pow:
-  case Opcode::Min:
-  case Opcode::Max:
-  case Opcode::And:
-  case Opcode::Or:
-  case Opcode::Xor:
-  case Opcode::Shl:
-  case Opcode::Shr:
+#define KAJI_BINARY_OPCODE(name, spelling) case Opcode::name:
+#include "kaji/ir/Opcodes.def"
     return assign(op, binary(op));
   case Opcode::Neg:
   case Opcode::Not:

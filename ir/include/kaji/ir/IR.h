@@ -19,78 +19,8 @@ class Function;
 class Operation;
 
 enum class Opcode : uint8_t {
-  Constant, // attr int64_t (ints, bool) or double (floats)
-  // Binary arithmetic: both operands and the result have one scalar type.
-  Add,
-  Sub,
-  Mul,
-  Div,      // floats: IEEE; ints: truncating, x/0 == 0
-  FloorDiv, // Python //: floor for ints and floats, x//0 == 0 for ints
-  Mod,      // Python %: result has the divisor's sign, x%0 == 0 for ints
-  Pow,      // floats: pow; ints: repeated multiplication, negative exponent gives 0 (|base|!=1)
-  Min,      // Python min(a, b): b < a ? b : a
-  Max,      // Python max(a, b): b > a ? b : a
-  And,      // bitwise; logical on bool
-  Or,
-  Xor,
-  Shl, // Python semantics: shift >= width gives 0
-  Shr, // arithmetic on signed, logical on unsigned; shift >= width saturates
-  // Unary
-  Neg,
-  Not, // bitwise invert; logical not on bool
-  Abs,
-  Cmp,         // attr CmpPredicate; result bool; float compares are ordered except ne
-  Select,      // (bool cond, a, b)
-  Cast,        // scalar conversion to the result type (float->int truncates toward zero)
-  Bitcast,     // the operand's bits as the result type, a scalar of the same width (not bool)
-  Complex,     // (re, im) of a complex type's float kind -> that complex number
-  Real,        // complex -> its real part
-  Imag,        // complex -> its imaginary part
-  MakeVector,  // (lane x n) -> vec<T, n>: a CUDA vector value from its lanes x, y, z, w
-  ExtractLane, // (vec<T, n>) attr int64_t lane -> T
-  Math,        // attr string: libm name ("sqrt", "atan2", "isnan", ...); see docs/ir.md
-  Bits,      // attr string: "popc", "brev", "clz" or "ffs" of an integer; result the operand's type
-  Libdevice, // attr string: a libdevice function, ".N" selecting value N (Libdevice.h)
-  // GPU model
-  SpecialReg,    // attr SpecialReg; result i32
-  Barrier,       // block-wide barrier (syncthreads)
-  Fence,         // attr string scope: "block", "device" or "system" (threadfence_*)
-  BarrierReduce, // attr string "count", "and" or "or"; (bool) -> i32 (syncthreads_count/...)
-  WarpSync,      // (u32 mask): the warp's lanes in mask meet (syncwarp)
-  Warp,          // attr string collective; (u32 mask, value[, u32 operand]); see docs/ir.md
-  GridSync,      // grid-wide barrier (cuda.cg grid group sync); the kernel launches cooperatively
-  // Arrays (strides are in bytes; indices are i64)
-  ArrayDim,           // (array) attr int64_t dim; result i64
-  ArrayStride,        // (array) attr int64_t dim; result i64
-  ArrayIndex,         // (array, i64 or u64 index) attr int64_t dim; the index checked and
-                      // wrapped as a load's index into dimension dim; result i64
-  ArrayView,          // (array, i64 byte offset, i64 extent x m, i64 stride x m): an m-d array
-                      // over the same memory starting at the offset (slices, a[i], .T, reshape,
-                      // view)
-  ArrayAt,            // (i64 address, i64 extent x m, i64 stride x m): an m-d array in global
-                      // memory at a fixed address (a device array a kernel captured as a global)
-  Field,              // (array of records) attr string field name: the field of every element
-                      // as an array over the same memory (RecordType.h fieldViewType)
-  Load,               // (array, idx...) -> element
-  Store,              // (value, array, idx...)
-  Atomic,             // attr string kind (add sub max min exch and or xor inc dec);
-                      // (array, value, idx...) -> old element
-  AtomicCAS,          // (array, expected, desired, idx...) -> old element
-  SharedArray,        // attr ArrayAllocation; result array<T, n, C, shared>
-  LocalArray,         // attr ArrayAllocation; result array<T, n, C, local>, per thread
-  DynamicSharedArray, // attr int64_t alignment (0: natural); result array<T, 1, C, shared>
-                      // over the launch's dynamic shared memory, which every one aliases
-  ConstArray,         // attr ConstantData; result array<T, n, C, const> (const.array_like)
-  Print,              // attr string template, "{}" per operand ("{{" and "}}" are braces); scalars
-  Call,               // attr string callee; operands are the arguments
-  ExternCall,         // attr string symbol: a CUDA C++ device function linked in
-                      // (cuda.declare_device), by Numba's ABI; operands scalars, result a scalar
-  // Terminators
-  Br,     // successor 0
-  CondBr, // (bool cond); successors 0 (true) and 1 (false)
-  Return, // optional value
-  Raise,  // attr string "Class" or "Class: message" (Python's exception and its constant
-          // message), reported to the launch; no attr: the thread just exits
+#define KAJI_OPCODE(name, spelling) name,
+#include "kaji/ir/Opcodes.def"
 };
 
 enum class CmpPredicate : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
