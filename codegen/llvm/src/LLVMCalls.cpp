@@ -1,0 +1,108 @@
+#include "FunctionLowering.h"
+
+#include "kaji/ir/PrintfFormat.h"
+
+#include <llvm/IR/Module.h>
+
+namespace kaji::codegen::lowering {
+
+// printf with Numba's conversions (ir/PrintfFormat.h): integers as %lld / %llu, floats as
+// %f, bools as True / False, and NUL bytes as %c of 0.
+void FunctionLowering::lowerPrint(const ir::Operation &op) {
+  ir::PrintfFormat printf = ir::printfFormat(op);
+  std::vector<llvm::Value *> args;
+  for (const ir::PrintfArgument &argument : printf.arguments) {
+    using Kind = ir::PrintfArgument::Kind;
+    if (argument.kind == Kind::Nul) {
+      args.push_back(builder_.getInt32(0)); // %c takes an int
+      continue;
+    }
+    const ir::Value *operand = op.operand(argument.operand);
+    ScalarKind kind = operand->type().scalarKind();
+    llvm::Value *value = scalar(operand, op);
+    if (argument.kind == Kind::Bool)
+      args.push_back(builder_.CreateSelect(value, target_.emitCString(builder_, "True"),
+                                           target_.emitCString(builder_, "False")));
+    else
+      args.push_back(castScalar(value, kind,
+                                argument.kind == Kind::Float    ? ScalarKind::Float64
+                                : argument.kind == Kind::Signed ? ScalarKind::Int64
+                                                                : ScalarKind::UInt64));
+  }
+  target_.emitPrintf(builder_, target_.emitCString(builder_, printf.format), args);
+}
+
+void FunctionLowering::lowerCall(const ir::Operation &op) {
+  const std::string &name = op.attrAs<std::string>();
+  const ir::Function *callee = moduleLowering_.module().lookup(name);
+  if (!callee)
+    throw CompileError(op.location(), "call to unknown function '" + name + "'");
+  if (callee->isKernel())
+    throw CompileError(op.location(), "kernel '" + name + "' cannot be called from device code");
+  std::vector<ir::Type> paramTypes = callee->paramTypes();
+  if (paramTypes.size() != op.numOperands())
+    throw CompileError(op.location(), "'" + name + "' takes " + std::to_string(paramTypes.size()) +
+                                          " argument(s), got " + std::to_string(op.numOperands()));
+  std::vector<llvm::Value *> args;
+  for (unsigned i = 0; i < op.numOperands(); ++i) {
+    ir::Type argType = op.operand(i)->type();
+    ir::Type paramType = paramTypes[i];
+    // The callee reads strides from its own layout; a C argument to an 'any' parameter
+    // still passes its real strides, which equal the constant ones.
+    bool compatible = argType.isArray() ? paramType.isArray() &&
+                                              argType.elementType() == paramType.elementType() &&
+                                              argType.ndim() == paramType.ndim() &&
+                                              argType.memorySpace() == paramType.memorySpace()
+                                        : argType == paramType;
+    if (!compatible)
+      throw CompileError(op.location(), "argument " + std::to_string(i + 1) + " of '" + name +
+                                            "' has type " + argType.str() + ", expected " +
+                                            paramType.str());
+    for (llvm::Value *part : parts(op.operand(i), op))
+      args.push_back(part);
+  }
+  if (target_.implicitParameterType(context_))
+    args.push_back(out_.getArg(out_.arg_size() - 1));
+  llvm::Value *result = builder_.CreateCall(moduleLowering_.lowered(callee), args);
+  if (op.result()) {
+    if (op.resultType() != callee->returnType())
+      throw CompileError(op.location(), "call of '" + name + "' expects a result of type " +
+                                            op.resultType().str() + ", but it returns " +
+                                            callee->returnType().str());
+    scalars_[op.result()] = result;
+  }
+}
+
+// Numba's ABI for cuda.declare_device: `extern "C" __device__ int f(T *result, args...)`, the
+// result stored through the pointer and the returned status ignored, as Numba does. The symbol
+// stays undefined in the PTX; the driver's linker resolves it (docs/codegen.md).
+void FunctionLowering::lowerExternCall(const ir::Operation &op) {
+  const std::string &symbol = op.attrAs<std::string>();
+  if (!target_.linksCudaDeviceCode())
+    throw CompileError(op.location(), "'" + symbol +
+                                          "' is a CUDA C++ device function (cuda.declare_device); "
+                                          "only the cuda target can link it, not this one");
+  llvm::Type *resultType = registerType(context_, op.resultType().scalarKind());
+  std::vector<llvm::Type *> paramTypes{llvm::PointerType::get(context_, 0)};
+  std::vector<llvm::Value *> args;
+  for (ir::Value *operand : op.operands()) {
+    args.push_back(scalar(operand, op));
+    paramTypes.push_back(args.back()->getType());
+  }
+  auto *type = llvm::FunctionType::get(builder_.getInt32Ty(), paramTypes, false);
+  llvm::Module &module = *out_.getParent();
+  llvm::Function *declared = module.getFunction(symbol);
+  if (declared && declared->getFunctionType() != type)
+    throw CompileError(op.location(),
+                       "'" + symbol + "' is called with two different signatures in one kernel");
+  if (!declared)
+    declared = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, module);
+  llvm::IRBuilder<> entry(&out_.getEntryBlock(), out_.getEntryBlock().begin());
+  llvm::AllocaInst *slot = entry.CreateAlloca(resultType, nullptr, symbol + ".result");
+  llvm::Value *pointer = builder_.CreateAddrSpaceCast(slot, paramTypes[0]);
+  args.insert(args.begin(), pointer);
+  builder_.CreateCall(declared, args);
+  scalars_[op.result()] = builder_.CreateLoad(resultType, slot);
+}
+
+} // namespace kaji::codegen::lowering
