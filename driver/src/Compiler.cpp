@@ -30,12 +30,12 @@ struct LoweredModule {
   std::vector<std::string> entryNames;
 };
 
-// Lowers the request's kernels for `target` (which compileHost() chooses itself).
+// Lowers the request's kernels for `target` (which compileCpu() chooses itself).
 LoweredModule lower(const CompileRequest &request, Target target) {
   frontend::LoweringOptions options;
   if (target == Target::CUDA)
     options.gpuArch = request.ptx.arch;
-  options.reportExceptions = target == Target::Host || request.debug;
+  options.reportExceptions = target == Target::CPU || request.debug;
   LoweredModule lowered;
   for (const KernelSpec &kernel : request.kernels) {
     ir::Function *f =
@@ -140,8 +140,8 @@ frontend::FunctionRef findFunction(std::shared_ptr<const frontend::Module> modul
 
 CompiledModule compile(const CompileRequest &request) {
   if (request.target != Target::CUDA)
-    throw std::invalid_argument("compile() produces PTX for Target::CUDA; use compileHost() "
-                                "for Target::Host");
+    throw std::invalid_argument("compile() produces PTX for Target::CUDA; use compileCpu() "
+                                "for Target::CPU");
   if (!request.diskCache)
     return compileUncached(request);
   CacheKey key = cacheKey(request);
@@ -157,14 +157,14 @@ CompiledModule compile(const CompileRequest &request) {
   return compiled;
 }
 
-HostCompiledModule compileHost(const CompileRequest &request) {
-  HostCompiledModule compiled;
-  LoweredModule lowered = lowerTimed(request, Target::Host, compiled.timings);
+CpuCompiledModule compileCpu(const CompileRequest &request) {
+  CpuCompiledModule compiled;
+  LoweredModule lowered = lowerTimed(request, Target::CPU, compiled.timings);
   codegen::CodegenTimings &total = compiled.timings.codegen;
   for (const std::string &name : lowered.entryNames) {
     codegen::CodegenTimings timings;
     compiled.kernels.push_back(inBackend(lowered, [&] {
-      return codegen::compileHostKernel(lowered.module, name, request.host, &timings);
+      return codegen::compileCpuKernel(lowered.module, name, request.cpu, &timings);
     }));
     total.lowerMs += timings.lowerMs;
     total.optimizeMs += timings.optimizeMs;
@@ -174,12 +174,12 @@ HostCompiledModule compileHost(const CompileRequest &request) {
 }
 
 std::string emitStage(const CompileRequest &request, Stage stage) {
-  if (request.target == Target::Host && stage != Stage::IR && stage != Stage::LLVM)
-    throw std::invalid_argument("there is no PTX, CUDA C++ or cubin for Target::Host");
+  if (request.target == Target::CPU && stage != Stage::IR && stage != Stage::LLVM)
+    throw std::invalid_argument("there is no PTX, CUDA C++ or cubin for Target::CPU");
   if (request.target == Target::CUDA && request.backend == Backend::NVRTC && stage == Stage::LLVM)
     throw std::invalid_argument("the nvrtc backend makes no LLVM IR: ask for its CUDA C++ or PTX");
   LoweredModule lowered = lower(request, request.target);
-  if (stage == Stage::CUDA)
+  if (stage == Stage::CudaCpp)
     return codegen::nvrtc::emitCUDA(lowered.module, request.ptx.boundsCheck);
   if (stage == Stage::PTX || stage == Stage::Cubin)
     return emitGpuCode(request, lowered, stage == Stage::Cubin, nullptr);
@@ -188,10 +188,10 @@ std::string emitStage(const CompileRequest &request, Stage stage) {
     case Stage::IR:
       return ir::printModule(lowered.module);
     case Stage::LLVM:
-      if (request.target == Target::Host) {
+      if (request.target == Target::CPU) {
         std::string text;
         for (const std::string &name : lowered.entryNames)
-          text += codegen::emitHostLLVMIR(lowered.module, name, request.host);
+          text += codegen::emitCpuLLVMIR(lowered.module, name, request.cpu);
         return text;
       }
       return codegen::emitLLVMIR(lowered.module, request.ptx);
@@ -219,7 +219,7 @@ CacheKey cacheKey(const CompileRequest &request) {
                         std::to_string(limits.maxBlocksPerCluster) + "," +
                         std::to_string(limits.maxRegisters));
   bool boundsCheck =
-      request.target == Target::Host ? request.host.boundsCheck : request.ptx.boundsCheck;
+      request.target == Target::CPU ? request.cpu.boundsCheck : request.ptx.boundsCheck;
   key.add("boundscheck", boundsCheck ? "1" : "0");
   key.add("kaji-passes", request.optimizeIR ? "1" : "0");
   key.add("debug", request.debug ? "1" : "0");

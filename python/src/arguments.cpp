@@ -87,7 +87,7 @@ void readDeviceArray(Argument &argument, const DeviceArray &array, ArgumentTarge
     throw py::type_error("a host-backed device array (made while the default target was cpu) "
                          "cannot be passed to a cuda kernel; pass a numpy array or "
                          "kaji.to_device() it with KAJI_TARGET=cuda");
-  if (!array.onHost() && target == ArgumentTarget::Host)
+  if (!array.onHost() && target == ArgumentTarget::Cpu)
     throw py::type_error("a device array in GPU memory cannot be passed to a cpu kernel; pass "
                          "its copy_to_host() or a numpy array");
   assignView(argument, array.element(), array.argumentType(), array.data(), array.shape(),
@@ -113,11 +113,11 @@ void read(py::handle object, Argument &argument, ArgumentTarget target,
     py::array host = py::array::ensure(object);
     if (!host.is(object))
       argument.hostCopy = host; // a record scalar's copy lives as long as the launch
-    if (target == ArgumentTarget::Host)
+    if (target == ArgumentTarget::Cpu)
       viewHostArray(argument, host);
     else
       readHostArray(argument, host);
-  } else if (target == ArgumentTarget::Host) {
+  } else if (target == ArgumentTarget::Cpu) {
     throw py::type_error("unsupported type '" + std::string(Py_TYPE(object.ptr())->tp_name) +
                          "'; kaji kernels for the cpu target take bool, int, float, numpy "
                          "scalars, numpy arrays and host-backed kaji device arrays");

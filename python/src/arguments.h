@@ -52,7 +52,7 @@ struct Argument {
 };
 
 // Where the kernel taking an argument runs.
-enum class ArgumentTarget { Cuda, Host };
+enum class ArgumentTarget { Cuda, Cpu };
 
 // Reads `object`, the kernel's argument number `index` (named `parameter`), into `argument`;
 // `knownArrays` is shared by the arguments of one launch. Throws TypeError naming the argument

@@ -47,14 +47,14 @@ driver::CompiledModule compileKernel(const KernelDefinition &kernel,
       [](const driver::CompileRequest &request) { return driver::compile(request); }, captured);
 }
 
-codegen::HostKernel compileHostKernel(const KernelDefinition &kernel,
-                                      const frontend::Signature &params,
-                                      const driver::CompileRequest &settings,
-                                      CapturedObjects *captured) {
+codegen::CpuKernel compileCpuKernel(const KernelDefinition &kernel,
+                                    const frontend::Signature &params,
+                                    const driver::CompileRequest &settings,
+                                    CapturedObjects *captured) {
   return compileWith(
       kernel, params, settings,
       [](const driver::CompileRequest &request) {
-        return driver::compileHost(request).kernels.at(0);
+        return driver::compileCpu(request).kernels.at(0);
       },
       captured);
 }

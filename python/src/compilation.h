@@ -36,10 +36,10 @@ driver::CompiledModule compileKernel(const KernelDefinition &kernel,
                                      const frontend::Signature &params,
                                      const driver::CompileRequest &settings,
                                      CapturedObjects *captured = nullptr);
-codegen::HostKernel compileHostKernel(const KernelDefinition &kernel,
-                                      const frontend::Signature &params,
-                                      const driver::CompileRequest &settings,
-                                      CapturedObjects *captured = nullptr);
+codegen::CpuKernel compileCpuKernel(const KernelDefinition &kernel,
+                                    const frontend::Signature &params,
+                                    const driver::CompileRequest &settings,
+                                    CapturedObjects *captured = nullptr);
 std::string emitKernelStage(const KernelDefinition &kernel, const frontend::Signature &params,
                             driver::Stage stage, const driver::CompileRequest &settings);
 // `opt` as @jit takes it: True (LLVM's -O3), False (-O0) or a level from 0 to 3.

@@ -32,7 +32,7 @@ driver::Stage stageNamed(const std::string &stage) {
   if (stage == "ptx")
     return driver::Stage::PTX;
   if (stage == "cuda")
-    return driver::Stage::CUDA;
+    return driver::Stage::CudaCpp;
   throw py::value_error("stage must be 'ir', 'llvm', 'cuda' or 'ptx', not '" + stage + "'");
 }
 
@@ -167,7 +167,7 @@ void bindCompiler(py::module_ &m) {
         if (target != "cuda" && target != "cpu")
           throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
         return typeDescription(
-            inspectArgument(value, target == "cpu" ? ArgumentTarget::Host : ArgumentTarget::Cuda)
+            inspectArgument(value, target == "cpu" ? ArgumentTarget::Cpu : ArgumentTarget::Cuda)
                 .type);
       },
       py::arg("value"), py::arg("target") = "cuda",

@@ -1,9 +1,9 @@
 #include "dispatcher.h"
 
+#include "cpu_interrupt.h"
 #include "cycle_collection.h"
 #include "errors.h"
 #include "graph_capture.h"
-#include "host_interrupt.h"
 #include "instances.h"
 #include "integers.h"
 #include "linked_module.h"
@@ -50,7 +50,7 @@ const runtime::DeviceLimits &shapeOnlyLimits() {
 // The cpu target's limits are an H100's, so that a launch that runs on the cpu target runs on
 // the GPU: 48 KiB of shared memory per block, up to 227 KiB of it dynamic with the opt-in kaji
 // makes.
-const runtime::DeviceLimits &hostLimits() {
+const runtime::DeviceLimits &cpuLimits() {
   static const runtime::DeviceLimits limits = [] {
     runtime::DeviceLimits result;
     result.maxThreadsPerBlock = 1024;
@@ -68,7 +68,7 @@ const runtime::DeviceLimits &hostLimits() {
 constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
 
 // The key's first entry for host specializations (devices are numbered from 0).
-constexpr uint32_t hostKey = std::numeric_limits<uint32_t>::max();
+constexpr uint32_t cpuKey = std::numeric_limits<uint32_t>::max();
 
 uint32_t typeCode(const ir::Type &type) {
   return uint32_t(type.kind()) | uint32_t(type.scalarKind()) << 2 | uint32_t(type.layout()) << 6 |
@@ -301,13 +301,13 @@ Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object descri
       parameterNames_(std::move(parameterNames)), diskCache_(options.diskCache),
       sharedCarveout_(options.sharedCarveout), linkFiles_(std::move(options.linkFiles)) {
   settings_.target = options.target;
-  settings_.ptx.fastMath = settings_.host.fastMath = options.fastMath;
-  settings_.ptx.optLevel = settings_.host.optLevel = options.optLevel;
+  settings_.ptx.fastMath = settings_.cpu.fastMath = options.fastMath;
+  settings_.ptx.optLevel = settings_.cpu.optLevel = options.optLevel;
   settings_.ptx.lineInfo = options.lineInfo;
   settings_.backend = options.backend;
   settings_.ptx.limits = options.limits;
-  settings_.host.boundsCheck = settings_.ptx.boundsCheck = options.boundsCheck;
-  settings_.host.hooks = runtime::HostExecutor::hooks();
+  settings_.cpu.boundsCheck = settings_.ptx.boundsCheck = options.boundsCheck;
+  settings_.cpu.hooks = runtime::CpuExecutor::hooks();
   settings_.debug = options.debug;
 }
 
@@ -325,8 +325,8 @@ frontend::Signature Dispatcher::parameterTypes(const std::string &signature) con
 
 void Dispatcher::addSignature(const std::string &signature) {
   frontend::Signature params = parameterTypes(signature);
-  if (target() == driver::Target::Host)
-    compiledForHost(params);
+  if (target() == driver::Target::CPU)
+    compiledForCpu(params);
   else
     compiled(params, settings_.ptx.arch);
   eagerSignatures_.push_back(std::move(params));
@@ -342,7 +342,7 @@ std::vector<std::string> Dispatcher::signatures() const {
   };
   for (const auto &kernel : compiled_)
     add(kernel->paramTypes, kernel->structure);
-  for (const auto &kernel : hostCompiled_)
+  for (const auto &kernel : cpuCompiled_)
     add(kernel->paramTypes, kernel->structure);
   return result;
 }
@@ -350,7 +350,7 @@ std::vector<std::string> Dispatcher::signatures() const {
 std::string Dispatcher::inspect(const std::string &signature, driver::Stage stage) const {
   // PTX needs no GPU, so every kernel has it, whatever its target: what it would run on one.
   driver::CompileRequest settings = settings_;
-  if (stage == driver::Stage::PTX || stage == driver::Stage::CUDA)
+  if (stage == driver::Stage::PTX || stage == driver::Stage::CudaCpp)
     settings.target = driver::Target::CUDA;
   return emitKernelStage(kernel_, parameterTypes(signature), stage, settings);
 }
@@ -389,8 +389,8 @@ int64_t Dispatcher::maxCooperativeGridBlocks(const std::string &signature, int64
     throw py::value_error("a block has 1 to 1024 threads, not " + std::to_string(blockThreads));
   if (dynamicSharedBytes < 0)
     throw py::value_error("dynsmemsize must not be negative");
-  if (target() == driver::Target::Host)
-    return int64_t(runtime::HostExecutor::kMaxCooperativeBlocks);
+  if (target() == driver::Target::CPU)
+    return int64_t(runtime::CpuExecutor::kMaxCooperativeBlocks);
   int device = runtime::selectedDevice();
   std::string arch = archFor(runtime::Device::get(device).computeCapability());
   return load(compiled(parameterTypes(signature), arch), device)
@@ -408,7 +408,7 @@ std::vector<Argument> Dispatcher::readArguments(py::handle args) {
     throw py::type_error("kernel '" + name() + "' takes " + std::to_string(parameterNames_.size()) +
                          " arguments but " + std::to_string(count) + " were given");
   ArgumentTarget argumentTarget =
-      target() == driver::Target::Host ? ArgumentTarget::Host : ArgumentTarget::Cuda;
+      target() == driver::Target::CPU ? ArgumentTarget::Cpu : ArgumentTarget::Cuda;
   KnownArrayReader knownArrays;
   structureScratch_.clear();
   bool tuples = false;
@@ -436,7 +436,7 @@ int Dispatcher::occupancyBlockSize(const py::tuple &args, py::handle sharedmem) 
   std::vector<Argument> arguments = readArguments(args);
   // The cpu executor runs a block's threads as one vectorised loop, or as fibers with a stack
   // each: 256 keeps both efficient.
-  if (target() == driver::Target::Host)
+  if (target() == driver::Target::CPU)
     return 256;
   return specialization(arguments).function.occupancyBlockSize(size_t(sharedBytes));
 }
@@ -444,8 +444,8 @@ int Dispatcher::occupancyBlockSize(const py::tuple &args, py::handle sharedmem) 
 void Dispatcher::launch(const LaunchShape &shape, const runtime::Stream *stream, py::handle self,
                         py::handle args) {
   std::vector<Argument> arguments = readArguments(args);
-  if (target() == driver::Target::Host)
-    launchOnHost(shape, arguments);
+  if (target() == driver::Target::CPU)
+    launchOnCpu(shape, arguments);
   else
     launchOnDevice(shape, stream, self, args, arguments);
 }
@@ -582,19 +582,18 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
 
 // Synchronous: the executor returns when every block is done. The GIL stays held, which is
 // what keeps the specialization's parameter buffer to one launch at a time.
-void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments) {
+void Dispatcher::launchOnCpu(const LaunchShape &shape, std::vector<Argument> &arguments) {
   if (GraphCapture::anyOnThisThread())
     throw std::runtime_error("kernel '" + name() +
                              "' targets the cpu: it runs when launched, so it cannot be part of "
                              "the CUDA graph this thread is capturing");
   unsigned bound = settings_.ptx.limits.maxThreadsPerBlock;
   runtime::LaunchConfig config =
-      bound
-          ? runtime::validateLaunch(hostLimits(), bound, "kernel '" + name() + "''s launch_bounds",
-                                    shape.grid, shape.block, shape.sharedBytes)
-          : runtime::validateLaunch(hostLimits(), shape.grid, shape.block, shape.sharedBytes);
-  HostSpecialization &specialization = hostSpecialization(arguments);
-  const codegen::HostKernel &kernel = specialization.kernel;
+      bound ? runtime::validateLaunch(cpuLimits(), bound, "kernel '" + name() + "''s launch_bounds",
+                                      shape.grid, shape.block, shape.sharedBytes)
+            : runtime::validateLaunch(cpuLimits(), shape.grid, shape.block, shape.sharedBytes);
+  CpuSpecialization &specialization = cpuSpecialization(arguments);
+  const codegen::CpuKernel &kernel = specialization.kernel;
   if (kernel.staticSharedBytes > kMaxStaticSharedBytes)
     throw py::value_error("kernel '" + name() + "' declares " +
                           std::to_string(kernel.staticSharedBytes) +
@@ -603,21 +602,21 @@ void Dispatcher::launchOnHost(const LaunchShape &shape, std::vector<Argument> &a
                           " per block (a GPU would not load it): take more as dynamic shared "
                           "memory, cuda.shared.array(0, dtype) and the launch's fourth item");
   if (kernel.staticSharedBytes + config.sharedBytes >
-      uint64_t(hostLimits().maxSharedBytesPerBlockOptin))
+      uint64_t(cpuLimits().maxSharedBytesPerBlockOptin))
     throw py::value_error("kernel '" + name() + "' needs " +
                           std::to_string(kernel.staticSharedBytes) + " bytes of static and " +
                           std::to_string(config.sharedBytes) +
                           " of dynamic shared memory; a block may have at most " +
-                          std::to_string(hostLimits().maxSharedBytesPerBlockOptin));
+                          std::to_string(cpuLimits().maxSharedBytesPerBlockOptin));
   pack(specialization.paramTypes, arguments, specialization.buffer, name(), parameterNames_);
-  runtime::HostThreads threads = kernel.usesGridSync  ? runtime::HostThreads::Cooperative
-                                 : kernel.usesBarrier ? runtime::HostThreads::Fibers
-                                                      : runtime::HostThreads::LoopInEntry;
-  SigintStopsHostLaunch sigintStopsLaunch;
-  runtime::HostExecutor::shared().launch(kernel.entry, threads, config.grid, config.block,
-                                         kernel.staticSharedBytes + config.sharedBytes,
-                                         specialization.buffer.params.data(), kernel.frameBytes,
-                                         kernel.recursive);
+  runtime::CpuThreads threads = kernel.usesGridSync  ? runtime::CpuThreads::Cooperative
+                                : kernel.usesBarrier ? runtime::CpuThreads::Fibers
+                                                     : runtime::CpuThreads::LoopInEntry;
+  SigintStopsCpuLaunch sigintStopsLaunch;
+  runtime::CpuExecutor::shared().launch(kernel.entry, threads, config.grid, config.block,
+                                        kernel.staticSharedBytes + config.sharedBytes,
+                                        specialization.buffer.params.data(), kernel.frameBytes,
+                                        kernel.recursive);
 }
 
 const Dispatcher::Key &Dispatcher::keyOf(uint32_t where, const std::vector<Argument> &arguments) {
@@ -685,26 +684,25 @@ LoadedKernel &Dispatcher::specialization(std::vector<Argument> &arguments) {
   return loadedKernel;
 }
 
-HostSpecialization &Dispatcher::hostSpecialization(const std::vector<Argument> &arguments) {
-  if (auto found = hostLaunchCache_.find(keyOf(hostKey, arguments));
-      found != hostLaunchCache_.end())
+CpuSpecialization &Dispatcher::cpuSpecialization(const std::vector<Argument> &arguments) {
+  if (auto found = cpuLaunchCache_.find(keyOf(cpuKey, arguments)); found != cpuLaunchCache_.end())
     return *found->second;
   Key key = keyScratch_; // compiling may run Python that launches, reusing the scratch key
-  HostSpecialization &specialization = compiledForHost(launchTypes(arguments));
-  hostLaunchCache_.emplace(std::move(key), &specialization);
+  CpuSpecialization &specialization = compiledForCpu(launchTypes(arguments));
+  cpuLaunchCache_.emplace(std::move(key), &specialization);
   return specialization;
 }
 
-HostSpecialization &Dispatcher::compiledForHost(const frontend::Signature &params) {
-  for (const auto &kernel : hostCompiled_)
+CpuSpecialization &Dispatcher::compiledForCpu(const frontend::Signature &params) {
+  for (const auto &kernel : cpuCompiled_)
     if (kernel->paramTypes == params.params && kernel->structure == params.structure)
       return *kernel;
   CapturedObjects captured;
-  codegen::HostKernel kernel = compileHostKernel(kernel_, params, settings_, &captured);
-  hostCompiled_.push_back(std::make_unique<HostSpecialization>(
-      HostSpecialization{params.params, params.structure, std::move(kernel),
-                         ParameterBuffer(params.params), std::move(captured)}));
-  return *hostCompiled_.back();
+  codegen::CpuKernel kernel = compileCpuKernel(kernel_, params, settings_, &captured);
+  cpuCompiled_.push_back(std::make_unique<CpuSpecialization>(
+      CpuSpecialization{params.params, params.structure, std::move(kernel),
+                        ParameterBuffer(params.params), std::move(captured)}));
+  return *cpuCompiled_.back();
 }
 
 const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
@@ -879,11 +877,11 @@ void bindDispatcher(py::module_ &m) {
              if (!driverBackend)
                throw py::value_error("backend must be 'llvm' or 'nvrtc', not '" + backend + "'");
              driver::Target driverTarget =
-                 target == "cpu" ? driver::Target::Host : driver::Target::CUDA;
+                 target == "cpu" ? driver::Target::CPU : driver::Target::CUDA;
              codegen::KernelLimits limits{launchBounds[0], launchBounds[1], launchBounds[2],
                                           maxRegisters};
              // As Numba: checked on the cpu target, and on cuda with debug=True.
-             bool checked = boundsCheck.value_or(driverTarget == driver::Target::Host || debug);
+             bool checked = boundsCheck.value_or(driverTarget == driver::Target::CPU || debug);
              return Dispatcher(std::move(source), std::move(describeGlobals),
                                std::move(parameterNames),
                                {fastMath, optLevel, driverTarget, checked, cache, lineInfo, debug,
@@ -903,7 +901,7 @@ void bindDispatcher(py::module_ &m) {
            "(cuOccupancyMaxPotentialBlockSize; 256 on the cpu target).")
       .def_property_readonly("target",
                              [](const Dispatcher &dispatcher) {
-                               return dispatcher.target() == driver::Target::Host ? "cpu" : "cuda";
+                               return dispatcher.target() == driver::Target::CPU ? "cpu" : "cuda";
                              })
       .def_property_readonly(
           "backend",
@@ -938,7 +936,7 @@ void bindDispatcher(py::module_ &m) {
             if (stage == "ptx")
               return dispatcher.inspect(signature, driver::Stage::PTX);
             if (stage == "cuda")
-              return dispatcher.inspect(signature, driver::Stage::CUDA);
+              return dispatcher.inspect(signature, driver::Stage::CudaCpp);
             throw py::value_error("stage must be 'ir', 'llvm', 'cuda' or 'ptx', not '" + stage +
                                   "'");
           },

@@ -2,7 +2,7 @@
 // C++ call that types the arguments, finds the specialization (compiling and loading it on a
 // miss), packs the parameters per the ABI of codegen/Codegen.h into a buffer kept with the
 // specialization, and launches. A dispatcher has one target for its life: cuda (PTX loaded on
-// the selected device) or cpu (host code run synchronously by runtime::HostExecutor).
+// the selected device) or cpu (host code run synchronously by runtime::CpuExecutor).
 #pragma once
 
 #include "arguments.h"
@@ -11,7 +11,7 @@
 #include "launch_stream.h"
 
 #include "kaji/driver/PtxAssembler.h"
-#include "kaji/runtime/HostExecutor.h"
+#include "kaji/runtime/CpuExecutor.h"
 #include "kaji/runtime/Launch.h"
 #include "kaji/runtime/Module.h"
 
@@ -77,10 +77,10 @@ struct LoadedKernel {
 };
 
 // A kernel compiled for and loaded into this process (the cpu target).
-struct HostSpecialization {
+struct CpuSpecialization {
   std::vector<ir::Type> paramTypes;
   std::vector<frontend::ParameterStructure> structure;
-  codegen::HostKernel kernel;
+  codegen::CpuKernel kernel;
   ParameterBuffer buffer;
   CapturedObjects captured;
 };
@@ -185,11 +185,11 @@ private:
                                const runtime::Stream *stream) const;
   void launchOnDevice(const LaunchShape &shape, const runtime::Stream *stream, py::handle self,
                       py::handle args, std::vector<Argument> &arguments);
-  void launchOnHost(const LaunchShape &shape, std::vector<Argument> &arguments);
+  void launchOnCpu(const LaunchShape &shape, std::vector<Argument> &arguments);
   LoadedKernel &specialization(std::vector<Argument> &arguments);
-  HostSpecialization &hostSpecialization(const std::vector<Argument> &arguments);
+  CpuSpecialization &cpuSpecialization(const std::vector<Argument> &arguments);
   const CompiledKernel &compiled(const frontend::Signature &params, const std::string &arch);
-  HostSpecialization &compiledForHost(const frontend::Signature &params);
+  CpuSpecialization &compiledForCpu(const frontend::Signature &params);
   LoadedKernel &load(const CompiledKernel &compiled, int device);
 
   KernelDefinition kernel_;
@@ -201,7 +201,7 @@ private:
   std::vector<frontend::Signature> eagerSignatures_;
   std::vector<std::unique_ptr<CompiledKernel>> compiled_;
   std::vector<std::unique_ptr<LoadedKernel>> loaded_;
-  std::vector<std::unique_ptr<HostSpecialization>> hostCompiled_;
+  std::vector<std::unique_ptr<CpuSpecialization>> cpuCompiled_;
   // (device, argument types) → the loaded kernel that launches with them.
   std::unordered_map<Key, LoadedKernel *, TypesHash> launchCache_;
   // The entry of launchCache_ found last, checked before hashing: a loop launches one
@@ -209,7 +209,7 @@ private:
   Key lastLaunchedKey_;
   LoadedKernel *lastLaunched_ = nullptr;
   // (host, argument types) → the host kernel that launches with them.
-  std::unordered_map<Key, HostSpecialization *, TypesHash> hostLaunchCache_;
+  std::unordered_map<Key, CpuSpecialization *, TypesHash> cpuLaunchCache_;
   Key keyScratch_;
   std::vector<frontend::ParameterStructure> structureScratch_;
   // The last configuration given to configure() and the ConfiguredLaunch made for it.

@@ -79,7 +79,7 @@ frontend::GlobalValue EnvironmentBuilder::deviceArray(const std::string &name,
     throw py::type_error("the global device array '" + name +
                          "' is in host memory (made while the default target was cpu): a cuda "
                          "kernel cannot capture it");
-  if (!onHost && target_ == driver::Target::Host)
+  if (!onHost && target_ == driver::Target::CPU)
     throw py::type_error("the global device array '" + name +
                          "' is in GPU memory: a cpu kernel cannot capture it");
   captured_.push_back(py::reinterpret_borrow<py::object>(array));

@@ -1,7 +1,7 @@
 #include "errors.h"
 
+#include "kaji/runtime/CpuExecutor.h"
 #include "kaji/runtime/Error.h"
-#include "kaji/runtime/HostExecutor.h"
 #include "kaji/runtime/NvJitLink.h"
 
 #include <map>

@@ -1,8 +1,8 @@
 #include "kernel_exceptions.h"
 
 #include "kaji/abi/KernelABI.h"
+#include "kaji/runtime/CpuExecutor.h"
 #include "kaji/runtime/Error.h"
-#include "kaji/runtime/HostExecutor.h"
 #include "kaji/runtime/Memory.h"
 
 #include <algorithm>

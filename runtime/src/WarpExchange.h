@@ -1,9 +1,9 @@
-// Warp collectives and block reductions (HostKernelABI.h) among the fibers of a FiberGroup.
+// Warp collectives and block reductions (CpuKernelABI.h) among the fibers of a FiberGroup.
 #pragma once
 
 #include "Fiber.h"
 
-#include "kaji/abi/HostKernelABI.h"
+#include "kaji/abi/CpuKernelABI.h"
 
 #include <cstdint>
 #include <vector>

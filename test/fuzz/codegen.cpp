@@ -9,9 +9,9 @@
 // header is KernelInput.h's. Architectures LLVM does not know are skipped, not fuzzed.
 #include "KernelInput.h"
 
-#include "kaji/codegen/nvptx/NVPTXCodegen.h"
+#include "kaji/codegen/cpu/CpuCodegen.h"
 #include "kaji/codegen/llvm/FatalErrors.h"
-#include "kaji/codegen/host/HostCodegen.h"
+#include "kaji/codegen/nvptx/NVPTXCodegen.h"
 
 using namespace kaji;
 
@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   try {
     if (haveLibdevice)
       codegen::emitPTX(lowered->module, ptx);
-    codegen::emitHostLLVMIR(lowered->module, lowered->entryName, {.optLevel = 0});
+    codegen::emitCpuLLVMIR(lowered->module, lowered->entryName, {.optLevel = 0});
   } catch (const ir::CompileError &) {
   } catch (const codegen::BackendError &) {
   }

@@ -2,7 +2,7 @@
 present (with cpu beside cuda, as test_program_differential.py does). Program n of a seed
 depends on the seed and n only (docs/testing.md). Found on 2026-11-24 by the 2 x H200 run:
 - 1010/22 and 1010/228: float16 on a Sapphire Rapids host (LLVM 19's AVX512-FP16 code,
-  codegen/host/src/HostJIT.cpp);
+  codegen/cpu/src/CpuJIT.cpp);
 - 1012/593: float16(2**31 >> b) on every target (LLVM 19's InstCombine, clamped in
   codegen/llvm/src/LLVMLowering.cpp);
 - 1013/272: min(1.0, NaN) converted to an integer on cuda (ptxas reordering LLVM's expansion

@@ -26,7 +26,7 @@ else:
     config.substitutions.append(("%ptxas-for", "true"))
     config.substitutions.append(("%ptxas", "true"))
 
-# The nvrtc backend's tests (test/lit/cuda) need NVRTC where kaji-compile looks for it.
+# The nvrtc backend's tests (test/lit/nvrtc) need NVRTC where kaji-compile looks for it.
 def _nvrtc_present():
     import glob
 

@@ -118,15 +118,15 @@ private:
     for (const std::string &warning : warnings)
       std::cerr << warning << "\n";
     request.ptx.arch = options.arch;
-    request.ptx.optLevel = request.host.optLevel = *options.optLevel;
+    request.ptx.optLevel = request.cpu.optLevel = *options.optLevel;
     request.ptx.lineInfo = *options.lineInfo;
     request.debug = *options.debug;
-    request.ptx.fastMath = request.host.fastMath = *options.fastMath;
+    request.ptx.fastMath = request.cpu.fastMath = *options.fastMath;
     auto [threads, blocks, cluster] = *options.launchBounds;
     request.ptx.limits = {threads, blocks, cluster, *options.maxRegisters};
-    request.host.boundsCheck = request.ptx.boundsCheck = *options.boundsCheck;
+    request.cpu.boundsCheck = request.ptx.boundsCheck = *options.boundsCheck;
     if (options.target == tools::TargetKind::CPU)
-      request.target = driver::Target::Host;
+      request.target = driver::Target::CPU;
     if (options.nvrtc)
       request.backend = driver::Backend::NVRTC;
     if (request.kernels.empty())
@@ -135,7 +135,7 @@ private:
                                "signature in its decorator, e.g. @kaji.jit(\"void(float32[:])\")");
     static const driver::Stage stages[] = {driver::Stage::IR,    driver::Stage::IR,
                                            driver::Stage::LLVM,  driver::Stage::PTX,
-                                           driver::Stage::Cubin, driver::Stage::CUDA};
+                                           driver::Stage::Cubin, driver::Stage::CudaCpp};
     return write(driver::emitStage(request, stages[int(*cl_.emit)]));
   }
 

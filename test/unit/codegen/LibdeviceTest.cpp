@@ -2,7 +2,7 @@
 // libdevice resolves (the PTX assembles), for the host as the C library's function, kaji's own
 // lowering, or a CompileError naming the function.
 #include "CodegenTestSupport.h"
-#include "HostTestSupport.h"
+#include "CpuTestSupport.h"
 
 #include "kaji/ir/Libdevice.h"
 
@@ -61,7 +61,7 @@ TEST(Libdevice, EveryFunctionWithAHostImplementationLinksOnTheHost) {
   for (std::string_view name : ir::libdeviceFunctionNames()) {
     const ir::LibdeviceFunction &function = *ir::findLibdeviceFunction(name);
     if (function.host != ir::LibdeviceHost::None) {
-      EXPECT_NO_THROW(compileHostText(kernelCalling(function), name)) << name;
+      EXPECT_NO_THROW(compileCpuText(kernelCalling(function), name)) << name;
     }
   }
 }
@@ -70,7 +70,7 @@ TEST(Libdevice, AFunctionWithoutOneIsAnErrorNamingIt) {
   const ir::LibdeviceFunction &function = *ir::findLibdeviceFunction("dadd_rd");
   ASSERT_EQ(function.host, ir::LibdeviceHost::None);
   try {
-    compileHostText(kernelCalling(function), "dadd_rd");
+    compileCpuText(kernelCalling(function), "dadd_rd");
     FAIL() << "compiled";
   } catch (const ir::CompileError &error) {
     EXPECT_NE(std::string(error.what())

@@ -1,6 +1,6 @@
-// Barriers, warp collectives and block reductions of fiber kernels (HostThreads::Fibers), with
-// hand-written entries that follow HostKernelABI.h.
-#include "kaji/runtime/HostExecutor.h"
+// Barriers, warp collectives and block reductions of fiber kernels (CpuThreads::Fibers), with
+// hand-written entries that follow CpuKernelABI.h.
+#include "kaji/runtime/CpuExecutor.h"
 
 #include <gtest/gtest.h>
 
@@ -20,11 +20,11 @@ namespace {
 
 constexpr unsigned kWarpSize = 32;
 
-uint32_t linearThread(const kaji::abi::HostLaunchContext &c) {
+uint32_t linearThread(const kaji::abi::CpuLaunchContext &c) {
   return (c.threadIdx[2] * c.blockDim[1] + c.threadIdx[1]) * c.blockDim[0] + c.threadIdx[0];
 }
 
-uint32_t threadsPerBlock(const kaji::abi::HostLaunchContext &c) {
+uint32_t threadsPerBlock(const kaji::abi::CpuLaunchContext &c) {
   return c.blockDim[0] * c.blockDim[1] * c.blockDim[2];
 }
 
@@ -32,14 +32,14 @@ template <typename T> T *param(void *const *params, int i) {
   return *static_cast<T *const *>(params[i]);
 }
 
-void launchFibers(HostExecutor &executor, kaji::abi::HostKernelEntry entry, Dim3 grid, Dim3 block,
+void launchFibers(CpuExecutor &executor, kaji::abi::CpuKernelEntry entry, Dim3 grid, Dim3 block,
                   std::vector<void *> params) {
-  executor.launch(entry, HostThreads::Fibers, grid, block, 0, params.data());
+  executor.launch(entry, CpuThreads::Fibers, grid, block, 0, params.data());
 }
 
 // Thread t passes t % 5 barriers, counting itself in arrivals[k] before barrier k and noting
 // what it reads there after it: every thread that has not returned must have arrived first.
-void countingBarrier(void *const *params, const kaji::abi::HostLaunchContext *c) {
+void countingBarrier(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   auto *arrivals = param<int>(params, 0) + c->blockIdx[0] * 8;
   auto *seen = param<int>(params, 1) + c->blockIdx[0] * threadsPerBlock(*c) * 8;
   uint32_t t = linearThread(*c);
@@ -51,7 +51,7 @@ void countingBarrier(void *const *params, const kaji::abi::HostLaunchContext *c)
 }
 
 TEST(Fibers, BarrierCountsOnlyThreadsThatHaveNotReturned) {
-  HostExecutor executor(2);
+  CpuExecutor executor(2);
   // 103 threads: the last thread of the block passes two barriers and returns while lower
   // ones wait at the third.
   const unsigned blocks = 4, threads = 103;
@@ -71,7 +71,7 @@ TEST(Fibers, BarrierCountsOnlyThreadsThatHaveNotReturned) {
 
 // Lanes below 16 sync among themselves, then everybody meets at syncthreads: a warp barrier
 // that waited for the whole warp would deadlock.
-void halfWarpThenBlock(void *const *params, const kaji::abi::HostLaunchContext *c) {
+void halfWarpThenBlock(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   auto *counts = param<int>(params, 0);
   auto *seen = param<int>(params, 1);
   uint32_t t = linearThread(*c);
@@ -90,7 +90,7 @@ void halfWarpThenBlock(void *const *params, const kaji::abi::HostLaunchContext *
 }
 
 TEST(Fibers, WarpBarrierWaitsForTheLanesOfItsMaskOnly) {
-  HostExecutor executor(1);
+  CpuExecutor executor(1);
   const unsigned threads = 64;
   std::vector<int> counts(4, 0), seen(threads, -1);
   int *countData = counts.data(), *seenData = seen.data();
@@ -104,7 +104,7 @@ TEST(Fibers, WarpBarrierWaitsForTheLanesOfItsMaskOnly) {
 // Every lane of a 40-thread block counts itself, syncs the full mask, and reads its warp's
 // count: lanes 40..63 do not exist and are not waited for. Thread 39 returns instead, after
 // 32..38 arrived: its leaving releases them.
-void fullMaskInPartialWarp(void *const *params, const kaji::abi::HostLaunchContext *c) {
+void fullMaskInPartialWarp(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   auto *counts = param<int>(params, 0);
   auto *seen = param<int>(params, 1);
   uint32_t t = linearThread(*c);
@@ -116,7 +116,7 @@ void fullMaskInPartialWarp(void *const *params, const kaji::abi::HostLaunchConte
 }
 
 TEST(Fibers, WarpBarrierIgnoresLanesPastTheBlockAndReturnedLanes) {
-  HostExecutor executor(1);
+  CpuExecutor executor(1);
   std::vector<int> counts(2, 0), seen(40, -1);
   int *countData = counts.data(), *seenData = seen.data();
   launchFibers(executor, &fullMaskInPartialWarp, {1, 1, 1}, {8, 5, 1}, {&countData, &seenData});
@@ -155,7 +155,7 @@ uint32_t maskOf(const Collective &k, uint32_t lane) {
   return lane < 16 ? 0x0000ffffu : 0xffff0000u;
 }
 
-void warpCollective(void *const *params, const kaji::abi::HostLaunchContext *c) {
+void warpCollective(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   const auto &k = *param<const Collective>(params, 0);
   auto *out = param<uint64_t>(params, 1);
   uint32_t t = linearThread(*c);
@@ -164,7 +164,7 @@ void warpCollective(void *const *params, const kaji::abi::HostLaunchContext *c) 
       c->warpCollective(c->executor, uint32_t(k.op), mask, valueOf(k, t), k.operand);
 }
 
-// What thread t of a block of `threads` gets, from the definitions in HostKernelABI.h.
+// What thread t of a block of `threads` gets, from the definitions in CpuKernelABI.h.
 uint64_t expected(const Collective &k, uint32_t t, uint32_t threads) {
   uint32_t lane = t % kWarpSize, base = t - lane;
   uint32_t present = threads - base >= kWarpSize ? ~0u : (1u << (threads - base)) - 1;
@@ -212,7 +212,7 @@ std::string describe(const Collective &k) {
 }
 
 TEST(Fibers, EveryWarpCollectiveInAPartialLastWarp) {
-  HostExecutor executor(2);
+  CpuExecutor executor(2);
   const unsigned blocks = 3, threads = 40;
   std::vector<Collective> cases;
   for (bool split : {false, true}) {
@@ -241,7 +241,7 @@ TEST(Fibers, EveryWarpCollectiveInAPartialLastWarp) {
 
 // Lanes with lane % 3 == 0 return, those with lane % 3 == 1 ask for the active mask, the
 // others go on to syncthreads: the mask names the lanes on the branch, as on a GPU.
-void activeMaskInABranch(void *const *params, const kaji::abi::HostLaunchContext *c) {
+void activeMaskInABranch(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   auto *out = param<uint64_t>(params, 0);
   uint32_t t = linearThread(*c);
   if (t % kWarpSize % 3 == 0)
@@ -252,7 +252,7 @@ void activeMaskInABranch(void *const *params, const kaji::abi::HostLaunchContext
 }
 
 TEST(Fibers, ActiveMaskAfterDivergence) {
-  HostExecutor executor(1);
+  CpuExecutor executor(1);
   std::vector<uint64_t> out(40, 0);
   uint64_t *data = out.data();
   launchFibers(executor, &activeMaskInABranch, {1, 1, 1}, {40, 1, 1}, {&data});
@@ -263,7 +263,7 @@ TEST(Fibers, ActiveMaskAfterDivergence) {
 
 // Both arms of an `if` ask for the active mask, at sites 10 and 20, and every lane again
 // after it, at site 30: each arm gets its own lanes, and the code after the `if` the warp.
-void activeMaskInBothArms(void *const *params, const kaji::abi::HostLaunchContext *c) {
+void activeMaskInBothArms(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   auto *out = param<uint64_t>(params, 0);
   uint32_t t = linearThread(*c);
   uint32_t activeMask = uint32_t(kaji::abi::WarpOp::ActiveMask);
@@ -275,7 +275,7 @@ void activeMaskInBothArms(void *const *params, const kaji::abi::HostLaunchContex
 }
 
 TEST(Fibers, ActiveMaskTellsCallSitesApart) {
-  HostExecutor executor(1);
+  CpuExecutor executor(1);
   std::vector<uint64_t> out(128, 0);
   uint64_t *data = out.data();
   launchFibers(executor, &activeMaskInBothArms, {1, 1, 1}, {64, 1, 1}, {&data});
@@ -287,7 +287,7 @@ TEST(Fibers, ActiveMaskTellsCallSitesApart) {
 
 // A butterfly sum over each warp, five shuffles back to back: a lane that wrote its next
 // value before the others read this one would corrupt their sums.
-void warpSum(void *const *params, const kaji::abi::HostLaunchContext *c) {
+void warpSum(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   auto *out = param<uint64_t>(params, 0);
   uint32_t t = linearThread(*c);
   uint64_t sum = t;
@@ -298,7 +298,7 @@ void warpSum(void *const *params, const kaji::abi::HostLaunchContext *c) {
 }
 
 TEST(Fibers, BackToBackShufflesDoNotOverwriteEachOther) {
-  HostExecutor executor(2);
+  CpuExecutor executor(2);
   const unsigned blocks = 5, threads = 1024;
   std::vector<uint64_t> out(blocks * threads);
   uint64_t *data = out.data();
@@ -311,7 +311,7 @@ TEST(Fibers, BackToBackShufflesDoNotOverwriteEachOther) {
 
 // Thread t returns at once when t % 7 == 6; the others reduce t % 3 == 0 with each op, twice
 // in a row and once after a plain barrier, so consecutive reductions use both tallies.
-void blockReductions(void *const *params, const kaji::abi::HostLaunchContext *c) {
+void blockReductions(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   auto *out = param<uint32_t>(params, 0) + c->blockIdx[0] * threadsPerBlock(*c) * 5;
   uint32_t t = linearThread(*c);
   if (t % 7 == 6)
@@ -327,7 +327,7 @@ void blockReductions(void *const *params, const kaji::abi::HostLaunchContext *c)
 }
 
 TEST(Fibers, BlockReductionsOverThreadsThatHaveNotReturned) {
-  HostExecutor executor(2);
+  CpuExecutor executor(2);
   const unsigned blocks = 3, threads = 100;
   std::vector<uint32_t> out(blocks * threads * 5, 7);
   uint32_t *data = out.data();
@@ -370,7 +370,7 @@ std::optional<std::string> outcomeWithin(std::chrono::seconds limit, std::functi
 
 // In each warp, lanes below 16 wait at syncthreads and the others at a full-mask syncwarp
 // that waits for them.
-void syncthreadsAgainstSyncwarp(void *const *, const kaji::abi::HostLaunchContext *c) {
+void syncthreadsAgainstSyncwarp(void *const *, const kaji::abi::CpuLaunchContext *c) {
   if (linearThread(*c) % kWarpSize < 16)
     c->barrier(c->executor);
   else
@@ -378,7 +378,7 @@ void syncthreadsAgainstSyncwarp(void *const *, const kaji::abi::HostLaunchContex
 }
 
 // Only in block 2: thread 0 shuffles with the whole warp while the others are at syncthreads.
-void shuffleAgainstSyncthreadsInBlockTwo(void *const *, const kaji::abi::HostLaunchContext *c) {
+void shuffleAgainstSyncthreadsInBlockTwo(void *const *, const kaji::abi::CpuLaunchContext *c) {
   if (c->blockIdx[0] == 2 && linearThread(*c) == 0)
     c->warpCollective(c->executor, uint32_t(kaji::abi::WarpOp::ShuffleIndex), ~0u, 1, 0);
   else
@@ -386,9 +386,9 @@ void shuffleAgainstSyncthreadsInBlockTwo(void *const *, const kaji::abi::HostLau
 }
 
 TEST(Fibers, DeadlockFailsTheLaunchInsteadOfHanging) {
-  auto executor = std::make_shared<HostExecutor>(2);
+  auto executor = std::make_shared<CpuExecutor>(2);
   std::optional<std::string> error = outcomeWithin(std::chrono::seconds(10), [executor] {
-    executor->launch(&syncthreadsAgainstSyncwarp, HostThreads::Fibers, {1, 1, 1}, {64, 1, 1}, 0,
+    executor->launch(&syncthreadsAgainstSyncwarp, CpuThreads::Fibers, {1, 1, 1}, {64, 1, 1}, 0,
                      nullptr);
   });
   ASSERT_TRUE(error) << "the launch hung";
@@ -397,7 +397,7 @@ TEST(Fibers, DeadlockFailsTheLaunchInsteadOfHanging) {
                     "the same barriers");
 
   error = outcomeWithin(std::chrono::seconds(10), [executor] {
-    executor->launch(&shuffleAgainstSyncthreadsInBlockTwo, HostThreads::Fibers, {4, 1, 1},
+    executor->launch(&shuffleAgainstSyncthreadsInBlockTwo, CpuThreads::Fibers, {4, 1, 1},
                      {48, 1, 1}, 0, nullptr);
   });
   ASSERT_TRUE(error) << "the launch hung";
@@ -418,16 +418,16 @@ TEST(Fibers, DeadlockFailsTheLaunchInsteadOfHanging) {
 }
 
 TEST(Fibers, UnknownOperationFailsTheLaunch) {
-  HostExecutor executor(1);
-  auto entry = [](void *const *, const kaji::abi::HostLaunchContext *c) {
+  CpuExecutor executor(1);
+  auto entry = [](void *const *, const kaji::abi::CpuLaunchContext *c) {
     c->warpCollective(c->executor, 99, ~0u, 0, 0);
   };
   try {
-    executor.launch(entry, HostThreads::Fibers, {1, 1, 1}, {32, 1, 1}, 0, nullptr);
+    executor.launch(entry, CpuThreads::Fibers, {1, 1, 1}, {32, 1, 1}, 0, nullptr);
     FAIL() << "expected std::logic_error";
   } catch (const std::logic_error &error) {
     EXPECT_STREQ(error.what(), "host kernel passed unknown operation 99 to warpCollective; the "
-                               "kernel was compiled against another HostKernelABI.h");
+                               "kernel was compiled against another CpuKernelABI.h");
   }
 }
 
@@ -439,7 +439,7 @@ namespace {
 // fibers' stacks must be sized from the frame bytes the launch names.
 constexpr size_t kBigFrameWords = 256 * 1024 / sizeof(uint64_t);
 
-void bigFrameEntry(void *const *params, const kaji::abi::HostLaunchContext *context) {
+void bigFrameEntry(void *const *params, const kaji::abi::CpuLaunchContext *context) {
   volatile uint64_t words[kBigFrameWords];
   uint32_t thread = linearThread(*context);
   for (size_t i = 0; i < kBigFrameWords; ++i)
@@ -454,11 +454,11 @@ void bigFrameEntry(void *const *params, const kaji::abi::HostLaunchContext *cont
 } // namespace
 
 TEST(Fibers, StacksGrowToTheKernelsFrames) {
-  HostExecutor executor(1);
+  CpuExecutor executor(1);
   std::vector<uint64_t> sums(8);
   uint64_t *data = sums.data();
   void *params[] = {&data};
-  executor.launch(&bigFrameEntry, HostThreads::Fibers, {1, 1, 1}, {8, 1, 1}, 0, params,
+  executor.launch(&bigFrameEntry, CpuThreads::Fibers, {1, 1, 1}, {8, 1, 1}, 0, params,
                   sizeof(uint64_t) * kBigFrameWords + 4096);
   uint64_t base = kBigFrameWords * (kBigFrameWords - 1) / 2;
   for (uint64_t thread = 0; thread < sums.size(); ++thread)

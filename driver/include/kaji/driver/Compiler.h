@@ -4,7 +4,7 @@
 #pragma once
 
 #include "kaji/codegen/GpuBackend.h"
-#include "kaji/codegen/host/HostCodegen.h"
+#include "kaji/codegen/cpu/CpuCodegen.h"
 #include "kaji/driver/CompiledModule.h"
 #include "kaji/driver/DiskCache.h"
 #include "kaji/frontend/Environment.h"
@@ -21,9 +21,9 @@
 
 namespace kaji::driver {
 
-// CUDA: the CUDA C++ the nvrtc backend compiles; Cubin: the GPU binary for the request's
+// CudaCpp: the CUDA C++ the nvrtc backend compiles; Cubin: the GPU binary for the request's
 // arch (ptxas on the LLVM backend's PTX, NVRTC itself on the nvrtc backend's source).
-enum class Stage { IR, LLVM, PTX, CUDA, Cubin };
+enum class Stage { IR, LLVM, PTX, CudaCpp, Cubin };
 
 // How kaji IR becomes PTX for the GPU: LLVM's NVPTX backend, or CUDA C++ compiled by NVRTC
 // (codegen/cuda). The cpu target always goes through LLVM.
@@ -42,8 +42,8 @@ struct KernelSpec {
 };
 
 // Where a request's kernels run: the GPU (PTX, compile()) or this process's CPU (machine
-// code loaded by the ORC JIT, compileHost()).
-enum class Target { CUDA, Host };
+// code loaded by the ORC JIT, compileCpu()).
+enum class Target { CUDA, CPU };
 
 // Every kernel of a request lands in one module (one PTX text, one entry each).
 struct CompileRequest {
@@ -51,7 +51,7 @@ struct CompileRequest {
   Target target = Target::CUDA;
   codegen::PTXOptions ptx;         // Target::CUDA
   Backend backend = Backend::LLVM; // Target::CUDA: who makes the PTX
-  codegen::HostOptions host;       // Target::Host
+  codegen::CpuOptions cpu;         // Target::CPU
   bool optimizeIR = true;          // run kaji's default pass pipeline before codegen
   // Numba's debug=True: raise and assert report their exception on the cuda target too
   // (frontend::LoweringOptions::reportExceptions; the cpu target always reports).
@@ -65,10 +65,10 @@ struct CompileRequest {
 };
 
 // Kernels compiled for the CPU, loaded and callable: run them with
-// runtime::HostExecutor::launch (HostKernel says how: usesBarrier, staticSharedBytes).
-struct HostCompiledModule {
-  std::vector<codegen::HostKernel> kernels; // in request order
-  CompileTimings timings;                   // codegen: summed over the kernels
+// runtime::CpuExecutor::launch (CpuKernel says how: usesBarrier, staticSharedBytes).
+struct CpuCompiledModule {
+  std::vector<codegen::CpuKernel> kernels; // in request order
+  CompileTimings timings;                  // codegen: summed over the kernels
 };
 
 // Parses `source`; see frontend::parseModule for what `errors` changes.
@@ -89,11 +89,11 @@ CompiledModule compile(const CompileRequest &request);
 
 // Compiles for this machine's CPU, whatever request.target says. Throws ir::CompileError for
 // errors in the user's code. Thread-safe.
-HostCompiledModule compileHost(const CompileRequest &request);
+CpuCompiledModule compileCpu(const CompileRequest &request);
 
 // The text of one stage: kaji IR after the pass pipeline, LLVM IR (for request.target; the
 // LLVM backend), PTX, CUDA C++ or a cubin's bytes (Target::CUDA only; std::invalid_argument
-// for Target::Host, and for LLVM IR from the nvrtc backend).
+// for Target::CPU, and for LLVM IR from the nvrtc backend).
 std::string emitStage(const CompileRequest &request, Stage stage);
 
 // What the PTX of `request` depends on: sources, the kernels' environments (frontend::

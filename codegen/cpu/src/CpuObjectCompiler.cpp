@@ -1,4 +1,4 @@
-#include "HostObjectCompiler.h"
+#include "CpuObjectCompiler.h"
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/IR/Module.h>
@@ -18,19 +18,19 @@ size_t largestFunctionBlocks(const llvm::Module &module) {
 
 } // namespace
 
-HostObjectCompiler::HostObjectCompiler(llvm::orc::JITTargetMachineBuilder machineBuilder)
+CpuObjectCompiler::CpuObjectCompiler(llvm::orc::JITTargetMachineBuilder machineBuilder)
     : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(machineBuilder.getOptions())),
       machineBuilder_(std::move(machineBuilder)) {}
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-HostObjectCompiler::operator()(llvm::Module &module) {
+CpuObjectCompiler::operator()(llvm::Module &module) {
   llvm::orc::JITTargetMachineBuilder builder = machineBuilder_;
   if (largestFunctionBlocks(module) > kLargestOptimisedFunctionBlocks)
     builder.setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = builder.createTargetMachine();
   if (!machine)
     return machine.takeError();
-  // SimpleCompiler names the object after the module, which HostJIT::load relies on.
+  // SimpleCompiler names the object after the module, which CpuJIT::load relies on.
   llvm::orc::SimpleCompiler compile(**machine);
   return compile(module);
 }

@@ -1,4 +1,4 @@
-#include "HostHookCalls.h"
+#include "CpuHookCalls.h"
 
 #include <llvm/ADT/SCCIterator.h>
 #include <llvm/Analysis/CallGraph.h>
@@ -15,13 +15,13 @@
 namespace kaji::codegen {
 namespace {
 
-using abi::HostRuntimeHooks;
+using abi::CpuRuntimeHooks;
 
-static_assert(offsetof(HostRuntimeHooks, interruptRequested) == 0 &&
-                  sizeof(HostRuntimeHooks::interruptRequested) == 4 &&
-                  offsetof(HostRuntimeHooks, interrupted) == 8 &&
-                  offsetof(HostRuntimeHooks, stackOverflow) == 16,
-              "HostRuntimeHooks no longer matches what the hook calls load");
+static_assert(offsetof(CpuRuntimeHooks, interruptRequested) == 0 &&
+                  sizeof(CpuRuntimeHooks::interruptRequested) == 4 &&
+                  offsetof(CpuRuntimeHooks, interrupted) == 8 &&
+                  offsetof(CpuRuntimeHooks, stackOverflow) == 16,
+              "CpuRuntimeHooks no longer matches what the hook calls load");
 static_assert((abi::kRecursionStackBytes & (abi::kRecursionStackBytes - 1)) == 0,
               "recursion stacks are aligned to their size, a power of two");
 
@@ -40,7 +40,7 @@ std::vector<llvm::Function *> recursiveFunctions(llvm::Module &module) {
 
 class HookCalls {
 public:
-  HookCalls(llvm::Module &module, const HostRuntimeHooks &hooks)
+  HookCalls(llvm::Module &module, const CpuRuntimeHooks &hooks)
       : context_(module.getContext()),
         hooks_(llvm::ConstantExpr::getIntToPtr(
             llvm::ConstantInt::get(llvm::Type::getInt64Ty(context_),
@@ -54,7 +54,7 @@ public:
                                                           llvm::Align(4), "interrupt.requested");
     requested->setAtomic(llvm::AtomicOrdering::Monotonic);
     callIfUnlikely(before, builder.CreateICmpNE(requested, builder.getInt32(0)), "interrupted",
-                   offsetof(HostRuntimeHooks, interrupted), {});
+                   offsetof(CpuRuntimeHooks, interrupted), {});
   }
 
   // if (frame address % kRecursionStackBytes < kRecursionStackReserveBytes)
@@ -71,7 +71,7 @@ public:
     llvm::Value *name = builder.CreateGlobalString(function.getName(), "kaji.function_name");
     callIfUnlikely(before,
                    builder.CreateICmpULT(left, builder.getInt64(abi::kRecursionStackReserveBytes)),
-                   "stack.overflow", offsetof(HostRuntimeHooks, stackOverflow), {name});
+                   "stack.overflow", offsetof(CpuRuntimeHooks, stackOverflow), {name});
   }
 
 private:
@@ -136,7 +136,7 @@ void forgetPurity(llvm::Function &function) {
 
 bool hasRecursion(llvm::Module &module) { return !recursiveFunctions(module).empty(); }
 
-void insertHookCalls(llvm::Module &module, const HostRuntimeHooks &hooks) {
+void insertHookCalls(llvm::Module &module, const CpuRuntimeHooks &hooks) {
   HookCalls calls(module, hooks);
   for (llvm::Function *function : recursiveFunctions(module)) {
     llvm::Instruction *point = hookPoint(function->getEntryBlock());

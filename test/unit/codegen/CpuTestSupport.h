@@ -2,10 +2,10 @@
 // tests.
 #pragma once
 
-#include "kaji/codegen/host/HostCodegen.h"
+#include "kaji/codegen/cpu/CpuCodegen.h"
 #include "kaji/ir/IRParser.h"
 #include "kaji/ir/Verifier.h"
-#include "kaji/runtime/HostExecutor.h"
+#include "kaji/runtime/CpuExecutor.h"
 
 #include <array>
 #include <cstdint>
@@ -19,28 +19,28 @@
 
 namespace kaji::codegen::test {
 
-inline const char *kHostTestFile = "host_test.kir";
+inline const char *kCpuTestFile = "host_test.kir";
 
-inline HostKernel compileHostText(std::string_view text, std::string_view kernel,
-                                  HostOptions options = {}) {
+inline CpuKernel compileCpuText(std::string_view text, std::string_view kernel,
+                                CpuOptions options = {}) {
   std::unique_ptr<ir::Module> module =
-      ir::parseIR(text, std::make_shared<const std::string>(kHostTestFile));
+      ir::parseIR(text, std::make_shared<const std::string>(kCpuTestFile));
   ir::verify(*module);
-  return compileHostKernel(*module, kernel, options);
+  return compileCpuKernel(*module, kernel, options);
 }
 
-// The flattened kernel parameters, as HostKernelABI.h lays them out: one pointer per part,
+// The flattened kernel parameters, as CpuKernelABI.h lays them out: one pointer per part,
 // each to a value kept alive here.
-class HostParams {
+class CpuParams {
 public:
-  template <class T> HostParams &scalar(T value) {
+  template <class T> CpuParams &scalar(T value) {
     static_assert(sizeof(T) <= 8);
     std::memcpy(slots_.emplace_back().data(), &value, sizeof(T));
     pointers_.push_back(slots_.back().data());
     return *this;
   }
   // A C-contiguous array of `shape` over `data`.
-  template <class T> HostParams &array(T *data, std::vector<int64_t> shape) {
+  template <class T> CpuParams &array(T *data, std::vector<int64_t> shape) {
     scalar(static_cast<void *>(data));
     std::vector<int64_t> strides(shape.size());
     int64_t stride = sizeof(T);
@@ -62,15 +62,15 @@ private:
   std::vector<void *> pointers_;
 };
 
-inline void launchHost(const HostKernel &kernel, runtime::Dim3 grid, runtime::Dim3 block,
-                       const HostParams &params) {
+inline void launchCpu(const CpuKernel &kernel, runtime::Dim3 grid, runtime::Dim3 block,
+                      const CpuParams &params) {
   if (params.size() != kernel.parameterCount)
     throw std::logic_error("kernel '" + kernel.name + "' takes " +
                            std::to_string(kernel.parameterCount) + " parameters, got " +
                            std::to_string(params.size()));
-  runtime::HostExecutor::shared().launch(
+  runtime::CpuExecutor::shared().launch(
       kernel.entry,
-      kernel.usesBarrier ? runtime::HostThreads::Fibers : runtime::HostThreads::LoopInEntry, grid,
+      kernel.usesBarrier ? runtime::CpuThreads::Fibers : runtime::CpuThreads::LoopInEntry, grid,
       block, kernel.staticSharedBytes, params.data(), kernel.frameBytes, kernel.recursive);
 }
 

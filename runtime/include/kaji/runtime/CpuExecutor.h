@@ -1,9 +1,9 @@
-// Runs host kernels (codegen's HostCodegen.h) on the CPU: the blocks of a grid in parallel
+// Runs host kernels (codegen's CpuCodegen.h) on the CPU: the blocks of a grid in parallel
 // on a thread pool, the threads of a block as a loop inside the kernel's entry or, for
 // kernels that use barriers, as fibers that switch at each barrier. See docs/cpu-backend.md.
 #pragma once
 
-#include "kaji/abi/HostKernelABI.h"
+#include "kaji/abi/CpuKernelABI.h"
 #include "kaji/runtime/Dim3.h"
 
 #include <cstdint>
@@ -42,15 +42,15 @@ private:
   std::string exceptionClass_;
 };
 
-// The launch was stopped by HostExecutor::requestInterrupt() (Ctrl-C) before it was done: the
+// The launch was stopped by CpuExecutor::requestInterrupt() (Ctrl-C) before it was done: the
 // blocks that had not finished did not all run.
 class LaunchInterrupted : public std::runtime_error {
 public:
   LaunchInterrupted();
 };
 
-// How a host kernel's entry covers the threads of a block (HostKernel::usesBarrier).
-enum class HostThreads {
+// How a host kernel's entry covers the threads of a block (CpuKernel::usesBarrier).
+enum class CpuThreads {
   LoopInEntry, // one entry call per block: barrier-free kernels
   Fibers,      // one entry call per thread, each on a fiber: kernels with barriers or warp
                // operations
@@ -58,36 +58,36 @@ enum class HostThreads {
                // grid sync (at most kMaxCooperativeBlocks blocks)
 };
 
-class HostExecutor {
+class CpuExecutor {
 public:
   // `workers` OS threads run blocks; 0 means std::thread::hardware_concurrency().
-  explicit HostExecutor(unsigned workers = 0);
-  ~HostExecutor();
-  HostExecutor(const HostExecutor &) = delete;
-  HostExecutor &operator=(const HostExecutor &) = delete;
+  explicit CpuExecutor(unsigned workers = 0);
+  ~CpuExecutor();
+  CpuExecutor(const CpuExecutor &) = delete;
+  CpuExecutor &operator=(const CpuExecutor &) = delete;
 
   // The process-wide executor, sized to the machine, created on first use.
-  static HostExecutor &shared();
+  static CpuExecutor &shared();
 
   unsigned workerCount() const;
 
   // Runs entry over `grid` × `block` and returns when every block is done. `sharedBytes`
-  // is the block's shared memory (HostKernel::staticSharedBytes plus any dynamic bytes),
-  // `params` the flattened parameters (HostKernelABI.h). Throws std::invalid_argument for
+  // is the block's shared memory (CpuKernel::staticSharedBytes plus any dynamic bytes),
+  // `params` the flattened parameters (CpuKernelABI.h). Throws std::invalid_argument for
   // a grid or block outside CUDA's limits (block ≤ 1024 threads, x/y ≤ 1024, z ≤ 64; grid
   // y/z ≤ 65535, x < 2^31, no zero extent), KernelIndexError if the kernel indexed out of
   // range, KernelException if it raised one, std::runtime_error "block (x, y, z): kernel deadlock:
   // ..." if the threads of a block wait at barriers that wait for each other (syncthreads() against
   // syncwarp() or a warp collective); no further blocks are started once one of these happened.
   // Launches from several threads run one after another. `frameBytes` is the stack the kernel's
-  // code uses per thread (HostKernel::frameBytes); over kMaxFrameBytes is std::invalid_argument
-  // before anything runs. HostThreads::Cooperative over kMaxCooperativeBlocks blocks is
-  // std::invalid_argument too. A `recursive` kernel (HostKernel::recursive) runs every thread
-  // on a stack of abi::kRecursionStackBytes (HostKernelABI.h); recursing past it is a
+  // code uses per thread (CpuKernel::frameBytes); over kMaxFrameBytes is std::invalid_argument
+  // before anything runs. CpuThreads::Cooperative over kMaxCooperativeBlocks blocks is
+  // std::invalid_argument too. A `recursive` kernel (CpuKernel::recursive) runs every thread
+  // on a stack of abi::kRecursionStackBytes (CpuKernelABI.h); recursing past it is a
   // KernelException of class RecursionError. requestInterrupt() during the launch makes it
   // throw LaunchInterrupted.
   // Works in a child process after fork().
-  void launch(abi::HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
+  void launch(abi::CpuKernelEntry entry, CpuThreads threads, Dim3 grid, Dim3 block,
               uint64_t sharedBytes, void *const *params, uint64_t frameBytes = 0,
               bool recursive = false);
 
@@ -96,8 +96,8 @@ public:
   static void requestInterrupt();
   // Forgets a requestInterrupt() made for a launch that is not going to start.
   static void withdrawInterrupt();
-  // What kernels call into (codegen's HostOptions::hooks).
-  static const abi::HostRuntimeHooks *hooks();
+  // What kernels call into (codegen's CpuOptions::hooks).
+  static const abi::CpuRuntimeHooks *hooks();
 
   // What a CUDA thread may have in local memory (512 KiB): a kernel that fits on the GPU fits
   // here.
@@ -117,7 +117,7 @@ private:
   // A cooperative launch's blocks, one each, kept for the next one.
   std::vector<std::unique_ptr<Worker>> cooperativeWorkers_;
   std::unique_ptr<ThreadPool> pool_;
-  // The fork generation (see HostExecutor.cpp) pool_'s threads were started in: a child
+  // The fork generation (see CpuExecutor.cpp) pool_'s threads were started in: a child
   // process has none of them.
   uint64_t poolForkGeneration_ = 0;
   std::mutex launchLock_;

@@ -1,5 +1,5 @@
-// HostThreads::Cooperative: every block at once, so a grid barrier can wait for all of them.
-#include "kaji/runtime/HostExecutor.h"
+// CpuThreads::Cooperative: every block at once, so a grid barrier can wait for all of them.
+#include "kaji/runtime/CpuExecutor.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@ namespace {
 
 // Each thread writes its grid-wide index, meets the grid, then reads the next thread's slot,
 // which another block wrote when the thread is its block's last.
-void rotateThroughTheGrid(void *const *params, const kaji::abi::HostLaunchContext *c) {
+void rotateThroughTheGrid(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   auto *values = *static_cast<int64_t *const *>(params[0]);
   auto *out = *static_cast<int64_t *const *>(params[1]);
   uint64_t n = uint64_t(c->gridDim[0]) * c->blockDim[0];
@@ -24,20 +24,20 @@ void rotateThroughTheGrid(void *const *params, const kaji::abi::HostLaunchContex
   values[i] = -1;
 }
 
-TEST(HostCooperativeLaunch, GridBarrierWaitsForEveryBlock) {
-  HostExecutor executor(2);
+TEST(CpuCooperativeLaunch, GridBarrierWaitsForEveryBlock) {
+  CpuExecutor executor(2);
   const unsigned blocks = 12, threads = 64;
   std::vector<int64_t> values(blocks * threads, 0), out(blocks * threads, 0);
   int64_t *valueData = values.data(), *outData = out.data();
   void *params[] = {&valueData, &outData};
-  executor.launch(&rotateThroughTheGrid, HostThreads::Cooperative, {blocks, 1, 1}, {threads, 1, 1},
+  executor.launch(&rotateThroughTheGrid, CpuThreads::Cooperative, {blocks, 1, 1}, {threads, 1, 1},
                   0, params);
   for (uint64_t i = 0; i < out.size(); ++i)
     ASSERT_EQ(out[i], int64_t((i + 1) % out.size()) * 10) << i;
 }
 
 // Block 0 returns at once; the others still meet at the grid barrier.
-void blockZeroLeavesEarly(void *const *params, const kaji::abi::HostLaunchContext *c) {
+void blockZeroLeavesEarly(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   auto *arrived = *static_cast<int64_t *const *>(params[0]);
   if (c->blockIdx[0] == 0)
     return;
@@ -46,20 +46,20 @@ void blockZeroLeavesEarly(void *const *params, const kaji::abi::HostLaunchContex
   arrived[c->blockIdx[0]] = 2;
 }
 
-TEST(HostCooperativeLaunch, FinishedBlocksNoLongerCount) {
-  HostExecutor executor(2);
+TEST(CpuCooperativeLaunch, FinishedBlocksNoLongerCount) {
+  CpuExecutor executor(2);
   std::vector<int64_t> arrived(4, 0);
   int64_t *data = arrived.data();
   void *params[] = {&data};
-  executor.launch(&blockZeroLeavesEarly, HostThreads::Cooperative, {4, 1, 1}, {8, 1, 1}, 0, params);
+  executor.launch(&blockZeroLeavesEarly, CpuThreads::Cooperative, {4, 1, 1}, {8, 1, 1}, 0, params);
   EXPECT_EQ(arrived, (std::vector<int64_t>{0, 2, 2, 2}));
 }
 
-TEST(HostCooperativeLaunch, GridOverTheLimitIsRefused) {
-  HostExecutor executor(2);
+TEST(CpuCooperativeLaunch, GridOverTheLimitIsRefused) {
+  CpuExecutor executor(2);
   try {
-    executor.launch(&blockZeroLeavesEarly, HostThreads::Cooperative,
-                    {unsigned(HostExecutor::kMaxCooperativeBlocks + 1), 1, 1}, {1, 1, 1}, 0,
+    executor.launch(&blockZeroLeavesEarly, CpuThreads::Cooperative,
+                    {unsigned(CpuExecutor::kMaxCooperativeBlocks + 1), 1, 1}, {1, 1, 1}, 0,
                     nullptr);
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument &error) {
@@ -68,13 +68,13 @@ TEST(HostCooperativeLaunch, GridOverTheLimitIsRefused) {
   }
 }
 
-TEST(HostCooperativeLaunch, GridBarrierOutsideACooperativeLaunchFails) {
-  HostExecutor executor(2);
+TEST(CpuCooperativeLaunch, GridBarrierOutsideACooperativeLaunchFails) {
+  CpuExecutor executor(2);
   std::vector<int64_t> arrived(2, 0);
   int64_t *data = arrived.data();
   void *params[] = {&data};
   EXPECT_THROW(
-      executor.launch(&blockZeroLeavesEarly, HostThreads::Fibers, {2, 1, 1}, {1, 1, 1}, 0, params),
+      executor.launch(&blockZeroLeavesEarly, CpuThreads::Fibers, {2, 1, 1}, {1, 1, 1}, 0, params),
       std::logic_error);
 }
 

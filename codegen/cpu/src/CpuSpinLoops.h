@@ -1,5 +1,5 @@
 // Loops in which a thread waits for another: on the cpu target the threads of a block take
-// turns on one OS thread, so such a loop must let the others run (HostTarget::addSpinYields).
+// turns on one OS thread, so such a loop must let the others run (CpuTarget::addSpinYields).
 #pragma once
 
 #include <vector>

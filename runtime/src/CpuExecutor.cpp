@@ -1,4 +1,4 @@
-#include "kaji/runtime/HostExecutor.h"
+#include "kaji/runtime/CpuExecutor.h"
 
 #include "Fiber.h"
 #include "ThreadPool.h"
@@ -77,18 +77,18 @@ LaunchInterrupted::LaunchInterrupted()
 
 namespace {
 // Kernels reach these through their address; interruptRequested is also polled between blocks.
-abi::HostRuntimeHooks runtimeHooks;
+abi::CpuRuntimeHooks runtimeHooks;
 } // namespace
 
-void HostExecutor::requestInterrupt() {
+void CpuExecutor::requestInterrupt() {
   runtimeHooks.interruptRequested.store(1, std::memory_order_relaxed);
 }
 
-void HostExecutor::withdrawInterrupt() {
+void CpuExecutor::withdrawInterrupt() {
   runtimeHooks.interruptRequested.store(0, std::memory_order_relaxed);
 }
 
-const abi::HostRuntimeHooks *HostExecutor::hooks() { return &runtimeHooks; }
+const abi::CpuRuntimeHooks *CpuExecutor::hooks() { return &runtimeHooks; }
 
 KernelException::KernelException(const std::string &site, std::string_view exception)
     : std::runtime_error(exceptionMessage(exception).empty()
@@ -106,8 +106,8 @@ KernelIndexError::KernelIndexError(const std::string &site, int64_t axis, int64_
 
 // One launch, as every worker sees it.
 struct LaunchState {
-  abi::HostKernelEntry entry = nullptr;
-  HostThreads threads = HostThreads::LoopInEntry;
+  abi::CpuKernelEntry entry = nullptr;
+  CpuThreads threads = CpuThreads::LoopInEntry;
   Dim3 grid;
   Dim3 block;
   void *const *params = nullptr;
@@ -150,18 +150,18 @@ struct LaunchState {
 // the library functions the kernel calls (libm, printf) above it.
 constexpr uint64_t kFiberReserveBytes = 64 * 1024;
 
-// The HostExecutor::Worker whose kernel code runs on this OS thread, for the runtime hooks.
+// The CpuExecutor::Worker whose kernel code runs on this OS thread, for the runtime hooks.
 thread_local void *runningWorker = nullptr;
 
 // What a worker OS thread keeps between launches: its fibers' stacks, their exchange slots
 // and its block's shared memory, and the `executor` the kernel's callbacks receive.
-struct HostExecutor::Worker {
+struct CpuExecutor::Worker {
   FiberGroup fibers;
   WarpExchange exchange{fibers};
   std::unique_ptr<void, FreeDeleter> shared;
   uint64_t sharedCapacity = 0;
   LaunchState *launch = nullptr;
-  abi::HostLaunchContext context{};
+  abi::CpuLaunchContext context{};
   // The fiber barrier epoch of the block's last grid sync (FiberGroup::barrierEpoch).
   uint64_t gridEpoch = ~uint64_t(0);
   // Where escape() goes from kernel code that runs on this thread's own stack.
@@ -197,7 +197,7 @@ struct HostExecutor::Worker {
     auto &worker = *static_cast<Worker *>(executor);
     if (!worker.launch->gridBarrier) {
       worker.launch->recordFailure(std::make_exception_ptr(std::logic_error(
-          "a kernel with a grid sync was launched without HostThreads::Cooperative")));
+          "a kernel with a grid sync was launched without CpuThreads::Cooperative")));
       return;
     }
     worker.fibers.barrier();
@@ -261,11 +261,11 @@ struct HostExecutor::Worker {
   }
 
   // An operation the enums do not name means the codegen was built against another
-  // HostKernelABI.h: the launch fails rather than compute garbage.
+  // CpuKernelABI.h: the launch fails rather than compute garbage.
   void unknownOperation(const char *callback, uint32_t op) {
     launch->recordFailure(std::make_exception_ptr(std::logic_error(
         std::string("host kernel passed unknown operation ") + std::to_string(op) + " to " +
-        callback + "; the kernel was compiled against another HostKernelABI.h")));
+        callback + "; the kernel was compiled against another CpuKernelABI.h")));
   }
 
   static uint64_t warpCollective(void *executor, uint32_t op, uint32_t mask, uint64_t value,
@@ -289,7 +289,7 @@ struct HostExecutor::Worker {
 
   static void runThread(void *executor, unsigned index) {
     auto &worker = *static_cast<Worker *>(executor);
-    abi::HostLaunchContext context = worker.context;
+    abi::CpuLaunchContext context = worker.context;
     unflatten(index, worker.launch->block, context.threadIdx);
     worker.launch->entry(worker.launch->params, &context);
   }
@@ -317,7 +317,7 @@ struct HostExecutor::Worker {
           return;
         }
         unflatten(linear, state.grid, context.blockIdx);
-        if (state.threads != HostThreads::LoopInEntry)
+        if (state.threads != CpuThreads::LoopInEntry)
           runFibers(threadsPerBlock);
         else if (state.recursive)
           fibers.run(1, &Worker::runBlockOnFiber, this);
@@ -351,7 +351,7 @@ struct HostExecutor::Worker {
   }
 };
 
-HostExecutor::HostExecutor(unsigned workers) {
+CpuExecutor::CpuExecutor(unsigned workers) {
   if (workers == 0)
     workers = std::max(1u, std::thread::hardware_concurrency());
   for (unsigned i = 0; i < workers; ++i)
@@ -363,18 +363,18 @@ HostExecutor::HostExecutor(unsigned workers) {
   pool_ = std::make_unique<ThreadPool>(workers);
 }
 
-HostExecutor::~HostExecutor() = default;
+CpuExecutor::~CpuExecutor() = default;
 
-HostExecutor &HostExecutor::shared() {
-  static HostExecutor executor;
+CpuExecutor &CpuExecutor::shared() {
+  static CpuExecutor executor;
   return executor;
 }
 
-unsigned HostExecutor::workerCount() const { return unsigned(workers_.size()); }
+unsigned CpuExecutor::workerCount() const { return unsigned(workers_.size()); }
 
-void HostExecutor::launch(abi::HostKernelEntry entry, HostThreads threads, Dim3 grid, Dim3 block,
-                          uint64_t sharedBytes, void *const *params, uint64_t frameBytes,
-                          bool recursive) {
+void CpuExecutor::launch(abi::CpuKernelEntry entry, CpuThreads threads, Dim3 grid, Dim3 block,
+                         uint64_t sharedBytes, void *const *params, uint64_t frameBytes,
+                         bool recursive) {
   if (!entry)
     throw std::invalid_argument("host kernel launch without a kernel entry");
   validateLaunch(grid, block);
@@ -396,7 +396,7 @@ void HostExecutor::launch(abi::HostKernelEntry entry, HostThreads threads, Dim3 
   state.blockCount = uint64_t(grid.x) * grid.y * grid.z;
   // About 16 claims per worker keeps the load balanced when blocks take unequal time.
   state.blocksPerClaim = std::max<uint64_t>(1, state.blockCount / (16 * workers_.size()));
-  if (threads == HostThreads::Cooperative)
+  if (threads == CpuThreads::Cooperative)
     launchCooperative(state, sharedBytes);
   else
     launchBlocks(state, sharedBytes);
@@ -406,7 +406,7 @@ void HostExecutor::launch(abi::HostKernelEntry entry, HostThreads threads, Dim3 
     std::rethrow_exception(state.error);
 }
 
-void HostExecutor::launchBlocks(LaunchState &state, uint64_t sharedBytes) {
+void CpuExecutor::launchBlocks(LaunchState &state, uint64_t sharedBytes) {
   for (auto &worker : workers_)
     prepare(*worker, state, sharedBytes);
   // A single block has nobody to share it with: waking the pool would cost more than it.
@@ -424,9 +424,9 @@ void HostExecutor::launchBlocks(LaunchState &state, uint64_t sharedBytes) {
   pool_->runOnAll([this](unsigned worker) { workers_[worker]->runBlocks(); });
 }
 
-void HostExecutor::prepare(Worker &worker, LaunchState &state, uint64_t sharedBytes) {
+void CpuExecutor::prepare(Worker &worker, LaunchState &state, uint64_t sharedBytes) {
   worker.launch = &state;
-  worker.context = abi::HostLaunchContext{};
+  worker.context = abi::CpuLaunchContext{};
   worker.context.blockDim[0] = state.block.x;
   worker.context.blockDim[1] = state.block.y;
   worker.context.blockDim[2] = state.block.z;
@@ -444,15 +444,15 @@ void HostExecutor::prepare(Worker &worker, LaunchState &state, uint64_t sharedBy
   worker.context.blockReduce = &Worker::blockReduce;
   worker.context.gridBarrier = &Worker::gridBarrier;
   worker.context.yield = &Worker::yield;
-  if (state.threads != HostThreads::LoopInEntry)
+  if (state.threads != CpuThreads::LoopInEntry)
     worker.exchange.reserve(state.block.x * state.block.y * state.block.z);
   if (state.recursive)
     worker.fibers.useAlignedStacks(abi::kRecursionStackBytes);
-  else if (state.threads != HostThreads::LoopInEntry)
+  else if (state.threads != CpuThreads::LoopInEntry)
     worker.fibers.growStacks(kFiberReserveBytes + state.frameBytes);
 }
 
-void HostExecutor::launchCooperative(LaunchState &state, uint64_t sharedBytes) {
+void CpuExecutor::launchCooperative(LaunchState &state, uint64_t sharedBytes) {
   if (state.blockCount > kMaxCooperativeBlocks)
     throw std::invalid_argument(
         "a cooperative launch (a kernel with a grid sync) runs every block at once; the cpu "

@@ -1,6 +1,6 @@
-// The calling convention between a kernel compiled for the host (codegen's HostCodegen.h) and
-// the CPU executor that runs it (HostExecutor.h). Header-only and free of compiler types: the
-// codegen builds its LLVM view of HostLaunchContext from this definition, so the two cannot
+// The calling convention between a kernel compiled for the host (codegen's CpuCodegen.h) and
+// the CPU executor that runs it (CpuExecutor.h). Header-only and free of compiler types: the
+// codegen builds its LLVM view of CpuLaunchContext from this definition, so the two cannot
 // drift apart.
 #pragma once
 
@@ -10,7 +10,7 @@
 namespace kaji::abi {
 
 // What a host kernel reads about the thread it runs as. The kernel only reads it.
-struct HostLaunchContext {
+struct CpuLaunchContext {
   // Of this thread for a kernel that uses barriers (run once per thread); ignored by a
   // barrier-free kernel, whose entry loops over the block's threads itself.
   uint32_t threadIdx[3];
@@ -18,7 +18,7 @@ struct HostLaunchContext {
   uint32_t blockDim[3];
   uint32_t gridDim[3];
   // The block's shared memory: the kernel's static shared arrays at the offsets the codegen
-  // chose, HostKernel::staticSharedBytes in all, then the launch's dynamic bytes.
+  // chose, CpuKernel::staticSharedBytes in all, then the launch's dynamic bytes.
   void *sharedMemory;
   // Passed back to the callbacks; owned by the executor.
   void *executor;
@@ -41,11 +41,11 @@ struct HostLaunchContext {
   // A block-wide barrier that also reduces `predicate` over the block's running threads
   // (syncthreads_count/and/or, see BlockReduceOp).
   uint32_t (*blockReduce)(void *executor, uint32_t op, uint32_t predicate);
-  // Bytes at sharedMemory: the static arrays' HostKernel::staticSharedBytes, then the
+  // Bytes at sharedMemory: the static arrays' CpuKernel::staticSharedBytes, then the
   // launch's dynamic shared memory.
   uint64_t sharedBytes;
   // Returns once every thread of the grid that has not returned has called it (a cooperative
-  // launch only, HostThreads::Cooperative; kernels whose blocks have all finished no longer
+  // launch only, CpuThreads::Cooperative; kernels whose blocks have all finished no longer
   // count).
   void (*gridBarrier)(void *executor);
   // The kernel raised an exception (`raise`, a failing `assert`): `site` as indexError's,
@@ -56,10 +56,10 @@ struct HostLaunchContext {
   void (*yield)(void *executor);
 };
 
-// What the executor offers kernels beside HostLaunchContext, at an address compiled into them
-// (codegen's HostOptions::hooks; the executor's are HostExecutor::hooks()): functions whose
+// What the executor offers kernels beside CpuLaunchContext, at an address compiled into them
+// (codegen's CpuOptions::hooks; the executor's are CpuExecutor::hooks()): functions whose
 // parameters the optimiser has pared down to what they use can still reach it.
-struct HostRuntimeHooks {
+struct CpuRuntimeHooks {
   // Nonzero stops the launch (Ctrl-C): kernels load it at the header of every loop and at the
   // entry of every function that may call itself, then call interrupted(), which does not
   // return.
@@ -72,18 +72,18 @@ struct HostRuntimeHooks {
 
 // Each thread of a kernel that may recurse runs on a stack of kRecursionStackBytes (its guard
 // page included) aligned to that size, so that a function finds how much is left from its
-// frame address alone: it calls HostRuntimeHooks::stackOverflow when that is below
+// frame address alone: it calls CpuRuntimeHooks::stackOverflow when that is below
 // kRecursionStackReserveBytes, what the guard page, the frames of the functions that do not
-// recurse (at most 512 KiB, HostExecutor::kMaxFrameBytes) and the C library functions a kernel
+// recurse (at most 512 KiB, CpuExecutor::kMaxFrameBytes) and the C library functions a kernel
 // calls (printf, libm) need.
 inline constexpr uint64_t kRecursionStackBytes = uint64_t(8) << 20;
 inline constexpr uint64_t kRecursionStackReserveBytes = uint64_t(640) << 10;
 
-// The alignment of HostLaunchContext::sharedMemory: what the largest alignment= a shared
+// The alignment of CpuLaunchContext::sharedMemory: what the largest alignment= a shared
 // array may ask for needs.
 constexpr uint64_t kSharedMemoryAlignment = 1024;
 
-// HostLaunchContext::warpCollective's operations. `value` is the caller's operand (an integer
+// CpuLaunchContext::warpCollective's operations. `value` is the caller's operand (an integer
 // or a float's bits, zero-extended to 64 bits); each returns the caller's result.
 enum class WarpOp : uint32_t {
   // Shuffles give the caller its own value when the source lane does not take part.
@@ -111,7 +111,7 @@ constexpr uint32_t activeMaskSite(unsigned line, unsigned column) {
   return clampedLine << kColumnBits | clampedColumn;
 }
 
-// HostLaunchContext::blockReduce's operations over the predicates (each 0 or 1).
+// CpuLaunchContext::blockReduce's operations over the predicates (each 0 or 1).
 enum class BlockReduceOp : uint32_t {
   Count, // how many are 1
   And,   // 1 when all are 1
@@ -120,6 +120,6 @@ enum class BlockReduceOp : uint32_t {
 
 // A compiled host kernel. `params` is cuLaunchKernel's kernelParams: one pointer per
 // flattened parameter, as KernelABI.h lays them out.
-using HostKernelEntry = void (*)(void *const *params, const HostLaunchContext *context);
+using CpuKernelEntry = void (*)(void *const *params, const CpuLaunchContext *context);
 
 } // namespace kaji::abi

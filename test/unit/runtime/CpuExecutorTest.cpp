@@ -1,5 +1,5 @@
-// The CPU executor with hand-written entries that follow HostKernelABI.h: no compiler needed.
-#include "kaji/runtime/HostExecutor.h"
+// The CPU executor with hand-written entries that follow CpuKernelABI.h: no compiler needed.
+#include "kaji/runtime/CpuExecutor.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@ using namespace kaji::runtime;
 
 namespace {
 
-uint64_t linearThread(const kaji::abi::HostLaunchContext &c, const uint32_t thread[3]) {
+uint64_t linearThread(const kaji::abi::CpuLaunchContext &c, const uint32_t thread[3]) {
   uint64_t block =
       (uint64_t(c.blockIdx[2]) * c.gridDim[1] + c.blockIdx[1]) * c.gridDim[0] + c.blockIdx[0];
   uint64_t perBlock = uint64_t(c.blockDim[0]) * c.blockDim[1] * c.blockDim[2];
@@ -21,7 +21,7 @@ uint64_t linearThread(const kaji::abi::HostLaunchContext &c, const uint32_t thre
 }
 
 // A barrier-free entry: loops over its block's threads and counts each visit.
-void countVisits(void *const *params, const kaji::abi::HostLaunchContext *c) {
+void countVisits(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   auto *visits = *static_cast<std::atomic<int> *const *>(params[0]);
   uint32_t thread[3];
   for (thread[2] = 0; thread[2] < c->blockDim[2]; ++thread[2])
@@ -30,20 +30,20 @@ void countVisits(void *const *params, const kaji::abi::HostLaunchContext *c) {
         visits[linearThread(*c, thread)]++;
 }
 
-TEST(HostExecutor, RunsEveryThreadOfEveryBlockOnce) {
-  HostExecutor executor(3);
+TEST(CpuExecutor, RunsEveryThreadOfEveryBlockOnce) {
+  CpuExecutor executor(3);
   const Dim3 grid{3, 4, 5}, block{2, 3, 4};
   std::vector<std::atomic<int>> visits(3 * 4 * 5 * 2 * 3 * 4);
   std::atomic<int> *data = visits.data();
   void *params[] = {&data};
-  executor.launch(&countVisits, HostThreads::LoopInEntry, grid, block, 0, params);
+  executor.launch(&countVisits, CpuThreads::LoopInEntry, grid, block, 0, params);
   for (size_t i = 0; i < visits.size(); ++i)
     ASSERT_EQ(visits[i].load(), 1) << i;
 }
 
 // One thread per call: writes its index to shared memory, waits at the barrier, then reads
 // its neighbour's — correct only if every thread wrote before any read.
-void rotateThroughShared(void *const *params, const kaji::abi::HostLaunchContext *c) {
+void rotateThroughShared(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   auto *out = *static_cast<int64_t *const *>(params[0]);
   auto *shared = static_cast<int64_t *>(c->sharedMemory);
   uint32_t n = c->blockDim[0];
@@ -56,28 +56,28 @@ void rotateThroughShared(void *const *params, const kaji::abi::HostLaunchContext
   out[c->blockIdx[0] * n + t] = neighbour;
 }
 
-TEST(HostExecutor, FibersMeetAtBarriers) {
-  HostExecutor executor(2);
+TEST(CpuExecutor, FibersMeetAtBarriers) {
+  CpuExecutor executor(2);
   const unsigned blocks = 7, threads = 1024;
   std::vector<int64_t> out(blocks * threads, -1);
   int64_t *data = out.data();
   void *params[] = {&data};
-  executor.launch(&rotateThroughShared, HostThreads::Fibers, {blocks, 1, 1}, {threads, 1, 1},
+  executor.launch(&rotateThroughShared, CpuThreads::Fibers, {blocks, 1, 1}, {threads, 1, 1},
                   threads * sizeof(int64_t), params);
   for (unsigned b = 0; b < blocks; ++b)
     for (unsigned t = 0; t < threads; ++t)
       ASSERT_EQ(out[b * threads + t], int64_t(b) * 1000 + (t + 1) % threads) << b << "," << t;
 }
 
-void indexErrorInBlockTwo(void *const *, const kaji::abi::HostLaunchContext *c) {
+void indexErrorInBlockTwo(void *const *, const kaji::abi::CpuLaunchContext *c) {
   if (c->blockIdx[0] == 2)
     c->indexError(c->executor, "k.py:3:7: in 'k'", 1, -9, 8, 0);
 }
 
-TEST(HostExecutor, IndexErrorThrowsAfterTheLaunch) {
-  HostExecutor executor(2);
+TEST(CpuExecutor, IndexErrorThrowsAfterTheLaunch) {
+  CpuExecutor executor(2);
   try {
-    executor.launch(&indexErrorInBlockTwo, HostThreads::LoopInEntry, {4, 1, 1}, {1, 1, 1}, 0,
+    executor.launch(&indexErrorInBlockTwo, CpuThreads::LoopInEntry, {4, 1, 1}, {1, 1, 1}, 0,
                     nullptr);
     FAIL() << "expected KernelIndexError";
   } catch (const KernelIndexError &error) {
@@ -85,46 +85,46 @@ TEST(HostExecutor, IndexErrorThrowsAfterTheLaunch) {
                  "k.py:3:7: in 'k': index -9 is out of bounds for axis 1 with size 8");
   }
   // The executor is usable again.
-  EXPECT_NO_THROW(executor.launch(&indexErrorInBlockTwo, HostThreads::LoopInEntry, {2, 1, 1},
+  EXPECT_NO_THROW(executor.launch(&indexErrorInBlockTwo, CpuThreads::LoopInEntry, {2, 1, 1},
                                   {1, 1, 1}, 0, nullptr));
 }
 
-TEST(HostExecutor, RejectsLaunchesOutsideCudaLimits) {
-  HostExecutor executor(1);
+TEST(CpuExecutor, RejectsLaunchesOutsideCudaLimits) {
+  CpuExecutor executor(1);
   EXPECT_THROW(
-      executor.launch(&countVisits, HostThreads::LoopInEntry, {1, 1, 1}, {2048, 1, 1}, 0, nullptr),
+      executor.launch(&countVisits, CpuThreads::LoopInEntry, {1, 1, 1}, {2048, 1, 1}, 0, nullptr),
       std::invalid_argument);
   EXPECT_THROW(
-      executor.launch(&countVisits, HostThreads::LoopInEntry, {0, 1, 1}, {1, 1, 1}, 0, nullptr),
+      executor.launch(&countVisits, CpuThreads::LoopInEntry, {0, 1, 1}, {1, 1, 1}, 0, nullptr),
       std::invalid_argument);
   EXPECT_THROW(
-      executor.launch(&countVisits, HostThreads::LoopInEntry, {1, 1, 1}, {64, 32, 1}, 0, nullptr),
+      executor.launch(&countVisits, CpuThreads::LoopInEntry, {1, 1, 1}, {64, 32, 1}, 0, nullptr),
       std::invalid_argument);
-  EXPECT_THROW(executor.launch(nullptr, HostThreads::LoopInEntry, {1, 1, 1}, {1, 1, 1}, 0, nullptr),
+  EXPECT_THROW(executor.launch(nullptr, CpuThreads::LoopInEntry, {1, 1, 1}, {1, 1, 1}, 0, nullptr),
                std::invalid_argument);
-  EXPECT_THROW(executor.launch(&countVisits, HostThreads::Fibers, {1, 1, 1}, {1, 1, 1}, 0, nullptr,
-                               HostExecutor::kMaxFrameBytes + 1),
+  EXPECT_THROW(executor.launch(&countVisits, CpuThreads::Fibers, {1, 1, 1}, {1, 1, 1}, 0, nullptr,
+                               CpuExecutor::kMaxFrameBytes + 1),
                std::invalid_argument);
 }
 
 // Polls the executor's hooks as a compiled loop header does, until asked to stop.
-void spinUntilInterrupted(void *const *, const kaji::abi::HostLaunchContext *) {
-  const kaji::abi::HostRuntimeHooks &hooks = *HostExecutor::hooks();
+void spinUntilInterrupted(void *const *, const kaji::abi::CpuLaunchContext *) {
+  const kaji::abi::CpuRuntimeHooks &hooks = *CpuExecutor::hooks();
   while (!hooks.interruptRequested.load(std::memory_order_relaxed)) {
   }
   hooks.interrupted();
 }
 
-TEST(HostExecutor, AnInterruptStopsALaunchThatWouldNeverEnd) {
-  HostExecutor executor(2);
+TEST(CpuExecutor, AnInterruptStopsALaunchThatWouldNeverEnd) {
+  CpuExecutor executor(2);
   std::atomic<int> visits[4]{};
   std::atomic<int> *data = visits;
   void *params[] = {&data};
-  for (HostThreads threads : {HostThreads::LoopInEntry, HostThreads::Fibers})
+  for (CpuThreads threads : {CpuThreads::LoopInEntry, CpuThreads::Fibers})
     for (unsigned blocks : {1u, 8u}) {
       std::thread interrupter([] {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        HostExecutor::requestInterrupt();
+        CpuExecutor::requestInterrupt();
       });
       EXPECT_THROW(
           executor.launch(&spinUntilInterrupted, threads, {blocks, 1, 1}, {4, 1, 1}, 0, nullptr),
@@ -133,33 +133,33 @@ TEST(HostExecutor, AnInterruptStopsALaunchThatWouldNeverEnd) {
       // The executor is whole again, and the request is spent.
       for (std::atomic<int> &visit : visits)
         visit = 0;
-      executor.launch(&countVisits, HostThreads::LoopInEntry, {1, 1, 1}, {4, 1, 1}, 0, params);
+      executor.launch(&countVisits, CpuThreads::LoopInEntry, {1, 1, 1}, {4, 1, 1}, 0, params);
       for (std::atomic<int> &visit : visits)
         EXPECT_EQ(visit.load(), 1);
     }
 }
 
 // Polls the executor's hooks once, as a compiled loop header does, and returns.
-void pollOnce(void *const *, const kaji::abi::HostLaunchContext *) {
-  const kaji::abi::HostRuntimeHooks &hooks = *HostExecutor::hooks();
+void pollOnce(void *const *, const kaji::abi::CpuLaunchContext *) {
+  const kaji::abi::CpuRuntimeHooks &hooks = *CpuExecutor::hooks();
   if (hooks.interruptRequested.load(std::memory_order_relaxed))
     hooks.interrupted();
 }
 
-TEST(HostExecutor, AnInterruptBeforeALaunchStopsItUnlessWithdrawn) {
-  HostExecutor executor(2);
-  HostExecutor::requestInterrupt();
+TEST(CpuExecutor, AnInterruptBeforeALaunchStopsItUnlessWithdrawn) {
+  CpuExecutor executor(2);
+  CpuExecutor::requestInterrupt();
   EXPECT_THROW(
-      executor.launch(&pollOnce, HostThreads::LoopInEntry, {1, 1, 1}, {1, 1, 1}, 0, nullptr),
+      executor.launch(&pollOnce, CpuThreads::LoopInEntry, {1, 1, 1}, {1, 1, 1}, 0, nullptr),
       LaunchInterrupted);
-  HostExecutor::requestInterrupt();
-  HostExecutor::withdrawInterrupt();
+  CpuExecutor::requestInterrupt();
+  CpuExecutor::withdrawInterrupt();
   EXPECT_NO_THROW(
-      executor.launch(&pollOnce, HostThreads::LoopInEntry, {1, 1, 1}, {1, 1, 1}, 0, nullptr));
+      executor.launch(&pollOnce, CpuThreads::LoopInEntry, {1, 1, 1}, {1, 1, 1}, 0, nullptr));
 }
 
-TEST(HostExecutor, SharedExecutorIsSizedToTheMachine) {
-  EXPECT_GE(HostExecutor::shared().workerCount(), 1u);
+TEST(CpuExecutor, SharedExecutorIsSizedToTheMachine) {
+  EXPECT_GE(CpuExecutor::shared().workerCount(), 1u);
 }
 
 } // namespace

@@ -1,5 +1,5 @@
 // Kernels compiled for the host and run by the CPU executor: results checked on host buffers.
-#include "HostTestSupport.h"
+#include "CpuTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -40,22 +40,22 @@ constexpr std::string_view kSaxpy =
 }
 )";
 
-void runSaxpy(const HostKernel &kernel, int64_t n, unsigned blockSize) {
+void runSaxpy(const CpuKernel &kernel, int64_t n, unsigned blockSize) {
   std::vector<float> x(n), y(n), out(n, -1.0f);
   for (int64_t i = 0; i < n; ++i) {
     x[i] = float(i);
     y[i] = float(2 * i + 1);
   }
-  HostParams params;
+  CpuParams params;
   params.array(out.data(), {n}).scalar(3.0f).array(x.data(), {n}).array(y.data(), {n});
   unsigned blocks = unsigned((n + blockSize - 1) / blockSize);
-  launchHost(kernel, {blocks, 1, 1}, {blockSize, 1, 1}, params);
+  launchCpu(kernel, {blocks, 1, 1}, {blockSize, 1, 1}, params);
   for (int64_t i = 0; i < n; ++i)
     ASSERT_EQ(out[i], 3.0f * float(i) + float(2 * i + 1)) << "n=" << n << " i=" << i;
 }
 
-TEST(HostKernel, SaxpyOverSizesNotAMultipleOfTheBlock) {
-  HostKernel kernel = compileHostText(kSaxpy, "saxpy");
+TEST(CpuKernel, SaxpyOverSizesNotAMultipleOfTheBlock) {
+  CpuKernel kernel = compileCpuText(kSaxpy, "saxpy");
   EXPECT_FALSE(kernel.usesBarrier);
   EXPECT_EQ(kernel.parameterCount, 10u);
   for (int64_t n : {1, 255, 256, 1000, 4097})
@@ -63,25 +63,25 @@ TEST(HostKernel, SaxpyOverSizesNotAMultipleOfTheBlock) {
   runSaxpy(kernel, 1000, 1);
 }
 
-TEST(HostKernel, SaxpyWithoutBoundsChecks) {
-  HostOptions options;
+TEST(CpuKernel, SaxpyWithoutBoundsChecks) {
+  CpuOptions options;
   options.boundsCheck = false;
-  runSaxpy(compileHostText(kSaxpy, "saxpy", options), 4097, 128);
+  runSaxpy(compileCpuText(kSaxpy, "saxpy", options), 4097, 128);
 }
 
-TEST(HostKernel, UncheckedSaxpyVectorisesOverThreads) {
-  HostOptions options;
+TEST(CpuKernel, UncheckedSaxpyVectorisesOverThreads) {
+  CpuOptions options;
   options.boundsCheck = false;
   std::unique_ptr<ir::Module> module = ir::parseIR(kSaxpy, nullptr);
-  std::string llvmIR = emitHostLLVMIR(*module, "saxpy", options);
+  std::string llvmIR = emitCpuLLVMIR(*module, "saxpy", options);
   EXPECT_NE(llvmIR.find("x float>"), std::string::npos) << llvmIR;
   EXPECT_NE(llvmIR.find("define void @saxpy.host_entry(ptr"), std::string::npos);
 }
 
-TEST(HostKernel, CheckedSaxpyVectorisesAndKeepsItsChecks) {
+TEST(CpuKernel, CheckedSaxpyVectorisesAndKeepsItsChecks) {
   std::unique_ptr<ir::Module> module =
       ir::parseIR(kSaxpy, std::make_shared<const std::string>("saxpy.kir"));
-  std::string llvmIR = emitHostLLVMIR(*module, "saxpy", HostOptions{});
+  std::string llvmIR = emitCpuLLVMIR(*module, "saxpy", CpuOptions{});
   EXPECT_NE(llvmIR.find("x float>"), std::string::npos) << llvmIR;
   // The iterations outside the vectorised main loop still check and report, for each access.
   for (const char *site :
@@ -113,13 +113,13 @@ constexpr std::string_view kGrid2D = R"(kernel @coords(%out: array<i32, 2, C>) {
 }
 )";
 
-TEST(HostKernel, TwoDimensionalGrid) {
-  HostKernel kernel = compileHostText(kGrid2D, "coords");
+TEST(CpuKernel, TwoDimensionalGrid) {
+  CpuKernel kernel = compileCpuText(kGrid2D, "coords");
   const int64_t rows = 6 * 4, cols = 5 * 8;
   std::vector<int32_t> out(rows * cols, -1);
-  HostParams params;
+  CpuParams params;
   params.array(out.data(), {rows, cols});
-  launchHost(kernel, {5, 6, 1}, {8, 4, 1}, params);
+  launchCpu(kernel, {5, 6, 1}, {8, 4, 1}, params);
   for (int64_t y = 0; y < rows; ++y)
     for (int64_t x = 0; x < cols; ++x)
       ASSERT_EQ(out[y * cols + x], int32_t(y * 1000 + x + 5)) << y << "," << x;
@@ -159,13 +159,13 @@ constexpr std::string_view kGrid3D = R"(kernel @linear(%out: array<i64, 3, C>) {
 }
 )";
 
-TEST(HostKernel, ThreeDimensionalGrid) {
-  HostKernel kernel = compileHostText(kGrid3D, "linear");
+TEST(CpuKernel, ThreeDimensionalGrid) {
+  CpuKernel kernel = compileCpuText(kGrid3D, "linear");
   const int64_t depth = 3 * 2, rows = 2 * 3, cols = 4 * 4;
   std::vector<int64_t> out(depth * rows * cols, -1);
-  HostParams params;
+  CpuParams params;
   params.array(out.data(), {depth, rows, cols});
-  launchHost(kernel, {4, 2, 3}, {4, 3, 2}, params);
+  launchCpu(kernel, {4, 2, 3}, {4, 3, 2}, params);
   for (int64_t i = 0; i < int64_t(out.size()); ++i)
     ASSERT_EQ(out[i], i * 3) << i;
 }
@@ -224,17 +224,17 @@ constexpr std::string_view kBlockSum =
 }
 )";
 
-TEST(HostKernel, SharedMemoryTreeReductionWithBarriers) {
-  HostKernel kernel = compileHostText(kBlockSum, "block_sum");
+TEST(CpuKernel, SharedMemoryTreeReductionWithBarriers) {
+  CpuKernel kernel = compileCpuText(kBlockSum, "block_sum");
   EXPECT_TRUE(kernel.usesBarrier);
   EXPECT_EQ(kernel.staticSharedBytes, 256u * 8);
   for (int64_t n : {int64_t(1), int64_t(256), int64_t(100000)}) {
     std::vector<int64_t> x(n);
     std::iota(x.begin(), x.end(), 1);
     int64_t sum = 0;
-    HostParams params;
+    CpuParams params;
     params.array(&sum, {1}).array(x.data(), {n});
-    launchHost(kernel, {unsigned((n + 255) / 256), 1, 1}, {256, 1, 1}, params);
+    launchCpu(kernel, {unsigned((n + 255) / 256), 1, 1}, {256, 1, 1}, params);
     EXPECT_EQ(sum, n * (n + 1) / 2) << "n=" << n;
   }
 }
@@ -251,13 +251,13 @@ constexpr std::string_view kCount =
 }
 )";
 
-TEST(HostKernel, AtomicAddFromManyBlocks) {
-  HostKernel kernel = compileHostText(kCount, "count");
+TEST(CpuKernel, AtomicAddFromManyBlocks) {
+  CpuKernel kernel = compileCpuText(kCount, "count");
   int64_t counter = 0;
   double total = 0;
-  HostParams params;
+  CpuParams params;
   params.array(&counter, {1}).array(&total, {1});
-  launchHost(kernel, {1000, 1, 1}, {256, 1, 1}, params);
+  launchCpu(kernel, {1000, 1, 1}, {256, 1, 1}, params);
   EXPECT_EQ(counter, 256000);
   EXPECT_EQ(total, 128000.0);
 }
@@ -277,14 +277,14 @@ constexpr std::string_view kUnguarded = R"(kernel @fill(%out: array<f32, 1, C>) 
 }
 )";
 
-TEST(HostKernel, IndexOutOfRangeNamesTheKernelLocationIndexAndExtent) {
-  HostKernel kernel = compileHostText(kUnguarded, "fill");
+TEST(CpuKernel, IndexOutOfRangeNamesTheKernelLocationIndexAndExtent) {
+  CpuKernel kernel = compileCpuText(kUnguarded, "fill");
   // The array is the first 1000 floats of the buffer; the rest must stay untouched.
   std::vector<float> buffer(1100, 0.0f);
-  HostParams params;
+  CpuParams params;
   params.array(buffer.data(), {1000});
   try {
-    launchHost(kernel, {5, 1, 1}, {256, 1, 1}, params);
+    launchCpu(kernel, {5, 1, 1}, {256, 1, 1}, params);
     FAIL() << "expected KernelIndexError";
   } catch (const runtime::KernelIndexError &error) {
     std::string message = error.what();
@@ -306,18 +306,18 @@ constexpr std::string_view kLast =
 }
 )";
 
-TEST(HostKernel, NegativeIndicesCountFromTheEndWhenChecked) {
-  HostKernel kernel = compileHostText(kLast, "last");
+TEST(CpuKernel, NegativeIndicesCountFromTheEndWhenChecked) {
+  CpuKernel kernel = compileCpuText(kLast, "last");
   std::vector<int32_t> x = {1, 2, 3, 4, 5, 6};
   int32_t out = 0;
-  HostParams params;
+  CpuParams params;
   params.array(&out, {1}).array(x.data(), {2, 3}).scalar(int64_t(-1)).scalar(int64_t(-3));
-  launchHost(kernel, {1, 1, 1}, {1, 1, 1}, params);
+  launchCpu(kernel, {1, 1, 1}, {1, 1, 1}, params);
   EXPECT_EQ(out, 4);
 
-  HostParams outOfRange;
+  CpuParams outOfRange;
   outOfRange.array(&out, {1}).array(x.data(), {2, 3}).scalar(int64_t(0)).scalar(int64_t(-4));
-  EXPECT_THROW(launchHost(kernel, {1, 1, 1}, {1, 1, 1}, outOfRange), runtime::KernelIndexError);
+  EXPECT_THROW(launchCpu(kernel, {1, 1, 1}, {1, 1, 1}, outOfRange), runtime::KernelIndexError);
 }
 
 // Python's wraparound as the frontend writes it, before the checked load wraps again.
@@ -335,22 +335,22 @@ constexpr std::string_view kWrappedByFrontend =
 }
 )";
 
-TEST(HostKernel, AnIndexWrappedByTheFrontendIsNotWrappedTwice) {
-  HostKernel kernel = compileHostText(kWrappedByFrontend, "wrapped");
+TEST(CpuKernel, AnIndexWrappedByTheFrontendIsNotWrappedTwice) {
+  CpuKernel kernel = compileCpuText(kWrappedByFrontend, "wrapped");
   std::vector<int32_t> x = {10, 20, 30};
   for (auto [index, expected] : {std::pair{int64_t(-1), 30}, {int64_t(-3), 10}, {int64_t(2), 30}}) {
     int32_t out = 0;
-    HostParams params;
+    CpuParams params;
     params.array(&out, {1}).array(x.data(), {3}).scalar(index);
-    launchHost(kernel, {1, 1, 1}, {1, 1, 1}, params);
+    launchCpu(kernel, {1, 1, 1}, {1, 1, 1}, params);
     EXPECT_EQ(out, expected) << "index " << index;
   }
   // -5 wraps once to -2, out of range; wrapping that again would read x[1].
   int32_t out = 0;
-  HostParams params;
+  CpuParams params;
   params.array(&out, {1}).array(x.data(), {3}).scalar(int64_t(-5));
   try {
-    launchHost(kernel, {1, 1, 1}, {1, 1, 1}, params);
+    launchCpu(kernel, {1, 1, 1}, {1, 1, 1}, params);
     FAIL() << "expected KernelIndexError, read " << out;
   } catch (const runtime::KernelIndexError &error) {
     EXPECT_NE(std::string(error.what()).find("index -5 is out of bounds for axis 0 with size 3"),
@@ -376,8 +376,8 @@ constexpr std::string_view kDivide = R"(kernel @divide(%out: array<i64, 1, C>, %
 }
 )";
 
-TEST(HostKernel, IntegerDivisionEdgeCasesDoNotTrap) {
-  HostKernel kernel = compileHostText(kDivide, "divide");
+TEST(CpuKernel, IntegerDivisionEdgeCasesDoNotTrap) {
+  CpuKernel kernel = compileCpuText(kDivide, "divide");
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
   struct Case {
     int64_t a, b, div, floorDiv, mod;
@@ -386,9 +386,9 @@ TEST(HostKernel, IntegerDivisionEdgeCasesDoNotTrap) {
                         {-7, 2, -3, -4, 1}, {7, -2, -3, -4, -1}, {-7, -1, 7, 7, 0}};
   for (const Case &c : cases) {
     int64_t out[3] = {-99, -99, -99};
-    HostParams params;
+    CpuParams params;
     params.array(out, {3}).scalar(c.a).scalar(c.b);
-    launchHost(kernel, {1, 1, 1}, {1, 1, 1}, params);
+    launchCpu(kernel, {1, 1, 1}, {1, 1, 1}, params);
     EXPECT_EQ(out[0], c.div) << c.a << " / " << c.b;
     EXPECT_EQ(out[1], c.floorDiv) << c.a << " // " << c.b;
     EXPECT_EQ(out[2], c.mod) << c.a << " % " << c.b;
@@ -414,42 +414,42 @@ device @twice(%v: f32) -> f32 {
 }
 )";
 
-TEST(HostKernel, MathFromLibmAndDeviceFunctions) {
-  HostKernel kernel = compileHostText(kMath, "math");
+TEST(CpuKernel, MathFromLibmAndDeviceFunctions) {
+  CpuKernel kernel = compileCpuText(kMath, "math");
   float out[2] = {};
-  HostParams params;
+  CpuParams params;
   params.array(out, {2}).scalar(0.25f);
-  launchHost(kernel, {1, 1, 1}, {1, 1, 1}, params);
+  launchCpu(kernel, {1, 1, 1}, {1, 1, 1}, params);
   EXPECT_FLOAT_EQ(out[0], 2.0f * std::sin(0.25f));
   EXPECT_FLOAT_EQ(out[1], 2.0f);
 }
 
-TEST(HostKernel, UnknownKernelIsRejected) {
+TEST(CpuKernel, UnknownKernelIsRejected) {
   std::unique_ptr<ir::Module> module = ir::parseIR(kSaxpy, nullptr);
-  EXPECT_THROW(compileHostKernel(*module, "nope"), std::invalid_argument);
+  EXPECT_THROW(compileCpuKernel(*module, "nope"), std::invalid_argument);
 }
 
-TEST(HostKernel, SaxpyTimingOn16MFloats) {
+TEST(CpuKernel, SaxpyTimingOn16MFloats) {
   const int64_t n = int64_t(1) << 24;
   std::vector<float> x(n, 1.0f), y(n, 2.0f), out(n);
   for (bool check : {true, false}) {
-    HostOptions options;
+    CpuOptions options;
     options.boundsCheck = check;
     CodegenTimings timings;
     std::unique_ptr<ir::Module> module = ir::parseIR(kSaxpy, nullptr);
-    HostKernel kernel = compileHostKernel(*module, "saxpy", options, &timings);
-    HostParams params;
+    CpuKernel kernel = compileCpuKernel(*module, "saxpy", options, &timings);
+    CpuParams params;
     params.array(out.data(), {n}).scalar(2.0f).array(x.data(), {n}).array(y.data(), {n});
-    launchHost(kernel, {unsigned(n / 256), 1, 1}, {256, 1, 1}, params); // warm-up
+    launchCpu(kernel, {unsigned(n / 256), 1, 1}, {256, 1, 1}, params); // warm-up
     auto start = std::chrono::steady_clock::now();
-    launchHost(kernel, {unsigned(n / 256), 1, 1}, {256, 1, 1}, params);
+    launchCpu(kernel, {unsigned(n / 256), 1, 1}, {256, 1, 1}, params);
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     ASSERT_EQ(out[n - 1], 4.0f);
     std::printf("[ timing ] saxpy 2^24 f32, bounds check %s: %.2f ms, %.1f GB/s "
                 "(compile: lower %.2f ms, O3 %.2f ms, JIT %.2f ms; %u workers)\n",
                 check ? "on " : "off", ms, 3.0 * 4 * double(n) / ms / 1e6, timings.lowerMs,
-                timings.optimizeMs, timings.emitMs, runtime::HostExecutor::shared().workerCount());
+                timings.optimizeMs, timings.emitMs, runtime::CpuExecutor::shared().workerCount());
   }
 }
 

@@ -1,9 +1,9 @@
-// The public entry points of HostCodegen.h: lower for the host, add the entry, optimise, JIT.
-#include "kaji/codegen/host/HostCodegen.h"
+// The public entry points of CpuCodegen.h: lower for the host, add the entry, optimise, JIT.
+#include "kaji/codegen/cpu/CpuCodegen.h"
 
-#include "HostHookCalls.h"
-#include "HostJIT.h"
-#include "HostTarget.h"
+#include "CpuHookCalls.h"
+#include "CpuJIT.h"
+#include "CpuTarget.h"
 #include "kaji/codegen/llvm/LLVMLowering.h"
 #include "kaji/codegen/llvm/LargeStack.h"
 #include "kaji/codegen/llvm/OptimizationPipeline.h"
@@ -42,7 +42,7 @@ bool synchronizesThreads(ir::Opcode opcode) {
          opcode == ir::Opcode::GridSync;
 }
 
-struct LoweredHostModule {
+struct LoweredCpuModule {
   std::unique_ptr<llvm::LLVMContext> context;
   std::unique_ptr<llvm::Module> module;
   std::string entrySymbol;
@@ -52,16 +52,16 @@ struct LoweredHostModule {
   unsigned parameterCount = 0;
 };
 
-LoweredHostModule lowerForHost(const ir::Module &module, std::string_view entryName,
-                               const HostOptions &options) {
+LoweredCpuModule lowerForCpu(const ir::Module &module, std::string_view entryName,
+                             const CpuOptions &options) {
   const ir::Function &kernel = findKernel(module, entryName);
-  HostJIT &jit = HostJIT::instance();
-  LoweredHostModule lowered;
+  CpuJIT &jit = CpuJIT::instance();
+  LoweredCpuModule lowered;
   lowered.context = std::make_unique<llvm::LLVMContext>();
   lowered.module = std::make_unique<llvm::Module>("kaji.host", *lowered.context);
   lowered.module->setTargetTriple(jit.triple());
   lowered.module->setDataLayout(jit.dataLayout());
-  HostTarget target;
+  CpuTarget target;
   lowerModule(module, target, LoweringOptions{options.fastMath, options.boundsCheck},
               *lowered.module);
   target.finishSharedLayout(*lowered.module);
@@ -69,7 +69,7 @@ LoweredHostModule lowerForHost(const ir::Module &module, std::string_view entryN
   bool spins = target.addSpinYields(*lowered.module);
   lowered.usesBarrier = ir::reachesOperation(module, kernel, synchronizesThreads) || spins;
   lowered.usesGridSync = ir::usesGridSync(module, kernel);
-  lowered.entrySymbol = buildHostEntry(*kernelFunction, !lowered.usesBarrier);
+  lowered.entrySymbol = buildCpuEntry(*kernelFunction, !lowered.usesBarrier);
   lowered.staticSharedBytes = target.staticSharedBytes();
   lowered.parameterCount = unsigned(kernelFunction->arg_size() - 1);
   std::string problems;
@@ -81,8 +81,8 @@ LoweredHostModule lowerForHost(const ir::Module &module, std::string_view entryN
 }
 
 // Returns whether a function of the optimised module may call itself.
-bool optimizeForHost(llvm::Module &module, const HostOptions &options) {
-  auto [machine, lock] = HostJIT::instance().targetMachine(options.optLevel);
+bool optimizeForCpu(llvm::Module &module, const CpuOptions &options) {
+  auto [machine, lock] = CpuJIT::instance().targetMachine(options.optLevel);
   if (options.optLevel > 0)
     optimizeModule(module, *machine, options.optLevel, PipelineExtras::SplitRangeCheckedLoops);
   bool recursive = hasRecursion(module);
@@ -91,23 +91,23 @@ bool optimizeForHost(llvm::Module &module, const HostOptions &options) {
   return recursive;
 }
 
-HostKernel compileAndLoad(const ir::Module &module, std::string_view entryName,
-                          const HostOptions &options, CodegenTimings *timings) {
+CpuKernel compileAndLoad(const ir::Module &module, std::string_view entryName,
+                         const CpuOptions &options, CodegenTimings *timings) {
   auto last = std::chrono::steady_clock::now();
   CodegenTimings measured;
-  LoweredHostModule lowered = lowerForHost(module, entryName, options);
+  LoweredCpuModule lowered = lowerForCpu(module, entryName, options);
   measured.lowerMs = millisecondsSince(last);
-  bool recursive = optimizeForHost(*lowered.module, options);
+  bool recursive = optimizeForCpu(*lowered.module, options);
   measured.optimizeMs = millisecondsSince(last);
 
-  HostKernel kernel;
+  CpuKernel kernel;
   kernel.name = std::string(entryName);
   kernel.usesBarrier = lowered.usesBarrier;
   kernel.usesGridSync = lowered.usesGridSync;
   kernel.recursive = recursive;
   kernel.staticSharedBytes = lowered.staticSharedBytes;
   kernel.parameterCount = lowered.parameterCount;
-  HostJIT::LoadedCode loaded = HostJIT::instance().load(
+  CpuJIT::LoadedCode loaded = CpuJIT::instance().load(
       std::move(lowered.module), std::move(lowered.context), lowered.entrySymbol);
   kernel.entry = loaded.entry;
   kernel.code = std::move(loaded.owner);
@@ -119,9 +119,9 @@ HostKernel compileAndLoad(const ir::Module &module, std::string_view entryName,
 }
 
 std::string printOptimized(const ir::Module &module, std::string_view entryName,
-                           const HostOptions &options) {
-  LoweredHostModule lowered = lowerForHost(module, entryName, options);
-  optimizeForHost(*lowered.module, options);
+                           const CpuOptions &options) {
+  LoweredCpuModule lowered = lowerForCpu(module, entryName, options);
+  optimizeForCpu(*lowered.module, options);
   std::string text;
   llvm::raw_string_ostream stream(text);
   lowered.module->print(stream, nullptr);
@@ -130,13 +130,13 @@ std::string printOptimized(const ir::Module &module, std::string_view entryName,
 
 } // namespace
 
-HostKernel compileHostKernel(const ir::Module &module, std::string_view entryName,
-                             const HostOptions &options, CodegenTimings *timings) {
+CpuKernel compileCpuKernel(const ir::Module &module, std::string_view entryName,
+                           const CpuOptions &options, CodegenTimings *timings) {
   return onLargeStack([&] { return compileAndLoad(module, entryName, options, timings); });
 }
 
-std::string emitHostLLVMIR(const ir::Module &module, std::string_view entryName,
-                           const HostOptions &options) {
+std::string emitCpuLLVMIR(const ir::Module &module, std::string_view entryName,
+                          const CpuOptions &options) {
   return onLargeStack([&] { return printOptimized(module, entryName, options); });
 }
 

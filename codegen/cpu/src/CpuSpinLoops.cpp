@@ -1,4 +1,4 @@
-#include "HostSpinLoops.h"
+#include "CpuSpinLoops.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/LoopInfo.h>

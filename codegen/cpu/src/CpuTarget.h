@@ -5,7 +5,7 @@
 //     ptr context }
 // passed by value, so that after inlining into the entry's thread loop `tid.x` is the loop's
 // induction variable and LLVM can vectorise over threads. `context` is the
-// abi::HostLaunchContext, read for the barrier and index-error callbacks.
+// abi::CpuLaunchContext, read for the barrier and index-error callbacks.
 #pragma once
 
 #include "kaji/codegen/llvm/Target.h"
@@ -21,7 +21,7 @@ class StructType;
 
 namespace kaji::codegen {
 
-class HostTarget final : public Target {
+class CpuTarget final : public Target {
 public:
   llvm::Type *implicitParameterType(llvm::LLVMContext &context) const override;
   unsigned addressSpace(ir::MemorySpace space) const override;
@@ -70,7 +70,7 @@ public:
   bool addSpinYields(llvm::Module &module) const;
 
 private:
-  // Calls the HostLaunchContext callback number `field` (`name` in the IR) with the
+  // Calls the CpuLaunchContext callback number `field` (`name` in the IR) with the
   // executor and `arguments`.
   llvm::CallInst *callExecutor(llvm::IRBuilderBase &builder, unsigned field, const char *name,
                                llvm::Type *resultType,
@@ -84,9 +84,9 @@ private:
   mutable uint64_t dynamicAlignment_ = 0;
 };
 
-// Adds `void @<kernel.name>.host_entry(ptr params, ptr context)` (abi::HostKernelEntry)
+// Adds `void @<kernel.name>.host_entry(ptr params, ptr context)` (abi::CpuKernelEntry)
 // calling the lowered `kernel`: once per thread of the block in a z/y/x loop when
 // `loopOverThreads`, else once for the thread context->threadIdx names. Returns its name.
-std::string buildHostEntry(llvm::Function &kernel, bool loopOverThreads);
+std::string buildCpuEntry(llvm::Function &kernel, bool loopOverThreads);
 
 } // namespace kaji::codegen

@@ -1,7 +1,7 @@
-#include "HostJIT.h"
+#include "CpuJIT.h"
 
 #include "CompilerRuntimeBuiltins.h"
-#include "HostObjectCompiler.h"
+#include "CpuObjectCompiler.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -85,7 +85,7 @@ llvm::orc::JITTargetMachineBuilder hostMachineBuilder(unsigned optLevel) {
     builder.getFeatures().AddFeature("avxneconvert", false);
   }
   builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Standard;
-  // Fibers get stacks sized from these (HostKernel::stackBytes).
+  // Fibers get stacks sized from these (CpuKernel::stackBytes).
   builder.getOptions().EmitStackSizeSection = true;
   return builder;
 }
@@ -129,7 +129,7 @@ llvm::orc::SymbolMap runtimeBuiltinSymbols(llvm::orc::LLJIT &jit) {
 
 } // namespace
 
-struct HostJIT::State {
+struct CpuJIT::State {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   llvm::orc::JITDylib *runtimeBuiltins = nullptr;
   std::string triple;
@@ -145,12 +145,12 @@ struct HostJIT::State {
   std::map<std::string, uint64_t> frameBytes;
 };
 
-HostJIT &HostJIT::instance() {
-  static HostJIT *jit = new HostJIT();
+CpuJIT &CpuJIT::instance() {
+  static CpuJIT *jit = new CpuJIT();
   return *jit;
 }
 
-HostJIT::HostJIT() : state_(std::make_unique<State>()) {
+CpuJIT::CpuJIT() : state_(std::make_unique<State>()) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   state_->jit = orThrow(
@@ -159,7 +159,7 @@ HostJIT::HostJIT() : state_(std::make_unique<State>()) {
           .setCompileFunctionCreator(
               [](llvm::orc::JITTargetMachineBuilder builder)
                   -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
-                return std::make_unique<HostObjectCompiler>(std::move(builder));
+                return std::make_unique<CpuObjectCompiler>(std::move(builder));
               })
           .setSupportConcurrentCompilation(true)
           .create(),
@@ -190,14 +190,14 @@ HostJIT::HostJIT() : state_(std::make_unique<State>()) {
           "cannot define the runtime builtins in the JIT");
 }
 
-HostJIT::~HostJIT() = default;
+CpuJIT::~CpuJIT() = default;
 
-const llvm::DataLayout &HostJIT::dataLayout() const { return state_->jit->getDataLayout(); }
+const llvm::DataLayout &CpuJIT::dataLayout() const { return state_->jit->getDataLayout(); }
 
-const std::string &HostJIT::triple() const { return state_->triple; }
+const std::string &CpuJIT::triple() const { return state_->triple; }
 
 std::pair<llvm::TargetMachine *, std::unique_lock<std::mutex>>
-HostJIT::targetMachine(unsigned optLevel) {
+CpuJIT::targetMachine(unsigned optLevel) {
   if (optLevel > 3)
     throw std::runtime_error("optimisation level " + std::to_string(optLevel) +
                              " is out of range 0..3");
@@ -211,9 +211,9 @@ HostJIT::targetMachine(unsigned optLevel) {
   return {entry.machine.get(), std::unique_lock<std::mutex>(entry.lock)};
 }
 
-HostJIT::LoadedCode HostJIT::load(std::unique_ptr<llvm::Module> module,
-                                  std::unique_ptr<llvm::LLVMContext> context,
-                                  const std::string &symbol) {
+CpuJIT::LoadedCode CpuJIT::load(std::unique_ptr<llvm::Module> module,
+                                std::unique_ptr<llvm::LLVMContext> context,
+                                const std::string &symbol) {
   llvm::orc::LLJIT &jit = *state_->jit;
   llvm::orc::ExecutionSession &session = jit.getExecutionSession();
   std::string name = "kaji.host." + std::to_string(state_->nextLibrary++);
@@ -241,7 +241,7 @@ HostJIT::LoadedCode HostJIT::load(std::unique_ptr<llvm::Module> module,
   LoadedCode loaded;
   loaded.owner = std::move(owner);
   auto address = orThrow(jit.lookup(library, symbol), "cannot compile a host kernel");
-  loaded.entry = address.toPtr<abi::HostKernelEntry>();
+  loaded.entry = address.toPtr<abi::CpuKernelEntry>();
   std::lock_guard<std::mutex> guard(state_->frameBytesLock);
   auto frames = state_->frameBytes.find(objectName);
   if (frames == state_->frameBytes.end())

@@ -2,7 +2,7 @@
 // for this CPU.
 #pragma once
 
-#include "kaji/abi/HostKernelABI.h"
+#include "kaji/abi/CpuKernelABI.h"
 
 #include <memory>
 #include <mutex>
@@ -18,11 +18,11 @@ class Triple;
 
 namespace kaji::codegen {
 
-class HostJIT {
+class CpuJIT {
 public:
   // Created on first use; never destroyed, so kernels released during static destruction
   // still find it.
-  static HostJIT &instance();
+  static CpuJIT &instance();
 
   const llvm::DataLayout &dataLayout() const;
   const std::string &triple() const;
@@ -32,7 +32,7 @@ public:
   std::pair<llvm::TargetMachine *, std::unique_lock<std::mutex>> targetMachine(unsigned optLevel);
 
   struct LoadedCode {
-    abi::HostKernelEntry entry = nullptr;
+    abi::CpuKernelEntry entry = nullptr;
     // Keeps the machine code loaded while it lives.
     std::shared_ptr<const void> owner;
     // The stack frames of every function in the module added up, as LLVM's code generator
@@ -45,12 +45,12 @@ public:
   LoadedCode load(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
                   const std::string &symbol);
 
-  HostJIT(const HostJIT &) = delete;
-  HostJIT &operator=(const HostJIT &) = delete;
+  CpuJIT(const CpuJIT &) = delete;
+  CpuJIT &operator=(const CpuJIT &) = delete;
 
 private:
-  HostJIT();
-  ~HostJIT();
+  CpuJIT();
+  ~CpuJIT();
   struct State;
   std::unique_ptr<State> state_;
 };

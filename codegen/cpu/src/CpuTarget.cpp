@@ -1,11 +1,11 @@
-#include "HostTarget.h"
+#include "CpuTarget.h"
 
-#include "HostSpinLoops.h"
+#include "CpuSpinLoops.h"
 #include "kaji/codegen/llvm/LibdeviceLowering.h"
 
 #include "kaji/ir/ExceptionTable.h"
 
-#include "kaji/abi/HostKernelABI.h"
+#include "kaji/abi/CpuKernelABI.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -19,9 +19,9 @@
 namespace kaji::codegen {
 namespace {
 
-using abi::HostLaunchContext;
+using abi::CpuLaunchContext;
 
-// Field numbers of HostLaunchContext in its LLVM type, checked against the C++ layout.
+// Field numbers of CpuLaunchContext in its LLVM type, checked against the C++ layout.
 enum ContextField : unsigned {
   kThreadIdx,
   kBlockIdx,
@@ -39,24 +39,24 @@ enum ContextField : unsigned {
   kRaiseException,
   kYield
 };
-static_assert(offsetof(HostLaunchContext, threadIdx) == 0 &&
-                  offsetof(HostLaunchContext, blockIdx) == 12 &&
-                  offsetof(HostLaunchContext, blockDim) == 24 &&
-                  offsetof(HostLaunchContext, gridDim) == 36 &&
-                  offsetof(HostLaunchContext, sharedMemory) == 48 &&
-                  offsetof(HostLaunchContext, executor) == 56 &&
-                  offsetof(HostLaunchContext, barrier) == 64 &&
-                  offsetof(HostLaunchContext, indexError) == 72 &&
-                  offsetof(HostLaunchContext, warpBarrier) == 80 &&
-                  offsetof(HostLaunchContext, warpCollective) == 88 &&
-                  offsetof(HostLaunchContext, blockReduce) == 96 &&
-                  offsetof(HostLaunchContext, sharedBytes) == 104 &&
-                  offsetof(HostLaunchContext, gridBarrier) == 112 &&
-                  offsetof(HostLaunchContext, raiseException) == 120 &&
-                  offsetof(HostLaunchContext, yield) == 128,
-              "HostLaunchContext no longer matches contextType()");
+static_assert(offsetof(CpuLaunchContext, threadIdx) == 0 &&
+                  offsetof(CpuLaunchContext, blockIdx) == 12 &&
+                  offsetof(CpuLaunchContext, blockDim) == 24 &&
+                  offsetof(CpuLaunchContext, gridDim) == 36 &&
+                  offsetof(CpuLaunchContext, sharedMemory) == 48 &&
+                  offsetof(CpuLaunchContext, executor) == 56 &&
+                  offsetof(CpuLaunchContext, barrier) == 64 &&
+                  offsetof(CpuLaunchContext, indexError) == 72 &&
+                  offsetof(CpuLaunchContext, warpBarrier) == 80 &&
+                  offsetof(CpuLaunchContext, warpCollective) == 88 &&
+                  offsetof(CpuLaunchContext, blockReduce) == 96 &&
+                  offsetof(CpuLaunchContext, sharedBytes) == 104 &&
+                  offsetof(CpuLaunchContext, gridBarrier) == 112 &&
+                  offsetof(CpuLaunchContext, raiseException) == 120 &&
+                  offsetof(CpuLaunchContext, yield) == 128,
+              "CpuLaunchContext no longer matches contextType()");
 
-// Field numbers of the implicit parameter (see HostTarget.h); the first four are
+// Field numbers of the implicit parameter (see CpuTarget.h); the first four are
 // ir::SpecialReg::Kind.
 enum ImplicitField : unsigned { kImplicitShared = 4, kImplicitContext = 5 };
 
@@ -101,33 +101,33 @@ static_assert(abi::kSharedMemoryAlignment == uint64_t(ir::kMaxArrayAlignment),
 
 } // namespace
 
-llvm::Type *HostTarget::implicitParameterType(llvm::LLVMContext &context) const {
+llvm::Type *CpuTarget::implicitParameterType(llvm::LLVMContext &context) const {
   return implicitType(context);
 }
 
-unsigned HostTarget::addressSpace(ir::MemorySpace) const { return 0; }
+unsigned CpuTarget::addressSpace(ir::MemorySpace) const { return 0; }
 
-llvm::Value *HostTarget::emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const {
+llvm::Value *CpuTarget::emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const {
   static constexpr const char *names[] = {"tid", "ctaid", "ntid", "nctaid"};
   return builder.CreateExtractValue(implicitArgument(builder), {unsigned(reg.kind), reg.dim},
                                     std::string(names[reg.kind]) + "." + char('x' + reg.dim));
 }
 
 // Every scope is this process's memory on the host: one sequentially consistent fence.
-void HostTarget::emitFence(llvm::IRBuilderBase &builder, const std::string &) const {
+void CpuTarget::emitFence(llvm::IRBuilderBase &builder, const std::string &) const {
   builder.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
 }
 
-void HostTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
+void CpuTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
   callExecutor(builder, kBarrier, "barrier", builder.getVoidTy(), {});
 }
 
-void HostTarget::emitGridSync(llvm::IRBuilderBase &builder) const {
+void CpuTarget::emitGridSync(llvm::IRBuilderBase &builder) const {
   callExecutor(builder, kGridBarrier, "grid_barrier", builder.getVoidTy(), {});
 }
 
-llvm::Value *HostTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
-                                           llvm::Value *predicate) const {
+llvm::Value *CpuTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
+                                          llvm::Value *predicate) const {
   abi::BlockReduceOp op = name == "count" ? abi::BlockReduceOp::Count
                           : name == "and" ? abi::BlockReduceOp::And
                                           : abi::BlockReduceOp::Or;
@@ -136,13 +136,13 @@ llvm::Value *HostTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const s
       {builder.getInt32(uint32_t(op)), builder.CreateZExt(predicate, builder.getInt32Ty())});
 }
 
-llvm::Value *HostTarget::emitCString(llvm::IRBuilderBase &builder, const std::string &text) const {
+llvm::Value *CpuTarget::emitCString(llvm::IRBuilderBase &builder, const std::string &text) const {
   return builder.CreateGlobalString(text, "kaji.str");
 }
 
 // printf, then fflush(NULL) so the kernel's lines come out in order with the program's own.
-void HostTarget::emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
-                            llvm::ArrayRef<llvm::Value *> args) const {
+void CpuTarget::emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
+                           llvm::ArrayRef<llvm::Value *> args) const {
   llvm::Module *module = builder.GetInsertBlock()->getModule();
   llvm::Type *pointer = builder.getPtrTy();
   llvm::FunctionCallee printf = module->getOrInsertFunction(
@@ -155,14 +155,14 @@ void HostTarget::emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
   builder.CreateCall(fflush, {llvm::ConstantPointerNull::get(builder.getPtrTy())});
 }
 
-void HostTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
+void CpuTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
   callExecutor(builder, kWarpBarrier, "warp_barrier", builder.getVoidTy(), {mask});
 }
 
-llvm::Value *HostTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
-                                            llvm::Value *mask, llvm::Value *value,
-                                            llvm::Value *operand, llvm::Type *resultType,
-                                            const ir::Location &site) const {
+llvm::Value *CpuTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
+                                           llvm::Value *mask, llvm::Value *value,
+                                           llvm::Value *operand, llvm::Type *resultType,
+                                           const ir::Location &site) const {
   using abi::WarpOp;
   static const std::map<std::string, WarpOp> ops = {{"shfl_idx", WarpOp::ShuffleIndex},
                                                     {"shfl_up", WarpOp::ShuffleUp},
@@ -182,7 +182,7 @@ llvm::Value *HostTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const 
     bits = builder.CreateZExt(builder.CreateBitCast(value, builder.getIntNTy(width)), i64);
   }
   WarpOp op = ops.at(name);
-  // activemask's operand is its call site (HostKernelABI.h), which also keeps LLVM from
+  // activemask's operand is its call site (CpuKernelABI.h), which also keeps LLVM from
   // merging the calls of two branches into one.
   if (op == WarpOp::ActiveMask)
     operand = builder.getInt32(abi::activeMaskSite(site.line, site.col));
@@ -194,9 +194,9 @@ llvm::Value *HostTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const 
   return builder.CreateBitCast(builder.CreateTrunc(result, builder.getIntNTy(width)), resultType);
 }
 
-llvm::CallInst *HostTarget::callExecutor(llvm::IRBuilderBase &builder, unsigned field,
-                                         const char *name, llvm::Type *resultType,
-                                         llvm::ArrayRef<llvm::Value *> arguments) const {
+llvm::CallInst *CpuTarget::callExecutor(llvm::IRBuilderBase &builder, unsigned field,
+                                        const char *name, llvm::Type *resultType,
+                                        llvm::ArrayRef<llvm::Value *> arguments) const {
   llvm::Value *context = contextPointer(builder);
   llvm::Type *pointer = builder.getPtrTy();
   llvm::Value *callback = loadContextField(builder, context, ContextField(field), pointer, name);
@@ -210,8 +210,8 @@ llvm::CallInst *HostTarget::callExecutor(llvm::IRBuilderBase &builder, unsigned 
   return builder.CreateCall(llvm::FunctionType::get(resultType, types, false), callback, operands);
 }
 
-llvm::Value *HostTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
-                                           uint64_t alignment, const std::string &name) const {
+llvm::Value *CpuTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
+                                          uint64_t alignment, const std::string &name) const {
   const llvm::DataLayout &layout = builder.GetInsertBlock()->getModule()->getDataLayout();
   uint64_t offset = (sharedBytes_ + alignment - 1) / alignment * alignment;
   sharedBytes_ = offset + layout.getTypeAllocSize(storage);
@@ -220,8 +220,8 @@ llvm::Value *HostTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::T
   return builder.CreateInBoundsGEP(builder.getInt8Ty(), base, builder.getInt64(offset), name);
 }
 
-Target::DynamicShared HostTarget::emitDynamicShared(llvm::IRBuilderBase &builder,
-                                                    uint64_t alignment) const {
+Target::DynamicShared CpuTarget::emitDynamicShared(llvm::IRBuilderBase &builder,
+                                                   uint64_t alignment) const {
   dynamicAlignment_ = std::max(dynamicAlignment_, alignment);
   llvm::Module &module = *builder.GetInsertBlock()->getModule();
   llvm::Type *i64 = builder.getInt64Ty();
@@ -237,13 +237,13 @@ Target::DynamicShared HostTarget::emitDynamicShared(llvm::IRBuilderBase &builder
           builder.CreateNUWSub(total, offset, "dynamic_shared.bytes")};
 }
 
-uint64_t HostTarget::staticSharedBytes() const {
+uint64_t CpuTarget::staticSharedBytes() const {
   if (dynamicAlignment_ == 0)
     return sharedBytes_;
   return (sharedBytes_ + dynamicAlignment_ - 1) / dynamicAlignment_ * dynamicAlignment_;
 }
 
-void HostTarget::finishSharedLayout(llvm::Module &module) const {
+void CpuTarget::finishSharedLayout(llvm::Module &module) const {
   llvm::GlobalVariable *offset = module.getNamedGlobal(kDynamicSharedOffset);
   if (!offset)
     return;
@@ -252,9 +252,9 @@ void HostTarget::finishSharedLayout(llvm::Module &module) const {
   offset->setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
-void HostTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
-                                const std::string &function, llvm::Value *axis, llvm::Value *index,
-                                llvm::Value *extent, bool indexIsUnsigned, uint32_t) const {
+void CpuTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
+                               const std::string &function, llvm::Value *axis, llvm::Value *index,
+                               llvm::Value *extent, bool indexIsUnsigned, uint32_t) const {
   llvm::Value *siteText =
       builder.CreateGlobalString(ir::raiseSiteText(location, function), "kaji.index_site");
   callExecutor(builder, kIndexError, "index_error", builder.getVoidTy(),
@@ -264,9 +264,9 @@ void HostTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location
 
 // The thread returns from the function that raised: a kernel's thread is then done; a device
 // function's caller goes on with a zero result, and the launch reports the exception.
-void HostTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &location,
-                           const std::string &function, const std::string &exception,
-                           uint32_t) const {
+void CpuTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &location,
+                          const std::string &function, const std::string &exception,
+                          uint32_t) const {
   if (!exception.empty()) {
     llvm::Value *site =
         builder.CreateGlobalString(ir::raiseSiteText(location, function), "kaji.raise_site");
@@ -281,18 +281,18 @@ void HostTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &loc
     builder.CreateRet(llvm::Constant::getNullValue(result));
 }
 
-llvm::Value *HostTarget::emitFloatChoice(llvm::IRBuilderBase &builder, llvm::Value *condition,
-                                         llvm::Value *ifTrue, llvm::Value *ifFalse) const {
+llvm::Value *CpuTarget::emitFloatChoice(llvm::IRBuilderBase &builder, llvm::Value *condition,
+                                        llvm::Value *ifTrue, llvm::Value *ifFalse) const {
   return builder.CreateSelect(condition, ifTrue, ifFalse);
 }
 
-llvm::Value *HostTarget::emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
-                                            llvm::Type *toType, bool toSigned) const {
+llvm::Value *CpuTarget::emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::Value *value,
+                                           llvm::Type *toType, bool toSigned) const {
   auto intrinsic = toSigned ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
   return builder.CreateIntrinsic(intrinsic, {toType, value->getType()}, {value});
 }
 
-std::string HostTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {
+std::string CpuTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {
   std::string suffix = kind == ir::ScalarKind::Float32 ? "f" : "";
   // libm has no rsqrt; linkMathLibrary defines it.
   if (name == "rsqrt")
@@ -300,10 +300,10 @@ std::string HostTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind
   return std::string(name) + suffix;
 }
 
-llvm::Value *HostTarget::emitLibdevice(llvm::IRBuilderBase &builder,
-                                       const ir::LibdeviceFunction &function, size_t value,
-                                       llvm::ArrayRef<llvm::Value *> args,
-                                       const ir::Location &location) const {
+llvm::Value *CpuTarget::emitLibdevice(llvm::IRBuilderBase &builder,
+                                      const ir::LibdeviceFunction &function, size_t value,
+                                      llvm::ArrayRef<llvm::Value *> args,
+                                      const ir::Location &location) const {
   std::string name(function.name);
   switch (function.host) {
   case ir::LibdeviceHost::Libm:
@@ -321,14 +321,14 @@ llvm::Value *HostTarget::emitLibdevice(llvm::IRBuilderBase &builder,
                                        "for the cuda target only)");
 }
 
-void HostTarget::markKernel(llvm::Function &kernel) const {
-  // The launchable symbol is the entry buildHostEntry adds; the kernel itself is inlined
+void CpuTarget::markKernel(llvm::Function &kernel) const {
+  // The launchable symbol is the entry buildCpuEntry adds; the kernel itself is inlined
   // into it, so its body runs inside the loop over threads.
   kernel.setLinkage(llvm::GlobalValue::InternalLinkage);
   kernel.addFnAttr(llvm::Attribute::AlwaysInline);
 }
 
-void HostTarget::linkMathLibrary(llvm::Module &module, bool) const {
+void CpuTarget::linkMathLibrary(llvm::Module &module, bool) const {
   for (llvm::Function &function : module) {
     if (!function.isDeclaration() || !function.getName().starts_with(kRsqrtPrefix))
       continue;
@@ -340,7 +340,7 @@ void HostTarget::linkMathLibrary(llvm::Module &module, bool) const {
   }
 }
 
-bool HostTarget::addSpinYields(llvm::Module &module) const {
+bool CpuTarget::addSpinYields(llvm::Module &module) const {
   bool added = false;
   for (llvm::Function &function : module)
     for (llvm::BasicBlock *header : spinLoopHeaders(function)) {
@@ -351,7 +351,7 @@ bool HostTarget::addSpinYields(llvm::Module &module) const {
   return added;
 }
 
-std::string buildHostEntry(llvm::Function &kernel, bool loopOverThreads) {
+std::string buildCpuEntry(llvm::Function &kernel, bool loopOverThreads) {
   llvm::Module &module = *kernel.getParent();
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *pointer = llvm::PointerType::get(context, 0);

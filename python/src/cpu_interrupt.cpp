@@ -1,8 +1,8 @@
-#include "host_interrupt.h"
+#include "cpu_interrupt.h"
 
 #include "bindings.h"
 
-#include "kaji/runtime/HostExecutor.h"
+#include "kaji/runtime/CpuExecutor.h"
 
 namespace kaji::python {
 namespace {
@@ -16,7 +16,7 @@ bool isFunction(const struct sigaction &action) {
 }
 
 void stopLaunchThenForward(int signal, siginfo_t *info, void *context) {
-  runtime::HostExecutor::requestInterrupt();
+  runtime::CpuExecutor::requestInterrupt();
   if (!isFunction(replaced))
     return; // only between installing and finding SIG_DFL or SIG_IGN there, put back at once
   if (replaced.sa_flags & SA_SIGINFO)
@@ -36,7 +36,7 @@ bool onMainThread() {
 
 // One system call to install and one to restore: a launch on the cpu target can take a
 // microsecond, and asking first which handler is there was a third.
-SigintStopsHostLaunch::SigintStopsHostLaunch() {
+SigintStopsCpuLaunch::SigintStopsCpuLaunch() {
   if (!onMainThread())
     return;
   struct sigaction forwarding = {};
@@ -58,12 +58,12 @@ SigintStopsHostLaunch::SigintStopsHostLaunch() {
   if (PyErr_CheckSignals() != 0) {
     sigaction(SIGINT, &replaced, nullptr);
     installed_ = false;
-    runtime::HostExecutor::withdrawInterrupt();
+    runtime::CpuExecutor::withdrawInterrupt();
     throw py::error_already_set();
   }
 }
 
-SigintStopsHostLaunch::~SigintStopsHostLaunch() {
+SigintStopsCpuLaunch::~SigintStopsCpuLaunch() {
   if (installed_)
     sigaction(SIGINT, &replaced, nullptr);
 }

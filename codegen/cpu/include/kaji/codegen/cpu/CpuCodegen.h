@@ -3,11 +3,11 @@
 //
 // A compiled kernel runs one block per call of its entry (barrier-free kernels: the entry
 // loops over the block's threads) or one thread per call (kernels that use barriers: the
-// executor runs the threads of a block as fibers). runtime::HostExecutor does either from
-// HostKernel's metadata; the entry's ABI is runtime/HostKernelABI.h.
+// executor runs the threads of a block as fibers). runtime::CpuExecutor does either from
+// CpuKernel's metadata; the entry's ABI is runtime/CpuKernelABI.h.
 #pragma once
 
-#include "kaji/abi/HostKernelABI.h"
+#include "kaji/abi/CpuKernelABI.h"
 #include "kaji/codegen/CodegenTimings.h"
 #include "kaji/ir/IR.h"
 
@@ -18,28 +18,28 @@
 
 namespace kaji::codegen {
 
-struct HostOptions {
+struct CpuOptions {
   unsigned optLevel = 3; // 0..3, LLVM's pipeline and code generation level
   bool fastMath = false;
   // Checks every array index (after the frontend's negative-index wraparound); an index
   // out of range makes the launch throw runtime::KernelIndexError. Off: indices are used as
   // they are, as on the GPU.
   bool boundsCheck = true;
-  // The executor's hooks (HostKernelABI.h) the code calls: without them the kernel's loops
+  // The executor's hooks (CpuKernelABI.h) the code calls: without them the kernel's loops
   // cannot be interrupted and recursion past its stack faults.
-  const abi::HostRuntimeHooks *hooks = nullptr;
+  const abi::CpuRuntimeHooks *hooks = nullptr;
 };
 
 // A kernel loaded into the process. Copies share the machine code, which stays loaded until
 // the last copy is destroyed.
-struct HostKernel {
+struct CpuKernel {
   std::string name;
-  abi::HostKernelEntry entry = nullptr;
+  abi::CpuKernelEntry entry = nullptr;
   // True if the kernel (or a device function it calls) has a Barrier, a warp operation or a
-  // loop in which a thread waits for another (HostSpinLoops.h): entry then runs one thread and
+  // loop in which a thread waits for another (CpuSpinLoops.h): entry then runs one thread and
   // must be called from fibers; otherwise it runs a whole block.
   bool usesBarrier = false;
-  // True if it reaches a grid sync: every block must run at once (HostThreads::Cooperative).
+  // True if it reaches a grid sync: every block must run at once (CpuThreads::Cooperative).
   bool usesGridSync = false;
   // True if a function of the kernel may call itself: its threads then run on stacks of
   // abi::kRecursionStackBytes, whose end the code checks for.
@@ -58,12 +58,12 @@ struct HostKernel {
 // Compiles kernel `entryName` of `module` for this machine. Throws ir::CompileError for an
 // operation that cannot be lowered, std::invalid_argument if there is no such kernel,
 // std::runtime_error if the JIT fails or optLevel > 3. Thread-safe.
-HostKernel compileHostKernel(const ir::Module &module, std::string_view entryName,
-                             const HostOptions &options = {}, CodegenTimings *timings = nullptr);
+CpuKernel compileCpuKernel(const ir::Module &module, std::string_view entryName,
+                           const CpuOptions &options = {}, CodegenTimings *timings = nullptr);
 
 // LLVM IR of the module lowered for this machine with the entry of `entryName`, after
 // optimisation when options.optLevel > 0.
-std::string emitHostLLVMIR(const ir::Module &module, std::string_view entryName,
-                           const HostOptions &options = {});
+std::string emitCpuLLVMIR(const ir::Module &module, std::string_view entryName,
+                          const CpuOptions &options = {});
 
 } // namespace kaji::codegen

@@ -14,9 +14,9 @@ namespace kaji::codegen {
 // 500 took 7.2 s; -O0 took 0.2 s for 2 000). docs/cpu-backend.md has the measurements.
 inline constexpr unsigned kLargestOptimisedFunctionBlocks = 500;
 
-class HostObjectCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
+class CpuObjectCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
 public:
-  explicit HostObjectCompiler(llvm::orc::JITTargetMachineBuilder machineBuilder);
+  explicit CpuObjectCompiler(llvm::orc::JITTargetMachineBuilder machineBuilder);
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module &module) override;
 
 private:
