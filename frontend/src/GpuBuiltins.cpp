@@ -17,7 +17,7 @@ using ir::ScalarKind;
 namespace {
 
 // A local array may be at most what a CUDA thread has in local memory; the whole of a thread's
-// frames is checked against the same limit at launch on the cpu target (HostExecutor).
+// frames is checked against the same limit at launch on the cpu target (CpuExecutor).
 constexpr int64_t kMaxLocalArrayBytes = 512 * 1024;
 // What CUDA's constant memory holds.
 constexpr int64_t kMaxConstantArrayBytes = 64 * 1024;
