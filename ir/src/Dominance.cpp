@@ -24,6 +24,40 @@ namespace {
 
 constexpr size_t kNone = SIZE_MAX;
 
+// Iterative depth-first search from the entry, each terminator's successors in order:
+// preorder numbers with their tree parents, and the post-order.
+struct DepthFirstSearch {
+  std::vector<Block *> preorder, postOrder;
+  std::vector<size_t> parent; // by preorder number
+  std::unordered_map<const Block *, size_t> number;
+};
+
+DepthFirstSearch searchDepthFirst(const Function &function) {
+  DepthFirstSearch search;
+  std::vector<std::pair<Block *, size_t>> stack;
+  auto discover = [&](Block *block, size_t from) {
+    search.number[block] = search.preorder.size();
+    search.preorder.push_back(block);
+    search.parent.push_back(from);
+    stack.emplace_back(block, 0);
+  };
+  discover(function.entry(), 0);
+  while (!stack.empty()) {
+    auto [block, next] = stack.back();
+    const Operation *term = block->terminator();
+    if (term && next < term->successors().size()) {
+      ++stack.back().second;
+      Block *succ = term->successors()[next].block;
+      if (succ && !search.number.count(succ))
+        discover(succ, search.number.at(block));
+      continue;
+    }
+    search.postOrder.push_back(block);
+    stack.pop_back();
+  }
+  return search;
+}
+
 // Lengauer and Tarjan's "simple" dominator algorithm over depth-first preorder numbers:
 // near-linear where the iterative Cooper-Harvey-Kennedy scheme walks idom chains once per
 // predecessor (quadratic for a block reached from every link of a long chain, as the
@@ -86,33 +120,13 @@ private:
 
 } // namespace
 
+std::vector<Block *> reversePostOrder(const Function &function) {
+  std::vector<Block *> postOrder = searchDepthFirst(function).postOrder;
+  return {postOrder.rbegin(), postOrder.rend()};
+}
+
 DominatorTree::DominatorTree(const Function &function) {
-  // Iterative depth-first search from the entry: preorder numbers with their tree
-  // parents, and the post-order.
-  std::vector<Block *> preorder, postOrder;
-  std::vector<size_t> parent;
-  std::unordered_map<const Block *, size_t> number;
-  std::vector<std::pair<Block *, size_t>> stack;
-  auto discover = [&](Block *block, size_t from) {
-    number[block] = preorder.size();
-    preorder.push_back(block);
-    parent.push_back(from);
-    stack.emplace_back(block, 0);
-  };
-  discover(function.entry(), 0);
-  while (!stack.empty()) {
-    auto [block, next] = stack.back();
-    const Operation *term = block->terminator();
-    if (term && next < term->successors().size()) {
-      ++stack.back().second;
-      Block *succ = term->successors()[next].block;
-      if (succ && !number.count(succ))
-        discover(succ, number.at(block));
-      continue;
-    }
-    postOrder.push_back(block);
-    stack.pop_back();
-  }
+  auto [preorder, postOrder, parent, number] = searchDepthFirst(function);
   rpo_.assign(postOrder.rbegin(), postOrder.rend());
   for (size_t i = 0; i < rpo_.size(); ++i)
     index_[rpo_[i]] = i;

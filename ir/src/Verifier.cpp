@@ -7,6 +7,7 @@
 #include "kaji/ir/MathFunctions.h"
 #include "kaji/ir/OperationAttributes.h"
 #include "kaji/ir/RecordType.h"
+#include "kaji/ir/StaticArrays.h"
 #include "kaji/ir/WarpCollectives.h"
 
 #include <unordered_set>
@@ -238,6 +239,18 @@ private:
   }
 
   // An array's alignment: 0 (natural) or a power of two up to kMaxArrayAlignment.
+  // A static array's storage, at most kMaxStaticArrayBytes (ir/StaticArrays.h).
+  void verifyStaticArraySize(const Operation &op, const std::vector<int64_t> &shape) {
+    uint64_t bytes = op.resultType().elementSize();
+    for (int64_t extent : shape) {
+      if (bytes == 0)
+        return;
+      if (uint64_t(extent) > kMaxStaticArrayBytes / bytes)
+        fail(op, "takes more than " + std::to_string(kMaxStaticArrayBytes) + " bytes");
+      bytes *= uint64_t(extent);
+    }
+  }
+
   void verifyAlignment(const Operation &op, int64_t alignment) {
     if (alignment < 0 || alignment > kMaxArrayAlignment || (alignment & (alignment - 1)) != 0)
       fail(op, "alignment must be a power of two up to " + std::to_string(kMaxArrayAlignment) +
@@ -742,7 +755,7 @@ private:
       if (data.bytes.size() != elements * type.elementSize())
         fail(op, "holds " + std::to_string(data.bytes.size()) + " bytes, not the " +
                      std::to_string(elements * type.elementSize()) + " of its shape");
-      return;
+      return verifyStaticArraySize(op, data.shape);
     }
     case Opcode::DynamicSharedArray: {
       expectOperands(op, 0);
@@ -772,7 +785,7 @@ private:
       for (int64_t extent : shape)
         if (extent <= 0)
           fail(op, "extents must be positive, got " + std::to_string(extent));
-      return;
+      return verifyStaticArraySize(op, shape);
     }
     case Opcode::Call:
       return verifyCall(op);

@@ -81,7 +81,6 @@ public:
   void run();
 
 private:
-  std::vector<const ir::Block *> reversePostOrder() const;
   void bindParameters();
   llvm::Attribute extentRange() const;
   void createBlockArguments(const ir::Block &block);

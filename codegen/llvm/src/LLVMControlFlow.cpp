@@ -1,37 +1,6 @@
 #include "FunctionLowering.h"
 
-#include <unordered_set>
-
 namespace kaji::codegen::lowering {
-
-std::vector<const ir::Block *> FunctionLowering::reversePostOrder() const {
-  std::vector<const ir::Block *> postOrder;
-  std::unordered_set<const ir::Block *> visited;
-  // (block, index of the next successor to visit)
-  std::vector<std::pair<const ir::Block *, size_t>> stack{{function_.entry(), 0}};
-  visited.insert(function_.entry());
-  while (!stack.empty()) {
-    auto &[block, next] = stack.back();
-    const ir::Operation *terminator = block->terminator();
-    if (!terminator)
-      throw CompileError(block->operations().empty() ? function_.location()
-                                                     : block->operations().back()->location(),
-                         "a block of function '" + function_.name() +
-                             "' does not end in a terminator");
-    if (next < terminator->successors().size()) {
-      const ir::Block *successor = terminator->successors()[next++].block;
-      if (successor == function_.entry())
-        throw CompileError(terminator->location(),
-                           "branch to the entry block of function '" + function_.name() + "'");
-      if (visited.insert(successor).second)
-        stack.push_back({successor, 0});
-      continue;
-    }
-    postOrder.push_back(block);
-    stack.pop_back();
-  }
-  return {postOrder.rbegin(), postOrder.rend()};
-}
 
 void FunctionLowering::lowerReturn(const ir::Operation &op) {
   ir::Type returnType = function_.returnType();

@@ -121,7 +121,7 @@ FunctionLowering::FunctionLowering(ModuleLowering &moduleLowering, const ir::Fun
 void FunctionLowering::run() {
   if (function_.blocks().empty())
     throw CompileError(function_.location(), "function '" + function_.name() + "' has no body");
-  std::vector<const ir::Block *> order = reversePostOrder();
+  std::vector<ir::Block *> order = ir::reversePostOrder(function_);
   for (size_t i = 0; i < function_.blocks().size(); ++i) {
     const ir::Block *block = function_.blocks()[i].get();
     if (std::find(order.begin(), order.end(), block) != order.end())

@@ -2,6 +2,7 @@
 
 #include "PythonArithmetic.h"
 #include "kaji/ir/RecordType.h"
+#include "kaji/ir/StaticArrays.h"
 
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
@@ -471,30 +472,13 @@ void FunctionLowering::lowerDynamicSharedArray(const ir::Operation &op) {
 void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
   bool shared = op.opcode() == Opcode::SharedArray;
   bool constant = op.opcode() == Opcode::ConstArray;
-  const char *what = shared ? "shared array" : constant ? "constant array" : "local array";
   ir::Type type = op.resultType();
-  const auto &shape =
-      constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<ir::ArrayAllocation>().shape;
-  if (!type.isArray() || shape.size() != type.ndim())
-    throw CompileError(op.location(),
-                       std::string(what) + " shape does not match its type " + type.str());
-  uint64_t elementSize = type.elementSize();
+  const std::vector<int64_t> &shape = ir::staticArrayShape(op);
   uint64_t requested = constant ? 0 : uint64_t(op.attrAs<ir::ArrayAllocation>().alignment);
-  uint64_t count = 1;
-  constexpr uint64_t kMaxBytes = uint64_t(1) << 32;
-  for (int64_t extent : shape) {
-    if (extent <= 0)
-      throw CompileError(op.location(), std::string(what) + " extent must be positive, got " +
-                                            std::to_string(extent));
-    if (uint64_t(extent) > kMaxBytes / elementSize / count)
-      throw CompileError(op.location(), std::string(what) + " is too large");
-    count *= uint64_t(extent);
-  }
+  uint64_t count = ir::staticArrayStorageCount(op);
   // Records are bytes to LLVM: fields are reached by byte offsets.
   llvm::Type *element =
       type.isRecordArray() ? builder_.getInt8Ty() : elementMemoryType(context_, type);
-  if (type.isRecordArray())
-    count *= elementSize;
   llvm::Type *storage = llvm::ArrayType::get(element, count);
   llvm::Align alignment(arrayAlignment(requested, type));
   ArrayValue value;
@@ -519,12 +503,8 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
     slot->setAlignment(alignment);
     value.data = slot;
   }
-  uint64_t stride = elementSize;
-  value.strides.resize(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    value.strides[d] = builder_.getInt64(stride);
-    stride *= uint64_t(shape[d]);
-  }
+  for (uint64_t stride : ir::staticArrayStrides(op))
+    value.strides.push_back(builder_.getInt64(stride));
   for (int64_t extent : shape)
     value.shape.push_back(builder_.getInt64(uint64_t(extent)));
   arrays_[op.result()] = std::move(value);

@@ -1,31 +1,16 @@
 // Control flow in the emitted CUDA C++: the blocks a function reaches, branches as block
 // argument assignments and gotos, returns, and raises.
 #include "CudaEmitter.h"
+#include "kaji/ir/Dominance.h"
 
 #include <unordered_set>
 
 namespace kaji::codegen::nvrtc::emitter {
 
+// In the function's own order, which keeps the C++ in the order of the source.
 std::vector<const ir::Block *> FunctionEmitter::reachableBlocks() const {
-  std::unordered_set<const ir::Block *> reached{function_.entry()};
-  std::vector<const ir::Block *> work{function_.entry()};
-  while (!work.empty()) {
-    const ir::Block *block = work.back();
-    work.pop_back();
-    const ir::Operation *terminator = block->terminator();
-    if (!terminator)
-      throw CompileError(block->operations().empty() ? function_.location()
-                                                     : block->operations().back()->location(),
-                         "a block of function '" + function_.name() +
-                             "' does not end in a terminator");
-    for (const ir::Successor &successor : terminator->successors()) {
-      if (successor.block == function_.entry())
-        throw CompileError(terminator->location(),
-                           "branch to the entry block of function '" + function_.name() + "'");
-      if (reached.insert(successor.block).second)
-        work.push_back(successor.block);
-    }
-  }
+  std::vector<ir::Block *> reachable = ir::reversePostOrder(function_);
+  std::unordered_set<const ir::Block *> reached(reachable.begin(), reachable.end());
   std::vector<const ir::Block *> ordered;
   for (const auto &block : function_.blocks())
     if (reached.count(block.get()))

@@ -4,6 +4,7 @@
 // undefined goes through the prelude's helpers (kaji_prelude.cuh).
 #include "kaji/abi/KernelABI.h"
 #include "kaji/codegen/nvrtc/NvrtcCodegen.h"
+#include "kaji/ir/StaticArrays.h"
 
 #include "CommaSeparated.h"
 #include "CudaEmitter.h"
@@ -272,7 +273,7 @@ void FunctionEmitter::nameValues(const std::vector<const ir::Block *> &blocks) {
         declarations_.push_back(std::string(shared ? "__shared__ " : "") +
                                 alignment(op->attrAs<ir::ArrayAllocation>().alignment, array) +
                                 elementTypeName(array) + " " + storage + "[" +
-                                std::to_string(staticArrayCount(*op)) + "];");
+                                std::to_string(ir::staticArrayStorageCount(*op)) + "];");
       } else if (op->opcode() == Opcode::DynamicSharedArray) {
         // Every extern __shared__ array starts where the dynamic shared memory does.
         std::string storage = names_.fresh("dynamic_shared");

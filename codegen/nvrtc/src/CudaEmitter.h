@@ -35,7 +35,6 @@ std::string floatLiteral(double value, ScalarKind kind);
 std::string intLiteral(int64_t value, ScalarKind kind);
 std::string quoted(std::string_view text);
 std::string alignment(int64_t requested, ir::Type array);
-uint64_t staticArrayCount(const ir::Operation &op);
 
 // The `#line` bookkeeping: the statements of one Python line share one C++ line, and a
 // `#line` directive goes before a line only where the running count would name another one.

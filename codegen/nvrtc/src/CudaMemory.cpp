@@ -2,6 +2,7 @@
 // storage of shared, local and constant arrays, and views of arrays and of records' fields.
 #include "kaji/ir/Constants.h"
 #include "kaji/ir/RecordType.h"
+#include "kaji/ir/StaticArrays.h"
 
 #include "CommaSeparated.h"
 #include "CudaEmitter.h"
@@ -83,43 +84,14 @@ std::string FunctionEmitter::element(const ir::Operation &op, unsigned arrayOper
   return address + ")";
 }
 
-// The count of storage elements of a shared_array, local_array or const_array, checked: its
-// elements, or the bytes of its records.
-uint64_t staticArrayCount(const ir::Operation &op) {
-  bool shared = op.opcode() == Opcode::SharedArray, constant = op.opcode() == Opcode::ConstArray;
-  const char *what = shared ? "shared array" : constant ? "constant array" : "local array";
-  ir::Type type = op.resultType();
-  const auto &shape =
-      constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<ir::ArrayAllocation>().shape;
-  if (!type.isArray() || shape.size() != type.ndim())
-    throw CompileError(op.location(),
-                       std::string(what) + " shape does not match its type " + type.str());
-  uint64_t elementSize = type.elementSize(), count = 1;
-  constexpr uint64_t kMaxBytes = uint64_t(1) << 32;
-  for (int64_t extent : shape) {
-    if (extent <= 0)
-      throw CompileError(op.location(), std::string(what) + " extent must be positive, got " +
-                                            std::to_string(extent));
-    if (uint64_t(extent) > kMaxBytes / elementSize / count)
-      throw CompileError(op.location(), std::string(what) + " is too large");
-    count *= uint64_t(extent);
-  }
-  return type.isRecordArray() ? count * elementSize : count;
-}
-
 void FunctionEmitter::emitStaticArray(const ir::Operation &op) {
   bool constant = op.opcode() == Opcode::ConstArray;
-  staticArrayCount(op);
   ir::Type type = op.resultType();
-  const auto &shape =
-      constant ? op.attrAs<ir::ConstantData>().shape : op.attrAs<ir::ArrayAllocation>().shape;
+  const std::vector<int64_t> &shape = ir::staticArrayShape(op);
   std::string data = constant ? module_.constantArray(op) : storage_.at(&op);
-  std::vector<std::string> extents, strides(shape.size());
-  uint64_t stride = type.elementSize();
-  for (size_t d = shape.size(); d-- > 0;) {
-    strides[d] = std::to_string(stride);
-    stride *= uint64_t(shape[d]);
-  }
+  std::vector<std::string> extents, strides;
+  for (uint64_t stride : ir::staticArrayStrides(op))
+    strides.push_back(std::to_string(stride));
   for (int64_t extent : shape)
     extents.push_back(std::to_string(extent));
   assign(op, arrayTypeName(type) + "{" + data + ", {" + commaSeparated(extents) + "}, {" +

@@ -10,6 +10,11 @@ namespace kaji::ir {
 
 // Successor blocks of `block` (empty if it has no terminator).
 std::vector<Block *> successorBlocks(const Block &block);
+// The blocks reachable from the entry in reverse post-order of a depth-first search that takes
+// each terminator's successors in order: every block before its successors, loops aside. The
+// order the dominator tree numbers blocks in, and the LLVM lowering emits them in.
+std::vector<Block *> reversePostOrder(const Function &function);
+
 // Every block's predecessors, once per edge (a cond_br to one block twice counts twice).
 std::unordered_map<const Block *, std::vector<Block *>> predecessorMap(const Function &function);
 

@@ -50,5 +50,4 @@ bool checksIndex(const Operation &op);
 // "file.py:12:9: in 'name'", as index errors and exceptions name where they happened.
 std::string raiseSiteText(const Location &location, const std::string &function);
 
-
 } // namespace kaji::ir
