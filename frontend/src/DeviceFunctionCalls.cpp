@@ -1,0 +1,260 @@
+// Calls of device functions: matching the arguments to the callee's eager signatures or
+// specialising it on their types, default arguments, inlining requests and returned tuples.
+#include "FunctionLowerer.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace kaji::frontend {
+
+using ir::ScalarKind;
+
+Operand FunctionLowerer::defaultArgument(const Expr &value, const Environment &env) {
+  if (auto *name = value.as<NameExpr>()) {
+    const GlobalValue *global = env.lookup(name->id);
+    if (!global || global->kind != GlobalValue::Kind::Constant)
+      throw ir::CompileError(value.loc, "default value '" + unparse(value) +
+                                            "' must be a literal or a module-level constant");
+    return resolveGlobal(*global, value.loc);
+  }
+  bool literal = value.as<IntLiteralExpr>() || value.as<FloatLiteralExpr>() ||
+                 value.as<BoolLiteralExpr>() || value.as<NoneLiteralExpr>();
+  if (auto *unary = value.as<UnaryOpExpr>())
+    literal = unary->op == UnaryOperator::Minus &&
+              (unary->operand->as<IntLiteralExpr>() || unary->operand->as<FloatLiteralExpr>());
+  if (!literal)
+    throw ir::CompileError(value.loc, "default value '" + unparse(value) +
+                                          "' must be a literal or a module-level constant");
+  return lower(value);
+}
+
+std::vector<std::optional<Operand>>
+FunctionLowerer::bindArguments(const std::string &callee, const std::vector<std::string> &names,
+                               const CallExpr &expr) {
+  if (expr.args.size() > names.size())
+    throw ir::CompileError(expr.loc, callee + "() takes " + std::to_string(names.size()) +
+                                         " positional argument" + (names.size() == 1 ? "" : "s") +
+                                         " but " + std::to_string(expr.args.size()) +
+                                         " were given");
+  std::vector<std::optional<Operand>> bound(names.size());
+  for (size_t i = 0; i < expr.args.size(); ++i)
+    bound[i] = lower(*expr.args[i]);
+  for (const Keyword &kw : expr.keywords) {
+    auto name = std::find(names.begin(), names.end(), kw.name);
+    if (name == names.end())
+      throw ir::CompileError(kw.loc,
+                             callee + "() got an unexpected keyword argument '" + kw.name + "'");
+    std::optional<Operand> &slot = bound[size_t(name - names.begin())];
+    if (slot)
+      throw ir::CompileError(kw.loc,
+                             callee + "() got multiple values for argument '" + kw.name + "'");
+    slot = lower(*kw.value);
+  }
+  return bound;
+}
+
+Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &expr) {
+  const FunctionDefStmt &def = *callee.def;
+  std::shared_ptr<const Environment> calleeEnv = callee.env ? callee.env : env_;
+  const std::vector<Parameter> &params = def.params;
+  std::vector<std::string> names;
+  for (const Parameter &param : params)
+    names.push_back(param.name);
+  std::vector<std::optional<Operand>> bound = bindArguments(def.name, names, expr);
+  std::vector<Operand> args;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (!bound[i]) {
+      if (!params[i].defaultValue)
+        throw ir::CompileError(expr.loc,
+                               def.name + "() missing required argument '" + params[i].name + "'");
+      bound[i] = defaultArgument(*params[i].defaultValue, *calleeEnv);
+    }
+    args.push_back(*bound[i]);
+  }
+  // An eager signature has no tuples: it fits scalar and array arguments only.
+  const Signature *signature =
+      callee.signatures.empty() ? nullptr : &deviceSignature(callee, args, expr);
+  std::vector<ArgumentType> types;
+  std::vector<ir::Value *> values;
+  std::vector<ParameterStructure> structure;
+  CompileTimeArguments constants(args.size());
+  bool recursive = context_.isLowering(def);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!signature && (constants[i] = compileTimeArgument(args[i], recursive))) {
+      structure.emplace_back().tuple = true; // no leaves: it has no IR parameter
+      continue;
+    }
+    if (signature && args[i].kind == Operand::Kind::Scalar) {
+      at(expr.loc);
+      types.push_back({signature->params[i], false});
+      values.push_back(convert(args[i], signature->params[i].scalarKind()));
+      structure.emplace_back();
+      continue;
+    }
+    structure.push_back(flattenArgument(args[i], types, values, [&] {
+      return ir::CompileError(expr.loc, "cannot pass '" + describe(args[i]) + "' as argument '" +
+                                            params[i].name + "' of device function '" + def.name +
+                                            "'");
+    }));
+  }
+  ir::Function *function = context_.specialise(callee, calleeEnv, types, structure, constants,
+                                               signature != nullptr, expr.loc, *callees_);
+  if (!function) {
+    // A recursive call in a trial run before any returned: its signature says what it gives.
+    const ir::Type &declared = signature->returnType;
+    if (declared.isVoid())
+      return Operand();
+    ir::Value *zero = convert(intConstant(ScalarKind::Int64, 0), declared.scalarKind());
+    if (declared.isVector())
+      return Operand::vector(builder_.makeVector(declared, std::vector(declared.lanes(), zero)));
+    return Operand::scalar(zero);
+  }
+  const ReturnTypes &returns = context_.returnsOf(function->name());
+  at(expr.loc);
+  // A tuple comes back through local arrays, one per leaf (FunctionLowerer.h).
+  std::vector<Operand> slots;
+  std::vector<ir::Type> paramTypes = function->paramTypes();
+  if (paramTypes.size() > values.size()) {
+    std::vector<ReturnSlot> leaves = returnSlots(*returns.value);
+    for (size_t i = values.size(); i < paramTypes.size(); ++i) {
+      std::vector<int64_t> shape{leaves[i - values.size()].extent};
+      slots.push_back(Operand::array(
+          builder_.create(ir::Opcode::LocalArray, paramTypes[i], {}, shape)->result()));
+    }
+  }
+  for (const Operand &slot : slots)
+    values.push_back(slot.value);
+  ir::Operation *call =
+      builder_.create(ir::Opcode::Call, function->returnType(), values, function->name());
+  if (!slots.empty()) {
+    size_t next = 0;
+    return returnedTuple(*returns.value, slots, next);
+  }
+  const ir::Type &returned = function->returnType();
+  if (!signature)
+    return returned.isVoid()     ? Operand()
+           : returned.isVector() ? Operand::vector(call->result())
+                                 : Operand::scalar(call->result());
+  // A number converts to the signature's type; a vector is only ever what it is, as in Numba.
+  const ir::Type &declared = signature->returnType;
+  if (declared.isVoid() != returned.isVoid() || declared.isArray() ||
+      ((declared.isVector() || returned.isVector()) && declared != returned))
+    throw ir::CompileError(expr.loc, "device function '" + def.name + "' returns " +
+                                         typeString(function->returnType()) +
+                                         " but its signature '" + signatureString(*signature) +
+                                         "' says " + typeString(declared));
+  if (declared.isVoid())
+    return Operand();
+  if (declared.isVector())
+    return Operand::vector(call->result());
+  return Operand::scalar(convert(Operand::scalar(call->result()), declared.scalarKind()));
+}
+
+namespace {
+
+// Whether an argument of type `arg` fits parameter `param` of an eager signature: a scalar
+// converts to any scalar type (with `exactly`, only is it), a vector is exactly its type; an array
+// needs the element type and rank, and a layout the parameter takes (any takes every layout).
+// Arrays are never converted.
+bool fitsParameter(const ir::Type &param, const ir::Type &arg, bool exactly) {
+  if (param.isArray() != arg.isArray() || param.isVector() != arg.isVector())
+    return false;
+  if (!param.isArray())
+    return (!exactly && !param.isVector()) || param == arg;
+  return param.scalarKind() == arg.scalarKind() && param.ndim() == arg.ndim() &&
+         (param.layout() == ir::Layout::Any || param.layout() == arg.layout());
+}
+
+bool fitsSignature(const Signature &signature, const std::vector<Operand> &args, bool exactly) {
+  if (signature.params.size() != args.size())
+    return false;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!fitsParameter(signature.params[i], args[i].type(), exactly))
+      return false;
+  return true;
+}
+
+std::string describeArguments(const std::vector<Operand> &args) {
+  std::string text;
+  for (size_t i = 0; i < args.size(); ++i)
+    text += (i ? ", " : "") + describe(args[i]);
+  return text;
+}
+
+} // namespace
+
+// The eager signature a call of `callee` uses: the one the argument types are exactly, else
+// the only one they fit by converting scalars.
+const Signature &FunctionLowerer::deviceSignature(const FunctionRef &callee,
+                                                  const std::vector<Operand> &args,
+                                                  const CallExpr &expr) {
+  for (const Signature &signature : callee.signatures)
+    if (fitsSignature(signature, args, /*exactly=*/true))
+      return signature;
+  const Signature *fitting = nullptr;
+  for (const Signature &signature : callee.signatures) {
+    if (!fitsSignature(signature, args, /*exactly=*/false))
+      continue;
+    if (fitting)
+      throw ir::CompileError(expr.loc, "the arguments (" + describeArguments(args) + ") of '" +
+                                           callee.def->name +
+                                           "' fit several of its signatures after conversion; "
+                                           "pass the types of one of them");
+    fitting = &signature;
+  }
+  if (fitting)
+    return *fitting;
+  std::string known;
+  for (const Signature &signature : callee.signatures)
+    known += "\n  " + signatureString(signature);
+  throw ir::CompileError(expr.loc, "device function '" + callee.def->name +
+                                       "' has no signature for arguments (" +
+                                       describeArguments(args) + "); it has:" + known);
+}
+
+Operand FunctionLowerer::returnedTuple(const LocalType &type, const std::vector<Operand> &slots,
+                                       size_t &next) {
+  if (type.kind != LocalType::Kind::Tuple) {
+    const Operand &slot = slots[next++];
+    auto element = [&](ScalarKind kind, unsigned index) {
+      ir::Value *at = builder_.intConstant(ir::Type::scalar(ScalarKind::Int64), index);
+      return builder_.create(ir::Opcode::Load, ir::Type::scalar(kind), {slot.value, at})->result();
+    };
+    if (type.kind != LocalType::Kind::Vector)
+      return Operand::scalar(element(type.scalar.kind, 0));
+    std::vector<ir::Value *> lanes;
+    for (unsigned lane = 0; lane < type.vector.lanes(); ++lane)
+      lanes.push_back(element(type.vector.scalarKind(), lane));
+    return Operand::vector(builder_.makeVector(type.vector, std::move(lanes)));
+  }
+  std::vector<Operand> elements;
+  for (const LocalType &element : type.elements)
+    elements.push_back(returnedTuple(element, slots, next));
+  Operand tuple = Operand::tuple(std::move(elements));
+  tuple.tupleClass = type.tupleClass;
+  tuple.fields = type.fields;
+  return tuple;
+}
+
+ParameterStructure
+FunctionLowerer::flattenArgument(const Operand &arg, std::vector<ArgumentType> &types,
+                                 std::vector<ir::Value *> &values,
+                                 const std::function<ir::CompileError()> &unsupported) {
+  ParameterStructure structure;
+  if (arg.kind == Operand::Kind::Scalar || arg.kind == Operand::Kind::Array ||
+      arg.kind == Operand::Kind::Vector) {
+    types.push_back({arg.type(), arg.weak});
+    values.push_back(arg.value);
+    return structure;
+  }
+  if (arg.kind != Operand::Kind::Tuple)
+    throw unsupported();
+  structure.tuple = true;
+  structure.tupleClass = arg.tupleClass;
+  structure.fields = arg.fields;
+  for (const Operand &element : arg.elements)
+    structure.elements.push_back(flattenArgument(element, types, values, unsupported));
+  return structure;
+}
+
+} // namespace kaji::frontend
