@@ -7,13 +7,11 @@
 
 #include "arguments.h"
 #include "compilation.h"
-#include "kernel_exceptions.h"
-#include "launch_stream.h"
+#include "specializations.h"
 
 #include "kaji/driver/PtxAssembler.h"
-#include "kaji/runtime/CpuExecutor.h"
-#include "kaji/runtime/Launch.h"
-#include "kaji/runtime/Module.h"
+#include "kaji/runtime/Device.h"
+#include "kaji/runtime/Stream.h"
 
 #include <pybind11/pybind11.h>
 
@@ -26,64 +24,6 @@
 namespace kaji::python {
 
 namespace py = pybind11;
-
-// Grid, block and dynamic shared memory as the user wrote them, checked only against the
-// device at launch.
-struct LaunchShape {
-  runtime::Extent3 grid{1, 1, 1};
-  runtime::Extent3 block{1, 1, 1};
-  int64_t sharedBytes = 0;
-  bool operator==(const LaunchShape &) const = default;
-};
-
-// The PTX of one kernel for one target and argument types.
-struct CompiledKernel {
-  std::string arch;
-  std::vector<ir::Type> paramTypes;                    // the leaves of the parameters
-  std::vector<frontend::ParameterStructure> structure; // tuples among them; empty: none
-  std::string ptx;
-  std::string entry;
-  // It synchronizes its grid (cuda.cg): launched with cuLaunchCooperativeKernel.
-  bool cooperative = false;
-  // The device functions it may call recursively, as "'f' (line 3)".
-  std::vector<std::string> recursiveFunctions;
-  // What its raise ops report (debug=True); null when it has none.
-  ExceptionTable exceptions;
-  CapturedObjects captured;
-};
-
-// The preallocated parameter buffer of one specialization.
-struct ParameterBuffer {
-  std::vector<uint64_t> slots; // one 8-byte slot per flattened parameter
-  std::vector<void *> params;  // cuLaunchKernel's pointers, one into each slot
-  explicit ParameterBuffer(const std::vector<ir::Type> &paramTypes);
-};
-
-// A CompiledKernel loaded on one device, with its preallocated parameter buffer.
-struct LoadedKernel {
-  const CompiledKernel *compiled;
-  runtime::Module module;
-  runtime::Function function;
-  ParameterBuffer buffer;
-  int64_t sharedBytesOptedIn = 0;
-  // The shape of the last launch, validated against the kernel, and what it converted to:
-  // a launch with the same shape is not validated again.
-  std::optional<LaunchShape> lastShape;
-  runtime::LaunchConfig lastConfig;
-  // Grids of fewer blocks warn of low occupancy: twice the device's multiprocessors.
-  int64_t lowOccupancyBlocks = 0;
-  // The module's exception slot, armed at each launch; 0s when the kernel raises nothing.
-  ExceptionSlot exceptionSlot;
-};
-
-// A kernel compiled for and loaded into this process (the cpu target).
-struct CpuSpecialization {
-  std::vector<ir::Type> paramTypes;
-  std::vector<frontend::ParameterStructure> structure;
-  codegen::CpuKernel kernel;
-  ParameterBuffer buffer;
-  CapturedObjects captured;
-};
 
 class Dispatcher {
 public:
@@ -217,31 +157,12 @@ private:
   py::object lastLaunch_;
 };
 
-// `kernel[grid, block]`, `kernel[grid, block, stream]`, `kernel[grid, block, stream, shared]`.
-class ConfiguredLaunch {
-public:
-  ConfiguredLaunch(py::object dispatcher, const py::handle &config);
-  // `args`: the tuple of kernel arguments.
-  void operator()(py::handle args) const;
-  // Pickles as `kernel[config]` made again (a stream in the config does not pickle).
-  py::tuple reduce() const;
-
-  // For cycle collection (cycle_collection.h): the kernel and the stream object. Neither is
-  // dropped: the raw pointers into them would dangle, and a cycle through a launch also runs
-  // through its kernel, whose breakCycles() breaks it.
-  template <class F> void forEachPythonReference(F &&f) const {
-    f(dispatcherObject_);
-    f(config_);
-    stream_.forEachPythonReference(f);
-  }
-  void breakCycles() {}
-
-private:
-  py::object dispatcherObject_; // keeps the kernel alive
-  py::object config_;           // as the user wrote it, for pickling
-  Dispatcher *dispatcher_;
-  LaunchShape shape_;
-  LaunchStream stream_;
-};
+// The arch the specializations for a device of `capability` are compiled for
+// (specialization_cache.cpp).
+std::string archFor(runtime::ComputeCapability capability);
+// A specialization's parameter types as a signature, "void(float32[::1], float32)"
+// (dispatcher_queries.cpp).
+std::string signatureText(const std::vector<ir::Type> &params,
+                          const std::vector<frontend::ParameterStructure> &structure);
 
 } // namespace kaji::python

@@ -1,0 +1,242 @@
+// The dispatcher's CPython side: `kernel[config]` (mp_subscript) gives a ConfiguredLaunch,
+// kept while the configuration stays the same, and `launch(*args)` (tp_call) launches it,
+// both without pybind11's argument dispatch; bindDispatcher binds the two classes.
+#include "configured_launch.h"
+
+#include "bindings.h"
+#include "cycle_collection.h"
+#include "instances.h"
+#include "integers.h"
+
+#include "kaji/runtime/Launch.h"
+
+#include <pybind11/stl.h>
+
+#include <array>
+#include <limits>
+#include <optional>
+
+namespace kaji::python {
+
+namespace {
+
+// Limits no launch shape can exceed: checking against them finds what is wrong with a shape
+// (zero or negative extents, negative shared memory) before any device is involved.
+const runtime::DeviceLimits &shapeOnlyLimits() {
+  static const runtime::DeviceLimits limits = [] {
+    constexpr int64_t unlimited = std::numeric_limits<int64_t>::max();
+    runtime::DeviceLimits result;
+    result.maxThreadsPerBlock = unlimited;
+    result.maxBlockDim = {unlimited, unlimited, unlimited};
+    result.maxGridDim = {unlimited, unlimited, unlimited};
+    result.maxSharedBytesPerBlock = unlimited;
+    result.maxSharedBytesPerBlockOptin = unlimited;
+    return result;
+  }();
+  return limits;
+}
+
+runtime::Extent3 readExtent(const py::handle &value, const char *what) {
+  auto component = [what](const py::handle &item) -> int64_t {
+    if (!PyIndex_Check(item.ptr()) || PyBool_Check(item.ptr()))
+      throw py::type_error(std::string(what) + " dimensions must be ints, not '" +
+                           Py_TYPE(item.ptr())->tp_name + "'");
+    return readInt64(item, std::string(what) + " dimension");
+  };
+  if (PyIndex_Check(value.ptr()))
+    return {component(value), 1, 1};
+  if (!py::isinstance<py::tuple>(value) && !py::isinstance<py::list>(value))
+    throw py::type_error(std::string(what) + " must be an int or a tuple of 1 to 3 ints, not '" +
+                         Py_TYPE(value.ptr())->tp_name + "'");
+  py::sequence items = py::reinterpret_borrow<py::sequence>(value);
+  if (items.size() < 1 || items.size() > 3)
+    throw py::value_error(std::string(what) + " must have 1 to 3 dimensions, not " +
+                          std::to_string(items.size()));
+  runtime::Extent3 extent{1, 1, 1};
+  for (size_t axis = 0; axis < items.size(); ++axis)
+    extent[axis] = component(items[axis]);
+  return extent;
+}
+
+} // namespace
+
+ConfiguredLaunch::ConfiguredLaunch(py::object dispatcher, const py::handle &config)
+    : dispatcherObject_(std::move(dispatcher)), config_(py::reinterpret_borrow<py::object>(config)),
+      dispatcher_(dispatcherObject_.cast<Dispatcher *>()) {
+  if (!py::isinstance<py::tuple>(config) || py::len(config) < 2 || py::len(config) > 4)
+    throw py::value_error("launch configuration must be kernel[griddim, blockdim], "
+                          "kernel[griddim, blockdim, stream] or "
+                          "kernel[griddim, blockdim, stream, sharedmem]");
+  py::tuple items = py::reinterpret_borrow<py::tuple>(config);
+  shape_.grid = readExtent(items[0], "griddim");
+  shape_.block = readExtent(items[1], "blockdim");
+  if (items.size() > 2)
+    stream_ = LaunchStream(items[2]);
+  if (items.size() > 3) {
+    shape_.sharedBytes = readInt64(items[3], "sharedmem");
+  }
+  // What is wrong with a shape whatever the device is said here, before any device is touched.
+  runtime::validateLaunch(shapeOnlyLimits(), shape_.grid, shape_.block, shape_.sharedBytes);
+}
+
+void ConfiguredLaunch::operator()(py::handle args) const {
+  dispatcher_->launch(shape_, stream_.get(), dispatcherObject_, args);
+}
+
+namespace {
+
+// Whether two launch configurations are the same: item by item the same object, or equal ints
+// (a grid computed at each call is a new int), or tuples of such. Nothing else is compared, so
+// no user __eq__ runs on the launch path.
+bool sameConfiguration(PyObject *a, PyObject *b) {
+  if (a == b)
+    return true;
+  if (PyLong_CheckExact(a) && PyLong_CheckExact(b))
+    return PyObject_RichCompareBool(a, b, Py_EQ) == 1;
+  if (!PyTuple_CheckExact(a) || !PyTuple_CheckExact(b) ||
+      PyTuple_GET_SIZE(a) != PyTuple_GET_SIZE(b))
+    return false;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(a); ++i)
+    if (!sameConfiguration(PyTuple_GET_ITEM(a, i), PyTuple_GET_ITEM(b, i)))
+      return false;
+  return true;
+}
+
+// Dispatcher's mp_subscript (kernel[config]) and ConfiguredLaunch's tp_call (launch(*args)):
+// slots CPython calls directly, without pybind11's argument dispatch.
+PyObject *subscriptSlot(PyObject *self, PyObject *config) {
+  if (!py::detail::is_holder_constructed(self)) {
+    PyErr_SetString(PyExc_TypeError, "the kernel was not initialized (Dispatcher.__init__ was "
+                                     "not called)");
+    return nullptr;
+  }
+  try {
+    return cppObject<Dispatcher>(self).configure(self, config).release().ptr();
+  } catch (...) {
+    py::detail::try_translate_exceptions();
+    return nullptr;
+  }
+}
+
+PyObject *callSlot(PyObject *self, PyObject *args, PyObject *kwargs) {
+  if (kwargs && PyDict_GET_SIZE(kwargs) != 0) {
+    PyErr_SetString(PyExc_TypeError, "kernel arguments are positional; keywords are not taken");
+    return nullptr;
+  }
+  try {
+    cppObject<ConfiguredLaunch>(self)(args);
+    Py_RETURN_NONE;
+  } catch (...) {
+    py::detail::try_translate_exceptions();
+    return nullptr;
+  }
+}
+
+} // namespace
+
+py::object Dispatcher::configure(py::handle self, py::handle config) {
+  if (lastLaunch_ && sameConfiguration(config.ptr(), lastConfig_.ptr()))
+    return lastLaunch_;
+  py::object launch = py::cast(ConfiguredLaunch(py::reinterpret_borrow<py::object>(self), config));
+  lastConfig_ = py::reinterpret_borrow<py::object>(config);
+  lastLaunch_ = launch;
+  return launch;
+}
+
+py::tuple ConfiguredLaunch::reduce() const {
+  return py::make_tuple(py::module_::import("operator").attr("getitem"),
+                        py::make_tuple(dispatcherObject_, config_));
+}
+
+void bindDispatcher(py::module_ &m) {
+  py::class_<Dispatcher>(m, "Dispatcher",
+                         "A @jit kernel: its specializations and the launch fast path.",
+                         cycleCollected<Dispatcher>([](PyHeapTypeObject *type) {
+                           type->as_mapping.mp_subscript = subscriptSlot;
+                         }))
+      .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
+                       std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
+                       const std::string &target, std::optional<bool> boundsCheck, bool cache,
+                       bool lineInfo, bool debug, std::array<unsigned, 3> launchBounds,
+                       unsigned maxRegisters, std::optional<int> sharedCarveout,
+                       const std::string &backend, std::vector<std::string> link) {
+             unsigned optLevel = readOptLevel(opt);
+             if (target != "cuda" && target != "cpu")
+               throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
+             std::optional<driver::Backend> driverBackend = driver::backendFromName(backend);
+             if (!driverBackend)
+               throw py::value_error("backend must be 'llvm' or 'nvrtc', not '" + backend + "'");
+             driver::Target driverTarget =
+                 target == "cpu" ? driver::Target::CPU : driver::Target::CUDA;
+             codegen::KernelLimits limits{launchBounds[0], launchBounds[1], launchBounds[2],
+                                          maxRegisters};
+             // As Numba: checked on the cpu target, and on cuda with debug=True.
+             bool checked = boundsCheck.value_or(driverTarget == driver::Target::CPU || debug);
+             return Dispatcher(std::move(source), std::move(describeGlobals),
+                               std::move(parameterNames),
+                               {fastMath, optLevel, driverTarget, checked, cache, lineInfo, debug,
+                                limits, sharedCarveout, *driverBackend, std::move(link)});
+           }),
+           py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
+           py::arg("fast_math") = false, py::arg("opt") = true, py::arg("target") = "cuda",
+           py::arg("bounds_check") = py::none(), py::arg("cache") = false,
+           py::arg("lineinfo") = false, py::arg("debug") = false,
+           py::arg("launch_bounds") = std::array<unsigned, 3>{0, 0, 0},
+           py::arg("max_registers") = 0u, py::arg("shared_memory_carveout") = py::none(),
+           py::arg("backend") = "llvm", py::arg("link") = std::vector<std::string>{})
+      .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
+      .def("occupancy_block_size", &Dispatcher::occupancyBlockSize, py::arg("args"),
+           py::arg("sharedmem") = 0,
+           "The block size giving the kernel, specialized for `args`, the most resident threads "
+           "(cuOccupancyMaxPotentialBlockSize; 256 on the cpu target).")
+      .def_property_readonly("target",
+                             [](const Dispatcher &dispatcher) {
+                               return dispatcher.target() == driver::Target::CPU ? "cpu" : "cuda";
+                             })
+      .def_property_readonly(
+          "backend",
+          [](const Dispatcher &dispatcher) { return driver::backendName(dispatcher.backend()); })
+      .def_property_readonly("signatures", &Dispatcher::signatures)
+      .def("signature_for", &Dispatcher::signatureFor, py::arg("args"),
+           "The signature a launch with `args` compiles for.")
+      .def("sass", &Dispatcher::sass, py::arg("signature"))
+      .def("max_cooperative_grid_blocks", &Dispatcher::maxCooperativeGridBlocks,
+           py::arg("signature"), py::arg("block_threads"), py::arg("dynamic_shared_bytes") = 0,
+           "The most blocks a cooperative launch of the kernel for `signature` may have.")
+      .def(
+          "resource_usage",
+          [](Dispatcher &dispatcher, const std::string &signature) {
+            driver::ResourceUsage usage = dispatcher.resourceUsage(signature);
+            py::dict result;
+            result["regs_per_thread"] = usage.registersPerThread;
+            result["shared_mem_per_block"] = usage.sharedBytesPerBlock;
+            result["local_mem_per_thread"] = usage.localBytesPerThread;
+            result["const_mem_size"] = usage.constBytes;
+            result["max_threads_per_block"] = usage.maxThreadsPerBlock;
+            return result;
+          },
+          py::arg("signature"))
+      .def(
+          "inspect",
+          [](const Dispatcher &dispatcher, const std::string &signature, const std::string &stage) {
+            if (stage == "ir")
+              return dispatcher.inspect(signature, driver::Stage::IR);
+            if (stage == "llvm")
+              return dispatcher.inspect(signature, driver::Stage::LLVM);
+            if (stage == "ptx")
+              return dispatcher.inspect(signature, driver::Stage::PTX);
+            if (stage == "cuda")
+              return dispatcher.inspect(signature, driver::Stage::CudaCpp);
+            throw py::value_error("stage must be 'ir', 'llvm', 'cuda' or 'ptx', not '" + stage +
+                                  "'");
+          },
+          py::arg("signature"), py::arg("stage"));
+
+  py::class_<ConfiguredLaunch>(m, "ConfiguredLaunch", "kernel[griddim, blockdim, ...]",
+                               cycleCollected<ConfiguredLaunch>([](PyHeapTypeObject *type) {
+                                 type->ht_type.tp_call = callSlot;
+                               }))
+      .def("__reduce__", &ConfiguredLaunch::reduce);
+}
+
+} // namespace kaji::python
