@@ -84,6 +84,13 @@ bool readLine(std::string_view line, CompiledModule &module) {
     module.kernels.back().recursiveFunctions.push_back({std::move(*name), *line});
     return true;
   }
+  if (kind == "link" && parts.size() == 2) {
+    std::optional<std::string> file = unescape(parts[1]);
+    if (!file)
+      return false;
+    module.linkFiles.push_back(std::move(*file));
+    return true;
+  }
   if (kind == "exception" && parts.size() == 4) {
     std::optional<std::string> site = unescape(parts[1]);
     std::optional<std::string> exception = unescape(parts[2]);
@@ -116,6 +123,8 @@ std::string serializeCompiledModule(const CompiledModule &module) {
         .append("\t")
         .append(escape(entry.exception))
         .append(entry.indexError ? "\t1\n" : "\t0\n");
+  for (const std::string &file : module.linkFiles)
+    text.append("link\t").append(escape(file)).append("\n");
   return text.append(kPtxLine).append(module.ptx);
 }
 

@@ -28,6 +28,7 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 struct LoweredModule {
   ir::Module module;
   std::vector<std::string> entryNames;
+  std::vector<std::string> linkFiles; // frontend::LoweringOptions::linkFiles
 };
 
 // Lowers the request's kernels for `target` (which compileCpu() chooses itself).
@@ -37,6 +38,7 @@ LoweredModule lower(const CompileRequest &request, Target target) {
     options.gpuArch = request.ptx.arch;
   options.reportExceptions = target == Target::CPU || request.debug;
   LoweredModule lowered;
+  options.linkFiles = &lowered.linkFiles;
   for (const KernelSpec &kernel : request.kernels) {
     ir::Function *f =
         frontend::lowerFunction(kernel.function, kernel.argTypes, ir::Function::Kind::Kernel,
@@ -98,6 +100,7 @@ CompiledModule compileUncached(const CompileRequest &request) {
   }
   for (const ir::RaiseSite &entry : ir::exceptionTable(module, request.ptx.boundsCheck))
     compiled.exceptions.push_back({entry.site, entry.exception, entry.indexError});
+  compiled.linkFiles = std::move(lowered.linkFiles);
   return compiled;
 }
 

@@ -48,12 +48,14 @@ GlobalValue GlobalValue::functionRef(FunctionRef ref) {
   return v;
 }
 
-GlobalValue GlobalValue::external(std::string symbol, std::string name, Signature signature) {
+GlobalValue GlobalValue::external(std::string symbol, std::string name, Signature signature,
+                                  std::vector<std::string> linkFiles) {
   GlobalValue v;
   v.kind = Kind::External;
   v.qualifiedName = std::move(symbol);
   v.externalName = std::move(name);
   v.externalSignature = std::move(signature);
+  v.externalLinkFiles = std::move(linkFiles);
   return v;
 }
 

@@ -85,6 +85,8 @@ private:
     case GlobalValue::Kind::External:
       field("external", value.qualifiedName);
       field("signature", signatureString(value.externalSignature));
+      for (const std::string &file : value.externalLinkFiles)
+        field("link", file);
       return;
     case GlobalValue::Kind::EnumClass:
       field("enum-class", value.qualifiedName + (value.intEnum ? " int" : ""));

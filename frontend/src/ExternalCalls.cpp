@@ -4,6 +4,8 @@
 // and the runtime links the function's code in.
 #include "FunctionLowerer.h"
 
+#include <algorithm>
+
 namespace kaji::frontend {
 
 Operand FunctionLowerer::callExternal(const GlobalValue &callee, const CallExpr &expr) {
@@ -30,6 +32,10 @@ Operand FunctionLowerer::callExternal(const GlobalValue &callee, const CallExpr 
     at(expr.args[i]->loc);
     values.push_back(convert(arg, signature.params[i].scalarKind()));
   }
+  if (std::vector<std::string> *linked = context_.options().linkFiles)
+    for (const std::string &file : callee.externalLinkFiles)
+      if (std::find(linked->begin(), linked->end(), file) == linked->end())
+        linked->push_back(file);
   at(expr.loc);
   ir::Operation *call =
       builder_.create(ir::Opcode::ExternCall, signature.returnType, values, callee.qualifiedName);

@@ -81,21 +81,3 @@ def declare_device(name, sig, link=None):
         raise TypeError(f"declare_device('{name}', '{sig}'): {unsupported[0]} is not a C scalar "
                         f"type; a declared function takes and returns {', '.join(_SCALARS)}")
     return DeclaredDevice(name, signature, link_files(link, f"declare_device('{name}')"))
-
-
-def kernel_link_files(own, describe_globals):
-    """The files a kernel links: its own, then those of each declared function it names,
-    directly or through device functions, each once, in the order first met."""
-    files = list(own)
-    seen = set()
-
-    def visit(description):
-        for entry in description.values():
-            if entry[0] == "external":
-                files.extend(entry[3])
-            elif entry[0] == "function" and id(entry[2]) not in seen:
-                seen.add(id(entry[2]))
-                visit(entry[2]())
-
-    visit(describe_globals())
-    return tuple(dict.fromkeys(files))

@@ -175,9 +175,10 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
                                         std::move(names));
   }
   if (kind == "external" && fields.size() == 4)
-    return frontend::GlobalValue::external(fields[1].cast<std::string>(), name,
-                                           parseSignatureText(fields[2].cast<std::string>(),
-                                                              /*kernel=*/false));
+    return frontend::GlobalValue::external(
+        fields[1].cast<std::string>(), name,
+        parseSignatureText(fields[2].cast<std::string>(), /*kernel=*/false),
+        fields[3].cast<std::vector<std::string>>());
   if (kind == "function" && (fields.size() == 5 || fields.size() == 6)) {
     std::vector<frontend::Signature> signatures;
     for (const py::handle &text : fields[4])

@@ -9,8 +9,6 @@
 #include "kaji/runtime/Context.h"
 #include "kaji/runtime/Device.h"
 
-#include <pybind11/stl.h>
-
 #include <algorithm>
 #include <limits>
 #include <optional>
@@ -148,9 +146,14 @@ const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
   std::vector<std::string> recursive;
   for (const driver::RecursiveFunction &function : info.recursiveFunctions)
     recursive.push_back("'" + function.name + "' (line " + std::to_string(function.line) + ")");
-  compiled_.push_back(std::make_unique<CompiledKernel>(CompiledKernel{
-      arch, params.params, params.structure, std::move(module.ptx), info.entryName,
-      info.cooperative, std::move(recursive), std::move(exceptions), std::move(captured)}));
+  std::vector<std::string> linkFiles = linkFiles_;
+  for (std::string &file : module.linkFiles)
+    if (std::find(linkFiles.begin(), linkFiles.end(), file) == linkFiles.end())
+      linkFiles.push_back(std::move(file));
+  compiled_.push_back(std::make_unique<CompiledKernel>(
+      CompiledKernel{arch, params.params, params.structure, std::move(module.ptx), info.entryName,
+                     info.cooperative, std::move(recursive), std::move(exceptions),
+                     std::move(linkFiles), std::move(captured)}));
   return *compiled_.back();
 }
 
@@ -158,13 +161,10 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
   for (const auto &kernel : loaded_)
     if (kernel->compiled == &compiled && kernel->function.device() == device)
       return *kernel;
-  std::vector<std::string> files =
-      py::module_::import("kaji.linking")
-          .attr("kernel_link_files")(linkFiles_, kernel_.describeGlobals)
-          .cast<std::vector<std::string>>();
-  runtime::Module module = files.empty()
-                               ? runtime::Module::loadPtx(compiled.ptx)
-                               : loadLinkedModule(compiled.ptx, name(), compiled.arch, files);
+  runtime::Module module =
+      compiled.linkFiles.empty()
+          ? runtime::Module::loadPtx(compiled.ptx)
+          : loadLinkedModule(compiled.ptx, name(), compiled.arch, compiled.linkFiles);
   runtime::Function function = module.function(compiled.entry);
   if (sharedCarveout_)
     function.setPreferredSharedCarveout(*sharedCarveout_);

@@ -38,6 +38,9 @@ struct CompiledKernel {
   std::vector<std::string> recursiveFunctions;
   // What its raise ops report (debug=True); null when it has none.
   ExceptionTable exceptions;
+  // What its module is linked with: the kernel's own files (jit's link=), then those of the
+  // CUDA C++ functions it calls (driver::CompiledModule::linkFiles), each once.
+  std::vector<std::string> linkFiles;
   CapturedObjects captured;
 };
 

@@ -141,14 +141,6 @@ def test_declarations_are_checked():
         kaji.jit(link="ops.txt")
 
 
-def test_a_kernel_links_its_own_files_and_its_declared_functions():
-    from kaji.linking import kernel_link_files
-
-    own = "/elsewhere/own.ptx"  # not read here
-    kernel = kaji.jit(target="cpu")(scaled_hypotenuse)
-    assert kernel_link_files((own,), kernel._describe_globals) == (own, OPS)
-
-
 @pytest.mark.parametrize("backend", ["llvm", "nvrtc"])
 def test_runs_on_the_gpu(backend):
     if not cuda.is_available():

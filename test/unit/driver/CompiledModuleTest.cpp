@@ -113,6 +113,38 @@ TEST(CompiledModule, NvrtcEntriesAreItsCppNames) {
   }
 }
 
+// A kernel calling, directly and through a device function, a CUDA C++ function declared with
+// link files (cuda.declare_device's link=), in an environment that declares another it never
+// calls.
+driver::CompiledModule compileCallingDeclared() {
+  frontend::SourceFile source{std::make_shared<const std::string>("linked.py"),
+                              "from kaji import cuda\n"
+                              "@cuda.jit(device=True)\n"
+                              "def twice(x):\n"
+                              "    return ops(x, x)\n"
+                              "def kernel(a):\n"
+                              "    a[0] = twice(a[0]) + ops(a[0], a[0])\n",
+                              1};
+  ir::Location where{source.name, 1, 1};
+  auto module = driver::parse(source);
+  std::shared_ptr<frontend::Environment> env = frontend::environmentFromModule(module);
+  frontend::Signature binary = frontend::parseSignature("float32(float32, float32)", where);
+  env->names.insert_or_assign(
+      "ops", frontend::GlobalValue::external("ops", "ops", binary, {"ops.cu", "more.ptx"}));
+  env->names.insert_or_assign(
+      "unused", frontend::GlobalValue::external("unused", "unused", binary, {"unused.cu"}));
+  driver::CompileRequest request;
+  request.kernels.push_back({driver::findFunction(module, "kernel", env),
+                             frontend::parseSignature("void(float32[:])", where).params,
+                             {}});
+  return driver::compile(request);
+}
+
+TEST(CompiledModule, NamesTheFilesOfTheCudaFunctionsItCallsOnce) {
+  driver::CompiledModule compiled = compileCallingDeclared();
+  EXPECT_EQ(compiled.linkFiles, (std::vector<std::string>{"ops.cu", "more.ptx"}));
+}
+
 driver::CompiledModule awkwardRecord() {
   driver::CompiledModule module;
   module.ptx = "//\n// Generated\n.version 8.5\nkernel\tx\n";
@@ -120,6 +152,7 @@ driver::CompiledModule awkwardRecord() {
   module.kernels.push_back({"second", false, {}});
   module.exceptions.push_back({"a.py:1:2: in 'k'", "ValueError: x\\n\ty", false});
   module.exceptions.push_back({"a.py:3:4: in 'k'", "IndexError", true});
+  module.linkFiles = {"/a dir/ops.cu", "tab\there.ptx"};
   return module;
 }
 
@@ -131,6 +164,7 @@ TEST(CompiledModule, SerializedRecordReadsBackTheSame) {
   EXPECT_EQ(read->ptx, module.ptx);
   EXPECT_EQ(read->kernels, module.kernels);
   EXPECT_EQ(read->exceptions, module.exceptions);
+  EXPECT_EQ(read->linkFiles, module.linkFiles);
   EXPECT_TRUE(read->fromDiskCache);
 }
 

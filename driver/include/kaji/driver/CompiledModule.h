@@ -55,6 +55,9 @@ struct CompiledModule {
   std::string ptx;
   std::vector<CompiledKernelInfo> kernels;   // in request order
   std::vector<ReportedException> exceptions; // entry i has number i + 1
+  // The files defining the CUDA C++ functions the kernels call (cuda.declare_device's link=),
+  // each once: what the module must be linked with before it loads.
+  std::vector<std::string> linkFiles;
   CompileTimings timings;
   bool fromDiskCache = false; // read from the request's disk cache, not compiled
 };

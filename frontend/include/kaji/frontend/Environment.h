@@ -57,10 +57,12 @@ struct GlobalValue {
   int64_t intValue = 0;  // Constant of integer or bool type
   double floatValue = 0; // Constant of float type
   FunctionRef function;  // Function
-  // External: its symbol is qualifiedName, its Python name externalName, and its declared
-  // scalar signature externalSignature.
+  // External: its symbol is qualifiedName, its Python name externalName, its declared
+  // scalar signature externalSignature, and the files that define it (cuda.declare_device's
+  // link=), which a kernel calling it is linked with.
   std::string externalName;
   Signature externalSignature;
+  std::vector<std::string> externalLinkFiles;
   // Constant: the enum class (qualified name) whose member it is, or empty; an IntEnum's
   // members are ints, an Enum's members only compare and give .value.
   // EnumClass: the class's qualified name is qualifiedName, and intEnum says IntEnum.
@@ -95,7 +97,8 @@ struct GlobalValue {
   static GlobalValue floatConstant(ir::ScalarKind type, double value, bool weak);
   static GlobalValue functionRef(FunctionRef ref);
   static GlobalValue exceptionClass(std::string key);
-  static GlobalValue external(std::string symbol, std::string name, Signature signature);
+  static GlobalValue external(std::string symbol, std::string name, Signature signature,
+                              std::vector<std::string> linkFiles = {});
   static GlobalValue enumClassOf(std::string qualifiedName, bool intEnum,
                                  std::vector<GlobalValue> members);
   // `value` (a Constant) as member `member` of the enum class `enumClass`.

@@ -19,6 +19,9 @@ struct LoweringOptions {
   // the cuda target with debug=True). Without, as Numba without debug: a failing assert is
   // not checked and a raise ends its thread silently.
   bool reportExceptions = true;
+  // Receives, each once in the order first called, the files that define the CUDA C++
+  // functions (GlobalValue::External) the code calls: what its module must be linked with.
+  std::vector<std::string> *linkFiles = nullptr;
 };
 
 // Type-checks `fn` for the given argument types (flattened: `structure` groups them into the
