@@ -4,7 +4,7 @@
 wherever a signature string does (``@jit(void(float32[:]))``, ``cuda.local.array(5, float32)``)
 and print as Numba prints them (``array(float32, 2d, C)``, ``(float32, int32) -> none``).
 
-What they print is what they are: kaji's signature parser (frontend/src/Signature.cpp) reads
+What they print is what they are: kaji's signature parser (frontend/src/syntax/Signature.cpp) reads
 that text, so the objects hold no type rules of their own, and the type objects of an
 installed ``numba``, which print alike, are accepted through their text too. Records are the
 exception: ``from_dtype(dtype)`` prints as Numba's ``Record(x[type=float32;offset=0];4;False)``

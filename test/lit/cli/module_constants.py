@@ -1,6 +1,6 @@
 # The CLI evaluates module-level constants from the file's text as Python would: literals,
 # names bound before, arithmetic on them and numpy scalar constructors
-# (frontend/src/ModuleConstants.h). A value it cannot evaluate is named in the error.
+# (frontend/src/environment/ModuleConstants.h). A value it cannot evaluate is named in the error.
 # RUN: %kaji-compile %s --kernel taps --emit ir | %FileCheck %s
 # RUN: %not %kaji-compile %s --kernel uses_call --emit ir 2>&1 | %FileCheck %s --check-prefix=CALL
 import numpy as np

@@ -1,6 +1,6 @@
 #include "ModuleConstants.h"
 
-#include "PythonIntegers.h"
+#include "lowering/PythonIntegers.h"
 
 #include "kaji/frontend/Signature.h"
 
