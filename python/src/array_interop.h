@@ -3,7 +3,7 @@
 #pragma once
 
 #include "kaji/ir/Type.h"
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 
 #include <pybind11/pybind11.h>
 

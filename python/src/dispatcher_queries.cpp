@@ -8,8 +8,8 @@
 #include "kaji/driver/SassDisassembler.h"
 #include "kaji/runtime/Context.h"
 #include "kaji/runtime/CpuExecutor.h"
+#include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Device.h"
-#include "kaji/runtime/Driver.h"
 
 #include <algorithm>
 
@@ -51,7 +51,7 @@ std::string Dispatcher::sass(const std::string &signature) const {
 
 driver::ResourceUsage Dispatcher::resourceUsage(const std::string &signature) {
   frontend::Signature params = parameterTypes(signature);
-  if (target() == driver::Target::CUDA && runtime::Driver::available() &&
+  if (target() == driver::Target::CUDA && runtime::CudaDriver::available() &&
       runtime::Device::count() > 0) {
     int device = runtime::selectedDevice();
     std::string arch = archFor(runtime::Device::get(device).computeCapability());

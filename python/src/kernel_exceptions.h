@@ -6,7 +6,7 @@
 #pragma once
 
 #include "kaji/driver/CompiledModule.h"
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 
 #include <memory>
 #include <vector>

@@ -4,9 +4,9 @@
 #include "launch_stream.h"
 
 #include "kaji/runtime/Context.h"
+#include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Device.h"
 #include "kaji/runtime/DeviceAttributes.h"
-#include "kaji/runtime/Driver.h"
 #include "kaji/runtime/Event.h"
 #include "kaji/runtime/PeerCopy.h"
 #include "kaji/runtime/Stream.h"
@@ -189,8 +189,8 @@ void bindRuntime(py::module_ &m) {
         runtime::Context::primary(readInt(ordinal, "device id")).setStackSize(size_t(value));
       },
       py::arg("ordinal"), py::arg("bytes"));
-  m.def("is_available", &runtime::Driver::available);
-  m.def("unavailable_reason", &runtime::Driver::unavailableReason);
+  m.def("is_available", &runtime::CudaDriver::available);
+  m.def("unavailable_reason", &runtime::CudaDriver::unavailableReason);
 }
 
 } // namespace kaji::python

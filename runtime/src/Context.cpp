@@ -1,7 +1,7 @@
 #include "kaji/runtime/Context.h"
 
+#include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Device.h"
-#include "kaji/runtime/Driver.h"
 
 #include <memory>
 #include <mutex>
@@ -33,7 +33,7 @@ const Context &Context::primary(int device) {
     contexts->byDevice.resize(static_cast<std::size_t>(Device::count()));
   auto &slot = contexts->byDevice[static_cast<std::size_t>(device)];
   if (!slot) {
-    const Driver &driver = Driver::get();
+    const CudaDriver &driver = CudaDriver::get();
     CUcontext handle = nullptr;
     driver.check(driver.api().cuDevicePrimaryCtxRetain(&handle, checked.handle()),
                  "cuDevicePrimaryCtxRetain");
@@ -43,13 +43,13 @@ const Context &Context::primary(int device) {
 }
 
 void Context::synchronize() const {
-  const Driver &driver = Driver::get();
+  const CudaDriver &driver = CudaDriver::get();
   makeCurrent(device_);
   driver.check(driver.api().cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
 std::size_t Context::stackSize() const {
-  const Driver &driver = Driver::get();
+  const CudaDriver &driver = CudaDriver::get();
   makeCurrent(device_);
   std::size_t bytes = 0;
   driver.check(driver.api().cuCtxGetLimit(&bytes, CU_LIMIT_STACK_SIZE), "cuCtxGetLimit");
@@ -57,7 +57,7 @@ std::size_t Context::stackSize() const {
 }
 
 void Context::setStackSize(std::size_t bytes) const {
-  const Driver &driver = Driver::get();
+  const CudaDriver &driver = CudaDriver::get();
   makeCurrent(device_);
   driver.check(driver.api().cuCtxSetLimit(CU_LIMIT_STACK_SIZE, bytes), "cuCtxSetLimit");
 }
@@ -77,7 +77,7 @@ namespace detail {
 
 bool recoverCurrentContext(int device) {
   const Context &context = Context::primary(device);
-  const Driver &driver = Driver::get();
+  const CudaDriver &driver = CudaDriver::get();
   CUcontext current = nullptr;
   driver.check(driver.api().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
   bool switched = current != context.handle();

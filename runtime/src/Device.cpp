@@ -1,7 +1,7 @@
 #include "kaji/runtime/Device.h"
 
 #include "kaji/runtime/Context.h"
-#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/CudaDriver.h"
 
 #include <stdexcept>
 #include <vector>
@@ -12,13 +12,13 @@ class Device::Table {
 public:
   static const std::vector<Device> &devices() {
     // Built once; a failure (no driver) propagates and the next call tries again.
-    static const std::vector<Device> table = query(Driver::get());
+    static const std::vector<Device> table = query(CudaDriver::get());
     return table;
   }
 
 private:
-  static std::vector<Device> query(const Driver &driver) {
-    const DriverApi &api = driver.api();
+  static std::vector<Device> query(const CudaDriver &driver) {
+    const CudaDriverApi &api = driver.api();
     int count = 0;
     driver.check(api.cuDeviceGetCount(&count), "cuDeviceGetCount");
     std::vector<Device> devices;
@@ -30,8 +30,8 @@ private:
     return devices;
   }
 
-  static void describe(const Driver &driver, int ordinal, Device &device) {
-    const DriverApi &api = driver.api();
+  static void describe(const CudaDriver &driver, int ordinal, Device &device) {
+    const CudaDriverApi &api = driver.api();
     device.ordinal_ = ordinal;
     driver.check(api.cuDeviceGet(&device.handle_, ordinal), "cuDeviceGet");
     auto attribute = [&](CUdevice_attribute which) {
@@ -79,7 +79,7 @@ const Device &Device::get(int ordinal) {
 std::size_t Device::freeMemory() const { return memoryInfo().first; }
 
 std::pair<std::size_t, std::size_t> Device::memoryInfo() const {
-  const Driver &driver = Driver::get();
+  const CudaDriver &driver = CudaDriver::get();
   makeCurrent(ordinal_);
   std::size_t freeBytes = 0;
   std::size_t totalBytes = 0;
@@ -88,7 +88,7 @@ std::pair<std::size_t, std::size_t> Device::memoryInfo() const {
 }
 
 int Device::attribute(int code) const {
-  const Driver &driver = Driver::get();
+  const CudaDriver &driver = CudaDriver::get();
   int value = 0;
   driver.check(driver.api().cuDeviceGetAttribute(&value, CUdevice_attribute(code), handle_),
                "cuDeviceGetAttribute");

@@ -1,7 +1,7 @@
 #include "kaji/runtime/Event.h"
 
 #include "kaji/runtime/Context.h"
-#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Stream.h"
 
 #include <stdexcept>
@@ -9,7 +9,8 @@
 
 namespace kaji::runtime {
 
-Event::Event(bool timing) : device_(selectedDevice()), driver_(&Driver::get()), timing_(timing) {
+Event::Event(bool timing)
+    : device_(selectedDevice()), driver_(&CudaDriver::get()), timing_(timing) {
   makeCurrent(device_);
   driver_->check(
       driver_->api().cuEventCreate(&handle_, timing ? CU_EVENT_DEFAULT : CU_EVENT_DISABLE_TIMING),

@@ -1,12 +1,12 @@
 #include "kaji/runtime/Function.h"
 
 #include "kaji/runtime/Context.h"
+#include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Device.h"
-#include "kaji/runtime/Driver.h"
 
 namespace kaji::runtime {
 
-Function::Function(CUfunction handle, int device, const Driver &driver, std::string name)
+Function::Function(CUfunction handle, int device, const CudaDriver &driver, std::string name)
     : handle_(handle), device_(device), driver_(&driver), name_(std::move(name)) {
   maxThreadsPerBlock_ = attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
 }

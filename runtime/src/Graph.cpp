@@ -1,7 +1,7 @@
 #include "kaji/runtime/Graph.h"
 
 #include "kaji/runtime/Context.h"
-#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Stream.h"
 
 #include <stdexcept>
@@ -12,9 +12,9 @@ namespace kaji::runtime {
 namespace {
 
 // The process driver, checked to have the graph entry points (Driver.cpp binds them optionally).
-const Driver &graphDriver() {
-  const Driver &driver = Driver::get();
-  const DriverApi &api = driver.api();
+const CudaDriver &graphDriver() {
+  const CudaDriver &driver = CudaDriver::get();
+  const CudaDriverApi &api = driver.api();
   if (!api.cuStreamBeginCapture || !api.cuStreamEndCapture || !api.cuStreamGetCaptureInfo ||
       !api.cuGraphInstantiate || !api.cuGraphLaunch || !api.cuGraphExecKernelNodeSetParams ||
       !api.cuGraphExecDestroy || !api.cuGraphDestroy)
@@ -34,20 +34,20 @@ void Graph::checkCapturable(CUstream stream) {
         "(kaji.stream())");
 }
 
-Graph::Graph(CUgraph graph, CUgraphExec exec, int device, const Driver *driver)
+Graph::Graph(CUgraph graph, CUgraphExec exec, int device, const CudaDriver *driver)
     : graph_(graph), exec_(exec), device_(device), driver_(driver) {}
 
 void Graph::beginCapture(const Stream &stream) {
   checkCapturable(stream.handle());
-  const Driver &driver = graphDriver();
+  const CudaDriver &driver = graphDriver();
   makeCurrent(stream.device());
   driver.check(driver.api().cuStreamBeginCapture(stream.handle(), CU_STREAM_CAPTURE_MODE_RELAXED),
                "cuStreamBeginCapture");
 }
 
 Graph Graph::endCapture(const Stream &stream) {
-  const Driver &driver = graphDriver();
-  const DriverApi &api = driver.api();
+  const CudaDriver &driver = graphDriver();
+  const CudaDriverApi &api = driver.api();
   makeCurrent(stream.device());
   CUgraph graph = nullptr;
   driver.check(api.cuStreamEndCapture(stream.handle(), &graph), "cuStreamEndCapture");
@@ -60,16 +60,16 @@ Graph Graph::endCapture(const Stream &stream) {
 }
 
 void Graph::abandonCapture(const Stream &stream) noexcept {
-  if (!Driver::available() || !Driver::get().api().cuStreamEndCapture)
+  if (!CudaDriver::available() || !CudaDriver::get().api().cuStreamEndCapture)
     return;
-  const DriverApi &api = Driver::get().api();
+  const CudaDriverApi &api = CudaDriver::get().api();
   CUgraph graph = nullptr;
   if (api.cuStreamEndCapture(stream.handle(), &graph) == CUDA_SUCCESS && graph)
     api.cuGraphDestroy(graph);
 }
 
 CUgraphNode Graph::lastCapturedNode(const Stream &stream) {
-  const Driver &driver = graphDriver();
+  const CudaDriver &driver = graphDriver();
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
   const CUgraphNode *dependencies = nullptr;
   size_t count = 0;

@@ -122,7 +122,7 @@ namespace detail {
 
 void launchFailed(CUresult result, const Function &function, Dim3 grid, Dim3 block,
                   unsigned sharedBytes, CUstream stream, void **params) {
-  const DriverApi &api = function.driver().api();
+  const CudaDriverApi &api = function.driver().api();
   // Another library (or the user) may have made a different context current on this thread
   // since kaji last did; the thread-local cache cannot see that, the driver's refusal can.
   bool wrongContext = result == CUDA_ERROR_INVALID_CONTEXT || result == CUDA_ERROR_INVALID_HANDLE;

@@ -1,7 +1,7 @@
 #include "kaji/runtime/Linker.h"
 
 #include "kaji/runtime/Context.h"
-#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/CudaDriver.h"
 
 #include <array>
 #include <cstdint>
@@ -20,7 +20,7 @@ bool endsWith(std::string_view text, std::string_view suffix) {
 
 // Destroys the link state on every path; the cubin it hands out lives as long as the state.
 struct LinkState {
-  const DriverApi &api;
+  const CudaDriverApi &api;
   CUlinkState handle = nullptr;
   ~LinkState() {
     if (handle)
@@ -62,8 +62,8 @@ std::string linkCubin(const std::vector<LinkInput> &inputs) {
     if (input.type == CU_JIT_INPUT_NVVM)
       throw std::invalid_argument("cannot link '" + input.name +
                                   "' with the driver's linker: LTO-IR is linked by nvJitLink");
-  const Driver &driver = Driver::get();
-  const DriverApi &api = driver.api();
+  const CudaDriver &driver = CudaDriver::get();
+  const CudaDriverApi &api = driver.api();
   if (!api.cuLinkCreate || !api.cuLinkAddData || !api.cuLinkComplete || !api.cuLinkDestroy)
     throw std::runtime_error("the CUDA driver has no linker (cuLinkCreate_v2): device functions "
                              "from other files cannot be linked");

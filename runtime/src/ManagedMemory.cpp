@@ -1,8 +1,8 @@
 #include "kaji/runtime/ManagedMemory.h"
 
 #include "kaji/runtime/Context.h"
+#include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Device.h"
-#include "kaji/runtime/Driver.h"
 #include "kaji/runtime/Memory.h"
 
 #include <algorithm>
@@ -12,7 +12,7 @@ namespace kaji::runtime {
 ManagedBuffer::ManagedBuffer(std::size_t bytes, bool attachGlobal)
     : size_(bytes), device_(selectedDevice()) {
   reservation_ = MemoryReservation(bytes);
-  const Driver &driver = Driver::get();
+  const CudaDriver &driver = CudaDriver::get();
   makeCurrent(device_);
   if (bytes > Device::get(device_).memoryInfo().first)
     throw outOfDeviceMemory(bytes, device_);
@@ -29,7 +29,7 @@ ManagedBuffer::ManagedBuffer(std::size_t bytes, bool attachGlobal)
 
 ManagedBuffer::~ManagedBuffer() {
   if (pointer_ && detail::tryMakeCurrent(device_))
-    Driver::get().api().cuMemFree(pointer_);
+    CudaDriver::get().api().cuMemFree(pointer_);
 }
 
 } // namespace kaji::runtime

@@ -1,8 +1,8 @@
 #include "kaji/runtime/Memory.h"
 
 #include "kaji/runtime/Context.h"
+#include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Device.h"
-#include "kaji/runtime/Driver.h"
 #include "kaji/runtime/Stream.h"
 
 #include <cstdlib>
@@ -17,15 +17,15 @@ namespace kaji::runtime {
 namespace {
 
 // The driver of the selected device, with its primary context current.
-const Driver &onSelectedDevice() {
-  const Driver &driver = Driver::get();
+const CudaDriver &onSelectedDevice() {
+  const CudaDriver &driver = CudaDriver::get();
   makeCurrent(selectedDevice());
   return driver;
 }
 
 // The driver, with the context that `stream` belongs to current, as queued work requires.
-const Driver &onDeviceOf(const Stream &stream) {
-  const Driver &driver = Driver::get();
+const CudaDriver &onDeviceOf(const Stream &stream) {
+  const CudaDriver &driver = CudaDriver::get();
   makeCurrent(stream.device());
   return driver;
 }
@@ -107,7 +107,7 @@ bool memoryPoolsSupported(int device) {
   if (added) {
     const char *setting = std::getenv("KAJI_MEMORY_POOL");
     bool wanted = !setting || std::string_view(setting) != "0";
-    entry->second = wanted && Driver::get().api().cuMemAllocAsync &&
+    entry->second = wanted && CudaDriver::get().api().cuMemAllocAsync &&
                     Device::get(device).attribute(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED);
   }
   return entry->second;
@@ -136,57 +136,57 @@ void DeviceBuffer::copyToHost(void *dst, std::size_t bytes) const {
 }
 
 void copyHostToDevice(CUdeviceptr dst, const void *src, std::size_t bytes) {
-  const Driver &driver = onSelectedDevice();
+  const CudaDriver &driver = onSelectedDevice();
   driver.check(driver.api().cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
 }
 
 void copyDeviceToHost(void *dst, CUdeviceptr src, std::size_t bytes) {
-  const Driver &driver = onSelectedDevice();
+  const CudaDriver &driver = onSelectedDevice();
   driver.check(driver.api().cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
 }
 
 void copyDeviceToDevice(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes) {
-  const Driver &driver = onSelectedDevice();
+  const CudaDriver &driver = onSelectedDevice();
   driver.check(driver.api().cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD");
 }
 
 void copyHostToDeviceAsync(CUdeviceptr dst, const void *src, std::size_t bytes,
                            const Stream &stream) {
-  const Driver &driver = onDeviceOf(stream);
+  const CudaDriver &driver = onDeviceOf(stream);
   driver.check(driver.api().cuMemcpyHtoDAsync(dst, src, bytes, stream.handle()),
                "cuMemcpyHtoDAsync");
 }
 
 void copyDeviceToHostAsync(void *dst, CUdeviceptr src, std::size_t bytes, const Stream &stream) {
-  const Driver &driver = onDeviceOf(stream);
+  const CudaDriver &driver = onDeviceOf(stream);
   driver.check(driver.api().cuMemcpyDtoHAsync(dst, src, bytes, stream.handle()),
                "cuMemcpyDtoHAsync");
 }
 
 void copyDeviceToDeviceAsync(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes,
                              const Stream &stream) {
-  const Driver &driver = onDeviceOf(stream);
+  const CudaDriver &driver = onDeviceOf(stream);
   driver.check(driver.api().cuMemcpyDtoDAsync(dst, src, bytes, stream.handle()),
                "cuMemcpyDtoDAsync");
 }
 
 void memsetD8(CUdeviceptr dst, std::uint8_t value, std::size_t count) {
-  const Driver &driver = onSelectedDevice();
+  const CudaDriver &driver = onSelectedDevice();
   driver.check(driver.api().cuMemsetD8(dst, value, count), "cuMemsetD8");
 }
 
 void memsetD32(CUdeviceptr dst, std::uint32_t value, std::size_t count) {
-  const Driver &driver = onSelectedDevice();
+  const CudaDriver &driver = onSelectedDevice();
   driver.check(driver.api().cuMemsetD32(dst, value, count), "cuMemsetD32");
 }
 
 void memsetD8Async(CUdeviceptr dst, std::uint8_t value, std::size_t count, const Stream &stream) {
-  const Driver &driver = onDeviceOf(stream);
+  const CudaDriver &driver = onDeviceOf(stream);
   driver.check(driver.api().cuMemsetD8Async(dst, value, count, stream.handle()), "cuMemsetD8Async");
 }
 
 void memsetD32Async(CUdeviceptr dst, std::uint32_t value, std::size_t count, const Stream &stream) {
-  const Driver &driver = onDeviceOf(stream);
+  const CudaDriver &driver = onDeviceOf(stream);
   driver.check(driver.api().cuMemsetD32Async(dst, value, count, stream.handle()),
                "cuMemsetD32Async");
 }

@@ -1,7 +1,7 @@
 #include "kaji/runtime/Module.h"
 
 #include "kaji/runtime/Context.h"
-#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/CudaDriver.h"
 
 #include <algorithm>
 #include <array>
@@ -57,7 +57,7 @@ Module Module::loadCubin(std::span<const std::byte> image) {
 }
 
 Module Module::load(const void *image, const char *what) {
-  const Driver &driver = Driver::get();
+  const CudaDriver &driver = CudaDriver::get();
   int device = selectedDevice();
   makeCurrent(device);
 
@@ -85,7 +85,7 @@ Module Module::load(const void *image, const char *what) {
   return Module(handle, device, driver, logText(infoLog, values[3]));
 }
 
-Module::Module(CUmodule handle, int device, const Driver &driver, std::string jitInfoLog)
+Module::Module(CUmodule handle, int device, const CudaDriver &driver, std::string jitInfoLog)
     : handle_(handle), device_(device), driver_(&driver), jitInfoLog_(std::move(jitInfoLog)) {}
 
 Module::Module(Module &&other) noexcept

@@ -1,7 +1,7 @@
 #include "kaji/runtime/PageLockedMemory.h"
 
 #include "kaji/runtime/Context.h"
-#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Memory.h"
 
 #include <algorithm>
@@ -47,14 +47,14 @@ PageLockedRanges &pageLockedRanges() {
   return *ranges;
 }
 
-const Driver &onSelectedDevice() {
-  const Driver &driver = Driver::get();
+const CudaDriver &onSelectedDevice() {
+  const CudaDriver &driver = CudaDriver::get();
   makeCurrent(selectedDevice());
   return driver;
 }
 
 CUdeviceptr mappedAddress(void *data, const char *what) {
-  const Driver &driver = onSelectedDevice();
+  const CudaDriver &driver = onSelectedDevice();
   CUdeviceptr pointer = 0;
   CUresult result = driver.api().cuMemHostGetDevicePointer(&pointer, data, 0);
   if (result != CUDA_SUCCESS)
@@ -67,7 +67,7 @@ CUdeviceptr mappedAddress(void *data, const char *what) {
 
 PinnedHostBuffer::PinnedHostBuffer(std::size_t bytes, PageLockOptions options)
     : size_(bytes), device_(selectedDevice()) {
-  const Driver &driver = onSelectedDevice();
+  const CudaDriver &driver = onSelectedDevice();
   unsigned flags = (options.portable ? CU_MEMHOSTALLOC_PORTABLE : 0) |
                    (options.mapped ? CU_MEMHOSTALLOC_DEVICEMAP : 0) |
                    (options.writeCombined ? CU_MEMHOSTALLOC_WRITECOMBINED : 0);
@@ -86,7 +86,7 @@ PinnedHostBuffer::~PinnedHostBuffer() {
   pageLockedRanges().remove(data_);
   // At exit the driver may refuse; the memory goes with the process.
   if (detail::tryMakeCurrent(device_))
-    Driver::get().api().cuMemFreeHost(data_);
+    CudaDriver::get().api().cuMemFreeHost(data_);
 }
 
 CUdeviceptr PinnedHostBuffer::devicePointer() const { return mappedAddress(data_, "buffer"); }
@@ -95,7 +95,7 @@ HostRegistration::HostRegistration(void *data, std::size_t bytes, PageLockOption
     : data_(data), bytes_(bytes), device_(selectedDevice()) {
   if (bytes == 0 || isPageLocked(data, bytes))
     return;
-  const Driver &driver = onSelectedDevice();
+  const CudaDriver &driver = onSelectedDevice();
   unsigned flags = (options.portable ? CU_MEMHOSTREGISTER_PORTABLE : 0) |
                    (options.mapped ? CU_MEMHOSTREGISTER_DEVICEMAP : 0);
   CUresult result = driver.api().cuMemHostRegister(data, bytes, flags);
@@ -116,7 +116,7 @@ void HostRegistration::release() noexcept {
   registered_ = false;
   pageLockedRanges().remove(data_);
   if (detail::tryMakeCurrent(device_))
-    Driver::get().api().cuMemHostUnregister(data_);
+    CudaDriver::get().api().cuMemHostUnregister(data_);
 }
 
 CUdeviceptr HostRegistration::devicePointer() const {

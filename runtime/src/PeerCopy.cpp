@@ -1,8 +1,8 @@
 #include "kaji/runtime/PeerCopy.h"
 
 #include "kaji/runtime/Context.h"
+#include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Device.h"
-#include "kaji/runtime/Driver.h"
 #include "kaji/runtime/Stream.h"
 
 #include <algorithm>
@@ -17,7 +17,7 @@ namespace kaji::runtime {
 namespace {
 
 // Lets `from`'s primary context reach `to`'s memory; false when the hardware cannot.
-bool enableOneWay(const Driver &driver, int from, int to) {
+bool enableOneWay(const CudaDriver &driver, int from, int to) {
   int canAccess = 0;
   driver.check(driver.api().cuDeviceCanAccessPeer(&canAccess, Device::get(from).handle(),
                                                   Device::get(to).handle()),
@@ -38,7 +38,7 @@ bool enablePeerAccess(int a, int b) {
     return true;
   static std::mutex mutex;
   static std::map<std::pair<int, int>, bool> enabled;
-  const Driver &driver = Driver::get();
+  const CudaDriver &driver = CudaDriver::get();
   std::pair<int, int> pair = std::minmax(a, b);
   std::lock_guard lock(mutex);
   if (auto found = enabled.find(pair); found != enabled.end())
@@ -56,7 +56,7 @@ void copyPeer(CUdeviceptr dst, int dstDevice, CUdeviceptr src, int srcDevice, st
     throw std::invalid_argument("a copy to device " + std::to_string(dstDevice) +
                                 " cannot be queued on a stream of device " +
                                 std::to_string(stream->device()));
-  const Driver &driver = Driver::get();
+  const CudaDriver &driver = CudaDriver::get();
   if (srcDevice != dstDevice)
     enablePeerAccess(dstDevice, srcDevice);
   makeCurrent(dstDevice);

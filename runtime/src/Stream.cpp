@@ -1,7 +1,7 @@
 #include "kaji/runtime/Stream.h"
 
 #include "kaji/runtime/Context.h"
-#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/CudaDriver.h"
 
 #include <utility>
 
@@ -9,11 +9,11 @@ namespace kaji::runtime {
 
 Stream::Stream() : device_(selectedDevice()) {}
 
-Stream::Stream(CUstream handle, int device, const Driver *owner)
+Stream::Stream(CUstream handle, int device, const CudaDriver *owner)
     : handle_(handle), device_(device), owner_(owner) {}
 
 Stream Stream::create() {
-  const Driver &driver = Driver::get();
+  const CudaDriver &driver = CudaDriver::get();
   int device = selectedDevice();
   makeCurrent(device);
   CUstream handle = nullptr;
@@ -50,14 +50,14 @@ void Stream::destroy() noexcept {
 }
 
 void Stream::synchronize() const {
-  const Driver &driver = Driver::get();
+  const CudaDriver &driver = CudaDriver::get();
   makeCurrent(device_);
   driver.check(driver.api().cuStreamSynchronize(handle_), "cuStreamSynchronize");
 }
 
 void Stream::waitFor(CUstream producer) const {
-  const Driver &driver = Driver::get();
-  const DriverApi &api = driver.api();
+  const CudaDriver &driver = CudaDriver::get();
+  const CudaDriverApi &api = driver.api();
   makeCurrent(device_);
   CUevent marker = nullptr;
   driver.check(api.cuEventCreate(&marker, CU_EVENT_DISABLE_TIMING), "cuEventCreate");

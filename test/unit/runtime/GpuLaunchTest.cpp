@@ -85,7 +85,7 @@ TEST_F(GpuLaunchTest, LaunchRecoversWhenAnotherLibrarySwitchedTheContext) {
   CUdeviceptr data = buffer.pointer();
   void *params[] = {&data, &count};
   // What a foreign library may do behind kaji's back: leave no context current on this thread.
-  Driver::get().api().cuCtxSetCurrent(nullptr);
+  CudaDriver::get().api().cuCtxSetCurrent(nullptr);
   launch(addOne, Dim3{1, 1, 1}, Dim3{count, 1, 1}, 0, nullptr, params);
   std::vector<int> host(count);
   buffer.copyToHost(host.data(), buffer.size());
@@ -93,7 +93,7 @@ TEST_F(GpuLaunchTest, LaunchRecoversWhenAnotherLibrarySwitchedTheContext) {
 }
 
 TEST_F(GpuLaunchTest, OtherCallsRecoverWhenAnotherLibrarySwitchedTheContext) {
-  Driver::get().api().cuCtxSetCurrent(nullptr);
+  CudaDriver::get().api().cuCtxSetCurrent(nullptr);
   EXPECT_EQ(addOneTo(64, nullptr), onePlusIota(64));
 }
 

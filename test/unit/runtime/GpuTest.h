@@ -1,6 +1,6 @@
 #pragma once
 
-#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/CudaDriver.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 class GpuTest : public testing::Test {
 protected:
   void SetUp() override {
-    if (!kaji::runtime::Driver::available())
-      GTEST_SKIP() << kaji::runtime::Driver::unavailableReason();
+    if (!kaji::runtime::CudaDriver::available())
+      GTEST_SKIP() << kaji::runtime::CudaDriver::unavailableReason();
   }
 };

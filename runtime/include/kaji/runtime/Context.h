@@ -2,7 +2,7 @@
 // thread's selected device.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 
 #include <cstddef>
 

@@ -1,7 +1,7 @@
 // CUDA devices: their properties, compute capability and the limits a launch is checked against.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 
 #include <array>
 #include <compare>

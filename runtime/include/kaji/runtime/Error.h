@@ -2,7 +2,7 @@
 // be made.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 
 #include <stdexcept>
 #include <string>

@@ -1,11 +1,11 @@
 // CUDA events: markers in a stream, for waiting on and timing device work.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 
 namespace kaji::runtime {
 
-class Driver;
+class CudaDriver;
 class Stream;
 
 // A marker in a stream, for waiting on and timing device work. Created on the selected device.
@@ -41,7 +41,7 @@ private:
 
   CUevent handle_ = nullptr;
   int device_ = 0;
-  const Driver *driver_ = nullptr;
+  const CudaDriver *driver_ = nullptr;
   bool timing_ = true;
 };
 

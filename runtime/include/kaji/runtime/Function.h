@@ -1,7 +1,7 @@
 // A kernel entry point of a loaded module, and its attributes.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -9,7 +9,7 @@
 
 namespace kaji::runtime {
 
-class Driver;
+class CudaDriver;
 
 // A kernel entry point of a loaded Module. A handle: it is valid only while its Module is.
 class Function {
@@ -18,7 +18,7 @@ public:
 
   CUfunction handle() const { return handle_; }
   int device() const { return device_; }
-  const Driver &driver() const { return *driver_; }
+  const CudaDriver &driver() const { return *driver_; }
   const std::string &name() const { return name_; }
   // The most threads a block of this kernel may have: the device's limit, or fewer when the
   // kernel uses many registers.
@@ -41,12 +41,12 @@ public:
 
 private:
   friend class Module;
-  Function(CUfunction handle, int device, const Driver &driver, std::string name);
+  Function(CUfunction handle, int device, const CudaDriver &driver, std::string name);
   void setAttribute(CUfunction_attribute attribute, int value, const std::string &what) const;
 
   CUfunction handle_ = nullptr;
   int device_ = -1;
-  const Driver *driver_ = nullptr;
+  const CudaDriver *driver_ = nullptr;
   std::string name_;
   int maxThreadsPerBlock_ = 0;
 };

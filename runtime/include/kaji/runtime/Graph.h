@@ -1,12 +1,12 @@
 // CUDA graphs: the work captured on a stream, replayed with one driver call.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 #include "kaji/runtime/Launch.h"
 
 namespace kaji::runtime {
 
-class Driver;
+class CudaDriver;
 class Stream;
 
 // A CUDA graph: the work queued on a stream between beginCapture and endCapture (kernels and
@@ -46,13 +46,13 @@ public:
   int device() const { return device_; }
 
 private:
-  Graph(CUgraph graph, CUgraphExec exec, int device, const Driver *driver);
+  Graph(CUgraph graph, CUgraphExec exec, int device, const CudaDriver *driver);
   void destroy() noexcept;
 
   CUgraph graph_ = nullptr;
   CUgraphExec exec_ = nullptr;
   int device_ = 0;
-  const Driver *driver_ = nullptr;
+  const CudaDriver *driver_ = nullptr;
 };
 
 } // namespace kaji::runtime

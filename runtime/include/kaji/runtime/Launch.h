@@ -2,9 +2,9 @@
 #pragma once
 
 #include "kaji/runtime/Context.h"
+#include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Device.h"
 #include "kaji/runtime/Dim3.h"
-#include "kaji/runtime/Driver.h"
 #include "kaji/runtime/Function.h"
 #include "kaji/runtime/Stream.h"
 

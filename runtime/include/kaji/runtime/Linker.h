@@ -3,7 +3,7 @@
 // libraries) become one cubin for the selected device.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 
 #include <string>
 #include <string_view>

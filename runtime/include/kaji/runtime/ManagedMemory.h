@@ -1,7 +1,7 @@
 // Managed (unified) memory, counted against the memory limit.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 #include "kaji/runtime/MemoryLimit.h"
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 // Device memory and the copies between it and the host.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 #include "kaji/runtime/Error.h"
 #include "kaji/runtime/MemoryLimit.h"
 
@@ -11,7 +11,7 @@
 
 namespace kaji::runtime {
 
-class Driver;
+class CudaDriver;
 class Stream;
 
 // Device memory on one device, freed when the buffer is destroyed. Its bytes count against
@@ -51,7 +51,7 @@ private:
   CUdeviceptr pointer_ = 0;
   std::size_t size_ = 0;
   int device_ = -1;
-  const Driver *driver_ = nullptr;
+  const CudaDriver *driver_ = nullptr;
   std::shared_ptr<const Stream> freeOn_; // set for a stream-ordered buffer
   MemoryReservation reservation_;
 };

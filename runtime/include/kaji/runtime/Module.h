@@ -1,7 +1,7 @@
 // Device code (PTX, cubins) loaded into a context, and its kernels and globals.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 #include "kaji/runtime/Function.h"
 
 #include <cstddef>
@@ -11,7 +11,7 @@
 
 namespace kaji::runtime {
 
-class Driver;
+class CudaDriver;
 
 // Device code loaded into the selected device's primary context; unloaded when destroyed.
 class Module {
@@ -45,13 +45,13 @@ public:
   int device() const { return device_; }
 
 private:
-  Module(CUmodule handle, int device, const Driver &driver, std::string jitInfoLog);
+  Module(CUmodule handle, int device, const CudaDriver &driver, std::string jitInfoLog);
   static Module load(const void *image, const char *what);
   void unload() noexcept;
 
   CUmodule handle_ = nullptr;
   int device_ = -1;
-  const Driver *driver_ = nullptr;
+  const CudaDriver *driver_ = nullptr;
   std::string jitInfoLog_;
 };
 

@@ -1,7 +1,7 @@
 // Page-locked host memory: allocated by the driver, or registered over the caller's.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 
 #include <cstddef>
 

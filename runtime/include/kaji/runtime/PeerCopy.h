@@ -1,7 +1,7 @@
 // Peer access between devices, and copies from one device's memory to another's.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 
 #include <cstddef>
 

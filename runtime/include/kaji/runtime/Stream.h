@@ -1,11 +1,11 @@
 // CUDA streams: queues of device work, and waiting for them.
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 
 namespace kaji::runtime {
 
-class Driver;
+class CudaDriver;
 
 // A queue of device work. Default-constructed, it is the selected device's default (NULL)
 // stream and owns nothing; Stream::create() makes a stream of its own.
@@ -39,13 +39,13 @@ public:
   void waitFor(CUstream producer) const;
 
 private:
-  Stream(CUstream handle, int device, const Driver *owner);
+  Stream(CUstream handle, int device, const CudaDriver *owner);
   void destroy() noexcept;
 
   CUstream handle_ = nullptr;
   int device_ = 0;
   // Set only for streams this object created and must destroy.
-  const Driver *owner_ = nullptr;
+  const CudaDriver *owner_ = nullptr;
 };
 
 } // namespace kaji::runtime

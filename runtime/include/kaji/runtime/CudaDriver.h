@@ -1,7 +1,7 @@
 // The CUDA driver library, opened at run time, and its entry points.
 #pragma once
 
-#include "kaji/runtime/DriverApi.h"
+#include "kaji/runtime/CudaDriverApi.h"
 #include "kaji/runtime/Error.h"
 
 #include <memory>
@@ -13,25 +13,25 @@ namespace kaji::runtime {
 // The CUDA driver library, opened with dlopen and initialized with cuInit. kaji has no
 // link-time dependency on libcuda, so it imports and compiles on machines without a GPU;
 // only using the driver needs one.
-class Driver {
+class CudaDriver {
 public:
   // Opens the library at `libraryPath`, resolves every entry point kaji uses and calls cuInit.
   // Throws DriverUnavailable saying what failed.
-  explicit Driver(const std::string &libraryPath);
-  ~Driver();
-  Driver(const Driver &) = delete;
-  Driver &operator=(const Driver &) = delete;
+  explicit CudaDriver(const std::string &libraryPath);
+  ~CudaDriver();
+  CudaDriver(const CudaDriver &) = delete;
+  CudaDriver &operator=(const CudaDriver &) = delete;
 
   // The process-wide driver, loaded on first use from defaultLibraryPath(). Thread-safe.
   // Throws DriverUnavailable (with the same reason on every call) when there is none.
-  static const Driver &get();
+  static const CudaDriver &get();
   static bool available();
   // Why get() throws; empty when the driver is available.
   static std::string unavailableReason();
   // $KAJI_CUDA_DRIVER when set, otherwise "libcuda.so.1" found by the dynamic loader.
   static std::string defaultLibraryPath();
 
-  const DriverApi &api() const { return api_; }
+  const CudaDriverApi &api() const { return api_; }
   const std::string &libraryPath() const { return libraryPath_; }
   // The CUDA version the driver supports, as cuDriverGetVersion encodes it (12040 = 12.4).
   int version() const { return version_; }
@@ -54,7 +54,7 @@ private:
 
   std::string libraryPath_;
   std::unique_ptr<void, LibraryCloser> library_;
-  DriverApi api_{};
+  CudaDriverApi api_{};
   int version_ = 0;
 };
 

@@ -1,4 +1,4 @@
-#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/CudaDriver.h"
 
 #include <cstdlib>
 #include <dlfcn.h>
@@ -18,9 +18,9 @@ std::string lastDlError() {
 
 } // namespace
 
-void Driver::LibraryCloser::operator()(void *handle) const { dlclose(handle); }
+void CudaDriver::LibraryCloser::operator()(void *handle) const { dlclose(handle); }
 
-Driver::Driver(const std::string &libraryPath) : libraryPath_(libraryPath) {
+CudaDriver::CudaDriver(const std::string &libraryPath) : libraryPath_(libraryPath) {
   library_.reset(dlopen(libraryPath_.c_str(), RTLD_NOW | RTLD_LOCAL));
   if (!library_)
     throw DriverUnavailable("no NVIDIA driver found: cannot load '" + libraryPath_ +
@@ -30,9 +30,9 @@ Driver::Driver(const std::string &libraryPath) : libraryPath_(libraryPath) {
   initialize();
 }
 
-Driver::~Driver() = default;
+CudaDriver::~CudaDriver() = default;
 
-void Driver::resolveEntryPoints() {
+void CudaDriver::resolveEntryPoints() {
   auto bind = [this](auto &entry, const char *symbol) {
     entry =
         reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(library_.get(), symbol));
@@ -126,7 +126,7 @@ void Driver::resolveEntryPoints() {
   bindOptional(api_.cuGraphDestroy, "cuGraphDestroy");
 }
 
-void Driver::initialize() {
+void CudaDriver::initialize() {
   if (CUresult result = api_.cuInit(0); result != CUDA_SUCCESS) {
     std::string why = result == CUDA_ERROR_NO_DEVICE ? "no CUDA device found"
                       : result == CUDA_ERROR_STUB_LIBRARY
@@ -137,7 +137,7 @@ void Driver::initialize() {
   check(api_.cuDriverGetVersion(&version_), "cuDriverGetVersion");
 }
 
-CudaError Driver::error(CUresult result, std::string_view call, std::string detail) const {
+CudaError CudaDriver::error(CUresult result, std::string_view call, std::string detail) const {
   // A stub or broken driver may fail to name its own errors: fall back to kaji's table.
   const char *name = nullptr;
   std::string errorName = api_.cuGetErrorName(result, &name) == CUDA_SUCCESS && name
@@ -152,11 +152,11 @@ CudaError Driver::error(CUresult result, std::string_view call, std::string deta
                    std::move(detail));
 }
 
-void Driver::raise(CUresult result, std::string_view call, std::string detail) const {
+void CudaDriver::raise(CUresult result, std::string_view call, std::string detail) const {
   throw error(result, call, std::move(detail));
 }
 
-std::string Driver::defaultLibraryPath() {
+std::string CudaDriver::defaultLibraryPath() {
   const char *override = std::getenv("KAJI_CUDA_DRIVER");
   return override && *override ? override : "libcuda.so.1";
 }
@@ -167,7 +167,7 @@ struct ProcessDriver {
   std::once_flag loaded;
   // Never deleted: buffers and modules held by static objects may be released after any
   // destructor of ours would run, and unloading libcuda at exit races the driver's teardown.
-  const Driver *driver = nullptr;
+  const CudaDriver *driver = nullptr;
   std::string unavailableReason;
 };
 
@@ -175,7 +175,7 @@ ProcessDriver &processDriver() {
   static ProcessDriver state;
   std::call_once(state.loaded, [] {
     try {
-      state.driver = new Driver(Driver::defaultLibraryPath());
+      state.driver = new CudaDriver(CudaDriver::defaultLibraryPath());
     } catch (const DriverUnavailable &unavailable) {
       state.unavailableReason = unavailable.what();
     } catch (const CudaError &failure) {
@@ -187,15 +187,15 @@ ProcessDriver &processDriver() {
 
 } // namespace
 
-const Driver &Driver::get() {
+const CudaDriver &CudaDriver::get() {
   ProcessDriver &state = processDriver();
   if (!state.driver)
     throw DriverUnavailable(state.unavailableReason);
   return *state.driver;
 }
 
-bool Driver::available() { return processDriver().driver != nullptr; }
+bool CudaDriver::available() { return processDriver().driver != nullptr; }
 
-std::string Driver::unavailableReason() { return processDriver().unavailableReason; }
+std::string CudaDriver::unavailableReason() { return processDriver().unavailableReason; }
 
 } // namespace kaji::runtime

@@ -3,14 +3,14 @@
 // that cuda.h maps that spelling to (cuMemAlloc -> cuMemAlloc_v2, ...).
 #pragma once
 
-#include "kaji/runtime/DriverTypes.h"
+#include "kaji/runtime/CudaDriverTypes.h"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace kaji::runtime {
 
-struct DriverApi {
+struct CudaDriverApi {
   CUresult (*cuInit)(unsigned flags);
   CUresult (*cuDriverGetVersion)(int *version);
   CUresult (*cuGetErrorName)(CUresult error, const char **name);

@@ -1,4 +1,4 @@
-#include "kaji/runtime/Driver.h"
+#include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Module.h"
 #include "kaji/runtime/Stream.h"
 
@@ -17,7 +17,7 @@ constexpr const char *kStubDriver = "/usr/local/cuda/lib64/stubs/libcuda.so";
 
 std::string messageOfLoading(const std::string &path) {
   try {
-    Driver driver(path);
+    CudaDriver driver(path);
   } catch (const DriverUnavailable &unavailable) {
     return unavailable.what();
   }
@@ -53,14 +53,14 @@ TEST(DriverLoadingTest, EnvironmentOverrideSelectsTheProcessDriver) {
   EXPECT_EXIT(
       {
         setenv("KAJI_CUDA_DRIVER", "/nonexistent/override/libcuda.so", 1);
-        std::cerr << Driver::unavailableReason();
+        std::cerr << CudaDriver::unavailableReason();
         bool throwsTheSameReason = false;
         try {
-          Driver::get();
+          CudaDriver::get();
         } catch (const DriverUnavailable &unavailable) {
-          throwsTheSameReason = unavailable.what() == Driver::unavailableReason();
+          throwsTheSameReason = unavailable.what() == CudaDriver::unavailableReason();
         }
-        std::exit(!Driver::available() && throwsTheSameReason ? 0 : 1);
+        std::exit(!CudaDriver::available() && throwsTheSameReason ? 0 : 1);
       },
       testing::ExitedWithCode(0), "/nonexistent/override/libcuda.so");
 }
@@ -69,9 +69,9 @@ TEST(DriverLoadingTest, DefaultLibraryPathHonoursTheOverride) {
   const char *saved = std::getenv("KAJI_CUDA_DRIVER");
   std::string savedValue = saved ? saved : "";
   setenv("KAJI_CUDA_DRIVER", "/opt/driver/libcuda.so", 1);
-  EXPECT_EQ(Driver::defaultLibraryPath(), "/opt/driver/libcuda.so");
+  EXPECT_EQ(CudaDriver::defaultLibraryPath(), "/opt/driver/libcuda.so");
   unsetenv("KAJI_CUDA_DRIVER");
-  EXPECT_EQ(Driver::defaultLibraryPath(), "libcuda.so.1");
+  EXPECT_EQ(CudaDriver::defaultLibraryPath(), "libcuda.so.1");
   if (saved)
     setenv("KAJI_CUDA_DRIVER", savedValue.c_str(), 1);
 }
