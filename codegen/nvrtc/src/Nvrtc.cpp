@@ -1,4 +1,4 @@
-// NVRTC through dlopen, as runtime/src/Driver.cpp loads libcuda: kaji links nothing of the
+// NVRTC through dlopen, as runtime/src/CudaDriver.cpp loads libcuda: kaji links nothing of the
 // CUDA toolkit, so it imports, compiles (LLVM path) and runs cpu kernels without it.
 #include "kaji/codegen/nvrtc/NvrtcCodegen.h"
 
