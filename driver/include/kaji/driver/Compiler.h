@@ -26,7 +26,7 @@ namespace kaji::driver {
 enum class Stage { IR, LLVM, PTX, CudaCpp, Cubin };
 
 // How kaji IR becomes PTX for the GPU: LLVM's NVPTX backend, or CUDA C++ compiled by NVRTC
-// (codegen/cuda). The cpu target always goes through LLVM.
+// (codegen/nvrtc). The cpu target always goes through LLVM.
 enum class Backend { LLVM, NVRTC };
 
 // "llvm" / "nvrtc", and back (nothing for another name).

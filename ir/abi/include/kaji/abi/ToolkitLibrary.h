@@ -1,6 +1,6 @@
 // A CUDA toolkit library kaji opens with dlopen (NVRTC, nvJitLink): kaji links nothing of the
 // toolkit, so it imports, compiles with LLVM and runs cpu kernels without one, and finds the
-// library the user has wherever it is. Header-only: libkaji (NVRTC, codegen/cuda) and the
+// library the user has wherever it is. Header-only: libkaji (NVRTC, codegen/nvrtc) and the
 // runtime (nvJitLink) are built and shipped apart, so neither links the other for it.
 #pragma once
 
