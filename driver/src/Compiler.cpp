@@ -28,7 +28,6 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 struct LoweredModule {
   ir::Module module;
   std::vector<std::string> entryNames;
-  std::vector<std::string> linkFiles; // frontend::LoweringOptions::linkFiles
 };
 
 // Lowers the request's kernels for `target` (which compileCpu() chooses itself).
@@ -38,7 +37,6 @@ LoweredModule lower(const CompileRequest &request, Target target) {
     options.gpuArch = request.ptx.arch;
   options.reportExceptions = target == Target::CPU || request.debug;
   LoweredModule lowered;
-  options.linkFiles = &lowered.linkFiles;
   for (const KernelSpec &kernel : request.kernels) {
     ir::Function *f =
         frontend::lowerFunction(kernel.function, kernel.argTypes, ir::Function::Kind::Kernel,
@@ -100,7 +98,7 @@ CompiledModule compileUncached(const CompileRequest &request) {
   }
   for (const ir::RaiseSite &entry : ir::exceptionTable(module, request.ptx.boundsCheck))
     compiled.exceptions.push_back({entry.site, entry.exception, entry.indexError});
-  compiled.linkFiles = std::move(lowered.linkFiles);
+  compiled.linkFiles = lowered.module.linkFiles();
   return compiled;
 }
 

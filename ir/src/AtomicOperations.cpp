@@ -6,8 +6,8 @@ namespace kaji::ir {
 namespace {
 
 constexpr AtomicOperation kAtomicOperations[] = {
-#define KAJI_ATOMIC_OPERATION(name, elements, halfPrecision)                                       \
-  {#name, AtomicElements::elements, halfPrecision},
+#define KAJI_ATOMIC_OPERATION(kind, name, elements, halfPrecision)                                 \
+  {AtomicOperationKind::kind, #name, AtomicElements::elements, halfPrecision},
 #include "kaji/ir/AtomicOperations.def"
 #undef KAJI_ATOMIC_OPERATION
 };
@@ -28,10 +28,14 @@ bool AtomicOperation::takes(ScalarKind kind) const {
   return false;
 }
 
-std::span<const AtomicOperation> atomicOperations() { return kAtomicOperations; }
+const AtomicOperation &atomicOperation(AtomicOperationKind kind) {
+  return kAtomicOperations[size_t(kind)];
+}
 
 const AtomicOperation *findAtomicOperation(std::string_view name) {
   return findByName<AtomicOperation>(kAtomicOperations, name);
 }
+
+std::string_view attributeName(AtomicOperationKind kind) { return atomicOperation(kind).name; }
 
 } // namespace kaji::ir

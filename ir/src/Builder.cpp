@@ -72,8 +72,8 @@ Value *Builder::bitcast(Value *v, Type to) {
   return create(Opcode::Bitcast, to, {v})->result();
 }
 
-Value *Builder::math(std::string_view name, Type resultType, std::vector<Value *> args) {
-  return create(Opcode::Math, resultType, std::move(args), std::string(name))->result();
+Value *Builder::math(MathFunctionKind function, Type resultType, std::vector<Value *> args) {
+  return create(Opcode::Math, resultType, std::move(args), function)->result();
 }
 
 Value *Builder::specialReg(SpecialReg::Kind kind, unsigned dim) {

@@ -269,41 +269,45 @@ std::optional<Attr> foldBitcast(Type from, Type to, const Attr &value) {
 }
 
 // Only the libm functions whose result is exact on every target.
-std::optional<Attr> foldMath(const std::string &name, ScalarKind kind,
+std::optional<Attr> foldMath(MathFunctionKind function, ScalarKind kind,
                              const std::vector<double> &args) {
   double x = args[0];
-  if (name == "isnan")
+  switch (function) {
+  case MathFunctionKind::IsNan:
     return int64_t(std::isnan(x));
-  if (name == "isinf")
+  case MathFunctionKind::IsInf:
     return int64_t(std::isinf(x));
-  if (name == "isfinite")
+  case MathFunctionKind::IsFinite:
     return int64_t(std::isfinite(x));
-  if (name == "sqrt")
+  case MathFunctionKind::Sqrt:
     return roundToType(kind, std::sqrt(x));
-  if (name == "fabs")
+  case MathFunctionKind::FAbs:
     return std::fabs(x);
-  if (name == "floor")
+  case MathFunctionKind::Floor:
     return std::floor(x);
-  if (name == "ceil")
+  case MathFunctionKind::Ceil:
     return std::ceil(x);
-  if (name == "trunc")
+  case MathFunctionKind::Trunc:
     return std::trunc(x);
-  if (name == "roundeven")
+  case MathFunctionKind::RoundEven:
     return std::nearbyint(x); // the default rounding mode: to nearest, ties to even
-  if (name == "copysign" && args.size() == 2)
+  case MathFunctionKind::CopySign:
     return std::copysign(x, args[1]);
-  if (args.size() == 2 && (name == "minimum" || name == "maximum")) {
+  case MathFunctionKind::Minimum:
+  case MathFunctionKind::Maximum: {
     if (std::isnan(x) || std::isnan(args[1]))
       return std::numeric_limits<double>::quiet_NaN();
     // As llvm.minimum/maximum: -0.0 is below +0.0.
     bool firstBelow = x < args[1] || (x == args[1] && std::signbit(x));
-    return (name == "minimum") == firstBelow ? x : args[1];
+    return (function == MathFunctionKind::Minimum) == firstBelow ? x : args[1];
   }
-  if (name == "fmin" && args.size() == 2)
+  case MathFunctionKind::FMin:
     return std::fmin(x, args[1]);
-  if (name == "fmax" && args.size() == 2)
+  case MathFunctionKind::FMax:
     return std::fmax(x, args[1]);
-  return std::nullopt;
+  default:
+    return std::nullopt;
+  }
 }
 
 } // namespace
@@ -340,7 +344,7 @@ std::optional<Attr> foldOperation(const Operation &op) {
     std::vector<double> args;
     for (const Attr &value : values)
       args.push_back(std::get<double>(value));
-    return foldMath(op.attrAs<std::string>(), type.scalarKind(), args);
+    return foldMath(op.attrAs<MathFunctionKind>(), type.scalarKind(), args);
   }
   case Opcode::Neg:
   case Opcode::Not:

@@ -1,5 +1,6 @@
 #include "kaji/ir/IR.h"
 
+#include <algorithm>
 #include <array>
 
 namespace kaji::ir {
@@ -149,6 +150,11 @@ std::vector<Type> Function::paramTypes() const {
 Function *Module::addFunction(std::unique_ptr<Function> f) {
   functions_.push_back(std::move(f));
   return functions_.back().get();
+}
+
+void Module::addLinkFile(const std::string &file) {
+  if (std::find(linkFiles_.begin(), linkFiles_.end(), file) == linkFiles_.end())
+    linkFiles_.push_back(file);
 }
 
 Function *Module::lookup(std::string_view name) const {

@@ -187,6 +187,10 @@ public:
 
   std::unique_ptr<Module> parseModule() {
     auto module = std::make_unique<Module>();
+    while (isIdent("link")) {
+      consume();
+      module->addLinkFile(unquote(expectKind(Tok::String, "a file name string").text));
+    }
     while (tok_.kind != Tok::End) {
       Token nameTok;
       auto function = parseFunction(nameTok);
@@ -248,6 +252,44 @@ private:
     if (tok_.kind != kind)
       error(tok_, "expected " + std::string(what) + ", found " + describe(tok_));
     return consume();
+  }
+
+  // The attribute naming what a `math`, `bits`, `libdevice`, `barrier_reduce`, `warp`, `fence`
+  // or `atomic` operation does: an entry of its vocabulary table (a libdevice function's name
+  // stays text; the verifier looks it up with its selected value).
+  Attr parseNameAttribute(Opcode opcode) {
+    Token name = expectKind(Tok::Ident, opcode == Opcode::Fence    ? "a fence scope"
+                                        : opcode == Opcode::Atomic ? "an atomic operation"
+                                                                   : "a function name");
+    std::string quoted = " '" + std::string(name.text) + "'";
+    switch (opcode) {
+    case Opcode::Math:
+      if (const MathFunction *function = findMathFunction(name.text))
+        return function->kind;
+      error(name, "unknown math function" + quoted);
+    case Opcode::Atomic:
+      if (const AtomicOperation *operation = findAtomicOperation(name.text))
+        return operation->kind;
+      error(name, "unknown atomic operation" + quoted);
+    case Opcode::Warp:
+      if (const WarpCollective *collective = findWarpCollective(name.text))
+        return collective->kind;
+      error(name, "unknown warp collective" + quoted);
+    case Opcode::Bits:
+      if (std::optional<BitFunction> function = findBitFunction(name.text))
+        return *function;
+      error(name, "unknown bit function" + quoted);
+    case Opcode::BarrierReduce:
+      if (std::optional<BarrierReduction> reduction = findBarrierReduction(name.text))
+        return *reduction;
+      error(name, "unknown barrier reduction" + quoted);
+    case Opcode::Fence:
+      if (std::optional<FenceScope> scope = findFenceScope(name.text))
+        return *scope;
+      error(name, "unknown fence scope" + quoted);
+    default:
+      return std::string(name.text);
+    }
   }
 
   Type parseType() {
@@ -591,8 +633,7 @@ private:
     case Opcode::Libdevice:
     case Opcode::BarrierReduce:
     case Opcode::Warp: {
-      Token fn = expectKind(Tok::Ident, "a function name");
-      attr = std::string(fn.text);
+      attr = parseNameAttribute(opcode);
       expect("(");
       operands = parseValueList(")");
       expect(")");
@@ -615,7 +656,7 @@ private:
       hasResult = false;
       break;
     case Opcode::Fence:
-      attr = std::string(expectKind(Tok::Ident, "a fence scope (block, device, system)").text);
+      attr = parseNameAttribute(opcode);
       hasResult = false;
       break;
     case Opcode::WarpSync:
@@ -696,7 +737,7 @@ private:
     case Opcode::Atomic:
     case Opcode::AtomicCAS: {
       if (opcode == Opcode::Atomic)
-        attr = std::string(expectKind(Tok::Ident, "an atomic operation (add, max, ...)").text);
+        attr = parseNameAttribute(opcode);
       operands.push_back(parseValue());
       expect("[");
       std::vector<Value *> indices = parseValueList("]");

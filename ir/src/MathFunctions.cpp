@@ -6,7 +6,8 @@ namespace kaji::ir {
 namespace {
 
 constexpr MathFunction kMathFunctions[] = {
-#define KAJI_MATH_FUNCTION(name, arity, result, llvmIntrinsic) {#name, arity, MathResult::result},
+#define KAJI_MATH_FUNCTION(kind, name, arity, result, llvmIntrinsic)                               \
+  {MathFunctionKind::kind, #name, arity, MathResult::result},
 #include "kaji/ir/MathFunctions.def"
 #undef KAJI_MATH_FUNCTION
 };
@@ -15,8 +16,12 @@ constexpr MathFunction kMathFunctions[] = {
 
 std::span<const MathFunction> mathFunctions() { return kMathFunctions; }
 
+const MathFunction &mathFunction(MathFunctionKind kind) { return kMathFunctions[size_t(kind)]; }
+
 const MathFunction *findMathFunction(std::string_view name) {
   return findByName<MathFunction>(kMathFunctions, name);
 }
+
+std::string_view attributeName(MathFunctionKind kind) { return mathFunction(kind).name; }
 
 } // namespace kaji::ir

@@ -166,6 +166,22 @@ private:
 
   template <class T> const T *attr(const Operation &op) const { return std::get_if<T>(&op.attr()); }
 
+  // A name attribute (a math function, an atomic operation, a fence scope, a libdevice
+  // function, ...) as written in the IR.
+  static std::string attributeText(const Operation &op) {
+    return std::visit(
+        [](const auto &value) -> std::string {
+          using T = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, std::string>)
+            return value;
+          else if constexpr (std::is_enum_v<T> && !std::is_same_v<T, CmpPredicate>)
+            return std::string(attributeName(value));
+          else
+            return "<missing>";
+        },
+        op.attr());
+  }
+
   void printLocation(const Location &loc) {
     if (options_.locations && loc.known())
       out_ += " loc(" + quoted(loc.fileName()) + ":" + std::to_string(loc.line) + ":" +
@@ -241,12 +257,9 @@ private:
     case Opcode::Bits:
     case Opcode::Libdevice:
     case Opcode::BarrierReduce:
-    case Opcode::Warp: {
-      const std::string *fn = attr<std::string>(op);
-      out_ +=
-          " " + (fn ? *fn : std::string("<missing>")) + "(" + operandList(op, 0) + ")" + typeSuffix;
+    case Opcode::Warp:
+      out_ += " " + attributeText(op) + "(" + operandList(op, 0) + ")" + typeSuffix;
       return;
-    }
     case Opcode::SpecialReg: {
       const SpecialReg *reg = attr<SpecialReg>(op);
       out_ += reg ? " " + std::string(specialRegName(reg->kind)) + "." + "xyz"[reg->dim % 3]
@@ -265,11 +278,9 @@ private:
       out_ += " " + quoted(format ? *format : std::string()) + "(" + operandList(op, 0) + ")";
       return;
     }
-    case Opcode::Fence: {
-      const std::string *scope = attr<std::string>(op);
-      out_ += " " + (scope ? *scope : std::string("<missing>"));
+    case Opcode::Fence:
+      out_ += " " + attributeText(op);
       return;
-    }
     case Opcode::ArrayDim:
     case Opcode::ArrayStride:
     case Opcode::ExtractLane: {
@@ -308,12 +319,10 @@ private:
     case Opcode::Store:
       out_ += " " + operand(op, 0) + ", " + operand(op, 1) + "[" + operandList(op, 2) + "]";
       return;
-    case Opcode::Atomic: {
-      const std::string *kind = attr<std::string>(op);
-      out_ += " " + (kind ? *kind : std::string("<missing>")) + " " + operand(op, 0) + "[" +
-              operandList(op, 2) + "], " + operand(op, 1) + typeSuffix;
+    case Opcode::Atomic:
+      out_ += " " + attributeText(op) + " " + operand(op, 0) + "[" + operandList(op, 2) + "], " +
+              operand(op, 1) + typeSuffix;
       return;
-    }
     case Opcode::AtomicCAS:
       out_ += " " + operand(op, 0) + "[" + operandList(op, 3) + "], " + operand(op, 1) + ", " +
               operand(op, 2) + typeSuffix;
@@ -395,6 +404,10 @@ std::string printFunction(const Function &function, const PrintOptions &options)
 
 std::string printModule(const Module &module, const PrintOptions &options) {
   std::string out;
+  for (const std::string &file : module.linkFiles())
+    out += "link " + quoted(file) + "\n";
+  if (!module.linkFiles().empty())
+    out += "\n";
   for (size_t i = 0; i < module.functions().size(); ++i) {
     if (i)
       out += "\n";

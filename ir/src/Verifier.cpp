@@ -356,11 +356,9 @@ private:
   }
 
   void verifyMath(const Operation &op) {
-    expectAttr<std::string>(op, "a function name");
-    const std::string &name = op.attrAs<std::string>();
-    const MathFunction *fn = findMathFunction(name);
-    if (!fn)
-      fail(op, "unknown math function '" + name + "'");
+    expectAttr<MathFunctionKind>(op, "a math function");
+    const MathFunction *fn = &mathFunction(op.attrAs<MathFunctionKind>());
+    std::string name(fn->name);
     expectOperands(op, fn->arity);
     expectResult(op, true);
     Type type = op.operand(0)->type();
@@ -437,9 +435,8 @@ private:
       fail(op, "needs an array of numbers, got " + array.str());
     Type element = Type::scalar(array.scalarKind());
     unsigned bits = element.isBool() ? 1 : bitWidth(element.scalarKind());
-    const AtomicOperation *operation = !cas && std::holds_alternative<std::string>(op.attr())
-                                           ? findAtomicOperation(op.attrAs<std::string>())
-                                           : nullptr;
+    const auto *kind = std::get_if<AtomicOperationKind>(&op.attr());
+    const AtomicOperation *operation = !cas && kind ? &atomicOperation(*kind) : nullptr;
     bool halfAddition =
         operation && operation->halfPrecision && isHalfPrecision(element.scalarKind());
     if ((!element.isInteger() && !element.isFloat()) || (bits != 32 && bits != 64 && !halfAddition))
@@ -457,13 +454,10 @@ private:
       if (!element.isInteger())
         fail(op, "compares integers only, not " + element.str());
     } else {
-      expectAttr<std::string>(op, "an atomic operation");
-      const std::string &kind = op.attrAs<std::string>();
-      if (!operation)
-        fail(op, "unknown atomic operation '" + kind + "'");
+      expectAttr<AtomicOperationKind>(op, "an atomic operation");
       if (!operation->takes(element.scalarKind()))
-        fail(op, "'" + kind + "' needs " + elementsName(operation->elements) + " elements, not " +
-                     element.str());
+        fail(op, "'" + std::string(operation->name) + "' needs " +
+                     elementsName(operation->elements) + " elements, not " + element.str());
     }
     expectIndices(op, 1 + values, array);
   }
@@ -531,12 +525,10 @@ private:
   }
 
   void verifyWarp(const Operation &op) {
-    expectAttr<std::string>(op, "a warp collective");
+    expectAttr<WarpCollectiveKind>(op, "a warp collective");
     expectResult(op, true);
-    const std::string &name = op.attrAs<std::string>();
-    const WarpCollective *collective = findWarpCollective(name);
-    if (!collective)
-      fail(op, "unknown warp collective '" + name + "'");
+    const WarpCollective *collective = &warpCollective(op.attrAs<WarpCollectiveKind>());
+    std::string name(collective->name);
     WarpForm form = collective->form;
     expectOperands(op, collective->operandCount());
     if (form != WarpForm::ActiveMask) {
@@ -612,10 +604,8 @@ private:
       return verifyLibdevice(op);
     case Opcode::Bits: {
       expectOperands(op, 1);
-      expectAttr<std::string>(op, "a bit function name");
-      const std::string &name = op.attrAs<std::string>();
-      if (!isOneOf(bitFunctions(), name))
-        fail(op, "unknown bit function '" + name + "'");
+      expectAttr<BitFunction>(op, "a bit function");
+      std::string name(attributeName(op.attrAs<BitFunction>()));
       if (!op.operand(0)->type().isInteger())
         fail(op, name + " needs an integer operand, got " + op.operand(0)->type().str());
       if (op.resultType() != op.operand(0)->type())
@@ -625,10 +615,7 @@ private:
     }
     case Opcode::BarrierReduce: {
       expectOperands(op, 1);
-      expectAttr<std::string>(op, "a reduction");
-      const std::string &name = op.attrAs<std::string>();
-      if (!isOneOf(barrierReductions(), name))
-        fail(op, "reduction must be count, and or or, not '" + name + "'");
+      expectAttr<BarrierReduction>(op, "a reduction");
       expectType(op, 0, kBool);
       if (op.resultType() != kI32)
         fail(op, "result must be i32, not " + op.resultType().str());
@@ -666,10 +653,7 @@ private:
     case Opcode::Fence: {
       expectOperands(op, 0);
       expectResult(op, false);
-      expectAttr<std::string>(op, "a scope");
-      const std::string &scope = op.attrAs<std::string>();
-      if (!isOneOf(fenceScopes(), scope))
-        fail(op, "scope must be block, device or system, not '" + scope + "'");
+      expectAttr<FenceScope>(op, "a scope");
       return;
     }
     case Opcode::SpecialReg:

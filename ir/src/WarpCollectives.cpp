@@ -6,7 +6,7 @@ namespace kaji::ir {
 namespace {
 
 constexpr WarpCollective kWarpCollectives[] = {
-#define KAJI_WARP_COLLECTIVE(name, form) {#name, WarpForm::form},
+#define KAJI_WARP_COLLECTIVE(kind, name, form) {WarpCollectiveKind::kind, #name, WarpForm::form},
 #include "kaji/ir/WarpCollectives.def"
 #undef KAJI_WARP_COLLECTIVE
 };
@@ -27,10 +27,14 @@ unsigned WarpCollective::operandCount() const {
   return 0;
 }
 
-std::span<const WarpCollective> warpCollectives() { return kWarpCollectives; }
+const WarpCollective &warpCollective(WarpCollectiveKind kind) {
+  return kWarpCollectives[size_t(kind)];
+}
 
 const WarpCollective *findWarpCollective(std::string_view name) {
   return findByName<WarpCollective>(kWarpCollectives, name);
 }
+
+std::string_view attributeName(WarpCollectiveKind kind) { return warpCollective(kind).name; }
 
 } // namespace kaji::ir

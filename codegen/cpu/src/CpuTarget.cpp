@@ -14,12 +14,40 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <map>
 
 namespace kaji::codegen {
 namespace {
 
 using abi::CpuLaunchContext;
+
+// The executor's operation computing a warp collective.
+abi::WarpOp warpOp(ir::WarpCollectiveKind collective) {
+  using Collective = ir::WarpCollectiveKind;
+  using abi::WarpOp;
+  switch (collective) {
+  case Collective::ShflIdx:
+    return WarpOp::ShuffleIndex;
+  case Collective::ShflUp:
+    return WarpOp::ShuffleUp;
+  case Collective::ShflDown:
+    return WarpOp::ShuffleDown;
+  case Collective::ShflXor:
+    return WarpOp::ShuffleXor;
+  case Collective::Ballot:
+    return WarpOp::Ballot;
+  case Collective::All:
+    return WarpOp::All;
+  case Collective::Any:
+    return WarpOp::Any;
+  case Collective::Eq:
+    return WarpOp::Equal;
+  case Collective::MatchAny:
+    return WarpOp::MatchAny;
+  case Collective::ActiveMask:
+    return WarpOp::ActiveMask;
+  }
+  llvm_unreachable("a warp collective WarpCollectives.def does not list");
+}
 
 // Field numbers of CpuLaunchContext in its LLVM type, checked against the C++ layout.
 enum ContextField : unsigned {
@@ -114,7 +142,7 @@ llvm::Value *CpuTarget::emitSpecialReg(llvm::IRBuilderBase &builder, ir::Special
 }
 
 // Every scope is this process's memory on the host: one sequentially consistent fence.
-void CpuTarget::emitFence(llvm::IRBuilderBase &builder, const std::string &) const {
+void CpuTarget::emitFence(llvm::IRBuilderBase &builder, ir::FenceScope) const {
   builder.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
 }
 
@@ -126,11 +154,12 @@ void CpuTarget::emitGridSync(llvm::IRBuilderBase &builder) const {
   callExecutor(builder, kGridBarrier, "grid_barrier", builder.getVoidTy(), {});
 }
 
-llvm::Value *CpuTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
+llvm::Value *CpuTarget::emitBarrierReduce(llvm::IRBuilderBase &builder,
+                                          ir::BarrierReduction reduction,
                                           llvm::Value *predicate) const {
-  abi::BlockReduceOp op = name == "count" ? abi::BlockReduceOp::Count
-                          : name == "and" ? abi::BlockReduceOp::And
-                                          : abi::BlockReduceOp::Or;
+  abi::BlockReduceOp op = reduction == ir::BarrierReduction::Count ? abi::BlockReduceOp::Count
+                          : reduction == ir::BarrierReduction::And ? abi::BlockReduceOp::And
+                                                                   : abi::BlockReduceOp::Or;
   return callExecutor(
       builder, kBlockReduce, "block_reduce", builder.getInt32Ty(),
       {builder.getInt32(uint32_t(op)), builder.CreateZExt(predicate, builder.getInt32Ty())});
@@ -159,21 +188,12 @@ void CpuTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) co
   callExecutor(builder, kWarpBarrier, "warp_barrier", builder.getVoidTy(), {mask});
 }
 
-llvm::Value *CpuTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
-                                           llvm::Value *mask, llvm::Value *value,
-                                           llvm::Value *operand, llvm::Type *resultType,
-                                           const ir::Location &site) const {
+llvm::Value *CpuTarget::emitWarpCollective(llvm::IRBuilderBase &builder,
+                                           ir::WarpCollectiveKind collective, llvm::Value *mask,
+                                           llvm::Value *value, llvm::Value *operand,
+                                           llvm::Type *resultType, const ir::Location &site) const {
   using abi::WarpOp;
-  static const std::map<std::string, WarpOp> ops = {{"shfl_idx", WarpOp::ShuffleIndex},
-                                                    {"shfl_up", WarpOp::ShuffleUp},
-                                                    {"shfl_down", WarpOp::ShuffleDown},
-                                                    {"shfl_xor", WarpOp::ShuffleXor},
-                                                    {"ballot", WarpOp::Ballot},
-                                                    {"all", WarpOp::All},
-                                                    {"any", WarpOp::Any},
-                                                    {"eq", WarpOp::Equal},
-                                                    {"match_any", WarpOp::MatchAny},
-                                                    {"activemask", WarpOp::ActiveMask}};
+
   llvm::Type *i64 = builder.getInt64Ty();
   // The value travels as its bits, zero-extended to 64.
   llvm::Value *bits = builder.getInt64(0);
@@ -181,7 +201,7 @@ llvm::Value *CpuTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const s
     unsigned width = value->getType()->getPrimitiveSizeInBits();
     bits = builder.CreateZExt(builder.CreateBitCast(value, builder.getIntNTy(width)), i64);
   }
-  WarpOp op = ops.at(name);
+  WarpOp op = warpOp(collective);
   // activemask's operand is its call site (CpuKernelABI.h), which also keeps LLVM from
   // merging the calls of two branches into one.
   if (op == WarpOp::ActiveMask)

@@ -316,7 +316,7 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     break;
   }
   case Opcode::Bits:
-    result = emitBitFunction(builder_, op.attrAs<std::string>(), scalar(op.operand(0), op));
+    result = emitBitFunction(builder_, op.attrAs<ir::BitFunction>(), scalar(op.operand(0), op));
     break;
   case Opcode::SpecialReg: {
     ir::SpecialReg reg = op.attrAs<ir::SpecialReg>();
@@ -333,11 +333,11 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     target_.emitGridSync(builder_);
     return;
   case Opcode::Fence:
-    target_.emitFence(builder_, op.attrAs<std::string>());
+    target_.emitFence(builder_, op.attrAs<ir::FenceScope>());
     return;
   case Opcode::BarrierReduce:
-    result =
-        target_.emitBarrierReduce(builder_, op.attrAs<std::string>(), scalar(op.operand(0), op));
+    result = target_.emitBarrierReduce(builder_, op.attrAs<ir::BarrierReduction>(),
+                                       scalar(op.operand(0), op));
     break;
   case Opcode::WarpSync:
     target_.emitWarpSync(builder_, scalar(op.operand(0), op));
@@ -347,7 +347,7 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
       return i < op.numOperands() ? scalar(op.operand(i), op) : nullptr;
     };
     result = target_.emitWarpCollective(
-        builder_, op.attrAs<std::string>(), operand(0), operand(1), operand(2),
+        builder_, op.attrAs<ir::WarpCollectiveKind>(), operand(0), operand(1), operand(2),
         registerType(context_, op.resultType().scalarKind()), op.location());
     break;
   }

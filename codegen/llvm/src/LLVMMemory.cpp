@@ -7,42 +7,49 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PatternMatch.h>
+#include <llvm/Support/ErrorHandling.h>
+
+#include <cassert>
 
 namespace kaji::codegen::lowering {
 namespace {
 
-// The atomicrmw operation of kaji's atomic `name` on `kind` elements. nanmax and nanmin treat
+// The atomicrmw operation of kaji's atomic `operation` on `kind` elements. nanmax and nanmin treat
 // NaN as a missing value, as atomicrmw's fmax and fmin do; float max and min are not atomicrmw's
 // (lowerFloatMaxMin).
-std::optional<llvm::AtomicRMWInst::BinOp> atomicOperation(const std::string &name,
-                                                          ScalarKind kind) {
+llvm::AtomicRMWInst::BinOp atomicOperation(ir::AtomicOperationKind operation, ScalarKind kind) {
   using RMW = llvm::AtomicRMWInst;
+  using Atomic = ir::AtomicOperationKind;
   bool isFloat = ir::isFloat(kind), isSigned = ir::isSigned(kind);
-  if (name == "add")
+  switch (operation) {
+  case Atomic::Add:
     return isFloat ? RMW::FAdd : RMW::Add;
-  if (name == "sub")
+  case Atomic::Sub:
     return RMW::Sub;
-  if (name == "nanmax")
+  case Atomic::NanMax:
     return RMW::FMax;
-  if (name == "nanmin")
+  case Atomic::NanMin:
     return RMW::FMin;
-  if (name == "max" && !isFloat)
+  case Atomic::Max:
+    assert(!isFloat && "float max is lowerFloatMaxMin's");
     return isSigned ? RMW::Max : RMW::UMax;
-  if (name == "min" && !isFloat)
+  case Atomic::Min:
+    assert(!isFloat && "float min is lowerFloatMaxMin's");
     return isSigned ? RMW::Min : RMW::UMin;
-  if (name == "exch")
+  case Atomic::Exch:
     return RMW::Xchg;
-  if (name == "and")
+  case Atomic::And:
     return RMW::And;
-  if (name == "or")
+  case Atomic::Or:
     return RMW::Or;
-  if (name == "xor")
+  case Atomic::Xor:
     return RMW::Xor;
-  if (name == "inc")
+  case Atomic::Inc:
     return RMW::UIncWrap;
-  if (name == "dec")
+  case Atomic::Dec:
     return RMW::UDecWrap;
-  return std::nullopt;
+  }
+  llvm_unreachable("an atomic operation AtomicOperations.def does not list");
 }
 
 } // namespace
@@ -443,18 +450,16 @@ llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {
                                      scalar(op.operand(2), op), alignment, kOrdering, kOrdering);
     return builder_.CreateExtractValue(exchanged, 0);
   }
-  const std::string &name = op.attrAs<std::string>();
+  using Atomic = ir::AtomicOperationKind;
+  Atomic operation = op.attrAs<Atomic>();
   llvm::Value *value = scalar(op.operand(1), op);
-  if (name == "sub" && ir::isFloat(kind)) // GPUs add floats atomically but cannot subtract
+  if (operation == Atomic::Sub && ir::isFloat(kind)) // GPUs add floats atomically, not subtract
     return builder_.CreateAtomicRMW(RMW::FAdd, elementAddress(op, 0, 2), builder_.CreateFNeg(value),
                                     alignment, kOrdering);
-  if ((name == "max" || name == "min") && ir::isFloat(kind))
-    return lowerFloatMaxMin(elementAddress(op, 0, 2), value, name == "max");
-  std::optional<RMW::BinOp> operation = atomicOperation(name, kind);
-  if (!operation)
-    throw CompileError(op.location(), "unknown atomic operation '" + name + "'");
-  return builder_.CreateAtomicRMW(*operation, elementAddress(op, 0, 2), value, alignment,
-                                  kOrdering);
+  if ((operation == Atomic::Max || operation == Atomic::Min) && ir::isFloat(kind))
+    return lowerFloatMaxMin(elementAddress(op, 0, 2), value, operation == Atomic::Max);
+  return builder_.CreateAtomicRMW(atomicOperation(operation, kind), elementAddress(op, 0, 2), value,
+                                  alignment, kOrdering);
 }
 
 void FunctionLowering::lowerDynamicSharedArray(const ir::Operation &op) {

@@ -155,7 +155,7 @@ llvm::Value *FunctionLowering::lowerMath(const ir::Operation &op) {
   std::vector<llvm::Value *> args;
   for (const ir::Value *operand : op.operands())
     args.push_back(scalar(operand, op));
-  return emitMath(builder_, target_, op.attrAs<std::string>(), args);
+  return emitMath(builder_, target_, op.attrAs<ir::MathFunctionKind>(), args);
 }
 
 llvm::Value *FunctionLowering::makeComplex(llvm::Value *real, llvm::Value *imag, ScalarKind kind) {

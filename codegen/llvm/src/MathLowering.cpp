@@ -6,34 +6,29 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
-#include <cassert>
 #include <string>
-#include <utility>
 
 namespace kaji::codegen {
 namespace {
 
-// The LLVM intrinsic of the math function `name` that every kaji target selects to
-// instructions, or not_intrinsic where the target's math library computes it.
-llvm::Intrinsic::ID intrinsicOf(std::string_view name) {
-  static constexpr std::pair<std::string_view, llvm::Intrinsic::ID> kIntrinsics[] = {
-#define KAJI_MATH_FUNCTION(name, arity, result, llvmIntrinsic)                                     \
-  {#name, llvm::Intrinsic::llvmIntrinsic},
+// The LLVM intrinsic of a math function that every kaji target selects to instructions, or
+// not_intrinsic where the target's math library computes it.
+llvm::Intrinsic::ID intrinsicOf(ir::MathFunctionKind function) {
+  static constexpr llvm::Intrinsic::ID kIntrinsics[] = {
+#define KAJI_MATH_FUNCTION(kind, name, arity, result, llvmIntrinsic) llvm::Intrinsic::llvmIntrinsic,
 #include "kaji/ir/MathFunctions.def"
 #undef KAJI_MATH_FUNCTION
   };
-  for (auto [function, intrinsic] : kIntrinsics)
-    if (function == name)
-      return intrinsic;
-  return llvm::Intrinsic::not_intrinsic;
+  return kIntrinsics[size_t(function)];
 }
 
-llvm::Value *emitPredicate(llvm::IRBuilderBase &builder, std::string_view name, llvm::Value *x) {
-  if (name == "isnan")
+llvm::Value *emitPredicate(llvm::IRBuilderBase &builder, ir::MathFunctionKind function,
+                           llvm::Value *x) {
+  if (function == ir::MathFunctionKind::IsNan)
     return builder.CreateFCmpUNO(x, x, "isnan");
   llvm::Value *magnitude = builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
   llvm::Value *infinity = llvm::ConstantFP::getInfinity(x->getType());
-  if (name == "isinf")
+  if (function == ir::MathFunctionKind::IsInf)
     return builder.CreateFCmpOEQ(magnitude, infinity, "isinf");
   return builder.CreateFCmpOLT(magnitude, infinity, "isfinite");
 }
@@ -75,13 +70,14 @@ llvm::Value *emitExactPower(llvm::IRBuilderBase &builder, llvm::Value *x, llvm::
 
 } // namespace
 
-llvm::Value *emitBitFunction(llvm::IRBuilderBase &builder, std::string_view name, llvm::Value *x) {
-  if (name == "popc")
+llvm::Value *emitBitFunction(llvm::IRBuilderBase &builder, ir::BitFunction function,
+                             llvm::Value *x) {
+  if (function == ir::BitFunction::Popc)
     return builder.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, x);
-  if (name == "brev")
+  if (function == ir::BitFunction::Brev)
     return builder.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, x);
   llvm::Value *zeroIsPoison = builder.getInt1(false);
-  if (name == "clz")
+  if (function == ir::BitFunction::Clz)
     return builder.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, x, zeroIsPoison);
   llvm::Value *trailing = builder.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, x, zeroIsPoison);
   llvm::Value *zero = llvm::ConstantInt::get(x->getType(), 0);
@@ -90,24 +86,23 @@ llvm::Value *emitBitFunction(llvm::IRBuilderBase &builder, std::string_view name
                               "ffs");
 }
 
-llvm::Value *emitMath(llvm::IRBuilderBase &builder, const Target &target, std::string_view name,
-                      llvm::ArrayRef<llvm::Value *> args) {
-  const ir::MathFunction *function = ir::findMathFunction(name);
-  assert(function && "math of unverified IR");
-  if (function->result == ir::MathResult::Bool)
-    return emitPredicate(builder, name, args.front());
+llvm::Value *emitMath(llvm::IRBuilderBase &builder, const Target &target,
+                      ir::MathFunctionKind function, llvm::ArrayRef<llvm::Value *> args) {
+  const ir::MathFunction &row = ir::mathFunction(function);
+  if (row.result == ir::MathResult::Bool)
+    return emitPredicate(builder, function, args.front());
 
   llvm::Type *type = args.front()->getType();
   if (type->is16bitFPTy()) {
     llvm::SmallVector<llvm::Value *, 3> widened;
     for (llvm::Value *arg : args)
       widened.push_back(builder.CreateFPExt(arg, builder.getFloatTy()));
-    return builder.CreateFPTrunc(emitMath(builder, target, name, widened), type);
+    return builder.CreateFPTrunc(emitMath(builder, target, function, widened), type);
   }
-  if (llvm::Intrinsic::ID intrinsic = intrinsicOf(name);
+  if (llvm::Intrinsic::ID intrinsic = intrinsicOf(function);
       intrinsic != llvm::Intrinsic::not_intrinsic)
-    return builder.CreateIntrinsic(intrinsic, {type}, args, nullptr, std::string(name));
-  return emitLibraryCall(builder, target, name, args);
+    return builder.CreateIntrinsic(intrinsic, {type}, args, nullptr, std::string(row.name));
+  return emitLibraryCall(builder, target, row.name, args);
 }
 
 llvm::Value *emitFloatPower(llvm::IRBuilderBase &builder, const Target &target, llvm::Value *x,

@@ -98,20 +98,21 @@ FloatDivMod emitFloatDivMod(llvm::IRBuilderBase &b, const Target &target, llvm::
   llvm::Value *one = llvm::ConstantFP::get(type, 1.0);
   llvm::Value *half = llvm::ConstantFP::get(type, 0.5);
 
-  llvm::Value *mod = emitMath(b, target, "fmod", {vx, wx});
+  llvm::Value *mod = emitMath(b, target, ir::MathFunctionKind::FMod, {vx, wx});
   llvm::Value *div = b.CreateFDiv(b.CreateFSub(vx, mod), wx);
   llvm::Value *modNonzero = b.CreateFCmpUNE(mod, zero);
   llvm::Value *signsDiffer = b.CreateICmpNE(b.CreateFCmpOLT(wx, zero), b.CreateFCmpOLT(mod, zero));
   llvm::Value *adjust = b.CreateAnd(modNonzero, signsDiffer);
   llvm::Value *adjustedMod = b.CreateSelect(adjust, b.CreateFAdd(mod, wx), mod);
   llvm::Value *adjustedDiv = b.CreateSelect(adjust, b.CreateFSub(div, one), div);
-  llvm::Value *signedZeroMod = emitMath(b, target, "copysign", {zero, wx});
+  llvm::Value *signedZeroMod = emitMath(b, target, ir::MathFunctionKind::CopySign, {zero, wx});
   llvm::Value *remainder = b.CreateSelect(modNonzero, adjustedMod, signedZeroMod, "fmod.py");
 
-  llvm::Value *floored = emitMath(b, target, "floor", {adjustedDiv});
+  llvm::Value *floored = emitMath(b, target, ir::MathFunctionKind::Floor, {adjustedDiv});
   llvm::Value *roundUp = b.CreateFCmpOGT(b.CreateFSub(adjustedDiv, floored), half);
   floored = b.CreateSelect(roundUp, b.CreateFAdd(floored, one), floored);
-  llvm::Value *signedZeroDiv = emitMath(b, target, "copysign", {zero, b.CreateFDiv(vx, wx)});
+  llvm::Value *signedZeroDiv =
+      emitMath(b, target, ir::MathFunctionKind::CopySign, {zero, b.CreateFDiv(vx, wx)});
   llvm::Value *divNonzero = b.CreateFCmpUNE(adjustedDiv, zero);
   llvm::Value *quotient = b.CreateSelect(divNonzero, floored, signedZeroDiv, "floordiv.py");
   return {quotient, remainder};

@@ -66,10 +66,12 @@ void NVPTXTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
   builder.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
 }
 
-llvm::Value *NVPTXTarget::emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
+llvm::Value *NVPTXTarget::emitBarrierReduce(llvm::IRBuilderBase &builder,
+                                            ir::BarrierReduction reduction,
                                             llvm::Value *predicate) const {
-  llvm::Intrinsic::ID reduce = name == "count" ? llvm::Intrinsic::nvvm_barrier0_popc
-                               : name == "and" ? llvm::Intrinsic::nvvm_barrier0_and
+  llvm::Intrinsic::ID reduce =
+      reduction == ir::BarrierReduction::Count ? llvm::Intrinsic::nvvm_barrier0_popc
+      : reduction == ir::BarrierReduction::And ? llvm::Intrinsic::nvvm_barrier0_and
                                                : llvm::Intrinsic::nvvm_barrier0_or;
   return builder.CreateIntrinsic(reduce, {}, {builder.CreateZExt(predicate, builder.getInt32Ty())});
 }
@@ -81,14 +83,16 @@ void NVPTXTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) 
 namespace {
 
 // shfl.sync moves 32 bits; a 64-bit value goes as its two halves.
-llvm::Value *shuffle(llvm::IRBuilderBase &builder, const std::string &name, llvm::Value *mask,
-                     llvm::Value *value, llvm::Value *operand) {
-  llvm::Intrinsic::ID id = name == "shfl_idx"    ? llvm::Intrinsic::nvvm_shfl_sync_idx_i32
-                           : name == "shfl_up"   ? llvm::Intrinsic::nvvm_shfl_sync_up_i32
-                           : name == "shfl_down" ? llvm::Intrinsic::nvvm_shfl_sync_down_i32
-                                                 : llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
+llvm::Value *shuffle(llvm::IRBuilderBase &builder, ir::WarpCollectiveKind collective,
+                     llvm::Value *mask, llvm::Value *value, llvm::Value *operand) {
+  using Collective = ir::WarpCollectiveKind;
+  llvm::Intrinsic::ID id =
+      collective == Collective::ShflIdx    ? llvm::Intrinsic::nvvm_shfl_sync_idx_i32
+      : collective == Collective::ShflUp   ? llvm::Intrinsic::nvvm_shfl_sync_up_i32
+      : collective == Collective::ShflDown ? llvm::Intrinsic::nvvm_shfl_sync_down_i32
+                                           : llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
   // The clamp operand: lanes past 31 (up: below 0) read their own value.
-  llvm::Value *clamp = builder.getInt32(name == "shfl_up" ? 0 : 0x1f);
+  llvm::Value *clamp = builder.getInt32(collective == Collective::ShflUp ? 0 : 0x1f);
   llvm::Type *type = value->getType();
   unsigned bits = type->getPrimitiveSizeInBits();
   llvm::Value *word = builder.CreateBitCast(value, builder.getIntNTy(bits));
@@ -107,29 +111,39 @@ llvm::Value *shuffle(llvm::IRBuilderBase &builder, const std::string &name, llvm
 
 } // namespace
 
-llvm::Value *NVPTXTarget::emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
-                                             llvm::Value *mask, llvm::Value *value,
-                                             llvm::Value *operand, llvm::Type *resultType,
-                                             const ir::Location &) const {
+llvm::Value *NVPTXTarget::emitWarpCollective(llvm::IRBuilderBase &builder,
+                                             ir::WarpCollectiveKind collective, llvm::Value *mask,
+                                             llvm::Value *value, llvm::Value *operand,
+                                             llvm::Type *resultType, const ir::Location &) const {
   using llvm::Intrinsic::ID;
-  if (name == "activemask")
+  using Collective = ir::WarpCollectiveKind;
+  switch (collective) {
+  case Collective::ActiveMask:
     return builder.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {});
-  if (name == "ballot")
+  case Collective::Ballot:
     return builder.CreateIntrinsic(llvm::Intrinsic::nvvm_vote_ballot_sync, {}, {mask, value});
-  if (name == "all" || name == "any" || name == "eq") {
-    ID vote = name == "all"   ? llvm::Intrinsic::nvvm_vote_all_sync
-              : name == "any" ? llvm::Intrinsic::nvvm_vote_any_sync
-                              : llvm::Intrinsic::nvvm_vote_uni_sync;
+  case Collective::All:
+  case Collective::Any:
+  case Collective::Eq: {
+    ID vote = collective == Collective::All   ? llvm::Intrinsic::nvvm_vote_all_sync
+              : collective == Collective::Any ? llvm::Intrinsic::nvvm_vote_any_sync
+                                              : llvm::Intrinsic::nvvm_vote_uni_sync;
     return builder.CreateZExt(builder.CreateIntrinsic(vote, {}, {mask, value}), resultType);
   }
-  if (name == "match_any") {
+  case Collective::MatchAny: {
     unsigned bits = value->getType()->getPrimitiveSizeInBits();
     ID match = bits == 32 ? llvm::Intrinsic::nvvm_match_any_sync_i32
                           : llvm::Intrinsic::nvvm_match_any_sync_i64;
     return builder.CreateIntrinsic(match, {},
                                    {mask, builder.CreateBitCast(value, builder.getIntNTy(bits))});
   }
-  return shuffle(builder, name, mask, value, operand);
+  case Collective::ShflIdx:
+  case Collective::ShflUp:
+  case Collective::ShflDown:
+  case Collective::ShflXor:
+    return shuffle(builder, collective, mask, value, operand);
+  }
+  llvm_unreachable("a warp collective WarpCollectives.def does not list");
 }
 
 llvm::Value *NVPTXTarget::emitCString(llvm::IRBuilderBase &builder, const std::string &text) const {
@@ -162,10 +176,10 @@ void NVPTXTarget::emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
   builder.CreateCall(vprintf, {format, buffer});
 }
 
-void NVPTXTarget::emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const {
-  llvm::Intrinsic::ID membar = scope == "block"    ? llvm::Intrinsic::nvvm_membar_cta
-                               : scope == "device" ? llvm::Intrinsic::nvvm_membar_gl
-                                                   : llvm::Intrinsic::nvvm_membar_sys;
+void NVPTXTarget::emitFence(llvm::IRBuilderBase &builder, ir::FenceScope scope) const {
+  llvm::Intrinsic::ID membar = scope == ir::FenceScope::Block    ? llvm::Intrinsic::nvvm_membar_cta
+                               : scope == ir::FenceScope::Device ? llvm::Intrinsic::nvvm_membar_gl
+                                                                 : llvm::Intrinsic::nvvm_membar_sys;
   builder.CreateIntrinsic(membar, {}, {});
 }
 

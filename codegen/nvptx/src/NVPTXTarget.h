@@ -23,14 +23,14 @@ public:
   llvm::Value *emitSpecialReg(llvm::IRBuilderBase &builder, ir::SpecialReg reg) const override;
   void emitBarrier(llvm::IRBuilderBase &builder) const override;
   void emitGridSync(llvm::IRBuilderBase &builder) const override;
-  void emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const override;
-  llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
+  void emitFence(llvm::IRBuilderBase &builder, ir::FenceScope scope) const override;
+  llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, ir::BarrierReduction reduction,
                                  llvm::Value *predicate) const override;
   void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const override;
   llvm::Value *emitCString(llvm::IRBuilderBase &builder, const std::string &text) const override;
   void emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
                   llvm::ArrayRef<llvm::Value *> args) const override;
-  llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
+  llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, ir::WarpCollectiveKind collective,
                                   llvm::Value *mask, llvm::Value *value, llvm::Value *operand,
                                   llvm::Type *resultType, const ir::Location &site) const override;
   llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,

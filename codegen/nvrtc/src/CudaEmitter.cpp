@@ -370,7 +370,8 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   case Opcode::Libdevice:
     return assign(op, libdevice(op));
   case Opcode::Bits:
-    return assign(op, "kaji::" + op.attrAs<std::string>() + "(" + name(op.operand(0), op) + ")");
+    return assign(op, "kaji::" + std::string(ir::attributeName(op.attrAs<ir::BitFunction>())) +
+                          "(" + name(op.operand(0), op) + ")");
   case Opcode::SpecialReg: {
     ir::SpecialReg reg = op.attrAs<ir::SpecialReg>();
     static const char *const kRegisters[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
@@ -384,12 +385,15 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   case Opcode::GridSync:
     return statement(op, "kaji::grid_sync(&" + module_.gridBarrier(op.location()) + ");");
   case Opcode::Fence: {
-    const std::string &scope = op.attrAs<std::string>();
-    return statement(op, scope == "device" ? "__threadfence();" : "__threadfence_" + scope + "();");
+    ir::FenceScope scope = op.attrAs<ir::FenceScope>();
+    return statement(op, scope == ir::FenceScope::Device
+                             ? "__threadfence();"
+                             : "__threadfence_" + std::string(ir::attributeName(scope)) + "();");
   }
   case Opcode::BarrierReduce:
-    return assign(op, "__syncthreads_" + op.attrAs<std::string>() + "(" + name(op.operand(0), op) +
-                          ")");
+    return assign(op, "__syncthreads_" +
+                          std::string(ir::attributeName(op.attrAs<ir::BarrierReduction>())) + "(" +
+                          name(op.operand(0), op) + ")");
   case Opcode::WarpSync:
     return statement(op, "__syncwarp(" + name(op.operand(0), op) + ");");
   case Opcode::Warp:

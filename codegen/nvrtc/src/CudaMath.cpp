@@ -19,23 +19,30 @@ bool spells(std::string_view name, std::string_view function) {
 
 } // namespace
 
-std::string mathCall(std::string_view name, bool single, const std::vector<std::string> &args) {
+std::string mathCall(ir::MathFunctionKind function, bool single,
+                     const std::vector<std::string> &args) {
+  using Math = ir::MathFunctionKind;
+  std::string_view name = ir::attributeName(function);
   const std::string &x = args.front();
   std::string infinity =
       single ? "__int_as_float(0x7f800000)" : "__longlong_as_double(0x7ff0000000000000LL)";
   std::string magnitude = std::string(single ? "fabsf(" : "fabs(") + x + ")";
-  if (name == "isnan")
+  switch (function) {
+  case Math::IsNan:
     return "(" + x + " != " + x + ")";
-  if (name == "isinf")
+  case Math::IsInf:
     return "(" + magnitude + " == " + infinity + ")";
-  if (name == "isfinite")
+  case Math::IsFinite:
     return "(" + magnitude + " < " + infinity + ")";
-  if (name == "minimum" || name == "maximum") // NaN-propagating, -0.0 below +0.0
+  case Math::Minimum: // NaN-propagating, -0.0 below +0.0
+  case Math::Maximum:
     return "kaji::" + std::string(name) + "(" + commaSeparated(args) + ")";
-  if (name == "roundeven") // half to even: rint in the default rounding mode
+  case Math::RoundEven: // half to even: rint in the default rounding mode
     return std::string(single ? "rintf(" : "rint(") + x + ")";
-  // round is C's (half away from zero), as llvm.round on the LLVM path.
-  return std::string(name) + (single ? "f" : "") + "(" + commaSeparated(args) + ")";
+  default:
+    // round is C's (half away from zero), as llvm.round on the LLVM path.
+    return std::string(name) + (single ? "f" : "") + "(" + commaSeparated(args) + ")";
+  }
 }
 
 bool isMathSymbol(std::string_view name) {

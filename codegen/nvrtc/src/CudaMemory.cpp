@@ -16,8 +16,8 @@ std::string FunctionEmitter::atomic(const ir::Operation &op) {
   if (op.opcode() == Opcode::AtomicCAS)
     return "kaji::atomic_cas(" + element(op, 0, 3) + ", " + name(op.operand(1), op) + ", " +
            name(op.operand(2), op) + ")";
-  return "kaji::atomic_" + op.attrAs<std::string>() + "(" + element(op, 0, 2) + ", " +
-         name(op.operand(1), op) + ")";
+  return "kaji::atomic_" + std::string(ir::attributeName(op.attrAs<ir::AtomicOperationKind>())) +
+         "(" + element(op, 0, 2) + ", " + name(op.operand(1), op) + ")";
 }
 
 // The index the kernel wrote where `index` is the frontend's wraparound of it into dimension

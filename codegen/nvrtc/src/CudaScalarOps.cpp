@@ -208,15 +208,15 @@ std::string FunctionEmitter::libdevice(const ir::Operation &op) {
 
 std::string FunctionEmitter::math(const ir::Operation &op) {
   // Verified: one float type for every operand, the result of that type or a bool.
-  const std::string &function = op.attrAs<std::string>();
+  const ir::MathFunction &function = ir::mathFunction(op.attrAs<ir::MathFunctionKind>());
   ScalarKind argumentKind = op.operand(0)->type().scalarKind();
   // float16 and bfloat16 compute in float32.
   ScalarKind computeKind = ir::isHalfPrecision(argumentKind) ? ScalarKind::Float32 : argumentKind;
   std::vector<std::string> args;
   for (const ir::Value *operand : op.operands())
     args.push_back(cast(name(operand, op), argumentKind, computeKind));
-  std::string call = mathCall(function, computeKind == ScalarKind::Float32, args);
-  bool predicate = ir::findMathFunction(function)->result == ir::MathResult::Bool;
+  std::string call = mathCall(function.kind, computeKind == ScalarKind::Float32, args);
+  bool predicate = function.result == ir::MathResult::Bool;
   ScalarKind valueKind = predicate ? ScalarKind::Bool : computeKind;
   if (!predicate && ir::isHalfPrecision(argumentKind))
     return cast(scalarTypeName(argumentKind) + "(" + call + ")", argumentKind,
@@ -226,9 +226,10 @@ std::string FunctionEmitter::math(const ir::Operation &op) {
 
 std::string FunctionEmitter::warp(const ir::Operation &op) {
   // Verified: a collective of WarpCollectives.def with the operands of its form.
-  const std::string &collective = op.attrAs<std::string>();
+  const ir::WarpCollective &row = ir::warpCollective(op.attrAs<ir::WarpCollectiveKind>());
+  std::string collective(row.name);
   auto operand = [&](unsigned i) { return name(op.operand(i), op); };
-  switch (ir::findWarpCollective(collective)->form) {
+  switch (row.form) {
   case ir::WarpForm::ActiveMask:
     return "__activemask()";
   case ir::WarpForm::Ballot:

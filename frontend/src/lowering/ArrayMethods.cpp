@@ -237,7 +237,8 @@ Operand FunctionLowerer::reduceArray(const std::string &reduction, const Operand
       next = inner.binary(reduction == "all" ? ir::Opcode::And : ir::Opcode::Or, current, truth);
     } else if ((minimum || maximum) && ir::isFloat(kind)) {
       // numpy's min and max propagate NaN.
-      next = inner.math(minimum ? "minimum" : "maximum", accumulatorType, {current, value});
+      next = inner.math(minimum ? ir::MathFunctionKind::Minimum : ir::MathFunctionKind::Maximum,
+                        accumulatorType, {current, value});
     } else if (minimum || maximum) {
       ir::Opcode opcode = kind == ScalarKind::Bool ? (minimum ? ir::Opcode::And : ir::Opcode::Or)
                           : minimum                ? ir::Opcode::Min

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,104 +26,107 @@ enum class MathKind : uint8_t {
   PowerOperator, // numpy.power: like a ** b, integer powers wrap
   Log,           // math.log(x[, base])
   Abs,           // numpy.abs: like abs()
-  Minimum,       // numpy.minimum/fmin: min on integers, irName on floats
-  Maximum,       // numpy.maximum/fmax: max on integers, irName on floats
+  Minimum,       // numpy.minimum/fmin: min on integers, `function` on floats
+  Maximum,       // numpy.maximum/fmax: max on integers, `function` on floats
 };
+
+using Math = ir::MathFunctionKind;
 
 struct MathFunction {
   std::string_view name; // without the module
-  std::string_view irName;
+  // The `math` operation computing it on floats; none for the kinds that lower to an opcode.
+  std::optional<ir::MathFunctionKind> function;
   unsigned arity;
   MathKind kind;
 };
 
 constexpr MathFunction kMathFunctions[] = {
-    {"sqrt", "sqrt", 1, MathKind::Float},
-    {"exp", "exp", 1, MathKind::Float},
-    {"exp2", "exp2", 1, MathKind::Float},
-    {"expm1", "expm1", 1, MathKind::Float},
-    {"log", "log", 1, MathKind::Log},
-    {"log2", "log2", 1, MathKind::Float},
-    {"log10", "log10", 1, MathKind::Float},
-    {"log1p", "log1p", 1, MathKind::Float},
-    {"cbrt", "cbrt", 1, MathKind::Float},
-    {"sin", "sin", 1, MathKind::Float},
-    {"cos", "cos", 1, MathKind::Float},
-    {"tan", "tan", 1, MathKind::Float},
-    {"asin", "asin", 1, MathKind::Float},
-    {"acos", "acos", 1, MathKind::Float},
-    {"atan", "atan", 1, MathKind::Float},
-    {"sinh", "sinh", 1, MathKind::Float},
-    {"cosh", "cosh", 1, MathKind::Float},
-    {"tanh", "tanh", 1, MathKind::Float},
-    {"asinh", "asinh", 1, MathKind::Float},
-    {"acosh", "acosh", 1, MathKind::Float},
-    {"atanh", "atanh", 1, MathKind::Float},
-    {"erf", "erf", 1, MathKind::Float},
-    {"erfc", "erfc", 1, MathKind::Float},
-    {"gamma", "tgamma", 1, MathKind::Float},
-    {"lgamma", "lgamma", 1, MathKind::Float},
-    {"fabs", "fabs", 1, MathKind::Float},
-    {"atan2", "atan2", 2, MathKind::Float},
-    {"hypot", "hypot", 2, MathKind::Float},
-    {"copysign", "copysign", 2, MathKind::Float},
-    {"fmod", "fmod", 2, MathKind::Float},
-    {"pow", "pow", 2, MathKind::Power},
-    {"floor", "floor", 1, MathKind::ToInteger},
-    {"ceil", "ceil", 1, MathKind::ToInteger},
-    {"trunc", "trunc", 1, MathKind::ToInteger},
-    {"isnan", "isnan", 1, MathKind::Predicate},
-    {"isinf", "isinf", 1, MathKind::Predicate},
-    {"isfinite", "isfinite", 1, MathKind::Predicate},
+    {"sqrt", Math::Sqrt, 1, MathKind::Float},
+    {"exp", Math::Exp, 1, MathKind::Float},
+    {"exp2", Math::Exp2, 1, MathKind::Float},
+    {"expm1", Math::ExpM1, 1, MathKind::Float},
+    {"log", Math::Log, 1, MathKind::Log},
+    {"log2", Math::Log2, 1, MathKind::Float},
+    {"log10", Math::Log10, 1, MathKind::Float},
+    {"log1p", Math::Log1P, 1, MathKind::Float},
+    {"cbrt", Math::Cbrt, 1, MathKind::Float},
+    {"sin", Math::Sin, 1, MathKind::Float},
+    {"cos", Math::Cos, 1, MathKind::Float},
+    {"tan", Math::Tan, 1, MathKind::Float},
+    {"asin", Math::Asin, 1, MathKind::Float},
+    {"acos", Math::Acos, 1, MathKind::Float},
+    {"atan", Math::Atan, 1, MathKind::Float},
+    {"sinh", Math::Sinh, 1, MathKind::Float},
+    {"cosh", Math::Cosh, 1, MathKind::Float},
+    {"tanh", Math::Tanh, 1, MathKind::Float},
+    {"asinh", Math::Asinh, 1, MathKind::Float},
+    {"acosh", Math::Acosh, 1, MathKind::Float},
+    {"atanh", Math::Atanh, 1, MathKind::Float},
+    {"erf", Math::Erf, 1, MathKind::Float},
+    {"erfc", Math::Erfc, 1, MathKind::Float},
+    {"gamma", Math::TGamma, 1, MathKind::Float},
+    {"lgamma", Math::LGamma, 1, MathKind::Float},
+    {"fabs", Math::FAbs, 1, MathKind::Float},
+    {"atan2", Math::Atan2, 2, MathKind::Float},
+    {"hypot", Math::Hypot, 2, MathKind::Float},
+    {"copysign", Math::CopySign, 2, MathKind::Float},
+    {"fmod", Math::FMod, 2, MathKind::Float},
+    {"pow", std::nullopt, 2, MathKind::Power},
+    {"floor", Math::Floor, 1, MathKind::ToInteger},
+    {"ceil", Math::Ceil, 1, MathKind::ToInteger},
+    {"trunc", Math::Trunc, 1, MathKind::ToInteger},
+    {"isnan", Math::IsNan, 1, MathKind::Predicate},
+    {"isinf", Math::IsInf, 1, MathKind::Predicate},
+    {"isfinite", Math::IsFinite, 1, MathKind::Predicate},
 };
 
 // numpy's ufuncs under their numpy names; floor/ceil/trunc stay floats there.
 constexpr MathFunction kNumpyFunctions[] = {
-    {"sqrt", "sqrt", 1, MathKind::Float},
-    {"exp", "exp", 1, MathKind::Float},
-    {"exp2", "exp2", 1, MathKind::Float},
-    {"expm1", "expm1", 1, MathKind::Float},
-    {"log", "log", 1, MathKind::Float},
-    {"log2", "log2", 1, MathKind::Float},
-    {"log10", "log10", 1, MathKind::Float},
-    {"log1p", "log1p", 1, MathKind::Float},
-    {"cbrt", "cbrt", 1, MathKind::Float},
-    {"sin", "sin", 1, MathKind::Float},
-    {"cos", "cos", 1, MathKind::Float},
-    {"tan", "tan", 1, MathKind::Float},
-    {"arcsin", "asin", 1, MathKind::Float},
-    {"arccos", "acos", 1, MathKind::Float},
-    {"arctan", "atan", 1, MathKind::Float},
-    {"sinh", "sinh", 1, MathKind::Float},
-    {"cosh", "cosh", 1, MathKind::Float},
-    {"tanh", "tanh", 1, MathKind::Float},
-    {"arcsinh", "asinh", 1, MathKind::Float},
-    {"arccosh", "acosh", 1, MathKind::Float},
-    {"arctanh", "atanh", 1, MathKind::Float},
-    {"fabs", "fabs", 1, MathKind::Float},
-    {"floor", "floor", 1, MathKind::Float},
-    {"ceil", "ceil", 1, MathKind::Float},
-    {"trunc", "trunc", 1, MathKind::Float},
-    {"arctan2", "atan2", 2, MathKind::Float},
-    {"hypot", "hypot", 2, MathKind::Float},
-    {"copysign", "copysign", 2, MathKind::Float},
-    {"fmod", "fmod", 2, MathKind::Float},
-    {"power", "pow", 2, MathKind::PowerOperator},
-    {"isnan", "isnan", 1, MathKind::Predicate},
-    {"isinf", "isinf", 1, MathKind::Predicate},
-    {"isfinite", "isfinite", 1, MathKind::Predicate},
-    {"abs", "abs", 1, MathKind::Abs},
-    {"absolute", "abs", 1, MathKind::Abs},
-    {"minimum", "minimum", 2, MathKind::Minimum},
-    {"maximum", "maximum", 2, MathKind::Maximum},
-    {"fmin", "fmin", 2, MathKind::Minimum},
-    {"fmax", "fmax", 2, MathKind::Maximum},
+    {"sqrt", Math::Sqrt, 1, MathKind::Float},
+    {"exp", Math::Exp, 1, MathKind::Float},
+    {"exp2", Math::Exp2, 1, MathKind::Float},
+    {"expm1", Math::ExpM1, 1, MathKind::Float},
+    {"log", Math::Log, 1, MathKind::Float},
+    {"log2", Math::Log2, 1, MathKind::Float},
+    {"log10", Math::Log10, 1, MathKind::Float},
+    {"log1p", Math::Log1P, 1, MathKind::Float},
+    {"cbrt", Math::Cbrt, 1, MathKind::Float},
+    {"sin", Math::Sin, 1, MathKind::Float},
+    {"cos", Math::Cos, 1, MathKind::Float},
+    {"tan", Math::Tan, 1, MathKind::Float},
+    {"arcsin", Math::Asin, 1, MathKind::Float},
+    {"arccos", Math::Acos, 1, MathKind::Float},
+    {"arctan", Math::Atan, 1, MathKind::Float},
+    {"sinh", Math::Sinh, 1, MathKind::Float},
+    {"cosh", Math::Cosh, 1, MathKind::Float},
+    {"tanh", Math::Tanh, 1, MathKind::Float},
+    {"arcsinh", Math::Asinh, 1, MathKind::Float},
+    {"arccosh", Math::Acosh, 1, MathKind::Float},
+    {"arctanh", Math::Atanh, 1, MathKind::Float},
+    {"fabs", Math::FAbs, 1, MathKind::Float},
+    {"floor", Math::Floor, 1, MathKind::Float},
+    {"ceil", Math::Ceil, 1, MathKind::Float},
+    {"trunc", Math::Trunc, 1, MathKind::Float},
+    {"arctan2", Math::Atan2, 2, MathKind::Float},
+    {"hypot", Math::Hypot, 2, MathKind::Float},
+    {"copysign", Math::CopySign, 2, MathKind::Float},
+    {"fmod", Math::FMod, 2, MathKind::Float},
+    {"power", std::nullopt, 2, MathKind::PowerOperator},
+    {"isnan", Math::IsNan, 1, MathKind::Predicate},
+    {"isinf", Math::IsInf, 1, MathKind::Predicate},
+    {"isfinite", Math::IsFinite, 1, MathKind::Predicate},
+    {"abs", std::nullopt, 1, MathKind::Abs},
+    {"absolute", std::nullopt, 1, MathKind::Abs},
+    {"minimum", Math::Minimum, 2, MathKind::Minimum},
+    {"maximum", Math::Maximum, 2, MathKind::Maximum},
+    {"fmin", Math::FMin, 2, MathKind::Minimum},
+    {"fmax", Math::FMax, 2, MathKind::Maximum},
 };
 
 // Numba's cuda.fma and cuda.cbrt.
 constexpr MathFunction kKajiFunctions[] = {
-    {"fma", "fma", 3, MathKind::Float},
-    {"cbrt", "cbrt", 1, MathKind::Float},
+    {"fma", Math::Fma, 3, MathKind::Float},
+    {"cbrt", Math::Cbrt, 1, MathKind::Float},
 };
 
 template <size_t N>
@@ -497,7 +501,7 @@ Operand FunctionLowerer::bitCount(const Operand &x, const CallExpr &expr) {
                              ? builder_.create(ir::Opcode::Abs, x.type(), {x.value})->result()
                              : x.value;
   ir::Value *ones =
-      builder_.create(ir::Opcode::Bits, x.type(), {magnitude}, std::string("popc"))->result();
+      builder_.create(ir::Opcode::Bits, x.type(), {magnitude}, ir::BitFunction::Popc)->result();
   return Operand::scalar(builder_.cast(ones, ir::Type::scalar(ScalarKind::Int64)));
 }
 
@@ -578,7 +582,7 @@ Operand FunctionLowerer::callMath(const std::string &function, const std::vector
     ir::Type resultType = ir::Type::scalar(type.kind);
     // On floats each has its own NaN rule (minimum propagates NaN, fmin ignores it).
     if (minMax && ir::isFloat(type.kind))
-      return Operand::scalar(builder_.math(fn.irName, resultType, operands), type.weak);
+      return Operand::scalar(builder_.math(*fn.function, resultType, operands), type.weak);
     ir::Opcode opcode = fn.kind == MathKind::Abs       ? ir::Opcode::Abs
                         : fn.kind == MathKind::Minimum ? ir::Opcode::Min
                                                        : ir::Opcode::Max;
@@ -603,17 +607,18 @@ Operand FunctionLowerer::callMath(const std::string &function, const std::vector
     return Operand::scalar(builder_.binary(ir::Opcode::Pow, operands[0], operands[1]));
   case MathKind::Log:
     if (operands.size() == 2)
-      return Operand::scalar(builder_.binary(ir::Opcode::Div,
-                                             builder_.math("log", floatType, {operands[0]}),
-                                             builder_.math("log", floatType, {operands[1]})));
-    return Operand::scalar(builder_.math("log", floatType, operands));
+      return Operand::scalar(builder_.binary(
+          ir::Opcode::Div, builder_.math(ir::MathFunctionKind::Log, floatType, {operands[0]}),
+          builder_.math(ir::MathFunctionKind::Log, floatType, {operands[1]})));
+    return Operand::scalar(builder_.math(ir::MathFunctionKind::Log, floatType, operands));
   case MathKind::Predicate:
-    return Operand::scalar(builder_.math(fn.irName, ir::Type::scalar(ScalarKind::Bool), operands));
+    return Operand::scalar(
+        builder_.math(*fn.function, ir::Type::scalar(ScalarKind::Bool), operands));
   case MathKind::ToInteger:
-    return Operand::scalar(builder_.cast(builder_.math(fn.irName, floatType, operands),
+    return Operand::scalar(builder_.cast(builder_.math(*fn.function, floatType, operands),
                                          ir::Type::scalar(ScalarKind::Int64)));
   default:
-    return Operand::scalar(builder_.math(fn.irName, floatType, operands));
+    return Operand::scalar(builder_.math(*fn.function, floatType, operands));
   }
 }
 

@@ -6,6 +6,7 @@
 namespace kaji::frontend {
 
 using ir::CmpPredicate;
+using ir::MathFunctionKind;
 using ir::Opcode;
 using ir::ScalarKind;
 
@@ -17,12 +18,12 @@ ir::Value *ComplexArithmetic::constant(ir::Type part, double value) {
   return b_.floatConstant(part, value);
 }
 
-ir::Value *ComplexArithmetic::fmath(std::string_view name, ir::Value *x) {
-  return b_.math(name, x->type(), {x});
+ir::Value *ComplexArithmetic::fmath(ir::MathFunctionKind function, ir::Value *x) {
+  return b_.math(function, x->type(), {x});
 }
 
-ir::Value *ComplexArithmetic::fmath(std::string_view name, ir::Value *x, ir::Value *y) {
-  return b_.math(name, x->type(), {x, y});
+ir::Value *ComplexArithmetic::fmath(ir::MathFunctionKind function, ir::Value *x, ir::Value *y) {
+  return b_.math(function, x->type(), {x, y});
 }
 
 ir::Value *ComplexArithmetic::make(ir::Value *real, ir::Value *imag) {
@@ -71,7 +72,7 @@ ir::Value *ComplexArithmetic::div(ir::Value *a, ir::Value *b) {
   ir::Value *ar = real(a), *ai = imag(a), *br = real(b), *bi = imag(b);
   ir::Type part = br->type();
   ir::Value *one = constant(part, 1.0);
-  ir::Value *absR = fmath("fabs", br), *absI = fmath("fabs", bi);
+  ir::Value *absR = fmath(MathFunctionKind::FAbs, br), *absI = fmath(MathFunctionKind::FAbs, bi);
   ir::Value *realLarger = b_.cmp(CmpPredicate::Ge, absR, absI);
   auto mul = [&](ir::Value *x, ir::Value *y) { return fbinary(Opcode::Mul, x, y); };
   auto add = [&](ir::Value *x, ir::Value *y) { return fbinary(Opcode::Add, x, y); };
@@ -105,7 +106,9 @@ ir::Value *ComplexArithmetic::conjugate(ir::Value *z) {
   return make(real(z), b_.unary(Opcode::Neg, imag(z)));
 }
 
-ir::Value *ComplexArithmetic::abs(ir::Value *z) { return fmath("hypot", real(z), imag(z)); }
+ir::Value *ComplexArithmetic::abs(ir::Value *z) {
+  return fmath(MathFunctionKind::Hypot, real(z), imag(z));
+}
 
 ir::Value *ComplexArithmetic::equal(ir::Value *a, ir::Value *b) {
   return b_.binary(Opcode::And, b_.cmp(CmpPredicate::Eq, real(a), real(b)),
@@ -142,14 +145,15 @@ ir::Value *ComplexArithmetic::pow(ir::Value *a, ir::Value *b) {
   // CPython's _Py_c_pow: |a|**br / exp(arg(a)*bi) at angle arg(a)*br + bi*log|a|.
   ir::Type part = partType(a);
   ir::Value *ar = real(a), *ai = imag(a), *br = real(b), *bi = imag(b);
-  ir::Value *magnitude = fmath("hypot", ar, ai);
-  ir::Value *angle = fmath("atan2", ai, ar);
+  ir::Value *magnitude = fmath(MathFunctionKind::Hypot, ar, ai);
+  ir::Value *angle = fmath(MathFunctionKind::Atan2, ai, ar);
   ir::Value *length = b_.binary(Opcode::Pow, magnitude, br);
-  length = fbinary(Opcode::Div, length, fmath("exp", fbinary(Opcode::Mul, angle, bi)));
+  length =
+      fbinary(Opcode::Div, length, fmath(MathFunctionKind::Exp, fbinary(Opcode::Mul, angle, bi)));
   ir::Value *phase = fbinary(Opcode::Add, fbinary(Opcode::Mul, angle, br),
-                             fbinary(Opcode::Mul, bi, fmath("log", magnitude)));
-  ir::Value *general = make(fbinary(Opcode::Mul, length, fmath("cos", phase)),
-                            fbinary(Opcode::Mul, length, fmath("sin", phase)));
+                             fbinary(Opcode::Mul, bi, fmath(MathFunctionKind::Log, magnitude)));
+  ir::Value *general = make(fbinary(Opcode::Mul, length, fmath(MathFunctionKind::Cos, phase)),
+                            fbinary(Opcode::Mul, length, fmath(MathFunctionKind::Sin, phase)));
   // 0 ** b: 1 for b == 0; 0 for real b > 0; CPython raises ZeroDivisionError otherwise,
   // kaji gives nan+nanj.
   ir::Value *zero = constant(part, 0.0), *one = constant(part, 1.0);
@@ -173,54 +177,60 @@ ir::Value *ComplexArithmetic::sqrt(ir::Value *z) {
   // CPython's cmath.sqrt, scaled by 1/8 so that |z| near the largest float does not overflow.
   ir::Type part = partType(z);
   ir::Value *x = real(z), *y = imag(z);
-  ir::Value *ax = fmath("fabs", x), *ay = fmath("fabs", y);
+  ir::Value *ax = fmath(MathFunctionKind::FAbs, x), *ay = fmath(MathFunctionKind::FAbs, y);
   ir::Value *eighth = constant(part, 0.125), *two = constant(part, 2.0);
   ir::Value *ax8 = fbinary(Opcode::Mul, ax, eighth);
-  ir::Value *s =
-      fbinary(Opcode::Mul, two,
-              fmath("sqrt", fbinary(Opcode::Add, ax8,
-                                    fmath("hypot", ax8, fbinary(Opcode::Mul, ay, eighth)))));
+  ir::Value *s = fbinary(
+      Opcode::Mul, two,
+      fmath(MathFunctionKind::Sqrt,
+            fbinary(Opcode::Add, ax8,
+                    fmath(MathFunctionKind::Hypot, ax8, fbinary(Opcode::Mul, ay, eighth)))));
   ir::Value *d = fbinary(Opcode::Div, ay, fbinary(Opcode::Mul, two, s));
   ir::Value *nonNegative = b_.cmp(CmpPredicate::Ge, x, constant(part, 0.0));
   ir::Value *re = b_.select(nonNegative, s, d);
-  ir::Value *im = fmath("copysign", b_.select(nonNegative, d, s), y);
+  ir::Value *im = fmath(MathFunctionKind::CopySign, b_.select(nonNegative, d, s), y);
   ir::Value *zero = isZero(z);
   return make(b_.select(zero, constant(part, 0.0), re), b_.select(zero, y, im));
 }
 
 ir::Value *ComplexArithmetic::exp(ir::Value *z) {
   ir::Value *x = real(z), *y = imag(z);
-  ir::Value *magnitude = fmath("exp", x);
+  ir::Value *magnitude = fmath(MathFunctionKind::Exp, x);
   // A real argument keeps its imaginary zero (exp(inf+0j) is inf+0j, not inf+nanj).
   ir::Value *realArgument = b_.cmp(CmpPredicate::Eq, y, constant(partType(z), 0.0));
-  ir::Value *re =
-      b_.select(realArgument, magnitude, fbinary(Opcode::Mul, magnitude, fmath("cos", y)));
-  ir::Value *im = b_.select(realArgument, y, fbinary(Opcode::Mul, magnitude, fmath("sin", y)));
+  ir::Value *re = b_.select(realArgument, magnitude,
+                            fbinary(Opcode::Mul, magnitude, fmath(MathFunctionKind::Cos, y)));
+  ir::Value *im =
+      b_.select(realArgument, y, fbinary(Opcode::Mul, magnitude, fmath(MathFunctionKind::Sin, y)));
   return make(re, im);
 }
 
 ir::Value *ComplexArithmetic::log(ir::Value *z) {
-  return make(fmath("log", abs(z)), fmath("atan2", imag(z), real(z)));
+  return make(fmath(MathFunctionKind::Log, abs(z)),
+              fmath(MathFunctionKind::Atan2, imag(z), real(z)));
 }
 
 ir::Value *ComplexArithmetic::sinh(ir::Value *z) {
   ir::Value *x = real(z), *y = imag(z);
-  return make(fbinary(Opcode::Mul, fmath("sinh", x), fmath("cos", y)),
-              fbinary(Opcode::Mul, fmath("cosh", x), fmath("sin", y)));
+  return make(
+      fbinary(Opcode::Mul, fmath(MathFunctionKind::Sinh, x), fmath(MathFunctionKind::Cos, y)),
+      fbinary(Opcode::Mul, fmath(MathFunctionKind::Cosh, x), fmath(MathFunctionKind::Sin, y)));
 }
 
 ir::Value *ComplexArithmetic::cosh(ir::Value *z) {
   ir::Value *x = real(z), *y = imag(z);
-  return make(fbinary(Opcode::Mul, fmath("cosh", x), fmath("cos", y)),
-              fbinary(Opcode::Mul, fmath("sinh", x), fmath("sin", y)));
+  return make(
+      fbinary(Opcode::Mul, fmath(MathFunctionKind::Cosh, x), fmath(MathFunctionKind::Cos, y)),
+      fbinary(Opcode::Mul, fmath(MathFunctionKind::Sinh, x), fmath(MathFunctionKind::Sin, y)));
 }
 
 ir::Value *ComplexArithmetic::tanh(ir::Value *z) {
   // CPython's cmath.tanh: tanh(x) and tan(y) combined so neither part overflows early.
   ir::Type part = partType(z);
   ir::Value *one = constant(part, 1.0);
-  ir::Value *tx = fmath("tanh", real(z)), *ty = fmath("tan", imag(z));
-  ir::Value *cx = fbinary(Opcode::Div, one, fmath("cosh", real(z)));
+  ir::Value *tx = fmath(MathFunctionKind::Tanh, real(z)),
+            *ty = fmath(MathFunctionKind::Tan, imag(z));
+  ir::Value *cx = fbinary(Opcode::Div, one, fmath(MathFunctionKind::Cosh, real(z)));
   ir::Value *txty = fbinary(Opcode::Mul, tx, ty);
   ir::Value *denominator = fbinary(Opcode::Add, one, fbinary(Opcode::Mul, txty, txty));
   ir::Value *re =
@@ -239,9 +249,10 @@ ir::Value *ComplexArithmetic::asinh(ir::Value *z) {
   ir::Value *x = real(z), *y = imag(z);
   ir::Value *s1 = sqrt(make(fbinary(Opcode::Add, one, y), b_.unary(Opcode::Neg, x)));
   ir::Value *s2 = sqrt(make(fbinary(Opcode::Sub, one, y), x));
-  ir::Value *re = fmath("asinh", fbinary(Opcode::Sub, fbinary(Opcode::Mul, real(s1), imag(s2)),
-                                         fbinary(Opcode::Mul, real(s2), imag(s1))));
-  ir::Value *im = fmath("atan2", y,
+  ir::Value *re =
+      fmath(MathFunctionKind::Asinh, fbinary(Opcode::Sub, fbinary(Opcode::Mul, real(s1), imag(s2)),
+                                             fbinary(Opcode::Mul, real(s2), imag(s1))));
+  ir::Value *im = fmath(MathFunctionKind::Atan2, y,
                         fbinary(Opcode::Sub, fbinary(Opcode::Mul, real(s1), real(s2)),
                                 fbinary(Opcode::Mul, imag(s1), imag(s2))));
   return make(re, im);
@@ -254,9 +265,10 @@ ir::Value *ComplexArithmetic::acos(ir::Value *z) {
   ir::Value *x = real(z), *y = imag(z);
   ir::Value *s1 = sqrt(make(fbinary(Opcode::Sub, one, x), b_.unary(Opcode::Neg, y)));
   ir::Value *s2 = sqrt(make(fbinary(Opcode::Add, one, x), y));
-  ir::Value *re = fbinary(Opcode::Mul, two, fmath("atan2", real(s1), real(s2)));
-  ir::Value *im = fmath("asinh", fbinary(Opcode::Sub, fbinary(Opcode::Mul, real(s2), imag(s1)),
-                                         fbinary(Opcode::Mul, imag(s2), real(s1))));
+  ir::Value *re = fbinary(Opcode::Mul, two, fmath(MathFunctionKind::Atan2, real(s1), real(s2)));
+  ir::Value *im =
+      fmath(MathFunctionKind::Asinh, fbinary(Opcode::Sub, fbinary(Opcode::Mul, real(s2), imag(s1)),
+                                             fbinary(Opcode::Mul, imag(s2), real(s1))));
   return make(re, im);
 }
 
@@ -267,9 +279,10 @@ ir::Value *ComplexArithmetic::acosh(ir::Value *z) {
   ir::Value *x = real(z), *y = imag(z);
   ir::Value *s1 = sqrt(make(fbinary(Opcode::Sub, x, one), y));
   ir::Value *s2 = sqrt(make(fbinary(Opcode::Add, x, one), y));
-  ir::Value *re = fmath("asinh", fbinary(Opcode::Add, fbinary(Opcode::Mul, real(s1), real(s2)),
-                                         fbinary(Opcode::Mul, imag(s1), imag(s2))));
-  ir::Value *im = fbinary(Opcode::Mul, two, fmath("atan2", imag(s1), real(s2)));
+  ir::Value *re =
+      fmath(MathFunctionKind::Asinh, fbinary(Opcode::Add, fbinary(Opcode::Mul, real(s1), real(s2)),
+                                             fbinary(Opcode::Mul, imag(s1), imag(s2))));
+  ir::Value *im = fbinary(Opcode::Mul, two, fmath(MathFunctionKind::Atan2, imag(s1), real(s2)));
   return make(re, im);
 }
 
@@ -280,19 +293,19 @@ ir::Value *ComplexArithmetic::atanh(ir::Value *z) {
   ir::Value *negative = b_.cmp(CmpPredicate::Lt, real(z), zero);
   ir::Value *reflected = b_.select(negative, neg(z), z);
   ir::Value *x = real(reflected), *y = imag(reflected);
-  ir::Value *ay = fmath("fabs", y);
+  ir::Value *ay = fmath(MathFunctionKind::FAbs, y);
   ir::Value *oneMinusX = fbinary(Opcode::Sub, one, x);
   ir::Value *denominator = fbinary(Opcode::Add, fbinary(Opcode::Mul, oneMinusX, oneMinusX),
                                    fbinary(Opcode::Mul, ay, ay));
-  ir::Value *re =
-      fbinary(Opcode::Div,
-              fmath("log1p", fbinary(Opcode::Div, fbinary(Opcode::Mul, constant(part, 4.0), x),
-                                     denominator)),
-              constant(part, 4.0));
+  ir::Value *re = fbinary(
+      Opcode::Div,
+      fmath(MathFunctionKind::Log1P,
+            fbinary(Opcode::Div, fbinary(Opcode::Mul, constant(part, 4.0), x), denominator)),
+      constant(part, 4.0));
   ir::Value *im =
       fbinary(Opcode::Div,
               b_.unary(Opcode::Neg,
-                       fmath("atan2", fbinary(Opcode::Mul, constant(part, -2.0), y),
+                       fmath(MathFunctionKind::Atan2, fbinary(Opcode::Mul, constant(part, -2.0), y),
                              fbinary(Opcode::Sub,
                                      fbinary(Opcode::Mul, oneMinusX, fbinary(Opcode::Add, one, x)),
                                      fbinary(Opcode::Mul, ay, ay)))),
@@ -302,14 +315,15 @@ ir::Value *ComplexArithmetic::atanh(ir::Value *z) {
 }
 
 std::pair<ir::Value *, ir::Value *> ComplexArithmetic::polar(ir::Value *z) {
-  return {abs(z), fmath("atan2", imag(z), real(z))};
+  return {abs(z), fmath(MathFunctionKind::Atan2, imag(z), real(z))};
 }
 
 ir::Value *ComplexArithmetic::rect(ir::Value *r, ir::Value *phi) {
   // A zero angle gives an exact real number, also for an infinite r (CPython).
   ir::Value *zeroAngle = b_.cmp(CmpPredicate::Eq, phi, constant(phi->type(), 0.0));
-  ir::Value *im = b_.select(zeroAngle, phi, fbinary(Opcode::Mul, r, fmath("sin", phi)));
-  return make(fbinary(Opcode::Mul, r, fmath("cos", phi)), im);
+  ir::Value *im =
+      b_.select(zeroAngle, phi, fbinary(Opcode::Mul, r, fmath(MathFunctionKind::Sin, phi)));
+  return make(fbinary(Opcode::Mul, r, fmath(MathFunctionKind::Cos, phi)), im);
 }
 
 std::optional<ir::Value *> ComplexArithmetic::cmath(std::string_view name, ir::Value *z) {
@@ -350,16 +364,14 @@ std::optional<ir::Value *> ComplexArithmetic::cmath(std::string_view name, ir::V
   if (name == "cos")
     return cosh(timesI(z));
   if (name == "phase")
-    return fmath("atan2", imag(z), real(z));
-  if (name == "isnan" || name == "isinf") {
+    return fmath(MathFunctionKind::Atan2, imag(z), real(z));
+  if (name == "isnan" || name == "isinf" || name == "isfinite") {
+    // isfinite needs both parts finite; isnan and isinf either part NaN or infinite.
+    MathFunctionKind predicate = ir::findMathFunction(name)->kind;
     ir::Type boolType = ir::Type::scalar(ScalarKind::Bool);
-    return b_.binary(Opcode::Or, b_.math(name, boolType, {real(z)}),
-                     b_.math(name, boolType, {imag(z)}));
-  }
-  if (name == "isfinite") {
-    ir::Type boolType = ir::Type::scalar(ScalarKind::Bool);
-    return b_.binary(Opcode::And, b_.math(name, boolType, {real(z)}),
-                     b_.math(name, boolType, {imag(z)}));
+    return b_.binary(name == "isfinite" ? Opcode::And : Opcode::Or,
+                     b_.math(predicate, boolType, {real(z)}),
+                     b_.math(predicate, boolType, {imag(z)}));
   }
   return std::nullopt;
 }

@@ -51,8 +51,8 @@ private:
   ir::Type partType(ir::Value *z) const;
   ir::Value *part(ir::Value *z, unsigned index);
   ir::Value *constant(ir::Type part, double value);
-  ir::Value *fmath(std::string_view name, ir::Value *x);
-  ir::Value *fmath(std::string_view name, ir::Value *x, ir::Value *y);
+  ir::Value *fmath(ir::MathFunctionKind function, ir::Value *x);
+  ir::Value *fmath(ir::MathFunctionKind function, ir::Value *x, ir::Value *y);
   ir::Value *fbinary(ir::Opcode op, ir::Value *x, ir::Value *y) { return b_.binary(op, x, y); }
   // i*z and -i*z: the rotations that carry sin, tan, asin, atan onto sinh, tanh, asinh, atanh.
   ir::Value *timesI(ir::Value *z);

@@ -32,10 +32,9 @@ Operand FunctionLowerer::callExternal(const GlobalValue &callee, const CallExpr 
     at(expr.args[i]->loc);
     values.push_back(convert(arg, signature.params[i].scalarKind()));
   }
-  if (std::vector<std::string> *linked = context_.options().linkFiles)
-    for (const std::string &file : callee.externalLinkFiles)
-      if (std::find(linked->begin(), linked->end(), file) == linked->end())
-        linked->push_back(file);
+  // Recorded in the output module even from a trial run: the call is in the final code too.
+  for (const std::string &file : callee.externalLinkFiles)
+    context_.output().addLinkFile(file);
   at(expr.loc);
   ir::Operation *call =
       builder_.create(ir::Opcode::ExternCall, signature.returnType, values, callee.qualifiedName);

@@ -553,6 +553,7 @@ public:
   std::string functionKey(const FunctionDefStmt *def);
   // What the device function `name`, lowered by this context, returns.
   const ReturnTypes &returnsOf(const std::string &name) const { return returns_.at(name); }
+  ir::Module &output() { return out_; }
   ir::Module &scratch() { return scratch_; }
   const LoweringOptions &options() const { return options_; }
 

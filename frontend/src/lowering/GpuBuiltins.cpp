@@ -260,8 +260,8 @@ Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<
     throw ir::CompileError(expr.args[0]->loc, display + " works on arrays of numbers, not on '" +
                                                   describe(array) + "'");
   ScalarKind element = array.type().scalarKind();
-  std::string kind = cas ? "cas" : atomicKind(operation, element);
-  const ir::AtomicOperation *atomicOperation = cas ? nullptr : ir::findAtomicOperation(kind);
+  const ir::AtomicOperation *atomicOperation =
+      cas ? nullptr : ir::findAtomicOperation(atomicKind(operation, element));
   unsigned bits = element == ScalarKind::Bool ? 1 : ir::bitWidth(element);
   std::string elementName = ir::Type::scalar(element).str();
   bool halfAddition =
@@ -309,7 +309,8 @@ Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<
   at(expr.loc);
   if (cas)
     return Operand::scalar(builder_.create(ir::Opcode::AtomicCAS, type, operands)->result());
-  return Operand::scalar(builder_.create(ir::Opcode::Atomic, type, operands, kind)->result());
+  return Operand::scalar(
+      builder_.create(ir::Opcode::Atomic, type, operands, atomicOperation->kind)->result());
 }
 
 // The thread's lane: its linear index in the block (x fastest) modulo the warp size, which
@@ -353,14 +354,14 @@ std::optional<Operand> FunctionLowerer::callGpuFunction(const std::string &name,
     if (name == "syncthreads") {
       builder_.create(ir::Opcode::Barrier, ir::Type());
     } else {
-      std::string scope = name == "threadfence_block"    ? "block"
-                          : name == "threadfence_system" ? "system"
-                                                         : "device";
+      ir::FenceScope scope = name == "threadfence_block"    ? ir::FenceScope::Block
+                             : name == "threadfence_system" ? ir::FenceScope::System
+                                                            : ir::FenceScope::Device;
       builder_.create(ir::Opcode::Fence, ir::Type(), {}, scope);
     }
     return Operand();
   }
-  if (ir::isOneOf(ir::bitFunctions(), name)) {
+  if (std::optional<ir::BitFunction> function = ir::findBitFunction(name)) {
     expectArgs(1, "one integer");
     const Operand &x = args.front();
     if (!x.isScalar() || !ir::isInteger(x.scalarType().kind))
@@ -370,7 +371,7 @@ std::optional<Operand> FunctionLowerer::callGpuFunction(const std::string &name,
     ScalarKind kind = x.scalarType().kind;
     ir::Value *value = convert(x, kind);
     return Operand::scalar(
-        builder_.create(ir::Opcode::Bits, ir::Type::scalar(kind), {value}, name)->result());
+        builder_.create(ir::Opcode::Bits, ir::Type::scalar(kind), {value}, *function)->result());
   }
   if (name == "selp") {
     expectArgs(3, "a condition and two values");
@@ -391,17 +392,18 @@ std::optional<Operand> FunctionLowerer::callGpuFunction(const std::string &name,
 std::optional<Operand> FunctionLowerer::warpFunction(const std::string &name,
                                                      const std::vector<Operand> &args,
                                                      const CallExpr &expr) {
-  static const std::map<std::string, std::pair<std::string, size_t>> collectives = {
-      {"shfl_sync", {"shfl_idx", 3}},
-      {"shfl_up_sync", {"shfl_up", 3}},
-      {"shfl_down_sync", {"shfl_down", 3}},
-      {"shfl_xor_sync", {"shfl_xor", 3}},
-      {"ballot_sync", {"ballot", 2}},
-      {"all_sync", {"all", 2}},
-      {"any_sync", {"any", 2}},
-      {"eq_sync", {"eq", 2}},
-      {"match_any_sync", {"match_any", 2}},
-      {"activemask", {"activemask", 0}}};
+  using Collective = ir::WarpCollectiveKind;
+  static const std::map<std::string, Collective> collectives = {
+      {"shfl_sync", Collective::ShflIdx},
+      {"shfl_up_sync", Collective::ShflUp},
+      {"shfl_down_sync", Collective::ShflDown},
+      {"shfl_xor_sync", Collective::ShflXor},
+      {"ballot_sync", Collective::Ballot},
+      {"all_sync", Collective::All},
+      {"any_sync", Collective::Any},
+      {"eq_sync", Collective::Eq},
+      {"match_any_sync", Collective::MatchAny},
+      {"activemask", Collective::ActiveMask}};
   std::string display = "kaji." + name + "()";
   ir::Type u32 = ir::Type::scalar(ScalarKind::UInt32);
   auto scalarArg = [&](size_t i) -> const Operand & {
@@ -422,11 +424,11 @@ std::optional<Operand> FunctionLowerer::warpFunction(const std::string &name,
     if (args.size() != 1)
       throw ir::CompileError(expr.loc, display + " takes one predicate");
     ir::Value *predicate = truth(scalarArg(0), *expr.args[0]);
-    return Operand::scalar(builder_
-                               .create(ir::Opcode::BarrierReduce,
-                                       ir::Type::scalar(ScalarKind::Int32), {predicate},
-                                       name.substr(std::string("syncthreads_").size()))
-                               ->result());
+    return Operand::scalar(
+        builder_
+            .create(ir::Opcode::BarrierReduce, ir::Type::scalar(ScalarKind::Int32), {predicate},
+                    *ir::findBarrierReduction(name.substr(std::string("syncthreads_").size())))
+            ->result());
   }
   if (name == "lanemask_lt") {
     if (!args.empty())
@@ -439,18 +441,19 @@ std::optional<Operand> FunctionLowerer::warpFunction(const std::string &name,
   auto found = collectives.find(name);
   if (found == collectives.end())
     return std::nullopt;
-  const auto &[collective, arity] = found->second;
+  Collective collective = found->second;
+  const ir::WarpCollective &row = ir::warpCollective(collective);
+  size_t arity = row.operandCount();
   if (args.size() != arity)
     throw ir::CompileError(expr.loc, display + " takes " + std::to_string(arity) + " arguments");
   if (arity == 0)
     return Operand::scalar(builder_.create(ir::Opcode::Warp, u32, {}, collective)->result());
   std::vector<ir::Value *> operands{convert(scalarArg(0), ScalarKind::UInt32)};
-  bool predicate =
-      collective == "ballot" || collective == "all" || collective == "any" || collective == "eq";
+  bool predicate = row.form == ir::WarpForm::Ballot || row.form == ir::WarpForm::Vote;
   ir::Type result = u32;
   if (predicate) {
     operands.push_back(truth(scalarArg(1), *expr.args[1]));
-    if (collective != "ballot")
+    if (row.form == ir::WarpForm::Vote)
       result = ir::Type::scalar(ScalarKind::Int32);
   } else {
     ScalarType type = scalarArg(1).scalarType();
@@ -460,7 +463,7 @@ std::optional<Operand> FunctionLowerer::warpFunction(const std::string &name,
                                                     " exchanges 32- and 64-bit numbers, not " +
                                                     ir::Type::scalar(type.kind).str());
     operands.push_back(convert(args[1], type.kind));
-    if (collective != "match_any")
+    if (row.form == ir::WarpForm::Shuffle)
       result = ir::Type::scalar(type.kind);
   }
   if (arity == 3)

@@ -128,16 +128,16 @@ const std::vector<NamedConversion> &conversionTable(ScalarKind half) {
 }
 
 // The float32 function that rounds a half-precision value to an integral one in a mode.
-std::string_view integralRounding(Rounding rounding) {
+ir::MathFunctionKind integralRounding(Rounding rounding) {
   switch (rounding) {
   case Rounding::TowardZero:
-    return "trunc";
+    return ir::MathFunctionKind::Trunc;
   case Rounding::Down:
-    return "floor";
+    return ir::MathFunctionKind::Floor;
   case Rounding::Up:
-    return "ceil";
+    return ir::MathFunctionKind::Ceil;
   default:
-    return "roundeven";
+    return ir::MathFunctionKind::RoundEven;
   }
 }
 
@@ -242,7 +242,7 @@ ir::Value *FunctionLowerer::integerToFloat32RoundedToOdd(ir::Value *x) {
     magnitude = builder_.select(negative, binary(ir::Opcode::Sub, u(0), magnitude), magnitude);
   }
   ir::Value *leadingZeros =
-      builder_.create(ir::Opcode::Bits, u64, {magnitude}, std::string("clz"))->result();
+      builder_.create(ir::Opcode::Bits, u64, {magnitude}, ir::BitFunction::Clz)->result();
   ir::Value *exponent = binary(ir::Opcode::Sub, i(63), builder_.cast(leadingZeros, i64));
   ir::Value *dropped =
       builder_.cast(binary(ir::Opcode::Max, binary(ir::Opcode::Sub, exponent, i(23)), i(0)), u64);

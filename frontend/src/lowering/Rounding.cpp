@@ -17,8 +17,9 @@ Operand FunctionLowerer::callRound(const std::vector<Operand> &args, const CallE
     ScalarKind kind =
         ir::isHalfPrecision(x.type().scalarKind()) ? ScalarKind::Float32 : x.type().scalarKind();
     ir::Value *value = convert(x, kind);
-    return Operand::scalar(builder_.cast(builder_.math("roundeven", value->type(), {value}),
-                                         ir::Type::scalar(ScalarKind::Int64)));
+    return Operand::scalar(
+        builder_.cast(builder_.math(ir::MathFunctionKind::RoundEven, value->type(), {value}),
+                      ir::Type::scalar(ScalarKind::Int64)));
   }
   if (integral)
     throw ir::CompileError(expr.loc, "round() with ndigits needs a float, not '" + describe(x) +
@@ -36,7 +37,9 @@ Operand FunctionLowerer::callRound(const std::vector<Operand> &args, const CallE
   auto power = [&](ir::Value *exponent) {
     return builder_.binary(ir::Opcode::Pow, real(10), builder_.cast(exponent, f64));
   };
-  auto roundHalfAway = [&](ir::Value *v) { return builder_.math("round", f64, {v}); };
+  auto roundHalfAway = [&](ir::Value *v) {
+    return builder_.math(ir::MathFunctionKind::Round, f64, {v});
+  };
 
   // 10**ndigits overflows past 22 digits; it is applied in two steps then (1e22 is exact).
   ir::Value *nonNegative = builder_.cmp(ir::CmpPredicate::Ge, digits, integer(0));
@@ -53,13 +56,13 @@ Operand FunctionLowerer::callRound(const std::vector<Operand> &args, const CallE
       builder_.select(nonNegative, scaledUp, builder_.binary(ir::Opcode::Div, value, pow1));
   // Round half away from zero, then make ties even.
   ir::Value *rounded = roundHalfAway(scaled);
-  ir::Value *distance =
-      builder_.math("fabs", f64, {builder_.binary(ir::Opcode::Sub, scaled, rounded)});
+  ir::Value *distance = builder_.math(ir::MathFunctionKind::FAbs, f64,
+                                      {builder_.binary(ir::Opcode::Sub, scaled, rounded)});
   ir::Value *even = builder_.binary(
       ir::Opcode::Mul, real(2), roundHalfAway(builder_.binary(ir::Opcode::Div, scaled, real(2))));
   rounded = builder_.select(builder_.cmp(ir::CmpPredicate::Eq, distance, real(0.5)), even, rounded);
   // A zero keeps x's sign, also where 10**-ndigits is infinite (0 * inf would be NaN).
-  ir::Value *signedZero = builder_.math("copysign", f64, {real(0), value});
+  ir::Value *signedZero = builder_.math(ir::MathFunctionKind::CopySign, f64, {real(0), value});
   ir::Value *scaledBack = builder_.select(
       builder_.cmp(ir::CmpPredicate::Eq, rounded, real(0)), signedZero,
       builder_.select(
@@ -68,12 +71,16 @@ Operand FunctionLowerer::callRound(const std::vector<Operand> &args, const CallE
           builder_.binary(ir::Opcode::Mul, rounded, pow1)));
   // x itself where it is not finite, where scaling up overflowed, or scaling back did.
   ir::Type boolean = ir::Type::scalar(ScalarKind::Bool);
-  auto infinite = [&](ir::Value *v) { return builder_.math("isinf", boolean, {v}); };
-  ir::Value *keepX = builder_.binary(
-      ir::Opcode::Or,
-      builder_.create(ir::Opcode::Not, boolean, {builder_.math("isfinite", boolean, {value})})
-          ->result(),
-      builder_.binary(ir::Opcode::Or, infinite(scaled), infinite(scaledBack)));
+  auto infinite = [&](ir::Value *v) {
+    return builder_.math(ir::MathFunctionKind::IsInf, boolean, {v});
+  };
+  ir::Value *keepX =
+      builder_.binary(ir::Opcode::Or,
+                      builder_
+                          .create(ir::Opcode::Not, boolean,
+                                  {builder_.math(ir::MathFunctionKind::IsFinite, boolean, {value})})
+                          ->result(),
+                      builder_.binary(ir::Opcode::Or, infinite(scaled), infinite(scaledBack)));
   ir::Value *result = builder_.select(keepX, value, scaledBack);
   return Operand::scalar(builder_.cast(result, x.type()));
 }

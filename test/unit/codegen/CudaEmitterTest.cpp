@@ -100,7 +100,7 @@ TEST(CudaEmitter, ParameterNamesThatCollideWithCxxAreRenamed) {
                             {function->entry()->argument(1), function->entry()->argument(2)})
                        ->result();
   sum = b.create(ir::Opcode::Add, kF32, {sum, function->entry()->argument(3)})->result();
-  sum = b.math("sin", kF32, {sum});
+  sum = b.math(ir::MathFunctionKind::Sin, kF32, {sum});
   store(b, sum, function->entry()->argument(0), {b.intConstant(kI64, 0)});
   b.ret();
   std::string source = nvrtc::emitCUDA(module);

@@ -94,7 +94,8 @@ TEST(Errors, LLVMFatalErrorIsABackendError) {
   ir::Value *zero = b.intConstant(kI64, 0);
   ir::Value *lanes = b.intConstant(u32, int64_t(0xffffffff));
   ir::Value *value = load(b, function->entry()->argument(0), {zero});
-  ir::Value *peers = b.create(ir::Opcode::Warp, u32, {lanes, value}, "match_any")->result();
+  ir::Value *peers =
+      b.create(ir::Opcode::Warp, u32, {lanes, value}, ir::WarpCollectiveKind::MatchAny)->result();
   store(b, peers, function->entry()->argument(0), {zero});
   b.ret();
   PTXOptions options;

@@ -23,8 +23,8 @@ ir::Module mathKernel(const std::string &name, unsigned arity, ir::ScalarKind ki
   std::vector<ir::Value *> args;
   for (unsigned i = 0; i < arity; ++i)
     args.push_back(load(b, function->entry()->argument(1), {b.intConstant(kI64, i)}));
-  store(b, b.math(name, resultKind, args), function->entry()->argument(0),
-        {b.intConstant(kI64, 0)});
+  store(b, b.math(ir::findMathFunction(name)->kind, resultKind, args),
+        function->entry()->argument(0), {b.intConstant(kI64, 0)});
   b.ret();
   ir::verify(module);
   return module;

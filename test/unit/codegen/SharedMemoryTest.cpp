@@ -35,11 +35,12 @@ ir::Module reductionModule() {
   b.create(ir::Opcode::Barrier, ir::Type());
   ir::Value *mirrored = b.binary(ir::Opcode::Sub, b.intConstant(kI64, 3), ty);
   b.create(ir::Opcode::Atomic, kF32, {total, load(b, tile, {mirrored, tx}), zero},
-           std::string("add"));
+           ir::AtomicOperationKind::Add);
   ir::Value *one = b.intConstant(kI32, 1);
   ir::Value *before =
-      b.create(ir::Opcode::Atomic, kI32, {counter, one, zero}, std::string("add"))->result();
-  b.create(ir::Opcode::Atomic, kI32, {counts, before, zero}, std::string("add"));
+      b.create(ir::Opcode::Atomic, kI32, {counter, one, zero}, ir::AtomicOperationKind::Add)
+          ->result();
+  b.create(ir::Opcode::Atomic, kI32, {counts, before, zero}, ir::AtomicOperationKind::Add);
   b.ret();
   ir::verify(module);
   return module;

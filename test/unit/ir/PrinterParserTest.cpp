@@ -121,6 +121,26 @@ TEST(PrinterParser, FloatConstantsRoundTripBitExactly) {
   }
 }
 
+TEST(PrinterParser, LinkFilesRoundTripEachOnce) {
+  Module module;
+  module.addLinkFile("ops.cu");
+  module.addLinkFile("dir with space/\"quoted\".ptx");
+  module.addLinkFile("ops.cu");
+  module
+      .addFunction(std::make_unique<Function>("f", Function::Kind::Device, std::vector<Type>{},
+                                              Type(), Location{}))
+      ->entry()
+      ->append(std::make_unique<Operation>(Opcode::Return, Type(), std::vector<Value *>{}, Attr{},
+                                           Location{}));
+  EXPECT_EQ(module.linkFiles(),
+            (std::vector<std::string>{"ops.cu", "dir with space/\"quoted\".ptx"}));
+  std::string text = printModule(module);
+  EXPECT_TRUE(text.starts_with("link \"ops.cu\"\n")) << text;
+  auto reparsed = parse(text);
+  EXPECT_EQ(reparsed->linkFiles(), module.linkFiles());
+  EXPECT_EQ(printModule(*reparsed), text);
+}
+
 TEST(PrinterParser, IntegerConstantsPrintInTheirType) {
   auto module = parse(R"(device @f() {
 ^bb0:
@@ -178,6 +198,14 @@ TEST(PrinterParser, ReportsErrorsWithLineAndColumn) {
        "3:3: the result of 'add' must be named ('%x = add ...')"},
       {"kernel @k() {\n^bb0:\n  %0 = sreg tid.w : i32\n}",
        "3:13: unknown special register 'tid.w'"},
+      {"kernel @k() {\n^bb0:\n  %0 = math frob(%x) : f32\n}", "3:13: unknown math function 'frob'"},
+      {"kernel @k() {\n^bb0:\n  %0 = bits frob(%x) : i32\n}", "3:13: unknown bit function 'frob'"},
+      {"kernel @k() {\n^bb0:\n  %0 = warp frob() : u32\n}", "3:13: unknown warp collective 'frob'"},
+      {"kernel @k() {\n^bb0:\n  %0 = barrier_reduce frob(%x) : i32\n}",
+       "3:23: unknown barrier reduction 'frob'"},
+      {"kernel @k() {\n^bb0:\n  %0 = atomic frob %a[%i], %x : i32\n}",
+       "3:15: unknown atomic operation 'frob'"},
+      {"kernel @k() {\n^bb0:\n  fence galaxy\n}", "3:9: unknown fence scope 'galaxy'"},
       {"func @k() {", "1:1: expected 'kernel' or 'device', found 'func'"},
       {"kernel @k() {\n^bb0:\n  ret\n}\nkernel @k() {\n^bb0:\n  ret\n}",
        "5:8: redefinition of function @k"},

@@ -38,7 +38,6 @@ TEST(Verifier, RejectsEachClassOfBrokenIR) {
       {"%0 = select %a, %a, %a : i32\n  ret", "'select' operand #0 has type i32, expected bool"},
       {"%0 = cast %arr : array<f32, 1, C> to i32\n  ret",
        "'cast' converts scalars only, not array<f32, 1, C> to i32"},
-      {"%0 = math frobnicate(%x) : f32\n  ret", "'math' unknown math function 'frobnicate'"},
       {"%0 = math sqrt(%a) : i32\n  ret", "'math' sqrt needs a floating-point operand, got i32"},
       {"%0 = math isnan(%x) : f32\n  ret", "'math' isnan returns bool, not f32"},
       {"%0 = sreg tid.x : i64\n  ret", "'sreg' result must be i32, not i64"},

@@ -19,18 +19,15 @@ struct LoweringOptions {
   // the cuda target with debug=True). Without, as Numba without debug: a failing assert is
   // not checked and a raise ends its thread silently.
   bool reportExceptions = true;
-  // Receives, each once in the order first called, the files that define the CUDA C++
-  // functions (GlobalValue::External) the code calls: what its module must be linked with.
-  std::vector<std::string> *linkFiles = nullptr;
 };
 
 // Type-checks `fn` for the given argument types (flattened: `structure` groups them into the
 // parameters, tuples included; none means one type per parameter) and appends it, and every device
 // function it calls (each specialised on its own argument types, at most once), to
-// `out`. A kernel must return nothing. Returns the new function. Throws
-// ir::CompileError pointing at the offending expression on any error: unknown
-// name, type mismatch (naming both types and the expression), unsupported
-// construct, wrong argument count, a builtin that options.gpuArch lacks.
+// `out`, adding the files of the CUDA C++ functions it calls to out.linkFiles(). A kernel must
+// return nothing. Returns the new function. Throws ir::CompileError pointing at the offending
+// expression on any error: unknown name, type mismatch (naming both types and the expression),
+// unsupported construct, wrong argument count, a builtin that options.gpuArch lacks.
 ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
                             ir::Function::Kind kind, ir::Module &out,
                             const LoweringOptions &options = {},

@@ -3,15 +3,24 @@
 
 #include "kaji/ir/Type.h"
 
+#include <cstdint>
 #include <span>
 #include <string_view>
 
 namespace kaji::ir {
 
+// The `atomic` operation's attribute.
+enum class AtomicOperationKind : uint8_t {
+#define KAJI_ATOMIC_OPERATION(kind, name, elements, halfPrecision) kind,
+#include "kaji/ir/AtomicOperations.def"
+#undef KAJI_ATOMIC_OPERATION
+};
+
 enum class AtomicElements : unsigned char { Numbers, Integers, UnsignedIntegers, Floats };
 
 struct AtomicOperation {
-  std::string_view name; // the `atomic` operation's attribute
+  AtomicOperationKind kind;
+  std::string_view name; // its IR spelling
   AtomicElements elements;
   bool halfPrecision; // also float16 and bfloat16 elements
 
@@ -20,8 +29,9 @@ struct AtomicOperation {
   bool takes(ScalarKind kind) const;
 };
 
-std::span<const AtomicOperation> atomicOperations();
+const AtomicOperation &atomicOperation(AtomicOperationKind kind);
 // Null when no atomic operation has this name.
 const AtomicOperation *findAtomicOperation(std::string_view name);
+std::string_view attributeName(AtomicOperationKind kind);
 
 } // namespace kaji::ir

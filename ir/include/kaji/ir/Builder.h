@@ -30,7 +30,7 @@ public:
   Value *cast(Value *v, Type to); // returns v itself when already of type `to`
   // v's bits as `to`, a scalar of v's width; returns v itself when already of type `to`.
   Value *bitcast(Value *v, Type to);
-  Value *math(std::string_view name, Type resultType, std::vector<Value *> args);
+  Value *math(MathFunctionKind function, Type resultType, std::vector<Value *> args);
   Value *specialReg(SpecialReg::Kind kind, unsigned dim);
 
   void br(Block *dest, std::vector<Value *> args = {});

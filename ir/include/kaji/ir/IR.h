@@ -2,8 +2,12 @@
 // (no phi nodes). See docs/ir.md for the reference and the reasons.
 #pragma once
 
+#include "kaji/ir/AtomicOperations.h"
 #include "kaji/ir/Location.h"
+#include "kaji/ir/MathFunctions.h"
+#include "kaji/ir/OperationAttributes.h"
 #include "kaji/ir/Type.h"
+#include "kaji/ir/WarpCollectives.h"
 
 #include <cstdint>
 #include <memory>
@@ -52,7 +56,8 @@ struct ArrayAllocation {
 constexpr int64_t kMaxArrayAlignment = 1024;
 
 using Attr = std::variant<std::monostate, int64_t, double, std::string, CmpPredicate, SpecialReg,
-                          ArrayAllocation, ConstantData>;
+                          ArrayAllocation, ConstantData, MathFunctionKind, AtomicOperationKind,
+                          WarpCollectiveKind, BitFunction, BarrierReduction, FenceScope>;
 
 // IR spelling of an opcode ("add", "floordiv", "cond_br", ...) and back.
 std::string_view opcodeName(Opcode op);
@@ -199,8 +204,14 @@ public:
   std::vector<std::unique_ptr<Function>> &functions() { return functions_; }
   const std::vector<std::unique_ptr<Function>> &functions() const { return functions_; }
 
+  // The files of external code (`extern_call`'s CUDA C++ functions) the module must be linked
+  // with, each once, in the order first added.
+  void addLinkFile(const std::string &file);
+  const std::vector<std::string> &linkFiles() const { return linkFiles_; }
+
 private:
   std::vector<std::unique_ptr<Function>> functions_;
+  std::vector<std::string> linkFiles_;
 };
 
 } // namespace kaji::ir

@@ -1,10 +1,18 @@
 // The functions of the `math` operation, from MathFunctions.def: the one list of them.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string_view>
 
 namespace kaji::ir {
+
+// The `math` operation's attribute.
+enum class MathFunctionKind : uint8_t {
+#define KAJI_MATH_FUNCTION(kind, name, arity, result, llvmIntrinsic) kind,
+#include "kaji/ir/MathFunctions.def"
+#undef KAJI_MATH_FUNCTION
+};
 
 enum class MathResult : unsigned char {
   SameAsOperand, // the float type of the operands
@@ -12,13 +20,16 @@ enum class MathResult : unsigned char {
 };
 
 struct MathFunction {
-  std::string_view name; // the `math` operation's attribute
+  MathFunctionKind kind;
+  std::string_view name; // its IR spelling
   unsigned arity;
   MathResult result;
 };
 
 std::span<const MathFunction> mathFunctions();
+const MathFunction &mathFunction(MathFunctionKind kind);
 // Null when no math function has this name.
 const MathFunction *findMathFunction(std::string_view name);
+std::string_view attributeName(MathFunctionKind kind);
 
 } // namespace kaji::ir

@@ -1,17 +1,34 @@
-// The names the `bits`, `barrier_reduce` and `fence` operations take, from
+// The attributes of the `bits`, `barrier_reduce` and `fence` operations, from
 // OperationAttributes.def: the one list of each.
 #pragma once
 
-#include <span>
+#include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace kaji::ir {
 
-std::span<const std::string_view> bitFunctions();
-std::span<const std::string_view> barrierReductions();
-std::span<const std::string_view> fenceScopes();
+enum class BitFunction : uint8_t {
+#define KAJI_BIT_FUNCTION(kind, name) kind,
+#include "kaji/ir/OperationAttributes.def"
+};
 
-// Whether `names` holds `name`.
-bool isOneOf(std::span<const std::string_view> names, std::string_view name);
+enum class BarrierReduction : uint8_t {
+#define KAJI_BARRIER_REDUCTION(kind, name) kind,
+#include "kaji/ir/OperationAttributes.def"
+};
+
+enum class FenceScope : uint8_t {
+#define KAJI_FENCE_SCOPE(kind, name) kind,
+#include "kaji/ir/OperationAttributes.def"
+};
+
+// Each attribute's IR spelling, and back (nullopt for a name none has).
+std::string_view attributeName(BitFunction function);
+std::string_view attributeName(BarrierReduction reduction);
+std::string_view attributeName(FenceScope scope);
+std::optional<BitFunction> findBitFunction(std::string_view name);
+std::optional<BarrierReduction> findBarrierReduction(std::string_view name);
+std::optional<FenceScope> findFenceScope(std::string_view name);
 
 } // namespace kaji::ir

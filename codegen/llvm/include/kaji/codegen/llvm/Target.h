@@ -50,9 +50,9 @@ public:
   // blocks resident at once); it orders memory at device scope, as threadfence() does.
   virtual void emitGridSync(llvm::IRBuilderBase &builder) const = 0;
 
-  // A memory fence ordering this thread's accesses as seen by threads of `scope`: "block",
-  // "device" or "system" (threadfence_block, threadfence, threadfence_system).
-  virtual void emitFence(llvm::IRBuilderBase &builder, const std::string &scope) const = 0;
+  // A memory fence ordering this thread's accesses as seen by threads of `scope`: the block, the
+  // device or the system (threadfence_block, threadfence, threadfence_system).
+  virtual void emitFence(llvm::IRBuilderBase &builder, ir::FenceScope scope) const = 0;
 
   // A NUL-terminated copy of `text` in the module, as a pointer printf can read.
   virtual llvm::Value *emitCString(llvm::IRBuilderBase &builder, const std::string &text) const = 0;
@@ -62,21 +62,23 @@ public:
   virtual void emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
                           llvm::ArrayRef<llvm::Value *> args) const = 0;
 
-  // syncthreads_count/and/or (`name` is "count", "and" or "or"): a block barrier that
-  // reduces the i1 `predicate` over the block; returns i32.
-  virtual llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, const std::string &name,
+  // syncthreads_count/and/or: a block barrier that reduces the i1 `predicate` over the block;
+  // returns i32.
+  virtual llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder,
+                                         ir::BarrierReduction reduction,
                                          llvm::Value *predicate) const = 0;
 
   // syncwarp: the lanes of the caller's warp named by the i32 `mask` meet.
   virtual void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const = 0;
 
-  // The IR's warp collective `name` (docs/ir.md) among the lanes in the i32 `mask`: `value` is
-  // the exchanged number or the i1 predicate (null for activemask), `operand` the i32 lane,
+  // The IR's warp collective `collective` (docs/ir.md) among the lanes in the i32 `mask`: `value`
+  // is the exchanged number or the i1 predicate (null for activemask), `operand` the i32 lane,
   // delta or lane mask of a shuffle (else null). Returns a value of `resultType`. `site` is
   // where it is in the source: a target that emulates warps tells branches apart by it.
-  virtual llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, const std::string &name,
-                                          llvm::Value *mask, llvm::Value *value,
-                                          llvm::Value *operand, llvm::Type *resultType,
+  virtual llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder,
+                                          ir::WarpCollectiveKind collective, llvm::Value *mask,
+                                          llvm::Value *value, llvm::Value *operand,
+                                          llvm::Type *resultType,
                                           const ir::Location &site) const = 0;
 
   // Block-shared storage of type `storage` (an array type) for one SharedArray op, aligned
