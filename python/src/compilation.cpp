@@ -3,7 +3,7 @@
 #include "environment.h"
 #include "errors.h"
 
-#include "kaji/frontend/Diagnostics.h"
+#include "kaji/driver/Language.h"
 
 namespace kaji::python {
 
@@ -11,7 +11,7 @@ namespace {
 
 [[noreturn]] void rethrowRendered(const ir::CompileError &error,
                                   const std::vector<const frontend::SourceFile *> &sources) {
-  throw RenderedCompileError(frontend::renderDiagnostic(error, sources), error.what(),
+  throw RenderedCompileError(driver::renderDiagnostic(error, sources), error.what(),
                              error.location());
 }
 
@@ -83,10 +83,7 @@ frontend::Signature parseSignatureText(const std::string &text, bool kernel) {
   source.name = std::make_shared<const std::string>("<signature>");
   source.text = text;
   try {
-    frontend::Signature signature = frontend::parseSignature(text, ir::Location{source.name, 1, 1});
-    if (kernel)
-      frontend::checkKernelSignature(signature, ir::Location{source.name, 1, 1});
-    return signature;
+    return driver::parseSignature(source, kernel);
   } catch (const ir::CompileError &error) {
     rethrowRendered(error, {&source});
   }

@@ -2,7 +2,7 @@
 // sources of every function involved (kernel, device functions, signature text).
 #pragma once
 
-#include "function_source.h"
+#include "kaji/driver/FunctionSource.h"
 
 #include "kaji/driver/Compiler.h"
 #include "kaji/frontend/Signature.h"
@@ -20,7 +20,7 @@ namespace py = pybind11;
 // What a kernel is compiled from: its source and the callable describing its globals (see
 // environment.h); the globals are read at each compile, as Numba does.
 struct KernelDefinition {
-  std::shared_ptr<FunctionSource> source;
+  std::shared_ptr<driver::FunctionSource> source;
   py::object describeGlobals;
 };
 

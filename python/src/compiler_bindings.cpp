@@ -6,11 +6,9 @@
 #include "record_dtypes.h"
 
 #include "kaji/driver/DiskCache.h"
+#include "kaji/driver/Language.h"
 #include "kaji/driver/Toolkit.h"
 #include "kaji/driver/Version.h"
-#include "kaji/frontend/HalfPrecision.h"
-#include "kaji/frontend/Parser.h"
-#include "kaji/ir/Libdevice.h"
 #include "kaji/runtime/NvJitLink.h"
 
 #include <pybind11/stl.h>
@@ -42,7 +40,7 @@ py::tuple typeDescription(const ir::Type &type) {
   if (type.isVoid())
     return py::make_tuple(py::none(), py::none(), py::none());
   if (type.isVector()) // by its Numba name, float32x4, as kaji.types names vector types
-    return py::make_tuple(frontend::typeString(type), py::none(), py::none());
+    return py::make_tuple(driver::typeString(type), py::none(), py::none());
   // A record goes by kaji IR's spelling; kaji.types makes the Record object of it.
   py::str dtype(type.isRecordArray() ? type.record()->str()
                                      : std::string(ir::numpyName(type.scalarKind())));
@@ -57,7 +55,7 @@ py::tuple typeDescription(const ir::Type &type) {
 } // namespace
 
 void bindCompiler(py::module_ &m) {
-  py::class_<FunctionSource, std::shared_ptr<FunctionSource>>(
+  py::class_<driver::FunctionSource, std::shared_ptr<driver::FunctionSource>>(
       m, "FunctionSource",
       "A function's dedented source with its file, first line and the columns dedenting "
       "removed, so diagnostics point into the user's file. Parsed on first compile.")
@@ -65,23 +63,27 @@ void bindCompiler(py::module_ &m) {
            py::arg("file"), py::arg("first_line"), py::arg("column_offset"), py::arg("name"))
       .def_static(
           "from_code",
-          [](const py::tuple &code) { return std::make_shared<FunctionSource>(codeObject(code)); },
+          [](const py::tuple &code) {
+            return std::make_shared<driver::FunctionSource>(codeObject(code));
+          },
           py::arg("code"),
           "A function without source text, from its code object described as plain data "
           "(kaji._bytecode builds it); translated into the AST on first compile.")
-      .def_property_readonly("name", &FunctionSource::functionName)
-      .def_property_readonly("file", [](const FunctionSource &s) { return *s.source().name; })
+      .def_property_readonly("name", &driver::FunctionSource::functionName)
+      .def_property_readonly("file",
+                             [](const driver::FunctionSource &s) { return *s.source().name; })
       .def_property_readonly("first_line",
-                             [](const FunctionSource &s) { return s.source().firstLine; })
-      .def_property_readonly("column_offset",
-                             [](const FunctionSource &s) { return s.source().columnOffset; })
-      .def_property_readonly("text", [](const FunctionSource &s) { return s.source().text; })
+                             [](const driver::FunctionSource &s) { return s.source().firstLine; })
       .def_property_readonly(
-          "syntax_tree", [](const FunctionSource &s) { return frontend::dumpAST(*s.module()); },
+          "column_offset", [](const driver::FunctionSource &s) { return s.source().columnOffset; })
+      .def_property_readonly("text",
+                             [](const driver::FunctionSource &s) { return s.source().text; })
+      .def_property_readonly(
+          "syntax_tree", &driver::syntaxTree,
           "The parsed (or, without source text, translated) module as `kaji-compile --emit "
           "ast` prints it; raises CompileError as a compile would.")
       .def(py::pickle(
-          [](const FunctionSource &s) {
+          [](const driver::FunctionSource &s) {
             if (s.translation())
               throw py::type_error("kaji cannot pickle '" + s.functionName() +
                                    "': it has no source text (define it in a file)");
@@ -89,14 +91,14 @@ void bindCompiler(py::module_ &m) {
                                   s.source().columnOffset, s.functionName());
           },
           [](const py::tuple &state) {
-            return std::make_shared<FunctionSource>(
+            return std::make_shared<driver::FunctionSource>(
                 state[0].cast<std::string>(), state[1].cast<std::string>(),
                 state[2].cast<unsigned>(), state[3].cast<unsigned>(), state[4].cast<std::string>());
           }));
 
   m.def(
       "compile",
-      [](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
+      [](std::shared_ptr<driver::FunctionSource> source, py::object describeGlobals,
          const std::string &signature, const std::string &stage, const std::string &arch,
          py::handle opt, bool fastMath, const std::string &backend) {
         driver::CompileRequest settings;
@@ -176,7 +178,7 @@ void bindCompiler(py::module_ &m) {
   m.def(
       "canonical_signature",
       [](const std::string &text) {
-        return frontend::signatureString(parseSignatureText(text, /*kernel=*/false));
+        return driver::signatureString(parseSignatureText(text, /*kernel=*/false));
       },
       py::arg("text"),
       "The canonical spelling of a signature, 'float32(float32, int64[:])', for any spelling "
@@ -185,7 +187,7 @@ void bindCompiler(py::module_ &m) {
       "parse_type",
       [](const std::string &text) {
         try {
-          return typeDescription(frontend::parseType(text, ir::Location{}));
+          return typeDescription(driver::parseType(text));
         } catch (const ir::CompileError &error) {
           throw py::type_error("'" + text + "' is no kaji type: " + error.what());
         }
@@ -261,14 +263,13 @@ void bindCompiler(py::module_ &m) {
       "$XDG_CACHE_HOME/kaji, else ~/.cache/kaji.");
   m.def("find_libdevice", &driver::findLibdevice);
   m.def(
-      "libdevice_functions", [] { return copiedNames(ir::libdeviceFunctionNames()); },
+      "libdevice_functions", [] { return copiedNames(driver::libdeviceFunctionNames()); },
       "The names of the functions cuda.libdevice has (libdevice's, without __nv_).");
   m.def(
-      "half_precision_functions",
-      [] { return copiedNames(frontend::halfPrecisionFunctionNames()); },
+      "half_precision_functions", [] { return copiedNames(driver::halfPrecisionFunctionNames()); },
       "The names of the functions cuda.fp16 has (hadd, hsin, heq, __float2half_rz, ...).");
   m.def(
-      "bfloat16_functions", [] { return copiedNames(frontend::bfloat16FunctionNames()); },
+      "bfloat16_functions", [] { return copiedNames(driver::bfloat16FunctionNames()); },
       "The names of the functions cuda.bf16 has (hadd, ..., int32_to_bfloat16_rz, ...).");
   m.def("add_nvrtc_search_directory", &driver::addNvrtcSearchDirectory, py::arg("directory"),
         "Also look for libnvrtc.so* in `directory`.");

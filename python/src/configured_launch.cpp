@@ -154,7 +154,7 @@ void bindDispatcher(py::module_ &m) {
                          cycleCollected<Dispatcher>([](PyHeapTypeObject *type) {
                            type->as_mapping.mp_subscript = subscriptSlot;
                          }))
-      .def(py::init([](std::shared_ptr<FunctionSource> source, py::object describeGlobals,
+      .def(py::init([](std::shared_ptr<driver::FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, bool fastMath, py::handle opt,
                        const std::string &target, std::optional<bool> boundsCheck, bool cache,
                        bool lineInfo, bool debug, std::array<unsigned, 3> launchBounds,

@@ -9,7 +9,7 @@
 
 namespace kaji::python {
 
-Dispatcher::Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,
+Dispatcher::Dispatcher(std::shared_ptr<driver::FunctionSource> source, py::object describeGlobals,
                        std::vector<std::string> parameterNames, Options options)
     : kernel_{std::move(source), std::move(describeGlobals)},
       parameterNames_(std::move(parameterNames)), diskCache_(options.diskCache),

@@ -46,7 +46,7 @@ public:
     std::vector<std::string> linkFiles;
   };
 
-  Dispatcher(std::shared_ptr<FunctionSource> source, py::object describeGlobals,
+  Dispatcher(std::shared_ptr<driver::FunctionSource> source, py::object describeGlobals,
              std::vector<std::string> parameterNames, Options options);
 
   const std::string &name() const { return kernel_.source->functionName(); }

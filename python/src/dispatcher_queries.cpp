@@ -5,6 +5,7 @@
 
 #include "integers.h"
 
+#include "kaji/driver/Language.h"
 #include "kaji/driver/SassDisassembler.h"
 #include "kaji/runtime/Context.h"
 #include "kaji/runtime/CpuExecutor.h"
@@ -17,7 +18,7 @@ namespace kaji::python {
 
 std::string signatureText(const std::vector<ir::Type> &params,
                           const std::vector<frontend::ParameterStructure> &structure) {
-  return frontend::signatureString(frontend::Signature{ir::Type::voidType(), params, structure});
+  return driver::signatureString(frontend::Signature{ir::Type::voidType(), params, structure});
 }
 
 std::vector<std::string> Dispatcher::signatures() const {

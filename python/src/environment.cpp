@@ -14,9 +14,10 @@
 
 namespace kaji::python {
 
-frontend::FunctionRef EnvironmentBuilder::function(const std::shared_ptr<FunctionSource> &source,
-                                                   const py::handle &describeGlobals, bool isDevice,
-                                                   std::vector<frontend::Signature> signatures) {
+frontend::FunctionRef
+EnvironmentBuilder::function(const std::shared_ptr<driver::FunctionSource> &source,
+                             const py::handle &describeGlobals, bool isDevice,
+                             std::vector<frontend::Signature> signatures) {
   if (auto known = functions_.find(source.get()); known != functions_.end())
     return known->second;
   keepAlive_.push_back(source);
@@ -183,7 +184,7 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     std::vector<frontend::Signature> signatures;
     for (const py::handle &text : fields[4])
       signatures.push_back(parseSignatureText(text.cast<std::string>(), /*kernel=*/false));
-    frontend::FunctionRef ref = function(fields[1].cast<std::shared_ptr<FunctionSource>>(),
+    frontend::FunctionRef ref = function(fields[1].cast<std::shared_ptr<driver::FunctionSource>>(),
                                          fields[2], fields[3].cast<bool>(), std::move(signatures));
     if (fields.size() == 6)
       ref.inlining = inlining(fields[5].cast<std::string>(), name);

@@ -27,7 +27,7 @@
 //                                         "default", "always" or "never" (inline=)
 #pragma once
 
-#include "function_source.h"
+#include "kaji/driver/FunctionSource.h"
 
 #include "kaji/driver/Compiler.h"
 #include "kaji/frontend/Environment.h"
@@ -51,7 +51,7 @@ public:
 
   // `source`'s function with its environment from `describeGlobals()`. Throws
   // ir::CompileError for a syntax error, TypeError for a malformed description.
-  frontend::FunctionRef function(const std::shared_ptr<FunctionSource> &source,
+  frontend::FunctionRef function(const std::shared_ptr<driver::FunctionSource> &source,
                                  const py::handle &describeGlobals, bool isDevice,
                                  std::vector<frontend::Signature> signatures = {});
 
@@ -69,8 +69,8 @@ private:
   driver::Target target_;
   std::vector<py::object> captured_;
 
-  std::map<const FunctionSource *, frontend::FunctionRef> functions_;
-  std::vector<std::shared_ptr<FunctionSource>> keepAlive_;
+  std::map<const driver::FunctionSource *, frontend::FunctionRef> functions_;
+  std::vector<std::shared_ptr<driver::FunctionSource>> keepAlive_;
   std::vector<const frontend::SourceFile *> sources_;
 };
 

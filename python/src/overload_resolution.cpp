@@ -2,6 +2,8 @@
 // signatures, the best of those its arguments convert to, rated as Numba rates overloads.
 #include "dispatcher.h"
 
+#include "kaji/driver/Language.h"
+
 #include <optional>
 #include <tuple>
 
@@ -115,9 +117,9 @@ frontend::Signature Dispatcher::launchTypes(const std::vector<Argument> &argumen
     return *best;
   std::string known;
   for (const frontend::Signature &params : eagerSignatures_)
-    known += "\n  " + frontend::signatureString(params);
+    known += "\n  " + driver::signatureString(params);
   throw py::type_error("kernel '" + name() + "' has no signature for arguments " +
-                       frontend::signatureString(argTypes) + "; it was compiled for:" + known);
+                       driver::signatureString(argTypes) + "; it was compiled for:" + known);
 }
 
 } // namespace kaji::python

@@ -1,8 +1,10 @@
 # RUN: python3 %s %S/../../..
 """The layers include only what they may (docs/architecture.md, "What each layer never
 includes"): every `#include "kaji/..."` of every C++ file of a layer names a layer on its list,
-and no include climbs out of its folder with "..". Fails naming each file and include that
-breaks a rule."""
+and no include climbs out of its folder with "..". The Python binding reaches the compiler only
+through the driver: of the frontend and ir it includes only the data types the driver's API is
+phrased in, and calls no frontend function. Fails naming each file and include that breaks a
+rule."""
 
 import pathlib
 import re
@@ -27,11 +29,25 @@ ALLOWED = {
     "driver": {"driver", "frontend", "ir", "abi"} | CODEGEN,
     # Knows nothing of the compiler but the contracts in ir/abi.
     "runtime": {"runtime", "abi"},
-    # The Python binding: the driver's API (phrased in frontend and ir types) and the runtime,
-    # never a backend.
+    # The Python binding: the driver's API and the runtime, never a backend; of frontend and ir
+    # only the headers of DATA_TYPES.
     "python/src": {"driver", "frontend", "ir", "abi", "runtime"},
     "tools": {"driver", "frontend", "ir", "abi", "runtime"},
 }
+
+# Folder → the headers of a layer it may include, where it may not include the whole layer: the
+# data types the driver's API is phrased in (sources, code objects, signatures, the globals'
+# environment; types, records, locations), none of the frontend's passes.
+DATA_TYPES = {
+    "python/src": {
+        "frontend": {"Source.h", "Bytecode.h", "Signature.h", "Environment.h"},
+        "ir": {"Type.h", "RecordType.h", "Location.h"},
+    },
+}
+
+# A call of a frontend function (frontend::parseType(...)), which DATA_TYPES folders go
+# through the driver for; a type's constructor (frontend::Signature{...}) is no call.
+FRONTEND_CALL = re.compile(r"\bfrontend::[a-z]\w*\s*\(")
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 
@@ -66,6 +82,14 @@ def violations(root):
             layer = layer_of(include)
             if layer is not None and layer not in ALLOWED[folder]:
                 found.append(f"{path.relative_to(root)}: {folder} may not include {include}")
+            headers = DATA_TYPES.get(folder, {}).get(layer)
+            if headers is not None and include.split("/")[-1] not in headers:
+                found.append(f"{path.relative_to(root)}: {folder} may include only the data "
+                             f"types of {layer}, not {include}")
+        if folder in DATA_TYPES:
+            for call in FRONTEND_CALL.findall(path.read_text(errors="replace")):
+                found.append(f"{path.relative_to(root)}: calls {call.strip()}...) itself, "
+                             "not through the driver")
     return found
 
 

@@ -1,4 +1,4 @@
-// The source of one @jit function as the decorator captured it: dedented text, the file it
+// The source of one function as the Python decorator captured it: dedented text, the file it
 // came from, where it starts and how far it was indented; or, for a function without source
 // text, its code object. Parsed (translated) once, on first compile.
 #pragma once
@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-namespace kaji::python {
+namespace kaji::driver {
 
 class FunctionSource {
 public:
@@ -35,4 +35,4 @@ private:
   mutable std::shared_ptr<const frontend::Module> module_;
 };
 
-} // namespace kaji::python
+} // namespace kaji::driver

@@ -1,9 +1,9 @@
-#include "function_source.h"
+#include "kaji/driver/FunctionSource.h"
 
 #include "kaji/driver/Compiler.h"
 #include "kaji/frontend/Parser.h"
 
-namespace kaji::python {
+namespace kaji::driver {
 
 FunctionSource::FunctionSource(std::string text, std::string fileName, unsigned firstLine,
                                unsigned columnOffset, std::string functionName)
@@ -29,8 +29,8 @@ std::shared_ptr<const frontend::Module> FunctionSource::module() const {
     translation_.text = frontend::dumpAST(*module_);
   }
   if (!module_)
-    module_ = driver::parse(source_);
+    module_ = parse(source_);
   return module_;
 }
 
-} // namespace kaji::python
+} // namespace kaji::driver

@@ -1,0 +1,43 @@
+// The kernel language in text, for the Python API: compile errors rendered against their
+// source, the spellings of types and signatures, and the names of the function families
+// kernels call (cuda.libdevice, cuda.fp16, cuda.bf16). The binding reaches the frontend
+// through these and never calls it itself.
+#pragma once
+
+#include "kaji/driver/FunctionSource.h"
+#include "kaji/frontend/Signature.h"
+#include "kaji/frontend/Source.h"
+#include "kaji/ir/Location.h"
+#include "kaji/ir/Type.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kaji::driver {
+
+// `error` as `file:line:col: error: message`, then the source line and a caret: the line is
+// looked up in `sources`, else read from the file, else left out.
+std::string renderDiagnostic(const ir::CompileError &error,
+                             const std::vector<const frontend::SourceFile *> &sources);
+
+// The signature `source.text` ("void(float32[:], float32)", "(array(float32, 1d, A)) -> none");
+// a kernel's must return void and take no vectors. Throws ir::CompileError pointing into
+// `source`.
+frontend::Signature parseSignature(const frontend::SourceFile &source, bool kernel);
+// One type as a signature spells it ("float32[:, ::1]"); throws ir::CompileError.
+ir::Type parseType(std::string_view text);
+std::string typeString(const ir::Type &type);
+std::string signatureString(const frontend::Signature &signature);
+
+// The function's syntax tree as `kaji-compile --emit ast` prints it (parsed, or translated
+// from its code object); throws ir::CompileError on a syntax error.
+std::string syntaxTree(const FunctionSource &source);
+
+// The functions of cuda.libdevice (libdevice's names without __nv_), cuda.fp16 (hadd, hsin,
+// heq, __float2half_rz, ...) and cuda.bf16.
+std::vector<std::string_view> libdeviceFunctionNames();
+const std::vector<std::string_view> &halfPrecisionFunctionNames();
+const std::vector<std::string_view> &bfloat16FunctionNames();
+
+} // namespace kaji::driver
