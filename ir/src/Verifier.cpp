@@ -818,6 +818,12 @@ private:
 } // namespace
 
 void verify(const Module &module) {
+  // A function's parameters are its entry block's arguments, and a call's are checked
+  // against its callee's: every function needs its entry block before any is verified.
+  for (const auto &function : module.functions())
+    if (function->blocks().empty())
+      throw CompileError(function->location(),
+                         "function @" + function->name() + " has no body; it needs an entry block");
   std::unordered_set<std::string_view> names;
   for (const auto &function : module.functions()) {
     if (!names.insert(function->name()).second)

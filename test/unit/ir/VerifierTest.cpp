@@ -114,3 +114,14 @@ TEST(Verifier, UnreachableBlocksAreNotCheckedForDominance) {
 })"),
             "");
 }
+
+// No parsed function lacks its entry block (the parser makes one for the parameters), but a
+// module built or transformed by hand can. The check precedes every other, so the call of
+// @g from @k, verified first, never reads the parameters of a function without a body.
+TEST(Verifier, FunctionsHaveABody) {
+  auto module = parse("kernel @k() {\n^bb0:\n  call @g()\n  ret\n}\n"
+                      "device @g() {\n^bb0:\n  ret\n}\n");
+  module->lookup("g")->blocks().clear();
+  EXPECT_EQ(errorOf([&] { verify(*module); }),
+            "6:1: function @g has no body; it needs an entry block");
+}
