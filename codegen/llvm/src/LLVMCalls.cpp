@@ -4,6 +4,8 @@
 
 #include <llvm/IR/Module.h>
 
+#include <cassert>
+
 namespace kaji::codegen::lowering {
 
 // printf with Numba's conversions (ir/PrintfFormat.h): integers as %lld / %llu, floats as
@@ -35,29 +37,13 @@ void FunctionLowering::lowerPrint(const ir::Operation &op) {
 void FunctionLowering::lowerCall(const ir::Operation &op) {
   const std::string &name = op.attrAs<std::string>();
   const ir::Function *callee = moduleLowering_.module().lookup(name);
-  if (!callee)
-    throw CompileError(op.location(), "call to unknown function '" + name + "'");
-  if (callee->isKernel())
-    throw CompileError(op.location(), "kernel '" + name + "' cannot be called from device code");
-  std::vector<ir::Type> paramTypes = callee->paramTypes();
-  if (paramTypes.size() != op.numOperands())
-    throw CompileError(op.location(), "'" + name + "' takes " + std::to_string(paramTypes.size()) +
-                                          " argument(s), got " + std::to_string(op.numOperands()));
+  assert(callee && !callee->isKernel() && "verified: 'call' names a device function");
+  assert(callee->paramTypes().size() == op.numOperands() &&
+         "verified: 'call' passes one argument per parameter");
   std::vector<llvm::Value *> args;
   for (unsigned i = 0; i < op.numOperands(); ++i) {
-    ir::Type argType = op.operand(i)->type();
-    ir::Type paramType = paramTypes[i];
-    // The callee reads strides from its own layout; a C argument to an 'any' parameter
-    // still passes its real strides, which equal the constant ones.
-    bool compatible = argType.isArray() ? paramType.isArray() &&
-                                              argType.elementType() == paramType.elementType() &&
-                                              argType.ndim() == paramType.ndim() &&
-                                              argType.memorySpace() == paramType.memorySpace()
-                                        : argType == paramType;
-    if (!compatible)
-      throw CompileError(op.location(), "argument " + std::to_string(i + 1) + " of '" + name +
-                                            "' has type " + argType.str() + ", expected " +
-                                            paramType.str());
+    assert(op.operand(i)->type() == callee->entry()->argument(i)->type() &&
+           "verified: 'call' passes arguments of its callee's parameter types");
     for (llvm::Value *part : parts(op.operand(i), op))
       args.push_back(part);
   }
@@ -65,10 +51,7 @@ void FunctionLowering::lowerCall(const ir::Operation &op) {
     args.push_back(out_.getArg(out_.arg_size() - 1));
   llvm::Value *result = builder_.CreateCall(moduleLowering_.lowered(callee), args);
   if (op.result()) {
-    if (op.resultType() != callee->returnType())
-      throw CompileError(op.location(), "call of '" + name + "' expects a result of type " +
-                                            op.resultType().str() + ", but it returns " +
-                                            callee->returnType().str());
+    assert(op.resultType() == callee->returnType() && "verified: 'call' has its callee's result");
     scalars_[op.result()] = result;
   }
 }

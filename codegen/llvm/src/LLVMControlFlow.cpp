@@ -1,20 +1,18 @@
 #include "FunctionLowering.h"
 
+#include <cassert>
+
 namespace kaji::codegen::lowering {
 
 void FunctionLowering::lowerReturn(const ir::Operation &op) {
-  ir::Type returnType = function_.returnType();
   if (op.numOperands() == 0) {
-    if (!returnType.isVoid())
-      throw CompileError(op.location(),
-                         "function '" + function_.name() + "' must return a " + returnType.str());
+    assert(function_.returnType().isVoid() &&
+           "verified: 'ret' of a non-void function returns a value");
     builder_.CreateRetVoid();
     return;
   }
-  if (op.operand(0)->type() != returnType)
-    throw CompileError(op.location(), "function '" + function_.name() + "' returns " +
-                                          returnType.str() + ", not " +
-                                          op.operand(0)->type().str());
+  assert(op.operand(0)->type() == function_.returnType() &&
+         "verified: 'ret' returns the function's type");
   builder_.CreateRet(scalar(op.operand(0), op));
 }
 
@@ -27,17 +25,12 @@ void FunctionLowering::lowerRaise(const ir::Operation &op) {
 std::vector<std::vector<llvm::Value *>>
 FunctionLowering::successorArguments(const ir::Successor &successor,
                                      const ir::Operation &op) const {
-  const ir::Block &target = *successor.block;
-  if (successor.args.size() != target.arguments().size())
-    throw CompileError(op.location(), "branch passes " + std::to_string(successor.args.size()) +
-                                          " argument(s) to a block that takes " +
-                                          std::to_string(target.arguments().size()));
+  assert(successor.args.size() == successor.block->arguments().size() &&
+         "verified: a branch passes one argument per block argument");
   std::vector<std::vector<llvm::Value *>> arguments;
   for (size_t i = 0; i < successor.args.size(); ++i) {
-    if (successor.args[i]->type() != target.argument(i)->type())
-      throw CompileError(op.location(), "branch passes a " + successor.args[i]->type().str() +
-                                            " to a block argument of type " +
-                                            target.argument(i)->type().str());
+    assert(successor.args[i]->type() == successor.block->argument(i)->type() &&
+           "verified: a branch argument has its block argument's type");
     arguments.push_back(parts(successor.args[i], op));
   }
   return arguments;
@@ -57,14 +50,13 @@ void FunctionLowering::addIncoming(const ir::Block &target,
 void FunctionLowering::lowerBranch(const ir::Operation &op) {
   const auto &successors = op.successors();
   if (op.opcode() == Opcode::Br) {
-    if (successors.size() != 1)
-      throw CompileError(op.location(), "'br' needs one successor");
+    assert(successors.size() == 1 && "verified: 'br' has one successor");
     addIncoming(*successors[0].block, successorArguments(successors[0], op), op);
     builder_.CreateBr(blocks_.at(successors[0].block));
     return;
   }
-  if (successors.size() != 2 || op.numOperands() != 1 || !op.operand(0)->type().isBool())
-    throw CompileError(op.location(), "'cond_br' needs a bool condition and two successors");
+  assert(successors.size() == 2 && op.numOperands() == 1 && op.operand(0)->type().isBool() &&
+         "verified: 'cond_br' has a bool condition and two successors");
   llvm::Value *condition = scalar(op.operand(0), op);
   auto ifTrue = successorArguments(successors[0], op);
   auto ifFalse = successorArguments(successors[1], op);

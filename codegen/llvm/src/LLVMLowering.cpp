@@ -8,6 +8,7 @@
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
+#include <cassert>
 
 namespace kaji::codegen {
 namespace lowering {
@@ -61,9 +62,7 @@ void ModuleLowering::declare(const ir::Function &function) {
   llvm::LLVMContext &context = out_.getContext();
   std::vector<llvm::Type *> params;
   for (ir::Type type : function.paramTypes()) {
-    if (type.isVoid())
-      throw CompileError(function.location(),
-                         "parameter of function '" + function.name() + "' has type void");
+    assert(!type.isVoid() && "verified: no parameter is void");
     for (llvm::Type *part : parameterTypes(type, function.isKernel()))
       params.push_back(part);
   }
@@ -71,19 +70,13 @@ void ModuleLowering::declare(const ir::Function &function) {
   if (implicitParameter)
     params.push_back(implicitParameter);
   ir::Type returnType = function.returnType();
-  if (returnType.isArray())
-    throw CompileError(function.location(), "function '" + function.name() +
-                                                "' returns an array; kaji functions "
-                                                "return scalars or nothing");
-  if (function.isKernel() && !returnType.isVoid())
-    throw CompileError(function.location(),
-                       "kernel '" + function.name() + "' must not return a value");
+  assert(!returnType.isArray() && "verified: no function returns an array");
+  assert((!function.isKernel() || returnType.isVoid()) && "verified: kernels return void");
   llvm::Type *result =
       returnType.isVoid() ? llvm::Type::getVoidTy(context) : valueType(context, returnType);
   auto linkage =
       function.isKernel() ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage;
-  if (out_.getFunction(function.name()))
-    throw CompileError(function.location(), "function '" + function.name() + "' is defined twice");
+  assert(!out_.getFunction(function.name()) && "verified: function names are unique");
   llvm::Function *lowered = llvm::Function::Create(llvm::FunctionType::get(result, params, false),
                                                    linkage, function.name(), out_);
   lowered->setDoesNotThrow();
@@ -119,8 +112,7 @@ FunctionLowering::FunctionLowering(ModuleLowering &moduleLowering, const ir::Fun
 }
 
 void FunctionLowering::run() {
-  if (function_.blocks().empty())
-    throw CompileError(function_.location(), "function '" + function_.name() + "' has no body");
+  assert(!function_.blocks().empty() && "verified: every function has a body");
   std::vector<ir::Block *> order = ir::reversePostOrder(function_);
   for (size_t i = 0; i < function_.blocks().size(); ++i) {
     const ir::Block *block = function_.blocks()[i].get();
@@ -140,8 +132,8 @@ void FunctionLowering::run() {
   for (const ir::Block *block : order) {
     builder_.SetInsertPoint(blocks_.at(block));
     for (const auto &op : block->operations()) {
-      if (builder_.GetInsertBlock()->getTerminator())
-        throw CompileError(op->location(), "operation after the terminator of its block");
+      assert(!builder_.GetInsertBlock()->getTerminator() &&
+             "verified: a block's terminator is its last operation");
       if (lines)
         builder_.SetCurrentDebugLocation(lines->at(op->location(), scope));
       if (!deferredChecks_.empty() && !keepsDeferredChecksOpen(*op))
@@ -163,10 +155,7 @@ llvm::Attribute FunctionLowering::extentRange() const {
 
 void FunctionLowering::bindParameters() {
   const ir::Block &entry = *function_.entry();
-  std::vector<ir::Type> types = function_.paramTypes();
-  if (entry.arguments().size() != types.size())
-    throw CompileError(function_.location(), "entry block of function '" + function_.name() +
-                                                 "' does not take one argument per parameter");
+  std::vector<ir::Type> types = function_.paramTypes(); // the entry block's arguments' types
   auto argument = out_.arg_begin();
   for (size_t i = 0; i < types.size(); ++i) {
     std::string name = i < function_.paramNames().size() && !function_.paramNames()[i].empty()
@@ -216,21 +205,19 @@ void FunctionLowering::createBlockArguments(const ir::Block &block) {
   }
 }
 
-llvm::Value *FunctionLowering::scalar(const ir::Value *value, const ir::Operation &user) const {
+// `user` (the operation reading `value`) goes unused: verified IR defines every operand
+// before its uses, so the lookup cannot fail.
+llvm::Value *FunctionLowering::scalar(const ir::Value *value,
+                                      const ir::Operation & /*user*/) const {
   auto it = scalars_.find(value);
-  if (it == scalars_.end())
-    throw CompileError(user.location(), "operand of '" +
-                                            std::string(ir::opcodeName(user.opcode())) +
-                                            "' is not a scalar defined before its use");
+  assert(it != scalars_.end() && "verified: a scalar operand is defined before its use");
   return it->second;
 }
 
-const ArrayValue &FunctionLowering::array(const ir::Value *value, const ir::Operation &user) const {
+const ArrayValue &FunctionLowering::array(const ir::Value *value,
+                                          const ir::Operation & /*user*/) const {
   auto it = arrays_.find(value);
-  if (it == arrays_.end())
-    throw CompileError(user.location(), "operand of '" +
-                                            std::string(ir::opcodeName(user.opcode())) +
-                                            "' is not an array defined before its use");
+  assert(it != arrays_.end() && "verified: an array operand is defined before its use");
   return it->second;
 }
 
@@ -271,9 +258,7 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     return;
   case Opcode::Cast: {
     ir::Type from = op.operand(0)->type();
-    if (!from.isScalar() || !op.resultType().isScalar())
-      throw CompileError(op.location(), "cast between " + from.str() + " and " +
-                                            op.resultType().str() + " is not a scalar conversion");
+    assert(from.isScalar() && op.resultType().isScalar() && "verified: 'cast' converts scalars");
     result = castScalar(scalar(op.operand(0), op), from.scalarKind(), op.resultType().scalarKind());
     break;
   }
@@ -305,9 +290,7 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     break;
   case Opcode::Libdevice: {
     ir::LibdeviceSelection selection = ir::parseLibdeviceSelection(op.attrAs<std::string>());
-    if (!selection.function)
-      throw CompileError(op.location(),
-                         "unknown libdevice function '" + op.attrAs<std::string>() + "'");
+    assert(selection.function && "verified: a known libdevice function");
     std::vector<llvm::Value *> args;
     for (const ir::Value *operand : op.operands())
       args.push_back(scalar(operand, op));
@@ -320,9 +303,7 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     break;
   case Opcode::SpecialReg: {
     ir::SpecialReg reg = op.attrAs<ir::SpecialReg>();
-    if (reg.dim > 2)
-      throw CompileError(op.location(), "special register dimension " + std::to_string(reg.dim) +
-                                            " is not x, y or z");
+    assert(reg.dim <= 2 && "verified: a special register's dimension is x, y or z");
     result = target_.emitSpecialReg(builder_, reg);
     break;
   }
@@ -355,9 +336,7 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::ArrayStride: {
     const ArrayValue &value = array(op.operand(0), op);
     int64_t dim = op.attrAs<int64_t>();
-    if (dim < 0 || dim >= int64_t(value.shape.size()))
-      throw CompileError(op.location(), "dimension " + std::to_string(dim) + " of a " +
-                                            op.operand(0)->type().str() + " does not exist");
+    assert(dim >= 0 && dim < int64_t(value.shape.size()) && "verified: the dimension exists");
     result = op.opcode() == Opcode::ArrayDim ? value.shape[dim] : value.strides[dim];
     break;
   }

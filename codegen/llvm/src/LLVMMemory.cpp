@@ -11,6 +11,8 @@
 
 #include <cassert>
 
+#include <cassert>
+
 namespace kaji::codegen::lowering {
 namespace {
 
@@ -56,15 +58,11 @@ llvm::AtomicRMWInst::BinOp atomicOperation(ir::AtomicOperationKind operation, Sc
 
 llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned arrayOperand,
                                               unsigned firstIndex) {
-  if (op.numOperands() <= arrayOperand || !op.operand(arrayOperand)->type().isArray())
-    throw CompileError(op.location(),
-                       "'" + std::string(ir::opcodeName(op.opcode())) + "' needs an array operand");
+  assert(op.numOperands() > arrayOperand && op.operand(arrayOperand)->type().isArray() &&
+         "verified: an element access has an array operand");
   const ArrayValue &value = array(op.operand(arrayOperand), op);
   unsigned ndim = op.operand(arrayOperand)->type().ndim();
-  if (op.numOperands() - firstIndex != ndim)
-    throw CompileError(op.location(), "a " + op.operand(arrayOperand)->type().str() + " takes " +
-                                          std::to_string(ndim) + " index(es), got " +
-                                          std::to_string(op.numOperands() - firstIndex));
+  assert(op.numOperands() - firstIndex == ndim && "verified: one index per dimension");
   llvm::BasicBlock *merge = nullptr;
   std::vector<llvm::BasicBlock *> failures;
   std::vector<llvm::Value *> guards;
@@ -83,8 +81,7 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
   llvm::Value *elementOffset = nullptr;
   for (unsigned d = 0; d < ndim; ++d) {
     const ir::Value *index = op.operand(firstIndex + d);
-    if (!index->type().isInteger())
-      throw CompileError(op.location(), "array index has type " + index->type().str());
+    assert(index->type().isInteger() && "verified: an index is i64 or u64");
     llvm::Value *index64 =
         castScalar(scalar(index, op), index->type().scalarKind(), ScalarKind::Int64);
     if (merge)
@@ -324,9 +321,7 @@ void FunctionLowering::reportDeferredChecks() {
 llvm::Value *FunctionLowering::lowerArrayIndex(const ir::Operation &op) {
   const ArrayValue &value = array(op.operand(0), op);
   int64_t dim = op.attrAs<int64_t>();
-  if (dim < 0 || dim >= int64_t(value.shape.size()))
-    throw CompileError(op.location(), "dimension " + std::to_string(dim) + " of a " +
-                                          op.operand(0)->type().str() + " does not exist");
+  assert(dim >= 0 && dim < int64_t(value.shape.size()) && "verified: the dimension exists");
   bool isUnsigned = !op.operand(1)->type().isSignedInteger();
   llvm::Value *index = scalar(op.operand(1), op);
   llvm::Value *extent = value.shape[dim];

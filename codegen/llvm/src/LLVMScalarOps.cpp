@@ -4,13 +4,15 @@
 #include "PythonArithmetic.h"
 
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/Support/ErrorHandling.h>
+
+#include <cassert>
 
 namespace kaji::codegen::lowering {
 
 llvm::Value *FunctionLowering::lowerConstant(const ir::Operation &op) {
   ir::Type type = op.resultType();
-  if (!type.isScalar())
-    throw CompileError(op.location(), "constant of non-scalar type " + type.str());
+  assert(type.isScalar() && "verified: a constant is a scalar");
   llvm::Type *llvmType = registerType(context_, type.scalarKind());
   const ir::Attr &attr = op.attr();
   if (type.isFloat()) {
@@ -21,22 +23,19 @@ llvm::Value *FunctionLowering::lowerConstant(const ir::Operation &op) {
   } else if (auto *value = std::get_if<int64_t>(&attr)) {
     return llvm::ConstantInt::get(llvmType, uint64_t(*value), ir::isSigned(type.scalarKind()));
   }
-  throw CompileError(op.location(), "constant of type " + type.str() + " has no matching value");
+  llvm_unreachable("verified: a float constant holds a double, an integer or bool one an int64");
 }
 
 llvm::Value *FunctionLowering::lowerBinary(const ir::Operation &op) {
   ir::Type type = op.resultType();
-  if (!type.isScalar() || op.numOperands() != 2)
-    throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
-                                          "' takes two scalars of its result type");
+  assert(type.isScalar() && op.numOperands() == 2 &&
+         "verified: binary arithmetic takes two scalars of its result type");
   llvm::Value *lhs = scalar(op.operand(0), op);
   llvm::Value *rhs = scalar(op.operand(1), op);
   bool isFloat = type.isFloat();
   bool isSigned = ir::isSigned(type.scalarKind());
   auto requireInteger = [&] {
-    if (isFloat)
-      throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
-                                            "' is not defined on " + type.str());
+    assert(!isFloat && "verified: bitwise operations and shifts are not defined on floats");
   };
   switch (op.opcode()) {
   case Opcode::Add:
@@ -87,22 +86,20 @@ llvm::Value *FunctionLowering::lowerBinary(const ir::Operation &op) {
   default:
     break;
   }
-  throw CompileError(op.location(), "not a binary operation");
+  llvm_unreachable("lowerBinary of an operation that is not binary arithmetic");
 }
 
 llvm::Value *FunctionLowering::lowerUnary(const ir::Operation &op) {
   ir::Type type = op.resultType();
-  if (!type.isScalar() || op.numOperands() != 1)
-    throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
-                                          "' takes one scalar of its result type");
+  assert(type.isScalar() && op.numOperands() == 1 &&
+         "verified: unary arithmetic takes one scalar of its result type");
   llvm::Value *operand = scalar(op.operand(0), op);
   bool isFloat = type.isFloat();
   switch (op.opcode()) {
   case Opcode::Neg:
     return isFloat ? builder_.CreateFNeg(operand) : builder_.CreateNeg(operand);
   case Opcode::Not:
-    if (isFloat)
-      throw CompileError(op.location(), "'not' is not defined on " + type.str());
+    assert(!isFloat && "verified: 'not' is not defined on floats");
     return builder_.CreateNot(operand);
   case Opcode::Abs:
     if (isFloat)
@@ -114,13 +111,13 @@ llvm::Value *FunctionLowering::lowerUnary(const ir::Operation &op) {
   default:
     break;
   }
-  throw CompileError(op.location(), "not a unary operation");
+  llvm_unreachable("lowerUnary of an operation that is not unary arithmetic");
 }
 
 llvm::Value *FunctionLowering::lowerCmp(const ir::Operation &op) {
-  if (op.numOperands() != 2 || !op.operand(0)->type().isScalar() ||
-      op.operand(0)->type() != op.operand(1)->type())
-    throw CompileError(op.location(), "'cmp' takes two scalars of one type");
+  assert(op.numOperands() == 2 && op.operand(0)->type().isScalar() &&
+         op.operand(0)->type() == op.operand(1)->type() &&
+         "verified: 'cmp' takes two scalars of one type");
   ScalarKind kind = op.operand(0)->type().scalarKind();
   llvm::Value *lhs = scalar(op.operand(0), op);
   llvm::Value *rhs = scalar(op.operand(1), op);
@@ -165,9 +162,9 @@ llvm::Value *FunctionLowering::makeComplex(llvm::Value *real, llvm::Value *imag,
 }
 
 void FunctionLowering::lowerSelect(const ir::Operation &op) {
-  if (op.numOperands() != 3 || !op.operand(0)->type().isBool() ||
-      op.operand(1)->type() != op.operand(2)->type())
-    throw CompileError(op.location(), "'select' takes a bool and two values of one type");
+  assert(op.numOperands() == 3 && op.operand(0)->type().isBool() &&
+         op.operand(1)->type() == op.operand(2)->type() &&
+         "verified: 'select' takes a bool and two values of one type");
   llvm::Value *condition = scalar(op.operand(0), op);
   std::vector<llvm::Value *> ifTrue = parts(op.operand(1), op);
   std::vector<llvm::Value *> ifFalse = parts(op.operand(2), op);

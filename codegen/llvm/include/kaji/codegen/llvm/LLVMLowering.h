@@ -23,10 +23,10 @@ struct LoweringOptions {
   bool lineInfo = false;
 };
 
-// Adds every function of `module` to `out` (whose triple and data layout the caller has
-// set): kernels as target entry points with flattened parameters (see Codegen.h), device
-// functions as internal functions. Throws ir::CompileError at the operation that cannot
-// be lowered.
+// Adds every function of `module`, which ir::verify accepted (what it checks is asserted,
+// not checked again), to `out` (whose triple and data layout the caller has set): kernels as
+// target entry points with flattened parameters (see Codegen.h), device functions as internal
+// functions. Throws ir::CompileError at an operation `target` cannot compile.
 void lowerModule(const ir::Module &module, const Target &target, const LoweringOptions &options,
                  llvm::Module &out);
 
