@@ -6,6 +6,8 @@
 #include "CommaSeparated.h"
 #include "CudaEmitter.h"
 
+#include <cassert>
+
 namespace kaji::codegen::nvrtc::emitter {
 
 // printf with Numba's conversions (ir/PrintfFormat.h): integers as %lld / %llu, floats as
@@ -36,36 +38,19 @@ void FunctionEmitter::emitPrint(const ir::Operation &op) {
 void FunctionEmitter::emitCall(const ir::Operation &op) {
   const std::string &callee = op.attrAs<std::string>();
   const ir::Function *function = module_.module().lookup(callee);
-  if (!function)
-    throw CompileError(op.location(), "call to unknown function '" + callee + "'");
-  if (function->isKernel())
-    throw CompileError(op.location(), "kernel '" + callee + "' cannot be called from device code");
-  std::vector<ir::Type> params = function->paramTypes();
-  if (params.size() != op.numOperands())
-    throw CompileError(op.location(), "'" + callee + "' takes " + std::to_string(params.size()) +
-                                          " argument(s), got " + std::to_string(op.numOperands()));
+  assert(function && !function->isKernel() && "verified: 'call' names a device function");
+  assert(function->paramTypes().size() == op.numOperands() &&
+         "verified: 'call' passes one argument per parameter");
   std::vector<std::string> args;
   for (unsigned i = 0; i < op.numOperands(); ++i) {
-    ir::Type argType = op.operand(i)->type(), paramType = params[i];
-    // An array argument of another layout passes its real strides, as on the LLVM path.
-    bool compatible = argType.isArray()
-                          ? paramType.isArray() && argType.scalarKind() == paramType.scalarKind() &&
-                                argType.ndim() == paramType.ndim() &&
-                                argType.memorySpace() == paramType.memorySpace()
-                          : argType == paramType;
-    if (!compatible)
-      throw CompileError(op.location(), "argument " + std::to_string(i + 1) + " of '" + callee +
-                                            "' has type " + argType.str() + ", expected " +
-                                            paramType.str());
+    assert(op.operand(i)->type() == function->entry()->argument(i)->type() &&
+           "verified: 'call' passes arguments of its callee's parameter types");
     args.push_back(name(op.operand(i), op));
   }
   std::string call = cudaName(*function) + "(" + commaSeparated(args) + ")";
   if (!op.result())
     return statement(op, call + ";");
-  if (op.resultType() != function->returnType())
-    throw CompileError(op.location(), "call of '" + callee + "' expects a result of type " +
-                                          op.resultType().str() + ", but it returns " +
-                                          function->returnType().str());
+  assert(op.resultType() == function->returnType() && "verified: 'call' has its callee's result");
   assign(op, call);
 }
 

@@ -3,6 +3,7 @@
 #include "CudaEmitter.h"
 #include "kaji/ir/Dominance.h"
 
+#include <cassert>
 #include <unordered_set>
 
 namespace kaji::codegen::nvrtc::emitter {
@@ -23,16 +24,12 @@ std::vector<const ir::Block *> FunctionEmitter::reachableBlocks() const {
 // the values go through temporaries first, so no assignment reads one already overwritten.
 std::string FunctionEmitter::jump(const ir::Successor &successor, const ir::Operation &op) {
   const ir::Block &target = *successor.block;
-  if (successor.args.size() != target.arguments().size())
-    throw CompileError(op.location(), "branch passes " + std::to_string(successor.args.size()) +
-                                          " argument(s) to a block that takes " +
-                                          std::to_string(target.arguments().size()));
+  assert(successor.args.size() == target.arguments().size() &&
+         "verified: a branch passes one argument per block argument");
   bool readsTarget = false;
   for (size_t i = 0; i < successor.args.size(); ++i) {
-    if (successor.args[i]->type() != target.argument(unsigned(i))->type())
-      throw CompileError(op.location(), "branch passes a " + successor.args[i]->type().str() +
-                                            " to a block argument of type " +
-                                            target.argument(unsigned(i))->type().str());
+    assert(successor.args[i]->type() == target.argument(unsigned(i))->type() &&
+           "verified: a branch argument has its block argument's type");
     readsTarget |= successor.args[i]->ownerBlock() == &target && successor.args.size() > 1;
   }
   std::string text;
@@ -55,12 +52,11 @@ std::string FunctionEmitter::jump(const ir::Successor &successor, const ir::Oper
 void FunctionEmitter::emitBranch(const ir::Operation &op) {
   const auto &successors = op.successors();
   if (op.opcode() == Opcode::Br) {
-    if (successors.size() != 1)
-      throw CompileError(op.location(), "'br' needs one successor");
+    assert(successors.size() == 1 && "verified: 'br' has one successor");
     return statement(op, jump(successors[0], op));
   }
-  if (successors.size() != 2 || op.numOperands() != 1 || !op.operand(0)->type().isBool())
-    throw CompileError(op.location(), "'cond_br' needs a bool condition and two successors");
+  assert(successors.size() == 2 && op.numOperands() == 1 && op.operand(0)->type().isBool() &&
+         "verified: 'cond_br' has a bool condition and two successors");
   statement(op, "if (" + name(op.operand(0), op) + ") { " + jump(successors[0], op) + " } else { " +
                     jump(successors[1], op) + " }");
 }
@@ -75,17 +71,13 @@ void FunctionEmitter::emitRaise(const ir::Operation &op) {
 }
 
 void FunctionEmitter::emitReturn(const ir::Operation &op) {
-  ir::Type returnType = function_.returnType();
   if (op.numOperands() == 0) {
-    if (!returnType.isVoid())
-      throw CompileError(op.location(),
-                         "function '" + function_.name() + "' must return a " + returnType.str());
+    assert(function_.returnType().isVoid() &&
+           "verified: 'ret' of a non-void function returns a value");
     return statement(op, "return;");
   }
-  if (op.operand(0)->type() != returnType)
-    throw CompileError(op.location(), "function '" + function_.name() + "' returns " +
-                                          returnType.str() + ", not " +
-                                          op.operand(0)->type().str());
+  assert(op.operand(0)->type() == function_.returnType() &&
+         "verified: 'ret' returns the function's type");
   statement(op, "return " + name(op.operand(0), op) + ";");
 }
 

@@ -9,6 +9,7 @@
 #include "CommaSeparated.h"
 #include "CudaEmitter.h"
 
+#include <cassert>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -159,10 +160,7 @@ std::string FunctionEmitter::signature() {
   if (function_.isKernel())
     return "extern \"C\" __global__ void " + cudaName(function_) + "(" + params + ")";
   ir::Type result = function_.returnType();
-  if (result.isArray())
-    throw CompileError(function_.location(), "function '" + function_.name() +
-                                                 "' returns an array; kaji functions return "
-                                                 "scalars or nothing");
+  assert(!result.isArray() && "verified: no function returns an array");
   static const char *const inlining[] = {"", "__forceinline__ ", "__noinline__ "};
   return std::string("static __device__ ") + inlining[int(function_.inlining())] +
          (result.isVoid() ? std::string("void") : typeName(result)) + " " + cudaName(function_) +
@@ -174,17 +172,12 @@ std::string FunctionEmitter::signature() {
 void FunctionEmitter::nameParameters() {
   for (const auto &function : module_.module().functions()) // never shadowed by a local
     names_.claimAll({cudaName(*function)});
-  std::vector<ir::Type> types = function_.paramTypes();
+  std::vector<ir::Type> types = function_.paramTypes(); // the entry block's arguments' types
   const ir::Block &entry = *function_.entry();
-  if (entry.arguments().size() != types.size())
-    throw CompileError(function_.location(), "entry block of function '" + function_.name() +
-                                                 "' does not take one argument per parameter");
   bool kernel = function_.isKernel();
   for (size_t i = 0; i < types.size(); ++i) {
     ir::Type type = types[i];
-    if (type.isVoid())
-      throw CompileError(function_.location(),
-                         "parameter of function '" + function_.name() + "' has type void");
+    assert(!type.isVoid() && "verified: no parameter is void");
     // The names a parameter called `base` takes: itself, and a kernel's parts of it.
     auto partsOf = [&](const std::string &base) {
       std::vector<std::string> parts{base};
@@ -286,8 +279,7 @@ void FunctionEmitter::nameValues(const std::vector<const ir::Block *> &blocks) {
 }
 
 void FunctionEmitter::emitBody() {
-  if (function_.blocks().empty())
-    throw CompileError(function_.location(), "function '" + function_.name() + "' has no body");
+  assert(!function_.blocks().empty() && "verified: every function has a body");
   std::vector<const ir::Block *> blocks = reachableBlocks();
   nameValues(blocks);
   for (const std::string &line : prologue_)
@@ -302,12 +294,11 @@ void FunctionEmitter::emitBody() {
   }
 }
 
-std::string FunctionEmitter::name(const ir::Value *value, const ir::Operation &user) const {
+// `user` (the operation reading `value`) goes unused: verified IR defines every operand
+// before its uses, so the lookup cannot fail.
+std::string FunctionEmitter::name(const ir::Value *value, const ir::Operation & /*user*/) const {
   auto it = valueNames_.find(value);
-  if (it == valueNames_.end())
-    throw CompileError(user.location(),
-                       "operand of '" + std::string(ir::opcodeName(user.opcode())) +
-                           "' is not defined in function '" + function_.name() + "'");
+  assert(it != valueNames_.end() && "verified: an operand is defined before its use");
   return it->second;
 }
 
@@ -315,14 +306,14 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   switch (op.opcode()) {
   case Opcode::Constant: {
     ir::Type type = op.resultType();
-    if (!type.isScalar())
-      throw CompileError(op.location(), "constant of non-scalar type " + type.str());
+    assert(type.isScalar() && "verified: a constant is a scalar");
     if (auto *value = std::get_if<double>(&op.attr()); value && type.isFloat())
       return assign(op, floatLiteral(*value, type.scalarKind()));
     if (auto *value = std::get_if<int64_t>(&op.attr()))
       return assign(op, type.isFloat() ? floatLiteral(double(*value), type.scalarKind())
                                        : intLiteral(*value, type.scalarKind()));
-    throw CompileError(op.location(), "constant of type " + type.str() + " has no matching value");
+    assert(false && "verified: a float constant holds a double, an integer or bool one an int64");
+    return;
   }
 #define KAJI_BINARY_OPCODE(name, spelling) case Opcode::name:
 #include "kaji/ir/Opcodes.def"
@@ -334,16 +325,14 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   case Opcode::Cmp:
     return assign(op, compare(op));
   case Opcode::Select:
-    if (op.numOperands() != 3 || !op.operand(0)->type().isBool() ||
-        op.operand(1)->type() != op.operand(2)->type())
-      throw CompileError(op.location(), "'select' takes a bool and two values of one type");
+    assert(op.numOperands() == 3 && op.operand(0)->type().isBool() &&
+           op.operand(1)->type() == op.operand(2)->type() &&
+           "verified: 'select' takes a bool and two values of one type");
     return assign(op, name(op.operand(0), op) + " ? " + name(op.operand(1), op) + " : " +
                           name(op.operand(2), op));
   case Opcode::Cast: {
     ir::Type from = op.operand(0)->type();
-    if (!from.isScalar() || !op.resultType().isScalar())
-      throw CompileError(op.location(), "cast between " + from.str() + " and " +
-                                            op.resultType().str() + " is not a scalar conversion");
+    assert(from.isScalar() && op.resultType().isScalar() && "verified: 'cast' converts scalars");
     return assign(op,
                   cast(name(op.operand(0), op), from.scalarKind(), op.resultType().scalarKind()));
   }
@@ -375,9 +364,7 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   case Opcode::SpecialReg: {
     ir::SpecialReg reg = op.attrAs<ir::SpecialReg>();
     static const char *const kRegisters[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-    if (reg.dim > 2)
-      throw CompileError(op.location(), "special register dimension " + std::to_string(reg.dim) +
-                                            " is not x, y or z");
+    assert(reg.dim <= 2 && "verified: a special register's dimension is x, y or z");
     return assign(op, "i32(" + std::string(kRegisters[reg.kind]) + "." + char('x' + reg.dim) + ")");
   }
   case Opcode::Barrier:
@@ -400,11 +387,9 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
     return assign(op, warp(op));
   case Opcode::ArrayDim:
   case Opcode::ArrayStride: {
-    ir::Type type = op.operand(0)->type();
     int64_t dim = op.attrAs<int64_t>();
-    if (!type.isArray() || dim < 0 || dim >= int64_t(type.ndim()))
-      throw CompileError(op.location(), "dimension " + std::to_string(dim) + " of a " + type.str() +
-                                            " does not exist");
+    assert(op.operand(0)->type().isArray() && dim >= 0 &&
+           dim < int64_t(op.operand(0)->type().ndim()) && "verified: the dimension exists");
     return assign(op, name(op.operand(0), op) +
                           (op.opcode() == Opcode::ArrayDim ? ".shape[" : ".strides[") +
                           std::to_string(dim) + "]");

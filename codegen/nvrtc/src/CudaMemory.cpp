@@ -7,6 +7,7 @@
 #include "CommaSeparated.h"
 #include "CudaEmitter.h"
 
+#include <cassert>
 #include <optional>
 
 namespace kaji::codegen::nvrtc::emitter {
@@ -60,14 +61,10 @@ static const ir::Value *writtenIndex(const ir::Value *index, const ir::Value *ar
 
 std::string FunctionEmitter::element(const ir::Operation &op, unsigned arrayOperand,
                                      unsigned firstIndex) {
-  if (op.numOperands() <= arrayOperand || !op.operand(arrayOperand)->type().isArray())
-    throw CompileError(op.location(),
-                       "'" + std::string(ir::opcodeName(op.opcode())) + "' needs an array operand");
+  assert(op.numOperands() > arrayOperand && op.operand(arrayOperand)->type().isArray() &&
+         "verified: an element access has an array operand");
   ir::Type type = op.operand(arrayOperand)->type();
-  if (op.numOperands() - firstIndex != type.ndim())
-    throw CompileError(op.location(), "a " + type.str() + " takes " + std::to_string(type.ndim()) +
-                                          " index(es), got " +
-                                          std::to_string(op.numOperands() - firstIndex));
+  assert(op.numOperands() - firstIndex == type.ndim() && "verified: one index per dimension");
   if (type.ndim() == 0)
     return name(op.operand(arrayOperand), op) + ".data";
   const ir::Value *array = op.operand(arrayOperand);
@@ -77,8 +74,7 @@ std::string FunctionEmitter::element(const ir::Operation &op, unsigned arrayOper
               : "kaji::element(" + name(array, op);
   for (unsigned i = firstIndex; i < op.numOperands(); ++i) {
     const ir::Value *index = op.operand(i);
-    if (!index->type().isInteger())
-      throw CompileError(op.location(), "array index has type " + index->type().str());
+    assert(index->type().isInteger() && "verified: an index is i64 or u64");
     address += ", " + name(checked ? writtenIndex(index, array, i - firstIndex) : index, op);
   }
   return address + ")";

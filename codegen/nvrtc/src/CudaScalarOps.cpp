@@ -7,6 +7,7 @@
 #include "CudaEmitter.h"
 #include "CudaMath.h"
 
+#include <cassert>
 #include <optional>
 
 namespace kaji::codegen::nvrtc::emitter {
@@ -38,10 +39,9 @@ static std::optional<std::string> exactPower(const ir::Value *exponent, const st
 
 std::string FunctionEmitter::binary(const ir::Operation &op) {
   ir::Type type = op.resultType();
-  if (!type.isScalar() || op.numOperands() != 2 || op.operand(0)->type() != type ||
-      op.operand(1)->type() != type)
-    throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
-                                          "' takes two scalars of its result type");
+  assert(type.isScalar() && op.numOperands() == 2 && op.operand(0)->type() == type &&
+         op.operand(1)->type() == type &&
+         "verified: binary arithmetic takes two scalars of its result type");
   std::string a = name(op.operand(0), op), b = name(op.operand(1), op);
   ScalarKind kind = type.scalarKind();
   bool isFloat = type.isFloat(), isHalf = ir::isHalfPrecision(kind);
@@ -55,9 +55,7 @@ std::string FunctionEmitter::binary(const ir::Operation &op) {
     return "kaji::" + std::string(function) + "(" + a + ", " + b + ")";
   };
   auto requireInteger = [&] {
-    if (isFloat)
-      throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
-                                            "' is not defined on " + type.str());
+    assert(!isFloat && "verified: bitwise operations and shifts are not defined on floats");
   };
   switch (op.opcode()) {
   case Opcode::Add:
@@ -104,21 +102,19 @@ std::string FunctionEmitter::binary(const ir::Operation &op) {
   case Opcode::Shl:
   case Opcode::Shr:
     requireInteger();
-    if (type.isBool())
-      throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
-                                            "' is not defined on bool");
+    assert(!type.isBool() && "verified: shifts are not defined on bool");
     return helper(op.opcode() == Opcode::Shl ? "shl" : "shr");
   default:
     break;
   }
-  throw CompileError(op.location(), "not a binary operation");
+  assert(false && "binary() of an operation that is not binary arithmetic");
+  return {};
 }
 
 std::string FunctionEmitter::unary(const ir::Operation &op) {
   ir::Type type = op.resultType();
-  if (!type.isScalar() || op.numOperands() != 1)
-    throw CompileError(op.location(), "'" + std::string(ir::opcodeName(op.opcode())) +
-                                          "' takes one scalar of its result type");
+  assert(type.isScalar() && op.numOperands() == 1 &&
+         "verified: unary arithmetic takes one scalar of its result type");
   std::string a = name(op.operand(0), op);
   ScalarKind kind = type.scalarKind();
   switch (op.opcode()) {
@@ -127,8 +123,7 @@ std::string FunctionEmitter::unary(const ir::Operation &op) {
       return scalarTypeName(kind) + "(-f32(" + a + "))";
     return type.isFloat() ? "-" + a : "kaji::neg(" + a + ")";
   case Opcode::Not:
-    if (type.isFloat())
-      throw CompileError(op.location(), "'not' is not defined on " + type.str());
+    assert(!type.isFloat() && "verified: 'not' is not defined on floats");
     return type.isBool() ? "!" + a : scalarTypeName(kind) + "(~" + a + ")";
   case Opcode::Abs:
     if (ir::isHalfPrecision(kind))
@@ -139,14 +134,15 @@ std::string FunctionEmitter::unary(const ir::Operation &op) {
   default:
     break;
   }
-  throw CompileError(op.location(), "not a unary operation");
+  assert(false && "unary() of an operation that is not unary arithmetic");
+  return {};
 }
 
 // C++'s comparisons are IEEE's: ordered, except != which is true for NaN, as kaji's.
 std::string FunctionEmitter::compare(const ir::Operation &op) {
-  if (op.numOperands() != 2 || !op.operand(0)->type().isScalar() ||
-      op.operand(0)->type() != op.operand(1)->type())
-    throw CompileError(op.location(), "'cmp' takes two scalars of one type");
+  assert(op.numOperands() == 2 && op.operand(0)->type().isScalar() &&
+         op.operand(0)->type() == op.operand(1)->type() &&
+         "verified: 'cmp' takes two scalars of one type");
   static const char *const kSymbols[] = {"==", "!=", "<", "<=", ">", ">="};
   std::string a = name(op.operand(0), op), b = name(op.operand(1), op);
   if (ir::isHalfPrecision(op.operand(0)->type().scalarKind())) {
@@ -183,8 +179,7 @@ std::string FunctionEmitter::cast(const std::string &value, ScalarKind from, Sca
 std::string FunctionEmitter::libdevice(const ir::Operation &op) {
   const std::string &attribute = op.attrAs<std::string>();
   ir::LibdeviceSelection selection = ir::parseLibdeviceSelection(attribute);
-  if (!selection.function)
-    throw CompileError(op.location(), "unknown libdevice function '" + attribute + "'");
+  assert(selection.function && "verified: a known libdevice function");
   const ir::LibdeviceFunction &function = *selection.function;
   module_.declareLibdevice(function);
   std::vector<std::string> arguments;
