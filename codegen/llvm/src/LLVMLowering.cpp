@@ -7,8 +7,8 @@
 #include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/Module.h>
 
-#include <algorithm>
 #include <cassert>
+#include <unordered_set>
 
 namespace kaji::codegen {
 namespace lowering {
@@ -114,9 +114,10 @@ FunctionLowering::FunctionLowering(ModuleLowering &moduleLowering, const ir::Fun
 void FunctionLowering::run() {
   assert(!function_.blocks().empty() && "verified: every function has a body");
   std::vector<ir::Block *> order = ir::reversePostOrder(function_);
+  std::unordered_set<const ir::Block *> reachable(order.begin(), order.end());
   for (size_t i = 0; i < function_.blocks().size(); ++i) {
     const ir::Block *block = function_.blocks()[i].get();
-    if (std::find(order.begin(), order.end(), block) != order.end())
+    if (reachable.count(block))
       blocks_[block] =
           llvm::BasicBlock::Create(context_, i == 0 ? "entry" : "bb" + std::to_string(i), &out_);
   }
