@@ -32,119 +32,87 @@ enum class MathKind : uint8_t {
 
 using Math = ir::MathFunctionKind;
 
+// What a module's function computes: its name there, the `math` operation computing it on
+// floats (none for the kinds that lower to an opcode), its arity and how it is lowered.
 struct MathFunction {
   std::string_view name; // without the module
-  // The `math` operation computing it on floats; none for the kinds that lower to an opcode.
   std::optional<ir::MathFunctionKind> function;
   unsigned arity;
   MathKind kind;
 };
 
-constexpr MathFunction kMathFunctions[] = {
-    {"sqrt", Math::Sqrt, 1, MathKind::Float},
-    {"exp", Math::Exp, 1, MathKind::Float},
-    {"exp2", Math::Exp2, 1, MathKind::Float},
-    {"expm1", Math::ExpM1, 1, MathKind::Float},
-    {"log", Math::Log, 1, MathKind::Log},
-    {"log2", Math::Log2, 1, MathKind::Float},
-    {"log10", Math::Log10, 1, MathKind::Float},
-    {"log1p", Math::Log1P, 1, MathKind::Float},
-    {"cbrt", Math::Cbrt, 1, MathKind::Float},
-    {"sin", Math::Sin, 1, MathKind::Float},
-    {"cos", Math::Cos, 1, MathKind::Float},
-    {"tan", Math::Tan, 1, MathKind::Float},
-    {"asin", Math::Asin, 1, MathKind::Float},
-    {"acos", Math::Acos, 1, MathKind::Float},
-    {"atan", Math::Atan, 1, MathKind::Float},
-    {"sinh", Math::Sinh, 1, MathKind::Float},
-    {"cosh", Math::Cosh, 1, MathKind::Float},
-    {"tanh", Math::Tanh, 1, MathKind::Float},
-    {"asinh", Math::Asinh, 1, MathKind::Float},
-    {"acosh", Math::Acosh, 1, MathKind::Float},
-    {"atanh", Math::Atanh, 1, MathKind::Float},
-    {"erf", Math::Erf, 1, MathKind::Float},
-    {"erfc", Math::Erfc, 1, MathKind::Float},
-    {"gamma", Math::TGamma, 1, MathKind::Float},
-    {"lgamma", Math::LGamma, 1, MathKind::Float},
-    {"fabs", Math::FAbs, 1, MathKind::Float},
-    {"atan2", Math::Atan2, 2, MathKind::Float},
-    {"hypot", Math::Hypot, 2, MathKind::Float},
-    {"copysign", Math::CopySign, 2, MathKind::Float},
-    {"fmod", Math::FMod, 2, MathKind::Float},
-    {"pow", std::nullopt, 2, MathKind::Power},
-    {"floor", Math::Floor, 1, MathKind::ToInteger},
-    {"ceil", Math::Ceil, 1, MathKind::ToInteger},
-    {"trunc", Math::Trunc, 1, MathKind::ToInteger},
-    {"isnan", Math::IsNan, 1, MathKind::Predicate},
-    {"isinf", Math::IsInf, 1, MathKind::Predicate},
-    {"isfinite", Math::IsFinite, 1, MathKind::Predicate},
+// The scalar functions of Python's math module, numpy's ufuncs and kaji (Numba's cuda.fma and
+// cuda.cbrt), one row each: its name in each module ("" where the module has none), and how
+// math and numpy lower it (kaji's compute floats). numpy keeps floor/ceil/trunc floats and
+// takes log without a base.
+struct MathFunctionRow {
+  std::string_view math, numpy, kaji;
+  std::optional<ir::MathFunctionKind> function;
+  unsigned arity;
+  MathKind asMath, asNumpy;
 };
 
-// numpy's ufuncs under their numpy names; floor/ceil/trunc stay floats there.
-constexpr MathFunction kNumpyFunctions[] = {
-    {"sqrt", Math::Sqrt, 1, MathKind::Float},
-    {"exp", Math::Exp, 1, MathKind::Float},
-    {"exp2", Math::Exp2, 1, MathKind::Float},
-    {"expm1", Math::ExpM1, 1, MathKind::Float},
-    {"log", Math::Log, 1, MathKind::Float},
-    {"log2", Math::Log2, 1, MathKind::Float},
-    {"log10", Math::Log10, 1, MathKind::Float},
-    {"log1p", Math::Log1P, 1, MathKind::Float},
-    {"cbrt", Math::Cbrt, 1, MathKind::Float},
-    {"sin", Math::Sin, 1, MathKind::Float},
-    {"cos", Math::Cos, 1, MathKind::Float},
-    {"tan", Math::Tan, 1, MathKind::Float},
-    {"arcsin", Math::Asin, 1, MathKind::Float},
-    {"arccos", Math::Acos, 1, MathKind::Float},
-    {"arctan", Math::Atan, 1, MathKind::Float},
-    {"sinh", Math::Sinh, 1, MathKind::Float},
-    {"cosh", Math::Cosh, 1, MathKind::Float},
-    {"tanh", Math::Tanh, 1, MathKind::Float},
-    {"arcsinh", Math::Asinh, 1, MathKind::Float},
-    {"arccosh", Math::Acosh, 1, MathKind::Float},
-    {"arctanh", Math::Atanh, 1, MathKind::Float},
-    {"fabs", Math::FAbs, 1, MathKind::Float},
-    {"floor", Math::Floor, 1, MathKind::Float},
-    {"ceil", Math::Ceil, 1, MathKind::Float},
-    {"trunc", Math::Trunc, 1, MathKind::Float},
-    {"arctan2", Math::Atan2, 2, MathKind::Float},
-    {"hypot", Math::Hypot, 2, MathKind::Float},
-    {"copysign", Math::CopySign, 2, MathKind::Float},
-    {"fmod", Math::FMod, 2, MathKind::Float},
-    {"power", std::nullopt, 2, MathKind::PowerOperator},
-    {"isnan", Math::IsNan, 1, MathKind::Predicate},
-    {"isinf", Math::IsInf, 1, MathKind::Predicate},
-    {"isfinite", Math::IsFinite, 1, MathKind::Predicate},
-    {"abs", std::nullopt, 1, MathKind::Abs},
-    {"absolute", std::nullopt, 1, MathKind::Abs},
-    {"minimum", Math::Minimum, 2, MathKind::Minimum},
-    {"maximum", Math::Maximum, 2, MathKind::Maximum},
-    {"fmin", Math::FMin, 2, MathKind::Minimum},
-    {"fmax", Math::FMax, 2, MathKind::Maximum},
+constexpr MathFunctionRow kMathFunctions[] = {
+    {"sqrt", "sqrt", "", Math::Sqrt, 1, MathKind::Float, MathKind::Float},
+    {"exp", "exp", "", Math::Exp, 1, MathKind::Float, MathKind::Float},
+    {"exp2", "exp2", "", Math::Exp2, 1, MathKind::Float, MathKind::Float},
+    {"expm1", "expm1", "", Math::ExpM1, 1, MathKind::Float, MathKind::Float},
+    {"log", "log", "", Math::Log, 1, MathKind::Log, MathKind::Float},
+    {"log2", "log2", "", Math::Log2, 1, MathKind::Float, MathKind::Float},
+    {"log10", "log10", "", Math::Log10, 1, MathKind::Float, MathKind::Float},
+    {"log1p", "log1p", "", Math::Log1P, 1, MathKind::Float, MathKind::Float},
+    {"cbrt", "cbrt", "cbrt", Math::Cbrt, 1, MathKind::Float, MathKind::Float},
+    {"sin", "sin", "", Math::Sin, 1, MathKind::Float, MathKind::Float},
+    {"cos", "cos", "", Math::Cos, 1, MathKind::Float, MathKind::Float},
+    {"tan", "tan", "", Math::Tan, 1, MathKind::Float, MathKind::Float},
+    {"asin", "arcsin", "", Math::Asin, 1, MathKind::Float, MathKind::Float},
+    {"acos", "arccos", "", Math::Acos, 1, MathKind::Float, MathKind::Float},
+    {"atan", "arctan", "", Math::Atan, 1, MathKind::Float, MathKind::Float},
+    {"sinh", "sinh", "", Math::Sinh, 1, MathKind::Float, MathKind::Float},
+    {"cosh", "cosh", "", Math::Cosh, 1, MathKind::Float, MathKind::Float},
+    {"tanh", "tanh", "", Math::Tanh, 1, MathKind::Float, MathKind::Float},
+    {"asinh", "arcsinh", "", Math::Asinh, 1, MathKind::Float, MathKind::Float},
+    {"acosh", "arccosh", "", Math::Acosh, 1, MathKind::Float, MathKind::Float},
+    {"atanh", "arctanh", "", Math::Atanh, 1, MathKind::Float, MathKind::Float},
+    {"erf", "", "", Math::Erf, 1, MathKind::Float, MathKind::Float},
+    {"erfc", "", "", Math::Erfc, 1, MathKind::Float, MathKind::Float},
+    {"gamma", "", "", Math::TGamma, 1, MathKind::Float, MathKind::Float},
+    {"lgamma", "", "", Math::LGamma, 1, MathKind::Float, MathKind::Float},
+    {"fabs", "fabs", "", Math::FAbs, 1, MathKind::Float, MathKind::Float},
+    {"atan2", "arctan2", "", Math::Atan2, 2, MathKind::Float, MathKind::Float},
+    {"hypot", "hypot", "", Math::Hypot, 2, MathKind::Float, MathKind::Float},
+    {"copysign", "copysign", "", Math::CopySign, 2, MathKind::Float, MathKind::Float},
+    {"fmod", "fmod", "", Math::FMod, 2, MathKind::Float, MathKind::Float},
+    {"pow", "power", "", std::nullopt, 2, MathKind::Power, MathKind::PowerOperator},
+    {"floor", "floor", "", Math::Floor, 1, MathKind::ToInteger, MathKind::Float},
+    {"ceil", "ceil", "", Math::Ceil, 1, MathKind::ToInteger, MathKind::Float},
+    {"trunc", "trunc", "", Math::Trunc, 1, MathKind::ToInteger, MathKind::Float},
+    {"isnan", "isnan", "", Math::IsNan, 1, MathKind::Predicate, MathKind::Predicate},
+    {"isinf", "isinf", "", Math::IsInf, 1, MathKind::Predicate, MathKind::Predicate},
+    {"isfinite", "isfinite", "", Math::IsFinite, 1, MathKind::Predicate, MathKind::Predicate},
+    {"", "abs", "", std::nullopt, 1, MathKind::Float, MathKind::Abs},
+    {"", "absolute", "", std::nullopt, 1, MathKind::Float, MathKind::Abs},
+    {"", "minimum", "", Math::Minimum, 2, MathKind::Float, MathKind::Minimum},
+    {"", "maximum", "", Math::Maximum, 2, MathKind::Float, MathKind::Maximum},
+    {"", "fmin", "", Math::FMin, 2, MathKind::Float, MathKind::Minimum},
+    {"", "fmax", "", Math::FMax, 2, MathKind::Float, MathKind::Maximum},
+    {"", "", "fma", Math::Fma, 3, MathKind::Float, MathKind::Float},
 };
 
-// Numba's cuda.fma and cuda.cbrt.
-constexpr MathFunction kKajiFunctions[] = {
-    {"fma", Math::Fma, 3, MathKind::Float},
-    {"cbrt", Math::Cbrt, 1, MathKind::Float},
-};
-
-template <size_t N>
-const MathFunction *findIn(const MathFunction (&table)[N], std::string_view name) {
-  for (const MathFunction &fn : table)
-    if (fn.name == name)
-      return &fn;
-  return nullptr;
-}
-
-const MathFunction *findMathFunction(std::string_view qualified) {
-  if (qualified.starts_with("math."))
-    return findIn(kMathFunctions, qualified.substr(5));
-  if (qualified.starts_with("numpy."))
-    return findIn(kNumpyFunctions, qualified.substr(6));
-  if (qualified.starts_with("kaji."))
-    return findIn(kKajiFunctions, qualified.substr(5));
-  return nullptr;
+std::optional<MathFunction> findMathFunction(std::string_view qualified) {
+  std::string_view module = qualified.substr(0, qualified.find('.'));
+  std::string_view name = qualified.substr(module.size() + 1);
+  if (name.empty() || module.size() == qualified.size())
+    return std::nullopt;
+  for (const MathFunctionRow &row : kMathFunctions) {
+    if (module == "math" && row.math == name)
+      return MathFunction{name, row.function, row.arity, row.asMath};
+    if (module == "numpy" && row.numpy == name)
+      return MathFunction{name, row.function, row.arity, row.asNumpy};
+    if (module == "kaji" && row.kaji == name)
+      return MathFunction{name, row.function, row.arity, MathKind::Float};
+  }
+  return std::nullopt;
 }
 
 std::optional<double> floatConstantNamed(std::string_view member) {
@@ -203,7 +171,7 @@ bool isKajiFunction(std::string_view member) {
                               "literal_unroll"})
     if (member == fn)
       return true;
-  return findMathFunction("kaji." + std::string(member)) != nullptr;
+  return findMathFunction("kaji." + std::string(member)).has_value();
 }
 
 // kaji's namespaces of functions, and their members.
@@ -548,7 +516,7 @@ void requireNumbers(const std::string &function, size_t minArgs, size_t maxArgs,
 
 Operand FunctionLowerer::callMath(const std::string &function, const std::vector<Operand> &args,
                                   const CallExpr &expr) {
-  const MathFunction &fn = *findMathFunction(function);
+  const MathFunction fn = *findMathFunction(function);
   requireNumbers(function, fn.arity, fn.kind == MathKind::Log ? 2 : fn.arity, args, expr);
   if (involvesComplex(args)) {
     if (fn.kind == MathKind::Abs)
