@@ -96,6 +96,7 @@ constexpr MathFunctionRow kMathFunctions[] = {
     {"", "maximum", "", Math::Maximum, 2, MathKind::Float, MathKind::Maximum},
     {"", "fmin", "", Math::FMin, 2, MathKind::Float, MathKind::Minimum},
     {"", "fmax", "", Math::FMax, 2, MathKind::Float, MathKind::Maximum},
+    {"", "rint", "", Math::RoundEven, 1, MathKind::Float, MathKind::Float},
     {"", "", "fma", Math::Fma, 3, MathKind::Float, MathKind::Float},
 };
 
@@ -344,7 +345,7 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
       return floatConstant(ScalarKind::Float64, *value, true);
     }
   }
-  if (module == "numpy" && isNumpyComplexFunction(member))
+  if (module == "numpy" && (isNumpyComplexFunction(member) || isOperatorUfunc(member)))
     return Operand::named(Operand::Kind::Builtin, name);
   if (module == "math" || module == "numpy") {
     std::string qualified = module + "." + member;
@@ -688,6 +689,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   }
   if (findMathFunction(name))
     return callMath(name, args, expr);
+  if (name.starts_with("numpy.") && isOperatorUfunc(name.substr(6)))
+    return callOperatorUfunc(name.substr(6), args, expr);
   if (args.size() != 1)
     throw ir::CompileError(expr.loc, display + "() takes exactly one argument (" +
                                          std::to_string(args.size()) + " given)");

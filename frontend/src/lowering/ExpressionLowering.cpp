@@ -344,39 +344,42 @@ FunctionLowerer::foldWeakIntegers(BinaryOperator op, const Operand &lhs, const O
 }
 
 Operand FunctionLowerer::lowerUnary(const UnaryOpExpr &expr) {
-  Operand operand = lowerExact(*expr.operand);
-  at(expr.loc);
-  if (operand.isPlainEnumMember() && expr.op != UnaryOperator::Not)
-    throw ir::CompileError(expr.loc, "bad operand '" + describe(operand) + "' for unary '" +
-                                         std::string(spelling(expr.op)) + "' in '" + unparse(expr) +
-                                         "'");
+  return unary(expr.op, lowerExact(*expr.operand), *expr.operand, expr.loc,
+               [&expr] { return unparse(expr); });
+}
+
+Operand FunctionLowerer::unary(UnaryOperator op, const Operand &operand, const Expr &operandNode,
+                               const Location &loc, const std::function<std::string()> &source) {
+  at(loc);
+  if (operand.isPlainEnumMember() && op != UnaryOperator::Not)
+    throw ir::CompileError(loc, "bad operand '" + describe(operand) + "' for unary '" +
+                                    std::string(spelling(op)) + "' in '" + source() + "'");
   if (std::optional<PythonInt> value = weakIntegerValue(operand);
-      value && expr.op != UnaryOperator::Not) {
-    PythonInt result = expr.op == UnaryOperator::Minus    ? -*value
-                       : expr.op == UnaryOperator::Invert ? ~*value
-                                                          : *value;
-    return weakInteger(result, expr.loc);
+      value && op != UnaryOperator::Not) {
+    PythonInt result = op == UnaryOperator::Minus    ? -*value
+                       : op == UnaryOperator::Invert ? ~*value
+                                                     : *value;
+    return weakInteger(result, loc);
   }
-  requireNarrow(operand, expr.loc, [&expr] { return unparse(expr); });
-  if (expr.op == UnaryOperator::Not) {
-    ir::Value *t = truth(operand, *expr.operand);
+  requireNarrow(operand, loc, source);
+  if (op == UnaryOperator::Not) {
+    ir::Value *t = truth(operand, operandNode);
     return Operand::scalar(folded(builder_, builder_.create(ir::Opcode::Not, t->type(), {t})));
   }
-  if (!operand.isScalar() || (expr.op == UnaryOperator::Invert &&
-                              (operand.type().isFloat() || operand.type().isComplex())))
-    throw ir::CompileError(expr.loc, std::string("bad operand type for unary ") +
-                                         spelling(expr.op) + ": '" + describe(operand) + "' in '" +
-                                         unparse(expr) + "'");
+  if (!operand.isScalar() ||
+      (op == UnaryOperator::Invert && (operand.type().isFloat() || operand.type().isComplex())))
+    throw ir::CompileError(loc, std::string("bad operand type for unary ") + spelling(op) + ": '" +
+                                    describe(operand) + "' in '" + source() + "'");
   ScalarType type = operand.scalarType();
   if (type.kind == ScalarKind::Bool)
     type.kind = ScalarKind::Int64; // -True == -1, ~True == -2
-  if (ir::isComplex(type.kind) && expr.op == UnaryOperator::Minus)
+  if (ir::isComplex(type.kind) && op == UnaryOperator::Minus)
     return Operand::scalar(ComplexArithmetic(builder_).neg(operand.value), type.weak);
   Operand value = convertScalar(operand, type);
-  if (expr.op == UnaryOperator::Plus)
+  if (op == UnaryOperator::Plus)
     return value;
-  ir::Opcode opcode = expr.op == UnaryOperator::Minus ? ir::Opcode::Neg : ir::Opcode::Not;
-  ir::Operation *result = at(expr.loc).create(opcode, value.type(), {value.value});
+  ir::Opcode opcode = op == UnaryOperator::Minus ? ir::Opcode::Neg : ir::Opcode::Not;
+  ir::Operation *result = at(loc).create(opcode, value.type(), {value.value});
   return Operand::scalar(folded(builder_, result), type.weak);
 }
 

@@ -40,6 +40,8 @@ bool isArrayMethod(std::string_view name);
 bool isCmathFunction(std::string_view member);
 // numpy.real, imag, conj and conjugate.
 bool isNumpyComplexFunction(std::string_view member);
+// Whether numpy's `member` is a ufunc FunctionLowerer::callOperatorUfunc lowers.
+bool isOperatorUfunc(std::string_view member);
 bool involvesComplex(const std::vector<Operand> &args);
 
 // The size of the tuple of `elements` against kMaxTupleElements (Limits.h): each element
@@ -222,6 +224,9 @@ private:
                                           const Location &loc,
                                           const std::function<std::string()> &source);
   Operand lowerUnary(const UnaryOpExpr &expr);
+  // `op operand`, Python's unary operator; `operandNode` is where the operand is written.
+  Operand unary(UnaryOperator op, const Operand &operand, const Expr &operandNode,
+                const Location &loc, const std::function<std::string()> &source);
   Operand lowerBoolOp(const BoolOpExpr &expr);
   Operand lowerCompare(const CompareExpr &expr);
   ir::Value *compareValues(CompareOperator op, const Operand &lhs, const Operand &rhs,
@@ -428,6 +433,10 @@ private:
   Operand callBuiltin(const std::string &name, const CallExpr &expr);
   Operand callMath(const std::string &function, const std::vector<Operand> &args,
                    const CallExpr &expr);
+  // numpy's ufuncs that are Python's operators on numbers, and those made of them
+  // (NumpyOperatorUfuncs.cpp): np.add, np.greater, np.logical_and, np.square, ...
+  Operand callOperatorUfunc(const std::string &member, const std::vector<Operand> &args,
+                            const CallExpr &expr);
   Operand gridIndex(const CallExpr &expr, bool size);
   // x.bit_count(): the number of ones in |x|, as Python's int.bit_count.
   Operand bitCount(const Operand &x, const CallExpr &expr);
