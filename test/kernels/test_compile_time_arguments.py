@@ -1,7 +1,7 @@
 """Compile-time arguments of device functions: functions (device functions, math functions,
 atomics, Python builtins bound to other names), types and dtypes, modules, enum classes and
 members, int and bool literals that decide control flow. The callee is specialised on each
-such value."""
+such value; a tuple of such values (a shape and a dtype) is one too."""
 
 import enum
 import math
@@ -292,3 +292,78 @@ def test_a_closure_variable_bound_to_a_builtin(jit):
     out = np.zeros_like(x)
     jit(kernel)[1, 32](out, x)
     np.testing.assert_array_equal(out, np.minimum(x, 3))
+
+
+# A tuple of compile-time values is one: Numba-CUDA's shared-array test passes a shape and a
+# dtype to a device function that allocates the array.
+
+@cuda.jit(device=True)
+def fill_shared(ary_shape, ary_dtype, out):
+    s = cuda.shared.array(ary_shape, ary_dtype)
+    rows, cols = ary_shape
+    for r in range(rows):
+        for c in range(cols):
+            s[r, c] = r * cols + c
+    total = 0
+    for r in range(rows):
+        for c in range(cols):
+            total += s[r, c]
+    out[0] = total
+    out[1] = s.shape[0] * 100 + s.shape[1]
+
+
+@cuda.jit(device=True)
+def local_of(shape, values, out):
+    a = cuda.local.array(shape, np.float64)
+    for i in range(shape[0]):
+        a[i] = values[i]
+    out[0] = a.size
+    out[1] = a[shape[0] - 1]
+
+
+def test_a_shape_tuple_and_a_dtype_passed_to_a_device_function(jit):
+    def kernel(out):
+        fill_shared((4, 8), np.uint32, out)
+
+    out = np.zeros(2, np.uint32)
+    jit(kernel)[1, 1](out)
+    np.testing.assert_array_equal(out, [sum(range(32)), 408])
+
+
+def test_each_literal_tuple_is_its_own_specialisation(jit):
+    def kernel(out, values):
+        local_of((3,), values, out[0])
+        local_of((5,), values, out[1])
+
+    values = np.arange(1.0, 6.0)
+    out = np.zeros((2, 2))
+    jit(kernel)[1, 1](out, values)
+    np.testing.assert_array_equal(out, [[3, 3.0], [5, 5.0]])
+
+
+def test_a_tuple_holding_a_run_time_value_stays_a_run_time_argument(jit):
+    @cuda.jit(device=True)
+    def first_plus_second(pair):
+        return pair[0] + pair[1]
+
+    def kernel(out, x):
+        out[0] = first_plus_second((x[0], 2))
+        out[1] = first_plus_second((3, 4))
+
+    out = np.zeros(2, np.int64)
+    jit(kernel)[1, 1](out, np.array([5], np.int64))
+    np.testing.assert_array_equal(out, [7, 7])
+
+
+def test_a_run_time_shape_tuple_is_refused_naming_the_shape(jit):
+    @cuda.jit(device=True)
+    def allocate(shape, out):
+        a = cuda.local.array(shape, np.int32)
+        a[0] = 1
+        out[0] = a[0]
+
+    def kernel(out, n):
+        allocate((n[0], 2), out)
+
+    with pytest.raises(kaji.CompileError, match="shape"):
+        jit(kernel)[1, 1](np.zeros(1, np.int32), np.array([2], np.int64))

@@ -2,7 +2,8 @@
 ...) and those made of them (np.logical_and, np.square, np.reciprocal, np.sign, np.deg2rad,
 np.rint, ...), called on the elements of arrays in a kernel, against numpy's own ufunc on the
 same arrays: the value, stored in an array of numpy's result type, must be numpy's exactly
-(floats to the last bit, NaN where numpy's is NaN)."""
+(floats to the last bit, NaN where numpy's is NaN). Then ufuncs on whole arrays with an
+output array, as Numba's CUDA target has them."""
 
 import warnings
 
@@ -164,20 +165,93 @@ def test_bool_is_refused_where_numpy_has_no_bool_loop(jit, ufunc):
         jit(unary_kernel(ufunc))[1, N](out, values(np.bool_))
 
 
-def test_an_array_argument_is_refused_with_the_reason(jit):
-    def kernel(out, a, b):
-        np.add(a, b)
-
-    a = np.zeros(4, np.float32)
-    with pytest.raises(kaji.CompileError, match=r"numpy\.add\(\) in kernels takes numbers, not "
-                                                r"'float32\[::1\]' \(an array takes an output "
-                                                r"array: not yet supported\)"):
-        jit(kernel)[1, 1](a, a, a)
-
-
 def test_wrong_argument_count_names_the_count(jit):
     def kernel(out, a):
         out[0] = np.greater(a[0])
 
     with pytest.raises(kaji.CompileError, match=r"numpy\.greater\(\) takes 2 arguments \(1 given\)"):
         jit(kernel)[1, 1](np.zeros(1, np.bool_), np.zeros(1))
+
+
+# Ufuncs on arrays: with an output array, the calling thread computes every element of it,
+# the inputs broadcast to its shape.
+
+def test_unary_ufunc_into_an_output_array(jit):
+    def kernel(x, out):
+        np.sin(x, out)
+
+    x = np.linspace(-3, 3, 12).reshape(3, 4)
+    out = np.zeros_like(x)
+    jit(kernel)[1, 1](x, out)
+    np.testing.assert_array_equal(out, np.sin(x))
+
+
+def test_binary_ufuncs_broadcast_their_inputs_to_the_output(jit):
+    def kernel(a, row, out, compared):
+        np.add(a, row, out)
+        np.greater(row, a, out=compared)
+
+    a = values(np.int32)[:12].reshape(3, 4)
+    row = values(np.int32)[:4]
+    out = np.zeros((3, 4), np.int64)
+    compared = np.zeros((3, 4), np.bool_)
+    jit(kernel)[1, 1](a, row, out, compared)
+    np.testing.assert_array_equal(out, np.add(a, row).astype(np.int64))
+    np.testing.assert_array_equal(compared, np.greater(row, a))
+
+
+def test_a_number_and_an_extent_of_one_broadcast(jit):
+    def kernel(column, out):
+        np.multiply(column, 2.5, out)
+        np.power(out, 2, out)
+
+    column = np.arange(3, dtype=np.float32).reshape(3, 1)
+    out = np.zeros((3, 5), np.float32)
+    jit(kernel)[1, 1](column, out)
+    expected = np.zeros((3, 5), np.float32)
+    np.multiply(column, np.float32(2.5), expected)
+    np.power(expected, 2, expected)
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_the_call_returns_its_output_on_local_and_shared_arrays(jit):
+    def kernel(x, result):
+        local = kaji.local.array(4, np.float64)
+        shared = kaji.shared.array(4, np.float64)
+        for i in range(4):
+            local[i] = x[i]
+        doubled = np.add(local, local, shared)
+        np.sqrt(doubled, local)
+        for i in range(4):
+            result[i] = local[i]
+
+    x = np.array([1.0, 2.0, 8.0, 0.5])
+    result = np.zeros(4)
+    jit(kernel)[1, 1](x, result)
+    np.testing.assert_array_equal(result, np.sqrt(x + x))
+
+
+def test_an_array_without_an_output_is_refused_with_the_reason(jit):
+    def kernel(x):
+        np.sin(x)
+
+    with pytest.raises(kaji.CompileError, match=r"numpy\.sin\(\) of an array in a kernel needs an "
+                                                r"output array after its 1 input"):
+        jit(kernel)[1, 1](np.zeros(4))
+
+
+def test_an_output_numpy_would_not_cast_to_is_refused(jit):
+    def kernel(x, out):
+        np.sqrt(x, out)
+
+    with pytest.raises(kaji.CompileError, match=r"numpy\.sqrt\(\) computes f64, which numpy does "
+                                                r"not cast to its output's i32"):
+        jit(kernel)[1, 1](np.zeros(4), np.zeros(4, np.int32))
+
+
+def test_an_input_of_more_dimensions_than_the_output_is_refused(jit):
+    def kernel(x, out):
+        np.negative(x, out)
+
+    with pytest.raises(kaji.CompileError, match=r"numpy\.negative\(\) cannot broadcast"):
+        jit(kernel)[1, 1](np.zeros((2, 2)), np.zeros(2))

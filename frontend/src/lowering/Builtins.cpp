@@ -207,11 +207,24 @@ bool isKajiNamespaceMember(std::string_view qualified) {
          std::find(members->begin(), members->end(), qualified.substr(dot + 1)) != members->end();
 }
 
+std::optional<unsigned> mathUfuncArity(std::string_view member) {
+  for (const MathFunctionRow &row : kMathFunctions)
+    if (row.numpy == member)
+      return row.arity;
+  return std::nullopt;
+}
+
 std::string shortName(const std::string &qualified) {
   return qualified.starts_with("builtins.") ? qualified.substr(9) : qualified;
 }
 
 } // namespace
+
+std::optional<unsigned> numpyUfuncArity(std::string_view member) {
+  if (std::optional<unsigned> arity = mathUfuncArity(member))
+    return arity;
+  return operatorUfuncArity(member);
+}
 
 Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location &loc) {
   switch (global.kind) {
@@ -345,7 +358,7 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
       return floatConstant(ScalarKind::Float64, *value, true);
     }
   }
-  if (module == "numpy" && (isNumpyComplexFunction(member) || isOperatorUfunc(member)))
+  if (module == "numpy" && (isNumpyComplexFunction(member) || operatorUfuncArity(member)))
     return Operand::named(Operand::Kind::Builtin, name);
   if (module == "math" || module == "numpy") {
     std::string qualified = module + "." + member;
@@ -601,9 +614,15 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return callCooperativeGroups(name, expr);
   if (name == "builtins.print")
     return print(expr);
-  if (!expr.keywords.empty())
+  // How many inputs the ufunc `name` takes; 0 for a name that is no ufunc.
+  unsigned ufuncArity =
+      name.starts_with("numpy.") ? numpyUfuncArity(name.substr(6)).value_or(0) : 0;
+  // A ufunc's output array may come as out=.
+  bool outKeyword = ufuncArity && expr.keywords.size() == 1 && expr.keywords.front().name == "out";
+  if (!expr.keywords.empty() && !outKeyword)
     throw ir::CompileError(expr.keywords.front().loc,
-                           display + "() takes no keyword arguments in kernels");
+                           display + "() takes no keyword arguments in kernels" +
+                               (ufuncArity ? " but out" : ""));
   if (name == "builtins.range" || name == "builtins.enumerate" || name == "builtins.zip")
     throw ir::CompileError(expr.loc,
                            display + "() is supported only as the iterable of a for loop");
@@ -612,7 +631,14 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   std::vector<Operand> args;
   for (const ExprPtr &arg : expr.args)
     args.push_back(lower(*arg));
+  if (outKeyword)
+    args.push_back(lower(*expr.keywords.front().value));
   at(expr.loc);
+  if (ufuncArity && (outKeyword || args.size() == ufuncArity + 1 ||
+                     std::any_of(args.begin(), args.end(), [](const Operand &arg) {
+                       return arg.kind == Operand::Kind::Array;
+                     })))
+    return callUfuncOnArrays(name, ufuncArity, args, expr);
   if (name == "kaji.literal_unroll") {
     // Every loop over a tuple is unrolled (Iteration.cpp): the marker changes nothing.
     if (args.size() != 1 || args.front().kind != Operand::Kind::Tuple)
@@ -689,7 +715,7 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   }
   if (findMathFunction(name))
     return callMath(name, args, expr);
-  if (name.starts_with("numpy.") && isOperatorUfunc(name.substr(6)))
+  if (name.starts_with("numpy.") && operatorUfuncArity(name.substr(6)))
     return callOperatorUfunc(name.substr(6), args, expr);
   if (args.size() != 1)
     throw ir::CompileError(expr.loc, display + "() takes exactly one argument (" +

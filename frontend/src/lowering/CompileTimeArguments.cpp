@@ -1,7 +1,8 @@
 // Compile-time arguments of device functions: values that have no IR form (functions,
-// builtins, types, modules, classes, None) and constants that decide control flow (Python
-// int and bool literals, enum members). The callee is specialised on each such value, as
-// Numba specialises on a first-class function or a literal and Triton on a constexpr.
+// builtins, types, modules, classes, None), constants that decide control flow or shapes
+// (Python int and bool literals, enum members) and tuples of them (`(4, 8)` passed as a
+// shared array's shape). The callee is specialised on each such value, as Numba specialises
+// on a first-class function or a literal and Triton on a constexpr.
 #include "FunctionLowerer.h"
 
 #include <cctype>
@@ -45,6 +46,20 @@ std::optional<CompileTimeArgument> FunctionLowerer::compileTimeArgument(const Op
   case Operand::Kind::None:
     constant.mangled = tagged('N', {});
     return constant;
+  case Operand::Kind::Tuple: {
+    // Every element one, or the tuple is passed at run time.
+    if (arg.elements.empty())
+      return std::nullopt;
+    constant.mangled = tagged('T', std::to_string(arg.elements.size()));
+    for (const Operand &element : arg.elements) {
+      std::optional<CompileTimeArgument> part = compileTimeArgument(element, literalsAsValues);
+      if (!part)
+        return std::nullopt;
+      constant.mangled += part->mangled;
+      constant.elements.push_back(std::move(*part));
+    }
+    return constant;
+  }
   case Operand::Kind::Scalar:
     break;
   default:
@@ -73,6 +88,12 @@ std::optional<CompileTimeArgument> FunctionLowerer::compileTimeArgument(const Op
 
 Operand FunctionLowerer::compileTimeValue(const CompileTimeArgument &constant) {
   const Operand &value = constant.value;
+  if (value.kind == Operand::Kind::Tuple) {
+    Operand tuple = value;
+    for (size_t i = 0; i < constant.elements.size(); ++i)
+      tuple.elements[i] = compileTimeValue(constant.elements[i]);
+    return tuple;
+  }
   if (value.kind != Operand::Kind::Scalar)
     return value;
   if (value.enumMember)

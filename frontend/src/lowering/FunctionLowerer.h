@@ -40,8 +40,12 @@ bool isArrayMethod(std::string_view name);
 bool isCmathFunction(std::string_view member);
 // numpy.real, imag, conj and conjugate.
 bool isNumpyComplexFunction(std::string_view member);
-// Whether numpy's `member` is a ufunc FunctionLowerer::callOperatorUfunc lowers.
-bool isOperatorUfunc(std::string_view member);
+// How many inputs numpy's `member` takes where it is a ufunc FunctionLowerer::callOperatorUfunc
+// lowers, else nothing.
+std::optional<unsigned> operatorUfuncArity(std::string_view member);
+// How many inputs numpy's ufunc `member` takes (operator and math ufuncs alike), or nothing
+// for a member that is no ufunc kernels have.
+std::optional<unsigned> numpyUfuncArity(std::string_view member);
 bool involvesComplex(const std::vector<Operand> &args);
 
 // The size of the tuple of `elements` against kMaxTupleElements (Limits.h): each element
@@ -83,13 +87,15 @@ std::vector<ReturnSlot> returnSlots(const LocalType &tuple);
 // An argument a device function is specialised on by its value rather than its type
 // (Numba's first-class functions and literal dispatch, Triton's constexpr): a function, a
 // builtin such as math.sin or cuda.atomic.add, a type (np.uint32, kaji.float64), a module,
-// a class, None, or a constant int, bool or enum member. It has no IR parameter: the callee
-// binds its parameter to the value itself (CompileTimeArguments.cpp).
+// a class, None, a constant int, bool or enum member, or a tuple of them (a shape and a dtype
+// for cuda.shared.array). It has no IR parameter: the callee binds its parameter to the value
+// itself (CompileTimeArguments.cpp).
 struct CompileTimeArgument {
   Operand value; // a scalar's IR value is the caller's: `literal` and `literalType` hold it
   int64_t literal = 0;
   ir::ScalarKind literalType = ir::ScalarKind::Int64;
-  std::string mangled; // its part of the specialisation's name
+  std::vector<CompileTimeArgument> elements; // a tuple's
+  std::string mangled;                       // its part of the specialisation's name
 };
 // One per parameter: the compile-time argument it takes, or none for an IR parameter.
 using CompileTimeArguments = std::vector<std::optional<CompileTimeArgument>>;
@@ -437,6 +443,10 @@ private:
   // (NumpyOperatorUfuncs.cpp): np.add, np.greater, np.logical_and, np.square, ...
   Operand callOperatorUfunc(const std::string &member, const std::vector<Operand> &args,
                             const CallExpr &expr);
+  // numpy's ufunc `name` ("numpy.sin") of `arity` inputs on arrays, `args` ending with the
+  // output array (UfuncsOnArrays.cpp); returns the output.
+  Operand callUfuncOnArrays(const std::string &name, unsigned arity,
+                            const std::vector<Operand> &args, const CallExpr &expr);
   Operand gridIndex(const CallExpr &expr, bool size);
   // x.bit_count(): the number of ones in |x|, as Python's int.bit_count.
   Operand bitCount(const Operand &x, const CallExpr &expr);

@@ -87,7 +87,10 @@ size_t arityOf(const OperatorUfunc &ufunc) {
 
 } // namespace
 
-bool isOperatorUfunc(std::string_view member) { return findOperatorUfunc(member) != nullptr; }
+std::optional<unsigned> operatorUfuncArity(std::string_view member) {
+  const OperatorUfunc *ufunc = findOperatorUfunc(member);
+  return ufunc ? std::optional<unsigned>(arityOf(*ufunc)) : std::nullopt;
+}
 
 Operand FunctionLowerer::callOperatorUfunc(const std::string &member,
                                            const std::vector<Operand> &args, const CallExpr &expr) {
@@ -102,10 +105,8 @@ Operand FunctionLowerer::callOperatorUfunc(const std::string &member,
                                          source() + "'");
   for (size_t i = 0; i < args.size(); ++i)
     if (!args[i].isScalar())
-      throw ir::CompileError(expr.args[i]->loc,
-                             display + "() in kernels takes numbers, not '" + describe(args[i]) +
-                                 "' (an array takes an output array: not yet supported), in '" +
-                                 source() + "'");
+      throw ir::CompileError(expr.args[i]->loc, display + "() takes numbers and arrays, not '" +
+                                                    describe(args[i]) + "', in '" + source() + "'");
   if (auto op = std::get_if<BinaryOperator>(&ufunc.operation))
     return binary(*op, args[0], args[1], expr.loc, source);
   if (auto op = std::get_if<CompareOperator>(&ufunc.operation))
