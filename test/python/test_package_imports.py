@@ -11,29 +11,39 @@ EXTENSION_MODULES = {"kaji._core"}
 
 
 def module_name(path):
-    return "kaji" if path.name == "__init__.py" else f"kaji.{path.stem}"
+    """kaji.cuda for kaji/cuda/__init__.py, kaji.cuda.config for kaji/cuda/config.py."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def package_of(path):
+    """The package a relative import in `path` starts from."""
+    name = module_name(path)
+    return name if path.name == "__init__.py" else name.rpartition(".")[0]
 
 
 def imported_modules(path, package_modules):
-    """The package's modules that `path` imports. `from kaji import name` imports the module
-    kaji.name where there is one, else the package itself; an import of kaji.name counts as one
-    of that module alone, since Python runs the package first whoever imports it."""
+    """The package's modules that `path` imports. `from package import name` imports the
+    module package.name where there is one, else the package itself; an import of kaji.name
+    counts as one of that module alone, since Python runs the package first whoever imports
+    it."""
     imported = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             imported.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module is not None:
-            module = node.module if node.level == 0 else f"kaji.{node.module}"
-            if node.level == 0 and module == "kaji":
-                imported.update(f"kaji.{alias.name}" if f"kaji.{alias.name}" in package_modules
-                                else "kaji" for alias in node.names)
-            else:
-                imported.add(module)
+        elif isinstance(node, ast.ImportFrom):
+            base = package_of(path)
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            module = node.module if node.level == 0 else \
+                ".".join(part for part in (base, node.module) if part)
+            imported.update(f"{module}.{alias.name}" if f"{module}.{alias.name}" in package_modules
+                            else module for alias in node.names)
     return imported & package_modules
 
 
 def import_graph():
-    paths = sorted(PACKAGE.glob("*.py"))
+    paths = sorted(PACKAGE.rglob("*.py"))
     package_modules = {module_name(path) for path in paths} | EXTENSION_MODULES
     graph = {module_name(path): imported_modules(path, package_modules) - {module_name(path)}
              for path in paths}
