@@ -31,7 +31,7 @@ class JitOptions(NamedTuple):
     extensions: list
     backend: object
     inlining: str  # "always", "never" or "default": what calls of the function become
-    link: tuple  # absolute paths
+    link: tuple  # absolute paths and code in memory (kaji/_linkable_code.py)
 
     @classmethod
     def check(cls, device, inline, forceinline, fastmath, opt, target, boundscheck, cache,

@@ -7,6 +7,7 @@ from kaji import _core
 from kaji._backend import add_nvrtc_wheel
 from kaji._definition import Definition
 from kaji._jit_options import JitOptions, block_threads
+from kaji.linking import link_paths
 from kaji.types import is_signature, signature_text
 
 
@@ -47,9 +48,9 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
     ``shared_memory_carveout`` ("MaxL1", "MaxShared", "default" or a percentage from -1 to
     100) is the L1/shared split the driver is asked for when the kernel is loaded.
     ``link`` (a path or a list of them: ``.cu``, ``.ptx``, ``.cubin``, ``.fatbin``, ``.o``,
-    ``.a``, ``.ltoir``) is device code linked into the kernel on the cuda target, defining the
-    CUDA C++ functions it calls (``cuda.declare_device``; kaji/linking.py); LTO-IR is linked
-    by nvJitLink.
+    ``.a``, ``.ltoir``, or code in memory: ``cuda.CUSource(text)``, ``PTXSource``, ...) is
+    device code linked into the kernel on the cuda target, defining the CUDA C++ functions it
+    calls (``cuda.declare_device``; kaji/linking.py); LTO-IR is linked by nvJitLink.
     ``extensions`` (Numba's argument handlers) must be empty: kaji does not run them. Device
     functions take any target: they are compiled into each caller.
 
@@ -118,7 +119,7 @@ class Kernel(_core.Dispatcher):
                          launch_bounds=options.launch_bounds,
                          max_registers=options.max_registers,
                          shared_memory_carveout=options.shared_memory_carveout,
-                         backend=options.backend, link=list(options.link))
+                         backend=options.backend, link=link_paths(options.link))
         definition.show_as(self)
 
     def add_signature(self, signature):

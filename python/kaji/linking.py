@@ -5,12 +5,15 @@
 call like any device function; its code comes from the files linked with the kernel, by
 Numba's ABI: ``extern "C" __device__ int name(float *result, float a, float b)`` stores the
 result through the pointer and returns a status that is ignored. The files a kernel links are
-its own ``link=`` files and those of every declared function it names (docs/python.md)."""
+its own ``link=`` files and those of every declared function it names (docs/python.md).
+Besides paths, ``link=`` takes code held in memory (``CUSource(text)``, ...:
+kaji/_linkable_code.py), written to a private temporary file when the linkers need it."""
 
 import os
 
 from kaji import _core
 from kaji._backend import add_nvjitlink_wheel
+from kaji._linkable_code import LinkableCode
 
 # What the linkers take, by file suffix: CUDA C++ is compiled by NVRTC first; LTO-IR makes
 # nvJitLink link the kernel instead of the driver's linker (docs/python.md).
@@ -21,14 +24,18 @@ _SCALARS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uin
 
 
 def link_files(files, what):
-    """`files` (a path or a list of paths) as a tuple of absolute paths, each checked to exist
-    and to be of a kind the linker takes; `what` names their owner in errors."""
+    """`files` (a path, code in memory, or a list of them) as a tuple of absolute paths, each
+    checked to exist and to be of a kind the linker takes, and LinkableCode objects, kept as
+    they are (link_paths gives their files); `what` names their owner in errors."""
     if files is None:
         return ()
-    if isinstance(files, (str, os.PathLike)):
+    if isinstance(files, (str, os.PathLike, LinkableCode)):
         files = [files]
     checked = []
     for file in files:
+        if isinstance(file, LinkableCode):
+            checked.append(file)
+            continue
         path = os.path.abspath(os.fspath(file))
         if not path.endswith(LINKABLE_SUFFIXES):
             raise ValueError(f"{what}: cannot link '{file}': expected a file ending in "
@@ -36,9 +43,19 @@ def link_files(files, what):
         if not os.path.isfile(path):
             raise FileNotFoundError(f"{what}: the file to link '{file}' does not exist")
         checked.append(path)
-    if any(path.endswith(".ltoir") for path in checked):
+    if any(_suffix_of(file) == ".ltoir" for file in checked):
         add_nvjitlink_wheel()
     return tuple(checked)
+
+
+def _suffix_of(file):
+    """The suffix a linked file (a path or code in memory) is known by."""
+    return file.suffix if isinstance(file, LinkableCode) else os.path.splitext(file)[1]
+
+
+def link_paths(files):
+    """The paths the linkers read for link_files' `files`: in-memory code written out."""
+    return [file.link_path() if isinstance(file, LinkableCode) else file for file in files]
 
 
 class DeclaredDevice:
@@ -52,9 +69,11 @@ class DeclaredDevice:
 
     def _kaji_describe_global_(self, pickling=False):
         """Its entry in the globals description of a function that names it
-        (kaji/_globals.py), pickled or not: it is data."""
-        del pickling
-        return ("external", self.__name__, self.signature, self.link)
+        (kaji/_globals.py): data, with the paths of its files; when pickling with code in
+        memory, itself, so that the code travels and is written out where it is unpickled."""
+        if pickling and any(isinstance(file, LinkableCode) for file in self.link):
+            return self
+        return ("external", self.__name__, self.signature, tuple(link_paths(self.link)))
 
     def __call__(self, *args, **kwargs):
         raise TypeError(f"CUDA C++ device function '{self.__name__}' can only be called from a "
@@ -67,7 +86,8 @@ class DeclaredDevice:
 def declare_device(name, sig, link=None):
     """Declares the CUDA C++ device function `name` of signature `sig` (a scalar signature
     such as ``"float32(float32, float32)"``), defined in the files `link` (``.cu``, ``.ptx``,
-    ``.cubin``, ``.fatbin``, ``.o``, ``.a``, ``.ltoir``), for kernels to call."""
+    ``.cubin``, ``.fatbin``, ``.o``, ``.a``, ``.ltoir``, or code in memory: ``CUSource``, ...),
+    for kernels to call."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"declare_device: the name must be a C identifier, got {name!r}")
     if not isinstance(sig, str):
