@@ -19,7 +19,8 @@ from kaji.decorator import DeviceFunction, Kernel
 from kaji.guvectorize import GUVectorized
 from kaji.vectorize import Vectorized
 from kaji.types import typeof
-from kaji import _core, cuda
+from kaji import _core, _performance_warnings, cuda
+from kaji._performance_warnings import performance_warnings
 
 
 def _lazy_module(name, *aliases):
@@ -48,32 +49,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'kaji' has no attribute {name!r}")
 
 
-def _switch_from_environment(*names):
-    """True/False from the first of the environment variables `names` that is set ("0" is
-    off), None when none is."""
-    import os
-
-    for name in names:
-        value = os.environ.get(name)
-        if value is not None:
-            return value.strip() not in ("0", "")
-    return None
-
-
-def performance_warnings(low_occupancy=None, implicit_copy=None):
-    """Switches the kinds of PerformanceWarning on or off for the process (None leaves one
-    as it is) and returns the settings: Numba's config switches CUDA_LOW_OCCUPANCY_WARNINGS
-    and CUDA_WARN_ON_IMPLICIT_COPY. The environment variables KAJI_CUDA_LOW_OCCUPANCY_WARNINGS
-    and KAJI_CUDA_WARN_ON_IMPLICIT_COPY (or Numba's NUMBA_ names) set them at import; the
-    standard warnings filters silence them too."""
-    return _core.set_performance_warnings(low_occupancy, implicit_copy)
-
-
-performance_warnings(
-    _switch_from_environment("KAJI_CUDA_LOW_OCCUPANCY_WARNINGS",
-                             "NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS"),
-    _switch_from_environment("KAJI_CUDA_WARN_ON_IMPLICIT_COPY", "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY"),
-)
+_performance_warnings.apply_environment()
 
 
 __version__ = _core.compiler_version()

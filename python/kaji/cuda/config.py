@@ -1,0 +1,142 @@
+"""Numba's ``numba.cuda.config`` (``from kaji.cuda import config``): the configuration settings
+that matter to CUDA programs, under Numba's names. Each reads what kaji does now.
+
+Honoured: reading gives kaji's setting and assigning changes what kaji does, at once.
+
+- ``CUDA_LOW_OCCUPANCY_WARNINGS``: the kaji.PerformanceWarning about a cuda launch of fewer
+  blocks than twice the GPU's multiprocessors (1 or 0).
+- ``CUDA_WARN_ON_IMPLICIT_COPY``: the one about a numpy argument copied to the GPU and back (and
+  ``cudadrv.devicearray.auto_device``'s copy).
+- ``DISABLE_PERFORMANCE_WARNINGS``: 1 turns both kinds off, keeping each one's own switch for
+  when it is set to 0 again, as in Numba.
+
+All three start from Numba's environment variables, read when kaji is imported:
+NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS, NUMBA_CUDA_WARN_ON_IMPLICIT_COPY,
+NUMBA_DISABLE_PERFORMANCE_WARNINGS (kaji's KAJI_ spellings of the same names come first);
+``kaji.performance_warnings(...)`` sets the first two too.
+
+Not honoured: kaji does not read these settings' NUMBA_ variables and has no switch for them.
+Each reads what kaji does; assigning another value changes nothing and warns
+(kaji.InvalidConfigWarning), as does importing this module while such a NUMBA_ variable asks
+for another value.
+
+- ``ENABLE_CUDASIM`` = 0: kaji has no simulator; its cpu target compiles kernels for the host
+  (``KAJI_TARGET=cpu``, ``@cuda.jit(target="cpu")``).
+- ``DISABLE_JIT`` = 0: kernels are always compiled.
+- ``DISABLE_CUDA`` = 0: ``cuda.is_available()`` says whether a GPU is usable.
+- ``CUDA_ARRAY_INTERFACE_SYNC`` = 1: a launch always orders the stream another library's array
+  names (``__cuda_array_interface__``) before the kernel, on the device; ``as_cuda_array(obj,
+  sync=False)`` is the one way to skip the synchronization of an import.
+- ``CUDA_PER_THREAD_DEFAULT_STREAM`` = 0: the default stream is the legacy one;
+  ``cuda.per_thread_default_stream()`` gives the per-thread one to pass explicitly.
+- ``CUDA_DEFAULT_PTX_CC`` = (9, 0), ``FORCE_CUDA_CC`` = None: kaji compiles for the GPU's
+  compute capability, capped at 9.0 (the newest LLVM 19 knows), and for 9.0 without a GPU.
+- ``DEBUGINFO_DEFAULT``, ``CUDA_DEBUGINFO_DEFAULT`` = 0: ``debug=`` defaults to False.
+- ``BOUNDSCHECK`` = None: each kernel's ``boundscheck=`` decides (its default: on for the cpu
+  target, off for cuda).
+- ``CUDA_ENABLE_NRT`` = 0: kaji has no NRT.
+- ``CUDA_MEMORY_MANAGER`` = "default": kaji has no external memory manager plugins.
+
+Other Numba settings are not here (AttributeError): kaji has none of them."""
+
+import os
+import re
+import sys
+import types
+import warnings
+
+from kaji import _performance_warnings
+from kaji._jit_options import InvalidConfigWarning
+
+
+def _flag(value):
+    return int(bool(value))
+
+
+# Honoured: name -> (read, write).
+_HONOURED = {
+    "CUDA_LOW_OCCUPANCY_WARNINGS": (
+        lambda: _flag(_performance_warnings.switches()[0]),
+        lambda value: _performance_warnings.set_switch(low_occupancy=bool(value))),
+    "CUDA_WARN_ON_IMPLICIT_COPY": (
+        lambda: _flag(_performance_warnings.switches()[1]),
+        lambda value: _performance_warnings.set_switch(implicit_copy=bool(value))),
+    "DISABLE_PERFORMANCE_WARNINGS": (
+        lambda: _flag(_performance_warnings.disabled()),
+        lambda value: _performance_warnings.disable(bool(value))),
+}
+
+
+def _compute_capability(text):
+    match = re.fullmatch(r"\s*(\d+)\.(\d+)\s*", text)
+    if match is None:
+        raise ValueError(f"a compute capability is 'major.minor', not {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+# Not honoured: name -> (what kaji does, Numba's environment variable and how it reads it).
+_FIXED = {
+    "ENABLE_CUDASIM": (0, "NUMBA_ENABLE_CUDASIM", int),
+    "DISABLE_JIT": (0, "NUMBA_DISABLE_JIT", int),
+    "DISABLE_CUDA": (0, "NUMBA_DISABLE_CUDA", int),
+    "CUDA_ARRAY_INTERFACE_SYNC": (1, "NUMBA_CUDA_ARRAY_INTERFACE_SYNC", int),
+    "CUDA_PER_THREAD_DEFAULT_STREAM": (0, "NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM", int),
+    "CUDA_DEFAULT_PTX_CC": ((9, 0), "NUMBA_CUDA_DEFAULT_PTX_CC", _compute_capability),
+    "FORCE_CUDA_CC": (None, "NUMBA_FORCE_CUDA_CC", _compute_capability),
+    "DEBUGINFO_DEFAULT": (0, "NUMBA_DEBUGINFO", int),
+    "CUDA_DEBUGINFO_DEFAULT": (0, "NUMBA_CUDA_DEBUGINFO", int),
+    "BOUNDSCHECK": (None, "NUMBA_BOUNDSCHECK", int),
+    "CUDA_ENABLE_NRT": (0, "NUMBA_CUDA_ENABLE_NRT", int),
+    "CUDA_MEMORY_MANAGER": ("default", "NUMBA_CUDA_MEMORY_MANAGER", str),
+}
+
+
+def _not_honoured(name, asked):
+    warnings.warn(f"kaji does not honour Numba's {name}={asked!r}: it stays "
+                  f"{_FIXED[name][0]!r} (see kaji.cuda.config's docstring)",
+                  InvalidConfigWarning, stacklevel=3)
+
+
+class _Config(types.ModuleType):
+    """The module's class: its settings are read from, and written to, kaji's own state."""
+
+    def __getattr__(self, name):
+        if name in _HONOURED:
+            return _HONOURED[name][0]()
+        if name in _FIXED:
+            return _FIXED[name][0]
+        raise AttributeError(f"kaji.cuda.config has no setting {name!r} (kaji has no "
+                             "counterpart of it; see the module's docstring)")
+
+    def __setattr__(self, name, value):
+        if name in _HONOURED:
+            _HONOURED[name][1](value)
+        elif name in _FIXED:
+            if value != _FIXED[name][0]:
+                _not_honoured(name, value)
+        else:
+            super().__setattr__(name, value)
+
+    def __dir__(self):
+        return sorted({*super().__dir__(), *_HONOURED, *_FIXED})
+
+
+def _check_environment():
+    """A warning for each NUMBA_ variable of a setting kaji does not honour that asks for
+    another value than kaji's."""
+    for name, (value, variable, read) in _FIXED.items():
+        text = os.environ.get(variable)
+        if text is None:
+            continue
+        try:
+            asked = read(text)
+        except ValueError:
+            asked = text
+        if asked != value:
+            warnings.warn(f"kaji does not honour {variable}={text!r}: {name} stays {value!r} "
+                          "(see kaji.cuda.config's docstring)", InvalidConfigWarning,
+                          stacklevel=2)
+
+
+sys.modules[__name__].__class__ = _Config
+_check_environment()
