@@ -1,8 +1,9 @@
-"""Numba's ``cuda.kernels``: ready-made kernels. ``transpose(a, b=None)`` transposes a 2-D
-array through 32x33 shared-memory tiles (the padding column keeps the tile's column reads
+"""Numba's ``cuda.kernels``: ready-made kernels. ``transpose(a, b=None, stream=0)`` transposes a
+2-D array through 32x33 shared-memory tiles (the padding column keeps the tile's column reads
 free of bank conflicts), as Numba's does."""
 
 from kaji import _core
+from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
 from kaji._generated import generated_kernel
 from kaji._target import default_target
@@ -35,10 +36,12 @@ def _transpose_kernel(target, dtype_name):
     return _transpose_kernels[key]
 
 
-def transpose(a, b=None):
+def transpose(a, b=None, stream=0):
     """Numba's ``cuda.kernels.transpose``: the transpose of the 2-D array `a` written into
     `b` (a device array of shape a.shape[::-1] and a's dtype), or into a new device array;
-    returns it. A numpy `a` is copied to the device first."""
+    returns it. A numpy `a` is copied to the device first. The copy, the new array and the
+    kernel are queued on `stream` (0, the default stream, as in Numba)."""
+    stream = _kaji_stream(stream)
     if isinstance(a, DeviceArray):
         on_host = a.on_host
     else:
@@ -46,12 +49,12 @@ def transpose(a, b=None):
 
         a = numpy.asarray(a)
         on_host = default_target() == "cpu"
-        a = _core.to_device(numpy.ascontiguousarray(a), stream=None, on_host=on_host)
+        a = _core.to_device(numpy.ascontiguousarray(a), stream=stream, on_host=on_host)
     if a.ndim != 2:
         raise ValueError(f"transpose takes a 2-D array, not {a.ndim}-D")
     rows, columns = a.shape
     if b is None:
-        b = _core.device_array((columns, rows), a.dtype, "C", on_host=on_host)
+        b = _core.device_array((columns, rows), a.dtype, "C", on_host=on_host, stream=stream)
     elif not isinstance(b, DeviceArray) or tuple(b.shape) != (columns, rows) or \
             b.dtype != a.dtype:
         raise ValueError(f"transpose: b must be a device array of shape {(columns, rows)} and "
@@ -59,5 +62,5 @@ def transpose(a, b=None):
     if rows and columns:
         kernel = _transpose_kernel("cpu" if on_host else "cuda", a.dtype.name)
         blocks = ((columns + _TILE - 1) // _TILE, (rows + _TILE - 1) // _TILE)
-        kernel[blocks, (_TILE, _TILE)](a, b)
+        kernel[blocks, (_TILE, _TILE), 0 if stream is None else stream](a, b)
     return b

@@ -130,17 +130,64 @@ def from_dtype(dtype):
     return Record(dtype) if dtype.names is not None else as_type(dtype)
 
 
+def as_dtype(type_object):
+    """Numba's ``as_dtype``: the numpy dtype of a scalar or record type object (kaji's or
+    numba's; a numpy dtype or scalar type is taken too); NotImplementedError for a type no
+    dtype stands for (arrays, vectors, none, signatures), as in Numba."""
+    if isinstance(type_object, Record):
+        return type_object.dtype
+    if isinstance(type_object, Scalar):
+        import numpy
+
+        return numpy.dtype(_scalar_type(type_object.name))
+    if not isinstance(type_object, (Type, Signature)) and is_type_like(type_object):
+        try:
+            return as_dtype(as_type(type_object))
+        except TypeError:
+            pass
+    raise NotImplementedError(f"{type_object} cannot be represented as a NumPy dtype")
+
+
+# CUDA C's names of the lane types (``float4`` is float32x4; ``long`` is 64-bit, as on Linux).
+_C_LANE_NAMES = {
+    "int8": ("char",), "int16": ("short",), "int32": ("int",), "int64": ("long", "longlong"),
+    "uint8": ("uchar",), "uint16": ("ushort",), "uint32": ("uint",),
+    "uint64": ("ulong", "ulonglong"), "float32": ("float",), "float64": ("double",),
+}
+
+
 class Vector(Type):
     """A CUDA vector type, ``float32x4``: `count` lanes of the scalar type `lane`. In a kernel it
     builds a vector (``float32x4(a, b, c, d)``); on the host, as in Numba, it builds none, but it
-    stands in signatures of device functions: ``float32x4(float32x4, float32)``."""
+    stands in signatures of device functions: ``float32x4(float32x4, float32)``.
 
-    __slots__ = ("lane", "count")
+    It answers Numba's VectorType questions too (``numba.cuda.vector_types``): ``base_type``,
+    ``num_elements``, ``attr_names``, ``user_facing_object`` (itself: the same object builds
+    vectors in kernels) and ``aliases``, its CUDA C names (``float4``)."""
+
+    __slots__ = ("lane", "count", "aliases")
 
     def __init__(self, lane, count):
         self.lane = lane
         self.count = count
+        self.aliases = tuple(f"{alias}{count}" for alias in _C_LANE_NAMES[lane.name])
         super().__init__(f"{self.lane.name}x{count}")
+
+    @property
+    def base_type(self):
+        return self.lane
+
+    @property
+    def num_elements(self):
+        return self.count
+
+    @property
+    def attr_names(self):
+        return ("x", "y", "z", "w")[:self.count]
+
+    @property
+    def user_facing_object(self):
+        return self
 
     def __call__(self, *args):
         if all(is_type_like(arg) for arg in args):

@@ -12,16 +12,9 @@ objects too (kaji.types.Vector), standing in device-function signatures,
 
 from kaji.types import _VECTORS
 
-_ALIASES = {
-    "int8": ("char",), "int16": ("short",), "int32": ("int",), "int64": ("long", "longlong"),
-    "uint8": ("uchar",), "uint16": ("ushort",), "uint32": ("uint",),
-    "uint64": ("ulong", "ulonglong"), "float32": ("float",), "float64": ("double",),
-}
-
 __all__ = []
 for _vector in _VECTORS.values():
-    _aliases = (f"{alias}{_vector.count}" for alias in _ALIASES[_vector.lane.name])
-    for _name in (_vector.name, *_aliases):
+    for _name in (_vector.name, *_vector.aliases):
         globals()[_name] = _vector
         __all__.append(_name)
-del _vector, _aliases, _name
+del _vector, _name

@@ -4,13 +4,32 @@
 Inside kernels the compiler treats ``cuda`` as the kaji module itself.
 
 ``kaji.cuda.random`` is ``kaji.random`` (``from kaji.cuda.random import
-create_xoroshiro128p_states`` as with Numba); it runs on first use."""
+create_xoroshiro128p_states`` as with Numba); it runs on first use.
+
+The modules Numba's users import from live under it at Numba's paths, each holding kaji's
+objects (docs/python.md, "Numba's module paths"): ``kaji.cuda.config``,
+``kaji.cuda.cudadrv.devicearray``, ``kaji.cuda.cudadrv.linkable_code``, ``kaji.cuda.kernels``
+(``.transpose``, ``.reduction``), ``kaji.cuda.misc.special``, ``kaji.cuda.np.numpy_support``,
+``kaji.cuda.typing.typeof``, ``kaji.cuda.vector_types``. Each is imported on first use, as an
+attribute (``cuda.config``) or by an import statement."""
+
+from importlib import import_module as _import_module
 
 from kaji._shared_api import *  # noqa: F403 (the names kaji has too)
+from kaji._driver_calls import is_supported_version, profile_start, profile_stop, profiling
+from kaji._linkable_code import (LTOIR, Archive, Cubin, CUSource, Fatbin, LinkableCode, Object,
+                                 PTXSource)
 from kaji._runtime import devices as list_devices
-from kaji import kernels
+from kaji.cuda import kernels
 from kaji.reduction import Reduce, reduce
 from kaji.vector_types import *  # noqa: F403 (cuda.float32x4, cuda.float4, ..., see its __all__)
+
+# Numba's module paths under kaji.cuda besides kernels, imported on first use. They are not
+# names of `from kaji.cuda import *` (__all__ below), where `np` and `typing` would shadow
+# numpy and the standard library's typing.
+_SUBMODULES = ("config", "cudadrv", "misc", "np", "typing", "vector_types")
+
+__all__ = [name for name in globals() if not name.startswith("_")]
 
 
 def __getattr__(name):
@@ -22,4 +41,6 @@ def __getattr__(name):
         from kaji._mapped_array import MappedArray
 
         return MappedArray
+    if name in _SUBMODULES:
+        return _import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'kaji.cuda' has no attribute {name!r}")
