@@ -265,12 +265,8 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     external.global = &global;
     return external;
   }
-  case GlobalValue::Kind::Array: {
-    Operand array;
-    array.kind = Operand::Kind::GlobalArray;
-    array.global = &global;
-    return array;
-  }
+  case GlobalValue::Kind::Array:
+    return globalConstArray(global, loc);
   case GlobalValue::Kind::RecordType: {
     Operand recordType;
     recordType.kind = Operand::Kind::RecordType;

@@ -788,10 +788,6 @@ std::vector<ir::Value *> FunctionLowerer::indicesOf(const Operand &array,
 }
 
 void FunctionLowerer::requireArray(const Operand &array, const SubscriptExpr &expr) {
-  if (array.kind == Operand::Kind::GlobalArray)
-    throw ir::CompileError(
-        expr.loc, "kernels read the global array '" + array.global->qualifiedName +
-                      "' through kaji.const.array_like(" + array.global->qualifiedName + ")");
   if (array.kind != Operand::Kind::Array)
     throw ir::CompileError(expr.loc, "'" + describe(array) + "' is not subscriptable in '" +
                                          unparse(expr) + "'");

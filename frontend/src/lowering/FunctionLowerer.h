@@ -487,6 +487,8 @@ private:
   // The alignment= of the shared or local `array`: 0 for None, else checked.
   int64_t arrayAlignment(const Expr &alignmentExpr, ir::Type array);
   Operand constArray(const CallExpr &expr);
+  // The global numpy array `global` as a constant array, where the kernel names it.
+  Operand globalConstArray(const GlobalValue &global, const Location &loc);
   Operand print(const CallExpr &expr);
   Operand atomic(const std::string &operation, const std::vector<Operand> &args,
                  const CallExpr &expr);

@@ -165,38 +165,44 @@ int64_t FunctionLowerer::arrayAlignment(const Expr &alignmentExpr, ir::Type arra
   return *value;
 }
 
-Operand FunctionLowerer::constArray(const CallExpr &expr) {
-  if (expr.args.size() != 1 || !expr.keywords.empty())
-    throw ir::CompileError(expr.loc, "kaji.const.array_like() takes one numpy array");
-  Operand source = lower(*expr.args[0]);
-  if (source.kind != Operand::Kind::GlobalArray)
-    throw ir::CompileError(expr.args[0]->loc,
-                           "kaji.const.array_like() takes a numpy array that is a global or "
-                           "closure variable of the kernel, not '" +
-                               describe(source) + "'");
-  const GlobalValue &global = *source.global;
+// Numba freezes a global numpy array into the kernel: kaji makes it a constant array, whether
+// the kernel names it alone or through const.array_like.
+Operand FunctionLowerer::globalConstArray(const GlobalValue &global, const Location &loc) {
   const std::string &name = global.qualifiedName;
   unsigned ndim = unsigned(global.arrayShape.size());
   ir::Type type =
       global.record
           ? ir::Type::array(global.record, ndim, ir::Layout::C, ir::MemorySpace::Constant)
           : ir::Type::array(global.arrayElement, ndim, ir::Layout::C, ir::MemorySpace::Constant);
-  requireElementBytes(type, expr.args[0]->loc, "constant array");
+  requireElementBytes(type, loc, "constant array");
   int64_t elements = 1;
   for (int64_t extent : global.arrayShape)
     elements *= extent;
   if (global.arrayShape.empty() || elements == 0)
-    throw ir::CompileError(expr.args[0]->loc,
-                           "kaji.const.array_like() needs an array with elements; '" + name +
-                               "' has " + (global.arrayShape.empty() ? "no dimensions" : "none"));
+    throw ir::CompileError(loc, "the global array '" + name +
+                                    "' becomes a constant array, which needs elements; it has " +
+                                    (global.arrayShape.empty() ? "no dimensions" : "none"));
   if (global.arrayTooLarge)
-    throw ir::CompileError(expr.args[0]->loc, "the global array '" + name + "' is " +
-                                                  std::to_string(elements * type.elementSize()) +
-                                                  " bytes; constant memory holds " +
-                                                  std::to_string(kMaxConstantArrayBytes));
+    throw ir::CompileError(
+        loc, "the global array '" + name + "' is " + std::to_string(elements * type.elementSize()) +
+                 " bytes; constant memory holds " + std::to_string(kMaxConstantArrayBytes) +
+                 " (pass it as an argument instead)");
   ir::ConstantData data{global.arrayShape, global.arrayBytes};
   return Operand::array(
-      at(expr.loc).create(ir::Opcode::ConstArray, type, {}, std::move(data))->result());
+      at(loc).create(ir::Opcode::ConstArray, type, {}, std::move(data))->result());
+}
+
+Operand FunctionLowerer::constArray(const CallExpr &expr) {
+  if (expr.args.size() != 1 || !expr.keywords.empty())
+    throw ir::CompileError(expr.loc, "kaji.const.array_like() takes one numpy array");
+  Operand source = lower(*expr.args[0]);
+  if (source.kind != Operand::Kind::Array ||
+      source.type().memorySpace() != ir::MemorySpace::Constant)
+    throw ir::CompileError(expr.args[0]->loc,
+                           "kaji.const.array_like() takes a numpy array that is a global or "
+                           "closure variable of the kernel, not '" +
+                               describe(source) + "'");
+  return source;
 }
 
 // print(...) of string literals and numbers, with Python's sep and end; the text is fixed at

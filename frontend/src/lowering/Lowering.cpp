@@ -114,8 +114,6 @@ std::string describe(const Operand &operand) {
     return "function '" + operand.function.def->name + "'";
   case Operand::Kind::TupleClass:
     return "class '" + operand.tupleClass + "'";
-  case Operand::Kind::GlobalArray:
-    return "global array '" + operand.global->qualifiedName + "'";
   case Operand::Kind::EnumClass:
     return "enum class '" + operand.global->qualifiedName + "'";
   case Operand::Kind::External:

@@ -28,11 +28,10 @@ struct Operand {
     Module,
     Builtin,
     Function,
-    GlobalArray, // a numpy array of the environment, usable only in kaji.const.array_like
-    EnumClass,   // an Enum or IntEnum class of the environment (`global`)
-    TupleClass,  // a namedtuple class: `tupleClass` and `fields`; calling it builds one
-    External,    // a linked CUDA C++ device function of the environment (`global`)
-    RecordType,  // a record dtype of the environment (`global`), for local and shared arrays
+    EnumClass,  // an Enum or IntEnum class of the environment (`global`)
+    TupleClass, // a namedtuple class: `tupleClass` and `fields`; calling it builds one
+    External,   // a linked CUDA C++ device function of the environment (`global`)
+    RecordType, // a record dtype of the environment (`global`), for local and shared arrays
   };
   Kind kind = Kind::None;
   ir::Value *value = nullptr; // Scalar, Array, Vector
@@ -46,7 +45,7 @@ struct Operand {
   std::vector<std::string> fields;
   std::string name;     // Module, Builtin: canonical dotted name; String: its text
   FunctionRef function; // Function
-  // GlobalArray, EnumClass, External, RecordType (the environment outlives lowering)
+  // EnumClass, External, RecordType (the environment outlives lowering)
   const GlobalValue *global = nullptr;
   // Scalar: the enum member this value is (its class's GlobalValue), else null. An IntEnum
   // member computes as the int it is; an Enum member only compares and gives .value.
