@@ -10,8 +10,8 @@ The modules Numba's users import from live under it at Numba's paths, each holdi
 objects (docs/python.md, "Numba's module paths"): ``kaji.cuda.config``,
 ``kaji.cuda.cudadrv.devicearray``, ``kaji.cuda.cudadrv.linkable_code``, ``kaji.cuda.kernels``
 (``.transpose``, ``.reduction``), ``kaji.cuda.misc.special``, ``kaji.cuda.np.numpy_support``,
-``kaji.cuda.typing.typeof``, ``kaji.cuda.vector_types``. Each is imported on first use, as an
-attribute (``cuda.config``) or by an import statement."""
+``kaji.cuda.typing.typeof``, ``kaji.cuda.vector_types``. Each but ``kernels`` is imported on
+first use, as an attribute (``cuda.config``) or by an import statement."""
 
 from importlib import import_module as _import_module
 
