@@ -319,3 +319,26 @@ def test_numpy_power_of_integers_wraps_like_the_operator(jit):
     np.testing.assert_array_equal(out[0], expected)
     np.testing.assert_array_equal(out[1], expected)
     np.testing.assert_array_equal(out[2], np.full(x.size, np.power(np.int32(2), np.int32(31))))
+
+
+def pow_of(out, a, b):
+    i = kaji.grid(1)
+    if i < out.size:
+        out[i] = pow(a[i], b[i])
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64, np.complex128])
+def test_builtin_pow_is_the_power_operator(jit, dtype):
+    a = np.array([2, 3, -2, 5, 1, 0], dtype=dtype)
+    b = np.array([3, 0, 5, 2, 7, 4], dtype=dtype)
+    out = np.zeros(a.size, dtype=dtype)
+    jit(pow_of)[1, 32](out, a, b)
+    np.testing.assert_allclose(out, a ** b, rtol=1e-6)
+
+
+def test_builtin_pow_with_a_modulus_is_refused(jit):
+    def kernel(out, a):
+        out[0] = pow(a[0], 2, 5)
+
+    with pytest.raises(kaji.CompileError, match=r"pow\(\) takes two arguments in kernels"):
+        jit(kernel)[1, 1](np.zeros(1, np.int64), np.ones(1, np.int64))

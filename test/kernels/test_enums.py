@@ -105,3 +105,23 @@ def test_enum_members_have_no_arithmetic_or_order(jit):
         jit(enum_arithmetic)[1, 1](np.zeros(1, dtype=np.int64))
     with pytest.raises(kaji.CompileError, match="'<' is not defined for 'enum member"):
         jit(enum_order)[1, 1](np.zeros(1, dtype=np.bool_))
+
+
+def members_by_name(out):
+    out[0] = Color['GREEN'].value
+    out[1] = Color['CRIMSON'] == Color.RED
+    out[2] = Shape['SQUARE'] + 1
+
+
+def test_members_by_name(jit):
+    out = np.zeros(3, np.int64)
+    jit(members_by_name)[1, 1](out)
+    np.testing.assert_array_equal(out, [2, 1, 21])
+
+
+def test_an_unknown_name_is_an_error_naming_it(jit):
+    def kernel(out):
+        out[0] = Color['PURPLE'].value
+
+    with pytest.raises(kaji.CompileError, match="has no member 'PURPLE'"):
+        jit(kernel)[1, 1](np.zeros(1, np.int64))

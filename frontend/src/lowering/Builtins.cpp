@@ -662,6 +662,14 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return callHalfPrecision(ScalarKind::BFloat16, name.substr(10), args, expr);
   if (name.starts_with("math.") && isLibdeviceOrScaledMath(name.substr(5)))
     return callLibdeviceMath(name.substr(5), args, expr);
+  if (name == "builtins.pow") {
+    // pow(x, y) is x ** y; Python's three-argument pow (a modulus) Numba has not either.
+    if (args.size() != 2)
+      throw ir::CompileError(expr.loc, "pow() takes two arguments in kernels (no modulus), in '" +
+                                           unparse(expr) + "'");
+    return binary(BinaryOperator::Pow, args[0], args[1], expr.loc,
+                  [&expr] { return unparse(expr); });
+  }
   if (name == "builtins.round")
     return callRound(args, expr);
   if (name == "builtins.complex")

@@ -96,7 +96,7 @@ ir::CmpPredicate predicateOf(CompareOperator op) {
 
 bool isPythonBuiltin(std::string_view name) {
   for (std::string_view builtin : {"range", "len", "min", "max", "abs", "int", "float", "bool",
-                                   "complex", "print", "round", "enumerate", "zip"})
+                                   "complex", "print", "round", "enumerate", "zip", "pow"})
     if (name == builtin)
       return true;
   return false;
@@ -732,6 +732,10 @@ Operand FunctionLowerer::lowerSubscript(const SubscriptExpr &expr) {
   Operand base = lower(*expr.value);
   if (base.kind == Operand::Kind::Tuple)
     return tupleSubscript(base, expr);
+  // Color['red']: the member by its name, as Python's Enum classes give it.
+  if (auto *name = expr.index->as<StringLiteralExpr>();
+      name && base.kind == Operand::Kind::EnumClass)
+    return attribute(base, name->value, expr);
   requireArray(base, expr);
   if (auto *field = expr.index->as<StringLiteralExpr>(); field && base.type().isRecordArray())
     return fieldValue(fieldView(base, field->value, expr), expr.loc);
