@@ -17,6 +17,10 @@ EOF
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$examples"/. "$work"/
+# numba-cuda's tests take fixtures from the conftest of its tests folder: it comes along.
+if [ -f "$examples/../conftest.py" ]; then
+  cp "$examples/../conftest.py" "$work/numba_tests_conftest.py"
+fi
 cat >"$work/conftest.py" <<'EOF'
 import importlib.abc
 import importlib.machinery
@@ -51,6 +55,11 @@ try:
     import filecheck  # noqa: F401
 except ImportError:
     sys.meta_path.append(_AbsentFilecheck())
+
+try:
+    from numba_tests_conftest import *  # noqa: F401,F403 (numba-cuda's fixtures)
+except ImportError:
+    pass
 EOF
 for file in "$work"/test_*.py; do
   sed -i -E \

@@ -21,7 +21,12 @@ import kaji
 from kaji import cuda
 from toolkit_libraries import NVJITLINK, NVRTC
 
-PACKAGE_ROOT = pathlib.Path(kaji.__file__).resolve().parents[1]
+# The repository's python/ folder (the source package and examples/ beside it), wherever the
+# kaji under test is installed.
+REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+PACKAGE_ROOT = REPOSITORY / "python"
+# Where the kaji under test is (the source package, or an installed one), for subprocesses.
+IMPORTED_ROOT = pathlib.Path(kaji.__file__).resolve().parents[1]
 
 
 def run_python(program, **environment):
@@ -31,7 +36,7 @@ def run_python(program, **environment):
            if "PERFORMANCE_WARNINGS" not in name and "OCCUPANCY" not in name
            and "IMPLICIT_COPY" not in name and not name.startswith("NUMBA_")}
     env.update(environment, KAJI_TARGET="cpu",
-               PYTHONPATH=str(PACKAGE_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+               PYTHONPATH=str(IMPORTED_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     result = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
                             text=True)
     assert result.returncode == 0, result.stderr
@@ -403,7 +408,7 @@ def test_link_takes_code_in_memory_and_the_compiler_gets_its_file():
     assert entry[:3] == ("external", "triple", "float32(float32)")
     assert entry[3][0].endswith("/triple.cu") and pathlib.Path(entry[3][0]).read_text() == TRIPLE
     source = PTXSource(".version 8.0\n.target sm_90\n.address_size 64\n", name="extra")
-    ops = PACKAGE_ROOT.parent / "examples" / "cuda_device_function" / "ops.cu"
+    ops = REPOSITORY / "examples" / "cuda_device_function" / "ops.cu"
     kernel = cuda.jit(target="cpu", link=[source, str(ops)])(tripled)
     assert kernel._options.link[0] is source
     from kaji.linking import link_paths
@@ -425,7 +430,7 @@ def test_code_in_memory_travels_with_a_pickled_kernel():
                "print(declared, pathlib.Path(declared).read_text() == %r)\n"
                % (UNRELATED, TRIPLE))
     env = {**os.environ, "KAJI_TARGET": "cpu",
-           "PYTHONPATH": f"{PACKAGE_ROOT}{os.pathsep}{pathlib.Path(__file__).parent}"}
+           "PYTHONPATH": f"{IMPORTED_ROOT}{os.pathsep}{pathlib.Path(__file__).parent}"}
     result = subprocess.run([sys.executable, "-c", program], input=pickled, env=env,
                             capture_output=True)
     assert result.returncode == 0, result.stderr.decode()
