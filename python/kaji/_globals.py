@@ -40,6 +40,12 @@ _MEMBER_MODULES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba.cu
                    "numba": "kaji", "builtins": "builtins"}
 
 
+# Functions of other compilers that kernels may call, each turned into a kaji function by an
+# adapter the module defining that function registers here: `adapt(value)` gives the kaji
+# object standing for `value`, or None for a value it does not know.
+FOREIGN_FUNCTIONS = []
+
+
 def describe_globals(func, pickling=False):
     """The description of every global and closure variable `func`'s code names; with
     `pickling`, what a pickled `func` carries instead: the @jit functions among them are left
@@ -82,6 +88,10 @@ def describe_value(name, value, pickling=False):
     describe_itself = getattr(type(value), "_kaji_describe_global_", None)
     if describe_itself is not None:
         return describe_itself(value, pickling)
+    for adapt in FOREIGN_FUNCTIONS:
+        adapted = adapt(value)
+        if adapted is not None:
+            return describe_value(name, adapted, pickling)
     if isinstance(value, Intrinsic):
         return ("builtin", value._kaji_name)
     if isinstance(value, kaji_types.Vector):
@@ -124,8 +134,9 @@ def describe_value(name, value, pickling=False):
         # Captured by address, as Numba does: the compiled kernel reads and writes its memory.
         return ("device_array", value)
     if _is_ndarray(value):
-        # Kernels read it through const.array_like, which copies it into the kernel: its
-        # contents now, in C order; none past what constant memory holds.
+        # Kernels read it as a constant array (named alone or through const.array_like),
+        # copied into the kernel: its contents now, in C order; none past what constant
+        # memory holds.
         contents = value.tobytes(order="C") if value.nbytes <= _CONSTANT_MEMORY_BYTES else None
         # ml_dtypes' bfloat16 goes by its name: its typestr "<V2" is any two opaque bytes; a
         # structured dtype by itself, its fields' layout.

@@ -3,7 +3,7 @@ signature) or a DeviceFunction (called from kernels)."""
 
 import sys
 
-from kaji import _core
+from kaji import _core, _globals
 from kaji._backend import add_nvrtc_wheel
 from kaji._definition import Definition
 from kaji._jit_options import JitOptions, block_threads
@@ -358,6 +358,28 @@ class DeviceFunction:
 
     def __repr__(self):
         return f"<kaji device function {self.__qualname__}>"
+
+
+# Numba's CPU dispatchers (`@numba.jit` functions) called from kernels: Numba compiles their
+# Python function for the GPU as well (its documentation's cpu_gpu_compat and montecarlo
+# examples), so kaji makes a device function of it, once per dispatcher.
+_NUMBA_FUNCTIONS = {}
+
+
+def _numba_dispatcher_as_device_function(value):
+    module = type(value).__module__
+    func = getattr(value, "py_func", None)
+    if not (module == "numba" or module.startswith("numba.")) or not callable(func) or \
+            isinstance(value, type):
+        return None
+    device = _NUMBA_FUNCTIONS.get(id(value))
+    if device is None or device[0] is not value:
+        device = (value, DeviceFunction(func))
+        _NUMBA_FUNCTIONS[id(value)] = device
+    return device[1]
+
+
+_globals.FOREIGN_FUNCTIONS.append(_numba_dispatcher_as_device_function)
 
 
 def _unpickle_kernel(definition, options, signatures):
