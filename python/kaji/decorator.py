@@ -171,8 +171,9 @@ class Kernel(_core.Dispatcher):
 
     @property
     def overloads(self):
-        """{signature: Overload} for every signature compiled so far."""
-        return {signature: Overload(self, signature) for signature in self.signatures}
+        """{signature: Overload} for every signature compiled so far; also looked up by
+        Numba's key, the tuple of argument types (``overloads[(int32[:, ::1],)]``)."""
+        return Overloads((signature, Overload(self, signature)) for signature in self.signatures)
 
     def specialize(self, *args):
         """A kernel compiled for the types of `args` only (Numba's ``specialize``): it
@@ -287,6 +288,29 @@ class Kernel(_core.Dispatcher):
     def __repr__(self):
         return (f"<kaji kernel {self.__qualname__} target={self.target} "
                 f"backend={self.backend}>")
+
+
+class Overloads(dict):
+    """A kernel's overloads by signature text, as kaji spells it (``"void(int32[:, ::1])"``);
+    a tuple of argument types, Numba's key, finds the same overload."""
+
+    @staticmethod
+    def _signature_of(key):
+        if not isinstance(key, tuple):
+            return key
+        try:
+            return _core.canonical_signature("(" + ", ".join(str(t) for t in key) + ")")
+        except _core.CompileError:
+            return key  # no types: found nowhere, a KeyError naming the key
+
+    def __getitem__(self, key):
+        return super().__getitem__(self._signature_of(key))
+
+    def __contains__(self, key):
+        return super().__contains__(self._signature_of(key))
+
+    def get(self, key, default=None):
+        return super().get(self._signature_of(key), default)
 
 
 class Overload:

@@ -67,6 +67,23 @@ def test_overloads_and_signatures_list_every_compiled_signature():
     assert overloads[F32].signature == F32
 
 
+def test_overloads_are_found_by_numbas_key_the_tuple_of_argument_types():
+    # Numba-CUDA's documentation (cg example): kernel.overloads[(int32[:, ::1],)].
+    kernel = _kernel()
+    x = np.ones(4, np.float32)
+    kernel[1, 4](np.empty_like(x), x)
+    overloads = kernel.overloads
+    key = (kaji.float32[::1], kaji.float32[::1])
+    assert overloads[key] is not None and overloads[key].signature == F32
+    assert key in overloads and overloads.get(key).signature == F32
+    assert (kaji.float64[::1], kaji.float64[::1]) not in overloads
+    assert overloads.get((kaji.float64[::1], kaji.float64[::1])) is None
+    with pytest.raises(KeyError):
+        overloads[(kaji.int8[:],)]
+    with pytest.raises(KeyError):
+        overloads[("not a type",)]
+
+
 def test_inspect_asm_is_ptx_by_signature_or_for_all():
     kernel = _kernel()
     kernel.add_signature(F32)
