@@ -31,13 +31,14 @@ _CANONICAL_MODULES = {
     "kaji.types": "kaji",
     "numba.cuda": "kaji",
     "numba.core.types": "numba",
+    "operator": "operator",
 }
 # Modules whose members may be bound directly (`from math import sqrt`), and the canonical
 # module each member belongs to. Python's builtins count too: a global `F = abs` (or a tuple
 # `OPS = (square, abs)`) is the builtin the kernel would get by writing `abs`, so it is
 # described as "builtins.abs", the name the compiler gives the builtins it knows.
 _MEMBER_MODULES = {"math": "math", "cmath": "cmath", "numpy": "numpy", "numba.cuda": "kaji",
-                   "numba": "kaji", "builtins": "builtins"}
+                   "numba": "kaji", "builtins": "builtins", "operator": "operator"}
 
 
 # Functions of other compilers that kernels may call, each turned into a kaji function by an

@@ -154,7 +154,8 @@ std::optional<std::string> canonicalModule(std::string_view dotted) {
     return "kaji";
   if (dotted == "numba.types" || dotted == "numba.core.types")
     return "numba";
-  if (dotted == "math" || dotted == "cmath" || dotted == "numpy" || dotted == "numba")
+  if (dotted == "math" || dotted == "cmath" || dotted == "numpy" || dotted == "numba" ||
+      dotted == "operator")
     return std::string(dotted);
   return std::nullopt;
 }

@@ -356,6 +356,8 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
   }
   if (module == "numpy" && (isNumpyComplexFunction(member) || operatorUfuncArity(member)))
     return Operand::named(Operand::Kind::Builtin, name);
+  if (module == "operator" && isOperatorFunction(member))
+    return Operand::named(Operand::Kind::Builtin, name);
   if (module == "math" || module == "numpy") {
     std::string qualified = module + "." + member;
     if (findMathFunction(qualified) || (module == "math" && isLibdeviceOrScaledMath(member)))
@@ -662,6 +664,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return callHalfPrecision(ScalarKind::BFloat16, name.substr(10), args, expr);
   if (name.starts_with("math.") && isLibdeviceOrScaledMath(name.substr(5)))
     return callLibdeviceMath(name.substr(5), args, expr);
+  if (name.starts_with("operator."))
+    return callOperatorFunction(name.substr(9), args, expr);
   if (name == "builtins.pow") {
     // pow(x, y) is x ** y; Python's three-argument pow (a modulus) Numba has not either.
     if (args.size() != 2)

@@ -43,6 +43,8 @@ bool isNumpyComplexFunction(std::string_view member);
 // How many inputs numpy's `member` takes where it is a ufunc FunctionLowerer::callOperatorUfunc
 // lowers, else nothing.
 std::optional<unsigned> operatorUfuncArity(std::string_view member);
+// Whether Python's operator module has `member` for kernels (OperatorModule.cpp).
+bool isOperatorFunction(std::string_view member);
 // How many inputs numpy's ufunc `member` takes (operator and math ufuncs alike), or nothing
 // for a member that is no ufunc kernels have.
 std::optional<unsigned> numpyUfuncArity(std::string_view member);
@@ -443,6 +445,9 @@ private:
   // (NumpyOperatorUfuncs.cpp): np.add, np.greater, np.logical_and, np.square, ...
   Operand callOperatorUfunc(const std::string &member, const std::vector<Operand> &args,
                             const CallExpr &expr);
+  // operator.`member`(args...), the Python operator it names (OperatorModule.cpp).
+  Operand callOperatorFunction(const std::string &member, const std::vector<Operand> &args,
+                               const CallExpr &expr);
   // numpy's ufunc `name` ("numpy.sin") of `arity` inputs on arrays, `args` ending with the
   // output array (UfuncsOnArrays.cpp); returns the output.
   Operand callUfuncOnArrays(const std::string &name, unsigned arity,
