@@ -167,3 +167,35 @@ def test_reduction_with_axis_is_a_compile_error(target):
     kernel = kaji.jit(target=target)(reduction_with_axis)
     with pytest.raises(kaji.CompileError, match="reduces the whole array"):
         kernel[1, 1](np.zeros(1), np.ones((2, 2)))
+
+
+def arg_extrema(out, a):
+    out[0] = a.argmin()
+    out[1] = a.argmax()
+    out[2] = np.argmin(a)
+    out[3] = np.argmax(a)
+
+
+@pytest.mark.parametrize("values", [
+    np.array([3.0, -1.0, 7.0, -1.0, 7.0]),
+    np.array([2.0, np.nan, 5.0, np.nan, -3.0]),
+    np.array([np.nan, 1.0, 2.0]),
+    np.array([[4, 9, 1], [1, 9, 0]], dtype=np.int32).reshape(2, 3),
+    np.array([5, 250, 0, 250], dtype=np.uint8),
+    np.array([False, True, True]),
+    np.array([1.5, -0.5], dtype=np.float32),
+], ids=["ties", "nan", "nan-first", "2d", "uint8", "bool", "float32"])
+def test_argmin_and_argmax_give_numpys_flat_index(jit, values):
+    out = np.zeros(4, np.int64)
+    jit(arg_extrema)[1, 1](out, values)
+    expected = [np.argmin(values), np.argmax(values)] * 2
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_argmax_of_a_complex_array_is_refused(jit):
+    def kernel(out, a):
+        out[0] = a.argmax()
+
+    with pytest.raises(kaji.CompileError,
+                       match=r"argmax\(\) of .* is not supported in kernels \(real numbers only\)"):
+        jit(kernel)[1, 1](np.zeros(1, np.int64), np.zeros(2, np.complex128))

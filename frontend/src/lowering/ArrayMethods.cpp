@@ -1,8 +1,8 @@
 // Methods of arrays inside kernels: transpose(), reshape(), view() (ArrayViews.cpp), copy()
-// into a local array, and the whole-array reductions sum, prod, min, max, mean, all and any,
-// also spelt np.sum(a) ...; and stores into a view (`a[1:3] = x`). Kernels cannot allocate, so
-// copy() needs a shape known at compile time; a reduction is a loop nest over the elements in C
-// order.
+// into a local array, and the whole-array reductions sum, prod, min, max, mean, all, any,
+// argmin and argmax, also spelt np.sum(a) ...; and stores into a view (`a[1:3] = x`). Kernels
+// cannot allocate, so copy() needs a shape known at compile time; a reduction is a loop nest over
+// the elements in C order.
 #include "FunctionLowerer.h"
 
 #include <algorithm>
@@ -13,7 +13,7 @@ namespace {
 
 using ir::ScalarKind;
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kNumpyReductions = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kNumpyReductions = {{
     {"sum", "sum"},
     {"prod", "prod"},
     {"min", "min"},
@@ -23,6 +23,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kNumpyRed
     {"mean", "mean"},
     {"all", "all"},
     {"any", "any"},
+    {"argmin", "argmin"},
+    {"argmax", "argmax"},
 }};
 
 bool isReduction(std::string_view method) {
@@ -189,8 +191,65 @@ void FunctionLowerer::storeIntoView(const Operand &view, const Operand &value, c
   });
 }
 
+// numpy's argmin and argmax of the whole array: the flat C-order index of the first smallest
+// (largest) element, a NaN counting as the extreme (the first NaN's index). Of an empty array
+// numpy raises; kaji reads its first element, as min and max do.
+Operand FunctionLowerer::argExtremum(bool maximum, const Operand &array, const CallExpr &expr) {
+  ir::Type type = array.type();
+  std::string name = maximum ? "argmax" : "argmin";
+  if (type.isVectorArray() || ir::isComplex(type.scalarKind()))
+    throw ir::CompileError(expr.loc, name + "() of '" + describe(array) +
+                                         "' is not supported in kernels (real numbers only), "
+                                         "in '" +
+                                         unparse(expr) + "'");
+  ScalarKind elementKind = type.scalarKind();
+  // Bools order as 0 and 1.
+  ScalarKind kind = elementKind == ScalarKind::Bool ? ScalarKind::Int8 : elementKind;
+  ir::Type element = ir::Type::scalar(elementKind), valueType = ir::Type::scalar(kind);
+  ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
+  ir::Builder &b = at(expr.loc);
+  std::vector<ir::Value *> first{array.value};
+  for (unsigned d = 0; d < type.ndim(); ++d)
+    first.push_back(b.intConstant(i64, 0));
+  std::string best = hiddenVariable("$" + name + "_value");
+  std::string bestIndex = hiddenVariable("$" + name + "_index");
+  std::string position = hiddenVariable("$" + name + "_position");
+  ssa_->write(best, b.block(),
+              convert(Operand::scalar(b.create(ir::Opcode::Load, element, first)->result()), kind));
+  ssa_->write(bestIndex, b.block(), b.intConstant(i64, 0));
+  ssa_->write(position, b.block(), b.intConstant(i64, 0));
+  forEachElement(array, expr.loc, [&](const std::vector<ir::Value *> &indices) {
+    std::vector<ir::Value *> operands{array.value};
+    operands.insert(operands.end(), indices.begin(), indices.end());
+    ir::Builder &inner = at(expr.loc);
+    ir::Value *value =
+        convert(Operand::scalar(inner.create(ir::Opcode::Load, element, operands)->result()), kind);
+    ir::Value *current = ssa_->read(best, valueType, inner.block());
+    ir::Value *index = ssa_->read(position, i64, inner.block());
+    ir::Value *better =
+        inner.cmp(maximum ? ir::CmpPredicate::Gt : ir::CmpPredicate::Lt, value, current);
+    if (ir::isFloat(kind)) {
+      // x != x only for a NaN (float compares are ordered but for ne).
+      ir::Value *valueIsNaN = inner.cmp(ir::CmpPredicate::Ne, value, value);
+      ir::Value *bestIsNaN = inner.cmp(ir::CmpPredicate::Ne, current, current);
+      ir::Value *firstNaN =
+          inner.binary(ir::Opcode::And, valueIsNaN,
+                       inner.create(ir::Opcode::Not, bestIsNaN->type(), {bestIsNaN})->result());
+      better = inner.binary(ir::Opcode::Or, better, firstNaN);
+    }
+    ssa_->write(best, inner.block(), inner.select(better, value, current));
+    ssa_->write(bestIndex, inner.block(),
+                inner.select(better, index, ssa_->read(bestIndex, i64, inner.block())));
+    ssa_->write(position, inner.block(),
+                inner.binary(ir::Opcode::Add, index, inner.intConstant(i64, 1)));
+  });
+  return Operand::scalar(ssa_->read(bestIndex, i64, at(expr.loc).block()));
+}
+
 Operand FunctionLowerer::reduceArray(const std::string &reduction, const Operand &array,
                                      const CallExpr &expr) {
+  if (reduction == "argmin" || reduction == "argmax")
+    return argExtremum(reduction == "argmax", array, expr);
   ir::Type type = array.type();
   if (type.isVectorArray())
     throw ir::CompileError(expr.loc, "cannot reduce '" + describe(array) + "' in '" +

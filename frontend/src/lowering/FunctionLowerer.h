@@ -335,6 +335,7 @@ private:
   // Array methods and reductions (ArrayMethods.cpp): `array.method(...)` and np.sum(array)...
   Operand arrayMethod(const Operand &array, const std::string &method, const CallExpr &expr);
   Operand copyArray(const Operand &array, const CallExpr &expr);
+  Operand argExtremum(bool maximum, const Operand &array, const CallExpr &expr);
   Operand reduceArray(const std::string &reduction, const Operand &array, const CallExpr &expr);
   // Lowers `body` once inside loops over every element of `array`, in C order.
   void forEachElement(const Operand &array, const Location &loc,
