@@ -153,6 +153,20 @@ Operand FunctionLowerer::copyArray(const Operand &array, const CallExpr &expr) {
   return Operand::array(copy);
 }
 
+ir::Value *FunctionLowerer::broadcastElement(const Operand &array,
+                                             const std::vector<ir::Value *> &indices,
+                                             const Location &loc) {
+  ir::Builder &b = at(loc);
+  ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
+  unsigned skipped = unsigned(indices.size()) - array.type().ndim();
+  std::vector<ir::Value *> operands{array.value};
+  for (unsigned d = 0; d < array.type().ndim(); ++d) {
+    ir::Value *single = b.cmp(ir::CmpPredicate::Eq, arrayExtent(array, d), b.intConstant(i64, 1));
+    operands.push_back(b.select(single, b.intConstant(i64, 0), indices[skipped + d]));
+  }
+  return b.create(ir::Opcode::Load, array.type().elementType(), operands)->result();
+}
+
 void FunctionLowerer::storeIntoView(const Operand &view, const Operand &value, const Expr &target) {
   unsigned ndim = view.type().ndim();
   bool broadcast = value.kind == Operand::Kind::Array;
@@ -166,22 +180,10 @@ void FunctionLowerer::storeIntoView(const Operand &view, const Operand &value, c
   ScalarKind kind = view.type().scalarKind();
   // A number (or a vector, into an array of vectors) fills the view; an array broadcasts.
   ir::Value *filling = broadcast ? nullptr : storedElement(view, value, target);
-  ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
   forEachElement(view, target.loc, [&](const std::vector<ir::Value *> &indices) {
-    ir::Builder &b = at(target.loc);
     ir::Value *element = filling;
     if (!element) {
-      // numpy's broadcasting: the value's dimensions align with the view's last ones, and
-      // one of extent 1 repeats.
-      unsigned skipped = ndim - value.type().ndim();
-      std::vector<ir::Value *> operands{value.value};
-      for (unsigned d = 0; d < value.type().ndim(); ++d) {
-        ir::Value *extent = arrayExtent(value, d);
-        ir::Value *single = b.cmp(ir::CmpPredicate::Eq, extent, b.intConstant(i64, 1));
-        operands.push_back(b.select(single, b.intConstant(i64, 0), indices[skipped + d]));
-      }
-      ir::Type type = value.type().elementType();
-      element = b.create(ir::Opcode::Load, type, operands)->result();
+      element = broadcastElement(value, indices, target.loc);
       if (!vectors)
         element = convert(Operand::scalar(element), kind);
     }

@@ -336,6 +336,10 @@ private:
   Operand arrayMethod(const Operand &array, const std::string &method, const CallExpr &expr);
   Operand copyArray(const Operand &array, const CallExpr &expr);
   Operand argExtremum(bool maximum, const Operand &array, const CallExpr &expr);
+  // The element of `array` at `indices` (of an array of indices.size() dimensions) as numpy
+  // broadcasts it: its dimensions align with the last ones, and one of extent 1 repeats.
+  ir::Value *broadcastElement(const Operand &array, const std::vector<ir::Value *> &indices,
+                              const Location &loc);
   Operand reduceArray(const std::string &reduction, const Operand &array, const CallExpr &expr);
   // Lowers `body` once inside loops over every element of `array`, in C order.
   void forEachElement(const Operand &array, const Location &loc,

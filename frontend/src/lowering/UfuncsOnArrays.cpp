@@ -60,25 +60,13 @@ Operand FunctionLowerer::callUfuncOnArrays(const std::string &name, unsigned ari
                                                     describe(input) + "', in '" + source() + "'");
   }
   ScalarKind outKind = out.type().scalarKind();
-  ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
   forEachElement(out, expr.loc, [&](const std::vector<ir::Value *> &indices) {
     std::vector<Operand> elements;
     for (unsigned i = 0; i < arity; ++i) {
       const Operand &input = args[i];
-      if (input.kind != Operand::Kind::Array) {
-        elements.push_back(input);
-        continue;
-      }
-      ir::Builder &b = at(expr.loc);
-      unsigned skipped = ndim - input.type().ndim();
-      std::vector<ir::Value *> operands{input.value};
-      for (unsigned d = 0; d < input.type().ndim(); ++d) {
-        ir::Value *single =
-            b.cmp(ir::CmpPredicate::Eq, arrayExtent(input, d), b.intConstant(i64, 1));
-        operands.push_back(b.select(single, b.intConstant(i64, 0), indices[skipped + d]));
-      }
-      elements.push_back(Operand::scalar(
-          b.create(ir::Opcode::Load, input.type().elementType(), operands)->result()));
+      elements.push_back(input.kind == Operand::Kind::Array
+                             ? Operand::scalar(broadcastElement(input, indices, expr.loc))
+                             : input);
     }
     Operand value = operatorUfuncArity(name.substr(6))
                         ? callOperatorUfunc(name.substr(6), elements, expr)
