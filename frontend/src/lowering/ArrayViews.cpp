@@ -250,6 +250,15 @@ Operand FunctionLowerer::makeView(const Operand &array, ir::Type type, ir::Value
   return Operand::array(at(loc).create(ir::Opcode::ArrayView, type, operands)->result());
 }
 
+Operand FunctionLowerer::relaidOut(const Operand &array, ir::Type type, const Location &loc) {
+  std::vector<ir::Value *> extents, strides;
+  for (unsigned d = 0; d < type.ndim(); ++d) {
+    extents.push_back(arrayExtent(array, d));
+    strides.push_back(arrayStride(array, d));
+  }
+  return makeView(array, type, builder_.intConstant(kI64, 0), extents, strides, loc);
+}
+
 Operand FunctionLowerer::transposed(const Operand &array, const std::vector<unsigned> &axes,
                                     const Location &loc) {
   at(loc);

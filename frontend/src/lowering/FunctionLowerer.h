@@ -113,6 +113,8 @@ struct PendingRecursion {
 struct FunctionTypes {
   LocalTypes locals;
   ReturnTypes returns;
+  // The array slots (StatementLowering.cpp writeSlots) that hold more than one array.
+  std::set<std::string, std::less<>> reboundArrays;
   friend bool operator==(const FunctionTypes &, const FunctionTypes &) = default;
 };
 
@@ -194,8 +196,8 @@ private:
   void assign(const Expr &target, const Operand &value);
   void writeLocal(const std::string &name, const Operand &value, const Location &loc);
   // After a loop body: the array variables it bound (each iteration binds them anew) are
-  // unbound, and reading one after the loop is an error naming `loop`.
-  void unbindLoopArrays(std::map<std::string, Operand, std::less<>> before, const Location &loop);
+  // unbound; reading one after the loop makes it an SSA variable.
+  void unbindLoopArrays(std::map<std::string, Operand, std::less<>> before);
   Operand readLocal(const std::string &name, const Location &loc);
   // A variable's value in its slots: `name` for a scalar, `name#0`, `name#1#0`, ... for the
   // leaves of a tuple (arrays bound in arrays_, scalars SSA variables).
@@ -325,6 +327,8 @@ private:
   // Extents and strides as i64, constants where the compiler knows them.
   ir::Value *arrayExtent(const Operand &array, unsigned dim);
   ir::Value *arrayStride(const Operand &array, unsigned dim);
+  // The same elements as an array of `type`, which differs from the array's only in layout.
+  Operand relaidOut(const Operand &array, ir::Type type, const Location &loc);
   // The extents of `array` when all are compile-time constants (local, shared and const
   // arrays and views of them with constant bounds).
   std::optional<std::vector<int64_t>> staticShape(const Operand &array) const;
@@ -538,12 +542,12 @@ private:
   ir::Builder builder_;
   std::unique_ptr<SSABuilder> ssa_;
   std::set<std::string, std::less<>> locals_;
-  std::map<std::string, Operand, std::less<>> arrays_;      // array variables: bound, not SSA
-  std::map<std::string, Location, std::less<>> loopArrays_; // bound in a loop that has ended
+  // Array slots bound to one array (the others are in FunctionTypes::reboundArrays).
+  std::map<std::string, Operand, std::less<>> arrays_;
+  std::map<std::string, Operand, std::less<>> loopArrays_; // bound in a loop that has ended
   // The targets of an unrolled loop (Iteration.cpp) in the body copy being lowered: bound to
   // the element, so that each copy has the element's own type.
   std::map<std::string, Operand, std::less<>> unrolledTargets_;
-  std::set<std::string, std::less<>> arrayParameters_;
   // Parameters bound to a compile-time argument and never assigned: names for its value.
   std::map<std::string, Operand, std::less<>> compileTimeParameters_;
   std::optional<Location> pendingRecursion_;

@@ -283,7 +283,7 @@ void FunctionLowerer::lowerFor(const ForStmt &stmt) {
     loops_.push_back({latch, exit});
     lowerBody(stmt.body);
     loops_.pop_back();
-    unbindLoopArrays(arraysBefore, stmt.loc);
+    unbindLoopArrays(arraysBefore);
     jump(latch);
     ssa_->seal(latch);
     enter(latch);

@@ -61,6 +61,12 @@ LocalType typeOf(const Operand &value, const Operand &whole, const std::string &
   }
 }
 
+ir::Type anyLayout(const ir::Type &array) {
+  if (array.isRecordArray())
+    return ir::Type::array(array.record(), array.ndim(), ir::Layout::Any, array.memorySpace());
+  return ir::Type::arrayOf(array.elementType(), array.ndim(), ir::Layout::Any, array.memorySpace());
+}
+
 } // namespace
 
 LocalType localTypeOf(const Operand &value, const std::string &variable, const ir::Location &loc) {
@@ -79,8 +85,18 @@ LocalType unify(const LocalType &a, const LocalType &b, const std::string &varia
     return t;
   }
   case LocalType::Kind::Array:
+    if (a.array == b.array)
+      return a;
+    // Two layouts of one kind of array: either may be held as an array of any layout.
+    if (a.array.isRecordArray() == b.array.isRecordArray() &&
+        anyLayout(a.array) == anyLayout(b.array)) {
+      LocalType t = a;
+      t.array = anyLayout(a.array);
+      return t;
+    }
+    conflict(a, b, variable, loc);
   case LocalType::Kind::Vector:
-    if (a.array != b.array || a.vector != b.vector)
+    if (a.vector != b.vector)
       conflict(a, b, variable, loc);
     return a;
   case LocalType::Kind::Tuple: {

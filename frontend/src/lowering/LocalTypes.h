@@ -31,8 +31,9 @@ using LocalTypes = std::map<std::string, LocalType, std::less<>>;
 // (modules, functions, None, and tuples of them).
 LocalType localTypeOf(const Operand &value, const std::string &variable, const ir::Location &loc);
 
-// Weak types yield to strong ones; two scalars promote; tuples unify elementwise; arrays and
-// vectors only with their own type. Throws
+// Weak types yield to strong ones; two scalars promote; tuples unify elementwise; arrays that
+// differ only in layout as an array of any layout (Numba's 'A'); other arrays and vectors
+// only with their own type. Throws
 // at `loc` naming the variable when the two cannot share one variable.
 LocalType unify(const LocalType &a, const LocalType &b, const std::string &variable,
                 const ir::Location &loc);

@@ -144,6 +144,8 @@ ir::Value *SSABuilder::undefinedValue(ir::Type type) {
     op = std::make_unique<ir::Operation>(ir::Opcode::MakeVector, type,
                                          std::vector<ir::Value *>(type.lanes(), lane), ir::Attr(),
                                          function_.location());
+  } else if (type.isArray()) {
+    return undefinedArray(type);
   } else {
     ir::Attr zero = type.isFloat() ? ir::Attr(0.0) : ir::Attr(int64_t(0));
     op = std::make_unique<ir::Operation>(ir::Opcode::Constant, type, std::vector<ir::Value *>{},
@@ -153,6 +155,53 @@ ir::Value *SSABuilder::undefinedValue(ir::Type type) {
   undefinedConstants_[type.str()] = constant;
   undefined_.insert(constant);
   return constant;
+}
+
+ir::Value *SSABuilder::undefinedArray(ir::Type type) {
+  // An array no path defined: empty where its memory space allows one (global, constant),
+  // else a view with no elements of a one-element allocation. Placed after the zero it uses.
+  ir::Value *zero = undefinedValue(ir::Type::scalar(ir::ScalarKind::Int64));
+  ir::Block &entry = *function_.entry();
+  size_t position = 0;
+  while (entry.operations()[position]->result() != zero)
+    ++position;
+  auto place = [&](ir::Opcode opcode, ir::Type result, std::vector<ir::Value *> operands,
+                   ir::Attr attr) {
+    auto op = std::make_unique<ir::Operation>(opcode, result, std::move(operands), std::move(attr),
+                                              function_.location());
+    return entry.insert(++position, std::move(op))->result();
+  };
+  unsigned ndim = type.ndim();
+  std::vector<ir::Value *> placement(1 + 2 * ndim, zero);
+  ir::Value *array;
+  if (type.memorySpace() == ir::MemorySpace::Global) {
+    array = place(ir::Opcode::ArrayAt, type, placement, ir::Attr());
+  } else {
+    ir::Type dense =
+        type.isRecordArray()
+            ? ir::Type::array(type.record(), ndim, ir::Layout::C, type.memorySpace())
+            : ir::Type::arrayOf(type.elementType(), ndim, ir::Layout::C, type.memorySpace());
+    ir::Value *base;
+    switch (type.memorySpace()) {
+    case ir::MemorySpace::Constant:
+      base = place(ir::Opcode::ConstArray, dense, {},
+                   ir::ConstantData{std::vector<int64_t>(ndim, 0), ""});
+      break;
+    case ir::MemorySpace::Shared:
+      base = place(ir::Opcode::SharedArray, dense, {},
+                   ir::ArrayAllocation(std::vector<int64_t>(ndim, 1)));
+      break;
+    default:
+      base = place(ir::Opcode::LocalArray, dense, {},
+                   ir::ArrayAllocation(std::vector<int64_t>(ndim, 1)));
+      break;
+    }
+    placement.insert(placement.begin(), base); // then the offset, extents and strides
+    array = place(ir::Opcode::ArrayView, type, placement, ir::Attr());
+  }
+  undefinedConstants_[type.str()] = array;
+  undefined_.insert(array);
+  return array;
 }
 
 void SSABuilder::readAs(ir::Block *block, ir::Block *origin) {

@@ -81,6 +81,7 @@ private:
   ir::Value *readRecursive(const std::string &variable, ir::Type type, ir::Block *block);
   void addPhiOperands(const std::string &variable, ir::Value *phi);
   ir::Value *undefinedValue(ir::Type type);
+  ir::Value *undefinedArray(ir::Type type);
 
   ir::Function &function_;
   std::unordered_map<const ir::Block *, BlockState> blocks_;

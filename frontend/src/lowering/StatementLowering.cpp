@@ -145,12 +145,7 @@ void FunctionLowerer::bindParameters(const std::vector<ArgumentType> &args,
       continue;
     }
     locals_.insert(param.name);
-    if (value.kind == Operand::Kind::Array) {
-      arrays_[param.name] = value;
-      arrayParameters_.insert(param.name);
-    } else {
-      writeLocal(param.name, value, param.loc);
-    }
+    writeLocal(param.name, value, param.loc);
   }
 }
 
@@ -403,8 +398,6 @@ LocalType &FunctionLowerer::ssaType(const std::string &name, const LocalType &fa
 
 void FunctionLowerer::writeLocal(const std::string &name, const Operand &value,
                                  const Location &loc) {
-  if (arrayParameters_.count(name))
-    throw ir::CompileError(loc, "cannot assign to array parameter '" + name + "'");
   unrolledTargets_.erase(name);
   LocalType type = localTypeOf(value, name, loc);
   auto [it, inserted] = observed_.locals.try_emplace(name, type);
@@ -423,11 +416,20 @@ void FunctionLowerer::writeSlots(const std::string &slot, const Operand &value,
                                  const LocalType &type, const Location &loc) {
   switch (type.kind) {
   case LocalType::Kind::Array: {
-    // Arrays are bound, not SSA values: a variable names one array for the whole function.
+    // An array variable is bound to its one array, so that what the frontend knows of it (a
+    // local array's shape, a view's extents) stays known where it is read. One that holds
+    // more than one array (reassigned, swapped) is an SSA variable from the next run on.
+    if (guess_.reboundArrays.count(slot)) {
+      observed_.reboundArrays.insert(slot);
+      Operand held = value.type() == type.array ? value : relaidOut(value, type.array, loc);
+      ssa_->write(slot, builder_.block(), held.value);
+      return;
+    }
     auto [bound, fresh] = arrays_.try_emplace(slot, value);
-    if (!fresh && bound->second.value != value.value)
-      throw ir::CompileError(loc, "array variable '" + slot.substr(0, slot.find('#')) +
-                                      "' cannot be reassigned");
+    if (!fresh && bound->second.value != value.value) {
+      observed_.reboundArrays.insert(slot);
+      bound->second = value;
+    }
     return;
   }
   case LocalType::Kind::Tuple:
@@ -443,24 +445,16 @@ void FunctionLowerer::writeSlots(const std::string &slot, const Operand &value,
   }
 }
 
-void FunctionLowerer::unbindLoopArrays(std::map<std::string, Operand, std::less<>> before,
-                                       const Location &loop) {
-  for (const auto &[name, value] : arrays_)
-    if (!before.count(name))
-      loopArrays_[name.substr(0, name.find('#'))] = loop;
+void FunctionLowerer::unbindLoopArrays(std::map<std::string, Operand, std::less<>> before) {
+  for (const auto &[slot, value] : arrays_)
+    if (!before.count(slot))
+      loopArrays_.insert_or_assign(slot, value);
   arrays_ = std::move(before);
 }
 
 Operand FunctionLowerer::readLocal(const std::string &name, const Location &loc) {
   if (auto it = unrolledTargets_.find(name); it != unrolledTargets_.end())
     return it->second;
-  if (auto it = arrays_.find(name); it != arrays_.end())
-    return it->second;
-  if (auto it = loopArrays_.find(name); it != loopArrays_.end())
-    throw ir::CompileError(loc, "array variable '" + name + "' is bound in the loop at line " +
-                                    std::to_string(it->second.line) +
-                                    " and cannot be used after it: a kernel binds an array "
-                                    "variable to one array, not one per iteration");
   // Never assigned on a path lowered so far: a later run knows its type, or it is unbound.
   LocalType placeholder;
   placeholder.scalar = {ir::ScalarKind::Int64, true};
@@ -472,10 +466,23 @@ Operand FunctionLowerer::readLocal(const std::string &name, const Location &loc)
 
 std::optional<Operand> FunctionLowerer::readSlots(const std::string &slot, const LocalType &type) {
   switch (type.kind) {
-  case LocalType::Kind::Array:
+  case LocalType::Kind::Array: {
+    if (guess_.reboundArrays.count(slot)) {
+      ir::Value *v = ssa_->read(slot, type.array, builder_.block());
+      if (ssa_->isUndefined(v))
+        return std::nullopt;
+      return Operand::array(v);
+    }
     if (auto it = arrays_.find(slot); it != arrays_.end())
       return it->second;
+    // Bound by a loop's body and read after it: one array per iteration, so an SSA variable
+    // from the next run on; this run, which is only for types, reads the last one bound.
+    if (auto it = loopArrays_.find(slot); it != loopArrays_.end()) {
+      observed_.reboundArrays.insert(slot);
+      return it->second;
+    }
     return std::nullopt;
+  }
   case LocalType::Kind::Tuple: {
     std::vector<Operand> elements;
     for (size_t i = 0; i < type.elements.size(); ++i) {
@@ -538,7 +545,7 @@ void FunctionLowerer::lowerWhile(const WhileStmt &stmt) {
   loops_.push_back({header, exit});
   lowerBody(stmt.body);
   loops_.pop_back();
-  unbindLoopArrays(arraysBefore, stmt.loc);
+  unbindLoopArrays(arraysBefore);
   jump(header);
   ssa_->seal(header);
   if (orelse != exit) {

@@ -127,7 +127,7 @@ TEST(Lowering, UnsupportedConstructsNameThemselves) {
             "2:14: 'float64' is not iterable in '3.5'; kernels iterate over range(), 1-d arrays, "
             "tuples, enumerate() and zip()");
   EXPECT_EQ(loweringError("def k(x):\n    x = 1\n", "void(float32[:])"),
-            "2:5: cannot assign to array parameter 'x'");
+            "2:5: variable 'x' is assigned both 'float32[:]' and 'int64'; a variable has one type");
 }
 
 TEST(Lowering, KernelsAndDeviceFunctions) {
