@@ -218,19 +218,21 @@ void bindDispatcher(py::module_ &m) {
           py::arg("signature"))
       .def(
           "inspect",
-          [](const Dispatcher &dispatcher, const std::string &signature, const std::string &stage) {
+          [](const Dispatcher &dispatcher, const std::string &signature, const std::string &stage,
+             const std::string &arch) {
             if (stage == "ir")
-              return dispatcher.inspect(signature, driver::Stage::IR);
+              return dispatcher.inspect(signature, driver::Stage::IR, arch);
             if (stage == "llvm")
-              return dispatcher.inspect(signature, driver::Stage::LLVM);
+              return dispatcher.inspect(signature, driver::Stage::LLVM, arch);
             if (stage == "ptx")
-              return dispatcher.inspect(signature, driver::Stage::PTX);
+              return dispatcher.inspect(signature, driver::Stage::PTX, arch);
             if (stage == "cuda")
-              return dispatcher.inspect(signature, driver::Stage::CudaCpp);
+              return dispatcher.inspect(signature, driver::Stage::CudaCpp, arch);
             throw py::value_error("stage must be 'ir', 'llvm', 'cuda' or 'ptx', not '" + stage +
                                   "'");
           },
-          py::arg("signature"), py::arg("stage"));
+          py::arg("signature"), py::arg("stage"), py::arg("arch") = "",
+          "The kernel's code at `stage` for `signature`, for `arch` ('sm_75') where given.");
 
   py::class_<ConfiguredLaunch>(m, "ConfiguredLaunch", "kernel[griddim, blockdim, ...]",
                                cycleCollected<ConfiguredLaunch>([](PyHeapTypeObject *type) {

@@ -59,7 +59,9 @@ public:
   std::vector<std::string> signatures() const;
   // The kaji IR, LLVM IR (for the dispatcher's target), or CUDA C++ or PTX (for the GPU,
   // whatever the target) of the kernel for `signature`.
-  std::string inspect(const std::string &signature, driver::Stage stage) const;
+  // `arch` ("sm_75") overrides the kernel's own for the LLVM IR, PTX and CUDA C++.
+  std::string inspect(const std::string &signature, driver::Stage stage,
+                      const std::string &arch = "") const;
   // The SASS of the kernel for `signature`, assembled for the target arch (nvdisasm or
   // cuobjdump from the CUDA toolkit; no GPU needed).
   std::string sass(const std::string &signature) const;

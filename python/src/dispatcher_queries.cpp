@@ -36,11 +36,14 @@ std::vector<std::string> Dispatcher::signatures() const {
   return result;
 }
 
-std::string Dispatcher::inspect(const std::string &signature, driver::Stage stage) const {
+std::string Dispatcher::inspect(const std::string &signature, driver::Stage stage,
+                                const std::string &arch) const {
   // PTX needs no GPU, so every kernel has it, whatever its target: what it would run on one.
   driver::CompileRequest settings = settings_;
   if (stage == driver::Stage::PTX || stage == driver::Stage::CudaCpp)
     settings.target = driver::Target::CUDA;
+  if (!arch.empty())
+    settings.ptx.arch = arch;
   return emitKernelStage(kernel_, parameterTypes(signature), stage, settings);
 }
 

@@ -20,6 +20,8 @@ from kaji._driver_calls import is_supported_version, profile_start, profile_stop
 from kaji._linkable_code import (LTOIR, Archive, Cubin, CUSource, Fatbin, LinkableCode, Object,
                                  PTXSource)
 from kaji._runtime import devices as list_devices
+from kaji.compiling import (compile, compile_all, compile_for_current_device, compile_ptx,
+                            compile_ptx_for_current_device)
 from kaji.cuda import kernels
 from kaji.reduction import Reduce, reduce
 from kaji.vector_types import *  # noqa: F403 (cuda.float32x4, cuda.float4, ..., see its __all__)
@@ -29,7 +31,8 @@ from kaji.vector_types import *  # noqa: F403 (cuda.float32x4, cuda.float4, ...,
 # numpy and the standard library's typing.
 _SUBMODULES = ("config", "cudadrv", "misc", "np", "typing", "vector_types")
 
-__all__ = [name for name in globals() if not name.startswith("_")]
+# `compile` stays out of `from kaji.cuda import *`, which would shadow Python's own.
+__all__ = [name for name in globals() if not name.startswith("_") and name != "compile"]
 
 
 def __getattr__(name):

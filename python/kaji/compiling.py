@@ -1,0 +1,80 @@
+"""Numba's compile functions (``cuda.compile``, ``compile_ptx``, ...): a kernel's PTX for one
+signature and compute capability, made without a GPU and without launching anything."""
+
+from kaji.decorator import jit
+from kaji.types import none, signature_text
+
+# Numba's default is the lowest compute capability its NVRTC supports; CUDA 13's is 7.5.
+DEFAULT_CC = (7, 5)
+
+
+def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None,
+            opt=None, abi="c", abi_info=None, output="ptx", forceinline=False,
+            launch_bounds=None):
+    """(PTX, return type) of the kernel `pyfunc` for `sig` (a signature or a tuple of argument
+    types) and compute capability `cc` ((major, minor), default (7, 5)), as Numba's
+    ``numba.cuda.compile``. kaji compiles each device function into the kernels that call it,
+    so only kernels (``device=False``) have PTX of their own; ``output`` is "ptx"."""
+    if output != "ptx":
+        if output == "ltoir":
+            raise NotImplementedError("kaji does not make LTO-IR of its kernels; use "
+                                      "output='ptx' (kernels link LTO-IR files with link=)")
+        raise NotImplementedError(f"Unsupported output type: {output}")
+    if abi not in ("numba", "c"):
+        raise NotImplementedError(f"Unsupported ABI: {abi}")
+    if device:
+        raise NotImplementedError(
+            f"kaji compiles device function '{getattr(pyfunc, '__name__', pyfunc)}' into each "
+            "kernel that calls it and makes no PTX of it alone; compile a kernel "
+            "(device=False) that calls it")
+    if abi == "c":
+        raise NotImplementedError("The C ABI is not supported for kernels")
+    if forceinline:
+        raise ValueError("Cannot force-inline kernels")
+    signature = signature_text(sig)
+    kernel = jit(signature, debug=bool(debug), lineinfo=lineinfo, fastmath=fastmath, opt=opt,
+                 launch_bounds=launch_bounds, target="cuda")(pyfunc)
+    major, minor = DEFAULT_CC if cc is None else cc
+    return kernel.inspect(signature, "ptx", f"sm_{major}{minor}"), none
+
+
+def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None,
+                opt=None, abi="numba", abi_info=None, forceinline=False, launch_bounds=None):
+    """compile() with Numba's defaults for a kernel: (PTX, return type)."""
+    return compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                   fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info, output="ptx",
+                   forceinline=forceinline, launch_bounds=launch_bounds)
+
+
+def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None,
+                opt=None, abi="c", abi_info=None, output="ptx", forceinline=False,
+                launch_bounds=None):
+    """[(code, return type)]: compile()'s, as a list (Numba's also holds the code of the
+    functions linked in; kaji links those when the kernel is loaded, see ``link=``)."""
+    return [compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                    fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info,
+                    output=output, forceinline=forceinline, launch_bounds=launch_bounds)]
+
+
+def _current_cc():
+    from kaji._runtime import get_current_device
+
+    return get_current_device().compute_capability
+
+
+def compile_for_current_device(pyfunc, sig, debug=None, lineinfo=False, device=True,
+                               fastmath=False, opt=None, abi="c", abi_info=None, output="ptx",
+                               forceinline=False, launch_bounds=None):
+    """compile() for the current device's compute capability."""
+    return compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                   fastmath=fastmath, cc=_current_cc(), opt=opt, abi=abi, abi_info=abi_info,
+                   output=output, forceinline=forceinline, launch_bounds=launch_bounds)
+
+
+def compile_ptx_for_current_device(pyfunc, sig, debug=None, lineinfo=False, device=False,
+                                   fastmath=False, opt=None, abi="numba", abi_info=None,
+                                   forceinline=False, launch_bounds=None):
+    """compile_ptx() for the current device's compute capability."""
+    return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                       fastmath=fastmath, cc=_current_cc(), opt=opt, abi=abi,
+                       abi_info=abi_info, forceinline=forceinline, launch_bounds=launch_bounds)

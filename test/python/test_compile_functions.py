@@ -1,0 +1,94 @@
+"""Numba's compile functions under kaji.cuda (compile, compile_ptx, compile_all, the
+_for_current_device ones): a kernel's PTX for a signature and compute capability, no GPU
+needed, with Numba's defaults and Numba's errors for what they refuse."""
+
+import pytest
+
+import kaji
+from kaji import cuda
+from kaji.cuda import types
+
+
+def scale(out, x, factor):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = cuda.libdevice.sqrt(x[i]) * factor
+
+
+SIGNATURES = [
+    (types.float64[::1], types.float64[::1], types.float64),
+    types.void(types.float64[::1], types.float64[::1], types.float64),
+    "void(float64[::1], float64[::1], float64)",
+]
+
+
+@pytest.mark.parametrize("sig", SIGNATURES, ids=["tuple", "signature", "string"])
+def test_compile_ptx_makes_the_kernels_ptx_and_its_void_return_type(sig):
+    ptx, resty = cuda.compile_ptx(scale, sig)
+    assert resty == types.void
+    assert ".visible .entry" in ptx and "ld.param" in ptx and "st.global" in ptx
+    assert "sqrt.rn.f64" in ptx
+
+
+def test_the_compute_capability_is_numbas_lowest_unless_given():
+    ptx, _ = cuda.compile_ptx(scale, SIGNATURES[0])
+    assert ".target sm_75" in ptx
+    ptx, _ = cuda.compile_ptx(scale, SIGNATURES[0], cc=(8, 6))
+    assert ".target sm_86" in ptx
+
+
+def test_compile_of_a_kernel_is_compile_ptx():
+    assert cuda.compile(scale, SIGNATURES[0], device=False, abi="numba") == cuda.compile_ptx(
+        scale, SIGNATURES[0])
+    [(ptx, resty)] = cuda.compile_all(scale, SIGNATURES[0], device=False, abi="numba")
+    assert (ptx, resty) == cuda.compile_ptx(scale, SIGNATURES[0])
+
+
+def test_options_reach_the_ptx():
+    plain, _ = cuda.compile_ptx(scale, SIGNATURES[0])
+    with_lines, _ = cuda.compile_ptx(scale, SIGNATURES[0], lineinfo=True)
+    assert ".loc" not in plain and ".loc" in with_lines
+    bounded, _ = cuda.compile_ptx(scale, SIGNATURES[0], launch_bounds=128)
+    assert ".maxntid 128" in bounded
+
+
+def test_a_kernel_that_does_not_compile_raises_at_the_users_line():
+    def broken(out):
+        out[0] = undefined_name  # noqa: F821
+
+    with pytest.raises(kaji.CompileError, match="test_compile_functions.py:.*undefined_name"):
+        cuda.compile_ptx(broken, (types.float64[::1],))
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: cuda.compile(scale, SIGNATURES[0]), NotImplementedError,
+     "device function 'scale'"),
+    (lambda: cuda.compile_ptx(scale, SIGNATURES[0], device=True), NotImplementedError,
+     "device function 'scale'"),
+    (lambda: cuda.compile(scale, SIGNATURES[0], device=False), NotImplementedError,
+     "The C ABI is not supported for kernels"),
+    (lambda: cuda.compile(scale, SIGNATURES[0], device=False, abi="numba", output="ltoir"),
+     NotImplementedError, "LTO-IR"),
+    (lambda: cuda.compile(scale, SIGNATURES[0], device=False, abi="fortran"),
+     NotImplementedError, "Unsupported ABI: fortran"),
+    (lambda: cuda.compile_ptx(scale, SIGNATURES[0], forceinline=True), ValueError,
+     "Cannot force-inline kernels"),
+])
+def test_what_kaji_and_numba_refuse(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_compile_is_not_a_star_import():
+    names = {}
+    exec("from kaji.cuda import *", names)
+    assert "compile_ptx" in names and "compile" not in names
+
+
+@pytest.mark.gpu
+def test_the_current_devices_compute_capability():
+    major, minor = kaji.get_current_device().compute_capability
+    ptx, _ = cuda.compile_ptx_for_current_device(scale, SIGNATURES[0])
+    assert f".target sm_{major}{minor}" in ptx
+    assert cuda.compile_for_current_device(scale, SIGNATURES[0], device=False,
+                                           abi="numba")[0] == ptx
