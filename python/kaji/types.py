@@ -261,8 +261,10 @@ class Tuple(Type):
 
 
 class CPointer(Type):
-    """``CPointer(float32)``, printed ``float32*``: Numba's C pointer. It prints and compares;
-    kaji kernels take arrays, not pointers, so no signature may use it."""
+    """``CPointer(float32)``, printed ``float32*``: Numba's C pointer to numbers. A kernel
+    signature may take one: the argument is an address (a Python int, such as
+    ``a.__cuda_array_interface__["data"][0]``) and the kernel indexes it as an array that has
+    no end (``x[i]``, ``x[i] += 1``)."""
 
     __slots__ = ("dtype",)
 
@@ -365,10 +367,6 @@ def signature_text(signature):
     if isinstance(signature, tuple):
         signature = Signature(none, tuple(as_type(arg) for arg in signature))
     if isinstance(signature, Signature):
-        for arg in (*signature.args, signature.return_type):
-            if isinstance(arg, CPointer):
-                raise TypeError(f"signature {signature}: kaji kernels take arrays, not pointers "
-                                f"({arg})")
         return signature._spelling()
     if _is_numba(signature) and type(signature).__name__ == "Signature":
         return str(signature)

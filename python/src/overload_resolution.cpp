@@ -4,7 +4,9 @@
 
 #include "kaji/driver/Language.h"
 
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <tuple>
 
 namespace kaji::python {
@@ -88,6 +90,27 @@ struct ConversionRating {
   }
 };
 
+// Whether arguments shaped as `arguments` fill parameters shaped as `parameters`: the same
+// tuples, a C pointer taking the int its address is passed as. An empty structure is one leaf
+// per parameter.
+bool sameShape(std::span<const frontend::ParameterStructure> parameters,
+               std::span<const frontend::ParameterStructure> arguments) {
+  if (parameters.empty() || arguments.empty())
+    return std::none_of(parameters.begin(), parameters.end(),
+                        [](const frontend::ParameterStructure &p) { return p.tuple; }) &&
+           std::none_of(arguments.begin(), arguments.end(),
+                        [](const frontend::ParameterStructure &a) { return a.tuple; });
+  if (parameters.size() != arguments.size())
+    return false;
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    const frontend::ParameterStructure &p = parameters[i], &a = arguments[i];
+    if (p.tuple != a.tuple || p.tupleClass != a.tupleClass || p.fields != a.fields ||
+        p.elements.size() != a.elements.size() || (p.tuple && !sameShape(p.elements, a.elements)))
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 frontend::Signature Dispatcher::launchTypes(const std::vector<Argument> &arguments) const {
@@ -100,7 +123,8 @@ frontend::Signature Dispatcher::launchTypes(const std::vector<Argument> &argumen
   const frontend::Signature *best = nullptr;
   ConversionRating bestRating;
   for (const frontend::Signature &params : eagerSignatures_) {
-    bool match = params.structure == structureScratch_ && params.params.size() == arguments.size();
+    bool match =
+        sameShape(params.structure, structureScratch_) && params.params.size() == arguments.size();
     ConversionRating rating;
     for (size_t i = 0; match && i < arguments.size(); ++i) {
       std::optional<Conversion> converted = conversion(params.params[i], arguments[i].type);

@@ -2,6 +2,7 @@
 // loop over an n-d array, .T, transpose(), reshape() and view(dtype). A view is an
 // `array_view` of the array it looks into (docs/ir.md): the same memory from a byte offset
 // on, with extents and byte strides of its own, so stores through it reach the original.
+// Also the arrays made from an address: a C pointer parameter's.
 #include "FunctionLowerer.h"
 #include "IndexArithmetic.h"
 
@@ -9,6 +10,7 @@
 #include "kaji/ir/RecordType.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace kaji::frontend {
@@ -248,6 +250,17 @@ Operand FunctionLowerer::makeView(const Operand &array, ir::Type type, ir::Value
   operands.insert(operands.end(), extents.begin(), extents.end());
   operands.insert(operands.end(), strides.begin(), strides.end());
   return Operand::array(at(loc).create(ir::Opcode::ArrayView, type, operands)->result());
+}
+
+Operand FunctionLowerer::pointedArray(ir::Value *address, ir::Type element) {
+  // A C pointer has no extent: the array reaches as far as an index can, so that every
+  // non-negative index is in bounds, as a pointer's is.
+  ir::Type type = ir::Type::array(element.scalarKind(), 1, ir::Layout::C);
+  std::vector<ir::Value *> placement{
+      convert(Operand::scalar(address), ScalarKind::Int64),
+      builder_.intConstant(kI64, std::numeric_limits<int64_t>::max()),
+      builder_.intConstant(kI64, int64_t(ir::byteSize(element.scalarKind())))};
+  return Operand::array(builder_.create(ir::Opcode::ArrayAt, type, placement)->result());
 }
 
 Operand FunctionLowerer::relaidOut(const Operand &array, ir::Type type, const Location &loc) {

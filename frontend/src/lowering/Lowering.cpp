@@ -57,7 +57,8 @@ std::string mangledType(const ArgumentType &arg) {
 }
 
 // `add__f32_f32`: the name, then each parameter's type; a tuple parameter is `T` (and a
-// namedtuple's class), its elements, `_E`; a compile-time argument `K` and its value.
+// namedtuple's class), its elements, `_E`; a C pointer `P` and its element type; a
+// compile-time argument `K` and its value.
 std::string mangle(const std::string &name, const std::vector<ArgumentType> &args,
                    const std::vector<ParameterStructure> &structure,
                    const CompileTimeArguments &constants) {
@@ -65,6 +66,11 @@ std::string mangle(const std::string &name, const std::vector<ArgumentType> &arg
   size_t leaf = 0;
   std::function<void(const ParameterStructure &)> parameter = [&](const ParameterStructure &p) {
     mangled += '_';
+    if (p.pointee) { // its leaf is the address
+      mangled += 'P' + mangledType(ArgumentType{*p.pointee});
+      ++leaf;
+      return;
+    }
     if (!p.tuple) {
       mangled += mangledType(args[leaf++]);
       return;

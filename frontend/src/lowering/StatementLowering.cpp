@@ -116,6 +116,8 @@ Operand FunctionLowerer::parameterValue(const ParameterStructure &structure,
   if (!structure.tuple) {
     ir::Value *value = function_->entry()->argument(next);
     const ArgumentType &arg = args[next++];
+    if (structure.pointee)
+      return pointedArray(value, *structure.pointee);
     if (arg.type.isVector())
       return Operand::vector(value);
     return arg.type.isArray() ? Operand::array(value) : Operand::scalar(value, arg.weak);

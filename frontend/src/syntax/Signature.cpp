@@ -158,7 +158,17 @@ private:
     ParameterStructure structure;
     if (name != "UniTuple" && name != "Tuple" && name != "NamedTuple") {
       pos_ = start;
-      leaves.push_back(parseType(/*allowVoid=*/false));
+      ir::Type type = parseType(/*allowVoid=*/false);
+      skipSpace();
+      if (consume('*')) {
+        if (!type.isScalar()) {
+          pos_ = start;
+          fail("a C pointer points to numbers, not to '" + typeString(type) + "'");
+        }
+        structure.pointee = type;
+        type = ir::Type::scalar(ir::ScalarKind::UInt64);
+      }
+      leaves.push_back(type);
       return structure;
     }
     structure.tuple = true;
@@ -513,6 +523,8 @@ std::vector<ParameterStructure> Signature::parameters() const {
 }
 
 std::string parameterString(const ParameterStructure &structure, std::span<const ir::Type> leaves) {
+  if (structure.pointee)
+    return typeString(*structure.pointee) + "*";
   if (!structure.tuple)
     return typeString(leaves.front());
   std::vector<std::string> elements;

@@ -21,6 +21,9 @@ struct ParameterStructure {
   std::vector<ParameterStructure> elements; // tuple
   std::string tupleClass;                   // a namedtuple's class; empty for a plain tuple
   std::vector<std::string> fields;          // a namedtuple's field names
+  // A C pointer (Numba's CPointer, `float32*`): its leaf is the address, a u64, and the
+  // function sees an array of this element type starting there.
+  std::optional<ir::Type> pointee;
   size_t leafCount() const;
   friend bool operator==(const ParameterStructure &, const ParameterStructure &) = default;
 };
@@ -44,7 +47,8 @@ struct Signature {
 // has vector elements. Scalar names: Numba's (numba.types: `float32`, `f4`, `intp`, `boolean`,
 // `byte` = uint8, `float_` = float32, ...). Tuples as Numba prints them: `UniTuple(int32 x 3)`,
 // `Tuple(int32, float64[:])`, `Tuple()`, nested; a namedtuple as
-// `NamedTuple(Point, x=float32, y=float32)`. Throws ir::CompileError at `loc` (shifted to the
+// `NamedTuple(Point, x=float32, y=float32)`; a C pointer to scalars as Numba prints
+// `CPointer(float32)`: `float32*`. Throws ir::CompileError at `loc` (shifted to the
 // offending character when loc is known) naming what was expected.
 Signature parseSignature(std::string_view text, const ir::Location &loc);
 
