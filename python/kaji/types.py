@@ -320,6 +320,15 @@ for _name, _canonical in [*((n, _core.parse_type(n)[0]) for n in _SCALAR_NAMES),
     _BY_NAME[_name] = _SCALARS.setdefault(_canonical, Scalar(_canonical))
 globals().update(_BY_NAME)
 del _name, _canonical
+# Numba's sets of scalar types, which its users parametrize tests and signatures over.
+signed_domain = frozenset(_SCALARS[n] for n in ("int8", "int16", "int32", "int64"))
+unsigned_domain = frozenset(_SCALARS[n] for n in ("uint8", "uint16", "uint32", "uint64"))
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset(_SCALARS[n] for n in ("float32", "float64"))
+complex_domain = frozenset(_SCALARS[n] for n in ("complex64", "complex128"))
+number_domain = real_domain | integer_domain | complex_domain
+_DOMAINS = ("signed_domain", "unsigned_domain", "integer_domain", "real_domain",
+            "complex_domain", "number_domain")
 # The vector types by their Numba names, float32x4 ...; kaji.vector_types gives them CUDA C's
 # names too. Like numba.types, this module does not export them.
 _VECTORS = {f"{lane}x{count}": Vector(_SCALARS[lane], count)
@@ -496,4 +505,4 @@ def is_type_like(value):
     return isinstance(value, Type) or _is_numba(value) or _numpy_dtype(value) is not None
 
 
-__all__ = [*_SCALAR_NAMES, *_COMPLEX_NAMES, "none", "void", "from_dtype"]
+__all__ = [*_SCALAR_NAMES, *_COMPLEX_NAMES, *_DOMAINS, "none", "void", "from_dtype"]

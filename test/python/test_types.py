@@ -123,14 +123,14 @@ def test_tuples():
     assert types.UniTuple(types.float32[:], 2).types == (types.float32[:],) * 2
 
 
-def test_cpointer_prints_but_no_kernel_takes_it():
+def test_cpointer_prints_as_numba_and_a_kernel_signature_takes_it():
     assert str(types.CPointer(types.float32)) == "float32*"
 
     def kernel(p):
         pass
 
-    with pytest.raises(TypeError, match=r"kaji kernels take arrays, not pointers \(float32\*\)"):
-        kaji.jit(types.void(types.CPointer(types.float32)))(kernel)
+    compiled = kaji.jit(types.void(types.CPointer(types.float32)), target="cpu")(kernel)
+    assert compiled.signatures == ["void(float32*)"]
 
 
 @pytest.mark.parametrize("name", ["NamedTuple", "NamedUniTuple"])
@@ -261,3 +261,19 @@ def test_records_kernels_cannot_take_are_type_errors():
         kaji.from_dtype(np.dtype([("a b", np.int32)]))
     with pytest.raises(TypeError, match="Record takes a structured numpy dtype"):
         types.Record([("x", types.float32)], 4, False)
+
+
+def test_numbas_domains_of_scalar_types():
+    from kaji import types
+
+    def names(domain):
+        return sorted(str(t) for t in domain)
+
+    assert names(types.signed_domain) == ["int16", "int32", "int64", "int8"]
+    assert names(types.unsigned_domain) == ["uint16", "uint32", "uint64", "uint8"]
+    assert types.integer_domain == types.signed_domain | types.unsigned_domain
+    assert names(types.real_domain) == ["float32", "float64"]
+    assert names(types.complex_domain) == ["complex128", "complex64"]
+    assert types.number_domain == (types.integer_domain | types.real_domain
+                                   | types.complex_domain)
+    assert types.float32 in types.real_domain and types.int8 not in types.real_domain
