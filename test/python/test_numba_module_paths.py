@@ -5,6 +5,7 @@ names, in-memory code for link=, the vector types, transpose, profiling, is_supp
 Without a GPU everything runs on the cpu target; the parts that need one are marked `gpu`."""
 
 import importlib
+import importlib.util
 import os
 import pathlib
 import pickle
@@ -46,7 +47,8 @@ def run_python(program, **environment):
 # --- the paths ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", [
-    "kaji.cuda.config", "kaji.cuda.cudadrv", "kaji.cuda.cudadrv.devicearray",
+    "kaji.cuda.config", "kaji.cuda.core", "kaji.cuda.core.errors", "kaji.cuda.cudadrv",
+    "kaji.cuda.cudadrv.devicearray",
     "kaji.cuda.cudadrv.linkable_code", "kaji.cuda.kernels", "kaji.cuda.kernels.transpose",
     "kaji.cuda.kernels.reduction", "kaji.cuda.misc", "kaji.cuda.misc.special", "kaji.cuda.np",
     "kaji.cuda.np.numpy_support", "kaji.cuda.typing", "kaji.cuda.typing.typeof",
@@ -111,6 +113,34 @@ def test_the_wheel_takes_the_subpackages(monkeypatch):
                 for path in (source / "cuda").rglob("*.py")}
     assert len(expected) >= 14
     assert expected <= files
+
+
+# --- core.errors, core.config, HAS_NUMBA --------------------------------------------------------
+
+from kaji.cuda.core.errors import (LoweringError, NumbaInvalidConfigWarning,  # noqa: E402
+                                   NumbaPerformanceWarning, TypingError)
+
+
+def test_numbas_error_names_catch_kajis_compile_errors():
+    def unknown_name(out):
+        out[0] = missing  # noqa: F821
+
+    with pytest.raises(TypingError, match="missing"):
+        kaji.jit("void(float64[:])", target="cpu")(unknown_name)
+    assert TypingError is LoweringError is kaji.CompileError
+
+
+def test_numbas_warning_names_are_kajis_warnings():
+    with pytest.warns(NumbaInvalidConfigWarning, match="debug=True with opt=True"):
+        kaji.jit(debug=True, opt=True)(lambda out: None)
+    assert NumbaPerformanceWarning is kaji.PerformanceWarning
+
+
+def test_core_config_is_kajis_config_and_has_numba_says_whether_numba_is_installed():
+    from kaji.cuda.core import config
+
+    assert config is cuda.config
+    assert cuda.HAS_NUMBA == (importlib.util.find_spec("numba") is not None)
 
 
 # --- misc.special.literal_unroll ----------------------------------------------------------------

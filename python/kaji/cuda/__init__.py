@@ -7,13 +7,14 @@ Inside kernels the compiler treats ``cuda`` as the kaji module itself.
 create_xoroshiro128p_states`` as with Numba); it runs on first use.
 
 The modules Numba's users import from live under it at Numba's paths, each holding kaji's
-objects (docs/python.md, "Numba's module paths"): ``kaji.cuda.config``,
+objects (docs/python.md, "Numba's module paths"): ``kaji.cuda.config``, ``kaji.cuda.core.errors``,
 ``kaji.cuda.cudadrv.devicearray``, ``kaji.cuda.cudadrv.linkable_code``, ``kaji.cuda.kernels``
 (``.transpose``, ``.reduction``), ``kaji.cuda.misc.special``, ``kaji.cuda.np.numpy_support``,
 ``kaji.cuda.typing.typeof``, ``kaji.cuda.vector_types``. Each but ``kernels`` is imported on
 first use, as an attribute (``cuda.config``) or by an import statement."""
 
 from importlib import import_module as _import_module
+from importlib.util import find_spec as _find_spec
 
 from kaji._shared_api import *  # noqa: F403 (the names kaji has too)
 from kaji._driver_calls import is_supported_version, profile_start, profile_stop, profiling
@@ -26,10 +27,14 @@ from kaji.cuda import kernels
 from kaji.reduction import Reduce, reduce
 from kaji.vector_types import *  # noqa: F403 (cuda.float32x4, cuda.float4, ..., see its __all__)
 
+# Numba-CUDA's flag: whether the numba package (its CPU compiler) is installed, for
+# @numba.jit functions that kernels call (docs/numba-compat.md).
+HAS_NUMBA = _find_spec("numba") is not None
+
 # Numba's module paths under kaji.cuda besides kernels, imported on first use. They are not
 # names of `from kaji.cuda import *` (__all__ below), where `np` and `typing` would shadow
 # numpy and the standard library's typing.
-_SUBMODULES = ("config", "cudadrv", "misc", "np", "typing", "vector_types")
+_SUBMODULES = ("config", "core", "cudadrv", "misc", "np", "typing", "vector_types")
 
 # `compile` stays out of `from kaji.cuda import *`, which would shadow Python's own.
 __all__ = [name for name in globals() if not name.startswith("_") and name != "compile"]
