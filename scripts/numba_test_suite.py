@@ -1,7 +1,8 @@
 """Runs Numba-CUDA's own tests (numba/cuda/tests/{cudapy,cudadrv} of the installed numba-cuda)
 with kaji standing for numba.cuda, and counts what passes.
 
-Each test file is copied and only its imports change: a name imported from `numba`,
+Each test file is copied and only its imports change (also `from numba import cuda` in the
+programs a test runs in a child interpreter): a name imported from `numba`,
 `numba.cuda` or a module under it comes from kaji's module at the same path where kaji has that
 module and that name; every other name (Numba's test harness, `njit`, Numba's compiler
 internals) stays Numba's. A test file that still takes a name from Numba's CUDA internals tests
@@ -23,6 +24,7 @@ import importlib
 import importlib.util
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -79,7 +81,9 @@ class ImportRewriter:
             indent = lines[first][: node.col_offset]
             statement = indent + "; ".join(replacement) + "\n"
             lines[first : last + 1] = [statement] + ["\n"] * (last - first)
-        return "".join(lines)
+        # Programs a test runs in a child interpreter (`python -c CODE`) import cuda in a string.
+        return re.sub(r"^(\s*)from numba import cuda$", r"\1from kaji import cuda",
+                      "".join(lines), flags=re.MULTILINE)
 
     def _rewrite_from(self, node):
         module = node.module

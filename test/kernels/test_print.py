@@ -1,4 +1,5 @@
-"""print() in kernels: Numba's formatting (integers, %f floats, True/False, sep and end)."""
+"""print() in kernels: Numba's formatting (integers, %f floats, True/False, sep and end,
+tuples and dim3 values as Python prints tuples)."""
 
 import numpy as np
 import pytest
@@ -41,7 +42,8 @@ def prints_array(x):
 
 
 def test_printing_an_array_is_a_compile_error(jit):
-    with pytest.raises(kaji.CompileError, match="print\\(\\) in kernels takes strings and numbers"):
+    with pytest.raises(kaji.CompileError,
+                       match="print\\(\\) in kernels takes strings, numbers and tuples"):
         jit(prints_array)[1, 1](np.zeros(2))
 
 
@@ -57,3 +59,28 @@ def test_a_nul_byte_is_printed_with_the_rest_of_the_line(jit, capfd):
     jit(prints_nul)[1, 1](out)
     kaji.synchronize()
     assert capfd.readouterr().out == "a\x00b 2 \x00\nnext\n"
+
+
+def prints_tuples(t, single):
+    if kaji.grid(1) == 0:
+        print(t)
+        print(single, ("label", True), ())
+        print((1, ((2, 4), 3.5), (4,), 5))
+
+
+def test_tuples_print_as_python_prints_them(jit, capfd):
+    jit(prints_tuples)[1, 1]((1, 2, 3), (7,))
+    kaji.synchronize()
+    assert capfd.readouterr().out.splitlines() == [
+        "(1, 2, 3)", "(7,) ('label', True) ()", "(1, ((2, 4), 3.500000), (4,), 5)"]
+
+
+def prints_thread_index():
+    print(kaji.threadIdx)
+
+
+def test_a_dim3_prints_as_the_tuple_of_its_x_y_z(jit, capfd):
+    jit(prints_thread_index)[1, (2, 1, 2)]()
+    kaji.synchronize()
+    assert sorted(capfd.readouterr().out.splitlines()) == [
+        "(0, 0, 0)", "(0, 0, 1)", "(1, 0, 0)", "(1, 0, 1)"]

@@ -374,6 +374,10 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
   throw ir::CompileError(loc, "module '" + module + "' has no attribute '" + member + "'");
 }
 
+bool isDim3(const Operand &operand) {
+  return operand.kind == Operand::Kind::Module && specialRegisterNamed(operand.name);
+}
+
 Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr, const Expr &node) {
   at(node.loc);
   if (base.kind == Operand::Kind::Module) {

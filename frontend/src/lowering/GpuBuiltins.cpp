@@ -7,6 +7,7 @@
 #include "kaji/ir/RecordType.h"
 
 #include <charconv>
+#include <functional>
 #include <map>
 #include <string_view>
 
@@ -205,8 +206,8 @@ Operand FunctionLowerer::constArray(const CallExpr &expr) {
   return source;
 }
 
-// print(...) of string literals and numbers, with Python's sep and end; the text is fixed at
-// compile time, the numbers fill its "{}".
+// print(...) of string literals, numbers and tuples of them, with Python's sep and end; the
+// text is fixed at compile time, the numbers fill its "{}".
 Operand FunctionLowerer::print(const CallExpr &expr) {
   std::string separator = " ", end = "\n";
   for (const Keyword &kw : expr.keywords) {
@@ -224,19 +225,36 @@ Operand FunctionLowerer::print(const CallExpr &expr) {
   };
   std::string layout;
   std::vector<ir::Value *> values;
+  // As Python prints it: a tuple as its elements in parentheses (a string among them quoted),
+  // a dim3 (threadIdx, ...) as the tuple of its x, y and z.
+  std::function<void(const Operand &, const Expr &, bool)> append =
+      [&](const Operand &value, const Expr &arg, bool inTuple) {
+        if (value.kind == Operand::Kind::String) {
+          std::string text = escaped(value.name);
+      layout += inTuple ? std::string(1, '\'') + text + '\'' : text;
+        } else if (value.isScalar()) {
+          layout += "{}";
+          values.push_back(convert(value, value.scalarType().kind));
+        } else if (value.kind == Operand::Kind::Tuple || isDim3(value)) {
+          std::vector<Operand> elements = value.elements;
+          if (isDim3(value))
+            for (const char *axis : {"x", "y", "z"})
+              elements.push_back(attribute(value, axis, arg));
+          layout += "(";
+          for (size_t i = 0; i < elements.size(); ++i) {
+            layout += i ? ", " : "";
+            append(elements[i], arg, true);
+          }
+          layout += elements.size() == 1 ? ",)" : ")";
+        } else {
+          throw ir::CompileError(arg.loc, "print() in kernels takes strings, numbers and tuples of "
+                                          "them, not '" +
+                                              describe(value) + "'");
+        }
+      };
   for (size_t i = 0; i < expr.args.size(); ++i) {
-    Operand value = lower(*expr.args[i]);
     layout += i ? escaped(separator) : "";
-    if (value.kind == Operand::Kind::String) {
-      layout += escaped(value.name);
-    } else if (value.isScalar()) {
-      layout += "{}";
-      values.push_back(convert(value, value.scalarType().kind));
-    } else {
-      throw ir::CompileError(expr.args[i]->loc, "print() in kernels takes strings and numbers, "
-                                                "not '" +
-                                                    describe(value) + "'");
-    }
+    append(lower(*expr.args[i]), *expr.args[i], false);
   }
   at(expr.loc).create(ir::Opcode::Print, ir::Type(), values, layout + escaped(end));
   return Operand();

@@ -94,4 +94,7 @@ struct Operand {
 // "module 'math'", "None".
 std::string describe(const Operand &operand);
 
+// Whether `operand` is threadIdx, blockIdx, blockDim or gridDim: Numba's dim3, with .x, .y, .z.
+bool isDim3(const Operand &operand);
+
 } // namespace kaji::frontend
