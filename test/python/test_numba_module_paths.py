@@ -314,8 +314,8 @@ def test_config_switch_silences_the_low_occupancy_warning(restored_switches):
 # --- cudadrv.devicearray -------------------------------------------------------------------
 
 from kaji.cuda.cudadrv.devicearray import (  # noqa: E402
-    DeviceNDArray, DeviceRecord, auto_device, from_record_like, is_cuda_ndarray,
-    verify_cuda_ndarray_interface)
+    DeviceNDArray, DeviceRecord, array_core, auto_device, from_record_like, is_contiguous,
+    is_cuda_ndarray, verify_cuda_ndarray_interface)
 
 RECORD = np.dtype([("a", np.int32), ("b", np.float32)], align=True)
 
@@ -365,6 +365,18 @@ def test_auto_device(device):
     np.testing.assert_array_equal(from_list.copy_to_host(), [1.5, 2.5])
     with pytest.raises(ValueError, match="non-contiguous"):
         auto_device(np.zeros((4, 4))[:, ::2])
+
+
+def test_is_contiguous_agrees_with_the_core_of_the_array(device):
+    host = np.zeros((10, 12, 14))
+    device_c = cuda.device_array((10, 12), order="C")
+    device_f = cuda.device_array((10, 12, 14), order="F")
+    broadcast = np.broadcast_to(np.zeros((1, 12)), (10, 12))
+    for array in (device_c, device_c.T, device_f, device_f.T, device_c[::2], device_c[:, :1],
+                  cuda.device_array(10), host, host[::2], host[:, ::2], host[..., :1],
+                  np.asfortranarray(host)[::2, ::2], broadcast, cuda.to_device(host)[1:3]):
+        assert is_contiguous(array) == array_core(array).flags["C_CONTIGUOUS"], array.strides
+    assert is_contiguous(broadcast) and not is_contiguous(device_f)
 
 
 @pytest.mark.gpu

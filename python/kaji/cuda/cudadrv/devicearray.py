@@ -13,9 +13,9 @@
   new)`` as Numba's, warning (kaji.PerformanceWarning) about the implicit copy of a numpy array
   to a GPU under the switch ``cuda.config.CUDA_WARN_ON_IMPLICIT_COPY`` that launches obey.
 - ``is_cuda_ndarray``, ``require_cuda_ndarray``, ``verify_cuda_ndarray_interface``,
-  ``from_array_like``, ``from_record_like``, ``array_core``, ``sentry_contiguous``,
-  ``errmsg_contiguous_buffer`` as in Numba. ``from_array_like`` lays a strided view out
-  densely (as ``device_array_like``), where Numba keeps its strides."""
+  ``from_array_like``, ``from_record_like``, ``array_core``, ``is_contiguous``,
+  ``sentry_contiguous``, ``errmsg_contiguous_buffer`` as in Numba. ``from_array_like`` lays
+  a strided view out densely (as ``device_array_like``), where Numba keeps its strides."""
 
 import warnings
 
@@ -101,6 +101,19 @@ def array_core(ary):
     if not ary.strides or not ary.size:
         return ary
     return ary[tuple(0 if stride == 0 else slice(None) for stride in ary.strides)]
+
+
+def is_contiguous(ary):
+    """Whether `ary`'s elements are C-contiguous once its broadcast dimensions (stride 0) and
+    dimensions of extent 1 are left out: what ``array_core(ary).flags["C_CONTIGUOUS"]`` says,
+    from the shape and strides alone (any array: numpy, device, ...)."""
+    span = ary.dtype.itemsize
+    for extent, stride in zip(reversed(ary.shape), reversed(ary.strides)):
+        if extent > 1 and stride != 0:
+            if stride != span:
+                return False
+            span *= extent
+    return True
 
 
 def sentry_contiguous(ary):
