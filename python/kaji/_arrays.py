@@ -10,6 +10,19 @@ __all__ = ["as_cuda_array", "device_array", "device_array_like", "from_cuda_arra
            "is_cuda_array", "to_device"]
 
 
+def _numba_type(array):
+    """Numba's ``_numba_type_``: the type kernels see `array` as (kaji.typeof), and for a
+    device record (shape (), a structured dtype) the record type, as Numba's DeviceRecord."""
+    from kaji import types
+
+    if array.ndim == 0 and array.dtype.names is not None:
+        return types.from_dtype(array.dtype)
+    return types.typeof(array)
+
+
+DeviceArray._numba_type_ = property(_numba_type)
+
+
 def _on_host():
     return default_target() == "cpu"
 
@@ -45,6 +58,25 @@ def device_array(shape, dtype="float64", order="C", stream=None):
     or order other streams after it (an event). Without one, any stream may use it."""
     return _core.device_array(shape, dtype, order, on_host=_on_host(),
                               stream=_kaji_stream(stream))
+
+
+def device_ndarray(shape, strides, dtype, stream=0, gpu_data=None):
+    """Numba's ``DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None)`` (what
+    ``kaji.DeviceArray(...)`` calls): an uninitialized array with those byte strides over the
+    memory they span. kaji arrays own their memory, so `gpu_data` is NotImplementedError."""
+    refuse_gpu_data(gpu_data, "DeviceNDArray")
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    strides = (strides,) if isinstance(strides, int) else tuple(strides)
+    return _core.device_array(shape, dtype, on_host=_on_host(), strides=strides,
+                              stream=_kaji_stream(stream))
+
+
+def refuse_gpu_data(gpu_data, what):
+    """NotImplementedError for Numba's `gpu_data` argument of `what`, unless None."""
+    if gpu_data is not None:
+        raise NotImplementedError(f"{what}(gpu_data=...): kaji device arrays own their memory; "
+                                  "view memory another library owns with cuda.as_cuda_array or "
+                                  "cuda.from_cuda_array_interface")
 
 
 def device_array_like(ary, stream=None):

@@ -86,6 +86,26 @@ std::optional<std::vector<int64_t>> stridesWithoutCopy(const std::vector<int64_t
   return strides;
 }
 
+// Numba's error for what kaji, as Numba, does not do (a reshape or ravel needing a copy, IPC).
+[[noreturn]] void notImplemented(const std::string &message) {
+  PyErr_SetString(PyExc_NotImplementedError, message.c_str());
+  throw py::error_already_set();
+}
+
+// numpy's `order` of reshape and ravel (`what`), whether it reads the elements in F order:
+// 'A' (and 'K' where `what` takes it) is F for an array F- and not C-contiguous.
+bool readsInFortranOrder(const DeviceArray &a, const std::string &order, const char *what,
+                         bool takesK) {
+  if (order == "A" || (takesK && order == "K"))
+    return isContiguous(a.shape(), a.strides(), a.itemSize(), true) &&
+           !isContiguous(a.shape(), a.strides(), a.itemSize(), false);
+  if (order != "C" && order != "F")
+    throw py::value_error(std::string(what) + ": order must be " +
+                          (takesK ? "'C', 'F', 'A' or 'K'" : "'C', 'F' or 'A'") + ", not '" +
+                          order + "'");
+  return order == "F";
+}
+
 // Pageable host memory may be reused by the caller as soon as a copy returns, and the driver
 // may still be reading or writing it: wait for the stream unless the memory is page-locked.
 void finishUnlessPageLocked(const void *host, size_t bytes, const runtime::Stream &stream) {
@@ -163,15 +183,29 @@ DeviceArray DeviceArray::emptyInAxisOrder(std::vector<int64_t> shape, Element el
       strides[size_t(axis)] = stride;
       stride *= shape[size_t(axis)];
     }
+  return emptyWithStrides(std::move(shape), std::move(strides), element, onHost,
+                          std::move(allocateOn));
+}
+
+DeviceArray DeviceArray::emptyWithStrides(std::vector<int64_t> shape, std::vector<int64_t> strides,
+                                          Element element, bool onHost,
+                                          AllocationStream allocateOn) {
+  if (strides.size() != shape.size())
+    throw py::value_error("strides " + shapeText(strides) + " do not match the shape " +
+                          shapeText(shape));
+  checkedElementCount(shape, element.size());
+  auto [low, high] = byteExtent(shape, strides, element.size());
+  size_t bytes = size_t(high - low);
   if (onHost) {
-    py::array memory = limitedHostMemory(size_t(bytes));
-    auto data = runtime::CUdeviceptr(reinterpret_cast<uintptr_t>(memory.mutable_data()));
-    return DeviceArray(element, std::move(shape), std::move(strides), nullptr, data,
-                       std::move(memory));
+    py::array memory = limitedHostMemory(bytes);
+    auto start = runtime::CUdeviceptr(reinterpret_cast<uintptr_t>(memory.mutable_data()));
+    return DeviceArray(element, std::move(shape), std::move(strides), nullptr,
+                       start - runtime::CUdeviceptr(low), std::move(memory));
   }
-  auto buffer = std::make_shared<runtime::DeviceBuffer>(size_t(bytes), allocateOn);
-  runtime::CUdeviceptr data = buffer->pointer();
-  DeviceArray array(element, std::move(shape), std::move(strides), std::move(buffer), data);
+  auto buffer = std::make_shared<runtime::DeviceBuffer>(bytes, allocateOn);
+  runtime::CUdeviceptr start = buffer->pointer();
+  DeviceArray array(element, std::move(shape), std::move(strides), std::move(buffer),
+                    start - runtime::CUdeviceptr(low));
   array.stream_ = std::move(allocateOn);
   return array;
 }
@@ -217,6 +251,17 @@ DeviceArray DeviceArray::viewOf(Element element, std::vector<int64_t> shape,
                                 std::vector<int64_t> strides, runtime::CUdeviceptr data) const {
   DeviceArray view(element, std::move(shape), std::move(strides), buffer_, data, hostBuffer_);
   view.stream_ = stream_;
+  return view;
+}
+
+int64_t DeviceArray::spanBytes() const {
+  auto [low, high] = byteExtent(shape_, strides_, itemSize());
+  return high - low;
+}
+
+DeviceArray DeviceArray::bound(AllocationStream stream) const {
+  DeviceArray view = *this;
+  view.stream_ = std::move(stream);
   return view;
 }
 
@@ -411,9 +456,9 @@ DeviceArray DeviceArray::reshape(std::vector<int64_t> shape, bool fortranOrder) 
   else
     strides = stridesWithoutCopy(shape_, strides_, shape, itemSize(), fortranOrder);
   if (!strides)
-    throw py::value_error(std::string("reshape: the device array's elements cannot be viewed in ") +
-                          (fortranOrder ? "F" : "C") + " order with shape " + shapeText(shape) +
-                          " (numpy would copy them); copy it first");
+    notImplemented(std::string("reshape: the device array's elements cannot be viewed in ") +
+                   (fortranOrder ? "F" : "C") + " order with shape " + shapeText(shape) +
+                   " (numpy would copy them); copy it first");
   return viewOf(element_, shape, std::move(*strides), data_);
 }
 
@@ -421,10 +466,8 @@ DeviceArray DeviceArray::raveled(bool fortranOrder) const {
   // numpy's ravel copies an array that is not contiguous in the order asked, where a device
   // array's ravel is a view or nothing.
   if (!isContiguous(shape_, strides_, itemSize(), fortranOrder))
-    throw py::value_error(std::string("ravel: the device array is not ") +
-                          (fortranOrder ? "F" : "C") +
-                          "-contiguous, so its elements cannot be viewed in that order; copy it "
-                          "first");
+    notImplemented(std::string("ravel: the device array is not ") + (fortranOrder ? "F" : "C") +
+                   "-contiguous, so its elements cannot be viewed in that order; copy it first");
   return reshape({-1}, fortranOrder);
 }
 
@@ -524,6 +567,13 @@ void bindDeviceArray(py::module_ &m) {
   py::class_<DeviceArray>(m, "DeviceArray",
                           "An n-d array in GPU memory. Kernels take it without copies; other "
                           "libraries read it through __cuda_array_interface__.")
+      .def(py::init([](py::args args, py::kwargs kwargs) {
+             return py::module_::import("kaji._arrays")
+                 .attr("device_ndarray")(*args, **kwargs)
+                 .cast<DeviceArray>();
+           }),
+           "Numba's DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None): an "
+           "uninitialized array with those strides (kaji._arrays.device_ndarray).")
       .def_property_readonly("shape",
                              [](const DeviceArray &a) { return py::tuple(py::cast(a.shape())); })
       .def_property_readonly("strides",
@@ -535,6 +585,32 @@ void bindDeviceArray(py::module_ &m) {
       .def_property_readonly("nbytes", [](const DeviceArray &a) { return a.size() * a.itemSize(); })
       .def_property_readonly("device_pointer", &DeviceArray::data,
                              "The address of the first element.")
+      .def_property_readonly(
+          "device_ctypes_pointer",
+          [](const DeviceArray &a) {
+            return py::module_::import("ctypes").attr("c_void_p")(a.data());
+          },
+          "The address of the first element as a ctypes.c_void_p (Numba's).")
+      .def_property_readonly("alloc_size", &DeviceArray::spanBytes,
+                             "The bytes the elements span (Numba's alloc_size).")
+      .def_property_readonly(
+          "stream",
+          [](py::object self) -> py::object {
+            const runtime::Stream *stream = self.cast<const DeviceArray &>().stream();
+            if (!stream)
+              return py::int_(0);
+            // A kaji stream object is returned as itself (pybind11 finds its instance).
+            return py::cast(stream, py::return_value_policy::reference_internal, self);
+          },
+          "The stream the array was made on or bound to, which its copies default to; 0 "
+          "for none (Numba's).")
+      .def(
+          "bind",
+          [](const DeviceArray &a, Stream stream) {
+            return a.bound(LaunchStream(stream).retained());
+          },
+          py::arg("stream") = 0,
+          "A view of the same memory whose copies default to `stream` (Numba's bind).")
       .def_property_readonly("on_host", &DeviceArray::onHost,
                              "Whether the array is host-backed (made for the cpu target).")
       .def_property_readonly("__cuda_array_interface__", &DeviceArray::cudaArrayInterface)
@@ -550,36 +626,39 @@ void bindDeviceArray(py::module_ &m) {
           "copy_to_host",
           [](const DeviceArray &a, py::object out, Stream stream) -> py::object {
             LaunchStream queue(stream);
+            const runtime::Stream *on = queue.get() ? queue.get() : a.stream();
             py::array host;
             if (out.is_none()) {
-              host = a.copyToHost(queue.get());
+              host = a.copyToHost(on);
             } else {
               host = out.cast<py::array>();
-              a.copyToHost(host, queue.get());
+              a.copyToHost(host, on);
             }
             // The copy waited for the kernels before it: what they raised surfaces here.
             raiseKernelExceptions();
             return host;
           },
           py::arg("ary") = py::none(), py::arg("stream") = py::none(),
-          "Copies to a new numpy array, or into `ary`; waits for `stream` first when given.")
+          "Copies to a new numpy array, or into `ary`, after the work queued on `stream`, by "
+          "default the array's own (Numba's).")
       .def(
           "copy_to_device",
           [](DeviceArray &a, py::handle source, Stream stream) {
             LaunchStream queue(stream);
+            const runtime::Stream *on = queue.get() ? queue.get() : a.stream();
             if (py::isinstance<DeviceArray>(source))
-              return a.copyFromDevice(source.cast<const DeviceArray &>(), queue.get());
+              return a.copyFromDevice(source.cast<const DeviceArray &>(), on);
             py::array host = py::array::ensure(source);
             if (!host)
               throw py::type_error("copy_to_device takes a device array or a numpy array (or "
                                    "what numpy.asarray takes), not '" +
                                    std::string(Py_TYPE(source.ptr())->tp_name) + "'");
-            a.copyFromHost(host, queue.get());
+            a.copyFromHost(host, on);
           },
           py::arg("ary"), py::arg("stream") = py::none(),
           "Copies `ary` in: a host array (or anything numpy.asarray takes), or a device array "
           "on any device (a peer copy between GPUs, queued on `stream`, which must be this "
-          "array's device's); waits for `stream` first when given.")
+          "array's device's), after the work queued on `stream`, by default the array's own.")
       .def_property_readonly(
           "device_id",
           [](const DeviceArray &a) -> py::object {
@@ -634,20 +713,20 @@ void bindDeviceArray(py::module_ &m) {
             py::object extents = shape.size() == 1 && !PyIndex_Check(shape[0].ptr())
                                      ? py::object(shape[0])
                                      : py::object(shape);
-            if (order != "C" && order != "F")
-              throw py::value_error("reshape: order must be 'C' or 'F', not '" + order + "'");
-            return a.reshape(readShape(extents), order == "F");
+            return a.reshape(readShape(extents), readsInFortranOrder(a, order, "reshape", false));
           },
           py::kw_only(), py::arg("order") = "C",
           "A view with a new shape, where numpy's reshape gives a view.")
       .def(
           "ravel",
-          [](const DeviceArray &a, const std::string &order) {
-            if (order != "C" && order != "F")
-              throw py::value_error("ravel: order must be 'C' or 'F', not '" + order + "'");
-            return a.raveled(order == "F");
+          [](const DeviceArray &a, const std::string &order, py::handle stream) {
+            DeviceArray flat = a.raveled(readsInFortranOrder(a, order, "ravel", true));
+            LaunchStream queue(stream);
+            return queue.get() ? flat.bound(queue.retained()) : flat;
           },
-          py::arg("order") = "C", "A 1-D view of a contiguous array.")
+          py::arg("order") = "C", py::arg("stream") = 0,
+          "A 1-D view of an array contiguous in `order` (NotImplementedError for any other, "
+          "which numpy copies), on `stream` when given, as Numba's.")
       .def_property_readonly(
           "flags",
           [](const DeviceArray &a) {
@@ -679,10 +758,8 @@ void bindDeviceArray(py::module_ &m) {
       .def(
           "get_ipc_handle",
           [](const DeviceArray &) {
-            PyErr_SetString(PyExc_NotImplementedError,
-                            "kaji does not support CUDA IPC: device arrays cannot be shared "
-                            "with other processes");
-            throw py::error_already_set();
+            notImplemented("kaji does not support CUDA IPC: device arrays cannot be shared with "
+                           "other processes");
           },
           "Not supported: kaji has no CUDA IPC.")
       .def("__len__",
@@ -706,12 +783,18 @@ void bindDeviceArray(py::module_ &m) {
                                Py_TYPE(object.ptr())->tp_name + "'");
         if (sync && view.producerStream)
           runtime::Stream::external(view.producerStream).synchronize();
-        return DeviceArray::foreign(
+        DeviceArray array = DeviceArray::foreign(
             view, owner.is_none() ? py::reinterpret_borrow<py::object>(object) : owner);
+        if (!view.producerStream)
+          return array;
+        // The producer's stream becomes the array's, as Numba's from_cuda_array_interface.
+        return array.bound(std::make_shared<const runtime::Stream>(
+            runtime::Stream::external(view.producerStream)));
       },
       py::arg("obj"), py::arg("owner") = py::none(), py::arg("sync") = true,
       "A DeviceArray viewing `obj`'s memory (no copy), kept alive through `owner` (default "
-      "`obj`); with `sync`, after the producer's stream is done.");
+      "`obj`); with `sync`, after the producer's stream is done. The producer's stream is "
+      "the array's.");
   m.def(
       "to_device",
       [](const py::array &host, Stream stream, bool onHost) {
@@ -722,10 +805,14 @@ void bindDeviceArray(py::module_ &m) {
   m.def(
       "device_array",
       [](py::handle shape, const py::object &dtype, const std::string &order, bool onHost,
-         std::optional<std::vector<int64_t>> axisOrder, Stream stream) {
+         std::optional<std::vector<int64_t>> axisOrder, Stream stream,
+         std::optional<std::vector<int64_t>> strides) {
         if (order != "C" && order != "F")
           throw py::value_error("order must be 'C' or 'F', not '" + order + "'");
         AllocationStream allocateOn = LaunchStream(stream).retained();
+        if (strides)
+          return DeviceArray::emptyWithStrides(readShape(shape), *strides, elementFromDtype(dtype),
+                                               onHost, std::move(allocateOn));
         if (axisOrder)
           return DeviceArray::emptyInAxisOrder(readShape(shape), elementFromDtype(dtype),
                                                *axisOrder, onHost, std::move(allocateOn));
@@ -734,8 +821,10 @@ void bindDeviceArray(py::module_ &m) {
       },
       py::arg("shape"), py::arg("dtype"), py::arg("order") = "C", py::arg("on_host") = false,
       py::arg("axis_order") = py::none(), py::arg("stream") = py::none(),
-      "Uninitialized; `axis_order` (fastest-varying axis first) overrides `order`; with a "
-      "kaji `stream`, allocated (and later freed) in its order from the memory pool.");
+      py::arg("strides") = py::none(),
+      "Uninitialized; `strides` (in bytes), else `axis_order` (fastest-varying axis first), "
+      "overrides `order`; with a kaji `stream`, allocated (and later freed) in its order from "
+      "the memory pool.");
 }
 
 } // namespace kaji::python

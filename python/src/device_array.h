@@ -40,6 +40,10 @@ public:
   static DeviceArray emptyInAxisOrder(std::vector<int64_t> shape, Element element,
                                       const std::vector<int64_t> &axisOrder, bool onHost = false,
                                       AllocationStream allocateOn = nullptr);
+  // Uninitialized, with the given strides (negative ones too): the bytes they span.
+  static DeviceArray emptyWithStrides(std::vector<int64_t> shape, std::vector<int64_t> strides,
+                                      Element element, bool onHost = false,
+                                      AllocationStream allocateOn = nullptr);
   // A copy of `host` (on the device unless `onHost`) with the same strides. A strided view
   // is copied with the bytes it spans, as Numba does, so that `x.strides` reads the same in
   // a kernel on every target.
@@ -65,6 +69,12 @@ public:
   // path reads at every launch: worked out once, as an array's shape and strides never change.
   const ir::Type &argumentType() const { return argumentType_; }
   bool contiguous() const { return layout() != ir::Layout::Any; }
+  // The stream the array was made on or bound to (null: none), which its copies default to.
+  const runtime::Stream *stream() const { return stream_.get(); }
+  // The bytes its elements span, as Numba's alloc_size: 0 for an array without elements.
+  int64_t spanBytes() const;
+  // A view of the same memory with `stream` as its stream (Numba's bind).
+  DeviceArray bound(AllocationStream stream) const;
 
   // A new host array with this array's contents (and, when contiguous, its layout).
   py::array copyToHost(const runtime::Stream *stream) const;
@@ -83,9 +93,10 @@ public:
   // converted to this array's dtype and copied in, synchronously.
   void setItem(const py::handle &index, const py::handle &value);
   // A view with `shape` (one extent may be -1) over the same elements read in C or F
-  // order, with numpy's strides; a ValueError where numpy would copy.
+  // order, with numpy's strides; NotImplementedError (Numba's) where numpy would copy.
   DeviceArray reshape(std::vector<int64_t> shape, bool fortranOrder) const;
-  // A 1-d view of an array contiguous in C or F order (numpy copies any other).
+  // A 1-d view of an array contiguous in C or F order (NotImplementedError for any other,
+  // which numpy copies).
   DeviceArray raveled(bool fortranOrder) const;
   // numpy's transpose: a view with the axes in the order `axes` lists (reversed when empty).
   DeviceArray transposed(std::vector<int64_t> axes) const;

@@ -22,7 +22,7 @@ import warnings
 import numpy
 
 from kaji import _core
-from kaji._arrays import as_cuda_array, device_array, device_array_like
+from kaji._arrays import as_cuda_array, device_array, device_array_like, refuse_gpu_data
 from kaji._core import DeviceArray, PerformanceWarning
 from kaji._mapped_array import MappedArray
 
@@ -45,18 +45,11 @@ class DeviceRecord(metaclass=_DeviceRecordType):
     ``DeviceRecord(dtype, stream=0)`` allocates one (uninitialized)."""
 
     def __new__(cls, dtype, stream=0, gpu_data=None):
-        _refuse_gpu_data(gpu_data, "DeviceRecord")
+        refuse_gpu_data(gpu_data, "DeviceRecord")
         dtype = numpy.dtype(dtype)
         if dtype.names is None:
             raise TypeError(f"DeviceRecord takes a structured dtype, not {dtype}")
         return device_array((), dtype, stream=stream)
-
-
-def _refuse_gpu_data(gpu_data, what):
-    if gpu_data is not None:
-        raise NotImplementedError(f"{what}(gpu_data=...): kaji device arrays own their memory; "
-                                  "view memory another library owns with "
-                                  "cuda.as_cuda_array or cuda.from_cuda_array_interface")
 
 
 def is_cuda_ndarray(obj):
@@ -86,13 +79,13 @@ def verify_cuda_ndarray_interface(obj):
 
 def from_array_like(ary, stream=0, gpu_data=None):
     """A new (uninitialized) device array of `ary`'s shape and dtype."""
-    _refuse_gpu_data(gpu_data, "from_array_like")
+    refuse_gpu_data(gpu_data, "from_array_like")
     return device_array_like(ary, stream=stream)
 
 
 def from_record_like(rec, stream=0, gpu_data=None):
     """A new (uninitialized) device record of `rec`'s dtype."""
-    _refuse_gpu_data(gpu_data, "from_record_like")
+    refuse_gpu_data(gpu_data, "from_record_like")
     return DeviceRecord(rec.dtype, stream=stream)
 
 

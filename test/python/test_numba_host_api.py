@@ -1,0 +1,146 @@
+"""Numba-CUDA's host API that its own tests use, on kaji's objects: device array attributes
+(alloc_size, stream, bind, _numba_type_, device_ctypes_pointer, DeviceNDArray(...)),
+kaji.cuda.cudadrv.driver and devices, cuda.gpus, the context's methods, and a configured
+launch's griddim, blockdim and pre_launch_callbacks.
+
+The array and launch checks run on every target present (`device`); what needs streams, devices
+or contexts runs on the fake driver (fake_driver/fake_libcuda.c, host memory standing for the
+device's), and on a real GPU where one is usable (`gpu`)."""
+
+import ctypes
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda
+from kaji.cuda.cudadrv.devicearray import DeviceNDArray, DeviceRecord
+from test_memory_paths import fake_driver, run_on_fake  # noqa: F401 (a fixture)
+
+RECORD = np.dtype([("a", np.int32), ("b", np.float32)], align=True)
+
+
+# --- device arrays ----------------------------------------------------------------------------
+
+def test_alloc_size_is_the_bytes_the_elements_span(device):
+    whole = cuda.to_device(np.arange(10, dtype=np.float64))
+    assert whole.alloc_size == 80
+    assert whole[::2].alloc_size == 4 * 16 + 8
+    assert whole[::-3].alloc_size == 3 * 24 + 8
+    assert whole[3:3].alloc_size == 0
+    assert whole.T.alloc_size == whole.nbytes
+
+
+def test_numba_type_is_the_type_kernels_see(device):
+    matrix = cuda.device_array((3, 4), np.float32)
+    assert str(matrix._numba_type_) == "array(float32, 2d, C)"
+    assert str(matrix.T._numba_type_) == "array(float32, 2d, F)"
+    assert str(matrix[:, ::2]._numba_type_) == "array(float32, 2d, A)"
+    assert matrix._numba_type_ == kaji.typeof(matrix) == kaji.float32[:, ::1]
+    record = DeviceRecord(RECORD)
+    assert record._numba_type_ == kaji.from_dtype(RECORD)
+    assert cuda.device_array(3, RECORD)._numba_type_ == kaji.typeof(cuda.device_array(3, RECORD))
+
+
+def test_device_ctypes_pointer_is_the_first_elements_address(device):
+    array = cuda.to_device(np.arange(6, dtype=np.int32))
+    pointer = array.device_ctypes_pointer
+    assert isinstance(pointer, ctypes.c_void_p) and pointer.value == array.device_pointer
+    assert array[2:].device_ctypes_pointer.value == array.device_pointer + 8
+
+
+def test_arrays_made_without_a_stream_have_stream_0(device):
+    array = cuda.device_array(4)
+    assert array.stream == 0 and array[1:].stream == 0 and array.bind().stream == 0
+
+
+def test_device_ndarray_is_made_with_numbas_arguments(device):
+    relaxed = DeviceNDArray((1, 10), (800, 8), np.float64)
+    assert relaxed.shape == (1, 10) and relaxed.strides == (800, 8)
+    assert relaxed.flags["C_CONTIGUOUS"] and relaxed.flags["F_CONTIGUOUS"]
+    assert relaxed.alloc_size == 80
+    assert isinstance(relaxed, kaji.DeviceArray) and relaxed.stream == 0
+
+    empty = DeviceNDArray(shape=(0,), strides=(8,), dtype=np.int8)
+    host = np.ndarray(shape=(0,), strides=(0,), dtype=np.int8)
+    empty.copy_to_host(host)
+    empty.copy_to_device(host)
+    assert empty.alloc_size == 0
+
+    reversed_ = DeviceNDArray(3, -4, "int32")
+    assert reversed_.strides == (-4,) and reversed_.alloc_size == 12
+    reversed_.copy_to_device(np.array([1, 2, 3], np.int32))
+    np.testing.assert_array_equal(reversed_.copy_to_host(), [1, 2, 3])
+    np.testing.assert_array_equal(reversed_[::-1].copy_to_host(), [3, 2, 1])
+
+    strided = DeviceNDArray((2, 3), (48, 8), np.float64)
+    strided.copy_to_device(np.arange(6.0).reshape(2, 3))
+    np.testing.assert_array_equal(strided.copy_to_host(), np.arange(6.0).reshape(2, 3))
+    assert strided.alloc_size == 48 + 24
+
+
+def test_device_ndarray_refuses_what_kaji_does_not_do(device):
+    with pytest.raises(NotImplementedError, match="gpu_data"):
+        DeviceNDArray((4,), (8,), np.float64, gpu_data=object())
+    with pytest.raises(ValueError, match="do not match the shape"):
+        DeviceNDArray((4, 2), (8,), np.float64)
+    with pytest.raises(TypeError):
+        DeviceNDArray()
+
+
+@pytest.mark.parametrize("order", "CFAK")
+@pytest.mark.parametrize("layout", ["C", "F", "1d"])
+def test_ravel_in_each_order_is_numpys_view(device, order, layout):
+    host = np.arange(60).reshape(2, 5, 2, 3) if layout != "1d" else np.arange(60)
+    host = np.asfortranarray(host) if layout == "F" else host
+    array = cuda.to_device(host)
+    expected = host.ravel(order=order)
+    if not np.shares_memory(expected, host):
+        with pytest.raises(NotImplementedError, match="contiguous"):
+            array.ravel(order=order)
+        return
+    flat = array.ravel(order=order)
+    assert flat is not array and flat.ndim == 1
+    np.testing.assert_array_equal(flat.copy_to_host(), expected)
+
+
+def test_ravel_and_reshape_that_need_a_copy_are_numbas_not_implemented(device):
+    strided = cuda.to_device(np.arange(60).reshape(2, 5, 2, 3))[::2, ::2, ::2, ::2]
+    with pytest.raises(NotImplementedError):
+        strided.ravel()
+    with pytest.raises(NotImplementedError):
+        cuda.to_device(np.arange(60))[::2].ravel()
+    with pytest.raises(NotImplementedError):
+        cuda.to_device(np.zeros((4, 6)))[:, :3].reshape(12)
+    column = cuda.to_device(np.arange(24.0).reshape(4, 6))[:, :1]
+    np.testing.assert_array_equal(column.reshape(4).copy_to_host(), np.arange(0, 24, 6))
+
+
+def test_reshape_in_order_a_reads_as_numpy(device):
+    host = np.asfortranarray(np.arange(12).reshape(3, 4))
+    array = cuda.to_device(host)
+    for source, device_source in ((host, array), (host.T, array.T)):
+        expected = source.reshape(2, 6, order="A")
+        got = device_source.reshape(2, 6, order="A")
+        assert got.strides == expected.strides
+        np.testing.assert_array_equal(got.copy_to_host(), expected)
+
+
+def test_an_arrays_stream_is_its_copies_default(fake_driver):
+    run_on_fake(fake_driver, """
+        stream = cuda.stream()
+        array = cuda.to_device(np.arange(10.0), stream=stream)
+        assert array.stream is stream and array[2:].stream is stream
+        assert array.__cuda_array_interface__["stream"] == stream.handle
+        plain = cuda.to_device(np.arange(10.0))
+        bound = plain.bind(stream)
+        assert bound.stream is stream and plain.stream == 0
+        assert bound.device_pointer == plain.device_pointer
+        assert bound.bind().stream == 0 and plain.ravel(stream=stream).stream is stream
+        pinned = cuda.pinned_array(10)
+        # A copy to page-locked memory stays queued on the array's stream.
+        assert changes(lambda: bound.copy_to_host(pinned)) == {"copy_async": 1}
+        assert changes(lambda: plain.copy_to_host(pinned)) == {}
+        assert (pinned == np.arange(10.0)).all()
+        assert changes(lambda: bound.copy_to_device(pinned)) == {"copy_async": 1}
+    """)
