@@ -111,7 +111,17 @@ def as_cuda_array(obj, sync=True):
     the stream the interface names is synchronized first."""
     if isinstance(obj, DeviceArray):
         return obj
-    return _core.as_cuda_array(obj, sync=sync)
+    return _viewed(obj, obj, sync)
+
+
+def _viewed(exporter, owner, sync):
+    """A DeviceArray over the memory `exporter`'s ``__cuda_array_interface__`` describes, on
+    the stream it names; `sync` synchronizes that stream through its Python method (Numba's
+    behaviour, which its tests observe by patching ``Stream.synchronize``)."""
+    array = _core.as_cuda_array(exporter, owner=owner, sync=False)
+    if sync and array.stream:
+        array.stream.synchronize()
+    return array
 
 
 class _InterfaceHolder:
@@ -127,4 +137,4 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     if not isinstance(desc, dict):
         raise TypeError("from_cuda_array_interface takes a __cuda_array_interface__ dict, not "
                         f"{type(desc).__name__}")
-    return _core.as_cuda_array(_InterfaceHolder(desc), owner=owner, sync=sync)
+    return _viewed(_InterfaceHolder(desc), owner, sync)

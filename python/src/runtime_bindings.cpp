@@ -103,6 +103,14 @@ void bindRuntime(py::module_ &m) {
           "handle",
           [](const runtime::Stream &s) { return reinterpret_cast<std::uintptr_t>(s.handle()); })
       .def_property_readonly("device", &runtime::Stream::device)
+      .def_property_readonly(
+          "external",
+          [](const runtime::Stream &s) {
+            return !s.owned() && !s.isDefault() && s.handle() != runtime::CU_STREAM_LEGACY &&
+                   s.handle() != runtime::CU_STREAM_PER_THREAD;
+          },
+          "Whether another library made the stream (Numba's external): kaji neither made it "
+          "nor destroys it, and it is none of the default streams.")
       .def(
           "__cuda_stream__",
           [](const runtime::Stream &s) {

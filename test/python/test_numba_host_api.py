@@ -14,6 +14,7 @@ import pytest
 
 import kaji
 from kaji import cuda
+from kaji.cuda.cudadrv import devices, driver
 from kaji.cuda.cudadrv.devicearray import DeviceNDArray, DeviceRecord
 from test_memory_paths import fake_driver, run_on_fake  # noqa: F401 (a fixture)
 
@@ -143,4 +144,88 @@ def test_an_arrays_stream_is_its_copies_default(fake_driver):
         assert changes(lambda: plain.copy_to_host(pinned)) == {}
         assert (pinned == np.arange(10.0)).all()
         assert changes(lambda: bound.copy_to_device(pinned)) == {"copy_async": 1}
+    """)
+
+
+# --- kaji.cuda.cudadrv.driver and devices ------------------------------------------------------
+
+def test_driver_holds_kajis_classes():
+    assert driver.Stream is kaji.Stream and driver.Event is kaji.Event
+    assert driver.CudaAPIError is kaji.CudaError
+    assert cuda.cudadrv.driver is driver and cuda.cudadrv.devices is devices
+    with pytest.raises(driver.CudaAPIError, match="Transfer not allowed"):
+        raise driver.CudaAPIError(999, "Transfer not allowed")
+    assert driver._have_nvjitlink() in (True, False)
+    assert devices.get_context is cuda.current_context and devices.gpus is cuda.gpus
+
+
+def test_driver_reads_kajis_device_arrays(device):
+    array = cuda.to_device(np.arange(10, dtype=np.float64))
+    assert driver.device_pointer(array) == array.device_pointer
+    assert driver.device_ctypes_pointer(None).value is None
+    assert driver.device_memory_size(array[1:4]) == 24
+    assert driver.device_memory_size(array[::-3]) == array[::-3].alloc_size
+    assert driver.memory_size_from_info((4,), (-24,), 8) == 80
+    assert driver.memory_size_from_info((2, 0), (8, 8), 8) == 0
+
+
+def test_host_memory_extents_are_the_bytes_host_memory_spans():
+    class Pair(ctypes.Structure):
+        _fields_ = [("x", ctypes.c_int), ("y", ctypes.c_int)]
+
+    values = np.arange(100)
+    assert driver.host_memory_extents(values) == (values.ctypes.data, values.ctypes.data + 800)
+    fortran = np.asfortranarray(values.reshape(2, 50))
+    assert driver.host_memory_extents(fortran)[0] == fortran.ctypes.data
+    assert driver.host_memory_size(fortran) == 800
+    scalar = np.asarray(np.uint32(1234))
+    assert driver.host_memory_extents(scalar) == (scalar.ctypes.data, scalar.ctypes.data + 4)
+    reversed_ = values[::-2]
+    assert driver.host_memory_extents(reversed_) == (values.ctypes.data + 8,
+                                                     values.ctypes.data + 800)
+    assert driver.host_memory_size(Pair(1, 2)) == ctypes.sizeof(Pair)
+    assert driver.host_memory_size(ctypes.c_double(1.5)) == 8
+    assert driver.host_memory_size(values[3:3]) == 0
+
+
+def test_byte_copies_between_host_and_device_memory(device):
+    host = np.arange(100, dtype=np.uint32)
+    first, second = cuda.device_array(100, np.uint32), cuda.device_array(400, np.uint8)
+    driver.host_to_device(first, host, 400)
+    driver.device_to_device(second, first, 400)
+    back = np.zeros_like(host)
+    driver.device_to_host(back, second, 400)
+    np.testing.assert_array_equal(back, host)
+    driver.device_memset(first, 0xAB, 40)
+    driver.device_to_host(back, first, 400)
+    np.testing.assert_array_equal(back[:10], 0xABABABAB)
+    np.testing.assert_array_equal(back[10:], host[10:])
+    assert driver.is_device_memory(first) and not driver.is_device_memory(host)
+    with pytest.raises(TypeError, match="not device memory"):
+        driver.require_device_memory(host)
+
+
+def test_as_cuda_array_synchronizes_the_interfaces_stream_through_stream_synchronize(fake_driver):
+    run_on_fake(fake_driver, """
+        from unittest.mock import patch
+        from kaji.cuda.cudadrv import driver
+
+        class Foreign:
+            def __init__(self, array):
+                self.__cuda_array_interface__ = array.__cuda_array_interface__
+
+        stream = cuda.stream()
+        with_stream = Foreign(cuda.device_array(10, stream=stream))
+        without = Foreign(cuda.device_array(10))
+        with patch.object(driver.Stream, "synchronize", return_value=None) as synchronize:
+            viewed = cuda.as_cuda_array(with_stream)
+        synchronize.assert_called_once_with()
+        assert viewed.stream.external and viewed.stream.handle == stream.handle
+        assert not stream.external and not cuda.default_stream().external
+        assert not cuda.legacy_default_stream().external
+        with patch.object(driver.Stream, "synchronize", return_value=None) as synchronize:
+            assert cuda.as_cuda_array(without).stream == 0
+            cuda.as_cuda_array(with_stream, sync=False)
+            cuda.from_cuda_array_interface(without.__cuda_array_interface__)
+        synchronize.assert_not_called()
     """)

@@ -48,7 +48,7 @@ def run_python(program, **environment):
 
 @pytest.mark.parametrize("path", [
     "kaji.cuda.config", "kaji.cuda.core", "kaji.cuda.core.errors", "kaji.cuda.cudadrv",
-    "kaji.cuda.cudadrv.devicearray",
+    "kaji.cuda.cudadrv.devicearray", "kaji.cuda.cudadrv.devices", "kaji.cuda.cudadrv.driver",
     "kaji.cuda.cudadrv.linkable_code", "kaji.cuda.kernels", "kaji.cuda.kernels.transpose",
     "kaji.cuda.kernels.reduction", "kaji.cuda.misc", "kaji.cuda.misc.special", "kaji.cuda.np",
     "kaji.cuda.np.numpy_support", "kaji.cuda.typing", "kaji.cuda.typing.typeof",
