@@ -1,7 +1,8 @@
 """The few CUDA driver calls Python makes itself, through ctypes, because kaji._core binds no
-such call: the driver's CUDA version (``cuDriverGetVersion``, for ``is_supported_version``)
-and the profiler switches (``cuProfilerStart`` / ``cuProfilerStop``, for Numba's
-``profile_start``, ``profile_stop`` and ``profiling``).
+such call: the driver's CUDA version (``cuDriverGetVersion``, for ``is_supported_version``),
+the profiler switches (``cuProfilerStart`` / ``cuProfilerStop``, for Numba's
+``profile_start``, ``profile_stop`` and ``profiling``), a device's UUID (``cuDeviceGetUuid``,
+for Numba's ``Device.uuid``) and its primary context (for Numba's ``Context.handle``).
 
 The library is the one kaji's runtime loads (runtime/src/CudaDriver.cpp): $KAJI_CUDA_DRIVER,
 else libcuda.so.1, so the loader hands back the same library. Each call is made only where
@@ -56,15 +57,52 @@ def _profiler_call(name):
     # context current on this thread for any call on the device (runtime/src/Context.cpp,
     # makeCurrent); the memory query is the cheapest such call.
     _core.get_device(_core.selected_device()).memory_info()
-    result = getattr(driver, name)()
-    if result != 0:
-        text = ctypes.c_char_p()
-        driver.cuGetErrorName(result, ctypes.byref(text))
-        error_name = (text.value or b"").decode() or f"CUresult {result}"
-        error = _core.CudaError(f"{name} failed: {error_name}")
-        error.call, error.code, error.error_name = name, result, error_name
-        error.description, error.detail = "", ""
-        raise error
+    _check(driver, name, getattr(driver, name)())
+
+
+def _check(driver, name, result):
+    """kaji.CudaError naming call `name` unless its CUresult `result` is success."""
+    if result == 0:
+        return
+    text = ctypes.c_char_p()
+    driver.cuGetErrorName(result, ctypes.byref(text))
+    error_name = (text.value or b"").decode() or f"CUresult {result}"
+    error = _core.CudaError(f"{name} failed: {error_name}")
+    error.call, error.code, error.error_name = name, result, error_name
+    error.description, error.detail = "", ""
+    raise error
+
+
+def _device(ordinal):
+    """(the driver, device `ordinal`'s CUdevice); CudaUnavailable without a usable driver."""
+    driver = _driver()
+    if driver is None:
+        raise _core.CudaUnavailable(_core.unavailable_reason())
+    device = ctypes.c_int(0)
+    _check(driver, "cuDeviceGet", driver.cuDeviceGet(ctypes.byref(device), ordinal))
+    return driver, device
+
+
+def primary_context_handle(ordinal):
+    """Device `ordinal`'s primary context (CUcontext) as an int, the one kaji's runtime
+    retains (retained and released here, so its count is unchanged)."""
+    driver, device = _device(ordinal)
+    context = ctypes.c_void_p(0)
+    _check(driver, "cuDevicePrimaryCtxRetain",
+           driver.cuDevicePrimaryCtxRetain(ctypes.byref(context), device))
+    _check(driver, "cuDevicePrimaryCtxRelease_v2", driver.cuDevicePrimaryCtxRelease_v2(device))
+    return context.value or 0
+
+
+def device_uuid(ordinal):
+    """Device `ordinal`'s UUID as Numba and nvidia-smi write it,
+    ``GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx``."""
+    driver, device = _device(ordinal)
+    uuid = (ctypes.c_ubyte * 16)()
+    _check(driver, "cuDeviceGetUuid_v2", driver.cuDeviceGetUuid_v2(uuid, device))
+    digits = bytes(uuid).hex()
+    return (f"GPU-{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-"
+            f"{digits[20:]}")
 
 
 def profile_start():

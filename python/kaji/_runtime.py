@@ -3,7 +3,8 @@
 import collections
 import threading
 
-from kaji import _core
+from kaji import _core, _driver_calls, _memory_kinds
+from kaji._arrays import device_array
 from kaji._target import gpu_usable
 
 # The driver's pseudo-handles for the two default streams (cuda.h).
@@ -121,6 +122,13 @@ def _async_done(self):
 _core.Stream.add_callback = _add_callback
 _core.Stream.async_done = _async_done
 
+# Numba's device properties that are questions about the compute capability, or a driver call
+# _core does not bind (kaji._driver_calls).
+_core.Device.supports_float16 = property(lambda device: device.compute_capability >= (5, 3))
+_core.Device.supports_bfloat16 = property(lambda device: device.compute_capability >= (8, 0))
+_core.Device.uuid = property(lambda device: _driver_calls.device_uuid(device.id),
+                             doc="The UUID, 'GPU-' and 32 hex digits in groups (Numba's).")
+
 
 def event(timing=True):
     """A new event on the current device; ``timing=False`` makes one elapsed_time refuses."""
@@ -162,10 +170,16 @@ MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
 
 class Context:
     """A device's primary context, the one kaji (and the CUDA runtime) uses: Numba's
-    ``cuda.current_context()``."""
+    ``cuda.current_context()``. Its allocations (``memalloc``, ``memhostalloc``,
+    ``memallocmanaged``) are kaji's arrays of bytes, freed with their last reference."""
 
     def __init__(self, device):
         self.device = device
+
+    @property
+    def handle(self):
+        """The CUcontext, an int."""
+        return _driver_calls.primary_context_handle(self.device.id)
 
     def get_memory_info(self):
         """(free, total) bytes of the device's memory, now."""
@@ -174,6 +188,49 @@ class Context:
     def synchronize(self):
         select_device(self.device.id)
         _core.synchronize()
+
+    def reset(self):
+        """Numba's reset: waits for the device's work. kaji frees memory when its last
+        reference goes and keeps loaded kernels for the process, so nothing is pending."""
+        self.synchronize()
+
+    @property
+    def memory_manager(self):
+        raise NotImplementedError("kaji has no memory managers (Numba's EMM plugins): it "
+                                  "allocates with the driver, from the device's stream-ordered "
+                                  "pool for arrays made on a stream, and frees an allocation "
+                                  "when its last reference goes")
+
+    def memalloc(self, bytesize):
+        """`bytesize` bytes of device memory, a kaji device array of uint8."""
+        select_device(self.device.id)
+        return device_array(bytesize, "uint8")
+
+    def memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
+        """`bytesize` bytes of page-locked host memory, a numpy array of uint8; with
+        `mapped`, mapped for the device (a kaji.cuda.MappedArray)."""
+        select_device(self.device.id)
+        if mapped:
+            return _memory_kinds.mapped_array(bytesize, "uint8", portable=portable, wc=wc)
+        return _memory_kinds.pinned_array(bytesize, "uint8")
+
+    def memallocmanaged(self, bytesize, attach_global=True):
+        """`bytesize` bytes of managed memory, a kaji.cuda.MappedArray of uint8."""
+        select_device(self.device.id)
+        return _memory_kinds.managed_array(bytesize, "uint8", attach_global=attach_global)
+
+    def create_stream(self):
+        select_device(self.device.id)
+        return stream()
+
+    def get_default_stream(self):
+        return default_stream()
+
+    def get_legacy_default_stream(self):
+        return legacy_default_stream()
+
+    def get_per_thread_default_stream(self):
+        return per_thread_default_stream()
 
     @property
     def stack_size(self):
@@ -251,8 +308,9 @@ class GPU:
 
 
 class GPUList:
-    """``cuda.gpus``: every device, indexable and iterable; CudaUnavailable without a
-    driver, as Numba raises its CudaSupportError."""
+    """``cuda.gpus``: every device, indexable (by device number or slice) and iterable, its
+    list also as ``.lst`` (Numba's); CudaUnavailable without a driver, as Numba raises its
+    CudaSupportError."""
 
     def _count(self):
         return _core.device_count()
@@ -260,7 +318,14 @@ class GPUList:
     def __len__(self):
         return self._count()
 
+    @property
+    def lst(self):
+        """A GPU per device, by device number."""
+        return list(self)
+
     def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self.lst[index]
         count = self._count()
         if not isinstance(index, int) or isinstance(index, bool):
             raise TypeError(f"cuda.gpus takes a device number, not {index!r}")

@@ -8,6 +8,7 @@ or contexts runs on the fake driver (fake_driver/fake_libcuda.c, host memory sta
 device's), and on a real GPU where one is usable (`gpu`)."""
 
 import ctypes
+import re
 
 import numpy as np
 import pytest
@@ -229,3 +230,61 @@ def test_as_cuda_array_synchronizes_the_interfaces_stream_through_stream_synchro
             cuda.from_cuda_array_interface(without.__cuda_array_interface__)
         synchronize.assert_not_called()
     """)
+
+
+# --- devices and contexts ---------------------------------------------------------------------
+
+def test_gpus_and_devices_answer_numbas_questions(fake_driver):
+    run_on_fake(fake_driver, """
+        import re
+        assert len(cuda.gpus) == len(cuda.gpus.lst) == 1
+        assert [gpu.id for gpu in cuda.gpus.lst] == [gpu.id for gpu in cuda.gpus] == [0]
+        assert [gpu.id for gpu in cuda.gpus[0:1]] == [0] and cuda.gpus[0].id == 0
+        device = cuda.get_current_device()
+        assert device.supports_float16 and device.supports_bfloat16  # the fake is sm_90
+        assert device.uuid == "GPU-00102030-4050-6070-8090-a0b0c0d0e0f0", device.uuid
+        assert cuda.gpus[0].uuid == device.uuid
+    """)
+
+
+def test_context_allocations_streams_and_handle(fake_driver):
+    run_on_fake(fake_driver, """
+        from kaji.cuda.cudadrv import devices, driver
+        context = devices.get_context()
+        assert isinstance(context.handle, int) and context.handle != 0
+        memory = context.memalloc(1024)
+        assert memory.dtype == np.uint8 and memory.shape == (1024,) and memory.alloc_size == 1024
+        assert driver.is_device_memory(memory) and driver.is_device_memory(memory[10:])
+        hosted = context.memhostalloc(64)
+        assert hosted.nbytes == 64 and not driver.is_device_memory(hosted)
+        mapped = context.memhostalloc(64, mapped=True)
+        driver.device_memset(mapped, 7, 64)
+        assert (mapped == 7).all() and driver.device_memory_size(mapped) == 64
+        assert driver.device_pointer(mapped) == mapped.__cuda_array_interface__["data"][0]
+        managed = context.memallocmanaged(32)
+        driver.host_to_device(managed, np.arange(32, dtype=np.uint8), 32)
+        assert (managed == np.arange(32)).all()
+        assert context.create_stream().handle != 0
+        assert context.get_default_stream().handle == 0
+        assert context.get_legacy_default_stream().handle == 1
+        assert context.get_per_thread_default_stream().handle == 2
+        context.reset()
+        try:
+            context.memory_manager
+        except NotImplementedError as error:
+            assert "memory managers" in str(error)
+        else:
+            raise AssertionError("memory_manager answered")
+    """)
+
+
+@pytest.mark.gpu
+def test_a_real_devices_uuid_and_context():
+    device = cuda.get_current_device()
+    h = "[0-9a-f]"
+    assert re.fullmatch(f"GPU-{h}{{8}}-{h}{{4}}-{h}{{4}}-{h}{{4}}-{h}{{12}}", device.uuid)
+    assert device.supports_float16
+    assert cuda.current_context().handle == devices.get_context().handle != 0
+    memory = cuda.current_context().memalloc(256)
+    driver.device_memset(memory, 0xAB, 256)
+    assert (memory.copy_to_host() == 0xAB).all()

@@ -88,6 +88,11 @@ CUresult cuDeviceGetName(char *name, int length, int device) {
   snprintf(name, (size_t)length, "Fake GPU");
   return CUDA_SUCCESS;
 }
+CUresult cuDeviceGetUuid_v2(unsigned char uuid[16], int device) {
+  for (int i = 0; i < 16; ++i)
+    uuid[i] = (unsigned char)(0x10 * i + device);
+  return CUDA_SUCCESS;
+}
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   const char *pools = getenv("FAKE_MEMORY_POOLS");
   switch (attribute) {
@@ -113,6 +118,7 @@ CUresult cuDevicePrimaryCtxRetain(void **handle, int device) {
   *handle = &context;
   return CUDA_SUCCESS;
 }
+CUresult cuDevicePrimaryCtxRelease_v2(int device) { return CUDA_SUCCESS; }
 CUresult cuCtxGetCurrent(void **handle) {
   *handle = &context;
   return CUDA_SUCCESS;
