@@ -79,8 +79,17 @@ ConfiguredLaunch::ConfiguredLaunch(py::object dispatcher, const py::handle &conf
   runtime::validateLaunch(shapeOnlyLimits(), shape_.grid, shape_.block, shape_.sharedBytes);
 }
 
-void ConfiguredLaunch::operator()(py::handle args) const {
+void ConfiguredLaunch::operator()(py::handle self, py::handle args) const {
+  // A copy: a callback may change the list.
+  if (PyList_GET_SIZE(preLaunchCallbacks_.ptr()) != 0)
+    for (py::handle callback : py::list(preLaunchCallbacks_))
+      callback(dispatcherObject_, self);
   dispatcher_->launch(shape_, stream_.get(), dispatcherObject_, args);
+}
+
+py::object ConfiguredLaunch::stream() const {
+  py::tuple items = py::reinterpret_borrow<py::tuple>(config_);
+  return items.size() > 2 ? py::object(items[2]) : py::int_(0);
 }
 
 namespace {
@@ -124,7 +133,7 @@ PyObject *callSlot(PyObject *self, PyObject *args, PyObject *kwargs) {
     return nullptr;
   }
   try {
-    cppObject<ConfiguredLaunch>(self)(args);
+    cppObject<ConfiguredLaunch>(self)(self, args);
     Py_RETURN_NONE;
   } catch (...) {
     py::detail::try_translate_exceptions();
@@ -135,7 +144,9 @@ PyObject *callSlot(PyObject *self, PyObject *args, PyObject *kwargs) {
 } // namespace
 
 py::object Dispatcher::configure(py::handle self, py::handle config) {
-  if (lastLaunch_ && sameConfiguration(config.ptr(), lastConfig_.ptr()))
+  // A launch the user gave callbacks is that launch's only: `kernel[config]` is then new.
+  if (lastLaunch_ && sameConfiguration(config.ptr(), lastConfig_.ptr()) &&
+      cppObject<ConfiguredLaunch>(lastLaunch_.ptr()).preLaunchCallbacks().empty())
     return lastLaunch_;
   py::object launch = py::cast(ConfiguredLaunch(py::reinterpret_borrow<py::object>(self), config));
   lastConfig_ = py::reinterpret_borrow<py::object>(config);
@@ -144,6 +155,11 @@ py::object Dispatcher::configure(py::handle self, py::handle config) {
 }
 
 py::tuple ConfiguredLaunch::reduce() const {
+  if (!preLaunchCallbacks_.empty()) {
+    PyErr_SetString(py::module_::import("pickle").attr("PicklingError").ptr(),
+                    "Cannot pickle configured launches with pre-launch callbacks");
+    throw py::error_already_set();
+  }
   return py::make_tuple(py::module_::import("operator").attr("getitem"),
                         py::make_tuple(dispatcherObject_, config_));
 }
@@ -238,7 +254,23 @@ void bindDispatcher(py::module_ &m) {
                                cycleCollected<ConfiguredLaunch>([](PyHeapTypeObject *type) {
                                  type->ht_type.tp_call = callSlot;
                                }))
-      .def("__reduce__", &ConfiguredLaunch::reduce);
+      .def("__reduce__", &ConfiguredLaunch::reduce)
+      .def_property_readonly("dispatcher", &ConfiguredLaunch::dispatcher, "The kernel.")
+      .def_property_readonly(
+          "griddim", [](const ConfiguredLaunch &l) { return py::tuple(py::cast(l.shape().grid)); },
+          "The grid's extents, always three (Numba's).")
+      .def_property_readonly(
+          "blockdim",
+          [](const ConfiguredLaunch &l) { return py::tuple(py::cast(l.shape().block)); },
+          "The block's extents, always three (Numba's).")
+      .def_property_readonly(
+          "sharedmem", [](const ConfiguredLaunch &l) { return l.shape().sharedBytes; },
+          "The bytes of dynamic shared memory.")
+      .def_property_readonly("stream", &ConfiguredLaunch::stream,
+                             "The stream as configured, 0 when none was.")
+      .def_property_readonly("pre_launch_callbacks", &ConfiguredLaunch::preLaunchCallbacks,
+                             "Numba's: `callback(kernel, launch)` is called before each launch "
+                             "of this configured launch, for each callback appended here.");
 }
 
 } // namespace kaji::python

@@ -8,6 +8,7 @@ or contexts runs on the fake driver (fake_driver/fake_libcuda.c, host memory sta
 device's), and on a real GPU where one is usable (`gpu`)."""
 
 import ctypes
+import pickle
 import re
 
 import numpy as np
@@ -288,3 +289,39 @@ def test_a_real_devices_uuid_and_context():
     memory = cuda.current_context().memalloc(256)
     driver.device_memset(memory, 0xAB, 256)
     assert (memory.copy_to_host() == 0xAB).all()
+
+
+# --- configured launches ----------------------------------------------------------------------
+
+def test_a_configured_launch_has_numbas_attributes(device):
+    @cuda.jit
+    def bump(values):
+        values[0] += 1
+
+    launch = bump[5, (8, 2)]
+    assert launch.griddim == (5, 1, 1) and launch.blockdim == (8, 2, 1)
+    assert launch.sharedmem == 0 and launch.stream == 0 and launch.dispatcher is bump
+    assert bump[(2, 3), 4, 0, 128].sharedmem == 128
+    unpickled = pickle.loads(pickle.dumps(bump[5, 8]))
+    assert unpickled.griddim == (5, 1, 1) and unpickled.blockdim == (8, 1, 1)
+
+
+def test_pre_launch_callbacks_run_before_each_launch(device):
+    @cuda.jit
+    def bump(values):
+        values[0] += 1
+
+    values = cuda.to_device(np.zeros(1, np.int64))
+    seen = []
+    launch = bump[1, 1]
+    launch.pre_launch_callbacks.append(
+        lambda kernel, config: seen.append((kernel, config, values.copy_to_host()[0])))
+    launch(values)
+    launch(values)
+    assert seen == [(bump, launch, 0), (bump, launch, 1)]
+    # The callbacks are that launch's: the same configuration written again is a new one.
+    assert bump[1, 1] is not launch and bump[1, 1].pre_launch_callbacks == []
+    bump[1, 1](values)
+    assert len(seen) == 2
+    with pytest.raises(pickle.PicklingError, match="pre-launch callbacks"):
+        pickle.dumps(launch)
