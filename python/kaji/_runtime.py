@@ -1,6 +1,7 @@
 """Devices, contexts, streams and events, under Numba's names as well as kaji's."""
 
 import collections
+import operator
 import threading
 
 from kaji import _core, _driver_calls, _memory_kinds
@@ -327,8 +328,9 @@ class GPUList:
         if isinstance(index, slice):
             return self.lst[index]
         count = self._count()
-        if not isinstance(index, int) or isinstance(index, bool):
+        if isinstance(index, bool) or not hasattr(index, "__index__"):
             raise TypeError(f"cuda.gpus takes a device number, not {index!r}")
+        index = operator.index(index)
         if not -count <= index < count:
             raise IndexError(f"no device {index}: there are {count}")
         return GPU(index % count)

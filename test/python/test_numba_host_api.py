@@ -241,6 +241,7 @@ def test_gpus_and_devices_answer_numbas_questions(fake_driver):
         assert len(cuda.gpus) == len(cuda.gpus.lst) == 1
         assert [gpu.id for gpu in cuda.gpus.lst] == [gpu.id for gpu in cuda.gpus] == [0]
         assert [gpu.id for gpu in cuda.gpus[0:1]] == [0] and cuda.gpus[0].id == 0
+        assert cuda.gpus[np.int64(0)].id == 0
         device = cuda.get_current_device()
         assert device.supports_float16 and device.supports_bfloat16  # the fake is sm_90
         assert device.uuid == "GPU-00102030-4050-6070-8090-a0b0c0d0e0f0", device.uuid
