@@ -280,6 +280,14 @@ def test_context_allocations_streams_and_handle(fake_driver):
     """)
 
 
+@pytest.mark.parametrize("name", ["set_memory_manager", "HostOnlyCUDAMemoryManager",
+                                  "GetIpcHandleMixin", "defer_cleanup"])
+def test_numbas_memory_manager_plugins_are_absent_and_say_why(name):
+    assert not hasattr(cuda, name)
+    with pytest.raises(AttributeError, match="no external memory managers"):
+        getattr(cuda, name)
+
+
 @pytest.mark.gpu
 def test_a_real_devices_uuid_and_context():
     device = cuda.get_current_device()

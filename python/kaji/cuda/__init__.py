@@ -36,6 +36,11 @@ HAS_NUMBA = _find_spec("numba") is not None
 # numpy and the standard library's typing.
 _SUBMODULES = ("config", "core", "cudadrv", "misc", "np", "typing", "vector_types")
 
+# Numba's external memory manager (EMM) plugin interface, which kaji does not have.
+_MEMORY_MANAGER_API = ("set_memory_manager", "BaseCUDAMemoryManager",
+                       "HostOnlyCUDAMemoryManager", "GetIpcHandleMixin", "MemoryPointer",
+                       "AutoFreePointer", "defer_cleanup")
+
 # `compile` stays out of `from kaji.cuda import *`, which would shadow Python's own.
 __all__ = [name for name in globals() if not name.startswith("_") and name != "compile"]
 
@@ -51,4 +56,8 @@ def __getattr__(name):
         return MappedArray
     if name in _SUBMODULES:
         return _import_module(f"{__name__}.{name}")
+    if name in _MEMORY_MANAGER_API:
+        raise AttributeError(f"kaji.cuda has no {name!r}: kaji has no external memory managers "
+                             "(Numba's EMM plugins) and frees an allocation when its last "
+                             "reference goes")
     raise AttributeError(f"module 'kaji.cuda' has no attribute {name!r}")
