@@ -173,7 +173,7 @@ class Kernel(_core.Dispatcher):
     def overloads(self):
         """{signature: Overload} for every signature compiled so far; also looked up by
         Numba's key, the tuple of argument types (``overloads[(int32[:, ::1],)]``)."""
-        return Overloads((signature, Overload(self, signature)) for signature in self.signatures)
+        return BySignature((signature, Overload(self, signature)) for signature in self.signatures)
 
     def specialize(self, *args):
         """A kernel compiled for the types of `args` only (Numba's ``specialize``): it
@@ -194,8 +194,10 @@ class Kernel(_core.Dispatcher):
         """Numba's ``kernel.forall(ntasks)(*args)``: a launch of at least `ntasks` threads in
         blocks of `tpb` threads, by default the size the occupancy API picks for the kernel
         specialized on the call's arguments."""
-        if not isinstance(ntasks, int) or isinstance(ntasks, bool) or ntasks < 0:
+        if not isinstance(ntasks, int) or isinstance(ntasks, bool):
             raise ValueError(f"forall needs a non-negative int of tasks, not {ntasks!r}")
+        if ntasks < 0:
+            raise ValueError(f"Can't create ForAll with negative task count: {ntasks}")
         kernel = self
 
         def launch(*args):
@@ -282,7 +284,7 @@ class Kernel(_core.Dispatcher):
 
     def _each_signature(self, signature, query):
         if signature is None:
-            return {sig: query(sig) for sig in self.signatures}
+            return BySignature((sig, query(sig)) for sig in self.signatures)
         return query(signature_text(signature))
 
     def __repr__(self):
@@ -290,9 +292,9 @@ class Kernel(_core.Dispatcher):
                 f"backend={self.backend}>")
 
 
-class Overloads(dict):
-    """A kernel's overloads by signature text, as kaji spells it (``"void(int32[:, ::1])"``);
-    a tuple of argument types, Numba's key, finds the same overload."""
+class BySignature(dict):
+    """A kernel's overloads, PTX, ... by signature text, as kaji spells it
+    (``"void(int32[:, ::1])"``); a tuple of argument types, Numba's key, finds the same one."""
 
     @staticmethod
     def _signature_of(key):

@@ -78,6 +78,14 @@ class Scalar(_ArrayElement):
 
     __slots__ = ()
 
+    @property
+    def underlying_float(self):
+        """A complex type's part type, as Numba's Complex has it (complex64: float32)."""
+        part = {"complex64": "float32", "complex128": "float64"}.get(self.name)
+        if part is None:
+            raise AttributeError(f"'{self.name}' is not complex: it has no underlying_float")
+        return _SCALARS[part]
+
     def __call__(self, *args):
         """``float32(1.5)`` is numpy's float32 of 1.5, as with Numba; ``float32(float32)`` a
         signature."""

@@ -92,6 +92,8 @@ def test_inspect_asm_is_ptx_by_signature_or_for_all():
     assert set(every) == {F32, F64}
     assert every[F64] == kernel.inspect_asm(F64)
     assert ".f64" in every[F64] and ".f64" not in every[F32]
+    # Numba's key, the tuple of argument types, finds each too.
+    assert every[(kaji.float64[::1], kaji.float64[::1])] == every[F64]
 
 
 def test_inspect_llvm_and_types_without_a_signature_cover_all():

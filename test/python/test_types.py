@@ -277,3 +277,10 @@ def test_numbas_domains_of_scalar_types():
     assert types.number_domain == (types.integer_domain | types.real_domain
                                    | types.complex_domain)
     assert types.float32 in types.real_domain and types.int8 not in types.real_domain
+
+
+def test_complex_types_name_their_part_type_as_numba():
+    assert types.complex64.underlying_float is types.float32
+    assert types.complex128.underlying_float is types.float64
+    with pytest.raises(AttributeError, match="'float32' is not complex"):
+        types.float32.underlying_float
