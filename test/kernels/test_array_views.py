@@ -381,3 +381,24 @@ def test_reshape_to_a_shape_given_at_launch(jit, size, shape):
     jit(reshaped_by_argument)[1, 1](out, shape_out, a, shape)
     assert tuple(shape_out) == expected.shape
     np.testing.assert_array_equal(out[:size], expected.ravel())
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_real_and_imag_of_complex_arrays_are_views_of_their_parts(jit, dtype):
+    @jit
+    def parts(values, out):
+        i = kaji.grid(1)
+        if i < values.shape[1]:
+            kaji.atomic.add(values.real, (0, i), 1)
+            values.imag[1, i] = -values.imag[1, i]
+            out[0, i] = values.real[1, i] + values.imag.shape[0] + values.real.strides[1]
+
+    start = (np.arange(8) + np.arange(8) * 1j).astype(dtype).reshape(2, 4)
+    values = start.copy()
+    out = np.zeros((1, 4), dtype(0).real.dtype)
+    parts[1, 4](values, out)
+    expected = start.copy()
+    expected.real[0] += 1
+    expected.imag[1] = -expected.imag[1]
+    np.testing.assert_array_equal(values, expected)
+    np.testing.assert_array_equal(out[0], start.real[1] + 2 + start.real.strides[1])

@@ -2,7 +2,8 @@
 // loop over an n-d array, .T, transpose(), reshape() and view(dtype). A view is an
 // `array_view` of the array it looks into (docs/ir.md): the same memory from a byte offset
 // on, with extents and byte strides of its own, so stores through it reach the original.
-// Also the arrays made from an address: a C pointer parameter's.
+// Also the real and imaginary parts of complex arrays (`a.real`), and the arrays made from an
+// address: a C pointer parameter's.
 #include "FunctionLowerer.h"
 #include "IndexArithmetic.h"
 
@@ -250,6 +251,20 @@ Operand FunctionLowerer::makeView(const Operand &array, ir::Type type, ir::Value
   operands.insert(operands.end(), extents.begin(), extents.end());
   operands.insert(operands.end(), strides.begin(), strides.end());
   return Operand::array(at(loc).create(ir::Opcode::ArrayView, type, operands)->result());
+}
+
+Operand FunctionLowerer::complexPartView(const Operand &array, bool imaginary,
+                                         const Location &loc) {
+  ir::Type type = array.type();
+  ScalarKind part = ir::componentKind(type.scalarKind());
+  std::vector<ir::Value *> extents, strides;
+  for (unsigned d = 0; d < type.ndim(); ++d) {
+    extents.push_back(arrayExtent(array, d));
+    strides.push_back(arrayStride(array, d));
+  }
+  int64_t offset = imaginary ? int64_t(ir::byteSize(part)) : 0;
+  return makeView(array, ir::Type::array(part, type.ndim(), ir::Layout::Any, type.memorySpace()),
+                  builder_.intConstant(kI64, offset), extents, strides, loc);
 }
 
 Operand FunctionLowerer::pointedArray(ir::Value *address, ir::Type element) {

@@ -445,6 +445,9 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
     if (attr == "dtype")
       return Operand::named(Operand::Kind::Builtin,
                             "numpy." + std::string(ir::numpyName(base.type().scalarKind())));
+    if ((attr == "real" || attr == "imag") && !base.type().isRecordArray() &&
+        !base.type().isVectorArray() && ir::isComplex(base.type().scalarKind()))
+      return complexPartView(base, attr == "imag", node.loc);
     if (isArrayMethod(attr)) {
       Operand method = Operand::named(Operand::Kind::Builtin, "array." + attr);
       method.elements.push_back(base);

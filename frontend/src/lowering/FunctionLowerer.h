@@ -327,6 +327,8 @@ private:
   // Extents and strides as i64, constants where the compiler knows them.
   ir::Value *arrayExtent(const Operand &array, unsigned dim);
   ir::Value *arrayStride(const Operand &array, unsigned dim);
+  // `a.real` or `a.imag` of a complex array: its parts' memory, as a float array of any layout.
+  Operand complexPartView(const Operand &array, bool imaginary, const Location &loc);
   // The array a C pointer parameter (Numba's CPointer) points to: 1-d, C, unbounded.
   Operand pointedArray(ir::Value *address, ir::Type element);
   // The same elements as an array of `type`, which differs from the array's only in layout.
