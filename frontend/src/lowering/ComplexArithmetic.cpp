@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 namespace kaji::frontend {
 
@@ -173,18 +174,143 @@ ir::Value *ComplexArithmetic::timesMinusI(ir::Value *z) {
   return make(imag(z), b_.unary(Opcode::Neg, real(z)));
 }
 
+ComplexArithmetic::Limits ComplexArithmetic::limits(ir::Type part) {
+  if (part.scalarKind() == ScalarKind::Float32)
+    return {std::numeric_limits<float>::max(), std::numeric_limits<float>::min(),
+            std::numeric_limits<float>::digits};
+  return {std::numeric_limits<double>::max(), std::numeric_limits<double>::min(),
+          std::numeric_limits<double>::digits};
+}
+
+ir::Value *ComplexArithmetic::beyond(ir::Value *v, double bound) {
+  ir::Value *within =
+      b_.cmp(CmpPredicate::Le, fmath(MathFunctionKind::FAbs, v), constant(v->type(), bound));
+  return b_.unary(Opcode::Not, within);
+}
+
+ir::Value *ComplexArithmetic::finite(ir::Value *x, ir::Value *y) {
+  double max = limits(x->type()).max;
+  return b_.unary(Opcode::Not, b_.binary(Opcode::Or, beyond(x, max), beyond(y, max)));
+}
+
+ir::Value *ComplexArithmetic::bothTiny(ir::Value *x, ir::Value *y) {
+  ir::Value *minNormal = constant(x->type(), limits(x->type()).minNormal);
+  return b_.binary(Opcode::And,
+                   b_.cmp(CmpPredicate::Lt, fmath(MathFunctionKind::FAbs, x), minNormal),
+                   b_.cmp(CmpPredicate::Lt, fmath(MathFunctionKind::FAbs, y), minNormal));
+}
+
+ir::Value *ComplexArithmetic::partClass(ir::Value *x) {
+  using namespace cmath_special;
+  ir::Type part = x->type();
+  auto is = [&](PartClass c) { return b_.intConstant(ir::Type::scalar(ScalarKind::Int64), c); };
+  ir::Value *zero = constant(part, 0.0);
+  ir::Value *signBitSet =
+      b_.cmp(CmpPredicate::Lt, fmath(MathFunctionKind::CopySign, constant(part, 1.0), x), zero);
+  ir::Value *c = b_.select(b_.cmp(CmpPredicate::Lt, x, zero), is(kNegative), is(kPositive));
+  c = b_.select(b_.cmp(CmpPredicate::Eq, x, zero),
+                b_.select(signBitSet, is(kNegativeZero), is(kPositiveZero)), c);
+  c = b_.select(b_.cmp(CmpPredicate::Eq, x, constant(part, -INFINITY)), is(kNegativeInfinity), c);
+  c = b_.select(b_.cmp(CmpPredicate::Eq, x, constant(part, INFINITY)), is(kPositiveInfinity), c);
+  return b_.select(b_.cmp(CmpPredicate::Ne, x, x), is(kNaN), c);
+}
+
+ir::Value *ComplexArithmetic::tablePart(ir::Value *code, ir::Type part) {
+  using namespace cmath_special;
+  // Indexed by Magnitude.
+  constexpr double kMagnitudes[] = {0.0,  0.25 * M_PI, 0.5 * M_PI, 0.75 * M_PI,
+                                    M_PI, INFINITY,    NAN,        1.0};
+  ir::Type i64 = code->type();
+  ir::Value *magnitude = b_.binary(Opcode::And, code, b_.intConstant(i64, kNegativeSign - 1));
+  ir::Value *value = constant(part, kMagnitudes[kOne]);
+  for (unsigned m = 0; m < kOne; ++m)
+    value = b_.select(b_.cmp(CmpPredicate::Eq, magnitude, b_.intConstant(i64, m)),
+                      constant(part, kMagnitudes[m]), value);
+  ir::Value *negative =
+      b_.cmp(CmpPredicate::Ne, b_.binary(Opcode::And, code, b_.intConstant(i64, kNegativeSign)),
+             b_.intConstant(i64, 0));
+  return b_.select(negative, b_.unary(Opcode::Neg, value), value);
+}
+
+ir::Value *ComplexArithmetic::specialValue(const cmath_special::Table &table, ir::Value *x,
+                                           ir::Value *y) {
+  using namespace cmath_special;
+  ir::Type part = x->type();
+  auto integer = [&](int64_t v) { return b_.intConstant(ir::Type::scalar(ScalarKind::Int64), v); };
+  ir::Value *row = partClass(x), *column = partClass(y);
+  ir::Value *word = integer(int64_t(table.rows[kNaN]));
+  for (unsigned r = 0; r < kNaN; ++r)
+    word =
+        b_.select(b_.cmp(CmpPredicate::Eq, row, integer(r)), integer(int64_t(table.rows[r])), word);
+  ir::Value *entry =
+      b_.binary(Opcode::Shr, word, b_.binary(Opcode::Mul, column, integer(2 * kPartBits)));
+  ir::Value *partMask = integer((1 << kPartBits) - 1);
+  ir::Value *re = tablePart(b_.binary(Opcode::And, entry, partMask), part);
+  ir::Value *im = tablePart(
+      b_.binary(Opcode::And, b_.binary(Opcode::Shr, entry, integer(kPartBits)), partMask), part);
+  if (table.angleSigns == AngleSigns::None)
+    return make(re, im);
+  auto either = [&](ir::Value *c, PartClass a, PartClass b) {
+    return b_.binary(Opcode::Or, b_.cmp(CmpPredicate::Eq, c, integer(a)),
+                     b_.cmp(CmpPredicate::Eq, c, integer(b)));
+  };
+  ir::Value *angleEntry = b_.binary(Opcode::And, either(row, kNegativeInfinity, kPositiveInfinity),
+                                    either(column, kNegative, kPositive));
+  ir::Value *cosY = fmath(MathFunctionKind::Cos, y), *sinY = fmath(MathFunctionKind::Sin, y);
+  auto withSignOf = [&](ir::Value *value, ir::Value *sign) {
+    ir::Value *unit = fmath(MathFunctionKind::CopySign, constant(part, 1.0), sign);
+    return b_.select(angleEntry, fbinary(Opcode::Mul, value, unit), value);
+  };
+  if (table.angleSigns == AngleSigns::CosSin)
+    return make(withSignOf(re, cosY), withSignOf(im, sinY));
+  return make(re, withSignOf(im, fbinary(Opcode::Mul, sinY, cosY)));
+}
+
+ir::Value *ComplexArithmetic::piecewise(ir::Value *x, ir::Value *y, ir::Value *rare,
+                                        const cmath_special::Table &table,
+                                        const std::function<ir::Value *()> &moderate,
+                                        const std::function<ir::Value *()> &large) {
+  return branch_(
+      rare,
+      [&] {
+        ir::Value *special = specialValue(table, x, y);
+        return large ? b_.select(finite(x, y), large(), special) : special;
+      },
+      moderate);
+}
+
+ir::Value *ComplexArithmetic::logHalfMagnitude(ir::Value *x, ir::Value *y) {
+  ir::Value *half = constant(x->type(), 0.5);
+  return fmath(MathFunctionKind::Log, fmath(MathFunctionKind::Hypot, fbinary(Opcode::Mul, x, half),
+                                            fbinary(Opcode::Mul, y, half)));
+}
+
 ir::Value *ComplexArithmetic::sqrt(ir::Value *z) {
-  // CPython's cmath.sqrt, scaled by 1/8 so that |z| near the largest float does not overflow.
+  ir::Value *x = real(z), *y = imag(z);
+  return piecewise(x, y, b_.unary(Opcode::Not, finite(x, y)), cmath_special::kSqrt,
+                   [&] { return sqrtOfFinite(z); });
+}
+
+ir::Value *ComplexArithmetic::sqrtOfFinite(ir::Value *z) {
+  // CPython's cmath.sqrt: s = 2 sqrt(|x|/8 + hypot(|x|/8, |y|/8)), scaled so that |z| near the
+  // largest float does not overflow; parts both subnormal are scaled up by 2**(2k+1) instead
+  // and s down by 2**-(k+1) (k = digits/2), keeping hypot's precision.
   ir::Type part = partType(z);
   ir::Value *x = real(z), *y = imag(z);
   ir::Value *ax = fmath(MathFunctionKind::FAbs, x), *ay = fmath(MathFunctionKind::FAbs, y);
-  ir::Value *eighth = constant(part, 0.125), *two = constant(part, 2.0);
-  ir::Value *ax8 = fbinary(Opcode::Mul, ax, eighth);
+  int scaleUp = 2 * (limits(part).mantissaDigits / 2) + 1;
+  ir::Value *tiny = bothTiny(x, y);
+  ir::Value *inScale =
+      b_.select(tiny, constant(part, std::ldexp(1.0, scaleUp)), constant(part, 0.125));
+  ir::Value *outScale =
+      b_.select(tiny, constant(part, std::ldexp(1.0, -(scaleUp + 1) / 2)), constant(part, 2.0));
+  ir::Value *two = constant(part, 2.0);
+  ir::Value *axScaled = fbinary(Opcode::Mul, ax, inScale);
   ir::Value *s = fbinary(
-      Opcode::Mul, two,
+      Opcode::Mul, outScale,
       fmath(MathFunctionKind::Sqrt,
-            fbinary(Opcode::Add, ax8,
-                    fmath(MathFunctionKind::Hypot, ax8, fbinary(Opcode::Mul, ay, eighth)))));
+            fbinary(Opcode::Add, axScaled,
+                    fmath(MathFunctionKind::Hypot, axScaled, fbinary(Opcode::Mul, ay, inScale)))));
   ir::Value *d = fbinary(Opcode::Div, ay, fbinary(Opcode::Mul, two, s));
   ir::Value *nonNegative = b_.cmp(CmpPredicate::Ge, x, constant(part, 0.0));
   ir::Value *re = b_.select(nonNegative, s, d);
@@ -193,125 +319,268 @@ ir::Value *ComplexArithmetic::sqrt(ir::Value *z) {
   return make(b_.select(zero, constant(part, 0.0), re), b_.select(zero, y, im));
 }
 
+std::pair<ir::Value *, ir::Value *> ComplexArithmetic::overflowRescaling(ir::Value *x,
+                                                                         ir::Value *large) {
+  ir::Type part = x->type();
+  return {b_.select(large, fmath(MathFunctionKind::CopySign, constant(part, 1.0), x),
+                    constant(part, 0.0)),
+          b_.select(large, constant(part, M_E), constant(part, 1.0))};
+}
+
 ir::Value *ComplexArithmetic::exp(ir::Value *z) {
+  ir::Type part = partType(z);
   ir::Value *x = real(z), *y = imag(z);
-  ir::Value *magnitude = fmath(MathFunctionKind::Exp, x);
-  // A real argument keeps its imaginary zero (exp(inf+0j) is inf+0j, not inf+nanj).
-  ir::Value *realArgument = b_.cmp(CmpPredicate::Eq, y, constant(partType(z), 0.0));
-  ir::Value *re = b_.select(realArgument, magnitude,
-                            fbinary(Opcode::Mul, magnitude, fmath(MathFunctionKind::Cos, y)));
-  ir::Value *im =
-      b_.select(realArgument, y, fbinary(Opcode::Mul, magnitude, fmath(MathFunctionKind::Sin, y)));
-  return make(re, im);
+  ir::Value *large = b_.cmp(CmpPredicate::Gt, x, constant(part, std::log(limits(part).max / 4)));
+  auto [shift, factor] = overflowRescaling(x, large);
+  // Before the branch: the table's angle signs use them too.
+  ir::Value *cosY = fmath(MathFunctionKind::Cos, y), *sinY = fmath(MathFunctionKind::Sin, y);
+  return piecewise(x, y, b_.unary(Opcode::Not, finite(x, y)), cmath_special::kExp, [&] {
+    ir::Value *magnitude = fmath(MathFunctionKind::Exp, fbinary(Opcode::Sub, x, shift));
+    return make(fbinary(Opcode::Mul, fbinary(Opcode::Mul, magnitude, cosY), factor),
+                fbinary(Opcode::Mul, fbinary(Opcode::Mul, magnitude, sinY), factor));
+  });
 }
 
 ir::Value *ComplexArithmetic::log(ir::Value *z) {
-  return make(fmath(MathFunctionKind::Log, abs(z)),
-              fmath(MathFunctionKind::Atan2, imag(z), real(z)));
+  // Beyond max/4 CPython takes log(|z|/2) + log 2; for parts both subnormal (or zero)
+  // log(|z| 2**digits) - digits log 2.
+  ir::Type part = partType(z);
+  ir::Value *x = real(z), *y = imag(z);
+  Limits limit = limits(part);
+  ir::Value *tiny = bothTiny(x, y);
+  ir::Value *rare = b_.binary(
+      Opcode::Or, b_.binary(Opcode::Or, beyond(x, limit.max / 4), beyond(y, limit.max / 4)), tiny);
+  ir::Value *angle = fmath(MathFunctionKind::Atan2, y, x);
+  return piecewise(
+      x, y, rare, cmath_special::kLog,
+      [&] { return make(fmath(MathFunctionKind::Log, abs(z)), angle); },
+      [&] {
+        ir::Value *scale = b_.select(tiny, constant(part, std::ldexp(1.0, limit.mantissaDigits)),
+                                     constant(part, 0.5));
+        ir::Value *offset =
+            b_.select(tiny, constant(part, -limit.mantissaDigits * M_LN2), constant(part, M_LN2));
+        ir::Value *magnitude = fmath(MathFunctionKind::Hypot, fbinary(Opcode::Mul, x, scale),
+                                     fbinary(Opcode::Mul, y, scale));
+        return make(fbinary(Opcode::Add, fmath(MathFunctionKind::Log, magnitude), offset), angle);
+      });
+}
+
+ir::Value *ComplexArithmetic::coshOrSinh(ir::Value *z, MathFunctionKind ofRealPart,
+                                         const cmath_special::Table &table) {
+  // (cos(y) f(x), sin(y) g(x)) with f = ofRealPart and g the other one.
+  ir::Type part = partType(z);
+  ir::Value *x = real(z), *y = imag(z);
+  MathFunctionKind ofImagPart =
+      ofRealPart == MathFunctionKind::Cosh ? MathFunctionKind::Sinh : MathFunctionKind::Cosh;
+  auto [shift, factor] = overflowRescaling(x, beyond(x, std::log(limits(part).max / 4)));
+  // Before the branch: the table's angle signs use them too.
+  ir::Value *cosY = fmath(MathFunctionKind::Cos, y), *sinY = fmath(MathFunctionKind::Sin, y);
+  return piecewise(x, y, b_.unary(Opcode::Not, finite(x, y)), table, [&] {
+    ir::Value *shifted = fbinary(Opcode::Sub, x, shift);
+    return make(
+        fbinary(Opcode::Mul, fbinary(Opcode::Mul, cosY, fmath(ofRealPart, shifted)), factor),
+        fbinary(Opcode::Mul, fbinary(Opcode::Mul, sinY, fmath(ofImagPart, shifted)), factor));
+  });
 }
 
 ir::Value *ComplexArithmetic::sinh(ir::Value *z) {
-  ir::Value *x = real(z), *y = imag(z);
-  return make(
-      fbinary(Opcode::Mul, fmath(MathFunctionKind::Sinh, x), fmath(MathFunctionKind::Cos, y)),
-      fbinary(Opcode::Mul, fmath(MathFunctionKind::Cosh, x), fmath(MathFunctionKind::Sin, y)));
+  return coshOrSinh(z, MathFunctionKind::Sinh, cmath_special::kSinh);
 }
 
 ir::Value *ComplexArithmetic::cosh(ir::Value *z) {
-  ir::Value *x = real(z), *y = imag(z);
-  return make(
-      fbinary(Opcode::Mul, fmath(MathFunctionKind::Cosh, x), fmath(MathFunctionKind::Cos, y)),
-      fbinary(Opcode::Mul, fmath(MathFunctionKind::Sinh, x), fmath(MathFunctionKind::Sin, y)));
+  return coshOrSinh(z, MathFunctionKind::Cosh, cmath_special::kCosh);
 }
 
 ir::Value *ComplexArithmetic::tanh(ir::Value *z) {
-  // CPython's cmath.tanh: tanh(x) and tan(y) combined so neither part overflows early.
   ir::Type part = partType(z);
-  ir::Value *one = constant(part, 1.0);
-  ir::Value *tx = fmath(MathFunctionKind::Tanh, real(z)),
-            *ty = fmath(MathFunctionKind::Tan, imag(z));
-  ir::Value *cx = fbinary(Opcode::Div, one, fmath(MathFunctionKind::Cosh, real(z)));
-  ir::Value *txty = fbinary(Opcode::Mul, tx, ty);
-  ir::Value *denominator = fbinary(Opcode::Add, one, fbinary(Opcode::Mul, txty, txty));
-  ir::Value *re =
-      fbinary(Opcode::Div,
-              fbinary(Opcode::Mul, tx, fbinary(Opcode::Add, one, fbinary(Opcode::Mul, ty, ty))),
-              denominator);
-  ir::Value *im =
-      fbinary(Opcode::Mul, fbinary(Opcode::Mul, fbinary(Opcode::Div, ty, denominator), cx), cx);
-  return make(re, im);
+  ir::Value *x = real(z), *y = imag(z);
+  // Beyond log(max/4) in |x| CPython's approximation, where cosh(x) would overflow.
+  Limits limit = limits(part);
+  ir::Value *rare = b_.binary(Opcode::Or, beyond(x, std::log(limit.max / 4)), beyond(y, limit.max));
+  return piecewise(
+      x, y, rare, cmath_special::kTanh,
+      [&] {
+        // CPython's cmath.tanh: tanh(x) and tan(y) combined so neither part overflows early.
+        ir::Value *one = constant(part, 1.0);
+        ir::Value *tx = fmath(MathFunctionKind::Tanh, x), *ty = fmath(MathFunctionKind::Tan, y);
+        ir::Value *cx = fbinary(Opcode::Div, one, fmath(MathFunctionKind::Cosh, x));
+        ir::Value *txty = fbinary(Opcode::Mul, tx, ty);
+        ir::Value *denominator = fbinary(Opcode::Add, one, fbinary(Opcode::Mul, txty, txty));
+        ir::Value *re = fbinary(
+            Opcode::Div,
+            fbinary(Opcode::Mul, tx, fbinary(Opcode::Add, one, fbinary(Opcode::Mul, ty, ty))),
+            denominator);
+        ir::Value *im = fbinary(
+            Opcode::Mul, fbinary(Opcode::Mul, fbinary(Opcode::Div, ty, denominator), cx), cx);
+        return make(re, im);
+      },
+      [&] {
+        // 1 - tanh(x)**2 is 4 exp(-2|x|) to the float's precision.
+        ir::Value *sinCos = fbinary(
+            Opcode::Mul, fbinary(Opcode::Mul, constant(part, 4.0), fmath(MathFunctionKind::Sin, y)),
+            fmath(MathFunctionKind::Cos, y));
+        ir::Value *decay = fmath(MathFunctionKind::Exp, fbinary(Opcode::Mul, constant(part, -2.0),
+                                                                fmath(MathFunctionKind::FAbs, x)));
+        return make(fmath(MathFunctionKind::CopySign, constant(part, 1.0), x),
+                    fbinary(Opcode::Mul, sinCos, decay));
+      });
 }
 
+// asinh, acos and acosh: beyond max/4 CPython's formulas through log(|z|/2) + 2 log 2, where
+// the square roots of 1 +- z would overflow.
 ir::Value *ComplexArithmetic::asinh(ir::Value *z) {
-  // CPython's cmath.asinh (Kahan): s1 = sqrt(1 + iz), s2 = sqrt(1 - iz).
   ir::Type part = partType(z);
-  ir::Value *one = constant(part, 1.0);
   ir::Value *x = real(z), *y = imag(z);
-  ir::Value *s1 = sqrt(make(fbinary(Opcode::Add, one, y), b_.unary(Opcode::Neg, x)));
-  ir::Value *s2 = sqrt(make(fbinary(Opcode::Sub, one, y), x));
-  ir::Value *re =
-      fmath(MathFunctionKind::Asinh, fbinary(Opcode::Sub, fbinary(Opcode::Mul, real(s1), imag(s2)),
-                                             fbinary(Opcode::Mul, real(s2), imag(s1))));
-  ir::Value *im = fmath(MathFunctionKind::Atan2, y,
-                        fbinary(Opcode::Sub, fbinary(Opcode::Mul, real(s1), real(s2)),
-                                fbinary(Opcode::Mul, imag(s1), imag(s2))));
-  return make(re, im);
+  double large = limits(part).max / 4;
+  return piecewise(
+      x, y, b_.binary(Opcode::Or, beyond(x, large), beyond(y, large)), cmath_special::kAsinh,
+      [&] {
+        // CPython's cmath.asinh (Kahan): s1 = sqrt(1 + iz), s2 = sqrt(1 - iz).
+        ir::Value *one = constant(part, 1.0);
+        ir::Value *s1 = sqrtOfFinite(make(fbinary(Opcode::Add, one, y), b_.unary(Opcode::Neg, x)));
+        ir::Value *s2 = sqrtOfFinite(make(fbinary(Opcode::Sub, one, y), x));
+        ir::Value *re = fmath(MathFunctionKind::Asinh,
+                              fbinary(Opcode::Sub, fbinary(Opcode::Mul, real(s1), imag(s2)),
+                                      fbinary(Opcode::Mul, real(s2), imag(s1))));
+        ir::Value *im = fmath(MathFunctionKind::Atan2, y,
+                              fbinary(Opcode::Sub, fbinary(Opcode::Mul, real(s1), real(s2)),
+                                      fbinary(Opcode::Mul, imag(s1), imag(s2))));
+        return make(re, im);
+      },
+      [&] {
+        ir::Value *logMagnitude =
+            fbinary(Opcode::Add, logHalfMagnitude(x, y), constant(part, 2 * M_LN2));
+        return make(fmath(MathFunctionKind::CopySign, logMagnitude, x),
+                    fmath(MathFunctionKind::Atan2, y, fmath(MathFunctionKind::FAbs, x)));
+      });
 }
 
 ir::Value *ComplexArithmetic::acos(ir::Value *z) {
-  // CPython's cmath.acos: s1 = sqrt(1 - z), s2 = sqrt(1 + z).
   ir::Type part = partType(z);
-  ir::Value *one = constant(part, 1.0), *two = constant(part, 2.0);
   ir::Value *x = real(z), *y = imag(z);
-  ir::Value *s1 = sqrt(make(fbinary(Opcode::Sub, one, x), b_.unary(Opcode::Neg, y)));
-  ir::Value *s2 = sqrt(make(fbinary(Opcode::Add, one, x), y));
-  ir::Value *re = fbinary(Opcode::Mul, two, fmath(MathFunctionKind::Atan2, real(s1), real(s2)));
-  ir::Value *im =
-      fmath(MathFunctionKind::Asinh, fbinary(Opcode::Sub, fbinary(Opcode::Mul, real(s2), imag(s1)),
-                                             fbinary(Opcode::Mul, imag(s2), real(s1))));
-  return make(re, im);
+  double large = limits(part).max / 4;
+  return piecewise(
+      x, y, b_.binary(Opcode::Or, beyond(x, large), beyond(y, large)), cmath_special::kAcos,
+      [&] {
+        // CPython's cmath.acos: s1 = sqrt(1 - z), s2 = sqrt(1 + z).
+        ir::Value *one = constant(part, 1.0), *two = constant(part, 2.0);
+        ir::Value *s1 = sqrtOfFinite(make(fbinary(Opcode::Sub, one, x), b_.unary(Opcode::Neg, y)));
+        ir::Value *s2 = sqrtOfFinite(make(fbinary(Opcode::Add, one, x), y));
+        ir::Value *re =
+            fbinary(Opcode::Mul, two, fmath(MathFunctionKind::Atan2, real(s1), real(s2)));
+        ir::Value *im = fmath(MathFunctionKind::Asinh,
+                              fbinary(Opcode::Sub, fbinary(Opcode::Mul, real(s2), imag(s1)),
+                                      fbinary(Opcode::Mul, imag(s2), real(s1))));
+        return make(re, im);
+      },
+      [&] {
+        ir::Value *logMagnitude =
+            fbinary(Opcode::Add, logHalfMagnitude(x, y), constant(part, 2 * M_LN2));
+        return make(fmath(MathFunctionKind::Atan2, fmath(MathFunctionKind::FAbs, y), x),
+                    b_.unary(Opcode::Neg, fmath(MathFunctionKind::CopySign, logMagnitude, y)));
+      });
 }
 
 ir::Value *ComplexArithmetic::acosh(ir::Value *z) {
-  // CPython's cmath.acosh: s1 = sqrt(z - 1), s2 = sqrt(z + 1).
   ir::Type part = partType(z);
-  ir::Value *one = constant(part, 1.0), *two = constant(part, 2.0);
   ir::Value *x = real(z), *y = imag(z);
-  ir::Value *s1 = sqrt(make(fbinary(Opcode::Sub, x, one), y));
-  ir::Value *s2 = sqrt(make(fbinary(Opcode::Add, x, one), y));
-  ir::Value *re =
-      fmath(MathFunctionKind::Asinh, fbinary(Opcode::Add, fbinary(Opcode::Mul, real(s1), real(s2)),
-                                             fbinary(Opcode::Mul, imag(s1), imag(s2))));
-  ir::Value *im = fbinary(Opcode::Mul, two, fmath(MathFunctionKind::Atan2, imag(s1), real(s2)));
-  return make(re, im);
+  double large = limits(part).max / 4;
+  return piecewise(
+      x, y, b_.binary(Opcode::Or, beyond(x, large), beyond(y, large)), cmath_special::kAcosh,
+      [&] {
+        // CPython's cmath.acosh: s1 = sqrt(z - 1), s2 = sqrt(z + 1).
+        ir::Value *one = constant(part, 1.0), *two = constant(part, 2.0);
+        ir::Value *s1 = sqrtOfFinite(make(fbinary(Opcode::Sub, x, one), y));
+        ir::Value *s2 = sqrtOfFinite(make(fbinary(Opcode::Add, x, one), y));
+        ir::Value *re = fmath(MathFunctionKind::Asinh,
+                              fbinary(Opcode::Add, fbinary(Opcode::Mul, real(s1), real(s2)),
+                                      fbinary(Opcode::Mul, imag(s1), imag(s2))));
+        ir::Value *im =
+            fbinary(Opcode::Mul, two, fmath(MathFunctionKind::Atan2, imag(s1), real(s2)));
+        return make(re, im);
+      },
+      [&] {
+        return make(fbinary(Opcode::Add, logHalfMagnitude(x, y), constant(part, 2 * M_LN2)),
+                    fmath(MathFunctionKind::Atan2, y, x));
+      });
+}
+
+ir::Value *
+ComplexArithmetic::atanhByReflection(ir::Value *z,
+                                     const std::function<ir::Value *(ir::Value *)> &right) {
+  ir::Value *negative = b_.cmp(CmpPredicate::Lt, real(z), constant(partType(z), 0.0));
+  ir::Value *result = right(b_.select(negative, neg(z), z));
+  return b_.select(negative, neg(result), result);
 }
 
 ir::Value *ComplexArithmetic::atanh(ir::Value *z) {
-  // CPython's cmath.atanh on the right half-plane, atanh(-z) == -atanh(z) on the left.
+  // CPython's cmath.atanh: log1p's formula on the right half-plane; beyond sqrt(max/4)
+  // 1/z +- i pi/2; at 1 +- i y for y below sqrt(min) its own formula (inf at y == 0).
   ir::Type part = partType(z);
-  ir::Value *zero = constant(part, 0.0), *one = constant(part, 1.0);
-  ir::Value *negative = b_.cmp(CmpPredicate::Lt, real(z), zero);
-  ir::Value *reflected = b_.select(negative, neg(z), z);
-  ir::Value *x = real(reflected), *y = imag(reflected);
-  ir::Value *ay = fmath(MathFunctionKind::FAbs, y);
-  ir::Value *oneMinusX = fbinary(Opcode::Sub, one, x);
-  ir::Value *denominator = fbinary(Opcode::Add, fbinary(Opcode::Mul, oneMinusX, oneMinusX),
-                                   fbinary(Opcode::Mul, ay, ay));
-  ir::Value *re = fbinary(
-      Opcode::Div,
-      fmath(MathFunctionKind::Log1P,
-            fbinary(Opcode::Div, fbinary(Opcode::Mul, constant(part, 4.0), x), denominator)),
-      constant(part, 4.0));
-  ir::Value *im =
-      fbinary(Opcode::Div,
+  ir::Value *x = real(z), *y = imag(z);
+  Limits limit = limits(part);
+  double sqrtLarge = std::sqrt(limit.max / 4);
+  ir::Value *one = constant(part, 1.0), *two = constant(part, 2.0);
+  ir::Value *nearOne =
+      b_.binary(Opcode::And, b_.cmp(CmpPredicate::Eq, fmath(MathFunctionKind::FAbs, x), one),
+                b_.cmp(CmpPredicate::Lt, fmath(MathFunctionKind::FAbs, y),
+                       constant(part, std::sqrt(limit.minNormal))));
+  ir::Value *rare = b_.binary(
+      Opcode::Or, b_.binary(Opcode::Or, beyond(x, sqrtLarge), beyond(y, sqrtLarge)), nearOne);
+  return piecewise(
+      x, y, rare, cmath_special::kAtanh,
+      [&] {
+        return atanhByReflection(z, [&](ir::Value *w) {
+          ir::Value *wx = real(w), *wy = imag(w);
+          ir::Value *ay = fmath(MathFunctionKind::FAbs, wy);
+          ir::Value *oneMinusX = fbinary(Opcode::Sub, one, wx);
+          ir::Value *denominator = fbinary(Opcode::Add, fbinary(Opcode::Mul, oneMinusX, oneMinusX),
+                                           fbinary(Opcode::Mul, ay, ay));
+          ir::Value *re =
+              fbinary(Opcode::Div,
+                      fmath(MathFunctionKind::Log1P,
+                            fbinary(Opcode::Div, fbinary(Opcode::Mul, constant(part, 4.0), wx),
+                                    denominator)),
+                      constant(part, 4.0));
+          ir::Value *im = fbinary(
+              Opcode::Div,
               b_.unary(Opcode::Neg,
-                       fmath(MathFunctionKind::Atan2, fbinary(Opcode::Mul, constant(part, -2.0), y),
+                       fmath(MathFunctionKind::Atan2,
+                             fbinary(Opcode::Mul, constant(part, -2.0), wy),
                              fbinary(Opcode::Sub,
-                                     fbinary(Opcode::Mul, oneMinusX, fbinary(Opcode::Add, one, x)),
+                                     fbinary(Opcode::Mul, oneMinusX, fbinary(Opcode::Add, one, wx)),
                                      fbinary(Opcode::Mul, ay, ay)))),
-              constant(part, 2.0));
-  ir::Value *result = make(re, im);
-  return b_.select(negative, neg(result), result);
+              two);
+          return make(re, im);
+        });
+      },
+      [&] {
+        return atanhByReflection(z, [&](ir::Value *w) {
+          ir::Value *wx = real(w), *wy = imag(w);
+          ir::Value *ay = fmath(MathFunctionKind::FAbs, wy);
+          ir::Value *half = constant(part, 0.5);
+          ir::Value *h = fmath(MathFunctionKind::Hypot, fbinary(Opcode::Mul, wx, half),
+                               fbinary(Opcode::Mul, wy, half));
+          ir::Value *large = make(
+              fbinary(Opcode::Div,
+                      fbinary(Opcode::Div, fbinary(Opcode::Div, wx, constant(part, 4.0)), h), h),
+              fmath(MathFunctionKind::CopySign, constant(part, 0.5 * M_PI), wy));
+          ir::Value *atOne = b_.cmp(CmpPredicate::Eq, ay, constant(part, 0.0));
+          ir::Value *nearOneRe =
+              b_.unary(Opcode::Neg, fmath(MathFunctionKind::Log,
+                                          fbinary(Opcode::Div, fmath(MathFunctionKind::Sqrt, ay),
+                                                  fmath(MathFunctionKind::Sqrt,
+                                                        fmath(MathFunctionKind::Hypot, ay, two)))));
+          ir::Value *nearOneIm =
+              fmath(MathFunctionKind::CopySign,
+                    fbinary(Opcode::Div,
+                            fmath(MathFunctionKind::Atan2, two, b_.unary(Opcode::Neg, ay)), two),
+                    wy);
+          ir::Value *closeToOne = make(b_.select(atOne, constant(part, INFINITY), nearOneRe),
+                                       b_.select(atOne, wy, nearOneIm));
+          return b_.select(nearOne, closeToOne, large);
+        });
+      });
 }
 
 std::pair<ir::Value *, ir::Value *> ComplexArithmetic::polar(ir::Value *z) {
@@ -319,11 +588,12 @@ std::pair<ir::Value *, ir::Value *> ComplexArithmetic::polar(ir::Value *z) {
 }
 
 ir::Value *ComplexArithmetic::rect(ir::Value *r, ir::Value *phi) {
-  // A zero angle gives an exact real number, also for an infinite r (CPython).
-  ir::Value *zeroAngle = b_.cmp(CmpPredicate::Eq, phi, constant(phi->type(), 0.0));
-  ir::Value *im =
-      b_.select(zeroAngle, phi, fbinary(Opcode::Mul, r, fmath(MathFunctionKind::Sin, phi)));
-  return make(fbinary(Opcode::Mul, r, fmath(MathFunctionKind::Cos, phi)), im);
+  // Before the branch: the table's angle signs use them too.
+  ir::Value *cosPhi = fmath(MathFunctionKind::Cos, phi),
+            *sinPhi = fmath(MathFunctionKind::Sin, phi);
+  return piecewise(r, phi, b_.unary(Opcode::Not, finite(r, phi)), cmath_special::kRect, [&] {
+    return make(fbinary(Opcode::Mul, r, cosPhi), fbinary(Opcode::Mul, r, sinPhi));
+  });
 }
 
 std::optional<ir::Value *> ComplexArithmetic::cmath(std::string_view name, ir::Value *z) {

@@ -1,12 +1,18 @@
 // Complex arithmetic and cmath, expanded into kaji IR on the numbers' float parts. kaji IR
 // has complex values (c64, c128) but only `complex`, `real` and `imag` operate on them
-// (docs/ir.md says why); everything Python computes with them is built here, straight-line
-// (selects, no branches), in the precision of the parts. The formulas and their accuracy are
-// in docs/language.md.
+// (docs/ir.md says why); everything Python computes with them is built here, in the precision
+// of the parts: arithmetic straight-line (selects, no branches); a cmath function as CPython's
+// formula for finite arguments, and behind one branch, taken only when a part is not finite
+// or past the function's overflow threshold, CPython's special-value table
+// (CmathSpecialValues.h) and its rescaled formulas, so that the common path stays short. The
+// formulas and their accuracy are in docs/language.md.
 #pragma once
+
+#include "CmathSpecialValues.h"
 
 #include "kaji/ir/Builder.h"
 
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -15,8 +21,15 @@ namespace kaji::frontend {
 
 class ComplexArithmetic {
 public:
-  // Builds at the builder's block and location.
-  explicit ComplexArithmetic(ir::Builder &builder) : b_(builder) {}
+  // `condition ? ifTrue() : ifFalse()` laid out as a branch, so that only the side taken runs
+  // (FunctionLowerer::branchValue).
+  using Branch =
+      std::function<ir::Value *(ir::Value *condition, const std::function<ir::Value *()> &ifTrue,
+                                const std::function<ir::Value *()> &ifFalse)>;
+
+  // Builds at the builder's block and location; cmath and rect need `branch`.
+  explicit ComplexArithmetic(ir::Builder &builder, Branch branch = {})
+      : b_(builder), branch_(std::move(branch)) {}
 
   ir::Value *make(ir::Value *real, ir::Value *imag);
   ir::Value *real(ir::Value *z);
@@ -58,9 +71,47 @@ private:
   ir::Value *timesI(ir::Value *z);
   ir::Value *timesMinusI(ir::Value *z);
 
+  // The float limits of a part type, as CPython's DBL_MAX, DBL_MIN and DBL_MANT_DIG.
+  struct Limits {
+    double max, minNormal;
+    int mantissaDigits;
+  };
+  static Limits limits(ir::Type part);
+  // Both parts finite.
+  ir::Value *finite(ir::Value *x, ir::Value *y);
+  // |v| > bound, or v is nan.
+  ir::Value *beyond(ir::Value *v, double bound);
+  // Both |x| and |y| below the smallest normal float.
+  ir::Value *bothTiny(ir::Value *x, ir::Value *y);
+  // The PartClass of x, an int64.
+  ir::Value *partClass(ir::Value *x);
+  // The table's entry for the classes of x and y, its angle signs applied.
+  ir::Value *specialValue(const cmath_special::Table &table, ir::Value *x, ir::Value *y);
+  // A table entry's part of the given four-bit code (cmath_special::Magnitude and sign).
+  ir::Value *tablePart(ir::Value *code, ir::Type part);
+  // A cmath function of (x, y): `moderate()` unless `rare` holds; then, behind a branch, the
+  // table's entry for a part not finite and `large()` for finite parts (the rescaled formula;
+  // none for functions whose rare arguments are all in the table).
+  ir::Value *piecewise(ir::Value *x, ir::Value *y, ir::Value *rare,
+                       const cmath_special::Table &table,
+                       const std::function<ir::Value *()> &moderate,
+                       const std::function<ir::Value *()> &large = {});
+  // log(|z| / 2) without overflow: for parts beyond max/4, where |z| may overflow.
+  ir::Value *logHalfMagnitude(ir::Value *x, ir::Value *y);
+
   ir::Value *sqrt(ir::Value *z);
+  // CPython's sqrt formula on finite parts (subnormal ones scaled up); also inside the inverse
+  // functions.
+  ir::Value *sqrtOfFinite(ir::Value *z);
   ir::Value *exp(ir::Value *z);
   ir::Value *log(ir::Value *z);
+  // CPython's rescaling of exp, cosh and sinh where |x| is beyond log(max/4) (`large`):
+  // f(x - sign(x)) e instead of f(x), so that f(x) cos(y) may stay finite where f(x)
+  // overflows. The (shift, factor) to compute f(x - shift) factor with: (sign(x), e) where
+  // large, else (0, 1), which leave the formula exact.
+  std::pair<ir::Value *, ir::Value *> overflowRescaling(ir::Value *x, ir::Value *large);
+  ir::Value *coshOrSinh(ir::Value *z, ir::MathFunctionKind ofRealPart,
+                        const cmath_special::Table &table);
   ir::Value *sinh(ir::Value *z);
   ir::Value *cosh(ir::Value *z);
   ir::Value *tanh(ir::Value *z);
@@ -68,8 +119,11 @@ private:
   ir::Value *acos(ir::Value *z);
   ir::Value *acosh(ir::Value *z);
   ir::Value *atanh(ir::Value *z);
+  // atanh on the right half-plane, through atanh(-z) == -atanh(z) on the left.
+  ir::Value *atanhByReflection(ir::Value *z, const std::function<ir::Value *(ir::Value *)> &right);
 
   ir::Builder &b_;
+  Branch branch_;
 };
 
 } // namespace kaji::frontend

@@ -163,7 +163,11 @@ Operand FunctionLowerer::callCmath(const std::string &function, const std::vecto
   requireNumbers(display, 1, twoArguments ? 2 : 1, args, expr);
   if (function == "rect" && args.size() != 2)
     throw ir::CompileError(expr.loc, "cmath.rect() takes 2 arguments, got 1");
-  ComplexArithmetic complex(at(expr.loc));
+  ComplexArithmetic complex(at(expr.loc),
+                            [this](ir::Value *condition, const std::function<ir::Value *()> &ifTrue,
+                                   const std::function<ir::Value *()> &ifFalse) {
+                              return branchValue(condition, ifTrue, ifFalse);
+                            });
   // A real argument is a complex of its precision (float32 -> complex64, ints -> complex128).
   auto complexOf = [&](const Operand &arg) {
     ScalarKind kind = arg.type().scalarKind();

@@ -528,6 +528,10 @@ private:
   bool reachable() const;
   void jump(ir::Block *target);
   void condJump(ir::Value *cond, ir::Block *ifTrue, ir::Block *ifFalse);
+  // `cond ? ifTrue() : ifFalse()` as a branch, so that only the side taken runs; both sides
+  // build a value of one type, which the join receives as a block argument.
+  ir::Value *branchValue(ir::Value *cond, const std::function<ir::Value *()> &ifTrue,
+                         const std::function<ir::Value *()> &ifFalse);
   ir::Builder &at(const Location &loc) {
     builder_.setLocation(loc);
     return builder_;

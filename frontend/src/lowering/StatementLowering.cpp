@@ -223,6 +223,29 @@ void FunctionLowerer::condJump(ir::Value *cond, ir::Block *ifTrue, ir::Block *if
   ssa_->addEdges(builder_.block()->terminator());
 }
 
+ir::Value *FunctionLowerer::branchValue(ir::Value *cond, const std::function<ir::Value *()> &ifTrue,
+                                        const std::function<ir::Value *()> &ifFalse) {
+  if (auto constant = ir::intConstant(cond))
+    return *constant ? ifTrue() : ifFalse();
+  ir::Block *trueBlock = newBlock(), *falseBlock = newBlock(), *merge = newBlock();
+  condJump(cond, trueBlock, falseBlock);
+  ssa_->seal(trueBlock);
+  ssa_->seal(falseBlock);
+  ir::Value *result = nullptr;
+  for (auto [block, side] : {std::pair{trueBlock, &ifTrue}, {falseBlock, &ifFalse}}) {
+    enter(block);
+    ir::Value *value = (*side)();
+    if (!result)
+      result = ssa_->addArgument(merge, value->type());
+    ir::Block *end = builder_.block();
+    jump(merge);
+    ssa_->setIncoming(result, end, value);
+  }
+  ssa_->seal(merge);
+  enter(merge);
+  return result;
+}
+
 void FunctionLowerer::lowerBody(const Body &body) {
   // Statements after a break, continue or return are dead, as Python's compiler knows.
   for (const StmtPtr &stmt : body) {
