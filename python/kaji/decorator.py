@@ -65,19 +65,21 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
         shared_memory_carveout=shared_memory_carveout, extensions=extensions, backend=backend,
         link=link)
 
-    def decorate(func, signatures=()):
+    def decorate(func, signatures=(), specialized=False):
         if device:
             return DeviceFunction(func, signatures, options.inlining)
         kernel = Kernel(func, options.with_defaults())
         for signature in signatures:
             kernel.add_signature(signature)
+        kernel._specialized = specialized
         return kernel
 
     if func_or_sig is None:
         return decorate
     if is_signature(func_or_sig):
+        # One signature, not a list of them, specializes the kernel, as in Numba.
         signatures = (signature_text(func_or_sig),)
-        return lambda func: decorate(func, signatures)
+        return lambda func: decorate(func, signatures, specialized=True)
     if isinstance(func_or_sig, (list, tuple)):
         signatures = tuple(signature_text(signature) for signature in func_or_sig)
         return lambda func: decorate(func, signatures)
@@ -161,7 +163,9 @@ class Kernel(_core.Dispatcher):
 
     @property
     def specialized(self):
-        """Whether this kernel was made by specialize(): it launches only with its signature."""
+        """Whether this kernel has one signature for good, as Numba's: made by specialize()
+        or by ``@jit`` with one signature (not a list). Then the resource queries
+        (``get_regs_per_thread()``, ...) answer for it without a signature."""
         return self._specialized
 
     @property
@@ -280,6 +284,8 @@ class Kernel(_core.Dispatcher):
                                                    block_threads(blockdim), dynsmemsize)
 
     def _resource(self, signature, name):
+        if signature is None and self._specialized:
+            signature = self.signatures[0]
         return self._each_signature(signature, lambda sig: self.resource_usage(sig)[name])
 
     def _each_signature(self, signature, query):

@@ -120,6 +120,13 @@ def test_resource_queries_with_and_without_a_signature():
     assert kernel.get_const_mem_size(F32) >= 0
     assert kernel.get_max_threads_per_block(F32) == 1024
     assert kernel.overloads[F32].regs_per_thread == regs
+    # One signature given to @jit (not a list) specializes the kernel, as in Numba: the
+    # queries then answer without a signature; a list keeps the dict.
+    one = kaji.jit(F32, target="cpu")(kernel.py_func)
+    assert one.specialized and one.get_regs_per_thread() == regs
+    assert one.get_max_threads_per_block() == 1024
+    listed = kaji.jit([F32], target="cpu")(kernel.py_func)
+    assert not listed.specialized and listed.get_regs_per_thread() == {F32: regs}
 
 
 @needs_ptxas
