@@ -98,6 +98,10 @@ def _launch_bounds(bounds):
     if bounds is None:
         return (0, 0, 0)
     values = (bounds,) if _is_int(bounds) else bounds
+    if isinstance(values, (tuple, list)) and len(values) > 3:
+        raise ValueError(f"Got {len(values)} launch bounds: {tuple(values)}; launch_bounds "
+                         "takes at most 3 (max threads per block, min blocks per "
+                         "multiprocessor, max blocks per cluster)")
     if (not isinstance(values, (tuple, list)) or not 1 <= len(values) <= 3
             or not all(_is_int(v) and v > 0 for v in values)):
         raise ValueError("launch_bounds must be a positive int or a tuple of 1 to 3 positive "

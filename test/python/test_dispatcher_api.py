@@ -173,6 +173,11 @@ def test_bad_launch_bounds_are_value_errors(bounds):
         _kernel(launch_bounds=bounds)
 
 
+def test_too_many_launch_bounds_say_how_many_as_numba():
+    with pytest.raises(ValueError, match=r"Got 4 launch bounds: \(128, 2, 4, 8\)"):
+        _kernel(launch_bounds=(128, 2, 4, 8))
+
+
 @pytest.mark.parametrize("count", [0, -4, 2.0, "32"])
 def test_bad_max_registers_are_value_errors(count):
     with pytest.raises(ValueError, match="max_registers"):
