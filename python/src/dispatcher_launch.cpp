@@ -254,8 +254,7 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
                           runtime::Context::primary(device).stackSize());
     }
     // Warned of when a specialization first launches with a shape, not at every launch.
-    warnIfLowOccupancy(int64_t(config.grid.x) * config.grid.y * config.grid.z,
-                       kernel.lowOccupancyBlocks);
+    warnIfLowOccupancy(int64_t(config.grid.x) * config.grid.y * config.grid.z);
     kernel.lastShape = shape;
     kernel.lastConfig = config;
   }

@@ -142,8 +142,10 @@ frontend::Signature Dispatcher::launchTypes(const std::vector<Argument> &argumen
   std::string known;
   for (const frontend::Signature &params : eagerSignatures_)
     known += "\n  " + driver::signatureString(params);
-  throw py::type_error("kernel '" + name() + "' has no signature for arguments " +
-                       driver::signatureString(argTypes) + "; it was compiled for:" + known);
+  // Numba's phrase first, for code that matches it.
+  throw py::type_error("No matching definition for argument type(s) of kernel '" + name() +
+                       "': it has no signature for arguments " + driver::signatureString(argTypes) +
+                       "; it was compiled for:" + known);
 }
 
 } // namespace kaji::python

@@ -21,7 +21,8 @@ void warn(const std::string &message) {
 
 } // namespace
 
-void warnIfLowOccupancy(int64_t blocks, int64_t enoughBlocks) {
+void warnIfLowOccupancy(int64_t blocks) {
+  constexpr int64_t enoughBlocks = 128;
   if (lowOccupancyWarnings && blocks < enoughBlocks)
     warn("Grid size " + std::to_string(blocks) +
          " will likely result in GPU under-utilization due to low occupancy.");

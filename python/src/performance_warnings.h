@@ -12,10 +12,9 @@ namespace kaji::python {
 
 namespace py = pybind11;
 
-// A grid of fewer than `enoughBlocks` blocks (Numba: twice the device's multiprocessors)
-// leaves the GPU idle. Throws py::error_already_set when a warnings filter turns the warning
-// into an error.
-void warnIfLowOccupancy(int64_t blocks, int64_t enoughBlocks);
+// A grid of fewer than 128 blocks (Numba's threshold, whatever the device) leaves the GPU
+// idle. Throws py::error_already_set when a warnings filter turns the warning into an error.
+void warnIfLowOccupancy(int64_t blocks);
 // A numpy array was copied to the device and back for a launch.
 void warnImplicitCopy();
 

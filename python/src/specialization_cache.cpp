@@ -177,16 +177,14 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
     return global ? global->address : 0;
   };
   ExceptionSlot exceptionSlot{defined(abi::kExceptionSlotSymbol), defined(abi::kIndexErrorSymbol)};
-  auto kernel = std::make_unique<LoadedKernel>(
-      LoadedKernel{&compiled,
-                   std::move(module),
-                   function,
-                   ParameterBuffer(compiled.paramTypes),
-                   0,
-                   std::nullopt,
-                   {},
-                   2 * int64_t(runtime::Device::get(device).multiprocessorCount()),
-                   exceptionSlot});
+  auto kernel = std::make_unique<LoadedKernel>(LoadedKernel{&compiled,
+                                                            std::move(module),
+                                                            function,
+                                                            ParameterBuffer(compiled.paramTypes),
+                                                            0,
+                                                            std::nullopt,
+                                                            {},
+                                                            exceptionSlot});
   loaded_.push_back(std::move(kernel));
   return *loaded_.back();
 }

@@ -62,8 +62,6 @@ struct LoadedKernel {
   // a launch with the same shape is not validated again.
   std::optional<LaunchShape> lastShape;
   runtime::LaunchConfig lastConfig;
-  // Grids of fewer blocks warn of low occupancy: twice the device's multiprocessors.
-  int64_t lowOccupancyBlocks = 0;
   // The module's exception slot, armed at each launch; 0s when the kernel raises nothing.
   ExceptionSlot exceptionSlot;
 };

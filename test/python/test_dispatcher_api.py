@@ -49,7 +49,8 @@ def test_specialize_compiles_for_the_argument_types_and_is_cached():
     assert kernel.specializations == {F32: specialized}
     specialized[1, 8](out, x)
     np.testing.assert_array_equal(out, x * 2)
-    with pytest.raises(TypeError, match="has no signature for arguments"):
+    with pytest.raises(TypeError, match="No matching definition for argument type.*has no "
+                                        "signature for arguments"):
         specialized[1, 8](out.astype(np.float64), x.astype(np.float64))
     with pytest.raises(RuntimeError, match="already specialized"):
         specialized.specialize(out, x)
@@ -297,6 +298,12 @@ def test_small_grids_warn_of_low_occupancy():
             kernel[1, 32](out, x)
     finally:
         kaji.performance_warnings(*before)
+    # Numba's threshold is 128 blocks, on every device.
+    with pytest.warns(kaji.PerformanceWarning, match="Grid size 127 "):
+        kernel[127, 32](out, x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kernel[128, 32](out, x)
 
 
 @pytest.mark.gpu
