@@ -231,7 +231,7 @@ Operand FunctionLowerer::print(const CallExpr &expr) {
       [&](const Operand &value, const Expr &arg, bool inTuple) {
         if (value.kind == Operand::Kind::String) {
           std::string text = escaped(value.name);
-      layout += inTuple ? std::string(1, '\'') + text + '\'' : text;
+          layout += inTuple ? std::string(1, '\'') + text + '\'' : text;
         } else if (value.isScalar()) {
           layout += "{}";
           values.push_back(convert(value, value.scalarType().kind));
