@@ -257,14 +257,9 @@ Operand FunctionLowerer::complexPartView(const Operand &array, bool imaginary,
                                          const Location &loc) {
   ir::Type type = array.type();
   ScalarKind part = ir::componentKind(type.scalarKind());
-  std::vector<ir::Value *> extents, strides;
-  for (unsigned d = 0; d < type.ndim(); ++d) {
-    extents.push_back(arrayExtent(array, d));
-    strides.push_back(arrayStride(array, d));
-  }
-  int64_t offset = imaginary ? int64_t(ir::byteSize(part)) : 0;
-  return makeView(array, ir::Type::array(part, type.ndim(), ir::Layout::Any, type.memorySpace()),
-                  builder_.intConstant(kI64, offset), extents, strides, loc);
+  return sameShapeView(array,
+                       ir::Type::array(part, type.ndim(), ir::Layout::Any, type.memorySpace()),
+                       imaginary ? int64_t(ir::byteSize(part)) : 0, loc);
 }
 
 Operand FunctionLowerer::pointedArray(ir::Value *address, ir::Type element) {
@@ -278,13 +273,14 @@ Operand FunctionLowerer::pointedArray(ir::Value *address, ir::Type element) {
   return Operand::array(builder_.create(ir::Opcode::ArrayAt, type, placement)->result());
 }
 
-Operand FunctionLowerer::relaidOut(const Operand &array, ir::Type type, const Location &loc) {
+Operand FunctionLowerer::sameShapeView(const Operand &array, ir::Type type, int64_t byteOffset,
+                                       const Location &loc) {
   std::vector<ir::Value *> extents, strides;
   for (unsigned d = 0; d < type.ndim(); ++d) {
     extents.push_back(arrayExtent(array, d));
     strides.push_back(arrayStride(array, d));
   }
-  return makeView(array, type, builder_.intConstant(kI64, 0), extents, strides, loc);
+  return makeView(array, type, builder_.intConstant(kI64, byteOffset), extents, strides, loc);
 }
 
 Operand FunctionLowerer::transposed(const Operand &array, const std::vector<unsigned> &axes,

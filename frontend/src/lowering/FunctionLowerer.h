@@ -331,8 +331,10 @@ private:
   Operand complexPartView(const Operand &array, bool imaginary, const Location &loc);
   // The array a C pointer parameter (Numba's CPointer) points to: 1-d, C, unbounded.
   Operand pointedArray(ir::Value *address, ir::Type element);
-  // The same elements as an array of `type`, which differs from the array's only in layout.
-  Operand relaidOut(const Operand &array, ir::Type type, const Location &loc);
+  // The array's extents and strides from `byteOffset` on, as an array of `type`: another
+  // layout of the same elements, or (an element type, an offset) a part of each element.
+  Operand sameShapeView(const Operand &array, ir::Type type, int64_t byteOffset,
+                        const Location &loc);
   // The extents of `array` when all are compile-time constants (local, shared and const
   // arrays and views of them with constant bounds).
   std::optional<std::vector<int64_t>> staticShape(const Operand &array) const;

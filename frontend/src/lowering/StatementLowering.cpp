@@ -446,7 +446,7 @@ void FunctionLowerer::writeSlots(const std::string &slot, const Operand &value,
     // more than one array (reassigned, swapped) is an SSA variable from the next run on.
     if (guess_.reboundArrays.count(slot)) {
       observed_.reboundArrays.insert(slot);
-      Operand held = value.type() == type.array ? value : relaidOut(value, type.array, loc);
+      Operand held = value.type() == type.array ? value : sameShapeView(value, type.array, 0, loc);
       ssa_->write(slot, builder_.block(), held.value);
       return;
     }
