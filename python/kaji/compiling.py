@@ -32,7 +32,8 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     if forceinline:
         raise ValueError("Cannot force-inline kernels")
     signature = signature_text(sig)
-    kernel = jit(signature, debug=bool(debug), lineinfo=lineinfo, fastmath=fastmath, opt=opt,
+    # Lazy: inspect() compiles for `cc` alone, with nothing compiled or loaded for a device.
+    kernel = jit(debug=bool(debug), lineinfo=lineinfo, fastmath=fastmath, opt=opt,
                  launch_bounds=launch_bounds, target="cuda")(pyfunc)
     major, minor = DEFAULT_CC if cc is None else cc
     return kernel.inspect(signature, "ptx", f"sm_{major}{minor}"), none

@@ -73,6 +73,10 @@ def test_a_kernel_that_does_not_compile_raises_at_the_users_line():
      NotImplementedError, "Unsupported ABI: fortran"),
     (lambda: cuda.compile_ptx(scale, SIGNATURES[0], forceinline=True), ValueError,
      "Cannot force-inline kernels"),
+    (lambda: cuda.compile_ptx(scale, "int32(float64[::1], float64[::1], float64)"),
+     kaji.CompileError, "a kernel's signature must return void"),
+    (lambda: cuda.compile_ptx(scale, (types.float64[::1],)), TypeError,
+     "takes 3 arguments but the signature"),
 ])
 def test_what_kaji_and_numba_refuse(call, error, message):
     with pytest.raises(error, match=message):
