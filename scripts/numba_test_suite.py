@@ -5,9 +5,10 @@ Each test file is copied and only its imports change (also `from numba import cu
 programs a test runs in a child interpreter): a name imported from `numba`,
 `numba.cuda` or a module under it comes from kaji's module at the same path where kaji has that
 module and that name; every other name (Numba's test harness, `njit`, Numba's compiler
-internals) stays Numba's. A test file that still takes a name from Numba's CUDA internals tests
-Numba as much as kaji, so the summary counts the files that run on kaji's names alone apart
-from the rest.
+internals) stays Numba's; a helper module that extends Numba's type system through its
+extension API keeps all of Numba's names. A test file that still takes a name from Numba's CUDA
+internals (directly or through such a helper) tests Numba as much as kaji, so the summary counts
+the files that run on kaji's names alone apart from the rest.
 
     python3 scripts/numba_test_suite.py [--folders cudapy,cudadrv] [--report FILE]
         [--test-seconds 60] [--run-seconds 400] [PYTEST_ARGS...]
@@ -37,6 +38,8 @@ import numpy as np
 np.row_stack = np.vstack  # numba-cuda 0.30 still names it; numpy 2.5 removed it
 
 HARNESS_MODULES = ("numba.cuda.testing", "numba.cuda.tests")
+# Numba's extension API: a helper module that takes these extends Numba's type system.
+NUMBA_EXTENSION_MODULES = ("numba.cuda.extending", "numba.cuda.cudaimpl")
 
 
 
@@ -63,15 +66,19 @@ def kaji_counterpart(module_name):
 class ImportRewriter:
     """Rewrites one file's imports; remembers the names it left with Numba's CUDA modules."""
 
-    def __init__(self, package):
+    def __init__(self, package, numba_extensions=None):
         self.package = package
         self.numba_names = set()
+        # Helper modules left with Numba's names (prepare()) -> the names they keep.
+        self.numba_extensions = numba_extensions or {}
 
     def rewrite(self, source):
         tree = ast.parse(source)
         lines = source.splitlines(keepends=True)
         replacements = []
         for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                self.numba_names.update(self.numba_extensions.get(node.module, ()))
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 replacement = self._rewrite_from(node)
                 if replacement is not None:
@@ -135,16 +142,26 @@ def prepare(work, folders):
         shutil.copytree(source_folder, target_folder, ignore=shutil.ignore_patterns("__pycache__"))
         with open(os.path.join(target_folder, "__init__.py"), "w"):
             pass
-        for name in sorted(os.listdir(target_folder)):
+        numba_extensions = {}
+        # Helper modules first: a test file importing one that extends Numba keeps its names.
+        names = sorted(os.listdir(target_folder), key=lambda name: name.startswith("test_"))
+        for name in names:
             if not name.endswith(".py") or name == "__init__.py":
                 continue
             path = os.path.join(target_folder, name)
             with open(path) as f:
                 source = f.read()
-            rewriter = ImportRewriter(folder)
+            rewriter = ImportRewriter(folder, numba_extensions)
             try:
                 rewritten = rewriter.rewrite(source)
             except SyntaxError:
+                continue
+            if not name.startswith("test_") and any(
+                    kept.startswith(NUMBA_EXTENSION_MODULES) for kept in rewriter.numba_names):
+                # It registers types with Numba's typing and lowering, so its types must be
+                # Numba's: kaji's in their place fail Numba's registration at import, taking
+                # every test of the files that import it down with them.
+                numba_extensions[name[:-3]] = sorted(rewriter.numba_names)
                 continue
             with open(path, "w") as f:
                 f.write(rewritten)
