@@ -312,7 +312,7 @@ llvm::Value *CpuTarget::emitFloatToInteger(llvm::IRBuilderBase &builder, llvm::V
   return builder.CreateIntrinsic(intrinsic, {toType, value->getType()}, {value});
 }
 
-std::string CpuTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {
+std::string CpuTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind, bool) const {
   std::string suffix = kind == ir::ScalarKind::Float32 ? "f" : "";
   // libm has no rsqrt; linkMathLibrary defines it.
   if (name == "rsqrt")

@@ -37,7 +37,9 @@ llvm::Value *emitLibraryCall(llvm::IRBuilderBase &builder, const Target &target,
                              std::string_view name, llvm::ArrayRef<llvm::Value *> args) {
   llvm::Type *type = args.front()->getType();
   ir::ScalarKind kind = type->isDoubleTy() ? ir::ScalarKind::Float64 : ir::ScalarKind::Float32;
-  std::string symbol = target.mathFunctionSymbol(name, kind);
+  // Fast math lowers with the approximate-functions flag set on every instruction.
+  std::string symbol =
+      target.mathFunctionSymbol(name, kind, builder.getFastMathFlags().approxFunc());
   llvm::Module *module = builder.GetInsertBlock()->getModule();
   llvm::FunctionType *signature =
       llvm::FunctionType::get(type, llvm::SmallVector<llvm::Type *, 3>(args.size(), type), false);

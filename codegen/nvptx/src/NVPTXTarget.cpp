@@ -6,6 +6,9 @@
 
 #include "kaji/ir/ExceptionTable.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
@@ -349,8 +352,17 @@ llvm::Value *NVPTXTarget::emitFloatChoice(llvm::IRBuilderBase &builder, llvm::Va
   return builder.CreateBitCast(chosen, floatType);
 }
 
-std::string NVPTXTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const {
-  return "__nv_" + std::string(name) + (kind == ir::ScalarKind::Float32 ? "f" : "");
+std::string NVPTXTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind,
+                                            bool approximate) const {
+  // libdevice's __nv_fast_NAMEf: the hardware's approximate sin, cos, ex2 and lg2 (sin.approx,
+  // lg2.approx, ...), as CUDA's --use_fast_math and Numba's fastmath=True pick.
+  static constexpr std::string_view kApproximateFloat32[] = {"sin", "cos",  "tan",   "exp", "exp10",
+                                                             "log", "log2", "log10", "pow"};
+  bool float32 = kind == ir::ScalarKind::Float32;
+  bool fast = approximate && float32 &&
+              std::find(std::begin(kApproximateFloat32), std::end(kApproximateFloat32), name) !=
+                  std::end(kApproximateFloat32);
+  return (fast ? "__nv_fast_" : "__nv_") + std::string(name) + (float32 ? "f" : "");
 }
 
 llvm::Value *NVPTXTarget::emitLibdevice(llvm::IRBuilderBase &builder,

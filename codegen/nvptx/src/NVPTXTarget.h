@@ -47,7 +47,8 @@ public:
                                   llvm::Type *toType, bool toSigned) const override;
   llvm::Value *emitFloatChoice(llvm::IRBuilderBase &builder, llvm::Value *condition,
                                llvm::Value *ifTrue, llvm::Value *ifFalse) const override;
-  std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const override;
+  std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind,
+                                 bool approximate) const override;
   llvm::Value *emitLibdevice(llvm::IRBuilderBase &builder, const ir::LibdeviceFunction &function,
                              size_t value, llvm::ArrayRef<llvm::Value *> args,
                              const ir::Location &location) const override;

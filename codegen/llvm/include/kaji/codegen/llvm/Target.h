@@ -129,8 +129,10 @@ public:
 
   // Symbol of the library function computing the libm function `name` (e.g. "sin",
   // "atan2") for `kind` (Float32 or Float64) — used for math the lowering cannot
-  // express as a target-independent LLVM intrinsic.
-  virtual std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind) const = 0;
+  // express as a target-independent LLVM intrinsic. `approximate` (fast math) allows a faster,
+  // less accurate variant where the library has one.
+  virtual std::string mathFunctionSymbol(std::string_view name, ir::ScalarKind kind,
+                                         bool approximate) const = 0;
 
   // The value number `value` of the libdevice function `function` of `args` (the libdevice
   // op, called at `location`): throws a CompileError there when the target has none.
