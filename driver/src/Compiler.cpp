@@ -39,8 +39,12 @@ LoweredModule lower(const CompileRequest &request, Target target) {
   LoweredModule lowered;
   for (const KernelSpec &kernel : request.kernels) {
     ir::Function *f =
-        frontend::lowerFunction(kernel.function, kernel.argTypes, ir::Function::Kind::Kernel,
-                                lowered.module, options, kernel.structure);
+        request.exported
+            ? frontend::exportDeviceFunction(kernel.function, kernel.argTypes,
+                                             request.exported->result, request.exported->symbol,
+                                             request.exported->abi, lowered.module, options)
+            : frontend::lowerFunction(kernel.function, kernel.argTypes, ir::Function::Kind::Kernel,
+                                      lowered.module, options, kernel.structure);
     lowered.entryNames.push_back(f->name());
   }
   ir::verify(lowered.module);
@@ -174,12 +178,10 @@ CpuCompiledModule compileCpu(const CompileRequest &request) {
   return compiled;
 }
 
-std::string emitStage(const CompileRequest &request, Stage stage) {
-  if (request.target == Target::CPU && stage != Stage::IR && stage != Stage::LLVM)
-    throw std::invalid_argument("there is no PTX, CUDA C++ or cubin for Target::CPU");
-  if (request.target == Target::CUDA && request.backend == Backend::NVRTC && stage == Stage::LLVM)
-    throw std::invalid_argument("the nvrtc backend makes no LLVM IR: ask for its CUDA C++ or PTX");
-  LoweredModule lowered = lower(request, request.target);
+namespace {
+
+std::string emitLoweredStage(const CompileRequest &request, const LoweredModule &lowered,
+                             Stage stage) {
   if (stage == Stage::CudaCpp)
     return codegen::nvrtc::emitCUDA(lowered.module, request.ptx.boundsCheck);
   if (stage == Stage::PTX || stage == Stage::Cubin)
@@ -201,6 +203,29 @@ std::string emitStage(const CompileRequest &request, Stage stage) {
     }
     throw std::logic_error("unknown compile stage");
   });
+}
+
+void checkStage(const CompileRequest &request, Stage stage) {
+  if (request.target == Target::CPU && stage != Stage::IR && stage != Stage::LLVM)
+    throw std::invalid_argument("there is no PTX, CUDA C++ or cubin for Target::CPU");
+  if (request.target == Target::CUDA && request.backend == Backend::NVRTC && stage == Stage::LLVM)
+    throw std::invalid_argument("the nvrtc backend makes no LLVM IR: ask for its CUDA C++ or PTX");
+}
+
+} // namespace
+
+std::string emitStage(const CompileRequest &request, Stage stage) {
+  checkStage(request, stage);
+  return emitLoweredStage(request, lower(request, request.target), stage);
+}
+
+ExportedDeviceFunction emitDeviceFunction(const CompileRequest &request, Stage stage) {
+  if (request.kernels.size() != 1 || !request.exported)
+    throw std::invalid_argument("emitDeviceFunction() takes one exported device function");
+  checkStage(request, stage);
+  LoweredModule lowered = lower(request, request.target);
+  ir::Type result = lowered.module.lookup(lowered.entryNames.front())->returnType();
+  return {emitLoweredStage(request, lowered, stage), result};
 }
 
 CacheKey cacheKey(const CompileRequest &request) {
@@ -236,6 +261,9 @@ CacheKey cacheKey(const CompileRequest &request) {
     key.add("args",
             frontend::signatureString({ir::Type::voidType(), kernel.argTypes, kernel.structure}));
   }
+  if (request.exported)
+    key.add("export", request.exported->symbol + "," + std::to_string(int(request.exported->abi)) +
+                          "," + (request.exported->result ? request.exported->result->str() : "-"));
   return key;
 }
 

@@ -351,6 +351,11 @@ private:
       inlining = isIdent("alwaysinline") ? Function::Inlining::Always : Function::Inlining::Never;
       consume();
     }
+    Function::Export exported = Function::Export::None;
+    if (isIdent("export_c") || isIdent("export_numba")) {
+      exported = isIdent("export_c") ? Function::Export::CAbi : Function::Export::NumbaAbi;
+      consume();
+    }
     nameTok = expectKind(Tok::FuncId, "a function name '@name'");
     expect("(");
     std::vector<std::pair<Token, Type>> params;
@@ -374,6 +379,7 @@ private:
                                                                         : Function::Kind::Device,
                                                paramTypes, returnType, loc);
     function->setInlining(inlining);
+    function->setExported(exported);
     function_ = function.get();
     values_.clear();
     forward_.clear();

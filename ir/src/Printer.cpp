@@ -83,6 +83,8 @@ public:
     out_ += function_.isKernel() ? "kernel " : "device ";
     if (function_.inlining() != Function::Inlining::Default)
       out_ += function_.inlining() == Function::Inlining::Always ? "alwaysinline " : "noinline ";
+    if (function_.exported() != Function::Export::None)
+      out_ += function_.exported() == Function::Export::CAbi ? "export_c " : "export_numba ";
     out_ += "@";
     out_ += function_.name() + "(";
     const Block *entry = function_.entry();

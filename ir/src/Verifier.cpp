@@ -59,6 +59,8 @@ public:
            "device function @" + function_.name() + " cannot return an array");
     if (function_.isKernel() && function_.inlining() != Function::Inlining::Default)
       fail(function_.location(), "kernel @" + function_.name() + " cannot be inlined");
+    if (function_.exported() != Function::Export::None)
+      verifyExported();
     verifyVectorType(function_.returnType(), function_.location());
     for (const auto &block : function_.blocks()) {
       blockNumbers_.emplace(block.get(), blockNumbers_.size());
@@ -83,6 +85,16 @@ public:
   }
 
 private:
+  // Code linked with it calls an exported function with values only.
+  void verifyExported() {
+    if (function_.isKernel())
+      fail(function_.location(), "kernel @" + function_.name() + " cannot be exported");
+    for (Type param : function_.paramTypes())
+      if (!param.isScalar() && !param.isVector())
+        fail(function_.location(), "exported @" + function_.name() +
+                                       " takes numbers and vectors only, not " + param.str());
+  }
+
   [[noreturn]] void fail(const Location &loc, const std::string &message) const {
     throw CompileError(loc.known() ? loc : function_.location(), message);
   }
@@ -394,6 +406,8 @@ private:
     const Function *callee = module_.lookup(name);
     if (!callee)
       fail(op, "calls unknown function @" + name);
+    if (callee->exported() != Function::Export::None)
+      fail(op, "calls exported @" + callee->name() + ", an entry point for code linked with it");
     if (callee->isKernel())
       fail(op, "calls kernel @" + name + "; only device functions can be called");
     std::vector<Type> params = callee->paramTypes();

@@ -1,8 +1,10 @@
 """Numba's compile functions (``cuda.compile``, ``compile_ptx``, ...): a kernel's PTX for one
 signature and compute capability, made without a GPU and without launching anything."""
 
+import re
+
 from kaji.decorator import jit
-from kaji.types import none, signature_text
+from kaji.types import from_text, none, signature_text
 
 # Numba's default is the lowest compute capability its NVRTC supports; CUDA 13's is 7.5.
 DEFAULT_CC = (7, 5)
@@ -11,10 +13,12 @@ DEFAULT_CC = (7, 5)
 def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None,
             opt=None, abi="c", abi_info=None, output="ptx", forceinline=False,
             launch_bounds=None):
-    """(PTX, return type) of the kernel `pyfunc` for `sig` (a signature or a tuple of argument
-    types) and compute capability `cc` ((major, minor), default (7, 5)), as Numba's
-    ``numba.cuda.compile``. kaji compiles each device function into the kernels that call it,
-    so only kernels (``device=False``) have PTX of their own; ``output`` is "ptx"."""
+    """(PTX, return type) of `pyfunc` for `sig` (a signature or a tuple of argument types) and
+    compute capability `cc` ((major, minor), default (7, 5)), as Numba's ``numba.cuda.compile``:
+    a device function (``device=True``) that code linked with the PTX calls by the C ABI
+    (``abi="c"``: ``RESULT name(ARGS)``, named ``abi_info["abi_name"]`` or the function's
+    name) or Numba's (``abi="numba"``: ``int name(RESULT *, ARGS)`` returning 0), or a kernel;
+    ``output`` is "ptx"."""
     if output != "ptx":
         if output == "ltoir":
             raise NotImplementedError("kaji does not make LTO-IR of its kernels; use "
@@ -22,11 +26,10 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
         raise NotImplementedError(f"Unsupported output type: {output}")
     if abi not in ("numba", "c"):
         raise NotImplementedError(f"Unsupported ABI: {abi}")
+    major, minor = DEFAULT_CC if cc is None else cc
     if device:
-        raise NotImplementedError(
-            f"kaji compiles device function '{getattr(pyfunc, '__name__', pyfunc)}' into each "
-            "kernel that calls it and makes no PTX of it alone; compile a kernel "
-            "(device=False) that calls it")
+        options = dict(debug=bool(debug), lineinfo=lineinfo, fastmath=fastmath, opt=opt)
+        return device_function_code(pyfunc, sig, options, abi, abi_info, f"sm_{major}{minor}")
     if abi == "c":
         raise NotImplementedError("The C ABI is not supported for kernels")
     if forceinline:
@@ -35,8 +38,27 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     # Lazy: inspect() compiles for `cc` alone, with nothing compiled or loaded for a device.
     kernel = jit(debug=bool(debug), lineinfo=lineinfo, fastmath=fastmath, opt=opt,
                  launch_bounds=launch_bounds, target="cuda")(pyfunc)
-    major, minor = DEFAULT_CC if cc is None else cc
     return kernel.inspect(signature, "ptx", f"sm_{major}{minor}"), none
+
+
+def device_function_code(func, sig, options, abi, abi_info, arch, stage="ptx"):
+    """(code at `stage`, return type) of `func` (a Python function or a kaji Definition)
+    compiled for `arch` as a device function on its own by jit `options`, for `sig`: a
+    signature, whose return type the result converts to, or a tuple of argument types, when
+    it returns what it computes."""
+    signature = signature_text(sig)
+    result_declared = not isinstance(sig, tuple) and (
+        not isinstance(sig, str) or "->" in sig or not sig.lstrip().startswith("("))
+    handle = jit(target="cuda", **options)(func)  # a kernel object, never compiled as one
+    symbol = (abi_info or {}).get("abi_name") if abi == "c" else None
+    if symbol is None:  # the function's name, made a PTX identifier ("<lambda>": "_lambda_")
+        symbol = re.sub(r"[^A-Za-z0-9_$]", "_", handle.__name__)
+    elif not re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", symbol):
+        raise ValueError(f"abi_name {symbol!r} is not a PTX identifier (letters, digits, _ "
+                         "and $, not starting with a digit)")
+    code, result = handle.export_device_function(signature, result_declared, symbol, abi, stage,
+                                                 arch)
+    return code, from_text(result)
 
 
 def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None,

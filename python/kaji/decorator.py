@@ -67,7 +67,7 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
 
     def decorate(func, signatures=(), specialized=False):
         if device:
-            return DeviceFunction(func, signatures, options.inlining)
+            return DeviceFunction(func, signatures, options.inlining, options)
         kernel = Kernel(func, options.with_defaults())
         for signature in signatures:
             kernel.add_signature(signature)
@@ -363,13 +363,44 @@ class DeviceFunction:
     float32, float32)", device=True)``), a call converts its scalar arguments to the signature
     its arrays fit and the result to that signature's return type."""
 
-    def __init__(self, func, signatures=(), inlining="default"):
+    def __init__(self, func, signatures=(), inlining="default", options=None):
         Definition.take(self, func).show_as(self)
         self._signatures = tuple(_core.canonical_signature(s) for s in signatures)
         self._inlining = inlining
+        # The jit options it was decorated with: what compiling it on its own (inspect_asm)
+        # uses; in a kernel, the kernel's options apply.
+        self._options = options
 
     def __reduce__(self):
-        return (DeviceFunction, (self._definition, self._signatures, self._inlining))
+        return (DeviceFunction,
+                (self._definition, self._signatures, self._inlining, self._options))
+
+    def _code(self, signature, stage):
+        from kaji.compiling import DEFAULT_CC, device_function_code
+
+        options = self._options
+        compile_options = {} if options is None else dict(
+            debug=options.debug, lineinfo=options.lineinfo, fastmath=options.fastmath,
+            opt=options.opt, backend=options.backend)
+        arch = "sm_{}{}".format(*_current_cc_or(DEFAULT_CC))
+        if signature is None:
+            return {sig: device_function_code(self._definition, sig, compile_options, "numba",
+                                              None, arch, stage)[0]
+                    for sig in self._signatures}
+        return device_function_code(self._definition, signature, compile_options, "numba",
+                                    None, arch, stage)[0]
+
+    def inspect_ptx(self, signature=None):
+        """The PTX of the function compiled on its own for `signature` (or {signature: PTX}
+        for each of its signatures), by Numba's ABI, for the current device (else cc 7.5);
+        calls from kernels compile it into the kernel instead."""
+        return self._code(signature, "ptx")
+
+    inspect_asm = inspect_ptx
+
+    def inspect_llvm(self, signature=None):
+        """inspect_ptx()'s LLVM IR."""
+        return self._code(signature, "llvm")
 
     def _kaji_describe_global_(self, pickling=False):
         """Its entry in the globals description of a function that names it
@@ -390,6 +421,16 @@ class DeviceFunction:
 
     def __repr__(self):
         return f"<kaji device function {self.__qualname__}>"
+
+
+def _current_cc_or(default):
+    """The current device's compute capability, or `default` without a usable GPU."""
+    from kaji._runtime import get_current_device
+
+    try:
+        return get_current_device().compute_capability
+    except Exception:
+        return default
 
 
 # Numba's CPU dispatchers (`@numba.jit` functions) called from kernels: Numba compiles their

@@ -66,6 +66,30 @@ std::string emitKernelStage(const KernelDefinition &kernel, const frontend::Sign
   });
 }
 
+driver::ExportedDeviceFunction emitDeviceFunction(const KernelDefinition &kernel,
+                                                  const frontend::Signature &params,
+                                                  const driver::DeviceFunctionExport &how,
+                                                  driver::Stage stage,
+                                                  const driver::CompileRequest &settings) {
+  return compileWith(kernel, params, settings, [&](const driver::CompileRequest &request) {
+    driver::CompileRequest exported = request;
+    exported.exported = how;
+    return driver::emitDeviceFunction(exported, stage);
+  });
+}
+
+driver::Stage stageNamed(const std::string &stage) {
+  if (stage == "ir")
+    return driver::Stage::IR;
+  if (stage == "llvm")
+    return driver::Stage::LLVM;
+  if (stage == "ptx")
+    return driver::Stage::PTX;
+  if (stage == "cuda")
+    return driver::Stage::CudaCpp;
+  throw py::value_error("stage must be 'ir', 'llvm', 'cuda' or 'ptx', not '" + stage + "'");
+}
+
 unsigned readOptLevel(py::handle opt) {
   if (PyBool_Check(opt.ptr()))
     return opt.ptr() == Py_True ? 3 : 0;

@@ -42,6 +42,14 @@ codegen::CpuKernel compileCpuKernel(const KernelDefinition &kernel,
                                     CapturedObjects *captured = nullptr);
 std::string emitKernelStage(const KernelDefinition &kernel, const frontend::Signature &params,
                             driver::Stage stage, const driver::CompileRequest &settings);
+// `kernel`'s function compiled as a device function on its own, exported as `how` says.
+driver::ExportedDeviceFunction emitDeviceFunction(const KernelDefinition &kernel,
+                                                  const frontend::Signature &params,
+                                                  const driver::DeviceFunctionExport &how,
+                                                  driver::Stage stage,
+                                                  const driver::CompileRequest &settings);
+// The stage Python names "ir", "llvm", "ptx" or "cuda"; ValueError for another name.
+driver::Stage stageNamed(const std::string &stage);
 // `opt` as @jit takes it: True (LLVM's -O3), False (-O0) or a level from 0 to 3.
 unsigned readOptLevel(py::handle opt);
 // A Numba-style signature, "void(float32[:], float32)" or "(array(float32, 1d, A)) -> none";

@@ -22,18 +22,6 @@ std::vector<std::string> copiedNames(const std::vector<std::string_view> &names)
   return {names.begin(), names.end()};
 }
 
-driver::Stage stageNamed(const std::string &stage) {
-  if (stage == "ir")
-    return driver::Stage::IR;
-  if (stage == "llvm")
-    return driver::Stage::LLVM;
-  if (stage == "ptx")
-    return driver::Stage::PTX;
-  if (stage == "cuda")
-    return driver::Stage::CudaCpp;
-  throw py::value_error("stage must be 'ir', 'llvm', 'cuda' or 'ptx', not '" + stage + "'");
-}
-
 // A type as the kaji.types module builds its objects from it: (dtype, ndim, layout), with
 // ndim and layout None for a scalar and everything None for void.
 py::tuple typeDescription(const ir::Type &type) {

@@ -8,6 +8,7 @@
 #include "instances.h"
 #include "integers.h"
 
+#include "kaji/driver/Language.h"
 #include "kaji/runtime/Launch.h"
 
 #include <pybind11/stl.h>
@@ -236,19 +237,27 @@ void bindDispatcher(py::module_ &m) {
           "inspect",
           [](const Dispatcher &dispatcher, const std::string &signature, const std::string &stage,
              const std::string &arch) {
-            if (stage == "ir")
-              return dispatcher.inspect(signature, driver::Stage::IR, arch);
-            if (stage == "llvm")
-              return dispatcher.inspect(signature, driver::Stage::LLVM, arch);
-            if (stage == "ptx")
-              return dispatcher.inspect(signature, driver::Stage::PTX, arch);
-            if (stage == "cuda")
-              return dispatcher.inspect(signature, driver::Stage::CudaCpp, arch);
-            throw py::value_error("stage must be 'ir', 'llvm', 'cuda' or 'ptx', not '" + stage +
-                                  "'");
+            return dispatcher.inspect(signature, stageNamed(stage), arch);
           },
           py::arg("signature"), py::arg("stage"), py::arg("arch") = "",
-          "The kernel's code at `stage` for `signature`, for `arch` ('sm_75') where given.");
+          "The kernel's code at `stage` for `signature`, for `arch` ('sm_75') where given.")
+      .def(
+          "export_device_function",
+          [](const Dispatcher &dispatcher, const std::string &signature, bool resultDeclared,
+             std::string symbol, const std::string &abi, const std::string &stage,
+             const std::string &arch) {
+            if (abi != "c" && abi != "numba")
+              throw py::value_error("abi must be 'c' or 'numba', not '" + abi + "'");
+            driver::ExportedDeviceFunction exported = dispatcher.exportDeviceFunction(
+                signature, resultDeclared, std::move(symbol),
+                abi == "c" ? ir::Function::Export::CAbi : ir::Function::Export::NumbaAbi,
+                stageNamed(stage), arch);
+            return py::make_tuple(exported.code, driver::typeString(exported.result));
+          },
+          py::arg("signature"), py::arg("result_declared"), py::arg("symbol"), py::arg("abi"),
+          py::arg("stage") = "ptx", py::arg("arch") = "",
+          "(code at `stage`, return type text) of the function compiled as a device function "
+          "on its own, visible as `symbol` by the C ABI or Numba's ('c', 'numba').");
 
   py::class_<ConfiguredLaunch>(m, "ConfiguredLaunch", "kernel[griddim, blockdim, ...]",
                                cycleCollected<ConfiguredLaunch>([](PyHeapTypeObject *type) {

@@ -62,6 +62,14 @@ public:
   // `arch` ("sm_75") overrides the kernel's own for the LLVM IR, PTX and CUDA C++.
   std::string inspect(const std::string &signature, driver::Stage stage,
                       const std::string &arch = "") const;
+  // The function compiled for the GPU as a device function on its own (cuda.compile(device=
+  // True)), for `signature`'s parameters and, when `resultDeclared`, its return type: its code
+  // at `stage` for `arch` (the dispatcher's own when empty) and the type it returns.
+  driver::ExportedDeviceFunction exportDeviceFunction(const std::string &signature,
+                                                      bool resultDeclared, std::string symbol,
+                                                      ir::Function::Export abi,
+                                                      driver::Stage stage,
+                                                      const std::string &arch) const;
   // The SASS of the kernel for `signature`, assembled for the target arch (nvdisasm or
   // cuobjdump from the CUDA toolkit; no GPU needed).
   std::string sass(const std::string &signature) const;

@@ -47,6 +47,25 @@ std::string Dispatcher::inspect(const std::string &signature, driver::Stage stag
   return emitKernelStage(kernel_, parameterTypes(signature), stage, settings);
 }
 
+driver::ExportedDeviceFunction
+Dispatcher::exportDeviceFunction(const std::string &signature, bool resultDeclared,
+                                 std::string symbol, ir::Function::Export abi, driver::Stage stage,
+                                 const std::string &arch) const {
+  frontend::Signature parsed = parseSignatureText(signature, /*kernel=*/false);
+  if (parsed.parameters().size() != parameterNames_.size())
+    throw py::type_error("device function '" + name() + "' takes " +
+                         std::to_string(parameterNames_.size()) + " arguments but the signature '" +
+                         signature + "' has " + std::to_string(parsed.parameters().size()));
+  driver::CompileRequest settings = settings_;
+  settings.target = driver::Target::CUDA;
+  if (!arch.empty())
+    settings.ptx.arch = arch;
+  driver::DeviceFunctionExport how{std::move(symbol), abi, std::nullopt};
+  if (resultDeclared)
+    how.result = parsed.returnType;
+  return emitDeviceFunction(kernel_, parsed, how, stage, settings);
+}
+
 std::string Dispatcher::sass(const std::string &signature) const {
   std::string ptx = inspect(signature, driver::Stage::PTX);
   return driver::disassembleSass(

@@ -5,36 +5,21 @@ assembles it (relocatably, -c); NVRTC compiles the example's ops.cu; nvlink join
 proves the ABIs match; the cpu target and bad declarations are clear errors. With a GPU the
 example runs (test_runs_on_the_gpu)."""
 
-import os
 import pathlib
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
+from toolkit_libraries import NVRTC, assemble_relocatable
+from toolkit_libraries import program as tool
 
 import kaji
 from kaji import cuda
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "cuda_device_function"
 OPS = str(EXAMPLE / "ops.cu")
-TOOLKIT = pathlib.Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "bin"
 
-
-def tool(name):
-    found = shutil.which(name) or str(TOOLKIT / name)
-    return found if os.path.exists(found) else None
-
-
-def nvrtc_present():
-    try:
-        kaji._core.nvrtc_version()
-        return True
-    except RuntimeError:
-        return False
-
-
-needs_nvrtc = pytest.mark.skipif(not nvrtc_present(), reason="no NVRTC here")
+needs_nvrtc = pytest.mark.skipif(not NVRTC, reason="no NVRTC here")
 needs_ptxas = pytest.mark.skipif(tool("ptxas") is None, reason="no ptxas here")
 
 hypotenuse = cuda.declare_device("hypotenuse", "float32(float32, float32)", link=OPS)
@@ -53,15 +38,6 @@ def gpu_code(backend, stage):
     kernel = kaji.jit(target="cpu", backend=backend)(scaled_hypotenuse)
     return kaji._core.compile(kernel._source, kernel._describe_globals, SIGNATURE, stage=stage,
                               backend=backend)
-
-
-def assemble_relocatable(ptx, directory, name):
-    path = directory / f"{name}.ptx"
-    path.write_text(ptx)
-    result = subprocess.run([tool("ptxas"), "-c", "--gpu-name", "sm_90", str(path), "-o",
-                             str(directory / f"{name}.o")], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return directory / f"{name}.o"
 
 
 @pytest.mark.parametrize("backend", ["llvm", pytest.param("nvrtc", marks=needs_nvrtc)])
@@ -86,7 +62,7 @@ def test_the_cuda_cpp_declares_and_calls_it():
 @pytest.mark.parametrize("backend", ["llvm", pytest.param("nvrtc", marks=needs_nvrtc)])
 def test_ptxas_assembles_the_caller_and_nvlink_resolves_it_with_nvrtcs_ops(backend, tmp_path):
     caller = assemble_relocatable(gpu_code(backend, "ptx"), tmp_path, "caller")
-    if not nvrtc_present() or tool("nvlink") is None:
+    if not NVRTC or tool("nvlink") is None:
         pytest.skip("linking needs NVRTC and nvlink")
     ops = assemble_relocatable(kaji._core.compile_cuda_source(open(OPS).read(), OPS), tmp_path,
                                "ops")

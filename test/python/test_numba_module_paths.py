@@ -47,7 +47,7 @@ def run_python(program, **environment):
 # --- the paths ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", [
-    "kaji.cuda.config", "kaji.cuda.core", "kaji.cuda.core.errors", "kaji.cuda.cudadrv",
+    "kaji.cuda.compiler", "kaji.cuda.config", "kaji.cuda.core", "kaji.cuda.core.errors", "kaji.cuda.cudadrv",
     "kaji.cuda.cudadrv.devicearray", "kaji.cuda.cudadrv.devices", "kaji.cuda.cudadrv.driver",
     "kaji.cuda.cudadrv.linkable_code", "kaji.cuda.kernels", "kaji.cuda.kernels.transpose",
     "kaji.cuda.kernels.reduction", "kaji.cuda.misc", "kaji.cuda.misc.special", "kaji.cuda.np",

@@ -8,18 +8,12 @@ import sys
 
 import pytest
 
+from toolkit_libraries import NVRTC
+
 import kaji
 
 
-def nvrtc_present():
-    try:
-        kaji._core.nvrtc_version()
-        return True
-    except RuntimeError:
-        return False
-
-
-needs_nvrtc = pytest.mark.skipif(not nvrtc_present(), reason="no NVRTC here")
+needs_nvrtc = pytest.mark.skipif(not NVRTC, reason="no NVRTC here")
 
 
 def saxpy(out, a, x, y):

@@ -1,7 +1,15 @@
-"""Whether the CUDA toolkit libraries kaji opens with dlopen are here, for skipping the tests
-that need one."""
+"""Whether the CUDA toolkit libraries kaji opens with dlopen, and its programs, are here, for
+skipping the tests that need one; and ptxas's relocatable assembly, which tests link with
+nvlink."""
+
+import os
+import pathlib
+import shutil
+import subprocess
 
 import kaji
+
+TOOLKIT_BIN = pathlib.Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "bin"
 
 
 def loadable(version_probe):
@@ -16,3 +24,19 @@ def loadable(version_probe):
 
 NVRTC = loadable(kaji._core.nvrtc_version)
 NVJITLINK = loadable(kaji._core.nvjitlink_version)
+
+
+def program(name):
+    """The toolkit program `name` (ptxas, nvlink) on PATH or in the toolkit, or None."""
+    found = shutil.which(name) or str(TOOLKIT_BIN / name)
+    return found if os.path.exists(found) else None
+
+
+def assemble_relocatable(ptx, directory, name):
+    """`ptx` assembled by ptxas -c for sm_90 into directory/name.o, for nvlink."""
+    path = directory / f"{name}.ptx"
+    path.write_text(ptx)
+    result = subprocess.run([program("ptxas"), "-c", "--gpu-name", "sm_90", str(path), "-o",
+                             str(directory / f"{name}.o")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return directory / f"{name}.o"

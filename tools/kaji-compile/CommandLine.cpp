@@ -67,6 +67,10 @@ options:
   --target T        cuda (the GPU, default) or cpu (host LLVM IR, as the CPU backend
                     JIT-compiles it)
   --backend B       cuda: llvm (LLVM's NVPTX, default) or nvrtc (CUDA C++ through NVRTC)
+  --export ABI      cuda: compile the one --kernel as a device function on its own, a
+                    .visible .func that code linked with the PTX calls by the C ABI (c:
+                    RESULT name(ARGS)) or Numba's (numba: int name(RESULT *, ARGS)); its
+                    result converts to --sig's return type unless that is void
   --boundscheck     check every array index: out of range is an IndexError (the default
                     on cpu; on cuda the default with --debug)
   --no-boundscheck  leave array indices unchecked
@@ -118,8 +122,8 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
     } else if (arg == "--fastmath") {
       cl.fastMath = true;
     } else if (arg == "--kernel" || arg == "--sig" || arg == "--emit" || arg == "--arch" ||
-               arg == "--target" || arg == "--backend" || arg == "--launch-bounds" ||
-               arg == "--max-registers" || arg == "-o") {
+               arg == "--target" || arg == "--backend" || arg == "--export" ||
+               arg == "--launch-bounds" || arg == "--max-registers" || arg == "-o") {
       const char *value = needsValue(i, arg);
       if (!value)
         return std::nullopt;
@@ -144,6 +148,13 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
           return std::nullopt;
         }
         cl.nvrtc = backend == "nvrtc";
+      } else if (arg == "--export") {
+        std::string_view abi = value;
+        if (abi != "c" && abi != "numba") {
+          error = "unknown --export '" + std::string(abi) + "' (expected c or numba)";
+          return std::nullopt;
+        }
+        cl.exportAbi = abi == "c" ? CommandLine::ExportAbi::C : CommandLine::ExportAbi::Numba;
       } else if (arg == "--launch-bounds") {
         if (!parseLaunchBounds(value, cl)) {
           error = "--launch-bounds takes THREADS[,BLOCKS[,CLUSTER]], positive ints; not '" +

@@ -18,6 +18,9 @@ struct CommandLine {
   std::optional<EmitKind> emit;        // default: ptx for cuda, llvm for cpu
   TargetKind target = TargetKind::CUDA;
   bool nvrtc = false; // --backend nvrtc: CUDA C++ compiled by NVRTC instead of LLVM's NVPTX
+  // --export c|numba: the one --kernel is a device function compiled on its own, which code
+  // linked with the output calls by the C ABI or Numba's (cuda.compile(device=True)).
+  enum class ExportAbi { None, C, Numba } exportAbi = ExportAbi::None;
   // --boundscheck / --no-boundscheck; unset: checked on cpu, and on cuda with --debug (as
   // @jit's boundscheck=None)
   std::optional<bool> boundsCheck;

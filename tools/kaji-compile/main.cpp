@@ -108,11 +108,16 @@ private:
       frontend::FunctionRef kernel = driver::findFunction(module, name, env);
       frontend::WrittenSignature sigText = signatureFor(*kernel.def);
       frontend::Signature sig = frontend::parseSignature(sigText.text, sigText.loc);
-      frontend::checkKernelSignature(sig, sigText.loc);
+      if (cl_.exportAbi != tools::CommandLine::ExportAbi::None)
+        request.exported = exportOf(name, sig);
+      else
+        frontend::checkKernelSignature(sig, sigText.loc);
       if (const frontend::CallExpr *decorator = jitDecorator(*kernel.def).call)
         kernelOptions.push_back({name, tools::readDecoratorOptions(*decorator, cl_)});
       request.kernels.push_back({std::move(kernel), sig.params, sig.structure});
     }
+    if (request.exported && request.kernels.size() != 1)
+      throw std::runtime_error("--export compiles one function: give one --kernel");
     std::vector<std::string> warnings;
     tools::CommandLine options = tools::applyDecoratorOptions(cl_, kernelOptions, warnings);
     for (const std::string &warning : warnings)
@@ -137,6 +142,18 @@ private:
                                            driver::Stage::LLVM,  driver::Stage::PTX,
                                            driver::Stage::Cubin, driver::Stage::CudaCpp};
     return write(driver::emitStage(request, stages[int(*cl_.emit)]));
+  }
+
+  driver::DeviceFunctionExport exportOf(const std::string &name,
+                                        const frontend::Signature &sig) const {
+    driver::DeviceFunctionExport exported;
+    exported.symbol = name;
+    exported.abi = cl_.exportAbi == tools::CommandLine::ExportAbi::C
+                       ? ir::Function::Export::CAbi
+                       : ir::Function::Export::NumbaAbi;
+    if (!sig.returnType.isVoid())
+      exported.result = sig.returnType;
+    return exported;
   }
 
   // The --kernel names, else every function whose @jit decorator gives a signature. A

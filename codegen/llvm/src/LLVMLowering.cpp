@@ -21,11 +21,44 @@ ModuleLowering::ModuleLowering(const ir::Module &module, const Target &target,
     lineTable_.emplace(out);
 }
 
+namespace {
+
+// Numba's calling convention around `valueFunction`, which returns its result: `symbol` takes a
+// pointer to store the result through before the parameters and returns 0, Numba's "no
+// exception" status.
+void addNumbaAbiEntry(llvm::Function &valueFunction, const std::string &symbol) {
+  llvm::LLVMContext &context = valueFunction.getContext();
+  std::vector<llvm::Type *> params{llvm::PointerType::get(context, 0)};
+  for (llvm::Argument &arg : valueFunction.args())
+    params.push_back(arg.getType());
+  auto *entry = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getInt32Ty(context), params, false),
+      llvm::GlobalValue::ExternalLinkage, symbol, valueFunction.getParent());
+  // Its floating-point attributes (fast math's) too: the inliner keeps a callee whose
+  // attributes differ out of line.
+  entry->addFnAttrs(llvm::AttrBuilder(context, valueFunction.getAttributes().getFnAttrs()));
+  entry->getArg(0)->setName("retptr");
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
+  std::vector<llvm::Value *> args;
+  for (unsigned i = 1; i < entry->arg_size(); ++i)
+    args.push_back(entry->getArg(i));
+  llvm::Value *result = builder.CreateCall(&valueFunction, args);
+  if (!result->getType()->isVoidTy())
+    builder.CreateStore(result, entry->getArg(0));
+  builder.CreateRet(builder.getInt32(0));
+  valueFunction.addFnAttr(llvm::Attribute::AlwaysInline);
+}
+
+} // namespace
+
 void ModuleLowering::run() {
   for (const auto &function : module_.functions())
     declare(*function);
   for (const auto &function : module_.functions())
     FunctionLowering(*this, *function, *functions_.at(function.get())).run();
+  for (const auto &function : module_.functions())
+    if (function->exported() == ir::Function::Export::NumbaAbi)
+      addNumbaAbiEntry(*functions_.at(function.get()), function->name());
   if (lineTable_)
     lineTable_->finish();
 }
@@ -74,11 +107,16 @@ void ModuleLowering::declare(const ir::Function &function) {
   assert((!function.isKernel() || returnType.isVoid()) && "verified: kernels return void");
   llvm::Type *result =
       returnType.isVoid() ? llvm::Type::getVoidTy(context) : valueType(context, returnType);
-  auto linkage =
-      function.isKernel() ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage;
-  assert(!out_.getFunction(function.name()) && "verified: function names are unique");
-  llvm::Function *lowered = llvm::Function::Create(llvm::FunctionType::get(result, params, false),
-                                                   linkage, function.name(), out_);
+  // Code linked with the module calls the C ABI's exported functions by their name; Numba's ABI
+  // wraps the function in an entry of that name (addNumbaAbiEntry).
+  bool visible = function.isKernel() || function.exported() == ir::Function::Export::CAbi;
+  auto linkage = visible ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage;
+  std::string name = function.exported() == ir::Function::Export::NumbaAbi
+                         ? function.name() + ".value"
+                         : function.name();
+  assert(!out_.getFunction(name) && "verified: function names are unique");
+  llvm::Function *lowered =
+      llvm::Function::Create(llvm::FunctionType::get(result, params, false), linkage, name, out_);
   lowered->setDoesNotThrow();
   if (options_.fastMath) {
     lowered->addFnAttr("unsafe-fp-math", "true");

@@ -45,6 +45,8 @@ std::string ModuleEmitter::run() {
   if (anyDevice)
     out.line("");
   std::string constants = constants_.take();
+  for (FunctionEmitter &emitter : emitters_)
+    bodies += emitter.numbaAbiEntry();
   return out.take() + constants + (constants.empty() ? "" : "\n") + bodies;
 }
 
@@ -161,10 +163,32 @@ std::string FunctionEmitter::signature() {
     return "extern \"C\" __global__ void " + cudaName(function_) + "(" + params + ")";
   ir::Type result = function_.returnType();
   assert(!result.isArray() && "verified: no function returns an array");
+  std::string resultName = result.isVoid() ? std::string("void") : typeName(result);
+  if (function_.exported() == ir::Function::Export::CAbi)
+    return "extern \"C\" __device__ " + resultName + " " + cudaName(function_) + "(" + params + ")";
+  if (function_.exported() == ir::Function::Export::NumbaAbi) // wrapped by numbaAbiEntry()
+    return "static __device__ __forceinline__ " + resultName + " " + cudaName(function_) +
+           "_value(" + params + ")";
   static const char *const inlining[] = {"", "__forceinline__ ", "__noinline__ "};
-  return std::string("static __device__ ") + inlining[int(function_.inlining())] +
-         (result.isVoid() ? std::string("void") : typeName(result)) + " " + cudaName(function_) +
-         "(" + params + ")";
+  return std::string("static __device__ ") + inlining[int(function_.inlining())] + resultName +
+         " " + cudaName(function_) + "(" + params + ")";
+}
+
+// Numba's calling convention: the result stored through a pointer before the parameters, and
+// 0, its "no exception" status, returned.
+std::string FunctionEmitter::numbaAbiEntry() const {
+  if (function_.exported() != ir::Function::Export::NumbaAbi)
+    return "";
+  ir::Type result = function_.returnType();
+  std::vector<std::string> args;
+  for (size_t i = 0; i < function_.paramTypes().size(); ++i)
+    args.push_back(valueNames_.at(function_.entry()->argument(unsigned(i))));
+  std::vector<std::string> parameters{(result.isVoid() ? std::string("void") : typeName(result)) +
+                                      " *retptr"};
+  parameters.insert(parameters.end(), parameters_.begin(), parameters_.end());
+  std::string call = cudaName(function_) + "_value(" + commaSeparated(args) + ")";
+  return "extern \"C\" __device__ int " + cudaName(function_) + "(" + commaSeparated(parameters) +
+         ") {\n  " + (result.isVoid() ? call : "*retptr = " + call) + ";\n  return 0;\n}\n\n";
 }
 
 // Parameters keep their Python names where those are free in C++; a kernel's array `x`

@@ -95,6 +95,8 @@ public:
       : module_(module), function_(function), out_(out) {}
   std::string signature();
   void emitBody();
+  // An exported function's entry by Numba's calling convention, or nothing.
+  std::string numbaAbiEntry() const;
 
 private:
   void nameParameters();

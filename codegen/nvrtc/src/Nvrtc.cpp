@@ -229,8 +229,12 @@ std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options
   if (options.lineInfo)
     flags.push_back("-lineinfo");
   // A call of a linked CUDA C++ function needs relocatable device code, which the driver's
-  // linker then resolves.
-  if (callsLinkedCode(module))
+  // linker then resolves; an exported device function, which no kernel calls, is kept only in
+  // relocatable device code.
+  bool exportsFunctions =
+      std::any_of(module.functions().begin(), module.functions().end(),
+                  [](const auto &f) { return f->exported() != ir::Function::Export::None; });
+  if (callsLinkedCode(module) || exportsFunctions)
     flags.push_back("-rdc=true");
   NvrtcOutput output = runNvrtc(source, programName, arch, flags, /*withPrelude=*/true);
   if (!output.code)

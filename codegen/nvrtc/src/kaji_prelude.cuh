@@ -350,9 +350,10 @@ struct index_site {
   i64 *record;
   u32 number;
 };
-// As a raise: the first thread to report fills the record; the thread exits.
-__device__ __noinline__ void index_error(const index_site &site, int axis, i64 index, i64 extent,
-                                         bool is_unsigned) {
+// As a raise: the first thread to report fills the record; the thread exits. Static: relocatable
+// code (an exported function's) would otherwise export it with every module.
+static __device__ __noinline__ void index_error(const index_site &site, int axis, i64 index,
+                                                i64 extent, bool is_unsigned) {
   if (atomicCAS(site.slot, 0u, site.number) == 0u) {
     site.record[0] = axis;
     site.record[1] = index;

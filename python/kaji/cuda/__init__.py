@@ -34,7 +34,7 @@ HAS_NUMBA = _find_spec("numba") is not None
 # Numba's module paths under kaji.cuda besides kernels, imported on first use. They are not
 # names of `from kaji.cuda import *` (__all__ below), where `np` and `typing` would shadow
 # numpy and the standard library's typing.
-_SUBMODULES = ("config", "core", "cudadrv", "misc", "np", "typing", "vector_types")
+_SUBMODULES = ("compiler", "config", "core", "cudadrv", "misc", "np", "typing", "vector_types")
 
 # Numba's external memory manager (EMM) plugin interface, which kaji does not have.
 _MEMORY_MANAGER_API = ("set_memory_manager", "BaseCUDAMemoryManager",

@@ -11,6 +11,7 @@
 #include "kaji/frontend/Parser.h"
 #include "kaji/frontend/Signature.h"
 #include "kaji/frontend/Source.h"
+#include "kaji/ir/IR.h"
 #include "kaji/ir/Type.h"
 
 #include <memory>
@@ -32,6 +33,14 @@ enum class Backend { LLVM, NVRTC };
 // "llvm" / "nvrtc", and back (nothing for another name).
 const char *backendName(Backend backend);
 std::optional<Backend> backendFromName(std::string_view name);
+
+// A device function compiled on its own (frontend::exportDeviceFunction): the symbol code linked
+// with it calls, its calling convention, and the signature's return type (none: what it returns).
+struct DeviceFunctionExport {
+  std::string symbol;
+  ir::Function::Export abi = ir::Function::Export::CAbi;
+  std::optional<ir::Type> result;
+};
 
 // One kernel to compile, specialised on its argument types.
 struct KernelSpec {
@@ -59,6 +68,8 @@ struct CompileRequest {
   // Where compile() looks up and stores the PTX (Target::CUDA only: host code lives in the
   // process and is never cached); null for no disk cache.
   const DiskCache *diskCache = nullptr;
+  // Set: the request's one function is not a kernel but a device function exported this way.
+  std::optional<DeviceFunctionExport> exported;
   // Every source text the kernels and their device functions come from, part of the disk
   // cache key (the AST keeps no text); required with diskCache.
   std::vector<frontend::SourceFile> sources;
@@ -95,6 +106,15 @@ CpuCompiledModule compileCpu(const CompileRequest &request);
 // LLVM backend), PTX, CUDA C++ or a cubin's bytes (Target::CUDA only; std::invalid_argument
 // for Target::CPU, and for LLVM IR from the nvrtc backend).
 std::string emitStage(const CompileRequest &request, Stage stage);
+
+// A device function compiled on its own: its code at `stage` and the type it returns.
+struct ExportedDeviceFunction {
+  std::string code;
+  ir::Type result;
+};
+
+// emitStage() of a request with `exported` set; std::invalid_argument without.
+ExportedDeviceFunction emitDeviceFunction(const CompileRequest &request, Stage stage);
 
 // What the PTX of `request` depends on: sources, the kernels' environments (frontend::
 // fingerprint), argument types, target options and the compiler version.

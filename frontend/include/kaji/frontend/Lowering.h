@@ -5,6 +5,7 @@
 #include "kaji/frontend/Signature.h"
 #include "kaji/ir/IR.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,16 @@ ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &
                             ir::Function::Kind kind, ir::Module &out,
                             const LoweringOptions &options = {},
                             const std::vector<ParameterStructure> &structure = {});
+
+// A device function compiled on its own (cuda.compile(device=True)): lowers `fn` for
+// `argTypes` (numbers and vectors) as lowerFunction does, and adds the exported function
+// `symbol` (ir::Function::Export `abi`) that calls it and returns its result converted to
+// `result`, a signature's return type (none: what `fn` returns). Returns the exported function.
+// Throws ir::CompileError at fn's definition when it takes an array, returns a tuple, returns
+// what does not convert to `result`, or `symbol` names one of the functions lowered.
+ir::Function *exportDeviceFunction(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
+                                   std::optional<ir::Type> result, const std::string &symbol,
+                                   ir::Function::Export abi, ir::Module &out,
+                                   const LoweringOptions &options = {});
 
 } // namespace kaji::frontend

@@ -165,6 +165,11 @@ public:
   // What calls of a device function become (the decorator's inline=/forceinline=): the
   // optimizer's choice, always inlined (LLVM alwaysinline), or never (noinline).
   enum class Inlining : uint8_t { Default, Always, Never };
+  // A device function compiled on its own (cuda.compile(device=True)) is exported: its
+  // definition stays, under its name, for code linked with it to call, by the C calling
+  // convention (the result returned) or Numba's (a status returned and the result stored
+  // through a pointer that comes before the parameters).
+  enum class Export : uint8_t { None, CAbi, NumbaAbi };
 
   Function(std::string name, Kind kind, std::vector<Type> paramTypes, Type returnType,
            Location loc);
@@ -174,6 +179,8 @@ public:
   bool isKernel() const { return kind_ == Kind::Kernel; }
   Inlining inlining() const { return inlining_; }
   void setInlining(Inlining inlining) { inlining_ = inlining; }
+  Export exported() const { return export_; }
+  void setExported(Export abi) { export_ = abi; }
   Type returnType() const { return returnType_; }
   const Location &location() const { return loc_; }
   // Parameter names from the source, for the printer and for diagnostics; may be empty.
@@ -191,6 +198,7 @@ private:
   std::string name_;
   Kind kind_;
   Inlining inlining_ = Inlining::Default;
+  Export export_ = Export::None;
   Type returnType_;
   Location loc_;
   std::vector<std::string> paramNames_;
