@@ -1,6 +1,7 @@
 """The conftest of a folder of Numba-CUDA's tests run with kaji (scripts/numba_doc_examples.sh,
 scripts/numba_test_suite.py): what numba-cuda's harness needs of its pytest plugin and of
-optional packages, and nothing of kaji."""
+optional packages; and the performance-warning switches the harness sets, which with kaji
+standing for numba.cuda are kaji's."""
 import importlib.abc
 import importlib.machinery
 import sys
@@ -49,3 +50,29 @@ if "initialize_from_pytest_config" not in globals():
         """numba-cuda's CUDATestCase asks for this fixture of its pytest plugin, which sets
         Numba's own options; kaji needs none of them."""
         yield
+
+
+# numba-cuda's CUDATestCase turns the performance warnings off around each test and
+# override_config() sets them, in Numba's config module; kaji reads its own.
+_WARNING_SWITCHES = ("CUDA_LOW_OCCUPANCY_WARNINGS", "CUDA_WARN_ON_IMPLICIT_COPY",
+                     "DISABLE_PERFORMANCE_WARNINGS")
+
+
+def _forward_warning_switches():
+    try:
+        from numba.cuda.core import config as numba_config
+
+        from kaji.cuda import config as kaji_config
+    except ImportError:
+        return
+
+    class ForwardingConfig(type(numba_config)):
+        def __setattr__(self, name, value):
+            super().__setattr__(name, value)
+            if name in _WARNING_SWITCHES:
+                setattr(kaji_config, name, value)
+
+    numba_config.__class__ = ForwardingConfig
+
+
+_forward_warning_switches()
