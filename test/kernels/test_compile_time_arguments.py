@@ -1,6 +1,6 @@
 """Compile-time arguments of device functions: functions (device functions, math functions,
 atomics, Python builtins bound to other names), types and dtypes, modules, enum classes and
-members, int and bool literals that decide control flow. The callee is specialised on each
+members, int and bool literals that decide control flow, strings. The callee is specialised on each
 such value; a tuple of such values (a shape and a dtype) is one too."""
 
 import enum
@@ -210,6 +210,30 @@ def test_none_as_argument(jit):
     out = np.zeros(2)
     jit(none_argument)[1, 1](out, np.array([2.5]))
     np.testing.assert_array_equal(out, [2.5, 7.5])
+
+
+@kaji.jit(device=True)
+def by_name(mode, v):
+    # Numba types a string argument as a literal: the comparisons fold, one branch is compiled.
+    if mode == "double":
+        return 2 * v
+    if mode < "m":  # code point order, as Python's
+        return v - 1
+    return v
+
+
+def string_arguments(out, x):
+    out[0] = by_name("double", x[0])
+    out[1] = by_name("half", x[0])
+    out[2] = by_name("zeta", x[0])
+    out[3] = by_name("d\u00f6uble", x[0])
+    out[4] = "b" > "a" and "é" != "e"
+
+
+def test_strings_as_arguments(jit):
+    out = np.zeros(5)
+    jit(string_arguments)[1, 1](out, np.array([4.0]))
+    assert list(out) == [8.0, 3.0, 4.0, 3.0, 1.0]
 
 
 @kaji.jit(device=True)

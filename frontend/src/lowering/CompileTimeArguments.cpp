@@ -46,6 +46,14 @@ std::optional<CompileTimeArgument> FunctionLowerer::compileTimeArgument(const Op
   case Operand::Kind::None:
     constant.mangled = tagged('N', {});
     return constant;
+  case Operand::Kind::String: { // its bytes in hex: distinct strings stay distinct names
+    static const char digits[] = "0123456789abcdef";
+    std::string hex;
+    for (unsigned char c : arg.name)
+      hex.append({digits[c >> 4], digits[c & 15]});
+    constant.mangled = tagged('S', hex);
+    return constant;
+  }
   case Operand::Kind::Tuple: {
     // Every element one, or the tuple is passed at run time.
     if (arg.elements.empty())

@@ -601,6 +601,12 @@ ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs
       return found;
     return folded(builder_, builder_.create(ir::Opcode::Not, found->type(), {found}));
   }
+  if (lhs.kind == Operand::Kind::String && rhs.kind == Operand::Kind::String) {
+    // Strings are compile-time constants (literals, and arguments of device functions, which
+    // are specialised on them): Python's order of code points is UTF-8's order of bytes.
+    int order = lhs.name.compare(rhs.name);
+    return builder_.boolConstant(ir::comparisonHolds(predicateOf(op), order, 0));
+  }
   if (!lhs.isScalar() || !rhs.isScalar())
     return compareTuples(op, lhs, rhs, node);
   if (std::optional<bool> decided = decidedComparison(predicateOf(op), lhs, rhs))
