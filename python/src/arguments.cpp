@@ -95,6 +95,45 @@ void readDeviceArray(Argument &argument, const DeviceArray &array, ArgumentTarge
   argument.device = array.device();
 }
 
+// cuda.In(a), cuda.Out(a), cuda.InOut(a) (kaji's, or numba.cuda.args' own): the array `a`
+// and which ways it is copied; none for any other object.
+struct TransferHint {
+  py::object value;
+  bool copyIn, copyOut;
+};
+std::optional<TransferHint> transferHint(py::handle object) {
+  py::handle type = py::type::handle_of(object);
+  py::object module = py::getattr(type, "__module__", py::none());
+  if (module.is_none())
+    return std::nullopt;
+  std::string moduleName = py::str(module);
+  if (moduleName != "kaji._transfer_hints" && moduleName != "numba.cuda.args")
+    return std::nullopt;
+  std::string name = reinterpret_cast<PyTypeObject *>(type.ptr())->tp_name;
+  if (name != "In" && name != "Out" && name != "InOut")
+    return std::nullopt;
+  return TransferHint{object.attr("value"), name != "Out", name != "In"};
+}
+
+void read(py::handle object, Argument &argument, ArgumentTarget target,
+          KnownArrayReader &knownArrays);
+
+// A transfer hint's array, read with the copies it asks for.
+void readHinted(const TransferHint &hint, Argument &argument, ArgumentTarget target,
+                KnownArrayReader &knownArrays) {
+  if (!py::isinstance<py::array>(hint.value) && !isRecordScalar(hint.value))
+    throw py::type_error("cuda.In/Out/InOut take a numpy array, not '" +
+                         std::string(Py_TYPE(hint.value.ptr())->tp_name) + "'");
+  read(hint.value, argument, target, knownArrays);
+  argument.copyIn = hint.copyIn;
+  argument.copyOut = hint.copyOut;
+  // The cpu target reads the array in place: one the kernel must not change is a copy.
+  if (target == ArgumentTarget::Cpu && !hint.copyOut && !argument.hostCopy) {
+    argument.hostCopy = py::module_::import("numpy").attr("array")(hint.value);
+    viewHostArray(argument, py::reinterpret_borrow<py::array>(argument.hostCopy));
+  }
+}
+
 void read(py::handle object, Argument &argument, ArgumentTarget target,
           KnownArrayReader &knownArrays) {
   // CuPy arrays and PyTorch tensors are recognized by their exact type, before the checks
@@ -117,6 +156,8 @@ void read(py::handle object, Argument &argument, ArgumentTarget target,
       viewHostArray(argument, host);
     else
       readHostArray(argument, host);
+  } else if (std::optional<TransferHint> hint = transferHint(object)) {
+    readHinted(*hint, argument, target, knownArrays);
   } else if (target == ArgumentTarget::Cpu) {
     throw py::type_error("unsupported type '" + std::string(Py_TYPE(object.ptr())->tp_name) +
                          "'; kaji kernels for the cpu target take bool, int, float, numpy "
@@ -137,14 +178,16 @@ void read(py::handle object, Argument &argument, ArgumentTarget target,
 void Argument::stage(const runtime::Stream *stream) {
   // Not owning: the staged array dies with the launch, before the stream.
   AllocationStream allocateOn(std::shared_ptr<void>(), stream);
-  staged = std::make_unique<DeviceArray>(DeviceArray::fromHost(
-      py::reinterpret_borrow<py::array>(host), stream, false, std::move(allocateOn)));
+  auto array = py::reinterpret_borrow<py::array>(host);
+  staged = std::make_unique<DeviceArray>(
+      copyIn ? DeviceArray::fromHost(array, stream, false, std::move(allocateOn))
+             : DeviceArray::emptyLike(array, std::move(allocateOn)));
   viewArray(*this, staged->element(), staged->data(), staged->shape(), staged->strides());
 }
 
 void Argument::unstage(const runtime::Stream *stream) {
   auto array = py::reinterpret_borrow<py::array>(host);
-  if (!staged || !array.writeable())
+  if (!staged || !copyOut || !array.writeable())
     return;
   staged->copyToHost(array, stream);
   // A launch with numpy arguments returns with them updated, page-locked or not.

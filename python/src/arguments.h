@@ -41,6 +41,10 @@ struct Argument {
   // the allocator's fast path without it.
   std::unique_ptr<DeviceArray> staged;
   py::object hostCopy; // cpu target: the writable copy of a read-only numpy array
+  // Which ways a numpy array is copied around a cuda launch: cuda.In(a) only to the device,
+  // cuda.Out(a) only back, a plain array or cuda.InOut(a) both.
+  bool copyIn = true;
+  bool copyOut = true;
 
   bool needsStaging() const { return host && !staged; }
   // Copies the numpy array to a new device array (after the work queued on `stream`); on a

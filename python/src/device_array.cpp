@@ -217,6 +217,11 @@ DeviceArray DeviceArray::foreign(const ArrayView &view, py::object owner) {
   return DeviceArray(view.element, view.shape, view.strides, std::move(buffer), view.data);
 }
 
+DeviceArray DeviceArray::emptyLike(const py::array &host, AllocationStream allocateOn) {
+  return emptyWithStrides(hostShape(host), hostStrides(host), elementFromDtype(host.dtype()), false,
+                          std::move(allocateOn));
+}
+
 DeviceArray DeviceArray::fromHost(const py::array &hostArray, const runtime::Stream *stream,
                                   bool onHost, AllocationStream allocateOn) {
   Element element = elementFromDtype(hostArray.dtype());

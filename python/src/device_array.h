@@ -44,6 +44,9 @@ public:
   static DeviceArray emptyWithStrides(std::vector<int64_t> shape, std::vector<int64_t> strides,
                                       Element element, bool onHost = false,
                                       AllocationStream allocateOn = nullptr);
+  // Uninitialized device memory in `host`'s shape and strides: what fromHost() makes, without
+  // the copy (cuda.Out's array).
+  static DeviceArray emptyLike(const py::array &host, AllocationStream allocateOn = nullptr);
   // A copy of `host` (on the device unless `onHost`) with the same strides. A strided view
   // is copied with the bytes it spans, as Numba does, so that `x.strides` reads the same in
   // a kernel on every target.

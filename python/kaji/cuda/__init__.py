@@ -21,6 +21,7 @@ from kaji._driver_calls import is_supported_version, profile_start, profile_stop
 from kaji._linkable_code import (LTOIR, Archive, Cubin, CUSource, Fatbin, LinkableCode, Object,
                                  PTXSource)
 from kaji._runtime import devices as list_devices
+from kaji._transfer_hints import In, InOut, Out
 from kaji.compiling import (compile, compile_all, compile_for_current_device, compile_ptx,
                             compile_ptx_for_current_device)
 from kaji.cuda import kernels
