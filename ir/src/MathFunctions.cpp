@@ -6,8 +6,8 @@ namespace kaji::ir {
 namespace {
 
 constexpr MathFunction kMathFunctions[] = {
-#define KAJI_MATH_FUNCTION(kind, name, arity, result, llvmIntrinsic)                               \
-  {MathFunctionKind::kind, #name, arity, MathResult::result},
+#define KAJI_MATH_FUNCTION(kind, name, arity, result, half, llvmIntrinsic)                         \
+  {MathFunctionKind::kind, #name, arity, MathResult::result, HalfPrecision::half},
 #include "kaji/ir/MathFunctions.def"
 #undef KAJI_MATH_FUNCTION
 };

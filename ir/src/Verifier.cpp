@@ -376,6 +376,8 @@ private:
     Type type = op.operand(0)->type();
     if (!type.isFloat())
       fail(op, name + " needs a floating-point operand, got " + type.str());
+    if (fn->half == HalfPrecision::Refused && isHalfPrecision(type.scalarKind()))
+      fail(op, name + " does not take " + type.str() + " operands");
     for (unsigned i = 1; i < fn->arity; ++i)
       expectType(op, i, type);
     Type expected = fn->result == MathResult::Bool ? kBool : type;

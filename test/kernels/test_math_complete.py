@@ -1,11 +1,11 @@
 """The math functions Numba's CUDA target has beyond the common ones (frexp, ldexp, modf,
-remainder, radians, degrees), round() and int.bit_count(), against Python's math and
-builtins.
+remainder, nextafter, radians, degrees), round() and int.bit_count(), against Python's math
+and builtins.
 
 Tolerances: on the cpu target math is the C library's (correctly rounded or within 1 ulp);
 on the GPU libdevice documents at most 2 ulp for these functions in float64 and 4 in
-float32, which the rtol below covers. frexp, ldexp, modf, remainder and round are exact on
-both."""
+float32, which the rtol below covers. frexp, ldexp, modf, remainder, nextafter and round are
+exact on both."""
 
 import math
 
@@ -74,6 +74,47 @@ def test_modf_and_remainder_match_python(jit, dtype):
         expected = math.modf(float(value))
         assert (fractions[i], wholes[i]) == pytest.approx(expected, rel=rtol_for(dtype))
         assert remainders[i] == dtype(math.remainder(float(value), float(y[i])))
+
+
+def next_floats(out, x, y):
+    i = kaji.grid(1)
+    if i < x.size:
+        out[0, i] = math.nextafter(x[i], y[i])
+        out[1, i] = np.nextafter(x[i], y[i])
+
+
+@pytest.mark.parametrize("dtype", FLOAT_TYPES)
+def test_nextafter_steps_one_float_of_the_operands_precision(jit, dtype):
+    info = np.finfo(dtype)
+    x = np.array([1.0, 1.0, 0.0, -0.0, 0.0, info.smallest_subnormal, info.max, -info.max,
+                  np.inf, 1e-11, 2.5, np.nan, 3.0, 0.0], dtype)
+    y = np.array([2.0, 0.0, 1.0, -1.0, -0.0, 0.0, np.inf, -np.inf, 0.0, 1.0, 2.5, 1.0, np.nan,
+                  0.0], dtype)
+    out = np.zeros((2, x.size), dtype)
+    jit(next_floats)[1, 32](out, x, y)
+    with np.errstate(over="ignore"):
+        expected = np.nextafter(x, y)
+    for row in out:
+        np.testing.assert_array_equal(row, expected)
+        assert np.array_equal(np.signbit(row), np.signbit(expected))
+
+
+def next_of_ints(out, n):
+    out[0] = math.nextafter(n, 0)
+
+
+def test_nextafter_of_integers_steps_in_float64(jit):
+    out = np.zeros(1)
+    jit(next_of_ints)[1, 1](out, 3)
+    assert out[0] == math.nextafter(3.0, 0.0)
+
+
+def test_nextafter_of_float16_is_refused(jit):
+    def kernel(out, x):
+        out[0] = np.nextafter(x[0], x[1])
+
+    with pytest.raises(kaji.CompileError, match=r"numpy.nextafter\(\) of 'float16' is not supported"):
+        jit(kernel)[1, 1](np.zeros(1, np.float16), np.zeros(2, np.float16))
 
 
 def angles(out, x):

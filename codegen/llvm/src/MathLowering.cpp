@@ -15,7 +15,8 @@ namespace {
 // not_intrinsic where the target's math library computes it.
 llvm::Intrinsic::ID intrinsicOf(ir::MathFunctionKind function) {
   static constexpr llvm::Intrinsic::ID kIntrinsics[] = {
-#define KAJI_MATH_FUNCTION(kind, name, arity, result, llvmIntrinsic) llvm::Intrinsic::llvmIntrinsic,
+#define KAJI_MATH_FUNCTION(kind, name, arity, result, half, llvmIntrinsic)                         \
+  llvm::Intrinsic::llvmIntrinsic,
 #include "kaji/ir/MathFunctions.def"
 #undef KAJI_MATH_FUNCTION
   };

@@ -83,6 +83,7 @@ constexpr MathFunctionRow kMathFunctions[] = {
     {"hypot", "hypot", "", Math::Hypot, 2, MathKind::Float, MathKind::Float},
     {"copysign", "copysign", "", Math::CopySign, 2, MathKind::Float, MathKind::Float},
     {"fmod", "fmod", "", Math::FMod, 2, MathKind::Float, MathKind::Float},
+    {"nextafter", "nextafter", "", Math::NextAfter, 2, MathKind::Float, MathKind::Float},
     {"pow", "power", "", std::nullopt, 2, MathKind::Power, MathKind::PowerOperator},
     {"floor", "floor", "", Math::Floor, 1, MathKind::ToInteger, MathKind::Float},
     {"ceil", "ceil", "", Math::Ceil, 1, MathKind::ToInteger, MathKind::Float},
@@ -583,6 +584,14 @@ Operand FunctionLowerer::callMath(const std::string &function, const std::vector
   // Integers compute in float64 (as Python and Numba do); float16 and bfloat16 in float32, which
   // every target has math functions for.
   ScalarKind floatKind = integral ? ScalarKind::Float64 : type.kind;
+  // nextafter steps by its operands' precision: a float16's step, taken in float32, would
+  // round back to the float16 it started from.
+  if (fn.function && ir::mathFunction(*fn.function).half == ir::HalfPrecision::Refused &&
+      ir::isHalfPrecision(floatKind))
+    throw ir::CompileError(expr.loc, function + "() of '" + std::string(ir::numpyName(floatKind)) +
+                                         "' is not supported in kernels (float32 and float64 "
+                                         "only, as in Numba), in '" +
+                                         unparse(expr) + "'");
   if (ir::isHalfPrecision(floatKind))
     floatKind = ScalarKind::Float32;
   ir::Type floatType = ir::Type::scalar(floatKind);

@@ -9,7 +9,7 @@ namespace kaji::ir {
 
 // The `math` operation's attribute.
 enum class MathFunctionKind : uint8_t {
-#define KAJI_MATH_FUNCTION(kind, name, arity, result, llvmIntrinsic) kind,
+#define KAJI_MATH_FUNCTION(kind, name, arity, result, half, llvmIntrinsic) kind,
 #include "kaji/ir/MathFunctions.def"
 #undef KAJI_MATH_FUNCTION
 };
@@ -19,11 +19,18 @@ enum class MathResult : unsigned char {
   Bool,          // a predicate: isnan, isinf, isfinite
 };
 
+// What a math function does with f16 and bf16 operands.
+enum class HalfPrecision : unsigned char {
+  InFloat32, // computes in f32 and rounds the result back
+  Refused,   // the verifier rejects them: f32 would compute another function (nextafter)
+};
+
 struct MathFunction {
   MathFunctionKind kind;
   std::string_view name; // its IR spelling
   unsigned arity;
   MathResult result;
+  HalfPrecision half;
 };
 
 std::span<const MathFunction> mathFunctions();
