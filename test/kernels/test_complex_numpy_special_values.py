@@ -1,5 +1,5 @@
-"""numpy's ufuncs of a complex argument are kaji's `cmath` functions of the same name
-(docs/language.md, "Complex numbers"): for infinite, nan and near-overflow parts they give
+"""numpy's ufuncs of a complex argument are kaji's `cmath` functions of the same name, math's
+name (np.arcsin is cmath.asin; docs/language.md, "Complex numbers"): for infinite, nan and near-overflow parts they give
 exactly what `cmath.f` gives in a kernel, CPython's values, so they differ from numpy's own
 where numpy's and CPython's special values differ (docs/numba-compat.md). If np.* ever get
 numpy's own special values, this test and those docs change together."""
@@ -15,7 +15,8 @@ import kaji
 INF, NAN = math.inf, math.nan
 SPECIAL = np.array([complex(INF, NAN), complex(-INF, 1), complex(NAN, INF), complex(1, INF),
                     complex(710, 1), complex(INF, 0), complex(-0.0, -INF), complex(0, 0),
-                    complex(1e-310, 0), complex(3, -4)])
+                    complex(1e-310, 0), complex(3, -4), complex(0, NAN), complex(1, 0),
+                    complex(0, -1)])
 
 
 def _same_number(x, y):
@@ -30,7 +31,9 @@ def _same_parts(a, b):
 
 # Pairs of the numpy ufunc and the cmath function of one name.
 FUNCTIONS = (np.sqrt, cmath.sqrt, np.exp, cmath.exp, np.log, cmath.log, np.sin, cmath.sin,
-             np.tanh, cmath.tanh)
+             np.tanh, cmath.tanh, np.arcsin, cmath.asin, np.arccos, cmath.acos, np.arctan,
+             cmath.atan, np.arcsinh, cmath.asinh, np.arccosh, cmath.acosh, np.arctanh,
+             cmath.atanh)
 
 
 def numpy_and_cmath(out, x):
@@ -53,3 +56,12 @@ def test_numpy_ufuncs_of_complex_are_cmaths_special_values_included(jit):
     assert _same_parts(out[0, 3], complex(INF, INF))
     assert _same_parts(out[6, 2], complex(NAN, -INF))
     assert _same_parts(np.sin(SPECIAL[2]), complex(NAN, INF))
+    # arcsin(inf+nanj) is CPython's nan-infj (C99 leaves the sign unspecified), numpy's
+    # nan+infj; arccosh(0+nanj) CPython 3.11-3.13's nan+nanj, numpy's nan+pi/2j.
+    assert _same_parts(out[10, 0], complex(NAN, -INF))
+    assert _same_parts(np.arcsin(SPECIAL[0]), complex(NAN, INF))
+    assert _same_parts(out[18, 10], complex(NAN, NAN))
+    assert _same_parts(np.arccosh(SPECIAL[10]), complex(NAN, math.pi / 2))
+    # Where CPython raises (atanh(1), atan(-1j)), the kernel gives numpy's infinities.
+    assert _same_parts(out[20, 11], np.arctanh(SPECIAL[11]))
+    assert _same_parts(out[14, 12], np.arctan(SPECIAL[12]))

@@ -35,7 +35,8 @@ using Math = ir::MathFunctionKind;
 // What a module's function computes: its name there, the `math` operation computing it on
 // floats (none for the kinds that lower to an opcode), its arity and how it is lowered.
 struct MathFunction {
-  std::string_view name; // without the module
+  std::string_view name;     // without the module
+  std::string_view mathName; // its name in Python's math module (and cmath's), or ""
   std::optional<ir::MathFunctionKind> function;
   unsigned arity;
   MathKind kind;
@@ -108,11 +109,11 @@ std::optional<MathFunction> findMathFunction(std::string_view qualified) {
     return std::nullopt;
   for (const MathFunctionRow &row : kMathFunctions) {
     if (module == "math" && row.math == name)
-      return MathFunction{name, row.function, row.arity, row.asMath};
+      return MathFunction{name, row.math, row.function, row.arity, row.asMath};
     if (module == "numpy" && row.numpy == name)
-      return MathFunction{name, row.function, row.arity, row.asNumpy};
+      return MathFunction{name, row.math, row.function, row.arity, row.asNumpy};
     if (module == "kaji" && row.kaji == name)
-      return MathFunction{name, row.function, row.arity, MathKind::Float};
+      return MathFunction{name, row.math, row.function, row.arity, MathKind::Float};
   }
   return std::nullopt;
 }
@@ -538,27 +539,38 @@ Operand FunctionLowerer::callMath(const std::string &function, const std::vector
                                   const CallExpr &expr) {
   const MathFunction fn = *findMathFunction(function);
   requireNumbers(function, fn.arity, fn.kind == MathKind::Log ? 2 : fn.arity, args, expr);
+  ScalarType type = args.front().scalarType();
+  for (const Operand &arg : args)
+    type = promote(type, arg.scalarType());
+  bool minMax = fn.kind == MathKind::Minimum || fn.kind == MathKind::Maximum;
   if (involvesComplex(args)) {
     if (fn.kind == MathKind::Abs)
       return Operand::scalar(ComplexArithmetic(at(expr.loc)).abs(args.front().value));
     if (fn.kind == MathKind::PowerOperator)
       return binary(BinaryOperator::Pow, args[0], args[1], expr.loc,
                     [&expr] { return unparse(expr); });
-    // numpy's ufuncs take complex numbers where cmath has the function; math's never do.
-    if (function.starts_with("numpy.") && isCmathFunction(fn.name) && fn.arity == 1)
-      return callCmath(std::string(fn.name), args, expr);
+    // numpy's ufuncs take complex numbers: its minimum, maximum, fmin and fmax order them;
+    // the others are cmath's functions of math's name (np.arcsin is cmath.asin), and log2,
+    // which cmath has not, numpy's. math's functions never take them.
+    if (minMax && function.starts_with("numpy.")) {
+      bool propagatesNaN = fn.function == Math::Minimum || fn.function == Math::Maximum;
+      return Operand::scalar(ComplexArithmetic(at(expr.loc))
+                                 .extremum(toComplex(args[0], type.kind),
+                                           toComplex(args[1], type.kind),
+                                           fn.kind == MathKind::Maximum, propagatesNaN),
+                             type.weak);
+    }
+    if (function.starts_with("numpy.") && fn.arity == 1 &&
+        (isCmathFunction(fn.mathName) || fn.function == Math::Log2))
+      return callCmath(std::string(fn.mathName), args, expr);
     throw ir::CompileError(expr.loc, function + "() does not take complex numbers ('" +
                                          describe(args.front()) + "' in '" + unparse(expr) +
                                          "'); use cmath");
   }
-  ScalarType type = args.front().scalarType();
-  for (const Operand &arg : args)
-    type = promote(type, arg.scalarType());
   at(expr.loc);
   if (fn.kind == MathKind::PowerOperator)
     return binary(BinaryOperator::Pow, args[0], args[1], expr.loc,
                   [&expr] { return unparse(expr); });
-  bool minMax = fn.kind == MathKind::Minimum || fn.kind == MathKind::Maximum;
   if (fn.kind == MathKind::Abs || minMax) {
     if (type.kind == ScalarKind::Bool)
       type.kind = ScalarKind::Int64;

@@ -116,6 +116,25 @@ ir::Value *ComplexArithmetic::equal(ir::Value *a, ir::Value *b) {
                    b_.cmp(CmpPredicate::Eq, imag(a), imag(b)));
 }
 
+ir::Value *ComplexArithmetic::less(ir::Value *a, ir::Value *b, bool orEqual) {
+  ir::Value *ar = real(a), *ai = imag(a), *br = real(b), *bi = imag(b);
+  // Float compares but ne are false on a NaN: x == x tells a number from a NaN.
+  ir::Value *imagNumbers =
+      b_.binary(Opcode::And, b_.cmp(CmpPredicate::Eq, ai, ai), b_.cmp(CmpPredicate::Eq, bi, bi));
+  ir::Value *byReal = b_.binary(Opcode::And, b_.cmp(CmpPredicate::Lt, ar, br), imagNumbers);
+  ir::Value *byImag = b_.binary(Opcode::And, b_.cmp(CmpPredicate::Eq, ar, br),
+                                b_.cmp(orEqual ? CmpPredicate::Le : CmpPredicate::Lt, ai, bi));
+  return b_.binary(Opcode::Or, byReal, byImag);
+}
+
+ir::Value *ComplexArithmetic::extremum(ir::Value *a, ir::Value *b, bool maximum,
+                                       bool propagateNaN) {
+  ir::Value *ordered = maximum ? less(b, a, true) : less(a, b, true);
+  ir::Value *nanDecides = *cmath("isnan", propagateNaN ? a : b);
+  ir::Value *first = b_.binary(Opcode::Or, nanDecides, ordered);
+  return make(b_.select(first, real(a), real(b)), b_.select(first, imag(a), imag(b)));
+}
+
 ir::Value *ComplexArithmetic::isZero(ir::Value *z) {
   ir::Value *zero = constant(partType(z), 0.0);
   return b_.binary(Opcode::And, b_.cmp(CmpPredicate::Eq, real(z), zero),
@@ -607,6 +626,12 @@ std::optional<ir::Value *> ComplexArithmetic::cmath(std::string_view name, ir::V
     ir::Value *ln10 = constant(partType(z), M_LN10);
     ir::Value *l = log(z);
     return make(fbinary(Opcode::Div, real(l), ln10), fbinary(Opcode::Div, imag(l), ln10));
+  }
+  if (name == "log2") {
+    // numpy multiplies log's parts by log2(e) (cmath divides log10's by ln(10)).
+    ir::Value *log2e = constant(partType(z), M_LOG2E);
+    ir::Value *l = log(z);
+    return make(fbinary(Opcode::Mul, real(l), log2e), fbinary(Opcode::Mul, imag(l), log2e));
   }
   if (name == "sinh")
     return sinh(z);

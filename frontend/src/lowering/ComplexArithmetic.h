@@ -46,14 +46,22 @@ public:
   ir::Value *conjugate(ir::Value *z);
   ir::Value *abs(ir::Value *z); // hypot of the parts, a float
   ir::Value *equal(ir::Value *a, ir::Value *b);
+  // numpy's order of complex numbers (its CLT and CLE): by the real parts, then by the
+  // imaginary ones; unequal real parts order only numbers without a NaN imaginary part.
+  ir::Value *less(ir::Value *a, ir::Value *b, bool orEqual);
+  // numpy's maximum and minimum (`propagateNaN`: the first operand with a NaN part wins) or
+  // fmax and fmin (the operand without a NaN part wins, the first where both have one);
+  // else the larger (smaller) by `less`, the first of equal ones.
+  ir::Value *extremum(ir::Value *a, ir::Value *b, bool maximum, bool propagateNaN);
   ir::Value *isZero(ir::Value *z);
   // z ** n for a constant integer n: repeated squaring, 1 / z**-n for negative n.
   ir::Value *powConstant(ir::Value *z, int64_t n);
   // a ** b as CPython's complex power (polar form); 0 ** b is 0 for real b > 0, 1 for b == 0.
   ir::Value *pow(ir::Value *a, ir::Value *b);
 
-  // cmath.NAME of z: a complex, a float (phase) or a bool (isnan, isinf, isfinite);
-  // nothing for a name cmath has not (or kaji does not have).
+  // cmath.NAME of z: a complex, a float (phase) or a bool (isnan, isinf, isfinite); also
+  // numpy's log2, which cmath has not; nothing for a name cmath has not (or kaji does not
+  // have).
   std::optional<ir::Value *> cmath(std::string_view name, ir::Value *z);
   // cmath.polar(z): (abs, phase).
   std::pair<ir::Value *, ir::Value *> polar(ir::Value *z);

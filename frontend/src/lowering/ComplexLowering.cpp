@@ -86,6 +86,17 @@ ir::Value *FunctionLowerer::compareComplex(CompareOperator op, const Operand &lh
   return builder_.unary(ir::Opcode::Not, equal);
 }
 
+ir::Value *FunctionLowerer::orderComplex(CompareOperator op, const Operand &lhs, const Operand &rhs,
+                                         const Location &loc) {
+  ScalarType type = promote(lhs.scalarType(), rhs.scalarType());
+  ComplexArithmetic complex(at(loc));
+  ir::Value *a = toComplex(lhs, type.kind), *b = toComplex(rhs, type.kind);
+  bool orEqual = op == CompareOperator::LtE || op == CompareOperator::GtE;
+  if (op == CompareOperator::Gt || op == CompareOperator::GtE)
+    return complex.less(b, a, orEqual);
+  return complex.less(a, b, orEqual);
+}
+
 std::optional<Operand> FunctionLowerer::numberAttribute(const Operand &base,
                                                         const std::string &attr, const Expr &node) {
   if (!base.isScalar() || base.enumMember)

@@ -434,6 +434,9 @@ private:
                         const Location &loc, const std::function<std::string()> &source);
   ir::Value *compareComplex(CompareOperator op, const Operand &lhs, const Operand &rhs,
                             const Expr &node);
+  // numpy's <, <=, >, >= of complex numbers (np.less ...): ComplexArithmetic::less.
+  ir::Value *orderComplex(CompareOperator op, const Operand &lhs, const Operand &rhs,
+                          const Location &loc);
   // .real, .imag and .conjugate of a number; nothing for other attributes.
   std::optional<Operand> numberAttribute(const Operand &base, const std::string &attr,
                                          const Expr &node);

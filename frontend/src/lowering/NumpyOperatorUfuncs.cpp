@@ -2,7 +2,8 @@
 // those made of them (np.logical_and, np.square, np.sign, ...), called on numbers in kernels
 // as Numba's CUDA target has them. They follow NumPy 2's promotion, as the operators do;
 // where a ufunc differs from its operator, the difference is NumPy's: np.invert of a bool is
-// `not`, np.negative, np.positive and np.sign take no bool, the logical ufuncs give a bool.
+// `not`, np.negative, np.positive and np.sign take no bool, the logical ufuncs give a bool,
+// np.less and the other order comparisons order complex numbers (Python's operators do not).
 #include "FunctionLowerer.h"
 
 #include <cmath>
@@ -109,8 +110,11 @@ Operand FunctionLowerer::callOperatorUfunc(const std::string &member,
                                                     describe(args[i]) + "', in '" + source() + "'");
   if (auto op = std::get_if<BinaryOperator>(&ufunc.operation))
     return binary(*op, args[0], args[1], expr.loc, source);
-  if (auto op = std::get_if<CompareOperator>(&ufunc.operation))
+  if (auto op = std::get_if<CompareOperator>(&ufunc.operation)) {
+    if (involvesComplex(args) && *op != CompareOperator::Eq && *op != CompareOperator::NotEq)
+      return Operand::scalar(orderComplex(*op, args[0], args[1], expr.loc));
     return Operand::scalar(compareValues(*op, args[0], args[1], expr));
+  }
   Form form = std::get<Form>(ufunc.operation);
   const Operand &x = args.front();
   bool isBool = x.type().isBool();
