@@ -199,3 +199,162 @@ def test_argmax_of_a_complex_array_is_refused(jit):
     with pytest.raises(kaji.CompileError,
                        match=r"argmax\(\) of .* is not supported in kernels \(real numbers only\)"):
         jit(kernel)[1, 1](np.zeros(1, np.int64), np.zeros(2, np.complex128))
+
+
+# Numba-CUDA's arrays for its reduction tests: signed zeros, infinities and NaN.
+SPECIAL_ARRAYS = [
+    np.float64([1.0, 2.0, 0.0, -0.0, 1.0, -1.5]),
+    np.float64([-0.0, -1.5]),
+    np.float64([-1.5, 2.5, np.nan]),
+    np.float64([-1.5, 2.5, np.inf]),
+    np.float64([-1.5, 2.5, -np.inf]),
+    np.float64([-1.5, 2.5, np.inf, -np.inf]),
+    np.float64([np.nan, -1.5, 2.5, np.nan, 3.0]),
+    np.float64([np.nan, -1.5, 2.5, np.nan, np.inf, -np.inf, 3.0]),
+    np.float64([5.0, np.nan, -1.5, np.nan]),
+    np.float64([np.nan, np.nan]),
+]
+
+NAN_AWARE = [np.var, np.std, np.nanmin, np.nanmax, np.nanmean, np.nansum, np.nanprod,
+             np.count_nonzero]
+
+
+def one_reduction(function):
+    def kernel(out, a):
+        out[0] = function(a)
+
+    return kernel
+
+
+@pytest.mark.parametrize("function", NAN_AWARE, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("a", SPECIAL_ARRAYS, ids=lambda a: "_".join(map(str, a)))
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_var_std_nan_functions_and_count_nonzero_on_special_values(jit, function, a):
+    out = np.zeros(1)
+    jit(one_reduction(function))[1, 1](out, a)
+    expected = function(a)
+    np.testing.assert_array_equal(out[0], expected)
+    assert np.signbit(out[0]) == np.signbit(expected)
+
+
+@pytest.mark.parametrize("function", NAN_AWARE, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("a", ARRAYS, ids=lambda a: f"{a.dtype}-{a.ndim}d")
+def test_var_std_nan_functions_and_count_nonzero_match_numpy(jit, function, a):
+    expected = np.asarray(function(a))
+    out = np.zeros(1, expected.dtype)
+    jit(one_reduction(function))[1, 1](out, a)
+    rtol = 1e-6 if expected.dtype == np.float32 else 1e-14
+    np.testing.assert_allclose(out[0], expected, rtol=rtol)
+
+
+def integer_and_bool_reductions(out, a):
+    out[0] = np.var(a)
+    out[1] = a.std()
+    out[2] = np.nanmean(a)
+    out[3] = np.nansum(a)
+    out[4] = np.nanprod(a)
+    out[5] = np.nanmax(a)
+    out[6] = np.count_nonzero(a)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.bool_])
+def test_integers_and_bools_compute_as_numpy(jit, dtype):
+    # var, std and nanmean in float64; nansum and nanprod in 64-bit integers (100 * 2 * 3 * 100
+    # overflows int8).
+    a = np.array([100, 2, 3, 100] if dtype != np.bool_ else [1, 0, 1, 1], dtype)
+    out = np.zeros(7)
+    jit(integer_and_bool_reductions)[1, 1](out, a)
+    expected = [np.var(a), np.std(a), np.nanmean(a), np.nansum(a), np.nanprod(a), np.nanmax(a),
+                np.count_nonzero(a)]
+    np.testing.assert_allclose(out, expected, rtol=1e-15)
+
+
+def methods(out, a):
+    out[0] = a.var()
+    out[1] = a.std()
+
+
+def test_var_and_std_methods_and_views(jit):
+    a = np.arange(12, dtype=np.float32).reshape(3, 4) ** 1.5
+    out = np.zeros(2, np.float32)
+    jit(methods)[1, 1](out, a[::2, 1:])
+    np.testing.assert_allclose(out, [a[::2, 1:].var(), a[::2, 1:].std()], rtol=1e-6)
+
+
+COMPLEX = np.array([1 + 2j, -3 + 0.5j, np.inf + 0j, 2 - 2j])
+
+
+def complex_reductions(out, a):
+    out[0] = a.sum()
+    out[1] = np.prod(a)
+    out[2] = a.mean()
+    out[3] = np.var(a)
+    out[4] = a.std()
+    out[5] = a.min()
+    out[6] = np.nanmax(a)
+    out[7] = np.count_nonzero(a)
+    out[8] = np.nansum(a)
+    out[9] = np.nanmean(a)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("values", [COMPLEX[[0, 1, 3]], COMPLEX,
+                                    np.array([complex(np.nan, 1), 2 + 1j, 2 - 1j, 0j])],
+                         ids=["finite", "infinite", "nan"])
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_reductions_of_complex_arrays(jit, dtype, values):
+    a = values.astype(dtype)
+    out = np.zeros(10, np.complex128)
+    jit(complex_reductions)[1, 1](out, a)
+    expected = np.array([a.sum(), np.prod(a), a.mean(), np.var(a), a.std(), a.min(),
+                         np.nanmax(a), np.count_nonzero(a), np.nansum(a), np.nanmean(a)])
+    rtol = 1e-6 if dtype is np.complex64 else 1e-15
+    np.testing.assert_allclose(out, expected, rtol=rtol)
+
+
+def local_and_shared(out, a):
+    local = kaji.local.array(4, np.float64)
+    shared = kaji.shared.array(4, np.float64)
+    for i in range(4):
+        local[i] = a[i]
+        shared[i] = a[3 - i]
+    out[0] = np.nanmax(local)
+    out[1] = np.nanmin(shared)
+    out[2] = np.var(local)
+    out[3] = np.nanmean(shared)
+    out[4] = np.count_nonzero(local)
+
+
+def test_reductions_of_local_and_shared_arrays(jit):
+    a = np.array([2.0, np.nan, -1.0, 0.0])
+    out = np.zeros(5)
+    jit(local_and_shared)[1, 1](out, a)
+    np.testing.assert_array_equal(out[[0, 1, 3, 4]], [2.0, -1.0, np.nanmean(a), 3])
+    assert np.isnan(out[2])
+
+
+def empty_nan_reductions(out, a):
+    out[0] = np.nansum(a[3:])
+    out[1] = np.nanprod(a[3:])
+    out[2] = np.count_nonzero(a[3:])
+    out[3] = np.var(a[3:])
+    out[4] = np.nanmean(a[3:])
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_empty_arrays_give_numpys_values(jit):
+    a = np.ones(3)
+    out = np.full(5, -1.0)
+    jit(empty_nan_reductions)[1, 1](out, a)
+    empty = a[3:]
+    expected = [np.nansum(empty), np.nanprod(empty), np.count_nonzero(empty), np.var(empty),
+                np.nanmean(empty)]
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_nan_functions_are_not_array_methods(jit):
+    def kernel(out, a):
+        out[0] = a.nanmax()
+
+    with pytest.raises(kaji.CompileError, match="has no attribute 'nanmax'"):
+        jit(kernel)[1, 1](np.zeros(1), np.ones(3))

@@ -672,8 +672,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
                              "literal_unroll() takes one tuple in '" + unparse(expr) + "'");
     return args.front();
   }
-  if (std::optional<std::string> reduction =
-          name.starts_with("numpy.") ? numpyReduction(name.substr(6)) : std::nullopt) {
+  if (const ArrayReduction *reduction =
+          name.starts_with("numpy.") ? numpyReduction(name.substr(6)) : nullptr) {
     if (args.size() != 1 || args.front().kind != Operand::Kind::Array)
       throw ir::CompileError(expr.loc, display + "() takes one array in kernels (no axis), in '" +
                                            unparse(expr) + "'");

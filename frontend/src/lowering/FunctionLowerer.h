@@ -31,9 +31,31 @@ class LoweringContext;
 // FunctionLowerer::callLibdeviceMath computes.
 bool isLibdeviceOrScaledMath(std::string_view member);
 
-// The whole-array reduction (sum, prod, min, max, mean, all, any) numpy's function `member`
-// is (np.amin is min), or nothing.
-std::optional<std::string> numpyReduction(std::string_view member);
+// One of numpy's whole-array reductions (ArrayMethods.cpp): what np.`name`(a) computes, and
+// whether arrays have it as a method, a.`name`(), too.
+struct ArrayReduction {
+  enum class Kind : uint8_t {
+    Sum,
+    Prod,
+    Min,
+    Max,
+    Mean,
+    Var,
+    Std,
+    All,
+    Any,
+    CountNonzero,
+    ArgMin,
+    ArgMax,
+  };
+  std::string_view name;
+  Kind kind;
+  bool skipsNaN; // numpy's nan* functions: a NaN element counts as absent
+  bool method;
+};
+// The reduction numpy's function `member` is (np.amin is min, np.nansum a sum skipping NaN),
+// or null.
+const ArrayReduction *numpyReduction(std::string_view member);
 // Whether arrays have the method `name` in kernels (ArrayMethods.cpp).
 bool isArrayMethod(std::string_view name);
 // The functions of Python's cmath module kaji has (ComplexLowering.cpp).
@@ -346,11 +368,21 @@ private:
   Operand arrayMethod(const Operand &array, const std::string &method, const CallExpr &expr);
   Operand copyArray(const Operand &array, const CallExpr &expr);
   Operand argExtremum(bool maximum, const Operand &array, const CallExpr &expr);
+  // Folds the elements of `array`, in C order, into accumulators that start as `initial`:
+  // `step(accumulators, element)` gives their next values. Returns their last values.
+  using FoldStep =
+      std::function<std::vector<ir::Value *>(const std::vector<ir::Value *> &, ir::Value *)>;
+  std::vector<ir::Value *> foldArray(const Operand &array, const Location &loc,
+                                     const std::vector<ir::Value *> &initial, const FoldStep &step);
+  // numpy's mean of the elements (of those not NaN where `skipsNaN`) in `kind`, a float or
+  // complex kind.
+  ir::Value *arrayMean(const Operand &array, ir::ScalarKind kind, bool skipsNaN,
+                       const CallExpr &expr);
   // The element of `array` at `indices` (of an array of indices.size() dimensions) as numpy
   // broadcasts it: its dimensions align with the last ones, and one of extent 1 repeats.
   ir::Value *broadcastElement(const Operand &array, const std::vector<ir::Value *> &indices,
                               const Location &loc);
-  Operand reduceArray(const std::string &reduction, const Operand &array, const CallExpr &expr);
+  Operand reduceArray(const ArrayReduction &reduction, const Operand &array, const CallExpr &expr);
   // Lowers `body` once inside loops over every element of `array`, in C order.
   void forEachElement(const Operand &array, const Location &loc,
                       const std::function<void(const std::vector<ir::Value *> &)> &body);
