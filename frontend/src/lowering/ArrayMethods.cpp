@@ -335,11 +335,12 @@ ir::Value *FunctionLowerer::arrayMean(const Operand &array, ScalarKind kind, boo
 Operand FunctionLowerer::reduceArray(const ArrayReduction &reduction, const Operand &array,
                                      const CallExpr &expr) {
   ir::Type type = array.type();
-  if (type.isVectorArray())
-    throw ir::CompileError(expr.loc, "cannot reduce '" + describe(array) + "' in '" +
-                                         unparse(expr) +
-                                         "': vectors have no arithmetic, as in "
-                                         "Numba; reduce their lanes");
+  if (type.isVectorArray() || type.isRecordArray())
+    throw ir::CompileError(
+        expr.loc, "cannot reduce '" + describe(array) + "' in '" + unparse(expr) + "': " +
+                      (type.isVectorArray() ? "vectors have no arithmetic, as in Numba; "
+                                              "reduce their lanes"
+                                            : "records have no arithmetic; reduce a field"));
   auto source = [&expr] { return unparse(expr); };
   ScalarKind element = type.scalarKind();
   ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
