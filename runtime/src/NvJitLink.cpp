@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <regex>
 
 namespace kaji::runtime {
@@ -72,6 +73,8 @@ struct NvJitLinkApi {
   nvJitLinkResult (*complete)(nvJitLinkHandle);
   nvJitLinkResult (*getLinkedCubinSize)(nvJitLinkHandle, std::size_t *);
   nvJitLinkResult (*getLinkedCubin)(nvJitLinkHandle, void *);
+  nvJitLinkResult (*getLinkedPtxSize)(nvJitLinkHandle, std::size_t *);
+  nvJitLinkResult (*getLinkedPtx)(nvJitLinkHandle, char *);
   nvJitLinkResult (*getErrorLogSize)(nvJitLinkHandle, std::size_t *);
   nvJitLinkResult (*getErrorLog)(nvJitLinkHandle, char *);
   nvJitLinkResult (*version)(unsigned *, unsigned *);
@@ -97,6 +100,8 @@ LoadedNvJitLink load(const std::vector<std::string> &extraDirectories) {
            abi::bindEntryPoint(library, api.complete, "nvJitLinkComplete") &&
            abi::bindEntryPoint(library, api.getLinkedCubinSize, "nvJitLinkGetLinkedCubinSize") &&
            abi::bindEntryPoint(library, api.getLinkedCubin, "nvJitLinkGetLinkedCubin") &&
+           abi::bindEntryPoint(library, api.getLinkedPtxSize, "nvJitLinkGetLinkedPtxSize") &&
+           abi::bindEntryPoint(library, api.getLinkedPtx, "nvJitLinkGetLinkedPtx") &&
            abi::bindEntryPoint(library, api.getErrorLogSize, "nvJitLinkGetErrorLogSize") &&
            abi::bindEntryPoint(library, api.getErrorLog, "nvJitLinkGetErrorLog") &&
            abi::bindEntryPoint(library, api.version, "nvJitLinkVersion");
@@ -137,16 +142,11 @@ std::string inputNames(const std::vector<LinkInput> &inputs) {
 
 bool isLtoIr(const LinkInput &input) { return input.type == CU_JIT_INPUT_NVVM; }
 
-} // namespace
+// What a link gives: the cubin, or (-lto -ptx) the PTX of the optimised LTO-IR.
+enum class LinkOutput { Cubin, Ptx };
 
-void addNvJitLinkSearchDirectory(const std::string &directory) {
-  nvJitLinkLibrary().addSearchDirectory(directory);
-}
-
-NvJitLinkInfo nvJitLinkInfo() { return nvJitLink().info; }
-
-std::string linkWithNvJitLink(const std::vector<LinkInput> &inputs, const std::string &arch,
-                              PtxOptimization optimization) {
+std::string link(const std::vector<LinkInput> &inputs, const std::string &arch,
+                 PtxOptimization optimization, LinkOutput output) {
   checkLinkInputs(inputs);
   // nvJitLink 13.0 ends the process ("fatal: Unknown arch name") on a one-digit architecture,
   // where it reports other unknown ones as an error.
@@ -167,6 +167,8 @@ std::string linkWithNvJitLink(const std::vector<LinkInput> &inputs, const std::s
   std::vector<const char *> options = {archOption.c_str()};
   if (lto)
     options.push_back("-lto");
+  if (output == LinkOutput::Ptx)
+    options.push_back("-ptx");
   if (optimization == PtxOptimization::None)
     options.push_back("-O0");
   LinkHandle state{*api};
@@ -195,15 +197,41 @@ std::string linkWithNvJitLink(const std::vector<LinkInput> &inputs, const std::s
   }
   if (nvJitLinkResult result = api->complete(state.handle); result != kNvJitLinkSuccess)
     throw failure(result, "nvJitLinkComplete");
-  std::size_t bytes = 0;
-  if (nvJitLinkResult result = api->getLinkedCubinSize(state.handle, &bytes);
-      result != kNvJitLinkSuccess)
-    throw failure(result, "nvJitLinkGetLinkedCubinSize");
-  std::string cubin(bytes, '\0');
-  if (nvJitLinkResult result = api->getLinkedCubin(state.handle, cubin.data());
-      result != kNvJitLinkSuccess)
-    throw failure(result, "nvJitLinkGetLinkedCubin");
-  return cubin;
+  auto fetch = [&](auto getSize, auto get, const std::string &call) {
+    std::size_t bytes = 0;
+    if (nvJitLinkResult result = getSize(state.handle, &bytes); result != kNvJitLinkSuccess)
+      throw failure(result, call + "Size");
+    std::string linked(bytes, '\0');
+    if (nvJitLinkResult result = get(state.handle, linked.data()); result != kNvJitLinkSuccess)
+      throw failure(result, call);
+    return linked;
+  };
+  if (output == LinkOutput::Cubin)
+    return fetch(api->getLinkedCubinSize, api->getLinkedCubin, "nvJitLinkGetLinkedCubin");
+  std::string ptx = fetch(api->getLinkedPtxSize, api->getLinkedPtx, "nvJitLinkGetLinkedPtx");
+  ptx.resize(std::strlen(ptx.c_str())); // the size nvJitLink gives counts the NUL
+  return ptx;
+}
+
+} // namespace
+
+void addNvJitLinkSearchDirectory(const std::string &directory) {
+  nvJitLinkLibrary().addSearchDirectory(directory);
+}
+
+NvJitLinkInfo nvJitLinkInfo() { return nvJitLink().info; }
+
+std::string linkWithNvJitLink(const std::vector<LinkInput> &inputs, const std::string &arch,
+                              PtxOptimization optimization) {
+  return link(inputs, arch, optimization, LinkOutput::Cubin);
+}
+
+std::string linkLtoIrToPtx(const std::vector<LinkInput> &inputs, const std::string &arch) {
+  for (const LinkInput &input : inputs)
+    if (!isLtoIr(input))
+      throw std::invalid_argument("nvJitLink makes PTX of LTO-IR only, and '" + input.name +
+                                  "' is not LTO-IR");
+  return link(inputs, arch, PtxOptimization::Full, LinkOutput::Ptx);
 }
 
 } // namespace kaji::runtime

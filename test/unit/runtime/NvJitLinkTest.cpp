@@ -1,6 +1,7 @@
 // nvJitLink (NvJitLink.h) links on the CPU, so these run without a GPU where the toolkit's
 // libnvJitLink is installed (skipped with the reason otherwise): a kernel's PTX with the PTX
 // defining the function it calls becomes a cubin; a missing symbol is named with the input.
+// (LTO-IR linked into PTX is tested where NVRTC makes it: test/unit/codegen/CudaEmitterTest.)
 #include "LinkerPtx.h"
 
 #include "kaji/runtime/NvJitLink.h"
@@ -64,6 +65,28 @@ TEST_F(NvJitLinkTest, AMissingSymbolIsNamedWithTheInputs) {
     std::string message = error.what();
     EXPECT_NE(message.find("'twice'"), std::string::npos) << message;
     EXPECT_NE(message.find("caller.ptx"), std::string::npos) << message;
+  }
+}
+
+TEST(NvJitLinkInputsTest, PtxOfInputsThatAreNotAllLtoIrIsRefusedBeforeLoadingIt) {
+  // nvJitLink makes PTX (-lto -ptx) of LTO-IR alone.
+  try {
+    linkLtoIrToPtx(
+        {{CU_JIT_INPUT_NVVM, "kernel.ltoir", "LTO-IR"}, {CU_JIT_INPUT_PTX, "ops.ptx", kTwicePtx}},
+        "sm_90");
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument &error) {
+    EXPECT_NE(std::string(error.what()).find("'ops.ptx' is not LTO-IR"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST_F(NvJitLinkTest, InputThatIsNotLtoIrIsALinkErrorNamingIt) {
+  try {
+    linkLtoIrToPtx({{CU_JIT_INPUT_NVVM, "bogus.ltoir", "not LTO-IR at all"}}, "sm_90");
+    FAIL() << "no exception";
+  } catch (const LinkError &error) {
+    EXPECT_NE(std::string(error.what()).find("bogus.ltoir"), std::string::npos) << error.what();
   }
 }
 

@@ -50,4 +50,11 @@ enum class PtxOptimization { Full, None };
 std::string linkWithNvJitLink(const std::vector<LinkInput> &inputs, const std::string &arch,
                               PtxOptimization optimization = PtxOptimization::Full);
 
+// The PTX of LTO-IR `inputs` linked and optimised together for `arch` (-lto -ptx): what
+// nvJitLink would hand its ptxas, so that the caller can prepare it for ptxas itself or look at
+// it (Numba's inspect_lto_ptx). A function no input defines stays an `.extern` declaration, for
+// a later link with code that is not LTO-IR. Throws std::invalid_argument naming an input that
+// is not LTO-IR (nvJitLink makes PTX of LTO-IR alone), otherwise as linkWithNvJitLink.
+std::string linkLtoIrToPtx(const std::vector<LinkInput> &inputs, const std::string &arch);
+
 } // namespace kaji::runtime
