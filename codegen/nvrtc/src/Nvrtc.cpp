@@ -213,8 +213,15 @@ std::string compileCudaSource(const std::string &source, const std::string &file
   return *output.code;
 }
 
-std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options,
-                             CodegenTimings *timings) {
+std::string rewriteNvvmPtxForPtxas(const std::string &ptx, bool fastMath) {
+  return rewriteMiscompiledOpsForPtxas(fastMath ? ptx : roundUnroundedFloatOps(ptx));
+}
+
+namespace {
+
+// The module's CUDA C++ compiled by NVRTC to `format`: PTX made ready for ptxas, or LTO-IR.
+std::string compileModule(const ir::Module &module, const PTXOptions &options,
+                          CodegenTimings *timings, DeviceCodeFormat format) {
   auto start = std::chrono::steady_clock::now();
   std::string arch = archNumber(options.arch);
   std::string source = emitCUDA(module, options.boundsCheck);
@@ -229,23 +236,36 @@ std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options
   if (options.lineInfo)
     flags.push_back("-lineinfo");
   // A call of a linked CUDA C++ function needs relocatable device code, which the driver's
-  // linker then resolves; an exported device function, which no kernel calls, is kept only in
-  // relocatable device code.
+  // linker (or nvJitLink) then resolves; an exported device function, which no kernel calls,
+  // is kept only in relocatable device code.
   bool exportsFunctions =
       std::any_of(module.functions().begin(), module.functions().end(),
                   [](const auto &f) { return f->exported() != ir::Function::Export::None; });
   if (callsLinkedCode(module) || exportsFunctions)
     flags.push_back("-rdc=true");
-  NvrtcOutput output = runNvrtc(source, programName, arch, flags, /*withPrelude=*/true);
+  NvrtcOutput output = runNvrtc(source, programName, arch, flags, /*withPrelude=*/true, format);
   if (!output.code)
     throw ir::CompileError(errorLocation(output.log, module),
                            "NVRTC rejected the CUDA C++ of this kernel (" + output.error + "):\n" +
                                output.log);
-  std::string ptx = rewriteMiscompiledOpsForPtxas(
-      options.fastMath ? *output.code : roundUnroundedFloatOps(*output.code));
+  std::string code = format == DeviceCodeFormat::Ptx
+                         ? rewriteNvvmPtxForPtxas(*output.code, options.fastMath)
+                         : std::move(*output.code);
   if (timings)
     timings->emitMs = millisecondsSince(start);
-  return ptx;
+  return code;
+}
+
+} // namespace
+
+std::string compileWithNvrtc(const ir::Module &module, const PTXOptions &options,
+                             CodegenTimings *timings) {
+  return compileModule(module, options, timings, DeviceCodeFormat::Ptx);
+}
+
+std::string compileWithNvrtcToLtoIr(const ir::Module &module, const PTXOptions &options,
+                                    CodegenTimings *timings) {
+  return compileModule(module, options, timings, DeviceCodeFormat::LtoIr);
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include "CodegenTestSupport.h"
 
 #include "kaji/codegen/nvrtc/NvrtcCodegen.h"
+#include "kaji/runtime/NvJitLink.h"
 
 #include <limits>
 #include <regex>
@@ -70,6 +71,37 @@ TEST(CudaEmitter, NvrtcPTXHasTheLLVMPathsParameterLayout) {
   std::vector<std::string> nvrtc = entryParameterTypes(*ptx, "saxpy");
   EXPECT_EQ(nvrtc.size(), 10u);
   EXPECT_EQ(nvrtc, entryParameterTypes(emitPTX(module, PTXOptions{}), "saxpy"));
+}
+
+TEST(CudaEmitter, LtoIrLinksByNvJitLinkIntoPTXWithTheSameEntry) {
+  ir::Module module;
+  addSaxpy(module);
+  std::optional<std::string> ptx = nvrtcPTX(module);
+  try {
+    runtime::nvJitLinkInfo();
+  } catch (const runtime::NvJitLinkUnavailable &error) {
+    GTEST_SKIP() << error.what();
+  }
+  if (!ptx)
+    GTEST_SKIP() << "no NVRTC here";
+  std::string ltoIr = nvrtc::compileWithNvrtcToLtoIr(module, PTXOptions{});
+  EXPECT_EQ(ltoIr.find(".entry"), std::string::npos); // not PTX
+  std::string linked =
+      runtime::linkLtoIrToPtx({{runtime::CU_JIT_INPUT_NVVM, "saxpy.ltoir", ltoIr}}, "sm_90");
+  expectPTXAssembles(linked);
+  EXPECT_EQ(entryParameterTypes(linked, "saxpy"), entryParameterTypes(*ptx, "saxpy"));
+}
+
+TEST(CudaEmitter, NvvmPTXGetsThePtxasRewritesUnroundedOnesOnlyWithoutFastMath) {
+  std::string ptx = "\tabs.s32 \t%r2, %r1;\n"
+                    "\tmul.f32 \t%f3, %f1, %f2;\n"
+                    "\tst.global.f32 \t[%rd1], %f3;\n";
+  std::string exact = nvrtc::rewriteNvvmPtxForPtxas(ptx, /*fastMath=*/false);
+  EXPECT_EQ(exact.find("abs.s32"), std::string::npos) << exact;
+  EXPECT_NE(exact.find("mul.rn.f32"), std::string::npos) << exact;
+  std::string fast = nvrtc::rewriteNvvmPtxForPtxas(ptx, /*fastMath=*/true);
+  EXPECT_EQ(fast.find("abs.s32"), std::string::npos) << fast;
+  EXPECT_NE(fast.find("\tmul.f32"), std::string::npos) << fast;
 }
 
 TEST(CudaEmitter, BoolParameterIsOneByteAndNonzeroIsTrue) {

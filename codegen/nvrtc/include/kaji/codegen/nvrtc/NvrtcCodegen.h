@@ -83,4 +83,18 @@ std::string compileCudaSource(const std::string &source, const std::string &file
                               const std::string &arch,
                               DeviceCodeFormat format = DeviceCodeFormat::Ptx);
 
+// The module's CUDA C++ compiled by NVRTC to LTO-IR (-dlto) for options.arch, as
+// compileWithNvrtc compiles it to PTX: for nvJitLink to link and optimise with the LTO-IR of the
+// CUDA C++ the kernels call (Numba's lto=True). nvJitLink's PTX of it (-lto -ptx) then needs
+// rewriteNvvmPtxForPtxas. Throws as compileWithNvrtc, and NvrtcUnavailable for an NVRTC older
+// than 12.0.
+std::string compileWithNvrtcToLtoIr(const ir::Module &module, const PTXOptions &options,
+                                    CodegenTimings *timings = nullptr);
+
+// PTX that NVVM made (NVRTC's, or nvJitLink's after link-time optimisation of NVRTC's LTO-IR)
+// with the rewrites of kaji/codegen/PtxasMiscompiledOps.h it needs before ptxas: the
+// miscompiled operations, and the unrounded float operations unless `fastMath` lets ptxas fuse
+// them.
+std::string rewriteNvvmPtxForPtxas(const std::string &ptx, bool fastMath);
+
 } // namespace kaji::codegen::nvrtc
