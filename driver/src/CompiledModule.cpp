@@ -8,6 +8,7 @@ namespace {
 // The first line names the format, so that a record of another layout is never misread.
 constexpr std::string_view kFormatLine = "kaji compiled module 1\n";
 constexpr std::string_view kPtxLine = "ptx\n";
+constexpr std::string_view kLtoIrLine = "lto-ir\n";
 
 // Fields are tab-separated and records newline-ended, so both are escaped inside a field.
 std::string escape(std::string_view text) {
@@ -125,7 +126,8 @@ std::string serializeCompiledModule(const CompiledModule &module) {
         .append(entry.indexError ? "\t1\n" : "\t0\n");
   for (const std::string &file : module.linkFiles)
     text.append("link\t").append(escape(file)).append("\n");
-  return text.append(kPtxLine).append(module.ptx);
+  return module.ltoIr.empty() ? text.append(kPtxLine).append(module.ptx)
+                              : text.append(kLtoIrLine).append(module.ltoIr);
 }
 
 std::optional<CompiledModule> deserializeCompiledModule(std::string_view text, size_t kernelCount) {
@@ -133,7 +135,7 @@ std::optional<CompiledModule> deserializeCompiledModule(std::string_view text, s
     return std::nullopt;
   text.remove_prefix(kFormatLine.size());
   CompiledModule module;
-  while (!text.starts_with(kPtxLine)) {
+  while (!text.starts_with(kPtxLine) && !text.starts_with(kLtoIrLine)) {
     size_t end = text.find('\n');
     if (end == std::string_view::npos || !readLine(text.substr(0, end), module))
       return std::nullopt;
@@ -141,7 +143,10 @@ std::optional<CompiledModule> deserializeCompiledModule(std::string_view text, s
   }
   if (module.kernels.size() != kernelCount)
     return std::nullopt;
-  module.ptx = text.substr(kPtxLine.size());
+  if (text.starts_with(kPtxLine))
+    module.ptx = text.substr(kPtxLine.size());
+  else
+    module.ltoIr = text.substr(kLtoIrLine.size());
   module.fromDiskCache = true;
   return module;
 }

@@ -87,10 +87,24 @@ std::string emitGpuCode(const CompileRequest &request, const LoweredModule &lowe
   return cubin ? assemblePTX(ptx, request.ptx.arch, request.ptx.optLevel) : ptx;
 }
 
+// NVRTC's LTO-IR of `lowered`: the nvrtc backend's CUDA C++ compiled with -dlto.
+std::string emitLtoIr(const CompileRequest &request, const LoweredModule &lowered,
+                      codegen::CodegenTimings *timings) {
+  if (request.backend != Backend::NVRTC)
+    throw std::invalid_argument("LLVM's NVPTX backend makes no LTO-IR: LTO-IR (lto=True) is "
+                                "made by the nvrtc backend");
+  return inBackend(lowered, [&] {
+    return codegen::nvrtc::compileWithNvrtcToLtoIr(lowered.module, request.ptx, timings);
+  });
+}
+
 CompiledModule compileUncached(const CompileRequest &request) {
   CompiledModule compiled;
   LoweredModule lowered = lowerTimed(request, Target::CUDA, compiled.timings);
-  compiled.ptx = emitGpuCode(request, lowered, false, &compiled.timings.codegen);
+  if (request.lto)
+    compiled.ltoIr = emitLtoIr(request, lowered, &compiled.timings.codegen);
+  else
+    compiled.ptx = emitGpuCode(request, lowered, false, &compiled.timings.codegen);
   const ir::Module &module = lowered.module;
   for (const std::string &name : lowered.entryNames) {
     const ir::Function &kernel = *module.lookup(name);
@@ -184,6 +198,8 @@ std::string emitLoweredStage(const CompileRequest &request, const LoweredModule 
                              Stage stage) {
   if (stage == Stage::CudaCpp)
     return codegen::nvrtc::emitCUDA(lowered.module, request.ptx.boundsCheck);
+  if (stage == Stage::LtoIr)
+    return emitLtoIr(request, lowered, nullptr);
   if (stage == Stage::PTX || stage == Stage::Cubin)
     return emitGpuCode(request, lowered, stage == Stage::Cubin, nullptr);
   return inBackend(lowered, [&] {
@@ -207,7 +223,7 @@ std::string emitLoweredStage(const CompileRequest &request, const LoweredModule 
 
 void checkStage(const CompileRequest &request, Stage stage) {
   if (request.target == Target::CPU && stage != Stage::IR && stage != Stage::LLVM)
-    throw std::invalid_argument("there is no PTX, CUDA C++ or cubin for Target::CPU");
+    throw std::invalid_argument("there is no PTX, CUDA C++, cubin or LTO-IR for Target::CPU");
   if (request.target == Target::CUDA && request.backend == Backend::NVRTC && stage == Stage::LLVM)
     throw std::invalid_argument("the nvrtc backend makes no LLVM IR: ask for its CUDA C++ or PTX");
 }
@@ -235,6 +251,7 @@ CacheKey cacheKey(const CompileRequest &request) {
   key.add("compiler", compilerVersion());
   key.add("target", request.target == Target::CUDA ? "cuda" : "host");
   key.add("backend", backendName(request.backend));
+  key.add("lto", request.lto ? "1" : "0");
   key.add("arch", request.ptx.arch);
   key.add("opt", std::to_string(request.ptx.optLevel));
   key.add("fastmath", request.ptx.fastMath ? "1" : "0");

@@ -19,6 +19,8 @@ std::optional<EmitKind> emitKindFromName(std::string_view name) {
     return EmitKind::Cubin;
   if (name == "cuda")
     return EmitKind::CUDA;
+  if (name == "ltoir")
+    return EmitKind::LtoIr;
   return std::nullopt;
 }
 
@@ -61,9 +63,11 @@ options:
                     @jit decorator carries a signature string
   --sig SIG         the kernel's signature, e.g. 'void(float32[:], float32)'; one for
                     all kernels or one per --kernel, in order; default: the decorator's
-  --emit KIND       ast | ir | llvm | cuda | ptx | cubin (default: ptx; llvm for --target
-                    cpu); cuda is the CUDA C++ of --backend nvrtc; cubin needs -o FILE
-                    (ptxas assembles the llvm backend's PTX, NVRTC builds its own)
+  --emit KIND       ast | ir | llvm | cuda | ptx | cubin | ltoir (default: ptx; llvm for
+                    --target cpu); cuda is the CUDA C++ of --backend nvrtc; cubin needs
+                    -o FILE (ptxas assembles the llvm backend's PTX, NVRTC builds its
+                    own); ltoir, NVRTC's LTO-IR (-dlto) for nvJitLink as @jit(lto=True)
+                    makes it, needs --backend nvrtc and -o FILE
   --target T        cuda (the GPU, default) or cpu (host LLVM IR, as the CPU backend
                     JIT-compiles it)
   --backend B       cuda: llvm (LLVM's NVPTX, default) or nvrtc (CUDA C++ through NVRTC)
@@ -135,7 +139,7 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
         auto kind = emitKindFromName(value);
         if (!kind) {
           error = "unknown --emit kind '" + std::string(value) +
-                  "' (expected ast, ir, llvm, cuda, ptx or cubin)";
+                  "' (expected ast, ir, llvm, cuda, ptx, cubin or ltoir)";
           return std::nullopt;
         }
         cl.emit = *kind;
@@ -196,8 +200,9 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
     error = "no input file";
     return std::nullopt;
   }
-  if (cl.target == TargetKind::CPU && (cl.emit == EmitKind::PTX || cl.emit == EmitKind::Cubin)) {
-    error = "--target cpu has no PTX or cubin: use --emit ast, ir or llvm";
+  if (cl.target == TargetKind::CPU &&
+      (cl.emit == EmitKind::PTX || cl.emit == EmitKind::Cubin || cl.emit == EmitKind::LtoIr)) {
+    error = "--target cpu has no PTX, cubin or LTO-IR: use --emit ast, ir or llvm";
     return std::nullopt;
   }
   if (cl.target == TargetKind::CPU && cl.emit == EmitKind::CUDA) {
@@ -212,8 +217,14 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
     error = "--backend nvrtc makes no LLVM IR: use --emit cuda, ptx or cubin";
     return std::nullopt;
   }
-  if (cl.emit == EmitKind::Cubin && cl.outputPath.empty()) {
-    error = "--emit cubin writes a binary file: give it with -o FILE";
+  if (cl.emit == EmitKind::LtoIr && !cl.nvrtc) {
+    error = "--emit ltoir is made by the nvrtc backend (LLVM's NVPTX backend makes no LTO-IR): "
+            "add --backend nvrtc";
+    return std::nullopt;
+  }
+  if ((cl.emit == EmitKind::Cubin || cl.emit == EmitKind::LtoIr) && cl.outputPath.empty()) {
+    error = std::string("--emit ") + (cl.emit == EmitKind::Cubin ? "cubin" : "ltoir") +
+            " writes a binary file: give it with -o FILE";
     return std::nullopt;
   }
   if (!cl.emit)

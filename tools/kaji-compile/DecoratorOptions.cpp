@@ -103,6 +103,10 @@ DecoratorOptions readDecoratorOptions(const frontend::CallExpr &decorator, const
       if (!text || text->value != chosen)
         notApplied("kaji-compile compiles for --" + kw.name + " " + chosen + " (pass --" + kw.name +
                    " to choose)");
+    } else if (kw.name == "lto") {
+      notApplied("link-time optimisation happens when the kernel is loaded, and kaji-compile's "
+                 "output holds the kernel's code alone (--backend nvrtc --emit ltoir gives its "
+                 "LTO-IR)");
     } else if (kw.name == "link") {
       notApplied("the files are linked when the kernel is loaded, and kaji-compile's output "
                  "holds the kernel's code alone");

@@ -138,9 +138,9 @@ private:
       throw std::runtime_error("no kernel to compile in '" + cl_.inputPath +
                                "': pass --kernel NAME --sig SIGNATURE, or give a function a "
                                "signature in its decorator, e.g. @kaji.jit(\"void(float32[:])\")");
-    static const driver::Stage stages[] = {driver::Stage::IR,    driver::Stage::IR,
-                                           driver::Stage::LLVM,  driver::Stage::PTX,
-                                           driver::Stage::Cubin, driver::Stage::CudaCpp};
+    static const driver::Stage stages[] = {
+        driver::Stage::IR,    driver::Stage::IR,      driver::Stage::LLVM, driver::Stage::PTX,
+        driver::Stage::Cubin, driver::Stage::CudaCpp, driver::Stage::LtoIr};
     return write(driver::emitStage(request, stages[int(*cl_.emit)]));
   }
 

@@ -16,7 +16,7 @@ def double(a):
 
 # ELF: 7f 45 4c 46
 # NO-OUTPUT: kaji-compile: error: --emit cubin writes a binary file: give it with -o FILE
-# CPU: kaji-compile: error: --target cpu has no PTX or cubin
+# CPU: kaji-compile: error: --target cpu has no PTX, cubin or LTO-IR
 # PTXAS: kaji-compile: error: {{.*}}ptxas failed (exit status {{[0-9]+}}):
 # PTXAS-NEXT: ptxas fatal
 # PTX: .visible .entry double(

@@ -7,6 +7,6 @@
 # CHECK: usage: kaji-compile FILE.py [options]
 # CHECK: --emit KIND
 # NOINPUT: kaji-compile: error: no input file
-# EMIT: kaji-compile: error: unknown --emit kind 'bytecode' (expected ast, ir, llvm, cuda, ptx or cubin)
+# EMIT: kaji-compile: error: unknown --emit kind 'bytecode' (expected ast, ir, llvm, cuda, ptx, cubin or ltoir)
 # OPTION: kaji-compile: error: unknown option '--frobnicate'
 # MISSING: kaji-compile: error: cannot open '{{.*}}help.py.missing'

@@ -17,4 +17,4 @@ def saxpy(out, a, x, y):
 # Without bounds checks no index is tested.
 # UNCHECKED: define void @saxpy.host_entry(
 # UNCHECKED-NOT: index_error
-# NOPTX: kaji-compile: error: --target cpu has no PTX or cubin: use --emit ast, ir or llvm
+# NOPTX: kaji-compile: error: --target cpu has no PTX, cubin or LTO-IR: use --emit ast, ir or llvm

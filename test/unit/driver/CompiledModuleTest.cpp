@@ -168,6 +168,69 @@ TEST(CompiledModule, SerializedRecordReadsBackTheSame) {
   EXPECT_TRUE(read->fromDiskCache);
 }
 
+TEST(CompiledModule, SerializedLtoIrReadsBackTheSame) {
+  driver::CompiledModule module = awkwardRecord();
+  module.ptx.clear();
+  module.ltoIr = std::string("\x7f"
+                             "LTO\0ptx\n\xff\nbinary",
+                             19);
+  std::optional<driver::CompiledModule> read =
+      driver::deserializeCompiledModule(driver::serializeCompiledModule(module), 2);
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->ltoIr, module.ltoIr);
+  EXPECT_TRUE(read->ptx.empty());
+  EXPECT_EQ(read->kernels, module.kernels);
+  EXPECT_EQ(read->linkFiles, module.linkFiles);
+}
+
+// A small kernel to compile with lto by `backend`, with its source for the disk cache key.
+driver::CompileRequest ltoRequest(driver::Backend backend) {
+  frontend::SourceFile source{std::make_shared<const std::string>("lto.py"),
+                              "def kernel(a):\n    a[0] = a[1] * 2\n", 1};
+  auto module = driver::parse(source);
+  driver::CompileRequest request;
+  request.backend = backend;
+  request.lto = true;
+  request.kernels.push_back(
+      {driver::findFunction(module, "kernel", frontend::environmentFromModule(module)),
+       frontend::parseSignature("void(int64[:])", ir::Location{source.name, 1, 1}).params,
+       {}});
+  request.sources.push_back(source);
+  return request;
+}
+
+driver::CompiledModule compileWithLto(driver::Backend backend) {
+  return driver::compile(ltoRequest(backend));
+}
+
+TEST(CompiledModule, TheDiskCacheKeyTellsLtoApart) {
+  driver::CompileRequest request = ltoRequest(driver::Backend::NVRTC);
+  std::string withLto = driver::cacheKey(request).digest();
+  request.lto = false;
+  EXPECT_NE(driver::cacheKey(request).digest(), withLto);
+}
+
+TEST(CompiledModule, WithLtoTheNvrtcBackendMakesLtoIrInsteadOfPtx) {
+  try {
+    driver::CompiledModule compiled = compileWithLto(driver::Backend::NVRTC);
+    EXPECT_TRUE(compiled.ptx.empty());
+    EXPECT_FALSE(compiled.ltoIr.empty());
+    EXPECT_EQ(compiled.ltoIr.find(".visible .entry"), std::string::npos); // not PTX
+    EXPECT_EQ(compiled.kernels.at(0).entryName, "kernel");
+  } catch (const std::runtime_error &unavailable) {
+    GTEST_SKIP() << unavailable.what();
+  }
+}
+
+TEST(CompiledModule, TheLlvmBackendRefusesLto) {
+  try {
+    compileWithLto(driver::Backend::LLVM);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument &error) {
+    EXPECT_NE(std::string(error.what()).find("nvrtc backend"), std::string::npos) << error.what();
+  }
+}
+
 TEST(CompiledModule, OtherTextIsNotARecord) {
   std::string text = driver::serializeCompiledModule(awkwardRecord());
   EXPECT_FALSE(driver::deserializeCompiledModule(text, 1)); // another kernel count

@@ -52,7 +52,10 @@ struct CompileTimings {
 };
 
 struct CompiledModule {
-  std::string ptx;
+  std::string ptx; // empty when the module is ltoIr
+  // CompileRequest::lto: the module's LTO-IR, which nvJitLink links (-lto) with the LTO-IR
+  // of linkFiles before it loads.
+  std::string ltoIr;
   std::vector<CompiledKernelInfo> kernels;   // in request order
   std::vector<ReportedException> exceptions; // entry i has number i + 1
   // The files defining the CUDA C++ functions the kernels call (cuda.declare_device's link=),
@@ -62,8 +65,8 @@ struct CompiledModule {
   bool fromDiskCache = false; // read from the request's disk cache, not compiled
 };
 
-// The record as the disk cache stores it: a line-based text, the PTX last. Timings and
-// fromDiskCache are not stored.
+// The record as the disk cache stores it: a line-based text, the PTX (or the LTO-IR) last. Timings
+// and fromDiskCache are not stored.
 std::string serializeCompiledModule(const CompiledModule &module);
 
 // What serializeCompiledModule wrote, or nothing if `text` is not such a record or does not hold

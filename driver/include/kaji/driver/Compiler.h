@@ -23,8 +23,9 @@
 namespace kaji::driver {
 
 // CudaCpp: the CUDA C++ the nvrtc backend compiles; Cubin: the GPU binary for the request's
-// arch (ptxas on the LLVM backend's PTX, NVRTC itself on the nvrtc backend's source).
-enum class Stage { IR, LLVM, PTX, CudaCpp, Cubin };
+// arch (ptxas on the LLVM backend's PTX, NVRTC itself on the nvrtc backend's source); LtoIr:
+// NVRTC's LTO-IR of that CUDA C++ (-dlto, the nvrtc backend only), for nvJitLink.
+enum class Stage { IR, LLVM, PTX, CudaCpp, Cubin, LtoIr };
 
 // How kaji IR becomes PTX for the GPU: LLVM's NVPTX backend, or CUDA C++ compiled by NVRTC
 // (codegen/nvrtc). The cpu target always goes through LLVM.
@@ -60,8 +61,12 @@ struct CompileRequest {
   Target target = Target::CUDA;
   codegen::PTXOptions ptx;         // Target::CUDA
   Backend backend = Backend::LLVM; // Target::CUDA: who makes the PTX
-  codegen::CpuOptions cpu;         // Target::CPU
-  bool optimizeIR = true;          // run kaji's default pass pipeline before codegen
+  // Target::CUDA, Backend::NVRTC only (Numba's lto=True): compile() makes the module's LTO-IR
+  // (CompiledModule::ltoIr) instead of its PTX, for nvJitLink to optimise together with the
+  // LTO-IR of the code it links (docs/python.md, "Link-time optimisation").
+  bool lto = false;
+  codegen::CpuOptions cpu; // Target::CPU
+  bool optimizeIR = true;  // run kaji's default pass pipeline before codegen
   // Numba's debug=True: raise and assert report their exception on the cuda target too
   // (frontend::LoweringOptions::reportExceptions; the cpu target always reports).
   bool debug = false;
@@ -93,9 +98,10 @@ frontend::FunctionRef findFunction(std::shared_ptr<const frontend::Module> modul
                                    std::string_view name,
                                    std::shared_ptr<const frontend::Environment> env);
 
-// Compiles to PTX with its CompiledModule record, or reads both from request.diskCache. Throws
-// ir::CompileError for errors in the user's code, std::invalid_argument if request.target is not
-// Target::CUDA or a disk cache is given without sources.
+// Compiles to PTX (LTO-IR with request.lto) with its CompiledModule record, or reads both from
+// request.diskCache. Throws ir::CompileError for errors in the user's code, std::invalid_argument
+// if request.target is not Target::CUDA, request.lto asks the LLVM backend for LTO-IR or a disk
+// cache is given without sources.
 CompiledModule compile(const CompileRequest &request);
 
 // Compiles for this machine's CPU, whatever request.target says. Throws ir::CompileError for
@@ -103,8 +109,9 @@ CompiledModule compile(const CompileRequest &request);
 CpuCompiledModule compileCpu(const CompileRequest &request);
 
 // The text of one stage: kaji IR after the pass pipeline, LLVM IR (for request.target; the
-// LLVM backend), PTX, CUDA C++ or a cubin's bytes (Target::CUDA only; std::invalid_argument
-// for Target::CPU, and for LLVM IR from the nvrtc backend).
+// LLVM backend), PTX, CUDA C++, a cubin's bytes or LTO-IR's (Target::CUDA only;
+// std::invalid_argument for Target::CPU, for LLVM IR from the nvrtc backend and for LTO-IR from
+// the LLVM backend). PTX is the backend's, before any link: request.lto changes no stage.
 std::string emitStage(const CompileRequest &request, Stage stage);
 
 // A device function compiled on its own: its code at `stage` and the type it returns.

@@ -1,5 +1,6 @@
-// What the compiler takes from the CUDA toolkit, for the driver's callers: libdevice, and NVRTC
-// for users' CUDA C++ files (cuda.declare_device's link=). The driver's face on codegen's
+// What the compiler takes from the CUDA toolkit, for the driver's callers: libdevice, NVRTC
+// for users' CUDA C++ files (cuda.declare_device's link=), and the rewrites NVVM's PTX needs
+// before ptxas (for the PTX nvJitLink makes of LTO-IR). The driver's face on codegen's
 // toolkit functions, so that the Python binding reaches the compiler through the driver only.
 #pragma once
 
@@ -14,5 +15,6 @@ using codegen::nvrtc::compileCudaSource;
 using codegen::nvrtc::DeviceCodeFormat;
 using codegen::nvrtc::nvrtcInfo;
 using codegen::nvrtc::NvrtcInfo;
+using codegen::nvrtc::rewriteNvvmPtxForPtxas;
 
 } // namespace kaji::driver
