@@ -4,7 +4,8 @@ compiles by and pickles with."""
 import warnings
 from typing import NamedTuple
 
-from kaji._backend import check_backend, default_backend
+from kaji import _core
+from kaji._backend import add_nvjitlink_wheel, check_backend, default_backend
 from kaji._target import check_target, default_target
 from kaji.linking import link_files
 
@@ -32,18 +33,22 @@ class JitOptions(NamedTuple):
     backend: object
     inlining: str  # "always", "never" or "default": what calls of the function become
     link: tuple  # absolute paths and code in memory (kaji/_linkable_code.py)
+    lto: bool  # LTO-IR by the nvrtc backend, linked and optimised with link= by nvJitLink
 
     @classmethod
     def check(cls, device, inline, forceinline, fastmath, opt, target, boundscheck, cache,
               lineinfo, debug, launch_bounds, max_registers, shared_memory_carveout, extensions,
-              backend, link):
+              backend, link, lto):
         """The options jit was called with (see its docstring), checked: ValueError or
-        TypeError for a value jit does not take, InvalidConfigWarning (at jit's caller) for
-        debug=True with optimization."""
+        TypeError for a value jit does not take, RuntimeError for lto=True without nvJitLink,
+        InvalidConfigWarning (at jit's caller) for debug=True with optimization."""
         if target is not None:
             check_target(target)
         if backend is not None:
             check_backend(backend)
+        lto = bool(lto)
+        if lto:
+            backend = _lto_backend(backend)
         opt = True if opt is None else opt
         inlining = _inlining(inline, forceinline)
         if debug and opt:
@@ -57,7 +62,7 @@ class JitOptions(NamedTuple):
                    max_registers=_max_registers(max_registers),
                    shared_memory_carveout=_shared_memory_carveout(shared_memory_carveout),
                    extensions=_extensions(extensions), backend=backend, inlining=inlining,
-                   link=_link(link, device))
+                   link=_link(link, device), lto=lto)
 
     def with_defaults(self):
         """These options with the default target and backend where they name none, as the
@@ -145,6 +150,23 @@ def _extensions(extensions):
                                   "(extensions=) yet; convert the arguments before the launch "
                                   "instead")
     return extensions
+
+
+def _lto_backend(backend):
+    """The backend of a kernel with lto=True: nvrtc, whose CUDA C++ NVRTC compiles to LTO-IR
+    (LLVM's NVPTX backend cannot make NVIDIA's LTO-IR). Checks that nvJitLink, which links
+    it, is there, as Numba does when the kernel is made."""
+    if backend == "llvm":
+        raise ValueError("lto=True needs the nvrtc backend: LLVM's NVPTX backend makes no "
+                         "LTO-IR. Leave backend unset (lto=True picks nvrtc) or use "
+                         "backend='nvrtc'")
+    add_nvjitlink_wheel()
+    try:
+        _core.nvjitlink_version()
+    except RuntimeError as error:
+        raise RuntimeError(f"lto=True needs nvJitLink to link the kernel's LTO-IR: {error}") \
+            from None
+    return "nvrtc"
 
 
 def _link(files, device):

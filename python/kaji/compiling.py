@@ -1,5 +1,6 @@
-"""Numba's compile functions (``cuda.compile``, ``compile_ptx``, ...): a kernel's PTX for one
-signature and compute capability, made without a GPU and without launching anything."""
+"""Numba's compile functions (``cuda.compile``, ``compile_ptx``, ...): the PTX or LTO-IR of a
+kernel or a device function for one signature and compute capability, made without a GPU and
+without launching anything."""
 
 import re
 
@@ -13,32 +14,34 @@ DEFAULT_CC = (7, 5)
 def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None,
             opt=None, abi="c", abi_info=None, output="ptx", forceinline=False,
             launch_bounds=None):
-    """(PTX, return type) of `pyfunc` for `sig` (a signature or a tuple of argument types) and
+    """(code, return type) of `pyfunc` for `sig` (a signature or a tuple of argument types) and
     compute capability `cc` ((major, minor), default (7, 5)), as Numba's ``numba.cuda.compile``:
-    a device function (``device=True``) that code linked with the PTX calls by the C ABI
+    a device function (``device=True``) that code linked with it calls by the C ABI
     (``abi="c"``: ``RESULT name(ARGS)``, named ``abi_info["abi_name"]`` or the function's
-    name) or Numba's (``abi="numba"``: ``int name(RESULT *, ARGS)`` returning 0), or a kernel;
-    ``output`` is "ptx"."""
-    if output != "ptx":
-        if output == "ltoir":
-            raise NotImplementedError("kaji does not make LTO-IR of its kernels; use "
-                                      "output='ptx' (kernels link LTO-IR files with link=)")
+    name) or Numba's (``abi="numba"``: ``int name(RESULT *, ARGS)`` returning 0), or a kernel.
+    The code is PTX (``output="ptx"``) or LTO-IR (``"ltoir"``: bytes, made by the nvrtc
+    backend, for nvJitLink)."""
+    if output not in ("ptx", "ltoir"):
         raise NotImplementedError(f"Unsupported output type: {output}")
     if abi not in ("numba", "c"):
         raise NotImplementedError(f"Unsupported ABI: {abi}")
     major, minor = DEFAULT_CC if cc is None else cc
     if device:
-        options = dict(debug=bool(debug), lineinfo=lineinfo, fastmath=fastmath, opt=opt)
-        return device_function_code(pyfunc, sig, options, abi, abi_info, f"sm_{major}{minor}")
+        options = dict(debug=bool(debug), lineinfo=lineinfo, fastmath=fastmath, opt=opt,
+                       backend="nvrtc" if output == "ltoir" else None)
+        return device_function_code(pyfunc, sig, options, abi, abi_info, f"sm_{major}{minor}",
+                                    output)
     if abi == "c":
         raise NotImplementedError("The C ABI is not supported for kernels")
     if forceinline:
         raise ValueError("Cannot force-inline kernels")
     signature = signature_text(sig)
     # Lazy: inspect() compiles for `cc` alone, with nothing compiled or loaded for a device.
+    # LTO-IR is NVRTC's (-dlto) of the nvrtc backend's CUDA C++.
     kernel = jit(debug=bool(debug), lineinfo=lineinfo, fastmath=fastmath, opt=opt,
-                 launch_bounds=launch_bounds, target="cuda")(pyfunc)
-    return kernel.inspect(signature, "ptx", f"sm_{major}{minor}"), none
+                 launch_bounds=launch_bounds, target="cuda",
+                 backend="nvrtc" if output == "ltoir" else None)(pyfunc)
+    return kernel.inspect(signature, output, f"sm_{major}{minor}"), none
 
 
 def device_function_code(func, sig, options, abi, abi_info, arch, stage="ptx"):

@@ -1,7 +1,9 @@
 """``@kaji.jit`` and what it makes: a Kernel (launched from Python, one Overload per compiled
 signature) or a DeviceFunction (called from kernels)."""
 
+import os
 import sys
+import warnings
 
 from kaji import _core, _globals
 from kaji._backend import add_nvrtc_wheel
@@ -14,7 +16,7 @@ from kaji.types import is_signature, signature_text
 def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastmath=False,
         opt=None, target=None, boundscheck=None, cache=False, lineinfo=False, debug=False,
         launch_bounds=None, max_registers=None, shared_memory_carveout=None, extensions=None,
-        backend=None, link=None):
+        backend=None, link=None, lto=None):
     """Compiles a Python function into a kernel (or, with ``device=True``, a device function
     kernels call).
 
@@ -51,6 +53,12 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
     ``.a``, ``.ltoir``, or code in memory: ``cuda.CUSource(text)``, ``PTXSource``, ...) is
     device code linked into the kernel on the cuda target, defining the CUDA C++ functions it
     calls (``cuda.declare_device``; kaji/linking.py); LTO-IR is linked by nvJitLink.
+    ``lto=True`` compiles the kernel to LTO-IR (with the nvrtc backend, which it picks;
+    ``backend="llvm"`` with it is a ValueError) and links it with the LTO-IR of its ``link``
+    files (``.cu`` compiled with -dlto, ``.ltoir``) by nvJitLink, which optimises them together:
+    calls into the linked CUDA C++ are inlined. ``inspect_lto_ptx`` shows the result. It needs
+    nvJitLink (RuntimeError naming where it was looked for otherwise). By default (None) it is
+    off: kaji's own code needs no LTO (docs/python.md, "Link-time optimisation").
     ``extensions`` (Numba's argument handlers) must be empty: kaji does not run them. Device
     functions take any target: they are compiled into each caller.
 
@@ -63,7 +71,7 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
         target=target, boundscheck=boundscheck, cache=cache, lineinfo=lineinfo, debug=debug,
         launch_bounds=launch_bounds, max_registers=max_registers,
         shared_memory_carveout=shared_memory_carveout, extensions=extensions, backend=backend,
-        link=link)
+        link=link, lto=lto)
 
     def decorate(func, signatures=(), specialized=False):
         if device:
@@ -121,7 +129,8 @@ class Kernel(_core.Dispatcher):
                          launch_bounds=options.launch_bounds,
                          max_registers=options.max_registers,
                          shared_memory_carveout=options.shared_memory_carveout,
-                         backend=options.backend, link=link_paths(options.link))
+                         backend=options.backend, link=link_paths(options.link),
+                         lto=options.lto)
         definition.show_as(self)
 
     def add_signature(self, signature):
@@ -234,6 +243,23 @@ class Kernel(_core.Dispatcher):
 
     inspect_asm = inspect_ptx
 
+    def inspect_lto_ptx(self, signature=None):
+        """The PTX of the kernel (made with ``lto=True``) for `signature` after link-time
+        optimisation with its ``link`` files, or {signature: PTX} for every compiled one: its
+        LTO-IR and theirs linked and optimised together by nvJitLink, as it runs. Files that
+        are not LTO-IR (``.ptx``, ``.cubin``, ...) cannot join and are left out, with a
+        warning. RuntimeError "LTO is not enabled" without ``lto=True``, as Numba."""
+        return self._each_signature(signature, self._lto_ptx)
+
+    def _lto_ptx(self, signature):
+        ptx, not_lto_ir = self.lto_ptx(signature)
+        for path in not_lto_ir:
+            warnings.warn(f"Not adding {os.path.basename(path)} to the PTX after link-time "
+                          "optimisation as it is not optimizable at link time (it is not "
+                          "LTO-IR); the kernel is linked with it after the optimisation",
+                          stacklevel=3)
+        return ptx
+
     def inspect_sass(self, signature=None):
         """SASS for `signature`, or {signature: SASS} for every compiled one: the PTX assembled
         by ptxas and disassembled by the CUDA toolkit's nvdisasm (or cuobjdump); RuntimeError
@@ -337,6 +363,9 @@ class Overload:
 
     def inspect_sass(self):
         return self.kernel.inspect_sass(self.signature)
+
+    def inspect_lto_ptx(self):
+        return self.kernel.inspect_lto_ptx(self.signature)
 
     def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
         return self.kernel.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)

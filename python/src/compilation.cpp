@@ -87,7 +87,10 @@ driver::Stage stageNamed(const std::string &stage) {
     return driver::Stage::PTX;
   if (stage == "cuda")
     return driver::Stage::CudaCpp;
-  throw py::value_error("stage must be 'ir', 'llvm', 'cuda' or 'ptx', not '" + stage + "'");
+  if (stage == "ltoir")
+    return driver::Stage::LtoIr;
+  throw py::value_error("stage must be 'ir', 'llvm', 'cuda', 'ptx' or 'ltoir', not '" + stage +
+                        "'");
 }
 
 unsigned readOptLevel(py::handle opt) {

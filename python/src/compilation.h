@@ -48,7 +48,7 @@ driver::ExportedDeviceFunction emitDeviceFunction(const KernelDefinition &kernel
                                                   const driver::DeviceFunctionExport &how,
                                                   driver::Stage stage,
                                                   const driver::CompileRequest &settings);
-// The stage Python names "ir", "llvm", "ptx" or "cuda"; ValueError for another name.
+// The stage Python names "ir", "llvm", "ptx", "cuda" or "ltoir"; ValueError for another name.
 driver::Stage stageNamed(const std::string &stage);
 // `opt` as @jit takes it: True (LLVM's -O3), False (-O0) or a level from 0 to 3.
 unsigned readOptLevel(py::handle opt);

@@ -176,7 +176,7 @@ void bindDispatcher(py::module_ &m) {
                        const std::string &target, std::optional<bool> boundsCheck, bool cache,
                        bool lineInfo, bool debug, std::array<unsigned, 3> launchBounds,
                        unsigned maxRegisters, std::optional<int> sharedCarveout,
-                       const std::string &backend, std::vector<std::string> link) {
+                       const std::string &backend, std::vector<std::string> link, bool lto) {
              unsigned optLevel = readOptLevel(opt);
              if (target != "cuda" && target != "cpu")
                throw py::value_error("target must be 'cpu' or 'cuda', not '" + target + "'");
@@ -192,7 +192,7 @@ void bindDispatcher(py::module_ &m) {
              return Dispatcher(std::move(source), std::move(describeGlobals),
                                std::move(parameterNames),
                                {fastMath, optLevel, driverTarget, checked, cache, lineInfo, debug,
-                                limits, sharedCarveout, *driverBackend, std::move(link)});
+                                limits, sharedCarveout, *driverBackend, std::move(link), lto});
            }),
            py::arg("source"), py::arg("describe_globals"), py::arg("parameters"),
            py::arg("fast_math") = false, py::arg("opt") = true, py::arg("target") = "cuda",
@@ -200,7 +200,8 @@ void bindDispatcher(py::module_ &m) {
            py::arg("lineinfo") = false, py::arg("debug") = false,
            py::arg("launch_bounds") = std::array<unsigned, 3>{0, 0, 0},
            py::arg("max_registers") = 0u, py::arg("shared_memory_carveout") = py::none(),
-           py::arg("backend") = "llvm", py::arg("link") = std::vector<std::string>{})
+           py::arg("backend") = "llvm", py::arg("link") = std::vector<std::string>{},
+           py::arg("lto") = false)
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
       .def("occupancy_block_size", &Dispatcher::occupancyBlockSize, py::arg("args"),
            py::arg("sharedmem") = 0,
@@ -236,11 +237,26 @@ void bindDispatcher(py::module_ &m) {
       .def(
           "inspect",
           [](const Dispatcher &dispatcher, const std::string &signature, const std::string &stage,
-             const std::string &arch) {
-            return dispatcher.inspect(signature, stageNamed(stage), arch);
+             const std::string &arch) -> py::object {
+            driver::Stage named = stageNamed(stage);
+            std::string code = dispatcher.inspect(signature, named, arch);
+            if (named == driver::Stage::LtoIr)
+              return py::bytes(code);
+            return py::str(code);
           },
           py::arg("signature"), py::arg("stage"), py::arg("arch") = "",
-          "The kernel's code at `stage` for `signature`, for `arch` ('sm_75') where given.")
+          "The kernel's code at `stage` for `signature`, for `arch` ('sm_75') where given: text, "
+          "or bytes for 'ltoir' (the nvrtc backend's LTO-IR).")
+      .def(
+          "lto_ptx",
+          [](const Dispatcher &dispatcher, const std::string &signature, const std::string &arch) {
+            LtoLinkedPtx linked = dispatcher.ltoPtx(signature, arch);
+            return py::make_tuple(linked.ptx, linked.notLtoIr);
+          },
+          py::arg("signature"), py::arg("arch") = "",
+          "(PTX, files left out): the PTX of the lto=True kernel for `signature` linked with its "
+          "LTO-IR files and optimised together by nvJitLink, and the files that are not LTO-IR. "
+          "RuntimeError 'LTO is not enabled' without lto=True.")
       .def(
           "export_device_function",
           [](const Dispatcher &dispatcher, const std::string &signature, bool resultDeclared,
@@ -252,7 +268,9 @@ void bindDispatcher(py::module_ &m) {
                 signature, resultDeclared, std::move(symbol),
                 abi == "c" ? ir::Function::Export::CAbi : ir::Function::Export::NumbaAbi,
                 stageNamed(stage), arch);
-            return py::make_tuple(exported.code, driver::typeString(exported.result));
+            py::object code = stage == "ltoir" ? py::object(py::bytes(exported.code))
+                                               : py::object(py::str(exported.code));
+            return py::make_tuple(code, driver::typeString(exported.result));
           },
           py::arg("signature"), py::arg("result_declared"), py::arg("symbol"), py::arg("abi"),
           py::arg("stage") = "ptx", py::arg("arch") = "",

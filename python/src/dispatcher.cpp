@@ -19,6 +19,7 @@ Dispatcher::Dispatcher(std::shared_ptr<driver::FunctionSource> source, py::objec
   settings_.ptx.optLevel = settings_.cpu.optLevel = options.optLevel;
   settings_.ptx.lineInfo = options.lineInfo;
   settings_.backend = options.backend;
+  settings_.lto = options.lto;
   settings_.ptx.limits = options.limits;
   settings_.cpu.boundsCheck = settings_.ptx.boundsCheck = options.boundsCheck;
   settings_.cpu.hooks = runtime::CpuExecutor::hooks();

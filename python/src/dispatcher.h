@@ -7,6 +7,7 @@
 
 #include "arguments.h"
 #include "compilation.h"
+#include "linked_module.h"
 #include "specializations.h"
 
 #include "kaji/driver/PtxAssembler.h"
@@ -44,6 +45,9 @@ public:
     // cuda target: the files @jit(link=...) names, linked into the module with those of the
     // cuda.declare_device functions the kernel calls (kaji/linking.py).
     std::vector<std::string> linkFiles;
+    // cuda target, nvrtc backend (Numba's lto=True): the kernel is compiled to LTO-IR and
+    // linked with its files' LTO-IR by nvJitLink, optimised together (linked_module.h).
+    bool lto = false;
   };
 
   Dispatcher(std::shared_ptr<driver::FunctionSource> source, py::object describeGlobals,
@@ -70,6 +74,10 @@ public:
                                                       ir::Function::Export abi,
                                                       driver::Stage stage,
                                                       const std::string &arch) const;
+  // What link-time optimisation makes of the kernel for `signature` (and `arch`, where given)
+  // with its files (Numba's inspect_lto_ptx). Throws std::runtime_error "LTO is not enabled"
+  // (Numba's RuntimeError) unless the kernel was made with lto.
+  LtoLinkedPtx ltoPtx(const std::string &signature, const std::string &arch = "") const;
   // The SASS of the kernel for `signature`, assembled for the target arch (nvdisasm or
   // cuobjdump from the CUDA toolkit; no GPU needed).
   std::string sass(const std::string &signature) const;
@@ -141,6 +149,12 @@ private:
   const CompiledKernel &compiled(const frontend::Signature &params, const std::string &arch);
   CpuSpecialization &compiledForCpu(const frontend::Signature &params);
   LoadedKernel &load(const CompiledKernel &compiled, int device);
+  // What the module of a kernel compiled to `module` links: the kernel's own files (jit's
+  // link=), then those of the CUDA C++ functions it calls, each once.
+  std::vector<std::string> linkFilesOf(const driver::CompiledModule &module) const;
+  // `module`, compiled with lto by `settings`, linked with its files: ltoLinkedPtx.
+  LtoLinkedPtx ltoLinked(const driver::CompiledModule &module,
+                         const driver::CompileRequest &settings) const;
 
   KernelDefinition kernel_;
   std::vector<std::string> parameterNames_;

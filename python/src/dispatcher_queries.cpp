@@ -66,6 +66,22 @@ Dispatcher::exportDeviceFunction(const std::string &signature, bool resultDeclar
   return emitDeviceFunction(kernel_, parsed, how, stage, settings);
 }
 
+LtoLinkedPtx Dispatcher::ltoPtx(const std::string &signature, const std::string &arch) const {
+  if (!settings_.lto)
+    throw std::runtime_error("LTO is not enabled");
+  driver::CompileRequest settings = settings_;
+  settings.target = driver::Target::CUDA;
+  if (!arch.empty())
+    settings.ptx.arch = arch;
+  return ltoLinked(compileKernel(kernel_, parameterTypes(signature), settings), settings);
+}
+
+LtoLinkedPtx Dispatcher::ltoLinked(const driver::CompiledModule &module,
+                                   const driver::CompileRequest &settings) const {
+  return ltoLinkedPtx(module.ltoIr, name(), settings.ptx.arch, linkFilesOf(module),
+                      settings.ptx.fastMath);
+}
+
 std::string Dispatcher::sass(const std::string &signature) const {
   std::string ptx = inspect(signature, driver::Stage::PTX);
   return driver::disassembleSass(
@@ -90,7 +106,8 @@ driver::ResourceUsage Dispatcher::resourceUsage(const std::string &signature) {
   driver::CompileRequest settings = settings_;
   settings.target = driver::Target::CUDA;
   driver::CompiledModule module = compileKernel(kernel_, params, settings);
-  return driver::ptxasResourceUsage(module.ptx, module.kernels.at(0).entryName, settings.ptx.arch,
+  std::string ptx = settings.lto ? ltoLinked(module, settings).ptx : module.ptx;
+  return driver::ptxasResourceUsage(ptx, module.kernels.at(0).entryName, settings.ptx.arch,
                                     settings.ptx.optLevel);
 }
 

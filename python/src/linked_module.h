@@ -1,6 +1,6 @@
 #pragma once
 
-// A kernel's PTX linked with the device code its cuda.declare_device functions live in.
+// A kernel's code linked with the device code its cuda.declare_device functions live in.
 
 #include "kaji/runtime/Module.h"
 
@@ -21,5 +21,27 @@ std::string linkedCubin(const std::string &ptx, const std::string &kernel, const
 // linkedCubin's cubin, loaded on the current device.
 runtime::Module loadLinkedModule(const std::string &ptx, const std::string &kernel,
                                  const std::string &arch, const std::vector<std::string> &files);
+
+// What link-time optimisation makes of a kernel compiled with lto=True (its LTO-IR) and its
+// link= files: the PTX nvJitLink makes of the LTO-IR among them, optimised together (calls
+// into the files' CUDA C++ inlined), with the rewrites ptxas needs made; and the files that
+// are not LTO-IR (.ptx, .cubin, .fatbin, .o, .a), which cannot join and are linked after.
+struct LtoLinkedPtx {
+  std::string ptx;
+  std::vector<std::string> notLtoIr;
+};
+
+// The kernel `kernel`'s `ltoIr` with `files` (.ltoir, and .cu compiled by NVRTC to LTO-IR for
+// `arch`) linked and optimised together into PTX for `arch`; `fastMath` is the kernel's. Errors
+// as linkedCubin's; NvJitLinkUnavailable naming the places searched without nvJitLink.
+LtoLinkedPtx ltoLinkedPtx(const std::string &ltoIr, const std::string &kernel,
+                          const std::string &arch, const std::vector<std::string> &files,
+                          bool fastMath);
+
+// ltoLinkedPtx's PTX loaded on the current device (the driver assembles it), linked first by
+// nvJitLink with the files that are not LTO-IR where there are any.
+runtime::Module loadLtoLinkedModule(const std::string &ltoIr, const std::string &kernel,
+                                    const std::string &arch, const std::vector<std::string> &files,
+                                    bool fastMath);
 
 } // namespace kaji::python

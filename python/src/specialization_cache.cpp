@@ -3,8 +3,6 @@
 // (or compiled for the host) on a miss, once per signature and device.
 #include "dispatcher.h"
 
-#include "linked_module.h"
-
 #include "kaji/abi/KernelABI.h"
 #include "kaji/runtime/Context.h"
 #include "kaji/runtime/Device.h"
@@ -146,15 +144,19 @@ const CompiledKernel &Dispatcher::compiled(const frontend::Signature &params,
   std::vector<std::string> recursive;
   for (const driver::RecursiveFunction &function : info.recursiveFunctions)
     recursive.push_back("'" + function.name + "' (line " + std::to_string(function.line) + ")");
-  std::vector<std::string> linkFiles = linkFiles_;
-  for (std::string &file : module.linkFiles)
-    if (std::find(linkFiles.begin(), linkFiles.end(), file) == linkFiles.end())
-      linkFiles.push_back(std::move(file));
-  compiled_.push_back(std::make_unique<CompiledKernel>(
-      CompiledKernel{arch, params.params, params.structure, std::move(module.ptx), info.entryName,
-                     info.cooperative, std::move(recursive), std::move(exceptions),
-                     std::move(linkFiles), std::move(captured)}));
+  compiled_.push_back(std::make_unique<CompiledKernel>(CompiledKernel{
+      arch, params.params, params.structure, std::move(module.ptx), std::move(module.ltoIr),
+      info.entryName, info.cooperative, std::move(recursive), std::move(exceptions),
+      linkFilesOf(module), std::move(captured)}));
   return *compiled_.back();
+}
+
+std::vector<std::string> Dispatcher::linkFilesOf(const driver::CompiledModule &module) const {
+  std::vector<std::string> linkFiles = linkFiles_;
+  for (const std::string &file : module.linkFiles)
+    if (std::find(linkFiles.begin(), linkFiles.end(), file) == linkFiles.end())
+      linkFiles.push_back(file);
+  return linkFiles;
 }
 
 LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
@@ -162,7 +164,9 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
     if (kernel->compiled == &compiled && kernel->function.device() == device)
       return *kernel;
   runtime::Module module =
-      compiled.linkFiles.empty()
+      !compiled.ltoIr.empty() ? loadLtoLinkedModule(compiled.ltoIr, name(), compiled.arch,
+                                                    compiled.linkFiles, settings_.ptx.fastMath)
+      : compiled.linkFiles.empty()
           ? runtime::Module::loadPtx(compiled.ptx)
           : loadLinkedModule(compiled.ptx, name(), compiled.arch, compiled.linkFiles);
   runtime::Function function = module.function(compiled.entry);

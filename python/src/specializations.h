@@ -30,7 +30,8 @@ struct CompiledKernel {
   std::string arch;
   std::vector<ir::Type> paramTypes;                    // the leaves of the parameters
   std::vector<frontend::ParameterStructure> structure; // tuples among them; empty: none
-  std::string ptx;
+  std::string ptx;                                     // empty when the kernel is ltoIr
+  std::string ltoIr; // lto=True: the kernel's LTO-IR, linked with linkFiles when it loads
   std::string entry;
   // It synchronizes its grid (cuda.cg): launched with cuLaunchCooperativeKernel.
   bool cooperative = false;

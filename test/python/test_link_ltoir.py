@@ -13,7 +13,7 @@ import pytest
 
 import kaji
 from kaji import cuda
-from toolkit_libraries import NVJITLINK, NVRTC
+from toolkit_libraries import NVJITLINK, NVRTC, run_without_nvjitlink
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "cuda_device_function"
 OPS = EXAMPLE / "ops.cu"
@@ -97,19 +97,14 @@ def test_a_file_that_is_not_lto_ir_names_it(tmp_path):
 def test_without_nvjitlink_the_error_names_the_ltoir_file_and_the_library(tmp_path):
     bogus = tmp_path / "ops.ltoir"
     bogus.write_bytes(b"LTO-IR")
-    package = str(pathlib.Path(kaji.__file__).resolve().parents[1])
     program = ("import kaji\n"
                "try:\n"
                f"    kaji._core.link_kernel('.version 8.0', 'k', 'sm_90', [{str(bogus)!r}])\n"
                "except RuntimeError as error:\n"
                "    print(type(error).__name__, error)\n")
-    environment = {**os.environ, "KAJI_NVJITLINK": str(tmp_path / "libnvJitLink.so.missing"),
-                   "PYTHONPATH": package + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
-                            env=environment)
-    assert result.returncode == 0, result.stderr
-    assert "cannot link" in result.stdout and "ops.ltoir" in result.stdout
-    assert "libnvJitLink.so" in result.stdout and "KAJI_NVJITLINK" in result.stdout
+    output = run_without_nvjitlink(program, tmp_path)
+    assert "cannot link" in output and "ops.ltoir" in output
+    assert "libnvJitLink.so" in output and "KAJI_NVJITLINK" in output
 
 
 def test_link_takes_ltoir_files(tmp_path):

@@ -1,11 +1,12 @@
 """Whether the CUDA toolkit libraries kaji opens with dlopen, and its programs, are here, for
-skipping the tests that need one; and ptxas's relocatable assembly, which tests link with
-nvlink."""
+skipping the tests that need one; ptxas's relocatable assembly, which tests link with nvlink;
+and a program run where no nvJitLink loads."""
 
 import os
 import pathlib
 import shutil
 import subprocess
+import sys
 
 import kaji
 
@@ -40,3 +41,15 @@ def assemble_relocatable(ptx, directory, name):
                              str(directory / f"{name}.o")], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     return directory / f"{name}.o"
+
+
+def run_without_nvjitlink(program, directory):
+    """The standard output of Python `program` run with this kaji where no nvJitLink loads
+    (KAJI_NVJITLINK names a missing file in `directory`); AssertionError if it fails."""
+    package = str(pathlib.Path(kaji.__file__).resolve().parents[1])
+    environment = {**os.environ, "KAJI_NVJITLINK": str(directory / "libnvJitLink.so.missing"),
+                   "PYTHONPATH": package + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                            env=environment)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
