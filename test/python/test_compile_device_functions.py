@@ -190,3 +190,12 @@ def test_a_kernel_calls_it_through_declare_device(abi_backend, tmp_path):
     out = np.zeros_like(x)
     kernel[4, 256](out, x)
     np.testing.assert_array_equal(out, 2 * x + 1)
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("abi", ["c", "numba"])
+def test_ltoir_of_a_device_function_is_nvrtcs(abi):
+    code, resty = cuda.compile(add, types.float32(types.float32, types.float32), device=True,
+                               abi=abi, output="ltoir")
+    assert isinstance(code, bytes) and code[:4] == b"\xedCN\x7f"  # NVVM's LTO-IR magic
+    assert resty == types.float32
