@@ -26,14 +26,19 @@ _CORE = re.compile(r"\(\s*(\w+(?:\s*,\s*\w+)*)?\s*\)")
 
 
 def guvectorize(signatures, layout, *, target=None, identity=None, nopython=True,
-                cache=False, writable_args=()):
+                cache=False, writable_args=(), **unsupported):
     """Numba's ``@guvectorize(['void(float32[:], float32[:], float32[:])'], '(n),(n)->(n)',
     target='cuda')``: compiles the function for each signature and returns a generalized
     ufunc taking numpy arrays (giving numpy arrays) or device arrays (giving device arrays),
     outputs allocated or given positionally after the inputs or as ``out=``, and
     ``stream=``. ``target`` is "cuda" or "cpu" (kaji's CPU backend), by default the default
     target."""
-    del identity, nopython, cache, writable_args  # accepted as Numba accepts them
+    del identity, cache, writable_args  # accepted as Numba accepts them
+    if unsupported:
+        raise TypeError("The following target options are not supported: " +
+                        ", ".join(repr(name) for name in unsupported))
+    if not nopython:
+        raise TypeError("nopython flag must be True")
     if callable(signatures) and not is_signature(signatures):
         raise TypeError("guvectorize needs a list of signatures and a layout, e.g. "
                         "@guvectorize(['void(float32[:], float32[:])'], '(n)->()')")
@@ -84,8 +89,9 @@ def _parse_array_signature(text):
     canonical = _core.canonical_signature(text)
     result = canonical[:canonical.index("(")]
     if result not in ("void", "none"):
-        raise TypeError(f"guvectorize signature '{text}' must return void: the function "
-                        "writes its outputs into the output arguments")
+        raise TypeError(f"guvectorized functions cannot return values: signature '{text}' "
+                        f"specifies {result} return type (the function writes its outputs "
+                        "into the output arguments)")
     arguments = []
     for argument in re.findall(r"\w+(?:\[[^\]]*\])?", canonical[canonical.index("(") + 1:-1]):
         if "[" in argument:
@@ -175,12 +181,14 @@ class GUVectorized:
         import numpy
 
         nin, nout = self.nin, self.nout
-        if out is not None and len(args) != nin:
-            raise TypeError(f"gufunc '{self.__name__}': give the outputs either positionally "
-                            "or as out=, not both")
-        if len(args) not in (nin, nin + nout):
-            raise TypeError(f"gufunc '{self.__name__}' takes {nin} inputs (and optionally "
-                            f"{nout} outputs), got {len(args)} arguments")
+        if out is not None and len(args) == nin + nout:
+            raise ValueError("cannot specify argument 'out' as both positional and keyword")
+        if len(args) not in (nin, nin + nout) or out is not None and len(args) != nin:
+            got = f"{len(args)} positional argument" + ("" if len(args) == 1 else "s")
+            raise TypeError(f"gufunc '{self.__name__}' takes {nin} inputs and {nout} outputs: "
+                            f"gufunc accepts {nin} positional arguments for its inputs or "
+                            f"{nin + nout} positional arguments for its inputs and outputs. "
+                            f"Got {got}.")
         outputs = list(args[nin:])
         if out is not None:
             outputs = list(out) if isinstance(out, tuple) else [out]

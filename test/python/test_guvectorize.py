@@ -152,9 +152,34 @@ def test_layout_and_signature_errors(ufunc_target):
     with pytest.raises(TypeError, match="core dimension"):
         cuda.guvectorize(["void(float32[:, :], float32[:])"], "(n)->(n)",
                          target=ufunc_target)(_total)
-    with pytest.raises(TypeError, match="must return void"):
+    with pytest.raises(TypeError, match="guvectorized functions cannot return values: "
+                                        "signature .* specifies float32 return type"):
         cuda.guvectorize(["float32(float32[:], float32[:])"], "(n)->(n)",
                          target=ufunc_target)(_total)
+
+
+def test_options_numba_refuses(ufunc_target):
+    with pytest.raises(TypeError, match="^nopython flag must be True$"):
+        cuda.guvectorize(["void(float32[:], float32[:])"], "(n)->(n)", target=ufunc_target,
+                         nopython=False)
+    with pytest.raises(TypeError, match="^The following target options are not supported: "
+                                        "'what1', 'ever2'$"):
+        cuda.guvectorize(["void(float32[:], float32[:])"], "(n)->(n)", target=ufunc_target,
+                         what1=True, ever2=False)
+
+
+def test_argument_counts_numba_refuses(ufunc_target):
+    add = _add_gufunc(ufunc_target)
+    a = np.zeros((2, 3), dtype=np.float32)
+    for args in [(a,), (a, a, a, a)]:
+        with pytest.raises(TypeError, match=r"gufunc accepts 2 positional arguments for its "
+                                            r"inputs or 3 positional arguments for its inputs "
+                                            rf"and outputs. Got {len(args)} positional "
+                                            r"argument"):
+            add(*args)
+    with pytest.raises(ValueError, match="^cannot specify argument 'out' as both positional "
+                                         "and keyword$"):
+        add(a, a, a, out=a)
 
 
 def test_output_dimension_from_no_input_needs_the_output(ufunc_target):
