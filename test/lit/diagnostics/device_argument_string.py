@@ -4,14 +4,13 @@ import kaji
 
 @kaji.jit(device=True)
 def show(label, v):
-    return v
+    return v + label
 
 
 def k(a):
     a[0] = show("x", a[0])
 
-# A string is no compile-time argument (only functions, types, modules, classes, None and
-# int, bool or enum constants are).
-# CHECK: {{.*}}device_argument_string.py:11:12: error: cannot pass 'str' as argument 'label' of device function 'show'
-# CHECK-NEXT: {{^}}    a[0] = show("x", a[0]){{$}}
-# CHECK-NEXT: {{^}}           ^{{$}}
+# A string is a compile-time argument (the callee is specialised on it), never a number: the
+# error is at its use in the callee.
+# CHECK: {{.*}}device_argument_string.py:7:12: error: cannot add 'float64' and 'str' in 'v + label'
+# CHECK-NEXT: {{^}}    return v + label{{$}}
