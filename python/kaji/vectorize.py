@@ -25,19 +25,21 @@ def vectorize(signatures=None, *, target=None, identity=None, nopython=True, cac
     ``float32(float32, float32)``) and returns a ufunc taking numpy arrays (giving numpy
     arrays), device arrays (giving device arrays) and scalars, broadcast as numpy broadcasts,
     with ``out=`` and ``stream=``. ``target`` is "cuda" or "cpu" (kaji's CPU backend), by
-    default the default target. Kernels call the ufunc as a device function."""
+    default the default target. Kernels call the ufunc as a device function.
+
+    Without signatures (``@vectorize`` or ``@vectorize(target=...)``) the ufunc is compiled
+    on each call with new argument types, for those types: arrays' dtypes, and Python ints,
+    floats and complex numbers as int64, float64 and complex128; its result type is what the
+    function returns for them, as Numba's dynamic ufuncs."""
     del identity, nopython, cache  # accepted as Numba accepts them
     if callable(signatures) and not is_signature(signatures):
-        raise TypeError("kaji's vectorize compiles eagerly: give it a list of signatures, "
-                        "e.g. @vectorize(['float32(float32, float32)'])")
-    if signatures is None:
-        raise TypeError("vectorize needs a list of signatures, e.g. "
-                        "['float32(float32, float32)']")
+        ufunc_target = default_target() if target is None else check_target(target)
+        return Vectorized(signatures, [], ufunc_target)
     if is_signature(signatures):
         signatures = [signatures]
     ufunc_target = default_target() if target is None else check_target(target)
-    texts = [signature_text(signature) for signature in signatures]
-    if not texts:
+    texts = [signature_text(signature) for signature in signatures or ()]
+    if signatures is not None and not texts:
         raise TypeError("vectorize needs at least one signature")
     return lambda func: Vectorized(func, texts, ufunc_target)
 
@@ -63,20 +65,40 @@ class Vectorized:
         self.target = target
         # (result dtype, [argument dtypes], kernel of a set of scalar positions) per signature
         self._loops = []
+        # Without signatures it compiles a loop for each new set of argument types it is
+        # called with.
+        self._dynamic = not signatures
+        self._reduction = None  # the cuda.reduce of its function, made by the first reduce()
         self._device = DeviceFunction(func, signatures)
-        import numpy
-
         for text in signatures:
-            result, arguments = _parse_scalar_signature(text)
-            if len(arguments) != func.__code__.co_argcount:
-                raise TypeError(f"vectorize signature '{text}' has {len(arguments)} arguments; "
-                                f"'{func.__name__}' takes {func.__code__.co_argcount}")
-            self._loops.append((numpy.dtype(result), [numpy.dtype(a) for a in arguments],
-                                functools.lru_cache(maxsize=None)(
-                                    functools.partial(self._kernel, text, result, arguments))))
+            self._add_loop(text)
         functools.update_wrapper(self, func)
         for _, _, kernel_for in self._loops:  # eager, as Numba: errors show at decoration
             kernel_for(frozenset())
+
+    def _add_loop(self, text):
+        import numpy
+
+        result, arguments = _parse_scalar_signature(text)
+        takes = self.py_func.__code__.co_argcount
+        if len(arguments) != takes:
+            raise TypeError(f"vectorize signature '{text}' has {len(arguments)} arguments; "
+                            f"'{self.py_func.__name__}' takes {takes}")
+        loop = (numpy.dtype(result), [numpy.dtype(a) for a in arguments],
+                functools.lru_cache(maxsize=None)(
+                    functools.partial(self._kernel, text, result, arguments)))
+        self._loops.append(loop)
+        return loop
+
+    def _compile_loop(self, types):
+        """The loop of a dynamic ufunc for argument dtypes `types`: the function compiled for
+        them tells the result type."""
+        from kaji.compiling import DEFAULT_CC, device_function_code
+
+        names = ", ".join(dtype.name for dtype in types)
+        _, result = device_function_code(self.py_func, f"({names})", {}, "c", None,
+                                         "sm_{}{}".format(*DEFAULT_CC))
+        return self._add_loop(f"{result}({names})")
 
     def _kaji_describe_global_(self, pickling=False):
         """Its entry in the globals description of a function that names it
@@ -87,7 +109,7 @@ class Vectorized:
 
     @property
     def nin(self):
-        return len(self._loops[0][1])
+        return self.py_func.__code__.co_argcount
 
     nout = 1
 
@@ -158,6 +180,10 @@ class Vectorized:
                    for result, arguments, kernel in self._loops
                    if all(not array or arg.dtype == dtype
                           for arg, array, dtype in zip(args, is_array, arguments))]
+        if self._dynamic:  # scalars too have their own types, as in Numba's dynamic ufuncs
+            types = _argument_dtypes(args, is_array)
+            exact = [match for match in matches if match[1] == types]
+            return exact[0] if exact else self._compile_loop(types)
         if not matches:
             given = ", ".join(str(a.dtype) if array else type(a).__name__
                               for a, array in zip(args, is_array))
@@ -165,9 +191,36 @@ class Vectorized:
                             f"types ({given}); GPU ufuncs need arrays of exactly a signature's "
                             f"types (numpy's casting='no'); signatures: {self.types}")
         if len(matches) > 1 and not any(is_array):
-            raise TypeError(f"ufunc '{self.__name__}': ambiguous signature for scalar "
-                            "arguments only; give numpy arrays (or 0-d arrays) to pick one")
+            # Scalars alone: the signature of their types as numpy makes them arrays (a
+            # Python float is a float64), as Numba's ufuncs turn them into 0-d arrays.
+            types = _argument_dtypes(args, is_array)
+            exact = [match for match in matches if match[1] == types]
+            if len(exact) != 1:
+                raise TypeError(f"ufunc '{self.__name__}': ambiguous signature for scalar "
+                                "arguments only; give numpy arrays (or 0-d arrays) to pick one")
+            return exact[0]
         return matches[0]
+
+    def reduce(self, array, stream=0):
+        """Numba's ``ufunc.reduce(a, stream=0)`` of a binary ufunc: its function folded over
+        the 1-D array `a` (numpy or device), a scalar of a's dtype, as ``cuda.reduce`` of the
+        function computes it (in any order: the function is taken as associative and
+        commutative)."""
+        if self.nin != 2:
+            raise TypeError(f"ufunc '{self.__name__}': reduce needs a binary ufunc, this one "
+                            f"takes {self.nin} arguments")
+        if len(array.shape) != 1:
+            raise ValueError(f"ufunc '{self.__name__}': reduce takes a 1-D array, not one of "
+                             f"shape {tuple(array.shape)}")
+        if not self._dynamic and not any(arguments == [array.dtype, array.dtype]
+                                         for _, arguments, _ in self._loops):
+            raise TypeError(f"ufunc '{self.__name__}': no signature takes two {array.dtype} "
+                            f"values to reduce with; signatures: {self.types}")
+        if self._reduction is None:
+            from kaji.reduction import Reduce
+
+            self._reduction = Reduce(self.py_func, target=self.target)
+        return self._reduction(array, stream=stream)
 
     @staticmethod
     def _flat_input(array, dtype, shape, on_host, stream):
@@ -184,6 +237,14 @@ class Vectorized:
 
     def __repr__(self):
         return f"<kaji ufunc {self.__qualname__} target={self.target} types={self.types}>"
+
+
+def _argument_dtypes(args, is_array):
+    """The dtypes of ufunc arguments: an array's, a scalar's as numpy makes it an array."""
+    import numpy
+
+    return [arg.dtype if array else numpy.asarray(arg).dtype
+            for arg, array in zip(args, is_array)]
 
 
 def _check_out(name, out, shape, dtype):

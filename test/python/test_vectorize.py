@@ -61,6 +61,40 @@ def test_broadcasting_as_numpy(ufunc_target):
         add(a, np.arange(5, dtype=np.float64))
 
 
+def test_without_signatures_it_compiles_for_each_new_set_of_types(ufunc_target):
+    dynamic = kaji.vectorize(target=ufunc_target)(_add)
+    assert dynamic.types == []
+    ints = np.arange(4)
+    np.testing.assert_array_equal(dynamic(ints, ints), 2 * ints)
+    halves = np.arange(4, dtype=np.float32) / 2
+    got = dynamic(halves, halves)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, 2 * halves)
+    mixed = dynamic(ints, 0.5)  # a Python float is a float64: the result too
+    assert mixed.dtype == np.float64
+    np.testing.assert_array_equal(mixed, ints + 0.5)
+    assert dynamic(1, 2) == 3 and isinstance(dynamic(1, 2), np.int64)
+    assert dynamic.types == ["ll->l", "ff->f", "ld->d"]
+    dynamic(ints, ints)
+    assert len(dynamic.types) == 3  # the loop is kept
+
+
+def test_bare_decorator_is_dynamic(ufunc_target, monkeypatch):
+    import math
+
+    def erf(x):
+        return math.erf(x)
+
+    monkeypatch.setenv("KAJI_TARGET", ufunc_target)
+    ufunc = kaji.vectorize(erf)
+    assert ufunc.target == ufunc_target
+    x = np.linspace(-2, 2, 9)
+    np.testing.assert_allclose(ufunc(x), [math.erf(v) for v in x], rtol=1e-15)
+    np.testing.assert_allclose(ufunc(x.astype(np.float32)), [math.erf(v) for v in x],
+                               rtol=1e-6)
+    assert ufunc(x.astype(np.float32)).dtype == np.float32
+
+
 def test_scalars_take_the_arrays_signature(ufunc_target):
     add = _make_add(ufunc_target)
     a = np.arange(10, dtype=np.float32)
@@ -70,9 +104,12 @@ def test_scalars_take_the_arrays_signature(ufunc_target):
     np.testing.assert_array_equal(add(3, np.arange(4, dtype=np.int32)), 3 + np.arange(4))
 
 
-def test_scalars_only_are_ambiguous_unless_one_signature(ufunc_target):
+def test_scalars_only_pick_the_signature_of_their_numpy_types(ufunc_target):
+    add = _make_add(ufunc_target)
+    assert add(1.25, 2.5) == 3.75 and isinstance(add(1.25, 2.5), np.float64)
+    assert isinstance(add(np.float32(1), np.float32(2)), np.float32)
     with pytest.raises(TypeError, match="ambiguous"):
-        _make_add(ufunc_target)(1.0, 2.0)
+        add(1, 2)  # int64: no signature of its own, and three it converts to
     single = _make_add(ufunc_target, ["float64(float64, float64)"])
     assert single(1.5, 2.0) == 3.5
 
@@ -81,6 +118,19 @@ def test_exact_dtypes_as_numba(ufunc_target):
     add = _make_add(ufunc_target, ["float32(float32, float32)"])
     with pytest.raises(TypeError, match="no signature matches.*float64"):
         add(np.ones(3), np.ones(3))
+
+
+def test_reduce_folds_a_1d_array_keeping_its_dtype(ufunc_target):
+    add = _make_add(ufunc_target)
+    for n in (1, 3, 1000, 4097):
+        x = np.arange(n, dtype=np.int32)
+        got = add.reduce(x)
+        assert got == x.sum() and got.dtype == np.int32
+        assert add.reduce(_device(x, ufunc_target)) == x.sum()
+    with pytest.raises(TypeError, match="no signature takes two int64 values"):
+        add.reduce(np.arange(3))
+    with pytest.raises(ValueError, match="1-D array"):
+        add.reduce(np.zeros((2, 2), dtype=np.float32))
 
 
 def test_out_numpy(ufunc_target):
@@ -149,8 +199,8 @@ def test_wrong_argument_count(ufunc_target):
 
 
 def test_bad_signatures():
-    with pytest.raises(TypeError, match="list of signatures"):
-        kaji.vectorize(_add)
+    with pytest.raises(TypeError, match="at least one signature"):
+        kaji.vectorize([])
     with pytest.raises(TypeError, match="scalars"):
         kaji.vectorize(["void(float32[:], float32[:])"], target="cpu")(_add)
     with pytest.raises(TypeError, match="has 1 arguments"):
@@ -165,6 +215,9 @@ def test_errors_in_the_function_point_at_its_line():
 
     with pytest.raises(kaji.CompileError, match=r"test_vectorize\.py:\d+:\d+: error"):
         kaji.vectorize(["float32(float32, float32)"], target="cpu")(broken)
+    dynamic = kaji.vectorize(target="cpu")(broken)  # compiled at its first call
+    with pytest.raises(kaji.CompileError, match=r"test_vectorize\.py:\d+:\d+: error"):
+        dynamic(np.zeros(2), np.zeros(2))
 
 
 def test_int32_alias_is_usable():
