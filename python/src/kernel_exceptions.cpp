@@ -40,6 +40,11 @@ void armExceptionSlot(const ExceptionSlot &slot, ExceptionTable table) {
     armedSlots.push_back({slot, std::move(table)});
 }
 
+void disarmExceptionSlot(const ExceptionSlot &slot) {
+  std::erase_if(armedSlots,
+                [&slot](const ArmedSlot &armed) { return armed.slot.slot == slot.slot; });
+}
+
 void raiseKernelExceptions() {
   std::vector<ArmedSlot> armed = std::move(armedSlots);
   armedSlots.clear();

@@ -25,6 +25,9 @@ struct ExceptionSlot {
 // After a launch: `slot` is read at the next sync point.
 void armExceptionSlot(const ExceptionSlot &slot, ExceptionTable table);
 
+// Before its module unloads: `slot` is memory no sync point may read any more.
+void disarmExceptionSlot(const ExceptionSlot &slot);
+
 // At a sync point, the device work done: throws runtime::KernelException (or, for an index
 // out of range, runtime::KernelIndexError) for the first armed slot holding an exception,
 // which it clears; every slot is disarmed.

@@ -181,14 +181,15 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
     return global ? global->address : 0;
   };
   ExceptionSlot exceptionSlot{defined(abi::kExceptionSlotSymbol), defined(abi::kIndexErrorSymbol)};
-  auto kernel = std::make_unique<LoadedKernel>(LoadedKernel{&compiled,
-                                                            std::move(module),
-                                                            function,
-                                                            ParameterBuffer(compiled.paramTypes),
-                                                            0,
-                                                            std::nullopt,
-                                                            {},
-                                                            exceptionSlot});
+  // Built in place: a LoadedKernel is not movable (its destructor disarms its slot).
+  auto kernel = std::unique_ptr<LoadedKernel>(new LoadedKernel{&compiled,
+                                                               std::move(module),
+                                                               function,
+                                                               ParameterBuffer(compiled.paramTypes),
+                                                               0,
+                                                               std::nullopt,
+                                                               {},
+                                                               exceptionSlot});
   loaded_.push_back(std::move(kernel));
   return *loaded_.back();
 }

@@ -65,6 +65,13 @@ struct LoadedKernel {
   runtime::LaunchConfig lastConfig;
   // The module's exception slot, armed at each launch; 0s when the kernel raises nothing.
   ExceptionSlot exceptionSlot;
+
+  // A kernel dropped after a launch (its dispatcher collected) must not leave the slot armed:
+  // the next sync point would read the unloaded module's memory.
+  ~LoadedKernel() {
+    if (exceptionSlot.slot)
+      disarmExceptionSlot(exceptionSlot);
+  }
 };
 
 // A kernel compiled for and loaded into this process (the cpu target).
