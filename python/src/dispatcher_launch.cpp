@@ -6,6 +6,7 @@
 #include "cpu_interrupt.h"
 #include "errors.h"
 #include "graph_capture.h"
+#include "kernel_exceptions.h"
 #include "performance_warnings.h"
 
 #include "kaji/runtime/Context.h"
@@ -253,8 +254,6 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
       noteRecursiveLaunch(device, name(), kernel.compiled->recursiveFunctions,
                           runtime::Context::primary(device).stackSize());
     }
-    // Warned of when a specialization first launches with a shape, not at every launch.
-    warnIfLowOccupancy(int64_t(config.grid.x) * config.grid.y * config.grid.z);
     kernel.lastShape = shape;
     kernel.lastConfig = config;
   }
@@ -277,8 +276,17 @@ void Dispatcher::launchOnDevice(const LaunchShape &shape, const runtime::Stream 
     armExceptionSlot(kernel.exceptionSlot, kernel.compiled->exceptions);
   for (Argument &argument : arguments)
     argument.unstage(stream);
-  if (capture)
+  if (capture) {
     capture->recordKernel(self, kernel, config, args);
+  } else if (settings_.debug && kernel.exceptionSlot.slot) {
+    // Numba's debug=True reads the exception after each launch: the launch waits for the
+    // kernel and raises what it raised, at the launch's line.
+    if (stream)
+      stream->synchronize();
+    else
+      runtime::synchronize();
+    raiseKernelExceptions();
+  }
 }
 
 // Synchronous: the executor returns when every block is done. The GIL stays held, which is

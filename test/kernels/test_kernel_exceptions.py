@@ -1,8 +1,9 @@
 """Exceptions in kernels (Numba's debug=True): `raise E("message")`, `raise E` and
 `assert cond, "message"` in a kernel or device function make the launch raise E with the
-message and the kernel's file:line:col — at once on the cpu target, at the next synchronize
-on cuda. Without debug, on cuda, a failing assert is not checked and a raise ends its thread
-silently (Numba's behaviour); the cpu target always reports."""
+message and the kernel's file:line:col when the launch returns: the cpu target runs the kernel
+at once, and on cuda a debug=True launch waits for it, as Numba's does. Without debug, on cuda,
+a failing assert is not checked and a raise ends its thread silently (Numba's behaviour); the
+cpu target always reports."""
 
 import numpy as np
 import pytest
@@ -175,7 +176,7 @@ def test_the_cpu_target_reports_without_debug():
         kernel[1, 4](x)
 
 
-def test_the_exception_surfaces_at_a_stream_synchronize(jit, target):
+def test_a_debug_launch_on_a_stream_raises(jit, target):
     if target == "cpu":
         pytest.skip("streams belong to a GPU; the cpu target raises at the launch")
     kernel = jit(raise_with_message, debug=True, opt=False)
@@ -183,12 +184,12 @@ def test_the_exception_surfaces_at_a_stream_synchronize(jit, target):
     out = kaji.to_device(np.zeros(32, dtype=np.int64))
     with pytest.raises(ValueError, match="index over the limit"):
         kernel[1, 32, stream](out, 8)
-        stream.synchronize()
+    stream.synchronize()  # reported once
 
 
-def test_the_exception_surfaces_at_copy_to_host(jit, on_target):
+def test_a_debug_launch_raises_before_any_copy(jit, on_target):
     kernel = jit(raise_with_message, debug=True, opt=False)
     out = on_target(np.zeros(32, dtype=np.int64))
     with pytest.raises(ValueError, match="index over the limit"):
         kernel[1, 32](out, 8)
-        to_host(out)
+    assert list(to_host(out)[:8]) == list(range(8))
