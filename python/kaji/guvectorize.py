@@ -88,7 +88,7 @@ def _parse_array_signature(text):
     TypeError where it does not return void."""
     canonical = _core.canonical_signature(text)
     result = canonical[:canonical.index("(")]
-    if result not in ("void", "none"):
+    if result not in ("void", "none", ""):  # "": a tuple of argument types
         raise TypeError(f"guvectorized functions cannot return values: signature '{text}' "
                         f"specifies {result} return type (the function writes its outputs "
                         "into the output arguments)")

@@ -376,11 +376,14 @@ def as_type(value):
                     "numpy.float32)")
 
 
-def signature_text(signature):
+def signature_text(signature, result_inferred=False):
     """The text kaji's signature parser reads for `signature`: a string as is; a kaji or numba
-    signature object; or a tuple of argument types, for a kernel (returning void)."""
+    signature object; or a tuple of argument types, for a kernel (returning void), or with
+    `result_inferred` for a device function returning what it computes (`(ARGS)`)."""
     if isinstance(signature, str):
         return signature
+    if isinstance(signature, tuple) and result_inferred:
+        return "(" + ", ".join(as_type(arg)._spelling for arg in signature) + ")"
     if isinstance(signature, tuple):
         signature = Signature(none, tuple(as_type(arg) for arg in signature))
     if isinstance(signature, Signature):

@@ -263,3 +263,26 @@ def test_nested_kernel_with_closure_constant(jit):
     out = np.zeros_like(x)
     jit(closure_kernel_factory(7))[8, 128](out, x)
     np.testing.assert_array_equal(out, x * 7)
+
+
+@kaji.jit(["(int64, int64)", "(float64, float64)"], device=True)
+def add_either(x, y):
+    return x + y
+
+
+@kaji.jit((kaji.float32, kaji.float32), device=True)
+def add_float32(x, y):
+    return x + y
+
+
+def signatures_without_results(out, a, b):
+    out[0] = add_either(a, b)
+    out[1] = add_either(2.5, 0.5)
+    out[2] = add_float32(a, b)
+
+
+def test_signatures_without_a_result_type_return_what_the_function_computes(jit):
+    # Numba's rule: "(int64, int64)" and a tuple of argument types give the arguments alone.
+    out = np.zeros(3)
+    jit(signatures_without_results)[1, 1](out, 1, 2)
+    assert list(out) == [3.0, 3.0, 3.0]

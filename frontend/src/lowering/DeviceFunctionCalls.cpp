@@ -97,8 +97,9 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
                                             "'");
     }));
   }
+  bool resultDeclared = signature && !signature->resultInferred;
   ir::Function *function = context_.specialise(callee, calleeEnv, types, structure, constants,
-                                               signature != nullptr, expr.loc, *callees_);
+                                               resultDeclared, expr.loc, *callees_);
   if (!function) {
     // A recursive call in a trial run before any returned: its signature says what it gives.
     const ir::Type &declared = signature->returnType;
@@ -131,7 +132,7 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
     return returnedTuple(*returns.value, slots, next);
   }
   const ir::Type &returned = function->returnType();
-  if (!signature)
+  if (!resultDeclared)
     return returned.isVoid()     ? Operand()
            : returned.isVector() ? Operand::vector(call->result())
                                  : Operand::scalar(call->result());

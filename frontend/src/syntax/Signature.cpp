@@ -105,6 +105,7 @@ public:
       parseParameters(sig);
       skipSpace();
       sig.returnType = ir::Type::voidType();
+      sig.resultInferred = atEnd();
       if (!atEnd()) {
         expect('-', "'->' before the return type");
         expect('>', "'->' before the return type");
@@ -551,7 +552,7 @@ std::string parameterString(const ParameterStructure &structure, std::span<const
 }
 
 std::string signatureString(const Signature &sig) {
-  std::string text = typeString(sig.returnType) + '(';
+  std::string text = (sig.resultInferred ? std::string() : typeString(sig.returnType)) + '(';
   std::span<const ir::Type> leaves = sig.params;
   std::vector<ParameterStructure> parameters = sig.parameters();
   for (size_t i = 0; i < parameters.size(); ++i) {

@@ -36,6 +36,9 @@ struct Signature {
   std::vector<ir::Type> params; // flattened: the leaf types of every parameter, in order
   // One per parameter; none means each of `params` is a parameter of its own.
   std::vector<ParameterStructure> structure;
+  // `(PARAMS)` alone: a device function's result is what it returns, as in Numba (returnType
+  // is void); signatureString() keeps the spelling.
+  bool resultInferred = false;
   // The structure, with leaves filled in when `structure` is empty.
   std::vector<ParameterStructure> parameters() const;
 };
