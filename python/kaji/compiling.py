@@ -2,13 +2,8 @@
 kernel or a device function for one signature and compute capability, made without a GPU and
 without launching anything."""
 
-import re
-
-from kaji.decorator import jit
-from kaji.types import from_text, none, signature_text
-
-# Numba's default is the lowest compute capability its NVRTC supports; CUDA 13's is 7.5.
-DEFAULT_CC = (7, 5)
+from kaji.decorator import DEFAULT_CC, device_function_code, jit
+from kaji.types import none, signature_text
 
 
 def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None,
@@ -44,26 +39,6 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     return kernel.inspect(signature, output, f"sm_{major}{minor}"), none
 
 
-def device_function_code(func, sig, options, abi, abi_info, arch, stage="ptx"):
-    """(code at `stage`, return type) of `func` (a Python function or a kaji Definition)
-    compiled for `arch` as a device function on its own by jit `options`, for `sig`: a
-    signature, whose return type the result converts to, or a tuple of argument types, when
-    it returns what it computes."""
-    signature = signature_text(sig)
-    result_declared = not isinstance(sig, tuple) and (
-        not isinstance(sig, str) or "->" in sig or not sig.lstrip().startswith("("))
-    handle = jit(target="cuda", **options)(func)  # a kernel object, never compiled as one
-    symbol = (abi_info or {}).get("abi_name") if abi == "c" else None
-    if symbol is None:  # the function's name, made a PTX identifier ("<lambda>": "_lambda_")
-        symbol = re.sub(r"[^A-Za-z0-9_$]", "_", handle.__name__)
-    elif not re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", symbol):
-        raise ValueError(f"abi_name {symbol!r} is not a PTX identifier (letters, digits, _ "
-                         "and $, not starting with a digit)")
-    code, result = handle.export_device_function(signature, result_declared, symbol, abi, stage,
-                                                 arch)
-    return code, from_text(result)
-
-
 def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None,
                 opt=None, abi="numba", abi_info=None, forceinline=False, launch_bounds=None):
     """compile() with Numba's defaults for a kernel: (PTX, return type)."""
@@ -75,17 +50,21 @@ def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=
 def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None,
                 opt=None, abi="c", abi_info=None, output="ptx", forceinline=False,
                 launch_bounds=None):
-    """[(code, return type)]: compile()'s, as a list (Numba's also holds the code of the
-    functions linked in; kaji links those when the kernel is loaded, see ``link=``)."""
-    return [compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
-                    fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info,
-                    output=output, forceinline=forceinline, launch_bounds=launch_bounds)]
+    """([code], return type): compile()'s code in a list, as Numba's (whose list also holds
+    the code of the functions linked in; kaji links those when the kernel is loaded, see
+    ``link=``)."""
+    code, resty = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                          fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info,
+                          output=output, forceinline=forceinline, launch_bounds=launch_bounds)
+    return [code], resty
 
 
 def _current_cc():
+    """What kaji compiles for on the current device (cudadrv.nvrtc.find_closest_arch)."""
     from kaji._runtime import get_current_device
+    from kaji.cuda.cudadrv.nvrtc import find_closest_arch
 
-    return get_current_device().compute_capability
+    return find_closest_arch(get_current_device().compute_capability)
 
 
 def compile_for_current_device(pyfunc, sig, debug=None, lineinfo=False, device=True,

@@ -2,6 +2,7 @@
 signature) or a DeviceFunction (called from kernels)."""
 
 import os
+import re
 import sys
 import warnings
 
@@ -10,7 +11,7 @@ from kaji._backend import add_nvrtc_wheel
 from kaji._definition import Definition
 from kaji._jit_options import JitOptions, block_threads
 from kaji.linking import link_paths
-from kaji.types import is_signature, signature_text
+from kaji.types import from_text, is_signature, signature_text
 
 
 def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastmath=False,
@@ -86,10 +87,11 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
         return decorate
     if is_signature(func_or_sig):
         # One signature, not a list of them, specializes the kernel, as in Numba.
-        signatures = (signature_text(func_or_sig),)
+        signatures = (signature_text(func_or_sig, result_inferred=device),)
         return lambda func: decorate(func, signatures, specialized=True)
     if isinstance(func_or_sig, (list, tuple)):
-        signatures = tuple(signature_text(signature) for signature in func_or_sig)
+        signatures = tuple(signature_text(signature, result_inferred=device)
+                           for signature in func_or_sig)
         return lambda func: decorate(func, signatures)
     if callable(func_or_sig):
         return decorate(func_or_sig)
@@ -132,6 +134,12 @@ class Kernel(_core.Dispatcher):
                          backend=options.backend, link=link_paths(options.link),
                          lto=options.lto)
         definition.show_as(self)
+
+    def compile(self, signature):
+        """Compiles for `signature` now, as Numba's ``kernel.compile(sig)``: errors in the
+        kernel surface here, and launches with those argument types start at once; launches
+        with other types still compile for them."""
+        self.compile_signature(signature_text(signature))
 
     def add_signature(self, signature):
         """Compiles for `signature` now; launches then take only the signatures given so."""
@@ -333,7 +341,7 @@ class BySignature(dict):
         if not isinstance(key, tuple):
             return key
         try:
-            return _core.canonical_signature("(" + ", ".join(str(t) for t in key) + ")")
+            return _core.canonical_signature("void(" + ", ".join(str(t) for t in key) + ")")
         except _core.CompileError:
             return key  # no types: found nowhere, a KeyError naming the key
 
@@ -405,8 +413,6 @@ class DeviceFunction:
                 (self._definition, self._signatures, self._inlining, self._options))
 
     def _code(self, signature, stage):
-        from kaji.compiling import DEFAULT_CC, device_function_code
-
         options = self._options
         compile_options = {} if options is None else dict(
             debug=options.debug, lineinfo=options.lineinfo, fastmath=options.fastmath,
@@ -450,6 +456,31 @@ class DeviceFunction:
 
     def __repr__(self):
         return f"<kaji device function {self.__qualname__}>"
+
+
+# Numba's default compute capability for code compiled without a device: the lowest its NVRTC
+# supports; CUDA 13's is 7.5.
+DEFAULT_CC = (7, 5)
+
+
+def device_function_code(func, sig, options, abi, abi_info, arch, stage="ptx"):
+    """(code at `stage`, return type) of `func` (a Python function or a kaji Definition)
+    compiled for `arch` as a device function on its own by jit `options`, for `sig`: a
+    signature, whose return type the result converts to, or a tuple of argument types, when
+    it returns what it computes."""
+    signature = signature_text(sig)
+    result_declared = not isinstance(sig, tuple) and (
+        not isinstance(sig, str) or "->" in sig or not sig.lstrip().startswith("("))
+    handle = jit(target="cuda", **options)(func)  # a kernel object, never compiled as one
+    symbol = (abi_info or {}).get("abi_name") if abi == "c" else None
+    if symbol is None:  # the function's name, made a PTX identifier ("<lambda>": "_lambda_")
+        symbol = re.sub(r"[^A-Za-z0-9_$]", "_", handle.__name__)
+    elif not re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", symbol):
+        raise ValueError(f"abi_name {symbol!r} is not a PTX identifier (letters, digits, _ "
+                         "and $, not starting with a digit)")
+    code, result = handle.export_device_function(signature, result_declared, symbol, abi, stage,
+                                                 arch)
+    return code, from_text(result)
 
 
 def _current_cc_or(default):

@@ -15,7 +15,7 @@ from kaji._function_source import check_python_function
 from kaji._generated import grid_stride_kernel, kernel_name, launch_shape
 from kaji._target import check_target, default_target
 from kaji._ufunc_arguments import as_array, as_scalar, is_scalar
-from kaji.decorator import DeviceFunction
+from kaji.decorator import DEFAULT_CC, DeviceFunction, device_function_code
 from kaji.types import is_signature, signature_text
 
 
@@ -93,8 +93,6 @@ class Vectorized:
     def _compile_loop(self, types):
         """The loop of a dynamic ufunc for argument dtypes `types`: the function compiled for
         them tells the result type."""
-        from kaji.compiling import DEFAULT_CC, device_function_code
-
         names = ", ".join(dtype.name for dtype in types)
         _, result = device_function_code(self.py_func, f"({names})", {}, "c", None,
                                          "sm_{}{}".format(*DEFAULT_CC))

@@ -7,6 +7,7 @@
 #include "cycle_collection.h"
 #include "instances.h"
 #include "integers.h"
+#include "performance_warnings.h"
 
 #include "kaji/driver/Language.h"
 #include "kaji/runtime/Launch.h"
@@ -38,21 +39,25 @@ const runtime::DeviceLimits &shapeOnlyLimits() {
 }
 
 runtime::Extent3 readExtent(const py::handle &value, const char *what) {
-  auto component = [what](const py::handle &item) -> int64_t {
+  bool sequence = py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value);
+  // Numba's messages show the extents as a list: "griddim ... got [2.0]".
+  auto given = [&] {
+    py::object items = sequence ? py::list(py::reinterpret_borrow<py::object>(value))
+                                : py::list(py::make_tuple(value));
+    return py::repr(items).cast<std::string>();
+  };
+  auto component = [&](const py::handle &item) -> int64_t {
     if (!PyIndex_Check(item.ptr()) || PyBool_Check(item.ptr()))
-      throw py::type_error(std::string(what) + " dimensions must be ints, not '" +
-                           Py_TYPE(item.ptr())->tp_name + "'");
+      throw py::type_error(std::string(what) + " must be a sequence of integers, got " + given() +
+                           " (an int or a tuple of 1 to 3 ints)");
     return readInt64(item, std::string(what) + " dimension");
   };
-  if (PyIndex_Check(value.ptr()))
+  if (!sequence)
     return {component(value), 1, 1};
-  if (!py::isinstance<py::tuple>(value) && !py::isinstance<py::list>(value))
-    throw py::type_error(std::string(what) + " must be an int or a tuple of 1 to 3 ints, not '" +
-                         Py_TYPE(value.ptr())->tp_name + "'");
   py::sequence items = py::reinterpret_borrow<py::sequence>(value);
   if (items.size() < 1 || items.size() > 3)
-    throw py::value_error(std::string(what) + " must have 1 to 3 dimensions, not " +
-                          std::to_string(items.size()));
+    throw py::value_error(std::string(what) + " must be a sequence of 1, 2 or 3 integers, got " +
+                          given());
   runtime::Extent3 extent{1, 1, 1};
   for (size_t axis = 0; axis < items.size(); ++axis)
     extent[axis] = component(items[axis]);
@@ -78,6 +83,9 @@ ConfiguredLaunch::ConfiguredLaunch(py::object dispatcher, const py::handle &conf
   }
   // What is wrong with a shape whatever the device is said here, before any device is touched.
   runtime::validateLaunch(shapeOnlyLimits(), shape_.grid, shape_.block, shape_.sharedBytes);
+  // At kernel[griddim, blockdim], as Numba; once per configuration the kernel keeps.
+  if (dispatcher_->target() == driver::Target::CUDA)
+    warnIfLowOccupancy(shape_.grid[0] * shape_.grid[1] * shape_.grid[2]);
 }
 
 void ConfiguredLaunch::operator()(py::handle self, py::handle args) const {
@@ -203,6 +211,7 @@ void bindDispatcher(py::module_ &m) {
            py::arg("backend") = "llvm", py::arg("link") = std::vector<std::string>{},
            py::arg("lto") = false)
       .def("add_signature", &Dispatcher::addSignature, py::arg("signature"))
+      .def("compile_signature", &Dispatcher::compileSignature, py::arg("signature"))
       .def("occupancy_block_size", &Dispatcher::occupancyBlockSize, py::arg("args"),
            py::arg("sharedmem") = 0,
            "The block size giving the kernel, specialized for `args`, the most resident threads "

@@ -311,12 +311,17 @@ void DeviceArray::copyFromDevice(const DeviceArray &source, const runtime::Strea
     throw py::value_error("copy_to_device: the source is " + shapeText(source.shape_) + " " +
                           elementName(source.element_) + ", the destination " + shapeText(shape_) +
                           " " + elementName(element_));
-  if (!contiguous() || source.strides_ != strides_)
-    throw py::value_error("copy_to_device: device-to-device copies need both arrays contiguous "
-                          "in the same order");
   size_t bytes = size_t(size() * itemSize());
-  if (bytes == 0 || source.data_ == data_)
+  if (bytes == 0 || source.data_ == data_) // an empty array's strides do not matter
     return;
+  // One memcpy: Numba's messages.
+  if (!contiguous() || !source.contiguous())
+    throw py::value_error("Array contains non-contiguous buffer and cannot be transferred as a "
+                          "single memory region. Please ensure contiguous buffer with numpy "
+                          ".ascontiguousarray()");
+  if (source.strides_ != strides_)
+    throw py::value_error("incompatible strides: " + shapeText(strides_) + " vs. " +
+                          shapeText(source.strides_));
   if (source.onHost())
     return copyIn(data_, reinterpret_cast<const void *>(source.data_), bytes, stream);
   if (onHost())
@@ -337,9 +342,14 @@ DeviceArray DeviceArray::transposed(std::vector<int64_t> axes) const {
   std::vector<bool> seen(ndim, false);
   for (int64_t axis : axes) {
     int64_t normalized = axis < 0 ? axis + int64_t(ndim) : axis;
-    if (normalized < 0 || normalized >= int64_t(ndim) || seen[size_t(normalized)])
-      throw py::value_error("transpose: invalid axes " + shapeText(axes) + " for a " +
-                            std::to_string(ndim) + "-d array");
+    // numpy's messages.
+    if (normalized < 0 || normalized >= int64_t(ndim))
+      throw py::value_error("axis " + std::to_string(axis) +
+                            " is out of bounds for array of "
+                            "dimension " +
+                            std::to_string(ndim));
+    if (seen[size_t(normalized)])
+      throw py::value_error("repeated axis in transpose");
     seen[size_t(normalized)] = true;
     shape.push_back(shape_[size_t(normalized)]);
     strides.push_back(strides_[size_t(normalized)]);
@@ -354,14 +364,17 @@ DeviceArray DeviceArray::viewAs(Element element) const {
     // numpy's rule (since 1.23): only the last axis changes, so only it must be contiguous.
     bool lastAxisContiguous =
         !shape.empty() && (shape.back() == 1 || size() == 0 || strides.back() == itemSize());
+    // numpy's messages.
     if (!lastAxisContiguous)
-      throw py::value_error("view: to change to a dtype of a different size, the array must be "
-                            "at least 1-d and its last axis contiguous");
+      throw py::value_error("To change to a dtype of a different size, the last axis must be "
+                            "contiguous");
     int64_t lastBytes = shape.back() * itemSize();
-    bool wholeItems = newSize < itemSize() ? itemSize() % newSize == 0 : lastBytes % newSize == 0;
-    if (!wholeItems)
-      throw py::value_error("view: the last axis holds " + std::to_string(lastBytes) +
-                            " bytes, not a whole number of " + elementName(element) + " items");
+    if (newSize < itemSize() && itemSize() % newSize != 0)
+      throw py::value_error("When changing to a smaller dtype, its size must be a divisor of the "
+                            "size of original dtype");
+    if (newSize > itemSize() && lastBytes % newSize != 0)
+      throw py::value_error("When changing to a larger dtype, its size must be a divisor of the "
+                            "total size in bytes of the last axis of the array.");
     shape.back() = lastBytes / newSize;
     strides.back() = newSize;
   }
@@ -411,10 +424,36 @@ void DeviceArray::setItem(const py::handle &index, const py::handle &value) {
   view(index).assign(value, nullptr);
 }
 
+namespace {
+
+// `value` as a numpy array of `shape`, broadcast as numpy's `a[...] = value` broadcasts, and
+// refused with its ValueError ("could not broadcast input array from shape (2,) into shape
+// (5,)"), which broadcast_to words otherwise.
+py::array broadcastForAssignment(const py::module_ &numpy, const py::handle &value,
+                                 const py::dtype &dtype, const std::vector<int64_t> &shape) {
+  py::object values = numpy.attr("asarray")(value, dtype);
+  try {
+    return numpy.attr("broadcast_to")(values, py::tuple(py::cast(shape)));
+  } catch (py::error_already_set &error) {
+    if (!error.matches(PyExc_ValueError))
+      throw;
+  }
+  // An assignment into a zero-strided stand-in of no memory raises numpy's own error.
+  py::object standIn =
+      numpy.attr("lib")
+          .attr("stride_tricks")
+          .attr("as_strided")(numpy.attr("empty")(1, dtype), py::tuple(py::cast(shape)),
+                              py::tuple(py::cast(std::vector<int64_t>(shape.size(), 0))),
+                              py::arg("writeable") = true);
+  standIn[py::ellipsis()] = values;
+  throw std::logic_error("numpy assigned what it would not broadcast");
+}
+
+} // namespace
+
 void DeviceArray::assign(const py::handle &value, const runtime::Stream *stream) {
   py::module_ numpy = py::module_::import("numpy");
-  py::array values = numpy.attr("broadcast_to")(numpy.attr("asarray")(value, numpyDtype(element_)),
-                                                py::tuple(py::cast(shape_)));
+  py::array values = broadcastForAssignment(numpy, value, numpyDtype(element_), shape_);
   if (contiguous()) {
     const char *order = layout() == ir::Layout::F ? "F" : "C";
     py::array packed = numpy.attr("require")(values, numpyDtype(element_), order);

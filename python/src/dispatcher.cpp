@@ -38,13 +38,17 @@ frontend::Signature Dispatcher::parameterTypes(const std::string &signature) con
   return parsed;
 }
 
-void Dispatcher::addSignature(const std::string &signature) {
+void Dispatcher::compileSignature(const std::string &signature) {
   frontend::Signature params = parameterTypes(signature);
   if (target() == driver::Target::CPU)
     compiledForCpu(params);
   else
     compiled(params, settings_.ptx.arch);
-  eagerSignatures_.push_back(std::move(params));
+}
+
+void Dispatcher::addSignature(const std::string &signature) {
+  compileSignature(signature);
+  eagerSignatures_.push_back(parameterTypes(signature));
 }
 
 } // namespace kaji::python

@@ -56,8 +56,11 @@ public:
   const std::string &name() const { return kernel_.source->functionName(); }
   driver::Target target() const { return settings_.target; }
   driver::Backend backend() const { return settings_.backend; }
-  // Compiles for `signature` now; from then on, launches use only the signatures given this
-  // way (converting scalar arguments), as Numba does for eagerly compiled kernels.
+  // Compiles for `signature` now (for the target's device), leaving launches free to compile
+  // for other argument types.
+  void compileSignature(const std::string &signature);
+  // compileSignature(); from then on, launches use only the signatures given this way
+  // (converting scalar arguments), as Numba does for eagerly compiled kernels.
   void addSignature(const std::string &signature);
   // "void(float32[::1], float32)" for each specialization compiled so far.
   std::vector<std::string> signatures() const;
@@ -71,8 +74,7 @@ public:
   // at `stage` for `arch` (the dispatcher's own when empty) and the type it returns.
   driver::ExportedDeviceFunction exportDeviceFunction(const std::string &signature,
                                                       bool resultDeclared, std::string symbol,
-                                                      ir::Function::Export abi,
-                                                      driver::Stage stage,
+                                                      ir::Function::Export abi, driver::Stage stage,
                                                       const std::string &arch) const;
   // What link-time optimisation makes of the kernel for `signature` (and `arch`, where given)
   // with its files (Numba's inspect_lto_ptx). Throws std::runtime_error "LTO is not enabled"

@@ -126,7 +126,7 @@ def test_a_function_with_no_arguments_and_no_result():
 
 
 def test_compile_all_lists_it():
-    [(ptx, resty)] = cuda.compile_all(add, (types.float32, types.float32), device=True)
+    [ptx], resty = cuda.compile_all(add, (types.float32, types.float32), device=True)
     assert resty == types.float32 and ".visible .func" in ptx
 
 

@@ -40,7 +40,7 @@ def test_the_compute_capability_is_numbas_lowest_unless_given():
 def test_compile_of_a_kernel_is_compile_ptx():
     assert cuda.compile(scale, SIGNATURES[0], device=False, abi="numba") == cuda.compile_ptx(
         scale, SIGNATURES[0])
-    [(ptx, resty)] = cuda.compile_all(scale, SIGNATURES[0], device=False, abi="numba")
+    [ptx], resty = cuda.compile_all(scale, SIGNATURES[0], device=False, abi="numba")
     assert (ptx, resty) == cuda.compile_ptx(scale, SIGNATURES[0])
 
 

@@ -28,7 +28,7 @@ def test_setitem_converts_and_broadcasts(device):
     d[:] = 2.9  # numpy's conversion: truncation
     d[1, 1:] = np.array([5, 6], dtype=np.int8)
     np.testing.assert_array_equal(d.copy_to_host(), [[2, 2, 2], [2, 5, 6]])
-    with pytest.raises(ValueError, match="could not be broadcast"):
+    with pytest.raises(ValueError, match="could not broadcast input array from shape"):
         d[0] = [1, 2]
     with pytest.raises(IndexError, match="out of bounds"):
         d[5, 0] = 1
@@ -85,7 +85,7 @@ def test_transpose_and_T_are_views_with_numpys_strides(device):
 @pytest.mark.parametrize("axes", [(0, 1), (0, 0, 1), (0, 1, 3)])
 def test_transpose_rejects_axes_that_are_not_a_permutation(device, axes):
     d = kaji.device_array((2, 3, 4), np.float32)
-    with pytest.raises(ValueError, match="axes"):
+    with pytest.raises(ValueError, match="axes|axis"):  # numpy's messages
         d.transpose(axes)
 
 
@@ -96,9 +96,10 @@ def test_view_reinterprets_the_bytes(device):
         view = d.view(dtype)
         assert view.dtype == np.dtype(dtype) and view.shape == host.view(dtype).shape
         np.testing.assert_array_equal(view.copy_to_host(), host.view(dtype))
-    with pytest.raises(ValueError, match="whole number"):
+    with pytest.raises(ValueError, match="its size must be a divisor of the total size in "
+                                         "bytes of the last axis"):
         d.view(np.float64)
-    with pytest.raises(ValueError, match="last axis contiguous"):
+    with pytest.raises(ValueError, match="the last axis must be contiguous"):
         d.T.view(np.uint8)
 
 
@@ -200,3 +201,15 @@ def test_records_with_array_fields_keep_their_dtype(device):
     assert "('<f4', (3,))" in repr(d)
     np.testing.assert_array_equal(d.copy_to_host(), host)
     assert kaji.typeof(host).dtype.dtype == dtype
+
+
+def test_an_assignment_that_does_not_broadcast_is_numpys_error(device):
+    d = kaji.to_device(np.arange(5))
+    with pytest.raises(ValueError, match=r"^could not broadcast input array from shape \(2,\) "
+                                         r"into shape \(5,\)$"):
+        d[:] = [1, 3]
+    longer = kaji.to_device(np.arange(35))
+    with pytest.raises(ValueError, match=r"from shape \(2,3\) into shape \(35,\)$"):
+        longer[:] = np.ones((1, 2, 3))
+    d[1:3] = [7, 8]
+    np.testing.assert_array_equal(d.copy_to_host(), [0, 7, 8, 3, 4])

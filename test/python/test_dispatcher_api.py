@@ -56,6 +56,19 @@ def test_specialize_compiles_for_the_argument_types_and_is_cached():
         specialized.specialize(out, x)
 
 
+def test_compile_compiles_now_without_restricting_launches():
+    kernel = _kernel()
+    kernel.compile(F32)
+    kernel.compile((kaji.float64[::1], kaji.float64[::1]))
+    assert kernel.signatures == [F32, F64]
+    x = np.arange(3, dtype=np.int64)  # a type neither names: compiled at the launch
+    out = np.zeros_like(x)
+    kernel[1, 4](out, x)
+    np.testing.assert_array_equal(out, 2 * x)
+    with pytest.raises(kaji.CompileError, match="test_dispatcher_api.py"):
+        _kernel().compile("void(float32[::1], int32)")  # x.size of an int32
+
+
 def test_overloads_and_signatures_list_every_compiled_signature():
     kernel = _kernel()
     for dtype in (np.float32, np.float64):

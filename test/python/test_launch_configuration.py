@@ -39,8 +39,21 @@ def test_each_configuration_launches_with_its_own_shape(configs):
 
 def test_a_bool_after_an_equal_int_is_still_rejected():
     mark[1, 32]
-    with pytest.raises(TypeError, match="griddim dimensions must be ints, not 'bool'"):
+    with pytest.raises(TypeError, match=r"griddim must be a sequence of integers, got \[True\]"):
         mark[True, 32]
+
+
+@pytest.mark.parametrize("config, error, message", [
+    ((2.0, 3), TypeError, r"griddim must be a sequence of integers, got \[2.0\]"),
+    ((2, (3.0, 1)), TypeError, r"blockdim must be a sequence of integers, got \[3.0, 1\]"),
+    (((1, 2, 3, 4), 32), ValueError,
+     r"griddim must be a sequence of 1, 2 or 3 integers, got \[1, 2, 3, 4\]"),
+    ((1, ()), ValueError, r"blockdim must be a sequence of 1, 2 or 3 integers, got \[\]"),
+    (("4", 32), TypeError, r"griddim must be a sequence of integers, got \['4'\]"),
+])
+def test_malformed_shapes_are_numbas_errors(config, error, message):
+    with pytest.raises(error, match=message):
+        mark[config]
 
 
 def test_distinct_stream_objects_are_distinct_configurations():

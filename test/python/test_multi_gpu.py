@@ -49,8 +49,18 @@ def test_copy_between_device_arrays_that_differ_is_a_value_error(on_host, shape,
 
 def test_copy_between_orders_is_a_value_error(on_host):
     copy = kaji.device_array((2, 3), np.int32)
-    with pytest.raises(ValueError, match="contiguous in the same"):
+    with pytest.raises(ValueError, match=r"incompatible strides: \(12, 4\) vs. \(4, 8\)"):
         copy.copy_to_device(kaji.device_array((2, 3), np.int32, order="F"))
+
+
+
+def test_empty_arrays_copy_whatever_their_strides(on_host):
+    empty = kaji.device_array((0, 3), np.int32)
+    empty.copy_to_device(kaji.device_array((0, 3), np.int32, order="F"))
+    host = np.ndarray(shape=(0,), strides=(0,), dtype=np.int8)
+    vector = kaji.device_array((0,), np.int8)
+    vector.copy_to_host(host)
+    vector.copy_to_device(host)
 
 
 class NotAnArray:

@@ -49,7 +49,7 @@ def run_python(program, **environment):
 @pytest.mark.parametrize("path", [
     "kaji.cuda.compiler", "kaji.cuda.config", "kaji.cuda.core", "kaji.cuda.core.errors", "kaji.cuda.cudadrv",
     "kaji.cuda.cudadrv.devicearray", "kaji.cuda.cudadrv.devices", "kaji.cuda.cudadrv.driver",
-    "kaji.cuda.cudadrv.linkable_code", "kaji.cuda.kernels", "kaji.cuda.kernels.transpose",
+    "kaji.cuda.cudadrv.linkable_code", "kaji.cuda.cudadrv.nvrtc", "kaji.cuda.kernels", "kaji.cuda.kernels.transpose",
     "kaji.cuda.kernels.reduction", "kaji.cuda.misc", "kaji.cuda.misc.special", "kaji.cuda.np",
     "kaji.cuda.np.numpy_support", "kaji.cuda.typing", "kaji.cuda.typing.typeof",
     "kaji.cuda.vector_types"])
@@ -637,3 +637,13 @@ def test_is_supported_version_is_a_bool():
     assert supported == (version is not None and version[0] in (12, 13))
     if cuda.is_available():
         assert version is not None and version >= (12, 0)
+
+
+def test_find_closest_arch_is_what_kaji_compiles_for():
+    from kaji.cuda.cudadrv.nvrtc import find_closest_arch
+
+    assert find_closest_arch((9, 0)) == (9, 0)
+    assert find_closest_arch((12, 0)) == (9, 0)
+    assert find_closest_arch((8, 8)) == (8, 7)
+    with pytest.raises(NotImplementedError, match="compute capability 6.0 is not supported"):
+        find_closest_arch((6, 0))
