@@ -154,7 +154,7 @@ def test_wrong_argument_count():
     ((0, 32), "grid dimension x is 0"),
     ((1, (32, -1)), "block dimension y is -1"),
     ((1, 32, None, -4), "dynamic shared memory size is -4"),
-    ((1, (1, 1, 1, 1)), "1 to 3 dimensions"),
+    ((1, (1, 1, 1, 1)), "a sequence of 1, 2 or 3 integers"),
 ])
 def test_bad_launch_configuration_is_a_value_error(config, message):
     with pytest.raises(ValueError, match=message):
