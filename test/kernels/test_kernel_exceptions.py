@@ -193,3 +193,24 @@ def test_a_debug_launch_raises_before_any_copy(jit, on_target):
     with pytest.raises(ValueError, match="index over the limit"):
         kernel[1, 32](out, 8)
     assert list(to_host(out)[:8]) == list(range(8))
+
+
+def copy_first(out, x):
+    out[0] = x[0]
+
+
+def test_a_kernel_collected_before_the_sync_leaves_nothing_to_read():
+    # A bounds-checked launch arms its module's exception slot for the next sync; the kernel
+    # (and its module) dropped before that sync must not leave the slot armed: reading the
+    # unloaded module's memory failed with CUDA_ERROR_INVALID_VALUE.
+    import gc
+
+    if not kaji.cuda.is_available():
+        pytest.skip("needs a GPU")
+    kernel = kaji.jit(copy_first, target="cuda", boundscheck=True)
+    out = kaji.to_device(np.zeros(1))
+    kernel[1, 1](out, kaji.to_device(np.ones(1)))
+    del kernel
+    gc.collect()
+    kaji.synchronize()
+    assert out.copy_to_host()[0] == 1
