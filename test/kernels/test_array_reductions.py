@@ -229,11 +229,15 @@ def one_reduction(function):
 @pytest.mark.parametrize("function", NAN_AWARE, ids=lambda f: f.__name__)
 @pytest.mark.parametrize("a", SPECIAL_ARRAYS, ids=lambda a: "_".join(map(str, a)))
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-def test_var_std_nan_functions_and_count_nonzero_on_special_values(jit, function, a):
+def test_var_std_nan_functions_and_count_nonzero_on_special_values(jit, target, function, a):
     out = np.zeros(1)
     jit(one_reduction(function))[1, 1](out, a)
     expected = function(a)
-    np.testing.assert_array_equal(out[0], expected)
+    if function in (np.var, np.std) and target != "cpu" and np.isfinite(expected):
+        # The GPU contracts the squares' sum into fused multiply-adds, as nvcc does.
+        np.testing.assert_allclose(out[0], expected, rtol=5e-16)
+    else:
+        np.testing.assert_array_equal(out[0], expected)
     assert np.signbit(out[0]) == np.signbit(expected)
 
 

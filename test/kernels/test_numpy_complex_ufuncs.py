@@ -47,11 +47,13 @@ def test_inverse_functions_and_log2_match_numpy(jit, ufunc, dtype):
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-def test_log2_is_log_times_log2e_as_numpy_computes_it(jit):
+def test_log2_is_log_times_log2e_as_numpy_computes_it(jit, target):
     x = finite_values(np.complex128)
     out = np.zeros_like(x)
     jit(unary_kernel(np.log2))[1, 128](out, x)
-    np.testing.assert_allclose(out, np.log2(x), rtol=2e-16, atol=0)
+    # The GPU's log (libdevice's) may differ from the C library's by an ulp.
+    np.testing.assert_allclose(out, np.log2(x), rtol=2e-16 if target == "cpu" else 1e-15,
+                               atol=0)
 
 
 def inverse_into_output(out, x):

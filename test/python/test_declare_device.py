@@ -5,6 +5,7 @@ assembles it (relocatably, -c); NVRTC compiles the example's ops.cu; nvlink join
 proves the ABIs match; the cpu target and bad declarations are clear errors. With a GPU the
 example runs (test_runs_on_the_gpu)."""
 
+import os
 import pathlib
 import subprocess
 

@@ -304,11 +304,12 @@ def test_small_grids_warn_of_low_occupancy():
     with pytest.warns(kaji.PerformanceWarning, match="Grid size 1 will likely result in GPU "
                       "under-utilization"):
         kernel[1, 32](out, x)
-    before = kaji.performance_warnings(low_occupancy=False)
+    before = kaji.performance_warnings()  # it returns the settings it leaves
+    kaji.performance_warnings(low_occupancy=False)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            kernel[1, 32](out, x)
+            kernel[2, 32](out, x)
     finally:
         kaji.performance_warnings(*before)
     # Numba's threshold is 128 blocks, on every device.
