@@ -4,13 +4,16 @@
 - a Python or numpy scalar is a scalar: it takes the type of the signature the array
   arguments pick, converted as ``numpy.<type>(value)`` converts, so that an int the type
   cannot hold (300 for uint8) is NumPy 2's ``OverflowError``, never a silent wraparound;
-- a kaji device array stays where it is;
+- a kaji device array stays where it is, and another library's GPU array (one exporting
+  ``__cuda_array_interface__``: CuPy, PyTorch, Numba) is viewed where it is, as a device
+  array, without a copy;
 - anything else (a list, a tuple, a numpy array) is what ``numpy.asarray`` makes of it, an
   array that needs a signature of exactly its dtype (numpy's casting='no', as Numba's GPU
   ufuncs); what numpy makes no array of numbers of is numpy's error (a ragged list), or a
   ``TypeError`` (an object array), naming the argument.
 """
 
+from kaji._arrays import as_cuda_array
 from kaji._core import DeviceArray
 
 
@@ -25,13 +28,15 @@ def is_scalar(value):
 
 
 def as_array(ufunc, position, value):
-    """`value` (not a scalar) as an array: a numpy or device array as it is, anything else
-    through numpy.asarray. `ufunc` ("ufunc 'add'") and `position` (from 0) name the argument
+    """`value` (not a scalar) as an array: a numpy or device array as it is, another library's
+    GPU array viewed as a device array, anything else through numpy.asarray. `ufunc` ("ufunc 'add'") and `position` (from 0) name the argument
     in errors."""
     import numpy
 
     if isinstance(value, (DeviceArray, numpy.ndarray)):
         return value
+    if hasattr(value, "__cuda_array_interface__"):
+        return as_cuda_array(value)
     try:
         array = numpy.asarray(value)
     except (TypeError, ValueError) as error:  # numpy's class: a ragged list is a ValueError

@@ -297,3 +297,36 @@ def test_a_partial_is_a_type_error_naming_it():
     with pytest.raises(TypeError, match=r"vectorize compiles Python functions .*not "
                                         r"functools\.partial"):
         kaji.vectorize(["float32(float32)"], target="cpu")(functools.partial(_add, 1.0))
+
+
+class _ForeignArray:
+    """Another library's GPU array: only its __cuda_array_interface__."""
+
+    def __init__(self, array):
+        self._array = array
+
+    @property
+    def __cuda_array_interface__(self):
+        return self._array.__cuda_array_interface__
+
+
+@pytest.mark.gpu
+def test_gpu_arrays_of_other_libraries_are_used_in_place():
+    add = _make_add("cuda")
+    a = kaji.to_device(np.arange(4, dtype=np.float32))
+    got = add(_ForeignArray(a), _ForeignArray(a))
+    assert isinstance(got, kaji.DeviceArray)
+    np.testing.assert_array_equal(got.copy_to_host(), 2 * np.arange(4))
+
+
+def _add_each(a, b, out):
+    for i in range(a.shape[0]):
+        out[i] = a[i] + b[i]
+
+
+@pytest.mark.gpu
+def test_guvectorize_takes_gpu_arrays_of_other_libraries_in_place():
+    a = kaji.to_device(np.arange(4, dtype=np.float32))
+    gufunc = cuda.guvectorize(["void(float32[:], float32[:], float32[:])"], "(n),(n)->(n)",
+                              target="cuda")(_add_each)
+    np.testing.assert_array_equal(gufunc(_ForeignArray(a), a).copy_to_host(), 2 * np.arange(4))

@@ -57,6 +57,8 @@ def __getattr__(name):
         return MappedArray
     if name in _SUBMODULES:
         return _import_module(f"{__name__}.{name}")
+    if name == "devicearray":  # numba.cuda has its cudadrv.devicearray here too
+        return _import_module(f"{__name__}.cudadrv.devicearray")
     if name in _MEMORY_MANAGER_API:
         raise AttributeError(f"kaji.cuda has no {name!r}: kaji has no external memory managers "
                              "(Numba's EMM plugins) and frees an allocation when its last "
