@@ -7,6 +7,7 @@ casting='no'); scalars take the type of the signature that the arrays pick.
 """
 
 import functools
+import warnings
 
 from kaji import _core
 from kaji._arrays import _kaji_stream
@@ -19,7 +20,8 @@ from kaji.decorator import DEFAULT_CC, DeviceFunction, device_function_code
 from kaji.types import is_signature, signature_text
 
 
-def vectorize(signatures=None, *, target=None, identity=None, nopython=True, cache=False):
+def vectorize(signatures=None, *, target=None, identity=None, nopython=None, cache=False,
+              **unsupported):
     """Numba's ``@vectorize(["float32(float32, float32)", ...], target="cuda")``: compiles
     the scalar function for each signature (strings or type objects such as
     ``float32(float32, float32)``) and returns a ufunc taking numpy arrays (giving numpy
@@ -31,13 +33,19 @@ def vectorize(signatures=None, *, target=None, identity=None, nopython=True, cac
     on each call with new argument types, for those types: arrays' dtypes, and Python ints,
     floats and complex numbers as int64, float64 and complex128; its result type is what the
     function returns for them, as Numba's dynamic ufuncs."""
-    del identity, nopython, cache  # accepted as Numba accepts them
+    del identity, cache  # accepted as Numba accepts them
+    ufunc_target = default_target() if target is None else check_target(target)
+    # Numba's messages for the options of its vectorize targets.
+    for option in unsupported:
+        raise KeyError(f"Unrecognized options. {ufunc_target} vectorize target does not "
+                       f"support option: '{option}'")
+    if nopython is not None:
+        warnings.warn(f"nopython kwarg for {ufunc_target} target is redundant", RuntimeWarning,
+                      stacklevel=2)
     if callable(signatures) and not is_signature(signatures):
-        ufunc_target = default_target() if target is None else check_target(target)
         return Vectorized(signatures, [], ufunc_target)
     if is_signature(signatures):
         signatures = [signatures]
-    ufunc_target = default_target() if target is None else check_target(target)
     texts = [signature_text(signature) for signature in signatures or ()]
     if signatures is not None and not texts:
         raise TypeError("vectorize needs at least one signature")

@@ -330,3 +330,12 @@ def test_guvectorize_takes_gpu_arrays_of_other_libraries_in_place():
     gufunc = cuda.guvectorize(["void(float32[:], float32[:], float32[:])"], "(n),(n)->(n)",
                               target="cuda")(_add_each)
     np.testing.assert_array_equal(gufunc(_ForeignArray(a), a).copy_to_host(), 2 * np.arange(4))
+
+
+def test_options_as_numba_takes_them(ufunc_target):
+    with pytest.warns(RuntimeWarning, match=f"nopython kwarg for {ufunc_target} target is "
+                                            "redundant"):
+        kaji.vectorize(["float32(float32, float32)"], target=ufunc_target, nopython=True)
+    with pytest.raises(KeyError, match="Unrecognized options. .* does not support option: "
+                                       "'nonexistent'"):
+        kaji.vectorize(["float32(float32, float32)"], target=ufunc_target, nonexistent=2)
