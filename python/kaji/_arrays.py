@@ -23,6 +23,40 @@ def _numba_type(array):
 DeviceArray._numba_type_ = property(_numba_type)
 
 
+class DeviceMemory:
+    """Numba's ``gpu_data`` of a device array: the device memory its elements occupy, from
+    its first element's address (``device_pointer``, an int, as ``int(...)`` of Numba's
+    reads it) over ``size`` bytes (its ``alloc_size``). Arrays over the same bytes give equal
+    ones; kaji frees the memory with the last array viewing it."""
+
+    __slots__ = ("device_pointer", "size")
+
+    def __init__(self, device_pointer, size):
+        self.device_pointer = device_pointer
+        self.size = size
+
+    @property
+    def device_pointer_value(self):
+        return self.device_pointer
+
+    def __int__(self):
+        return self.device_pointer
+
+    def __eq__(self, other):
+        return isinstance(other, DeviceMemory) and (self.device_pointer, self.size) == (
+            other.device_pointer, other.size)
+
+    def __hash__(self):
+        return hash((self.device_pointer, self.size))
+
+    def __repr__(self):
+        return f"<kaji device memory at 0x{self.device_pointer:x}, {self.size} bytes>"
+
+
+DeviceArray.gpu_data = property(lambda array: DeviceMemory(array.device_pointer,
+                                                           array.alloc_size))
+
+
 def _on_host():
     return default_target() == "cpu"
 

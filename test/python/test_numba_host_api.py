@@ -25,6 +25,16 @@ RECORD = np.dtype([("a", np.int32), ("b", np.float32)], align=True)
 
 # --- device arrays ----------------------------------------------------------------------------
 
+def test_gpu_data_is_the_memory_the_elements_occupy(device):
+    whole = kaji.to_device(np.arange(10, dtype=np.float64))
+    memory = whole.gpu_data
+    assert int(memory) == memory.device_pointer == whole.device_pointer and memory.size == 80
+    assert whole.view(np.int64).gpu_data == memory  # the same bytes
+    assert whole[2:].gpu_data != memory
+    assert kaji.to_device(np.arange(10, dtype=np.float64)).gpu_data != memory
+    assert "80 bytes" in repr(memory)
+
+
 def test_alloc_size_is_the_bytes_the_elements_span(device):
     whole = cuda.to_device(np.arange(10, dtype=np.float64))
     assert whole.alloc_size == 80
