@@ -41,6 +41,13 @@ class MappedArray(numpy.ndarray):
                 "typestr": self.dtype.str, "data": (device, False), "version": 3,
                 "stream": None}
 
+    @property
+    def device_ctypes_pointer(self):
+        """The device address of the first element as a ctypes.c_size_t (Numba's)."""
+        import ctypes
+
+        return ctypes.c_size_t(self.__cuda_array_interface__["data"][0])
+
     def _device_address(self):
         if self._mapping is None:
             return None

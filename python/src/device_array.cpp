@@ -632,9 +632,9 @@ void bindDeviceArray(py::module_ &m) {
       .def_property_readonly(
           "device_ctypes_pointer",
           [](const DeviceArray &a) {
-            return py::module_::import("ctypes").attr("c_void_p")(a.data());
+            return py::module_::import("ctypes").attr("c_size_t")(a.data());
           },
-          "The address of the first element as a ctypes.c_void_p (Numba's).")
+          "The address of the first element as a ctypes.c_size_t (Numba's).")
       .def_property_readonly("alloc_size", &DeviceArray::spanBytes,
                              "The bytes the elements span (Numba's alloc_size).")
       .def_property_readonly(

@@ -58,7 +58,7 @@ def test_numba_type_is_the_type_kernels_see(device):
 def test_device_ctypes_pointer_is_the_first_elements_address(device):
     array = cuda.to_device(np.arange(6, dtype=np.int32))
     pointer = array.device_ctypes_pointer
-    assert isinstance(pointer, ctypes.c_void_p) and pointer.value == array.device_pointer
+    assert isinstance(pointer, ctypes.c_size_t) and pointer.value == array.device_pointer
     assert array[2:].device_ctypes_pointer.value == array.device_pointer + 8
 
 
@@ -344,3 +344,13 @@ def test_pre_launch_callbacks_run_before_each_launch(device):
     assert len(seen) == 2
     with pytest.raises(pickle.PicklingError, match="pre-launch callbacks"):
         pickle.dumps(launch)
+
+
+@pytest.mark.gpu
+def test_mapped_and_managed_memory_have_a_device_ctypes_pointer():
+    context = cuda.current_context()
+    for memory in (context.memhostalloc(1024, mapped=True), context.memallocmanaged(1024)):
+        pointer = memory.device_ctypes_pointer
+        assert isinstance(pointer, ctypes.c_size_t)
+        assert pointer.value == driver.device_pointer(memory) == \
+            memory.__cuda_array_interface__["data"][0]

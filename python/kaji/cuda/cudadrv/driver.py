@@ -60,12 +60,11 @@ def require_device_memory(obj):
 
 
 def device_ctypes_pointer(obj):
-    """The address of device memory `obj` as a ctypes.c_void_p (NULL for None)."""
+    """The address of device memory `obj` as a ctypes.c_size_t (a NULL c_void_p for None),
+    as Numba's."""
     if obj is None:
         return ctypes.c_void_p(0)
     require_device_memory(obj)
-    if isinstance(obj, MappedArray):
-        return ctypes.c_void_p(obj.__cuda_array_interface__["data"][0])
     return obj.device_ctypes_pointer
 
 
