@@ -55,6 +55,11 @@ class JitOptions(NamedTuple):
             warnings.warn("debug=True with opt=True is not supported by CUDA. This may result "
                           "in a crash - set debug=False or opt=False.", InvalidConfigWarning,
                           stacklevel=3)
+        if debug and lineinfo:
+            warnings.warn("debug and lineinfo are mutually exclusive. Use debug to get full "
+                          "debug info (this disables some optimizations), or lineinfo for line "
+                          "info only with code generation unaffected.", InvalidConfigWarning,
+                          stacklevel=3)
         return cls(fastmath=fastmath, opt=opt, target=target,
                    boundscheck=None if boundscheck is None else bool(boundscheck),
                    cache=bool(cache), lineinfo=bool(lineinfo or debug), debug=bool(debug),

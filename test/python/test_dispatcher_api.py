@@ -223,6 +223,9 @@ def test_debug_with_opt_warns_and_gives_line_info():
         quiet = _kernel(debug=True, opt=False)
     quiet.add_signature(F32)
     assert ".loc" in quiet.inspect_asm(F32)
+    with pytest.warns(cuda.InvalidConfigWarning, match="debug and lineinfo are mutually "
+                                                       "exclusive"):
+        _kernel(debug=True, lineinfo=True, opt=False)
 
 
 def test_lineinfo_and_extensions_properties():
