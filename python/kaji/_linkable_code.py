@@ -38,6 +38,21 @@ def _remove_directory(directory, owner):
         shutil.rmtree(directory, ignore_errors=True)
 
 
+class UnknownLinkFileError(ValueError, RuntimeError):
+    """A file whose suffix names no kind of code a linker takes: a ValueError, and the
+    RuntimeError Numba raises for it."""
+
+
+def unknown_file_kind(path, suffixes, what=None):
+    """The error for linking `path`, whose suffix is none of `suffixes`: Numba's words, then
+    what kaji takes; `what` names the file's owner."""
+    suffix = os.path.splitext(os.fspath(path))[1]
+    kind = f"extension {suffix}" if suffix else "no extension"
+    owner = f"{what}: " if what else ""
+    return UnknownLinkFileError(f"{owner}Don't know how to link file with {kind} ('{path}'; "
+                                f"kaji links files ending in {', '.join(suffixes)})")
+
+
 class LinkableCode:
     """Code to link, held in memory: `data` is text or bytes (or an io.StringIO / BytesIO,
     read when the code is used); `name` names it in compile and link errors. Use a subclass,
@@ -90,8 +105,7 @@ class LinkableCode:
         root, suffix = os.path.splitext(os.fspath(path))
         kinds = {kind.suffix: kind for kind in _KINDS}
         if suffix not in kinds:
-            raise ValueError(f"cannot link '{path}': expected a file ending in "
-                             f"{', '.join(kinds)}")
+            raise unknown_file_kind(path, kinds)
         with open(path, "r" if suffix in (".cu", ".ptx") else "rb") as file:
             return kinds[suffix](file.read(), name=os.path.basename(root))
 

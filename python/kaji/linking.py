@@ -13,7 +13,7 @@ import os
 
 from kaji import _core
 from kaji._backend import add_nvjitlink_wheel
-from kaji._linkable_code import LinkableCode
+from kaji._linkable_code import LinkableCode, unknown_file_kind
 
 # What the linkers take, by file suffix: CUDA C++ is compiled by NVRTC first; LTO-IR makes
 # nvJitLink link the kernel instead of the driver's linker (docs/python.md).
@@ -38,8 +38,7 @@ def link_files(files, what):
             continue
         path = os.path.abspath(os.fspath(file))
         if not path.endswith(LINKABLE_SUFFIXES):
-            raise ValueError(f"{what}: cannot link '{file}': expected a file ending in "
-                             f"{', '.join(LINKABLE_SUFFIXES)}")
+            raise unknown_file_kind(file, LINKABLE_SUFFIXES, what)
         if not os.path.isfile(path):
             raise FileNotFoundError(f"{what}: the file to link '{file}' does not exist")
         checked.append(path)

@@ -114,8 +114,11 @@ def test_declarations_are_checked():
         cuda.declare_device("not a name", "float32(float32)")
     with pytest.raises(FileNotFoundError, match="missing.cu"):
         cuda.declare_device("f", "float32(float32)", link="missing.cu")
-    with pytest.raises(ValueError, match="cannot link 'ops.txt'"):
+    with pytest.raises(ValueError, match=r"Don't know how to link file with extension \.txt "
+                                         r"\('ops.txt'"):
         kaji.jit(link="ops.txt")
+    with pytest.raises(RuntimeError, match="Don't know how to link file with no extension"):
+        kaji.jit(link="data")  # Numba's class too
 
 
 @pytest.mark.parametrize("backend", ["llvm", "nvrtc"])
