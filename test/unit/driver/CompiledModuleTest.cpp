@@ -171,9 +171,10 @@ TEST(CompiledModule, SerializedRecordReadsBackTheSame) {
 TEST(CompiledModule, SerializedLtoIrReadsBackTheSame) {
   driver::CompiledModule module = awkwardRecord();
   module.ptx.clear();
-  module.ltoIr = std::string("\x7f"
-                             "LTO\0ptx\n\xff\nbinary",
-                             19);
+  // Binary: a NUL, a newline and a byte above 0x7f inside.
+  static constexpr char bytes[] = "\x7f"
+                                  "LTO\0ptx\n\xff\nbinary";
+  module.ltoIr = std::string(bytes, sizeof bytes - 1);
   std::optional<driver::CompiledModule> read =
       driver::deserializeCompiledModule(driver::serializeCompiledModule(module), 2);
   ASSERT_TRUE(read);
