@@ -68,9 +68,12 @@ def test_recursion_past_the_stack_is_a_recursion_error(kernel, blocks):
 
 
 _INTERRUPTED = textwrap.dedent("""
-    import os, subprocess, sys, time
+    import os, signal, subprocess, sys, time
     import numpy as np
     import kaji
+
+    # A shell running the tests in the background ignores SIGINT, and so would this process.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     @kaji.jit(target="cpu")
     def spin(flag):
