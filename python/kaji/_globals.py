@@ -86,6 +86,8 @@ def describe_value(name, value, pickling=False):
     `pickling` goes to a value that describes itself (see above)."""
     # Looked up on the type, as Python looks up special methods: a class, a module loaded on
     # first use or an object answering every attribute is not asked.
+    if value is None:
+        return ("none", None)
     describe_itself = getattr(type(value), "_kaji_describe_global_", None)
     if describe_itself is not None:
         return describe_itself(value, pickling)
@@ -216,6 +218,9 @@ def _is_scalar(value):
     return ml_dtypes is not None and type(value) is ml_dtypes.bfloat16
 
 
+_ABSENT = object()  # what a module lacks: no value is it
+
+
 def _member_name(name, value):
     """'math.sqrt' for math.sqrt, 'numpy.float32' for numpy.float32, 'kaji.grid' for
     numba.cuda.grid: the member of a known module that `value` is, under the name the user
@@ -226,6 +231,6 @@ def _member_name(name, value):
         if module is None:
             continue
         for candidate in candidates:
-            if isinstance(candidate, str) and module.__dict__.get(candidate) is value:
+            if isinstance(candidate, str) and module.__dict__.get(candidate, _ABSENT) is value:
                 return f"{canonical}.{candidate}"
     return None

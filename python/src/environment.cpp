@@ -101,6 +101,8 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
   std::string kind = py::str(fields[0]);
   if (kind == "module")
     return frontend::GlobalValue::module(fields[1].cast<std::string>());
+  if (kind == "none")
+    return frontend::GlobalValue::none();
   if (kind == "builtin")
     return frontend::GlobalValue::builtin(fields[1].cast<std::string>());
   if (kind == "exception")

@@ -391,3 +391,28 @@ def test_a_run_time_shape_tuple_is_refused_naming_the_shape(jit):
 
     with pytest.raises(kaji.CompileError, match="shape"):
         jit(kernel)[1, 1](np.zeros(1, np.int32), np.array([2], np.int64))
+
+
+NOTHING = None
+
+
+def none_globals_kernel(flag, alignment):
+    def kernel(out):
+        local = kaji.local.array(4, dtype=np.float64, alignment=alignment)
+        local[0] = 3.0
+        if flag is None:
+            out[0] = local[0]
+        else:
+            out[0] = -1.0
+        out[1] = 1.0 if NOTHING is None else 0.0
+
+    return kernel
+
+
+def test_none_bound_to_a_global_or_closure_variable_is_none(jit):
+    # A closure variable bound to None was read as a member of `math` (every module lacks it).
+    out = np.zeros(2)
+    jit(none_globals_kernel(None, None))[1, 1](out)
+    assert list(out) == [3.0, 1.0]
+    jit(none_globals_kernel(0, 16))[1, 1](out)
+    assert list(out) == [-1.0, 1.0]

@@ -16,6 +16,12 @@ GlobalValue GlobalValue::module(std::string canonicalName) {
   return v;
 }
 
+GlobalValue GlobalValue::none() {
+  GlobalValue v;
+  v.kind = Kind::NoneValue;
+  return v;
+}
+
 GlobalValue GlobalValue::builtin(std::string canonicalName) {
   GlobalValue v;
   v.kind = Kind::Builtin;

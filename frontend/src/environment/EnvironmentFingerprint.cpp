@@ -59,6 +59,9 @@ private:
     case GlobalValue::Kind::Module:
       field("module", value.qualifiedName);
       return;
+    case GlobalValue::Kind::NoneValue:
+      field("none", "");
+      return;
     case GlobalValue::Kind::Builtin:
       field("builtin", value.qualifiedName);
       return;

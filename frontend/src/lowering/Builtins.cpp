@@ -293,6 +293,8 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     tupleClass.fields = global.fields;
     return tupleClass;
   }
+  case GlobalValue::Kind::NoneValue:
+    return Operand();
   case GlobalValue::Kind::Tuple: {
     std::vector<Operand> elements;
     for (const GlobalValue &element : global.elements)

@@ -49,6 +49,7 @@ struct GlobalValue {
                     // built-in class, kaji._exceptions' for another) is qualifiedName
     RecordType,     // a numpy structured dtype (or a type object of one), the element type of
                     // local and shared arrays: its Python name is qualifiedName
+    NoneValue,      // None (`if flag is None:`, `alignment=None`)
   };
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
@@ -92,6 +93,7 @@ struct GlobalValue {
   std::vector<std::string> fields;
 
   static GlobalValue module(std::string canonicalName);
+  static GlobalValue none();
   static GlobalValue builtin(std::string canonicalName);
   static GlobalValue intConstant(ir::ScalarKind type, int64_t value, bool weak);
   static GlobalValue floatConstant(ir::ScalarKind type, double value, bool weak);
