@@ -68,12 +68,9 @@ def test_recursion_past_the_stack_is_a_recursion_error(kernel, blocks):
 
 
 _INTERRUPTED = textwrap.dedent("""
-    import os, signal, subprocess, sys, time
+    import os, subprocess, sys, time
     import numpy as np
     import kaji
-
-    # A shell running the tests in the background ignores SIGINT, and so would this process.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     @kaji.jit(target="cpu")
     def spin(flag):
@@ -96,12 +93,15 @@ _INTERRUPTED = textwrap.dedent("""
 
 
 def _run_on_cpu_target(script, timeout):
-    """`script` run by a new Python process with this kaji on the cpu target."""
+    """`script` run by a new Python process with this kaji on the cpu target. The process
+    takes SIGINT as Python does by default even where the tests run as a shell's background
+    job, whose SIGINT is ignored and stays so in its children."""
     package = os.path.dirname(os.path.dirname(kaji.__file__))
     search_path = os.pathsep.join([package, os.environ.get("PYTHONPATH", "")])
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=timeout, env=dict(os.environ, KAJI_TARGET="cpu",
-                                                    PYTHONPATH=search_path.rstrip(os.pathsep)))
+                                                    PYTHONPATH=search_path.rstrip(os.pathsep)),
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 @pytest.mark.parametrize("blocks", [1, 8])
