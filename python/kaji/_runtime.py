@@ -23,6 +23,12 @@ def unavailable_reason():
     return _core.unavailable_reason()
 
 
+def cuda_error():
+    """Numba's ``cuda.cuda_error()``: None when the CUDA driver initialized, else the string
+    saying why it did not (``unavailable_reason()``)."""
+    return _core.unavailable_reason() or None
+
+
 def is_float16_supported():
     """True, as in Numba: every target kaji compiles for computes float16."""
     return True

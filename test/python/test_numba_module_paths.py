@@ -647,3 +647,11 @@ def test_find_closest_arch_is_what_kaji_compiles_for():
     assert find_closest_arch((8, 8)) == (8, 7)
     with pytest.raises(NotImplementedError, match="compute capability 6.0 is not supported"):
         find_closest_arch((6, 0))
+
+
+def test_cuda_error_says_why_the_driver_is_unusable():
+    error = cuda.cuda_error()
+    if cuda.is_available():
+        assert error is None
+    else:
+        assert isinstance(error, str) and error == kaji.unavailable_reason()

@@ -20,6 +20,7 @@ from kaji._shared_api import *  # noqa: F403 (the names kaji has too)
 from kaji._driver_calls import is_supported_version, profile_start, profile_stop, profiling
 from kaji._linkable_code import (LTOIR, Archive, Cubin, CUSource, Fatbin, LinkableCode, Object,
                                  PTXSource)
+from kaji._runtime import cuda_error
 from kaji._runtime import devices as list_devices
 from kaji._transfer_hints import In, InOut, Out
 from kaji.compiling import (compile, compile_all, compile_for_current_device, compile_ptx,
