@@ -101,16 +101,16 @@ struct TransferHint {
   py::object value;
   bool copyIn, copyOut;
 };
+// The type's name is compared first: the launch asks this of every foreign GPU array.
 std::optional<TransferHint> transferHint(py::handle object) {
-  py::handle type = py::type::handle_of(object);
-  py::object module = py::getattr(type, "__module__", py::none());
+  std::string_view name = Py_TYPE(object.ptr())->tp_name;
+  if (name != "In" && name != "Out" && name != "InOut")
+    return std::nullopt;
+  py::object module = py::getattr(py::type::handle_of(object), "__module__", py::none());
   if (module.is_none())
     return std::nullopt;
   std::string moduleName = py::str(module);
   if (moduleName != "kaji._transfer_hints" && moduleName != "numba.cuda.args")
-    return std::nullopt;
-  std::string name = reinterpret_cast<PyTypeObject *>(type.ptr())->tp_name;
-  if (name != "In" && name != "Out" && name != "InOut")
     return std::nullopt;
   return TransferHint{object.attr("value"), name != "Out", name != "In"};
 }
