@@ -2,7 +2,8 @@
 kernel or a device function for one signature and compute capability, made without a GPU and
 without launching anything."""
 
-from kaji.decorator import DEFAULT_CC, device_function_code, jit
+from kaji._arch import DEFAULT_CC, current_cc
+from kaji.decorator import device_function_code, jit
 from kaji.types import none, signature_text
 
 
@@ -59,20 +60,12 @@ def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=F
     return [code], resty
 
 
-def _current_cc():
-    """What kaji compiles for on the current device (cudadrv.nvrtc.find_closest_arch)."""
-    from kaji._runtime import get_current_device
-    from kaji.cuda.cudadrv.nvrtc import find_closest_arch
-
-    return find_closest_arch(get_current_device().compute_capability)
-
-
 def compile_for_current_device(pyfunc, sig, debug=None, lineinfo=False, device=True,
                                fastmath=False, opt=None, abi="c", abi_info=None, output="ptx",
                                forceinline=False, launch_bounds=None):
     """compile() for the current device's compute capability."""
     return compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
-                   fastmath=fastmath, cc=_current_cc(), opt=opt, abi=abi, abi_info=abi_info,
+                   fastmath=fastmath, cc=current_cc(), opt=opt, abi=abi, abi_info=abi_info,
                    output=output, forceinline=forceinline, launch_bounds=launch_bounds)
 
 
@@ -81,5 +74,5 @@ def compile_ptx_for_current_device(pyfunc, sig, debug=None, lineinfo=False, devi
                                    forceinline=False, launch_bounds=None):
     """compile_ptx() for the current device's compute capability."""
     return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
-                       fastmath=fastmath, cc=_current_cc(), opt=opt, abi=abi,
+                       fastmath=fastmath, cc=current_cc(), opt=opt, abi=abi,
                        abi_info=abi_info, forceinline=forceinline, launch_bounds=launch_bounds)

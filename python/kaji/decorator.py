@@ -7,6 +7,7 @@ import sys
 import warnings
 
 from kaji import _core, _globals
+from kaji._arch import current_or_default_cc
 from kaji._backend import add_nvrtc_wheel
 from kaji._definition import Definition
 from kaji._jit_options import JitOptions, block_threads
@@ -417,7 +418,7 @@ class DeviceFunction:
         compile_options = {} if options is None else dict(
             debug=options.debug, lineinfo=options.lineinfo, fastmath=options.fastmath,
             opt=options.opt, backend=options.backend)
-        arch = "sm_{}{}".format(*_current_cc_or(DEFAULT_CC))
+        arch = "sm_{}{}".format(*current_or_default_cc())
         if signature is None:
             return {sig: device_function_code(self._definition, sig, compile_options, "numba",
                                               None, arch, stage)[0]
@@ -458,11 +459,6 @@ class DeviceFunction:
         return f"<kaji device function {self.__qualname__}>"
 
 
-# Numba's default compute capability for code compiled without a device: the lowest its NVRTC
-# supports; CUDA 13's is 7.5.
-DEFAULT_CC = (7, 5)
-
-
 def device_function_code(func, sig, options, abi, abi_info, arch, stage="ptx"):
     """(code at `stage`, return type) of `func` (a Python function or a kaji Definition)
     compiled for `arch` as a device function on its own by jit `options`, for `sig`: a
@@ -481,16 +477,6 @@ def device_function_code(func, sig, options, abi, abi_info, arch, stage="ptx"):
     code, result = handle.export_device_function(signature, result_declared, symbol, abi, stage,
                                                  arch)
     return code, from_text(result)
-
-
-def _current_cc_or(default):
-    """The current device's compute capability, or `default` without a usable GPU."""
-    from kaji._runtime import get_current_device
-
-    try:
-        return get_current_device().compute_capability
-    except Exception:
-        return default
 
 
 # Numba's CPU dispatchers (`@numba.jit` functions) called from kernels: Numba compiles their

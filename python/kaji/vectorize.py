@@ -16,7 +16,8 @@ from kaji._function_source import check_python_function
 from kaji._generated import grid_stride_kernel, kernel_name, launch_shape
 from kaji._target import check_target, default_target
 from kaji._ufunc_arguments import as_array, as_scalar, is_scalar
-from kaji.decorator import DEFAULT_CC, DeviceFunction, device_function_code
+from kaji._arch import DEFAULT_CC
+from kaji.decorator import DeviceFunction, device_function_code
 from kaji.types import is_signature, signature_text
 
 
