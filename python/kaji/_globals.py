@@ -88,6 +88,8 @@ def describe_value(name, value, pickling=False):
     # first use or an object answering every attribute is not asked.
     if value is None:
         return ("none", None)
+    if type(value) is str:
+        return ("string", value)
     describe_itself = getattr(type(value), "_kaji_describe_global_", None)
     if describe_itself is not None:
         return describe_itself(value, pickling)

@@ -26,9 +26,12 @@ class MappedArray(numpy.ndarray):
 
     # (host address, bytes, device address) of the memory this array lies in, or None.
     _mapping = None
+    # The kaji Stream it was made with (Numba's `stream=`), or None.
+    _stream = None
 
     def __array_finalize__(self, obj):
         self._mapping = getattr(obj, "_mapping", None)
+        self._stream = getattr(obj, "_stream", None)
 
     @property
     def __cuda_array_interface__(self):
@@ -39,7 +42,12 @@ class MappedArray(numpy.ndarray):
         contiguous = self.flags["C_CONTIGUOUS"]
         return {"shape": self.shape, "strides": None if contiguous else self.strides,
                 "typestr": self.dtype.str, "data": (device, False), "version": 3,
-                "stream": None}
+                "stream": self._stream_handle()}
+
+    def _stream_handle(self):
+        # Version 3's 'stream': the CUstream consumers wait for; None for none or stream 0.
+        handle = self._stream.handle if self._stream is not None else 0
+        return handle or None
 
     @property
     def device_ctypes_pointer(self):

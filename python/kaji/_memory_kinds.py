@@ -43,9 +43,10 @@ def _layout(shape, dtype, strides, order):
     return shape, dtype, high
 
 
-def _array(memory, shape, dtype, strides, order, device_address=None):
+def _array(memory, shape, dtype, strides, order, device_address=None, stream=0):
     """A numpy array over `memory` (new pageable memory when None): a MappedArray when the
-    device sees `memory` at `device_address`."""
+    device sees `memory` at `device_address`, whose ``__cuda_array_interface__`` names
+    `stream` (a kaji Stream; 0 or None: none)."""
     import numpy
 
     if device_address is None:
@@ -54,7 +55,18 @@ def _array(memory, shape, dtype, strides, order, device_address=None):
 
     array = MappedArray(shape, dtype, buffer=memory, strides=strides, order=order)
     array._mapping = (address(memory), memory.nbytes, device_address)
+    array._stream = _array_stream(stream)
     return array
+
+
+def _array_stream(stream):
+    """Numba's `stream=` of a mapped or managed array: the stream its consumers wait for, as
+    Numba's arrays name theirs in ``__cuda_array_interface__``."""
+    if stream is None or (isinstance(stream, int) and stream == 0):
+        return None
+    if not isinstance(stream, _core.Stream):
+        raise TypeError(f"stream must be a kaji Stream, 0 or None, not {type(stream).__name__}")
+    return stream
 
 
 def pinned_array(shape, dtype="float64", strides=None, order="C"):
@@ -93,14 +105,14 @@ def mapped_array(shape, dtype="float64", strides=None, order="C", stream=0, port
     """An uninitialized MappedArray in page-locked host memory mapped into the device's
     address space: kernels read and write it over the bus, without copies. `portable` maps it
     for every device's context; `wc` (write-combined) makes the host's writes and the
-    device's reads faster and the host's reads very slow. `stream` is accepted for Numba
-    compatibility (the allocation is synchronous)."""
+    device's reads faster and the host's reads very slow. The allocation is synchronous;
+    `stream` is the stream the array's ``__cuda_array_interface__`` names, as in Numba."""
     shape, dtype, nbytes = _layout(shape, dtype, strides, order)
     if _on_host():
         return _array(None, shape, dtype, strides, order)
     memory, device = _core.pinned_host_memory(nbytes, portable=portable, mapped=True,
                                               write_combined=wc)
-    return _array(memory, shape, dtype, strides, order, device_address=device)
+    return _array(memory, shape, dtype, strides, order, device_address=device, stream=stream)
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
@@ -115,15 +127,15 @@ def managed_array(shape, dtype="float64", strides=None, order="C", stream=0,
     """An uninitialized MappedArray in managed (unified) memory, migrated between host and
     device on demand. kaji never asks for more than the device has free (MemoryError naming
     the size and the free memory), and counts it against the memory limit. With
-    ``attach_global=False`` it starts attached to the host. `stream` is accepted for Numba
-    compatibility."""
+    ``attach_global=False`` it starts attached to the host. `stream` is the stream the array's
+    ``__cuda_array_interface__`` names, as in Numba."""
     shape, dtype, nbytes = _layout(shape, dtype, strides, order)
     if _on_host():
         # Host memory standing in for managed memory: counted against the limit as it is.
         return _array(_core.limited_host_memory(nbytes), shape, dtype, strides, order)
     memory = _core.managed_memory(nbytes, attach_global=attach_global)
     return _array(memory, shape, dtype, strides, order,
-                  device_address=memory.__array_interface__["data"][0])
+                  device_address=memory.__array_interface__["data"][0], stream=stream)
 
 
 def _numpy_arrays(arrays, what):

@@ -4,6 +4,9 @@ They exist in Python so that ``from kaji import grid`` works and editors and lin
 them; the compiler gives them meaning inside kernels. Calling one from Python is an error.
 """
 
+import sys
+import types
+
 
 class Intrinsic:
     """A name of the kernel language, known to the compiler by its qualified name."""
@@ -117,6 +120,36 @@ def _bfloat16_functions():
     from kaji._core import bfloat16_functions
 
     return bfloat16_functions()
+
+
+class CompilerTableModule(types.ModuleType):
+    """A module at Numba's path whose functions are a compiler table's (``numba.cuda.bf16``:
+    kaji.cuda.bf16), so that ``from kaji.cuda.bf16 import hadd`` works. A module becomes one
+    with ``become_table_module``; kernels take the module itself as its table."""
+
+    def _kaji_describe_global_(self, pickling):
+        return ("builtin", self._kaji_table._kaji_name)
+
+    def __getattr__(self, name):
+        return getattr(self._kaji_table, self._kaji_spelling(name))
+
+    def __dir__(self):
+        own = [name for name in vars(self) if not name.startswith("_")]
+        return sorted(set(own) | {self._kaji_spelled(name) for name in dir(self._kaji_table)})
+
+
+def become_table_module(module_name, table, strip_underscores=False):
+    """Makes the module `module_name` a CompilerTableModule of `table`. With
+    `strip_underscores`, its functions are spelled as CUDA C++'s (``__hadd`` for the table's
+    ``hadd``), as in Numba's ``numba.cuda._internal.cuda_bf16``."""
+    module = sys.modules[module_name]
+    module._kaji_table = table
+    if strip_underscores:
+        module._kaji_spelling = lambda name: name[2:] if name.startswith("__") else name
+        module._kaji_spelled = lambda name: "__" + name
+    else:
+        module._kaji_spelling = module._kaji_spelled = lambda name: name
+    module.__class__ = CompilerTableModule
 
 
 libdevice = _CompilerTable(_kernel_name("libdevice"), _libdevice_functions)

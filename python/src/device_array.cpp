@@ -411,17 +411,18 @@ void DeviceArray::requireShapeOf(const py::array &host, const char *what) const 
                           " on the host and " + shapeText(shape_) + " on the device");
 }
 
-py::object DeviceArray::getItem(const py::handle &index) const {
+py::object DeviceArray::getItem(const py::handle &index, const runtime::Stream *stream) const {
   DeviceArray selected = view(index);
   if (!selected.shape_.empty())
     return py::cast(std::move(selected));
   py::array scalar(numpyDtype(element_), std::vector<int64_t>{});
-  copyOut(scalar.mutable_data(), selected.data_, size_t(itemSize()), nullptr);
+  copyOut(scalar.mutable_data(), selected.data_, size_t(itemSize()), stream);
   return scalar[py::tuple()];
 }
 
-void DeviceArray::setItem(const py::handle &index, const py::handle &value) {
-  view(index).assign(value, nullptr);
+void DeviceArray::setItem(const py::handle &index, const py::handle &value,
+                          const runtime::Stream *stream) {
+  view(index).assign(value, stream);
 }
 
 namespace {
@@ -749,8 +750,28 @@ void bindDeviceArray(py::module_ &m) {
           },
           py::arg("axis") = py::none(), py::arg("stream") = py::none(),
           "numpy's squeeze: a view without the axes of extent 1 (or only those in `axis`).")
-      .def("__getitem__", &DeviceArray::getItem)
-      .def("__setitem__", &DeviceArray::setItem)
+      .def("__getitem__",
+           [](const DeviceArray &a, py::handle index) { return a.getItem(index, nullptr); })
+      .def("__setitem__", [](DeviceArray &a, py::handle index,
+                             py::handle value) { a.setItem(index, value, nullptr); })
+      .def(
+          "getitem",
+          [](const DeviceArray &a, py::handle index, Stream stream) {
+            LaunchStream queue(stream);
+            return a.getItem(index, queue.get());
+          },
+          py::arg("item"), py::arg("stream") = 0,
+          "Numba's ``a.getitem(item, stream=0)``: ``a[item]``, a scalar read after the work "
+          "queued on `stream` (0: synchronously).")
+      .def(
+          "setitem",
+          [](DeviceArray &a, py::handle index, py::handle value, Stream stream) {
+            LaunchStream queue(stream);
+            a.setItem(index, value, queue.get());
+          },
+          py::arg("key"), py::arg("value"), py::arg("stream") = 0,
+          "Numba's ``a.setitem(key, value, stream=0)``: ``a[key] = value``, copied in on "
+          "`stream` (0: synchronously).")
       .def(
           "reshape",
           [](const DeviceArray &a, py::args shape, const std::string &order) {
@@ -793,8 +814,10 @@ void bindDeviceArray(py::module_ &m) {
                                     std::to_string(section));
             py::list parts;
             for (int64_t start = 0; start < a.size(); start += section)
-              parts.append(a.getItem(py::slice(
-                  py::int_(start), py::int_(std::min(start + section, a.size())), py::none())));
+              parts.append(
+                  a.getItem(py::slice(py::int_(start),
+                                      py::int_(std::min(start + section, a.size())), py::none()),
+                            nullptr));
             return parts;
           },
           py::arg("section"), py::arg("stream") = py::none(),

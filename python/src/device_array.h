@@ -90,11 +90,11 @@ public:
   void copyFromDevice(const DeviceArray &source, const runtime::Stream *stream);
 
   // numpy's basic indexing (ints, slices, Ellipsis): a view, or a host scalar when every
-  // axis is indexed by an int.
-  py::object getItem(const py::handle &index) const;
+  // axis is indexed by an int, read after the work queued on `stream` (null: synchronously).
+  py::object getItem(const py::handle &index, const runtime::Stream *stream) const;
   // d[index] = value: `value` (a number or anything numpy broadcasts to the indexed part) is
-  // converted to this array's dtype and copied in, synchronously.
-  void setItem(const py::handle &index, const py::handle &value);
+  // converted to this array's dtype and copied in on `stream` (null: synchronously).
+  void setItem(const py::handle &index, const py::handle &value, const runtime::Stream *stream);
   // A view with `shape` (one extent may be -1) over the same elements read in C or F
   // order, with numpy's strides; NotImplementedError (Numba's) where numpy would copy.
   DeviceArray reshape(std::vector<int64_t> shape, bool fortranOrder) const;

@@ -103,6 +103,8 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     return frontend::GlobalValue::module(fields[1].cast<std::string>());
   if (kind == "none")
     return frontend::GlobalValue::none();
+  if (kind == "string")
+    return frontend::GlobalValue::string(fields[1].cast<std::string>());
   if (kind == "builtin")
     return frontend::GlobalValue::builtin(fields[1].cast<std::string>());
   if (kind == "exception")

@@ -247,3 +247,35 @@ def test_nan_and_inf_constants_propagate(jit):
     out = np.zeros(6, dtype=np.float64)
     jit(nan_literal)[1, 1](out)
     np.testing.assert_array_equal(out, np.array([math.nan, math.inf, -math.inf, math.nan, 0, 1]))
+
+
+# Each string Python's float() takes, with what it gives; the kernel's constant must match.
+FLOAT_STRINGS = ["nan", "-nan", "NaN", "inf", "-inf", "+Infinity", "  infinity\n", "1.5",
+                 "-2e-3", "1_000.25", ".5", "5.", "1e400", "-1e-400", "4.9e-324", "0",
+                 "1E+2"]
+
+
+@pytest.mark.parametrize("text", FLOAT_STRINGS)
+def test_float_of_a_string_constant_is_pythons(jit, text):
+    def kernel(out):
+        out[0] = float(text)
+
+    out = np.zeros(1)
+    jit(kernel)[1, 1](out)
+    want = float(text)
+    if math.isnan(want):
+        assert math.isnan(out[0])
+    else:
+        assert out[0] == want and math.copysign(1, out[0]) == math.copysign(1, want)
+
+
+@pytest.mark.parametrize("text", ["", "abc", "1_", "_1", "1__0", "1._5", "1e", "e5", "0x10",
+                                  "1.2.3", "in f", "--1", "1e+-2"])
+def test_float_of_a_string_python_rejects_is_a_compile_error(jit, text):
+    def kernel(out):
+        out[0] = float(text)
+
+    with pytest.raises(kaji.CompileError, match="could not convert string to float"):
+        jit(kernel)[1, 1](np.zeros(1))
+    with pytest.raises(ValueError):
+        float(text)

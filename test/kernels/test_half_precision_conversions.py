@@ -281,13 +281,17 @@ def test_a_float_is_no_integer_argument(jit):
         jit(kernel)[1, 1](np.zeros(1, bf16), np.float32(1.0))
 
 
-def test_a_reinterpretation_takes_its_half_type_only(jit):
-    def kernel(out, x):
+def test_a_reinterpretation_converts_another_number_first(jit):
+    """As the C++ call Numba binds: bfloat16_as_int16 of an int16 is the bits of the bfloat16
+    of its value."""
+    def kernel(out, x, i):
         out[0] = cuda.fp16.__half_as_short(x)
+        out[1] = cuda.bf16.bfloat16_as_int16(i)
 
-    with pytest.raises(kaji.CompileError, match=r"__half_as_short\(\) takes a float16 value, "
-                                                r"not 'float32' \(convert with cuda.float16"):
-        jit(kernel)[1, 1](np.zeros(1, np.int16), np.float32(1.0))
+    out = np.zeros(2, np.int16)
+    jit(kernel)[1, 1](out, np.float32(1.5), np.int16(0x3FC0))
+    assert out[0] == np.float16(1.5).view(np.int16)
+    assert out[1] == np.array(0x3FC0, np.float32).astype(bf16).view(np.int16)
 
 
 def test_names_are_numbas():

@@ -3,6 +3,8 @@ arithmetic: the arithmetic rounds once to the type; the math functions are float
 rounded to it; the comparisons are IEEE's (hne too: false when either operand is NaN, as
 CUDA's __hne)."""
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -150,12 +152,44 @@ def test_fma_is_float32s_fma_rounded(jit, precision):
     assert_same_values(run(jit, precision, "hfma", a, b, c), fma_reference(a, b, c))
 
 
-def test_other_types_are_a_compile_error(jit, precision):
-    module, dtype = precision[0], np.dtype(precision[1]).name
-    other = np.float32 if module == "fp16" else np.float16
-    with pytest.raises(kaji.CompileError,
-                       match=rf"cuda.{module}.hadd\(\) takes {dtype} values, not"):
-        run(jit, precision, "hadd", np.ones(1, other), np.ones(1, other))
+def test_other_real_numbers_are_converted_first(jit, precision):
+    """As the C++ calls Numba binds convert them: hadd(float32, int) is hadd of their values
+    converted to the half type; a complex number is a compile error."""
+    module, dtype = precision[0], precision[1]
+    a, b = operands(precision)
+    want = run(jit, precision, "hmul", a, np.full(a.size, 2, dtype))
+    got = run(jit, precision, "hmul", wide(a), np.full(a.size, 2, np.int64))
+    assert_same_values(got, want)
+    with pytest.raises(kaji.CompileError, match=rf"cuda.{module}.hadd\(\) takes "
+                                                rf"{np.dtype(dtype).name} values \(or real "
+                                                r"numbers, converted\), not 'complex64'"):
+        run(jit, precision, "hadd", np.ones(1, np.complex64), np.ones(1, np.complex64))
+
+
+def test_the_modules_at_numbas_paths_give_the_same_functions(jit, precision):
+    """``from numba.cuda.bf16 import hadd``, the module itself as a global, and CUDA C++'s
+    spellings in numba.cuda._internal.cuda_bf16 (``__hadd``) are cuda.bf16's functions."""
+    name, dtype = precision[0], precision[1]
+    module = importlib.import_module(f"kaji.cuda.{name}")
+    internal = importlib.import_module(f"kaji.cuda._internal.cuda_{name}")
+    hadd, internal_hsub, htrunc = module.hadd, getattr(internal, "__hsub"), internal.htrunc
+    make = module.bfloat16 if name == "bf16" else module.float16
+
+    def kernel(out, a, b):
+        for i in range(a.size):
+            out[0, i] = hadd(a[i], b[i])
+            out[1, i] = internal_hsub(a[i], b[i])
+            out[2, i] = module.hmul(a[i], b[i])
+            out[3, i] = htrunc(a[i])
+            out[4, i] = make(2.5)
+
+    a, b = operands(precision)
+    out = np.zeros((5, a.size), dtype)
+    jit(kernel)[1, 1](out, a, b)
+    for row, function, args in [(0, "hadd", (a, b)), (1, "hsub", (a, b)), (2, "hmul", (a, b)),
+                                (3, "htrunc", (a,))]:
+        assert_same_values(out[row], run(jit, precision, function, *args), function)
+    assert (wide(out[4]) == 2.5).all()
 
 
 def saturated(x):

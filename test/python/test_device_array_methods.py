@@ -34,6 +34,23 @@ def test_setitem_converts_and_broadcasts(device):
         d[5, 0] = 1
 
 
+def test_getitem_and_setitem_take_numbas_stream(device):
+    d = kaji.to_device(np.arange(5))
+    d.setitem(0, 10)
+    d.setitem(slice(1, 3), [7, 8], stream=0)
+    assert d.getitem(0) == 10 and d.getitem(1, stream=0) == 7
+    assert isinstance(d.getitem(slice(0, 2)), kaji.DeviceArray)
+    want = [10, 7, 8, 3, 4]
+    if device == "cuda":
+        stream = kaji.stream()
+        d.setitem(4, -1, stream=stream)
+        assert d.getitem(4, stream=stream) == -1
+        want[4] = -1
+    np.testing.assert_array_equal(d.copy_to_host(), want)
+    with pytest.raises(TypeError, match="stream"):
+        d.setitem(0, 1, stream="s")
+
+
 def test_reshape_and_ravel_are_views(device):
     d = kaji.to_device(np.arange(24, dtype=np.int32))
     m = d.reshape(4, -1)

@@ -211,6 +211,19 @@ def test_mapped_array_is_written_by_a_kernel_and_read_on_the_host_without_a_copy
 
 
 @gpu
+@pytest.mark.parametrize("make", [cuda.mapped_array, cuda.managed_array])
+def test_the_stream_a_mapped_array_is_made_with_is_the_one_its_consumers_wait_for(make):
+    stream = cuda.stream()
+    values = make(10, stream=stream)
+    assert values.__cuda_array_interface__["stream"] == int(stream.handle)
+    assert values[2:].__cuda_array_interface__["stream"] == int(stream.handle)
+    assert make(10).__cuda_array_interface__["stream"] is None
+    assert make(10, stream=0).__cuda_array_interface__["stream"] is None
+    with pytest.raises(TypeError, match="stream must be a kaji Stream, 0 or None, not str"):
+        make(10, stream="s")
+
+
+@gpu
 def test_mapped_block_gives_device_arrays_over_the_host_memory():
     first, second = np.zeros(256, dtype=np.int32), np.full(64, 5, dtype=np.int32)
     with cuda.mapped(first, second) as (device_first, device_second):

@@ -47,7 +47,8 @@ def run_python(program, **environment):
 # --- the paths ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", [
-    "kaji.cuda.compiler", "kaji.cuda.config", "kaji.cuda.core", "kaji.cuda.core.errors", "kaji.cuda.cudadrv",
+    "kaji.cuda.bf16", "kaji.cuda.fp16", "kaji.cuda._internal", "kaji.cuda._internal.cuda_bf16",
+    "kaji.cuda._internal.cuda_fp16", "kaji.cuda.compiler", "kaji.cuda.config", "kaji.cuda.core", "kaji.cuda.core.errors", "kaji.cuda.cudadrv",
     "kaji.cuda.cudadrv.devicearray", "kaji.cuda.cudadrv.devices", "kaji.cuda.cudadrv.driver",
     "kaji.cuda.cudadrv.linkable_code", "kaji.cuda.cudadrv.nvrtc", "kaji.cuda.kernels", "kaji.cuda.kernels.transpose",
     "kaji.cuda.kernels.reduction", "kaji.cuda.misc", "kaji.cuda.misc.special", "kaji.cuda.np",
@@ -647,6 +648,41 @@ def test_find_closest_arch_is_what_kaji_compiles_for():
     assert find_closest_arch((8, 8)) == (8, 7)
     with pytest.raises(NotImplementedError, match="compute capability 6.0 is not supported"):
         find_closest_arch((6, 0))
+
+
+def test_nvrtc_names_the_architectures_kaji_compiles_for():
+    from kaji.cuda.cudadrv import nvrtc
+
+    assert nvrtc.get_supported_ccs()[0] == nvrtc.get_lowest_supported_cc() == (7, 5)
+    assert nvrtc.get_arch_option(7, 7) == "compute_75"
+    assert nvrtc.get_arch_option(9, 1) == "compute_90"
+    assert nvrtc.get_arch_option(1000, 0) == "compute_%d%d" % nvrtc.get_supported_ccs()[-1]
+    for cc in nvrtc.get_supported_ccs():
+        assert nvrtc.get_arch_option(*cc) == "compute_%d%d" % cc
+    with pytest.raises(NotImplementedError, match="6.1 is not supported"):
+        nvrtc.get_arch_option(6, 1)
+
+
+def test_half_precision_modules_hold_the_tables_functions_and_types():
+    from kaji.cuda import bf16, fp16
+    from kaji.cuda._internal import cuda_bf16, cuda_fp16
+    from kaji.cuda.bf16 import bfloat16, hadd, int32_to_bfloat16_rz
+
+    assert cuda.bf16 is bf16 and cuda.fp16 is fp16
+    assert bfloat16 is kaji.bfloat16 and cuda_bf16.nv_bfloat16 is kaji.bfloat16
+    assert fp16.float16 is kaji.float16 and getattr(cuda_fp16, "__half") is kaji.float16
+    assert hadd._kaji_name == "kaji.bf16.hadd"
+    assert int32_to_bfloat16_rz._kaji_name == "kaji.bf16.int32_to_bfloat16_rz"
+    # CUDA C++'s spellings: __hadd is the table's hadd; htrunc is itself.
+    assert getattr(cuda_bf16, "__hadd")._kaji_name == "kaji.bf16.hadd"
+    assert getattr(cuda_bf16, "__float2bfloat16_rn")._kaji_name == "kaji.bf16.float2bfloat16_rn"
+    assert cuda_bf16.htrunc._kaji_name == "kaji.bf16.htrunc"
+    assert getattr(cuda_fp16, "__hadd")._kaji_name == "kaji.fp16.__hadd"
+    assert "hadd" in dir(bf16) and "bfloat16" in dir(bf16) and "__hadd" in dir(cuda_bf16)
+    with pytest.raises(AttributeError, match="cuda.bf16 has no function 'hnope'"):
+        bf16.hnope
+    with pytest.raises(ImportError):
+        exec("from kaji.cuda.bf16 import hnope", {})
 
 
 def test_cuda_error_says_why_the_driver_is_unusable():

@@ -22,6 +22,13 @@ GlobalValue GlobalValue::none() {
   return v;
 }
 
+GlobalValue GlobalValue::string(std::string text) {
+  GlobalValue v;
+  v.kind = Kind::String;
+  v.text = std::move(text);
+  return v;
+}
+
 GlobalValue GlobalValue::builtin(std::string canonicalName) {
   GlobalValue v;
   v.kind = Kind::Builtin;

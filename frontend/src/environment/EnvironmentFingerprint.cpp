@@ -62,6 +62,9 @@ private:
     case GlobalValue::Kind::NoneValue:
       field("none", "");
       return;
+    case GlobalValue::Kind::String:
+      field("string", value.text);
+      return;
     case GlobalValue::Kind::Builtin:
       field("builtin", value.qualifiedName);
       return;

@@ -7,7 +7,9 @@
 #include "kaji/frontend/Signature.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <string>
@@ -31,6 +33,66 @@ enum class MathKind : uint8_t {
 };
 
 using Math = ir::MathFunctionKind;
+
+// Python's float(text): the decimal literal (digits grouped by single underscores, an optional
+// fraction and exponent), "inf", "infinity" or "nan" in any case, with a sign and surrounding
+// whitespace; nullopt where Python raises ValueError.
+std::optional<double> parsePythonFloat(std::string_view text) {
+  auto isSpace = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!text.empty() && isSpace(text.front()))
+    text.remove_prefix(1);
+  while (!text.empty() && isSpace(text.back()))
+    text.remove_suffix(1);
+  bool negative = !text.empty() && text.front() == '-';
+  if (!text.empty() && (text.front() == '-' || text.front() == '+'))
+    text.remove_prefix(1);
+  std::string lower;
+  for (char c : text)
+    lower += char(std::tolower(static_cast<unsigned char>(c)));
+  double sign = negative ? -1.0 : 1.0;
+  if (lower == "inf" || lower == "infinity")
+    return sign * std::numeric_limits<double>::infinity();
+  if (lower == "nan")
+    return sign * std::numeric_limits<double>::quiet_NaN();
+  // The literal without its underscores, each of which must stand between two digits.
+  std::string digits;
+  size_t mantissaDigits = 0;
+  bool seenPoint = false, seenExponent = false, exponentDigits = false;
+  for (size_t i = 0; i < lower.size(); ++i) {
+    char c = lower[i];
+    bool digit = c >= '0' && c <= '9';
+    if (digit) {
+      if (seenExponent)
+        exponentDigits = true;
+      else
+        ++mantissaDigits;
+    } else if (c == '_') {
+      auto isDigitAt = [&](size_t at) {
+        return at < lower.size() && lower[at] >= '0' && lower[at] <= '9';
+      };
+      if (i == 0 || !isDigitAt(i - 1) || !isDigitAt(i + 1))
+        return std::nullopt;
+      continue;
+    } else if (c == '.' && !seenPoint && !seenExponent) {
+      seenPoint = true;
+    } else if (c == 'e' && !seenExponent && mantissaDigits > 0) {
+      seenExponent = true;
+      digits += 'e';
+      if (i + 1 < lower.size() && (lower[i + 1] == '+' || lower[i + 1] == '-'))
+        digits += lower[++i];
+      continue;
+    } else {
+      return std::nullopt;
+    }
+    digits += c;
+  }
+  if (mantissaDigits == 0 || (seenExponent && !exponentDigits))
+    return std::nullopt;
+  // strtod rounds correctly and gives inf or 0 past double's range, as Python does; the
+  // decimal point is the C locale's, which Python keeps for LC_NUMERIC.
+  double value = std::strtod(digits.c_str(), nullptr);
+  return sign * value;
+}
 
 // What a module's function computes: its name there, the `math` operation computing it on
 // floats (none for the kinds that lower to an opcode), its arity and how it is lowered.
@@ -295,6 +357,8 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
   }
   case GlobalValue::Kind::NoneValue:
     return Operand();
+  case GlobalValue::Kind::String:
+    return Operand::named(Operand::Kind::String, global.text);
   case GlobalValue::Kind::Tuple: {
     std::vector<Operand> elements;
     for (const GlobalValue &element : global.elements)
@@ -632,6 +696,42 @@ Operand FunctionLowerer::callMath(const std::string &function, const std::vector
   }
 }
 
+// isinstance(value, type): whether a value of `value`'s kaji type is an instance of the type
+// object `type` (a Python or numpy scalar type, `tuple`, or a tuple of them), as Numba's typing
+// decides it: int is every integer type, float every float type, complex both complex types,
+// and a numpy type its own; nullopt when `type` is none of these.
+std::optional<bool> FunctionLowerer::isInstance(const Operand &value, const Operand &type) {
+  if (type.kind == Operand::Kind::Tuple) {
+    bool any = false;
+    for (const Operand &element : type.elements) {
+      std::optional<bool> matches = isInstance(value, element);
+      if (!matches)
+        return std::nullopt;
+      any = any || *matches;
+    }
+    return any;
+  }
+  if (type.kind != Operand::Kind::Builtin)
+    return std::nullopt;
+  if (type.name == "builtins.tuple")
+    return value.kind == Operand::Kind::Tuple;
+  std::optional<ScalarKind> kind;
+  if (value.isScalar())
+    kind = value.scalarType().kind;
+  if (type.name == "builtins.int")
+    return kind && ir::isInteger(*kind) && *kind != ScalarKind::Bool;
+  if (type.name == "builtins.float")
+    return kind && ir::isFloat(*kind);
+  if (type.name == "builtins.complex")
+    return kind && ir::isComplex(*kind);
+  if (type.name == "builtins.bool")
+    return kind == ScalarKind::Bool;
+  if (type.name.starts_with("numpy."))
+    if (std::optional<ScalarKind> named = scalarKindFromNumpyName(type.name.substr(6)))
+      return kind == named;
+  return std::nullopt;
+}
+
 Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &expr) {
   std::string display = shortName(name);
   if (name == "kaji.shared.array" || name == "kaji.local.array")
@@ -667,6 +767,19 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
                        return arg.kind == Operand::Kind::Array;
                      })))
     return callUfuncOnArrays(name, ufuncArity, args, expr);
+  if (name == "builtins.isinstance") {
+    if (args.size() != 2)
+      throw ir::CompileError(expr.loc, "isinstance() takes 2 arguments (" +
+                                           std::to_string(args.size()) + " given)");
+    std::optional<bool> matches = isInstance(args[0], args[1]);
+    if (!matches)
+      throw ir::CompileError(expr.args[1]->loc,
+                             "isinstance()'s second argument must be a scalar type (int, float, "
+                             "complex, bool, a numpy or kaji type), tuple, or a tuple of them, "
+                             "not '" +
+                                 describe(args[1]) + "'");
+    return intConstant(ScalarKind::Bool, *matches);
+  }
   if (name == "kaji.literal_unroll") {
     // Every loop over a tuple is unrolled (Iteration.cpp): the marker changes nothing.
     if (args.size() != 1 || args.front().kind != Operand::Kind::Tuple)
@@ -775,6 +888,13 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   }
   if (name == "builtins.bool")
     return Operand::scalar(truth(arg, *expr.args.front()));
+  if (name == "builtins.float" && arg.kind == Operand::Kind::String) {
+    std::optional<double> parsed = parsePythonFloat(arg.name);
+    if (!parsed)
+      throw ir::CompileError(expr.loc,
+                             "could not convert string to float: " + unparse(*expr.args.front()));
+    return floatConstant(ScalarKind::Float64, *parsed);
+  }
   if (!arg.isScalar())
     throw ir::CompileError(expr.loc, display + "() needs a number, not '" + describe(arg) +
                                          "', in '" + unparse(expr) + "'");

@@ -95,8 +95,9 @@ ir::CmpPredicate predicateOf(CompareOperator op) {
 }
 
 bool isPythonBuiltin(std::string_view name) {
-  for (std::string_view builtin : {"range", "len", "min", "max", "abs", "int", "float", "bool",
-                                   "complex", "print", "round", "enumerate", "zip", "pow"})
+  for (std::string_view builtin :
+       {"range", "len", "min", "max", "abs", "int", "float", "bool", "complex", "print", "round",
+        "enumerate", "zip", "pow", "isinstance", "tuple"})
     if (name == builtin)
       return true;
   return false;

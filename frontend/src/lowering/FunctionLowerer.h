@@ -517,6 +517,8 @@ private:
   Operand libdeviceValues(const ir::LibdeviceFunction &function,
                           const std::vector<ir::Value *> &args);
 
+  // isinstance(value, type), decided from value's type; nullopt when `type` is no type.
+  std::optional<bool> isInstance(const Operand &value, const Operand &type);
   // cuda.fp16.NAME (kind float16) and cuda.bf16.NAME (bfloat16) (HalfPrecisionCalls.cpp).
   Operand callHalfPrecision(ir::ScalarKind kind, const std::string &spelledName,
                             const std::vector<Operand> &args, const CallExpr &expr);

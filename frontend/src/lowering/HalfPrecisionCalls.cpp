@@ -1,8 +1,9 @@
 // cuda.fp16.NAME(...) and cuda.bf16.NAME(...): Numba's half-precision functions, one list
-// for float16 and bfloat16. Each takes values of its module's type (as Numba's typing does)
-// and gives one, or a bool for the comparisons (an int32 for hisinf). Arithmetic is that
-// type's arithmetic (one rounding); the functions are computed in float32 and rounded, as
-// CUDA's own h* functions approximate them (docs/language.md, "Half precision").
+// for float16 and bfloat16. Each takes values of its module's type (other real numbers are
+// converted to it, as the C++ calls Numba binds convert them) and gives one, or a bool for the
+// comparisons (an int32 for hisinf). Arithmetic is that type's arithmetic (one rounding); the
+// functions are computed in float32 and rounded, as CUDA's own h* functions approximate them
+// (docs/language.md, "Half precision").
 #include "FunctionLowerer.h"
 #include "HalfPrecisionConversions.h"
 #include "kaji/frontend/HalfPrecision.h"
@@ -204,15 +205,19 @@ Operand FunctionLowerer::callHalfPrecision(ScalarKind kind, const std::string &s
     throw ir::CompileError(expr.loc, display + "() takes " + std::to_string(function->arity) +
                                          " argument" + (function->arity == 1 ? "" : "s") + " (" +
                                          std::to_string(args.size()) + " given)");
+  // Numba's bindings of CUDA's functions take what a C++ call converts to the type: any real
+  // number (a literal, an integer, another float type), each converted first.
+  at(expr.loc);
+  std::vector<Operand> converted;
   std::vector<ir::Value *> values;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].isScalar() || args[i].scalarType().kind != kind)
+    if (!args[i].isScalar() || ir::isComplex(args[i].scalarType().kind))
       throw ir::CompileError(expr.args[i]->loc, display + "() takes " + typeName +
-                                                    " values, not '" + describe(args[i]) +
-                                                    "' (convert with cuda." + typeName + "(x))");
-    values.push_back(args[i].value);
+                                                    " values (or real numbers, converted), not '" +
+                                                    describe(args[i]) + "'");
+    converted.push_back(Operand::scalar(convert(args[i], kind)));
+    values.push_back(converted.back().value);
   }
-  at(expr.loc);
   if (name == "hisnan")
     return Operand::scalar(builder_.cmp(ir::CmpPredicate::Ne, values[0], values[0]));
   if (name == "hisinf")
@@ -229,7 +234,7 @@ Operand FunctionLowerer::callHalfPrecision(ScalarKind kind, const std::string &s
     ir::Value *unequal = orderedUnequal(builder_, values[0], values[1]);
     return Operand::scalar(name == "hne" ? unequal : builder_.unary(ir::Opcode::Not, unequal));
   }
-  ir::Value *result = callHalfFunction(kind, withoutSuffix(name), args, values, expr);
+  ir::Value *result = callHalfFunction(kind, withoutSuffix(name), converted, values, expr);
   if (name.ends_with("_sat"))
     return Operand::scalar(saturated(builder_, result));
   if (name == "hfma_relu")

@@ -174,18 +174,14 @@ Operand FunctionLowerer::callHalfConversion(const HalfConversion &conversion,
   const Operand &arg = args[0];
   ScalarKind from = conversion.from;
   std::string fromName(ir::numpyName(from));
-  // A half-precision argument must be one, as for the h* functions; another is converted to
-  // the parameter's type as a C call converts it, but a float never becomes an integer.
+  // The argument is converted to the parameter's type as a C++ call converts it (an int16
+  // to bfloat16 by value, for bfloat16_as_int16), but a float never becomes an integer.
   bool accepted = arg.isScalar() && !ir::isComplex(arg.scalarType().kind) &&
-                  (ir::isHalfPrecision(from) ? arg.scalarType().kind == from
-                   : ir::isInteger(from)     ? !ir::isFloat(arg.scalarType().kind)
-                                             : true);
+                  (!ir::isInteger(from) || !ir::isFloat(arg.scalarType().kind));
   if (!accepted)
-    throw ir::CompileError(
-        expr.args[0]->loc,
-        display + "() takes " + (fromName.starts_with("int") ? "an " : "a ") + fromName +
-            " value, not '" + describe(arg) + "'" +
-            (ir::isHalfPrecision(from) ? " (convert with cuda." + fromName + "(x))" : ""));
+    throw ir::CompileError(expr.args[0]->loc, display + "() takes " +
+                                                  (fromName.starts_with("int") ? "an " : "a ") +
+                                                  fromName + " value, not '" + describe(arg) + "'");
   at(expr.loc);
   ir::Value *value = convert(arg, from);
   ir::Type to = ir::Type::scalar(conversion.to);

@@ -7,11 +7,14 @@ Inside kernels the compiler treats ``cuda`` as the kaji module itself.
 create_xoroshiro128p_states`` as with Numba); it runs on first use.
 
 The modules Numba's users import from live under it at Numba's paths, each holding kaji's
-objects (docs/python.md, "Numba's module paths"): ``kaji.cuda.config``, ``kaji.cuda.core.errors``,
-``kaji.cuda.cudadrv.devicearray``, ``kaji.cuda.cudadrv.linkable_code``, ``kaji.cuda.kernels``
+objects (docs/python.md, "Numba's module paths"): ``kaji.cuda.bf16``, ``kaji.cuda.config``,
+``kaji.cuda.core.errors``, ``kaji.cuda.cudadrv.devicearray``,
+``kaji.cuda.cudadrv.linkable_code``, ``kaji.cuda.fp16``, ``kaji.cuda._internal.cuda_bf16`` and
+``.cuda_fp16`` (the half-precision functions under CUDA C++'s names), ``kaji.cuda.kernels``
 (``.transpose``, ``.reduction``), ``kaji.cuda.misc.special``, ``kaji.cuda.np.numpy_support``,
-``kaji.cuda.typing.typeof``, ``kaji.cuda.vector_types``. Each but ``kernels`` is imported on
-first use, as an attribute (``cuda.config``) or by an import statement."""
+``kaji.cuda.typing.typeof``, ``kaji.cuda.vector_types``. Each but ``bf16``, ``fp16`` and
+``kernels`` is imported on first use, as an attribute (``cuda.config``) or by an import
+statement."""
 
 from importlib import import_module as _import_module
 from importlib.util import find_spec as _find_spec
@@ -25,7 +28,7 @@ from kaji._runtime import devices as list_devices
 from kaji._transfer_hints import In, InOut, Out
 from kaji.compiling import (compile, compile_all, compile_for_current_device, compile_ptx,
                             compile_ptx_for_current_device)
-from kaji.cuda import kernels
+from kaji.cuda import bf16, fp16, kernels  # modules at Numba's paths, over the tables
 from kaji.reduction import Reduce, reduce
 from kaji.vector_types import *  # noqa: F403 (cuda.float32x4, cuda.float4, ..., see its __all__)
 

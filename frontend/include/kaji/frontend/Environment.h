@@ -50,6 +50,8 @@ struct GlobalValue {
     RecordType,     // a numpy structured dtype (or a type object of one), the element type of
                     // local and shared arrays: its Python name is qualifiedName
     NoneValue,      // None (`if flag is None:`, `alignment=None`)
+    String,         // a str, a compile-time constant (`float(TEXT)`, print, a comparison):
+                    // its text is `text`
   };
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
@@ -91,9 +93,11 @@ struct GlobalValue {
   std::vector<GlobalValue> elements;
   std::string tupleClass;
   std::vector<std::string> fields;
+  std::string text; // String
 
   static GlobalValue module(std::string canonicalName);
   static GlobalValue none();
+  static GlobalValue string(std::string text);
   static GlobalValue builtin(std::string canonicalName);
   static GlobalValue intConstant(ir::ScalarKind type, int64_t value, bool weak);
   static GlobalValue floatConstant(ir::ScalarKind type, double value, bool weak);
