@@ -137,3 +137,34 @@ def test_device_function_with_no_fitting_signature(jit):
     with pytest.raises(kaji.CompileError, match=r"device function 'put' has no signature for "
                        r"arguments \(float32\[::1\], int64, float64\)"):
         kernel[1, 1](np.zeros(1, dtype=np.float32))
+
+
+# (argument, type object, what isinstance gives): Numba's rules, where int is every integer
+# type, float every float type, and a numpy or kaji type is its own.
+ISINSTANCE_CASES = [
+    (np.int32(3), int, True), (np.uint8(3), int, True), (np.float32(1), int, False),
+    (np.float32(1), float, True), (np.float16(1), float, True), (2.5, float, True),
+    (np.complex64(1j), complex, True), (True, bool, True), (True, int, False),
+    (np.int32(3), np.int32, True), (np.int32(3), np.int64, False), (np.float32(1), float32, True),
+    (np.float64(1), (int, float32), False), (np.float64(1), (int, float), True),
+    ((1, 2), tuple, True), (np.int64(1), tuple, False),
+]
+
+
+@pytest.mark.parametrize("value, kind, want", ISINSTANCE_CASES,
+                         ids=[f"{type(v).__name__}-{k}" for v, k, _ in ISINSTANCE_CASES])
+def test_isinstance_is_decided_from_the_type(jit, value, kind, want):
+    def kernel(out, v):
+        out[0] = isinstance(v, kind)
+
+    out = np.zeros(1, np.bool_)
+    jit(kernel)[1, 1](out, value)
+    assert out[0] == want
+
+
+def test_isinstance_of_something_no_type_is_a_compile_error(jit):
+    def kernel(out, v):
+        out[0] = isinstance(v, 3)
+
+    with pytest.raises(kaji.CompileError, match="isinstance\\(\\)'s second argument must be"):
+        jit(kernel)[1, 1](np.zeros(1, np.bool_), 1.0)
