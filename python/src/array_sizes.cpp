@@ -24,7 +24,12 @@ std::string shapeText(std::span<const int64_t> shape) {
 }
 
 std::vector<int64_t> readShape(py::handle shape) {
-  if (PyIndex_Check(shape.ptr()))
+  // A numpy array of extents is a sequence, though its type converts to an index; a 0-d one
+  // is an index only.
+  bool zeroDimensional =
+      py::hasattr(shape, "ndim") && py::int_(shape.attr("ndim")).cast<int>() == 0;
+  bool sequence = PySequence_Check(shape.ptr()) && !zeroDimensional;
+  if (PyIndex_Check(shape.ptr()) && !sequence)
     return {readInt64(shape, "array dimension")};
   if (!PySequence_Check(shape.ptr()) || PyUnicode_Check(shape.ptr()))
     throw py::type_error(std::string("a shape is an int or a tuple of ints, not '") +

@@ -687,6 +687,19 @@ void bindDeviceArray(py::module_ &m) {
           "Copies to a new numpy array, or into `ary`, after the work queued on `stream`, by "
           "default the array's own (Numba's).")
       .def(
+          "__array__",
+          [](const DeviceArray &a, py::object dtype, py::object copy) -> py::object {
+            if (!copy.is_none() && !py::bool_(copy))
+              throw py::value_error("`copy=False` is not supported: the elements of a device "
+                                    "array are always copied to a new host array");
+            py::object host = a.copyToHost(a.stream());
+            raiseKernelExceptions();
+            return dtype.is_none() ? host : host.attr("astype")(dtype, py::arg("copy") = false);
+          },
+          py::arg("dtype") = py::none(), py::arg("copy") = py::none(),
+          "numpy's conversion (np.array(a), np.asarray(a)): one copy of the whole array to the "
+          "host, after the work queued on the array's stream.")
+      .def(
           "copy_to_device",
           [](DeviceArray &a, py::handle source, Stream stream) {
             LaunchStream queue(stream);

@@ -51,6 +51,27 @@ def test_getitem_and_setitem_take_numbas_stream(device):
         d.setitem(0, 1, stream="s")
 
 
+def test_numpy_conversion_is_one_copy_to_the_host(device):
+    host = np.arange(12, dtype=np.float32).reshape(3, 4)
+    d = kaji.to_device(host)
+    np.testing.assert_array_equal(np.array(d), host)
+    converted = np.asarray(d, dtype=np.float64)
+    assert converted.dtype == np.float64
+    np.testing.assert_array_equal(converted, host)
+    np.testing.assert_array_equal(np.array(d[:, 1::2]), host[:, 1::2])
+    with pytest.raises(ValueError, match="`copy=False` is not supported"):
+        np.array(d, copy=False)
+
+
+def test_a_shape_may_be_a_numpy_array_or_a_list(device):
+    assert kaji.device_array(np.array([10, 10]), np.bool_).shape == (10, 10)
+    assert kaji.device_array([3, 2]).shape == (3, 2)
+    assert kaji.device_array(np.array(4)).shape == (4,)
+    assert kaji.device_array(np.int64(5)).shape == (5,)
+    with pytest.raises(TypeError, match="a shape is an int or a tuple of ints, not 'str'"):
+        kaji.device_array("10")
+
+
 def test_reshape_and_ravel_are_views(device):
     d = kaji.to_device(np.arange(24, dtype=np.int32))
     m = d.reshape(4, -1)
