@@ -257,6 +257,17 @@ private:
   // The attribute naming what a `math`, `bits`, `libdevice`, `barrier_reduce`, `warp`, `fence`
   // or `atomic` operation does: an entry of its vocabulary table (a libdevice function's name
   // stays text; the verifier looks it up with its selected value).
+  // A load's or store's " cache OP", or no attribute.
+  Attr parseCacheOperator() {
+    if (tok_.kind != Tok::Ident || tok_.text != "cache")
+      return {};
+    consume();
+    Token name = expectKind(Tok::Ident, "a cache operator");
+    if (std::optional<CacheOperator> op = findCacheOperator(name.text))
+      return *op;
+    error(name, "unknown cache operator '" + std::string(name.text) + "'");
+  }
+
   Attr parseNameAttribute(Opcode opcode) {
     Token name = expectKind(Tok::Ident, opcode == Opcode::Fence    ? "a fence scope"
                                         : opcode == Opcode::Atomic ? "an atomic operation"
@@ -727,6 +738,7 @@ private:
       for (Value *index : parseValueList("]"))
         operands.push_back(index);
       expect("]");
+      attr = parseCacheOperator();
       expect(":");
       resultType = parseType();
       break;
@@ -738,6 +750,7 @@ private:
       for (Value *index : parseValueList("]"))
         operands.push_back(index);
       expect("]");
+      attr = parseCacheOperator();
       hasResult = false;
       break;
     case Opcode::Atomic:

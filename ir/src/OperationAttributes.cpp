@@ -20,6 +20,19 @@ constexpr std::string_view kFenceScopes[] = {
 #include "kaji/ir/OperationAttributes.def"
 };
 
+constexpr std::string_view kCacheOperators[] = {
+#define KAJI_CACHE_OPERATOR(kind, name, loads, stores) #name,
+#include "kaji/ir/OperationAttributes.def"
+};
+
+struct CacheOperatorAccesses {
+  bool loads, stores;
+};
+constexpr CacheOperatorAccesses kCacheOperatorAccesses[] = {
+#define KAJI_CACHE_OPERATOR(kind, name, loads, stores) {loads, stores},
+#include "kaji/ir/OperationAttributes.def"
+};
+
 // The enumerator of the row spelled `name`: the enumerators follow the rows.
 template <class Kind>
 std::optional<Kind> findByName(std::span<const std::string_view> names, std::string_view name) {
@@ -36,6 +49,12 @@ std::string_view attributeName(BarrierReduction reduction) {
   return kBarrierReductions[size_t(reduction)];
 }
 std::string_view attributeName(FenceScope scope) { return kFenceScopes[size_t(scope)]; }
+std::string_view attributeName(CacheOperator op) { return kCacheOperators[size_t(op)]; }
+
+bool cacheOperatorApplies(CacheOperator op, bool load) {
+  const CacheOperatorAccesses &accesses = kCacheOperatorAccesses[size_t(op)];
+  return load ? accesses.loads : accesses.stores;
+}
 
 std::optional<BitFunction> findBitFunction(std::string_view name) {
   return findByName<BitFunction>(kBitFunctions, name);
@@ -45,6 +64,9 @@ std::optional<BarrierReduction> findBarrierReduction(std::string_view name) {
 }
 std::optional<FenceScope> findFenceScope(std::string_view name) {
   return findByName<FenceScope>(kFenceScopes, name);
+}
+std::optional<CacheOperator> findCacheOperator(std::string_view name) {
+  return findByName<CacheOperator>(kCacheOperators, name);
 }
 
 } // namespace kaji::ir

@@ -161,6 +161,12 @@ private:
     return s + "]";
   }
 
+  // " cache OP" for a load or store with a cache operator, nothing for a plain one.
+  static std::string cacheSuffix(const Operation &op) {
+    const auto *cache = std::get_if<CacheOperator>(&op.attr());
+    return cache ? " cache " + std::string(attributeName(*cache)) : "";
+  }
+
   // " align N" where an array asks for an alignment, nothing for the natural one.
   static std::string alignmentSuffix(int64_t alignment) {
     return alignment ? " align " + std::to_string(alignment) : "";
@@ -316,10 +322,11 @@ private:
       return;
     }
     case Opcode::Load:
-      out_ += " " + operand(op, 0) + "[" + operandList(op, 1) + "]" + typeSuffix;
+      out_ += " " + operand(op, 0) + "[" + operandList(op, 1) + "]" + cacheSuffix(op) + typeSuffix;
       return;
     case Opcode::Store:
-      out_ += " " + operand(op, 0) + ", " + operand(op, 1) + "[" + operandList(op, 2) + "]";
+      out_ += " " + operand(op, 0) + ", " + operand(op, 1) + "[" + operandList(op, 2) + "]" +
+              cacheSuffix(op);
       return;
     case Opcode::Atomic:
       out_ += " " + attributeText(op) + " " + operand(op, 0) + "[" + operandList(op, 2) + "], " +

@@ -719,11 +719,19 @@ private:
       unsigned arrayIndex = isStore ? 1 : 0;
       if (op.numOperands() < arrayIndex + 1)
         fail(op, "has too few operands");
-      expectNoAttr(op);
+      const auto *cache = std::get_if<CacheOperator>(&op.attr());
+      if (!cache)
+        expectNoAttr(op);
       expectResult(op, !isStore);
       Type array = op.operand(arrayIndex)->type();
       if (!array.isArray())
         fail(op, "needs an array operand, got " + array.str());
+      if (cache && !cacheOperatorApplies(*cache, !isStore))
+        fail(op, "cannot take the cache operator '" + std::string(attributeName(*cache)) + "'");
+      if (cache && array.memorySpace() != MemorySpace::Global)
+        fail(op, "with a cache operator needs an array in global memory, not " + array.str());
+      if (cache && array.isVectorArray())
+        fail(op, "with a cache operator needs an array of numbers, not " + array.str());
       if (array.isRecordArray())
         fail(op, "cannot move whole records of " + array.str() + "; 'field' selects one field");
       Type element = array.elementType();

@@ -146,6 +146,18 @@ void CpuTarget::emitFence(llvm::IRBuilderBase &builder, ir::FenceScope) const {
   builder.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
 }
 
+// The host has no cache operators: the access is a plain one.
+llvm::Value *CpuTarget::emitCachedLoad(llvm::IRBuilderBase &builder, llvm::Type *type,
+                                       llvm::Value *address, uint64_t alignment,
+                                       ir::CacheOperator) const {
+  return builder.CreateAlignedLoad(type, address, llvm::Align(alignment));
+}
+
+void CpuTarget::emitCachedStore(llvm::IRBuilderBase &builder, llvm::Value *value,
+                                llvm::Value *address, uint64_t alignment, ir::CacheOperator) const {
+  builder.CreateAlignedStore(value, address, llvm::Align(alignment));
+}
+
 void CpuTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
   callExecutor(builder, kBarrier, "barrier", builder.getVoidTy(), {});
 }

@@ -394,8 +394,12 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::Load: {
     ir::Type array = op.operand(0)->type();
     llvm::Value *address = elementAddress(op, 0, 1);
-    result = builder_.CreateAlignedLoad(elementMemoryType(context_, array), address,
-                                        elementAlignment(array));
+    if (const auto *cache = std::get_if<ir::CacheOperator>(&op.attr()))
+      result = target_.emitCachedLoad(builder_, elementMemoryType(context_, array), address,
+                                      elementAlignment(array).value(), *cache);
+    else
+      result = builder_.CreateAlignedLoad(elementMemoryType(context_, array), address,
+                                          elementAlignment(array));
     if (op.resultType().isBool())
       result = builder_.CreateICmpNE(result, builder_.getInt8(0));
     break;
@@ -405,7 +409,11 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     llvm::Value *value = scalar(op.operand(0), op);
     if (op.operand(0)->type().isBool())
       value = builder_.CreateZExt(value, builder_.getInt8Ty());
-    builder_.CreateAlignedStore(value, elementAddress(op, 1, 2), elementAlignment(array));
+    if (const auto *cache = std::get_if<ir::CacheOperator>(&op.attr()))
+      target_.emitCachedStore(builder_, value, elementAddress(op, 1, 2),
+                              elementAlignment(array).value(), *cache);
+    else
+      builder_.CreateAlignedStore(value, elementAddress(op, 1, 2), elementAlignment(array));
     return;
   }
   case Opcode::Atomic:

@@ -186,6 +186,58 @@ void NVPTXTarget::emitFence(llvm::IRBuilderBase &builder, ir::FenceScope scope) 
   builder.CreateIntrinsic(membar, {}, {});
 }
 
+namespace {
+
+// The PTX register an `bits`-bit access moves: 8-bit values travel in 16-bit registers,
+// which ld.b8 and st.b8 take.
+struct CacheAccessRegister {
+  llvm::Type *type;
+  const char *constraint;
+};
+
+CacheAccessRegister cacheAccessRegister(llvm::IRBuilderBase &builder, unsigned bits) {
+  if (bits <= 16)
+    return {builder.getInt16Ty(), "h"};
+  if (bits == 32)
+    return {builder.getInt32Ty(), "r"};
+  return {builder.getInt64Ty(), "l"};
+}
+
+std::string cacheAccess(const char *access, ir::CacheOperator op, unsigned bits) {
+  return std::string(access) + ".global." + std::string(ir::attributeName(op)) + ".b" +
+         std::to_string(bits);
+}
+
+} // namespace
+
+// ld.global.OP.bN by inline assembly (LLVM's NVPTX backend has no cache operators): it may
+// read any memory, so it stays ordered with the accesses around it.
+llvm::Value *NVPTXTarget::emitCachedLoad(llvm::IRBuilderBase &builder, llvm::Type *type,
+                                         llvm::Value *address, uint64_t,
+                                         ir::CacheOperator op) const {
+  unsigned bits = type->getPrimitiveSizeInBits();
+  CacheAccessRegister reg = cacheAccessRegister(builder, bits);
+  auto *load = llvm::InlineAsm::get(llvm::FunctionType::get(reg.type, {address->getType()}, false),
+                                    cacheAccess("ld", op, bits) + " $0, [$1];",
+                                    std::string("=") + reg.constraint + ",l,~{memory}", true);
+  llvm::Value *bitsRead = builder.CreateCall(load, {address});
+  llvm::Type *sameWidth = builder.getIntNTy(bits);
+  return builder.CreateBitCast(builder.CreateTrunc(bitsRead, sameWidth), type);
+}
+
+void NVPTXTarget::emitCachedStore(llvm::IRBuilderBase &builder, llvm::Value *value,
+                                  llvm::Value *address, uint64_t, ir::CacheOperator op) const {
+  unsigned bits = value->getType()->getPrimitiveSizeInBits();
+  CacheAccessRegister reg = cacheAccessRegister(builder, bits);
+  llvm::Value *asBits =
+      builder.CreateZExt(builder.CreateBitCast(value, builder.getIntNTy(bits)), reg.type);
+  auto *store = llvm::InlineAsm::get(
+      llvm::FunctionType::get(builder.getVoidTy(), {address->getType(), reg.type}, false),
+      cacheAccess("st", op, bits) + " [$0], $1;", std::string("l,") + reg.constraint + ",~{memory}",
+      true);
+  builder.CreateCall(store, {address, asBits});
+}
+
 llvm::Value *NVPTXTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                             uint64_t alignment, const std::string &name) const {
   // Shared memory cannot be initialised: the NVPTX backend requires an undef initializer.

@@ -24,6 +24,10 @@ public:
   void emitBarrier(llvm::IRBuilderBase &builder) const override;
   void emitGridSync(llvm::IRBuilderBase &builder) const override;
   void emitFence(llvm::IRBuilderBase &builder, ir::FenceScope scope) const override;
+  llvm::Value *emitCachedLoad(llvm::IRBuilderBase &builder, llvm::Type *type, llvm::Value *address,
+                              uint64_t alignment, ir::CacheOperator op) const override;
+  void emitCachedStore(llvm::IRBuilderBase &builder, llvm::Value *value, llvm::Value *address,
+                       uint64_t alignment, ir::CacheOperator op) const override;
   llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, ir::BarrierReduction reduction,
                                  llvm::Value *predicate) const override;
   void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const override;

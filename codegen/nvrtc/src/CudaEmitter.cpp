@@ -439,10 +439,14 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   case Opcode::Field:
     return emitField(op);
   case Opcode::Load: {
+    if (const auto *cache = std::get_if<ir::CacheOperator>(&op.attr()))
+      return assign(op, cachedLoad(op, *cache));
     std::string value = "*" + element(op, 0, 1);
     return assign(op, op.resultType().isBool() ? "(" + value + " != 0)" : value);
   }
   case Opcode::Store: {
+    if (const auto *cache = std::get_if<ir::CacheOperator>(&op.attr()))
+      return statement(op, cachedStore(op, *cache));
     std::string value = name(op.operand(0), op);
     if (op.operand(0)->type().isBool())
       value = "u8(" + value + ")";

@@ -119,6 +119,10 @@ private:
   std::string warp(const ir::Operation &op);
   std::string atomic(const ir::Operation &op);
   std::string element(const ir::Operation &op, unsigned arrayOperand, unsigned firstIndex);
+  // A load's value, or a store's statement, through the prelude's kaji::load_OP_bN /
+  // store_OP_bN (cuda.ldcg, cuda.stwb, ...).
+  std::string cachedLoad(const ir::Operation &op, ir::CacheOperator cache);
+  std::string cachedStore(const ir::Operation &op, ir::CacheOperator cache);
   void emitStaticArray(const ir::Operation &op);
   void emitArrayView(const ir::Operation &op);
   void emitArrayAt(const ir::Operation &op);

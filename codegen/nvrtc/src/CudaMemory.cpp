@@ -80,6 +80,55 @@ std::string FunctionEmitter::element(const ir::Operation &op, unsigned arrayOper
   return address + ")";
 }
 
+namespace {
+
+// The bits a cached access of `element` moves (a bool is a byte), and the prelude's function
+// for it: kaji::load_cg_b32, kaji::store_wb_b8, ...
+unsigned cachedBits(ScalarKind element) {
+  return element == ScalarKind::Bool ? 8 : ir::bitWidth(element);
+}
+
+std::string cachedAccessFunction(const char *access, ir::CacheOperator cache, unsigned bits) {
+  std::string function = "kaji::";
+  function += access;
+  function += '_';
+  function += ir::attributeName(cache);
+  function += "_b";
+  function += std::to_string(bits);
+  return function;
+}
+
+// The prelude's unsigned type of `bits` bits: u8, u16, u32, u64.
+std::string unsignedTypeName(unsigned bits) {
+  std::string type = "u";
+  type += std::to_string(bits);
+  return type;
+}
+
+} // namespace
+
+std::string FunctionEmitter::cachedLoad(const ir::Operation &op, ir::CacheOperator cache) {
+  ScalarKind kind = op.resultType().scalarKind();
+  unsigned bits = cachedBits(kind);
+  std::string read = unsignedTypeName(bits) + "(" + cachedAccessFunction("load", cache, bits) +
+                     "(" + element(op, 0, 1) + "))";
+  if (kind == ScalarKind::Bool)
+    return "(" + read + " != 0)";
+  return "kaji::bit_cast<" + scalarTypeName(kind) + ">(" + read + ")";
+}
+
+std::string FunctionEmitter::cachedStore(const ir::Operation &op, ir::CacheOperator cache) {
+  ScalarKind kind = op.operand(0)->type().scalarKind();
+  unsigned bits = cachedBits(kind);
+  std::string unsignedBits = unsignedTypeName(bits);
+  std::string value = name(op.operand(0), op);
+  value = kind == ScalarKind::Bool ? unsignedBits + "(" + value + ")"
+                                   : "kaji::bit_cast<" + unsignedBits + ">(" + value + ")";
+  if (bits == 8) // st.b8 takes a 16-bit register
+    value = "u16(" + value + ")";
+  return cachedAccessFunction("store", cache, bits) + "(" + element(op, 1, 2) + ", " + value + ");";
+}
+
 void FunctionEmitter::emitStaticArray(const ir::Operation &op) {
   bool constant = op.opcode() == Opcode::ConstArray;
   ir::Type type = op.resultType();

@@ -284,6 +284,42 @@ __device__ __forceinline__ bf16 float_mod(bf16 a, bf16 b) {
   return bf16(float_divmod(f32(a), f32(b)).remainder);
 }
 
+// A load or store of global memory with PTX's cache operator OP (cuda.ldcg, cuda.stwb, ...):
+// load_OP_bN(p) gives the N bits at p (8 in a u16, as ld.b8 writes a 16-bit register) and
+// store_OP_bN(p, bits) writes them, each a `memory` clobber so it stays ordered with the
+// accesses around it. The operators and which accesses take them are OperationAttributes.def's.
+#define KAJI_CACHED_LOAD(op, bits, reg, constraint)                                            \
+  __device__ __forceinline__ reg load_##op##_b##bits(const void *p) {                          \
+    reg r;                                                                                     \
+    asm volatile("ld.global." #op ".b" #bits " %0, [%1];"                                      \
+                 : "=" constraint(r)                                                           \
+                 : "l"(__cvta_generic_to_global(p))                                            \
+                 : "memory");                                                                  \
+    return r;                                                                                  \
+  }
+#define KAJI_CACHED_STORE(op, bits, reg, constraint)                                           \
+  __device__ __forceinline__ void store_##op##_b##bits(void *p, reg value) {                   \
+    asm volatile("st.global." #op ".b" #bits " [%0], %1;"                                      \
+                 :                                                                             \
+                 : "l"(__cvta_generic_to_global(p)), constraint(value)                         \
+                 : "memory");                                                                  \
+  }
+#define KAJI_CACHED_ACCESSES(access, op)                                                       \
+  access(op, 8, u16, "h") access(op, 16, u16, "h") access(op, 32, u32, "r")                    \
+      access(op, 64, u64, "l")
+KAJI_CACHED_ACCESSES(KAJI_CACHED_LOAD, ca)
+KAJI_CACHED_ACCESSES(KAJI_CACHED_LOAD, cg)
+KAJI_CACHED_ACCESSES(KAJI_CACHED_LOAD, cs)
+KAJI_CACHED_ACCESSES(KAJI_CACHED_LOAD, lu)
+KAJI_CACHED_ACCESSES(KAJI_CACHED_LOAD, cv)
+KAJI_CACHED_ACCESSES(KAJI_CACHED_STORE, cg)
+KAJI_CACHED_ACCESSES(KAJI_CACHED_STORE, cs)
+KAJI_CACHED_ACCESSES(KAJI_CACHED_STORE, wb)
+KAJI_CACHED_ACCESSES(KAJI_CACHED_STORE, wt)
+#undef KAJI_CACHED_ACCESSES
+#undef KAJI_CACHED_STORE
+#undef KAJI_CACHED_LOAD
+
 // kaji IR's bitcast: the bits of one scalar as another of the same width (f16 and bf16 are
 // structs of their bits, so CUDA's __float_as_int family does not cover them).
 template <class To, class From> __device__ __forceinline__ To bit_cast(From x) {

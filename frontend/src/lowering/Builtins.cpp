@@ -236,7 +236,7 @@ bool isKajiFunction(std::string_view member) {
                               "literal_unroll"})
     if (member == fn)
       return true;
-  return findMathFunction("kaji." + std::string(member)).has_value();
+  return cachedAccessNamed(member) || findMathFunction("kaji." + std::string(member)).has_value();
 }
 
 // kaji's namespaces of functions, and their members.
@@ -796,6 +796,9 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   }
   if (name.starts_with("kaji.atomic."))
     return atomic(name.substr(12), args, expr);
+  if (std::optional<CachedAccess> access =
+          name.starts_with("kaji.") ? cachedAccessNamed(name.substr(5)) : std::nullopt)
+    return cachedAccess(*access, name.substr(5), args, expr);
   if (std::optional<ir::Type> vector =
           name.starts_with("kaji.") ? vectorTypeNamed(name.substr(5)) : std::nullopt)
     return vectorConstructor(*vector, args, expr);

@@ -31,6 +31,14 @@ class LoweringContext;
 // FunctionLowerer::callLibdeviceMath computes.
 bool isLibdeviceOrScaledMath(std::string_view member);
 
+// cuda.ldca ... cuda.ldcv and cuda.stcg ... cuda.stwt: whether `member` loads (else stores)
+// and with which cache operator; nullopt for another name (GpuBuiltins.cpp).
+struct CachedAccess {
+  bool load;
+  ir::CacheOperator cache;
+};
+std::optional<CachedAccess> cachedAccessNamed(std::string_view member);
+
 // One of numpy's whole-array reductions (ArrayMethods.cpp): what np.`name`(a) computes, and
 // whether arrays have it as a method, a.`name`(), too.
 struct ArrayReduction {
@@ -549,6 +557,8 @@ private:
   Operand print(const CallExpr &expr);
   Operand atomic(const std::string &operation, const std::vector<Operand> &args,
                  const CallExpr &expr);
+  Operand cachedAccess(const CachedAccess &access, const std::string &display,
+                       const std::vector<Operand> &args, const CallExpr &expr);
   Operand laneId(const Location &loc);
   // Throws at `loc` when the GPU compiled for is older than the builtin `name` needs.
   void requireArchitecture(const std::string &name, const Location &loc);

@@ -337,6 +337,65 @@ Operand FunctionLowerer::atomic(const std::string &operation, const std::vector<
       builder_.create(ir::Opcode::Atomic, type, operands, atomicOperation->kind)->result());
 }
 
+std::optional<CachedAccess> cachedAccessNamed(std::string_view member) {
+  bool load = member.starts_with("ld");
+  if (member.size() != 4 || !(load || member.starts_with("st")))
+    return std::nullopt;
+  std::optional<ir::CacheOperator> cache = ir::findCacheOperator(member.substr(2));
+  if (!cache || !ir::cacheOperatorApplies(*cache, load))
+    return std::nullopt;
+  return CachedAccess{load, *cache};
+}
+
+// cuda.ldcg(array, index) and cuda.stcg(array, index, value): the element access of
+// `array[index]` (an int, or a tuple of one per dimension) with PTX's cache operator, on an
+// array of numbers in global memory.
+Operand FunctionLowerer::cachedAccess(const CachedAccess &access, const std::string &display,
+                                      const std::vector<Operand> &args, const CallExpr &expr) {
+  std::string call = "cuda." + display + "()";
+  if (args.size() != (access.load ? 2u : 3u))
+    throw ir::CompileError(expr.loc,
+                           call + (access.load ? " takes an array and an index"
+                                               : " takes an array, an index and a value"));
+  const Operand &array = args[0];
+  if (array.kind != Operand::Kind::Array)
+    throw ir::CompileError(expr.args[0]->loc,
+                           call + " needs an array, not '" + describe(array) + "'");
+  ir::Type type = array.type();
+  if (type.memorySpace() != ir::MemorySpace::Global)
+    throw ir::CompileError(expr.args[0]->loc,
+                           call +
+                               " needs an array in global memory (an argument, a C pointer or "
+                               "a device array), not '" +
+                               describe(array) + "'");
+  if (type.isVectorArray() || type.isRecordArray() || ir::isComplex(type.scalarKind()))
+    throw ir::CompileError(expr.args[0]->loc, call +
+                                                  " works on arrays of integers, floats and "
+                                                  "bools, not '" +
+                                                  describe(array) + "'");
+  ScalarKind element = type.scalarKind();
+  std::vector<ir::Value *> operands;
+  if (!access.load) {
+    if (!args[2].isScalar())
+      throw ir::CompileError(expr.args[2]->loc,
+                             call + " needs a number, not '" + describe(args[2]) + "'");
+    operands.push_back(convert(args[2], element));
+  }
+  operands.push_back(array.value);
+  std::vector<Operand> indices =
+      args[1].kind == Operand::Kind::Tuple ? args[1].elements : std::vector<Operand>{args[1]};
+  checkIndexCount(array, indices.size(), *expr.args[0], expr);
+  for (unsigned d = 0; d < indices.size(); ++d)
+    operands.push_back(indexValue(array, d, indices[d], *expr.args[1], expr));
+  at(expr.loc);
+  if (!access.load) {
+    builder_.create(ir::Opcode::Store, ir::Type(), operands, access.cache);
+    return Operand();
+  }
+  return Operand::scalar(
+      builder_.create(ir::Opcode::Load, type.elementType(), operands, access.cache)->result());
+}
+
 // The thread's lane: its linear index in the block (x fastest) modulo the warp size, which
 // is %laneid for every launch shape.
 Operand FunctionLowerer::laneId(const Location &loc) {

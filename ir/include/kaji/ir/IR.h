@@ -55,9 +55,10 @@ struct ArrayAllocation {
 // The largest alignment= a shared or local array may ask for.
 constexpr int64_t kMaxArrayAlignment = 1024;
 
-using Attr = std::variant<std::monostate, int64_t, double, std::string, CmpPredicate, SpecialReg,
-                          ArrayAllocation, ConstantData, MathFunctionKind, AtomicOperationKind,
-                          WarpCollectiveKind, BitFunction, BarrierReduction, FenceScope>;
+using Attr =
+    std::variant<std::monostate, int64_t, double, std::string, CmpPredicate, SpecialReg,
+                 ArrayAllocation, ConstantData, MathFunctionKind, AtomicOperationKind,
+                 WarpCollectiveKind, BitFunction, BarrierReduction, FenceScope, CacheOperator>;
 
 // IR spelling of an opcode ("add", "floordiv", "cond_br", ...) and back.
 std::string_view opcodeName(Opcode op);

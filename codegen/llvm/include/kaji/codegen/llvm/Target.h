@@ -54,6 +54,17 @@ public:
   // device or the system (threadfence_block, threadfence, threadfence_system).
   virtual void emitFence(llvm::IRBuilderBase &builder, ir::FenceScope scope) const = 0;
 
+  // A load of a `type` element (an integer or float of 8 to 64 bits) at `address` in global
+  // memory, aligned to `alignment` bytes, with PTX's cache operator `op` (cuda.ldcg, ...),
+  // and the store of `value` likewise (cuda.stwb, ...). A target without cache operators
+  // accesses the memory plainly.
+  virtual llvm::Value *emitCachedLoad(llvm::IRBuilderBase &builder, llvm::Type *type,
+                                      llvm::Value *address, uint64_t alignment,
+                                      ir::CacheOperator op) const = 0;
+  virtual void emitCachedStore(llvm::IRBuilderBase &builder, llvm::Value *value,
+                               llvm::Value *address, uint64_t alignment,
+                               ir::CacheOperator op) const = 0;
+
   // A NUL-terminated copy of `text` in the module, as a pointer printf can read.
   virtual llvm::Value *emitCString(llvm::IRBuilderBase &builder, const std::string &text) const = 0;
 
