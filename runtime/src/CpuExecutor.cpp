@@ -271,7 +271,7 @@ struct CpuExecutor::Worker {
   static uint64_t warpCollective(void *executor, uint32_t op, uint32_t mask, uint64_t value,
                                  uint32_t operand) {
     auto &worker = *static_cast<Worker *>(executor);
-    if (op > uint32_t(abi::WarpOp::ActiveMask)) {
+    if (op > uint32_t(abi::kLastWarpOp)) {
       worker.unknownOperation("warpCollective", op);
       return value;
     }

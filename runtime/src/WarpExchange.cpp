@@ -47,6 +47,8 @@ uint64_t combine(abi::WarpOp op, const uint64_t *slots, uint32_t lanes, unsigned
     return lanesWhere(slots, lanes, same) == lanes;
   case abi::WarpOp::MatchAny:
     return lanesWhere(slots, lanes, same);
+  case abi::WarpOp::MatchAll:
+    return lanesWhere(slots, lanes, same) == lanes ? lanes : 0;
   case abi::WarpOp::ActiveMask: // answered without an exchange
     break;
   }

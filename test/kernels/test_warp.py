@@ -85,6 +85,42 @@ def test_votes_ballots_and_masks(jit):
     np.testing.assert_array_equal(out[6], (1 << lanes) - 1)
 
 
+def match_all(out, x):
+    i = cuda.grid(1)
+    mask, same = cuda.match_all_sync(FULL, x[i])
+    out[0, i] = mask
+    out[1, i] = same
+    wide_mask, _ = cuda.match_all_sync(FULL, np.float64(x[i]))
+    out[2, i] = wide_mask
+
+
+def test_match_all_gives_the_lanes_when_all_agree_and_the_predicate(jit):
+    x = np.zeros(72, dtype=np.int32)
+    x[33] = 4  # warp 1 disagrees; warp 2 is partial (8 lanes) and agrees
+    out = np.zeros((3, 72), dtype=np.uint64)
+    jit(match_all)[1, 72](out, x)
+    want = np.concatenate([np.full(32, FULL), np.zeros(32), np.full(8, 0xFF)])
+    np.testing.assert_array_equal(out[0], want)
+    np.testing.assert_array_equal(out[1], want != 0)
+    np.testing.assert_array_equal(out[2], want)
+
+
+def numba_match_all(ary_in, ary_out):
+    i = cuda.grid(1)
+    ballot, pred = cuda.match_all_sync(0xFFFFFFFF, ary_in[i])
+    ary_out[i] = ballot if pred else 0
+
+
+def test_match_all_as_numbas_tests_use_it(jit):
+    compiled = jit("void(int32[:], int32[:])")(numba_match_all)
+    ary_in, ary_out = np.zeros(10, dtype=np.int32), np.empty(10, dtype=np.int32)
+    compiled[1, 10](ary_in, ary_out)
+    assert (ary_out == 0b1111111111).all()
+    ary_in[1] = 4
+    compiled[1, 10](ary_in, ary_out)
+    assert (ary_out == 0).all()
+
+
 def partial_warp(out):
     i = cuda.threadIdx.x
     active = cuda.activemask()

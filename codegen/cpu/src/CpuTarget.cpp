@@ -43,6 +43,8 @@ abi::WarpOp warpOp(ir::WarpCollectiveKind collective) {
     return WarpOp::Equal;
   case Collective::MatchAny:
     return WarpOp::MatchAny;
+  case Collective::MatchAll:
+    return WarpOp::MatchAll;
   case Collective::ActiveMask:
     return WarpOp::ActiveMask;
   }

@@ -140,6 +140,14 @@ llvm::Value *NVPTXTarget::emitWarpCollective(llvm::IRBuilderBase &builder,
     return builder.CreateIntrinsic(match, {},
                                    {mask, builder.CreateBitCast(value, builder.getIntNTy(bits))});
   }
+  case Collective::MatchAll: { // {mask, predicate}: the mask is 0 where the predicate is false
+    unsigned bits = value->getType()->getPrimitiveSizeInBits();
+    ID match = bits == 32 ? llvm::Intrinsic::nvvm_match_all_sync_i32p
+                          : llvm::Intrinsic::nvvm_match_all_sync_i64p;
+    llvm::Value *matched = builder.CreateIntrinsic(
+        match, {}, {mask, builder.CreateBitCast(value, builder.getIntNTy(bits))});
+    return builder.CreateExtractValue(matched, 0);
+  }
   case Collective::ShflIdx:
   case Collective::ShflUp:
   case Collective::ShflDown:

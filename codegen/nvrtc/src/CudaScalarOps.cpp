@@ -233,7 +233,8 @@ std::string FunctionEmitter::warp(const ir::Operation &op) {
     return "i32(__" + (collective == "eq" ? std::string("uni") : collective) + "_sync(" +
            operand(0) + ", " + operand(1) + ") != 0)";
   case ir::WarpForm::Match:
-    return "__match_any_sync(" + operand(0) + ", " + operand(1) + ")";
+    return (collective == "match_all" ? "kaji::match_all_sync(" : "__match_any_sync(") +
+           operand(0) + ", " + operand(1) + ")";
   case ir::WarpForm::Shuffle:
     break;
   }

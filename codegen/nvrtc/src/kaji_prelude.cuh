@@ -284,6 +284,12 @@ __device__ __forceinline__ bf16 float_mod(bf16 a, bf16 b) {
   return bf16(float_divmod(f32(a), f32(b)).remainder);
 }
 
+// __match_all_sync's mask alone: it is 0 exactly where the predicate it also gives is false.
+template <class T> __device__ __forceinline__ u32 match_all_sync(u32 mask, T value) {
+  int predicate;
+  return __match_all_sync(mask, value, &predicate);
+}
+
 // A load or store of global memory with PTX's cache operator OP (cuda.ldcg, cuda.stwb, ...):
 // load_OP_bN(p) gives the N bits at p (8 in a u16, as ld.b8 writes a 16-bit register) and
 // store_OP_bN(p, bits) writes them, each a `memory` clobber so it stays ordered with the

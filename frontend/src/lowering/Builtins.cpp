@@ -231,6 +231,7 @@ bool isKajiFunction(std::string_view member) {
                               "any_sync",
                               "eq_sync",
                               "match_any_sync",
+                              "match_all_sync",
                               "activemask",
                               "lanemask_lt",
                               "literal_unroll"})

@@ -30,9 +30,9 @@ constexpr int64_t kMaxConstantArrayBytes = 64 * 1024;
 // emulates what older GPUs lack (float64 atomics as a compare-and-swap loop, float16
 // arithmetic in float32). docs/language.md lists the same table.
 const std::map<std::string_view, unsigned> kMinimumArchitecture = {
-    {"syncwarp", 30},      {"shfl_sync", 30},   {"shfl_up_sync", 30},  {"shfl_down_sync", 30},
-    {"shfl_xor_sync", 30}, {"ballot_sync", 30}, {"all_sync", 30},      {"any_sync", 30},
-    {"eq_sync", 30},       {"activemask", 30},  {"match_any_sync", 70}};
+    {"syncwarp", 30},      {"shfl_sync", 30},   {"shfl_up_sync", 30},   {"shfl_down_sync", 30},
+    {"shfl_xor_sync", 30}, {"ballot_sync", 30}, {"all_sync", 30},       {"any_sync", 30},
+    {"eq_sync", 30},       {"activemask", 30},  {"match_any_sync", 70}, {"match_all_sync", 70}};
 
 // 70 for "sm_70" and "sm_70a"; nothing for what is no architecture name (codegen reports it).
 std::optional<unsigned> architectureNumber(std::string_view arch) {
@@ -486,6 +486,7 @@ std::optional<Operand> FunctionLowerer::warpFunction(const std::string &name,
       {"any_sync", Collective::Any},
       {"eq_sync", Collective::Eq},
       {"match_any_sync", Collective::MatchAny},
+      {"match_all_sync", Collective::MatchAll},
       {"activemask", Collective::ActiveMask}};
   std::string display = "kaji." + name + "()";
   ir::Type u32 = ir::Type::scalar(ScalarKind::UInt32);
@@ -551,7 +552,12 @@ std::optional<Operand> FunctionLowerer::warpFunction(const std::string &name,
   }
   if (arity == 3)
     operands.push_back(convert(scalarArg(2), ScalarKind::UInt32));
-  return Operand::scalar(builder_.create(ir::Opcode::Warp, result, operands, collective)->result());
+  ir::Value *value = builder_.create(ir::Opcode::Warp, result, operands, collective)->result();
+  if (collective == Collective::MatchAll) // Numba's (mask, predicate)
+    return Operand::tuple(
+        {Operand::scalar(value),
+         Operand::scalar(builder_.cmp(ir::CmpPredicate::Ne, value, builder_.intConstant(u32, 0)))});
+  return Operand::scalar(value);
 }
 
 } // namespace kaji::frontend

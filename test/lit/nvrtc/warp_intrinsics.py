@@ -14,6 +14,8 @@ def warp_ops(f, a, u):
     f[i] = cuda.shfl_down_sync(full, f[i], 1) + cuda.shfl_sync(full, f[i], 0)
     a[i] = cuda.shfl_up_sync(full, a[i], 2) + cuda.shfl_xor_sync(full, a[i], 16)
     u[i] = cuda.ballot_sync(full, a[i] > 0) | cuda.match_any_sync(full, a[i])
+    mask, same = cuda.match_all_sync(full, a[i])
+    u[i] += mask if same else 0
     a[i] += cuda.all_sync(full, a[i] > 0) + cuda.any_sync(full, a[i] > 0)
     a[i] += cuda.eq_sync(full, a[i] > 0)
     u[i] += cuda.activemask()
@@ -27,6 +29,7 @@ def warp_ops(f, a, u):
 # CHECK-DAG: __shfl_xor_sync(
 # CHECK-DAG: __ballot_sync(
 # CHECK-DAG: __match_any_sync(
+# CHECK-DAG: kaji::match_all_sync(
 # CHECK-DAG: i32(__all_sync(v{{[0-9]+}}, v{{[0-9]+}}) != 0)
 # CHECK-DAG: i32(__any_sync(
 # CHECK-DAG: i32(__uni_sync(

@@ -14,6 +14,8 @@ def warp_ops(f, a, u):
     a[i] += cuda.all_sync(full, a[i] > 0) + cuda.any_sync(full, a[i] > 0)
     a[i] += cuda.eq_sync(full, a[i] > 0)
     u[i] += cuda.activemask() + cuda.lanemask_lt()
+    mask, same = cuda.match_all_sync(full, f[i])
+    u[i] += mask if same else 0
     cuda.syncwarp()
     cuda.syncwarp(0xFFFF)
     a[i] += cuda.syncthreads_count(a[i] > 0) + cuda.syncthreads_and(a[i] > 0)
@@ -26,6 +28,7 @@ def warp_ops(f, a, u):
 # CHECK-DAG: shfl.sync.bfly.b32
 # CHECK-DAG: vote.sync.ballot.b32
 # CHECK-DAG: match.any.sync.b32
+# CHECK-DAG: match.all.sync.b64
 # CHECK-DAG: vote.sync.all.pred
 # CHECK-DAG: vote.sync.any.pred
 # CHECK-DAG: vote.sync.uni.pred

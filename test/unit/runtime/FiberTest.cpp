@@ -144,6 +144,8 @@ uint64_t valueOf(const Collective &k, uint32_t t) {
     return k.uniform ? 0x3f800000u : t / 8;
   case kaji::abi::WarpOp::MatchAny:
     return uint64_t(t % 4) << 40;
+  case kaji::abi::WarpOp::MatchAll:
+    return k.uniform ? uint64_t(7) << 40 : uint64_t(t % 4) << 40;
   default:
     return k.wide ? (uint64_t(t) << 36) | (0xabcu + t) : std::bit_cast<uint32_t>(-1.5f * t);
   }
@@ -199,6 +201,8 @@ uint64_t expected(const Collective &k, uint32_t t, uint32_t threads) {
     return same == lanes;
   case kaji::abi::WarpOp::MatchAny:
     return same;
+  case kaji::abi::WarpOp::MatchAll:
+    return same == lanes ? lanes : 0;
   case kaji::abi::WarpOp::ActiveMask:
     return present;
   }
@@ -226,6 +230,8 @@ TEST(Fibers, EveryWarpCollectiveInAPartialLastWarp) {
       for (bool uniform : {false, true})
         cases.push_back({op, 0, false, uniform, split});
     cases.push_back({kaji::abi::WarpOp::MatchAny, 0, false, false, split});
+    for (bool uniform : {false, true})
+      cases.push_back({kaji::abi::WarpOp::MatchAll, 0, false, uniform, split});
     cases.push_back({kaji::abi::WarpOp::ActiveMask, 0, false, false, split});
   }
   for (const Collective &k : cases) {

@@ -99,7 +99,10 @@ enum class WarpOp : uint32_t {
   ActiveMask,   // mask of the warp's running lanes (mask and value ignored); after the warp
                 // diverged, only those that run this call together: the lanes at the same
                 // call site, `operand` = activeMaskSite() of its source position
+  MatchAll,     // mask of the participating lanes when all their values are equal, else 0
 };
+// The last WarpOp: new ones go after it (the values are the ABI) and become it.
+constexpr WarpOp kLastWarpOp = WarpOp::MatchAll;
 
 // activemask()'s call site as the executor orders sites: by line, then column. Lanes waiting
 // at several sites go on site by site, the earliest first, as a GPU runs the branches of an
