@@ -49,6 +49,20 @@ def as_array(ufunc, position, value):
     return array
 
 
+def as_output(ufunc, what, value):
+    """An output array given to a ufunc (`what`: "out", "output 0"): a numpy or device array
+    as it is, another library's GPU array viewed as a device array (the ufunc writes it in
+    place and returns the view, as Numba's do)."""
+    import numpy
+
+    if isinstance(value, (DeviceArray, numpy.ndarray)):
+        return value
+    if hasattr(value, "__cuda_array_interface__"):
+        return as_cuda_array(value)
+    raise TypeError(f"{ufunc}: {what} must be a numpy array, a device array or a GPU array "
+                    f"exporting __cuda_array_interface__, not {type(value).__name__}")
+
+
 def as_scalar(ufunc, position, value, dtype):
     """The scalar `value` as `dtype`'s numpy scalar, converted as numpy converts it:
     OverflowError naming the argument for an int the type cannot hold."""

@@ -18,7 +18,7 @@ from kaji._core import DeviceArray
 from kaji._function_source import check_python_function
 from kaji._generated import grid_stride_kernel, kernel_name, launch_shape
 from kaji._target import check_target, default_target
-from kaji._ufunc_arguments import as_array, as_scalar, is_scalar
+from kaji._ufunc_arguments import as_array, as_output, as_scalar, is_scalar
 from kaji.decorator import DeviceFunction
 from kaji.types import is_signature, signature_text
 
@@ -208,10 +208,8 @@ class GUVectorized:
         sizes = {}
         loop_shapes = [self._bind(a, core, sizes, f"input {k}")
                        for k, (a, core) in enumerate(zip(inputs, self._inputs))]
+        outputs = [as_output(what, f"output {k}", o) for k, o in enumerate(outputs)]
         for k, (o, core) in enumerate(zip(outputs, self._outputs)):
-            if not hasattr(o, "shape") or not hasattr(o, "dtype"):
-                raise TypeError(f"gufunc '{self.__name__}': output {k} must be a numpy or "
-                                f"device array, not {type(o).__name__}")
             self._bind(o, core, sizes, f"output {k}")
         try:
             loop_shape = numpy.broadcast_shapes(*loop_shapes)

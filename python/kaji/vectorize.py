@@ -15,7 +15,7 @@ from kaji._core import DeviceArray
 from kaji._function_source import check_python_function
 from kaji._generated import grid_stride_kernel, kernel_name, launch_shape
 from kaji._target import check_target, default_target
-from kaji._ufunc_arguments import as_array, as_scalar, is_scalar
+from kaji._ufunc_arguments import as_array, as_output, as_scalar, is_scalar
 from kaji._arch import DEFAULT_CC
 from kaji.decorator import DeviceFunction, device_function_code
 from kaji.types import is_signature, signature_text
@@ -156,6 +156,8 @@ class Vectorized:
                 for k, (a, array) in enumerate(zip(args, is_array))]
         result, arguments, kernel_for = self._resolve(args, is_array)
         shape = numpy.broadcast_shapes(*(a.shape for a, array in zip(args, is_array) if array))
+        if out is not None:
+            out = as_output(what, "out", out)
         on_device = any(isinstance(a, DeviceArray) for a in args) or isinstance(out, DeviceArray)
         _check_out(self.__name__, out, shape, result)
         count = 1
@@ -257,9 +259,6 @@ def _argument_dtypes(args, is_array):
 def _check_out(name, out, shape, dtype):
     if out is None:
         return
-    if not hasattr(out, "shape") or not hasattr(out, "dtype"):
-        raise TypeError(f"ufunc '{name}': out must be a numpy or device array, not "
-                        f"{type(out).__name__}")
     if tuple(out.shape) != tuple(shape):
         raise ValueError(f"ufunc '{name}': out has shape {tuple(out.shape)}, the broadcast "
                          f"inputs {tuple(shape)}")

@@ -319,6 +319,34 @@ def test_gpu_arrays_of_other_libraries_are_used_in_place():
     np.testing.assert_array_equal(got.copy_to_host(), 2 * np.arange(4))
 
 
+@pytest.mark.gpu
+def test_a_gpu_array_of_another_library_is_an_output_written_in_place():
+    add = _make_add("cuda")
+    host = np.arange(4, dtype=np.float32)
+    target = kaji.device_array(4, np.float32)
+    returned = add(host, host, out=_ForeignArray(target))
+    assert returned.__cuda_array_interface__["data"] == target.__cuda_array_interface__["data"]
+    np.testing.assert_array_equal(target.copy_to_host(), 2 * host)
+    gufunc = cuda.guvectorize(["void(float32[:], float32[:], float32[:])"], "(n),(n)->(n)",
+                              target="cuda")(_add_each)
+    target[:] = 0
+    returned = gufunc(host, host, out=_ForeignArray(target))
+    assert returned.__cuda_array_interface__["data"] == target.__cuda_array_interface__["data"]
+    np.testing.assert_array_equal(target.copy_to_host(), 2 * host)
+
+
+def test_an_output_that_is_no_array_is_named(ufunc_target):
+    add = _make_add(ufunc_target)
+    with pytest.raises(TypeError, match="ufunc '.*': out must be a numpy array, a device array "
+                                        "or a GPU array exporting __cuda_array_interface__, "
+                                        "not list"):
+        add(np.ones(2, np.float32), np.ones(2, np.float32), out=[0, 0])
+    gufunc = cuda.guvectorize(["void(float32[:], float32[:], float32[:])"], "(n),(n)->(n)",
+                              target=ufunc_target)(_add_each)
+    with pytest.raises(TypeError, match="gufunc '_add_each': output 0 must be a numpy array"):
+        gufunc(np.ones(2, np.float32), np.ones(2, np.float32), out="x")
+
+
 def _add_each(a, b, out):
     for i in range(a.shape[0]):
         out[i] = a[i] + b[i]
