@@ -47,6 +47,7 @@ bool hasSideEffects(Opcode op) {
   case Opcode::Fence:
   case Opcode::BarrierReduce:
   case Opcode::WarpSync:
+  case Opcode::Nanosleep:
   case Opcode::Warp:
   case Opcode::GridSync:
   case Opcode::Print:

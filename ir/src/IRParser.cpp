@@ -677,6 +677,7 @@ private:
       hasResult = false;
       break;
     case Opcode::WarpSync:
+    case Opcode::Nanosleep:
       operands.push_back(parseValue());
       hasResult = false;
       break;

@@ -279,6 +279,7 @@ private:
     case Opcode::GridSync:
       return;
     case Opcode::WarpSync:
+    case Opcode::Nanosleep:
       out_ += " " + operand(op, 0);
       return;
     case Opcode::Print: {

@@ -660,6 +660,7 @@ private:
       return;
     }
     case Opcode::WarpSync:
+    case Opcode::Nanosleep:
       expectOperands(op, 1);
       expectResult(op, false);
       expectType(op, 0, kU32);

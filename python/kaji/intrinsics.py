@@ -57,7 +57,7 @@ _FUNCTIONS = (
     "syncthreads_and", "syncthreads_or", "syncwarp", "threadfence", "threadfence_block",
     "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
     "ballot_sync", "all_sync", "any_sync", "eq_sync", "match_any_sync", "match_all_sync",
-    "activemask", "lanemask_lt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp",
+    "activemask", "lanemask_lt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "nanosleep",
     # Loads and stores with PTX's cache operators (OperationAttributes.def).
     "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt",
 )
@@ -65,7 +65,7 @@ _FUNCTIONS = (
  syncthreads_or, syncwarp, threadfence, threadfence_block, threadfence_system, shfl_sync,
  shfl_up_sync, shfl_down_sync, shfl_xor_sync, ballot_sync, all_sync, any_sync, eq_sync,
  match_any_sync, match_all_sync, activemask, lanemask_lt, popc, brev, clz, ffs, fma, cbrt,
- selp, ldca, ldcg, ldcs, ldlu, ldcv, stcg, stcs, stwb, stwt) = _intrinsics(*_FUNCTIONS)
+ selp, nanosleep, ldca, ldcg, ldcs, ldlu, ldcv, stcg, stcs, stwb, stwt) = _intrinsics(*_FUNCTIONS)
 threadIdx = IntrinsicNamespace(_kernel_name("threadIdx"), ("x", "y", "z"))
 blockIdx = IntrinsicNamespace(_kernel_name("blockIdx"), ("x", "y", "z"))
 blockDim = IntrinsicNamespace(_kernel_name("blockDim"), ("x", "y", "z"))

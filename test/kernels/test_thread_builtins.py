@@ -100,6 +100,31 @@ def test_fences_compile_and_order_writes(jit):
     np.testing.assert_array_equal(out, 42)
 
 
+def wait_for_the_first_thread(flag, out, pause):
+    i = cuda.threadIdx.x
+    if i == 0:
+        cuda.nanosleep(pause)
+        cuda.atomic.exch(flag, 0, 1)
+    else:
+        while cuda.atomic.add(flag, 0, 0) == 0:
+            cuda.nanosleep(20)
+    out[i] = flag[0] + i
+
+
+def test_a_thread_sleeping_while_it_waits_lets_the_one_it_waits_for_run(jit):
+    flag, out = np.zeros(1, np.int32), np.zeros(64, np.int32)
+    jit(wait_for_the_first_thread)[1, 64](flag, out, np.uint32(100))
+    np.testing.assert_array_equal(out, np.arange(64) + 1)
+
+
+def test_nanosleep_takes_an_integer(jit):
+    def kernel(x):
+        cuda.nanosleep(x)
+
+    with pytest.raises(kaji.CompileError, match=r"nanosleep\(\) takes an integer, not 'float64'"):
+        jit(kernel)[1, 1](1.5)
+
+
 def bit_functions(out, x):
     i = kaji.grid(1)
     if i < x.size:

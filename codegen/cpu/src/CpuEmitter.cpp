@@ -35,11 +35,12 @@ const ir::Function &findKernel(const ir::Module &module, std::string_view name) 
   return *kernel;
 }
 
-// Operations that make threads wait for each other, so their kernels run one fiber per thread.
+// Operations that make threads wait for each other (nanosleep: a thread waiting for another
+// sleeps), so their kernels run one fiber per thread.
 bool synchronizesThreads(ir::Opcode opcode) {
   return opcode == ir::Opcode::Barrier || opcode == ir::Opcode::BarrierReduce ||
          opcode == ir::Opcode::WarpSync || opcode == ir::Opcode::Warp ||
-         opcode == ir::Opcode::GridSync;
+         opcode == ir::Opcode::GridSync || opcode == ir::Opcode::Nanosleep;
 }
 
 struct LoweredCpuModule {

@@ -198,6 +198,12 @@ void CpuTarget::emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
   builder.CreateCall(fflush, {llvm::ConstantPointerNull::get(builder.getPtrTy())});
 }
 
+// The block's threads take turns on one OS thread: a sleeping thread lets the others run, as
+// the thread it waits for may be one of them.
+void CpuTarget::emitNanosleep(llvm::IRBuilderBase &builder, llvm::Value *) const {
+  callExecutor(builder, kYield, "yield", builder.getVoidTy(), {});
+}
+
 void CpuTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
   callExecutor(builder, kWarpBarrier, "warp_barrier", builder.getVoidTy(), {mask});
 }

@@ -359,6 +359,9 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     result = target_.emitBarrierReduce(builder_, op.attrAs<ir::BarrierReduction>(),
                                        scalar(op.operand(0), op));
     break;
+  case Opcode::Nanosleep:
+    target_.emitNanosleep(builder_, scalar(op.operand(0), op));
+    return;
   case Opcode::WarpSync:
     target_.emitWarpSync(builder_, scalar(op.operand(0), op));
     return;

@@ -79,6 +79,10 @@ llvm::Value *NVPTXTarget::emitBarrierReduce(llvm::IRBuilderBase &builder,
   return builder.CreateIntrinsic(reduce, {}, {builder.CreateZExt(predicate, builder.getInt32Ty())});
 }
 
+void NVPTXTarget::emitNanosleep(llvm::IRBuilderBase &builder, llvm::Value *nanoseconds) const {
+  builder.CreateIntrinsic(llvm::Intrinsic::nvvm_nanosleep, {}, {nanoseconds});
+}
+
 void NVPTXTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
   builder.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, {mask});
 }

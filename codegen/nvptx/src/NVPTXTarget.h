@@ -31,6 +31,7 @@ public:
   llvm::Value *emitBarrierReduce(llvm::IRBuilderBase &builder, ir::BarrierReduction reduction,
                                  llvm::Value *predicate) const override;
   void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const override;
+  void emitNanosleep(llvm::IRBuilderBase &builder, llvm::Value *nanoseconds) const override;
   llvm::Value *emitCString(llvm::IRBuilderBase &builder, const std::string &text) const override;
   void emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
                   llvm::ArrayRef<llvm::Value *> args) const override;

@@ -407,6 +407,8 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
                           name(op.operand(0), op) + ")");
   case Opcode::WarpSync:
     return statement(op, "__syncwarp(" + name(op.operand(0), op) + ");");
+  case Opcode::Nanosleep:
+    return statement(op, "__nanosleep(" + name(op.operand(0), op) + ");");
   case Opcode::Warp:
     return assign(op, warp(op));
   case Opcode::ArrayDim:

@@ -232,6 +232,7 @@ bool isKajiFunction(std::string_view member) {
                               "eq_sync",
                               "match_any_sync",
                               "match_all_sync",
+                              "nanosleep",
                               "activemask",
                               "lanemask_lt",
                               "literal_unroll"})

@@ -32,7 +32,8 @@ constexpr int64_t kMaxConstantArrayBytes = 64 * 1024;
 const std::map<std::string_view, unsigned> kMinimumArchitecture = {
     {"syncwarp", 30},      {"shfl_sync", 30},   {"shfl_up_sync", 30},   {"shfl_down_sync", 30},
     {"shfl_xor_sync", 30}, {"ballot_sync", 30}, {"all_sync", 30},       {"any_sync", 30},
-    {"eq_sync", 30},       {"activemask", 30},  {"match_any_sync", 70}, {"match_all_sync", 70}};
+    {"eq_sync", 30},       {"activemask", 30},  {"match_any_sync", 70}, {"match_all_sync", 70},
+    {"nanosleep", 70}};
 
 // 70 for "sm_70" and "sm_70a"; nothing for what is no architecture name (codegen reports it).
 std::optional<unsigned> architectureNumber(std::string_view arch) {
@@ -496,6 +497,15 @@ std::optional<Operand> FunctionLowerer::warpFunction(const std::string &name,
                              display + " needs a number, not '" + describe(args[i]) + "'");
     return args[i];
   };
+  if (name == "nanosleep") {
+    if (args.size() != 1)
+      throw ir::CompileError(expr.loc, display + " takes the nanoseconds to sleep");
+    if (!scalarArg(0).type().isInteger())
+      throw ir::CompileError(expr.args[0]->loc,
+                             display + " takes an integer, not '" + describe(args[0]) + "'");
+    builder_.create(ir::Opcode::Nanosleep, ir::Type(), {convert(args[0], ScalarKind::UInt32)});
+    return Operand();
+  }
   if (name == "syncwarp") {
     if (args.size() > 1)
       throw ir::CompileError(expr.loc, display + " takes an optional lane mask");

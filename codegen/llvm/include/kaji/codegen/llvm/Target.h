@@ -79,6 +79,9 @@ public:
                                          ir::BarrierReduction reduction,
                                          llvm::Value *predicate) const = 0;
 
+  // nanosleep: the thread waits about the i32 `nanoseconds`, the others running meanwhile.
+  virtual void emitNanosleep(llvm::IRBuilderBase &builder, llvm::Value *nanoseconds) const = 0;
+
   // syncwarp: the lanes of the caller's warp named by the i32 `mask` meet.
   virtual void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const = 0;
 
