@@ -279,8 +279,12 @@ class GUVectorized:
                 return dtypes, scalars, kernel
         given = ", ".join(str(a.dtype) if array else type(a).__name__
                           for a, array in zip(inputs, is_array))
+        # Numba's words for a device array: it is not converted to a signature's dtype.
+        device = any(isinstance(a, DeviceArray) for a in inputs)
         raise TypeError(f"gufunc '{self.__name__}': no signature matches the input types "
-                        f"({given}); signatures: {self.types}")
+                        f"({given}); signatures: {self.types}" +
+                        ("; a device array does not support .astype(): give one of a "
+                         "signature's dtypes" if device else ""))
 
     def _bind(self, array, core, sizes, what):
         """The loop shape of `array` (its leading dimensions) after binding its core

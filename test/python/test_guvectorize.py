@@ -229,6 +229,13 @@ def test_lists_are_arrays_of_their_numpy_dtype(ufunc_target):
         add_rows([1, 2], np.ones(2))
 
 
+def test_a_device_array_of_another_dtype_is_not_converted(ufunc_target):
+    add_rows = _add_gufunc(ufunc_target)
+    with pytest.raises(TypeError, match=r"\(int64, float64\).*a device array does not support "
+                                        r"\.astype\(\)"):
+        add_rows(_device(np.arange(2), ufunc_target), np.ones(2))
+
+
 def test_a_partial_is_a_type_error_naming_it():
     import functools
 
