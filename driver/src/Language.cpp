@@ -40,4 +40,23 @@ const std::vector<std::string_view> &bfloat16FunctionNames() {
   return frontend::bfloat16FunctionNames();
 }
 
+std::optional<frontend::Conversion> launchConversion(const ir::Type &param, const ir::Type &arg) {
+  using frontend::Conversion;
+  if (param == arg)
+    return Conversion::Exact;
+  if (param.isArray() || arg.isArray()) {
+    bool accepted = param.isArray() && arg.isArray() && param.scalarKind() == arg.scalarKind() &&
+                    param.record() == arg.record() && param.ndim() == arg.ndim() &&
+                    param.layout() == ir::Layout::Any;
+    return accepted ? std::optional(Conversion::Promote) : std::nullopt;
+  }
+  if (param.isBool() || arg.isBool())
+    return std::nullopt;
+  if (arg.isComplex() && !param.isComplex())
+    return std::nullopt;
+  if (!param.isFloat() && !param.isComplex() && !arg.isInteger())
+    return std::nullopt;
+  return frontend::scalarConversion(param.scalarKind(), arg.scalarKind());
+}
+
 } // namespace kaji::driver

@@ -55,3 +55,52 @@ def test_integer_overloads_by_width_and_signedness():
     assert stored(kernel, np.int8(-5)) == -5  # int8 promotes to int16
     assert stored(kernel, np.uint16(60000)) == 60000  # int64 keeps it, int16 would not
 
+
+
+# A device function given signatures: a call in a kernel takes the best one its arguments
+# convert to, by the same ranking; unlike a launch, an unsafe conversion (float to int) is
+# allowed, and of equally good signatures the first declared is taken, as Numba's device calls.
+def _add(x, y):
+    return x + y
+
+
+def device_overloads(*signatures):
+    add = cuda.jit(list(signatures), device=True)(_add)
+
+    @cuda.jit(target="cpu")
+    def kernel(r, x, y):
+        r[0] = add(x, y)
+
+    return kernel
+
+
+def device_result(kernel, x, y, dtype=np.float64):
+    r = np.zeros(1, dtype)
+    kernel[1, 1](r, x, y)
+    return r[0]
+
+
+def test_a_device_call_takes_the_signature_its_arguments_convert_to_best():
+    kernel = device_overloads("(float32, float32)", "(float64, float64)")
+    # Python ints and floats are int64 and float64: float64 keeps them, float32 would not.
+    assert device_result(kernel, 1, 2**-25) == 1.0000000298023224
+    assert device_result(kernel, np.float32(1), np.float32(2**-25)) == 1.0
+    kernel = device_overloads("(int64, int64)", "(float64, float64)")
+    assert device_result(kernel, np.int32(1), 2.5) == 3.5  # int32 to float64 is safe
+
+
+def test_a_device_call_converts_unsafely_when_it_must():
+    kernel = device_overloads("(int64, int64)")
+    assert device_result(kernel, 1.5, 2.5, np.int64) == 3
+
+
+def test_a_device_call_between_equally_good_signatures_takes_the_first():
+    kernel = device_overloads("(float32, float64)", "(float64, float32)", "(int64, int64)")
+    assert device_result(kernel, 1.5, 2.5) == 4.0
+
+
+def test_a_complex_argument_converts_to_no_real_parameter():
+    kernel = device_overloads("(int64, int64)", "(float64, float64)")
+    with pytest.raises(kaji.CompileError, match="has no signature for arguments "
+                                                r"\(complex128, complex128\)"):
+        device_result(kernel, 1j, 1j, np.complex128)

@@ -1,6 +1,7 @@
 // Calls of device functions: matching the arguments to the callee's eager signatures or
 // specialising it on their types, default arguments, inlining requests and returned tuples.
 #include "FunctionLowerer.h"
+#include "kaji/frontend/ConversionRating.h"
 
 #include <algorithm>
 #include <utility>
@@ -153,26 +154,39 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
 
 namespace {
 
-// Whether an argument of type `arg` fits parameter `param` of an eager signature: a scalar
-// converts to any scalar type (with `exactly`, only is it), a vector is exactly its type; an array
-// needs the element type and rank, and a layout the parameter takes (any takes every layout).
-// Arrays are never converted.
-bool fitsParameter(const ir::Type &param, const ir::Type &arg, bool exactly) {
-  if (param.isArray() != arg.isArray() || param.isVector() != arg.isVector())
-    return false;
-  if (!param.isArray())
-    return (!exactly && !param.isVector()) || param == arg;
-  return param.scalarKind() == arg.scalarKind() && param.ndim() == arg.ndim() &&
-         (param.layout() == ir::Layout::Any || param.layout() == arg.layout());
+// How an argument of type `arg` becomes parameter `param` of an eager signature, if it can: a
+// real number converts to any real type (Numba's device calls allow unsafe conversions), a
+// complex one to a complex type, a vector is exactly its type; an array needs the element type
+// and rank, and a layout the parameter takes (any takes every layout). Arrays are never
+// converted.
+std::optional<Conversion> parameterConversion(const ir::Type &param, const ir::Type &arg) {
+  if (param == arg)
+    return Conversion::Exact;
+  if (param.isArray() != arg.isArray() || param.isVector() || arg.isVector())
+    return std::nullopt;
+  if (param.isArray()) {
+    bool accepted = param.scalarKind() == arg.scalarKind() && param.ndim() == arg.ndim() &&
+                    param.layout() == ir::Layout::Any;
+    return accepted ? std::optional(Conversion::Promote) : std::nullopt;
+  }
+  if (arg.isComplex() && !param.isComplex())
+    return std::nullopt;
+  return scalarConversion(param.scalarKind(), arg.scalarKind());
 }
 
-bool fitsSignature(const Signature &signature, const std::vector<Operand> &args, bool exactly) {
+// The rating of `signature`'s conversions of `args`, or nullopt when one does not convert.
+std::optional<ConversionRating> rateSignature(const Signature &signature,
+                                              const std::vector<Operand> &args) {
   if (signature.params.size() != args.size())
-    return false;
-  for (size_t i = 0; i < args.size(); ++i)
-    if (!fitsParameter(signature.params[i], args[i].type(), exactly))
-      return false;
-  return true;
+    return std::nullopt;
+  ConversionRating rating;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::optional<Conversion> converted = parameterConversion(signature.params[i], args[i].type());
+    if (!converted)
+      return std::nullopt;
+    rating.add(*converted);
+  }
+  return rating;
 }
 
 std::string describeArguments(const std::vector<Operand> &args) {
@@ -184,27 +198,23 @@ std::string describeArguments(const std::vector<Operand> &args) {
 
 } // namespace
 
-// The eager signature a call of `callee` uses: the one the argument types are exactly, else
-// the only one they fit by converting scalars.
+// The eager signature a call of `callee` uses: the best its arguments convert to, rated as
+// Numba rates overloads; of equally good ones the first declared, as Numba resolves a device
+// call.
 const Signature &FunctionLowerer::deviceSignature(const FunctionRef &callee,
                                                   const std::vector<Operand> &args,
                                                   const CallExpr &expr) {
-  for (const Signature &signature : callee.signatures)
-    if (fitsSignature(signature, args, /*exactly=*/true))
-      return signature;
-  const Signature *fitting = nullptr;
+  const Signature *best = nullptr;
+  ConversionRating bestRating;
   for (const Signature &signature : callee.signatures) {
-    if (!fitsSignature(signature, args, /*exactly=*/false))
-      continue;
-    if (fitting)
-      throw ir::CompileError(expr.loc, "the arguments (" + describeArguments(args) + ") of '" +
-                                           callee.def->name +
-                                           "' fit several of its signatures after conversion; "
-                                           "pass the types of one of them");
-    fitting = &signature;
+    std::optional<ConversionRating> rating = rateSignature(signature, args);
+    if (rating && (!best || *rating < bestRating)) {
+      best = &signature;
+      bestRating = *rating;
+    }
   }
-  if (fitting)
-    return *fitting;
+  if (best)
+    return *best;
   std::string known;
   for (const Signature &signature : callee.signatures)
     known += "\n  " + signatureString(signature);

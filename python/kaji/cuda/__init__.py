@@ -28,9 +28,14 @@ from kaji._runtime import devices as list_devices
 from kaji._transfer_hints import In, InOut, Out
 from kaji.compiling import (compile, compile_all, compile_for_current_device, compile_ptx,
                             compile_ptx_for_current_device)
-from kaji.cuda import bf16, fp16, kernels  # modules at Numba's paths, over the tables
+from kaji.cuda import kernels
 from kaji.reduction import Reduce, reduce
 from kaji.vector_types import *  # noqa: F403 (cuda.float32x4, cuda.float4, ..., see its __all__)
+
+# Modules at Numba's paths over the compiler's tables, in place of the tables themselves that
+# the star import binds (also when this module is executed again, with them already loaded).
+bf16 = _import_module(f"{__name__}.bf16")
+fp16 = _import_module(f"{__name__}.fp16")
 
 # Numba-CUDA's flag: whether the numba package (its CPU compiler) is installed, for
 # @numba.jit functions that kernels call (docs/numba-compat.md).

@@ -5,11 +5,13 @@
 #pragma once
 
 #include "kaji/driver/FunctionSource.h"
+#include "kaji/frontend/ConversionRating.h"
 #include "kaji/frontend/Signature.h"
 #include "kaji/frontend/Source.h"
 #include "kaji/ir/Location.h"
 #include "kaji/ir/Type.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +35,12 @@ std::string signatureString(const frontend::Signature &signature);
 // The function's syntax tree as `kaji-compile --emit ast` prints it (parsed, or translated
 // from its code object); throws ir::CompileError on a syntax error.
 std::string syntaxTree(const FunctionSource &source);
+
+// How a launch's argument of type `arg` becomes a kernel's eager parameter of type `param`,
+// rated as Numba rates overloads, or nullopt when it does not: arrays of the same element type
+// and rank and a layout the parameter allows; any number to a float or a complex number,
+// integers to integers, bool to bool (a launch converts no float to an integer, as Numba's).
+std::optional<frontend::Conversion> launchConversion(const ir::Type &param, const ir::Type &arg);
 
 // The functions of cuda.libdevice (libdevice's names without __nv_), cuda.fp16 (hadd, hsin,
 // heq, __float2half_rz, ...) and cuda.bf16.
