@@ -81,6 +81,34 @@ def test_local_and_shared_array_dtypes_and_conversions(jit):
     np.testing.assert_array_equal(out[4], big % 256)
 
 
+def dtype_names(out, big):
+    i = cuda.threadIdx.x
+    small = cuda.local.array(2, dtype="int16")
+    tile = cuda.shared.array(32, "uint8")
+    small[0] = big
+    tile[i] = big
+    cuda.syncthreads()
+    out[0, i] = small[0]
+    out[1, i] = tile[31 - i]
+
+
+def test_a_dtype_may_be_its_name(jit):
+    out = np.zeros((2, 32), dtype=np.float64)
+    jit(dtype_names)[1, 32](out, 40_000)
+    np.testing.assert_array_equal(out[0], 40_000 - 65536)
+    np.testing.assert_array_equal(out[1], 40_000 % 256)
+
+
+@pytest.mark.parametrize("allocate", ["cuda.local.array(2, dtype='int33')",
+                                      "cuda.shared.array(2, 'float31')"])
+def test_a_dtype_name_numpy_lacks_is_a_compile_error(jit, allocate):
+    namespace = {"cuda": cuda}
+    exec(f"def kernel(x):\n    s = {allocate}\n    x[0] = s[0]\n", namespace)
+    with pytest.raises(kaji.CompileError, match="Invalid NumPy dtype specified: 'int33'|"
+                                                "Invalid NumPy dtype specified: 'float31'"):
+        jit(namespace["kernel"])[1, 1](np.zeros(1))
+
+
 def module_types(out):
     out[0] = types.float32(0.1)
     out[1] = cuda.float32(0.1)

@@ -112,12 +112,21 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
       element = ir::Type::scalar(*kind);
   if (dtype.kind == Operand::Kind::Builtin && dtype.name.starts_with("kaji."))
     element = vectorTypeNamed(dtype.name.substr(5));
+  // A dtype's name as a string ("int32"), as numpy.dtype takes it; Numba's words for another.
+  if (dtype.kind == Operand::Kind::String) {
+    std::optional<ScalarKind> kind = scalarKindFromNumpyName(dtype.name);
+    if (!kind)
+      throw ir::CompileError(dtypeExpr->loc, "Invalid NumPy dtype specified: '" + dtype.name +
+                                                 "' for the dtype of a " + what);
+    element = ir::Type::scalar(*kind);
+  }
   const ir::RecordType *record =
       dtype.kind == Operand::Kind::RecordType ? dtype.global->record : nullptr;
   if (!element && !record)
     throw ir::CompileError(dtypeExpr->loc, "the dtype of a " + what +
-                                               " must be a numpy scalar type such as float32, "
-                                               "a structured (record) dtype or a vector type "
+                                               " must be a numpy scalar type such as float32 "
+                                               "(or its name), a structured (record) dtype or a "
+                                               "vector type "
                                                "such as cuda.float32x4, not '" +
                                                unparse(*dtypeExpr) + "'");
   ir::MemorySpace space = shared ? ir::MemorySpace::Shared : ir::MemorySpace::Local;

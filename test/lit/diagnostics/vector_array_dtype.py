@@ -7,4 +7,4 @@ def k(a):
     points = cuda.local.array(4, dtype=cuda.grid)
     a[0] = points[0]
 
-# CHECK: {{.*}}vector_array_dtype.py:7:40: error: the dtype of a local array must be a numpy scalar type such as float32, a structured (record) dtype or a vector type such as cuda.float32x4, not 'cuda.grid'
+# CHECK: {{.*}}vector_array_dtype.py:7:40: error: the dtype of a local array must be a numpy scalar type such as float32 (or its name), a structured (record) dtype or a vector type such as cuda.float32x4, not 'cuda.grid'
