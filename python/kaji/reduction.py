@@ -5,11 +5,11 @@ left, which is combined with ``init``. No identity of the function is needed: th
 got no element are skipped, so the result equals functools.reduce for associative,
 commutative functions."""
 
-import functools
 
 from kaji import _core
 from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
+from kaji._definition import Definition
 from kaji._function_source import check_python_function
 from kaji._generated import generated_kernel, launch_shape
 from kaji._target import check_target, default_target
@@ -64,17 +64,20 @@ class Reduce:
     "cuda" or "cpu", by default the default target."""
 
     def __init__(self, functor, target=None):
+        # A device function's Definition: also an unpickled one's, which has no py_func.
         if isinstance(functor, DeviceFunction):
-            functor = functor.py_func
-        check_python_function(functor, "reduce")
-        if functor.__code__.co_argcount != 2:
-            raise TypeError(f"reduce: '{functor.__name__}' must take two arguments, takes "
-                            f"{functor.__code__.co_argcount}")
-        self.py_func = functor
+            functor = functor._definition
+        if not isinstance(functor, Definition):
+            check_python_function(functor, "reduce")
+            functor = Definition.of(functor)
+        if len(functor.parameters) != 2:
+            raise TypeError(f"reduce: '{functor.names['__name__']}' must take two arguments, "
+                            f"takes {len(functor.parameters)}")
+        self.py_func = functor.py_func
         self.target = default_target() if target is None else check_target(target)
         self._binop = jit(device=True)(functor)
         self._kernels_by_dtype = {}
-        functools.update_wrapper(self, functor)
+        functor.show_as(self)
 
     def _kernels(self, dtype_name):
         """(block_partials, with_init) for arrays of `dtype_name`, made on first use."""

@@ -12,6 +12,7 @@ import warnings
 from kaji import _core
 from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
+from kaji._definition import Definition
 from kaji._function_source import check_python_function
 from kaji._generated import grid_stride_kernel, kernel_name, launch_shape
 from kaji._target import check_target, default_target
@@ -66,12 +67,15 @@ def _parse_scalar_signature(text):
 
 
 class Vectorized:
-    """A GPU ufunc made by vectorize: call it on arrays and scalars, or from kernels."""
+    """A GPU ufunc made by vectorize: call it on arrays and scalars, or from kernels. It
+    pickles as its function's Definition, its signatures and target, and compiles again where
+    it is unpickled (its ``py_func`` is then None)."""
 
     def __init__(self, func, signatures, target):
-        check_python_function(func, "vectorize")
-        self.py_func = func
+        if not isinstance(func, Definition):  # an unpickled one's
+            check_python_function(func, "vectorize")
         self.target = target
+        self._signatures = tuple(signatures)
         # (result dtype, [argument dtypes], kernel of a set of scalar positions) per signature
         self._loops = []
         # Without signatures it compiles a loop for each new set of argument types it is
@@ -79,9 +83,11 @@ class Vectorized:
         self._dynamic = not signatures
         self._reduction = None  # the cuda.reduce of its function, made by the first reduce()
         self._device = DeviceFunction(func, signatures)
+        self._definition = self._device._definition
+        self.py_func = self._definition.py_func
+        self._definition.show_as(self)
         for text in signatures:
             self._add_loop(text)
-        functools.update_wrapper(self, func)
         for _, _, kernel_for in self._loops:  # eager, as Numba: errors show at decoration
             kernel_for(frozenset())
 
@@ -89,10 +95,10 @@ class Vectorized:
         import numpy
 
         result, arguments = _parse_scalar_signature(text)
-        takes = self.py_func.__code__.co_argcount
+        takes = self.nin
         if len(arguments) != takes:
             raise TypeError(f"vectorize signature '{text}' has {len(arguments)} arguments; "
-                            f"'{self.py_func.__name__}' takes {takes}")
+                            f"'{self.__name__}' takes {takes}")
         loop = (numpy.dtype(result), [numpy.dtype(a) for a in arguments],
                 functools.lru_cache(maxsize=None)(
                     functools.partial(self._kernel, text, result, arguments)))
@@ -103,7 +109,7 @@ class Vectorized:
         """The loop of a dynamic ufunc for argument dtypes `types`: the function compiled for
         them tells the result type."""
         names = ", ".join(dtype.name for dtype in types)
-        _, result = device_function_code(self.py_func, f"({names})", {}, "c", None,
+        _, result = device_function_code(self._definition, f"({names})", {}, "c", None,
                                          "sm_{}{}".format(*DEFAULT_CC))
         return self._add_loop(f"{result}({names})")
 
@@ -114,9 +120,12 @@ class Vectorized:
         del pickling
         return self._device._kaji_describe_global_()
 
+    def __reduce__(self):
+        return (Vectorized, (self._definition, self._signatures, self.target))
+
     @property
     def nin(self):
-        return self.py_func.__code__.co_argcount
+        return len(self._definition.parameters)
 
     nout = 1
 
@@ -133,7 +142,7 @@ class Vectorized:
         parameters = [f"a{k}" for k in range(len(arguments))]
         reads = [p if k in scalar_positions else f"{p}[i]" for k, p in enumerate(parameters)]
         # The device function of this signature alone, so that the call converts to it.
-        scalar_function = DeviceFunction(self.py_func, (text,))
+        scalar_function = DeviceFunction(self._definition, (text,))
         kernel = grid_stride_kernel(name, parameters + ["out"], "out.size",
                                     f"out[i] = scalar_function({', '.join(reads)})",
                                     {"scalar_function": scalar_function}, self.target,
@@ -228,7 +237,7 @@ class Vectorized:
         if self._reduction is None:
             from kaji.reduction import Reduce
 
-            self._reduction = Reduce(self.py_func, target=self.target)
+            self._reduction = Reduce(self._device, target=self.target)
         return self._reduction(array, stream=stream)
 
     @staticmethod

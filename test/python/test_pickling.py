@@ -98,6 +98,34 @@ def test_a_kernel_closing_over_a_constant_pickles_with_its_value(pickler):
 
 
 @pytest.mark.parametrize("pickler", PICKLERS)
+def test_a_ufunc_pickles_and_compiles_where_it_lands(pickler):
+    @kaji.vectorize(["int64(int64)", "float64(float64)"], target="cpu")
+    def doubled(x):
+        return x * 2
+
+    values = np.arange(10)
+    expected = doubled(values)
+    first = pickler.loads(pickler.dumps(doubled))
+    del doubled
+    np.testing.assert_array_equal(first(values), expected)
+    second = pickler.loads(pickler.dumps(first))
+    np.testing.assert_array_equal(second(values), expected)
+    assert second.__name__ == "doubled" and second.py_func is None
+    assert second.types == ["l->l", "d->d"]
+
+
+@pytest.mark.parametrize("pickler", PICKLERS)
+def test_a_dynamic_ufunc_pickles_and_reduces_where_it_lands(pickler):
+    @kaji.vectorize(target="cpu")
+    def summed(x, y):
+        return x + y
+
+    again = pickler.loads(pickler.dumps(summed))
+    np.testing.assert_array_equal(again(np.arange(3), 1), [1, 2, 3])
+    assert again.reduce(np.arange(5.0)) == 10.0
+
+
+@pytest.mark.parametrize("pickler", PICKLERS)
 def test_a_configured_launch_pickles(pickler):
     launch = pickler.loads(pickler.dumps(kernel[4, 32]))
     assert isinstance(launch, kaji._core.ConfiguredLaunch)
