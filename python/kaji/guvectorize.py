@@ -9,12 +9,12 @@ its arguments. A ``()`` core is a scalar where the signature gives a scalar type
 one-element array, as in Numba (an output ``()`` is written as ``out[0]``).
 """
 
-import functools
 import re
 
 from kaji import _core
 from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
+from kaji._definition import Definition
 from kaji._function_source import check_python_function
 from kaji._generated import grid_stride_kernel, kernel_name, launch_shape
 from kaji._target import check_target, default_target
@@ -103,25 +103,32 @@ def _parse_array_signature(text):
 
 
 class GUVectorized:
-    """A generalized GPU ufunc made by guvectorize."""
+    """A generalized GPU ufunc made by guvectorize. It pickles as its function's Definition,
+    signatures, layout and target, and compiles again where it is unpickled (its ``py_func``
+    is then None)."""
 
     def __init__(self, func, signatures, inputs, outputs, target):
-        check_python_function(func, "guvectorize")
         import numpy
 
-        self.py_func = func
+        # The function's Definition: an unpickled ufunc's has no Python function.
+        if not isinstance(func, Definition):
+            check_python_function(func, "guvectorize")
+            func = Definition.of(func)
+        self._definition = func
+        self.py_func = func.py_func
         self.target = target
-        functools.update_wrapper(self, func)
+        func.show_as(self)
+        self._signatures = tuple(signatures)
         self._inputs, self._outputs = inputs, outputs
         self._cores = inputs + outputs
         self._loops = []  # ([argument dtypes], [argument is a scalar], kernel) per signature
-        count = func.__code__.co_argcount
+        count = len(func.parameters)
         for text in signatures:
             arguments = _parse_array_signature(text)
             if len(arguments) != len(self._cores) or count != len(self._cores):
                 raise TypeError(f"guvectorize signature '{text}' has {len(arguments)} "
                                 f"arguments, the layout {len(self._cores)} and "
-                                f"'{func.__name__}' takes {count}")
+                                f"'{self.__name__}' takes {count}")
             for k, ((_, ndim), core) in enumerate(zip(arguments, self._cores)):
                 scalar_ok = ndim is None and not core and k < len(inputs)
                 one_element = ndim == 1 and not core
@@ -133,6 +140,10 @@ class GUVectorized:
             dtypes = [numpy.dtype(name) for name, _ in arguments]
             scalars = [ndim is None for _, ndim in arguments]
             self._loops.append((dtypes, scalars, self._kernel(text, arguments)))
+
+    def __reduce__(self):
+        return (GUVectorized, (self._definition, self._signatures, self._inputs, self._outputs,
+                               self.target))
 
     @property
     def nin(self):
@@ -166,7 +177,7 @@ class GUVectorized:
                 views.append(f"{parameter}[i:i + 1]")  # a one-element array, as Numba passes
             else:
                 views.append(f"{parameter}[i]")
-        core_function = DeviceFunction(self.py_func, (text,))
+        core_function = DeviceFunction(self._definition, (text,))
         kernel = grid_stride_kernel(name, parameters + ["count"], "count",
                                     f"core_function({', '.join(views)})",
                                     {"core_function": core_function}, self.target,

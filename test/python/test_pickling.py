@@ -126,6 +126,20 @@ def test_a_dynamic_ufunc_pickles_and_reduces_where_it_lands(pickler):
 
 
 @pytest.mark.parametrize("pickler", PICKLERS)
+def test_a_generalized_ufunc_pickles_and_compiles_where_it_lands(pickler):
+    @kaji.guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)", target="cpu")
+    def shifted(row, by, out):
+        for i in range(row.shape[0]):
+            out[i] = row[i] + by
+
+    rows = np.arange(6.0).reshape(2, 3)
+    again = pickler.loads(pickler.dumps(pickler.loads(pickler.dumps(shifted))))
+    np.testing.assert_array_equal(again(rows, 1.5), rows + 1.5)
+    assert again.signature == "(n),()->(n)" and again.py_func is None
+    assert again.__name__ == "shifted"
+
+
+@pytest.mark.parametrize("pickler", PICKLERS)
 def test_a_configured_launch_pickles(pickler):
     launch = pickler.loads(pickler.dumps(kernel[4, 32]))
     assert isinstance(launch, kaji._core.ConfiguredLaunch)
