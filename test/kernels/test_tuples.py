@@ -152,6 +152,26 @@ def test_runtime_index_of_uniform_tuple(jit):
     np.testing.assert_array_equal(out, [t[i] + t[-1 - i] for i in range(4)])
 
 
+def shape_from_the_end(out, a, k):
+    out[0] = a.shape[-k]
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_runtime_tuple_index_out_of_range_is_pythons_index_error(target, debug):
+    # Python's IndexError where the target reports exceptions: the cpu target, and the GPU
+    # with debug=True (as Numba's); a GPU kernel without debug reads no further than the tuple.
+    reports = target == "cpu" or debug
+    kernel = kaji.jit(target=target, debug=debug, opt=not debug)(shape_from_the_end)
+    out = np.zeros(1, dtype=np.int64)
+    kernel[1, 1](out, np.zeros((3, 5)), 2)
+    assert out[0] == 3
+    if reports:
+        with pytest.raises(IndexError, match="tuple index out of range"):
+            kernel[1, 1](out, np.zeros((3, 5)), 3)
+    else:
+        kernel[1, 1](out, np.zeros((3, 5)), 3)
+
+
 def tuple_arguments(out, uniform, mixed, nested, empty):
     out[0] = uniform[0] + uniform[1] + uniform[2]
     out[1] = mixed[0] * mixed[1]

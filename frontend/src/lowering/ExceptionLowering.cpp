@@ -87,6 +87,22 @@ void FunctionLowerer::lowerRaise(const RaiseStmt &stmt) {
   enter(newUnreachableBlock());
 }
 
+void FunctionLowerer::raiseUnless(ir::Value *holds, const std::string &exceptionClass,
+                                  const std::string &message, const Location &loc) {
+  if (!context_.options().reportExceptions)
+    return;
+  ir::Block *fail = newBlock();
+  ir::Block *pass = newBlock();
+  at(loc);
+  condJump(holds, pass, fail);
+  ssa_->seal(fail);
+  ssa_->seal(pass);
+  enter(fail);
+  at(loc);
+  builder_.create(ir::Opcode::Raise, ir::Type(), {}, withMessage(exceptionClass, message));
+  enter(pass);
+}
+
 void FunctionLowerer::lowerAssert(const AssertStmt &stmt) {
   std::string message = stmt.message ? constantMessage(*stmt.message) : std::string();
   if (!context_.options().reportExceptions)

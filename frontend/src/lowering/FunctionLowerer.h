@@ -525,6 +525,10 @@ private:
   Operand libdeviceValues(const ir::LibdeviceFunction &function,
                           const std::vector<ir::Value *> &args);
 
+  // Raises `exceptionClass`: `message` where `holds` (a bool) is false, where the target
+  // reports exceptions (the cpu target, debug=True), as Python checks what it indexes.
+  void raiseUnless(ir::Value *holds, const std::string &exceptionClass, const std::string &message,
+                   const Location &loc);
   // isinstance(value, type), decided from value's type; nullopt when `type` is no type.
   std::optional<bool> isInstance(const Operand &value, const Operand &type);
   // cuda.fp16.NAME (kind float16) and cuda.bf16.NAME (bfloat16) (HalfPrecisionCalls.cpp).

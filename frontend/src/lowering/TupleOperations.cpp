@@ -100,6 +100,17 @@ std::optional<Operand> FunctionLowerer::runtimeTupleIndex(const Operand &tuple,
   for (size_t i = 0; i < tuple.elements.size(); ++i)
     builder_.create(ir::Opcode::Store, ir::Type(),
                     {tuple.elements[i].value, array.value, builder_.intConstant(i64, int64_t(i))});
+  // Python's IndexError for a position outside the tuple, where exceptions are reported.
+  if (context_.options().reportExceptions) {
+    ir::Value *raw = rawIndex(index, *expr.index, expr);
+    ir::Value *size = builder_.intConstant(raw->type(), int64_t(tuple.elements.size()));
+    ir::Value *inRange = builder_.cmp(ir::CmpPredicate::Lt, raw, size);
+    if (index.type().isSignedInteger())
+      inRange = builder_.binary(
+          ir::Opcode::And, inRange,
+          builder_.cmp(ir::CmpPredicate::Ge, raw, builder_.unary(ir::Opcode::Neg, size)));
+    raiseUnless(inRange, "IndexError", "tuple index out of range", expr.loc);
+  }
   ir::Value *position = indexValue(array, 0, index, *expr.index, expr);
   return Operand::scalar(
       at(expr.loc)
