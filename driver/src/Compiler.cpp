@@ -36,6 +36,8 @@ LoweredModule lower(const CompileRequest &request, Target target) {
   if (target == Target::CUDA)
     options.gpuArch = request.ptx.arch;
   options.reportExceptions = target == Target::CPU || request.debug;
+  bool fastMath = target == Target::CUDA ? request.ptx.fastMath : request.cpu.fastMath;
+  options.divisionByZeroRaises = request.debug && !fastMath;
   LoweredModule lowered;
   for (const KernelSpec &kernel : request.kernels) {
     ir::Function *f =

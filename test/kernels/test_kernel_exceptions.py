@@ -214,3 +214,36 @@ def test_a_kernel_collected_before_the_sync_leaves_nothing_to_read():
     gc.collect()
     kaji.synchronize()
     assert out.copy_to_host()[0] == 1
+
+
+def divided(r, x, y):
+    r[0] = y[0] / x[0]
+    r[1] = y[0]
+
+
+def floor_divided(r, a, b):
+    r[0] = a // b
+    r[1] = 1
+
+
+@pytest.mark.parametrize("kernel, args", [
+    (divided, (np.zeros(2), np.zeros(1), np.ones(1))),
+    (floor_divided, (np.zeros(2, np.int64), 7, 0)),
+])
+def test_debug_division_by_zero_raises_and_stops_the_thread(target, kernel, args):
+    # Numba's debug=True error model: Python's ZeroDivisionError, raised where the division is.
+    r = args[0]
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        kaji.jit(target=target, debug=True, opt=False)(kernel)[1, 1](*args)
+    assert (r == 0).all()  # neither the quotient nor what follows it was written
+
+
+def test_without_debug_or_with_fastmath_division_by_zero_is_ieee(target):
+    for options in ({}, {"debug": True, "fastmath": True}):
+        r = np.zeros(2)
+        kaji.jit(target=target, opt=not options, **options)(divided)[1, 1](
+            r, np.zeros(1), np.ones(1))
+        assert r[0] == np.inf and r[1] == 1
+    r = np.zeros(2)
+    kaji.jit(target=target, debug=True, opt=False)(divided)[1, 1](r, np.full(1, 2.0), np.ones(1))
+    assert list(r) == [0.5, 1.0]

@@ -259,10 +259,25 @@ Operand FunctionLowerer::lowerBinary(const BinOpExpr &expr) {
   Operand result = lowerExact(*chain.front()->lhs);
   for (const BinOpExpr *operation : chain) {
     Operand rhs = lowerExact(*operation->rhs);
-    result = binary(operation->op, result, rhs, operation->loc,
-                    [operation] { return unparse(*operation); });
+    result = operatorBinary(operation->op, result, rhs, operation->loc,
+                            [operation] { return unparse(*operation); });
   }
   return result;
+}
+
+Operand FunctionLowerer::operatorBinary(BinaryOperator op, const Operand &lhs, const Operand &rhs,
+                                        const Location &loc,
+                                        const std::function<std::string()> &source) {
+  bool divides =
+      op == BinaryOperator::Div || op == BinaryOperator::FloorDiv || op == BinaryOperator::Mod;
+  if (divides && context_.options().divisionByZeroRaises && lhs.isScalar() && rhs.isScalar()) {
+    at(loc);
+    ir::Value *divisor = rhs.value;
+    if (!ir::isComplex(rhs.scalarType().kind))
+      raiseUnless(builder_.cmp(ir::CmpPredicate::Ne, divisor, builder_.zero(divisor->type())),
+                  "ZeroDivisionError", "division by zero", loc);
+  }
+  return binary(op, lhs, rhs, loc, source);
 }
 
 Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Operand &rhs,

@@ -525,6 +525,10 @@ private:
   Operand libdeviceValues(const ir::LibdeviceFunction &function,
                           const std::vector<ir::Value *> &args);
 
+  // A binary operator the program writes: binary(), after Python's ZeroDivisionError check of
+  // the divisor where LoweringOptions::divisionByZeroRaises asks for it.
+  Operand operatorBinary(BinaryOperator op, const Operand &lhs, const Operand &rhs,
+                         const Location &loc, const std::function<std::string()> &source);
   // Raises `exceptionClass`: `message` where `holds` (a bool) is false, where the target
   // reports exceptions (the cpu target, debug=True), as Python checks what it indexes.
   void raiseUnless(ir::Value *holds, const std::string &exceptionClass, const std::string &message,

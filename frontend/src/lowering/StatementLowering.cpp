@@ -384,7 +384,8 @@ void FunctionLowerer::lowerAugAssign(const AugAssignStmt &stmt) {
   if (auto *name = stmt.target->as<NameExpr>()) {
     Operand current = readLocal(name->id, name->loc);
     Operand rhs = lower(*stmt.value);
-    writeLocal(name->id, binary(stmt.op, current, rhs, stmt.loc, augmentedSource(stmt)), stmt.loc);
+    writeLocal(name->id, operatorBinary(stmt.op, current, rhs, stmt.loc, augmentedSource(stmt)),
+               stmt.loc);
     return;
   }
   if (std::optional<Operand> field = fieldTarget(*stmt.target)) {
@@ -392,7 +393,8 @@ void FunctionLowerer::lowerAugAssign(const AugAssignStmt &stmt) {
     if (!current.isScalar())
       throw ir::CompileError(stmt.target->loc, "cannot assign to '" + unparse(*stmt.target) +
                                                    "' with an operator: it is no number");
-    Operand result = binary(stmt.op, current, lower(*stmt.value), stmt.loc, augmentedSource(stmt));
+    Operand result =
+        operatorBinary(stmt.op, current, lower(*stmt.value), stmt.loc, augmentedSource(stmt));
     return storeField(*field, result, *stmt.target);
   }
   if (auto *subscript = stmt.target->as<SubscriptExpr>()) {
@@ -408,7 +410,8 @@ void FunctionLowerer::lowerAugAssign(const AugAssignStmt &stmt) {
     ir::Type element = ir::Type::scalar(array.type().scalarKind());
     Operand current =
         Operand::scalar(at(stmt.loc).create(ir::Opcode::Load, element, operands)->result());
-    Operand result = binary(stmt.op, current, lower(*stmt.value), stmt.loc, augmentedSource(stmt));
+    Operand result =
+        operatorBinary(stmt.op, current, lower(*stmt.value), stmt.loc, augmentedSource(stmt));
     operands.insert(operands.begin(), convert(result, element.scalarKind()));
     at(stmt.loc).create(ir::Opcode::Store, ir::Type(), operands);
     return;

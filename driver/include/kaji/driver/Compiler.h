@@ -68,7 +68,8 @@ struct CompileRequest {
   codegen::CpuOptions cpu; // Target::CPU
   bool optimizeIR = true;  // run kaji's default pass pipeline before codegen
   // Numba's debug=True: raise and assert report their exception on the cuda target too
-  // (frontend::LoweringOptions::reportExceptions; the cpu target always reports).
+  // (frontend::LoweringOptions::reportExceptions; the cpu target always reports), and
+  // without fastmath `/`, `//` and `%` by zero raise ZeroDivisionError (divisionByZeroRaises).
   bool debug = false;
   // Where compile() looks up and stores the PTX (Target::CUDA only: host code lives in the
   // process and is never cached); null for no disk cache.

@@ -20,6 +20,10 @@ struct LoweringOptions {
   // the cuda target with debug=True). Without, as Numba without debug: a failing assert is
   // not checked and a raise ends its thread silently.
   bool reportExceptions = true;
+  // Python's error model for the division operators (Numba's debug=True without fastmath):
+  // `/`, `//` and `%` by zero raise ZeroDivisionError, reported as reportExceptions says.
+  // Without, they give IEEE's inf and nan (and 0 for integers, docs/ir.md).
+  bool divisionByZeroRaises = false;
 };
 
 // Type-checks `fn` for the given argument types (flattened: `structure` groups them into the
