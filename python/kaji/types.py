@@ -79,6 +79,16 @@ class Scalar(_ArrayElement):
     __slots__ = ()
 
     @property
+    def bitwidth(self):
+        """The bits of one value, as Numba's number types have it (float16: 16, bool: 8)."""
+        if self.name in ("bool", "boolean"):
+            return 8
+        digits = "".join(c for c in self.name if c.isdigit())
+        if not digits:
+            raise AttributeError(f"'{self.name}' has no bitwidth")
+        return int(digits)
+
+    @property
     def underlying_float(self):
         """A complex type's part type, as Numba's Complex has it (complex64: float32)."""
         part = {"complex64": "float32", "complex128": "float64"}.get(self.name)

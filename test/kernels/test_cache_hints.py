@@ -102,8 +102,9 @@ def test_the_ptx_has_the_cache_operator(name):
     ("cuda.ldcg(x)", "takes an array and an index"),
     ("cuda.stwb(x, 0)", "takes an array, an index and a value"),
     ("cuda.ldcg(1.0, 0)", "needs an array, not"),
-    ("cuda.ldcg(x, (0, 0))", "has 1 dimension but is indexed with 2 indices"),
-    ("cuda.ldcg(c, 0)", "works on arrays of integers, floats and bools"),
+    ("cuda.ldcg(x, (0, 0))", "Expected 1 indices, got 2"),
+    ("cuda.ldcg(x, 1.0)", "float64 is not a valid index"),
+    ("cuda.ldcg(c, 0)", "ldcg requires array of integer or float type"),
 ])
 def test_misuse_is_a_compile_error(jit, call, message):
     source = ("def kernel(x, c):\n"

@@ -284,3 +284,9 @@ def test_complex_types_name_their_part_type_as_numba():
     assert types.complex128.underlying_float is types.float64
     with pytest.raises(AttributeError, match="'float32' is not complex"):
         types.float32.underlying_float
+
+
+def test_number_types_have_numbas_bitwidth():
+    assert [t.bitwidth for t in (types.int8, types.uint16, types.float16, types.float32,
+                                 types.int64, types.complex128)] == [8, 16, 16, 32, 64, 128]
+    assert types.boolean.bitwidth == 8

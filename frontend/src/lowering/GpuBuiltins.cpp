@@ -378,10 +378,11 @@ Operand FunctionLowerer::cachedAccess(const CachedAccess &access, const std::str
                                " needs an array in global memory (an argument, a C pointer or "
                                "a device array), not '" +
                                describe(array) + "'");
+  // Numba's phrases lead the messages below, for code that matches them.
   if (type.isVectorArray() || type.isRecordArray() || ir::isComplex(type.scalarKind()))
-    throw ir::CompileError(expr.args[0]->loc, call +
-                                                  " works on arrays of integers, floats and "
-                                                  "bools, not '" +
+    throw ir::CompileError(expr.args[0]->loc, display +
+                                                  " requires array of integer or float "
+                                                  "type (or bool), not '" +
                                                   describe(array) + "'");
   ScalarKind element = type.scalarKind();
   std::vector<ir::Value *> operands;
@@ -392,9 +393,18 @@ Operand FunctionLowerer::cachedAccess(const CachedAccess &access, const std::str
     operands.push_back(convert(args[2], element));
   }
   operands.push_back(array.value);
-  std::vector<Operand> indices =
-      args[1].kind == Operand::Kind::Tuple ? args[1].elements : std::vector<Operand>{args[1]};
-  checkIndexCount(array, indices.size(), *expr.args[0], expr);
+  bool scalarIndex = args[1].kind != Operand::Kind::Tuple;
+  std::vector<Operand> indices = scalarIndex ? std::vector<Operand>{args[1]} : args[1].elements;
+  if (indices.size() != type.ndim())
+    throw ir::CompileError(
+        expr.args[1]->loc,
+        call + ": Expected " + std::to_string(type.ndim()) + " indices, got " +
+            (scalarIndex ? std::string("a scalar") : std::to_string(indices.size())) + " for '" +
+            describe(array) + "'");
+  for (const Operand &index : indices)
+    if (!index.isScalar() || !index.type().isInteger())
+      throw ir::CompileError(expr.args[1]->loc,
+                             call + ": " + describe(index) + " is not a valid index (an integer)");
   for (unsigned d = 0; d < indices.size(); ++d)
     operands.push_back(indexValue(array, d, indices[d], *expr.args[1], expr));
   at(expr.loc);
