@@ -152,6 +152,27 @@ def test_runtime_index_of_uniform_tuple(jit):
     np.testing.assert_array_equal(out, [t[i] + t[-1 - i] for i in range(4)])
 
 
+def tuple_calls(out):
+    t = tuple((1, 2, 3))
+    for v in tuple((4, 5)):
+        out[v - 4] = v
+    out[2] = len(tuple()) + t[2]
+
+
+def test_tuple_of_a_tuple_is_itself_and_of_nothing_empty(jit):
+    out = np.zeros(3, np.int64)
+    jit(tuple_calls)[1, 1](out)
+    np.testing.assert_array_equal(out, [4, 5, 3])
+
+
+def test_tuple_of_something_else_is_a_compile_error(jit):
+    def kernel(out):
+        out[0] = len(tuple(out))
+
+    with pytest.raises(kaji.CompileError, match=r"tuple\(\) in kernels takes a tuple"):
+        jit(kernel)[1, 1](np.zeros(1))
+
+
 def shape_from_the_end(out, a, k):
     out[0] = a.shape[-k]
 

@@ -769,6 +769,15 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
                        return arg.kind == Operand::Kind::Array;
                      })))
     return callUfuncOnArrays(name, ufuncArity, args, expr);
+  if (name == "builtins.tuple") { // tuple(t) is t; tuple() the empty tuple
+    if (args.empty())
+      return Operand::tuple({});
+    if (args.size() != 1 || args[0].kind != Operand::Kind::Tuple)
+      throw ir::CompileError(expr.loc, "tuple() in kernels takes a tuple (or nothing), not '" +
+                                           (args.empty() ? std::string() : describe(args[0])) +
+                                           "'");
+    return args[0];
+  }
   if (name == "builtins.isinstance") {
     if (args.size() != 2)
       throw ir::CompileError(expr.loc, "isinstance() takes 2 arguments (" +

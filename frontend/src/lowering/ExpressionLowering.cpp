@@ -595,9 +595,17 @@ ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs
     return *result;
   if (op == CompareOperator::Is || op == CompareOperator::IsNot) {
     bool lhsNone = lhs.kind == Operand::Kind::None, rhsNone = rhs.kind == Operand::Kind::None;
+    // True and False are singletons: `flag is True` is `flag == True` for two bools.
+    auto isBool = [](const Operand &operand) {
+      return operand.isScalar() && operand.scalarType().kind == ScalarKind::Bool;
+    };
+    if (isBool(lhs) && isBool(rhs))
+      return compareValues(op == CompareOperator::Is ? CompareOperator::Eq : CompareOperator::NotEq,
+                           lhs, rhs, node);
     if (!lhsNone && !rhsNone)
       throw ir::CompileError(node.loc, "'" + std::string(spelling(op)) +
-                                           "' is supported only against None in kernels; use "
+                                           "' is supported only against None (and between two "
+                                           "bools) in kernels; use "
                                            "'==' or '!=' to compare values, in '" +
                                            unparse(node) + "'");
     return builder_.boolConstant((lhsNone && rhsNone) == (op == CompareOperator::Is));
