@@ -133,24 +133,24 @@ class CompilerTableModule(types.ModuleType):
         return ("builtin", self._kaji_table._kaji_name)
 
     def __getattr__(self, name):
-        return getattr(self._kaji_table, self._kaji_spelling(name))
+        if self._kaji_cuda_spelling and name.startswith("__"):
+            name = name[2:]
+        return getattr(self._kaji_table, name)
 
     def __dir__(self):
-        own = [name for name in vars(self) if not name.startswith("_")]
-        return sorted(set(own) | {self._kaji_spelled(name) for name in dir(self._kaji_table)})
+        names = set(dir(self._kaji_table))
+        if self._kaji_cuda_spelling:
+            names |= {"__" + name for name in names}
+        return sorted(names | {name for name in vars(self) if not name.startswith("_")})
 
 
-def become_table_module(module_name, table, strip_underscores=False):
-    """Makes the module `module_name` a CompilerTableModule of `table`. With
-    `strip_underscores`, its functions are spelled as CUDA C++'s (``__hadd`` for the table's
-    ``hadd``), as in Numba's ``numba.cuda._internal.cuda_bf16``."""
+def become_table_module(module_name, table, cuda_spelling=False):
+    """Makes the module `module_name` a CompilerTableModule of `table`. With `cuda_spelling`,
+    its functions are also spelled as CUDA C++'s (``__hadd`` for the table's ``hadd``), as in
+    Numba's ``numba.cuda._internal.cuda_bf16``."""
     module = sys.modules[module_name]
     module._kaji_table = table
-    if strip_underscores:
-        module._kaji_spelling = lambda name: name[2:] if name.startswith("__") else name
-        module._kaji_spelled = lambda name: "__" + name
-    else:
-        module._kaji_spelling = module._kaji_spelled = lambda name: name
+    module._kaji_cuda_spelling = cuda_spelling
     module.__class__ = CompilerTableModule
 
 

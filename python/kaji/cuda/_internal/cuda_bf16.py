@@ -5,4 +5,4 @@ from kaji.intrinsics import become_table_module as _become_table_module
 from kaji.intrinsics import bf16 as _table
 from kaji.types import bfloat16 as nv_bfloat16
 
-_become_table_module(__name__, _table, strip_underscores=True)
+_become_table_module(__name__, _table, cuda_spelling=True)
