@@ -19,7 +19,7 @@ from kaji.decorator import DeviceFunction, Kernel
 from kaji.guvectorize import GUVectorized
 from kaji.vectorize import Vectorized
 from kaji.types import typeof
-from kaji import _core, _performance_warnings, cuda
+from kaji import _core, _performance_warnings, _runtime, cuda
 from kaji._performance_warnings import performance_warnings
 
 
@@ -50,6 +50,7 @@ def __getattr__(name):
 
 
 _performance_warnings.apply_environment()
+_runtime.apply_pending_free_environment()
 
 
 __version__ = _core.compiler_version()

@@ -1,7 +1,9 @@
 """Devices, contexts, streams and events, under Numba's names as well as kaji's."""
 
 import collections
+import contextlib
 import operator
+import os
 import threading
 
 from kaji import _core, _driver_calls, _memory_kinds
@@ -197,16 +199,25 @@ class Context:
         _core.synchronize()
 
     def reset(self):
-        """Numba's reset: waits for the device's work. kaji frees memory when its last
-        reference goes and keeps loaded kernels for the process, so nothing is pending."""
+        """Numba's reset: waits for the device's work and does its pending frees. kaji keeps
+        loaded kernels for the process, so nothing else is released."""
         self.synchronize()
+        self.deallocations.clear()
 
     @property
     def memory_manager(self):
-        raise NotImplementedError("kaji has no memory managers (Numba's EMM plugins): it "
-                                  "allocates with the driver, from the device's stream-ordered "
-                                  "pool for arrays made on a stream, and frees an allocation "
-                                  "when its last reference goes")
+        """The device's memory manager: kaji's own, the driver's allocator (kaji has no
+        external memory managers, Numba's EMM plugins)."""
+        return MemoryManager(self.device.id)
+
+    @property
+    def deallocations(self):
+        """The device's pending frees (Numba's ``ctx.deallocations``)."""
+        return Deallocations(self.device.id)
+
+    def defer_cleanup(self):
+        """A ``with`` block in which no device memory of this device is freed."""
+        return self.deallocations.disable()
 
     def memalloc(self, bytesize):
         """`bytesize` bytes of device memory, a kaji device array of uint8."""
@@ -229,6 +240,10 @@ class Context:
     def create_stream(self):
         select_device(self.device.id)
         return stream()
+
+    def create_event(self, timing=True):
+        select_device(self.device.id)
+        return event(timing)
 
     def get_default_stream(self):
         return default_stream()
@@ -254,6 +269,114 @@ class Context:
 
     def __repr__(self):
         return f"<kaji context of device {self.device.id}>"
+
+
+class Deallocations:
+    """A device's device-memory frees not done yet, Numba's deallocation queue: a buffer freed
+    without a stream waits (cuMemFree waits for the whole device) until more than
+    ``config.CUDA_DEALLOCS_COUNT`` frees or ``config.CUDA_DEALLOCS_RATIO`` of the device's
+    memory are pending, an allocation needs the memory, or clear() is called; a free in a
+    stream's order is done at once. Inside ``defer_cleanup()`` every free waits."""
+
+    def __init__(self, device_id):
+        self._device = device_id
+
+    def __len__(self):
+        return _core.pending_frees(self._device)[0]
+
+    @property
+    def _size(self):
+        """The bytes pending."""
+        return _core.pending_frees(self._device)[1]
+
+    @property
+    def _max_pending_bytes(self):
+        """The pending bytes past which the frees are done."""
+        return _core.pending_frees(self._device)[2]
+
+    @property
+    def is_disabled(self):
+        """Whether frees are deferred (inside ``defer_cleanup()``)."""
+        return _core.pending_frees(self._device)[3]
+
+    def clear(self):
+        """Does the pending frees, unless they are deferred."""
+        _core.flush_pending_frees(self._device)
+
+    @contextlib.contextmanager
+    def disable(self):
+        """A ``with`` block in which no device memory of the device is freed; blocks nest.
+        What was freed inside is done at the next clear(), allocation that needs the memory,
+        or free past the limits after the block."""
+        _core.defer_frees(self._device)
+        try:
+            yield
+        finally:
+            _core.resume_frees(self._device)
+
+    def __repr__(self):
+        count, size, _, deferred = _core.pending_frees(self._device)
+        return (f"<kaji pending frees of device {self._device}: {count} ({size} bytes)"
+                f"{', deferred' if deferred else ''}>")
+
+
+class MemoryManager:
+    """kaji's memory manager of a device, what Numba's ``ctx.memory_manager`` is: allocations
+    come from the driver (stream-ordered from the device's pool for arrays made on a stream),
+    frees go through the device's Deallocations."""
+
+    interface_version = 1
+
+    def __init__(self, device_id):
+        self._device = device_id
+
+    @property
+    def deallocations(self):
+        return Deallocations(self._device)
+
+    def get_memory_info(self):
+        return current_context(self._device).get_memory_info()
+
+    def defer_cleanup(self):
+        return self.deallocations.disable()
+
+    def __repr__(self):
+        return f"<kaji memory manager of device {self._device}>"
+
+
+def apply_pending_free_environment():
+    """The limits of pending frees that KAJI_CUDA_DEALLOCS_COUNT / _RATIO or Numba's
+    NUMBA_CUDA_DEALLOCS_COUNT / _RATIO set, applied (at ``import kaji``); a value that does not
+    parse, or is out of range, warns and leaves the default."""
+    count, share = _core.pending_free_limits()
+    for setting, read in (("COUNT", int), ("RATIO", float)):
+        for name in (f"KAJI_CUDA_DEALLOCS_{setting}", f"NUMBA_CUDA_DEALLOCS_{setting}"):
+            text = os.environ.get(name)
+            if text is None:
+                continue
+            try:
+                value = read(text)
+                if value < 0 or setting == "RATIO" and value > 1:
+                    raise ValueError
+            except ValueError:
+                import warnings
+                from kaji._jit_options import InvalidConfigWarning
+
+                wanted = "a count" if setting == "COUNT" else "a ratio between 0 and 1"
+                kept = count if setting == "COUNT" else share
+                warnings.warn(f"{name}={text!r} is not {wanted}; kaji keeps {kept}",
+                              InvalidConfigWarning, stacklevel=2)
+            else:
+                count, share = (value, share) if setting == "COUNT" else (count, value)
+            break
+    _core.set_pending_free_limits(count, share)
+
+
+def defer_cleanup():
+    """Numba's ``cuda.defer_cleanup()``: a ``with`` block in which no device memory of the
+    current device is freed, so that work queued in it keeps its memory however the program
+    drops its arrays."""
+    return current_context().defer_cleanup()
 
 
 def memory_info():

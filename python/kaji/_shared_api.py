@@ -9,6 +9,7 @@ from kaji._runtime import (
     close,
     current_context,
     default_stream,
+    defer_cleanup,
     detect,
     event,
     event_elapsed_time,

@@ -1,6 +1,7 @@
 // kaji._core's memory kinds: page-locked (pinned), mapped and managed memory, page-locking
-// existing numpy arrays, and the process's memory limit. kaji.cuda builds Numba's
-// pinned_array, mapped_array, managed_array, pinned() and mapped() on these.
+// existing numpy arrays, the process's memory limit and the pending frees of device memory.
+// kaji.cuda builds Numba's pinned_array, mapped_array, managed_array, pinned() and mapped() on
+// these.
 
 #include "array_sizes.h"
 #include "bindings.h"
@@ -10,6 +11,7 @@
 #include "kaji/runtime/ManagedMemory.h"
 #include "kaji/runtime/MemoryLimit.h"
 #include "kaji/runtime/PageLockedMemory.h"
+#include "kaji/runtime/PendingFrees.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -134,6 +136,39 @@ void bindMemoryKinds(py::module_ &m) {
         "lives: what stands in for device memory on the cpu target.");
   m.def("parse_byte_size", &runtime::parseByteSize, py::arg("text"),
         "'512MiB' -> 536870912, as KAJI_MEMORY_LIMIT is read; ValueError for anything else.");
+  m.def(
+      "pending_frees",
+      [](int device) {
+        const runtime::PendingFrees &queue = runtime::PendingFrees::ofDevice(device);
+        return py::make_tuple(queue.count(), queue.bytes(), queue.maxBytes(), queue.deferred());
+      },
+      py::arg("device"),
+      "(count, bytes, the bytes past which they are done, whether deferred) of the device "
+      "memory frees pending on `device`.");
+  m.def(
+      "flush_pending_frees",
+      [](int device) { return runtime::PendingFrees::ofDevice(device).flush(); }, py::arg("device"),
+      "Does the frees pending on `device` unless they are deferred; returns how many.");
+  m.def(
+      "defer_frees", [](int device) { runtime::PendingFrees::ofDevice(device).defer(); },
+      py::arg("device"), "Holds back every free on `device` until resume_frees (nested).");
+  m.def(
+      "resume_frees", [](int device) { runtime::PendingFrees::ofDevice(device).resume(); },
+      py::arg("device"), "Ends one defer_frees.");
+  m.def(
+      "pending_free_limits",
+      [] {
+        runtime::PendingFreeLimits limits = runtime::pendingFreeLimits();
+        return py::make_tuple(limits.count, limits.deviceMemoryShare);
+      },
+      "(count, share of device memory) past which pending frees are done.");
+  m.def(
+      "set_pending_free_limits",
+      [](std::size_t count, double share) {
+        runtime::setPendingFreeLimits({count, share});
+      },
+      py::arg("count"), py::arg("share"),
+      "Sets the count and the share of device memory past which pending frees are done.");
   m.def("memory_in_use", &runtime::memoryInUse,
         "The bytes of kaji's live device and managed buffers (on the cpu target, of the host "
         "memory standing in for them).");

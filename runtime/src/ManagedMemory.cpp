@@ -4,6 +4,7 @@
 #include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Device.h"
 #include "kaji/runtime/Memory.h"
+#include "kaji/runtime/PendingFrees.h"
 
 #include <algorithm>
 
@@ -11,10 +12,11 @@ namespace kaji::runtime {
 
 ManagedBuffer::ManagedBuffer(std::size_t bytes, bool attachGlobal)
     : size_(bytes), device_(selectedDevice()) {
-  reservation_ = MemoryReservation(bytes);
+  reservation_ = reserveFlushingPendingFrees(bytes);
   const CudaDriver &driver = CudaDriver::get();
   makeCurrent(device_);
-  if (bytes > Device::get(device_).memoryInfo().first)
+  if (bytes > Device::get(device_).memoryInfo().first &&
+      !(flushPendingFrees() && bytes <= Device::get(device_).memoryInfo().first))
     throw outOfDeviceMemory(bytes, device_);
   unsigned flags = attachGlobal ? CU_MEM_ATTACH_GLOBAL : CU_MEM_ATTACH_HOST;
   CUresult result =

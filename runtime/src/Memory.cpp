@@ -3,6 +3,7 @@
 #include "kaji/runtime/Context.h"
 #include "kaji/runtime/CudaDriver.h"
 #include "kaji/runtime/Device.h"
+#include "kaji/runtime/PendingFrees.h"
 #include "kaji/runtime/Stream.h"
 
 #include <cstdlib>
@@ -48,13 +49,18 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes, std::shared_ptr<const Stream> stre
     : size_(bytes), device_(selectedDevice()) {
   if (bytes == 0)
     return;
-  reservation_ = MemoryReservation(bytes);
+  reservation_ = reserveFlushingPendingFrees(bytes);
   driver_ = &onSelectedDevice();
   bool pooled =
       stream && stream->owned() && stream->device() == device_ && memoryPoolsSupported(device_);
   const char *call = pooled ? "cuMemAllocAsync" : "cuMemAlloc";
-  CUresult result = pooled ? driver_->api().cuMemAllocAsync(&pointer_, bytes, stream->handle())
-                           : driver_->api().cuMemAlloc(&pointer_, bytes);
+  auto allocate = [&] {
+    return pooled ? driver_->api().cuMemAllocAsync(&pointer_, bytes, stream->handle())
+                  : driver_->api().cuMemAlloc(&pointer_, bytes);
+  };
+  CUresult result = allocate();
+  if (result == CUDA_ERROR_OUT_OF_MEMORY && flushPendingFrees())
+    result = allocate();
   if (result == CUDA_ERROR_OUT_OF_MEMORY ||
       (result != CUDA_SUCCESS && bytes > Device::get(device_).memoryInfo().first))
     throw outOfDeviceMemory(bytes, device_);
@@ -85,18 +91,23 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
 DeviceBuffer::~DeviceBuffer() { release(); }
 
 void DeviceBuffer::release() noexcept {
-  // A destructor cannot report failure; after a device fault or at exit the driver refuses
-  // every call, and the memory goes with the context.
-  if (pointer_ && detail::tryMakeCurrent(device_)) {
-    if (freeOn_)
-      driver_->api().cuMemFreeAsync(pointer_, freeOn_->handle());
-    else
-      driver_->api().cuMemFree(pointer_);
-  }
+  if (pointer_)
+    PendingFrees::ofDevice(device_).release(
+        {std::exchange(pointer_, 0), size_, std::move(freeOn_), std::move(reservation_)});
   pointer_ = 0;
   size_ = 0;
   freeOn_.reset();
   reservation_ = MemoryReservation();
+}
+
+MemoryReservation reserveFlushingPendingFrees(std::size_t bytes) {
+  try {
+    return MemoryReservation(bytes);
+  } catch (const OutOfMemory &) {
+    if (!flushPendingFrees())
+      throw;
+  }
+  return MemoryReservation(bytes);
 }
 
 bool memoryPoolsSupported(int device) {

@@ -91,8 +91,13 @@ def test_arrays_without_a_stream_or_pool_are_plain_allocations(fake_driver):
         assert changes(lambda: kept.append(cuda.device_array(64, stream=0))) == {"alloc": 1}
         on_stream = changes(lambda: kept.append(cuda.device_array(64, stream=stream)))
         assert on_stream == ({"alloc_async": 1} if POOLED else {"alloc": 1}), on_stream
-        freed = changes(lambda: kept.clear())
-        assert freed == ({"free": 2, "free_async": 1} if POOLED else {"free": 3}), freed
+        freed = changes(lambda: kept.clear())  # cuMemFree waits for the device: batched
+        assert freed == ({"free_async": 1} if POOLED else {}), freed
+        pending = cuda.current_context().deallocations
+        assert len(pending) == (2 if POOLED else 3)
+        freed = changes(pending.clear)
+        assert freed == {"free": 2 if POOLED else 3}, freed
+        assert len(pending) == 0
     """
     run_on_fake(fake_driver, "POOLED = True\n" + textwrap.dedent(body))
     run_on_fake(fake_driver, "POOLED = False\n" + textwrap.dedent(body), FAKE_MEMORY_POOLS="0")
@@ -125,7 +130,8 @@ def test_mapped_and_managed_arrays_reach_kernels_without_staging(fake_driver):
         assert changes(lambda: touch[1, 128](mapped)) == {}
         assert changes(lambda: touch[1, 128](mapped[::2])) == {}
         assert changes(lambda: touch[1, 128](managed)) == {}
-        assert changes(lambda: touch[1, 128](mapped + 1)) == {"alloc": 1, "free": 1}
+        assert changes(lambda: touch[1, 128](mapped + 1)) == {"alloc": 1}  # freed in a batch
+        assert len(cuda.current_context().deallocations) == 1
         stream = cuda.stream()
         pinned = cuda.pinned_array(100, dtype=np.int32)
         staged = changes(lambda: touch[1, 128, stream](pinned))
@@ -213,3 +219,106 @@ def test_arrays_made_on_a_stream_name_it_to_consumers_who_wait_for_it(fake_drive
             "event_record": 1, "stream_wait_event": 1}
         assert changes(lambda: touch[1, 1, stream](Foreign(on_stream))) == {}
     """)
+
+
+def test_frees_without_a_stream_are_done_in_batches_past_numbas_limits(fake_driver):
+    run_on_fake(fake_driver, """
+        from kaji.cuda import config
+        pending = cuda.current_context().deallocations
+        pending.clear()
+        assert config.CUDA_DEALLOCS_COUNT == 10 and config.CUDA_DEALLOCS_RATIO == 0.2
+        for count in range(1, 11):
+            assert changes(lambda: cuda.to_device(np.arange(1))) == {"alloc": 1}
+            assert len(pending) == count and pending._size == 8 * count
+        assert changes(lambda: cuda.to_device(np.arange(1))) == {"alloc": 1, "free": 11}
+        assert len(pending) == 0
+        config.CUDA_DEALLOCS_COUNT = 2
+        cuda.to_device(np.arange(1)), cuda.to_device(np.arange(1))
+        assert changes(lambda: cuda.to_device(np.arange(1))) == {"alloc": 1, "free": 3}
+        config.CUDA_DEALLOCS_COUNT = 100
+        total = cuda.current_context().get_memory_info().total
+        config.CUDA_DEALLOCS_RATIO = 10**6 / total
+        assert abs(pending._max_pending_bytes - 10**6) <= 1
+        cuda.to_device(np.ones(pending._max_pending_bytes, dtype=np.int8))
+        assert len(pending) == 1  # at the limit, not past it
+        assert changes(lambda: cuda.to_device(np.ones(1, dtype=np.int8))) == {"alloc": 1, "free": 2}
+        for name, bad in (("CUDA_DEALLOCS_RATIO", 1.5), ("CUDA_DEALLOCS_COUNT", -1)):
+            try:
+                setattr(config, name, bad)
+                raise AssertionError(f"{name} = {bad} accepted")
+            except ValueError as error:
+                assert name in str(error), error
+    """)
+
+
+def test_defer_cleanup_holds_back_every_free_until_a_flush_after_it(fake_driver):
+    run_on_fake(fake_driver, """
+        pending = cuda.current_context().deallocations
+        stream = cuda.stream()
+        kept = [cuda.to_device(np.arange(5)), cuda.device_array(8, stream=stream)]
+        pending.clear()
+        class Stop(Exception):
+            pass
+        try:
+            with cuda.defer_cleanup():
+                with cuda.defer_cleanup():
+                    assert pending.is_disabled
+                    assert changes(kept.clear) == {}  # the stream-ordered free waits too
+                    assert changes(pending.clear) == {} and len(pending) == 2
+                assert changes(pending.clear) == {} and len(pending) == 2
+                raise Stop
+        except Stop:
+            pass
+        assert not pending.is_disabled and len(pending) == 2  # done at the next flush
+        assert changes(pending.clear) == {"free": 1, "free_async": 1}
+        with cuda.current_context().memory_manager.defer_cleanup():
+            assert pending.is_disabled
+        assert not pending.is_disabled
+    """)
+
+
+def test_an_allocation_without_room_does_the_pending_frees_first(fake_driver):
+    run_on_fake(fake_driver, """
+        from kaji.cuda import config
+        config.CUDA_DEALLOCS_COUNT, config.CUDA_DEALLOCS_RATIO = 100, 1.0
+        pending = cuda.current_context().deallocations
+        pending.clear()
+        in_use = kaji._core.memory_in_use()
+        kaji.set_memory_limit(in_use + 1000)
+        cuda.device_array(800, dtype=np.uint8)
+        assert len(pending) == 1 and kaji._core.memory_in_use() == in_use + 800
+        assert changes(lambda: cuda.device_array(800, dtype=np.uint8)) == {"alloc": 1, "free": 1}
+        kaji.set_memory_limit(None)
+        pending.clear()
+        total = cuda.current_context().get_memory_info().total
+        cuda.device_array(total * 3 // 5, dtype=np.uint8)  # the fake device's memory, mostly
+        assert len(pending) == 1
+        made = changes(lambda: cuda.device_array(total * 3 // 5, dtype=np.uint8))
+        assert made == {"alloc": 2, "free": 1}, made  # refused, then made after the free
+        pending.clear()
+        with cuda.defer_cleanup():  # nothing is freed then: the allocation fails
+            cuda.device_array(total * 3 // 5, dtype=np.uint8)
+            try:
+                cuda.device_array(total * 3 // 5, dtype=np.uint8)
+                raise AssertionError("allocated past the device's memory")
+            except MemoryError as error:
+                assert "cannot allocate" in str(error), error
+    """)
+
+
+def test_numbas_environment_sets_the_limits_of_pending_frees(fake_driver):
+    run_on_fake(fake_driver, """
+        from kaji.cuda import config
+        assert config.CUDA_DEALLOCS_COUNT == 3 and config.CUDA_DEALLOCS_RATIO == 0.5
+    """, NUMBA_CUDA_DEALLOCS_COUNT="3", KAJI_CUDA_DEALLOCS_RATIO="0.5",
+        NUMBA_CUDA_DEALLOCS_RATIO="0.9")
+    run_on_fake(fake_driver, """
+        import warnings
+        from kaji.cuda import config
+        assert config.CUDA_DEALLOCS_COUNT == 10  # the default, after a warning
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            kaji._runtime.apply_pending_free_environment()
+        assert any("NUMBA_CUDA_DEALLOCS_COUNT='many' is not a count" in str(w.message)
+                   for w in caught), [str(w.message) for w in caught]
+    """, NUMBA_CUDA_DEALLOCS_COUNT="many")

@@ -49,7 +49,7 @@ _SUBMODULES = ("compiler", "config", "core", "cudadrv", "misc", "np", "typing", 
 # Numba's external memory manager (EMM) plugin interface, which kaji does not have.
 _MEMORY_MANAGER_API = ("set_memory_manager", "BaseCUDAMemoryManager",
                        "HostOnlyCUDAMemoryManager", "GetIpcHandleMixin", "MemoryPointer",
-                       "AutoFreePointer", "defer_cleanup")
+                       "AutoFreePointer")
 
 # `compile` stays out of `from kaji.cuda import *`, which would shadow Python's own.
 __all__ = [name for name in globals() if not name.startswith("_") and name != "compile"]
@@ -70,6 +70,6 @@ def __getattr__(name):
         return _import_module(f"{__name__}.cudadrv.devicearray")
     if name in _MEMORY_MANAGER_API:
         raise AttributeError(f"kaji.cuda has no {name!r}: kaji has no external memory managers "
-                             "(Numba's EMM plugins) and frees an allocation when its last "
-                             "reference goes")
+                             "(Numba's EMM plugins); it allocates with the driver and frees "
+                             "through the device's pending frees (ctx.deallocations)")
     raise AttributeError(f"module 'kaji.cuda' has no attribute {name!r}")

@@ -9,10 +9,15 @@ Honoured: reading gives kaji's setting and assigning changes what kaji does, at 
   ``cudadrv.devicearray.auto_device``'s copy).
 - ``DISABLE_PERFORMANCE_WARNINGS``: 1 turns both kinds off, keeping each one's own switch for
   when it is set to 0 again, as in Numba.
+- ``CUDA_DEALLOCS_COUNT`` (10), ``CUDA_DEALLOCS_RATIO`` (0.2): device memory freed without a
+  stream waits until more frees than the count, or more bytes than the ratio of the device's
+  memory, are pending (``cuda.current_context().deallocations``).
 
-All three start from Numba's environment variables, read when kaji is imported:
+The first three start from Numba's environment variables, read when kaji is imported:
 NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS, NUMBA_CUDA_WARN_ON_IMPLICIT_COPY,
-NUMBA_DISABLE_PERFORMANCE_WARNINGS (kaji's KAJI_ spellings of the same names come first);
+NUMBA_DISABLE_PERFORMANCE_WARNINGS (kaji's KAJI_ spellings of the same names come first),
+the last two from NUMBA_CUDA_DEALLOCS_COUNT and NUMBA_CUDA_DEALLOCS_RATIO (or the KAJI_
+spellings);
 ``kaji.performance_warnings(...)`` sets the first two too.
 
 Not honoured: kaji does not read these settings' NUMBA_ variables and has no switch for them.
@@ -39,13 +44,14 @@ for another value.
 
 Other Numba settings are not here (AttributeError): kaji has none of them."""
 
+import operator
 import os
 import re
 import sys
 import types
 import warnings
 
-from kaji import _performance_warnings
+from kaji import _core, _performance_warnings
 from kaji._jit_options import InvalidConfigWarning
 
 
@@ -64,7 +70,25 @@ _HONOURED = {
     "DISABLE_PERFORMANCE_WARNINGS": (
         lambda: _flag(_performance_warnings.disabled()),
         lambda value: _performance_warnings.disable(bool(value))),
+    "CUDA_DEALLOCS_COUNT": (
+        lambda: _core.pending_free_limits()[0],
+        lambda value: _set_pending_free_limits(count=value)),
+    "CUDA_DEALLOCS_RATIO": (
+        lambda: _core.pending_free_limits()[1],
+        lambda value: _set_pending_free_limits(share=value)),
 }
+
+
+def _set_pending_free_limits(count=None, share=None):
+    old_count, old_share = _core.pending_free_limits()
+    count = old_count if count is None else operator.index(count)
+    share = old_share if share is None else float(share)
+    if count < 0:
+        raise ValueError(f"CUDA_DEALLOCS_COUNT is a count of frees, not {count}")
+    if not 0 <= share <= 1:
+        raise ValueError(f"CUDA_DEALLOCS_RATIO is a share of the device's memory between 0 "
+                         f"and 1, not {share}")
+    _core.set_pending_free_limits(count, share)
 
 
 def _compute_capability(text):

@@ -14,7 +14,8 @@ namespace kaji::runtime {
 class CudaDriver;
 class Stream;
 
-// Device memory on one device, freed when the buffer is destroyed. Its bytes count against
+// Device memory on one device, released when the buffer is destroyed: freed then or in a batch
+// soon after (PendingFrees.h). Its bytes count against
 // the process's memory limit (MemoryLimit.h) while it lives. An allocation past the limit, or
 // one the device has no room for, throws OutOfMemory naming the size and the limit or the free
 // memory.
@@ -55,6 +56,10 @@ private:
   std::shared_ptr<const Stream> freeOn_; // set for a stream-ordered buffer
   MemoryReservation reservation_;
 };
+
+// The reservation of `bytes` against the memory limit, made after the pending frees
+// (PendingFrees.h) when they stand in its way; OutOfMemory when even then it passes the limit.
+MemoryReservation reserveFlushingPendingFrees(std::size_t bytes);
 
 // Whether `device` can allocate stream-ordered memory (the driver has cuMemAllocAsync and
 // the device CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED), and $KAJI_MEMORY_POOL is not "0".
