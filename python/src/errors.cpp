@@ -13,7 +13,6 @@ namespace kaji::python {
 namespace {
 
 // Raised exception classes live as long as the interpreter: the module keeps a reference too.
-PyObject *compileErrorType = nullptr;
 PyObject *cudaErrorType = nullptr;
 PyObject *cudaUnavailableType = nullptr;
 PyObject *linkErrorType = nullptr;
@@ -82,7 +81,7 @@ void noteRecursiveLaunch(int device, const std::string &kernel,
 }
 
 void registerErrors(py::module_ &m) {
-  compileErrorType = newExceptionType(
+  newExceptionType(
       m, "CompileError", PyExc_Exception,
       "The kernel's source was rejected. str() is the rendered diagnostic (file:line:col: "
       "error: message, the source line, a caret); .filename, .lineno, .col and .msg hold its "
@@ -111,7 +110,11 @@ void registerErrors(py::module_ &m) {
       attributes["lineno"] = loc.known() ? py::object(py::int_(loc.line)) : py::none();
       attributes["col"] = loc.known() ? py::object(py::int_(loc.col)) : py::none();
       std::string_view rendered = e.what();
-      raise(compileErrorType, std::string(rendered.substr(0, rendered.find_last_not_of('\n') + 1)),
+      // kaji.CompileError, or its subclass that is Numba's TypingError too
+      // (kaji/_compile_errors.py).
+      py::object errorClass =
+          py::module_::import("kaji._compile_errors").attr("compile_error_class")();
+      raise(errorClass.ptr(), std::string(rendered.substr(0, rendered.find_last_not_of('\n') + 1)),
             attributes);
     } catch (const runtime::KernelException &e) {
       py::object exceptionClass =

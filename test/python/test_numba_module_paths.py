@@ -131,6 +131,48 @@ def test_numbas_error_names_catch_kajis_compile_errors():
     assert TypingError is LoweringError is kaji.CompileError
 
 
+def test_from_numba_import_errors_reaches_the_same_names():
+    from kaji import errors
+
+    assert errors.TypingError is TypingError and errors.__all__ == core_errors_names()
+
+
+def core_errors_names():
+    import kaji.cuda.core.errors
+
+    return kaji.cuda.core.errors.__all__
+
+
+def test_where_numba_is_loaded_compile_errors_are_its_typing_errors_too(monkeypatch):
+    import types as python_types
+
+    class NumbaError(Exception):  # Numba's signature: (msg, loc=None, highlighting=True)
+        def __init__(self, msg, loc=None, highlighting=True):
+            super().__init__(f"highlighted {msg}")
+
+    class NumbaTypingError(NumbaError):
+        pass
+
+    def unknown_name(out):
+        out[0] = missing  # noqa: F821
+
+    with pytest.raises(kaji.CompileError) as plain:
+        kaji.jit("void(float64[:])", target="cpu")(unknown_name)
+    assert type(plain.value) is kaji.CompileError  # without Numba loaded
+    numba_errors = python_types.ModuleType("numba.core.errors")
+    numba_errors.TypingError = NumbaTypingError
+    monkeypatch.setitem(sys.modules, "numba.core.errors", numba_errors)
+    with pytest.raises(NumbaTypingError) as caught:
+        kaji.jit("void(float64[:])", target="cpu")(unknown_name)
+    error = caught.value
+    assert isinstance(error, kaji.CompileError) and isinstance(error, TypingError)
+    assert str(error).startswith(error.filename) and "name 'missing' is not defined" in str(error)
+    assert error.msg == "name 'missing' is not defined" and error.lineno > 0
+    with pytest.raises(NumbaTypingError) as again:
+        kaji.jit("void(float64[:])", target="cpu")(unknown_name)
+    assert type(again.value) is type(error)  # one class per Numba class
+
+
 def test_numbas_warning_names_are_kajis_warnings():
     with pytest.warns(NumbaInvalidConfigWarning, match="debug=True with opt=True"):
         kaji.jit(debug=True, opt=True)(lambda out: None)
