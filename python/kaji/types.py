@@ -104,6 +104,49 @@ class Scalar(_ArrayElement):
         return super().__call__(*args)
 
 
+class Number(Scalar):
+    """Numba's class of number types: every Integer, Float and Complex is one, so that
+    ``isinstance(t, types.Number)`` (an @overload's typing function, say) asks as with Numba."""
+
+    __slots__ = ()
+
+
+class Integer(Number):
+    """The integer types, int8 to uint64."""
+
+    __slots__ = ()
+
+    @property
+    def signed(self):
+        return not self.name.startswith("uint")
+
+
+class Float(Number):
+    """The real floating-point types: float16, bfloat16, float32, float64."""
+
+    __slots__ = ()
+
+
+class Complex(Number):
+    """complex64 and complex128."""
+
+    __slots__ = ()
+
+
+class Boolean(Scalar):
+    """bool."""
+
+    __slots__ = ()
+
+
+def _scalar_class(canonical):
+    if canonical == "bool":
+        return Boolean
+    if canonical.startswith("complex"):
+        return Complex
+    return Float if "float" in canonical else Integer
+
+
 class Record(_ArrayElement):
     """A record type (Numba's ``Record``) of a numpy structured dtype: ``from_dtype(dtype)``.
     ``rec[:]`` is an array of it, and it is the dtype of ``cuda.local.array(n, rec)``."""
@@ -335,7 +378,7 @@ _SCALARS = {}
 _BY_NAME = {"none": none, "void": none}
 for _name, _canonical in [*((n, _core.parse_type(n)[0]) for n in _SCALAR_NAMES),
                           *_COMPLEX_NAMES.items()]:
-    _BY_NAME[_name] = _SCALARS.setdefault(_canonical, Scalar(_canonical))
+    _BY_NAME[_name] = _SCALARS.setdefault(_canonical, _scalar_class(_canonical)(_canonical))
 globals().update(_BY_NAME)
 del _name, _canonical
 # Numba's sets of scalar types, which its users parametrize tests and signatures over.

@@ -184,6 +184,9 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
         fields[1].cast<std::string>(), name,
         parseSignatureText(fields[2].cast<std::string>(), /*kernel=*/false),
         fields[3].cast<std::vector<std::string>>());
+  if (kind == "overloaded" && fields.size() == 4)
+    return overloaded(name, fields[1].cast<std::string>(), fields[2],
+                      fields[3].cast<std::string>());
   if (kind == "function" && (fields.size() == 5 || fields.size() == 6)) {
     std::vector<frontend::Signature> signatures;
     for (const py::handle &text : fields[4])
@@ -195,6 +198,34 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     return frontend::GlobalValue::functionRef(std::move(ref));
   }
   throw malformed();
+}
+
+frontend::GlobalValue EnvironmentBuilder::overloaded(const std::string &name,
+                                                     const std::string &function,
+                                                     const py::handle &pick,
+                                                     const std::string &fingerprint) {
+  auto overloaded = std::make_shared<frontend::OverloadedFunction>();
+  overloaded->fingerprint = fingerprint;
+  // Called while this builder's compile lowers the kernel, with the GIL held (compiles hold it).
+  overloaded->implementation =
+      [this, name, pick = py::reinterpret_borrow<py::object>(pick)](
+          const std::vector<std::string> &types,
+          const std::vector<std::string> &keywords) -> std::optional<frontend::FunctionRef> {
+    py::object entry;
+    try {
+      entry = pick(types, keywords);
+    } catch (py::error_already_set &failure) {
+      throw std::runtime_error(failure.what());
+    }
+    if (entry.is_none())
+      return std::nullopt;
+    frontend::GlobalValue implementation = globalValue(name, entry);
+    if (implementation.kind != frontend::GlobalValue::Kind::Function)
+      throw std::runtime_error("its implementation is not a function: " +
+                               py::repr(entry).cast<std::string>());
+    return implementation.function;
+  };
+  return frontend::GlobalValue::overloadedFunction(function, std::move(overloaded));
 }
 
 } // namespace kaji::python

@@ -20,6 +20,12 @@
 //                                         __cuda_array_interface__: captured by its address
 //   ("record", dtype)                     a numpy structured dtype (or a kaji Record type
 //                                         object's), the dtype of local and shared arrays
+//   ("overloaded", name, pick, fingerprint)
+//                                         a function with @overload implementations:
+//                                         pick(types, keywords) gives the "function" entry of
+//                                         the one a call with those argument types runs, or
+//                                         None (frontend::OverloadedFunction says how types
+//                                         are spelled); fingerprint tells it apart in the cache
 //   ("function", source, describe, is_device, signatures[, inlining])
 //                                         another @jit function: its FunctionSource, a
 //                                         callable returning *its* globals' description,
@@ -65,6 +71,8 @@ public:
 private:
   frontend::GlobalValue globalValue(const std::string &name, const py::handle &entry);
   frontend::GlobalValue deviceArray(const std::string &name, const py::handle &array);
+  frontend::GlobalValue overloaded(const std::string &name, const std::string &function,
+                                   const py::handle &pick, const std::string &fingerprint);
 
   driver::Target target_;
   std::vector<py::object> captured_;

@@ -50,7 +50,8 @@ def run_python(program, **environment):
     "kaji.cuda.bf16", "kaji.cuda.fp16", "kaji.cuda._internal", "kaji.cuda._internal.cuda_bf16",
     "kaji.cuda._internal.cuda_fp16", "kaji.cuda.compiler", "kaji.cuda.config", "kaji.cuda.core", "kaji.cuda.core.errors", "kaji.cuda.cudadrv",
     "kaji.cuda.cudadrv.devicearray", "kaji.cuda.cudadrv.devices", "kaji.cuda.cudadrv.driver",
-    "kaji.cuda.cudadrv.linkable_code", "kaji.cuda.cudadrv.nvrtc", "kaji.cuda.kernels", "kaji.cuda.kernels.transpose",
+    "kaji.cuda.cudadrv.linkable_code", "kaji.cuda.cudadrv.nvrtc", "kaji.cuda.extending",
+    "kaji.cuda.kernels", "kaji.cuda.kernels.transpose",
     "kaji.cuda.kernels.reduction", "kaji.cuda.misc", "kaji.cuda.misc.special", "kaji.cuda.np",
     "kaji.cuda.np.numpy_support", "kaji.cuda.typing", "kaji.cuda.typing.typeof",
     "kaji.cuda.vector_types"])

@@ -61,6 +61,15 @@ GlobalValue GlobalValue::functionRef(FunctionRef ref) {
   return v;
 }
 
+GlobalValue GlobalValue::overloadedFunction(std::string name,
+                                            std::shared_ptr<const OverloadedFunction> overloaded) {
+  GlobalValue v;
+  v.kind = Kind::Overloaded;
+  v.qualifiedName = std::move(name);
+  v.overloaded = std::move(overloaded);
+  return v;
+}
+
 GlobalValue GlobalValue::external(std::string symbol, std::string name, Signature signature,
                                   std::vector<std::string> linkFiles) {
   GlobalValue v;

@@ -82,6 +82,10 @@ private:
     case GlobalValue::Kind::Function:
       function(value.function);
       return;
+    case GlobalValue::Kind::Overloaded:
+      field("overloaded", value.qualifiedName);
+      field("picked by", value.overloaded->fingerprint);
+      return;
     case GlobalValue::Kind::ExceptionClass:
       field("exception", value.qualifiedName);
       return;

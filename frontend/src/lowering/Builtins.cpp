@@ -331,6 +331,12 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     external.global = &global;
     return external;
   }
+  case GlobalValue::Kind::Overloaded: {
+    Operand overloaded;
+    overloaded.kind = Operand::Kind::Overloaded;
+    overloaded.global = &global;
+    return overloaded;
+  }
   case GlobalValue::Kind::Array:
     return globalConstArray(global, loc);
   case GlobalValue::Kind::RecordType: {

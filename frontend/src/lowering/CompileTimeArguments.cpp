@@ -43,6 +43,9 @@ std::optional<CompileTimeArgument> FunctionLowerer::compileTimeArgument(const Op
   case Operand::Kind::EnumClass:
     constant.mangled = tagged('E', arg.global->qualifiedName);
     return constant;
+  case Operand::Kind::Overloaded:
+    constant.mangled = tagged('O', arg.global->overloaded->fingerprint);
+    return constant;
   case Operand::Kind::None:
     constant.mangled = tagged('N', {});
     return constant;

@@ -29,39 +29,49 @@ Operand FunctionLowerer::defaultArgument(const Expr &value, const Environment &e
   return lower(value);
 }
 
+FunctionLowerer::CallArguments FunctionLowerer::lowerArguments(const CallExpr &expr) {
+  CallArguments arguments;
+  for (const ExprPtr &arg : expr.args)
+    arguments.positional.push_back(lower(*arg));
+  for (const Keyword &kw : expr.keywords)
+    arguments.keywords.emplace_back(&kw, lower(*kw.value));
+  return arguments;
+}
+
 std::vector<std::optional<Operand>>
 FunctionLowerer::bindArguments(const std::string &callee, const std::vector<std::string> &names,
-                               const CallExpr &expr) {
-  if (expr.args.size() > names.size())
+                               const CallArguments &arguments, const CallExpr &expr) {
+  if (arguments.positional.size() > names.size())
     throw ir::CompileError(expr.loc, callee + "() takes " + std::to_string(names.size()) +
                                          " positional argument" + (names.size() == 1 ? "" : "s") +
-                                         " but " + std::to_string(expr.args.size()) +
+                                         " but " + std::to_string(arguments.positional.size()) +
                                          " were given");
   std::vector<std::optional<Operand>> bound(names.size());
-  for (size_t i = 0; i < expr.args.size(); ++i)
-    bound[i] = lower(*expr.args[i]);
-  for (const Keyword &kw : expr.keywords) {
-    auto name = std::find(names.begin(), names.end(), kw.name);
+  for (size_t i = 0; i < arguments.positional.size(); ++i)
+    bound[i] = arguments.positional[i];
+  for (const auto &[kw, value] : arguments.keywords) {
+    auto name = std::find(names.begin(), names.end(), kw->name);
     if (name == names.end())
-      throw ir::CompileError(kw.loc,
-                             callee + "() got an unexpected keyword argument '" + kw.name + "'");
+      throw ir::CompileError(kw->loc,
+                             callee + "() got an unexpected keyword argument '" + kw->name + "'");
     std::optional<Operand> &slot = bound[size_t(name - names.begin())];
     if (slot)
-      throw ir::CompileError(kw.loc,
-                             callee + "() got multiple values for argument '" + kw.name + "'");
-    slot = lower(*kw.value);
+      throw ir::CompileError(kw->loc,
+                             callee + "() got multiple values for argument '" + kw->name + "'");
+    slot = value;
   }
   return bound;
 }
 
-Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &expr) {
+Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallArguments &arguments,
+                                    const CallExpr &expr) {
   const FunctionDefStmt &def = *callee.def;
   std::shared_ptr<const Environment> calleeEnv = callee.env ? callee.env : env_;
   const std::vector<Parameter> &params = def.params;
   std::vector<std::string> names;
   for (const Parameter &param : params)
     names.push_back(param.name);
-  std::vector<std::optional<Operand>> bound = bindArguments(def.name, names, expr);
+  std::vector<std::optional<Operand>> bound = bindArguments(def.name, names, arguments, expr);
   std::vector<Operand> args;
   for (size_t i = 0; i < params.size(); ++i) {
     if (!bound[i]) {
@@ -150,6 +160,72 @@ Operand FunctionLowerer::callDevice(const FunctionRef &callee, const CallExpr &e
   if (declared.isVector())
     return Operand::vector(call->result());
   return Operand::scalar(convert(Operand::scalar(call->result()), declared.scalarKind()));
+}
+
+namespace {
+
+// The type of an argument of an overloaded function as its implementation is picked by:
+// describe()'s text of a number, vector or array, "(a, b)" of a tuple ("(a,)" of one element),
+// "none"; nullopt for anything else, which no implementation takes.
+std::optional<std::string> overloadArgumentType(const Operand &arg) {
+  switch (arg.kind) {
+  case Operand::Kind::Scalar:
+  case Operand::Kind::Array:
+  case Operand::Kind::Vector:
+    return typeString(arg.type());
+  case Operand::Kind::None:
+    return "none";
+  case Operand::Kind::Tuple: {
+    std::string text = "(";
+    for (size_t i = 0; i < arg.elements.size(); ++i) {
+      std::optional<std::string> element = overloadArgumentType(arg.elements[i]);
+      if (!element)
+        return std::nullopt;
+      text += (i ? ", " : "") + *element;
+    }
+    return text + (arg.elements.size() == 1 ? ",)" : ")");
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
+Operand FunctionLowerer::callOverloaded(const GlobalValue &callee, const CallExpr &expr) {
+  CallArguments arguments = lowerArguments(expr);
+  std::vector<std::string> types, keywords;
+  std::string shown;
+  auto add = [&](const Operand &arg, const Location &loc, const std::string &keyword) {
+    std::optional<std::string> type = overloadArgumentType(arg);
+    if (!type)
+      throw ir::CompileError(loc, "cannot pass '" + describe(arg) + "' to '" +
+                                      callee.qualifiedName +
+                                      "', whose implementations (@overload) take numbers, "
+                                      "vectors, arrays, tuples of them and None");
+    types.push_back(*type);
+    shown += (shown.empty() ? "" : ", ") + (keyword.empty() ? "" : keyword + "=") + describe(arg);
+  };
+  for (size_t i = 0; i < arguments.positional.size(); ++i)
+    add(arguments.positional[i], expr.args[i]->loc, "");
+  for (const auto &[kw, value] : arguments.keywords) {
+    add(value, kw->loc, kw->name);
+    keywords.push_back(kw->name);
+  }
+  std::optional<FunctionRef> implementation;
+  try {
+    implementation = callee.overloaded->implementation(types, keywords);
+  } catch (const std::runtime_error &failure) {
+    throw ir::CompileError(expr.loc, "picking the implementation of '" + callee.qualifiedName +
+                                         "(" + shown + ")': " + failure.what());
+  }
+  if (!implementation)
+    throw ir::CompileError(expr.loc, "No implementation of function '" + callee.qualifiedName +
+                                         "' found for signature:\n >>> " + callee.qualifiedName +
+                                         "(" + shown +
+                                         ")\nnone of its @overload typing "
+                                         "functions returned one for these argument types");
+  return callDevice(*implementation, arguments, expr);
 }
 
 namespace {

@@ -880,9 +880,11 @@ Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
     return callBuiltin(callee.name, expr);
   case Operand::Kind::Function:
     // A kernel called from a kernel is compiled as a device function, as in Numba.
-    return callDevice(callee.function, expr);
+    return callDevice(callee.function, lowerArguments(expr), expr);
   case Operand::Kind::External:
     return callExternal(*callee.global, expr);
+  case Operand::Kind::Overloaded:
+    return callOverloaded(*callee.global, expr);
   case Operand::Kind::TupleClass:
     return buildNamedTuple(callee, expr);
   default:

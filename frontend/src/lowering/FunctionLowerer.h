@@ -413,7 +413,16 @@ private:
   // `Point(1, y=2)` for a namedtuple class `Point`.
   Operand buildNamedTuple(const Operand &tupleClass, const CallExpr &expr);
   Operand lowerCall(const CallExpr &expr);
-  Operand callDevice(const FunctionRef &callee, const CallExpr &expr);
+  // The arguments of a call, each lowered once: positional, then keyword arguments in order.
+  struct CallArguments {
+    std::vector<Operand> positional;
+    std::vector<std::pair<const Keyword *, Operand>> keywords;
+  };
+  CallArguments lowerArguments(const CallExpr &expr);
+  Operand callDevice(const FunctionRef &callee, const CallArguments &arguments,
+                     const CallExpr &expr);
+  // A call of a function with @overload implementations: the one its argument types pick.
+  Operand callOverloaded(const GlobalValue &callee, const CallExpr &expr);
   // Compile-time arguments (CompileTimeArguments.cpp): `arg` as one, or none for a value
   // passed at run time. With `literalsAsValues` (a recursive call) an int or bool literal is
   // a value too.
@@ -426,6 +435,7 @@ private:
   // them, positional then keywords; a parameter given nothing stays empty.
   std::vector<std::optional<Operand>> bindArguments(const std::string &callee,
                                                     const std::vector<std::string> &names,
+                                                    const CallArguments &arguments,
                                                     const CallExpr &expr);
   // Appends the leaves of a device function's argument (a tuple is taken apart) and returns
   // its structure; `unsupported` is thrown for a value no parameter takes.

@@ -126,6 +126,8 @@ std::string describe(const Operand &operand) {
     return "CUDA C++ device function '" + operand.global->externalName + "'";
   case Operand::Kind::RecordType:
     return "record type '" + operand.global->qualifiedName + "'";
+  case Operand::Kind::Overloaded:
+    return "function '" + operand.global->qualifiedName + "'";
   }
   return "?";
 }

@@ -32,6 +32,7 @@ struct Operand {
     TupleClass, // a namedtuple class: `tupleClass` and `fields`; calling it builds one
     External,   // a linked CUDA C++ device function of the environment (`global`)
     RecordType, // a record dtype of the environment (`global`), for local and shared arrays
+    Overloaded, // a function with @overload implementations of the environment (`global`)
   };
   Kind kind = Kind::None;
   ir::Value *value = nullptr; // Scalar, Array, Vector
@@ -45,7 +46,7 @@ struct Operand {
   std::vector<std::string> fields;
   std::string name;     // Module, Builtin: canonical dotted name; String: its text
   FunctionRef function; // Function
-  // EnumClass, External, RecordType (the environment outlives lowering)
+  // EnumClass, External, RecordType, Overloaded (the environment outlives lowering)
   const GlobalValue *global = nullptr;
   // Scalar: the enum member this value is (its class's GlobalValue), else null. An IntEnum
   // member computes as the int it is; an Enum member only compares and gives .value.

@@ -189,7 +189,8 @@ std::optional<Operand> FunctionLowerer::namedTupleField(const Operand &tuple,
 Operand FunctionLowerer::buildNamedTuple(const Operand &tupleClass, const CallExpr &expr) {
   const std::string &name = tupleClass.tupleClass;
   const std::vector<std::string> &fields = tupleClass.fields;
-  std::vector<std::optional<Operand>> elements = bindArguments(name, fields, expr);
+  std::vector<std::optional<Operand>> elements =
+      bindArguments(name, fields, lowerArguments(expr), expr);
   std::vector<Operand> values;
   for (size_t i = 0; i < fields.size(); ++i) {
     if (!elements[i])

@@ -7,6 +7,7 @@
 #include "kaji/ir/IR.h"
 #include "kaji/ir/Type.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,6 +33,22 @@ struct FunctionRef {
   ir::Function::Inlining inlining = ir::Function::Inlining::Default;
 };
 
+// A Python function given implementations by Numba's @overload (kaji.cuda.extending): which
+// one a call runs, and so its source, depends on the call's argument types, so whoever made the
+// environment picks it, through `implementation`.
+struct OverloadedFunction {
+  // The implementation for a call with arguments of types `types` (as describe() spells an
+  // operand, a tuple as "(int64, float32)"; the positional arguments first, then the keyword
+  // arguments named `keywords`, in order), or nullopt when no implementation takes them.
+  // Failing to pick one (a typing function that raised) throws std::runtime_error saying why.
+  std::function<std::optional<FunctionRef>(const std::vector<std::string> &types,
+                                           const std::vector<std::string> &keywords)>
+      implementation;
+  // Tells this function apart from every other in the on-disk cache's key. Its implementations
+  // are chosen by running code, so it changes with each process.
+  std::string fingerprint;
+};
+
 struct GlobalValue {
   enum class Kind : uint8_t {
     Module,      // a module: "math", "kaji" (also `from kaji import cuda`, `numba.cuda`), "numpy"
@@ -52,6 +69,8 @@ struct GlobalValue {
     NoneValue,      // None (`if flag is None:`, `alignment=None`)
     String,         // a str, a compile-time constant (`float(TEXT)`, print, a comparison):
                     // its text is `text`
+    Overloaded,     // a function with @overload implementations: its Python name is
+                    // qualifiedName, the picking of one is `overloaded`
   };
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
@@ -60,6 +79,7 @@ struct GlobalValue {
   int64_t intValue = 0;  // Constant of integer or bool type
   double floatValue = 0; // Constant of float type
   FunctionRef function;  // Function
+  std::shared_ptr<const OverloadedFunction> overloaded; // Overloaded
   // External: its symbol is qualifiedName, its Python name externalName, its declared
   // scalar signature externalSignature, and the files that define it (cuda.declare_device's
   // link=), which a kernel calling it is linked with.
@@ -102,6 +122,8 @@ struct GlobalValue {
   static GlobalValue intConstant(ir::ScalarKind type, int64_t value, bool weak);
   static GlobalValue floatConstant(ir::ScalarKind type, double value, bool weak);
   static GlobalValue functionRef(FunctionRef ref);
+  static GlobalValue overloadedFunction(std::string name,
+                                        std::shared_ptr<const OverloadedFunction> overloaded);
   static GlobalValue exceptionClass(std::string key);
   static GlobalValue external(std::string symbol, std::string name, Signature signature,
                               std::vector<std::string> linkFiles = {});

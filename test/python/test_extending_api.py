@@ -1,0 +1,84 @@
+"""kaji.cuda.extending, Numba's extension API at its path: the misuse of `overload` and
+`register_jitable` is an exception naming the problem, the module is reached as Numba's users
+reach it, and kernels calling overloaded functions use the disk cache safely."""
+
+import numpy as np
+import pytest
+
+import kaji
+from kaji import cuda
+from kaji.cuda.extending import overload, register_jitable
+
+
+def placeholder(x):
+    raise NotImplementedError
+
+
+def test_the_module_is_reached_at_numbas_path():
+    import kaji.cuda.extending as by_import
+
+    assert cuda.extending is by_import and by_import.overload is overload
+
+
+@pytest.mark.parametrize("options, error, words", [
+    (dict(target="gpu"), ValueError, "target must be one of 'cuda', 'generic'"),
+    (dict(inline=lambda *args: True), ValueError, "kaji takes no cost-model function"),
+    (dict(nonsense=1), TypeError, "unexpected keyword arguments: nonsense"),
+])
+def test_bad_overload_options_are_named(options, error, words):
+    with pytest.raises(error, match=words):
+        overload(placeholder, **options)
+
+
+def test_register_jitable_takes_a_function_or_options():
+    with pytest.raises(TypeError, match="the function, or keyword options only"):
+        register_jitable(1, 2)
+    with pytest.raises(ValueError, match="inline must be"):
+        register_jitable(inline="sometimes")(placeholder)
+
+
+def test_an_implementation_only_for_numbas_cpu_target_is_not_one_for_kernels():
+    def cpu_only(x):
+        raise NotImplementedError
+
+    overload(cpu_only, target="cpu")(lambda x: lambda x: x)
+
+    @kaji.jit(target="cpu")
+    def kernel(out):
+        out[0] = cpu_only(1)
+
+    with pytest.raises(kaji.CompileError, match="name 'cpu_only' is not defined"):
+        kernel[1, 1](np.zeros(1))
+
+
+def test_a_typing_function_returning_no_function_is_named():
+    def odd(x):
+        raise NotImplementedError
+
+    @overload(odd)
+    def odd_typing(x):
+        return 42
+
+    @kaji.jit(target="cpu")
+    def kernel(out):
+        out[0] = odd(1)
+
+    with pytest.raises(kaji.CompileError, match="'.*odd_typing' returned 42, not a function"):
+        kernel[1, 1](np.zeros(1))
+
+
+def test_a_cached_kernel_calling_an_overloaded_function_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("KAJI_CACHE_DIR", str(tmp_path))
+
+    def doubled(x):
+        raise NotImplementedError
+
+    overload(doubled)(lambda x: lambda x: 2 * x)
+
+    @kaji.jit(target="cpu", cache=True)
+    def kernel(out, x):
+        out[0] = doubled(x)
+
+    out = np.zeros(1)
+    kernel[1, 1](out, 4.0)
+    assert out[0] == 8.0
