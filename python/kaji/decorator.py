@@ -12,7 +12,7 @@ from kaji._backend import add_nvrtc_wheel
 from kaji._definition import Definition
 from kaji._jit_options import JitOptions, block_threads
 from kaji.linking import link_paths
-from kaji.types import from_text, is_signature, signature_text
+from kaji.types import from_text, is_signature, is_type_object, signature_text
 
 
 def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastmath=False,
@@ -200,10 +200,18 @@ class Kernel(_core.Dispatcher):
     def specialize(self, *args):
         """A kernel compiled for the types of `args` only (Numba's ``specialize``): it
         launches without looking the types up, and converts scalars as an eager signature
-        does. Specializations are cached by signature."""
+        does. Specializations are cached by signature. `args` may also be the argument types
+        themselves, type objects (``specialize(float32[::1])``), as Numba takes them."""
         if self._specialized:
             raise RuntimeError("Dispatcher already specialized")
-        signature = self.signature_for(args)
+        given_types = [is_type_object(arg) for arg in args]
+        if args and all(given_types):
+            signature = _core.canonical_signature(signature_text(args))
+        elif any(given_types):
+            raise TypeError("specialize() takes the arguments' values or their types (type "
+                            "objects such as float32[::1]), not both")
+        else:
+            signature = self.signature_for(args)
         kernel = self._specializations.get(signature)
         if kernel is None:
             kernel = Kernel(self._definition, self._options)

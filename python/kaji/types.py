@@ -448,6 +448,13 @@ def signature_text(signature, result_inferred=False):
                     f"not {signature!r}")
 
 
+def is_type_object(value):
+    """Whether `value` is a type object, kaji's or Numba's (``float32``, ``int32[::1]``), as
+    opposed to a value or a class (``numpy.float32``)."""
+    return isinstance(value, Type) or (_is_numba(value) and not isinstance(value, type) and any(
+        cls.__name__ == "Type" for cls in type(value).__mro__))
+
+
 def is_signature(value):
     """Whether `value` is one signature (not a list of them) that signature_text takes."""
     return (isinstance(value, (str, Signature))

@@ -56,6 +56,16 @@ def test_specialize_compiles_for_the_argument_types_and_is_cached():
         specialized.specialize(out, x)
 
 
+def test_specialize_takes_the_argument_types_instead_of_values():
+    kernel = _kernel()
+    by_types = kernel.specialize(kaji.float32[::1], kaji.float32[::1])
+    assert by_types.signatures == [F32]
+    x = np.arange(8, dtype=np.float32)
+    assert kernel.specialize(np.zeros_like(x), x) is by_types  # one cache for both spellings
+    with pytest.raises(TypeError, match="values or their types .* not both"):
+        kernel.specialize(kaji.float32[::1], x)
+
+
 def test_compile_compiles_now_without_restricting_launches():
     kernel = _kernel()
     kernel.compile(F32)

@@ -168,11 +168,14 @@ ir::Function *LoweringContext::lower(const FunctionRef &fn, std::shared_ptr<cons
     lowerer.run(args, structure, constants, name);
     const FunctionTypes &next = lowerer.observed();
     if (lowerer.pendingRecursion() && !anyReturn(next.returns))
-      throw ir::CompileError(*lowerer.pendingRecursion(),
-                             "recursion without a signature: every return of '" + def.name +
-                                 "' depends on what its recursive call returns; give it a "
-                                 "signature (@jit(\"int64(int64)\", device=True)) or a "
-                                 "return that does not call it");
+      throw ir::CompileError(
+          *lowerer.pendingRecursion(),
+          "recursion without a signature: cannot type infer runaway recursion, as every "
+          "return of '" +
+              def.name +
+              "' depends on what its recursive call returns; give it a "
+              "signature (@jit(\"int64(int64)\", device=True)) or a "
+              "return that does not call it");
     if (next == guess)
       break;
     guess = next;

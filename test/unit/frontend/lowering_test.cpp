@@ -143,7 +143,8 @@ TEST(Lowering, KernelsAndDeviceFunctions) {
                           "def k(x):\n"
                           "    x[0] = f(x[0])\n",
                           "void(float32[:])"),
-            "4:12: recursion without a signature: every return of 'f' depends on what its "
+            "4:12: recursion without a signature: cannot type infer runaway recursion, as every "
+            "return of 'f' depends on what its "
             "recursive call returns; give it a signature (@jit(\"int64(int64)\", device=True)) "
             "or a return that does not call it");
   EXPECT_EQ(loweringError("from kaji import jit\n"
