@@ -2,7 +2,7 @@
 ``from kaji._shared_api import *`` (every public name here, there being no ``__all__``) and
 adds its own."""
 
-from kaji._core import CudaError, CudaUnavailable, PerformanceWarning
+from kaji._core import CudaError, CudaUnavailable, InvalidLaunch, PerformanceWarning
 from kaji._arrays import *  # noqa: F403 (the array functions, see its __all__)
 from kaji._memory_kinds import *  # noqa: F403 (pinned, mapped and managed memory)
 from kaji._runtime import (

@@ -298,7 +298,8 @@ void Dispatcher::launchOnCpu(const LaunchShape &shape, std::vector<Argument> &ar
                              "the CUDA graph this thread is capturing");
   unsigned bound = settings_.ptx.limits.maxThreadsPerBlock;
   runtime::LaunchConfig config =
-      bound ? runtime::validateLaunch(cpuLimits(), bound, "kernel '" + name() + "''s launch_bounds",
+      bound ? runtime::validateLaunch(cpuLimits(), bound,
+                                      "the maximum kernel '" + name() + "''s launch_bounds set",
                                       shape.grid, shape.block, shape.sharedBytes)
             : runtime::validateLaunch(cpuLimits(), shape.grid, shape.block, shape.sharedBytes);
   CpuSpecialization &specialization = cpuSpecialization(arguments);

@@ -13,7 +13,6 @@ namespace kaji::python {
 namespace {
 
 // Raised exception classes live as long as the interpreter: the module keeps a reference too.
-PyObject *cudaErrorType = nullptr;
 PyObject *cudaUnavailableType = nullptr;
 PyObject *linkErrorType = nullptr;
 
@@ -24,6 +23,12 @@ PyObject *newExceptionType(py::module_ &m, const char *name, PyObject *base, con
     throw py::error_already_set();
   m.add_object(name, py::handle(type));
   return type;
+}
+
+// The class to raise for kaji's exception class `name`: it, or its subclass that is also the
+// class code written for Numba-CUDA catches (kaji/_error_classes.py).
+py::object errorClass(const char *name) {
+  return py::module_::import("kaji._error_classes").attr("error_class")(name);
 }
 
 // Raises `type(message)` with `attributes` set on the instance.
@@ -86,10 +91,14 @@ void registerErrors(py::module_ &m) {
       "The kernel's source was rejected. str() is the rendered diagnostic (file:line:col: "
       "error: message, the source line, a caret); .filename, .lineno, .col and .msg hold its "
       "parts.");
-  cudaErrorType = newExceptionType(
-      m, "CudaError", PyExc_RuntimeError,
-      "A CUDA driver call failed: .call (the driver function), .code (the CUresult), "
-      ".error_name (e.g. 'CUDA_ERROR_INVALID_PTX'), .description and .detail.");
+  newExceptionType(
+      m, "InvalidLaunch", PyExc_ValueError,
+      "A launch configuration the driver refuses with CUDA_ERROR_INVALID_VALUE (a zero "
+      "dimension, a block or grid past the device's or the kernel's limits, too much dynamic "
+      "shared memory), found before the launch; the message names the value and the limit.");
+  newExceptionType(m, "CudaError", PyExc_RuntimeError,
+                   "A CUDA driver call failed: .call (the driver function), .code (the CUresult), "
+                   ".error_name (e.g. 'CUDA_ERROR_INVALID_PTX'), .description and .detail.");
   cudaUnavailableType = newExceptionType(
       m, "CudaUnavailable", PyExc_RuntimeError,
       "No usable CUDA driver or GPU in this process; the message says why. Compiling still "
@@ -110,12 +119,8 @@ void registerErrors(py::module_ &m) {
       attributes["lineno"] = loc.known() ? py::object(py::int_(loc.line)) : py::none();
       attributes["col"] = loc.known() ? py::object(py::int_(loc.col)) : py::none();
       std::string_view rendered = e.what();
-      // kaji.CompileError, or its subclass that is Numba's TypingError too
-      // (kaji/_compile_errors.py).
-      py::object errorClass =
-          py::module_::import("kaji._compile_errors").attr("compile_error_class")();
-      raise(errorClass.ptr(), std::string(rendered.substr(0, rendered.find_last_not_of('\n') + 1)),
-            attributes);
+      raise(errorClass("CompileError").ptr(),
+            std::string(rendered.substr(0, rendered.find_last_not_of('\n') + 1)), attributes);
     } catch (const runtime::KernelException &e) {
       py::object exceptionClass =
           py::module_::import("kaji._exceptions").attr("exception_class")(e.exceptionClass());
@@ -126,6 +131,10 @@ void registerErrors(py::module_ &m) {
         PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
     } catch (const runtime::LinkError &e) {
       PyErr_SetString(linkErrorType, e.what());
+    } catch (const runtime::InvalidLaunch &e) {
+      raise(errorClass("InvalidLaunch").ptr(),
+            std::string(e.what()) + " (the driver refuses such a launch: CUDA_ERROR_INVALID_VALUE)",
+            py::dict());
     } catch (const runtime::OutOfMemory &e) {
       PyErr_SetString(PyExc_MemoryError, e.what());
     } catch (const runtime::DriverUnavailable &e) {
@@ -140,7 +149,7 @@ void registerErrors(py::module_ &m) {
       std::string message = e.what();
       if (mayBeStackOverflow(e.code()))
         message += recursionHint();
-      raise(cudaErrorType, message, attributes);
+      raise(errorClass("CudaError").ptr(), message, attributes);
     }
   });
 }

@@ -22,19 +22,18 @@ std::string text(Dim3 dim) { return text(Extent3{dim.x, dim.y, dim.z}); }
 void requirePositive(const Extent3 &extent, const char *what) {
   for (int axis = 0; axis < 3; ++axis)
     if (extent[axis] < 1)
-      throw std::invalid_argument(std::string(what) + " dimension " + kAxisNames[axis] + " is " +
-                                  std::to_string(extent[axis]) + " in " + what + " " +
-                                  text(extent) + "; every dimension must be at least 1");
+      throw InvalidLaunch(std::string(what) + " dimension " + kAxisNames[axis] + " is " +
+                          std::to_string(extent[axis]) + " in " + what + " " + text(extent) +
+                          "; every dimension must be at least 1");
 }
 
 void requireWithin(const Extent3 &extent, const std::array<std::int64_t, 3> &maximum,
                    const char *what) {
   for (int axis = 0; axis < 3; ++axis)
     if (extent[axis] > maximum[axis])
-      throw std::invalid_argument(std::string(what) + " dimension " + kAxisNames[axis] + " is " +
-                                  std::to_string(extent[axis]) +
-                                  ", above the device's maximum of " +
-                                  std::to_string(maximum[axis]));
+      throw InvalidLaunch(std::string(what) + " dimension " + kAxisNames[axis] + " is " +
+                          std::to_string(extent[axis]) + ", above the device's maximum of " +
+                          std::to_string(maximum[axis]));
 }
 
 // Saturates instead of overflowing: any product past int64 is over every limit anyway.
@@ -52,25 +51,24 @@ Dim3 toDim3(const Extent3 &extent) {
 }
 
 LaunchConfig validate(const DeviceLimits &limits, std::int64_t maxThreads,
-                      const std::string &threadLimitOwner, const Extent3 &grid,
-                      const Extent3 &block, std::int64_t sharedBytes) {
+                      const std::string &threadLimit, const Extent3 &grid, const Extent3 &block,
+                      std::int64_t sharedBytes) {
   requirePositive(grid, "grid");
   requirePositive(block, "block");
   if (std::int64_t threads = threadCount(block); threads > maxThreads)
-    throw std::invalid_argument("block size " + std::to_string(threads) + " exceeds " +
-                                threadLimitOwner + " maximum of " + std::to_string(maxThreads) +
-                                " threads per block");
+    throw InvalidLaunch("block size " + std::to_string(threads) + " exceeds " + threadLimit +
+                        " of " + std::to_string(maxThreads) + " threads per block");
   requireWithin(block, limits.maxBlockDim, "block");
   requireWithin(grid, limits.maxGridDim, "grid");
   if (sharedBytes < 0)
-    throw std::invalid_argument("dynamic shared memory size is " + std::to_string(sharedBytes) +
-                                " bytes; it must not be negative");
+    throw InvalidLaunch("dynamic shared memory size is " + std::to_string(sharedBytes) +
+                        " bytes; it must not be negative");
   std::int64_t maxShared =
       std::max(limits.maxSharedBytesPerBlock, limits.maxSharedBytesPerBlockOptin);
   if (sharedBytes > maxShared)
-    throw std::invalid_argument(std::to_string(sharedBytes) +
-                                " bytes of dynamic shared memory exceed the device's maximum of " +
-                                std::to_string(maxShared) + " bytes per block");
+    throw InvalidLaunch(std::to_string(sharedBytes) +
+                        " bytes of dynamic shared memory exceed the device's maximum of " +
+                        std::to_string(maxShared) + " bytes per block");
   return {toDim3(grid), toDim3(block), static_cast<unsigned>(sharedBytes)};
 }
 
@@ -78,14 +76,15 @@ LaunchConfig validate(const DeviceLimits &limits, std::int64_t maxThreads,
 
 LaunchConfig validateLaunch(const DeviceLimits &limits, const Extent3 &grid, const Extent3 &block,
                             std::int64_t sharedBytes) {
-  return validate(limits, limits.maxThreadsPerBlock, "the device's", grid, block, sharedBytes);
+  return validate(limits, limits.maxThreadsPerBlock, "the device's maximum", grid, block,
+                  sharedBytes);
 }
 
 LaunchConfig validateLaunch(const DeviceLimits &limits, std::int64_t maxThreads,
-                            const std::string &threadLimitOwner, const Extent3 &grid,
+                            const std::string &threadLimit, const Extent3 &grid,
                             const Extent3 &block, std::int64_t sharedBytes) {
-  return validate(limits, std::min(maxThreads, limits.maxThreadsPerBlock), threadLimitOwner, grid,
-                  block, sharedBytes);
+  return validate(limits, std::min(maxThreads, limits.maxThreadsPerBlock), threadLimit, grid, block,
+                  sharedBytes);
 }
 
 LaunchConfig validateLaunch(const Device &device, const Extent3 &grid, const Extent3 &block,
@@ -98,8 +97,9 @@ LaunchConfig validateLaunch(const Function &function, const Extent3 &grid, const
   const DeviceLimits &limits = Device::get(function.device()).limits();
   if (function.maxThreadsPerBlock() < limits.maxThreadsPerBlock)
     return validate(limits, function.maxThreadsPerBlock(),
-                    "kernel '" + function.name() + "''s (register-limited)", grid, block,
-                    sharedBytes);
+                    "the maximum kernel '" + function.name() +
+                        "''s registers and launch_bounds allow",
+                    grid, block, sharedBytes);
   return validateLaunch(limits, grid, block, sharedBytes);
 }
 

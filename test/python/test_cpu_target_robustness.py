@@ -314,6 +314,6 @@ def test_launch_bounds_hold_on_the_cpu_target():
 
     out = np.zeros(256, np.float32)
     bounded[2, 128](out)
-    with pytest.raises(ValueError, match="block size 256 exceeds kernel 'bounded''s "
-                                         "launch_bounds maximum of 128"):
+    with pytest.raises(ValueError, match="block size 256 exceeds the maximum kernel "
+                                         "'bounded''s launch_bounds set of 128"):
         bounded[1, 256](out)

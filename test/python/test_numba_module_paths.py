@@ -734,3 +734,30 @@ def test_cuda_error_says_why_the_driver_is_unusable():
         assert error is None
     else:
         assert isinstance(error, str) and error == kaji.unavailable_reason()
+
+
+def test_where_cuda_core_is_loaded_launch_and_driver_errors_are_its_cuda_errors(monkeypatch):
+    import types as python_types
+
+    from kaji._error_classes import error_class
+
+    class CUDAError(Exception):
+        pass
+
+    @kaji.jit(target="cpu", launch_bounds=32)
+    def bounded(out):
+        out[0] = 1
+
+    with pytest.raises(kaji.InvalidLaunch) as plain:
+        bounded[1, 64](np.zeros(1))
+    assert type(plain.value) is kaji.InvalidLaunch and isinstance(plain.value, ValueError)
+    assert "CUDA_ERROR_INVALID_VALUE" in str(plain.value)
+    cuda_utils = python_types.ModuleType("cuda.core._utils.cuda_utils")
+    cuda_utils.CUDAError = CUDAError
+    monkeypatch.setitem(sys.modules, "cuda.core._utils.cuda_utils", cuda_utils)
+    with pytest.raises(CUDAError, match="block size 64 exceeds the maximum kernel 'bounded''s "
+                                        "launch_bounds set of 32.*CUDA_ERROR_INVALID_VALUE"):
+        bounded[1, 64](np.zeros(1))
+    driver_error = error_class("CudaError")
+    assert issubclass(driver_error, kaji.CudaError) and issubclass(driver_error, CUDAError)
+    assert error_class("CompileError") is kaji.CompileError  # Numba not loaded

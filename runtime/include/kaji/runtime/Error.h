@@ -25,6 +25,15 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+// A launch configuration the driver would refuse with CUDA_ERROR_INVALID_VALUE — a zero or
+// negative dimension, a block or grid past the device's limits or a block past the kernel's,
+// more dynamic shared memory than a block may have — found before the launch. The message
+// names the value and the limit.
+class InvalidLaunch : public std::invalid_argument {
+public:
+  using std::invalid_argument::invalid_argument;
+};
+
 // A driver call returned something other than CUDA_SUCCESS. what() reads
 // "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)", followed
 // on the next lines by the detail (the JIT error log for module loads) when there is one.

@@ -24,19 +24,20 @@ struct LaunchConfig {
   unsigned sharedBytes = 0;
 };
 
-// Checks a launch shape against the limits and converts it. Throws std::invalid_argument naming
+// Checks a launch shape against the limits and converts it. Throws InvalidLaunch (Error.h) naming
 // the violated limit: "block size 2048 exceeds the device's maximum of 1024 threads per block".
 LaunchConfig validateLaunch(const DeviceLimits &limits, const Extent3 &grid, const Extent3 &block,
                             std::int64_t sharedBytes);
 LaunchConfig validateLaunch(const Device &device, const Extent3 &grid, const Extent3 &block,
                             std::int64_t sharedBytes);
-// Also holds the block to the kernel's own thread limit (lower when it uses many registers).
+// Also holds the block to the kernel's own thread limit (lower when it uses many registers or
+// has launch bounds).
 LaunchConfig validateLaunch(const Function &function, const Extent3 &grid, const Extent3 &block,
                             std::int64_t sharedBytes);
-// Holds the block to `maxThreads` (a kernel's launch bounds), which the message attributes to
-// `threadLimitOwner` ("kernel 'k''s launch_bounds").
+// Holds the block to `maxThreads` (a kernel's launch bounds), which the message names as
+// `threadLimit` ("the maximum kernel 'k''s launch_bounds set").
 LaunchConfig validateLaunch(const DeviceLimits &limits, std::int64_t maxThreads,
-                            const std::string &threadLimitOwner, const Extent3 &grid,
+                            const std::string &threadLimit, const Extent3 &grid,
                             const Extent3 &block, std::int64_t sharedBytes);
 
 namespace detail {
