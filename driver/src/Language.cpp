@@ -17,6 +17,8 @@ frontend::Signature parseSignature(const frontend::SourceFile &source, bool kern
   frontend::Signature signature = frontend::parseSignature(source.text, start);
   if (kernel)
     frontend::checkKernelSignature(signature, start);
+  else
+    frontend::checkDeviceSignature(signature, start);
   return signature;
 }
 

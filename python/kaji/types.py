@@ -147,6 +147,35 @@ def _scalar_class(canonical):
     return Float if "float" in canonical else Integer
 
 
+class NumberClass(Type):
+    """A number type as a value (Numba's ``NumberClass``, printed ``class(float32)``): the type
+    of a kernel argument that is a type itself (``kernel[1, 32](out, np.float32)``), on which
+    the kernel is specialized, as ``typeof(np.float32)`` gives it."""
+
+    __slots__ = ("instance_type",)
+
+    def __init__(self, instance_type):
+        self.instance_type = as_type(instance_type)
+        if not isinstance(self.instance_type, Scalar):
+            raise TypeError(f"a NumberClass is of a number type, not {self.instance_type}")
+        super().__init__(f"class({self.instance_type})")
+
+
+def type_value_kind(value):
+    """The name of the number type `value` is, when a kernel argument passes a type
+    (``np.float32``, ``np.dtype("float32")``, ``kaji.float32``, ``numba.float32``, a
+    NumberClass); None for every other value."""
+    if isinstance(value, NumberClass):
+        return value.instance_type.name
+    if not is_type_like(value):
+        return None
+    try:
+        scalar = as_type(value)
+    except TypeError:
+        return None
+    return scalar.name if isinstance(scalar, Scalar) else None
+
+
 class Record(_ArrayElement):
     """A record type (Numba's ``Record``) of a numpy structured dtype: ``from_dtype(dtype)``.
     ``rec[:]`` is an array of it, and it is the dtype of ``cuda.local.array(n, rec)``."""
@@ -468,6 +497,9 @@ def typeof(value, target=None):
     ``int64`` for a Python int, ``UniTuple(float64 x 2)`` for a pair of floats."""
     if isinstance(value, tuple):
         return Tuple([typeof(element, target) for element in value])
+    number_type = type_value_kind(value)
+    if number_type is not None:
+        return NumberClass(_SCALARS[number_type])
     if target is None:
         from kaji._target import default_target
 

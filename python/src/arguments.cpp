@@ -3,6 +3,7 @@
 #include "dtypes.h"
 #include "instances.h"
 
+#include "kaji/driver/Language.h"
 #include "kaji/ir/RecordType.h"
 
 namespace kaji::python {
@@ -134,6 +135,15 @@ void readHinted(const TransferHint &hint, Argument &argument, ArgumentTarget tar
   }
 }
 
+// The number type `object` is when it is one passed as a value (np.float32, kaji.float32,
+// numba.float32, a numpy dtype): kaji.types says, for the objects no other kind of argument is.
+std::optional<ir::ScalarKind> typeValue(py::handle object) {
+  py::object name = py::module_::import("kaji.types").attr("type_value_kind")(object);
+  if (name.is_none())
+    return std::nullopt;
+  return driver::parseType(name.cast<std::string>()).scalarKind();
+}
+
 void read(py::handle object, Argument &argument, ArgumentTarget target,
           KnownArrayReader &knownArrays) {
   // CuPy arrays and PyTorch tensors are recognized by their exact type, before the checks
@@ -158,6 +168,8 @@ void read(py::handle object, Argument &argument, ArgumentTarget target,
       readHostArray(argument, host);
   } else if (std::optional<TransferHint> hint = transferHint(object)) {
     readHinted(*hint, argument, target, knownArrays);
+  } else if (std::optional<ir::ScalarKind> kind = typeValue(object)) {
+    argument.typeValue = kind;
   } else if (target == ArgumentTarget::Cpu) {
     throw py::type_error("unsupported type '" + std::string(Py_TYPE(object.ptr())->tp_name) +
                          "'; kaji kernels for the cpu target take bool, int, float, numpy "

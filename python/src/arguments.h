@@ -45,6 +45,9 @@ struct Argument {
   // cuda.Out(a) only back, a plain array or cuda.InOut(a) both.
   bool copyIn = true;
   bool copyOut = true;
+  // A number type passed as a value (`np.float32`): no leaf, the kernel is specialized on it
+  // (frontend::ParameterStructure::typeValue). The launch takes it out of the arguments.
+  std::optional<ir::ScalarKind> typeValue;
 
   bool needsStaging() const { return host && !staged; }
   // Copies the numpy array to a new device array (after the work queued on `stream`); on a

@@ -33,7 +33,9 @@ frontend::Signature Dispatcher::parameterTypes(const std::string &signature) con
                          " arguments but the signature '" + signature + "' has " +
                          std::to_string(parsed.structure.size()));
   if (std::none_of(parsed.structure.begin(), parsed.structure.end(),
-                   [](const frontend::ParameterStructure &p) { return p.tuple || p.pointee; }))
+                   [](const frontend::ParameterStructure &p) {
+                     return p.tuple || p.pointee || p.typeValue;
+                   }))
     parsed.structure.clear();
   return parsed;
 }

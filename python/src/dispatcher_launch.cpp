@@ -55,6 +55,8 @@ void readParameter(py::handle object, std::vector<Argument> &arguments,
                    KnownArrayReader &knownArrays, unsigned depth = 0) {
   if (!PyTuple_Check(object.ptr())) {
     readArgument(object, arguments.emplace_back(), kernel, index, parameter, target, knownArrays);
+    if ((structure.typeValue = arguments.back().typeValue))
+      arguments.pop_back(); // no leaf
     return;
   }
   if (depth == kMaxTupleNesting)
@@ -138,10 +140,23 @@ std::vector<Argument> Dispatcher::readArguments(py::handle args) {
     return arguments;
   }
   std::vector<Argument> arguments(count);
-  for (size_t i = 0; i < count; ++i)
+  bool typeValues = false;
+  for (size_t i = 0; i < count; ++i) {
     readArgument(PyTuple_GET_ITEM(args.ptr(), Py_ssize_t(i)), arguments[i], name(), i,
                  parameterNames_[i], argumentTarget, knownArrays);
-  return arguments;
+    typeValues = typeValues || arguments[i].typeValue;
+  }
+  if (!typeValues)
+    return arguments;
+  // Types passed as values have no leaves: the structure says where they are.
+  structureScratch_.resize(count);
+  std::vector<Argument> leaves;
+  for (size_t i = 0; i < count; ++i) {
+    structureScratch_[i].typeValue = arguments[i].typeValue;
+    if (!arguments[i].typeValue)
+      leaves.push_back(std::move(arguments[i]));
+  }
+  return leaves;
 }
 
 void Dispatcher::launch(const LaunchShape &shape, const runtime::Stream *stream, py::handle self,

@@ -20,17 +20,17 @@ using frontend::ConversionRating;
 // per parameter.
 bool sameShape(std::span<const frontend::ParameterStructure> parameters,
                std::span<const frontend::ParameterStructure> arguments) {
+  auto leaf = [](const frontend::ParameterStructure &p) { return !p.tuple && !p.typeValue; };
   if (parameters.empty() || arguments.empty())
-    return std::none_of(parameters.begin(), parameters.end(),
-                        [](const frontend::ParameterStructure &p) { return p.tuple; }) &&
-           std::none_of(arguments.begin(), arguments.end(),
-                        [](const frontend::ParameterStructure &a) { return a.tuple; });
+    return std::all_of(parameters.begin(), parameters.end(), leaf) &&
+           std::all_of(arguments.begin(), arguments.end(), leaf);
   if (parameters.size() != arguments.size())
     return false;
   for (size_t i = 0; i < parameters.size(); ++i) {
     const frontend::ParameterStructure &p = parameters[i], &a = arguments[i];
-    if (p.tuple != a.tuple || p.tupleClass != a.tupleClass || p.fields != a.fields ||
-        p.elements.size() != a.elements.size() || (p.tuple && !sameShape(p.elements, a.elements)))
+    if (p.tuple != a.tuple || p.typeValue != a.typeValue || p.tupleClass != a.tupleClass ||
+        p.fields != a.fields || p.elements.size() != a.elements.size() ||
+        (p.tuple && !sameShape(p.elements, a.elements)))
       return false;
   }
   return true;

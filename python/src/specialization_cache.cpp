@@ -30,7 +30,14 @@ void appendText(std::vector<uint32_t> &key, const std::string &text) {
     key.push_back(uint32_t(static_cast<unsigned char>(c)));
 }
 
+// A type passed as a value; below it, a leaf (0) or a tuple (its element count + 1).
+constexpr uint32_t kTypeValueKey = 1u << 31;
+
 void appendStructure(std::vector<uint32_t> &key, const frontend::ParameterStructure &structure) {
+  if (structure.typeValue) {
+    key.push_back(kTypeValueKey | uint32_t(*structure.typeValue));
+    return;
+  }
   key.push_back(structure.tuple ? uint32_t(structure.elements.size()) + 1 : 0);
   if (!structure.tuple)
     return;

@@ -66,6 +66,10 @@ std::string mangle(const std::string &name, const std::vector<ArgumentType> &arg
   size_t leaf = 0;
   std::function<void(const ParameterStructure &)> parameter = [&](const ParameterStructure &p) {
     mangled += '_';
+    if (p.typeValue) { // no leaf
+      mangled += 'C' + std::string(ir::numpyName(*p.typeValue));
+      return;
+    }
     if (p.pointee) { // its leaf is the address
       mangled += 'P' + mangledType(ArgumentType{*p.pointee});
       ++leaf;

@@ -32,6 +32,8 @@ namespace {
 // A parameter's names in the IR, one per leaf: `t_0`, `t_1_0` for the leaves of a tuple `t`.
 void leafNames(const ParameterStructure &structure, const std::string &name,
                std::vector<std::string> &names) {
+  if (structure.typeValue)
+    return;
   if (!structure.tuple) {
     names.push_back(name);
     return;
@@ -113,6 +115,9 @@ ir::Function *FunctionLowerer::run(const std::vector<ArgumentType> &args,
 
 Operand FunctionLowerer::parameterValue(const ParameterStructure &structure,
                                         const std::vector<ArgumentType> &args, unsigned &next) {
+  if (structure.typeValue)
+    return resolveQualified("numpy." + std::string(ir::numpyName(*structure.typeValue)),
+                            function_->location());
   if (!structure.tuple) {
     ir::Value *value = function_->entry()->argument(next);
     const ArgumentType &arg = args[next++];
@@ -138,9 +143,11 @@ void FunctionLowerer::bindParameters(const std::vector<ArgumentType> &args,
   unsigned next = 0;
   for (size_t i = 0; i < structure.size(); ++i) {
     const Parameter &param = def.params[i];
-    bool constant = i < constants.size() && constants[i];
-    Operand value =
-        constant ? compileTimeValue(*constants[i]) : parameterValue(structure[i], args, next);
+    // A parameter without leaves (a type passed as a value, a tuple of them) is a compile-time
+    // value as much as a device call's constant.
+    bool constant = (i < constants.size() && constants[i]) || structure[i].leafCount() == 0;
+    Operand value = i < constants.size() && constants[i] ? compileTimeValue(*constants[i])
+                                                         : parameterValue(structure[i], args, next);
     // Never assigned, it names the value itself, so that `if flag:` folds wherever it is.
     if (constant && !locals_.count(param.name)) {
       compileTimeParameters_[param.name] = value;

@@ -157,6 +157,19 @@ private:
     size_t start = pos_;
     std::string_view name = parseName();
     ParameterStructure structure;
+    if (name == "class") {
+      expect('(', "'(' after 'class'");
+      skipSpace();
+      size_t typeStart = pos_;
+      ir::Type type = parseType(/*allowVoid=*/false);
+      if (!type.isScalar()) {
+        pos_ = typeStart;
+        fail("'class(...)' takes a number type, not '" + typeString(type) + "'");
+      }
+      structure.typeValue = type.scalarKind();
+      expect(')', "')' after the type");
+      return structure;
+    }
     if (name != "UniTuple" && name != "Tuple" && name != "NamedTuple") {
       pos_ = start;
       ir::Type type = parseType(/*allowVoid=*/false);
@@ -459,6 +472,15 @@ ir::Type parseType(std::string_view text, const ir::Location &loc) {
   return SignatureParser(text, loc).parseSingleType();
 }
 
+void checkDeviceSignature(const Signature &sig, const ir::Location &loc) {
+  for (const ParameterStructure &param : sig.structure)
+    if (param.typeValue)
+      throw ir::CompileError(loc, "a device function's signature cannot take a type ('" +
+                                      parameterString(param, {}) +
+                                      "'); give the function no signature, and calls pass the "
+                                      "type as a compile-time value");
+}
+
 void checkKernelSignature(const Signature &sig, const ir::Location &loc) {
   if (!sig.returnType.isVoid())
     throw ir::CompileError(loc, "a kernel's signature must return void, not '" +
@@ -507,6 +529,8 @@ std::string typeString(const ir::Type &type) {
 }
 
 size_t ParameterStructure::leafCount() const {
+  if (typeValue)
+    return 0;
   if (!tuple)
     return 1;
   size_t count = 0;
@@ -526,6 +550,8 @@ std::vector<ParameterStructure> Signature::parameters() const {
 std::string parameterString(const ParameterStructure &structure, std::span<const ir::Type> leaves) {
   if (structure.pointee)
     return typeString(*structure.pointee) + "*";
+  if (structure.typeValue)
+    return "class(" + typeString(ir::Type::scalar(*structure.typeValue)) + ")";
   if (!structure.tuple)
     return typeString(leaves.front());
   std::vector<std::string> elements;

@@ -24,6 +24,9 @@ struct ParameterStructure {
   // A C pointer (Numba's CPointer, `float32*`): its leaf is the address, a u64, and the
   // function sees an array of this element type starting there.
   std::optional<ir::Type> pointee;
+  // A number type passed as a value (Numba's NumberClass, `class(float32)`: a kernel taking
+  // `np.float32`): no leaf, the function sees the type itself, a compile-time value.
+  std::optional<ir::ScalarKind> typeValue;
   size_t leafCount() const;
   friend bool operator==(const ParameterStructure &, const ParameterStructure &) = default;
 };
@@ -51,8 +54,9 @@ struct Signature {
 // `byte` = uint8, `float_` = float32, ...). Tuples as Numba prints them: `UniTuple(int32 x 3)`,
 // `Tuple(int32, float64[:])`, `Tuple()`, nested; a namedtuple as
 // `NamedTuple(Point, x=float32, y=float32)`; a C pointer to scalars as Numba prints
-// `CPointer(float32)`: `float32*`. Throws ir::CompileError at `loc` (shifted to the
-// offending character when loc is known) naming what was expected.
+// `CPointer(float32)`: `float32*`; a number type passed as a value as Numba prints its class:
+// `class(float32)` (not for device functions, checkDeviceSignature). Throws ir::CompileError at
+// `loc` (shifted to the offending character when loc is known) naming what was expected.
 Signature parseSignature(std::string_view text, const ir::Location &loc);
 
 // One type as a signature spells it (void included), e.g. "float32[:, ::1]".
@@ -84,6 +88,9 @@ std::optional<ir::Type> vectorTypeNamed(std::string_view name);
 // Throws ir::CompileError at `loc` unless `sig` is one a kernel may have: it returns void, and
 // no parameter is a vector (arguments come from the host, which has no vector values).
 void checkKernelSignature(const Signature &sig, const ir::Location &loc);
+// Throws ir::CompileError at `loc` when a parameter of `sig` is a type (`class(float32)`): a
+// device function's signature converts arguments, which a type is not.
+void checkDeviceSignature(const Signature &sig, const ir::Location &loc);
 
 // A scalar type name as a signature (Numba's numba.types) spells it; nullopt if unknown.
 std::optional<ir::ScalarKind> scalarKindFromSignatureName(std::string_view name);
