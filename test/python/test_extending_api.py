@@ -1,6 +1,7 @@
 """kaji.cuda.extending, Numba's extension API at its path: the misuse of `overload` and
 `register_jitable` is an exception naming the problem, the module is reached as Numba's users
-reach it, and kernels calling overloaded functions use the disk cache safely."""
+reach it, kernels calling overloaded functions use the disk cache safely, and what Numba's own
+@overload registered counts too."""
 
 import numpy as np
 import pytest
@@ -82,3 +83,68 @@ def test_a_cached_kernel_calling_an_overloaded_function_runs(tmp_path, monkeypat
     out = np.zeros(1)
     kernel[1, 1](out, 4.0)
     assert out[0] == 8.0
+
+
+def test_implementations_registered_with_numbas_own_overload_count(monkeypatch):
+    """Numba's registry as numba.core.typing.templates keeps it: (function, Function type)
+    pairs whose templates hold the typing function, its target and inlining."""
+    import sys
+    import types as python_types
+
+    def numba_overloaded(x):
+        raise NotImplementedError
+
+    def template(typing_function, target=None):
+        metadata = {} if target is None else {"target": target}
+        inline = python_types.SimpleNamespace(is_always_inline=False)
+        return type("OverloadTemplate", (), {"_overload_func": staticmethod(typing_function),
+                                             "metadata": metadata, "_inline": inline})
+
+    registry = python_types.SimpleNamespace(globals=[])
+    templates = python_types.ModuleType("numba.core.typing.templates")
+    templates.builtin_registry = registry
+    monkeypatch.setitem(sys.modules, "numba.core.typing.templates", templates)
+    registry.globals.append((numba_overloaded, python_types.SimpleNamespace(templates=[
+        template(lambda x: lambda x: x * 100, target="cpu"),
+        template(lambda x: lambda x: x * 10)])))
+
+    @kaji.jit(target="cpu")
+    def kernel(out, x):
+        out[0] = numba_overloaded(x)
+
+    out = np.zeros(1)
+    kernel[1, 1](out, 4.0)
+    assert out[0] == 40.0  # the generic implementation; the cpu one is Numba's CPU target's
+    registry.globals.append((numba_overloaded, python_types.SimpleNamespace(templates=[
+        template(lambda x: lambda x: x * 1000, target="cuda")])))
+
+    @kaji.jit(target="cpu")
+    def again(out, x):
+        out[0] = numba_overloaded(x)
+
+    again[1, 1](out, 4.0)
+    assert out[0] == 4000.0  # registered later, and for CUDA: it comes first
+
+
+def test_numbas_own_overload_in_a_kernel():
+    numba_extending = pytest.importorskip("numba.extending")
+
+    def get_42():
+        raise NotImplementedError
+
+    @numba_extending.overload(get_42, target="cuda", inline="always")
+    def get_42_for_cuda():
+        def impl():
+            values = cuda.local.array(1, dtype=np.float32)
+            values[0] = 42.0
+            return values[0]
+
+        return impl
+
+    @kaji.jit(target="cpu")
+    def kernel(a):
+        a[0] = get_42()
+
+    a = np.zeros(1, dtype=np.float32)
+    kernel[1, 1](a)
+    assert a[0] == 42.0

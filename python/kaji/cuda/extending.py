@@ -23,12 +23,17 @@ types. Each pick is remembered per argument types. The typing functions run whil
 compiles, so kernels calling an overloaded function compile anew in each process (the disk
 cache cannot know what they would pick).
 
+In a process that has imported Numba, the implementations Numba's own
+``numba.extending.overload`` registered for "cuda" or every target ("generic") count as well,
+picked the same way: their typing functions get kaji's type objects too.
+
 Numba's type-system extensions (``typeof_impl``, ``register_model``, ``lower_builtin``,
 ``intrinsic``, ``overload_method``, ``overload_attribute``, ...) have no kaji counterpart:
 kernels see kaji's own types only."""
 
 import inspect
 import os
+import sys
 
 from kaji import _globals
 from kaji import types as kaji_types
@@ -172,6 +177,38 @@ def _as_overloaded(value):
         return _OVERLOADED.get(value)
     except TypeError:  # unhashable
         return None
+
+
+# Numba's own @overload (numba.extending.overload): what its registry holds for a function,
+# by function, with the registry's length when read (it only grows).
+_NUMBA_OVERLOADED = {}
+
+
+def numba_overloaded(value):
+    """The implementations Numba's ``numba.extending.overload`` registered for `value` for
+    CUDA or for every target, in a process that has imported Numba; None otherwise (kaji's
+    decorator module asks, for every kernel's globals, once Numba is imported)."""
+    templates = sys.modules.get("numba.core.typing.templates")
+    registry = getattr(getattr(templates, "builtin_registry", None), "globals", None)
+    if registry is None or not inspect.isfunction(value):
+        return None
+    known = _NUMBA_OVERLOADED.get(value)
+    if known is not None and known[0] == len(registry):
+        return known[1]
+    overloads = _Overloads(value)
+    for key, function_type in list(registry):
+        if key is not value:
+            continue
+        for template in getattr(function_type, "templates", ()):
+            typing_function = getattr(template, "_overload_func", None)
+            target = getattr(template, "metadata", {}).get("target", "generic")
+            if typing_function is None or target not in _KERNEL_TARGETS:
+                continue
+            always = getattr(getattr(template, "_inline", None), "is_always_inline", False)
+            overloads.add(typing_function, target, "always" if always else "default")
+    found = overloads if overloads.typing_functions else None
+    _NUMBA_OVERLOADED[value] = (len(registry), found)
+    return found
 
 
 _globals.FOREIGN_FUNCTIONS.append(_as_overloaded)
