@@ -686,6 +686,13 @@ private:
       expectOperands(op, 0);
       expectResult(op, false);
       return;
+    case Opcode::ArrayAddress:
+      expectOperands(op, 1);
+      if (!op.operand(0)->type().isArray())
+        fail(op, "needs an array operand, got " + op.operand(0)->type().str());
+      if (op.resultType() != Type::scalar(ScalarKind::UInt64))
+        fail(op, "result must be u64, not " + op.resultType().str());
+      return;
     case Opcode::ArrayDim:
     case Opcode::ArrayStride:
     case Opcode::ArrayIndex: {

@@ -509,19 +509,6 @@ def _numba_dispatcher_as_device_function(value):
 _globals.FOREIGN_FUNCTIONS.append(_numba_dispatcher_as_device_function)
 
 
-def _numba_overloaded_function(value):
-    """A function Numba's own @overload gave implementations (kaji/cuda/extending.py), once
-    Numba is imported."""
-    if "numba.core.typing.templates" not in sys.modules:
-        return None
-    from kaji.cuda.extending import numba_overloaded
-
-    return numba_overloaded(value)
-
-
-_globals.FOREIGN_FUNCTIONS.append(_numba_overloaded_function)
-
-
 def _unpickle_kernel(definition, options, signatures):
     kernel = Kernel(definition, options)
     for signature in signatures:

@@ -382,6 +382,13 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     result = op.opcode() == Opcode::ArrayDim ? value.shape[dim] : value.strides[dim];
     break;
   }
+  case Opcode::ArrayAddress: {
+    // Generic, as a pointer the program passes on would be: local and shared addresses too.
+    llvm::Value *generic = builder_.CreateAddrSpaceCast(array(op.operand(0), op).data,
+                                                        llvm::PointerType::get(context_, 0));
+    result = builder_.CreatePtrToInt(generic, llvm::Type::getInt64Ty(context_));
+    break;
+  }
   case Opcode::ArrayIndex:
     result = lowerArrayIndex(op);
     break;

@@ -420,6 +420,8 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
                           (op.opcode() == Opcode::ArrayDim ? ".shape[" : ".strides[") +
                           std::to_string(dim) + "]");
   }
+  case Opcode::ArrayAddress: // CUDA C++ pointers are generic
+    return assign(op, "reinterpret_cast<u64>(" + name(op.operand(0), op) + ".data)");
   case Opcode::ArrayIndex: {
     // A negative index counts from the end, as for a load.
     std::string index = name(op.operand(1), op);

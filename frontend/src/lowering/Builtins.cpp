@@ -478,6 +478,16 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
   }
   if (std::optional<Operand> member = gridGroupAttribute(base, attr, node))
     return *member;
+  if (base.kind == Operand::Kind::Builtin && base.name == "array.ctypes") {
+    if (attr != "data")
+      throw ir::CompileError(node.loc, "an array's ctypes has only .data (its address) in "
+                                       "kernels, not '" + attr + "'");
+    return Operand::scalar(builder_
+                               .create(ir::Opcode::ArrayAddress,
+                                       ir::Type::scalar(ScalarKind::UInt64),
+                                       {base.elements.front().value})
+                               ->result());
+  }
   if (base.kind == Operand::Kind::Vector)
     return vectorLane(base, attr, node);
   if (base.kind == Operand::Kind::Tuple)
@@ -521,6 +531,11 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
     if (attr == "dtype")
       return Operand::named(Operand::Kind::Builtin,
                             "numpy." + std::string(ir::numpyName(base.type().scalarKind())));
+    if (attr == "ctypes") { // numpy's ctypes view: kernels read its .data, the address
+      Operand ctypes = Operand::named(Operand::Kind::Builtin, "array.ctypes");
+      ctypes.elements.push_back(base);
+      return ctypes;
+    }
     if ((attr == "real" || attr == "imag") && !base.type().isRecordArray() &&
         !base.type().isVectorArray() && ir::isComplex(base.type().scalarKind()))
       return complexPartView(base, attr == "imag", node.loc);

@@ -13,8 +13,8 @@ objects (docs/python.md, "Numba's module paths"): ``kaji.cuda.bf16``, ``kaji.cud
 ``kaji.cuda._internal.cuda_bf16`` and ``.cuda_fp16`` (the half-precision functions under CUDA
 C++'s names), ``kaji.cuda.kernels``
 (``.transpose``, ``.reduction``), ``kaji.cuda.misc.special``, ``kaji.cuda.np.numpy_support``,
-``kaji.cuda.typing.typeof``, ``kaji.cuda.vector_types``. Each but ``bf16``, ``fp16`` and
-``kernels`` is imported on first use, as an attribute (``cuda.config``) or by an import
+``kaji.cuda.typing.typeof``, ``kaji.cuda.vector_types``. Each but ``bf16``, ``fp16``,
+``extending`` and ``kernels`` is imported on first use, as an attribute (``cuda.config``) or by an import
 statement."""
 
 from importlib import import_module as _import_module
@@ -29,7 +29,7 @@ from kaji._runtime import devices as list_devices
 from kaji._transfer_hints import In, InOut, Out
 from kaji.compiling import (compile, compile_all, compile_for_current_device, compile_ptx,
                             compile_ptx_for_current_device)
-from kaji.cuda import kernels
+from kaji.cuda import extending, kernels  # extending: kernels see Numba's own @overloads
 from kaji.reduction import Reduce, reduce
 from kaji.vector_types import *  # noqa: F403 (cuda.float32x4, cuda.float4, ..., see its __all__)
 
@@ -45,8 +45,7 @@ HAS_NUMBA = _find_spec("numba") is not None
 # Numba's module paths under kaji.cuda besides kernels, imported on first use. They are not
 # names of `from kaji.cuda import *` (__all__ below), where `np` and `typing` would shadow
 # numpy and the standard library's typing.
-_SUBMODULES = ("compiler", "config", "core", "cudadrv", "extending", "misc", "np", "typing",
-               "vector_types")
+_SUBMODULES = ("compiler", "config", "core", "cudadrv", "misc", "np", "typing", "vector_types")
 
 # Numba's external memory manager (EMM) plugin interface, which kaji does not have.
 _MEMORY_MANAGER_API = ("set_memory_manager", "BaseCUDAMemoryManager",

@@ -31,9 +31,9 @@ Numba's type-system extensions (``typeof_impl``, ``register_model``, ``lower_bui
 ``intrinsic``, ``overload_method``, ``overload_attribute``, ...) have no kaji counterpart:
 kernels see kaji's own types only."""
 
-import inspect
 import os
 import sys
+from types import FunctionType
 
 from kaji import _globals
 from kaji import types as kaji_types
@@ -142,6 +142,8 @@ def register_jitable(*args, **kwargs):
 def _accepts(typing_function, positional, named):
     """Whether `typing_function` can be called with these arguments (as Numba, a typing
     function whose parameters do not fit the call is no match)."""
+    import inspect  # on first use: `import kaji` stays light
+
     try:
         inspect.signature(typing_function).bind(*positional, **named)
     except TypeError:
@@ -184,13 +186,12 @@ def _as_overloaded(value):
 _NUMBA_OVERLOADED = {}
 
 
-def numba_overloaded(value):
+def _numba_overloaded(value):
     """The implementations Numba's ``numba.extending.overload`` registered for `value` for
-    CUDA or for every target, in a process that has imported Numba; None otherwise (kaji's
-    decorator module asks, for every kernel's globals, once Numba is imported)."""
+    CUDA or for every target, in a process that has imported Numba; None otherwise."""
     templates = sys.modules.get("numba.core.typing.templates")
     registry = getattr(getattr(templates, "builtin_registry", None), "globals", None)
-    if registry is None or not inspect.isfunction(value):
+    if registry is None or not isinstance(value, FunctionType):
         return None
     known = _NUMBA_OVERLOADED.get(value)
     if known is not None and known[0] == len(registry):
@@ -211,4 +212,4 @@ def numba_overloaded(value):
     return found
 
 
-_globals.FOREIGN_FUNCTIONS.append(_as_overloaded)
+_globals.FOREIGN_FUNCTIONS.extend((_as_overloaded, _numba_overloaded))
