@@ -148,3 +148,25 @@ def test_numbas_own_overload_in_a_kernel():
     a = np.zeros(1, dtype=np.float32)
     kernel[1, 1](a)
     assert a[0] == 42.0
+
+
+def test_generic_and_cpu_overloads_reach_numbas_own_compiler():
+    numba = pytest.importorskip("numba")
+
+    def scaled(x):
+        raise NotImplementedError
+
+    overload(scaled, target="generic")(lambda x: lambda x: x * 2)
+    overload(scaled, target="cuda")(lambda x: lambda x: x * 3)
+
+    @numba.njit
+    def on_the_cpu(x):
+        return scaled(x)
+
+    @kaji.jit(target="cpu")
+    def kernel(out, x):
+        out[0] = scaled(x)
+
+    out = np.zeros(1)
+    kernel[1, 1](out, 5.0)
+    assert on_the_cpu(5.0) == 10.0 and out[0] == 15.0

@@ -25,7 +25,9 @@ cache cannot know what they would pick).
 
 In a process that has imported Numba, the implementations Numba's own
 ``numba.extending.overload`` registered for "cuda" or every target ("generic") count as well,
-picked the same way: their typing functions get kaji's type objects too.
+picked the same way: their typing functions get kaji's type objects too. And, as Numba-CUDA's
+``overload`` does, one registered here for every target or for the CPU is registered with
+Numba as well, so that ``@njit`` functions see it (those for "cuda" stay kaji's).
 
 Numba's type-system extensions (``typeof_impl``, ``register_model``, ``lower_builtin``,
 ``intrinsic``, ``overload_method``, ``overload_attribute``, ...) have no kaji counterpart:
@@ -119,6 +121,13 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
             if overloads is None:
                 overloads = _OVERLOADED[func] = _Overloads(func)
             overloads.add(typing_function, target, _INLINE[inline])
+        # Numba-CUDA's overload serves Numba's CPU compiler too: where Numba is loaded, one for
+        # every target or the CPU is registered with it as well, for @njit code.
+        numba_extending = sys.modules.get("numba.core.extending")
+        if numba_extending is not None and target != "cuda":
+            numba_extending.overload(func, jit_options=jit_options or {}, strict=strict,
+                                     inline=inline, prefer_literal=prefer_literal,
+                                     target=target)(typing_function)
         return typing_function
 
     return register
