@@ -87,6 +87,19 @@ def test_eager_signature_is_compiled_at_decoration():
     assert set(eager_fill.inspect_ptx()) == {"void(float64[:], float64)"}
 
 
+def test_a_decorator_unpacking_its_arguments_compiles_the_kernel():
+    signatures = ["void(float64[::1])"]
+    options = {"fastmath": False}
+
+    @kaji.jit(*signatures, target="cpu", **options)
+    def doubled(out):
+        out[0] = 2 * out[0]
+
+    out = np.ones(1)
+    doubled[1, 1](out)
+    assert doubled.signatures == signatures and out[0] == 2.0
+
+
 def test_signature_with_wrong_arity_is_a_type_error():
     with pytest.raises(TypeError, match="takes 4 arguments"):
         saxpy.inspect_ptx("void(float32[:])")

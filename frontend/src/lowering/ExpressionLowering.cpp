@@ -230,6 +230,9 @@ Operand FunctionLowerer::lowerExact(const Expr &expr) {
   }
   case ExprKind::List:
     throw ir::CompileError(expr.loc, "lists are not supported in kernels");
+  case ExprKind::Starred:
+    throw ir::CompileError(expr.loc,
+                           "argument unpacking ('*' and '**') is not supported in kaji kernels");
   }
   throw ir::CompileError(expr.loc, "unsupported expression '" + unparse(expr) + "'");
 }

@@ -357,6 +357,12 @@ private:
       emitList(e.as<ListExpr>()->elts);
       text += ']';
       return;
+    case ExprKind::Starred: {
+      const auto *starred = e.as<StarredExpr>();
+      text += starred->mapping ? "**" : "*";
+      emit(*starred->value, BitOr);
+      return;
+    }
     }
   }
 

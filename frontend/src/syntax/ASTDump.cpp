@@ -259,6 +259,12 @@ private:
       line(depth, "List", e.loc);
       exprs(e.as<ListExpr>()->elts, depth + 1);
       return;
+    case ExprKind::Starred: {
+      const auto *starred = e.as<StarredExpr>();
+      line(depth, starred->mapping ? "Starred **" : "Starred *", e.loc);
+      expr(*starred->value, depth + 1);
+      return;
+    }
     }
   }
 };

@@ -306,6 +306,9 @@ private:
     case ExprKind::List:
       visitAll(e.as<ListExpr>()->elts);
       break;
+    case ExprKind::Starred:
+      visit(e.as<StarredExpr>()->value.get());
+      break;
     default:
       break;
     }
@@ -846,9 +849,11 @@ private:
     std::vector<ExprPtr> args;
     std::vector<Keyword> keywords;
     while (!atOp(")")) {
-      if (atOp("*") || atOp("**"))
-        fail(peek().loc, "argument unpacking ('*' and '**') is not supported in kaji kernels");
-      if (at(TokenKind::Name) && atOp("=", 1)) {
+      if (atOp("*") || atOp("**")) {
+        Location loc = peek().loc;
+        bool mapping = next().text == "**";
+        args.push_back(make<StarredExpr>(loc, parseTest(), mapping));
+      } else if (at(TokenKind::Name) && atOp("=", 1)) {
         Keyword keyword;
         keyword.loc = peek().loc;
         keyword.name = next().text;

@@ -99,6 +99,13 @@ TEST(Lowering, TuplesAreCompileTimeOnly) {
   EXPECT_TRUE(contains(ir, "sub")) << ir;
 }
 
+TEST(Lowering, ArgumentUnpackingIsRejected) {
+  EXPECT_EQ(loweringError("def f(x, y):\n    return x\n"
+                          "def k(a):\n    a[0] = f(*a)\n",
+                          "void(float32[:])"),
+            "4:14: argument unpacking ('*' and '**') is not supported in kaji kernels");
+}
+
 TEST(Lowering, UnknownNamesAndAttributes) {
   EXPECT_EQ(loweringError("def k(a):\n    a[0] = foo\n", "void(float32[:])"),
             "2:12: name 'foo' is not defined");

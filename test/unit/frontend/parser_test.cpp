@@ -383,9 +383,10 @@ TEST(Parser, ParameterAndArgumentErrors) {
   EXPECT_EQ(describeError("f(a=1, a=2)\n"), "1:8: keyword argument repeated: a");
   EXPECT_EQ(describeError("f(a.b=1)\n"),
             "1:3: expression cannot contain assignment, perhaps you meant \"==\"?");
-  EXPECT_EQ(describeError("f(*a)\n"),
-            "1:3: argument unpacking ('*' and '**') is not supported in kaji kernels");
 }
+
+// Argument unpacking parses (a kernel's decorator may hold it); lowering rejects it.
+TEST(Parser, ArgumentUnpackingParses) { EXPECT_EQ(roundTrip("f(*a, **b.c)"), "f(*a, **b.c)"); }
 
 TEST(Parser, UnsupportedConstructsAreRejectedAtTheKeyword) {
   const std::pair<const char *, const char *> cases[] = {

@@ -33,6 +33,7 @@ enum class ExprKind : uint8_t {
   Attribute,
   Tuple,
   List,
+  Starred,
 };
 
 struct Expr {
@@ -215,6 +216,16 @@ struct ListExpr : Expr {
   static constexpr ExprKind Kind = ExprKind::List;
   ListExpr(Location l, std::vector<ExprPtr> e) : Expr(Kind, std::move(l)), elts(std::move(e)) {}
   std::vector<ExprPtr> elts;
+};
+
+// `*value` or `**value` (`mapping`) as a call's argument: Python's argument unpacking, which
+// kernels do not run, though a kernel's decorator may hold one (`@cuda.jit(*signatures)`).
+struct StarredExpr : Expr {
+  static constexpr ExprKind Kind = ExprKind::Starred;
+  StarredExpr(Location l, ExprPtr v, bool m)
+      : Expr(Kind, std::move(l)), value(std::move(v)), mapping(m) {}
+  ExprPtr value;
+  bool mapping;
 };
 
 // Python source text of an expression, normalised (`x[i] * 2.0`), for diagnostics.
