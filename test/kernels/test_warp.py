@@ -210,3 +210,28 @@ def shuffle_bool(out):
 def test_shuffling_a_bool_is_a_compile_error(jit):
     with pytest.raises(kaji.CompileError, match="32- and 64-bit numbers, not bool"):
         jit(shuffle_bool)[1, 32](np.zeros(1, np.int32))
+
+
+def vote_with(mask, predicate, result):
+    i = cuda.grid(1)
+    if i < result.shape[0]:
+        result[i] = cuda.all_sync(mask[i], predicate[i])
+
+
+@pytest.mark.parametrize("mask, predicate, words", [
+    (np.float32, np.int32, "Mask type must be an integer, not float32"),
+    (np.bool_, np.int32, "Mask type must be an integer, not bool"),
+    (np.int32, np.float64, "Predicate must be an integer or boolean, not float64"),
+])
+def test_a_vote_takes_an_integer_mask_and_an_integer_or_bool_predicate(jit, mask, predicate,
+                                                                        words):
+    with pytest.raises(kaji.CompileError, match=words):
+        jit(vote_with)[1, 32](np.ones(32, mask), np.ones(32, predicate), np.zeros(32, np.int32))
+
+
+@pytest.mark.parametrize("mask, predicate", [(np.uint32, np.uint32), (np.int64, np.int64),
+                                             (np.uint64, np.bool_)])
+def test_votes_take_any_integer_mask(jit, mask, predicate):
+    result = np.zeros(32, np.int32)
+    jit(vote_with)[1, 32](np.full(32, ~np.array(0, dtype=mask)), np.ones(32, predicate), result)
+    assert (result == 1).all()

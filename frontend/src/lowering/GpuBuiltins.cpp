@@ -561,11 +561,21 @@ std::optional<Operand> FunctionLowerer::warpFunction(const std::string &name,
     throw ir::CompileError(expr.loc, display + " takes " + std::to_string(arity) + " arguments");
   if (arity == 0)
     return Operand::scalar(builder_.create(ir::Opcode::Warp, u32, {}, collective)->result());
-  std::vector<ir::Value *> operands{convert(scalarArg(0), ScalarKind::UInt32)};
+  // Numba's words: a lane mask is an integer, a predicate an integer or a bool.
+  if (ScalarKind mask = scalarArg(0).type().scalarKind();
+      mask == ScalarKind::Bool || !ir::isInteger(mask))
+    throw ir::CompileError(expr.args[0]->loc,
+                           display + ": Mask type must be an integer, not " + describe(args[0]));
+  std::vector<ir::Value *> operands{convert(args[0], ScalarKind::UInt32)};
   bool predicate = row.form == ir::WarpForm::Ballot || row.form == ir::WarpForm::Vote;
   ir::Type result = u32;
   if (predicate) {
-    operands.push_back(truth(scalarArg(1), *expr.args[1]));
+    if (ScalarKind kind = scalarArg(1).type().scalarKind();
+        kind != ScalarKind::Bool && !ir::isInteger(kind))
+      throw ir::CompileError(expr.args[1]->loc,
+                             display + ": Predicate must be an integer or boolean, not " +
+                                 describe(args[1]));
+    operands.push_back(truth(args[1], *expr.args[1]));
     if (row.form == ir::WarpForm::Vote)
       result = ir::Type::scalar(ScalarKind::Int32);
   } else {
