@@ -89,6 +89,7 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
   if (!shapeExpr || !dtypeExpr || expr.args.size() > 3)
     throw ir::CompileError(expr.loc, display + " takes a shape, a dtype and an alignment");
   Operand shape = lower(*shapeExpr);
+  Operand dtype = lower(*dtypeExpr);
   std::vector<Operand> extents =
       shape.kind == Operand::Kind::Tuple ? shape.elements : std::vector<Operand>{shape};
   std::vector<int64_t> constantExtents;
@@ -96,14 +97,21 @@ Operand FunctionLowerer::staticArray(const CallExpr &expr, bool shared) {
     std::optional<int64_t> value = constantInt(extent);
     // A shared array of shape 0 (Numba's spelling) is the launch's dynamic shared memory.
     bool dynamic = shared && value == 0 && extents.size() == 1;
-    if (!value || (*value <= 0 && !dynamic))
-      throw ir::CompileError(shapeExpr->loc,
-                             "the shape of a " + what + " must be positive constant integers" +
-                                 (shared ? " (or 0 for dynamic shared memory)" : "") + ", not '" +
-                                 unparse(*shapeExpr) + "'");
-    constantExtents.push_back(*value);
+    if (value && (*value > 0 || dynamic)) {
+      constantExtents.push_back(*value);
+      continue;
+    }
+    std::string problem = "the shape of a " + what + " must be positive constant integers" +
+                          (shared ? " (or 0 for dynamic shared memory)" : "") + ", not '" +
+                          unparse(*shapeExpr) + "'";
+    // A shape known only at run time: Numba's typing error, whose words its users look for.
+    if (!value)
+      problem = "No implementation of function Function(<function " +
+                std::string(shared ? "shared" : "local") +
+                ".array>) found for signature:\n \n >>> array(shape=" + numbaTypeName(shape) +
+                ", dtype=" + numbaTypeName(dtype) + ")\n \n" + problem;
+    throw ir::CompileError(shapeExpr->loc, problem);
   }
-  Operand dtype = lower(*dtypeExpr);
   // A numpy scalar type, a structured dtype, or a vector type (cuda.float32x4, as
   // numba-cuda-mlir allows).
   std::optional<ir::Type> element;

@@ -6,6 +6,7 @@
 
 #include "kaji/abi/KernelABI.h"
 #include "kaji/frontend/Signature.h"
+#include "kaji/ir/Constants.h"
 
 #include <algorithm>
 #include <functional>
@@ -134,6 +135,53 @@ std::string describe(const Operand &operand) {
     return "function '" + operand.global->qualifiedName + "'";
   }
   return "?";
+}
+
+std::string numbaTypeName(const Operand &operand) {
+  switch (operand.kind) {
+  case Operand::Kind::Scalar: {
+    ir::ScalarKind kind = operand.type().scalarKind();
+    std::optional<int64_t> literal = operand.weak && !ir::isFloat(kind) && !operand.enumMember
+                                         ? ir::intConstant(operand.value)
+                                         : std::nullopt;
+    if (literal && kind == ir::ScalarKind::Bool)
+      return std::string("Literal[bool](") + (*literal ? "True" : "False") + ")";
+    if (literal)
+      return "Literal[int](" + std::to_string(*literal) + ")";
+    return std::string(ir::numpyName(kind));
+  }
+  case Operand::Kind::Array: {
+    const ir::Type &type = operand.type();
+    if (type.record())
+      break;
+    const char *layout = type.layout() == ir::Layout::C   ? "C"
+                         : type.layout() == ir::Layout::F ? "F"
+                                                          : "A";
+    return "array(" + std::string(ir::numpyName(type.scalarKind())) + ", " +
+           std::to_string(type.ndim()) + "d, " + layout + ")";
+  }
+  case Operand::Kind::Tuple: {
+    if (!operand.tupleClass.empty())
+      break;
+    std::vector<std::string> elements;
+    for (const Operand &element : operand.elements)
+      elements.push_back(numbaTypeName(element));
+    if (!elements.empty() && std::all_of(elements.begin(), elements.end(),
+                                         [&](const std::string &e) { return e == elements[0]; }))
+      return "UniTuple(" + elements[0] + " x " + std::to_string(elements.size()) + ")";
+    std::string text;
+    for (const std::string &element : elements)
+      text += (text.empty() ? "" : ", ") + element;
+    return "Tuple(" + text + ")";
+  }
+  case Operand::Kind::Builtin:
+    if (operand.name.starts_with("numpy.") && operand.elements.empty())
+      return "class(" + operand.name.substr(6) + ")";
+    break;
+  default:
+    break;
+  }
+  return describe(operand);
 }
 
 namespace {

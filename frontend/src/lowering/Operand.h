@@ -95,6 +95,11 @@ struct Operand {
 // "module 'math'", "None".
 std::string describe(const Operand &operand);
 
+// As Numba prints a value's type in its typing errors: "float32", "Literal[int](1)",
+// "array(float32, 1d, A)", "Tuple(Literal[int](1), int32)", "class(float32)"; describe()'s
+// text for what Numba spells otherwise.
+std::string numbaTypeName(const Operand &operand);
+
 // Whether `operand` is threadIdx, blockIdx, blockDim or gridDim: Numba's dim3, with .x, .y, .z.
 bool isDim3(const Operand &operand);
 
