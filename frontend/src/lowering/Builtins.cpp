@@ -481,7 +481,8 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
   if (base.kind == Operand::Kind::Builtin && base.name == "array.ctypes") {
     if (attr != "data")
       throw ir::CompileError(node.loc, "an array's ctypes has only .data (its address) in "
-                                       "kernels, not '" + attr + "'");
+                                       "kernels, not '" +
+                                           attr + "'");
     return Operand::scalar(builder_
                                .create(ir::Opcode::ArrayAddress,
                                        ir::Type::scalar(ScalarKind::UInt64),
@@ -588,10 +589,13 @@ Operand FunctionLowerer::gridIndex(const CallExpr &expr, bool size) {
   std::optional<int64_t> ndim;
   if (expr.args.size() == 1)
     ndim = constantInt(lower(*expr.args[0]));
-  if (!ndim || *ndim < 1 || *ndim > 3)
-    throw ir::CompileError(expr.loc, std::string("kaji.") + name +
-                                         "() takes one constant argument, 1, 2 or 3 (the "
-                                         "number of dimensions)");
+  if (!ndim || *ndim < 1 || *ndim > 3) {
+    std::string message = std::string("kaji.") + name +
+                          "() takes one constant argument, 1, 2 or 3 (the number of dimensions)";
+    if (!ndim && expr.args.size() == 1) // Numba's name for a value known only at run time
+      message += "; RequireLiteralValue: '" + unparse(*expr.args.front()) + "' is not a constant";
+    throw ir::CompileError(expr.loc, message);
+  }
   at(expr.loc);
   ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
   std::vector<Operand> elements;
