@@ -9,15 +9,15 @@ from kaji import _core
 from kaji._globals import describe_value
 
 
-def generated_kernel(name, text, callees, target, origin):
+def generated_kernel(name, text, names, target, origin):
     """A kaji Dispatcher for the kernel `text` (a ``def name(...)`` at column 0) on `target`.
-    `callees` maps each name the text calls to the DeviceFunction it means; the text may
-    also name the module ``kaji``. `origin` (e.g. "kaji.vectorize of add") is the file name
-    errors in the generated text point at."""
+    `names` maps each name the text uses to its value (the DeviceFunction it calls, a dtype);
+    the text may also name the module ``kaji``. `origin` (e.g. "kaji.vectorize of add") is the
+    file name errors in the generated text point at."""
     source = _core.FunctionSource(text, f"<{origin}>", 1, 0, name)
     description = {"kaji": ("module", "kaji")}
-    for callee_name, device_function in callees.items():
-        description[callee_name] = describe_value(callee_name, device_function)
+    for global_name, value in names.items():
+        description[global_name] = describe_value(global_name, value)
     parameters = text[text.index("(") + 1:text.index(")")].replace(" ", "").split(",")
     return _core.Dispatcher(source, lambda: description, [p for p in parameters if p],
                             target=target)

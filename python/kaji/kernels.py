@@ -12,7 +12,7 @@ _TILE = 32
 
 _TRANSPOSE = f"""\
 def transpose_tiles(source, destination):
-    tile = kaji.shared.array(({_TILE}, {_TILE + 1}), kaji.DTYPE)
+    tile = kaji.shared.array(({_TILE}, {_TILE + 1}), DTYPE)
     tx = kaji.threadIdx.x
     ty = kaji.threadIdx.y
     column0 = kaji.blockIdx.x * {_TILE}
@@ -27,11 +27,12 @@ def transpose_tiles(source, destination):
 _transpose_kernels = {}
 
 
-def _transpose_kernel(target, dtype_name):
-    key = (target, dtype_name)
+def _transpose_kernel(target, dtype):
+    """The tiled transpose for elements of `dtype`, a scalar or structured numpy dtype."""
+    key = (target, dtype)
     if key not in _transpose_kernels:
         _transpose_kernels[key] = generated_kernel(
-            "transpose_tiles", _TRANSPOSE.replace("DTYPE", dtype_name), {}, target,
+            "transpose_tiles", _TRANSPOSE, {"DTYPE": dtype}, target,
             "kaji.cuda.kernels.transpose")
     return _transpose_kernels[key]
 
@@ -60,7 +61,7 @@ def transpose(a, b=None, stream=0):
         raise ValueError(f"transpose: b must be a device array of shape {(columns, rows)} and "
                          f"dtype {a.dtype}")
     if rows and columns:
-        kernel = _transpose_kernel("cpu" if on_host else "cuda", a.dtype.name)
+        kernel = _transpose_kernel("cpu" if on_host else "cuda", a.dtype)
         blocks = ((columns + _TILE - 1) // _TILE, (rows + _TILE - 1) // _TILE)
         kernel[blocks, (_TILE, _TILE), 0 if stream is None else stream](a, b)
     return b

@@ -632,6 +632,19 @@ def test_transpose_module_and_function(ufunc_target, monkeypatch):
     np.testing.assert_array_equal(into.copy_to_host(), a.T)
 
 
+def test_transpose_of_records(ufunc_target, monkeypatch):
+    from kaji.cuda.kernels.transpose import transpose
+
+    monkeypatch.setenv("KAJI_TARGET", ufunc_target)
+    record = np.dtype([("i", np.int32), ("j", np.float32, (3, 2))])
+    a = np.zeros((40, 9), dtype=record)
+    a["i"] = np.arange(40 * 9).reshape(40, 9)
+    a["j"] = np.arange(40 * 9 * 6, dtype=np.float32).reshape(40, 9, 3, 2)
+    into = cuda.device_array_like(a.T)
+    transpose(cuda.to_device(a), into)
+    np.testing.assert_array_equal(into.copy_to_host(), a.T)
+
+
 @pytest.mark.gpu
 def test_transpose_on_a_stream():
     from kaji.cuda.kernels.transpose import transpose
