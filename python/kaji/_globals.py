@@ -3,7 +3,8 @@
 The compiler resolves names itself (attribute chains like ``cuda.threadIdx.x`` included); this
 module only says what each global or closure variable the function's code names *is*: a module
 by canonical name, a module member by qualified name, a scalar constant, or another @jit
-function. Values kernels cannot use are left out, so the compiler reports them as unknown.
+function. Values kernels cannot use are described as such, so the compiler names them and why
+when a kernel uses one (Numba's "Untyped global name").
 See python/src/environment.h for the format.
 
 kaji's own callables (kernels, device functions, ufuncs, declared CUDA C++ functions) describe
@@ -54,6 +55,8 @@ def describe_globals(func, pickling=False):
 
     def describe(name, value):
         entry = describe_value(name, value, pickling)
+        if entry is None:
+            return ("unusable", _why_unusable(name, value))
         if pickling and isinstance(entry, tuple) and entry[0] == "device_array":
             import pickle
 
@@ -153,6 +156,19 @@ def describe_value(name, value, pickling=False):
 
 
 _CONSTANT_MEMORY_BYTES = 64 * 1024
+
+
+def _why_unusable(name, value):
+    """Why a kernel naming `name`, bound to `value`, cannot compile: the rest of Numba's
+    "Untyped global name 'x': ..." error."""
+    if isinstance(value, types.FunctionType):
+        return (f"the Python function '{value.__qualname__}' is not compiled for kernels: "
+                "decorate it with @cuda.jit(device=True), or give it implementations with "
+                "kaji.cuda.extending.overload")
+    if isinstance(value, types.ModuleType):
+        return (f"kernels do not use the module '{value.__name__}' (they use math, cmath, "
+                "numpy, operator and kaji / numba.cuda)")
+    return f"kernels cannot use a value of type '{type(value).__qualname__}'"
 
 
 def _scalar_type_name(value):

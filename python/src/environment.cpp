@@ -184,6 +184,8 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
         fields[1].cast<std::string>(), name,
         parseSignatureText(fields[2].cast<std::string>(), /*kernel=*/false),
         fields[3].cast<std::vector<std::string>>());
+  if (kind == "unusable")
+    return frontend::GlobalValue::unusable(name, fields[1].cast<std::string>());
   if (kind == "overloaded" && fields.size() == 4)
     return overloaded(name, fields[1].cast<std::string>(), fields[2],
                       fields[3].cast<std::string>());

@@ -20,6 +20,8 @@
 //                                         __cuda_array_interface__: captured by its address
 //   ("record", dtype)                     a numpy structured dtype (or a kaji Record type
 //                                         object's), the dtype of local and shared arrays
+//   ("unusable", why)                     a value kernels cannot use; naming it is an error
+//                                         saying why (Numba's "untyped global name")
 //   ("overloaded", name, pick, fingerprint)
 //                                         a function with @overload implementations:
 //                                         pick(types, keywords) gives the "function" entry of

@@ -100,6 +100,28 @@ def test_a_decorator_unpacking_its_arguments_compiles_the_kernel():
     assert doubled.signatures == signatures and out[0] == 2.0
 
 
+def _plain_python(x):
+    return x
+
+
+UNUSABLE_LIST = [1, 2]
+
+
+@pytest.mark.parametrize("body, words", [
+    ("out[0] = _plain_python(1)", "Untyped global name '_plain_python': the Python function "
+                                  "'_plain_python' is not compiled for kernels: decorate it"),
+    ("out[0] = pytest.x", "Untyped global name 'pytest': kernels do not use the module 'pytest'"),
+    ("out[0] = UNUSABLE_LIST[0]", "Untyped global name 'UNUSABLE_LIST': kernels cannot use a "
+                                  "value of type 'list'"),
+])
+def test_a_global_kernels_cannot_use_is_named_with_the_reason(body, words):
+    namespace = {"_plain_python": _plain_python, "pytest": pytest,
+                 "UNUSABLE_LIST": UNUSABLE_LIST}
+    exec(f"def uses_it(out):\n    {body}\n", namespace)
+    with pytest.raises(kaji.CompileError, match=words):
+        kaji.jit("void(float64[:])", target="cpu")(namespace["uses_it"])
+
+
 def test_signature_with_wrong_arity_is_a_type_error():
     with pytest.raises(TypeError, match="takes 4 arguments"):
         saxpy.inspect_ptx("void(float32[:])")

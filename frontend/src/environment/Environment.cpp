@@ -61,6 +61,14 @@ GlobalValue GlobalValue::functionRef(FunctionRef ref) {
   return v;
 }
 
+GlobalValue GlobalValue::unusable(std::string name, std::string why) {
+  GlobalValue v;
+  v.kind = Kind::Unusable;
+  v.qualifiedName = std::move(name);
+  v.text = std::move(why);
+  return v;
+}
+
 GlobalValue GlobalValue::overloadedFunction(std::string name,
                                             std::shared_ptr<const OverloadedFunction> overloaded) {
   GlobalValue v;

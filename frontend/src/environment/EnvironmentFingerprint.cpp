@@ -82,6 +82,9 @@ private:
     case GlobalValue::Kind::Function:
       function(value.function);
       return;
+    case GlobalValue::Kind::Unusable:
+      field("unusable", value.qualifiedName + ": " + value.text);
+      return;
     case GlobalValue::Kind::Overloaded:
       field("overloaded", value.qualifiedName);
       field("picked by", value.overloaded->fingerprint);

@@ -331,6 +331,9 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     external.global = &global;
     return external;
   }
+  case GlobalValue::Kind::Unusable:
+    throw ir::CompileError(loc,
+                           "Untyped global name '" + global.qualifiedName + "': " + global.text);
   case GlobalValue::Kind::Overloaded: {
     Operand overloaded;
     overloaded.kind = Operand::Kind::Overloaded;

@@ -71,6 +71,8 @@ struct GlobalValue {
                     // its text is `text`
     Overloaded,     // a function with @overload implementations: its Python name is
                     // qualifiedName, the picking of one is `overloaded`
+    Unusable,       // a global kernels cannot use (Numba's "untyped global name"): its name
+                    // is qualifiedName, why `text`
   };
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
@@ -113,7 +115,7 @@ struct GlobalValue {
   std::vector<GlobalValue> elements;
   std::string tupleClass;
   std::vector<std::string> fields;
-  std::string text; // String
+  std::string text; // String; Unusable: why kernels cannot use it
 
   static GlobalValue module(std::string canonicalName);
   static GlobalValue none();
@@ -122,6 +124,7 @@ struct GlobalValue {
   static GlobalValue intConstant(ir::ScalarKind type, int64_t value, bool weak);
   static GlobalValue floatConstant(ir::ScalarKind type, double value, bool weak);
   static GlobalValue functionRef(FunctionRef ref);
+  static GlobalValue unusable(std::string name, std::string why);
   static GlobalValue overloadedFunction(std::string name,
                                         std::shared_ptr<const OverloadedFunction> overloaded);
   static GlobalValue exceptionClass(std::string key);
