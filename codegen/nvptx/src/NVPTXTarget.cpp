@@ -479,6 +479,30 @@ void annotateKernelLimits(llvm::Module &module, const KernelLimits &limits) {
         annotate(*kernel, name, value);
 }
 
+namespace {
+
+// Replaces each __nvvm_reflect(`query`) call with `answer`.
+void answerReflect(llvm::Module &module, llvm::StringRef query, int answer) {
+  llvm::Function *reflect = module.getFunction("__nvvm_reflect");
+  if (!reflect)
+    return;
+  for (llvm::User *user : llvm::make_early_inc_range(reflect->users())) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+    auto *text =
+        call ? llvm::dyn_cast<llvm::GlobalVariable>(call->getArgOperand(0)->stripPointerCasts())
+             : nullptr;
+    auto *bytes = text && text->hasInitializer()
+                      ? llvm::dyn_cast<llvm::ConstantDataArray>(text->getInitializer())
+                      : nullptr;
+    if (!bytes || !bytes->isCString() || bytes->getAsCString() != query)
+      continue;
+    call->replaceAllUsesWith(llvm::ConstantInt::get(call->getType(), answer));
+    call->eraseFromParent();
+  }
+}
+
+} // namespace
+
 void NVPTXTarget::linkMathLibrary(llvm::Module &module, bool fastMath) const {
   // libdevice asks __nvvm_reflect("__CUDA_FTZ") whether to flush denormals; NVVMReflect
   // answers from this flag.
@@ -486,6 +510,10 @@ void NVPTXTarget::linkMathLibrary(llvm::Module &module, bool fastMath) const {
   for (const llvm::Function &function : module)
     if (function.isDeclaration() && function.getName().starts_with("__nv_")) {
       linkLibdevice(module);
+      // It asks "__CUDA_PREC_SQRT" too, whether __nv_sqrtf and what calls it (hypotf,
+      // norm3df, ...) round correctly; LLVM 19's NVVMReflect answers 0 to it, the approximate
+      // root. nvcc and NVVM answer 1 unless math is fast: so does kaji.
+      answerReflect(module, "__CUDA_PREC_SQRT", fastMath ? 0 : 1);
       return;
     }
 }
