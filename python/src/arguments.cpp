@@ -168,15 +168,16 @@ void read(py::handle object, Argument &argument, ArgumentTarget target,
       readHostArray(argument, host);
   } else if (std::optional<TransferHint> hint = transferHint(object)) {
     readHinted(*hint, argument, target, knownArrays);
+  } else if (target == ArgumentTarget::Cuda && (cudaArrayInterfaceView(object, argument.foreign) ||
+                                                dlpackView(object, argument.foreign))) {
+    viewForeignArray(argument);
   } else if (std::optional<ir::ScalarKind> kind = typeValue(object)) {
+    // Last: whatever an array protocol describes is an array, never a type.
     argument.typeValue = kind;
   } else if (target == ArgumentTarget::Cpu) {
     throw py::type_error("unsupported type '" + std::string(Py_TYPE(object.ptr())->tp_name) +
                          "'; kaji kernels for the cpu target take bool, int, float, numpy "
                          "scalars, numpy arrays and host-backed kaji device arrays");
-  } else if (cudaArrayInterfaceView(object, argument.foreign) ||
-             dlpackView(object, argument.foreign)) {
-    viewForeignArray(argument);
   } else {
     throw py::type_error("unsupported type '" + std::string(Py_TYPE(object.ptr())->tp_name) +
                          "'; kaji kernels take bool, int, float, numpy scalars, numpy arrays, "
