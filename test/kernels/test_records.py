@@ -1,5 +1,5 @@
 """Records (numpy structured dtypes): arrays of them as kernel arguments, fields read and
-written as `r.f`, `r['f']` and `a[i].f`, nested records, fixed-size array fields, and a
+written as `r.f`, `r['f']`, `a[i].f` and `a.f[i]` (numpy's recarray), nested records, fixed-size array fields, and a
 record passed alone. Every result is compared with numpy doing the same on the host."""
 
 import numpy as np
@@ -221,6 +221,24 @@ def test_a_field_of_the_whole_array(jit):
     out = np.zeros(70, dtype=np.float32)
     jit(whole_field)[1, 128](out, a)
     np.testing.assert_array_equal(out, a["x"])
+
+
+def fields_by_attribute(out, a):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = a.x[i] + a.id[i]  # numpy's recarray: a field of every element
+    if i == 0:
+        a.y[1:3] = a.size  # a view: writes reach the records
+
+
+def test_a_field_of_the_whole_array_by_attribute(jit):
+    a = points(70, 12)
+    expected_y = a["y"].copy()
+    expected_y[1:3] = 70
+    out = np.zeros(70, dtype=np.float32)
+    jit(fields_by_attribute)[1, 128](out, a)
+    np.testing.assert_array_equal(out, a["x"] + a["id"].astype(np.float32))
+    np.testing.assert_array_equal(a["y"], expected_y)
 
 
 def permute(out, a, order):

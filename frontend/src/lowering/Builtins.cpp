@@ -5,6 +5,7 @@
 #include "kaji/frontend/HalfPrecision.h"
 
 #include "kaji/frontend/Signature.h"
+#include "kaji/ir/RecordType.h"
 
 #include <algorithm>
 #include <cctype>
@@ -548,6 +549,9 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
       method.elements.push_back(base);
       return method;
     }
+    // numpy's recarray: a field by attribute, after the array's own attributes (`x.value1`).
+    if (base.type().isRecordArray() && base.type().record()->field(attr))
+      return fieldView(base, attr, node);
   }
   if (base.kind == Operand::Kind::EnumClass) {
     if (const GlobalValue *member = base.global->enumMemberNamed(attr))
