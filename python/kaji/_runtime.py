@@ -344,32 +344,40 @@ class MemoryManager:
         return f"<kaji memory manager of device {self._device}>"
 
 
+def set_pending_free_limits(count=None, share=None):
+    """Sets the limits past which pending frees are done (Numba's CUDA_DEALLOCS_COUNT and
+    CUDA_DEALLOCS_RATIO), each left as it is when None; ValueError naming the setting for a
+    count below 0 or a share outside [0, 1]."""
+    old_count, old_share = _core.pending_free_limits()
+    count = old_count if count is None else operator.index(count)
+    share = old_share if share is None else float(share)
+    if count < 0:
+        raise ValueError(f"CUDA_DEALLOCS_COUNT is a count of frees, not {count}")
+    if not 0 <= share <= 1:
+        raise ValueError(f"CUDA_DEALLOCS_RATIO is a share of the device's memory between 0 "
+                         f"and 1, not {share}")
+    _core.set_pending_free_limits(count, share)
+
+
 def apply_pending_free_environment():
     """The limits of pending frees that KAJI_CUDA_DEALLOCS_COUNT / _RATIO or Numba's
     NUMBA_CUDA_DEALLOCS_COUNT / _RATIO set, applied (at ``import kaji``); a value that does not
     parse, or is out of range, warns and leaves the default."""
-    count, share = _core.pending_free_limits()
-    for setting, read in (("COUNT", int), ("RATIO", float)):
+    for setting, read, keyword, wanted in (("COUNT", int, "count", "a count"),
+                                           ("RATIO", float, "share", "a ratio between 0 and 1")):
         for name in (f"KAJI_CUDA_DEALLOCS_{setting}", f"NUMBA_CUDA_DEALLOCS_{setting}"):
             text = os.environ.get(name)
             if text is None:
                 continue
             try:
-                value = read(text)
-                if value < 0 or setting == "RATIO" and value > 1:
-                    raise ValueError
+                set_pending_free_limits(**{keyword: read(text)})
             except ValueError:
                 import warnings
                 from kaji._jit_options import InvalidConfigWarning
 
-                wanted = "a count" if setting == "COUNT" else "a ratio between 0 and 1"
-                kept = count if setting == "COUNT" else share
-                warnings.warn(f"{name}={text!r} is not {wanted}; kaji keeps {kept}",
+                warnings.warn(f"{name}={text!r} is not {wanted}; kaji keeps the default",
                               InvalidConfigWarning, stacklevel=2)
-            else:
-                count, share = (value, share) if setting == "COUNT" else (count, value)
             break
-    _core.set_pending_free_limits(count, share)
 
 
 def defer_cleanup():

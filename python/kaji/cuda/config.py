@@ -44,14 +44,13 @@ for another value.
 
 Other Numba settings are not here (AttributeError): kaji has none of them."""
 
-import operator
 import os
 import re
 import sys
 import types
 import warnings
 
-from kaji import _core, _performance_warnings
+from kaji import _core, _performance_warnings, _runtime
 from kaji._jit_options import InvalidConfigWarning
 
 
@@ -72,23 +71,11 @@ _HONOURED = {
         lambda value: _performance_warnings.disable(bool(value))),
     "CUDA_DEALLOCS_COUNT": (
         lambda: _core.pending_free_limits()[0],
-        lambda value: _set_pending_free_limits(count=value)),
+        lambda value: _runtime.set_pending_free_limits(count=value)),
     "CUDA_DEALLOCS_RATIO": (
         lambda: _core.pending_free_limits()[1],
-        lambda value: _set_pending_free_limits(share=value)),
+        lambda value: _runtime.set_pending_free_limits(share=value)),
 }
-
-
-def _set_pending_free_limits(count=None, share=None):
-    old_count, old_share = _core.pending_free_limits()
-    count = old_count if count is None else operator.index(count)
-    share = old_share if share is None else float(share)
-    if count < 0:
-        raise ValueError(f"CUDA_DEALLOCS_COUNT is a count of frees, not {count}")
-    if not 0 <= share <= 1:
-        raise ValueError(f"CUDA_DEALLOCS_RATIO is a share of the device's memory between 0 "
-                         f"and 1, not {share}")
-    _core.set_pending_free_limits(count, share)
 
 
 def _compute_capability(text):
