@@ -32,7 +32,21 @@ std::string signatureString(const frontend::Signature &signature) {
 
 std::string syntaxTree(const FunctionSource &source) { return frontend::dumpAST(*source.module()); }
 
-std::vector<std::string_view> libdeviceFunctionNames() { return ir::libdeviceFunctionNames(); }
+std::vector<LibdeviceSignature> libdeviceSignatures() {
+  auto numbaNames = [](const std::vector<ir::ScalarKind> &kinds) {
+    std::vector<std::string_view> names;
+    for (ir::ScalarKind kind : kinds)
+      names.push_back(ir::numpyName(kind));
+    return names;
+  };
+  std::vector<LibdeviceSignature> signatures;
+  for (std::string_view name : ir::libdeviceFunctionNames()) {
+    const ir::LibdeviceFunction &function = *ir::findLibdeviceFunction(name);
+    signatures.push_back({name, function.result ? ir::numpyName(*function.result) : "void",
+                          numbaNames(function.parameters), numbaNames(function.outputs)});
+  }
+  return signatures;
+}
 
 const std::vector<std::string_view> &halfPrecisionFunctionNames() {
   return frontend::halfPrecisionFunctionNames();

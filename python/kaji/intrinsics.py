@@ -4,6 +4,7 @@ They exist in Python so that ``from kaji import grid`` works and editors and lin
 them; the compiler gives them meaning inside kernels. Calling one from Python is an error.
 """
 
+import functools
 import sys
 import types
 
@@ -106,10 +107,11 @@ class _CompilerTable(Intrinsic):
         return self._list_names()
 
 
+@functools.cache
 def _libdevice_functions():
     from kaji._core import libdevice_functions
 
-    return libdevice_functions()
+    return tuple(libdevice_functions())
 
 
 def _half_precision_functions():

@@ -313,7 +313,23 @@ class Array(Type):
                          f"array({dtype._spelling}, {self.ndim}d, {self.layout})")
 
 
-class UniTuple(Type):
+class BaseTuple(Type):
+    """A tuple type is the sequence of its elements' types, as Numba's
+    (``for t in Tuple((int32, float64))``, ``len(...)``, ``[0]``)."""
+
+    __slots__ = ()
+
+    def __iter__(self):
+        return iter(self.types)
+
+    def __len__(self):
+        return len(self.types)
+
+    def __getitem__(self, index):
+        return self.types[index]
+
+
+class UniTuple(BaseTuple):
     """``UniTuple(int32, 3)``: a tuple of `count` elements of one type."""
 
     __slots__ = ("dtype", "count")
@@ -331,7 +347,7 @@ class UniTuple(Type):
         return (self.dtype,) * self.count
 
 
-class Tuple(Type):
+class Tuple(BaseTuple):
     """``Tuple((int32, float64))``: a tuple of these types; of one type, it is a UniTuple."""
 
     __slots__ = ("types",)

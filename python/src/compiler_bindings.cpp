@@ -251,8 +251,18 @@ void bindCompiler(py::module_ &m) {
       "$XDG_CACHE_HOME/kaji, else ~/.cache/kaji.");
   m.def("find_libdevice", &driver::findLibdevice);
   m.def(
-      "libdevice_functions", [] { return copiedNames(driver::libdeviceFunctionNames()); },
-      "The names of the functions cuda.libdevice has (libdevice's, without __nv_).");
+      "libdevice_functions",
+      [] {
+        py::dict functions;
+        for (const driver::LibdeviceSignature &function : driver::libdeviceSignatures())
+          functions[py::str(function.name)] =
+              py::make_tuple(std::string(function.result), copiedNames(function.parameters),
+                             copiedNames(function.outputs));
+        return functions;
+      },
+      "The functions cuda.libdevice has (libdevice's names, without __nv_): name -> (result, "
+      "parameters, outputs) in Numba's type names; result 'void' for none, outputs the values "
+      "written through pointer parameters, returned after the result.");
   m.def(
       "half_precision_functions", [] { return copiedNames(driver::halfPrecisionFunctionNames()); },
       "The names of the functions cuda.fp16 has (hadd, hsin, heq, __float2half_rz, ...).");

@@ -123,6 +123,22 @@ def test_tuples():
     assert types.UniTuple(types.float32[:], 2).types == (types.float32[:],) * 2
 
 
+def test_tuple_types_are_sequences_of_their_element_types():
+    pair = types.Tuple((types.float64, types.int32))
+    assert isinstance(pair, types.BaseTuple)
+    assert list(pair) == [types.float64, types.int32] and len(pair) == 2
+    assert pair[1] == types.int32 and pair[-1] == types.int32
+    assert [t[::1] for t in types.UniTuple(types.float32, 2)] == [types.float32[::1]] * 2
+
+
+def test_numba_cuda_typing_signature():
+    from kaji.cuda.typing import signature
+
+    sig = signature(types.float32, types.int32, np.float64)
+    assert sig.return_type == types.float32 and sig.args == (types.int32, types.float64)
+    assert str(sig) == str(types.float32(types.int32, types.float64))
+
+
 def test_cpointer_prints_as_numba_and_a_kernel_signature_takes_it():
     assert str(types.CPointer(types.float32)) == "float32*"
 

@@ -10,6 +10,7 @@ The modules Numba's users import from live under it at Numba's paths, each holdi
 objects (docs/python.md, "Numba's module paths"): ``kaji.cuda.bf16``, ``kaji.cuda.config``,
 ``kaji.cuda.core.errors``, ``kaji.cuda.cudadrv.devicearray``,
 ``kaji.cuda.cudadrv.linkable_code``, ``kaji.cuda.extending``, ``kaji.cuda.fp16``,
+``kaji.cuda.libdevicefuncs``,
 ``kaji.cuda._internal.cuda_bf16`` and ``.cuda_fp16`` (the half-precision functions under CUDA
 C++'s names), ``kaji.cuda.kernels``
 (``.transpose``, ``.reduction``), ``kaji.cuda.misc.special``, ``kaji.cuda.np.numpy_support``,
@@ -45,7 +46,8 @@ HAS_NUMBA = _find_spec("numba") is not None
 # Numba's module paths under kaji.cuda besides kernels, imported on first use. They are not
 # names of `from kaji.cuda import *` (__all__ below), where `np` and `typing` would shadow
 # numpy and the standard library's typing.
-_SUBMODULES = ("compiler", "config", "core", "cudadrv", "misc", "np", "typing", "vector_types")
+_SUBMODULES = ("compiler", "config", "core", "cudadrv", "libdevicefuncs", "misc", "np", "typing",
+               "vector_types")
 
 # Numba's external memory manager (EMM) plugin interface, which kaji does not have.
 _MEMORY_MANAGER_API = ("set_memory_manager", "BaseCUDAMemoryManager",

@@ -42,9 +42,17 @@ std::string syntaxTree(const FunctionSource &source);
 // integers to integers, bool to bool (a launch converts no float to an integer, as Numba's).
 std::optional<frontend::Conversion> launchConversion(const ir::Type &param, const ir::Type &arg);
 
-// The functions of cuda.libdevice (libdevice's names without __nv_), cuda.fp16 (hadd, hsin,
-// heq, __float2half_rz, ...) and cuda.bf16.
-std::vector<std::string_view> libdeviceFunctionNames();
+// A function of cuda.libdevice (libdevice's name without __nv_) in Numba's type names: its
+// result ("void" for none), its parameters, and the values it writes through pointer
+// parameters, which the Python function returns after its result.
+struct LibdeviceSignature {
+  std::string_view name;
+  std::string_view result;
+  std::vector<std::string_view> parameters;
+  std::vector<std::string_view> outputs;
+};
+std::vector<LibdeviceSignature> libdeviceSignatures();
+// The functions of cuda.fp16 (hadd, hsin, heq, __float2half_rz, ...) and cuda.bf16.
 const std::vector<std::string_view> &halfPrecisionFunctionNames();
 const std::vector<std::string_view> &bfloat16FunctionNames();
 
