@@ -76,7 +76,7 @@ void readParameter(py::handle object, std::vector<Argument> &arguments,
 }
 
 // Writes the arguments per the flattened ABI, converted to the parameter types. A Python int
-// out of range for its (eagerly compiled) parameter type raises OverflowError naming the
+// beyond its (eagerly compiled) parameter type's width raises OverflowError naming the
 // argument, as NumPy 2 raises for np.int32(2**40); Numba wraps it (docs/numba-compat.md).
 void pack(const std::vector<ir::Type> &paramTypes, const std::vector<Argument> &arguments,
           ParameterBuffer &buffer, const std::string &kernel,

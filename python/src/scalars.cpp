@@ -186,9 +186,34 @@ std::optional<ScalarValue> scalarValue(py::handle object) {
   return std::nullopt;
 }
 
+namespace {
+
+// The bits of a Python int that is within `target`'s width read as unsigned or as signed
+// (0xFFFFFFFF or -1 for an int32 or a uint32), or nullopt: a mask written in hex keeps its
+// bits, as Numba passes it.
+std::optional<uint64_t> pythonIntBits(const ScalarValue &value, ir::ScalarKind target) {
+  if (!value.weak || !ir::isInteger(value.kind) || !ir::isInteger(target))
+    return std::nullopt;
+  unsigned width = ir::bitWidth(target);
+  if (width == 64) // every Python int scalarValue reads is 64 bits as int64 or uint64
+    return std::bit_cast<uint64_t>(value.asInt64());
+  if (value.kind == ir::ScalarKind::UInt64)
+    return std::nullopt;
+  int64_t integer = value.asInt64();
+  if (integer < -(int64_t(1) << (width - 1)) || integer >= (int64_t(1) << width))
+    return std::nullopt;
+  return uint64_t(integer);
+}
+
+} // namespace
+
 void storeScalar(const ScalarValue &value, ir::ScalarKind target, std::byte *out) {
   if (value.kind == target) {
     std::memcpy(out, value.bytes.data(), ir::byteSize(target));
+    return;
+  }
+  if (std::optional<uint64_t> bits = pythonIntBits(value, target)) {
+    std::memcpy(out, &*bits, ir::byteSize(target)); // little-endian: the low bytes
     return;
   }
   // A conversion (to an eagerly compiled signature's type): numpy does it, as numpy would.

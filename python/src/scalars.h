@@ -29,7 +29,9 @@ struct ScalarValue {
 std::optional<ScalarValue> scalarValue(py::handle object);
 
 // Writes `value` as a `target` scalar (bool as one byte) to `out`, converting when the
-// kinds differ the way numpy's `target(value)` does.
+// kinds differ the way numpy's `target(value)` does, but for a Python int within the target
+// integer's width read as unsigned or signed (0x80000000 for an int32), which is passed as
+// its bits.
 void storeScalar(const ScalarValue &value, ir::ScalarKind target, std::byte *out);
 
 } // namespace kaji::python

@@ -129,8 +129,8 @@ def store_int32(out, n):
     out[0] = n
 
 
-@pytest.mark.parametrize("value", [2 ** 31, -2 ** 31 - 1, 2 ** 40, 2 ** 63])
-def test_python_int_out_of_range_for_an_eager_int_parameter_raises(value):
+@pytest.mark.parametrize("value", [2 ** 32, -2 ** 31 - 1, 2 ** 40, 2 ** 63])
+def test_python_int_beyond_an_eager_int_parameters_width_raises(value):
     # NumPy 2's rule (np.int32(2**40) raises); Numba wraps instead (docs/numba-compat.md).
     with pytest.raises(OverflowError, match=r"argument 2 \('n'\) of kernel 'store_int32': "
                                             rf"{value} is out of range for its parameter "
@@ -143,6 +143,26 @@ def test_python_int_in_range_for_an_eager_int_parameter_converts():
     for value in [2 ** 31 - 1, -2 ** 31]:
         store_int32[1, 1](out, value)
         assert out[0] == value
+
+
+@kaji.jit("void(int64[:], uint32, int64)", target="cpu")
+def store_uint32_and_int64(out, u, n):
+    out[0] = u
+    out[1] = n
+
+
+def test_python_int_written_as_the_parameters_bits_passes_those_bits():
+    """A mask in hex for a signed parameter, -1 for an unsigned one: the bits, as Numba."""
+    out = np.zeros(2, dtype=np.int64)
+    for value, as_int32 in [(0xFFFFFFFF, -1), (0x80000000, -2 ** 31), (2 ** 32 - 2, -2)]:
+        store_int32[1, 1](out, value)
+        assert out[0] == as_int32
+    store_uint32_and_int64[1, 1](out, -1, 2 ** 64 - 1)
+    assert out.tolist() == [2 ** 32 - 1, -1]
+    store_uint32_and_int64[1, 1](out, -2 ** 31, 2 ** 63)
+    assert out.tolist() == [2 ** 31, -2 ** 63]
+    with pytest.raises(OverflowError, match="out of range for its parameter type uint32"):
+        store_uint32_and_int64[1, 1](out, -2 ** 31 - 1, 0)
 
 
 def test_wrong_argument_count():
