@@ -237,6 +237,13 @@ class Context:
         select_device(self.device.id)
         return _memory_kinds.managed_array(bytesize, "uint8", attach_global=attach_global)
 
+    def get_ipc_handle(self, memory):
+        """The IpcHandle that shares device memory `memory` (a device array's ``gpu_data``)
+        with other processes (kaji/_ipc.py)."""
+        from kaji._ipc import context_ipc_handle
+
+        return context_ipc_handle(self, memory)
+
     def create_stream(self):
         select_device(self.device.id)
         return stream()

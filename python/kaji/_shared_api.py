@@ -5,6 +5,7 @@ adds its own."""
 from kaji._core import CudaError, CudaUnavailable, InvalidLaunch, PerformanceWarning
 from kaji._arrays import *  # noqa: F403 (the array functions, see its __all__)
 from kaji._memory_kinds import *  # noqa: F403 (pinned, mapped and managed memory)
+from kaji._ipc import open_ipc_array
 from kaji._runtime import (
     close,
     current_context,

@@ -13,5 +13,6 @@ void bindDeviceArray(py::module_ &m); // DeviceArray, to_device, device_array
 void bindMemoryKinds(py::module_ &m); // pinned, mapped and managed memory, the memory limit
 void bindDispatcher(py::module_ &m);  // Dispatcher, ConfiguredLaunch
 void bindGraphs(py::module_ &m);      // Graph (kaji.graph)
+void bindIpc(py::module_ &m);         // memory shared with other processes (CUDA IPC)
 
 } // namespace kaji::python

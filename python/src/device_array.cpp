@@ -835,13 +835,6 @@ void bindDeviceArray(py::module_ &m) {
           },
           py::arg("section"), py::arg("stream") = py::none(),
           "Views of `section` elements each (the last may be shorter), as Numba's split.")
-      .def(
-          "get_ipc_handle",
-          [](const DeviceArray &) {
-            notImplemented("kaji does not support CUDA IPC: device arrays cannot be shared with "
-                           "other processes");
-          },
-          "Not supported: kaji has no CUDA IPC.")
       .def("__len__",
            [](const DeviceArray &a) {
              if (a.shape().empty())

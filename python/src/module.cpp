@@ -14,4 +14,5 @@ PYBIND11_MODULE(_core, m) {
   kaji::python::bindMemoryKinds(m);
   kaji::python::bindDispatcher(m);
   kaji::python::bindGraphs(m);
+  kaji::python::bindIpc(m);
 }

@@ -116,6 +116,10 @@ void CudaDriver::resolveEntryPoints() {
   bindOptional(api_.cuLinkAddData, "cuLinkAddData_v2");
   bindOptional(api_.cuLinkComplete, "cuLinkComplete");
   bindOptional(api_.cuLinkDestroy, "cuLinkDestroy");
+  bindOptional(api_.cuMemGetAddressRange, "cuMemGetAddressRange_v2");
+  bindOptional(api_.cuIpcGetMemHandle, "cuIpcGetMemHandle");
+  bindOptional(api_.cuIpcOpenMemHandle, "cuIpcOpenMemHandle_v2");
+  bindOptional(api_.cuIpcCloseMemHandle, "cuIpcCloseMemHandle");
   bindOptional(api_.cuStreamBeginCapture, "cuStreamBeginCapture_v2");
   bindOptional(api_.cuStreamEndCapture, "cuStreamEndCapture");
   bindOptional(api_.cuStreamGetCaptureInfo, "cuStreamGetCaptureInfo_v2");

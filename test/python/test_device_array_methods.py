@@ -183,11 +183,6 @@ def test_properties_and_contiguity(device):
     assert d.is_f_contiguous() and not d.is_c_contiguous()
 
 
-def test_get_ipc_handle_is_not_implemented(device):
-    with pytest.raises(NotImplementedError, match="IPC"):
-        kaji.device_array(4).get_ipc_handle()
-
-
 @pytest.mark.parametrize("make", [
     lambda: np.zeros((4, 6), np.float32, order="F"),
     lambda: np.zeros((4, 6, 8), np.float32)[:, ::2, 1:],

@@ -69,8 +69,8 @@ def __getattr__(name):
         return MappedArray
     if name in _SUBMODULES:
         return _import_module(f"{__name__}.{name}")
-    if name == "devicearray":  # numba.cuda has its cudadrv.devicearray here too
-        return _import_module(f"{__name__}.cudadrv.devicearray")
+    if name in ("devicearray", "devices", "driver"):  # numba.cuda has these of cudadrv too
+        return _import_module(f"{__name__}.cudadrv.{name}")
     if name in _MEMORY_MANAGER_API:
         raise AttributeError(f"kaji.cuda has no {name!r}: kaji has no external memory managers "
                              "(Numba's EMM plugins); it allocates with the driver and frees "

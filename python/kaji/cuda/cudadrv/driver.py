@@ -15,6 +15,7 @@ tests take from it.
 - ``host_memory_extents``, ``host_memory_size``, ``memory_size_from_info``: the bytes host
   memory (anything with the buffer protocol) or an array layout spans.
 - ``_have_nvjitlink()``: whether the nvJitLink kaji links LTO-IR with is found.
+- ``IpcHandle``: kaji's (kaji/_ipc.py), which ``Context.get_ipc_handle`` gives.
 
 Numba's ``driver`` object (the raw driver API) and its ``MemoryPointer`` family have no kaji
 counterpart (kaji's runtime calls the driver in C++)."""
@@ -26,11 +27,12 @@ import numpy
 from kaji import _core
 from kaji._arrays import as_cuda_array
 from kaji._core import CudaError, DeviceArray, Event, Stream
+from kaji._ipc import IpcHandle
 from kaji._mapped_array import MappedArray, address, byte_span
 
 CudaAPIError = CudaError
 
-__all__ = ["CudaAPIError", "Event", "Stream", "device_ctypes_pointer", "device_memory_size",
+__all__ = ["CudaAPIError", "Event", "IpcHandle", "Stream", "device_ctypes_pointer", "device_memory_size",
            "device_memset", "device_pointer", "device_to_device", "device_to_host",
            "host_memory_extents", "host_memory_size", "host_to_device", "is_device_memory",
            "memory_size_from_info", "require_device_memory"]

@@ -104,6 +104,12 @@ struct CudaDriverApi {
   CUresult (*cuMemAllocAsync)(CUdeviceptr *pointer, std::size_t bytes, CUstream stream);
   CUresult (*cuMemFreeAsync)(CUdeviceptr pointer, CUstream stream);
 
+  // CUDA IPC (Ipc.h). Optional: null where the driver lacks them (Ipc.h then says so).
+  CUresult (*cuMemGetAddressRange)(CUdeviceptr *base, std::size_t *size, CUdeviceptr pointer);
+  CUresult (*cuIpcGetMemHandle)(CUipcMemHandle *handle, CUdeviceptr pointer);
+  CUresult (*cuIpcOpenMemHandle)(CUdeviceptr *pointer, CUipcMemHandle handle, unsigned flags);
+  CUresult (*cuIpcCloseMemHandle)(CUdeviceptr pointer);
+
   // CUDA graphs. Optional: null when the driver lacks them (Graph.h then says so).
   CUresult (*cuStreamBeginCapture)(CUstream stream, CUstreamCaptureMode mode);
   CUresult (*cuStreamEndCapture)(CUstream stream, CUgraph *graph);

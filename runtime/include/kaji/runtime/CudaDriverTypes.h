@@ -110,6 +110,12 @@ struct CUDA_KERNEL_NODE_PARAMS {
   CUcontext ctx; // null: the function's context
 };
 
+// cuIpcGetMemHandle's handle: opaque bytes another process opens.
+struct CUipcMemHandle {
+  char reserved[64];
+};
+inline constexpr unsigned CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 0x1;
+
 inline constexpr unsigned CU_STREAM_DEFAULT = 0x0;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0x0;
 inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
