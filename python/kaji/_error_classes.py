@@ -39,6 +39,16 @@ def error_class(name):
             # msg, loc, highlighting); kaji's message is complete as it is.
             "__init__": lambda self, message: Exception.__init__(self, message),
             "__str__": Exception.__str__,
+            # Pickled by kaji's name, which names kaji's own class: rebuilt as the class to
+            # raise where it is unpickled (a process with or without the other library).
+            "__reduce__": lambda self, name=name: (_rebuild, (name, self.args,
+                                                              dict(vars(self)))),
         })
         _bridges[own, counterpart] = bridge
     return bridge
+
+
+def _rebuild(name, args, state):
+    error = error_class(name)(*args)
+    vars(error).update(state)
+    return error

@@ -1,8 +1,10 @@
 #include "kaji/runtime/CudaDriver.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
+#include <pthread.h>
 #include <type_traits>
 
 namespace kaji::runtime {
@@ -130,6 +132,14 @@ void CudaDriver::resolveEntryPoints() {
   bindOptional(api_.cuGraphDestroy, "cuGraphDestroy");
 }
 
+namespace {
+
+// Set in a child that fork() made after this process initialized CUDA: the driver fails every
+// call there, and the error says why.
+std::atomic<bool> forkedAfterInitialization{false};
+
+} // namespace
+
 void CudaDriver::initialize() {
   if (CUresult result = api_.cuInit(0); result != CUDA_SUCCESS) {
     std::string why = result == CUDA_ERROR_NO_DEVICE ? "no CUDA device found"
@@ -139,6 +149,7 @@ void CudaDriver::initialize() {
     throw DriverUnavailable(why + ": " + error(result, "cuInit").what() + ". " + kWhatStillWorks);
   }
   check(api_.cuDriverGetVersion(&version_), "cuDriverGetVersion");
+  pthread_atfork(nullptr, nullptr, [] { forkedAfterInitialization = true; });
 }
 
 CudaError CudaDriver::error(CUresult result, std::string_view call, std::string detail) const {
@@ -152,6 +163,11 @@ CudaError CudaDriver::error(CUresult result, std::string_view call, std::string 
       api_.cuGetErrorString(result, &description) == CUDA_SUCCESS && description
           ? std::string(description)
           : std::string();
+  if (forkedAfterInitialization)
+    detail = "CUDA initialized before forking: this process was forked from one that had "
+             "initialized CUDA, and the driver cannot serve it; start processes that use the "
+             "GPU with multiprocessing's 'spawn' or 'forkserver' method" +
+             (detail.empty() ? std::string() : "; " + detail);
   return CudaError(std::string(call), result, std::move(errorName), std::move(errorDescription),
                    std::move(detail));
 }

@@ -774,3 +774,26 @@ def test_where_cuda_core_is_loaded_launch_and_driver_errors_are_its_cuda_errors(
     driver_error = error_class("CudaError")
     assert issubclass(driver_error, kaji.CudaError) and issubclass(driver_error, CUDAError)
     assert error_class("CompileError") is kaji.CompileError  # Numba not loaded
+
+
+class CUDAError(Exception):
+    """A stand-in for cuda.core's CUDAError, at module level so that pickle finds it."""
+
+
+def test_a_bridged_error_pickles_and_unpickles_as_the_class_to_raise(monkeypatch):
+    import pickle
+    import types as python_types
+
+    from kaji._error_classes import error_class
+
+    cuda_utils = python_types.ModuleType("cuda.core._utils.cuda_utils")
+    cuda_utils.CUDAError = CUDAError
+    monkeypatch.setitem(sys.modules, "cuda.core._utils.cuda_utils", cuda_utils)
+    error = error_class("CudaError")("cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY")
+    error.call = "cuMemAlloc"
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is type(error) and isinstance(copy, CUDAError)
+    assert (str(copy), copy.call) == (str(error), "cuMemAlloc")
+    monkeypatch.delitem(sys.modules, "cuda.core._utils.cuda_utils")
+    # unpickled where cuda.core is not loaded: kaji's own class
+    assert type(pickle.loads(pickle.dumps(error))) is kaji.CudaError
