@@ -21,7 +21,7 @@ struct ScalarInfo {
   bool isComplex;
 };
 
-constexpr std::array<ScalarInfo, 15> kScalarInfo = {{
+constexpr std::array<ScalarInfo, 18> kScalarInfo = {{
     {"bool", "bool", 1, false, false, false, false},
     {"i8", "int8", 8, true, true, false, false},
     {"i16", "int16", 16, true, true, false, false},
@@ -37,6 +37,9 @@ constexpr std::array<ScalarInfo, 15> kScalarInfo = {{
     {"f64", "float64", 64, false, true, true, false},
     {"c64", "complex64", 64, false, true, false, true},
     {"c128", "complex128", 128, false, true, false, true},
+    {"f8e4m3", "float8_e4m3fn", 8, false, true, false, false},
+    {"f8e5m2", "float8_e5m2", 8, false, true, false, false},
+    {"f8e8m0", "float8_e8m0fnu", 8, false, false, false, false},
 }};
 
 const ScalarInfo &info(ScalarKind k) { return kScalarInfo[static_cast<size_t>(k)]; }
@@ -68,6 +71,9 @@ bool isSigned(ScalarKind k) { return info(k).isSigned; }
 bool isFloat(ScalarKind k) { return info(k).isFloat; }
 bool isComplex(ScalarKind k) { return info(k).isComplex; }
 bool isHalfPrecision(ScalarKind k) { return k == ScalarKind::Float16 || k == ScalarKind::BFloat16; }
+bool isFloat8(ScalarKind k) {
+  return k == ScalarKind::Float8E4M3 || k == ScalarKind::Float8E5M2 || k == ScalarKind::Float8E8M0;
+}
 
 ScalarKind componentKind(ScalarKind k) {
   if (k == ScalarKind::Complex64)

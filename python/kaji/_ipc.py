@@ -15,8 +15,6 @@ cannot open its own handle. On a device that cannot reach the exporter's directl
 import contextlib
 import math
 
-import numpy as np
-
 from kaji import _core
 from kaji._arrays import DeviceArray, DeviceMemory, _InterfaceHolder, _viewed, device_array
 
@@ -130,7 +128,7 @@ class IpcHandle:
             shared = IpcMemory(mapping.pointer + self.offset, self.size, mapping)
             with _selected(context.device.id):
                 copy = device_array(self.size, "uint8")
-                copy.copy_to_device(shared.array(self.size, np.uint8))
+                copy.copy_to_device(shared.array(self.size, "uint8"))
                 _core.synchronize()
         finally:
             mapping.close()
@@ -172,11 +170,9 @@ class IpcArrayHandle:
         self._array_desc = array_desc
 
     def open(self):
-        """A device array over the shared memory, in the current device's context."""
-        from kaji._runtime import current_context
-
+        """A device array over the shared memory, on the current device."""
         desc = self._array_desc
-        return self._ipc_handle.open_array(current_context(), desc["shape"], desc["dtype"],
+        return self._ipc_handle.open_array(_current_context(), desc["shape"], desc["dtype"],
                                            desc["strides"])
 
     def close(self):
@@ -187,6 +183,20 @@ class IpcArrayHandle:
 
     def __exit__(self, *exception):
         self.close()
+
+
+class _DeviceContext:
+    """A device's primary context as IpcHandle's methods read one (its ``device``), like
+    Numba's ``cuda.current_context()``, which they also take."""
+
+    __slots__ = ("device",)
+
+    def __init__(self, ordinal):
+        self.device = _core.get_device(ordinal)
+
+
+def _current_context():
+    return _DeviceContext(_core.selected_device())
 
 
 @contextlib.contextmanager
@@ -208,13 +218,10 @@ def context_ipc_handle(context, memory):
 
 def array_ipc_handle(array):
     """``DeviceArray.get_ipc_handle()``: the IpcArrayHandle of `array`'s memory."""
-    from kaji._runtime import current_context
-
     if array.device_id is None:
         raise TypeError("a host-backed array (the cpu target) cannot be shared with another "
                         "process through CUDA IPC")
-    context = current_context(array.device_id)
-    handle = context_ipc_handle(context, array.gpu_data)
+    handle = context_ipc_handle(_DeviceContext(array.device_id), array.gpu_data)
     return IpcArrayHandle(handle, {"shape": array.shape, "strides": array.strides,
                                    "dtype": array.dtype})
 
@@ -224,12 +231,12 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     """Numba's ``cuda.open_ipc_array``: the memory of IPC handle `handle` (its 64 bytes, as
     ``ipc_handle.handle.reserved``) at `offset` as a device array of `shape` and `dtype`
     (C-contiguous without `strides`) for the ``with`` block, closed after it."""
-    from kaji._runtime import current_context
+    import numpy as np
 
     dtype = np.dtype(dtype)
     count = math.prod(shape) if isinstance(shape, tuple) else int(shape)
     ipc_handle = IpcHandle(None, bytes(handle), count * dtype.itemsize, offset=offset)
-    array = ipc_handle.open_array(current_context(), shape, dtype, strides)
+    array = ipc_handle.open_array(_current_context(), shape, dtype, strides)
     try:
         yield array
     finally:

@@ -10,6 +10,9 @@ llvm::Type *registerType(llvm::LLVMContext &context, ScalarKind kind) {
     return llvm::Type::getInt1Ty(context);
   case ScalarKind::Int8:
   case ScalarKind::UInt8:
+  case ScalarKind::Float8E4M3: // its bits: the frontend converts 8-bit floats with integer ops
+  case ScalarKind::Float8E5M2:
+  case ScalarKind::Float8E8M0:
     return llvm::Type::getInt8Ty(context);
   case ScalarKind::Int16:
   case ScalarKind::UInt16:

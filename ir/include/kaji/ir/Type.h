@@ -27,6 +27,11 @@ enum class ScalarKind : uint8_t {
   Float64,
   Complex64,  // two float32: real, imaginary
   Complex128, // two float64
+  // 8-bit floats (CUDA's __nv_fp8_*, ml_dtypes' names): values that only convert to and from
+  // the other kinds (docs/language.md, "8-bit floats"); they are no isFloat kind.
+  Float8E4M3, // float8_e4m3fn: 4 exponent bits (bias 7), 3 fraction bits, no infinity
+  Float8E5M2, // float8_e5m2: float16's upper byte
+  Float8E8M0, // float8_e8m0fnu: a power of two 2^(bits - 127); 0xFF is NaN
 };
 
 // Element order of an array's memory: C (row-major), F (column-major) or unknown.
@@ -41,6 +46,7 @@ bool isFloat(ScalarKind k);
 bool isComplex(ScalarKind k);
 // float16 and bfloat16: no target computes math functions in them, float32 does.
 bool isHalfPrecision(ScalarKind k);
+bool isFloat8(ScalarKind k);
 // The float kind of a complex kind's parts (Complex64 -> Float32); `k` itself otherwise.
 ScalarKind componentKind(ScalarKind k);
 // The complex kind whose parts are the float kind `k` (Float16, BFloat16 and Float32 ->
