@@ -1,6 +1,7 @@
 #include "kaji/driver/Language.h"
 
 #include "kaji/frontend/Diagnostics.h"
+#include "kaji/frontend/Float8.h"
 #include "kaji/frontend/HalfPrecision.h"
 #include "kaji/frontend/Parser.h"
 #include "kaji/ir/Libdevice.h"
@@ -54,6 +55,10 @@ const std::vector<std::string_view> &halfPrecisionFunctionNames() {
 
 const std::vector<std::string_view> &bfloat16FunctionNames() {
   return frontend::bfloat16FunctionNames();
+}
+
+const std::vector<std::string_view> &float8FunctionNames() {
+  return frontend::float8FunctionNames();
 }
 
 std::optional<frontend::Conversion> launchConversion(const ir::Type &param, const ir::Type &arg) {

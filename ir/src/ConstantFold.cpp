@@ -325,6 +325,9 @@ std::optional<Attr> foldOperation(const Operation &op) {
   Type type = op.operand(0)->type();
   if (!type.isScalar() || !op.resultType().isScalar())
     return std::nullopt;
+  // An 8-bit float has no constant form: its bits stay a u8 constant and a bitcast.
+  if (isFloat8(type.scalarKind()) || isFloat8(op.resultType().scalarKind()))
+    return std::nullopt;
   bool isInt = std::holds_alternative<int64_t>(values[0]);
   IntFolder ints{type.scalarKind()};
   switch (op.opcode()) {

@@ -236,7 +236,7 @@ private:
     expectNoAttr(op);
     Type from = op.operand(0)->type(), to = op.resultType();
     for (Type type : {from, to})
-      if (!type.isInteger() && !type.isFloat())
+      if (!type.isInteger() && !type.isFloat() && !(type.isScalar() && isFloat8(type.scalarKind())))
         fail(op, "reinterprets integer and float scalars only, not " + type.str());
     unsigned fromBits = bitWidth(from.scalarKind()), toBits = bitWidth(to.scalarKind());
     if (fromBits != toBits)
@@ -585,6 +585,8 @@ private:
         fail(op, "compares scalars, not " + op.operand(0)->type().str());
       if (op.operand(0)->type().isComplex())
         fail(op, "does not compare complex numbers (compare their parts)");
+      if (isFloat8(op.operand(0)->type().scalarKind()))
+        fail(op, "does not compare 8-bit floats (the frontend converts them first)");
       expectType(op, 1, op.operand(0)->type());
       return;
     case Opcode::Select:
@@ -604,6 +606,9 @@ private:
                      op.resultType().str());
       if (op.operand(0)->type().isComplex() || op.resultType().isComplex())
         fail(op, "does not convert complex numbers (convert their parts)");
+      if (isFloat8(op.operand(0)->type().scalarKind()) || isFloat8(op.resultType().scalarKind()))
+        fail(op, "does not convert 8-bit floats (the frontend converts them with integer "
+                 "operations and bitcasts)");
       return;
     case Opcode::Bitcast:
       return verifyBitcast(op);

@@ -36,6 +36,13 @@ def is_float16_supported():
     return True
 
 
+def is_fp8_supported():
+    """Whether kernels take the 8-bit floats (float8_e4m3fn, float8_e5m2, float8_e8m0fnu): on
+    every target, as kaji converts them with integer arithmetic. Numba answers whether the GPU
+    has conversion instructions for them (compute capability 8.9 or later); kaji needs none."""
+    return True
+
+
 def is_bfloat16_supported():
     """Whether the current GPU computes bfloat16 in hardware (compute capability 8.0 or
     later), as Numba answers it; False without a usable GPU. The cpu target takes bfloat16

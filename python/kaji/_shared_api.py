@@ -20,6 +20,7 @@ from kaji._runtime import (
     is_available,
     is_bfloat16_supported,
     is_float16_supported,
+    is_fp8_supported,
     legacy_default_stream,
     memory_info,
     memory_limit,

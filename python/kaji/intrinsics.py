@@ -86,7 +86,8 @@ atomic = IntrinsicNamespace(
 class _CompilerTable(Intrinsic):
     """A namespace whose members are listed by the compiler: ``cuda.libdevice`` (every
     libdevice function by its libdevice name, with Numba's signatures), ``cuda.fp16`` and
-    ``cuda.bf16`` (Numba's half-precision functions)."""
+    ``cuda.bf16`` (Numba's half-precision functions), ``kaji.fp8`` (the 8-bit floats'
+    conversions of Numba's ``numba.cuda._internal.cuda_fp8``)."""
 
     __slots__ = ("_list_names",)
 
@@ -126,6 +127,12 @@ def _bfloat16_functions():
     return bfloat16_functions()
 
 
+def _float8_functions():
+    from kaji._core import float8_functions
+
+    return float8_functions()
+
+
 class CompilerTableModule(types.ModuleType):
     """A module at Numba's path whose functions are a compiler table's (``numba.cuda.bf16``:
     kaji.cuda.bf16), so that ``from kaji.cuda.bf16 import hadd`` works. A module becomes one
@@ -159,6 +166,7 @@ def become_table_module(module_name, table, cuda_spelling=False):
 libdevice = _CompilerTable(_kernel_name("libdevice"), _libdevice_functions)
 fp16 = _CompilerTable(_kernel_name("fp16"), _half_precision_functions)
 bf16 = _CompilerTable(_kernel_name("bf16"), _bfloat16_functions)
+fp8 = _CompilerTable(_kernel_name("fp8"), _float8_functions)
 
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
-           "const", "cg", "atomic", "libdevice", "fp16", "bf16", "literal_unroll"]
+           "const", "cg", "atomic", "libdevice", "fp16", "bf16", "fp8", "literal_unroll"]

@@ -18,6 +18,7 @@ from kaji import _core
 _SCALAR_NAMES = (
     "boolean", "bool_", "b1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
     "uint64", "intp", "uintp", "intc", "uintc", "float16", "bfloat16", "float32", "float64",
+    "float8_e4m3fn", "float8_e5m2", "float8_e8m0fnu",
     "byte", "char",
     "uchar", "short", "ushort", "int_", "uint", "long_", "ulong", "longlong", "ulonglong",
     "float_", "double", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8",
@@ -81,7 +82,7 @@ class Scalar(_ArrayElement):
     @property
     def bitwidth(self):
         """The bits of one value, as Numba's number types have it (float16: 16, bool: 8)."""
-        if self.name in ("bool", "boolean"):
+        if self.name in ("bool", "boolean") or self.name.startswith("float8"):
             return 8
         digits = "".join(c for c in self.name if c.isdigit())
         if not digits:
@@ -139,9 +140,19 @@ class Boolean(Scalar):
     __slots__ = ()
 
 
+class Float8(Scalar):
+    """The 8-bit floats (ml_dtypes' names; CUDA's __nv_fp8_e4m3, __nv_fp8_e5m2, __nv_fp8_e8m0):
+    kernels convert to and from them, ``float8_e4m3fn(x)`` and ``float32(y)``, and compute with
+    nothing else (docs/language.md, "8-bit floats")."""
+
+    __slots__ = ()
+
+
 def _scalar_class(canonical):
     if canonical == "bool":
         return Boolean
+    if canonical.startswith("float8"):
+        return Float8
     if canonical.startswith("complex"):
         return Complex
     return Float if "float" in canonical else Integer
@@ -465,11 +476,12 @@ def as_type(value):
     if dtype is not None:
         if dtype.kind in "biufc" and dtype.isnative and dtype.name in _SCALARS:
             return _SCALARS[dtype.name]
-        if _is_bfloat16(dtype):
-            return _SCALARS["bfloat16"]
+        if _ml_dtypes_name(dtype):
+            return _SCALARS[dtype.name]
         raise TypeError(f"numpy dtype {dtype} has no kaji type (supported: bool, int8-int64, "
                         "uint8-uint64, float16, bfloat16 (ml_dtypes), float32, float64, "
-                        "complex64, complex128 in native byte order)")
+                        "complex64, complex128 in native byte order, and ml_dtypes' "
+                        "float8_e4m3fn, float8_e5m2, float8_e8m0fnu)")
     raise TypeError(f"{value!r} is not a type (expected e.g. kaji.float32, float32[:] or "
                     "numpy.float32)")
 
@@ -587,22 +599,27 @@ def _is_numba(value):
 
 
 def _scalar_type(name):
-    """numpy's scalar type of this name; bfloat16's is ml_dtypes', which numpy lacks."""
-    if name == "bfloat16":
+    """numpy's scalar type of this name; bfloat16's and the 8-bit floats' are ml_dtypes',
+    which numpy lacks."""
+    if name in _ML_DTYPES_NAMES:
         try:
             import ml_dtypes
         except ImportError:
-            raise TypeError("bfloat16 values on the host need the ml_dtypes package "
+            raise TypeError(f"{name} values on the host need the ml_dtypes package "
                             "(pip install ml_dtypes)") from None
-        return ml_dtypes.bfloat16
+        return getattr(ml_dtypes, name)
     import numpy
 
     return numpy.dtype(name).type
 
 
-def _is_bfloat16(dtype):
-    """ml_dtypes.bfloat16's dtype: opaque to numpy (kind 'V'), known by its name."""
-    return dtype.kind == "V" and dtype.itemsize == 2 and dtype.name == "bfloat16"
+_ML_DTYPES_NAMES = ("bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e8m0fnu")
+
+
+def _ml_dtypes_name(dtype):
+    """The name of ml_dtypes' dtype `dtype` kaji has a type for (opaque to numpy, kind 'V',
+    known by its name), or None."""
+    return dtype.name if dtype.kind == "V" and dtype.name in _ML_DTYPES_NAMES else None
 
 
 def _numpy_dtype(value):

@@ -269,6 +269,9 @@ void bindCompiler(py::module_ &m) {
   m.def(
       "bfloat16_functions", [] { return copiedNames(driver::bfloat16FunctionNames()); },
       "The names of the functions cuda.bf16 has (hadd, ..., int32_to_bfloat16_rz, ...).");
+  m.def(
+      "float8_functions", [] { return copiedNames(driver::float8FunctionNames()); },
+      "The names of the functions kaji.fp8 has (cvt_float_to_fp8, ...).");
   m.def("add_nvrtc_search_directory", &driver::addNvrtcSearchDirectory, py::arg("directory"),
         "Also look for libnvrtc.so* in `directory`.");
   m.def(

@@ -43,6 +43,8 @@ std::optional<ir::ScalarKind> scalarKindFromCode(char code, unsigned bytes) {
     return std::nullopt;
   case 'f':
     switch (bytes) {
+    case 1: // ml_dtypes gives float8_e5m2, float16's upper byte, kind 'f' ("<f1")
+      return ScalarKind::Float8E5M2;
     case 2:
       return ScalarKind::Float16;
     case 4:
@@ -65,11 +67,38 @@ std::optional<ir::ScalarKind> scalarKindFromCode(char code, unsigned bytes) {
   return std::nullopt;
 }
 
+// ml_dtypes' 8-bit floats, single bytes of kind 'V' to numpy (float8_e5m2's kind is 'f'), told
+// apart by name.
+std::optional<ir::ScalarKind> float8KindNamed(const std::string &name) {
+  for (ir::ScalarKind kind :
+       {ir::ScalarKind::Float8E4M3, ir::ScalarKind::Float8E5M2, ir::ScalarKind::Float8E8M0})
+    if (ir::numpyName(kind) == name)
+      return kind;
+  return std::nullopt;
+}
+
+py::dtype mlDtype(std::string_view name) {
+  py::module_ mlDtypes;
+  try {
+    mlDtypes = py::module_::import("ml_dtypes");
+  } catch (py::error_already_set &error) {
+    if (!error.matches(PyExc_ImportError))
+      throw;
+    throw py::type_error(std::string(name) + " arrays on the host need the ml_dtypes package " +
+                         "(pip install ml_dtypes), which gives numpy its " + std::string(name) +
+                         " dtype");
+  }
+  return py::dtype::from_args(mlDtypes.attr(std::string(name).c_str()));
+}
+
 char codeOf(ir::ScalarKind kind) {
   if (kind == ir::ScalarKind::Bool)
     return 'b';
-  if (kind == ir::ScalarKind::BFloat16)
+  if (kind == ir::ScalarKind::BFloat16 ||
+      (ir::isFloat8(kind) && kind != ir::ScalarKind::Float8E5M2))
     return kBfloat16Code;
+  if (kind == ir::ScalarKind::Float8E5M2)
+    return 'f';
   if (ir::isFloat(kind))
     return 'f';
   if (ir::isComplex(kind))
@@ -99,23 +128,12 @@ std::string typestrOf(ir::ScalarKind kind) {
 }
 
 py::object numpyDtype(ir::ScalarKind kind) {
-  if (kind == ir::ScalarKind::BFloat16)
-    return bfloat16Dtype();
+  if (kind == ir::ScalarKind::BFloat16 || ir::isFloat8(kind))
+    return mlDtype(ir::numpyName(kind));
   return py::dtype(std::string(ir::numpyName(kind)));
 }
 
-py::dtype bfloat16Dtype() {
-  py::module_ mlDtypes;
-  try {
-    mlDtypes = py::module_::import("ml_dtypes");
-  } catch (py::error_already_set &error) {
-    if (!error.matches(PyExc_ImportError))
-      throw;
-    throw py::type_error("bfloat16 arrays on the host need the ml_dtypes package (pip install "
-                         "ml_dtypes), which gives numpy its bfloat16 dtype");
-  }
-  return py::dtype::from_args(mlDtypes.attr("bfloat16"));
-}
+py::dtype bfloat16Dtype() { return mlDtype("bfloat16"); }
 
 bool isBfloat16Dtype(const py::dtype &dtype) {
   return dtype.kind() == kBfloat16Code && dtype.itemsize() == 2 &&
@@ -128,13 +146,16 @@ ir::ScalarKind scalarKindFromDtype(const py::handle &dtypeLike) {
   std::optional<ir::ScalarKind> kind;
   if (isBfloat16Dtype(dtype))
     kind = ir::ScalarKind::BFloat16;
+  else if (dtype.itemsize() == 1 && (dtype.kind() == kBfloat16Code || dtype.kind() == 'f'))
+    kind = float8KindNamed(py::str(dtype.attr("name")).cast<std::string>());
   else if (byteorder != '>' && dtype.kind() != kBfloat16Code)
     kind = scalarKindFromCode(dtype.kind(), unsigned(dtype.itemsize()));
   if (!kind)
     throw py::type_error("dtype " + py::str(dtype).cast<std::string>() +
                          " is not supported by kaji kernels (supported: bool, int8-int64, "
                          "uint8-uint64, float16, bfloat16 (ml_dtypes), float32, float64, "
-                         "complex64, complex128 in native byte order)");
+                         "complex64, complex128 in native byte order, and ml_dtypes' "
+                         "float8_e4m3fn, float8_e5m2, float8_e8m0fnu)");
   return *kind;
 }
 

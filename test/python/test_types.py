@@ -306,3 +306,27 @@ def test_number_types_have_numbas_bitwidth():
     assert [t.bitwidth for t in (types.int8, types.uint16, types.float16, types.float32,
                                  types.int64, types.complex128)] == [8, 16, 16, 32, 64, 128]
     assert types.boolean.bitwidth == 8
+
+
+def test_8_bit_float_types_are_ml_dtypes_own():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    for name in ("float8_e4m3fn", "float8_e5m2", "float8_e8m0fnu"):
+        fp8 = getattr(types, name)
+        assert isinstance(fp8, types.Float8) and not isinstance(fp8, types.Number)
+        assert str(fp8) == name and fp8.bitwidth == 8
+        dtype = np.dtype(getattr(ml_dtypes, name))
+        assert types.as_type(dtype) is fp8
+        assert kaji.typeof(np.zeros(3, dtype)) == fp8[::1]
+        assert fp8(1.5).dtype == dtype  # on the host, ml_dtypes' scalar
+    assert types.from_text("float8_e5m2[:, ::1]") == types.float8_e5m2[:, ::1]
+
+
+def test_numbas_cuda_fp8_module_path_has_kajis_types_and_numbas_modes():
+    from kaji.cuda._internal import cuda_fp8
+
+    assert cuda_fp8.fp8_e4m3 is types.float8_e4m3fn
+    assert cuda_fp8.fp8_e5m2 is types.float8_e5m2 and cuda_fp8.fp8_e8m0 is types.float8_e8m0fnu
+    assert (cuda_fp8.saturation_t.NOSAT, cuda_fp8.saturation_t.SATFINITE) == (0, 1)
+    assert (cuda_fp8.fp8_interpretation_t.E4M3, cuda_fp8.fp8_interpretation_t.E5M2) == (0, 1)
+    assert "cvt_float_to_fp8" in dir(cuda_fp8) and callable(cuda_fp8.cvt_e8m0_to_bf16raw)
+    assert cuda.is_fp8_supported() and cuda.api.is_fp8_supported()

@@ -27,6 +27,17 @@ struct c64 {
 struct c128 {
   f64 re, im;
 };
+// 8-bit floats as their bits: the frontend converts them with integer operations and bitcasts,
+// so they need no arithmetic here.
+struct f8e4m3 {
+  u8 bits;
+};
+struct f8e5m2 {
+  u8 bits;
+};
+struct f8e8m0 {
+  u8 bits;
+};
 
 namespace kaji {
 

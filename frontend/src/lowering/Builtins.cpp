@@ -2,6 +2,7 @@
 // builtins: thread indexing, conversions, min/max/abs/len, math functions, constants.
 #include "ComplexArithmetic.h"
 #include "FunctionLowerer.h"
+#include "kaji/frontend/Float8.h"
 #include "kaji/frontend/HalfPrecision.h"
 
 #include "kaji/frontend/Signature.h"
@@ -262,6 +263,8 @@ const std::vector<std::string_view> *kajiNamespaceMembers(std::string_view name)
     return &halfPrecisionFunctionNames();
   if (name == "bf16")
     return &bfloat16FunctionNames();
+  if (name == "fp8")
+    return &float8FunctionNames();
   return nullptr;
 }
 
@@ -851,6 +854,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return callHalfPrecision(ScalarKind::Float16, name.substr(10), args, expr);
   if (name.starts_with("kaji.bf16."))
     return callHalfPrecision(ScalarKind::BFloat16, name.substr(10), args, expr);
+  if (name.starts_with("kaji.fp8."))
+    return callFloat8(name.substr(9), args, expr);
   if (name.starts_with("math.") && isLibdeviceOrScaledMath(name.substr(5)))
     return callLibdeviceMath(name.substr(5), args, expr);
   if (name.starts_with("operator."))

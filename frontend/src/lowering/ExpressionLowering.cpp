@@ -149,6 +149,8 @@ ir::Value *FunctionLowerer::convert(const Operand &value, ScalarKind to) {
                            "cannot convert " + describe(value) + " to " +
                                std::string(ir::numpyName(to)) +
                                " (the imaginary part would be lost); take .real or abs() of it");
+  if (ir::isFloat8(to) || ir::isFloat8(value.type().scalarKind()))
+    return convertFloat8(value, to);
   return folded(builder_, builder_.create(ir::Opcode::Cast, type, {value.value}));
 }
 
@@ -298,8 +300,10 @@ Operand FunctionLowerer::binary(BinaryOperator op, const Operand &lhs, const Ope
     throw fail();
   if (std::optional<Operand> exact = foldWeakIntegers(op, lhs, rhs, loc, source))
     return *exact;
-  for (const Operand *operand : {&lhs, &rhs})
+  for (const Operand *operand : {&lhs, &rhs}) {
     requireNarrow(*operand, loc, source);
+    requireNotFloat8(*operand, loc, source);
+  }
   ScalarType type = promote(lhs.scalarType(), rhs.scalarType());
   if (ir::isComplex(type.kind))
     return complexBinary(op, lhs, rhs, type, loc, source);
@@ -381,6 +385,7 @@ Operand FunctionLowerer::unary(UnaryOperator op, const Operand &operand, const E
     return weakInteger(result, loc);
   }
   requireNarrow(operand, loc, source);
+  requireNotFloat8(operand, loc, source);
   if (op == UnaryOperator::Not) {
     ir::Value *t = truth(operand, operandNode);
     return Operand::scalar(folded(builder_, builder_.create(ir::Opcode::Not, t->type(), {t})));
@@ -408,6 +413,7 @@ ir::Value *FunctionLowerer::truth(const Operand &value, const Expr &node) {
   case Operand::Kind::Scalar: {
     if (value.isPlainEnumMember())
       return builder_.boolConstant(true);
+    requireNotFloat8(value, node.loc, [&node] { return unparse(node); });
     if (value.type().isBool())
       return value.value;
     if (value.type().isComplex()) {
@@ -636,6 +642,8 @@ ir::Value *FunctionLowerer::compareValues(CompareOperator op, const Operand &lhs
   }
   if (!lhs.isScalar() || !rhs.isScalar())
     return compareTuples(op, lhs, rhs, node);
+  for (const Operand *operand : {&lhs, &rhs})
+    requireNotFloat8(*operand, node.loc, [&node] { return unparse(node); });
   if (std::optional<bool> decided = decidedComparison(predicateOf(op), lhs, rhs))
     return builder_.boolConstant(*decided);
   if (lhs.type().isComplex() || rhs.type().isComplex())

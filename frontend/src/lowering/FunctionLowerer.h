@@ -558,6 +558,18 @@ private:
   ir::Value *float64ToFloat32RoundedToOdd(ir::Value *x);
   ir::Value *integerToFloat32RoundedToOdd(ir::Value *x);
   ir::Value *float32ToHalf(ir::Value *x, ir::ScalarKind half, Rounding rounding);
+  // 8-bit floats (Float8Conversions.cpp): conversions to and from them, kaji.fp8.NAME, and
+  // the error for using one as a number.
+  ir::Value *convertFloat8(const Operand &value, ir::ScalarKind to);
+  ir::Value *float32RoundedToOdd(ir::Value *x);
+  ir::Value *float8ToFloat32(ir::Value *x);
+  // float32 `single` as `format`'s bits (uint8); `saturate` and (for e8m0) `roundUp` are bools.
+  ir::Value *float8Bits(ir::Value *single, ir::ScalarKind format, ir::Value *saturate,
+                        ir::Value *roundUp);
+  Operand callFloat8(const std::string &name, const std::vector<Operand> &args,
+                     const CallExpr &expr);
+  void requireNotFloat8(const Operand &operand, const Location &loc,
+                        const std::function<std::string()> &source);
 
   // The GPU model's builtins (GpuBuiltins.cpp).
   Operand staticArray(const CallExpr &expr, bool shared);

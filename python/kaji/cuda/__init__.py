@@ -10,9 +10,9 @@ The modules Numba's users import from live under it at Numba's paths, each holdi
 objects (docs/python.md, "Numba's module paths"): ``kaji.cuda.bf16``, ``kaji.cuda.config``,
 ``kaji.cuda.core.errors``, ``kaji.cuda.cudadrv.devicearray``,
 ``kaji.cuda.cudadrv.linkable_code``, ``kaji.cuda.extending``, ``kaji.cuda.fp16``,
-``kaji.cuda.libdevicefuncs``,
+``kaji.cuda.libdevicefuncs``, ``kaji.cuda.api``,
 ``kaji.cuda._internal.cuda_bf16`` and ``.cuda_fp16`` (the half-precision functions under CUDA
-C++'s names), ``kaji.cuda.kernels``
+C++'s names) and ``.cuda_fp8`` (the 8-bit floats), ``kaji.cuda.kernels``
 (``.transpose``, ``.reduction``), ``kaji.cuda.misc.special``, ``kaji.cuda.np.numpy_support``,
 ``kaji.cuda.typing.typeof``, ``kaji.cuda.vector_types``. Each but ``bf16``, ``fp16``,
 ``extending`` and ``kernels`` is imported on first use, as an attribute (``cuda.config``) or by an import
@@ -46,8 +46,8 @@ HAS_NUMBA = _find_spec("numba") is not None
 # Numba's module paths under kaji.cuda besides kernels, imported on first use. They are not
 # names of `from kaji.cuda import *` (__all__ below), where `np` and `typing` would shadow
 # numpy and the standard library's typing.
-_SUBMODULES = ("compiler", "config", "core", "cudadrv", "libdevicefuncs", "misc", "np", "typing",
-               "vector_types")
+_SUBMODULES = ("api", "compiler", "config", "core", "cudadrv", "libdevicefuncs", "misc", "np",
+               "typing", "vector_types")
 
 # Numba's external memory manager (EMM) plugin interface, which kaji does not have.
 _MEMORY_MANAGER_API = ("set_memory_manager", "BaseCUDAMemoryManager",

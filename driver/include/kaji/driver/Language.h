@@ -52,8 +52,10 @@ struct LibdeviceSignature {
   std::vector<std::string_view> outputs;
 };
 std::vector<LibdeviceSignature> libdeviceSignatures();
-// The functions of cuda.fp16 (hadd, hsin, heq, __float2half_rz, ...) and cuda.bf16.
+// The functions of cuda.fp16 (hadd, hsin, heq, __float2half_rz, ...), cuda.bf16 and kaji.fp8
+// (cvt_float_to_fp8, ...).
 const std::vector<std::string_view> &halfPrecisionFunctionNames();
 const std::vector<std::string_view> &bfloat16FunctionNames();
+const std::vector<std::string_view> &float8FunctionNames();
 
 } // namespace kaji::driver
