@@ -56,6 +56,8 @@ class IpcMemory(DeviceMemory):
     def array(self, shape, dtype, strides=None):
         """A device array of `shape` and `dtype` over this memory, C-contiguous unless
         `strides` (bytes) says otherwise."""
+        import numpy as np
+
         dtype = np.dtype(dtype)
         shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
         if strides is None:

@@ -80,6 +80,11 @@ class Scalar(_ArrayElement):
     __slots__ = ()
 
     @property
+    def __name__(self):
+        """Its name, as a numpy scalar type's (and Numba's fp8 type classes') ``__name__``."""
+        return self.name
+
+    @property
     def bitwidth(self):
         """The bits of one value, as Numba's number types have it (float16: 16, bool: 8)."""
         if self.name in ("bool", "boolean") or self.name.startswith("float8"):

@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <unordered_map>
 
@@ -44,25 +45,36 @@ private:
   std::unordered_map<PyTypeObject *, ir::ScalarKind> kinds_;
 };
 
-// ml_dtypes.bfloat16, once the user has imported ml_dtypes (kaji never imports it for a scalar:
-// a bfloat16 scalar cannot exist before). Its objects are laid out as numpy's scalars.
-bool isBfloat16ScalarType(PyTypeObject *type) {
-  static PyTypeObject *bfloat16 = nullptr;
-  if (bfloat16)
-    return type == bfloat16;
-  // Asked of every argument that is no Python or numpy scalar while ml_dtypes is not loaded.
-  static PyObject *const moduleName = PyUnicode_InternFromString("ml_dtypes");
-  PyObject *module = PyImport_GetModule(moduleName);
-  if (!module) {
-    PyErr_Clear();
-    return false;
+// The kind of ml_dtypes' scalar type `type` (bfloat16, float8_e4m3fn, float8_e5m2,
+// float8_e8m0fnu), once the user has imported ml_dtypes (kaji never imports it for a scalar:
+// such a scalar cannot exist before). Their objects are laid out as numpy's scalars.
+std::optional<ir::ScalarKind> mlDtypesScalarKind(PyTypeObject *type) {
+  static constexpr ir::ScalarKind kKinds[] = {ir::ScalarKind::BFloat16, ir::ScalarKind::Float8E4M3,
+                                              ir::ScalarKind::Float8E5M2,
+                                              ir::ScalarKind::Float8E8M0};
+  static PyTypeObject *types[std::size(kKinds)] = {};
+  if (!types[0]) {
+    // Asked of every argument that is no Python or numpy scalar while ml_dtypes is not loaded.
+    static PyObject *const moduleName = PyUnicode_InternFromString("ml_dtypes");
+    PyObject *module = PyImport_GetModule(moduleName);
+    if (!module) {
+      PyErr_Clear();
+      return std::nullopt;
+    }
+    py::object owner = py::reinterpret_steal<py::object>(module);
+    for (size_t i = 0; i < std::size(kKinds); ++i) {
+      std::string name(ir::numpyName(kKinds[i]));
+      if (py::hasattr(owner, name.c_str())) // lives as ml_dtypes does
+        types[i] =
+            reinterpret_cast<PyTypeObject *>(py::object(owner.attr(name.c_str())).release().ptr());
+    }
+    if (!types[0])
+      return std::nullopt;
   }
-  py::object owner = py::reinterpret_steal<py::object>(module);
-  if (!py::hasattr(owner, "bfloat16"))
-    return false;
-  py::object found = owner.attr("bfloat16");
-  bfloat16 = reinterpret_cast<PyTypeObject *>(found.release().ptr()); // lives as ml_dtypes does
-  return type == bfloat16;
+  for (size_t i = 0; i < std::size(kKinds); ++i)
+    if (type == types[i])
+      return kKinds[i];
+  return std::nullopt;
 }
 
 template <class T> ScalarValue make(ir::ScalarKind kind, bool weak, T value, py::handle object) {
@@ -172,8 +184,8 @@ std::optional<ScalarValue> scalarValue(py::handle object) {
     return make(ir::ScalarKind::Float64, true, PyFloat_AS_DOUBLE(object.ptr()), object);
   if (std::optional<ir::ScalarKind> kind = NumpyScalarTypes::get().kindOf(type))
     return numpyScalar(object, *kind);
-  if (isBfloat16ScalarType(type))
-    return numpyScalar(object, ir::ScalarKind::BFloat16);
+  if (std::optional<ir::ScalarKind> kind = mlDtypesScalarKind(type))
+    return numpyScalar(object, *kind);
   if (PyLong_Check(object.ptr())) // int subclasses: IntEnum, ...
     return pythonInt(object);
   if (PyFloat_Check(object.ptr()))

@@ -264,3 +264,26 @@ def test_arrays_of_8_bit_floats_keep_their_bits(jit, name):
     jit(copy_codes)[1, 1](out, codes)
     np.testing.assert_array_equal(out.view(np.uint8), np.arange(256, dtype=np.uint8))
     assert kaji.typeof(codes) == getattr(kaji.types, FORMATS[name].__name__)[::1]
+
+
+def print_values(x):
+    print(float8_e4m3fn(x[0]), float8_e5m2(x[0]), float8_e8m0fnu(x[0]))
+
+
+def test_print_shows_the_value(jit, capfd):
+    jit(print_values)[1, 1](np.array([2.5], np.float32))
+    kaji.synchronize()
+    assert capfd.readouterr().out == "2.500000 2.500000 4.000000\n"  # as float32 prints
+
+
+def scalar_argument(out, v):
+    out[0] = float32(v)
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_an_ml_dtypes_scalar_is_an_argument_of_its_type(jit, name):
+    out = np.zeros(1, np.float32)
+    kernel = jit(scalar_argument)
+    kernel[1, 1](out, FORMATS[name](4.0))
+    assert out[0] == 4.0
+    assert kernel.signatures == [f"void(float32[::1], {FORMATS[name].__name__})"]

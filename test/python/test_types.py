@@ -313,7 +313,7 @@ def test_8_bit_float_types_are_ml_dtypes_own():
     for name in ("float8_e4m3fn", "float8_e5m2", "float8_e8m0fnu"):
         fp8 = getattr(types, name)
         assert isinstance(fp8, types.Float8) and not isinstance(fp8, types.Number)
-        assert str(fp8) == name and fp8.bitwidth == 8
+        assert str(fp8) == name == fp8.__name__ and fp8.bitwidth == 8
         dtype = np.dtype(getattr(ml_dtypes, name))
         assert types.as_type(dtype) is fp8
         assert kaji.typeof(np.zeros(3, dtype)) == fp8[::1]

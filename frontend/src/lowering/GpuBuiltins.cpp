@@ -252,7 +252,9 @@ Operand FunctionLowerer::print(const CallExpr &expr) {
           layout += inTuple ? std::string(1, '\'') + text + '\'' : text;
         } else if (value.isScalar()) {
           layout += "{}";
-          values.push_back(convert(value, value.scalarType().kind));
+          // An 8-bit float prints its value, as float32 prints it.
+          ScalarKind kind = value.scalarType().kind;
+          values.push_back(convert(value, ir::isFloat8(kind) ? ScalarKind::Float32 : kind));
         } else if (value.kind == Operand::Kind::Tuple || isDim3(value)) {
           std::vector<Operand> elements = value.elements;
           if (isDim3(value))
