@@ -10,6 +10,7 @@
 
 #include "bindings.h"
 
+#include "kaji/runtime/Context.h"
 #include "kaji/runtime/PageLockedMemory.h"
 #include "kaji/runtime/PeerCopy.h"
 
@@ -326,7 +327,14 @@ void DeviceArray::copyFromDevice(const DeviceArray &source, const runtime::Strea
     return copyIn(data_, reinterpret_cast<const void *>(source.data_), bytes, stream);
   if (onHost())
     return source.copyOut(reinterpret_cast<void *>(data_), source.data_, bytes, stream);
-  runtime::copyPeer(data_, device(), source.data_, source.device(), bytes, stream);
+  // The device of memory kaji did not allocate (another library's array, another process's
+  // CUDA IPC memory) is unknown; with unified addressing the copy goes as between two arrays of
+  // the known one's device.
+  int sourceDevice = source.device() >= 0 ? source.device() : device();
+  int destinationDevice = device() >= 0 ? device() : sourceDevice;
+  if (destinationDevice < 0)
+    sourceDevice = destinationDevice = runtime::selectedDevice();
+  runtime::copyPeer(data_, destinationDevice, source.data_, sourceDevice, bytes, stream);
 }
 
 DeviceArray DeviceArray::transposed(std::vector<int64_t> axes) const {

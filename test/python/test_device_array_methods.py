@@ -246,3 +246,18 @@ def test_an_assignment_that_does_not_broadcast_is_numpys_error(device):
         longer[:] = np.ones((1, 2, 3))
     d[1:3] = [7, 8]
     np.testing.assert_array_equal(d.copy_to_host(), [0, 7, 8, 3, 4])
+
+
+@pytest.mark.gpu
+def test_copy_to_device_from_another_librarys_array_whose_device_kaji_does_not_know():
+    source = kaji.to_device(np.arange(6.0))
+
+    class Foreign:
+        __cuda_array_interface__ = source.__cuda_array_interface__
+
+    view = kaji.as_cuda_array(Foreign())
+    target = kaji.device_array(6)
+    target.copy_to_device(view)
+    np.testing.assert_array_equal(target.copy_to_host(), np.arange(6.0))
+    view.copy_to_device(np.arange(6.0) * 2)
+    np.testing.assert_array_equal(source.copy_to_host(), np.arange(6.0) * 2)
