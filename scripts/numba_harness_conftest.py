@@ -2,40 +2,29 @@
 scripts/numba_test_suite.py): what numba-cuda's harness needs of its pytest plugin and of
 optional packages; and the performance-warning switches the harness sets, which with kaji
 standing for numba.cuda are kaji's."""
-import importlib.abc
-import importlib.machinery
+import importlib.util
+import os
 import sys
-import types
 
 import numpy as np
 
 np.row_stack = np.vstack  # numba-cuda's harness imports numba, which still names it
 
 
-class _AbsentFilecheck(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """numba-cuda's test harness imports the `filecheck` package for its checks of Numba's own
-    LLVM IR and PTX, which kaji does not make; where it is not installed, its modules are
-    empty stand-ins."""
+# numba-cuda's test harness imports the `filecheck` package for its checks of Numba's own LLVM IR
+# and PTX, which kaji does not make. Where it is not installed, its modules are written here as
+# empty stand-ins, on PYTHONPATH too, so that the processes a test spawns import them as well.
+_FILECHECK_MODULES = ("__init__", "matcher", "options", "parser", "finput")
+if importlib.util.find_spec("filecheck") is None:
+    _standins = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_standins")
+    os.makedirs(os.path.join(_standins, "filecheck"), exist_ok=True)
+    for _module in _FILECHECK_MODULES:
+        with open(os.path.join(_standins, "filecheck", _module + ".py"), "w") as _file:
+            _file.write("def __getattr__(name):\n    return type(name, (), {})\n")
+    sys.path.insert(0, _standins)
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [_standins, *filter(None, [os.environ.get("PYTHONPATH")])])
 
-    def find_spec(self, name, path=None, target=None):
-        if name != "filecheck" and not name.startswith("filecheck."):
-            return None
-        return importlib.machinery.ModuleSpec(name, self, is_package=True)
-
-    def create_module(self, spec):
-        module = types.ModuleType(spec.name)
-        module.__path__ = []
-        module.__getattr__ = lambda attribute: type(attribute, (), {})
-        return module
-
-    def exec_module(self, module):
-        pass
-
-
-try:
-    import filecheck  # noqa: F401
-except ImportError:
-    sys.meta_path.append(_AbsentFilecheck())
 
 try:
     from numba_tests_conftest import *  # noqa: F401,F403 (numba-cuda's fixtures)
