@@ -660,8 +660,9 @@ private:
         fail(op, "template has " + std::to_string(holes) + " '{}' for " +
                      std::to_string(op.numOperands()) + " operands");
       for (unsigned i = 0; i < op.numOperands(); ++i)
-        if (!op.operand(i)->type().isScalar() || op.operand(i)->type().isComplex())
-          fail(op, "prints real scalars, not " + op.operand(i)->type().str());
+        if (!op.operand(i)->type().isScalar() || op.operand(i)->type().isComplex() ||
+            isFloat8(op.operand(i)->type().scalarKind()))
+          fail(op, "prints real scalars but 8-bit floats, not " + op.operand(i)->type().str());
       return;
     }
     case Opcode::WarpSync:

@@ -223,7 +223,9 @@ def array_ipc_handle(array):
     if array.device_id is None:
         raise TypeError("a host-backed array (the cpu target) cannot be shared with another "
                         "process through CUDA IPC")
-    handle = context_ipc_handle(_DeviceContext(array.device_id), array.gpu_data)
+    # Another library's array viewed by kaji has no device kaji knows: the current one's.
+    device = array.device_id if array.device_id >= 0 else _core.selected_device()
+    handle = context_ipc_handle(_DeviceContext(device), array.gpu_data)
     return IpcArrayHandle(handle, {"shape": array.shape, "strides": array.strides,
                                    "dtype": array.dtype})
 

@@ -83,6 +83,18 @@ def test_another_process_reads_an_array_through_its_handle(child, index):
 
 
 @pytest.mark.gpu
+def test_another_librarys_array_viewed_by_kaji_is_shared_too(child):
+    array = cuda.to_device(np.arange(10, dtype=np.intp))[2:7]
+
+    class Foreign:
+        __cuda_array_interface__ = array.__cuda_array_interface__
+
+    handle = cuda.as_cuda_array(Foreign()).get_ipc_handle()
+    np.testing.assert_array_equal(child.submit(read_array_handle, handle).result(60),
+                                  np.arange(2, 7))
+
+
+@pytest.mark.gpu
 def test_another_process_opens_the_handle_bytes_at_the_offset(child):
     array = cuda.to_device(np.arange(12, dtype=np.float32).reshape(3, 4))[1:]
     handle = cuda.current_context().get_ipc_handle(array.gpu_data)
