@@ -115,6 +115,10 @@ def describe_value(name, value, pickling=False):
                    value.__members__.items()]
         return ("enum", _qualified_name(value), issubclass(value, int),
                 [(key, member) for key, member in members if member is not None])
+    if isinstance(value, type) and issubclass(value, int) and not issubclass(value, bool):
+        members = _int_enumeration_members(value)
+        if members:
+            return ("enum", _qualified_name(value), True, members)
     if isinstance(value, type) and issubclass(value, BaseException):
         return ("exception", exception_key(value))
     if _is_scalar(value):
@@ -198,6 +202,18 @@ def _record_dtype(value):
 
 def _qualified_name(cls):
     return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _int_enumeration_members(cls):
+    """The members of an enumeration of ints that is no enum.Enum (cuda-python's, such as
+    cuda.bindings.runtime.cudaRoundMode): its public class attributes that are instances of
+    it, as IntEnum members by their names."""
+    members = []
+    for key in dir(cls):
+        member = None if key.startswith("_") else getattr(cls, key, None)
+        if isinstance(member, cls):
+            members.append((key, ("enum_member", _qualified_name(cls), key, int(member), True)))
+    return members
 
 
 def _describe_enum_member(member):

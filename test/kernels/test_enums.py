@@ -125,3 +125,22 @@ def test_an_unknown_name_is_an_error_naming_it(jit):
 
     with pytest.raises(kaji.CompileError, match="has no member 'PURPLE'"):
         jit(kernel)[1, 1](np.zeros(1, np.int64))
+
+
+class RoundMode(int):
+    """An enumeration of ints that is no enum.Enum, as cuda-python's (cudaRoundMode)."""
+
+
+RoundMode.ZERO = RoundMode(1)
+RoundMode.UP = RoundMode(2)
+
+
+def use_int_enumeration(out):
+    out[0] = RoundMode.UP
+    out[1] = RoundMode.ZERO + 10
+
+
+def test_an_int_enumeration_that_is_no_enum_is_one_of_int_members(jit):
+    out = np.zeros(2, dtype=np.int64)
+    jit(use_int_enumeration)[1, 1](out)
+    assert out.tolist() == [2, 11]
