@@ -242,6 +242,9 @@ def test_bfloat16_raw_conversions_of_every_e8m0_code(jit):
     ("out[0] = float32(-float8_e5m2(x[0]))", "-float8_e5m2(x[0])"),
     ("out[0] = float8_e8m0fnu(x[0]) < 1", "float8_e8m0fnu(x[0]) < 1"),
     ("out[0] = 1 if float8_e4m3fn(x[0]) else 0", "float8_e4m3fn(x[0])"),
+    ("out[0] = float32(abs(float8_e4m3fn(x[0])))", "abs(float8_e4m3fn(x[0]))"),
+    ("out[0] = float32(max(float8_e5m2(x[0]), float8_e5m2(x[0])))",
+     "max(float8_e5m2(x[0]), float8_e5m2(x[0]))"),
 ])
 def test_computing_with_an_8_bit_float_is_an_error_that_says_to_convert(jit, body, where):
     namespace = {"float32": float32, "float8_e4m3fn": float8_e4m3fn, "float8_e5m2": float8_e5m2,

@@ -646,6 +646,9 @@ Operand FunctionLowerer::callMath(const std::string &function, const std::vector
   for (const Operand &arg : args)
     type = promote(type, arg.scalarType());
   bool minMax = fn.kind == MathKind::Minimum || fn.kind == MathKind::Maximum;
+  if (minMax || fn.kind == MathKind::Abs) // their result has the argument's type
+    for (const Operand &arg : args)
+      requireNotFloat8(arg, expr.loc, [&expr] { return unparse(expr); });
   if (involvesComplex(args)) {
     if (fn.kind == MathKind::Abs)
       return Operand::scalar(ComplexArithmetic(at(expr.loc)).abs(args.front().value));
@@ -886,10 +889,12 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
       throw ir::CompileError(expr.loc, display + "() expects at least one argument");
     if (args.size() == 1)
       return args.front();
-    for (const Operand &arg : args)
+    for (const Operand &arg : args) {
       if (!arg.isScalar() || arg.type().isComplex())
         throw ir::CompileError(expr.loc, display + "() needs real numbers, not '" + describe(arg) +
                                              "', in '" + unparse(expr) + "'");
+      requireNotFloat8(arg, expr.loc, [&expr] { return unparse(expr); });
+    }
     // Python's min/max, left to right: a later argument replaces the result where it is
     // smaller (larger).
     bool isMin = name == "builtins.min";
