@@ -241,7 +241,6 @@ def test_bfloat16_raw_conversions_of_every_e8m0_code(jit):
     ("out[0] = float32(float8_e4m3fn(x[0]) * 2)", "float8_e4m3fn(x[0]) * 2"),
     ("out[0] = float32(-float8_e5m2(x[0]))", "-float8_e5m2(x[0])"),
     ("out[0] = float8_e8m0fnu(x[0]) < 1", "float8_e8m0fnu(x[0]) < 1"),
-    ("out[0] = 1 if float8_e4m3fn(x[0]) else 0", "float8_e4m3fn(x[0])"),
     ("out[0] = float32(abs(float8_e4m3fn(x[0])))", "abs(float8_e4m3fn(x[0]))"),
     ("out[0] = float32(max(float8_e5m2(x[0]), float8_e5m2(x[0])))",
      "max(float8_e5m2(x[0]), float8_e5m2(x[0]))"),
@@ -253,6 +252,31 @@ def test_computing_with_an_8_bit_float_is_an_error_that_says_to_convert(jit, bod
     with pytest.raises(kaji.CompileError, match=r"value only converts .*write float32\(x\) to "
                                                 rf"compute with it, in '{re.escape(where)}'"):
         jit(namespace["kernel"])[1, 1](np.zeros(1, np.float32), np.ones(1, np.float32))
+
+
+@pytest.mark.parametrize("reduction", ["sum", "prod", "max", "mean", "argmin", "any"])
+def test_reducing_an_8_bit_float_array_is_an_error_that_says_to_convert(jit, reduction):
+    namespace = {}
+    exec(f"def kernel(out, x):\n    out[0] = x.{reduction}()\n", namespace)
+    with pytest.raises(kaji.CompileError, match=r"cannot reduce .*float8_e4m3fn.* in "
+                                                rf"'x\.{reduction}\(\)': 8-bit floats only "
+                                                r"convert"):
+        jit(namespace["kernel"])[1, 1](np.zeros(1), np.zeros(3, ml_dtypes.float8_e4m3fn))
+
+
+def truth_values(out, x):
+    for i in range(x.size):
+        out[i] = 1 if x[i] else 0
+        out[x.size + i] = bool(x[i])
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_truth_is_not_zero_as_cudas_explicit_bool(jit, name):
+    codes = np.arange(256, dtype=np.uint8).view(FORMATS[name])
+    out = np.zeros(512, np.int64)
+    jit(truth_values)[1, 1](out, codes)
+    want = (codes.astype(np.float32) != 0).astype(np.int64)  # NaN is true
+    np.testing.assert_array_equal(out, np.concatenate([want, want]))
 
 
 def copy_codes(out, x):

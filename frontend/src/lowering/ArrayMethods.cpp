@@ -343,6 +343,11 @@ Operand FunctionLowerer::reduceArray(const ArrayReduction &reduction, const Oper
                                             : "records have no arithmetic; reduce a field"));
   auto source = [&expr] { return unparse(expr); };
   ScalarKind element = type.scalarKind();
+  if (ir::isFloat8(element))
+    throw ir::CompileError(expr.loc, "cannot reduce '" + describe(array) + "' in '" +
+                                         unparse(expr) +
+                                         "': 8-bit floats only convert (as CUDA's); reduce "
+                                         "float32(x) of each element");
   ir::Type i64 = ir::Type::scalar(ScalarKind::Int64);
   ir::Builder &b = at(expr.loc);
   switch (reduction.kind) {

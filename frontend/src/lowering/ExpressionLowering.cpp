@@ -413,7 +413,8 @@ ir::Value *FunctionLowerer::truth(const Operand &value, const Expr &node) {
   case Operand::Kind::Scalar: {
     if (value.isPlainEnumMember())
       return builder_.boolConstant(true);
-    requireNotFloat8(value, node.loc, [&node] { return unparse(node); });
+    if (ir::isFloat8(value.type().scalarKind())) // CUDA's explicit operator bool: not zero
+      return truth(Operand::scalar(convert(value, ScalarKind::Float32)), node);
     if (value.type().isBool())
       return value.value;
     if (value.type().isComplex()) {
