@@ -78,3 +78,13 @@ def test_product_by_a_half_minus(jit, target):
     separate = (x // 2 - w / 2)[0]
     fused = np.float64(float(Fraction(0) - Fraction(5e-324) / 2))  # -0.0: rounded once
     assert_one_of(out[0], allowed(target, separate, fused))
+
+
+def test_unoptimised_code_rounds_each_operation(jit, target):
+    """opt=False contracts nothing on any target: the product rounds before the sum, as NVVM
+    compiles Numba's opt=False."""
+    for dtype, bits in ((np.float64, 27), (np.float32, 13)):
+        a, b, c = operands(dtype, bits)
+        out = np.full(1, np.nan, dtype=dtype)
+        jit(multiply_add, opt=False)[1, 1](out, a, b, c)
+        assert_one_of(out[0], [(a * b + c)[0]])

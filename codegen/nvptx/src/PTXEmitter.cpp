@@ -30,7 +30,8 @@ namespace {
 // InstCombine makes products: w / 2 is w * 0.5) `contract`, the only operations the backend
 // may fuse into fma (FPOpFusion::Standard, NVPTXTargetMachine.cpp): a * b + c fuses as
 // numba-cuda and nvcc fuse it by default, and everything else is .rn. Before the math library
-// is linked, whose code keeps its own roundings.
+// is linked, whose code keeps its own roundings. Not at opt level 0, where every operation
+// rounds as written, as NVVM compiles Numba's opt=False.
 void allowMultiplyAddContraction(llvm::Module &module) {
   for (llvm::Function &function : module)
     for (llvm::Instruction &instruction : llvm::instructions(function))
@@ -73,7 +74,7 @@ std::unique_ptr<llvm::Module> lowerForNVPTX(const ir::Module &module, const PTXO
   llvm::raw_string_ostream problemStream(problems);
   if (llvm::verifyModule(*lowered, &problemStream))
     throw std::runtime_error("kaji codegen produced invalid LLVM IR (a compiler bug): " + problems);
-  if (!options.fastMath)
+  if (!options.fastMath && options.optLevel > 0)
     allowMultiplyAddContraction(*lowered);
   target.linkMathLibrary(*lowered, options.fastMath);
   return lowered;

@@ -155,9 +155,7 @@ NvrtcOutput runNvrtc(const std::string &source, const std::string &programName,
                              api.getErrorString(result));
   std::unique_ptr<_nvrtcProgram, void (*)(nvrtcProgram)> owner(
       program, [](nvrtcProgram p) { nvrtc().api.destroyProgram(&p); });
-  // --fmad=true (NVRTC's default, said outright): a * b + c may contract to fma, as on the
-  // LLVM path's NVPTX target (docs/sema.md, "Accuracy").
-  flags.insert(flags.begin(), {"-arch=compute_" + arch, "-std=c++17", "--fmad=true"});
+  flags.insert(flags.begin(), {"-arch=compute_" + arch, "-std=c++17"});
   // The emitted code uses nothing of the texture API or the device runtime, which
   // -minimal (NVRTC 12.4 on) leaves out: a third of NVRTC's time on saxpy.
   const NvrtcInfo &info = nvrtc().info;
@@ -205,7 +203,7 @@ NvrtcInfo nvrtcInfo() { return nvrtc().info; }
 
 std::string compileCudaSource(const std::string &source, const std::string &fileName,
                               const std::string &arch, DeviceCodeFormat format) {
-  NvrtcOutput output = runNvrtc(source, fileName, archNumber(arch), {"-rdc=true"},
+  NvrtcOutput output = runNvrtc(source, fileName, archNumber(arch), {"-rdc=true", "--fmad=true"},
                                 /*withPrelude=*/false, format);
   if (!output.code)
     throw NvrtcCompileError("NVRTC could not compile '" + fileName + "' (" + output.error + "):\n" +
@@ -230,7 +228,10 @@ std::string compileModule(const ir::Module &module, const PTXOptions &options,
   start = std::chrono::steady_clock::now();
   std::string programName =
       module.functions().empty() ? "kaji.cu" : module.functions().front()->name() + ".cu";
-  std::vector<std::string> flags;
+  // a * b + c may contract to fma (NVRTC's default, said outright), as on the LLVM path
+  // (docs/sema.md, "FMA contraction"); not at opt level 0, where every operation rounds as
+  // written, as NVVM does for Numba's opt=False.
+  std::vector<std::string> flags = {options.optLevel > 0 ? "--fmad=true" : "--fmad=false"};
   if (options.fastMath)
     flags.push_back("--use_fast_math");
   if (options.lineInfo)

@@ -6,6 +6,8 @@
 # RUN: %kaji-compile %s --backend nvrtc --emit ptx -o %t.ptx
 # RUN: %FileCheck %s < %t.ptx
 # RUN: %ptxas %t.ptx
+# RUN: %kaji-compile %s -O0 --backend nvrtc --emit ptx | %FileCheck %s --check-prefix=O0
+# At -O0 (Numba's opt=False) NVRTC gets --fmad=false: each operation rounds as written.
 import kaji
 
 
@@ -20,3 +22,9 @@ def multiply_add(out, a, b, c):
 # CHECK: {{fma.rn.f64|mul.f64}}
 # CHECK-NOT: {{(mul|sub).rn.f64}}
 # CHECK: ret;
+
+# O0-LABEL: .entry multiply_add(
+# O0-NOT: fma
+# O0: mul.rn.f64
+# O0-NOT: fma
+# O0: ret;
