@@ -1,6 +1,7 @@
 #include "NVPTXTarget.h"
 
 #include "Libdevice.h"
+#include "NVVMReflect.h"
 #include "kaji/abi/KernelABI.h"
 #include "kaji/codegen/llvm/LibdeviceLowering.h"
 
@@ -418,10 +419,11 @@ llvm::Value *NVPTXTarget::emitFloatChoice(llvm::IRBuilderBase &builder, llvm::Va
 
 std::string NVPTXTarget::mathFunctionSymbol(std::string_view name, ir::ScalarKind kind,
                                             bool approximate) const {
-  // libdevice's __nv_fast_NAMEf: the hardware's approximate sin, cos, ex2 and lg2 (sin.approx,
-  // lg2.approx, ...), as CUDA's --use_fast_math and Numba's fastmath=True pick.
-  static constexpr std::string_view kApproximateFloat32[] = {"sin", "cos",  "tan",   "exp", "exp10",
-                                                             "log", "log2", "log10", "pow"};
+  // libdevice's __nv_fast_NAMEf: the hardware's approximate sin, cos, ex2, lg2 and tanh
+  // (sin.approx, lg2.approx, ..., tanh.approx on sm_75 and newer: ApproximateTanh.h), as
+  // CUDA's --use_fast_math and Numba's fastmath=True pick.
+  static constexpr std::string_view kApproximateFloat32[] = {
+      "sin", "cos", "tan", "tanh", "exp", "exp10", "log", "log2", "log10", "pow"};
   bool float32 = kind == ir::ScalarKind::Float32;
   bool fast = approximate && float32 &&
               std::find(std::begin(kApproximateFloat32), std::end(kApproximateFloat32), name) !=
@@ -433,10 +435,7 @@ llvm::Value *NVPTXTarget::emitLibdevice(llvm::IRBuilderBase &builder,
                                         const ir::LibdeviceFunction &function, size_t value,
                                         llvm::ArrayRef<llvm::Value *> args,
                                         const ir::Location &) const {
-  // libdevice's fast_tanhf calls llvm.nvvm.tanh.approx.f32, which LLVM 19's NVPTX backend
-  // cannot select; tanhf, correctly rounded within 2 ulp, stands in.
-  std::string name = function.name == "fast_tanhf" ? "tanhf" : std::string(function.name);
-  return emitLibdeviceCall(builder, "__nv_" + name, function, value, args);
+  return emitLibdeviceCall(builder, "__nv_" + std::string(function.name), function, value, args);
 }
 
 namespace {
@@ -478,30 +477,6 @@ void annotateKernelLimits(llvm::Module &module, const KernelLimits &limits) {
       if (value != 0)
         annotate(*kernel, name, value);
 }
-
-namespace {
-
-// Replaces each __nvvm_reflect(`query`) call with `answer`.
-void answerReflect(llvm::Module &module, llvm::StringRef query, int answer) {
-  llvm::Function *reflect = module.getFunction("__nvvm_reflect");
-  if (!reflect)
-    return;
-  for (llvm::User *user : llvm::make_early_inc_range(reflect->users())) {
-    auto *call = llvm::dyn_cast<llvm::CallInst>(user);
-    auto *text =
-        call ? llvm::dyn_cast<llvm::GlobalVariable>(call->getArgOperand(0)->stripPointerCasts())
-             : nullptr;
-    auto *bytes = text && text->hasInitializer()
-                      ? llvm::dyn_cast<llvm::ConstantDataArray>(text->getInitializer())
-                      : nullptr;
-    if (!bytes || !bytes->isCString() || bytes->getAsCString() != query)
-      continue;
-    call->replaceAllUsesWith(llvm::ConstantInt::get(call->getType(), answer));
-    call->eraseFromParent();
-  }
-}
-
-} // namespace
 
 void NVPTXTarget::linkMathLibrary(llvm::Module &module, bool fastMath) const {
   // libdevice asks __nvvm_reflect("__CUDA_FTZ") whether to flush denormals; NVVMReflect

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -20,8 +21,13 @@ namespace {
 // which lacks the warp-synchronous instructions those GPUs run (shfl.sync, vote.sync and
 // bar.warp.sync need 6.0, activemask 6.2). nvcc has emitted 6.2 or newer for every
 // architecture since CUDA 10.0, so kaji asks for at least that; newer architectures keep
-// LLVM's (higher) choice, the feature only raises the version.
-constexpr const char *kMinimumPTXVersion = "+ptx62";
+// LLVM's (higher) choice, the feature only raises the version. sm_75 to sm_79 get at least
+// 7.0 (LLVM picks 6.3 for sm_75), which tanh.approx needs (ApproximateTanh.h) and nvcc has
+// emitted since CUDA 11.0.
+const char *minimumPTXVersion(std::string_view arch) {
+  arch.remove_prefix(3);
+  return std::stoul(std::string(arch)) >= 75 ? "+ptx70" : "+ptx62";
+}
 
 struct CachedMachine {
   std::unique_ptr<llvm::TargetMachine> machine;
@@ -90,7 +96,7 @@ std::unique_ptr<llvm::TargetMachine> createMachine(const std::string &arch, unsi
   // x = 2**64, not inf). Standard emits those as mul.rn and add.rn.
   options.AllowFPOpFusion = llvm::FPOpFusion::Standard;
   return std::unique_ptr<llvm::TargetMachine>(
-      target.createTargetMachine(kNVPTXTriple, arch, kMinimumPTXVersion, options, std::nullopt,
+      target.createTargetMachine(kNVPTXTriple, arch, minimumPTXVersion(arch), options, std::nullopt,
                                  std::nullopt, codeGenLevel(optLevel)));
 }
 

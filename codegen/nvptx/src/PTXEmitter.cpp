@@ -1,6 +1,7 @@
 // The public entry points of Codegen.h: lower, link, optimise and print for NVPTX.
 #include "kaji/codegen/nvptx/NVPTXCodegen.h"
 
+#include "ApproximateTanh.h"
 #include "BFloat16WithoutFlushToZero.h"
 
 #include "NVPTXTarget.h"
@@ -56,6 +57,9 @@ private:
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
+// The XX of an "sm_XX" or "sm_XXa" that nvptxTargetMachine accepted.
+unsigned smVersion(const std::string &arch) { return unsigned(std::stoul(arch.substr(3))); }
+
 // The module lowered for `machine`, with libdevice linked where it is called.
 std::unique_ptr<llvm::Module> lowerForNVPTX(const ir::Module &module, const PTXOptions &options,
                                             llvm::TargetMachine &machine,
@@ -77,6 +81,7 @@ std::unique_ptr<llvm::Module> lowerForNVPTX(const ir::Module &module, const PTXO
   if (!options.fastMath && options.optLevel > 0)
     allowMultiplyAddContraction(*lowered);
   target.linkMathLibrary(*lowered, options.fastMath);
+  selectApproximateTanh(*lowered, smVersion(options.arch));
   return lowered;
 }
 

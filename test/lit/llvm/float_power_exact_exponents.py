@@ -23,10 +23,10 @@ def powers(out, x, y):
 # CHECK: store double 1.000000e+00
 # CHECK: [[X:%[0-9a-z.]+]] = load double
 # CHECK: store double [[X]]
-# CHECK: [[SQUARE:%square[0-9]*]] = fmul contract double [[X2:%[0-9a-z.]+]], [[X2]]
+# CHECK: [[SQUARE:%square[0-9]*]] = fmul double [[X2:%[0-9a-z.]+]], [[X2]]
 # CHECK: store double [[SQUARE]]
-# CHECK: fdiv contract double 1.000000e+00,
-# CHECK: fmul contract float
+# CHECK: fdiv double 1.000000e+00,
+# CHECK: fmul float
 # CHECK: call {{.*}}double @__nv_pow(double {{.*}}, double 3.000000e+00)
 # CHECK-NOT: @__nv_pow
 # CHECK: ret void
