@@ -151,9 +151,10 @@ def as_cuda_array(obj, sync=True):
 def _viewed(exporter, owner, sync):
     """A DeviceArray over the memory `exporter`'s ``__cuda_array_interface__`` describes, on
     the stream it names; `sync` synchronizes that stream through its Python method (Numba's
-    behaviour, which its tests observe by patching ``Stream.synchronize``)."""
+    behaviour, which its tests observe by patching ``Stream.synchronize``), unless
+    ``config.CUDA_ARRAY_INTERFACE_SYNC`` is off."""
     array = _core.as_cuda_array(exporter, owner=owner, sync=False)
-    if sync and array.stream:
+    if sync and _core.array_interface_sync() and array.stream:
         array.stream.synchronize()
     return array
 

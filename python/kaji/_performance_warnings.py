@@ -58,7 +58,7 @@ def disable(flag):
         _before_disabling = None
 
 
-def _switch_from_environment(*names):
+def switch_from_environment(*names):
     """True/False from the first of the environment variables `names` that is set ("0" is
     off), None when none is."""
     for name in names:
@@ -71,10 +71,10 @@ def _switch_from_environment(*names):
 def apply_environment():
     """The switches the environment sets, applied (at ``import kaji``)."""
     performance_warnings(
-        _switch_from_environment("KAJI_CUDA_LOW_OCCUPANCY_WARNINGS",
+        switch_from_environment("KAJI_CUDA_LOW_OCCUPANCY_WARNINGS",
                                  "NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS"),
-        _switch_from_environment("KAJI_CUDA_WARN_ON_IMPLICIT_COPY",
+        switch_from_environment("KAJI_CUDA_WARN_ON_IMPLICIT_COPY",
                                  "NUMBA_CUDA_WARN_ON_IMPLICIT_COPY"))
-    if _switch_from_environment("KAJI_DISABLE_PERFORMANCE_WARNINGS",
+    if switch_from_environment("KAJI_DISABLE_PERFORMANCE_WARNINGS",
                                 "NUMBA_DISABLE_PERFORMANCE_WARNINGS"):
         disable(True)

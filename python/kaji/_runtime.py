@@ -6,7 +6,7 @@ import operator
 import os
 import threading
 
-from kaji import _core, _driver_calls, _memory_kinds
+from kaji import _core, _driver_calls, _memory_kinds, _performance_warnings
 from kaji._arrays import device_array
 from kaji._target import gpu_usable
 
@@ -371,6 +371,15 @@ def set_pending_free_limits(count=None, share=None):
         raise ValueError(f"CUDA_DEALLOCS_RATIO is a share of the device's memory between 0 "
                          f"and 1, not {share}")
     _core.set_pending_free_limits(count, share)
+
+
+def apply_array_interface_sync_environment():
+    """Numba's CUDA_ARRAY_INTERFACE_SYNC as KAJI_CUDA_ARRAY_INTERFACE_SYNC or
+    NUMBA_CUDA_ARRAY_INTERFACE_SYNC sets it ("0" turns it off), applied at ``import kaji``."""
+    wait = _performance_warnings.switch_from_environment("KAJI_CUDA_ARRAY_INTERFACE_SYNC",
+                                                         "NUMBA_CUDA_ARRAY_INTERFACE_SYNC")
+    if wait is not None:
+        _core.set_array_interface_sync(wait)
 
 
 def apply_pending_free_environment():

@@ -5,6 +5,7 @@
 #include "dtypes.h"
 #include "integers.h"
 
+#include <atomic>
 #include <string>
 
 namespace kaji::python {
@@ -67,6 +68,8 @@ std::vector<int64_t> contiguousStrides(std::span<const int64_t> shape, int64_t i
 
 namespace {
 
+std::atomic<bool> producersWaitedFor{true};
+
 // Version 3's 'stream': absent or None when no wait is needed, 1 and 2 for the legacy and
 // per-thread default streams, else a CUstream; 0 is disallowed as ambiguous.
 runtime::CUstream producerStream(const py::dict &fields) {
@@ -84,6 +87,10 @@ runtime::CUstream producerStream(const py::dict &fields) {
 }
 
 } // namespace
+
+bool waitsForProducers() { return producersWaitedFor.load(std::memory_order_relaxed); }
+
+void setWaitsForProducers(bool wait) { producersWaitedFor.store(wait, std::memory_order_relaxed); }
 
 bool cudaArrayInterfaceView(py::handle object, ArrayView &view) {
   PyObject *raw = PyObject_GetAttrString(object.ptr(), "__cuda_array_interface__");

@@ -43,6 +43,12 @@ std::vector<int64_t> contiguousStrides(std::span<const int64_t> shape, int64_t i
 void assignContiguousStrides(std::span<const int64_t> shape, int64_t itemSize, bool fortranOrder,
                              std::vector<int64_t> &strides);
 
+// Numba's CUDA_ARRAY_INTERFACE_SYNC: whether work on a foreign array waits for the stream its
+// producer names (a launch orders that stream's work before the kernel, on the device;
+// as_cuda_array synchronizes it). On unless turned off.
+bool waitsForProducers();
+void setWaitsForProducers(bool wait);
+
 // The view an object's `__cuda_array_interface__` describes, or false when it has none.
 // Throws TypeError naming what is wrong with a malformed or unsupported one.
 bool cudaArrayInterfaceView(py::handle object, ArrayView &view);

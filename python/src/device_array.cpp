@@ -862,7 +862,7 @@ void bindDeviceArray(py::module_ &m) {
           throw py::type_error(std::string("as_cuda_array needs an object exporting "
                                            "__cuda_array_interface__, not '") +
                                Py_TYPE(object.ptr())->tp_name + "'");
-        if (sync && view.producerStream)
+        if (sync && waitsForProducers() && view.producerStream)
           runtime::Stream::external(view.producerStream).synchronize();
         DeviceArray array = DeviceArray::foreign(
             view, owner.is_none() ? py::reinterpret_borrow<py::object>(object) : owner);
@@ -874,8 +874,12 @@ void bindDeviceArray(py::module_ &m) {
       },
       py::arg("obj"), py::arg("owner") = py::none(), py::arg("sync") = true,
       "A DeviceArray viewing `obj`'s memory (no copy), kept alive through `owner` (default "
-      "`obj`); with `sync`, after the producer's stream is done. The producer's stream is "
-      "the array's.");
+      "`obj`); with `sync` (and CUDA_ARRAY_INTERFACE_SYNC on), after the producer's stream "
+      "is done. The producer's stream is the array's.");
+  m.def("array_interface_sync", &waitsForProducers,
+        "Numba's CUDA_ARRAY_INTERFACE_SYNC: whether launches and as_cuda_array wait for the "
+        "stream a foreign array's producer names.");
+  m.def("set_array_interface_sync", &setWaitsForProducers, py::arg("wait"));
   m.def(
       "to_device",
       [](const py::array &host, Stream stream, bool onHost) {

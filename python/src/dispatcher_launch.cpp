@@ -185,8 +185,11 @@ namespace {
 
 // A foreign array may still be being written by work its producer queued on another stream:
 // the launch stream waits for that work on the device. The legacy default stream (a null
-// launch stream) already waits for both default streams' work.
+// launch stream) already waits for both default streams' work. Not with
+// CUDA_ARRAY_INTERFACE_SYNC off, where the producer answers for its ordering.
 void waitForProducers(const std::vector<Argument> &arguments, const runtime::Stream *stream) {
+  if (!waitsForProducers())
+    return;
   std::optional<runtime::Stream> defaultStream;
   for (const Argument &argument : arguments) {
     runtime::CUstream producer = argument.foreign.producerStream;

@@ -310,11 +310,49 @@ def test_config_starts_from_numbas_environment_variables():
     assert out.split("\n")[0] == "(True, True) 0 1 1"
 
 
+class _ExportedOnStream:
+    """Another library's array whose pending writes are queued on `stream` (no GPU needed:
+    nothing reads it)."""
+
+    def __init__(self, stream):
+        self.__cuda_array_interface__ = {"shape": (10,), "typestr": "<f4", "version": 3,
+                                         "data": (0x10000, False), "stream": stream}
+
+
+@pytest.fixture
+def restored_array_interface_sync():
+    from kaji.cuda import config
+
+    yield config
+    config.CUDA_ARRAY_INTERFACE_SYNC = 1
+
+
+def test_array_interface_sync_decides_whether_imports_synchronize(restored_array_interface_sync):
+    from unittest.mock import patch
+
+    config = restored_array_interface_sync
+    assert config.CUDA_ARRAY_INTERFACE_SYNC == 1
+    for setting, calls in ((1, 1), (0, 0)):
+        config.CUDA_ARRAY_INTERFACE_SYNC = setting
+        assert config.CUDA_ARRAY_INTERFACE_SYNC == setting
+        with patch.object(cuda.cudadrv.driver.Stream, "synchronize", return_value=None) as sync:
+            cuda.as_cuda_array(_ExportedOnStream(12345))
+            cuda.as_cuda_array(_ExportedOnStream(12345), sync=False)
+        assert sync.call_count == calls
+
+
+def test_array_interface_sync_starts_from_numbas_environment_variable():
+    program = "from kaji.cuda import config\nprint(config.CUDA_ARRAY_INTERFACE_SYNC)"
+    for variable in ("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "KAJI_CUDA_ARRAY_INTERFACE_SYNC"):
+        out, err = run_python(program, **{variable: "0"})
+        assert out.strip() == "0" and "does not honour" not in err
+    assert run_python(program)[0].strip() == "1"
+
+
 def test_settings_kaji_does_not_honour_say_so_and_keep_kajis_value():
     from kaji.cuda import config
 
-    facts = {"ENABLE_CUDASIM": 0, "DISABLE_JIT": 0, "CUDA_ARRAY_INTERFACE_SYNC": 1,
-             "CUDA_PER_THREAD_DEFAULT_STREAM": 0, "CUDA_DEFAULT_PTX_CC": (9, 0),
+    facts = {"ENABLE_CUDASIM": 0, "DISABLE_JIT": 0, "CUDA_PER_THREAD_DEFAULT_STREAM": 0, "CUDA_DEFAULT_PTX_CC": (9, 0),
              "DEBUGINFO_DEFAULT": 0, "BOUNDSCHECK": None, "CUDA_MEMORY_MANAGER": "default"}
     for name, value in facts.items():
         assert getattr(config, name) == value

@@ -12,12 +12,16 @@ Honoured: reading gives kaji's setting and assigning changes what kaji does, at 
 - ``CUDA_DEALLOCS_COUNT`` (10), ``CUDA_DEALLOCS_RATIO`` (0.2): device memory freed without a
   stream waits until more frees than the count, or more bytes than the ratio of the device's
   memory, are pending (``cuda.current_context().deallocations``).
+- ``CUDA_ARRAY_INTERFACE_SYNC`` (1): a launch orders the work queued on the stream another
+  library's array names (``__cuda_array_interface__``) before the kernel, on the device, and
+  ``as_cuda_array``/``from_cuda_array_interface`` synchronize that stream; 0 does neither (the
+  producer answers for the ordering), as in Numba.
 
 The first three start from Numba's environment variables, read when kaji is imported:
 NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS, NUMBA_CUDA_WARN_ON_IMPLICIT_COPY,
 NUMBA_DISABLE_PERFORMANCE_WARNINGS (kaji's KAJI_ spellings of the same names come first),
-the last two from NUMBA_CUDA_DEALLOCS_COUNT and NUMBA_CUDA_DEALLOCS_RATIO (or the KAJI_
-spellings);
+the next two from NUMBA_CUDA_DEALLOCS_COUNT and NUMBA_CUDA_DEALLOCS_RATIO, the last from
+NUMBA_CUDA_ARRAY_INTERFACE_SYNC (or the KAJI_ spellings);
 ``kaji.performance_warnings(...)`` sets the first two too.
 
 Not honoured: kaji does not read these settings' NUMBA_ variables and has no switch for them.
@@ -29,9 +33,6 @@ for another value.
   (``KAJI_TARGET=cpu``, ``@cuda.jit(target="cpu")``).
 - ``DISABLE_JIT`` = 0: kernels are always compiled.
 - ``DISABLE_CUDA`` = 0: ``cuda.is_available()`` says whether a GPU is usable.
-- ``CUDA_ARRAY_INTERFACE_SYNC`` = 1: a launch always orders the stream another library's array
-  names (``__cuda_array_interface__``) before the kernel, on the device; ``as_cuda_array(obj,
-  sync=False)`` is the one way to skip the synchronization of an import.
 - ``CUDA_PER_THREAD_DEFAULT_STREAM`` = 0: the default stream is the legacy one;
   ``cuda.per_thread_default_stream()`` gives the per-thread one to pass explicitly.
 - ``CUDA_DEFAULT_PTX_CC`` = (9, 0), ``FORCE_CUDA_CC`` = None: kaji compiles for the GPU's
@@ -75,6 +76,9 @@ _HONOURED = {
     "CUDA_DEALLOCS_RATIO": (
         lambda: _core.pending_free_limits()[1],
         lambda value: _runtime.set_pending_free_limits(share=value)),
+    "CUDA_ARRAY_INTERFACE_SYNC": (
+        lambda: _flag(_core.array_interface_sync()),
+        lambda value: _core.set_array_interface_sync(bool(value))),
 }
 
 
@@ -90,7 +94,6 @@ _FIXED = {
     "ENABLE_CUDASIM": (0, "NUMBA_ENABLE_CUDASIM", int),
     "DISABLE_JIT": (0, "NUMBA_DISABLE_JIT", int),
     "DISABLE_CUDA": (0, "NUMBA_DISABLE_CUDA", int),
-    "CUDA_ARRAY_INTERFACE_SYNC": (1, "NUMBA_CUDA_ARRAY_INTERFACE_SYNC", int),
     "CUDA_PER_THREAD_DEFAULT_STREAM": (0, "NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM", int),
     "CUDA_DEFAULT_PTX_CC": ((9, 0), "NUMBA_CUDA_DEFAULT_PTX_CC", _compute_capability),
     "FORCE_CUDA_CC": (None, "NUMBA_FORCE_CUDA_CC", _compute_capability),
