@@ -343,14 +343,20 @@ class Kernel(_core.Dispatcher):
 
 class BySignature(dict):
     """A kernel's overloads, PTX, ... by signature text, as kaji spells it
-    (``"void(int32[:, ::1])"``); a tuple of argument types, Numba's key, finds the same one."""
+    (``"void(int32[:, ::1])"``); another spelling of the same signature (``"void(int32[:,
+    ::1])"``, ``boolean`` for ``bool``) or a tuple of argument types, Numba's key, finds the
+    same one."""
 
     @staticmethod
     def _signature_of(key):
-        if not isinstance(key, tuple):
+        if isinstance(key, tuple):
+            text = "void(" + ", ".join(str(t) for t in key) + ")"
+        elif isinstance(key, str):
+            text = key
+        else:
             return key
         try:
-            return _core.canonical_signature("void(" + ", ".join(str(t) for t in key) + ")")
+            return _core.canonical_signature(text)
         except _core.CompileError:
             return key  # no types: found nowhere, a KeyError naming the key
 

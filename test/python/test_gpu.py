@@ -359,3 +359,18 @@ def test_launch_waits_for_dlpack_producers_on_the_default_stream():
     copy[blocks(1 << 20, 256), 256, consumer](out, DLPackOnly(x))
     consumer.synchronize()
     np.testing.assert_array_equal(out.copy_to_host(), np.full(1 << 20, 3.0, np.float32))
+
+
+def test_print_formats_are_counted_in_constant_memory():
+    # As Numba's: print's format string lives in constant memory (the LLVM path).
+    @cuda.jit
+    def report(value, loud):
+        if loud:
+            print(value)
+
+    report[1, 1](1, False)
+    report[1, 1](1.0, False)
+    sizes = report.get_const_mem_size()
+    assert sizes["void(int64, boolean)"] >= len(b"%lld\n\0")
+    assert sizes[(kaji.float64, kaji.boolean)] >= len(b"%f\n\0")
+    assert report.get_const_mem_size("void(int64, bool)") == sizes["void(int64, bool)"]

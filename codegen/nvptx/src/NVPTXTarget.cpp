@@ -162,8 +162,10 @@ llvm::Value *NVPTXTarget::emitWarpCollective(llvm::IRBuilderBase &builder,
   llvm_unreachable("a warp collective WarpCollectives.def does not list");
 }
 
+// In constant memory, where Numba puts print's format strings (a kernel's
+// get_const_mem_size counts them).
 llvm::Value *NVPTXTarget::emitCString(llvm::IRBuilderBase &builder, const std::string &text) const {
-  llvm::Value *global = builder.CreateGlobalString(text, "kaji.str", kGlobalAddressSpace,
+  llvm::Value *global = builder.CreateGlobalString(text, "kaji.str", kConstantAddressSpace,
                                                    builder.GetInsertBlock()->getModule());
   return builder.CreateAddrSpaceCast(global, builder.getPtrTy(kGenericAddressSpace));
 }
