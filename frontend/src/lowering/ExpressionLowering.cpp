@@ -233,8 +233,9 @@ Operand FunctionLowerer::lowerExact(const Expr &expr) {
   case ExprKind::List:
     throw ir::CompileError(expr.loc, "lists are not supported in kernels");
   case ExprKind::Starred:
-    throw ir::CompileError(expr.loc,
-                           "argument unpacking ('*' and '**') is not supported in kaji kernels");
+    throw ir::CompileError(expr.loc, "'" + unparse(expr) +
+                                         "': kernels unpack a tuple only into a call's "
+                                         "positional arguments, as in f(*t)");
   }
   throw ir::CompileError(expr.loc, "unsupported expression '" + unparse(expr) + "'");
 }
@@ -880,6 +881,8 @@ ir::Value *FunctionLowerer::indexValue(const Operand &array, unsigned dim, const
 }
 
 Operand FunctionLowerer::lowerCall(const CallExpr &expr) {
+  if (unpacksArguments(expr))
+    return callUnpackingArguments(expr);
   Operand callee = lower(*expr.func);
   switch (callee.kind) {
   case Operand::Kind::Builtin:

@@ -413,6 +413,9 @@ private:
   // `Point(1, y=2)` for a namedtuple class `Point`.
   Operand buildNamedTuple(const Operand &tupleClass, const CallExpr &expr);
   Operand lowerCall(const CallExpr &expr);
+  // `f(*t)` (ArgumentUnpacking.cpp).
+  static bool unpacksArguments(const CallExpr &expr);
+  Operand callUnpackingArguments(const CallExpr &expr);
   // The arguments of a call, each lowered once: positional, then keyword arguments in order.
   struct CallArguments {
     std::vector<Operand> positional;
