@@ -99,11 +99,12 @@ TEST(Lowering, TuplesAreCompileTimeOnly) {
   EXPECT_TRUE(contains(ir, "sub")) << ir;
 }
 
-TEST(Lowering, ArgumentUnpackingIsRejected) {
+TEST(Lowering, OnlyTuplesUnpackIntoArguments) {
   EXPECT_EQ(loweringError("def f(x, y):\n    return x\n"
                           "def k(a):\n    a[0] = f(*a)\n",
                           "void(float32[:])"),
-            "4:14: argument unpacking ('*' and '**') is not supported in kaji kernels");
+            "4:14: only a tuple can be unpacked into a call's arguments in a kernel, not "
+            "'float32[:]' ('*a')");
 }
 
 TEST(Lowering, UnknownNamesAndAttributes) {
