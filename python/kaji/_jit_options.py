@@ -29,7 +29,7 @@ class JitOptions(NamedTuple):
     launch_bounds: tuple  # (threads, blocks per SM, blocks per cluster), 0 where not given
     max_registers: int  # 0: no limit
     shared_memory_carveout: object  # a percentage, -1 for the driver's default, or None
-    extensions: list
+    extensions: tuple
     backend: object
     inlining: str  # "always", "never" or "default": what calls of the function become
     link: tuple  # absolute paths and code in memory (kaji/_linkable_code.py)
@@ -149,11 +149,11 @@ def _shared_memory_carveout(carveout):
 
 
 def _extensions(extensions):
-    extensions = list(extensions or ())
-    if extensions:
-        raise NotImplementedError("kaji does not support Numba's argument extensions "
-                                  "(extensions=) yet; convert the arguments before the launch "
-                                  "instead")
+    extensions = tuple(extensions or ())
+    for extension in extensions:
+        if not callable(getattr(extension, "prepare_args", None)):
+            raise TypeError("an extension is an object with a prepare_args(ty, val, stream=, "
+                            f"retr=) method, which {extension!r} lacks")
     return extensions
 
 

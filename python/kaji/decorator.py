@@ -12,7 +12,7 @@ from kaji._backend import add_nvrtc_wheel
 from kaji._definition import Definition
 from kaji._jit_options import JitOptions, block_threads
 from kaji.linking import link_paths
-from kaji.types import from_text, is_signature, is_type_object, signature_text
+from kaji.types import from_text, is_signature, is_type_object, signature_text, typeof
 
 
 def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastmath=False,
@@ -61,8 +61,10 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
     calls into the linked CUDA C++ are inlined. ``inspect_lto_ptx`` shows the result. It needs
     nvJitLink (RuntimeError naming where it was looked for otherwise). By default (None) it is
     off: kaji's own code needs no LTO (docs/python.md, "Link-time optimisation").
-    ``extensions`` (Numba's argument handlers) must be empty: kaji does not run them. Device
-    functions take any target: they are compiled into each caller.
+    ``extensions`` (Numba's argument handlers) are objects with a ``prepare_args(ty, val,
+    stream=, retr=)`` method, which each argument of a launch passes through (the last
+    extension first) as in Numba; ``kernel.extensions`` is the list, which may be appended to.
+    Device functions take any target: they are compiled into each caller.
 
     ``inline="always"`` (or True) and ``forceinline=True`` inline every call of the function
     (LLVM's alwaysinline); ``inline="never"`` keeps every call a call (noinline); by default
@@ -134,7 +136,25 @@ class Kernel(_core.Dispatcher):
                          shared_memory_carveout=options.shared_memory_carveout,
                          backend=options.backend, link=link_paths(options.link),
                          lto=options.lto)
+        self.extensions.extend(options.extensions)
         definition.show_as(self)
+
+    def _prepare_arguments(self, args, stream, retr):
+        """`args` passed each through the extensions, the last first, as Numba's launch does:
+        ``prepare_args(ty, val, stream=, retr=)`` takes the argument's type (kaji.types, None
+        for a value kaji cannot type) and value and gives the pair the next one takes; the
+        launch takes the values, then calls what the extensions appended to `retr`."""
+        prepared = []
+        for value in args:
+            try:
+                argument_type = typeof(value)
+            except TypeError:
+                argument_type = None
+            for extension in reversed(self.extensions):
+                argument_type, value = extension.prepare_args(argument_type, value,
+                                                              stream=stream, retr=retr)
+            prepared.append(value)
+        return tuple(prepared)
 
     def compile(self, signature):
         """Compiles for `signature` now, as Numba's ``kernel.compile(sig)``: errors in the
@@ -174,10 +194,6 @@ class Kernel(_core.Dispatcher):
     def lineinfo(self):
         """Whether the PTX carries the Python line of each instruction."""
         return self._options.lineinfo
-
-    @property
-    def extensions(self):
-        return list(self._options.extensions)
 
     @property
     def specialized(self):
@@ -393,6 +409,12 @@ class Overload:
     def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
         return self.kernel.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)
 
+    @property
+    def cooperative(self):
+        """Whether the kernel synchronizes its grid (``g.sync()`` of ``cuda.cg.this_grid()``),
+        and so is launched cooperatively (cuLaunchCooperativeKernel)."""
+        return self.kernel.is_cooperative(self.signature)
+
     def __repr__(self):
         return f"<kaji overload {self.kernel.__qualname__}{self.signature}>"
 
@@ -451,6 +473,10 @@ class DeviceFunction:
     def inspect_llvm(self, signature=None):
         """inspect_ptx()'s LLVM IR."""
         return self._code(signature, "llvm")
+
+    def inspect_sass(self, signature=None):
+        raise RuntimeError(f"Cannot inspect SASS of a device function: '{self.__name__}' is "
+                           "compiled into each kernel that calls it; inspect the kernel's")
 
     def _kaji_describe_global_(self, pickling=False):
         """Its entry in the globals description of a function that names it

@@ -93,7 +93,17 @@ void ConfiguredLaunch::operator()(py::handle self, py::handle args) const {
   if (PyList_GET_SIZE(preLaunchCallbacks_.ptr()) != 0)
     for (py::handle callback : py::list(preLaunchCallbacks_))
       callback(dispatcherObject_, self);
-  dispatcher_->launch(shape_, stream_.get(), dispatcherObject_, args);
+  if (PyList_GET_SIZE(dispatcher_->extensions().ptr()) == 0) {
+    dispatcher_->launch(shape_, stream_.get(), dispatcherObject_, args);
+    return;
+  }
+  // As Numba's: the arguments through the extensions (Kernel._prepare_arguments), then the
+  // work they left for after the launch, in order.
+  py::list afterLaunch;
+  py::object prepared = dispatcherObject_.attr("_prepare_arguments")(args, stream(), afterLaunch);
+  dispatcher_->launch(shape_, stream_.get(), dispatcherObject_, prepared);
+  for (py::handle work : afterLaunch)
+    work();
 }
 
 py::object ConfiguredLaunch::stream() const {
@@ -224,9 +234,14 @@ void bindDispatcher(py::module_ &m) {
           "backend",
           [](const Dispatcher &dispatcher) { return driver::backendName(dispatcher.backend()); })
       .def_property_readonly("signatures", &Dispatcher::signatures)
+      .def_property_readonly("extensions", &Dispatcher::extensions,
+                             "Numba's argument extensions, which the user appends to.")
       .def("signature_for", &Dispatcher::signatureFor, py::arg("args"),
            "The signature a launch with `args` compiles for.")
       .def("sass", &Dispatcher::sass, py::arg("signature"))
+      .def("is_cooperative", &Dispatcher::cooperative, py::arg("signature"),
+           "Whether the kernel for `signature` synchronizes its grid, and so launches "
+           "cooperatively.")
       .def("max_cooperative_grid_blocks", &Dispatcher::maxCooperativeGridBlocks,
            py::arg("signature"), py::arg("block_threads"), py::arg("dynamic_shared_bytes") = 0,
            "The most blocks a cooperative launch of the kernel for `signature` may have.")

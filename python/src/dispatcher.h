@@ -91,6 +91,9 @@ public:
   // `signature` may have on the current device (the cpu target's fixed limit there).
   int64_t maxCooperativeGridBlocks(const std::string &signature, int64_t blockThreads,
                                    int64_t dynamicSharedBytes);
+  // Whether the kernel for `signature` synchronizes its grid, and so is launched cooperatively
+  // (Numba's overload.cooperative); the cpu target answers for the cuda target's code.
+  bool cooperative(const std::string &signature);
   // The signature text a launch with `args` compiles for (Numba's specialize()).
   std::string signatureFor(const py::tuple &args);
 
@@ -108,18 +111,24 @@ public:
   // select (compiled and loaded if need be).
   int occupancyBlockSize(const py::tuple &args, py::handle sharedmem);
 
+  // Numba's argument extensions: objects whose prepare_args(ty, val, stream=, retr=) each
+  // argument passes through before a launch (ConfiguredLaunch); the user appends to it.
+  const py::list &extensions() const { return extensions_; }
+
   // For cycle collection (cycle_collection.h): the globals callback, the kernel's only
   // reference. Dropped, it is None: a later compile raises TypeError; compiled
-  // specializations still launch.
+  // specializations still launch. The extensions are dropped too.
   template <class F> void forEachPythonReference(F &&f) const {
     f(kernel_.describeGlobals);
     f(lastConfig_);
     f(lastLaunch_);
+    f(extensions_);
   }
   void breakCycles() {
     kernel_.describeGlobals = py::none();
     lastConfig_ = py::object();
     lastLaunch_ = py::object();
+    PyList_SetSlice(extensions_.ptr(), 0, PY_SSIZE_T_MAX, nullptr);
   }
 
 private:
@@ -181,6 +190,7 @@ private:
   // The last configuration given to configure() and the ConfiguredLaunch made for it.
   py::object lastConfig_;
   py::object lastLaunch_;
+  py::list extensions_;
 };
 
 // The arch the specializations for a device of `capability` are compiled for

@@ -111,6 +111,18 @@ driver::ResourceUsage Dispatcher::resourceUsage(const std::string &signature) {
                                     settings.ptx.optLevel);
 }
 
+bool Dispatcher::cooperative(const std::string &signature) {
+  frontend::Signature params = parameterTypes(signature);
+  if (target() == driver::Target::CUDA && runtime::CudaDriver::available() &&
+      runtime::Device::count() > 0)
+    return compiled(params,
+                    archFor(runtime::Device::get(runtime::selectedDevice()).computeCapability()))
+        .cooperative;
+  driver::CompileRequest settings = settings_;
+  settings.target = driver::Target::CUDA;
+  return compileKernel(kernel_, params, settings).kernels.at(0).cooperative;
+}
+
 int64_t Dispatcher::maxCooperativeGridBlocks(const std::string &signature, int64_t blockThreads,
                                              int64_t dynamicSharedBytes) {
   if (blockThreads < 1 || blockThreads > 1024)

@@ -241,8 +241,68 @@ def test_debug_with_opt_warns_and_gives_line_info():
 def test_lineinfo_and_extensions_properties():
     assert _kernel(lineinfo=True).lineinfo and not _kernel().lineinfo
     assert _kernel().extensions == []
-    with pytest.raises(NotImplementedError, match="extensions"):
+    with pytest.raises(TypeError, match="prepare_args"):
         _kernel(extensions=[object()])
+
+
+class _Recorder:
+    """An argument extension (Numba's prepare_args protocol) that records what it is given
+    and passes a host array as `hint(array)`."""
+
+    def __init__(self, hint, log):
+        self.hint, self.log = hint, log
+
+    def prepare_args(self, ty, val, stream=0, retr=None):
+        self.log.append((type(self).__name__, ty, stream))
+        retr.append(lambda: self.log.append("after launch"))
+        if isinstance(val, np.ndarray):
+            return ty, cuda.args.wrap_arg(val, default=self.hint)
+        return ty, val
+
+
+def test_extensions_prepare_each_argument_last_first_and_run_their_work_after():
+    log = []
+
+    class First(_Recorder):
+        pass
+
+    class Second(_Recorder):
+        pass
+
+    kernel = _kernel(extensions=[First(cuda.InOut, log)])
+    kernel.extensions.append(Second(cuda.In, log))
+    x = np.arange(4, dtype=np.float32)
+    out = np.zeros(4, dtype=np.float32)
+    kernel[1, 4](out, x)
+    # Second wrapped both in In: the kernel's writes to out stay on the device.
+    np.testing.assert_array_equal(out, 0)
+    assert [entry[0] for entry in log[:4]] == ["Second", "First", "Second", "First"]
+    assert log[0][1] == kaji.float32[::1] and log[0][2] == 0
+    assert log[4:] == ["after launch"] * 4
+
+    log.clear()
+    kernel.extensions.clear()
+    kernel.extensions.append(First(cuda.InOut, log))
+    kernel[1, 4](out, x)
+    np.testing.assert_array_equal(out, 2 * x)
+    assert len(log) == 4
+
+
+def test_transfer_hints_copy_by_hand_as_numbas_do():
+    x = np.arange(3, dtype=np.float64)
+    retr = []
+    device = cuda.args.In(x).to_device(retr)
+    np.testing.assert_array_equal(device.copy_to_host(), x)
+    out = np.zeros(3)
+    written = cuda.args.Out(out).to_device(retr)
+    written[:] = 5.0
+    for work in retr:
+        work()
+    np.testing.assert_array_equal(out, 5.0)
+    assert cuda.args.wrap_arg(device) is not device
+    hinted = cuda.In(x)
+    assert cuda.args.wrap_arg(hinted) is hinted
+    assert isinstance(cuda.args.wrap_arg(x), cuda.InOut)
 
 
 def test_cache_option_is_accepted():
@@ -353,3 +413,27 @@ def test_resource_queries_come_from_the_driver_on_a_gpu():
     assert 0 < kernel.get_regs_per_thread(F32) <= 255
     assert kernel.get_max_threads_per_block(F32) == 256
     assert kernel.get_local_mem_per_thread(F32) == 0
+
+
+def test_overloads_say_whether_they_launch_cooperatively():
+    @cuda.jit(target="cpu")
+    def synchronized(a):
+        cuda.cg.this_grid().sync()
+        a[0] = 1.0
+
+    @cuda.jit(target="cpu")
+    def unsynchronized(a):
+        a[0] = cuda.grid(1)
+
+    for kernel, cooperative in ((synchronized, True), (unsynchronized, False)):
+        kernel.add_signature("void(float64[::1])")
+        assert kernel.overloads["void(float64[::1])"].cooperative is cooperative
+
+
+def test_a_device_function_has_no_sass_of_its_own():
+    @cuda.jit(device=True)
+    def add(x, y):
+        return x + y
+
+    with pytest.raises(RuntimeError, match="Cannot inspect SASS of a device function"):
+        add.inspect_sass((kaji.int32, kaji.int32))

@@ -46,7 +46,7 @@ HAS_NUMBA = _find_spec("numba") is not None
 # Numba's module paths under kaji.cuda besides kernels, imported on first use. They are not
 # names of `from kaji.cuda import *` (__all__ below), where `np` and `typing` would shadow
 # numpy and the standard library's typing.
-_SUBMODULES = ("api", "compiler", "config", "core", "cudadrv", "libdevicefuncs", "misc", "np",
+_SUBMODULES = ("api", "args", "compiler", "config", "core", "cudadrv", "libdevicefuncs", "misc", "np",
                "typing", "vector_types")
 
 # Numba's external memory manager (EMM) plugin interface, which kaji does not have.
