@@ -14,13 +14,18 @@ np.row_stack = np.vstack  # numba-cuda's harness imports numba, which still name
 # numba-cuda's test harness imports the `filecheck` package for its checks of Numba's own LLVM IR
 # and PTX, which kaji does not make. Where it is not installed, its modules are written here as
 # empty stand-ins, on PYTHONPATH too, so that the processes a test spawns import them as well.
+# Each pytest worker runs this: a module is written to a file of the worker's own and renamed
+# into place, so that no worker imports one another is writing.
 _FILECHECK_MODULES = ("__init__", "matcher", "options", "parser", "finput")
 if importlib.util.find_spec("filecheck") is None:
     _standins = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_standins")
     os.makedirs(os.path.join(_standins, "filecheck"), exist_ok=True)
     for _module in _FILECHECK_MODULES:
-        with open(os.path.join(_standins, "filecheck", _module + ".py"), "w") as _file:
+        _path = os.path.join(_standins, "filecheck", _module + ".py")
+        _written = f"{_path}.{os.getpid()}"
+        with open(_written, "w") as _file:
             _file.write("def __getattr__(name):\n    return type(name, (), {})\n")
+        os.replace(_written, _path)
     sys.path.insert(0, _standins)
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [_standins, *filter(None, [os.environ.get("PYTHONPATH")])])
