@@ -14,15 +14,11 @@ import os
 from kaji import _core
 from kaji._backend import add_nvjitlink_wheel
 from kaji._linkable_code import LinkableCode, unknown_file_kind
+from kaji.types import is_signature, signature_from_text, signature_text
 
 # What the linkers take, by file suffix: CUDA C++ is compiled by NVRTC first; LTO-IR makes
 # nvJitLink link the kernel instead of the driver's linker (docs/python.md).
 LINKABLE_SUFFIXES = (".cu", ".ptx", ".cubin", ".fatbin", ".o", ".a", ".ltoir")
-# Scalar types a declared function takes and returns: C's integers and floats.
-_SCALARS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-            "float16", "float32", "float64")
-
-
 def link_files(files, what):
     """`files` (a path, code in memory, or a list of them) as a tuple of absolute paths, each
     checked to exist and to be of a kind the linker takes, and LinkableCode objects, kept as
@@ -59,11 +55,13 @@ def link_paths(files):
 
 class DeclaredDevice:
     """A CUDA C++ device function declared with ``declare_device``: callable from kernels
-    only."""
+    only. ``name`` and ``sig`` (a kaji.types.Signature) are Numba's attributes; ``signature``
+    is its text."""
 
-    def __init__(self, name, signature, link):
-        self.__name__ = name
-        self.signature = signature
+    def __init__(self, name, sig, link):
+        self.__name__ = self.name = name
+        self.sig = sig
+        self.signature = signature_text(sig)
         self.link = link
 
     def _kaji_describe_global_(self, pickling=False):
@@ -83,20 +81,23 @@ class DeclaredDevice:
 
 
 def declare_device(name, sig, link=None):
-    """Declares the CUDA C++ device function `name` of signature `sig` (a scalar signature
-    such as ``"float32(float32, float32)"``), defined in the files `link` (``.cu``, ``.ptx``,
-    ``.cubin``, ``.fatbin``, ``.o``, ``.a``, ``.ltoir``, or code in memory: ``CUSource``, ...),
-    for kernels to call."""
+    """Declares the CUDA C++ device function `name` of signature `sig` (``"float32(float32,
+    float32)"`` or a signature object, ``float32(float32, float32)``), defined in the files
+    `link` (``.cu``, ``.ptx``, ``.cubin``, ``.fatbin``, ``.o``, ``.a``, ``.ltoir``, or code in
+    memory: ``CUSource``, ...), for kernels to call. Kernels pass it the scalars of C's integer
+    and float types (a call of one declared with other types is a CompileError there)."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"declare_device: the name must be a C identifier, got {name!r}")
-    if not isinstance(sig, str):
-        raise TypeError(f"declare_device: the signature must be a string such as "
-                        f"'float32(float32, float32)', got {sig!r}")
-    signature = _core.canonical_signature(sig)
-    returned, _, params = signature.partition("(")
-    types = [returned] + [p.strip() for p in params.rstrip(")").split(",") if p.strip()]
-    unsupported = [t for t in types if t not in _SCALARS]
-    if unsupported:
-        raise TypeError(f"declare_device('{name}', '{sig}'): {unsupported[0]} is not a C scalar "
-                        f"type; a declared function takes and returns {', '.join(_SCALARS)}")
+    if isinstance(sig, str):
+        text = sig
+    elif is_signature(sig) and not isinstance(sig, tuple):
+        text = signature_text(sig)
+    else:
+        raise TypeError(f"declare_device('{name}'): Return type must be given: the signature is "
+                        "a string such as 'float32(float32, float32)' or a signature object "
+                        f"such as float32(float32, float32), not {sig!r}")
+    signature = signature_from_text(text)
+    if signature.return_type is None:
+        raise TypeError(f"declare_device('{name}', {sig!r}): Return type must be given, as in "
+                        f"'float32{_core.canonical_signature(text)}'")
     return DeclaredDevice(name, signature, link_files(link, f"declare_device('{name}')"))

@@ -461,10 +461,12 @@ _VECTORS = {f"{lane}x{count}": Vector(_SCALARS[lane], count)
 
 def from_text(text):
     """The type object a type's text names: 'float32', 'f4', 'float32[:, ::1]',
-    'array(float32, 2d, C)', 'none'; TypeError naming the problem."""
+    'array(float32, 2d, C)', 'none', 'int32*'; TypeError naming the problem."""
     known = _BY_NAME.get(text.strip())
     if known is not None:
         return known
+    if text.strip().endswith("*"):
+        return CPointer(from_text(text.strip()[:-1]))
     return _described(*_parse(text))
 
 
@@ -489,6 +491,29 @@ def as_type(value):
                         "float8_e4m3fn, float8_e5m2, float8_e8m0fnu)")
     raise TypeError(f"{value!r} is not a type (expected e.g. kaji.float32, float32[:] or "
                     "numpy.float32)")
+
+
+def signature_from_text(text):
+    """The Signature a signature's text names (any spelling kaji reads: 'int32(float32[:])');
+    its return type is None when the text gives none ('(float32[:])'). CompileError for a
+    malformed one."""
+    canonical = _core.canonical_signature(text)
+    depth = 0
+    for start in range(len(canonical) - 1, -1, -1):
+        depth += {")": 1, "]": 1, "(": -1, "[": -1}.get(canonical[start], 0)
+        if depth == 0:
+            break
+    returned, params = canonical[:start], canonical[start + 1:-1]
+    args, depth, piece = [], 0, ""
+    for char in params + ",":
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            if piece.strip():
+                args.append(from_text(piece))
+            piece = ""
+        else:
+            piece += char
+    return Signature(from_text(returned) if returned else None, tuple(args))
 
 
 def signature_text(signature, result_inferred=False):

@@ -7,6 +7,7 @@ example runs (test_runs_on_the_gpu)."""
 
 import os
 import pathlib
+import re
 import subprocess
 
 import numpy as np
@@ -105,11 +106,39 @@ def test_arguments_are_checked_against_the_declaration():
         kernel[1, 1](np.zeros(1, np.float32), np.ones(1, np.float32))
 
 
+def test_declarations_take_strings_and_signature_objects():
+    for sig in ("int32(float32[:])", kaji.int32(kaji.float32[:])):
+        declared = cuda.declare_device("f1", sig)
+        assert declared.name == "f1"
+        assert declared.sig.args == (kaji.float32[:],)
+        assert declared.sig.return_type == kaji.int32
+    assert cuda.declare_device("g", kaji.float64(kaji.int32, kaji.float32)).sig.args == (
+        kaji.int32, kaji.float32)
+
+
+def test_only_c_numbers_pass_to_a_declared_function():
+    takes_array = cuda.declare_device("takes_array", "int32(float32[:])")
+    returns_bool = cuda.declare_device("returns_bool", "bool(float32)")
+
+    def call_with_array(out, a):
+        out[0] = takes_array(a)
+
+    def call_returning_bool(out, a):
+        out[0] = returns_bool(a[0])
+
+    for kernel, declared in ((call_with_array, "int32(float32[:])"),
+                             (call_returning_bool, "bool(float32)")):
+        with pytest.raises(kaji.CompileError, match=re.escape(
+                f"is declared '{declared}'; kernels call declared functions that take and "
+                "return C integers and floats")):
+            kaji.jit(target="cpu")(kernel)[1, 1](np.zeros(1, np.float32),
+                                                 np.ones(1, np.float32))
+
+
 def test_declarations_are_checked():
-    with pytest.raises(TypeError, match="bool is not a C scalar type"):
-        cuda.declare_device("f", "bool(float32)")
-    with pytest.raises(TypeError, match="is not a C scalar type"):
-        cuda.declare_device("f", "float32(float32[:])")
+    for sig in ((kaji.float32[:],), "(float32[:],)"):
+        with pytest.raises(TypeError, match="Return type must be given"):
+            cuda.declare_device("f1", sig)
     with pytest.raises(ValueError, match="C identifier"):
         cuda.declare_device("not a name", "float32(float32)")
     with pytest.raises(FileNotFoundError, match="missing.cu"):

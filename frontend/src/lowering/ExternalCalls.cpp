@@ -11,6 +11,17 @@ namespace kaji::frontend {
 Operand FunctionLowerer::callExternal(const GlobalValue &callee, const CallExpr &expr) {
   const Signature &signature = callee.externalSignature;
   const std::string &name = callee.externalName;
+  auto cScalar = [](const ir::Type &type) {
+    return type.isScalar() && !type.isBool() && !type.isComplex() &&
+           !ir::isFloat8(type.scalarKind()) && type.scalarKind() != ir::ScalarKind::BFloat16;
+  };
+  if (!cScalar(signature.returnType) ||
+      !std::all_of(signature.params.begin(), signature.params.end(), cScalar))
+    throw ir::CompileError(expr.loc, "CUDA C++ device function '" + name + "' is declared '" +
+                                         signatureString(signature) +
+                                         "'; kernels call declared functions that take and "
+                                         "return C integers and floats (int8 to uint64, "
+                                         "float16, float32, float64) only");
   if (!expr.keywords.empty())
     throw ir::CompileError(expr.keywords.front().loc,
                            "CUDA C++ device function '" + name +
