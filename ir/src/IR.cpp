@@ -56,6 +56,7 @@ bool hasSideEffects(Opcode op) {
   case Opcode::AtomicCAS:
   case Opcode::Call:
   case Opcode::ExternCall:
+  case Opcode::ExternCallC:
   case Opcode::Br:
   case Opcode::CondBr:
   case Opcode::Return:

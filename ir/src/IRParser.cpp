@@ -807,7 +807,8 @@ private:
       break;
     }
     case Opcode::Call:
-    case Opcode::ExternCall: {
+    case Opcode::ExternCall:
+    case Opcode::ExternCallC: {
       Token callee = expectKind(Tok::FuncId, "a callee '@name'");
       attr = std::string(callee.text);
       expect("(");

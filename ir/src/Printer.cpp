@@ -370,7 +370,8 @@ private:
       return;
     }
     case Opcode::Call:
-    case Opcode::ExternCall: {
+    case Opcode::ExternCall:
+    case Opcode::ExternCallC: {
       const std::string *callee = attr<std::string>(op);
       out_ += " @" + (callee ? *callee : std::string("<missing>")) + "(" + operandList(op, 0) + ")";
       if (op.result())

@@ -423,14 +423,15 @@ private:
                    "'s return type " + callee->returnType().str());
   }
 
-  // A linked CUDA C++ function returns its result through a pointer (Numba's ABI), so the
-  // result and the arguments are scalars.
+  // A linked CUDA C++ function takes scalars; by Numba's ABI it returns a scalar through a
+  // pointer, by the C ABI a scalar or nothing.
   void verifyExternCall(const Operation &op) {
     const std::string *symbol = std::get_if<std::string>(&op.attr());
     if (!symbol || symbol->empty())
       fail(op, "needs the linked function's symbol");
-    expectResult(op, true);
-    if (!op.resultType().isScalar())
+    if (op.opcode() == Opcode::ExternCall)
+      expectResult(op, true);
+    if (op.result() && !op.resultType().isScalar())
       fail(op, "must return a scalar, not " + op.resultType().str());
     for (unsigned i = 0; i < op.numOperands(); ++i)
       if (!op.operand(i)->type().isScalar())
@@ -812,6 +813,7 @@ private:
     case Opcode::Call:
       return verifyCall(op);
     case Opcode::ExternCall:
+    case Opcode::ExternCallC:
       return verifyExternCall(op);
     case Opcode::Br:
       expectOperands(op, 0);

@@ -53,8 +53,12 @@ def describe_globals(func, pickling=False):
     `pickling`, what a pickled `func` carries instead: the @jit functions among them are left
     as they are, and a captured device array is a PicklingError."""
 
+    # A module of the user's is described by the members the code may name: its attribute
+    # names are among the code's names, as its globals are.
+    names = frozenset(func.__code__.co_names)
+
     def describe(name, value):
-        entry = describe_value(name, value, pickling)
+        entry = describe_value(name, value, pickling, names)
         if entry is None:
             return ("unusable", _why_unusable(name, value))
         if pickling and isinstance(entry, tuple) and entry[0] == "device_array":
@@ -84,9 +88,11 @@ def describe_globals(func, pickling=False):
     return description
 
 
-def describe_value(name, value, pickling=False):
+def describe_value(name, value, pickling=False, attributes=frozenset(), modules=frozenset()):
     """The description of one value bound to `name`, or None when kernels cannot use it;
-    `pickling` goes to a value that describes itself (see above)."""
+    `pickling` goes to a value that describes itself (see above). A module of the user's is a
+    namespace of its members named in `attributes` (`modules`: the ones being described, which
+    a member naming one of them again does not enter)."""
     # Looked up on the type, as Python looks up special methods: a class, a module loaded on
     # first use or an object answering every attribute is not asked.
     if value is None:
@@ -106,7 +112,11 @@ def describe_value(name, value, pickling=False):
         return ("builtin", f"kaji.{value.name}")
     if isinstance(value, types.ModuleType):
         canonical = _CANONICAL_MODULES.get(value.__name__)
-        return None if canonical is None else ("module", canonical)
+        if canonical is not None:
+            return ("module", canonical)
+        if id(value) in modules:
+            return None
+        return _describe_namespace(value, pickling, attributes, modules | {id(value)})
     if isinstance(value, enum.Enum):
         return _describe_enum_member(value)
     if isinstance(value, type) and issubclass(value, enum.Enum):
@@ -160,6 +170,22 @@ def describe_value(name, value, pickling=False):
 
 
 _CONSTANT_MEMORY_BYTES = 64 * 1024
+
+
+def _describe_namespace(module, pickling, attributes, modules):
+    """("namespace", name, {member: entry}): the members of `module` among `attributes`, each
+    described as a global is (its name qualified by the module's), or as unusable."""
+    members = {}
+    namespace = vars(module)
+    for attribute in sorted(attributes):
+        if attribute not in namespace:
+            continue
+        qualified = f"{module.__name__}.{attribute}"
+        value = namespace[attribute]
+        entry = describe_value(qualified, value, pickling, attributes, modules)
+        members[attribute] = entry if entry is not None else (
+            "unusable", _why_unusable(qualified, value))
+    return ("namespace", module.__name__, members)
 
 
 def _why_unusable(name, value):

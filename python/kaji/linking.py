@@ -4,7 +4,8 @@
 ``declare_device(name, "float32(float32, float32)", link="ops.cu")`` returns a function kernels
 call like any device function; its code comes from the files linked with the kernel, by
 Numba's ABI: ``extern "C" __device__ int name(float *result, float a, float b)`` stores the
-result through the pointer and returns a status that is ignored. The files a kernel links are
+result through the pointer and returns a status that is ignored; with ``abi="c"``, by the C
+ABI, ``extern "C" __device__ float name(float a, float b)``. The files a kernel links are
 its own ``link=`` files and those of every declared function it names (docs/python.md).
 Besides paths, ``link=`` takes code held in memory (``CUSource(text)``, ...:
 kaji/_linkable_code.py), written to a private temporary file when the linkers need it."""
@@ -58,11 +59,12 @@ class DeclaredDevice:
     only. ``name`` and ``sig`` (a kaji.types.Signature) are Numba's attributes; ``signature``
     is its text."""
 
-    def __init__(self, name, sig, link):
+    def __init__(self, name, sig, link, abi="numba"):
         self.__name__ = self.name = name
         self.sig = sig
         self.signature = signature_text(sig)
         self.link = link
+        self.abi = abi
 
     def _kaji_describe_global_(self, pickling=False):
         """Its entry in the globals description of a function that names it
@@ -70,7 +72,8 @@ class DeclaredDevice:
         memory, itself, so that the code travels and is written out where it is unpickled."""
         if pickling and any(isinstance(file, LinkableCode) for file in self.link):
             return self
-        return ("external", self.__name__, self.signature, tuple(link_paths(self.link)))
+        return ("external", self.__name__, self.signature, tuple(link_paths(self.link)),
+                self.abi)
 
     def __call__(self, *args, **kwargs):
         raise TypeError(f"CUDA C++ device function '{self.__name__}' can only be called from a "
@@ -80,14 +83,18 @@ class DeclaredDevice:
         return f"<kaji CUDA C++ device function {self.__name__} {self.signature}>"
 
 
-def declare_device(name, sig, link=None):
+def declare_device(name, sig, link=None, abi="numba"):
     """Declares the CUDA C++ device function `name` of signature `sig` (``"float32(float32,
     float32)"`` or a signature object, ``float32(float32, float32)``), defined in the files
     `link` (``.cu``, ``.ptx``, ``.cubin``, ``.fatbin``, ``.o``, ``.a``, ``.ltoir``, or code in
     memory: ``CUSource``, ...), for kernels to call. Kernels pass it the scalars of C's integer
-    and float types (a call of one declared with other types is a CompileError there)."""
+    and float types (a call of one declared with other types is a CompileError there). By
+    `abi` "numba" it is ``extern "C" __device__ int name(T *result, args...)``, by "c" ``T
+    name(args...)``, which may return void."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"declare_device: the name must be a C identifier, got {name!r}")
+    if abi not in ("numba", "c"):
+        raise ValueError(f"declare_device('{name}'): abi must be 'numba' or 'c', not {abi!r}")
     if isinstance(sig, str):
         text = sig
     elif is_signature(sig) and not isinstance(sig, tuple):
@@ -100,4 +107,4 @@ def declare_device(name, sig, link=None):
     if signature.return_type is None:
         raise TypeError(f"declare_device('{name}', {sig!r}): Return type must be given, as in "
                         f"'float32{_core.canonical_signature(text)}'")
-    return DeclaredDevice(name, signature, link_files(link, f"declare_device('{name}')"))
+    return DeclaredDevice(name, signature, link_files(link, f"declare_device('{name}')"), abi)

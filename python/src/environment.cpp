@@ -179,11 +179,22 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     return frontend::GlobalValue::tuple(std::move(elements), std::move(tupleClass),
                                         std::move(names));
   }
-  if (kind == "external" && fields.size() == 4)
+  if (kind == "namespace" && fields.size() == 3) {
+    std::string module = fields[1].cast<std::string>();
+    std::vector<std::string> memberNames;
+    std::vector<frontend::GlobalValue> members;
+    for (auto [memberName, member] : fields[2].cast<py::dict>()) {
+      memberNames.push_back(memberName.cast<std::string>());
+      members.push_back(globalValue(module + "." + memberNames.back(), member));
+    }
+    return frontend::GlobalValue::namespaceOf(std::move(module), std::move(memberNames),
+                                              std::move(members));
+  }
+  if (kind == "external" && fields.size() == 5)
     return frontend::GlobalValue::external(
         fields[1].cast<std::string>(), name,
         parseSignatureText(fields[2].cast<std::string>(), /*kernel=*/false),
-        fields[3].cast<std::vector<std::string>>());
+        fields[3].cast<std::vector<std::string>>(), fields[4].cast<std::string>() == "c");
   if (kind == "unusable")
     return frontend::GlobalValue::unusable(name, fields[1].cast<std::string>());
   if (kind == "overloaded" && fields.size() == 4)

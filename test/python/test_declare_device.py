@@ -162,3 +162,95 @@ def test_runs_on_the_gpu(backend):
     assert result.returncode == 0, result.stderr
     error = float(result.stdout.split(":")[1])
     assert error < 1e-3
+
+
+C_ABI_SOURCE = """
+extern "C" __device__ int add2(int a, int b) { return a + b; }
+extern "C" __device__ int const42() { return 42; }
+extern "C" __device__ void consume(int a) { asm volatile("" : : "r"(a) : "memory"); }
+"""
+
+add2 = cuda.declare_device("add2", "int32(int32, int32)", abi="c")
+const42 = cuda.declare_device("const42", "int32()", abi="c")
+consume = cuda.declare_device("consume", "void(int32)", abi="c")
+
+
+def calls_by_the_c_abi(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        consume(x[i])
+        out[i] = add2(x[i], i) + const42()
+
+
+C_ABI_SIGNATURE = "void(int32[::1], int32[::1])"
+
+
+def c_abi_code(backend, stage):
+    kernel = kaji.jit(target="cpu", backend=backend)(calls_by_the_c_abi)
+    return kaji._core.compile(kernel._source, kernel._describe_globals, C_ABI_SIGNATURE,
+                              stage=stage, backend=backend)
+
+
+def test_declarations_by_the_c_abi_are_checked():
+    with pytest.raises(ValueError, match="abi must be 'numba' or 'c', not 'cpp'"):
+        cuda.declare_device("f", "int32(int32)", abi="cpp")
+    void_by_numbas_abi = cuda.declare_device("consume", "void(int32)")
+
+    def call(out, x):
+        void_by_numbas_abi(x[0])
+
+    with pytest.raises(kaji.CompileError, match="or return void by the C ABI"):
+        kaji.jit(target="cpu")(call)[1, 1](np.zeros(1, np.int32), np.ones(1, np.int32))
+
+
+@pytest.mark.parametrize("backend", ["llvm", pytest.param("nvrtc", marks=needs_nvrtc)])
+def test_the_ptx_calls_c_abi_functions_with_their_results_returned(backend):
+    ptx = " ".join(c_abi_code(backend, "ptx").split())
+    for declaration in (".extern .func consume ( .param .b32 consume_param_0 ) ;",
+                        ".extern .func (.param .b32 func_retval0) add2 ( .param .b32 "
+                        "add2_param_0, .param .b32 add2_param_1 ) ;",
+                        ".extern .func (.param .b32 func_retval0) const42 () ;"):
+        assert declaration in ptx, ptx
+
+
+def test_the_cuda_cpp_declares_c_abi_functions_as_they_are():
+    source = c_abi_code("nvrtc", "cuda")
+    assert 'extern "C" __device__ i32 add2(i32, i32);' in source
+    assert 'extern "C" __device__ i32 const42();' in source
+    assert 'extern "C" __device__ void consume(i32);' in source
+
+
+@needs_ptxas
+@pytest.mark.parametrize("backend", ["llvm", pytest.param("nvrtc", marks=needs_nvrtc)])
+def test_nvlink_resolves_c_abi_calls_with_nvrtcs_code(backend, tmp_path):
+    if not NVRTC or tool("nvlink") is None:
+        pytest.skip("linking needs NVRTC and nvlink")
+    caller = assemble_relocatable(c_abi_code(backend, "ptx"), tmp_path, "caller")
+    functions = assemble_relocatable(
+        kaji._core.compile_cuda_source(C_ABI_SOURCE, "c_abi.cu"), tmp_path, "c_abi")
+    linked = subprocess.run([tool("nvlink"), "-arch=sm_90", str(caller), str(functions), "-o",
+                             str(tmp_path / "linked.cubin")], capture_output=True, text=True)
+    assert linked.returncode == 0, linked.stderr
+
+
+@pytest.mark.parametrize("backend", ["llvm", "nvrtc"])
+def test_c_abi_functions_run_on_the_gpu(backend):
+    if not cuda.is_available():
+        pytest.skip("needs a GPU")
+    source = cuda.CUSource(C_ABI_SOURCE)
+    adds, answer, swallow = [
+        cuda.declare_device(name, sig, link=source, abi="c")
+        for name, sig in (("add2", "int32(int32, int32)"), ("const42", "int32()"),
+                          ("consume", "void(int32)"))]
+
+    @cuda.jit(backend=backend)
+    def kernel(out, x):
+        i = cuda.grid(1)
+        if i < out.size:
+            swallow(x[i])
+            out[i] = adds(x[i], i) + answer()
+
+    x = np.arange(10, dtype=np.int32)
+    out = np.zeros_like(x)
+    kernel[1, 32](out, x)
+    np.testing.assert_array_equal(out, x + np.arange(10) + 42)

@@ -57,22 +57,28 @@ void FunctionLowering::lowerCall(const ir::Operation &op) {
 }
 
 // Numba's ABI for cuda.declare_device: `extern "C" __device__ int f(T *result, args...)`, the
-// result stored through the pointer and the returned status ignored, as Numba does. The symbol
-// stays undefined in the PTX; the driver's linker resolves it (docs/codegen.md).
+// result stored through the pointer and the returned status ignored, as Numba does; the C ABI
+// (extern_call_c): `T f(args...)`. The symbol stays undefined in the PTX; the driver's linker
+// resolves it (docs/codegen.md).
 void FunctionLowering::lowerExternCall(const ir::Operation &op) {
   const std::string &symbol = op.attrAs<std::string>();
   if (!target_.linksCudaDeviceCode())
     throw CompileError(op.location(), "'" + symbol +
                                           "' is a CUDA C++ device function (cuda.declare_device); "
                                           "only the cuda target can link it, not this one");
-  llvm::Type *resultType = registerType(context_, op.resultType().scalarKind());
-  std::vector<llvm::Type *> paramTypes{llvm::PointerType::get(context_, 0)};
+  bool numbaAbi = op.opcode() == ir::Opcode::ExternCall;
+  std::vector<llvm::Type *> paramTypes;
+  if (numbaAbi)
+    paramTypes.push_back(llvm::PointerType::get(context_, 0));
   std::vector<llvm::Value *> args;
   for (ir::Value *operand : op.operands()) {
     args.push_back(scalar(operand, op));
     paramTypes.push_back(args.back()->getType());
   }
-  auto *type = llvm::FunctionType::get(builder_.getInt32Ty(), paramTypes, false);
+  llvm::Type *resultType =
+      op.result() ? registerType(context_, op.resultType().scalarKind()) : builder_.getVoidTy();
+  auto *type =
+      llvm::FunctionType::get(numbaAbi ? builder_.getInt32Ty() : resultType, paramTypes, false);
   llvm::Module &module = *out_.getParent();
   llvm::Function *declared = module.getFunction(symbol);
   if (declared && declared->getFunctionType() != type)
@@ -80,6 +86,12 @@ void FunctionLowering::lowerExternCall(const ir::Operation &op) {
                        "'" + symbol + "' is called with two different signatures in one kernel");
   if (!declared)
     declared = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, module);
+  if (!numbaAbi) {
+    llvm::CallInst *call = builder_.CreateCall(declared, args);
+    if (op.result())
+      scalars_[op.result()] = call;
+    return;
+  }
   llvm::IRBuilder<> entry(&out_.getEntryBlock(), out_.getEntryBlock().begin());
   llvm::AllocaInst *slot = entry.CreateAlloca(resultType, nullptr, symbol + ".result");
   llvm::Value *pointer = builder_.CreateAddrSpaceCast(slot, paramTypes[0]);

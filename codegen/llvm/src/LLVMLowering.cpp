@@ -445,6 +445,7 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     lowerCall(op);
     return;
   case Opcode::ExternCall:
+  case Opcode::ExternCallC:
     lowerExternCall(op);
     return;
   case Opcode::Br:

@@ -54,14 +54,21 @@ void FunctionEmitter::emitCall(const ir::Operation &op) {
   assign(op, call);
 }
 
-// Numba's ABI: the result through a pointer, the returned status ignored (docs/codegen.md).
+// Numba's ABI: the result through a pointer, the returned status ignored (docs/codegen.md);
+// the C ABI (extern_call_c): the result returned.
 void FunctionEmitter::emitExternCall(const ir::Operation &op) {
   module_.declareExtern(op);
-  // std::string("&"), not "&": GCC 12 warns falsely (-Wrestrict, bug 105329) about a literal
-  // plus a returned std::string.
-  std::vector<std::string> args{std::string("&") + name(op.result(), op)};
+  std::vector<std::string> args;
   for (const ir::Value *operand : op.operands())
     args.push_back(name(operand, op));
+  if (op.opcode() == ir::Opcode::ExternCallC) {
+    std::string call = op.attrAs<std::string>() + "(" + commaSeparated(args) + ");";
+    statement(op, op.result() ? name(op.result(), op) + " = " + call : call);
+    return;
+  }
+  // std::string("&"), not "&": GCC 12 warns falsely (-Wrestrict, bug 105329) about a literal
+  // plus a returned std::string.
+  args.insert(args.begin(), std::string("&") + name(op.result(), op));
   statement(op, op.attrAs<std::string>() + "(" + commaSeparated(args) + ");");
 }
 

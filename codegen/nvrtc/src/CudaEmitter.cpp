@@ -66,11 +66,15 @@ void ModuleEmitter::declareLibdevice(const ir::LibdeviceFunction &function) {
 // symbol called with two signatures is an error at the second call.
 void ModuleEmitter::declareExtern(const ir::Operation &op) {
   const std::string &symbol = op.attrAs<std::string>();
-  std::vector<std::string> parameters{scalarTypeName(op.resultType().scalarKind()) + " *"};
+  bool numbaAbi = op.opcode() == ir::Opcode::ExternCall;
+  std::string result = op.result() ? scalarTypeName(op.resultType().scalarKind()) : "void";
+  std::vector<std::string> parameters;
+  if (numbaAbi)
+    parameters.push_back(result + " *");
   for (const ir::Value *operand : op.operands())
     parameters.push_back(scalarTypeName(operand->type().scalarKind()));
-  std::string declaration =
-      "extern \"C\" __device__ int " + symbol + "(" + commaSeparated(parameters) + ");";
+  std::string declaration = "extern \"C\" __device__ " + (numbaAbi ? "int" : result) + " " +
+                            symbol + "(" + commaSeparated(parameters) + ");";
   auto [found, inserted] = externDeclarations_.emplace(symbol, declaration);
   if (!inserted && found->second != declaration)
     throw CompileError(op.location(),
@@ -473,6 +477,7 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   case Opcode::Call:
     return emitCall(op);
   case Opcode::ExternCall:
+  case Opcode::ExternCallC:
     return emitExternCall(op);
   case Opcode::Br:
   case Opcode::CondBr:

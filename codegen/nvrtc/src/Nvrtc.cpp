@@ -119,7 +119,7 @@ bool callsLinkedCode(const ir::Module &module) {
   for (const auto &function : module.functions())
     for (const auto &block : function->blocks())
       for (const auto &op : block->operations())
-        if (op->opcode() == ir::Opcode::ExternCall)
+        if (op->opcode() == ir::Opcode::ExternCall || op->opcode() == ir::Opcode::ExternCallC)
           return true;
   return false;
 }

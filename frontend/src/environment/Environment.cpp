@@ -79,13 +79,14 @@ GlobalValue GlobalValue::overloadedFunction(std::string name,
 }
 
 GlobalValue GlobalValue::external(std::string symbol, std::string name, Signature signature,
-                                  std::vector<std::string> linkFiles) {
+                                  std::vector<std::string> linkFiles, bool cAbi) {
   GlobalValue v;
   v.kind = Kind::External;
   v.qualifiedName = std::move(symbol);
   v.externalName = std::move(name);
   v.externalSignature = std::move(signature);
   v.externalLinkFiles = std::move(linkFiles);
+  v.externalCAbi = cAbi;
   return v;
 }
 
@@ -156,6 +157,15 @@ GlobalValue GlobalValue::tuple(std::vector<GlobalValue> elements, std::string tu
   v.elements = std::move(elements);
   v.tupleClass = std::move(tupleClass);
   v.fields = std::move(fields);
+  return v;
+}
+
+GlobalValue GlobalValue::namespaceOf(std::string name, std::vector<std::string> memberNames,
+                                     std::vector<GlobalValue> members) {
+  // Its members are held as a namedtuple's are.
+  GlobalValue v = tuple(std::move(members), {}, std::move(memberNames));
+  v.kind = Kind::Namespace;
+  v.qualifiedName = std::move(name);
   return v;
 }
 

@@ -98,6 +98,7 @@ private:
     case GlobalValue::Kind::External:
       field("external", value.qualifiedName);
       field("signature", signatureString(value.externalSignature));
+      field("abi", value.externalCAbi ? "c" : "numba");
       for (const std::string &file : value.externalLinkFiles)
         field("link", file);
       return;
@@ -137,6 +138,13 @@ private:
         field("field", name);
       for (const GlobalValue &element : value.elements)
         global(element);
+      return;
+    case GlobalValue::Kind::Namespace:
+      field("namespace", value.qualifiedName);
+      for (size_t i = 0; i < value.fields.size(); ++i) {
+        field("member", value.fields[i]);
+        global(value.elements[i]);
+      }
       return;
     }
   }

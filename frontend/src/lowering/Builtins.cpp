@@ -370,6 +370,12 @@ Operand FunctionLowerer::resolveGlobal(const GlobalValue &global, const Location
     tupleClass.fields = global.fields;
     return tupleClass;
   }
+  case GlobalValue::Kind::Namespace: {
+    Operand module;
+    module.kind = Operand::Kind::Namespace;
+    module.global = &global;
+    return module;
+  }
   case GlobalValue::Kind::NoneValue:
     return Operand();
   case GlobalValue::Kind::String:
@@ -482,6 +488,14 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
       return Operand::named(Operand::Kind::Builtin, qualified);
     }
     return resolveQualified(base.name + "." + attr, node.loc);
+  }
+  if (base.kind == Operand::Kind::Namespace) {
+    const GlobalValue &module = *base.global;
+    auto member = std::find(module.fields.begin(), module.fields.end(), attr);
+    if (member == module.fields.end())
+      throw ir::CompileError(node.loc, "module '" + module.qualifiedName + "' has no attribute '" +
+                                           attr + "'");
+    return resolveGlobal(module.elements[size_t(member - module.fields.begin())], node.loc);
   }
   if (std::optional<Operand> member = gridGroupAttribute(base, attr, node))
     return *member;

@@ -1,7 +1,7 @@
 // Calls of CUDA C++ device functions linked into the kernel (Numba's cuda.declare_device):
 // the arguments are converted to the declared parameter types, as for a device function with
-// an eager signature, and the call becomes an extern_call op; the backends emit Numba's ABI
-// and the runtime links the function's code in.
+// an eager signature, and the call becomes an extern_call op (Numba's ABI) or an
+// extern_call_c op (the C ABI, which also returns void); the runtime links the code in.
 #include "FunctionLowerer.h"
 
 #include <algorithm>
@@ -15,13 +15,15 @@ Operand FunctionLowerer::callExternal(const GlobalValue &callee, const CallExpr 
     return type.isScalar() && !type.isBool() && !type.isComplex() &&
            !ir::isFloat8(type.scalarKind()) && type.scalarKind() != ir::ScalarKind::BFloat16;
   };
-  if (!cScalar(signature.returnType) ||
+  bool returns = !(callee.externalCAbi && signature.returnType.isVoid());
+  if ((returns && !cScalar(signature.returnType)) ||
       !std::all_of(signature.params.begin(), signature.params.end(), cScalar))
     throw ir::CompileError(expr.loc, "CUDA C++ device function '" + name + "' is declared '" +
                                          signatureString(signature) +
                                          "'; kernels call declared functions that take and "
                                          "return C integers and floats (int8 to uint64, "
-                                         "float16, float32, float64) only");
+                                         "float16, float32, float64) only, or return void "
+                                         "by the C ABI");
   if (!expr.keywords.empty())
     throw ir::CompileError(expr.keywords.front().loc,
                            "CUDA C++ device function '" + name +
@@ -48,8 +50,9 @@ Operand FunctionLowerer::callExternal(const GlobalValue &callee, const CallExpr 
     context_.output().addLinkFile(file);
   at(expr.loc);
   ir::Operation *call =
-      builder_.create(ir::Opcode::ExternCall, signature.returnType, values, callee.qualifiedName);
-  return Operand::scalar(call->result());
+      builder_.create(callee.externalCAbi ? ir::Opcode::ExternCallC : ir::Opcode::ExternCall,
+                      signature.returnType, values, callee.qualifiedName);
+  return returns ? Operand::scalar(call->result()) : Operand();
 }
 
 } // namespace kaji::frontend

@@ -119,6 +119,8 @@ std::string describe(const Operand &operand) {
     return "str";
   case Operand::Kind::Module:
     return "module '" + operand.name + "'";
+  case Operand::Kind::Namespace:
+    return "module '" + operand.global->qualifiedName + "'";
   case Operand::Kind::Builtin:
     return "function '" + operand.name + "'";
   case Operand::Kind::Function:

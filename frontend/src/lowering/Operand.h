@@ -33,6 +33,7 @@ struct Operand {
     External,   // a linked CUDA C++ device function of the environment (`global`)
     RecordType, // a record dtype of the environment (`global`), for local and shared arrays
     Overloaded, // a function with @overload implementations of the environment (`global`)
+    Namespace,  // a module of the user's (`global`): its members are the environment's
   };
   Kind kind = Kind::None;
   ir::Value *value = nullptr; // Scalar, Array, Vector

@@ -73,6 +73,8 @@ struct GlobalValue {
                     // qualifiedName, the picking of one is `overloaded`
     Unusable,       // a global kernels cannot use (Numba's "untyped global name"): its name
                     // is qualifiedName, why `text`
+    Namespace,      // a module of the user's (`import helpers`): its name is qualifiedName,
+                    // the members the code may name are `fields` and `elements`
   };
   Kind kind = Kind::Constant;
   std::string qualifiedName; // Module and Builtin: canonical dotted name, e.g. "kaji.threadIdx"
@@ -84,10 +86,12 @@ struct GlobalValue {
   std::shared_ptr<const OverloadedFunction> overloaded; // Overloaded
   // External: its symbol is qualifiedName, its Python name externalName, its declared
   // scalar signature externalSignature, and the files that define it (cuda.declare_device's
-  // link=), which a kernel calling it is linked with.
+  // link=), which a kernel calling it is linked with; called by the C ABI
+  // (declare_device(abi="c")) or Numba's.
   std::string externalName;
   Signature externalSignature;
   std::vector<std::string> externalLinkFiles;
+  bool externalCAbi = false;
   // Constant: the enum class (qualified name) whose member it is, or empty; an IntEnum's
   // members are ints, an Enum's members only compare and give .value.
   // EnumClass: the class's qualified name is qualifiedName, and intEnum says IntEnum.
@@ -111,7 +115,8 @@ struct GlobalValue {
   bool arrayTooLarge = false;
   // RecordType: the record; Array: the record its elements are, or null for scalars.
   const ir::RecordType *record = nullptr;
-  // Tuple: the elements, and a namedtuple's class and field names; TupleClass: the class.
+  // Tuple: the elements, and a namedtuple's class and field names; TupleClass: the class;
+  // Namespace: its members' values and names.
   std::vector<GlobalValue> elements;
   std::string tupleClass;
   std::vector<std::string> fields;
@@ -129,7 +134,7 @@ struct GlobalValue {
                                         std::shared_ptr<const OverloadedFunction> overloaded);
   static GlobalValue exceptionClass(std::string key);
   static GlobalValue external(std::string symbol, std::string name, Signature signature,
-                              std::vector<std::string> linkFiles = {});
+                              std::vector<std::string> linkFiles = {}, bool cAbi = false);
   static GlobalValue enumClassOf(std::string qualifiedName, bool intEnum,
                                  std::vector<GlobalValue> members);
   // `value` (a Constant) as member `member` of the enum class `enumClass`.
@@ -146,6 +151,8 @@ struct GlobalValue {
   static GlobalValue tuple(std::vector<GlobalValue> elements, std::string tupleClass = {},
                            std::vector<std::string> fields = {});
   static GlobalValue namedTupleClass(std::string name, std::vector<std::string> fields);
+  static GlobalValue namespaceOf(std::string name, std::vector<std::string> memberNames,
+                                 std::vector<GlobalValue> members);
   static GlobalValue recordType(std::string name, const ir::RecordType *record);
 };
 
