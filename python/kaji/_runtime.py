@@ -255,6 +255,12 @@ class Context:
         select_device(self.device.id)
         return stream()
 
+    def create_external_stream(self, handle):
+        """A stream over `handle`, a CUstream of this device another library made (Numba's
+        ``ctx.create_external_stream``): kaji neither keeps it alive nor destroys it."""
+        select_device(self.device.id)
+        return external_stream(handle)
+
     def create_event(self, timing=True):
         select_device(self.device.id)
         return event(timing)

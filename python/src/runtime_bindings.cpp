@@ -15,6 +15,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <sstream>
+#include <string>
 
 namespace kaji::python {
 
@@ -118,10 +120,18 @@ void bindRuntime(py::module_ &m) {
           },
           "The CUDA stream protocol: (version 0, CUstream handle), for other libraries.")
       .def("__repr__", [](const runtime::Stream &s) {
-        return s.isDefault()
-                   ? std::string("<kaji.Stream default>")
-                   : "<kaji.Stream " +
-                         std::to_string(reinterpret_cast<std::uintptr_t>(s.handle())) + ">";
+        // Numba's words for each kind of stream.
+        std::string onDevice = " on device " + std::to_string(s.device()) + ">";
+        if (s.isDefault())
+          return "<kaji.Stream: Default CUDA stream" + onDevice;
+        if (s.handle() == runtime::CU_STREAM_LEGACY)
+          return "<kaji.Stream: Legacy default CUDA stream" + onDevice;
+        if (s.handle() == runtime::CU_STREAM_PER_THREAD)
+          return "<kaji.Stream: Per-thread default CUDA stream" + onDevice;
+        std::ostringstream handle;
+        handle << std::hex << reinterpret_cast<std::uintptr_t>(s.handle());
+        return std::string("<kaji.Stream: ") + (s.owned() ? "" : "External ") + "CUDA stream 0x" +
+               handle.str() + onDevice;
       });
 
   py::class_<runtime::Event>(m, "Event", "A marker in a stream, for waiting and timing.")
