@@ -51,6 +51,14 @@ def test_default_stream_handles_are_the_drivers_pseudo_handles():
     assert cuda.per_thread_default_stream().handle == 2
 
 
+def test_streams_say_which_kind_they_are_in_numbas_words():
+    assert "<kaji.Stream: Default CUDA stream on device" in repr(cuda.default_stream())
+    assert "Legacy default CUDA stream" in repr(cuda.legacy_default_stream())
+    assert "Per-thread default CUDA stream" in repr(cuda.per_thread_default_stream())
+    external = cuda.external_stream(0x1234)
+    assert "External CUDA stream 0x1234" in repr(external) and external.external
+
+
 def test_cpu_kernels_take_the_default_streams(monkeypatch):
     @cuda.jit(target="cpu")
     def fill(out):
