@@ -110,7 +110,9 @@ UNUSABLE_LIST = [1, 2]
 @pytest.mark.parametrize("body, words", [
     ("out[0] = _plain_python(1)", "Untyped global name '_plain_python': the Python function "
                                   "'_plain_python' is not compiled for kernels: decorate it"),
-    ("out[0] = pytest.x", "Untyped global name 'pytest': kernels do not use the module 'pytest'"),
+    ("out[0] = pytest.x", "module 'pytest' has no attribute 'x'"),
+    ("out[0] = pytest.importorskip(1)", "Untyped global name 'pytest.importorskip': the Python "
+                                        "function 'importorskip' is not compiled for kernels"),
     ("out[0] = UNUSABLE_LIST[0]", "Untyped global name 'UNUSABLE_LIST': kernels cannot use a "
                                   "value of type 'list'"),
 ])

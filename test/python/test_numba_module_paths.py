@@ -529,7 +529,7 @@ def tripled(out, x):
 
 def test_link_takes_code_in_memory_and_the_compiler_gets_its_file():
     entry = triple._kaji_describe_global_()
-    assert entry[:3] == ("external", "triple", "float32(float32)")
+    assert entry[:3] == ("external", "triple", "(float32,) -> float32") and entry[4] == "numba"
     assert entry[3][0].endswith("/triple.cu") and pathlib.Path(entry[3][0]).read_text() == TRIPLE
     source = PTXSource(".version 8.0\n.target sm_90\n.address_size 64\n", name="extra")
     ops = REPOSITORY / "examples" / "cuda_device_function" / "ops.cu"
