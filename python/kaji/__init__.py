@@ -51,7 +51,7 @@ def __getattr__(name):
 
 _performance_warnings.apply_environment()
 _runtime.apply_pending_free_environment()
-_runtime.apply_array_interface_sync_environment()
+_runtime.apply_interop_environment()
 
 
 __version__ = _core.compiler_version()

@@ -108,6 +108,9 @@ def describe_value(name, value, pickling=False, attributes=frozenset(), modules=
             return describe_value(name, adapted, pickling)
     if isinstance(value, Intrinsic):
         return ("builtin", value._kaji_name)
+    if type(value).__name__ == "FFI" and type(value).__module__.startswith("cffi"):
+        # ffi.from_buffer(array): the pointer to an array's data, as Numba's cffi support.
+        return ("module", "cffi")
     if isinstance(value, kaji_types.Vector):
         return ("builtin", f"kaji.{value.name}")
     if isinstance(value, types.ModuleType):

@@ -379,13 +379,30 @@ def set_pending_free_limits(count=None, share=None):
     _core.set_pending_free_limits(count, share)
 
 
-def apply_array_interface_sync_environment():
+def apply_interop_environment():
     """Numba's CUDA_ARRAY_INTERFACE_SYNC as KAJI_CUDA_ARRAY_INTERFACE_SYNC or
-    NUMBA_CUDA_ARRAY_INTERFACE_SYNC sets it ("0" turns it off), applied at ``import kaji``."""
+    NUMBA_CUDA_ARRAY_INTERFACE_SYNC sets it ("0" turns it off), and its
+    CUDA_NVRTC_EXTRA_SEARCH_PATHS as KAJI_ or NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS sets it,
+    applied at ``import kaji``."""
     wait = _performance_warnings.switch_from_environment("KAJI_CUDA_ARRAY_INTERFACE_SYNC",
                                                          "NUMBA_CUDA_ARRAY_INTERFACE_SYNC")
     if wait is not None:
         _core.set_array_interface_sync(wait)
+    for name in ("KAJI_CUDA_NVRTC_EXTRA_SEARCH_PATHS", "NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS"):
+        if name in os.environ:
+            set_cuda_include_directories(os.environ[name])
+            break
+
+
+def set_cuda_include_directories(paths):
+    """Numba's CUDA_NVRTC_EXTRA_SEARCH_PATHS: `paths`, directories separated by ":" (or a
+    list of them), where NVRTC looks for #include files; TypeError for anything else."""
+    if isinstance(paths, str):
+        paths = paths.split(":")
+    if not isinstance(paths, (list, tuple)) or not all(isinstance(p, str) for p in paths):
+        raise TypeError("CUDA_NVRTC_EXTRA_SEARCH_PATHS is directories separated by ':', not "
+                        f"{paths!r}")
+    _core.set_cuda_include_directories([path for path in paths if path])
 
 
 def apply_pending_free_environment():

@@ -465,8 +465,11 @@ def from_text(text):
     known = _BY_NAME.get(text.strip())
     if known is not None:
         return known
-    if text.strip().endswith("*"):
-        return CPointer(from_text(text.strip()[:-1]))
+    text = text.strip()
+    if text.endswith("*"):
+        return CPointer(from_text(text[:-1]))
+    if text.startswith("CPointer(") and text.endswith(")"):
+        return CPointer(from_text(text[len("CPointer("):-1]))
     return _described(*_parse(text))
 
 

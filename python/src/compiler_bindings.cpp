@@ -106,14 +106,20 @@ void bindCompiler(py::module_ &m) {
       py::arg("fast_math") = false, py::arg("backend") = "llvm",
       "The kaji IR, LLVM IR, CUDA C++ or PTX of the kernel in `source` for a signature such as "
       "'void(float32[:], float32)', by the llvm or nvrtc backend. Raises CompileError.");
+  m.def("cuda_include_directories", &cudaIncludeDirectories,
+        "The directories NVRTC searches for the #include files of the CUDA C++ files kernels "
+        "link (Numba's CUDA_NVRTC_EXTRA_SEARCH_PATHS).");
+  m.def("set_cuda_include_directories", &setCudaIncludeDirectories, py::arg("directories"));
   m.def(
       "compile_cuda_source",
       [](const std::string &source, const std::string &fileName, const std::string &arch,
          bool lto) -> py::object {
+        std::vector<std::string> includes = cudaIncludeDirectories();
         if (lto)
-          return py::bytes(
-              driver::compileCudaSource(source, fileName, arch, driver::DeviceCodeFormat::LtoIr));
-        return py::str(driver::compileCudaSource(source, fileName, arch));
+          return py::bytes(driver::compileCudaSource(source, fileName, arch,
+                                                     driver::DeviceCodeFormat::LtoIr, includes));
+        return py::str(driver::compileCudaSource(source, fileName, arch,
+                                                 driver::DeviceCodeFormat::Ptx, includes));
       },
       py::arg("source"), py::arg("file_name"), py::arg("arch") = "sm_90", py::arg("lto") = false,
       "The relocatable PTX (str) NVRTC makes of a CUDA C++ file to link into kernels "

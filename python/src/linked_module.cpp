@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <span>
 #include <sstream>
 #include <stdexcept>
@@ -15,6 +16,9 @@
 namespace kaji::python {
 
 namespace {
+
+std::mutex includeDirectoriesLock;
+std::vector<std::string> includeDirectories;
 
 std::string readFile(const std::string &path) {
   std::ifstream file(path, std::ios::binary);
@@ -37,7 +41,8 @@ runtime::LinkInput fileInput(const std::string &path, const std::string &arch, b
   return {lto ? runtime::CU_JIT_INPUT_NVVM : runtime::CU_JIT_INPUT_PTX, path,
           driver::compileCudaSource(contents, path, arch,
                                     lto ? driver::DeviceCodeFormat::LtoIr
-                                        : driver::DeviceCodeFormat::Ptx)};
+                                        : driver::DeviceCodeFormat::Ptx,
+                                    cudaIncludeDirectories())};
 }
 
 // LTO-IR files, and CUDA C++ (which NVRTC compiles to LTO-IR), join link-time optimisation.
@@ -46,6 +51,16 @@ bool joinsLinkTimeOptimisation(const std::string &path) {
 }
 
 } // namespace
+
+std::vector<std::string> cudaIncludeDirectories() {
+  std::lock_guard<std::mutex> guard(includeDirectoriesLock);
+  return includeDirectories;
+}
+
+void setCudaIncludeDirectories(std::vector<std::string> directories) {
+  std::lock_guard<std::mutex> guard(includeDirectoriesLock);
+  includeDirectories = std::move(directories);
+}
 
 std::string linkedCubin(const std::string &ptx, const std::string &kernel, const std::string &arch,
                         const std::vector<std::string> &files) {

@@ -9,6 +9,11 @@
 
 namespace kaji::python {
 
+// Numba's CUDA_NVRTC_EXTRA_SEARCH_PATHS: directories NVRTC searches for the #include files of
+// the CUDA C++ files kernels link (none unless set).
+std::vector<std::string> cudaIncludeDirectories();
+void setCudaIncludeDirectories(std::vector<std::string> directories);
+
 // `ptx` (kernel `kernel`'s) linked with `files` (.cu compiled by NVRTC for `arch`, .ptx,
 // .cubin, .fatbin, .o, .a, .ltoir) into a cubin for `arch`. Without LTO-IR the driver's linker
 // links (which needs the driver); with a .ltoir file nvJitLink does, on the CPU, optimising the

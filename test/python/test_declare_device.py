@@ -254,3 +254,27 @@ def test_c_abi_functions_run_on_the_gpu(backend):
     out = np.zeros_like(x)
     kernel[1, 32](out, x)
     np.testing.assert_array_equal(out, x + np.arange(10) + 42)
+
+
+@needs_nvrtc
+def test_nvrtc_searches_the_configured_include_directories(tmp_path):
+    from kaji.cuda import config
+
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    (tmp_path / "one" / "twice.h").write_text("__device__ float twice(float x) { return 2 * x; }\n")
+    (tmp_path / "two" / "thrice.h").write_text("__device__ float thrice(float x) { return 3 * x; }\n")
+    source = ('#include "twice.h"\n#include "thrice.h"\n'
+              'extern "C" __device__ int both(float *r, float x) { *r = twice(thrice(x)); '
+              "return 0; }\n")
+    assert config.CUDA_NVRTC_EXTRA_SEARCH_PATHS == ""
+    with pytest.raises(RuntimeError, match="twice.h"):
+        kaji._core.compile_cuda_source(source, "both.cu")
+    config.CUDA_NVRTC_EXTRA_SEARCH_PATHS = f"{tmp_path / 'one'}:{tmp_path / 'two'}"
+    try:
+        assert config.CUDA_NVRTC_EXTRA_SEARCH_PATHS == f"{tmp_path / 'one'}:{tmp_path / 'two'}"
+        assert ".func" in kaji._core.compile_cuda_source(source, "both.cu")
+    finally:
+        config.CUDA_NVRTC_EXTRA_SEARCH_PATHS = ""
+    with pytest.raises(TypeError, match="separated by ':'"):
+        config.CUDA_NVRTC_EXTRA_SEARCH_PATHS = 3

@@ -202,8 +202,12 @@ void addNvrtcSearchDirectory(const std::string &directory) {
 NvrtcInfo nvrtcInfo() { return nvrtc().info; }
 
 std::string compileCudaSource(const std::string &source, const std::string &fileName,
-                              const std::string &arch, DeviceCodeFormat format) {
-  NvrtcOutput output = runNvrtc(source, fileName, archNumber(arch), {"-rdc=true", "--fmad=true"},
+                              const std::string &arch, DeviceCodeFormat format,
+                              const std::vector<std::string> &includeDirectories) {
+  std::vector<std::string> flags{"-rdc=true", "--fmad=true"};
+  for (const std::string &directory : includeDirectories)
+    flags.push_back("-I" + directory);
+  NvrtcOutput output = runNvrtc(source, fileName, archNumber(arch), std::move(flags),
                                 /*withPrelude=*/false, format);
   if (!output.code)
     throw NvrtcCompileError("NVRTC could not compile '" + fileName + "' (" + output.error + "):\n" +

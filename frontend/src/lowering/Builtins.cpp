@@ -435,6 +435,12 @@ Operand FunctionLowerer::resolveQualified(const std::string &name, const Locatio
     }
     throw ir::CompileError(loc, "kaji has no attribute '" + member + "' supported in kernels");
   }
+  if (module == "cffi") { // a cffi.FFI object (kaji/_globals.py)
+    if (member != "from_buffer")
+      throw ir::CompileError(loc, "kernels use a cffi FFI object's from_buffer only, not '" +
+                                      member + "'");
+    return Operand::named(Operand::Kind::Builtin, name);
+  }
   if (module == "cmath") {
     if (isCmathFunction(member))
       return Operand::named(Operand::Kind::Builtin, name);
@@ -842,6 +848,20 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
                              "not '" +
                                  describe(args[1]) + "'");
     return intConstant(ScalarKind::Bool, *matches);
+  }
+  if (name == "cffi.from_buffer") {
+    // A C pointer in kernels is an array starting at its address (Signature.h), so the
+    // pointer to an array's data is the array; it must be contiguous, as Numba's is.
+    if (args.size() != 1 || args.front().kind != Operand::Kind::Array ||
+        args.front().type().memorySpace() != ir::MemorySpace::Global)
+      throw ir::CompileError(expr.loc, "ffi.from_buffer() takes one array argument, in '" +
+                                           unparse(expr) + "'");
+    const ir::Type &array = args.front().type();
+    if (array.layout() == ir::Layout::Any && array.ndim() > 0)
+      throw ir::CompileError(expr.args.front()->loc,
+                             "from_buffer() unsupported on non-contiguous buffers: '" +
+                                 unparse(*expr.args.front()) + "' is " + typeString(array));
+    return args.front();
   }
   if (name == "kaji.literal_unroll") {
     // Every loop over a tuple is unrolled (Iteration.cpp): the marker changes nothing.

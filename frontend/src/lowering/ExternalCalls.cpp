@@ -34,9 +34,28 @@ Operand FunctionLowerer::callExternal(const GlobalValue &callee, const CallExpr 
                                          std::to_string(signature.params.size()) +
                                          " argument(s) ('" + signatureString(signature) +
                                          "'), got " + std::to_string(expr.args.size()));
+  std::vector<ParameterStructure> parameters = signature.parameters();
   std::vector<ir::Value *> values;
   for (size_t i = 0; i < expr.args.size(); ++i) {
     Operand arg = lower(*expr.args[i]);
+    if (const std::optional<ir::Type> &pointee = parameters[i].pointee) {
+      // A C pointer: an array of its element type (a kernel's pointer parameter, an
+      // ffi.from_buffer() or any array in global memory) passes its address.
+      if (arg.kind != Operand::Kind::Array || arg.type().isRecordArray() ||
+          arg.type().isVectorArray() || arg.type().scalarKind() != pointee->scalarKind() ||
+          arg.type().memorySpace() != ir::MemorySpace::Global)
+        throw ir::CompileError(expr.args[i]->loc, "cannot pass '" + describe(arg) +
+                                                      "' as argument " + std::to_string(i + 1) +
+                                                      " of CUDA C++ device function '" + name +
+                                                      "', a pointer to " + typeString(*pointee) +
+                                                      " ('" + signatureString(signature) + "')");
+      at(expr.args[i]->loc);
+      values.push_back(builder_
+                           .create(ir::Opcode::ArrayAddress,
+                                   ir::Type::scalar(ir::ScalarKind::UInt64), {arg.value})
+                           ->result());
+      continue;
+    }
     if (arg.kind != Operand::Kind::Scalar)
       throw ir::CompileError(expr.args[i]->loc,
                              "cannot pass '" + describe(arg) + "' as argument " +

@@ -174,12 +174,20 @@ private:
       return structure;
     }
     if (name != "UniTuple" && name != "Tuple" && name != "NamedTuple") {
-      pos_ = start;
+      // `CPointer(float32)` is `float32*`, as Numba spells it in signature strings.
+      bool spelledCPointer = name == "CPointer";
+      if (spelledCPointer)
+        expect('(', "'(' after 'CPointer'");
+      else
+        pos_ = start;
+      size_t typeStart = pos_;
       ir::Type type = parseType(/*allowVoid=*/false);
       skipSpace();
-      if (consume('*')) {
+      if (spelledCPointer)
+        expect(')', "')' after the type");
+      if (spelledCPointer || consume('*')) {
         if (!type.isScalar()) {
-          pos_ = start;
+          pos_ = typeStart;
           fail("a C pointer points to numbers, not to '" + typeString(type) + "'");
         }
         structure.pointee = type;

@@ -16,12 +16,15 @@ Honoured: reading gives kaji's setting and assigning changes what kaji does, at 
   library's array names (``__cuda_array_interface__``) before the kernel, on the device, and
   ``as_cuda_array``/``from_cuda_array_interface`` synchronize that stream; 0 does neither (the
   producer answers for the ordering), as in Numba.
+- ``CUDA_NVRTC_EXTRA_SEARCH_PATHS`` (""): directories, separated by ":", where NVRTC looks for
+  the ``#include`` files of the CUDA C++ files kernels link (``link=``, ``declare_device``).
 
 The first three start from Numba's environment variables, read when kaji is imported:
 NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS, NUMBA_CUDA_WARN_ON_IMPLICIT_COPY,
 NUMBA_DISABLE_PERFORMANCE_WARNINGS (kaji's KAJI_ spellings of the same names come first),
-the next two from NUMBA_CUDA_DEALLOCS_COUNT and NUMBA_CUDA_DEALLOCS_RATIO, the last from
-NUMBA_CUDA_ARRAY_INTERFACE_SYNC (or the KAJI_ spellings);
+the next two from NUMBA_CUDA_DEALLOCS_COUNT and NUMBA_CUDA_DEALLOCS_RATIO, the last two from
+NUMBA_CUDA_ARRAY_INTERFACE_SYNC and NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS (or the KAJI_
+spellings);
 ``kaji.performance_warnings(...)`` sets the first two too.
 
 Not honoured: kaji does not read these settings' NUMBA_ variables and has no switch for them.
@@ -79,6 +82,9 @@ _HONOURED = {
     "CUDA_ARRAY_INTERFACE_SYNC": (
         lambda: _flag(_core.array_interface_sync()),
         lambda value: _core.set_array_interface_sync(bool(value))),
+    "CUDA_NVRTC_EXTRA_SEARCH_PATHS": (
+        lambda: ":".join(_core.cuda_include_directories()),
+        lambda value: _runtime.set_cuda_include_directories(value)),
 }
 
 

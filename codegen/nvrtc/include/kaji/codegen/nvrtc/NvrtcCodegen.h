@@ -76,12 +76,14 @@ public:
 enum class DeviceCodeFormat { Ptx, LtoIr };
 
 // A user's CUDA C++ file (cuda.declare_device's link=) compiled by NVRTC to relocatable code
-// (-rdc=true, so its extern "C" __device__ functions stay for the linker) for `arch` ("sm_90").
-// Throws NvrtcCompileError naming `fileName` with NVRTC's log, NvrtcUnavailable without NVRTC
-// (or, for LTO-IR, with an NVRTC older than 12.0).
+// (-rdc=true, so its extern "C" __device__ functions stay for the linker) for `arch` ("sm_90"),
+// its #include files searched in `includeDirectories` too (-I, Numba's
+// CUDA_NVRTC_EXTRA_SEARCH_PATHS). Throws NvrtcCompileError naming `fileName` with NVRTC's log,
+// NvrtcUnavailable without NVRTC (or, for LTO-IR, with an NVRTC older than 12.0).
 std::string compileCudaSource(const std::string &source, const std::string &fileName,
                               const std::string &arch,
-                              DeviceCodeFormat format = DeviceCodeFormat::Ptx);
+                              DeviceCodeFormat format = DeviceCodeFormat::Ptx,
+                              const std::vector<std::string> &includeDirectories = {});
 
 // The module's CUDA C++ compiled by NVRTC to LTO-IR (-dlto) for options.arch, as
 // compileWithNvrtc compiles it to PTX: for nvJitLink to link and optimise with the LTO-IR of the
