@@ -14,9 +14,16 @@ import numba.cuda.tests.doc_examples as examples
 print(os.path.dirname(examples.__file__))
 EOF
 ) || { echo "numba-cuda's doc_examples not found"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+tests=$(mktemp -d)
+trap 'rm -rf "$tests"' EXIT
+# As numba-cuda lays them out: the examples beside the tests' data folder, whose include/
+# files an example (test_ffi.py's extra include paths) finds as ../data.
+work="$tests/doc_examples"
+mkdir "$work"
 cp -r "$examples"/. "$work"/
+if [ -d "$examples/../data" ]; then
+  cp -r "$examples/../data" "$tests/data"
+fi
 # numba-cuda's tests take fixtures from the conftest of its tests folder: it comes along.
 if [ -f "$examples/../conftest.py" ]; then
   cp "$examples/../conftest.py" "$work/numba_tests_conftest.py"

@@ -2,24 +2,32 @@
 
 namespace kaji::ir {
 
-PrintfFormat printfFormat(const Operation &print) {
+std::vector<PrintfFormat> printfFormats(const Operation &print) {
   const std::string &layout = print.attrAs<std::string>();
-  PrintfFormat result;
+  std::vector<PrintfFormat> calls(1);
+  // The call the next conversion goes in: a new one once the last is full.
+  auto callTaking = [&]() -> PrintfFormat & {
+    if (calls.back().arguments.size() == kMaxPrintfArguments)
+      calls.emplace_back();
+    return calls.back();
+  };
   unsigned next = 0;
   for (size_t i = 0; i < layout.size(); ++i) {
     char c = layout[i];
     bool doubled = (c == '{' || c == '}') && i + 1 < layout.size() && layout[i + 1] == c;
     if (c == '\0') {
+      PrintfFormat &result = callTaking();
       result.format += "%c";
       result.arguments.push_back({PrintfArgument::Kind::Nul});
       continue;
     }
     if (c != '{' || doubled) {
-      result.format += c == '%' ? "%%" : std::string(1, c);
+      calls.back().format += c == '%' ? "%%" : std::string(1, c);
       i += doubled;
       continue;
     }
     ++i; // the "}" of "{}"
+    PrintfFormat &result = callTaking();
     unsigned operand = next++;
     ScalarKind kind = print.operand(operand)->type().scalarKind();
     if (kind == ScalarKind::Bool) {
@@ -36,7 +44,7 @@ PrintfFormat printfFormat(const Operation &print) {
       result.arguments.push_back({PrintfArgument::Kind::Unsigned, operand});
     }
   }
-  return result;
+  return calls;
 }
 
 } // namespace kaji::ir

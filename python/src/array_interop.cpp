@@ -107,8 +107,12 @@ bool cudaArrayInterfaceView(py::handle object, ArrayView &view) {
   for (const char *required : {"shape", "typestr", "data"})
     if (!fields.contains(required))
       throw py::type_error(std::string("__cuda_array_interface__ has no '") + required + "'");
-  if (fields.contains("mask") && !fields["mask"].is_none())
-    throw py::type_error("masked arrays (__cuda_array_interface__['mask']) are not supported");
+  if (fields.contains("mask") && !fields["mask"].is_none()) {
+    // Numba's class and words: the protocol has masks, kaji does not implement them.
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "Masked arrays are not supported (__cuda_array_interface__['mask'])");
+    throw py::error_already_set();
+  }
 
   std::string typestr = py::str(fields["typestr"]);
   std::optional<ir::ScalarKind> element = scalarKindFromTypestr(typestr);

@@ -84,3 +84,19 @@ def test_a_dim3_prints_as_the_tuple_of_its_x_y_z(jit, capfd):
     kaji.synchronize()
     assert sorted(capfd.readouterr().out.splitlines()) == [
         "(0, 0, 0)", "(0, 0, 1)", "(1, 0, 0)", "(1, 0, 1)"]
+
+
+def prints_forty_values(x):
+    if kaji.grid(1) == 0:
+        print(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], x[9], x[10], x[11], x[12],
+              x[13], x[14], x[15], x[16], x[17], x[18], x[19], x[20], x[21], x[22], x[23], x[24],
+              x[25], x[26], x[27], x[28], x[29], x[30], x[31], x[32], x[33], x[34], x[35], x[36],
+              x[37], x[38], x[39] > 0)
+
+
+def test_more_values_than_cudas_printf_takes_all_print(jit, capfd):
+    # CUDA's printf takes 32 arguments after the format; the 33rd printed garbage on an H200.
+    x = np.arange(40, dtype=np.int64)
+    jit(prints_forty_values)[1, 1](x)
+    kaji.synchronize()
+    assert capfd.readouterr().out == " ".join(str(v) for v in range(39)) + " True\n"

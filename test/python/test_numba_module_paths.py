@@ -157,6 +157,7 @@ def test_where_numba_is_loaded_compile_errors_are_its_typing_errors_too(monkeypa
     def unknown_name(out):
         out[0] = missing  # noqa: F821
 
+    monkeypatch.delitem(sys.modules, "numba.core.errors", raising=False)
     with pytest.raises(kaji.CompileError) as plain:
         kaji.jit("void(float64[:])", target="cpu")(unknown_name)
     assert type(plain.value) is kaji.CompileError  # without Numba loaded
@@ -339,6 +340,13 @@ def test_array_interface_sync_decides_whether_imports_synchronize(restored_array
             cuda.as_cuda_array(_ExportedOnStream(12345))
             cuda.as_cuda_array(_ExportedOnStream(12345), sync=False)
         assert sync.call_count == calls
+
+
+def test_masked_arrays_are_not_implemented():
+    exported = _ExportedOnStream(None)
+    exported.__cuda_array_interface__["mask"] = _ExportedOnStream(None)
+    with pytest.raises(NotImplementedError, match="Masked arrays are not supported"):
+        cuda.from_cuda_array_interface(exported.__cuda_array_interface__)
 
 
 def test_array_interface_sync_starts_from_numbas_environment_variable():

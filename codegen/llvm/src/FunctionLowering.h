@@ -8,6 +8,7 @@
 #include "kaji/codegen/llvm/LLVMLowering.h"
 #include "kaji/ir/Dominance.h"
 #include "kaji/ir/ExceptionTable.h"
+#include "kaji/ir/PrintfFormat.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/IR/IRBuilder.h>
@@ -106,6 +107,7 @@ private:
   void lowerArrayAt(const ir::Operation &op);
   void lowerField(const ir::Operation &op);
   void lowerPrint(const ir::Operation &op);
+  void lowerPrintf(const ir::Operation &op, const ir::PrintfFormat &printf);
   void lowerReturn(const ir::Operation &op);
   void lowerRaise(const ir::Operation &op);
   void lowerBranch(const ir::Operation &op);

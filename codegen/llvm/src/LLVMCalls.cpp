@@ -9,9 +9,13 @@
 namespace kaji::codegen::lowering {
 
 // printf with Numba's conversions (ir/PrintfFormat.h): integers as %lld / %llu, floats as
-// %f, bools as True / False, and NUL bytes as %c of 0.
+// %f, bools as True / False, and NUL bytes as %c of 0; as many calls as CUDA's printf needs.
 void FunctionLowering::lowerPrint(const ir::Operation &op) {
-  ir::PrintfFormat printf = ir::printfFormat(op);
+  for (const ir::PrintfFormat &printf : ir::printfFormats(op))
+    lowerPrintf(op, printf);
+}
+
+void FunctionLowering::lowerPrintf(const ir::Operation &op, const ir::PrintfFormat &printf) {
   std::vector<llvm::Value *> args;
   for (const ir::PrintfArgument &argument : printf.arguments) {
     using Kind = ir::PrintfArgument::Kind;

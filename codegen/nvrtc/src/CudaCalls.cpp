@@ -11,9 +11,13 @@
 namespace kaji::codegen::nvrtc::emitter {
 
 // printf with Numba's conversions (ir/PrintfFormat.h): integers as %lld / %llu, floats as
-// %f, bools as True / False, and NUL bytes as %c of 0.
+// %f, bools as True / False, and NUL bytes as %c of 0; as many calls as CUDA's printf needs.
 void FunctionEmitter::emitPrint(const ir::Operation &op) {
-  ir::PrintfFormat printf = ir::printfFormat(op);
+  for (const ir::PrintfFormat &printf : ir::printfFormats(op))
+    emitPrintf(op, printf);
+}
+
+void FunctionEmitter::emitPrintf(const ir::Operation &op, const ir::PrintfFormat &printf) {
   std::string args;
   for (const ir::PrintfArgument &argument : printf.arguments) {
     using Kind = ir::PrintfArgument::Kind;

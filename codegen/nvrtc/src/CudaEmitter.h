@@ -8,6 +8,7 @@
 #include "kaji/ir/ExceptionTable.h"
 #include "kaji/ir/IR.h"
 #include "kaji/ir/Libdevice.h"
+#include "kaji/ir/PrintfFormat.h"
 
 #include "CudaNames.h"
 
@@ -134,6 +135,7 @@ private:
   void assignView(const ir::Operation &op, const std::string &start,
                   std::vector<std::string> extents, std::vector<std::string> strides);
   void emitPrint(const ir::Operation &op);
+  void emitPrintf(const ir::Operation &op, const ir::PrintfFormat &printf);
   void emitCall(const ir::Operation &op);
   void emitExternCall(const ir::Operation &op);
   std::string jump(const ir::Successor &successor, const ir::Operation &op);

@@ -27,9 +27,14 @@ struct PrintfFormat {
   std::vector<PrintfArgument> arguments;
 };
 
-// The format and arguments that print what Python prints for the verified Print `print`:
+// CUDA's printf takes at most this many arguments after the format, and ignores the rest (its
+// 33rd printed as whatever lay in memory there: an H200, driver 580.159.04).
+inline constexpr size_t kMaxPrintfArguments = 32;
+
+// The printf calls, in order, that print what Python prints for the verified Print `print`:
 // its template with each "{}" a conversion by its operand's type, "{{" and "}}" braces, "%"
-// as "%%" and each NUL byte as "%c" of 0.
-PrintfFormat printfFormat(const Operation &print);
+// as "%%" and each NUL byte as "%c" of 0; a new call begins where one would take more than
+// kMaxPrintfArguments arguments.
+std::vector<PrintfFormat> printfFormats(const Operation &print);
 
 } // namespace kaji::ir
