@@ -423,14 +423,12 @@ private:
                    "'s return type " + callee->returnType().str());
   }
 
-  // A linked CUDA C++ function takes scalars; by Numba's ABI it returns a scalar through a
-  // pointer, by the C ABI a scalar or nothing.
+  // A linked CUDA C++ function takes scalars and returns a scalar or nothing (void); by
+  // Numba's ABI through a pointer, by the C ABI as C returns it.
   void verifyExternCall(const Operation &op) {
     const std::string *symbol = std::get_if<std::string>(&op.attr());
     if (!symbol || symbol->empty())
       fail(op, "needs the linked function's symbol");
-    if (op.opcode() == Opcode::ExternCall)
-      expectResult(op, true);
     if (op.result() && !op.resultType().isScalar())
       fail(op, "must return a scalar, not " + op.resultType().str());
     for (unsigned i = 0; i < op.numOperands(); ++i)

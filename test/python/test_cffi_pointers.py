@@ -104,3 +104,18 @@ def test_the_documentation_example_runs_on_the_gpu():
     r = np.ndarray((), dtype=np.float32)
     kernel[1, 1](r, x)
     np.testing.assert_allclose(r[()], x.sum())
+
+
+def test_a_void_function_mutates_the_array_on_the_gpu():
+    if not cuda.is_available():
+        pytest.skip("needs a GPU")
+    mutator = cuda.declare_device("array_mutator", "void(CPointer(int32))", link=cuda.CUSource(
+        'extern "C" __device__ int array_mutator(void *out, int *a) { a[0] = a[1]; return 0; }'))
+
+    @cuda.jit
+    def kernel(x):
+        mutator(ffi.from_buffer(x))
+
+    x = np.arange(2).astype(np.int32)
+    kernel[1, 1](x)
+    assert x[0] == x[1] == 1

@@ -194,13 +194,38 @@ def c_abi_code(backend, stage):
 def test_declarations_by_the_c_abi_are_checked():
     with pytest.raises(ValueError, match="abi must be 'numba' or 'c', not 'cpp'"):
         cuda.declare_device("f", "int32(int32)", abi="cpp")
-    void_by_numbas_abi = cuda.declare_device("consume", "void(int32)")
 
-    def call(out, x):
-        void_by_numbas_abi(x[0])
 
-    with pytest.raises(kaji.CompileError, match="or return void by the C ABI"):
-        kaji.jit(target="cpu")(call)[1, 1](np.zeros(1, np.int32), np.ones(1, np.int32))
+NUMBA_ABI_VOID_SOURCE = """
+extern "C" __device__ int consume_numba(void *unused, int a) {
+  asm volatile("" : : "r"(a) : "memory");
+  return 0;
+}
+"""
+
+consume_numba = cuda.declare_device("consume_numba", "void(int32)")
+
+
+def calls_void_by_numbas_abi(out, x):
+    consume_numba(x[0])
+
+
+@pytest.mark.parametrize("backend", ["llvm", pytest.param("nvrtc", marks=needs_nvrtc)])
+def test_a_void_function_by_numbas_abi_still_takes_the_result_pointer(backend, tmp_path):
+    kernel = kaji.jit(target="cpu", backend=backend)(calls_void_by_numbas_abi)
+    ptx = kaji._core.compile(kernel._source, kernel._describe_globals, C_ABI_SIGNATURE,
+                             stage="ptx", backend=backend)
+    assert (".extern .func (.param .b32 func_retval0) consume_numba ( .param .b64 "
+            "consume_numba_param_0, .param .b32 consume_numba_param_1 ) ;") in " ".join(
+                ptx.split())
+    if not NVRTC or tool("nvlink") is None or tool("ptxas") is None:
+        pytest.skip("linking needs NVRTC, ptxas and nvlink")
+    caller = assemble_relocatable(ptx, tmp_path, "caller")
+    callee = assemble_relocatable(
+        kaji._core.compile_cuda_source(NUMBA_ABI_VOID_SOURCE, "void.cu"), tmp_path, "void")
+    linked = subprocess.run([tool("nvlink"), "-arch=sm_90", str(caller), str(callee), "-o",
+                             str(tmp_path / "linked.cubin")], capture_output=True, text=True)
+    assert linked.returncode == 0, linked.stderr
 
 
 @pytest.mark.parametrize("backend", ["llvm", pytest.param("nvrtc", marks=needs_nvrtc)])

@@ -96,12 +96,15 @@ void FunctionLowering::lowerExternCall(const ir::Operation &op) {
       scalars_[op.result()] = call;
     return;
   }
+  // A function returning void still takes the pointer, to a byte no one reads.
+  llvm::Type *slotType = op.result() ? resultType : builder_.getInt8Ty();
   llvm::IRBuilder<> entry(&out_.getEntryBlock(), out_.getEntryBlock().begin());
-  llvm::AllocaInst *slot = entry.CreateAlloca(resultType, nullptr, symbol + ".result");
+  llvm::AllocaInst *slot = entry.CreateAlloca(slotType, nullptr, symbol + ".result");
   llvm::Value *pointer = builder_.CreateAddrSpaceCast(slot, paramTypes[0]);
   args.insert(args.begin(), pointer);
   builder_.CreateCall(declared, args);
-  scalars_[op.result()] = builder_.CreateLoad(resultType, slot);
+  if (op.result())
+    scalars_[op.result()] = builder_.CreateLoad(resultType, slot);
 }
 
 } // namespace kaji::codegen::lowering

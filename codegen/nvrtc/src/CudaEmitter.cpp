@@ -70,7 +70,7 @@ void ModuleEmitter::declareExtern(const ir::Operation &op) {
   std::string result = op.result() ? scalarTypeName(op.resultType().scalarKind()) : "void";
   std::vector<std::string> parameters;
   if (numbaAbi)
-    parameters.push_back(result + " *");
+    parameters.push_back(result + " *"); // void *: the slot of a function returning nothing
   for (const ir::Value *operand : op.operands())
     parameters.push_back(scalarTypeName(operand->type().scalarKind()));
   std::string declaration = "extern \"C\" __device__ " + (numbaAbi ? "int" : result) + " " +

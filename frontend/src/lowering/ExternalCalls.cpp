@@ -1,7 +1,7 @@
 // Calls of CUDA C++ device functions linked into the kernel (Numba's cuda.declare_device):
 // the arguments are converted to the declared parameter types, as for a device function with
 // an eager signature, and the call becomes an extern_call op (Numba's ABI) or an
-// extern_call_c op (the C ABI, which also returns void); the runtime links the code in.
+// extern_call_c op (the C ABI); either may return void. The runtime links the code in.
 #include "FunctionLowerer.h"
 
 #include <algorithm>
@@ -15,15 +15,15 @@ Operand FunctionLowerer::callExternal(const GlobalValue &callee, const CallExpr 
     return type.isScalar() && !type.isBool() && !type.isComplex() &&
            !ir::isFloat8(type.scalarKind()) && type.scalarKind() != ir::ScalarKind::BFloat16;
   };
-  bool returns = !(callee.externalCAbi && signature.returnType.isVoid());
+  bool returns = !signature.returnType.isVoid();
   if ((returns && !cScalar(signature.returnType)) ||
       !std::all_of(signature.params.begin(), signature.params.end(), cScalar))
     throw ir::CompileError(expr.loc, "CUDA C++ device function '" + name + "' is declared '" +
                                          signatureString(signature) +
                                          "'; kernels call declared functions that take and "
                                          "return C integers and floats (int8 to uint64, "
-                                         "float16, float32, float64) only, or return void "
-                                         "by the C ABI");
+                                         "float16, float32, float64) and pointers to them, "
+                                         "or return void");
   if (!expr.keywords.empty())
     throw ir::CompileError(expr.keywords.front().loc,
                            "CUDA C++ device function '" + name +
