@@ -114,6 +114,11 @@ void bindRuntime(py::module_ &m) {
           "Whether another library made the stream (Numba's external): kaji neither made it "
           "nor destroys it, and it is none of the default streams.")
       .def(
+          "__int__",
+          [](const runtime::Stream &s) { return reinterpret_cast<std::uintptr_t>(s.handle()); },
+          "The CUstream handle, as Numba's int(stream): 0, 1 and 2 for the default, legacy "
+          "default and per-thread default streams.")
+      .def(
           "__cuda_stream__",
           [](const runtime::Stream &s) {
             return py::make_tuple(0, reinterpret_cast<std::uintptr_t>(s.handle()));

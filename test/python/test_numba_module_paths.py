@@ -807,6 +807,9 @@ def test_where_cuda_core_is_loaded_launch_and_driver_errors_are_its_cuda_errors(
     def bounded(out):
         out[0] = 1
 
+    # Whatever other tests of this process loaded: neither library here at first.
+    monkeypatch.delitem(sys.modules, "cuda.core._utils.cuda_utils", raising=False)
+    monkeypatch.delitem(sys.modules, "numba.core.errors", raising=False)
     with pytest.raises(kaji.InvalidLaunch) as plain:
         bounded[1, 64](np.zeros(1))
     assert type(plain.value) is kaji.InvalidLaunch and isinstance(plain.value, ValueError)

@@ -57,6 +57,8 @@ def test_streams_say_which_kind_they_are_in_numbas_words():
     assert "Per-thread default CUDA stream" in repr(cuda.per_thread_default_stream())
     external = cuda.external_stream(0x1234)
     assert "External CUDA stream 0x1234" in repr(external) and external.external
+    assert [int(s) for s in (cuda.default_stream(), cuda.legacy_default_stream(),
+                             cuda.per_thread_default_stream(), external)] == [0, 1, 2, 0x1234]
 
 
 def test_cpu_kernels_take_the_default_streams(monkeypatch):
