@@ -4,6 +4,7 @@ signature) or a DeviceFunction (called from kernels)."""
 import os
 import re
 import sys
+import types
 import warnings
 
 from kaji import _core, _globals
@@ -12,7 +13,8 @@ from kaji._backend import add_nvrtc_wheel
 from kaji._definition import Definition
 from kaji._jit_options import JitOptions, block_threads
 from kaji.linking import link_paths
-from kaji.types import from_text, is_signature, is_type_object, signature_text, typeof
+from kaji.types import (Signature, as_type, from_text, is_signature, is_type_object,
+                        signature_text, typeof)
 
 
 def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastmath=False,
@@ -450,17 +452,31 @@ class DeviceFunction:
                 (self._definition, self._signatures, self._inlining, self._options))
 
     def _code(self, signature, stage):
+        if signature is None:
+            return {sig: self._compiled(sig, stage)[0] for sig in self._signatures}
+        return self._compiled(signature, stage)[0]
+
+    def _compiled(self, signature, stage):
+        """(code at `stage`, return type) of the function compiled on its own for `signature`
+        by Numba's ABI, for the current device (else cc 7.5)."""
         options = self._options
         compile_options = {} if options is None else dict(
             debug=options.debug, lineinfo=options.lineinfo, fastmath=options.fastmath,
             opt=options.opt, backend=options.backend)
         arch = "sm_{}{}".format(*current_or_default_cc())
-        if signature is None:
-            return {sig: device_function_code(self._definition, sig, compile_options, "numba",
-                                              None, arch, stage)[0]
-                    for sig in self._signatures}
         return device_function_code(self._definition, signature, compile_options, "numba",
-                                    None, arch, stage)[0]
+                                    None, arch, stage)
+
+    def compile_device(self, args, return_type=None):
+        """Compiles the function on its own for the argument types `args` (Numba's
+        ``compile_device``; its errors raise here) and gives Numba's CompileResult's
+        ``signature`` and ``fndesc.mangled_name``: the symbol the function has in
+        ``inspect_asm(args)`` and ``inspect_llvm(args)``."""
+        args = tuple(args)
+        signature = args if return_type is None else return_type(*args)
+        _, returned = self._compiled(signature, "ptx")
+        return DeviceCompileResult(Signature(returned, tuple(as_type(a) for a in args)),
+                                   device_symbol(self.__name__))
 
     def inspect_ptx(self, signature=None):
         """The PTX of the function compiled on its own for `signature` (or {signature: PTX}
@@ -499,6 +515,24 @@ class DeviceFunction:
         return f"<kaji device function {self.__qualname__}>"
 
 
+def device_symbol(name):
+    """The symbol of a device function compiled on its own: its Python name made a PTX
+    identifier ("<lambda>": "_lambda_")."""
+    return re.sub(r"[^A-Za-z0-9_$]", "_", name)
+
+
+class DeviceCompileResult:
+    """What ``compile_device`` gives: Numba's CompileResult's ``signature`` and
+    ``fndesc.mangled_name``."""
+
+    def __init__(self, signature, mangled_name):
+        self.signature = signature
+        self.fndesc = types.SimpleNamespace(mangled_name=mangled_name)
+
+    def __repr__(self):
+        return f"<kaji device compile result {self.fndesc.mangled_name} {self.signature}>"
+
+
 def device_function_code(func, sig, options, abi, abi_info, arch, stage="ptx"):
     """(code at `stage`, return type) of `func` (a Python function or a kaji Definition)
     compiled for `arch` as a device function on its own by jit `options`, for `sig`: a
@@ -509,8 +543,8 @@ def device_function_code(func, sig, options, abi, abi_info, arch, stage="ptx"):
         not isinstance(sig, str) or "->" in sig or not sig.lstrip().startswith("("))
     handle = jit(target="cuda", **options)(func)  # a kernel object, never compiled as one
     symbol = (abi_info or {}).get("abi_name") if abi == "c" else None
-    if symbol is None:  # the function's name, made a PTX identifier ("<lambda>": "_lambda_")
-        symbol = re.sub(r"[^A-Za-z0-9_$]", "_", handle.__name__)
+    if symbol is None:
+        symbol = device_symbol(handle.__name__)
     elif not re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", symbol):
         raise ValueError(f"abi_name {symbol!r} is not a PTX identifier (letters, digits, _ "
                          "and $, not starting with a digit)")

@@ -199,3 +199,26 @@ def test_ltoir_of_a_device_function_is_nvrtcs(abi):
                                abi=abi, output="ltoir")
     assert isinstance(code, bytes) and code[:4] == b"\xedCN\x7f"  # NVVM's LTO-IR magic
     assert resty == types.float32
+
+
+def test_compile_device_names_the_symbol_inspection_shows():
+    @cuda.jit(device=True)
+    def add_pair(x, y):
+        return x + y
+
+    args = (kaji.int32, kaji.int32)
+    result = add_pair.compile_device(args)
+    assert result.fndesc.mangled_name == "add_pair"
+    # int32 + int32 is int32 in kaji, as in NumPy (docs/sema.md).
+    assert result.signature.args == args and result.signature.return_type == kaji.int32
+    assert ".func (.param .b32 func_retval0) add_pair(" in " ".join(
+        add_pair.inspect_asm(args).split())
+    assert "@add_pair(" in add_pair.inspect_llvm(args)
+    assert add_pair.compile_device(args, kaji.float32).signature.return_type == kaji.float32
+
+    @cuda.jit(device=True)
+    def broken(x):
+        return x + undefined_name  # noqa: F821
+
+    with pytest.raises(kaji.CompileError, match="name 'undefined_name' is not defined"):
+        broken.compile_device((kaji.int32,))
