@@ -759,6 +759,10 @@ def test_nvrtc_names_the_architectures_kaji_compiles_for():
     assert nvrtc.get_arch_option(7, 7) == "compute_75"
     assert nvrtc.get_arch_option(9, 1) == "compute_90"
     assert nvrtc.get_arch_option(1000, 0) == "compute_%d%d" % nvrtc.get_supported_ccs()[-1]
+    assert nvrtc.get_arch_option(9, 0, "a") == "compute_90a"
+    with pytest.raises(ValueError, match="Can't use arch-specific compute_990a with compute "
+                                         "capability 9.0"):
+        nvrtc.get_arch_option(99, 0, "a")
     for cc in nvrtc.get_supported_ccs():
         assert nvrtc.get_arch_option(*cc) == "compute_%d%d" % cc
     with pytest.raises(NotImplementedError, match="6.1 is not supported"):

@@ -16,7 +16,14 @@ def get_lowest_supported_cc():
     return SUPPORTED_CCS[0]
 
 
-def get_arch_option(major, minor):
+def get_arch_option(major, minor, arch=""):
     """NVRTC's ``compute_XY`` for a device of compute capability `major`.`minor`: the newest
-    one kaji compiles for that the device runs."""
-    return "compute_%d%d" % find_closest_arch((major, minor))
+    one kaji compiles for that the device runs; with `arch` ("a" or "f"), its
+    architecture-specific variant (``compute_90a``), which only that very capability has:
+    ValueError when kaji would compile for another."""
+    closest = find_closest_arch((major, minor))
+    if arch and closest != (major, minor):
+        raise ValueError(f"Can't use arch-specific compute_{major}{minor}{arch} with "
+                         f"compute capability {closest[0]}.{closest[1]}, the newest kaji "
+                         f"compiles for that a {major}.{minor} device runs")
+    return "compute_%d%d%s" % (*closest, arch)
