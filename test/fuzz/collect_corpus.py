@@ -35,7 +35,19 @@ def option_values(run_lines, option):
 
 
 def run_lines(text):
-    return [line.split("RUN:", 1)[1] for line in text.splitlines() if "RUN:" in line]
+    """The commands of the RUN lines, a line ending in a backslash continued by the next, as
+    lit joins them."""
+    commands, pending = [], ""
+    for line in text.splitlines():
+        if "RUN:" not in line:
+            continue
+        part = line.split("RUN:", 1)[1].rstrip()
+        if part.endswith("\\"):
+            pending += part[:-1] + " "
+            continue
+        commands.append(pending + part)
+        pending = ""
+    return commands
 
 
 def kernels(text):
