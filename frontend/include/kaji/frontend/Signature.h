@@ -54,9 +54,10 @@ struct Signature {
 // `byte` = uint8, `float_` = float32, ...). Tuples as Numba prints them: `UniTuple(int32 x 3)`,
 // `Tuple(int32, float64[:])`, `Tuple()`, nested; a namedtuple as
 // `NamedTuple(Point, x=float32, y=float32)`; a C pointer to scalars as Numba prints
-// `CPointer(float32)`: `float32*`, or spelled `CPointer(float32)`; a number type passed as a value as Numba prints its class:
-// `class(float32)` (not for device functions, checkDeviceSignature). Throws ir::CompileError at
-// `loc` (shifted to the offending character when loc is known) naming what was expected.
+// `CPointer(float32)`: `float32*`, or spelled `CPointer(float32)`; a number type passed as a value
+// as Numba prints its class: `class(float32)` (not for device functions, checkDeviceSignature).
+// Throws ir::CompileError at `loc` (shifted to the offending character when loc is known) naming
+// what was expected.
 Signature parseSignature(std::string_view text, const ir::Location &loc);
 
 // One type as a signature spells it (void included), e.g. "float32[:, ::1]".
