@@ -31,6 +31,10 @@ std::string signatureString(const frontend::Signature &signature) {
   return frontend::signatureString(signature);
 }
 
+std::vector<std::string> parameterStrings(const frontend::Signature &signature) {
+  return frontend::parameterStrings(signature);
+}
+
 std::string syntaxTree(const FunctionSource &source) { return frontend::dumpAST(*source.module()); }
 
 std::vector<LibdeviceSignature> libdeviceSignatures() {

@@ -500,23 +500,9 @@ def signature_from_text(text):
     """The Signature a signature's text names (any spelling kaji reads: 'int32(float32[:])');
     its return type is None when the text gives none ('(float32[:])'). CompileError for a
     malformed one."""
-    canonical = _core.canonical_signature(text)
-    depth = 0
-    for start in range(len(canonical) - 1, -1, -1):
-        depth += {")": 1, "]": 1, "(": -1, "[": -1}.get(canonical[start], 0)
-        if depth == 0:
-            break
-    returned, params = canonical[:start], canonical[start + 1:-1]
-    args, depth, piece = [], 0, ""
-    for char in params + ",":
-        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(char, 0)
-        if char == "," and depth == 0:
-            if piece.strip():
-                args.append(from_text(piece))
-            piece = ""
-        else:
-            piece += char
-    return Signature(from_text(returned) if returned else None, tuple(args))
+    returned, params = _core.signature_parts(text)
+    return Signature(None if returned is None else from_text(returned),
+                     tuple(from_text(param) for param in params))
 
 
 def signature_text(signature, result_inferred=False):

@@ -178,6 +178,19 @@ void bindCompiler(py::module_ &m) {
       "The canonical spelling of a signature, 'float32(float32, int64[:])', for any spelling "
       "kaji reads; CompileError pointing into `<signature>` for a malformed one.");
   m.def(
+      "signature_parts",
+      [](const std::string &text) {
+        frontend::Signature signature = parseSignatureText(text, /*kernel=*/false);
+        py::object returned = signature.resultInferred
+                                  ? py::object(py::none())
+                                  : py::object(py::str(driver::typeString(signature.returnType)));
+        return py::make_tuple(returned, driver::parameterStrings(signature));
+      },
+      py::arg("text"),
+      "(return type, [parameter, ...]) of a signature, each as the canonical spelling gives it; "
+      "the return type is None for `(PARAMS)`, which gives none. CompileError as "
+      "canonical_signature.");
+  m.def(
       "parse_type",
       [](const std::string &text) {
         try {

@@ -588,17 +588,22 @@ std::string parameterString(const ParameterStructure &structure, std::span<const
   return "Tuple(" + text + ")";
 }
 
-std::string signatureString(const Signature &sig) {
-  std::string text = (sig.resultInferred ? std::string() : typeString(sig.returnType)) + '(';
+std::vector<std::string> parameterStrings(const Signature &sig) {
+  std::vector<std::string> spellings;
   std::span<const ir::Type> leaves = sig.params;
-  std::vector<ParameterStructure> parameters = sig.parameters();
-  for (size_t i = 0; i < parameters.size(); ++i) {
-    if (i > 0)
-      text += ", ";
-    size_t count = parameters[i].leafCount();
-    text += parameterString(parameters[i], leaves.first(count));
+  for (const ParameterStructure &parameter : sig.parameters()) {
+    size_t count = parameter.leafCount();
+    spellings.push_back(parameterString(parameter, leaves.first(count)));
     leaves = leaves.subspan(count);
   }
+  return spellings;
+}
+
+std::string signatureString(const Signature &sig) {
+  std::string text = (sig.resultInferred ? std::string() : typeString(sig.returnType)) + '(';
+  std::vector<std::string> parameters = parameterStrings(sig);
+  for (size_t i = 0; i < parameters.size(); ++i)
+    text += (i > 0 ? ", " : "") + parameters[i];
   return text + ')';
 }
 

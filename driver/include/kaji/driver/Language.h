@@ -31,6 +31,7 @@ frontend::Signature parseSignature(const frontend::SourceFile &source, bool kern
 ir::Type parseType(std::string_view text);
 std::string typeString(const ir::Type &type);
 std::string signatureString(const frontend::Signature &signature);
+std::vector<std::string> parameterStrings(const frontend::Signature &signature);
 
 // The function's syntax tree as `kaji-compile --emit ast` prints it (parsed, or translated
 // from its code object); throws ir::CompileError on a syntax error.

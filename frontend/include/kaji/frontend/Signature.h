@@ -74,6 +74,8 @@ std::optional<WrittenSignature> writtenSignature(const Expr &decoratorArgument);
 
 // The canonical spelling of a signature, e.g. for cache keys and messages.
 std::string signatureString(const Signature &sig);
+// The spelling of each of its parameters, as signatureString() lists them.
+std::vector<std::string> parameterStrings(const Signature &sig);
 
 // The spelling of one type in a signature and in messages: "float32", "float32[:, ::1]".
 std::string typeString(const ir::Type &type);
