@@ -198,9 +198,9 @@ def _why_unusable(name, value):
         return (f"the Python function '{value.__qualname__}' is not compiled for kernels: "
                 "decorate it with @cuda.jit(device=True), or give it implementations with "
                 "kaji.cuda.extending.overload")
-    if isinstance(value, types.ModuleType):
-        return (f"kernels do not use the module '{value.__name__}' (they use math, cmath, "
-                "numpy, operator and kaji / numba.cuda)")
+    if isinstance(value, types.ModuleType):  # reached again through its own members
+        return (f"it is the module '{value.__name__}' again, which kernels reach by its own "
+                "name, not through a module it contains")
     return f"kernels cannot use a value of type '{type(value).__qualname__}'"
 
 

@@ -50,7 +50,14 @@ def names_a_plain_function(out):
     out[0] = helpers.plain(1.0)
 
 
+def names_the_module_through_itself(out):
+    out[0] = helpers.itself.SCALE
+
+
+
 @pytest.mark.parametrize("kernel, message", [
+    (names_the_module_through_itself, "Untyped global name 'module_globals_helpers.itself': it "
+                                      "is the module 'module_globals_helpers' again"),
     (names_a_missing_member, "module 'module_globals_helpers' has no attribute 'missing'"),
     (names_a_plain_function, "Untyped global name 'module_globals_helpers.plain': the Python "
                              "function 'plain' is not compiled for kernels"),
