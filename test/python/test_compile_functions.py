@@ -26,7 +26,6 @@ SIGNATURES = [
 def test_compile_ptx_makes_the_kernels_ptx_and_its_void_return_type(sig):
     ptx, resty = cuda.compile_ptx(scale, sig)
     assert resty == types.void
-    # The whole PTX on failure: it once lacked the entry here, intermittently (not understood).
     assert ".visible .entry" in ptx and "ld.param" in ptx and "st.global" in ptx, ptx
     assert "sqrt.rn.f64" in ptx
 

@@ -24,8 +24,26 @@
 #include <memory>
 #include <stdexcept>
 
+// LLVM 19's NVPTX backend caches each function's nvvm.annotations (kernel, maxntid, ...) by
+// the addresses of its module and function (NVPTXUtilities.cpp) and forgets a module only when
+// the PTX printer finishes it. NVPTXUtilities.h is not installed, hence this declaration.
+namespace llvm {
+void clearAnnotationCache(const Module *module);
+} // namespace llvm
+
 namespace kaji::codegen {
 namespace {
+
+// Forgets the module's annotations when it is freed, whether it was printed as PTX, only
+// optimised (emitLLVMIR) or abandoned by an exception: a later module allocated at the same
+// addresses would read them as its own, and a kernel once came out as a .func.
+struct ForgetAnnotations {
+  void operator()(llvm::Module *module) const {
+    llvm::clearAnnotationCache(module);
+    delete module;
+  }
+};
+using NVPTXModule = std::unique_ptr<llvm::Module, ForgetAnnotations>;
 
 // Marks the kernel's float additions, subtractions, multiplications and divisions (which
 // InstCombine makes products: w / 2 is w * 0.5) `contract`, the only operations the backend
@@ -61,11 +79,10 @@ private:
 unsigned smVersion(const std::string &arch) { return unsigned(std::stoul(arch.substr(3))); }
 
 // The module lowered for `machine`, with libdevice linked where it is called.
-std::unique_ptr<llvm::Module> lowerForNVPTX(const ir::Module &module, const PTXOptions &options,
-                                            llvm::TargetMachine &machine,
-                                            llvm::LLVMContext &context) {
+NVPTXModule lowerForNVPTX(const ir::Module &module, const PTXOptions &options,
+                          llvm::TargetMachine &machine, llvm::LLVMContext &context) {
   static const NVPTXTarget target;
-  auto lowered = std::make_unique<llvm::Module>("kaji", context);
+  NVPTXModule lowered(new llvm::Module("kaji", context));
   lowered->setTargetTriple(kNVPTXTriple);
   lowered->setDataLayout(machine.createDataLayout());
   LoweringOptions lowering;
@@ -88,7 +105,7 @@ std::unique_ptr<llvm::Module> lowerForNVPTX(const ir::Module &module, const PTXO
 std::string printOptimized(const ir::Module &module, const PTXOptions &options) {
   SharedTargetMachine shared = nvptxTargetMachine(options.arch, options.optLevel);
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> lowered = lowerForNVPTX(module, options, shared.machine, context);
+  NVPTXModule lowered = lowerForNVPTX(module, options, shared.machine, context);
   if (options.optLevel > 0) {
     std::lock_guard<std::mutex> guard(shared.lock);
     optimizeModule(*lowered, shared.machine, options.optLevel, PipelineExtras::GPULoopUnrolling);
@@ -104,7 +121,7 @@ std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
   SharedTargetMachine shared = nvptxTargetMachine(options.arch, options.optLevel);
   Stopwatch stopwatch;
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> lowered = lowerForNVPTX(module, options, shared.machine, context);
+  NVPTXModule lowered = lowerForNVPTX(module, options, shared.machine, context);
   CodegenTimings measured;
   measured.lowerMs = stopwatch.lap();
 

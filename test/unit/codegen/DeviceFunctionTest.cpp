@@ -30,6 +30,30 @@ ir::Module callingModule() {
   return module;
 }
 
+// A kernel storing what each of `count` device functions twice_at_N(v, i) returns.
+ir::Module manyCallsModule(int count) {
+  ir::Module module;
+  ir::Type vector = ir::Type::array(ir::ScalarKind::Float32, 1, ir::Layout::Any);
+  for (int n = 0; n < count; ++n) {
+    auto [device, d] = addFunction(module, "twice_at_" + std::to_string(n),
+                                   ir::Function::Kind::Device, {vector, kI64}, {"v", "i"}, kF32);
+    ir::Value *element = load(d, device->entry()->argument(0), {device->entry()->argument(1)});
+    d.ret(d.binary(ir::Opcode::Mul, element, d.floatConstant(kF32, 2.0)));
+  }
+  auto [kernel, k] =
+      addFunction(module, "apply_all", ir::Function::Kind::Kernel, {vector, vector}, {"out", "x"});
+  ir::Value *i = k.cast(k.specialReg(ir::SpecialReg::ThreadIdx, 0), kI64);
+  for (int n = 0; n < count; ++n) {
+    ir::Value *result = k.create(ir::Opcode::Call, kF32, {kernel->entry()->argument(1), i},
+                                 "twice_at_" + std::to_string(n))
+                            ->result();
+    store(k, result, kernel->entry()->argument(0), {i});
+  }
+  k.ret();
+  ir::verify(module);
+  return module;
+}
+
 } // namespace
 
 TEST(DeviceFunction, IsInternalAndTakesFlattenedArrays) {
@@ -56,4 +80,20 @@ TEST(DeviceFunction, IsInlinedWhenOptimised) {
   EXPECT_EQ(ptx.find("twice_at"), std::string::npos) << ptx;
   EXPECT_NE(ptx.find(".visible .entry apply("), std::string::npos) << ptx;
   expectPTXAssembles(ptx);
+}
+
+// LLVM's NVPTX backend caches which functions are kernels by module and function address; a
+// module optimised for its LLVM IR alone once left its device function's entry behind, and the
+// kernel of a later module at the same addresses came out as a .func (in some processes only,
+// as the allocator placed them, and then in nearly every repetition).
+TEST(DeviceFunction, AKernelStaysAnEntryAfterModulesPrintedAsLLVMIR) {
+  PTXOptions unoptimized;
+  unoptimized.optLevel = 0;
+  for (int repetition = 0; repetition < 200; ++repetition) {
+    emitLLVMIR(manyCallsModule(40), PTXOptions{});
+    std::string ptx = emitPTX(callingModule(), unoptimized);
+    ASSERT_NE(ptx.find(".visible .entry apply("), std::string::npos)
+        << "repetition " << repetition << ":\n"
+        << ptx;
+  }
 }
