@@ -100,6 +100,27 @@ std::string emitLtoIr(const CompileRequest &request, const LoweredModule &lowere
   });
 }
 
+// LLVM 19's NVPTX backend knows the GPUs up to sm_90a; the nvrtc backend compiles for the
+// newer ones (sm_100, sm_120, ...), which kaji runs on too.
+bool llvmCannotTarget(const CompileRequest &request) {
+  return request.target == Target::CUDA && request.backend == Backend::LLVM &&
+         codegen::isNewerThanNVPTXKnows(request.ptx.arch);
+}
+
+CompileRequest withNvrtc(const CompileRequest &request) {
+  try {
+    codegen::nvrtc::nvrtcInfo();
+  } catch (const codegen::nvrtc::NvrtcUnavailable &unavailable) {
+    throw std::runtime_error("unknown GPU architecture '" + request.ptx.arch +
+                             "' for LLVM's NVPTX backend, which knows GPUs up to sm_90a; the nvrtc "
+                             "backend compiles for newer ones, but " +
+                             unavailable.what());
+  }
+  CompileRequest resolved = request;
+  resolved.backend = Backend::NVRTC;
+  return resolved;
+}
+
 CompiledModule compileUncached(const CompileRequest &request) {
   CompiledModule compiled;
   LoweredModule lowered = lowerTimed(request, Target::CUDA, compiled.timings);
@@ -163,6 +184,8 @@ CompiledModule compile(const CompileRequest &request) {
   if (request.target != Target::CUDA)
     throw std::invalid_argument("compile() produces PTX for Target::CUDA; use compileCpu() "
                                 "for Target::CPU");
+  if (llvmCannotTarget(request))
+    return compile(withNvrtc(request));
   if (!request.diskCache)
     return compileUncached(request);
   CacheKey key = cacheKey(request);
@@ -233,6 +256,8 @@ void checkStage(const CompileRequest &request, Stage stage) {
 } // namespace
 
 std::string emitStage(const CompileRequest &request, Stage stage) {
+  if ((stage == Stage::PTX || stage == Stage::Cubin) && llvmCannotTarget(request))
+    return emitStage(withNvrtc(request), stage);
   checkStage(request, stage);
   return emitLoweredStage(request, lower(request, request.target), stage);
 }
@@ -240,6 +265,8 @@ std::string emitStage(const CompileRequest &request, Stage stage) {
 ExportedDeviceFunction emitDeviceFunction(const CompileRequest &request, Stage stage) {
   if (request.kernels.size() != 1 || !request.exported)
     throw std::invalid_argument("emitDeviceFunction() takes one exported device function");
+  if ((stage == Stage::PTX || stage == Stage::Cubin) && llvmCannotTarget(request))
+    return emitDeviceFunction(withNvrtc(request), stage);
   checkStage(request, stage);
   LoweredModule lowered = lower(request, request.target);
   ir::Type result = lowered.module.lookup(lowered.entryNames.front())->returnType();

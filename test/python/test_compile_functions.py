@@ -3,6 +3,7 @@ _for_current_device ones): a kernel's PTX for a signature and compute capability
 needed, with Numba's defaults and Numba's errors for what they refuse."""
 
 import pytest
+from toolkit_libraries import NVRTC
 
 import kaji
 from kaji import cuda
@@ -50,6 +51,21 @@ def test_options_reach_the_ptx():
     assert ".loc" not in plain and ".loc" in with_lines
     bounded, _ = cuda.compile_ptx(scale, SIGNATURES[0], launch_bounds=128)
     assert ".maxntid 128" in bounded
+
+
+@pytest.mark.skipif(not NVRTC, reason="no NVRTC here")
+@pytest.mark.parametrize("cc", [(10, 0), (12, 0)])
+def test_a_gpu_newer_than_llvm_knows_gets_nvrtcs_ptx(cc):
+    """Blackwell and later: LLVM 19 stops at sm_90a, so NVRTC makes the code (as for a launch
+    on such a GPU), for kernels and device functions alike."""
+    arch = f"sm_{cc[0]}{cc[1]}"
+    ptx, resty = cuda.compile_ptx(scale, SIGNATURES[0], cc=cc)
+    assert resty == types.void and f".target {arch}" in ptx and ".visible .entry" in ptx, ptx
+    code, returned = cuda.compile(lambda x, y: x * y, (types.float32, types.float32), cc=cc)
+    assert f".target {arch}" in code and returned == types.float32
+    kernel = kaji.jit(target="cuda")(scale)
+    with pytest.raises(RuntimeError, match=f"unknown GPU architecture '{arch}'"):
+        kernel.inspect("(float64[::1], float64[::1], float64)", "llvm", arch)
 
 
 def test_a_kernel_that_does_not_compile_raises_at_the_users_line():

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -69,22 +70,28 @@ std::string knownArchitectures(const llvm::MCSubtargetInfo &info) {
   return names;
 }
 
-// sm_ followed by digits and an optional 'a' (arch-specific features, e.g. sm_90a).
-bool looksLikeArch(std::string_view arch) {
+std::unique_ptr<llvm::MCSubtargetInfo> subtargetInfo() {
+  return std::unique_ptr<llvm::MCSubtargetInfo>(
+      nvptxLLVMTarget().createMCSubtargetInfo(kNVPTXTriple, "sm_52", ""));
+}
+
+// The XX of sm_XX, sm_XXa or sm_XXf; nothing for another name.
+std::optional<unsigned> smNumber(std::string_view arch) {
   if (!arch.starts_with("sm_"))
-    return false;
+    return std::nullopt;
   arch.remove_prefix(3);
-  if (arch.ends_with('a'))
+  if (arch.ends_with('a') || arch.ends_with('f'))
     arch.remove_suffix(1);
-  return !arch.empty() &&
-         std::all_of(arch.begin(), arch.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (arch.empty() || arch.size() > 4 ||
+      !std::all_of(arch.begin(), arch.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return unsigned(std::stoul(std::string(arch)));
 }
 
 std::unique_ptr<llvm::TargetMachine> createMachine(const std::string &arch, unsigned optLevel) {
   const llvm::Target &target = nvptxLLVMTarget();
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target.createMCSubtargetInfo(kNVPTXTriple, "sm_52", ""));
-  if (!looksLikeArch(arch) || !info->isCPUStringValid(arch))
+  std::unique_ptr<llvm::MCSubtargetInfo> info = subtargetInfo();
+  if (!smNumber(arch) || !info->isCPUStringValid(arch))
     throw std::runtime_error("unknown GPU architecture '" + arch +
                              "'; LLVM's NVPTX backend knows: " + knownArchitectures(*info));
   llvm::TargetOptions options;
@@ -101,6 +108,16 @@ std::unique_ptr<llvm::TargetMachine> createMachine(const std::string &arch, unsi
 }
 
 } // namespace
+
+bool isNewerThanNVPTXKnows(const std::string &arch) {
+  std::optional<unsigned> number = smNumber(arch);
+  if (!number)
+    return false;
+  for (const llvm::SubtargetSubTypeKV &processor : subtargetInfo()->getAllProcessorDescriptions())
+    if (std::optional<unsigned> known = smNumber(processor.Key); known && *known >= *number)
+      return false;
+  return true;
+}
 
 SharedTargetMachine nvptxTargetMachine(const std::string &arch, unsigned optLevel) {
   if (optLevel > 3)

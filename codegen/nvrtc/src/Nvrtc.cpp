@@ -34,6 +34,8 @@ struct NvrtcApi {
   nvrtcResult (*getPTX)(nvrtcProgram, char *);
   nvrtcResult (*getLTOIRSize)(nvrtcProgram, size_t *) = nullptr;
   nvrtcResult (*getLTOIR)(nvrtcProgram, char *) = nullptr;
+  nvrtcResult (*getNumSupportedArchs)(int *) = nullptr;
+  nvrtcResult (*getSupportedArchs)(int *) = nullptr;
 };
 
 struct LoadedNvrtc {
@@ -54,6 +56,9 @@ LoadedNvrtc load(const std::vector<std::string> &extraDirectories) {
     // Only NVRTC 12.0 on makes LTO-IR; older ones still compile to PTX.
     bindEntryPoint(library, api.getLTOIRSize, "nvrtcGetLTOIRSize");
     bindEntryPoint(library, api.getLTOIR, "nvrtcGetLTOIR");
+    // NVRTC 11.2 on lists the architectures it compiles for.
+    bindEntryPoint(library, api.getNumSupportedArchs, "nvrtcGetNumSupportedArchs");
+    bindEntryPoint(library, api.getSupportedArchs, "nvrtcGetSupportedArchs");
     return bindEntryPoint(library, api.getErrorString, "nvrtcGetErrorString") &&
            bindEntryPoint(library, api.version, "nvrtcVersion") &&
            bindEntryPoint(library, api.createProgram, "nvrtcCreateProgram") &&
@@ -81,12 +86,36 @@ abi::LazyToolkitLibrary<LoadedNvrtc> &nvrtcLibrary() {
 
 const LoadedNvrtc &nvrtc() { return nvrtcLibrary().get(); }
 
-// `sm_90` → its number; anything else is a std::runtime_error.
+// The architectures this NVRTC compiles for (their XX), where it says.
+std::vector<int> supportedArchs(const NvrtcApi &api) {
+  int count = 0;
+  if (!api.getNumSupportedArchs || api.getNumSupportedArchs(&count) != kNvrtcSuccess || count <= 0)
+    return {};
+  std::vector<int> archs(size_t(count), 0);
+  if (api.getSupportedArchs(archs.data()) != kNvrtcSuccess)
+    return {};
+  return archs;
+}
+
+// `sm_90` (or sm_90a, sm_100f) → its number, for `-arch=sm_`; a name NVRTC does not know is a
+// std::runtime_error listing those it does.
 std::string archNumber(const std::string &arch) {
-  static const std::regex pattern("sm_([0-9]+a?)");
+  static const std::regex pattern("sm_(([0-9]+)[af]?)");
   std::smatch match;
   if (!std::regex_match(arch, match, pattern))
     throw std::runtime_error("unknown GPU architecture '" + arch + "': expected sm_XX");
+  std::vector<int> supported = supportedArchs(nvrtc().api);
+  bool known = match[2].length() <= 4 && std::find(supported.begin(), supported.end(),
+                                                   std::stoi(match[2])) != supported.end();
+  if (!supported.empty() && !known) {
+    std::string names;
+    for (int number : supported)
+      names += (names.empty() ? "sm_" : ", sm_") + std::to_string(number);
+    const NvrtcInfo &info = nvrtc().info;
+    throw std::runtime_error("unknown GPU architecture '" + arch + "'; NVRTC " +
+                             std::to_string(info.major) + "." + std::to_string(info.minor) +
+                             " knows: " + names);
+  }
   return match[1];
 }
 

@@ -75,6 +75,14 @@ TEST(Errors, UnknownArchitectureNamesTheKnownOnes) {
   }
 }
 
+// What the driver sends to the nvrtc backend instead: GPUs after LLVM 19's newest, sm_90a.
+TEST(Errors, ArchitecturesNewerThanLLVMKnowsAreTold) {
+  for (const char *arch : {"sm_91", "sm_100", "sm_100a", "sm_103f", "sm_120", "sm_9000"})
+    EXPECT_TRUE(isNewerThanNVPTXKnows(arch)) << arch;
+  for (const char *arch : {"sm_90", "sm_90a", "sm_75", "compute_100", "sm_", "sm_1x0", "sm_12345"})
+    EXPECT_FALSE(isNewerThanNVPTXKnows(arch)) << arch;
+}
+
 TEST(Errors, OptimisationLevelOutOfRange) {
   ir::Module module;
   addSaxpy(module);

@@ -59,8 +59,10 @@ enum class Target { CUDA, CPU };
 struct CompileRequest {
   std::vector<KernelSpec> kernels;
   Target target = Target::CUDA;
-  codegen::PTXOptions ptx;         // Target::CUDA
-  Backend backend = Backend::LLVM; // Target::CUDA: who makes the PTX
+  codegen::PTXOptions ptx; // Target::CUDA
+  // Target::CUDA: who makes the PTX. LLVM stands for NVRTC on GPUs newer than LLVM knows (sm_100
+  // and later), where only NVRTC can.
+  Backend backend = Backend::LLVM;
   // Target::CUDA, Backend::NVRTC only (Numba's lto=True): compile() makes the module's LTO-IR
   // (CompiledModule::ltoIr) instead of its PTX, for nvJitLink to optimise together with the
   // LTO-IR of the code it links (docs/python.md, "Link-time optimisation").

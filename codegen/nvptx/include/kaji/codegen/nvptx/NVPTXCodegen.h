@@ -23,6 +23,10 @@ std::string emitLLVMIR(const ir::Module &module, const PTXOptions &options);
 std::string emitPTX(const ir::Module &module, const PTXOptions &options,
                     CodegenTimings *timings = nullptr);
 
+// Whether `arch` names a GPU newer than every one LLVM's NVPTX backend knows: sm_XX, sm_XXa or
+// sm_XXf with XX above all of LLVM's (sm_100 and later for LLVM 19).
+bool isNewerThanNVPTXKnows(const std::string &arch);
+
 // Where libdevice.10.bc is looked for: $CUDA_HOME/nvvm/libdevice, $CUDA_PATH/...,
 // /usr/local/cuda/nvvm/libdevice. Empty if not found.
 std::string findLibdevice();
