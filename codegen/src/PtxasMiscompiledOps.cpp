@@ -242,7 +242,8 @@ std::optional<UnroundedOp> unroundedOp(std::string_view line, size_t index) {
     guard = instruction.substr(0, space + 1);
     instruction = trim(instruction.substr(space));
   }
-  for (std::string_view opcode : {"add.f32", "sub.f32", "mul.f32", "add.f64", "sub.f64", "mul.f64"})
+  for (std::string_view opcode : {"add.f16", "sub.f16", "mul.f16", "add.f32", "sub.f32", "mul.f32",
+                                  "add.f64", "sub.f64", "mul.f64"})
     if (instruction.starts_with(opcode) && instruction.size() > opcode.size() &&
         isSpace(instruction[opcode.size()]) && instruction.ends_with(';')) {
       std::string_view operands = trim(instruction.substr(opcode.size()));

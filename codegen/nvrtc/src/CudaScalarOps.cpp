@@ -46,8 +46,9 @@ std::string FunctionEmitter::binary(const ir::Operation &op) {
   ScalarKind kind = type.scalarKind();
   bool isFloat = type.isFloat(), isHalf = ir::isHalfPrecision(kind);
   const std::string half = scalarTypeName(kind); // the prelude's f16 or bf16
+  // float16's + - * are the prelude's operators; bfloat16's go through float32.
   auto infix = [&](const char *symbol) {
-    if (isHalf)
+    if (kind == ScalarKind::BFloat16 || (isHalf && *symbol == '/'))
       return half + "(f32(" + a + ") " + symbol + " f32(" + b + "))";
     return a + " " + symbol + " " + b;
   };
@@ -119,15 +120,17 @@ std::string FunctionEmitter::unary(const ir::Operation &op) {
   ScalarKind kind = type.scalarKind();
   switch (op.opcode()) {
   case Opcode::Neg:
-    if (ir::isHalfPrecision(kind))
-      return scalarTypeName(kind) + "(-f32(" + a + "))";
-    return type.isFloat() ? "-" + a : "kaji::neg(" + a + ")";
+    if (kind == ScalarKind::BFloat16)
+      return "bf16(-f32(" + a + "))";
+    return type.isFloat() && kind != ScalarKind::Float16 ? "-" + a : "kaji::neg(" + a + ")";
   case Opcode::Not:
     assert(!type.isFloat() && "verified: 'not' is not defined on floats");
     return type.isBool() ? "!" + a : scalarTypeName(kind) + "(~" + a + ")";
   case Opcode::Abs:
-    if (ir::isHalfPrecision(kind))
-      return scalarTypeName(kind) + "(fabsf(f32(" + a + ")))";
+    if (kind == ScalarKind::BFloat16)
+      return "bf16(fabsf(f32(" + a + ")))";
+    if (kind == ScalarKind::Float16)
+      return "kaji::abs(" + a + ")";
     if (type.isFloat())
       return (kind == ScalarKind::Float32 ? "fabsf(" : "fabs(") + a + ")";
     return ir::isSigned(kind) ? "kaji::abs(" + a + ")" : a;
@@ -145,7 +148,7 @@ std::string FunctionEmitter::compare(const ir::Operation &op) {
          "verified: 'cmp' takes two scalars of one type");
   static const char *const kSymbols[] = {"==", "!=", "<", "<=", ">", ">="};
   std::string a = name(op.operand(0), op), b = name(op.operand(1), op);
-  if (ir::isHalfPrecision(op.operand(0)->type().scalarKind())) {
+  if (op.operand(0)->type().scalarKind() == ScalarKind::BFloat16) {
     a = "f32(" + a + ")";
     b = "f32(" + b + ")";
   }

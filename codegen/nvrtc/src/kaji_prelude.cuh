@@ -249,6 +249,61 @@ __device__ inline f16 kaji_f16_bits(u16 bits) {
   return x;
 }
 
+// float16's + - * and comparisons, and negation and abs in kaji::, by the GPU's float16
+// instructions from sm_53 (numba-cuda's), else through float32: the same results either way
+// (+ - * round once; the rest are exact). As NVVM's float32 ones, add.f16 and mul.f16 carry no
+// rounding modifier, so that ptxas may fuse them into fma.rn.f16; without fast math the driver
+// rounds every other (roundUnroundedFloatOps, kaji/codegen/PtxasMiscompiledOps.h).
+#if __CUDA_ARCH__ >= 530
+#define KAJI_F16_ARITHMETIC(op, instruction)                                                     \
+  __device__ __forceinline__ f16 operator op(f16 a, f16 b) {                                     \
+    f16 r;                                                                                       \
+    asm(instruction " %0, %1, %2;" : "=h"(r.bits) : "h"(a.bits), "h"(b.bits));                   \
+    return r;                                                                                    \
+  }
+#define KAJI_F16_COMPARISON(op, instruction)                                                     \
+  __device__ __forceinline__ bool operator op(f16 a, f16 b) {                                    \
+    u16 r;                                                                                       \
+    asm("{ .reg .pred p; " instruction " p, %1, %2; selp.u16 %0, 1, 0, p; }"                     \
+        : "=h"(r)                                                                                \
+        : "h"(a.bits), "h"(b.bits));                                                             \
+    return r != 0;                                                                               \
+  }
+#else
+#define KAJI_F16_ARITHMETIC(op, instruction)                                                     \
+  __device__ __forceinline__ f16 operator op(f16 a, f16 b) { return f16(f32(a) op f32(b)); }
+#define KAJI_F16_COMPARISON(op, instruction)                                                     \
+  __device__ __forceinline__ bool operator op(f16 a, f16 b) { return f32(a) op f32(b); }
+#endif
+KAJI_F16_ARITHMETIC(+, "add.f16")
+KAJI_F16_ARITHMETIC(-, "sub.f16")
+KAJI_F16_ARITHMETIC(*, "mul.f16")
+KAJI_F16_COMPARISON(==, "setp.eq.f16")
+KAJI_F16_COMPARISON(!=, "setp.neu.f16")
+KAJI_F16_COMPARISON(<, "setp.lt.f16")
+KAJI_F16_COMPARISON(<=, "setp.le.f16")
+KAJI_F16_COMPARISON(>, "setp.gt.f16")
+KAJI_F16_COMPARISON(>=, "setp.ge.f16")
+#undef KAJI_F16_ARITHMETIC
+#undef KAJI_F16_COMPARISON
+namespace kaji {
+#if __CUDA_ARCH__ >= 530
+__device__ __forceinline__ f16 neg(f16 a) {
+  f16 r;
+  asm("neg.f16 %0, %1;" : "=h"(r.bits) : "h"(a.bits));
+  return r;
+}
+__device__ __forceinline__ f16 abs(f16 a) {
+  f16 r;
+  asm("abs.f16 %0, %1;" : "=h"(r.bits) : "h"(a.bits));
+  return r;
+}
+#else
+__device__ __forceinline__ f16 neg(f16 a) { return kaji_f16_bits(a.bits ^ 0x8000u); }
+__device__ __forceinline__ f16 abs(f16 a) { return kaji_f16_bits(a.bits & 0x7fffu); }
+#endif
+} // namespace kaji
+
 // bfloat16 as its bits: float32's upper half. Rounding float32 to nearest even is integer
 // arithmetic on its bits (exact for subnormals too, a carry past the largest finite value
 // gives infinity), so it needs no sm_80 instruction; a NaN stays a quiet NaN. float64 goes

@@ -64,13 +64,15 @@ TEST(PtxasMiscompiledOps, UnroundedFloatOpsGetRoundToNearest) {
                                                   "\t@%p1 add.f64 \t%fd2, %fd1, %fd1;\n"
                                                   "\tsub.rz.f32 \t%f4, %f3, %f1;\n"
                                                   "\tmul.ftz.f32 \t%f5, %f4, %f1;\n"
-                                                  "\tmul.lo.s32 \t%r2, %r1, %r1;\n"),
+                                                  "\tmul.lo.s32 \t%r2, %r1, %r1;\n"
+                                                  "\tadd.f16 %rs9, %rs6, %rs11;\n"),
             "\tmul.rn.f32 \t%f2, %f1, %f1;\n"
             "\tmul.rn.f32 \t%f3, %f2, 0f3F000000;\n"
             "\t@%p1 add.rn.f64 \t%fd2, %fd1, %fd1;\n"
             "\tsub.rz.f32 \t%f4, %f3, %f1;\n"
             "\tmul.ftz.f32 \t%f5, %f4, %f1;\n"
-            "\tmul.lo.s32 \t%r2, %r1, %r1;\n");
+            "\tmul.lo.s32 \t%r2, %r1, %r1;\n"
+            "\tadd.rn.f16 \t%rs9, %rs6, %rs11;\n");
 }
 
 TEST(PtxasMiscompiledOps, AMultiplyReadOnlyByAddsStaysFusible) {

@@ -48,7 +48,7 @@ namespace kaji::codegen {
 // declaring the registers it needs.
 std::string rewriteMiscompiledOpsForPtxas(const std::string &ptx);
 
-// `ptx` with `.rn` on the f32 and f64 `add`, `sub` and `mul` that have no rounding modifier,
+// `ptx` with `.rn` on the f16, f32 and f64 `add`, `sub` and `mul` that have no rounding modifier,
 // except a multiply read only by such adds and subtracts, and those: the pairs ptxas may fuse
 // into an fma. PTX leaves an unrounded instruction's rounding to ptxas, which may do more than
 // fuse it: on an H100 (driver 580.159.04) `t = x * x; t = t * 0.5` of float32 x = 2**64 gave
