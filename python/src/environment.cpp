@@ -144,11 +144,6 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     } catch (const py::type_error &error) {
       throw py::type_error("the global array '" + name + "': " + error.what());
     }
-    // The constant-memory lowerings hold real elements only (a record's are its bytes).
-    if (!element->record && ir::isComplex(element->scalar))
-      throw py::type_error("the global array '" + name + "': kaji.const.array_like of " +
-                           std::string(ir::numpyName(element->scalar)) +
-                           " is not supported yet; pass the array as an argument");
     std::optional<std::string> bytes;
     if (!fields[3].is_none())
       bytes = fields[3].cast<std::string>();

@@ -10,7 +10,11 @@ WEIGHTS = np.array([0.25, 0.5, 0.25], dtype=np.float32)
 TABLE = np.arange(12, dtype=np.int64).reshape(3, 4) * 7
 FLAGS = np.array([True, False, True])
 HUGE = np.zeros(20_000, dtype=np.float64)
-COMPLEX = np.zeros(4, dtype=np.complex64)
+COMPLEX64 = (np.arange(60, dtype=np.complex64).reshape(3, 4, 5) + 1j) / 2j
+COMPLEX128 = np.array([1 + 2j, -0.5j, np.inf - 1j, complex(np.nan, 3)], dtype=np.complex128)
+EMPTY = np.array([])
+EMPTY_RECORDS = np.array([], dtype=[("x", np.float64), ("y", np.int64)])
+SCALAR = np.array(2.5)
 
 
 def smooth(out, x):
@@ -72,8 +76,8 @@ def too_big(out):
     out[0] = c[0]
 
 
-def unsupported_dtype(out):
-    c = kaji.const.array_like(COMPLEX)
+def zero_dimensional(out):
+    c = kaji.const.array_like(SCALAR)
     out[0] = 1.0
 
 
@@ -86,12 +90,44 @@ def not_an_array(out):
     (writes_constant, kaji.CompileError, "cannot assign to 'c\\[0\\]': an element of a constant"),
     (writes_global_directly, kaji.CompileError, "an element of a constant"),
     (too_big, kaji.CompileError, "'HUGE' is 160000 bytes; constant memory holds 65536"),
-    (unsupported_dtype, TypeError, "global array 'COMPLEX'.*complex64"),
+    (zero_dimensional, kaji.CompileError, "'SCALAR' is 0-dimensional; a constant array needs"),
     (not_an_array, kaji.CompileError, "a global or closure variable of the kernel, not"),
-], ids=["store", "direct-store", "too-big", "dtype", "argument"])
+], ids=["store", "direct-store", "too-big", "0-d", "argument"])
 def test_misuse_is_a_clear_error(jit, kernel, error, message):
     with pytest.raises(error, match=message):
         jit(kernel)[1, 1](np.zeros(1))
+
+
+def complex_tables(out64, out128):
+    c = kaji.const.array_like(COMPLEX64)
+    i, j, k = kaji.threadIdx.x, kaji.threadIdx.y, kaji.threadIdx.z
+    out64[i, j, k] = c[i, j, k]
+    if i + j + k == 0:
+        for n in range(COMPLEX128.size):
+            out128[n] = COMPLEX128[n] * 2
+
+
+def test_complex_tables(jit):
+    out64 = np.zeros_like(COMPLEX64, order="F")
+    out128 = np.zeros_like(COMPLEX128)
+    jit(complex_tables)[1, (3, 4, 5)](out64, out128)
+    np.testing.assert_array_equal(out64, COMPLEX64)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(out128, COMPLEX128 * 2)
+
+
+def empty_tables(out):
+    a = kaji.const.array_like(EMPTY)
+    r = kaji.const.array_like(EMPTY_RECORDS)
+    out[0] = len(a)
+    out[1] = r.size
+    out[2] = a.shape[0] + 7
+
+
+def test_empty_tables_have_no_elements(jit):
+    out = np.full(3, -1, dtype=np.int64)
+    jit(empty_tables)[1, 1](out)
+    np.testing.assert_array_equal(out, [0, 0, 7])
 
 
 # Numba freezes a global numpy array a kernel names into the kernel, as a constant (the

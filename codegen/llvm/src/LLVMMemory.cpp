@@ -487,11 +487,19 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
                                            function_.name() + ".shared" +
                                                std::to_string(sharedArrayCount_++));
   } else if (constant) {
-    // A module constant in the target's constant space (the GPU's constant cache).
-    auto *contents =
-        llvm::ConstantDataArray::getRaw(op.attrAs<ir::ConstantData>().bytes, count, element);
+    // A module constant in the target's constant space (the GPU's constant cache). Its bytes
+    // are an array of simple elements: a complex number's are its two parts; an empty array
+    // keeps one zero element, as no global is empty.
+    bool complex = !type.isRecordArray() && ir::isComplex(type.scalarKind());
+    llvm::Type *part =
+        complex ? memoryType(context_, ir::componentKind(type.scalarKind())) : element;
+    uint64_t parts = complex ? 2 * count : count;
+    llvm::Constant *contents =
+        parts == 0
+            ? llvm::Constant::getNullValue(llvm::ArrayType::get(part, 1))
+            : llvm::ConstantDataArray::getRaw(op.attrAs<ir::ConstantData>().bytes, parts, part);
     auto *global = new llvm::GlobalVariable(
-        *out_.getParent(), storage, true, llvm::GlobalValue::InternalLinkage, contents,
+        *out_.getParent(), contents->getType(), true, llvm::GlobalValue::InternalLinkage, contents,
         function_.name() + ".const", nullptr, llvm::GlobalValue::NotThreadLocal,
         target_.addressSpace(ir::MemorySpace::Constant));
     global->setAlignment(alignment);

@@ -118,7 +118,9 @@ std::string ModuleEmitter::indexSite(const ir::Operation &op) {
 // A __constant__ array at file scope with the given contents; returns its name.
 std::string ModuleEmitter::constantArray(const ir::Operation &op) {
   const auto &data = op.attrAs<ir::ConstantData>();
-  ScalarKind kind = op.resultType().scalarKind();
+  ScalarKind element = op.resultType().scalarKind();
+  // A complex number's bytes are its two parts.
+  ScalarKind kind = ir::isComplex(element) ? ir::componentKind(element) : element;
   unsigned size = ir::byteSize(kind);
   // Floats go in as their bits (NaN and infinity have no literal a constant initialiser
   // may use); integers and bools as their values.
@@ -136,10 +138,12 @@ std::string ModuleEmitter::constantArray(const ir::Operation &op) {
         ir::isFloat(kind) ? "0x" + hex(bits) + (size == 8 ? "ull" : "u")
                           : intLiteral(value, kind == ScalarKind::Bool ? ScalarKind::UInt8 : kind));
   }
+  if (elements.empty()) // an empty array keeps one zero element, as C++ has no empty array
+    elements.push_back("0");
   constants_.line("__constant__ __align__(16) " + stored + " " + name + "[" +
-                      std::to_string(count) + "] = {" + commaSeparated(elements) + "};",
+                      std::to_string(elements.size()) + "] = {" + commaSeparated(elements) + "};",
                   op.location());
-  return ir::isFloat(kind) ? "reinterpret_cast<" + storageTypeName(kind) + " *>(" + name + ")"
+  return ir::isFloat(kind) ? "reinterpret_cast<" + storageTypeName(element) + " *>(" + name + ")"
                            : name;
 }
 

@@ -197,10 +197,10 @@ Operand FunctionLowerer::globalConstArray(const GlobalValue &global, const Locat
   int64_t elements = 1;
   for (int64_t extent : global.arrayShape)
     elements *= extent;
-  if (global.arrayShape.empty() || elements == 0)
+  if (global.arrayShape.empty())
     throw ir::CompileError(loc, "the global array '" + name +
-                                    "' becomes a constant array, which needs elements; it has " +
-                                    (global.arrayShape.empty() ? "no dimensions" : "none"));
+                                    "' is 0-dimensional; a constant array needs a dimension "
+                                    "(pass it as an argument)");
   if (global.arrayTooLarge)
     throw ir::CompileError(
         loc, "the global array '" + name + "' is " + std::to_string(elements * type.elementSize()) +
