@@ -23,7 +23,9 @@ def code_description(func):
             instruction.offset, instruction.opname, instruction.arg, _argument_text(instruction),
             instruction.argval if instruction.opcode in jumps else -1,
             (positions.lineno or 0) if positions else 0, column))
-    return (sys.version_info.minor, code.co_name, code.co_filename, code.co_firstlineno,
+    # A lambda is named as its source text's translation names it (a PTX symbol has no '<').
+    name = "_lambda" if code.co_name == "<lambda>" else code.co_name
+    return (sys.version_info.minor, name, code.co_filename, code.co_firstlineno,
             code.co_argcount, code.co_varnames, code.co_cellvars, code.co_consts,
             instructions, bool(code.co_exceptiontable), func.__defaults__ or ())
 

@@ -11,7 +11,9 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
             opt=None, abi="c", abi_info=None, output="ptx", forceinline=False,
             launch_bounds=None):
     """(code, return type) of `pyfunc` for `sig` (a signature or a tuple of argument types) and
-    compute capability `cc` ((major, minor), default (7, 5)), as Numba's ``numba.cuda.compile``:
+    compute capability `cc` ((major, minor), default (7, 5), or (major, minor, "a") and
+    (major, minor, "f") for the architecture- and family-specific targets sm_90a, sm_100f, ...),
+    as Numba's ``numba.cuda.compile``:
     a device function (``device=True``) that code linked with it calls by the C ABI
     (``abi="c"``: ``RESULT name(ARGS)``, named ``abi_info["abi_name"]`` or the function's
     name) or Numba's (``abi="numba"``: ``int name(RESULT *, ARGS)`` returning 0), or a kernel.
@@ -21,11 +23,11 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
         raise NotImplementedError(f"Unsupported output type: {output}")
     if abi not in ("numba", "c"):
         raise NotImplementedError(f"Unsupported ABI: {abi}")
-    major, minor = DEFAULT_CC if cc is None else cc
+    arch = _arch_name(DEFAULT_CC if cc is None else cc)
     if device:
         options = dict(debug=bool(debug), lineinfo=lineinfo, fastmath=fastmath, opt=opt,
                        backend="nvrtc" if output == "ltoir" else None)
-        return device_function_code(pyfunc, sig, options, abi, abi_info, f"sm_{major}{minor}",
+        return device_function_code(pyfunc, sig, options, abi, abi_info, arch,
                                     output)
     if abi == "c":
         raise NotImplementedError("The C ABI is not supported for kernels")
@@ -37,7 +39,16 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     kernel = jit(debug=bool(debug), lineinfo=lineinfo, fastmath=fastmath, opt=opt,
                  launch_bounds=launch_bounds, target="cuda",
                  backend="nvrtc" if output == "ltoir" else None)(pyfunc)
-    return kernel.inspect(signature, output, f"sm_{major}{minor}"), none
+    return kernel.inspect(signature, output, arch), none
+
+
+def _arch_name(cc):
+    """"sm_90" of (9, 0), "sm_90a" of (9, 0, "a")."""
+    if not isinstance(cc, tuple) or len(cc) not in (2, 3) or \
+            not all(isinstance(part, int) for part in cc[:2]) or \
+            (len(cc) == 3 and cc[2] not in ("a", "f")):
+        raise ValueError(f"cc must be (major, minor) or (major, minor, 'a' or 'f'), not {cc!r}")
+    return f"sm_{cc[0]}{cc[1]}" + (cc[2] if len(cc) == 3 else "")
 
 
 def compile_ptx(pyfunc, sig, debug=None, lineinfo=False, device=False, fastmath=False, cc=None,

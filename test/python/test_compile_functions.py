@@ -53,11 +53,27 @@ def test_options_reach_the_ptx():
     assert ".maxntid 128" in bounded
 
 
+def test_an_architecture_specific_target_is_a_third_element():
+    ptx, _ = cuda.compile_ptx(scale, SIGNATURES[0], cc=(9, 0, "a"))
+    assert ".target sm_90a" in ptx
+    for cc in [(9, 0, "x"), (9,), "sm_90", (9, "0")]:
+        with pytest.raises(ValueError, match="cc must be"):
+            cuda.compile_ptx(scale, SIGNATURES[0], cc=cc)
+
+
+def test_a_lambda_without_source_text_is_named_as_one_with_it():
+    without_source = eval("lambda out: None")
+    with_source = lambda out: None  # noqa: E731
+    for func in (without_source, with_source):
+        ptx, _ = cuda.compile_ptx(func, (types.float64[::1],))
+        assert ".visible .entry _lambda(" in ptx
+
+
 @pytest.mark.skipif(not NVRTC, reason="no NVRTC here")
 @pytest.mark.parametrize("cc", [(10, 0), (12, 0)])
 def test_a_gpu_newer_than_llvm_knows_gets_nvrtcs_ptx(cc):
-    """Blackwell and later: LLVM 19 stops at sm_90a, so NVRTC makes the code (as for a launch
-    on such a GPU), for kernels and device functions alike."""
+    """Blackwell and later by name: LLVM 19 stops at sm_90a, so NVRTC makes the code, for
+    kernels and device functions alike."""
     arch = f"sm_{cc[0]}{cc[1]}"
     ptx, resty = cuda.compile_ptx(scale, SIGNATURES[0], cc=cc)
     assert resty == types.void and f".target {arch}" in ptx and ".visible .entry" in ptx, ptx

@@ -1,10 +1,19 @@
 """Numba's ``numba.cuda.cudadrv.nvrtc``: the compute capabilities kaji compiles for and the
-one a device of a given capability gets (kaji/_arch.py)."""
+one a device of a given capability gets (kaji/_arch.py), and the version of the NVRTC kaji's
+nvrtc backend loads."""
 
+from kaji import _core
 from kaji._arch import SUPPORTED_CCS, find_closest_arch
 
 __all__ = ["SUPPORTED_CCS", "find_closest_arch", "get_arch_option", "get_lowest_supported_cc",
            "get_supported_ccs"]
+
+
+def _get_nvrtc_version():
+    """(major, minor) of the NVRTC the nvrtc backend loads (a RuntimeError naming where it
+    looked when there is none), as Numba's."""
+    major, minor, _ = _core.nvrtc_version()
+    return major, minor
 
 
 def get_supported_ccs():
