@@ -30,14 +30,20 @@ struct LoweredModule {
   std::vector<std::string> entryNames;
 };
 
-// Lowers the request's kernels for `target` (which compileCpu() chooses itself).
-LoweredModule lower(const CompileRequest &request, Target target) {
+// What the frontend checks the request's code for on `target`.
+frontend::LoweringOptions loweringOptions(const CompileRequest &request, Target target) {
   frontend::LoweringOptions options;
   if (target == Target::CUDA)
     options.gpuArch = request.ptx.arch;
   options.reportExceptions = target == Target::CPU || request.debug;
   bool fastMath = target == Target::CUDA ? request.ptx.fastMath : request.cpu.fastMath;
   options.divisionByZeroRaises = request.debug && !fastMath;
+  return options;
+}
+
+// Lowers the request's kernels for `target` (which compileCpu() chooses itself).
+LoweredModule lower(const CompileRequest &request, Target target) {
+  frontend::LoweringOptions options = loweringOptions(request, target);
   LoweredModule lowered;
   for (const KernelSpec &kernel : request.kernels) {
     ir::Function *f =
@@ -271,6 +277,14 @@ ExportedDeviceFunction emitDeviceFunction(const CompileRequest &request, Stage s
   LoweredModule lowered = lower(request, request.target);
   ir::Type result = lowered.module.lookup(lowered.entryNames.front())->returnType();
   return {emitLoweredStage(request, lowered, stage), result};
+}
+
+std::vector<std::pair<std::string, std::string>> localVariableTypes(const CompileRequest &request) {
+  if (request.kernels.size() != 1)
+    throw std::invalid_argument("localVariableTypes() takes one kernel");
+  const KernelSpec &kernel = request.kernels.front();
+  return frontend::localVariableTypes(kernel.function, kernel.argTypes, ir::Function::Kind::Kernel,
+                                      loweringOptions(request, request.target), kernel.structure);
 }
 
 CacheKey cacheKey(const CompileRequest &request) {

@@ -301,12 +301,23 @@ class Kernel(_core.Dispatcher):
         naming the missing program without the toolkit."""
         return self._each_signature(signature, self.sass)
 
+    def variable_types(self, signature=None):
+        """{name: type object} of the kernel's variables, its parameters among them, for
+        `signature` (the type each holds wherever it is assigned), or {signature: {...}} for
+        every compiled one."""
+        return self._each_signature(
+            signature, lambda sig: {name: from_text(text) for name, text in self.local_types(sig)})
+
     def inspect_types(self, file=None):
-        """Prints the typed kaji IR of every compiled signature (Numba prints its typed
-        Python; kaji's types live in its IR) to `file`, by default standard output."""
+        """Prints, for every compiled signature, the type of each variable of the kernel and
+        its typed kaji IR (Numba prints its typed Python) to `file`, by default standard
+        output."""
         file = sys.stdout if file is None else file
         for signature in self.signatures:
             print(f"{self.__name__} {signature}", file=file)
+            print("-" * 80, file=file)
+            for name, text in self.local_types(signature):
+                print(f"{name}: {text}", file=file)
             print("-" * 80, file=file)
             print(self.inspect(signature, "ir"), file=file)
             print("=" * 80, file=file)
@@ -410,6 +421,12 @@ class Overload:
 
     def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
         return self.kernel.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)
+
+    @property
+    def _type_annotation(self):
+        """Numba's typing of this signature as far as its tests read it: ``.typemap``, the
+        type of each variable by name (Kernel.variable_types)."""
+        return types.SimpleNamespace(typemap=self.kernel.variable_types(self.signature))
 
     @property
     def cooperative(self):

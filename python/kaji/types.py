@@ -461,16 +461,44 @@ _VECTORS = {f"{lane}x{count}": Vector(_SCALARS[lane], count)
 
 def from_text(text):
     """The type object a type's text names: 'float32', 'f4', 'float32[:, ::1]',
-    'array(float32, 2d, C)', 'none', 'int32*'; TypeError naming the problem."""
+    'array(float32, 2d, C)', 'none', 'int32*', 'UniTuple(int64 x 2)', 'Tuple(int64,
+    float32[::1])', '(int64, float32)', '(int64,)'; TypeError naming the problem."""
     known = _BY_NAME.get(text.strip())
     if known is not None:
         return known
     text = text.strip()
     if text.endswith("*"):
         return CPointer(from_text(text[:-1]))
-    if text.startswith("CPointer(") and text.endswith(")"):
-        return CPointer(from_text(text[len("CPointer("):-1]))
+    tuple_of = lambda inner: Tuple(map(from_text, _top_level_parts(inner)))  # noqa: E731
+    for prefix, make in (("CPointer(", lambda inner: CPointer(from_text(inner))),
+                         ("UniTuple(", _uni_tuple_from_text), ("Tuple(", tuple_of),
+                         ("(", tuple_of)):
+        if text.startswith(prefix) and text.endswith(")"):
+            return make(text[len(prefix):-1])
     return _described(*_parse(text))
+
+
+def _uni_tuple_from_text(inner):
+    element, separator, count = inner.rpartition(" x ")
+    if not separator or not count.strip().isdigit():
+        raise TypeError(f"'UniTuple({inner})' is no kaji type: expected UniTuple(TYPE x COUNT)")
+    return UniTuple(from_text(element), int(count))
+
+
+def _top_level_parts(text):
+    """`text` split at the commas outside brackets: 'a, b[:, ::1]' is ['a', 'b[:, ::1]']."""
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
+    if text[start:].strip():
+        parts.append(text[start:])
+    return parts
 
 
 def as_type(value):

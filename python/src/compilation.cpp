@@ -66,6 +66,14 @@ std::string emitKernelStage(const KernelDefinition &kernel, const frontend::Sign
   });
 }
 
+std::vector<std::pair<std::string, std::string>>
+localVariableTypes(const KernelDefinition &kernel, const frontend::Signature &params,
+                   const driver::CompileRequest &settings) {
+  return compileWith(kernel, params, settings, [](const driver::CompileRequest &request) {
+    return driver::localVariableTypes(request);
+  });
+}
+
 driver::ExportedDeviceFunction emitDeviceFunction(const KernelDefinition &kernel,
                                                   const frontend::Signature &params,
                                                   const driver::DeviceFunctionExport &how,

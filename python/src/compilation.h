@@ -42,6 +42,10 @@ codegen::CpuKernel compileCpuKernel(const KernelDefinition &kernel,
                                     CapturedObjects *captured = nullptr);
 std::string emitKernelStage(const KernelDefinition &kernel, const frontend::Signature &params,
                             driver::Stage stage, const driver::CompileRequest &settings);
+// The types of `kernel`'s variables for `params`, by name (driver::localVariableTypes).
+std::vector<std::pair<std::string, std::string>>
+localVariableTypes(const KernelDefinition &kernel, const frontend::Signature &params,
+                   const driver::CompileRequest &settings);
 // `kernel`'s function compiled as a device function on its own, exported as `how` says.
 driver::ExportedDeviceFunction emitDeviceFunction(const KernelDefinition &kernel,
                                                   const frontend::Signature &params,

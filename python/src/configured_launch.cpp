@@ -271,6 +271,9 @@ void bindDispatcher(py::module_ &m) {
           py::arg("signature"), py::arg("stage"), py::arg("arch") = "",
           "The kernel's code at `stage` for `signature`, for `arch` ('sm_75') where given: text, "
           "or bytes for 'ltoir' (the nvrtc backend's LTO-IR).")
+      .def("local_types", &Dispatcher::localVariableTypes, py::arg("signature"),
+           "[(name, type text)] of the kernel's variables, its parameters among them, for "
+           "`signature`: each type as Numba spells it ('float32[::1]', 'UniTuple(int64 x 2)').")
       .def(
           "lto_ptx",
           [](const Dispatcher &dispatcher, const std::string &signature, const std::string &arch) {

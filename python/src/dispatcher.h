@@ -69,6 +69,9 @@ public:
   // `arch` ("sm_75") overrides the kernel's own for the LLVM IR, PTX and CUDA C++.
   std::string inspect(const std::string &signature, driver::Stage stage,
                       const std::string &arch = "") const;
+  // The types of the kernel's variables for `signature`, by name.
+  std::vector<std::pair<std::string, std::string>>
+  localVariableTypes(const std::string &signature) const;
   // The function compiled for the GPU as a device function on its own (cuda.compile(device=
   // True)), for `signature`'s parameters and, when `resultDeclared`, its return type: its code
   // at `stage` for `arch` (the dispatcher's own when empty) and the type it returns.

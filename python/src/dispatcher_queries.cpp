@@ -47,6 +47,11 @@ std::string Dispatcher::inspect(const std::string &signature, driver::Stage stag
   return emitKernelStage(kernel_, parameterTypes(signature), stage, settings);
 }
 
+std::vector<std::pair<std::string, std::string>>
+Dispatcher::localVariableTypes(const std::string &signature) const {
+  return python::localVariableTypes(kernel_, parameterTypes(signature), settings_);
+}
+
 driver::ExportedDeviceFunction
 Dispatcher::exportDeviceFunction(const std::string &signature, bool resultDeclared,
                                  std::string symbol, ir::Function::Export abi, driver::Stage stage,

@@ -12,6 +12,7 @@ import pytest
 
 import kaji
 from kaji import cuda
+from kaji.cuda import types
 
 _TOOLKIT_BIN = "/usr/local/cuda/bin"
 needs_ptxas = pytest.mark.skipif(
@@ -130,6 +131,32 @@ def test_inspect_llvm_and_types_without_a_signature_cover_all():
     text = printed.getvalue()
     assert f"_double {F32}" in text and f"_double {F64}" in text
     assert "f64" in text
+
+
+def _typed_locals(out, x):
+    i = cuda.grid(1)
+    scratch = cuda.local.array(4, dtype=np.int16)
+    pair = (i, x[0])
+    twice = (i, i)
+    scratch[0] = twice[1]
+    out[0] = pair[1] + scratch[0]
+
+
+def test_variable_types_name_each_variables_type():
+    kernel = cuda.jit(target="cpu")(_typed_locals)
+    kernel.add_signature(F32)
+    typemap = kernel.variable_types(F32)
+    assert typemap["out"] == types.float32[::1] and typemap["i"] == types.int64
+    assert typemap["scratch"] == types.int16[::1] and typemap["scratch"].dtype == types.int16
+    assert typemap["pair"] == types.Tuple((types.int64, types.float32))
+    assert typemap["twice"] == types.UniTuple(types.int64, 2)
+    assert kernel.variable_types() == {F32: typemap}
+    # Numba's tests read it through the overload's type annotation.
+    assert kernel.overloads[F32]._type_annotation.typemap == typemap
+    printed = io.StringIO()
+    kernel.inspect_types(file=printed)
+    assert "scratch: int16[::1]\n" in printed.getvalue()
+    assert "pair: Tuple(int64, float32)\n" in printed.getvalue()
 
 
 @needs_ptxas

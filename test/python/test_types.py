@@ -174,6 +174,11 @@ def test_from_text_reads_what_types_print():
     assert types.from_text("f4[:, ::1]") == types.float32[:, ::1]
     with pytest.raises(TypeError, match="unknown type 'flaot32'"):
         types.from_text("flaot32")
+    for t in (types.UniTuple(types.int8, 3), types.Tuple((types.int64, types.float32[:, ::1])),
+              types.Tuple((types.UniTuple(types.int8, 2), types.float64))):
+        assert types.from_text(str(t)) == t
+    with pytest.raises(TypeError, match="expected UniTuple"):
+        types.from_text("UniTuple(int64 x two)")
 
 
 def test_typeof_returns_type_objects():

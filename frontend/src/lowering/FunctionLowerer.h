@@ -678,6 +678,8 @@ public:
   std::string functionKey(const FunctionDefStmt *def);
   // What the device function `name`, lowered by this context, returns.
   const ReturnTypes &returnsOf(const std::string &name) const { return returns_.at(name); }
+  // The variable types the function `name`, lowered by this context, settled on.
+  const LocalTypes &localsOf(const std::string &name) const { return locals_.at(name); }
   ir::Module &output() { return out_; }
   ir::Module &scratch() { return scratch_; }
   const LoweringOptions &options() const { return options_; }
@@ -695,6 +697,7 @@ private:
   std::vector<ActiveFunction> active_;
   std::map<const FunctionDefStmt *, std::string> functionKeys_;
   std::map<std::string, ReturnTypes, std::less<>> returns_;
+  std::map<std::string, LocalTypes, std::less<>> locals_;
 };
 
 } // namespace kaji::frontend

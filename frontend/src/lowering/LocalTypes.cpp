@@ -2,6 +2,8 @@
 
 #include "kaji/frontend/Signature.h"
 
+#include <algorithm>
+
 namespace kaji::frontend {
 namespace {
 
@@ -68,6 +70,22 @@ ir::Type anyLayout(const ir::Type &array) {
 }
 
 } // namespace
+
+std::string typeText(const LocalType &t) {
+  if (t.kind != LocalType::Kind::Tuple)
+    return spell(t);
+  std::vector<std::string> elements;
+  for (const LocalType &element : t.elements)
+    elements.push_back(typeText(element));
+  if (!elements.empty() &&
+      std::all_of(elements.begin(), elements.end(),
+                  [&](const std::string &element) { return element == elements.front(); }))
+    return "UniTuple(" + elements.front() + " x " + std::to_string(elements.size()) + ")";
+  std::string text;
+  for (const std::string &element : elements)
+    text += (text.empty() ? "" : ", ") + element;
+  return "Tuple(" + text + ")";
+}
 
 LocalType localTypeOf(const Operand &value, const std::string &variable, const ir::Location &loc) {
   return typeOf(value, value, variable, loc);

@@ -38,6 +38,10 @@ LocalType localTypeOf(const Operand &value, const std::string &variable, const i
 LocalType unify(const LocalType &a, const LocalType &b, const std::string &variable,
                 const ir::Location &loc);
 
+// `t` as Numba spells a type, which kaji.types.from_text reads: "int64", "float32[:, ::1]",
+// "float32x4", "UniTuple(int64 x 2)", "Tuple(int64, float64[::1])" (a namedtuple too).
+std::string typeText(const LocalType &t);
+
 // Adds every entry of `from` into `into` (unifying where both have one).
 void unifyInto(LocalTypes &into, const LocalTypes &from, const ir::Location &loc);
 

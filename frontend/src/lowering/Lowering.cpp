@@ -235,6 +235,7 @@ ir::Function *LoweringContext::lower(const FunctionRef &fn, std::shared_ptr<cons
     guess = next;
   }
   returns_.insert_or_assign(name, guess.returns);
+  locals_.insert_or_assign(name, guess.locals);
   return FunctionLowerer(*this, fn, env, kind, guess, target, target)
       .run(args, structure, constants, name);
 }
@@ -274,10 +275,13 @@ std::string LoweringContext::functionKey(const FunctionDefStmt *def) {
   return key;
 }
 
-ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
-                            ir::Function::Kind kind, ir::Module &out,
-                            const LoweringOptions &options,
-                            const std::vector<ParameterStructure> &structure) {
+namespace {
+
+// Lowers `fn` as lowerFunction does, in `context`; returns the function and its IR name.
+std::pair<ir::Function *, std::string>
+lowerTopLevel(LoweringContext &context, const FunctionRef &fn,
+              const std::vector<ir::Type> &argTypes, ir::Function::Kind kind, ir::Module &out,
+              const std::vector<ParameterStructure> &structure) {
   if (kind == ir::Function::Kind::Kernel) {
     uint64_t bytes = kernelParameterBytes(argTypes);
     if (bytes > abi::kMaxKernelParameterBytes)
@@ -286,7 +290,6 @@ ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &
                                               " bytes of parameters, over CUDA's limit of " +
                                               std::to_string(abi::kMaxKernelParameterBytes));
   }
-  LoweringContext context(out, options);
   std::vector<ArgumentType> args;
   for (const ir::Type &type : argTypes)
     args.push_back({type, false});
@@ -296,7 +299,31 @@ ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &
       structure.empty() ? leafParameters(args.size()) : structure;
   if (kind == ir::Function::Kind::Device)
     name = mangle(context.functionKey(fn.def), args, parameters, {});
-  return context.lower(fn, std::move(env), args, parameters, {}, kind, name, out);
+  ir::Function *function = context.lower(fn, std::move(env), args, parameters, {}, kind, name, out);
+  return {function, name};
+}
+
+} // namespace
+
+ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
+                            ir::Function::Kind kind, ir::Module &out,
+                            const LoweringOptions &options,
+                            const std::vector<ParameterStructure> &structure) {
+  LoweringContext context(out, options);
+  return lowerTopLevel(context, fn, argTypes, kind, out, structure).first;
+}
+
+std::vector<std::pair<std::string, std::string>>
+localVariableTypes(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
+                   ir::Function::Kind kind, const LoweringOptions &options,
+                   const std::vector<ParameterStructure> &structure) {
+  ir::Module scratch;
+  LoweringContext context(scratch, options);
+  std::string name = lowerTopLevel(context, fn, argTypes, kind, scratch, structure).second;
+  std::vector<std::pair<std::string, std::string>> types;
+  for (const auto &[variable, type] : context.localsOf(name))
+    types.emplace_back(variable, typeText(type));
+  return types;
 }
 
 } // namespace kaji::frontend

@@ -72,7 +72,7 @@ class _Overloads:
         return None if entry is None else entry._kaji_describe_global_()
 
     def _pick(self, types, keywords):
-        argument_types = [_type_from_text(text) for text in types]
+        argument_types = [kaji_types.from_text(text) for text in types]
         positional = argument_types[:len(types) - len(keywords)]
         named = dict(zip(keywords, argument_types[len(positional):]))
         for target in _KERNEL_TARGETS:
@@ -160,26 +160,6 @@ def _accepts(typing_function, positional, named):
     except ValueError:  # no signature to read (a builtin): let the call say
         pass
     return True
-
-
-def _type_from_text(text):
-    """The kaji type object for a type text of frontend::OverloadedFunction: a tuple is
-    "(a, b)" ("(a,)" of one element)."""
-    text = text.strip()
-    if not text.startswith("("):
-        return kaji_types.from_text(text)
-    elements, depth, start = [], 0, 1
-    for index, char in enumerate(text[1:-1], start=1):
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-        elif char == "," and depth == 0:
-            elements.append(text[start:index])
-            start = index + 1
-    if text[start:-1].strip():
-        elements.append(text[start:-1])
-    return kaji_types.Tuple([_type_from_text(element) for element in elements])
 
 
 def _as_overloaded(value):

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kaji::driver {
@@ -125,6 +126,12 @@ struct ExportedDeviceFunction {
 
 // emitStage() of a request with `exported` set; std::invalid_argument without.
 ExportedDeviceFunction emitDeviceFunction(const CompileRequest &request, Stage stage);
+
+// The types of the variables of the request's one kernel, its parameters among them, by name,
+// as Numba spells types (frontend::localVariableTypes), for the request's target. Throws
+// ir::CompileError as compile() does; std::invalid_argument for a request of another number
+// of kernels.
+std::vector<std::pair<std::string, std::string>> localVariableTypes(const CompileRequest &request);
 
 // What the PTX of `request` depends on: sources, the kernels' environments (frontend::
 // fingerprint), argument types, target options and the compiler version.

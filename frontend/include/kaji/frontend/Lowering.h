@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kaji::frontend {
@@ -37,6 +38,14 @@ ir::Function *lowerFunction(const FunctionRef &fn, const std::vector<ir::Type> &
                             ir::Function::Kind kind, ir::Module &out,
                             const LoweringOptions &options = {},
                             const std::vector<ParameterStructure> &structure = {});
+
+// The types of `fn`'s variables, its parameters among them, by name, when it is lowered as
+// lowerFunction lowers it: each spelled as Numba spells a type ("int64", "float32[:, ::1]",
+// "UniTuple(int64 x 2)"), which kaji.types.from_text reads. Throws as lowerFunction.
+std::vector<std::pair<std::string, std::string>>
+localVariableTypes(const FunctionRef &fn, const std::vector<ir::Type> &argTypes,
+                   ir::Function::Kind kind, const LoweringOptions &options = {},
+                   const std::vector<ParameterStructure> &structure = {});
 
 // A device function compiled on its own (cuda.compile(device=True)): lowers `fn` for
 // `argTypes` (numbers and vectors) as lowerFunction does, and adds the exported function
