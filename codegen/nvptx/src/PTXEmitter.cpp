@@ -1,6 +1,7 @@
 // The public entry points of Codegen.h: lower, link, optimise and print for NVPTX.
 #include "kaji/codegen/nvptx/NVPTXCodegen.h"
 
+#include "ApproximateSqrt.h"
 #include "ApproximateTanh.h"
 #include "BFloat16WithoutFlushToZero.h"
 
@@ -130,6 +131,8 @@ std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
     optimizeModule(*lowered, shared.machine, options.optLevel, PipelineExtras::GPULoopUnrolling);
   rewriteSignedBoolToFloat(*lowered);
   keepBFloat16OffFlushToZero(*lowered);
+  if (options.fastMath)
+    approximateFloat32Sqrt(*lowered);
   measured.optimizeMs = stopwatch.lap();
 
   llvm::SmallString<0> ptx;
