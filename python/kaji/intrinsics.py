@@ -45,6 +45,50 @@ class _LiteralUnroll(Intrinsic):
         return container
 
 
+class _ArrayAtPointer(Intrinsic):
+    """Numba's ``carray(ptr, shape, dtype=None)`` (``farray``: Fortran order): the memory a C
+    pointer points to as an array of `shape`. In a kernel the pointer is a pointer parameter
+    (``CPointer(float32)``) or ``ffi.from_buffer(a)``; in Python a ctypes pointer, or an
+    address (an int, a ``c_void_p``) with `dtype`. The array owns nothing: the memory must
+    outlive it."""
+
+    __slots__ = ("_order",)
+
+    def __init__(self, qualified_name, order):
+        super().__init__(qualified_name)
+        self._order = order
+
+    def __call__(self, ptr, shape, dtype=None):
+        import ctypes
+
+        import numpy
+
+        from kaji.types import Type, as_dtype
+
+        name = self._kaji_name.rpartition(".")[2]
+        pointee = ptr._type_ if isinstance(ptr, ctypes._Pointer) else None
+        own = numpy.dtype(pointee) if pointee is not None else None
+        if dtype is not None:
+            dtype = as_dtype(dtype) if isinstance(dtype, Type) else numpy.dtype(dtype)
+            if own is not None and dtype != own:
+                raise TypeError(f"mismatching dtype '{dtype}' for pointer type '{own}*'")
+        dtype = dtype if dtype is not None else own
+        if dtype is None:
+            raise TypeError(f"{name}() of an address or untyped pointer needs its dtype")
+        address = ptr if isinstance(ptr, int) else ctypes.cast(ptr, ctypes.c_void_p).value
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        count = 1
+        for extent in shape:
+            if not isinstance(extent, int) or extent < 0:
+                raise ValueError(f"{name}() takes a shape of non-negative ints, not {shape!r}")
+            count *= extent
+        if not address and count:
+            raise ValueError(f"{name}() of a null pointer")
+        memory = (ctypes.c_byte * (count * dtype.itemsize)).from_address(address or 0) \
+            if count else b""
+        return numpy.frombuffer(memory, dtype).reshape(shape, order=self._order)
+
+
 def _kernel_name(name):
     return f"kaji.{name}"
 
@@ -76,6 +120,8 @@ local = IntrinsicNamespace(_kernel_name("local"), ("array",))
 const = IntrinsicNamespace(_kernel_name("const"), ("array_like",))
 cg = IntrinsicNamespace(_kernel_name("cg"), ("this_grid",))
 literal_unroll = _LiteralUnroll(_kernel_name("literal_unroll"))
+carray = _ArrayAtPointer(_kernel_name("carray"), "C")
+farray = _ArrayAtPointer(_kernel_name("farray"), "F")
 atomic = IntrinsicNamespace(
     _kernel_name("atomic"),
     ("add", "sub", "max", "min", "nanmax", "nanmin", "exch", "cas", "compare_and_swap", "and_",

@@ -8,6 +8,7 @@ import pytest
 import kaji
 from kaji import cuda
 from kaji.cuda import types
+from kaji.cuda.np.numpy_support import carray, farray
 
 
 class Memory:
@@ -65,3 +66,52 @@ def test_the_signature_prints_as_numba_prints_it(jit):
 def test_a_pointer_to_an_array_type_is_an_error(jit):
     with pytest.raises(kaji.CompileError, match="a C pointer points to numbers"):
         jit("void(float32[:]*, uint32)")(add_one)
+
+
+def fill_grid(p, rows, cols):
+    c = carray(p, (rows, cols), dtype=np.float64)
+    f = farray(p, (rows, cols))
+    i, j = cuda.grid(2)
+    if i < rows and j < cols:
+        c[i, j] = i * 10 + j
+    cuda.syncthreads()
+    if i == 0 and j == 0:
+        f[rows - 1, 0] += 0.5  # the element at index rows - 1 in memory, as Fortran order puts it
+
+
+def test_carray_and_farray_view_a_pointer_in_c_and_fortran_order(jit, target):
+    kernel = jit("void(float64*, int64, int64)")(fill_grid)
+    x = Memory(np.zeros(12), target)
+    kernel[1, (3, 4)](x.address, 3, 4)
+    expected = np.add.outer(np.arange(3) * 10.0, np.arange(4)).ravel()
+    expected[2] += 0.5
+    np.testing.assert_array_equal(x.read(), expected)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("a = carray(p, 4, dtype=np.int32)", "mismatching dtype 'int32' for a pointer to float64"),
+    ("a = carray(p, (2, -1))", "carray\\(\\) takes a shape of non-negative integers"),
+    ("a = farray(p)", "farray\\(\\) takes a pointer and a shape"),
+    ("a = carray(p, 2, order='F')", "unexpected or repeated argument 'order'"),
+    ("a = carray(n, 2)", "takes a C pointer"),
+])
+def test_carray_misuse_is_a_compile_error_at_the_call(jit, body, message):
+    source = f"def kernel(p, n):\n    {body}\n"
+    namespace = {"carray": carray, "farray": farray, "np": np}
+    exec(compile(source, "<kernel>", "exec"), namespace)
+    with pytest.raises(kaji.CompileError, match=message):
+        jit("void(float64*, int64)")(namespace["kernel"])
+
+
+def test_carray_in_python_views_a_ctypes_pointer():
+    import ctypes
+
+    values = np.arange(6, dtype=np.int32)
+    pointer = values.ctypes.data_as(ctypes.POINTER(ctypes.c_int32))
+    np.testing.assert_array_equal(carray(pointer, (2, 3)), values.reshape(2, 3))
+    np.testing.assert_array_equal(farray(pointer, (2, 3)), values.reshape(2, 3, order="F"))
+    np.testing.assert_array_equal(carray(values.ctypes.data, 6, dtype=np.int32), values)
+    with pytest.raises(TypeError, match="mismatching dtype 'float32' for pointer type 'int32\\*'"):
+        carray(pointer, 6, dtype=np.float32)
+    with pytest.raises(TypeError, match="needs its dtype"):
+        carray(values.ctypes.data, 6)

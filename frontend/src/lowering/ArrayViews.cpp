@@ -402,6 +402,82 @@ Operand FunctionLowerer::reshaped(const Operand &array, const CallExpr &expr) {
   return makeView(array, result, math.constant(0), extents, strides, expr.loc);
 }
 
+Operand FunctionLowerer::arrayAtPointer(const CallExpr &expr, bool fortran) {
+  const std::string display = fortran ? "farray" : "carray";
+  const Expr *pointer = nullptr, *shape = nullptr, *dtype = nullptr;
+  const Expr **positional[] = {&pointer, &shape, &dtype};
+  if (expr.args.size() > std::size(positional))
+    throw ir::CompileError(expr.loc, display + "() takes a pointer, a shape and a dtype, in '" +
+                                         unparse(expr) + "'");
+  for (size_t i = 0; i < expr.args.size(); ++i)
+    *positional[i] = expr.args[i].get();
+  for (const Keyword &keyword : expr.keywords) {
+    const Expr **slot = keyword.name == "ptr"     ? &pointer
+                        : keyword.name == "shape" ? &shape
+                        : keyword.name == "dtype" ? &dtype
+                                                  : nullptr;
+    if (!slot || *slot)
+      throw ir::CompileError(keyword.loc, display + "() got an unexpected or repeated argument '" +
+                                              keyword.name + "'");
+    *slot = keyword.value.get();
+  }
+  if (!pointer || !shape)
+    throw ir::CompileError(expr.loc,
+                           display + "() takes a pointer and a shape, in '" + unparse(expr) + "'");
+  // A C pointer is an array from its address (a pointer parameter, ffi.from_buffer(a)).
+  Operand source = lower(*pointer);
+  if (source.kind != Operand::Kind::Array || source.type().isVectorArray() ||
+      (source.type().layout() == ir::Layout::Any && source.type().ndim() > 0))
+    throw ir::CompileError(pointer->loc, display +
+                                             "() takes a C pointer (a pointer parameter, "
+                                             "or ffi.from_buffer of a contiguous array), "
+                                             "not '" +
+                                             describe(source) + "'");
+  ir::Type element = source.type().elementType();
+  if (dtype) {
+    Operand given = lower(*dtype);
+    std::optional<ScalarKind> kind;
+    if (given.kind == Operand::Kind::Builtin && given.name.starts_with("numpy."))
+      kind = scalarKindFromNumpyName(given.name.substr(6));
+    if (!kind)
+      throw ir::CompileError(dtype->loc, display +
+                                             "()'s dtype is a numpy scalar type such as "
+                                             "np.float32, not '" +
+                                             describe(given) + "'");
+    if (source.type().isRecordArray() || *kind != source.type().scalarKind())
+      throw ir::CompileError(dtype->loc, "mismatching dtype '" + std::string(ir::numpyName(*kind)) +
+                                             "' for a pointer to " + typeString(element));
+  }
+  Operand extent = lower(*shape);
+  std::vector<Operand> given =
+      extent.kind == Operand::Kind::Tuple ? extent.elements : std::vector<Operand>{extent};
+  IndexArithmetic math(at(expr.loc));
+  std::vector<ir::Value *> extents;
+  for (const Operand &value : given) {
+    std::optional<int64_t> constant = constantInt(value);
+    if (!value.isScalar() || !value.type().isInteger() || (constant && *constant < 0))
+      throw ir::CompileError(shape->loc, display +
+                                             "() takes a shape of non-negative integers, "
+                                             "not '" +
+                                             describe(extent) + "'");
+    extents.push_back(convert(value, ScalarKind::Int64));
+  }
+  std::vector<ir::Value *> strides(extents.size());
+  ir::Value *stride = math.constant(source.type().elementSize());
+  for (size_t step = 0; step < extents.size(); ++step) {
+    size_t d = fortran ? step : extents.size() - 1 - step;
+    strides[d] = stride;
+    stride = math.mul(stride, extents[d]);
+  }
+  ir::Layout layout = fortran && extents.size() > 1 ? ir::Layout::F : ir::Layout::C;
+  ir::Type result = source.type().isRecordArray()
+                        ? ir::Type::array(source.type().record(), unsigned(extents.size()), layout,
+                                          source.type().memorySpace())
+                        : ir::Type::arrayOf(element, unsigned(extents.size()), layout,
+                                            source.type().memorySpace());
+  return makeView(source, result, math.constant(0), extents, strides, expr.loc);
+}
+
 Operand FunctionLowerer::viewAs(const Operand &array, const CallExpr &expr) {
   Operand dtype = expr.args.size() == 1 && expr.keywords.empty() ? lower(*expr.args[0]) : Operand();
   std::optional<ScalarKind> kind;

@@ -237,7 +237,9 @@ bool isKajiFunction(std::string_view member) {
                               "nanosleep",
                               "activemask",
                               "lanemask_lt",
-                              "literal_unroll"})
+                              "literal_unroll",
+                              "carray",
+                              "farray"})
     if (member == fn)
       return true;
   return cachedAccessNamed(member) || findMathFunction("kaji." + std::string(member)).has_value();
@@ -802,6 +804,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return callCooperativeGroups(name, expr);
   if (name == "builtins.print")
     return print(expr);
+  if (name == "kaji.carray" || name == "kaji.farray")
+    return arrayAtPointer(expr, name == "kaji.farray");
   // How many inputs the ufunc `name` takes; 0 for a name that is no ufunc.
   unsigned ufuncArity =
       name.starts_with("numpy.") ? numpyUfuncArity(name.substr(6)).value_or(0) : 0;

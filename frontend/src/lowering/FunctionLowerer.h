@@ -372,6 +372,9 @@ private:
   Operand transposeCall(const Operand &array, const CallExpr &expr);
   Operand reshaped(const Operand &array, const CallExpr &expr);
   Operand viewAs(const Operand &array, const CallExpr &expr);
+  // Numba's carray(ptr, shape, dtype=None) (farray with `fortran`): the memory a C pointer
+  // points to as an array of `shape`, C (Fortran) ordered from its start.
+  Operand arrayAtPointer(const CallExpr &expr, bool fortran);
   // Array methods and reductions (ArrayMethods.cpp): `array.method(...)` and np.sum(array)...
   Operand arrayMethod(const Operand &array, const std::string &method, const CallExpr &expr);
   Operand copyArray(const Operand &array, const CallExpr &expr);
