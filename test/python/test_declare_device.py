@@ -303,3 +303,25 @@ def test_nvrtc_searches_the_configured_include_directories(tmp_path):
         config.CUDA_NVRTC_EXTRA_SEARCH_PATHS = ""
     with pytest.raises(TypeError, match="separated by ':'"):
         config.CUDA_NVRTC_EXTRA_SEARCH_PATHS = 3
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("header, body", [
+    ("cuda_fp16.h", "*r = __float2half(x) + __float2half(1.0f); return 0;"),
+    ("curand_kernel.h", "curandStateXORWOW_t s; curand_init(7, 0, 0, &s); *r = curand(&s); "
+                        "return 0;"),
+])
+def test_nvrtc_finds_the_cuda_toolkits_headers(header, body):
+    # As Numba's NVRTC compile: linked CUDA C++ includes the toolkit's headers without a
+    # configured search path (curand's need libcu++, which CUDA 13 keeps in include/cccl).
+    library = pathlib.Path(kaji._core.nvrtc_version()[2])
+    roots = [library.resolve().parent.parent] if library.is_absolute() else []
+    roots += [pathlib.Path(os.environ.get(name) or "/nonexistent") for name in ("CUDA_HOME",
+                                                                               "CUDA_PATH")]
+    if not any((root / "include" / header).exists()
+               for root in roots + [pathlib.Path("/usr/local/cuda")]):
+        pytest.skip(f"no CUDA toolkit with {header} here")
+    result = "__half" if header == "cuda_fp16.h" else "unsigned int"
+    source = (f"#include <{header}>\n"
+              f'extern "C" __device__ int f({result} *r, float x) {{ {body} }}\n')
+    assert ".visible .func" in kaji._core.compile_cuda_source(source, "uses_toolkit.cu")

@@ -4,10 +4,12 @@
 
 #include "kaji/codegen/PtxasMiscompiledOps.h"
 
+#include "kaji/abi/CudaToolkit.h"
 #include "kaji/abi/ToolkitLibrary.h"
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -217,6 +219,39 @@ NvrtcOutput runNvrtc(const std::string &source, const std::string &programName,
   return output;
 }
 
+// The CUDA toolkit's headers (<cuda_fp16.h>, <curand_kernel.h>), as Numba's NVRTC compile
+// finds them: the include/ beside the loaded NVRTC's lib/ (a toolkit's, or a CUDA wheel's, whose
+// sibling packages under nvidia/ hold theirs: cuda_runtime, curand, ...), then $CUDA_HOME,
+// $CUDA_PATH and /usr/local/cuda's; those that exist, each once, each followed by its cccl/
+// (CUDA 13 keeps libcu++, <cuda/std/...>, there, where nvcc looks too).
+std::vector<std::string> toolkitIncludeDirectories() {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> candidates;
+  fs::path library(nvrtc().info.path);
+  if (library.is_absolute()) {
+    fs::path package = library.parent_path().parent_path();
+    candidates.push_back(package / "include");
+    std::error_code error;
+    if (package.parent_path().filename() == "nvidia")
+      for (const fs::directory_entry &sibling :
+           fs::directory_iterator(package.parent_path(), error))
+        candidates.push_back(sibling.path() / "include");
+  }
+  for (const fs::path &directory : abi::inCudaToolkit("include"))
+    candidates.push_back(directory);
+  std::vector<std::string> found;
+  for (const fs::path &candidate : candidates)
+    for (const fs::path &directory : {candidate, candidate / "cccl"}) {
+      std::error_code error;
+      if (!fs::is_directory(directory, error))
+        continue;
+      std::string canonical = fs::weakly_canonical(directory, error).string();
+      if (std::find(found.begin(), found.end(), canonical) == found.end())
+        found.push_back(canonical);
+    }
+  return found;
+}
+
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
@@ -235,6 +270,8 @@ std::string compileCudaSource(const std::string &source, const std::string &file
                               const std::vector<std::string> &includeDirectories) {
   std::vector<std::string> flags{"-rdc=true", "--fmad=true"};
   for (const std::string &directory : includeDirectories)
+    flags.push_back("-I" + directory);
+  for (const std::string &directory : toolkitIncludeDirectories())
     flags.push_back("-I" + directory);
   NvrtcOutput output = runNvrtc(source, fileName, archNumber(arch), std::move(flags),
                                 /*withPrelude=*/false, format);

@@ -17,7 +17,9 @@ Honoured: reading gives kaji's setting and assigning changes what kaji does, at 
   ``as_cuda_array``/``from_cuda_array_interface`` synchronize that stream; 0 does neither (the
   producer answers for the ordering), as in Numba.
 - ``CUDA_NVRTC_EXTRA_SEARCH_PATHS`` (""): directories, separated by ":", where NVRTC looks for
-  the ``#include`` files of the CUDA C++ files kernels link (``link=``, ``declare_device``).
+  the ``#include`` files of the CUDA C++ files kernels link (``link=``, ``declare_device``),
+  before the CUDA toolkit's own headers (``<cuda_fp16.h>``, ``<curand_kernel.h>``), which it
+  finds without them.
 
 The first three start from Numba's environment variables, read when kaji is imported:
 NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS, NUMBA_CUDA_WARN_ON_IMPLICIT_COPY,

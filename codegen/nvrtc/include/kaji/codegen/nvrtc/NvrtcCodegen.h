@@ -77,9 +77,11 @@ enum class DeviceCodeFormat { Ptx, LtoIr };
 
 // A user's CUDA C++ file (cuda.declare_device's link=) compiled by NVRTC to relocatable code
 // (-rdc=true, so its extern "C" __device__ functions stay for the linker) for `arch` ("sm_90"),
-// its #include files searched in `includeDirectories` too (-I, Numba's
-// CUDA_NVRTC_EXTRA_SEARCH_PATHS). Throws NvrtcCompileError naming `fileName` with NVRTC's log,
-// NvrtcUnavailable without NVRTC (or, for LTO-IR, with an NVRTC older than 12.0).
+// its #include files searched in `includeDirectories` (-I, Numba's
+// CUDA_NVRTC_EXTRA_SEARCH_PATHS), then in the CUDA toolkit's headers (the include/ beside the
+// loaded NVRTC's lib/, or a CUDA wheel's, then $CUDA_HOME, $CUDA_PATH and /usr/local/cuda's).
+// Throws NvrtcCompileError naming `fileName` with NVRTC's log, NvrtcUnavailable without NVRTC (or,
+// for LTO-IR, with an NVRTC older than 12.0).
 std::string compileCudaSource(const std::string &source, const std::string &fileName,
                               const std::string &arch,
                               DeviceCodeFormat format = DeviceCodeFormat::Ptx,
