@@ -63,6 +63,28 @@ def test_the_pointer_passes_as_an_address_and_links(backend, tmp_path):
     assert linked.returncode == 0, linked.stderr
 
 
+def pass_local_and_shared_arrays(result, array):
+    local = cuda.local.array(4, np.float32)
+    shared = cuda.shared.array(4, np.float32)
+    for i in range(4):
+        local[i] = array[i]
+        shared[i] = array[i] * 2
+    result[0] = sum_reduce(ffi.from_buffer(local), 4) + sum_reduce(shared, 4)
+
+
+@pytest.mark.parametrize("backend", ["llvm", pytest.param(
+    "nvrtc", marks=pytest.mark.skipif(not NVRTC, reason="no NVRTC here"))])
+def test_local_and_shared_arrays_pass_their_generic_address(backend):
+    # As Numba's ffi.from_buffer(cuda.local.array(...)): the callee reads a generic pointer.
+    jitted = kaji.jit(target="cpu")(pass_local_and_shared_arrays)
+    ptx = kaji._core.compile(jitted._source, jitted._describe_globals, SIGNATURE, stage="ptx",
+                             backend=backend)
+    assert "cvta.shared" in ptx and "call.uni" in ptx and ptx.count("sum_reduce,") == 2, ptx
+    if tool("ptxas") is not None:
+        subprocess.run([tool("ptxas"), "--gpu-name", "sm_90", "-c", "-o", "/dev/null", "-"],
+                       input=ptx, text=True, check=True)
+
+
 def pass_a_strided_buffer(result, array):
     result[0] = sum_reduce(ffi.from_buffer(array[::2]), 2)
 

@@ -855,9 +855,9 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
   }
   if (name == "cffi.from_buffer") {
     // A C pointer in kernels is an array starting at its address (Signature.h), so the
-    // pointer to an array's data is the array; it must be contiguous, as Numba's is.
-    if (args.size() != 1 || args.front().kind != Operand::Kind::Array ||
-        args.front().type().memorySpace() != ir::MemorySpace::Global)
+    // pointer to an array's data (a local or shared array's too) is the array; it must be
+    // contiguous, as Numba's is.
+    if (args.size() != 1 || args.front().kind != Operand::Kind::Array)
       throw ir::CompileError(expr.loc, "ffi.from_buffer() takes one array argument, in '" +
                                            unparse(expr) + "'");
     const ir::Type &array = args.front().type();

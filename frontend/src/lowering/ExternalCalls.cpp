@@ -40,10 +40,9 @@ Operand FunctionLowerer::callExternal(const GlobalValue &callee, const CallExpr 
     Operand arg = lower(*expr.args[i]);
     if (const std::optional<ir::Type> &pointee = parameters[i].pointee) {
       // A C pointer: an array of its element type (a kernel's pointer parameter, an
-      // ffi.from_buffer() or any array in global memory) passes its address.
+      // ffi.from_buffer() or any array, a local or shared one too) passes its generic address.
       if (arg.kind != Operand::Kind::Array || arg.type().isRecordArray() ||
-          arg.type().isVectorArray() || arg.type().scalarKind() != pointee->scalarKind() ||
-          arg.type().memorySpace() != ir::MemorySpace::Global)
+          arg.type().isVectorArray() || arg.type().scalarKind() != pointee->scalarKind())
         throw ir::CompileError(expr.args[i]->loc, "cannot pass '" + describe(arg) +
                                                       "' as argument " + std::to_string(i + 1) +
                                                       " of CUDA C++ device function '" + name +
