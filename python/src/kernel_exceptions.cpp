@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <optional>
 
 namespace kaji::python {
 namespace {
@@ -20,15 +21,28 @@ struct ArmedSlot {
 // Launches and sync points hold the GIL, which guards this.
 std::vector<ArmedSlot> armedSlots;
 
-// The exception `reported` names; an index error's message from the thread's record.
+// The thread the module's record names, where it has one.
+std::optional<runtime::RaisingThread> raisingThread(runtime::CUdeviceptr record) {
+  if (!record)
+    return std::nullopt;
+  uint32_t fields[abi::kRaisingThreadFields];
+  runtime::copyDeviceToHost(fields, record, sizeof fields);
+  return runtime::RaisingThread{{fields[0], fields[1], fields[2]},
+                                {fields[3], fields[4], fields[5]}};
+}
+
+// The exception `reported` names, raised by the thread the slot's record names; an index
+// error's message from the thread's record.
 std::exception_ptr kernelException(const driver::ReportedException &reported,
-                                   runtime::CUdeviceptr indexErrorRecord) {
-  if (!reported.indexError || !indexErrorRecord)
-    return std::make_exception_ptr(runtime::KernelException(reported.site, reported.exception));
+                                   const ExceptionSlot &slot) {
+  std::optional<runtime::RaisingThread> thread = raisingThread(slot.raisingThread);
+  if (!reported.indexError || !slot.indexErrorRecord)
+    return std::make_exception_ptr(
+        runtime::KernelException(reported.site, thread, reported.exception));
   int64_t record[abi::kIndexErrorFields];
-  runtime::copyDeviceToHost(record, indexErrorRecord, sizeof record);
+  runtime::copyDeviceToHost(record, slot.indexErrorRecord, sizeof record);
   return std::make_exception_ptr(runtime::KernelIndexError(
-      reported.site, record[abi::kIndexErrorAxis], record[abi::kIndexErrorIndex],
+      reported.site, thread, record[abi::kIndexErrorAxis], record[abi::kIndexErrorIndex],
       record[abi::kIndexErrorExtent], record[abi::kIndexErrorUnsigned] != 0));
 }
 
@@ -57,7 +71,7 @@ void raiseKernelExceptions() {
     const uint32_t cleared = 0;
     runtime::copyHostToDevice(entry.slot.slot, &cleared, sizeof cleared);
     if (!first && number <= entry.table->size())
-      first = kernelException((*entry.table)[number - 1], entry.slot.indexErrorRecord);
+      first = kernelException((*entry.table)[number - 1], entry.slot);
   }
   if (first)
     std::rethrow_exception(first);

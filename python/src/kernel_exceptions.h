@@ -15,11 +15,13 @@ namespace kaji::python {
 
 using ExceptionTable = std::shared_ptr<const std::vector<driver::ReportedException>>;
 
-// A loaded module's exception slot and, where its PTX has one, its index-error record
-// (ir::kIndexErrorSymbol; else 0).
+// A loaded module's exception slot and, where its PTX has them, its index-error record
+// (abi::kIndexErrorSymbol) and the record of the thread that raised (abi::kRaisingThreadSymbol;
+// else 0).
 struct ExceptionSlot {
   runtime::CUdeviceptr slot = 0;
   runtime::CUdeviceptr indexErrorRecord = 0;
+  runtime::CUdeviceptr raisingThread = 0;
 };
 
 // After a launch: `slot` is read at the next sync point.

@@ -187,7 +187,8 @@ LoadedKernel &Dispatcher::load(const CompiledKernel &compiled, int device) {
     std::optional<runtime::Module::Global> global = module.findGlobal(symbol);
     return global ? global->address : 0;
   };
-  ExceptionSlot exceptionSlot{defined(abi::kExceptionSlotSymbol), defined(abi::kIndexErrorSymbol)};
+  ExceptionSlot exceptionSlot{defined(abi::kExceptionSlotSymbol), defined(abi::kIndexErrorSymbol),
+                              defined(abi::kRaisingThreadSymbol)};
   // Built in place: a LoadedKernel is not movable (its destructor disarms its slot).
   auto kernel = std::unique_ptr<LoadedKernel>(new LoadedKernel{&compiled,
                                                                std::move(module),

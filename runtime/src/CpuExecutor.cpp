@@ -90,16 +90,36 @@ void CpuExecutor::withdrawInterrupt() {
 
 const abi::CpuRuntimeHooks *CpuExecutor::hooks() { return &runtimeHooks; }
 
-KernelException::KernelException(const std::string &site, std::string_view exception)
+namespace {
+
+// "site, tid=[3, 0, 0] ctaid=[1, 0, 0]" (Numba's words for the thread), or the site alone.
+std::string raisedAt(const std::string &site, const std::optional<RaisingThread> &thread) {
+  if (!thread)
+    return site;
+  // std::string("["), not "[": GCC 12 warns falsely (-Wrestrict, bug 105329) about a literal
+  // plus a returned std::string.
+  auto coordinates = [](const Dim3 &d) {
+    return std::string("[") + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " +
+           std::to_string(d.z) + "]";
+  };
+  return site + ", tid=" + coordinates(thread->thread) + " ctaid=" + coordinates(thread->block);
+}
+
+} // namespace
+
+KernelException::KernelException(const std::string &site, std::optional<RaisingThread> thread,
+                                 std::string_view exception)
     : std::runtime_error(exceptionMessage(exception).empty()
-                             ? site
-                             : site + ": " + std::string(exceptionMessage(exception))),
+                             ? raisedAt(site, thread)
+                             : raisedAt(site, thread) + ": " +
+                                   std::string(exceptionMessage(exception))),
       exceptionClass_(exceptionClassOf(exception)) {}
 
-KernelIndexError::KernelIndexError(const std::string &site, int64_t axis, int64_t index,
-                                   int64_t extent, bool indexIsUnsigned)
+KernelIndexError::KernelIndexError(const std::string &site, std::optional<RaisingThread> thread,
+                                   int64_t axis, int64_t index, int64_t extent,
+                                   bool indexIsUnsigned)
     : std::out_of_range(
-          site + ": index " +
+          raisedAt(site, thread) + ": index " +
           (indexIsUnsigned ? std::to_string(uint64_t(index)) : std::to_string(index)) +
           " is out of bounds for axis " + std::to_string(axis) + " with size " +
           std::to_string(extent)) {}
@@ -125,18 +145,19 @@ struct LaunchState {
   std::mutex errorLock;
   std::exception_ptr error;
 
-  void recordIndexError(const char *site, int64_t axis, int64_t index, int64_t extent,
-                        bool indexIsUnsigned) {
+  void recordIndexError(const char *site, const RaisingThread &thread, int64_t axis, int64_t index,
+                        int64_t extent, bool indexIsUnsigned) {
     std::lock_guard<std::mutex> guard(errorLock);
     if (failed.exchange(true))
       return;
-    error = std::make_exception_ptr(KernelIndexError(site, axis, index, extent, indexIsUnsigned));
+    error = std::make_exception_ptr(
+        KernelIndexError(site, thread, axis, index, extent, indexIsUnsigned));
   }
 
-  void recordException(const char *site, const char *exception) {
+  void recordException(const char *site, const RaisingThread &thread, const char *exception) {
     std::lock_guard<std::mutex> guard(errorLock);
     if (!failed.exchange(true))
-      error = std::make_exception_ptr(KernelException(site, exception));
+      error = std::make_exception_ptr(KernelException(site, thread, exception));
   }
 
   void recordFailure(std::exception_ptr failure) {
@@ -182,14 +203,20 @@ struct CpuExecutor::Worker {
 
   static void barrier(void *executor) { static_cast<Worker *>(executor)->fibers.barrier(); }
 
-  static void indexError(void *executor, const char *site, int64_t axis, int64_t index,
-                         int64_t extent, uint32_t indexIsUnsigned) {
-    static_cast<Worker *>(executor)->launch->recordIndexError(site, axis, index, extent,
-                                                              indexIsUnsigned != 0);
+  static RaisingThread raisingThread(const uint32_t *thread) {
+    return {{thread[0], thread[1], thread[2]}, {thread[3], thread[4], thread[5]}};
   }
 
-  static void raiseException(void *executor, const char *site, const char *exception) {
-    static_cast<Worker *>(executor)->launch->recordException(site, exception);
+  static void indexError(void *executor, const char *site, const uint32_t *thread, int64_t axis,
+                         int64_t index, int64_t extent, uint32_t indexIsUnsigned) {
+    static_cast<Worker *>(executor)->launch->recordIndexError(site, raisingThread(thread), axis,
+                                                              index, extent, indexIsUnsigned != 0);
+  }
+
+  static void raiseException(void *executor, const char *site, const uint32_t *thread,
+                             const char *exception) {
+    static_cast<Worker *>(executor)->launch->recordException(site, raisingThread(thread),
+                                                             exception);
   }
 
   // The first of the block's threads through its barrier arrives for the whole block.
@@ -228,7 +255,7 @@ struct CpuExecutor::Worker {
 
   static void stackOverflow(const char *function) {
     std::exception_ptr failure = std::make_exception_ptr(
-        KernelException(std::string("in function '") + function + "'",
+        KernelException(std::string("in function '") + function + "'", std::nullopt,
                         "RecursionError: the recursion went deeper than the " +
                             std::to_string(abi::kRecursionStackBytes >> 20) +
                             " MiB of stack a thread has on the cpu target"));

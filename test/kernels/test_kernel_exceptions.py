@@ -5,6 +5,8 @@ at once, and on cuda a debug=True launch waits for it, as Numba's does. Without 
 a failing assert is not checked and a raise ends its thread silently (Numba's behaviour); the
 cpu target always reports."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -79,9 +81,13 @@ checked = kaji.jit(device=True)(checked_index)
 def test_raise_with_message_raises_that_class_with_file_and_line(jit, on_target):
     kernel = jit(raise_with_message, debug=True, opt=False)
     out = on_target(np.zeros(64, dtype=np.int64))
-    with pytest.raises(ValueError, match=rf"{_FILE}:\d+:\d+: in 'raise_with_message\S*': "
-                                         r"index over the limit"):
+    with pytest.raises(ValueError, match=rf"{_FILE}:\d+:\d+: in 'raise_with_message\S*', "
+                                         r"tid=\[(\d+), 0, 0\] ctaid=\[0, 0, 0\]: "
+                                         r"index over the limit") as raised:
         launch_and_wait(kernel, out, 10, threads=64)
+    # One of the threads that raised (10 to 63) is named, as Numba names it.
+    raising = int(re.search(r"tid=\[(\d+),", str(raised.value)).group(1))
+    assert 10 <= raising < 64
 
 
 def test_raise_of_a_class_alone(jit, on_target):

@@ -2,6 +2,7 @@
 arrays. No GPU needed."""
 
 import inspect
+import re
 import warnings
 
 import numpy as np
@@ -88,7 +89,10 @@ def test_index_error_names_kernel_location_and_index():
     offset = next(n for n, text in enumerate(lines) if "out[i] = i" in text)
     column = lines[offset].index("out[i]") + 1
     message = str(info.value)
-    assert message.startswith(f"{__file__}:{first + offset}:{column}: in 'fill_index': ")
+    assert message.startswith(f"{__file__}:{first + offset}:{column}: in 'fill_index', tid=[")
+    # Threads 232 to 255 of block 3 index past the end; the message names the one that did.
+    raising = re.search(r"tid=\[(\d+), 0, 0\] ctaid=\[3, 0, 0\]: index ", message)
+    assert raising and 232 <= int(raising.group(1)) <= 255, message
     assert "index 1000 is out of bounds for axis 0 with size 1000" in message
     # the executor stays usable and the kernel runs again with a shape that fits
     kernel[4, 250](out)

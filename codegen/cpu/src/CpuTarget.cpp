@@ -6,6 +6,7 @@
 #include "kaji/ir/ExceptionTable.h"
 
 #include "kaji/abi/CpuKernelABI.h"
+#include "kaji/abi/KernelABI.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -292,13 +293,30 @@ void CpuTarget::finishSharedLayout(llvm::Module &module) const {
   offset->setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
+// The raising thread's threadIdx and blockIdx in a frame slot of kRaisingThreadFields i32s,
+// for the executor to read.
+llvm::Value *CpuTarget::raisingThread(llvm::IRBuilderBase &builder) const {
+  auto *fields = llvm::ArrayType::get(builder.getInt32Ty(), abi::kRaisingThreadFields);
+  llvm::Function *function = builder.GetInsertBlock()->getParent();
+  llvm::IRBuilder<> entry(&function->getEntryBlock(), function->getEntryBlock().begin());
+  llvm::AllocaInst *record = entry.CreateAlloca(fields, nullptr, "raising_thread");
+  for (unsigned field = 0; field < abi::kRaisingThreadFields; ++field) {
+    ir::SpecialReg reg{field < 3 ? ir::SpecialReg::ThreadIdx : ir::SpecialReg::BlockIdx,
+                       uint8_t(field % 3)};
+    builder.CreateStore(emitSpecialReg(builder, reg),
+                        builder.CreateConstInBoundsGEP2_32(fields, record, 0, field));
+  }
+  return record;
+}
+
 void CpuTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Location &location,
                                const std::string &function, llvm::Value *axis, llvm::Value *index,
                                llvm::Value *extent, bool indexIsUnsigned, uint32_t) const {
   llvm::Value *siteText =
       builder.CreateGlobalString(ir::raiseSiteText(location, function), "kaji.index_site");
-  callExecutor(builder, kIndexError, "index_error", builder.getVoidTy(),
-               {siteText, axis, index, extent, builder.getInt32(indexIsUnsigned)})
+  callExecutor(
+      builder, kIndexError, "index_error", builder.getVoidTy(),
+      {siteText, raisingThread(builder), axis, index, extent, builder.getInt32(indexIsUnsigned)})
       ->addFnAttr(llvm::Attribute::Cold);
 }
 
@@ -311,7 +329,8 @@ void CpuTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &loca
     llvm::Value *site =
         builder.CreateGlobalString(ir::raiseSiteText(location, function), "kaji.raise_site");
     llvm::Value *text = builder.CreateGlobalString(exception, "kaji.exception");
-    callExecutor(builder, kRaiseException, "raise_exception", builder.getVoidTy(), {site, text})
+    callExecutor(builder, kRaiseException, "raise_exception", builder.getVoidTy(),
+                 {site, raisingThread(builder), text})
         ->addFnAttr(llvm::Attribute::Cold);
   }
   llvm::Type *result = builder.GetInsertBlock()->getParent()->getReturnType();

@@ -81,6 +81,9 @@ private:
   llvm::CallInst *callExecutor(llvm::IRBuilderBase &builder, unsigned field, const char *name,
                                llvm::Type *resultType,
                                llvm::ArrayRef<llvm::Value *> arguments) const;
+  // A frame slot holding the calling thread's threadIdx and blockIdx, as the executor's
+  // raiseException and indexError read them (abi::kRaisingThreadFields u32s).
+  llvm::Value *raisingThread(llvm::IRBuilderBase &builder) const;
 
   // Shared arrays are laid out one after another in the block's shared memory as they are
   // lowered; the lowering only sees a const Target.

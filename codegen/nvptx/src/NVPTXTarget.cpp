@@ -307,6 +307,20 @@ llvm::Value *claimExceptionSlot(llvm::IRBuilderBase &builder, uint32_t number) {
   return builder.CreateExtractValue(exchange, 1, "exception.first");
 }
 
+// The thread that won the slot leaves its threadIdx and blockIdx in the module's
+// kRaisingThreadSymbol, for the exception's message.
+void recordRaisingThread(llvm::IRBuilderBase &builder, const NVPTXTarget &target) {
+  auto *fields = llvm::ArrayType::get(builder.getInt32Ty(), abi::kRaisingThreadFields);
+  llvm::GlobalVariable *record =
+      deviceGlobal(*builder.GetInsertBlock()->getModule(), abi::kRaisingThreadSymbol, fields);
+  for (unsigned field = 0; field < abi::kRaisingThreadFields; ++field) {
+    ir::SpecialReg reg{field < 3 ? ir::SpecialReg::ThreadIdx : ir::SpecialReg::BlockIdx,
+                       uint8_t(field % 3)};
+    builder.CreateStore(target.emitSpecialReg(builder, reg),
+                        builder.CreateConstInBoundsGEP2_32(fields, record, 0, field));
+  }
+}
+
 // `exit`, not `trap`: a trap would end the context, and the exception must reach Python with
 // the context intact. Terminates the block.
 void exitThread(llvm::IRBuilderBase &builder) {
@@ -338,6 +352,7 @@ void NVPTXTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Locatio
       {abi::kIndexErrorUnsigned, builder.getInt64(indexIsUnsigned)}};
   for (auto [field, value] : values)
     builder.CreateStore(value, builder.CreateConstInBoundsGEP2_32(fields, payload, 0, field));
+  recordRaisingThread(builder, *this);
   builder.CreateBr(done);
   builder.SetInsertPoint(done);
   exitThread(builder);
@@ -345,8 +360,16 @@ void NVPTXTarget::emitIndexError(llvm::IRBuilderBase &builder, const ir::Locatio
 
 void NVPTXTarget::emitRaise(llvm::IRBuilderBase &builder, const ir::Location &, const std::string &,
                             const std::string &exception, uint32_t number) const {
-  if (!exception.empty())
-    claimExceptionSlot(builder, number);
+  if (!exception.empty()) {
+    llvm::Function *function = builder.GetInsertBlock()->getParent();
+    auto *record = llvm::BasicBlock::Create(builder.getContext(), "raise.record", function);
+    auto *done = llvm::BasicBlock::Create(builder.getContext(), "raise.exit", function);
+    builder.CreateCondBr(claimExceptionSlot(builder, number), record, done);
+    builder.SetInsertPoint(record);
+    recordRaisingThread(builder, *this);
+    builder.CreateBr(done);
+    builder.SetInsertPoint(done);
+  }
   exitThread(builder);
 }
 

@@ -1,6 +1,7 @@
 // Control flow in the emitted CUDA C++: the blocks a function reaches, branches as block
 // argument assignments and gotos, returns, and raises.
 #include "CudaEmitter.h"
+#include "kaji/abi/KernelABI.h"
 #include "kaji/ir/Dominance.h"
 
 #include <cassert>
@@ -61,12 +62,13 @@ void FunctionEmitter::emitBranch(const ir::Operation &op) {
                     jump(successors[1], op) + " }");
 }
 
-// As the LLVM backend (NVPTXTarget::emitRaise): the first raise's number in the slot, then
-// the thread exits.
+// As the LLVM backend (NVPTXTarget::emitRaise): the first raise's number in the slot, its
+// thread in the record beside it, then the thread exits.
 void FunctionEmitter::emitRaise(const ir::Operation &op) {
   if (std::holds_alternative<std::string>(op.attr()))
-    statement(op, "atomicCAS(&" + module_.exceptionSlot(op.location()) + ", 0u, " +
-                      std::to_string(module_.exceptionNumber(op)) + "u);");
+    statement(op, "if (atomicCAS(&" + module_.exceptionSlot(op.location()) + ", 0u, " +
+                      std::to_string(module_.exceptionNumber(op)) +
+                      "u) == 0u) kaji::record_raising_thread(" + abi::kRaisingThreadSymbol + ");");
   statement(op, "asm volatile(\"exit;\" ::: \"memory\");");
 }
 

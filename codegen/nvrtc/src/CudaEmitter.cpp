@@ -90,11 +90,16 @@ std::string ModuleEmitter::gridBarrier(const ir::Location &location) {
   return abi::kGridBarrierSymbol;
 }
 
-// The module's exception slot (ir/ExceptionTable.h), declared on first use; its name, and
-// the number of `raise` in the table.
+// The module's exception slot (ir/ExceptionTable.h), declared on first use with the record of
+// the thread that wins it (abi::kRaisingThreadSymbol); its name, and the number of `raise` in
+// the table.
 std::string ModuleEmitter::exceptionSlot(const ir::Location &location) {
-  if (!exceptionSlotDeclared_)
+  if (!exceptionSlotDeclared_) {
     constants_.line("__device__ u32 " + std::string(abi::kExceptionSlotSymbol) + ";", location);
+    constants_.line("__device__ u32 " + std::string(abi::kRaisingThreadSymbol) + "[" +
+                        std::to_string(abi::kRaisingThreadFields) + "];",
+                    location);
+  }
   exceptionSlotDeclared_ = true;
   return abi::kExceptionSlotSymbol;
 }
@@ -112,7 +117,7 @@ std::string ModuleEmitter::indexSite(const ir::Operation &op) {
                     op.location());
   indexRecordDeclared_ = true;
   return "kaji::index_site{&" + slot + ", " + abi::kIndexErrorSymbol + ", " +
-         std::to_string(exceptionNumber(op)) + "u}";
+         abi::kRaisingThreadSymbol + ", " + std::to_string(exceptionNumber(op)) + "u}";
 }
 
 // A __constant__ array at file scope with the given contents; returns its name.

@@ -456,10 +456,21 @@ __device__ __forceinline__ T *element(const array<T, N> &a, I... index) {
 struct index_site {
   u32 *slot;
   i64 *record;
+  u32 *thread;
   u32 number;
 };
-// As a raise: the first thread to report fills the record; the thread exits. Static: relocatable
-// code (an exported function's) would otherwise export it with every module.
+// The thread that won the exception slot: its threadIdx and blockIdx, in the module's
+// kaji_raising_thread (kaji/abi/KernelABI.h).
+__device__ __forceinline__ void record_raising_thread(u32 *thread) {
+  thread[0] = threadIdx.x;
+  thread[1] = threadIdx.y;
+  thread[2] = threadIdx.z;
+  thread[3] = blockIdx.x;
+  thread[4] = blockIdx.y;
+  thread[5] = blockIdx.z;
+}
+// As a raise: the first thread to report fills the records; the thread exits. Static:
+// relocatable code (an exported function's) would otherwise export it with every module.
 static __device__ __noinline__ void index_error(const index_site &site, int axis, i64 index,
                                                 i64 extent, bool is_unsigned) {
   if (atomicCAS(site.slot, 0u, site.number) == 0u) {
@@ -467,6 +478,7 @@ static __device__ __noinline__ void index_error(const index_site &site, int axis
     site.record[1] = index;
     site.record[2] = extent;
     site.record[3] = is_unsigned;
+    record_raising_thread(site.thread);
   }
   asm volatile("exit;" ::: "memory");
   __builtin_unreachable();

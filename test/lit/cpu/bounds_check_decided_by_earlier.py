@@ -27,10 +27,10 @@ def k(a, i):
 # CHECK: [[SEVEN:%.*]] = icmp ult i64 7, %a.shape0
 # CHECK: select i1 [[SEVEN]], ptr %{{.*}}, ptr @kaji.index_scratch.0
 # CHECK: br i1 %{{.*}}, label %bounds.deferred_ok, label %bounds.deferred_fail
-# CHECK-DAG: call void %{{.*}}(ptr %{{.*}}, ptr @kaji.index_site, i64 0, i64 5,
-# CHECK-DAG: call void %{{.*}}(ptr %{{.*}}, ptr @kaji.index_site.1, i64 0, i64 7,
-# CHECK-DAG: call void %{{.*}}(ptr %{{.*}}, ptr @kaji.index_site.2, i64 0, i64 %i,
-# CHECK-DAG: call void %{{.*}}(ptr %{{.*}}, ptr @kaji.index_site.3, i64 0, i64 %i,
+# CHECK-DAG: call void %{{.*}}(ptr %{{.*}}, ptr @kaji.index_site, ptr %{{.*}}, i64 0, i64 5,
+# CHECK-DAG: call void %{{.*}}(ptr %{{.*}}, ptr @kaji.index_site.1, ptr %{{.*}}, i64 0, i64 7,
+# CHECK-DAG: call void %{{.*}}(ptr %{{.*}}, ptr @kaji.index_site.2, ptr %{{.*}}, i64 0, i64 %i,
+# CHECK-DAG: call void %{{.*}}(ptr %{{.*}}, ptr @kaji.index_site.3, ptr %{{.*}}, i64 0, i64 %i,
 # CHECK-NOT: @kaji.index_site
 
 # CUDA: br i1 %{{.*}}, label %bounds.deferred_ok, label %bounds.deferred_fail

@@ -10,4 +10,4 @@ def k(a, i):
 # negative-index wraparound a signed one gets.
 # CHECK: icmp ult i64 %{{.*}}, %{{.*}}
 # CHECK-NOT: bounds.negative
-# CHECK: call void %{{.*}}(ptr %{{.*}}, ptr @kaji.index_site, i64 0, i64 %{{.*}}, i64 %{{.*}}, i32 1)
+# CHECK: call void %{{.*}}(ptr %{{.*}}, ptr @kaji.index_site, ptr %{{.*}}, i64 0, i64 %{{.*}}, i64 %{{.*}}, i32 1)

@@ -17,10 +17,11 @@ def k(x, i, j):
     x[i, j] = row[j]
 
 # CHECK: __device__ u32 kaji_exception;
+# CHECK: __device__ u32 kaji_raising_thread[6];
 # CHECK: __device__ i64 kaji_index_error[4];
-# CHECK: kaji::checked_index({{.*}}, kaji::index_site{&kaji_exception, kaji_index_error, 1u}, 0, false)
-# CHECK: kaji::checked_element({{.*}}, kaji::index_site{&kaji_exception, kaji_index_error, 2u}, [[J:[a-z0-9_]+]])
-# CHECK: kaji::checked_element({{.*}}, kaji::index_site{&kaji_exception, kaji_index_error, 3u}, [[I:[a-z0-9_]+]], [[J]])
+# CHECK: kaji::checked_index({{.*}}, kaji::index_site{&kaji_exception, kaji_index_error, kaji_raising_thread, 1u}, 0, false)
+# CHECK: kaji::checked_element({{.*}}, kaji::index_site{&kaji_exception, kaji_index_error, kaji_raising_thread, 2u}, [[J:[a-z0-9_]+]])
+# CHECK: kaji::checked_element({{.*}}, kaji::index_site{&kaji_exception, kaji_index_error, kaji_raising_thread, 3u}, [[I:[a-z0-9_]+]], [[J]])
 
 # UNCHECKED-NOT: kaji_exception
 # UNCHECKED-NOT: checked_

@@ -13,5 +13,6 @@ def k(x, n):
     x[i] = 1.0
 
 # CHECK: __device__ u32 kaji_exception;
-# CHECK: atomicCAS(&kaji_exception, 0u, 1u);
+# CHECK: __device__ u32 kaji_raising_thread[6];
+# CHECK: if (atomicCAS(&kaji_exception, 0u, 1u) == 0u) kaji::record_raising_thread(kaji_raising_thread);
 # CHECK: asm volatile("exit;" ::: "memory");

@@ -1,6 +1,8 @@
 // The CPU executor with hand-written entries that follow CpuKernelABI.h: no compiler needed.
 #include "kaji/runtime/CpuExecutor.h"
 
+#include "kaji/abi/KernelABI.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -70,8 +72,9 @@ TEST(CpuExecutor, FibersMeetAtBarriers) {
 }
 
 void indexErrorInBlockTwo(void *const *, const kaji::abi::CpuLaunchContext *c) {
+  const uint32_t thread[kaji::abi::kRaisingThreadFields] = {0, 0, 0, 2, 0, 0};
   if (c->blockIdx[0] == 2)
-    c->indexError(c->executor, "k.py:3:7: in 'k'", 1, -9, 8, 0);
+    c->indexError(c->executor, "k.py:3:7: in 'k'", thread, 1, -9, 8, 0);
 }
 
 TEST(CpuExecutor, IndexErrorThrowsAfterTheLaunch) {
@@ -81,8 +84,8 @@ TEST(CpuExecutor, IndexErrorThrowsAfterTheLaunch) {
                     nullptr);
     FAIL() << "expected KernelIndexError";
   } catch (const KernelIndexError &error) {
-    EXPECT_STREQ(error.what(),
-                 "k.py:3:7: in 'k': index -9 is out of bounds for axis 1 with size 8");
+    EXPECT_STREQ(error.what(), "k.py:3:7: in 'k', tid=[0, 0, 0] ctaid=[2, 0, 0]: index -9 is "
+                               "out of bounds for axis 1 with size 8");
   }
   // The executor is usable again.
   EXPECT_NO_THROW(executor.launch(&indexErrorInBlockTwo, CpuThreads::LoopInEntry, {2, 1, 1},

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -19,23 +20,32 @@ namespace kaji::runtime {
 class ThreadPool;
 struct LaunchState;
 
+// The thread that raised a kernel's exception: its threadIdx and blockIdx.
+struct RaisingThread {
+  Dim3 thread;
+  Dim3 block;
+};
+
 // A bounds-checked kernel indexed an array out of range. what() reads
-// "file.py:12:9: in 'kernel': index 10 is out of bounds for axis 0 with size 10" (the first
-// such access the launch saw); the Python layer raises it as IndexError. The GPU reports its
-// index errors with the same text.
+// "file.py:12:9: in 'kernel', tid=[3, 0, 0] ctaid=[1, 0, 0]: index 10 is out of bounds for
+// axis 0 with size 10" (the first such access the launch saw; the thread as Numba names it,
+// where known); the Python layer raises it as IndexError. The GPU reports its index errors
+// with the same text.
 class KernelIndexError : public std::out_of_range {
 public:
   // `index` is read as unsigned where `indexIsUnsigned`.
-  KernelIndexError(const std::string &site, int64_t axis, int64_t index, int64_t extent,
-                   bool indexIsUnsigned);
+  KernelIndexError(const std::string &site, std::optional<RaisingThread> thread, int64_t axis,
+                   int64_t index, int64_t extent, bool indexIsUnsigned);
 };
 
-// A kernel raised an exception: what() reads "file.py:12:9: in 'kernel': message" (the
-// first raise the launch saw), exceptionClass() names Python's exception class as kaji IR's
-// raise op does (docs/ir.md); the Python layer raises that class.
+// A kernel raised an exception: what() reads "file.py:12:9: in 'kernel', tid=[3, 0, 0]
+// ctaid=[1, 0, 0]: message" (the first raise the launch saw, by the thread that raised it
+// where known), exceptionClass() names Python's exception class as kaji IR's raise op does
+// (docs/ir.md); the Python layer raises that class.
 class KernelException : public std::runtime_error {
 public:
-  KernelException(const std::string &site, std::string_view exception);
+  KernelException(const std::string &site, std::optional<RaisingThread> thread,
+                  std::string_view exception);
   const std::string &exceptionClass() const { return exceptionClass_; }
 
 private:

@@ -25,11 +25,12 @@ struct CpuLaunchContext {
   // Returns once every thread of the block that has not returned has called it (kernels that
   // use barriers only).
   void (*barrier)(void *executor);
-  // An array index out of range: `site` is "file:line:col: in kernel 'name'", `index` the
-  // value the kernel computed, its bits read as unsigned where `indexIsUnsigned` is nonzero.
-  // Returns; the kernel then continues on scratch memory.
-  void (*indexError)(void *executor, const char *site, int64_t axis, int64_t index, int64_t extent,
-                     uint32_t indexIsUnsigned);
+  // An array index out of range: `site` is "file:line:col: in kernel 'name'", `thread` the
+  // kRaisingThreadFields coordinates of the thread (KernelABI.h), `index` the value the kernel
+  // computed, its bits read as unsigned where `indexIsUnsigned` is nonzero. Returns; the kernel
+  // then continues on scratch memory.
+  void (*indexError)(void *executor, const char *site, const uint32_t *thread, int64_t axis,
+                     int64_t index, int64_t extent, uint32_t indexIsUnsigned);
   // Warp-level operations; kernels that use them run one fiber per thread, like kernels with
   // barriers. A warp is 32 consecutive threads of the block's linear thread index (x fastest);
   // `mask` names the lanes taking part, of which only threads still running count.
@@ -48,9 +49,11 @@ struct CpuLaunchContext {
   // launch only, CpuThreads::Cooperative; kernels whose blocks have all finished no longer
   // count).
   void (*gridBarrier)(void *executor);
-  // The kernel raised an exception (`raise`, a failing `assert`): `site` as indexError's,
-  // `exception` "Class" or "Class: message" (kaji IR's raise). Returns; the thread then ends.
-  void (*raiseException)(void *executor, const char *site, const char *exception);
+  // The kernel raised an exception (`raise`, a failing `assert`): `site` and `thread` as
+  // indexError's, `exception` "Class" or "Class: message" (kaji IR's raise). Returns; the
+  // thread then ends.
+  void (*raiseException)(void *executor, const char *site, const uint32_t *thread,
+                         const char *exception);
   // Lets the block's other threads run before the caller goes on: called in loops where a
   // thread waits for another (kernels that call it run one fiber per thread).
   void (*yield)(void *executor);

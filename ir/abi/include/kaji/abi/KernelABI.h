@@ -41,6 +41,11 @@ inline constexpr const char *kIndexErrorSymbol = "kaji_index_error";
 enum IndexErrorField { kIndexErrorAxis, kIndexErrorIndex, kIndexErrorExtent, kIndexErrorUnsigned };
 inline constexpr unsigned kIndexErrorFields = 4;
 
+// u32 x kRaisingThreadFields: the threadIdx (x, y, z) and blockIdx (x, y, z) of the thread that
+// won the exception slot, filled by it.
+inline constexpr const char *kRaisingThreadSymbol = "kaji_raising_thread";
+inline constexpr unsigned kRaisingThreadFields = 6;
+
 // A u32: grid_sync's counter.
 inline constexpr const char *kGridBarrierSymbol = "kaji_grid_barrier";
 
