@@ -67,12 +67,14 @@ def every_thread_one_size_past(out, x):
 
 
 def site(func, text):
-    """The regex of the report's start for the access `text` in `func`."""
+    """The regex of the report's start for the access `text` in `func`, by the thread that made
+    it."""
     lines, first = inspect.getsourcelines(func)
     offset = next(n for n, line in enumerate(lines) if text in line)
     column = lines[offset].index(text) + 1
     return (re.escape(f"{inspect.getsourcefile(func)}:{first + offset}:{column}: in "
-                      f"'{func.__name__}") + r"[^']*': ")
+                      f"'{func.__name__}") +
+            r"[^']*', tid=\[\d+, \d+, \d+\] ctaid=\[\d+, \d+, \d+\]: ")
 
 
 def launch_and_wait(kernel, *args, blocks=1, threads=1):
