@@ -110,13 +110,15 @@ std::unique_ptr<llvm::TargetMachine> createMachine(const std::string &arch, unsi
 } // namespace
 
 bool isNewerThanNVPTXKnows(const std::string &arch) {
+  // Asked before every compile: LLVM's list is read once.
+  static const unsigned newestKnown = [] {
+    unsigned newest = 0;
+    for (const llvm::SubtargetSubTypeKV &processor : subtargetInfo()->getAllProcessorDescriptions())
+      newest = std::max(newest, smNumber(processor.Key).value_or(0));
+    return newest;
+  }();
   std::optional<unsigned> number = smNumber(arch);
-  if (!number)
-    return false;
-  for (const llvm::SubtargetSubTypeKV &processor : subtargetInfo()->getAllProcessorDescriptions())
-    if (std::optional<unsigned> known = smNumber(processor.Key); known && *known >= *number)
-      return false;
-  return true;
+  return number && *number > newestKnown;
 }
 
 SharedTargetMachine nvptxTargetMachine(const std::string &arch, unsigned optLevel) {
