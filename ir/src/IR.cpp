@@ -159,6 +159,12 @@ void Module::addLinkFile(const std::string &file) {
     linkFiles_.push_back(file);
 }
 
+void Module::addCooperativeSymbol(const std::string &symbol) {
+  if (std::find(cooperativeSymbols_.begin(), cooperativeSymbols_.end(), symbol) ==
+      cooperativeSymbols_.end())
+    cooperativeSymbols_.push_back(symbol);
+}
+
 Function *Module::lookup(std::string_view name) const {
   for (const auto &f : functions_)
     if (f->name() == name)

@@ -187,9 +187,15 @@ public:
 
   std::unique_ptr<Module> parseModule() {
     auto module = std::make_unique<Module>();
-    while (isIdent("link")) {
+    while (isIdent("link") || isIdent("cooperative")) {
+      bool link = isIdent("link");
       consume();
-      module->addLinkFile(unquote(expectKind(Tok::String, "a file name string").text));
+      std::string text = unquote(
+          expectKind(Tok::String, link ? "a file name string" : "a symbol name string").text);
+      if (link)
+        module->addLinkFile(text);
+      else
+        module->addCooperativeSymbol(text);
     }
     while (tok_.kind != Tok::End) {
       Token nameTok;

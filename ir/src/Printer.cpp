@@ -417,7 +417,9 @@ std::string printModule(const Module &module, const PrintOptions &options) {
   std::string out;
   for (const std::string &file : module.linkFiles())
     out += "link " + quoted(file) + "\n";
-  if (!module.linkFiles().empty())
+  for (const std::string &symbol : module.cooperativeSymbols())
+    out += "cooperative " + quoted(symbol) + "\n";
+  if (!module.linkFiles().empty() || !module.cooperativeSymbols().empty())
     out += "\n";
   for (size_t i = 0; i < module.functions().size(); ++i) {
     if (i)

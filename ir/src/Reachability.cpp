@@ -56,7 +56,18 @@ bool reachesOperation(const Module &module, const Function &kernel, bool (*match
 }
 
 bool usesGridSync(const Module &module, const Function &kernel) {
-  return reachesOperation(module, kernel, [](Opcode opcode) { return opcode == Opcode::GridSync; });
+  const std::vector<std::string> &cooperative = module.cooperativeSymbols();
+  for (const Function *function : reachedFrom(module, {&kernel}))
+    for (const auto &block : function->blocks())
+      for (const auto &op : block->operations()) {
+        if (op->opcode() == Opcode::GridSync)
+          return true;
+        bool external = op->opcode() == Opcode::ExternCall || op->opcode() == Opcode::ExternCallC;
+        if (external && std::find(cooperative.begin(), cooperative.end(),
+                                  op->attrAs<std::string>()) != cooperative.end())
+          return true;
+      }
+  return false;
 }
 
 } // namespace kaji::ir

@@ -59,12 +59,13 @@ class DeclaredDevice:
     only. ``name`` and ``sig`` (a kaji.types.Signature) are Numba's attributes; ``signature``
     is its text."""
 
-    def __init__(self, name, sig, link, abi="numba"):
+    def __init__(self, name, sig, link, abi="numba", use_cooperative=False):
         self.__name__ = self.name = name
         self.sig = sig
         self.signature = signature_text(sig)
         self.link = link
         self.abi = abi
+        self.use_cooperative = use_cooperative
 
     def _kaji_describe_global_(self, pickling=False):
         """Its entry in the globals description of a function that names it
@@ -73,7 +74,7 @@ class DeclaredDevice:
         if pickling and any(isinstance(file, LinkableCode) for file in self.link):
             return self
         return ("external", self.__name__, self.signature, tuple(link_paths(self.link)),
-                self.abi)
+                self.abi, self.use_cooperative)
 
     def __call__(self, *args, **kwargs):
         raise TypeError(f"CUDA C++ device function '{self.__name__}' can only be called from a "
@@ -83,14 +84,16 @@ class DeclaredDevice:
         return f"<kaji CUDA C++ device function {self.__name__} {self.signature}>"
 
 
-def declare_device(name, sig, link=None, abi="numba"):
+def declare_device(name, sig, link=None, abi="numba", use_cooperative=False):
     """Declares the CUDA C++ device function `name` of signature `sig` (``"float32(float32,
     float32)"`` or a signature object, ``float32(float32, float32)``), defined in the files
     `link` (``.cu``, ``.ptx``, ``.cubin``, ``.fatbin``, ``.o``, ``.a``, ``.ltoir``, or code in
     memory: ``CUSource``, ...), for kernels to call. Kernels pass it the scalars of C's integer
     and float types (a call of one declared with other types is a CompileError there). By
     `abi` "numba" it is ``extern "C" __device__ int name(T *result, args...)``, by "c" ``T
-    name(args...)``, which may return void."""
+    name(args...)``, which may return void. `use_cooperative` says it synchronizes the grid
+    (cooperative groups' ``this_grid().sync()``): a kernel calling it is launched
+    cooperatively, as one calling ``cuda.cg.this_grid().sync()`` is."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"declare_device: the name must be a C identifier, got {name!r}")
     if abi not in ("numba", "c"):
@@ -107,4 +110,8 @@ def declare_device(name, sig, link=None, abi="numba"):
     if signature.return_type is None:
         raise TypeError(f"declare_device('{name}', {sig!r}): Return type must be given, as in "
                         f"'float32{_core.canonical_signature(text)}'")
-    return DeclaredDevice(name, signature, link_files(link, f"declare_device('{name}')"), abi)
+    if not isinstance(use_cooperative, bool):
+        raise TypeError(f"declare_device('{name}'): use_cooperative is True or False, not "
+                        f"{use_cooperative!r}")
+    return DeclaredDevice(name, signature, link_files(link, f"declare_device('{name}')"), abi,
+                          use_cooperative)

@@ -185,11 +185,12 @@ frontend::GlobalValue EnvironmentBuilder::globalValue(const std::string &name,
     return frontend::GlobalValue::namespaceOf(std::move(module), std::move(memberNames),
                                               std::move(members));
   }
-  if (kind == "external" && fields.size() == 5)
+  if (kind == "external" && fields.size() == 6)
     return frontend::GlobalValue::external(
         fields[1].cast<std::string>(), name,
         parseSignatureText(fields[2].cast<std::string>(), /*kernel=*/false),
-        fields[3].cast<std::vector<std::string>>(), fields[4].cast<std::string>() == "c");
+        fields[3].cast<std::vector<std::string>>(), fields[4].cast<std::string>() == "c",
+        fields[5].cast<bool>());
   if (kind == "unusable")
     return frontend::GlobalValue::unusable(name, fields[1].cast<std::string>());
   if (kind == "overloaded" && fields.size() == 4)

@@ -325,3 +325,20 @@ def test_nvrtc_finds_the_cuda_toolkits_headers(header, body):
     source = (f"#include <{header}>\n"
               f'extern "C" __device__ int f({result} *r, float x) {{ {body} }}\n')
     assert ".visible .func" in kaji._core.compile_cuda_source(source, "uses_toolkit.cu")
+
+
+def test_use_cooperative_makes_a_kernel_that_calls_it_cooperative():
+    waits = cuda.declare_device("grid_wait", "int32(int32)", use_cooperative=True)
+    plain = cuda.declare_device("block_wait", "int32(int32)")
+
+    def calls_cooperative(out):
+        out[0] = waits(1)
+
+    def calls_plain(out):
+        out[0] = plain(1)
+
+    for func, cooperative in ((calls_cooperative, True), (calls_plain, False)):
+        kernel = kaji.jit(target="cuda")(func)
+        assert kernel.is_cooperative("(int32[::1],)") is cooperative
+    with pytest.raises(TypeError, match="use_cooperative is True or False, not 1"):
+        cuda.declare_device("grid_wait", "int32(int32)", use_cooperative=1)

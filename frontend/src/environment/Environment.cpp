@@ -79,7 +79,7 @@ GlobalValue GlobalValue::overloadedFunction(std::string name,
 }
 
 GlobalValue GlobalValue::external(std::string symbol, std::string name, Signature signature,
-                                  std::vector<std::string> linkFiles, bool cAbi) {
+                                  std::vector<std::string> linkFiles, bool cAbi, bool cooperative) {
   GlobalValue v;
   v.kind = Kind::External;
   v.qualifiedName = std::move(symbol);
@@ -87,6 +87,7 @@ GlobalValue GlobalValue::external(std::string symbol, std::string name, Signatur
   v.externalSignature = std::move(signature);
   v.externalLinkFiles = std::move(linkFiles);
   v.externalCAbi = cAbi;
+  v.externalCooperative = cooperative;
   return v;
 }
 

@@ -99,6 +99,8 @@ private:
       field("external", value.qualifiedName);
       field("signature", signatureString(value.externalSignature));
       field("abi", value.externalCAbi ? "c" : "numba");
+      if (value.externalCooperative)
+        field("cooperative", "1");
       for (const std::string &file : value.externalLinkFiles)
         field("link", file);
       return;

@@ -66,6 +66,8 @@ Operand FunctionLowerer::callExternal(const GlobalValue &callee, const CallExpr 
   // Recorded in the output module even from a trial run: the call is in the final code too.
   for (const std::string &file : callee.externalLinkFiles)
     context_.output().addLinkFile(file);
+  if (callee.externalCooperative)
+    context_.output().addCooperativeSymbol(callee.qualifiedName);
   at(expr.loc);
   ir::Operation *call =
       builder_.create(callee.externalCAbi ? ir::Opcode::ExternCallC : ir::Opcode::ExternCall,

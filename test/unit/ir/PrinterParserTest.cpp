@@ -141,6 +141,17 @@ TEST(PrinterParser, LinkFilesRoundTripEachOnce) {
   EXPECT_EQ(printModule(*reparsed), text);
 }
 
+TEST(PrinterParser, CooperativeSymbolsRoundTripEachOnceAfterTheLinkFiles) {
+  auto module = parse("link \"ops.cu\"\ncooperative \"grid_wait\"\ncooperative \"grid_wait\"\n"
+                      "cooperative \"tile_wait\"\n\ndevice @f() {\n^entry:\n  ret\n}\n");
+  EXPECT_EQ(module->cooperativeSymbols(), (std::vector<std::string>{"grid_wait", "tile_wait"}));
+  std::string text = printModule(*module);
+  EXPECT_TRUE(text.starts_with("link \"ops.cu\"\ncooperative \"grid_wait\"\ncooperative "
+                               "\"tile_wait\"\n\n"))
+      << text;
+  EXPECT_EQ(printModule(*parse(text)), text);
+}
+
 TEST(PrinterParser, IntegerConstantsPrintInTheirType) {
   auto module = parse(R"(device @f() {
 ^bb0:

@@ -84,4 +84,46 @@ TEST(Reachability, FunctionsOnACycleOfCallsAreRecursive) {
   EXPECT_TRUE(recursiveNames(*module, "flat").empty());
 }
 
+// A kernel synchronizing its grid, itself or through a device function, or calling an external
+// function declared to (declare_device(use_cooperative=True)), is launched cooperatively.
+TEST(Reachability, GridSyncsAndCooperativeExternalsMakeAKernelCooperative) {
+  auto module = kaji::ir::test::parse(R"(cooperative "grid_wait"
+
+device noinline @syncs() {
+^entry:
+  grid_sync
+  ret
+}
+
+kernel @direct() {
+^entry:
+  grid_sync
+  ret
+}
+
+kernel @through() {
+^entry:
+  call @syncs()
+  ret
+}
+
+kernel @external() {
+^entry:
+  %z = const 0 : i32
+  %r = extern_call @grid_wait(%z) : i32
+  ret
+}
+
+kernel @other_external() {
+^entry:
+  %z = const 0 : i32
+  %r = extern_call_c @block_wait(%z) : i32
+  ret
+}
+)");
+  for (const char *kernel : {"direct", "through", "external"})
+    EXPECT_TRUE(kaji::ir::usesGridSync(*module, *module->lookup(kernel))) << kernel;
+  EXPECT_FALSE(kaji::ir::usesGridSync(*module, *module->lookup("other_external")));
+}
+
 } // namespace

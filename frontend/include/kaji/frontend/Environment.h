@@ -87,11 +87,13 @@ struct GlobalValue {
   // External: its symbol is qualifiedName, its Python name externalName, its declared
   // scalar signature externalSignature, and the files that define it (cuda.declare_device's
   // link=), which a kernel calling it is linked with; called by the C ABI
-  // (declare_device(abi="c")) or Numba's.
+  // (declare_device(abi="c")) or Numba's; externalCooperative when it synchronizes the grid
+  // (use_cooperative=True), so that a kernel calling it launches cooperatively.
   std::string externalName;
   Signature externalSignature;
   std::vector<std::string> externalLinkFiles;
   bool externalCAbi = false;
+  bool externalCooperative = false;
   // Constant: the enum class (qualified name) whose member it is, or empty; an IntEnum's
   // members are ints, an Enum's members only compare and give .value.
   // EnumClass: the class's qualified name is qualifiedName, and intEnum says IntEnum.
@@ -134,7 +136,8 @@ struct GlobalValue {
                                         std::shared_ptr<const OverloadedFunction> overloaded);
   static GlobalValue exceptionClass(std::string key);
   static GlobalValue external(std::string symbol, std::string name, Signature signature,
-                              std::vector<std::string> linkFiles = {}, bool cAbi = false);
+                              std::vector<std::string> linkFiles = {}, bool cAbi = false,
+                              bool cooperative = false);
   static GlobalValue enumClassOf(std::string qualifiedName, bool intEnum,
                                  std::vector<GlobalValue> members);
   // `value` (a Constant) as member `member` of the enum class `enumClass`.

@@ -217,10 +217,15 @@ public:
   // with, each once, in the order first added.
   void addLinkFile(const std::string &file);
   const std::vector<std::string> &linkFiles() const { return linkFiles_; }
+  // The external functions (`extern_call`'s symbols) that synchronize the grid: a kernel
+  // calling one is launched cooperatively, as one reaching `grid_sync` is.
+  void addCooperativeSymbol(const std::string &symbol);
+  const std::vector<std::string> &cooperativeSymbols() const { return cooperativeSymbols_; }
 
 private:
   std::vector<std::unique_ptr<Function>> functions_;
   std::vector<std::string> linkFiles_;
+  std::vector<std::string> cooperativeSymbols_;
 };
 
 } // namespace kaji::ir

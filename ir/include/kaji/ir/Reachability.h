@@ -13,7 +13,8 @@ namespace kaji::ir {
 // whose opcode `matches`.
 bool reachesOperation(const Module &module, const Function &kernel, bool (*matches)(Opcode));
 
-// True if `kernel` reaches a grid_sync: it must be launched cooperatively.
+// True if `kernel` reaches a grid_sync or a call of one of the module's cooperativeSymbols(): it
+// must be launched cooperatively.
 bool usesGridSync(const Module &module, const Function &kernel);
 
 // The functions `kernel` reaches that may call themselves, directly or through others, in the
