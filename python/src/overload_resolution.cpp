@@ -1,5 +1,6 @@
 // The parameter types a launch compiles for: its arguments' own, or, for a kernel given
-// signatures, the best of those its arguments convert to, rated as Numba rates overloads.
+// signatures, the best of those its arguments convert to, rated as Numba rates overloads (two
+// equally good ones are a TypeError, as in Numba).
 #include "dispatcher.h"
 
 #include "kaji/driver/Language.h"
@@ -44,8 +45,8 @@ frontend::Signature Dispatcher::launchTypes(const std::vector<Argument> &argumen
     argTypes.params.push_back(argument.type);
   if (eagerSignatures_.empty())
     return argTypes;
-  // The best overload; of equally good ones the first declared.
-  const frontend::Signature *best = nullptr;
+  // The best overload; two equally good ones are ambiguous, as Numba's kernel dispatch finds.
+  const frontend::Signature *best = nullptr, *tied = nullptr;
   ConversionRating bestRating;
   for (const frontend::Signature &params : eagerSignatures_) {
     bool match =
@@ -58,10 +59,25 @@ frontend::Signature Dispatcher::launchTypes(const std::vector<Argument> &argumen
       if (match)
         rating.add(*converted);
     }
-    if (match && (!best || rating < bestRating)) {
+    if (!match)
+      continue;
+    if (!best || rating < bestRating) {
       best = &params;
       bestRating = rating;
+      tied = nullptr;
+    } else if (!(bestRating < rating) && !tied) {
+      tied = &params;
     }
+  }
+  if (best && tied) {
+    auto spelled = [](frontend::Signature signature) { // void(...), however it was declared
+      signature.resultInferred = false;
+      return driver::signatureString(signature);
+    };
+    throw py::type_error("Ambiguous overloading for kernel '" + name() + "' with arguments " +
+                         spelled(argTypes) + ": they convert as well to " + spelled(*best) +
+                         " as to " + spelled(*tied) +
+                         "; pass arguments of one signature's types (np.float32(x), ...)");
   }
   if (best)
     return *best;

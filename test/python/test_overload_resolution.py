@@ -1,7 +1,7 @@
 """A kernel compiled eagerly for several signatures runs the one that fits a launch's
 arguments best, ranked as Numba ranks overloads: an exact match before promotions (float32 to
 float64), promotions before safe conversions (int32 to float64), safe conversions before unsafe
-ones (float64 to float32); of equally good ones, the first declared."""
+ones (float64 to float32); two equally good ones are a TypeError, as Numba's."""
 
 import numpy as np
 import pytest
@@ -47,6 +47,24 @@ def test_a_promotion_comes_before_an_unsafe_conversion():
 def test_a_safe_conversion_comes_before_an_unsafe_one():
     # int32 to float32 may round; to float64 it keeps the value.
     assert stored(overloads("float32", "float64"), np.int32(2**24 + 1)) == 2**24 + 1
+
+
+def test_two_equally_good_overloads_are_ambiguous():
+    def add(r, x, y):
+        r[0] = x + y
+
+    kernel = cuda.jit(["(float64[::1], float32, float64)", "(float64[::1], float64, float32)",
+                       "(float64[::1], int64, int64)"], target="cpu")(add)
+    with pytest.raises(TypeError, match=r"Ambiguous overloading for kernel 'add' with arguments "
+                                        r"void\(float64\[::1\], float64, float64\): they "
+                                        r"convert as well to void\(float64\[::1\], float32, "
+                                        r"float64\) as to void\(float64\[::1\], float64, "
+                                        r"float32\)"):
+        stored_sum = np.zeros(1)
+        kernel[1, 1](stored_sum, 1.0, 2.0)
+    # Arguments of one signature's types pick it.
+    kernel[1, 1](stored_sum, np.float32(1.0), 2.0)
+    assert stored_sum[0] == 3.0
 
 
 def test_integer_overloads_by_width_and_signedness():
