@@ -66,6 +66,13 @@ class _ArrayAtPointer(Intrinsic):
         from kaji.types import Type, as_dtype
 
         name = self._kaji_name.rpartition(".")[2]
+        if isinstance(ptr, int) and not isinstance(ptr, bool):
+            address = ptr
+        elif isinstance(ptr, (ctypes._Pointer, ctypes.c_void_p)):
+            address = ctypes.cast(ptr, ctypes.c_void_p).value
+        else:
+            raise TypeError(f"{name}() takes a ctypes pointer or an address, not "
+                            f"{type(ptr).__name__}")
         pointee = ptr._type_ if isinstance(ptr, ctypes._Pointer) else None
         own = numpy.dtype(pointee) if pointee is not None else None
         if dtype is not None:
@@ -75,7 +82,6 @@ class _ArrayAtPointer(Intrinsic):
         dtype = dtype if dtype is not None else own
         if dtype is None:
             raise TypeError(f"{name}() of an address or untyped pointer needs its dtype")
-        address = ptr if isinstance(ptr, int) else ctypes.cast(ptr, ctypes.c_void_p).value
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
         count = 1
         for extent in shape:
@@ -84,8 +90,7 @@ class _ArrayAtPointer(Intrinsic):
             count *= extent
         if not address and count:
             raise ValueError(f"{name}() of a null pointer")
-        memory = (ctypes.c_byte * (count * dtype.itemsize)).from_address(address or 0) \
-            if count else b""
+        memory = (ctypes.c_byte * (count * dtype.itemsize)).from_address(address) if count else b""
         return numpy.frombuffer(memory, dtype).reshape(shape, order=self._order)
 
 

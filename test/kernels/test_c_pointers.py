@@ -115,3 +115,5 @@ def test_carray_in_python_views_a_ctypes_pointer():
         carray(pointer, 6, dtype=np.float32)
     with pytest.raises(TypeError, match="needs its dtype"):
         carray(values.ctypes.data, 6)
+    with pytest.raises(TypeError, match="takes a ctypes pointer or an address, not list"):
+        carray([1, 2], 2, dtype=np.int32)
