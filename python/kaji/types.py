@@ -469,13 +469,16 @@ def from_text(text):
     text = text.strip()
     if text.endswith("*"):
         return CPointer(from_text(text[:-1]))
-    tuple_of = lambda inner: Tuple(map(from_text, _top_level_parts(inner)))  # noqa: E731
     for prefix, make in (("CPointer(", lambda inner: CPointer(from_text(inner))),
-                         ("UniTuple(", _uni_tuple_from_text), ("Tuple(", tuple_of),
-                         ("(", tuple_of)):
+                         ("UniTuple(", _uni_tuple_from_text), ("Tuple(", _tuple_from_text),
+                         ("(", _tuple_from_text)):
         if text.startswith(prefix) and text.endswith(")"):
             return make(text[len(prefix):-1])
     return _described(*_parse(text))
+
+
+def _tuple_from_text(inner):
+    return Tuple(map(from_text, _top_level_parts(inner)))
 
 
 def _uni_tuple_from_text(inner):
