@@ -1,5 +1,7 @@
 #include "NVPTXTarget.h"
 
+#include "kaji/codegen/GpuArchitecture.h"
+
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/TargetSelect.h>
@@ -26,8 +28,7 @@ namespace {
 // 7.0 (LLVM picks 6.3 for sm_75), which tanh.approx needs (ApproximateTanh.h) and nvcc has
 // emitted since CUDA 11.0.
 const char *minimumPTXVersion(std::string_view arch) {
-  arch.remove_prefix(3);
-  return std::stoul(std::string(arch)) >= 75 ? "+ptx70" : "+ptx62";
+  return smNumber(arch).value_or(0) >= 75 ? "+ptx70" : "+ptx62";
 }
 
 struct CachedMachine {
@@ -73,19 +74,6 @@ std::string knownArchitectures(const llvm::MCSubtargetInfo &info) {
 std::unique_ptr<llvm::MCSubtargetInfo> subtargetInfo() {
   return std::unique_ptr<llvm::MCSubtargetInfo>(
       nvptxLLVMTarget().createMCSubtargetInfo(kNVPTXTriple, "sm_52", ""));
-}
-
-// The XX of sm_XX, sm_XXa or sm_XXf; nothing for another name.
-std::optional<unsigned> smNumber(std::string_view arch) {
-  if (!arch.starts_with("sm_"))
-    return std::nullopt;
-  arch.remove_prefix(3);
-  if (arch.ends_with('a') || arch.ends_with('f'))
-    arch.remove_suffix(1);
-  if (arch.empty() || arch.size() > 4 ||
-      !std::all_of(arch.begin(), arch.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return std::nullopt;
-  return unsigned(std::stoul(std::string(arch)));
 }
 
 std::unique_ptr<llvm::TargetMachine> createMachine(const std::string &arch, unsigned optLevel) {

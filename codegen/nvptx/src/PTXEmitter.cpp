@@ -7,6 +7,7 @@
 
 #include "NVPTXTarget.h"
 #include "SignedBoolToFloat.h"
+#include "kaji/codegen/GpuArchitecture.h"
 #include "kaji/codegen/PtxasMiscompiledOps.h"
 #include "kaji/codegen/llvm/LLVMLowering.h"
 #include "kaji/codegen/llvm/LargeStack.h"
@@ -76,9 +77,6 @@ private:
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-// The XX of an "sm_XX" or "sm_XXa" that nvptxTargetMachine accepted.
-unsigned smVersion(const std::string &arch) { return unsigned(std::stoul(arch.substr(3))); }
-
 // The module lowered for `machine`, with libdevice linked where it is called.
 NVPTXModule lowerForNVPTX(const ir::Module &module, const PTXOptions &options,
                           llvm::TargetMachine &machine, llvm::LLVMContext &context) {
@@ -99,7 +97,7 @@ NVPTXModule lowerForNVPTX(const ir::Module &module, const PTXOptions &options,
   if (!options.fastMath && options.optLevel > 0)
     allowMultiplyAddContraction(*lowered);
   target.linkMathLibrary(*lowered, options.fastMath);
-  selectApproximateTanh(*lowered, smVersion(options.arch));
+  selectApproximateTanh(*lowered, *smNumber(options.arch)); // nvptxTargetMachine accepted it
   return lowered;
 }
 

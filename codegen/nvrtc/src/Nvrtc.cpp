@@ -2,6 +2,7 @@
 // CUDA toolkit, so it imports, compiles (LLVM path) and runs cpu kernels without it.
 #include "kaji/codegen/nvrtc/NvrtcCodegen.h"
 
+#include "kaji/codegen/GpuArchitecture.h"
 #include "kaji/codegen/PtxasMiscompiledOps.h"
 
 #include "kaji/abi/CudaToolkit.h"
@@ -102,14 +103,12 @@ std::vector<int> supportedArchs(const NvrtcApi &api) {
 // `sm_90` (or sm_90a, sm_100f) → its number, for `-arch=sm_`; a name NVRTC does not know is a
 // std::runtime_error listing those it does.
 std::string archNumber(const std::string &arch) {
-  static const std::regex pattern("sm_(([0-9]+)[af]?)");
-  std::smatch match;
-  if (!std::regex_match(arch, match, pattern))
+  std::optional<unsigned> number = smNumber(arch);
+  if (!number)
     throw std::runtime_error("unknown GPU architecture '" + arch + "': expected sm_XX");
   std::vector<int> supported = supportedArchs(nvrtc().api);
-  bool known = match[2].length() <= 4 && std::find(supported.begin(), supported.end(),
-                                                   std::stoi(match[2])) != supported.end();
-  if (!supported.empty() && !known) {
+  if (!supported.empty() &&
+      std::find(supported.begin(), supported.end(), int(*number)) == supported.end()) {
     std::string names;
     for (int number : supported)
       names += (names.empty() ? "sm_" : ", sm_") + std::to_string(number);
@@ -118,7 +117,7 @@ std::string archNumber(const std::string &arch) {
                              std::to_string(info.major) + "." + std::to_string(info.minor) +
                              " knows: " + names);
   }
-  return match[1];
+  return arch.substr(3);
 }
 
 // NVRTC names an error in the user's code as `file.py(LINE): error: ...` through the
