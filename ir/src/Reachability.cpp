@@ -46,28 +46,25 @@ std::vector<const Function *> recursiveFunctions(const Module &module, const Fun
   return recursive;
 }
 
-bool reachesOperation(const Module &module, const Function &kernel, bool (*matches)(Opcode)) {
+bool reachesOperation(const Module &module, const Function &kernel,
+                      const std::function<bool(const Operation &)> &matches) {
   for (const Function *function : reachedFrom(module, {&kernel}))
     for (const auto &block : function->blocks())
       for (const auto &op : block->operations())
-        if (matches(op->opcode()))
+        if (matches(*op))
           return true;
   return false;
 }
 
 bool usesGridSync(const Module &module, const Function &kernel) {
   const std::vector<std::string> &cooperative = module.cooperativeSymbols();
-  for (const Function *function : reachedFrom(module, {&kernel}))
-    for (const auto &block : function->blocks())
-      for (const auto &op : block->operations()) {
-        if (op->opcode() == Opcode::GridSync)
-          return true;
-        bool external = op->opcode() == Opcode::ExternCall || op->opcode() == Opcode::ExternCallC;
-        if (external && std::find(cooperative.begin(), cooperative.end(),
-                                  op->attrAs<std::string>()) != cooperative.end())
-          return true;
-      }
-  return false;
+  return reachesOperation(module, kernel, [&](const Operation &op) {
+    if (op.opcode() == Opcode::GridSync)
+      return true;
+    bool external = op.opcode() == Opcode::ExternCall || op.opcode() == Opcode::ExternCallC;
+    return external && std::find(cooperative.begin(), cooperative.end(),
+                                 op.attrAs<std::string>()) != cooperative.end();
+  });
 }
 
 } // namespace kaji::ir

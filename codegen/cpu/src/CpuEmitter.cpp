@@ -37,7 +37,8 @@ const ir::Function &findKernel(const ir::Module &module, std::string_view name) 
 
 // Operations that make threads wait for each other (nanosleep: a thread waiting for another
 // sleeps), so their kernels run one fiber per thread.
-bool synchronizesThreads(ir::Opcode opcode) {
+bool synchronizesThreads(const ir::Operation &op) {
+  ir::Opcode opcode = op.opcode();
   return opcode == ir::Opcode::Barrier || opcode == ir::Opcode::BarrierReduce ||
          opcode == ir::Opcode::WarpSync || opcode == ir::Opcode::Warp ||
          opcode == ir::Opcode::GridSync || opcode == ir::Opcode::Nanosleep;

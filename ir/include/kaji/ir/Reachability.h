@@ -5,13 +5,15 @@
 
 #include "kaji/ir/IR.h"
 
+#include <functional>
 #include <vector>
 
 namespace kaji::ir {
 
-// True if `kernel` or a function of `module` it calls, directly or not, has an operation
-// whose opcode `matches`.
-bool reachesOperation(const Module &module, const Function &kernel, bool (*matches)(Opcode));
+// True if `kernel` or a function of `module` it calls, directly or not, has an operation that
+// `matches`.
+bool reachesOperation(const Module &module, const Function &kernel,
+                      const std::function<bool(const Operation &)> &matches);
 
 // True if `kernel` reaches a grid_sync or a call of one of the module's cooperativeSymbols(): it
 // must be launched cooperatively.
