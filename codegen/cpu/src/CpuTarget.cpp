@@ -300,12 +300,7 @@ llvm::Value *CpuTarget::raisingThread(llvm::IRBuilderBase &builder) const {
   llvm::Function *function = builder.GetInsertBlock()->getParent();
   llvm::IRBuilder<> entry(&function->getEntryBlock(), function->getEntryBlock().begin());
   llvm::AllocaInst *record = entry.CreateAlloca(fields, nullptr, "raising_thread");
-  for (unsigned field = 0; field < abi::kRaisingThreadFields; ++field) {
-    ir::SpecialReg reg{field < 3 ? ir::SpecialReg::ThreadIdx : ir::SpecialReg::BlockIdx,
-                       uint8_t(field % 3)};
-    builder.CreateStore(emitSpecialReg(builder, reg),
-                        builder.CreateConstInBoundsGEP2_32(fields, record, 0, field));
-  }
+  storeRaisingThread(builder, *this, record);
   return record;
 }
 

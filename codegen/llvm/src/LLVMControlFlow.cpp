@@ -1,6 +1,22 @@
 #include "FunctionLowering.h"
 
+#include "kaji/abi/KernelABI.h"
+
 #include <cassert>
+
+namespace kaji::codegen {
+
+void storeRaisingThread(llvm::IRBuilderBase &builder, const Target &target, llvm::Value *record) {
+  auto *fields = llvm::ArrayType::get(builder.getInt32Ty(), abi::kRaisingThreadFields);
+  for (unsigned field = 0; field < abi::kRaisingThreadFields; ++field) {
+    ir::SpecialReg reg{field < 3 ? ir::SpecialReg::ThreadIdx : ir::SpecialReg::BlockIdx,
+                       uint8_t(field % 3)};
+    builder.CreateStore(target.emitSpecialReg(builder, reg),
+                        builder.CreateConstInBoundsGEP2_32(fields, record, 0, field));
+  }
+}
+
+} // namespace kaji::codegen
 
 namespace kaji::codegen::lowering {
 

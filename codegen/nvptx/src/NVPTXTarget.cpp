@@ -311,14 +311,9 @@ llvm::Value *claimExceptionSlot(llvm::IRBuilderBase &builder, uint32_t number) {
 // kRaisingThreadSymbol, for the exception's message.
 void recordRaisingThread(llvm::IRBuilderBase &builder, const NVPTXTarget &target) {
   auto *fields = llvm::ArrayType::get(builder.getInt32Ty(), abi::kRaisingThreadFields);
-  llvm::GlobalVariable *record =
-      deviceGlobal(*builder.GetInsertBlock()->getModule(), abi::kRaisingThreadSymbol, fields);
-  for (unsigned field = 0; field < abi::kRaisingThreadFields; ++field) {
-    ir::SpecialReg reg{field < 3 ? ir::SpecialReg::ThreadIdx : ir::SpecialReg::BlockIdx,
-                       uint8_t(field % 3)};
-    builder.CreateStore(target.emitSpecialReg(builder, reg),
-                        builder.CreateConstInBoundsGEP2_32(fields, record, 0, field));
-  }
+  storeRaisingThread(
+      builder, target,
+      deviceGlobal(*builder.GetInsertBlock()->getModule(), abi::kRaisingThreadSymbol, fields));
 }
 
 // `exit`, not `trap`: a trap would end the context, and the exception must reach Python with

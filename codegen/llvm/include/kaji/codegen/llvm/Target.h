@@ -167,4 +167,9 @@ public:
   virtual void linkMathLibrary(llvm::Module &module, bool fastMath) const = 0;
 };
 
+// Stores the calling thread's threadIdx (x, y, z), then its blockIdx, into `record`, an array of
+// abi::kRaisingThreadFields i32s: what emitRaise and emitIndexError report of the thread that
+// raised (kaji/abi/KernelABI.h).
+void storeRaisingThread(llvm::IRBuilderBase &builder, const Target &target, llvm::Value *record);
+
 } // namespace kaji::codegen
