@@ -220,4 +220,5 @@ bf16 = _CompilerTable(_kernel_name("bf16"), _bfloat16_functions)
 fp8 = _CompilerTable(_kernel_name("fp8"), _float8_functions)
 
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
-           "const", "cg", "atomic", "libdevice", "fp16", "bf16", "fp8", "literal_unroll"]
+           "const", "cg", "atomic", "libdevice", "fp16", "bf16", "fp8", "literal_unroll", "carray",
+           "farray"]
