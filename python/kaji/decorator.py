@@ -303,8 +303,9 @@ class Kernel(_core.Dispatcher):
 
     def variable_types(self, signature=None):
         """{name: type object} of the kernel's variables, its parameters among them, for
-        `signature` (the type each holds wherever it is assigned), or {signature: {...}} for
-        every compiled one."""
+        `signature` (a name rebound to another type where no read sees both is a variable of
+        its own, `name.1`, as Numba's SSA versions), or {signature: {...}} for every compiled
+        one."""
         return self._each_signature(
             signature, lambda sig: {name: from_text(text) for name, text in self.local_types(sig)})
 

@@ -123,6 +123,8 @@ class Interpreter:
         kind = self.program.slots[statement.slot].kind
         self._set(statement.slot, self.evaluator.convert(value, kind), active)
 
+    _Rebind = _Assign
+
     def _AugAssign(self, statement: AugAssign, active, loop):
         operand = self._evaluate(statement.expr, active)
         value = self.evaluator.binary(statement.op, self._slot_value(statement.slot), operand)

@@ -15,7 +15,7 @@ from .expressions import Node, decides_a_condition
 from .generator import Generator, Rejected
 from .interpreter import ProgramEvaluator
 from .programs import (BLOCK, Array, Assign, Atomic, AugAssign, Break, DeviceFunction,
-                       ForRange, If, Program, SharedExchange, Slot, Store, While)
+                       ForRange, If, Program, Rebind, SharedExchange, Slot, Store, While)
 from .reference import ARITHMETIC, BITWISE, SHIFTS
 from .scalars import FLOATS, KINDS
 
@@ -237,6 +237,24 @@ class ProgramGenerator:
             self.expressions.products.add(slot)
         return Assign(slot, expr, cast)
 
+    def _rebind(self):
+        """A variable's name bound to a value of another kind: from here on the name is a new
+        slot. At the top level only, where every later read sees the new binding."""
+        old = self._pick(self.variables)
+        kind = self._pick([k for k in KINDS if k != self.program_.slots[old].kind])
+        slot = len(self.program_.slots)
+        self.program_.slots.append(Slot(self.program_.slots[old].name, kind))
+        self.expressions.typer.columns.append(np.zeros(1, dtype=kind))
+        try:
+            assign = self._assign(slot, cast=True)
+        except Rejected:
+            self.program_.slots.pop()
+            self.expressions.typer.columns.pop()
+            raise
+        self.variables[self.variables.index(old)] = slot
+        self.expressions.scope[self.expressions.scope.index(old)] = slot
+        return Rebind(slot, assign.expr, assign.cast)
+
     def _aug_assign(self, slot):
         kind = self.program_.slots[slot].kind
         op = self._pick(ARITHMETIC[:-1] + BITWISE + SHIFTS)
@@ -259,7 +277,7 @@ class ProgramGenerator:
         if in_loop:
             choices += ["break"]
         if top:
-            choices += ["shared"]
+            choices += ["shared", "rebind"]
         choice = self._pick(choices)
         if choice == "assign":
             return self._assign(self._pick(self.variables), cast=self.rng.random() < 0.7)
@@ -276,6 +294,8 @@ class ProgramGenerator:
             return self._loop(While, depth)
         if choice == "break":
             return Break(self.expressions.test(2))
+        if choice == "rebind":
+            return self._rebind()
         if choice == "store":
             return self._store(Store, "local")
         if choice == "atomic":

@@ -3,7 +3,7 @@ replaced by their bodies, one at a time, while the difference stays."""
 
 import copy
 
-from .programs import ForRange, If, While
+from .programs import ForRange, If, Rebind, While
 
 BLOCK_FIELDS = ("body", "orelse")
 
@@ -20,7 +20,7 @@ def _blocks(statements):
 
 def _candidates(program):
     """Programs with one statement removed or one compound statement replaced by its body;
-    never the variables' first assignments, which every later read needs."""
+    never the variables' first assignments nor a rebinding, which every later read needs."""
     count = sum(len(block) for block in _blocks(program.body))
     for position in range(program.initial, count):
         for inline in (False, True):
@@ -34,6 +34,8 @@ def _edit(statements, position, inline):
         if position < len(block):
             statement = block[position]
             if not inline:
+                if isinstance(statement, Rebind):
+                    return False
                 del block[position]
                 return True
             if isinstance(statement, (If, ForRange, While)):

@@ -47,6 +47,12 @@ class Assign:
 
 
 @dataclass
+class Rebind(Assign):
+    """`t = np.KIND(expr)` at the kernel's top level, binding the name of a variable to a new
+    slot of another kind: every later read sees the new one, as a Python name is rebound."""
+
+
+@dataclass
 class AugAssign:
     slot: int
     op: str

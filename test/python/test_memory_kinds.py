@@ -302,7 +302,10 @@ def test_on_the_cpu_target_host_memory_standing_in_for_device_memory_is_limited(
 
 @gpu
 def test_allocations_past_the_limit_are_memory_errors_naming_it(no_limit):
-    gc.collect()  # arrays of earlier tests freed now, not while the headroom is measured
+    # Arrays of earlier tests freed now, not while the headroom is measured: collected, and
+    # their deferred frees done.
+    gc.collect()
+    cuda.current_context().deallocations.clear()
     kept = kaji.device_array(1 << 20, dtype=np.uint8)
     kaji.set_memory_limit(kaji._core.memory_in_use() + (2 << 20))
     second = kaji.device_array(1 << 20, dtype=np.uint8)

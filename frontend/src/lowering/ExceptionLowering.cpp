@@ -48,7 +48,7 @@ std::string FunctionLowerer::exceptionClass(const Expr &name) {
                                           "' is not an exception class; a kernel raises a "
                                           "built-in exception class or one of the module's");
   };
-  if (!id || locals_.count(id->id) || compileTimeParameters_.count(id->id))
+  if (!id || locals_.count(variable(*id)) || compileTimeParameters_.count(variable(*id)))
     throw notAnException();
   if (const GlobalValue *global = env_->lookup(id->id)) {
     if (global->kind != GlobalValue::Kind::ExceptionClass)

@@ -241,11 +241,11 @@ Operand FunctionLowerer::lowerExact(const Expr &expr) {
 }
 
 Operand FunctionLowerer::lowerName(const NameExpr &expr) {
-  if (auto constant = compileTimeParameters_.find(expr.id);
-      constant != compileTimeParameters_.end())
+  const std::string &name = variable(expr);
+  if (auto constant = compileTimeParameters_.find(name); constant != compileTimeParameters_.end())
     return constant->second;
-  if (locals_.count(expr.id))
-    return readLocal(expr.id, expr.loc);
+  if (locals_.count(name))
+    return readLocal(name, expr.loc);
   if (const GlobalValue *global = env_->lookup(expr.id))
     return resolveGlobal(*global, expr.loc);
   if (isPythonBuiltin(expr.id))

@@ -8,6 +8,7 @@
 #include "Operand.h"
 #include "PythonIntegers.h"
 #include "SSABuilder.h"
+#include "VariableWebs.h"
 
 #include "kaji/frontend/Environment.h"
 #include "kaji/frontend/Lowering.h"
@@ -635,6 +636,12 @@ private:
   ir::Builder builder_;
   std::unique_ptr<SSABuilder> ssa_;
   std::set<std::string, std::less<>> locals_;
+  VariableWebs webs_;
+  // The variable a name of the source reads or assigns: its own, or one web of it.
+  const std::string &variable(const NameExpr &name) const {
+    auto it = webs_.find(&name);
+    return it == webs_.end() ? name.id : it->second;
+  }
   // Array slots bound to one array (the others are in FunctionTypes::reboundArrays).
   std::map<std::string, Operand, std::less<>> arrays_;
   std::map<std::string, Operand, std::less<>> loopArrays_; // bound in a loop that has ended

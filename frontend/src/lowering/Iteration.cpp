@@ -247,7 +247,7 @@ void FunctionLowerer::advance(const Iterable &it, const Location &loc) {
 
 void FunctionLowerer::bindUnrolledTarget(const Expr &target, const Operand &value) {
   if (auto *name = target.as<NameExpr>()) {
-    unrolledTargets_[name->id] = value;
+    unrolledTargets_[variable(*name)] = value;
     return;
   }
   if (auto *tuple = target.as<TupleExpr>()) {

@@ -1,5 +1,6 @@
 #include "LocalTypes.h"
 
+#include "VariableWebs.h"
 #include "kaji/frontend/Signature.h"
 
 #include <algorithm>
@@ -27,8 +28,9 @@ std::string spell(const LocalType &t) {
 
 [[noreturn]] void conflict(const LocalType &a, const LocalType &b, const std::string &variable,
                            const ir::Location &loc) {
-  throw ir::CompileError(loc, "variable '" + variable + "' is assigned both '" + spell(a) +
-                                  "' and '" + spell(b) + "'; a variable has one type");
+  throw ir::CompileError(loc, "variable '" + std::string(sourceVariableName(variable)) +
+                                  "' is assigned both '" + spell(a) + "' and '" + spell(b) +
+                                  "'; a variable has one type");
 }
 
 LocalType typeOf(const Operand &value, const Operand &whole, const std::string &variable,
@@ -55,11 +57,12 @@ LocalType typeOf(const Operand &value, const Operand &whole, const std::string &
     return t;
   default:
     if (&value != &whole)
-      throw ir::CompileError(loc, "cannot assign '" + describe(whole) + "' to '" + variable +
+      throw ir::CompileError(loc, "cannot assign '" + describe(whole) + "' to '" +
+                                      std::string(sourceVariableName(variable)) +
                                       "': tuple variables may hold only numbers, arrays and "
                                       "tuples of them");
-    throw ir::CompileError(loc, "cannot assign " + describe(value) + " to variable '" + variable +
-                                    "' in a kernel");
+    throw ir::CompileError(loc, "cannot assign " + describe(value) + " to variable '" +
+                                    std::string(sourceVariableName(variable)) + "' in a kernel");
   }
 }
 

@@ -1,5 +1,6 @@
 // Statements, control flow and local variables.
 #include "FunctionLowerer.h"
+#include "VariableWebs.h"
 
 #include "kaji/frontend/Signature.h"
 #include "kaji/ir/Constants.h"
@@ -25,7 +26,8 @@ FunctionLowerer::FunctionLowerer(LoweringContext &context, const FunctionRef &fn
                                  const FunctionTypes &guess, ir::Module &target,
                                  ir::Module &callees)
     : context_(context), fn_(fn), env_(std::move(env)), kind_(kind), guess_(guess),
-      ssaTypes_(guess.locals), target_(target), callees_(&callees) {}
+      ssaTypes_(guess.locals), target_(target), callees_(&callees),
+      webs_(findVariableWebs(*fn.def)) {}
 
 namespace {
 
@@ -160,7 +162,7 @@ void FunctionLowerer::bindParameters(const std::vector<ArgumentType> &args,
 
 void FunctionLowerer::collectTargets(const Expr &target) {
   if (auto *name = target.as<NameExpr>())
-    locals_.insert(name->id);
+    locals_.insert(variable(*name));
   else if (auto *tuple = target.as<TupleExpr>())
     for (const ExprPtr &element : tuple->elts)
       collectTargets(*element);
@@ -330,7 +332,7 @@ void FunctionLowerer::lowerAssign(const AssignStmt &stmt) {
 
 void FunctionLowerer::assign(const Expr &target, const Operand &value) {
   if (auto *name = target.as<NameExpr>())
-    return writeLocal(name->id, value, target.loc);
+    return writeLocal(variable(*name), value, target.loc);
   if (auto *tuple = target.as<TupleExpr>()) {
     checkUnpackCount(*tuple, value);
     for (size_t i = 0; i < tuple->elts.size(); ++i)
@@ -389,10 +391,10 @@ void FunctionLowerer::checkWritable(const Operand &array, const Expr &target) {
 
 void FunctionLowerer::lowerAugAssign(const AugAssignStmt &stmt) {
   if (auto *name = stmt.target->as<NameExpr>()) {
-    Operand current = readLocal(name->id, name->loc);
+    Operand current = readLocal(variable(*name), name->loc);
     Operand rhs = lower(*stmt.value);
-    writeLocal(name->id, operatorBinary(stmt.op, current, rhs, stmt.loc, augmentedSource(stmt)),
-               stmt.loc);
+    writeLocal(variable(*name),
+               operatorBinary(stmt.op, current, rhs, stmt.loc, augmentedSource(stmt)), stmt.loc);
     return;
   }
   if (std::optional<Operand> field = fieldTarget(*stmt.target)) {
@@ -495,7 +497,8 @@ Operand FunctionLowerer::readLocal(const std::string &name, const Location &loc)
   placeholder.scalar = {ir::ScalarKind::Int64, true};
   std::optional<Operand> value = readSlots(name, ssaType(name, placeholder));
   if (!value)
-    throw ir::CompileError(loc, "local variable '" + name + "' is referenced before assignment");
+    throw ir::CompileError(loc, "local variable '" + std::string(sourceVariableName(name)) +
+                                    "' is referenced before assignment");
   return *value;
 }
 

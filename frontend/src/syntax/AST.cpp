@@ -409,4 +409,70 @@ std::string unparse(const Expr &expr) {
   return std::move(unparser.text);
 }
 
+void forEachChild(const Expr &expr, const std::function<void(const Expr &)> &visit) {
+  auto each = [&](const ExprPtr &child) {
+    if (child)
+      visit(*child);
+  };
+  auto all = [&](const std::vector<ExprPtr> &children) {
+    for (const ExprPtr &child : children)
+      each(child);
+  };
+  switch (expr.kind) {
+  case ExprKind::BinOp:
+    each(expr.as<BinOpExpr>()->lhs);
+    each(expr.as<BinOpExpr>()->rhs);
+    break;
+  case ExprKind::UnaryOp:
+    each(expr.as<UnaryOpExpr>()->operand);
+    break;
+  case ExprKind::BoolOp:
+    all(expr.as<BoolOpExpr>()->values);
+    break;
+  case ExprKind::Compare:
+    each(expr.as<CompareExpr>()->left);
+    all(expr.as<CompareExpr>()->comparators);
+    break;
+  case ExprKind::IfExp:
+    each(expr.as<IfExpExpr>()->test);
+    each(expr.as<IfExpExpr>()->body);
+    each(expr.as<IfExpExpr>()->orelse);
+    break;
+  case ExprKind::Call:
+    each(expr.as<CallExpr>()->func);
+    all(expr.as<CallExpr>()->args);
+    for (const Keyword &keyword : expr.as<CallExpr>()->keywords)
+      each(keyword.value);
+    break;
+  case ExprKind::Subscript:
+    each(expr.as<SubscriptExpr>()->value);
+    each(expr.as<SubscriptExpr>()->index);
+    break;
+  case ExprKind::Slice:
+    each(expr.as<SliceExpr>()->lower);
+    each(expr.as<SliceExpr>()->upper);
+    each(expr.as<SliceExpr>()->step);
+    break;
+  case ExprKind::Attribute:
+    each(expr.as<AttributeExpr>()->value);
+    break;
+  case ExprKind::Tuple:
+    all(expr.as<TupleExpr>()->elts);
+    break;
+  case ExprKind::List:
+    all(expr.as<ListExpr>()->elts);
+    break;
+  case ExprKind::Starred:
+    each(expr.as<StarredExpr>()->value);
+    break;
+  case ExprKind::Name:
+  case ExprKind::IntLiteral:
+  case ExprKind::FloatLiteral:
+  case ExprKind::BoolLiteral:
+  case ExprKind::NoneLiteral:
+  case ExprKind::StringLiteral:
+    break;
+  }
+}
+
 } // namespace kaji::frontend

@@ -248,70 +248,14 @@ private:
   }
 
   unsigned childHeight(const Expr &e) const {
-    unsigned height = 0;
-    auto visit = [&](const Expr *child) { height = std::max(height, heightOf(child)); };
-    auto visitAll = [&](const std::vector<ExprPtr> &children) {
-      for (const ExprPtr &child : children)
-        visit(child.get());
-    };
-    switch (e.kind) {
-    case ExprKind::BinOp: {
+    if (const auto *bin = e.as<BinOpExpr>()) {
       // An lhs that is a BinOp continues this node's chain, which is one level.
-      const auto *bin = e.as<BinOpExpr>();
       unsigned lhsHeight = heightOf(bin->lhs.get());
-      height = bin->lhs->kind == ExprKind::BinOp ? lhsHeight - 1 : lhsHeight;
-      visit(bin->rhs.get());
-      break;
+      return std::max(bin->lhs->kind == ExprKind::BinOp ? lhsHeight - 1 : lhsHeight,
+                      heightOf(bin->rhs.get()));
     }
-    case ExprKind::UnaryOp:
-      visit(e.as<UnaryOpExpr>()->operand.get());
-      break;
-    case ExprKind::BoolOp:
-      visitAll(e.as<BoolOpExpr>()->values);
-      break;
-    case ExprKind::Compare:
-      visit(e.as<CompareExpr>()->left.get());
-      visitAll(e.as<CompareExpr>()->comparators);
-      break;
-    case ExprKind::IfExp: {
-      const auto *ifExp = e.as<IfExpExpr>();
-      visit(ifExp->test.get());
-      visit(ifExp->body.get());
-      visit(ifExp->orelse.get());
-      break;
-    }
-    case ExprKind::Call:
-      visit(e.as<CallExpr>()->func.get());
-      visitAll(e.as<CallExpr>()->args);
-      for (const Keyword &keyword : e.as<CallExpr>()->keywords)
-        visit(keyword.value.get());
-      break;
-    case ExprKind::Subscript:
-      visit(e.as<SubscriptExpr>()->value.get());
-      visit(e.as<SubscriptExpr>()->index.get());
-      break;
-    case ExprKind::Slice: {
-      const auto *slice = e.as<SliceExpr>();
-      visit(slice->lower.get());
-      visit(slice->upper.get());
-      visit(slice->step.get());
-      break;
-    }
-    case ExprKind::Attribute:
-      visit(e.as<AttributeExpr>()->value.get());
-      break;
-    case ExprKind::Tuple:
-      visitAll(e.as<TupleExpr>()->elts);
-      break;
-    case ExprKind::List:
-      visitAll(e.as<ListExpr>()->elts);
-      break;
-    case ExprKind::Starred:
-      visit(e.as<StarredExpr>()->value.get());
-      break;
-    default:
-      break;
-    }
+    unsigned height = 0;
+    forEachChild(e, [&](const Expr &child) { height = std::max(height, heightOf(&child)); });
     return height;
   }
 

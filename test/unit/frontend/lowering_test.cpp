@@ -134,8 +134,9 @@ TEST(Lowering, UnsupportedConstructsNameThemselves) {
   EXPECT_EQ(loweringError("def k(x):\n    for v in 3.5:\n        pass\n", "void(float32[:])"),
             "2:14: 'float64' is not iterable in '3.5'; kernels iterate over range(), 1-d arrays, "
             "tuples, enumerate() and zip()");
-  EXPECT_EQ(loweringError("def k(x):\n    x = 1\n", "void(float32[:])"),
-            "2:5: variable 'x' is assigned both 'float32[:]' and 'int64'; a variable has one type");
+  EXPECT_EQ(loweringError("def k(x):\n    if x[0] > 0:\n        x = 1\n    x[0] = 2\n",
+                          "void(float32[:])"),
+            "3:9: variable 'x' is assigned both 'float32[:]' and 'int64'; a variable has one type");
 }
 
 TEST(Lowering, KernelsAndDeviceFunctions) {

@@ -6,6 +6,7 @@
 #include "kaji/ir/Location.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -230,6 +231,11 @@ struct StarredExpr : Expr {
 
 // Python source text of an expression, normalised (`x[i] * 2.0`), for diagnostics.
 std::string unparse(const Expr &expr);
+
+// Calls `visit` on each direct sub-expression of `expr` in source order (the parts a slice
+// leaves out are none). Passes over whole trees walk with a stack of their own, not by
+// recursing: a chain of thousands of `+` is that deep (leftChain).
+void forEachChild(const Expr &expr, const std::function<void(const Expr &)> &visit);
 
 enum class StmtKind : uint8_t {
   FunctionDef,
