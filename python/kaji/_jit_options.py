@@ -1,6 +1,7 @@
 """The options of ``@kaji.jit``, checked once into the JitOptions record that a kernel keeps,
 compiles by and pickles with."""
 
+import os
 import warnings
 from typing import NamedTuple
 
@@ -12,6 +13,35 @@ from kaji.linking import link_files
 
 class InvalidConfigWarning(UserWarning):
     """Options that do not go together (Numba's NumbaInvalidConfigWarning)."""
+
+
+# What `debug=None` and `opt=None` mean: Numba's CUDA_DEBUGINFO_DEFAULT and OPT != 0
+# (kaji.cuda.config), from the environment at first use.
+_defaults = {}
+
+
+def _environment_defaults():
+    debug = os.environ.get("KAJI_CUDA_DEBUGINFO", os.environ.get("NUMBA_CUDA_DEBUGINFO", "0"))
+    opt = os.environ.get("KAJI_OPT", os.environ.get("NUMBA_OPT", "3")).strip()
+    if opt not in ("0", "1", "2", "3", "max"):
+        warnings.warn(f"the optimisation level {opt!r} of KAJI_OPT/NUMBA_OPT is none of 0, 1, "
+                      "2, 3 and 'max': kaji optimises", InvalidConfigWarning, stacklevel=4)
+        opt = "3"
+    return {"debug": debug.strip() not in ("0", ""), "opt": opt if opt == "max" else int(opt)}
+
+
+def jit_default(name):
+    """The default of jit's `debug` (a bool) or the optimisation level `opt=None` stands for
+    (0-3 or "max", optimising unless 0)."""
+    if not _defaults:
+        _defaults.update(_environment_defaults())
+    return _defaults[name]
+
+
+def set_jit_default(name, value):
+    """Sets what jit's `debug=None` (a bool) or `opt=None` (a level) means from now on."""
+    jit_default(name)
+    _defaults[name] = value
 
 
 class JitOptions(NamedTuple):
@@ -49,7 +79,8 @@ class JitOptions(NamedTuple):
         lto = bool(lto)
         if lto:
             backend = _lto_backend(backend)
-        opt = True if opt is None else opt
+        debug = jit_default("debug") if debug is None else debug
+        opt = jit_default("opt") != 0 if opt is None else opt
         inlining = _inlining(inline, forceinline)
         if debug and opt:
             warnings.warn("debug=True with opt=True is not supported by CUDA. This may result "

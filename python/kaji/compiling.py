@@ -25,7 +25,7 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
         raise NotImplementedError(f"Unsupported ABI: {abi}")
     arch = _arch_name(DEFAULT_CC if cc is None else cc)
     if device:
-        options = dict(debug=bool(debug), lineinfo=lineinfo, fastmath=fastmath, opt=opt,
+        options = dict(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
                        backend="nvrtc" if output == "ltoir" else None)
         return device_function_code(pyfunc, sig, options, abi, abi_info, arch,
                                     output)
@@ -36,7 +36,7 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     signature = signature_text(sig)
     # Lazy: inspect() compiles for `cc` alone, with nothing compiled or loaded for a device.
     # LTO-IR is NVRTC's (-dlto) of the nvrtc backend's CUDA C++.
-    kernel = jit(debug=bool(debug), lineinfo=lineinfo, fastmath=fastmath, opt=opt,
+    kernel = jit(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
                  launch_bounds=launch_bounds, target="cuda",
                  backend="nvrtc" if output == "ltoir" else None)(pyfunc)
     return kernel.inspect(signature, output, arch), none

@@ -18,7 +18,7 @@ from kaji.types import (Signature, as_type, from_text, is_signature, is_type_obj
 
 
 def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastmath=False,
-        opt=None, target=None, boundscheck=None, cache=False, lineinfo=False, debug=False,
+        opt=None, target=None, boundscheck=None, cache=False, lineinfo=False, debug=None,
         launch_bounds=None, max_registers=None, shared_memory_carveout=None, extensions=None,
         backend=None, link=None, lto=None):
     """Compiles a Python function into a kernel (or, with ``device=True``, a device function
@@ -29,7 +29,8 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
     a tuple of argument types, or a list of signatures, compiles eagerly and then launches only
     with those signatures (a tuple of strings is a list of signatures); a device function's
     signatures fix the types its calls convert to. ``fastmath`` allows LLVM's fast-math
-    flags; ``opt`` is True/False or an LLVM optimization level 0-3 (default True). ``target``
+    flags; ``opt`` is True/False or an LLVM optimization level 0-3 (by default (None) True,
+    unless ``kaji.cuda.config.OPT`` or $NUMBA_OPT is 0). ``target``
     is "cuda" (the GPU) or "cpu" (this process, synchronously); by default cuda when a GPU is
     usable, else cpu, unless the environment variable KAJI_TARGET says otherwise.
     ``boundscheck=True`` makes an out-of-range index raise IndexError (on the cuda target at
@@ -39,7 +40,8 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
     ``~/.cache/kaji``) so later processes skip compiling it;
     the cpu target's machine code is not cached. ``lineinfo=True`` marks each PTX instruction
     with its Python line (``.loc``), so Nsight Compute and compute-sanitizer name the line;
-    ``debug=True`` does the same (kaji emits no DWARF variables) and, as in Numba, warns with
+    ``debug=True`` does the same (kaji emits no DWARF variables; by default (None) debug is
+    ``kaji.cuda.config.CUDA_DEBUGINFO_DEFAULT``, from $NUMBA_CUDA_DEBUGINFO) and, as in Numba, warns with
     InvalidConfigWarning unless ``opt=False``; with it, ``raise`` and ``assert`` in the kernel
     raise their exception at the next synchronize on the cuda target (without it, as in Numba,
     asserts are not compiled and a raise ends its thread silently; the cpu target always

@@ -357,6 +357,47 @@ def test_array_interface_sync_starts_from_numbas_environment_variable():
     assert run_python(program)[0].strip() == "1"
 
 
+@pytest.fixture
+def restored_jit_defaults():
+    from kaji.cuda import config
+
+    yield config
+    config.CUDA_DEBUGINFO_DEFAULT = 0
+    config.OPT = 3
+
+
+def test_debuginfo_default_and_opt_are_what_jit_defaults_to(restored_jit_defaults):
+    config = restored_jit_defaults
+    assert (config.CUDA_DEBUGINFO_DEFAULT, config.OPT) == (0, 3)
+    assert repr(config.OPT) == "_OptLevel(3)" and not config.OPT.is_opt_max
+    config.CUDA_DEBUGINFO_DEFAULT = 1
+    config.OPT = config._OptLevel(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # debug without optimisation: nothing to say
+        assert cuda.jit(target="cuda")(lambda a: None).targetoptions["debug"]
+        assert cuda.jit(opt=False, target="cuda")(lambda a: None).targetoptions["debug"]
+    for level in (1, 2, 3, "max"):
+        config.OPT = config._OptLevel(level)
+        assert config.OPT == (3 if level == "max" else level)
+        assert config.OPT.is_opt_max == (level == "max")
+        with pytest.warns(kaji.InvalidConfigWarning, match="not supported by CUDA"):
+            cuda.jit()
+    config.CUDA_DEBUGINFO_DEFAULT = 0
+    assert not cuda.jit(target="cuda")(lambda a: None).targetoptions["debug"]
+    with pytest.raises(ValueError, match="0, 1, 2, 3 or 'max', not 7"):
+        config.OPT = 7
+
+
+def test_debuginfo_default_and_opt_start_from_numbas_environment_variables():
+    program = ("from kaji.cuda import config\n"
+               "print(config.CUDA_DEBUGINFO_DEFAULT, repr(config.OPT))")
+    assert run_python(program, NUMBA_CUDA_DEBUGINFO="1", NUMBA_OPT="0")[0].strip() == \
+        "1 _OptLevel(0)"
+    assert run_python(program, KAJI_OPT="max")[0].strip() == "0 _OptLevel('max')"
+    out, err = run_python(program, NUMBA_OPT="fast")
+    assert out.strip() == "0 _OptLevel(3)" and "'fast' of KAJI_OPT/NUMBA_OPT" in err
+
+
 def test_settings_kaji_does_not_honour_say_so_and_keep_kajis_value():
     from kaji.cuda import config
 

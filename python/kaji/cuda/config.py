@@ -20,13 +20,18 @@ Honoured: reading gives kaji's setting and assigning changes what kaji does, at 
   the ``#include`` files of the CUDA C++ files kernels link (``link=``, ``declare_device``),
   before the CUDA toolkit's own headers (``<cuda_fp16.h>``, ``<curand_kernel.h>``), which it
   finds without them.
+- ``CUDA_DEBUGINFO_DEFAULT`` (0): what ``debug=None`` of ``cuda.jit`` and the compile
+  functions means.
+- ``OPT`` (``_OptLevel(3)``; 0, 1, 2, 3 or "max"): ``opt=None`` of ``cuda.jit`` and the
+  compile functions optimises unless it is 0, as in Numba.
 
 The first three start from Numba's environment variables, read when kaji is imported:
 NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS, NUMBA_CUDA_WARN_ON_IMPLICIT_COPY,
 NUMBA_DISABLE_PERFORMANCE_WARNINGS (kaji's KAJI_ spellings of the same names come first),
 the next two from NUMBA_CUDA_DEALLOCS_COUNT and NUMBA_CUDA_DEALLOCS_RATIO, the last two from
 NUMBA_CUDA_ARRAY_INTERFACE_SYNC and NUMBA_CUDA_NVRTC_EXTRA_SEARCH_PATHS (or the KAJI_
-spellings);
+spellings), the last two from NUMBA_CUDA_DEBUGINFO and NUMBA_OPT (or KAJI_CUDA_DEBUGINFO
+and KAJI_OPT) when kaji first needs them;
 ``kaji.performance_warnings(...)`` sets the first two too.
 
 Not honoured: kaji does not read these settings' NUMBA_ variables and has no switch for them.
@@ -42,7 +47,7 @@ for another value.
   ``cuda.per_thread_default_stream()`` gives the per-thread one to pass explicitly.
 - ``CUDA_DEFAULT_PTX_CC`` = (9, 0), ``FORCE_CUDA_CC`` = None: kaji compiles for the GPU's
   compute capability, capped at 9.0 (the newest LLVM 19 knows), and for 9.0 without a GPU.
-- ``DEBUGINFO_DEFAULT``, ``CUDA_DEBUGINFO_DEFAULT`` = 0: ``debug=`` defaults to False.
+- ``DEBUGINFO_DEFAULT`` = 0: Numba's CPU target's setting.
 - ``BOUNDSCHECK`` = None: each kernel's ``boundscheck=`` decides (its default: on for the cpu
   target, off for cuda).
 - ``CUDA_ENABLE_NRT`` = 0: kaji has no NRT.
@@ -57,11 +62,30 @@ import types
 import warnings
 
 from kaji import _core, _performance_warnings, _runtime
-from kaji._jit_options import InvalidConfigWarning
+from kaji._jit_options import InvalidConfigWarning, jit_default, set_jit_default
 
 
 def _flag(value):
     return int(bool(value))
+
+
+class _OptLevel(int):
+    """Numba's optimisation level: an int 0-3, or "max" (3, ``is_opt_max``)."""
+
+    def __new__(cls, value):
+        value = getattr(value, "_raw_value", value)
+        if value not in (0, 1, 2, 3, "0", "1", "2", "3", "max"):
+            raise ValueError(f"an optimisation level is 0, 1, 2, 3 or 'max', not {value!r}")
+        level = super().__new__(cls, 3 if value == "max" else int(value))
+        level._raw_value = "max" if value == "max" else int(value)
+        return level
+
+    @property
+    def is_opt_max(self):
+        return self._raw_value == "max"
+
+    def __repr__(self):
+        return f"_OptLevel({self._raw_value!r})"
 
 
 # Honoured: name -> (read, write).
@@ -87,6 +111,12 @@ _HONOURED = {
     "CUDA_NVRTC_EXTRA_SEARCH_PATHS": (
         lambda: ":".join(_core.cuda_include_directories()),
         lambda value: _runtime.set_cuda_include_directories(value)),
+    "CUDA_DEBUGINFO_DEFAULT": (
+        lambda: _flag(jit_default("debug")),
+        lambda value: set_jit_default("debug", bool(value))),
+    "OPT": (
+        lambda: _OptLevel(jit_default("opt")),
+        lambda value: set_jit_default("opt", _OptLevel(value)._raw_value)),
 }
 
 
@@ -106,7 +136,6 @@ _FIXED = {
     "CUDA_DEFAULT_PTX_CC": ((9, 0), "NUMBA_CUDA_DEFAULT_PTX_CC", _compute_capability),
     "FORCE_CUDA_CC": (None, "NUMBA_FORCE_CUDA_CC", _compute_capability),
     "DEBUGINFO_DEFAULT": (0, "NUMBA_DEBUGINFO", int),
-    "CUDA_DEBUGINFO_DEFAULT": (0, "NUMBA_CUDA_DEBUGINFO", int),
     "BOUNDSCHECK": (None, "NUMBA_BOUNDSCHECK", int),
     "CUDA_ENABLE_NRT": (0, "NUMBA_CUDA_ENABLE_NRT", int),
     "CUDA_MEMORY_MANAGER": ("default", "NUMBA_CUDA_MEMORY_MANAGER", str),
