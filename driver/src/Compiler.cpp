@@ -299,6 +299,7 @@ CacheKey cacheKey(const CompileRequest &request) {
   key.add("opt", std::to_string(request.ptx.optLevel));
   key.add("fastmath", request.ptx.fastMath ? "1" : "0");
   key.add("lineinfo", request.ptx.lineInfo ? "1" : "0");
+  key.add("debuginfo", request.ptx.debugInfo ? "1" : "0");
   const codegen::KernelLimits &limits = request.ptx.limits;
   key.add("limits", std::to_string(limits.maxThreadsPerBlock) + "," +
                         std::to_string(limits.minBlocksPerMultiprocessor) + "," +

@@ -40,7 +40,8 @@ def jit(func_or_sig=None, *, device=False, inline=None, forceinline=False, fastm
     ``~/.cache/kaji``) so later processes skip compiling it;
     the cpu target's machine code is not cached. ``lineinfo=True`` marks each PTX instruction
     with its Python line (``.loc``), so Nsight Compute and compute-sanitizer name the line;
-    ``debug=True`` does the same (kaji emits no DWARF variables; by default (None) debug is
+    ``debug=True`` does the same, with the lines as DWARF line tables for cuda-gdb too (the
+    LLVM backend's; no DWARF variables; by default (None) debug is
     ``kaji.cuda.config.CUDA_DEBUGINFO_DEFAULT``, from $NUMBA_CUDA_DEBUGINFO) and, as in Numba, warns with
     InvalidConfigWarning unless ``opt=False``; with it, ``raise`` and ``assert`` in the kernel
     raise their exception at the next synchronize on the cuda target (without it, as in Numba,

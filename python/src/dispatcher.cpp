@@ -18,6 +18,7 @@ Dispatcher::Dispatcher(std::shared_ptr<driver::FunctionSource> source, py::objec
   settings_.ptx.fastMath = settings_.cpu.fastMath = options.fastMath;
   settings_.ptx.optLevel = settings_.cpu.optLevel = options.optLevel;
   settings_.ptx.lineInfo = options.lineInfo;
+  settings_.ptx.debugInfo = options.debug;
   settings_.backend = options.backend;
   settings_.lto = options.lto;
   settings_.ptx.limits = options.limits;

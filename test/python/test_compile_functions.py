@@ -2,6 +2,8 @@
 _for_current_device ones): a kernel's PTX for a signature and compute capability, no GPU
 needed, with Numba's defaults and Numba's errors for what they refuse."""
 
+import re
+
 import pytest
 from toolkit_libraries import NVRTC
 
@@ -51,6 +53,20 @@ def test_options_reach_the_ptx():
     assert ".loc" not in plain and ".loc" in with_lines
     bounded, _ = cuda.compile_ptx(scale, SIGNATURES[0], launch_bounds=128)
     assert ".maxntid 128" in bounded
+
+
+def test_debug_gives_dwarf_line_tables_and_a_device_function_its_lines():
+    def nothing():
+        pass
+
+    for device in (False, True):
+        lines, _ = cuda.compile_ptx(nothing, (), device=device, lineinfo=True)
+        assert '.file' in lines and 'test_compile_functions.py"' in lines
+        assert not re.search(r"\.section\s+\.debug_info", lines)
+        debug, _ = cuda.compile_ptx(nothing, (), device=device, debug=True, opt=False)
+        assert re.search(r"\.section\s+\.debug_info", debug)
+        assert 'test_compile_functions.py"' in debug
+        assert re.search(r"\.target sm_\d+, debug", debug)
 
 
 def test_an_architecture_specific_target_is_a_third_element():

@@ -81,7 +81,8 @@ options:
   --lineinfo        cuda: mark each instruction with its Python line (.loc), for
                     profilers and compute-sanitizer
   --debug           cuda: raise and assert report their exception, as @jit(debug=True)
-                    (the cpu target always reports)
+                    (the cpu target always reports), and the PTX carries DWARF line
+                    tables for cuda-gdb (llvm backend)
   --fastmath        fast math, as @jit(fastmath=True): float instructions may be
                     reassociated and contracted (a * b + c to fma, also on cpu)
   --launch-bounds THREADS[,BLOCKS[,CLUSTER]]

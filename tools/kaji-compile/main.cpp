@@ -125,7 +125,7 @@ private:
     request.ptx.arch = options.arch;
     request.ptx.optLevel = request.cpu.optLevel = *options.optLevel;
     request.ptx.lineInfo = *options.lineInfo;
-    request.debug = *options.debug;
+    request.debug = request.ptx.debugInfo = *options.debug;
     request.ptx.fastMath = request.cpu.fastMath = *options.fastMath;
     auto [threads, blocks, cluster] = *options.launchBounds;
     request.ptx.limits = {threads, blocks, cluster, *options.maxRegisters};

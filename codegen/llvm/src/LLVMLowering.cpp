@@ -17,28 +17,33 @@ ModuleLowering::ModuleLowering(const ir::Module &module, const Target &target,
                                const LoweringOptions &options, llvm::Module &out)
     : module_(module), target_(target), options_(options), out_(out),
       exceptionNumbers_(module, options.boundsCheck) {
-  if (options.lineInfo)
-    lineTable_.emplace(out);
+  if (options.lineInfo || options.debugInfo)
+    lineTable_.emplace(out, options.debugInfo);
 }
 
 namespace {
 
-// Numba's calling convention around `valueFunction`, which returns its result: `symbol` takes a
-// pointer to store the result through before the parameters and returns 0, Numba's "no
-// exception" status.
-void addNumbaAbiEntry(llvm::Function &valueFunction, const std::string &symbol) {
+// Numba's calling convention around `valueFunction`, the lowering of `function`, which returns
+// its result: the entry named as `function` takes a pointer to store the result through before
+// the parameters and returns 0, Numba's "no exception" status. With `lines`, it is described
+// at `function`'s line, so that the inlined body keeps its lines.
+void addNumbaAbiEntry(llvm::Function &valueFunction, const ir::Function &function,
+                      LineTable *lines) {
   llvm::LLVMContext &context = valueFunction.getContext();
   std::vector<llvm::Type *> params{llvm::PointerType::get(context, 0)};
   for (llvm::Argument &arg : valueFunction.args())
     params.push_back(arg.getType());
   auto *entry = llvm::Function::Create(
       llvm::FunctionType::get(llvm::Type::getInt32Ty(context), params, false),
-      llvm::GlobalValue::ExternalLinkage, symbol, valueFunction.getParent());
+      llvm::GlobalValue::ExternalLinkage, function.name(), valueFunction.getParent());
   // Its floating-point attributes (fast math's) too: the inliner keeps a callee whose
   // attributes differ out of line.
   entry->addFnAttrs(llvm::AttrBuilder(context, valueFunction.getAttributes().getFnAttrs()));
   entry->getArg(0)->setName("retptr");
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
+  if (lines)
+    builder.SetCurrentDebugLocation(
+        lines->at(function.location(), lines->describe(*entry, function)));
   std::vector<llvm::Value *> args;
   for (unsigned i = 1; i < entry->arg_size(); ++i)
     args.push_back(entry->getArg(i));
@@ -58,7 +63,7 @@ void ModuleLowering::run() {
     FunctionLowering(*this, *function, *functions_.at(function.get())).run();
   for (const auto &function : module_.functions())
     if (function->exported() == ir::Function::Export::NumbaAbi)
-      addNumbaAbiEntry(*functions_.at(function.get()), function->name());
+      addNumbaAbiEntry(*functions_.at(function.get()), *function, lineTable());
   if (lineTable_)
     lineTable_->finish();
 }

@@ -8,7 +8,11 @@
 
 namespace kaji::codegen {
 
-LineTable::LineTable(llvm::Module &module) : module_(module), builder_(module) {}
+LineTable::LineTable(llvm::Module &module, bool sections)
+    : module_(module), builder_(module),
+      // Directives only: the `.loc` lines without DWARF sections, as nvcc -lineinfo emits.
+      emission_(sections ? llvm::DICompileUnit::LineTablesOnly
+                         : llvm::DICompileUnit::DebugDirectivesOnly) {}
 
 llvm::DIFile *LineTable::file(const ir::Location &location) {
   std::string name = location.fileName();
@@ -23,9 +27,8 @@ llvm::DIFile *LineTable::file(const ir::Location &location) {
 llvm::DISubprogram *LineTable::describe(llvm::Function &out, const ir::Function &function) {
   llvm::DIFile *source = file(function.location());
   if (!unit_)
-    // Directives only: the `.loc` lines without DWARF sections, as nvcc -lineinfo emits.
     unit_ = builder_.createCompileUnit(llvm::dwarf::DW_LANG_Python, source, "kaji", true, "", 0, "",
-                                       llvm::DICompileUnit::DebugDirectivesOnly);
+                                       emission_);
   llvm::DISubroutineType *type = builder_.createSubroutineType(builder_.getOrCreateTypeArray({}));
   unsigned line = function.location().line;
   llvm::DISubprogram *subprogram =

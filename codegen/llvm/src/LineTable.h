@@ -1,5 +1,6 @@
-// Source line tables for lowered functions (PTX `.file`/`.loc` directives, what nvcc's
-// -lineinfo gives): profilers and sanitizers then name the Python line of an instruction.
+// Source line tables for lowered functions: PTX `.file`/`.loc` directives (what nvcc's
+// -lineinfo gives), with which profilers and sanitizers name the Python line of an
+// instruction, and, for a debugger, the same lines as DWARF sections (nvcc -G's line tables).
 #pragma once
 
 #include "kaji/ir/IR.h"
@@ -13,7 +14,8 @@ namespace kaji::codegen {
 
 class LineTable {
 public:
-  explicit LineTable(llvm::Module &module);
+  // `sections`: DWARF line tables as well as the directives.
+  LineTable(llvm::Module &module, bool sections);
 
   // Gives `out` (the lowering of `function`) its subprogram; returns it.
   llvm::DISubprogram *describe(llvm::Function &out, const ir::Function &function);
@@ -27,6 +29,7 @@ private:
 
   llvm::Module &module_;
   llvm::DIBuilder builder_;
+  llvm::DICompileUnit::DebugEmissionKind emission_;
   llvm::DICompileUnit *unit_ = nullptr;
   std::map<std::string, llvm::DIFile *> files_;
 };

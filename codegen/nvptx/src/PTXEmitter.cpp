@@ -87,6 +87,7 @@ NVPTXModule lowerForNVPTX(const ir::Module &module, const PTXOptions &options,
   LoweringOptions lowering;
   lowering.fastMath = options.fastMath;
   lowering.lineInfo = options.lineInfo;
+  lowering.debugInfo = options.debugInfo;
   lowering.boundsCheck = options.boundsCheck;
   lowerModule(module, target, lowering, *lowered);
   annotateKernelLimits(*lowered, options.limits);

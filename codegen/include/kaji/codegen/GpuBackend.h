@@ -28,6 +28,9 @@ struct PTXOptions {
   unsigned optLevel = 3;      // 0..3, LLVM's pipeline level (NVRTC has only its default)
   bool fastMath = false;
   bool lineInfo = false; // `.loc` directives naming each instruction's Python line
+  // The lines as DWARF line tables too (`.debug_info`, `.debug_line`), for cuda-gdb: what
+  // debug=True asks of the LLVM backend (the nvrtc backend gives the `.loc` directives only).
+  bool debugInfo = false;
   // Every array index checked: an index out of range reports IndexError through the
   // module's exception slot (ir/ExceptionTable.h) and ends the thread.
   bool boundsCheck = false;

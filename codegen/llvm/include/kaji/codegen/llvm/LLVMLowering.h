@@ -21,6 +21,8 @@ struct LoweringOptions {
   bool boundsCheck = false;
   // Attaches each instruction's Python line (`.loc` directives in PTX).
   bool lineInfo = false;
+  // The lines as DWARF line tables (sections) too, not only as directives.
+  bool debugInfo = false;
 };
 
 // Adds every function of `module`, which ir::verify accepted (what it checks is asserted,
