@@ -184,7 +184,7 @@ def compare_outputs(label, outputs, expected, problem):
 def check(names, arch, directory):
     os.environ["KAJI_TARGET"] = "cpu"  # read when the benchmark modules define their kernels
     rng = np.random.default_rng(0)
-    print(f"{'kernel':<16} {'kaji vs numpy':<14} {'kaji regs':>9} {'nvcc regs':>9}")
+    print(f"{'kernel':<22} {'kaji vs numpy':<14} {'kaji regs':>9} {'nvcc regs':>9}")
     for name in names:
         module, kernel = load_benchmark(name)
         problem = module.problem(rng, full=False)
@@ -197,7 +197,7 @@ def check(names, arch, directory):
         (pathlib.Path(directory) / f"{name}.kaji.ll").write_text(kernel.inspect_llvm(signature))
         kaji_registers = assemble_ptx(kernel.inspect_ptx(signature), name, arch, directory)
         _, nvcc_registers = compile_cuda_c(name, arch, directory, verbose_registers=True)
-        print(f"{name:<16} {'ok':<14} {kaji_registers:>9} {nvcc_registers:>9}")
+        print(f"{name:<22} {'ok':<14} {kaji_registers:>9} {nvcc_registers:>9}")
     print(f"{len(names)} kernels: results match numpy, PTX assembles for {arch}, .cu compiles")
 
 
@@ -220,7 +220,7 @@ def compile_only(names, reps):
     warm_up_backends("cuda")
     rng = np.random.default_rng(0)
     print(f"compile to PTX, fastest of {reps} compiles of a fresh kernel, ms")
-    print(f"{'kernel':<16} {'llvm ms':>9} {'nvrtc ms':>9} {'nvrtc/llvm':>10}")
+    print(f"{'kernel':<22} {'llvm ms':>9} {'nvrtc ms':>9} {'nvrtc/llvm':>10}")
     totals = dict.fromkeys(BACKENDS, 0.0)
     for name in names:
         module, kernel = load_benchmark(name)
@@ -228,9 +228,9 @@ def compile_only(names, reps):
         ms = {backend: compile_ms(name, backend, signature, reps) for backend in BACKENDS}
         for backend in BACKENDS:
             totals[backend] += ms[backend]
-        print(f"{name:<16} {ms['llvm']:>9.1f} {ms['nvrtc']:>9.1f} "
+        print(f"{name:<22} {ms['llvm']:>9.1f} {ms['nvrtc']:>9.1f} "
               f"{ms['nvrtc'] / ms['llvm']:>10.2f}", flush=True)
-    print(f"{'total':<16} {totals['llvm']:>9.1f} {totals['nvrtc']:>9.1f} "
+    print(f"{'total':<22} {totals['llvm']:>9.1f} {totals['nvrtc']:>9.1f} "
           f"{totals['nvrtc'] / totals['llvm']:>10.2f}")
 
 
@@ -390,14 +390,14 @@ def measure(names, reps, directory, cubins):
     labels = list(BACKENDS) + (["numba"] if numba is not None else [])
     if numba is None:
         print("numba-cuda not importable: no numba column")
-    header = f"{'kernel':<16} {'nvcc ms':>9}" + "".join(
+    header = f"{'kernel':<22} {'nvcc ms':>9}" + "".join(
         f" {label + ' ms':>9} {label + '/nvcc':>10}" for label in labels) + "".join(
         f" {backend + ' 1st call ms':>17}" for backend in BACKENDS)
     print(header)
     ratios = {label: [] for label in labels}
     for name in names:
         ms, first_call_ms = benchmark(name, arch, directory, driver, timer, numba, cubins)
-        line = f"{name:<16} {ms['nvcc']:>9.4f}"
+        line = f"{name:<22} {ms['nvcc']:>9.4f}"
         for label in labels:
             ratios[label].append(ms[label] / ms["nvcc"])
             line += f" {ms[label]:>9.4f} {ratios[label][-1]:>10.3f}"

@@ -36,9 +36,6 @@ bool callsAFunctionOrConverges(const llvm::Loop &loop) {
 }
 
 // A division by a run-time value: a grid-stride loop's trip count, (n - start) / gridsize.
-// The remainder loop needs the trip count before the loop starts, and a 64-bit division on
-// the GPU is a long instruction sequence, more than unrolling saves on a loop that may run a
-// few times per thread.
 bool dividesByARuntimeValue(const llvm::SCEV *expression) {
   return llvm::SCEVExprContains(expression, [](const llvm::SCEV *part) {
     const auto *division = llvm::dyn_cast<llvm::SCEVUDivExpr>(part);
@@ -46,15 +43,28 @@ bool dividesByARuntimeValue(const llvm::SCEV *expression) {
   });
 }
 
-// The shape LLVM's runtime unroller splits into an unrolled loop and a remainder, with a trip
-// count computed cheaply before the loop. A loop that also leaves from elsewhere (a `while`
-// with a `break`) would keep an exit test in every copy, which saves nothing.
-bool runtimeUnrollable(const llvm::Loop &loop, llvm::ScalarEvolution &evolution) {
+// How a loop's trip count is known before it starts, where LLVM's runtime unroller can split
+// the loop into an unrolled loop and a remainder: computed cheaply, or by a division by a
+// run-time value. A loop that also leaves from elsewhere (a `while` with a `break`) would keep
+// an exit test in every copy, which saves nothing.
+enum class RuntimeTripCount { None, Cheap, Divided };
+
+RuntimeTripCount runtimeTripCount(const llvm::Loop &loop, llvm::ScalarEvolution &evolution) {
   const llvm::BasicBlock *exiting = loop.getExitingBlock();
   if (!loop.isLoopSimplifyForm() || !exiting || exiting != loop.getLoopLatch())
-    return false;
+    return RuntimeTripCount::None;
   const llvm::SCEV *backedges = evolution.getBackedgeTakenCount(&loop);
-  return !llvm::isa<llvm::SCEVCouldNotCompute>(backedges) && !dividesByARuntimeValue(backedges);
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(backedges))
+    return RuntimeTripCount::None;
+  return dividesByARuntimeValue(backedges) ? RuntimeTripCount::Divided : RuntimeTripCount::Cheap;
+}
+
+bool loadsMemory(const llvm::Loop &loop) {
+  for (const llvm::BasicBlock *block : loop.blocks())
+    for (const llvm::Instruction &instruction : *block)
+      if (llvm::isa<llvm::LoadInst>(instruction))
+        return true;
+  return false;
 }
 
 bool fitsFullUnroll(unsigned tripCount, unsigned bodySize) {
@@ -62,10 +72,16 @@ bool fitsFullUnroll(unsigned tripCount, unsigned bodySize) {
          uint64_t(tripCount) * bodySize <= GPULoopUnrollPolicyPass::kMaxFullyUnrolledInstructions;
 }
 
-bool fitsRuntimeUnroll(const llvm::Loop &loop, unsigned bodySize) {
-  return bodySize >= GPULoopUnrollPolicyPass::kMinRuntimeBodyInstructions &&
-         bodySize <= GPULoopUnrollPolicyPass::kMaxRuntimeBodyInstructions &&
-         !callsAFunctionOrConverges(loop);
+bool fitsRuntimeUnroll(const llvm::Loop &loop, unsigned bodySize, RuntimeTripCount tripCount) {
+  if (tripCount == RuntimeTripCount::None ||
+      bodySize > GPULoopUnrollPolicyPass::kMaxRuntimeBodyInstructions ||
+      callsAFunctionOrConverges(loop))
+    return false;
+  // LLVM leaves a loop whose trip count takes a division whole, whatever its size: a
+  // grid-stride loop then keeps one load per thread in flight, where four copies keep four.
+  if (tripCount == RuntimeTripCount::Divided)
+    return loadsMemory(loop);
+  return bodySize >= GPULoopUnrollPolicyPass::kMinRuntimeBodyInstructions;
 }
 
 } // namespace
@@ -80,7 +96,7 @@ llvm::PreservedAnalyses GPULoopUnrollPolicyPass::run(llvm::Loop &loop, llvm::Loo
   if (tripCount != 0) {
     if (fitsFullUnroll(tripCount, bodySize))
       llvm::addStringMetadataToLoop(&loop, "llvm.loop.unroll.full");
-  } else if (runtimeUnrollable(loop, results.SE) && fitsRuntimeUnroll(loop, bodySize)) {
+  } else if (fitsRuntimeUnroll(loop, bodySize, runtimeTripCount(loop, results.SE))) {
     llvm::addStringMetadataToLoop(&loop, "llvm.loop.unroll.count", kRuntimeUnrollCount);
   }
   // Only the loop's metadata changed: every analysis still holds.

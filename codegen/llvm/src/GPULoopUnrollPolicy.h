@@ -23,13 +23,17 @@ namespace kaji::codegen {
 // - a constant trip count of at most kMaxFullTripCount, with trip count × body size at most
 //   kMaxFullyUnrolledInstructions: `llvm.loop.unroll.full` (LoopFullUnrollPass, later in the
 //   same loop pipeline, unrolls it);
-// - a trip count that scalar evolution computes, though not as a constant and not by a
-//   division by a run-time value (a grid-stride loop's), one exit taken from the latch, a body of
-//   kMinRuntimeBodyInstructions to kMaxRuntimeBodyInstructions instructions and no call but to
-//   non-convergent intrinsics: `llvm.loop.unroll.count 4` (LoopUnrollPass unrolls it at run time).
-//   Smaller bodies LLVM already unrolls by four or more; LLVM does not split a loop holding a
-//   barrier or a shuffle into an unrolled loop and a remainder (and would warn that the count was
-//   not applied).
+// - a trip count that scalar evolution computes, though not as a constant, one exit taken from
+//   the latch, a body of kMinRuntimeBodyInstructions to kMaxRuntimeBodyInstructions
+//   instructions and no call but to non-convergent intrinsics: `llvm.loop.unroll.count 4`
+//   (LoopUnrollPass unrolls it at run time). Smaller bodies LLVM already unrolls by four or more,
+//   unless the trip count takes a division by a run-time value (a grid-stride loop's,
+//   (n - start) / gridsize): LLVM finds that too costly to compute before the loop, and keeps
+//   such a loop whole. kaji unrolls one of any size up to the maximum by four when it loads
+//   memory, as nvcc does: four loads per thread in flight are worth one division per thread
+//   (a 32-bit one where the operands fit, which NVPTX checks at run time). LLVM does not split a
+//   loop holding a barrier or a shuffle into an unrolled loop and a remainder (and would warn
+//   that the count was not applied).
 class GPULoopUnrollPolicyPass : public llvm::PassInfoMixin<GPULoopUnrollPolicyPass> {
 public:
   static constexpr unsigned kMaxFullTripCount = 64;

@@ -20,9 +20,13 @@ def grid_stride_sum(out, x):
 # LLVM-NOT: select
 # LLVM: br i1
 #
-# The loop loads, adds, steps and compares; no sign-bit arithmetic (shr.s64) in it.
-# PTX: $L__BB0_[[LOOP:[0-9]+]]:
+# The loop, unrolled by four with a remainder loop before it (GPULoopUnrollPolicy.h), loads,
+# adds, steps and compares; no sign-bit arithmetic (shr.s64) anywhere in the kernel.
+# PTX-LABEL: .entry grid_stride_sum(
 # PTX-NOT: shr.s64
-# PTX: ld.global.f32
+# PTX: .pragma "nounroll";
+# PTX-NEXT: ld.global.f32
+# PTX-COUNT-4: ld.global.f32
+# PTX-NOT: ld.global.f32
 # PTX-NOT: shr.s64
-# PTX: bra {{.*}}$L__BB0_[[LOOP]];
+# PTX: }
