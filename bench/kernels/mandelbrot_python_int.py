@@ -1,0 +1,19 @@
+"""mandelbrot.py's kernel with its iteration limit passed as a Python int, as users write it:
+the limit, and so the counter, is an int64 where the CUDA C++ kernel's is an int."""
+
+import pathlib
+
+from kaji import cuda
+
+# mandelbrot.py's text with its kernel renamed, run under this module's `cuda` (kaji's, or
+# numba's where run.py measures numba-cuda): one kernel, two spellings of its launch.
+exec(pathlib.Path(__file__).with_name("mandelbrot.py").read_text()
+     .replace("from kaji import cuda", f"from {cuda.__name__.rpartition('.')[0]} import cuda")
+     .replace("def mandelbrot(", "def mandelbrot_python_int("))
+_int32_limit_problem = problem  # noqa: F821 (defined by the exec)
+
+
+def problem(rng, full):  # noqa: F811
+    launch = _int32_limit_problem(rng, full)
+    launch.args[-1] = int(launch.args[-1])
+    return launch
