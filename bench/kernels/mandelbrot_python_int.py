@@ -3,6 +3,7 @@ the limit, and so the counter, is an int64 where the CUDA C++ kernel's is an int
 
 import pathlib
 
+import numpy as np
 from kaji import cuda
 
 # mandelbrot.py's text with its kernel renamed, run under this module's `cuda` (kaji's, or
@@ -16,4 +17,6 @@ _int32_limit_problem = problem  # noqa: F821 (defined by the exec)
 def problem(rng, full):  # noqa: F811
     launch = _int32_limit_problem(rng, full)
     launch.args[-1] = int(launch.args[-1])
+    int32_limit_args = launch.cuda_c_args  # the CUDA C++ kernel's limit stays an int
+    launch.cuda_c_args = lambda *args: int32_limit_args(*args[:-1], np.int32(args[-1]))
     return launch
