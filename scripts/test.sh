@@ -34,4 +34,10 @@ if ((${#python_tests[@]})); then
   KAJI_TEST_TARGETS=cpu KAJI_HOST_CPU=x86-64 \
     python3 -m pytest -q "${pytest_workers[@]}" "${baseline_cpu_tests[@]}" || status=1
 fi
+# Every benchmark kernel in every spelling: its results on the cpu target against numpy, its
+# PTX through ptxas, its CUDA C++ through nvcc (bench/kernels/run.py --check), where nvcc is.
+cuda_bin="${CUDA_HOME:-/usr/local/cuda}/bin"
+if [ -x "$cuda_bin/nvcc" ]; then
+  PATH="$cuda_bin:$PATH" PYTHONPATH=python python3 bench/kernels/run.py --check || status=1
+fi
 exit $status
