@@ -685,10 +685,23 @@ def _numpy_dtype(value):
     return None
 
 
+# Classes none of whose instances is type-like (arrays, numbers, numpy scalars): typeof asks
+# is_type_like of every argument, and these answer without asking numpy or numba again. Only
+# a class (a value whose own type is a metaclass) can be type-like where its type's other
+# instances are not.
+_NOT_TYPE_LIKE = set()
+
+
 def is_type_like(value):
     """Whether as_type takes `value`'s kind: a type object (kaji's, numba's), a numpy dtype or
     scalar type."""
-    return isinstance(value, Type) or _is_numba(value) or _numpy_dtype(value) is not None
+    kind = type(value)
+    if kind in _NOT_TYPE_LIKE:
+        return False
+    like = isinstance(value, Type) or _is_numba(value) or _numpy_dtype(value) is not None
+    if not like and not isinstance(value, type):
+        _NOT_TYPE_LIKE.add(kind)
+    return like
 
 
 __all__ = [*_SCALAR_NAMES, *_COMPLEX_NAMES, *_DOMAINS, "none", "void", "from_dtype"]
