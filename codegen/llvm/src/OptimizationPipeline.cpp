@@ -1,5 +1,6 @@
 #include "kaji/codegen/llvm/OptimizationPipeline.h"
 #include "GPULoopUnrollPolicy.h"
+#include "NarrowLoopCounters.h"
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
@@ -44,6 +45,15 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
     passBuilder.registerLateLoopOptimizationsEPCallback(
         [](llvm::LoopPassManager &passes, llvm::OptimizationLevel) {
           passes.addPass(GPULoopUnrollPolicyPass());
+        });
+    // After the loop passes have simplified each loop's counter and exits, before the runtime
+    // unroller copies its body.
+    passBuilder.registerVectorizerStartEPCallback(
+        [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+          passes.addPass(llvm::LoopSimplifyPass());
+          passes.addPass(llvm::LCSSAPass());
+          passes.addPass(NarrowLoopCountersPass());
+          passes.addPass(llvm::InstCombinePass());
         });
     // LLVM runs ConstraintElimination before the loop passes, while a guard such as
     // `0 <= i + k - 8 < n` still tests the induction variable k. Once the loop is unrolled,

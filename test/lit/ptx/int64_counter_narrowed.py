@@ -1,0 +1,29 @@
+# A loop counting to an int64 limit (a Python int, as Numba types it) runs with a 32-bit
+# counter when the limit and the trip count fit in 31 bits, which one check before the loop
+# decides; otherwise a copy of the loop counts in 64 bits (codegen/llvm/src/NarrowLoopCounters.h).
+# The count it leaves with, stored as an int32, comes out of the 32-bit loop as 32 bits.
+# RUN: %kaji-compile %s --emit ptx -o %t.ptx
+# RUN: %FileCheck %s < %t.ptx
+# RUN: %ptxas %t.ptx
+import numpy as np
+from kaji import cuda
+
+
+@cuda.jit("void(int32[::1], float32[::1], int64)")
+def escape_count(counts, c, limit):
+    i = cuda.grid(1)
+    if i < c.size:
+        z = np.float32(0)
+        n = 0
+        while n < limit and z * z <= np.float32(4):
+            z = z * z + c[i]
+            n += 1
+        counts[i] = n
+
+# CHECK-LABEL: .entry escape_count(
+# CHECK: setp.lt.u64 {{.*}}, 2147483648;
+# CHECK-NOT: .s64
+# CHECK: add.s32 [[COUNTER:%r[0-9]+]], [[COUNTER]], 1;
+# CHECK-NEXT: setp.{{eq|ne}}.s32 {{.*}}[[COUNTER]]
+# CHECK: add.s64 [[WIDE:%rd[0-9]+]], [[WIDE]], 1;
+# CHECK-NEXT: setp.{{eq|ne}}.s64
