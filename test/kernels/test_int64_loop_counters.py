@@ -22,6 +22,16 @@ def count_until(out, limit, stops):
         i += 1
 
 
+def counted_sum(out, start, limit):
+    total = 0
+    count = 0
+    for k in range(start, limit):
+        total += k
+        count += 1
+    out[0] = total
+    out[1] = count
+
+
 def ranged_sum(out, start, limit, stop):
     total = 0
     last = -1
@@ -52,4 +62,15 @@ def test_a_range_to_an_int64_limit_is_pythons(jit, start, limit):
     ranged_sum(expected, start, limit, stop)
     got = np.zeros(2, np.int64)
     jit(ranged_sum)[1, 1](got, start, limit, stop)
+    np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("start, limit", [(0, 9), (5, 9), (-4, 3), (2**31 - 3, 2**31 + 2),
+                                          (2**31 - 2, 2**31 - 1), (2**31 + 1, 2**31 + 4),
+                                          (9, 5)])
+def test_a_range_from_a_runtime_start_is_pythons(jit, start, limit):
+    expected = np.zeros(2, np.int64)
+    counted_sum(expected, start, limit)
+    got = np.zeros(2, np.int64)
+    jit(counted_sum)[1, 1](got, start, limit)
     np.testing.assert_array_equal(got, expected)

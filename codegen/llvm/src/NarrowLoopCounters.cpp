@@ -25,9 +25,9 @@ constexpr uint64_t kInt32Max = INT32_MAX;
 
 // A loop's i64 counter and what narrowing it needs.
 struct Counter {
-  llvm::PHINode *phi;      // {start, +, 1} in the header
-  llvm::Instruction *next; // phi + 1, the latch's incoming value
-  uint64_t start;
+  llvm::PHINode *phi;                           // {start, +, 1} in the header
+  llvm::Instruction *next;                      // phi + 1, the latch's incoming value
+  llvm::Value *start;                           // the preheader's incoming value
   const llvm::SCEV *latchExitCount;             // backedges taken before the latch exits
   llvm::SmallVector<llvm::ICmpInst *> compares; // of phi or next with a loop-invariant value
 };
@@ -76,13 +76,12 @@ std::optional<Counter> counterOf(llvm::Loop &loop, llvm::ScalarEvolution &evolut
     auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(evolution.getSCEV(&phi));
     if (!recurrence || recurrence->getLoop() != &loop || !recurrence->isAffine())
       continue;
-    auto *start = llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStart());
     auto *step = llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(evolution));
-    if (!start || !step || !step->getValue()->isOne() || start->getValue()->isNegative() ||
-        start->getValue()->getZExtValue() >= kInt32Max)
+    if (!step || !step->getValue()->isOne())
       continue;
     llvm::Instruction *next = incrementOf(phi, loop);
-    Counter counter{&phi, next, start->getValue()->getZExtValue(), exitCount, {}};
+    Counter counter{
+        &phi, next, phi.getIncomingValueForBlock(loop.getLoopPreheader()), exitCount, {}};
     if (next && usersAllow(phi, loop, counter.compares) &&
         usersAllow(*next, loop, counter.compares) && !counter.compares.empty())
       return counter;
@@ -129,13 +128,15 @@ void narrow(llvm::Loop &loop, const Counter &counter, llvm::LoopInfo &loops,
   llvm::Type *i64 = builder.getInt64Ty();
   llvm::Type *i32 = builder.getInt32Ty();
 
-  // Every value the counter takes is at most start + exit count + 1; every value it is
-  // compared with in [0, 2^31) then compares alike in 32 bits, signed or not.
+  // Every value the counter takes is at least start and at most start + exit count + 1; every
+  // value it is compared with in [0, 2^31) then compares alike in 32 bits, signed or not.
   llvm::SCEVExpander expander(evolution, check->getModule()->getDataLayout(), "narrow");
   llvm::Value *exitCount =
       expander.expandCodeFor(counter.latchExitCount, i64, check->getTerminator());
-  llvm::Value *fits =
-      builder.CreateICmpULE(exitCount, builder.getInt64(kInt32Max - 1 - counter.start));
+  llvm::Value *lastStart = builder.getInt64(kInt32Max - 1);
+  llvm::Value *fits = builder.CreateAnd(
+      builder.CreateICmpULE(counter.start, lastStart),
+      builder.CreateICmpULE(exitCount, builder.CreateSub(lastStart, counter.start)));
   llvm::SetVector<llvm::Value *> bounds;
   for (llvm::ICmpInst *compare : counter.compares)
     for (llvm::Value *operand : compare->operands())
@@ -183,9 +184,9 @@ void narrow(llvm::Loop &loop, const Counter &counter, llvm::LoopInfo &loops,
   llvm::Value *narrowNext = atNext.CreateNUWAdd(narrowCounter, atNext.getInt32(1));
   llvm::cast<llvm::BinaryOperator>(narrowNext)->setHasNoSignedWrap();
   llvm::Value *nextWide = atNext.CreateZExt(narrowNext, i64);
-  narrowCounter->addIncoming(llvm::ConstantInt::get(i32, counter.start), narrowPreheader);
-  narrowCounter->addIncoming(narrowNext, loop.getLoopLatch());
   llvm::IRBuilder<> inPreheader(narrowPreheader->getTerminator());
+  narrowCounter->addIncoming(inPreheader.CreateTrunc(counter.start, i32), narrowPreheader);
+  narrowCounter->addIncoming(narrowNext, loop.getLoopLatch());
   for (llvm::ICmpInst *compare : counter.compares)
     for (unsigned i = 0; i < 2; ++i) {
       llvm::Value *operand = compare->getOperand(i);

@@ -14,10 +14,11 @@
 
 namespace kaji::codegen {
 
-// On each innermost loop in simplified LCSSA form with an i64 counter {C, +, 1} (0 <= C <
-// 2^31 - 1) that the loop compares with a loop-invariant value, whose latch exit has a trip
-// count scalar evolution computes, and whose exits the versioned copies can share: a copy of
-// the loop, run when the check fails, and the loop itself with the counter narrowed.
+// On each innermost loop in simplified LCSSA form with an i64 counter {start, +, 1} that the
+// loop compares with a loop-invariant value and whose latch exit has a trip count scalar
+// evolution computes: a copy of the loop, run unless start and the trip count keep the counter
+// in [0, 2^31) and the values compared with it are there too, and the loop itself with the
+// counter narrowed.
 class NarrowLoopCountersPass : public llvm::PassInfoMixin<NarrowLoopCountersPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
