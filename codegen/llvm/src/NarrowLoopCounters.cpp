@@ -11,6 +11,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
@@ -41,24 +43,30 @@ llvm::Instruction *incrementOf(llvm::PHINode &phi, const llvm::Loop &loop) {
   return next->getOperand(0) == &phi && one && one->isOne() ? next : nullptr;
 }
 
-// Whether `value`'s users are in the loop or are the exit blocks' LCSSA phis, collecting the
-// compares with a loop-invariant value among them.
-bool usersAllow(llvm::Value &value, const llvm::Loop &loop,
-                llvm::SmallVectorImpl<llvm::ICmpInst *> &compares) {
-  for (llvm::User *user : value.users()) {
-    auto *instruction = llvm::cast<llvm::Instruction>(user);
-    if (!loop.contains(instruction)) {
-      if (!llvm::isa<llvm::PHINode>(instruction))
-        return false;
-      continue;
-    }
-    if (auto *compare = llvm::dyn_cast<llvm::ICmpInst>(instruction)) {
+// The compares of `value` with a loop-invariant value in the loop. Its users after the loop
+// take it through the exit blocks' LCSSA phis (narrow() forms them first).
+void collectCompares(llvm::Value &value, const llvm::Loop &loop,
+                     llvm::SmallVectorImpl<llvm::ICmpInst *> &compares) {
+  for (llvm::User *user : value.users())
+    if (auto *compare = llvm::dyn_cast<llvm::ICmpInst>(user); compare && loop.contains(compare)) {
       llvm::Value *other = compare->getOperand(compare->getOperand(0) == &value ? 1 : 0);
       if (loop.isLoopInvariant(other))
         compares.push_back(compare);
     }
+}
+
+// Whether the loop's header has an i64 phi that steps by one: a counter counterOf may take.
+bool hasUnitStepCounter(const llvm::Loop &loop, llvm::ScalarEvolution &evolution) {
+  for (llvm::PHINode &phi : loop.getHeader()->phis()) {
+    if (!phi.getType()->isIntegerTy(64))
+      continue;
+    auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(evolution.getSCEV(&phi));
+    if (recurrence && recurrence->getLoop() == &loop && recurrence->isAffine())
+      if (auto *step = llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(evolution)))
+        if (step->getValue()->isOne())
+          return true;
   }
-  return true;
+  return false;
 }
 
 std::optional<Counter> counterOf(llvm::Loop &loop, llvm::ScalarEvolution &evolution) {
@@ -82,8 +90,11 @@ std::optional<Counter> counterOf(llvm::Loop &loop, llvm::ScalarEvolution &evolut
     llvm::Instruction *next = incrementOf(phi, loop);
     Counter counter{
         &phi, next, phi.getIncomingValueForBlock(loop.getLoopPreheader()), exitCount, {}};
-    if (next && usersAllow(phi, loop, counter.compares) &&
-        usersAllow(*next, loop, counter.compares) && !counter.compares.empty())
+    if (!next)
+      continue;
+    collectCompares(phi, loop, counter.compares);
+    collectCompares(*next, loop, counter.compares);
+    if (!counter.compares.empty())
       return counter;
   }
   return std::nullopt;
@@ -214,10 +225,18 @@ llvm::PreservedAnalyses NarrowLoopCountersPass::run(llvm::Function &function,
   auto &dominators = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
   auto &evolution = analyses.getResult<llvm::ScalarEvolutionAnalysis>(function);
   llvm::SmallVector<std::pair<llvm::Loop *, Counter>> narrowed;
-  for (llvm::Loop *loop : loops.getLoopsInPreorder())
-    if (loop->isInnermost() && loop->isLCSSAForm(dominators))
+  // Only a loop with an i64 counter is put in simplified form, and only one that will be
+  // narrowed in LCSSA form: every other loop stays as the pipeline left it.
+  for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost() || !hasUnitStepCounter(*loop, evolution))
+      continue;
+    llvm::simplifyLoop(loop, &dominators, &loops, &evolution, nullptr, nullptr, false);
+    if (counterOf(*loop, evolution)) {
+      llvm::formLCSSA(*loop, dominators, &loops, &evolution);
       if (std::optional<Counter> counter = counterOf(*loop, evolution))
         narrowed.emplace_back(loop, *counter);
+    }
+  }
   for (auto &[loop, counter] : narrowed)
     narrow(*loop, counter, loops, dominators, evolution);
   if (narrowed.empty())

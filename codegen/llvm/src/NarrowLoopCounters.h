@@ -14,10 +14,10 @@
 
 namespace kaji::codegen {
 
-// On each innermost loop in simplified LCSSA form with an i64 counter {start, +, 1} that the
-// loop compares with a loop-invariant value and whose latch exit has a trip count scalar
-// evolution computes: a copy of the loop, run unless start and the trip count keep the counter
-// in [0, 2^31) and the values compared with it are there too, and the loop itself with the
+// On each innermost loop in simplified form (put in LCSSA form once chosen) with an i64 counter
+// {start, +, 1} that the loop compares with a loop-invariant value and whose latch exit has a trip
+// count scalar evolution computes: a copy of the loop, run unless start and the trip count keep the
+// counter in [0, 2^31) and the values compared with it are there too, and the loop itself with the
 // counter narrowed.
 class NarrowLoopCountersPass : public llvm::PassInfoMixin<NarrowLoopCountersPass> {
 public:

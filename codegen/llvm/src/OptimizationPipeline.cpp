@@ -50,10 +50,7 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
     // unroller copies its body.
     passBuilder.registerVectorizerStartEPCallback(
         [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
-          passes.addPass(llvm::LoopSimplifyPass());
-          passes.addPass(llvm::LCSSAPass());
           passes.addPass(NarrowLoopCountersPass());
-          passes.addPass(llvm::InstCombinePass());
         });
     // LLVM runs ConstraintElimination before the loop passes, while a guard such as
     // `0 <= i + k - 8 < n` still tests the induction variable k. Once the loop is unrolled,
