@@ -55,18 +55,21 @@ void collectCompares(llvm::Value &value, const llvm::Loop &loop,
     }
 }
 
-// Whether the loop's header has an i64 phi that steps by one: a counter counterOf may take.
+// Whether `phi`, of the loop's header, is an i64 that steps by one each trip.
+bool isUnitStepCounter(llvm::PHINode &phi, const llvm::Loop &loop,
+                       llvm::ScalarEvolution &evolution) {
+  if (!phi.getType()->isIntegerTy(64))
+    return false;
+  auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(evolution.getSCEV(&phi));
+  if (!recurrence || recurrence->getLoop() != &loop || !recurrence->isAffine())
+    return false;
+  auto *step = llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(evolution));
+  return step && step->getValue()->isOne();
+}
+
 bool hasUnitStepCounter(const llvm::Loop &loop, llvm::ScalarEvolution &evolution) {
-  for (llvm::PHINode &phi : loop.getHeader()->phis()) {
-    if (!phi.getType()->isIntegerTy(64))
-      continue;
-    auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(evolution.getSCEV(&phi));
-    if (recurrence && recurrence->getLoop() == &loop && recurrence->isAffine())
-      if (auto *step = llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(evolution)))
-        if (step->getValue()->isOne())
-          return true;
-  }
-  return false;
+  return llvm::any_of(loop.getHeader()->phis(),
+                      [&](llvm::PHINode &phi) { return isUnitStepCounter(phi, loop, evolution); });
 }
 
 std::optional<Counter> counterOf(llvm::Loop &loop, llvm::ScalarEvolution &evolution) {
@@ -79,19 +82,13 @@ std::optional<Counter> counterOf(llvm::Loop &loop, llvm::ScalarEvolution &evolut
       !expander.isSafeToExpandAt(exitCount, loop.getLoopPreheader()->getTerminator()))
     return std::nullopt;
   for (llvm::PHINode &phi : loop.getHeader()->phis()) {
-    if (!phi.getType()->isIntegerTy(64))
-      continue;
-    auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(evolution.getSCEV(&phi));
-    if (!recurrence || recurrence->getLoop() != &loop || !recurrence->isAffine())
-      continue;
-    auto *step = llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(evolution));
-    if (!step || !step->getValue()->isOne())
+    if (!isUnitStepCounter(phi, loop, evolution))
       continue;
     llvm::Instruction *next = incrementOf(phi, loop);
-    Counter counter{
-        &phi, next, phi.getIncomingValueForBlock(loop.getLoopPreheader()), exitCount, {}};
     if (!next)
       continue;
+    Counter counter{
+        &phi, next, phi.getIncomingValueForBlock(loop.getLoopPreheader()), exitCount, {}};
     collectCompares(phi, loop, counter.compares);
     collectCompares(*next, loop, counter.compares);
     if (!counter.compares.empty())
