@@ -5,6 +5,8 @@
 #include "dtypes.h"
 #include "integers.h"
 
+#include "kaji/runtime/PendingFrees.h"
+
 #include <atomic>
 #include <string>
 
@@ -82,8 +84,11 @@ runtime::CUstream producerStream(const py::dict &fields) {
                          "(1: legacy default stream, 2: per-thread default stream, else a "
                          "CUstream), not " +
                          std::string(py::repr(stream)));
-  return reinterpret_cast<runtime::CUstream>(
-      readUint64(stream, "__cuda_array_interface__['stream']"));
+  auto handle =
+      reinterpret_cast<runtime::CUstream>(readUint64(stream, "__cuda_array_interface__['stream']"));
+  // A library that queues work on non-blocking streams may queue it on kaji's arrays too.
+  runtime::checkStreamForReuse(handle);
+  return handle;
 }
 
 } // namespace

@@ -114,6 +114,7 @@ void CudaDriver::resolveEntryPoints() {
   };
   bindOptional(api_.cuMemAllocAsync, "cuMemAllocAsync");
   bindOptional(api_.cuMemFreeAsync, "cuMemFreeAsync");
+  bindOptional(api_.cuStreamGetFlags, "cuStreamGetFlags");
   bindOptional(api_.cuLinkCreate, "cuLinkCreate_v2");
   bindOptional(api_.cuLinkAddData, "cuLinkAddData_v2");
   bindOptional(api_.cuLinkComplete, "cuLinkComplete");

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -49,10 +50,17 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes, std::shared_ptr<const Stream> stre
     : size_(bytes), device_(selectedDevice()) {
   if (bytes == 0)
     return;
-  reservation_ = reserveFlushingPendingFrees(bytes);
   driver_ = &onSelectedDevice();
   bool pooled =
       stream && stream->owned() && stream->device() == device_ && memoryPoolsSupported(device_);
+  if (!pooled) {
+    if (std::optional<PendingFrees::Buffer> freed = PendingFrees::ofDevice(device_).reuse(bytes)) {
+      pointer_ = freed->pointer;
+      reservation_ = std::move(freed->reservation);
+      return;
+    }
+  }
+  reservation_ = reserveFlushingPendingFrees(bytes);
   const char *call = pooled ? "cuMemAllocAsync" : "cuMemAlloc";
   auto allocate = [&] {
     return pooled ? driver_->api().cuMemAllocAsync(&pointer_, bytes, stream->handle())

@@ -5,6 +5,8 @@
 #include "kaji/runtime/Device.h"
 #include "kaji/runtime/Stream.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -18,6 +20,8 @@ namespace {
 
 std::mutex limitsMutex;
 PendingFreeLimits limits;
+
+std::atomic<bool> reuseAllowed{true};
 
 struct Queues {
   std::mutex mutex;
@@ -41,7 +45,44 @@ void freeNow(int device, PendingFrees::Buffer &buffer) noexcept {
     driver.api().cuMemFree(buffer.pointer);
 }
 
+// Queues an event on the legacy default stream, after all work queued so far there and on the
+// blocking streams and before all work queued there later; false when the stream cannot take
+// work now (a blocking stream is capturing: an operation there would end that capture).
+bool markLegacyStream(CUevent &marker) noexcept try {
+  const CudaDriverApi &api = CudaDriver::get().api();
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (!api.cuStreamGetCaptureInfo ||
+      api.cuStreamGetCaptureInfo(CU_STREAM_LEGACY, &capture, nullptr, nullptr, nullptr, nullptr) !=
+          CUDA_SUCCESS ||
+      capture != CU_STREAM_CAPTURE_STATUS_NONE)
+    return false;
+  if (!marker && api.cuEventCreate(&marker, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
+    marker = nullptr;
+    return false;
+  }
+  return api.cuEventRecord(marker, CU_STREAM_LEGACY) == CUDA_SUCCESS;
+} catch (const std::exception &) {
+  return false;
+}
+
 } // namespace
+
+bool reusesFreedBuffers() noexcept { return reuseAllowed.load(std::memory_order_relaxed); }
+
+void checkStreamForReuse(CUstream stream) noexcept {
+  if (!stream || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD ||
+      !reusesFreedBuffers())
+    return;
+  unsigned flags = CU_STREAM_NON_BLOCKING;
+  try {
+    const CudaDriverApi &api = CudaDriver::get().api();
+    if (api.cuStreamGetFlags && api.cuStreamGetFlags(stream, &flags) != CUDA_SUCCESS)
+      flags = CU_STREAM_NON_BLOCKING;
+  } catch (const std::exception &) {
+  }
+  if (flags & CU_STREAM_NON_BLOCKING)
+    reuseAllowed.store(false, std::memory_order_relaxed);
+}
 
 PendingFreeLimits pendingFreeLimits() {
   std::lock_guard lock(limitsMutex);
@@ -80,6 +121,25 @@ void PendingFrees::release(Buffer buffer) noexcept {
     lock.unlock();
     flush();
   }
+}
+
+std::optional<PendingFrees::Buffer> PendingFrees::reuse(std::size_t bytes) noexcept {
+  if (!reusesFreedBuffers())
+    return std::nullopt;
+  std::lock_guard lock(mutex_);
+  if (deferrals_ > 0)
+    return std::nullopt;
+  auto match = std::find_if(pending_.begin(), pending_.end(), [&](const Buffer &buffer) {
+    return buffer.bytes == bytes && !buffer.stream;
+  });
+  // Under the lock: the marker must follow the buffer's release, and a flush must not free
+  // the buffer meanwhile.
+  if (match == pending_.end() || !markLegacyStream(legacyStreamMarker_))
+    return std::nullopt;
+  Buffer taken = std::move(*match);
+  pending_.erase(match);
+  bytes_ -= taken.bytes;
+  return taken;
 }
 
 std::size_t PendingFrees::flush() noexcept {

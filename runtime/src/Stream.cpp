@@ -2,6 +2,7 @@
 
 #include "kaji/runtime/Context.h"
 #include "kaji/runtime/CudaDriver.h"
+#include "kaji/runtime/PendingFrees.h"
 
 #include <utility>
 
@@ -23,7 +24,10 @@ Stream Stream::create() {
   return Stream(handle, device, &driver);
 }
 
-Stream Stream::external(CUstream handle) { return Stream(handle, selectedDevice(), nullptr); }
+Stream Stream::external(CUstream handle) {
+  checkStreamForReuse(handle);
+  return Stream(handle, selectedDevice(), nullptr);
+}
 
 Stream::Stream(Stream &&other) noexcept
     : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_),

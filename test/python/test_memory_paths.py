@@ -227,14 +227,15 @@ def test_frees_without_a_stream_are_done_in_batches_past_numbas_limits(fake_driv
         pending = cuda.current_context().deallocations
         pending.clear()
         assert config.CUDA_DEALLOCS_COUNT == 10 and config.CUDA_DEALLOCS_RATIO == 0.2
+        # Sizes differ, so that no pending buffer is reused for the next array.
         for count in range(1, 11):
-            assert changes(lambda: cuda.to_device(np.arange(1))) == {"alloc": 1}
-            assert len(pending) == count and pending._size == 8 * count
-        assert changes(lambda: cuda.to_device(np.arange(1))) == {"alloc": 1, "free": 11}
+            assert changes(lambda: cuda.to_device(np.arange(count))) == {"alloc": 1}
+            assert len(pending) == count and pending._size == 4 * count * (count + 1)
+        assert changes(lambda: cuda.to_device(np.arange(11))) == {"alloc": 1, "free": 11}
         assert len(pending) == 0
         config.CUDA_DEALLOCS_COUNT = 2
         cuda.to_device(np.arange(1)), cuda.to_device(np.arange(1))
-        assert changes(lambda: cuda.to_device(np.arange(1))) == {"alloc": 1, "free": 3}
+        assert changes(lambda: cuda.to_device(np.arange(2))) == {"alloc": 1, "free": 3}
         config.CUDA_DEALLOCS_COUNT = 100
         total = cuda.current_context().get_memory_info().total
         config.CUDA_DEALLOCS_RATIO = 10**6 / total
@@ -287,13 +288,13 @@ def test_an_allocation_without_room_does_the_pending_frees_first(fake_driver):
         kaji.set_memory_limit(in_use + 1000)
         cuda.device_array(800, dtype=np.uint8)
         assert len(pending) == 1 and kaji._core.memory_in_use() == in_use + 800
-        assert changes(lambda: cuda.device_array(800, dtype=np.uint8)) == {"alloc": 1, "free": 1}
+        assert changes(lambda: cuda.device_array(900, dtype=np.uint8)) == {"alloc": 1, "free": 1}
         kaji.set_memory_limit(None)
         pending.clear()
         total = cuda.current_context().get_memory_info().total
         cuda.device_array(total * 3 // 5, dtype=np.uint8)  # the fake device's memory, mostly
         assert len(pending) == 1
-        made = changes(lambda: cuda.device_array(total * 3 // 5, dtype=np.uint8))
+        made = changes(lambda: cuda.device_array(total * 3 // 5 + 1, dtype=np.uint8))
         assert made == {"alloc": 2, "free": 1}, made  # refused, then made after the free
         pending.clear()
         with cuda.defer_cleanup():  # nothing is freed then: the allocation fails
@@ -303,6 +304,62 @@ def test_an_allocation_without_room_does_the_pending_frees_first(fake_driver):
                 raise AssertionError("allocated past the device's memory")
             except MemoryError as error:
                 assert "cannot allocate" in str(error), error
+    """)
+
+
+def test_a_pending_buffer_of_the_same_size_is_taken_back_behind_a_legacy_stream_event(
+        fake_driver):
+    run_on_fake(fake_driver, """
+        pending = cuda.current_context().deallocations
+        pending.clear()
+        address = lambda array: array.__cuda_array_interface__["data"][0]
+        in_use = kaji._core.memory_in_use()
+        first = cuda.device_array(1000, dtype=np.uint8)
+        freed_at = address(first)
+        del first
+        assert len(pending) == 1
+        made = {}
+        take = lambda name, size=1000, **stream: made.setdefault(
+            name, cuda.device_array(size, np.uint8, **stream))
+        assert changes(lambda: take("again")) == {"event_record": 1}
+        assert address(made["again"]) == freed_at and len(pending) == 0
+        assert kaji._core.memory_in_use() == in_use + 1000
+        del made["again"]
+        assert changes(lambda: take("smaller", 999)) == {"alloc": 1}
+        stream = cuda.stream()
+        assert changes(lambda: take("on a stream", stream=stream)) == {"alloc_async": 1}
+        _fake.fake_capture_blocking_stream(1)  # the legacy stream takes no work meanwhile
+        assert changes(lambda: take("capturing")) == {"alloc": 1}
+        _fake.fake_capture_blocking_stream(0)
+        with cuda.defer_cleanup():
+            assert changes(lambda: take("deferred")) == {"alloc": 1}
+        assert changes(lambda: take("after")) == {"event_record": 1}
+        made.clear()  # the stream-ordered array is freed at once
+        assert len(pending) == 4
+    """)
+
+
+@pytest.mark.parametrize("meeting", [
+    "kaji.external_stream(handle)",
+    "cuda.as_cuda_array(Foreign(), sync=False)",
+])
+def test_reuse_stops_at_the_first_non_blocking_stream(fake_driver, meeting):
+    # Work on another library's non-blocking stream is not ordered by the legacy default
+    # stream, so a buffer it used might still be busy when freed.
+    run_on_fake(fake_driver, f"""
+        _fake.fake_non_blocking_stream.restype = ctypes.c_size_t
+        handle = _fake.fake_non_blocking_stream()
+        class Foreign:
+            __cuda_array_interface__ = dict(shape=(4,), typestr="<f4", data=(256, False),
+                                            version=3, stream=handle)
+        pending = cuda.current_context().deallocations
+        cuda.device_array(64)
+        assert changes(lambda: cuda.device_array(64)) == {{"event_record": 1}}
+        blocking = kaji.external_stream(cuda.stream().handle)
+        assert changes(lambda: cuda.device_array(64)) == {{"event_record": 1}}
+        {meeting}
+        assert changes(lambda: cuda.device_array(64)) == {{"alloc": 1}}
+        assert len(pending) == 2
     """)
 
 

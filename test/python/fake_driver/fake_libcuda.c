@@ -11,7 +11,7 @@
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 
-enum { CUDA_SUCCESS = 0, CUDA_ERROR_OUT_OF_MEMORY = 2 };
+enum { CUDA_SUCCESS = 0, CUDA_ERROR_OUT_OF_MEMORY = 2, CUDA_ERROR_STREAM_CAPTURE_IMPLICIT = 906 };
 enum {
   ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
   ATTRIBUTE_CC_MAJOR = 75,
@@ -23,6 +23,11 @@ static const size_t total_bytes = (size_t)1 << 30;
 static size_t used_bytes;
 static int context;
 static uintptr_t next_stream = 0x100;
+/* Streams of "another library": fake_non_blocking_stream() hands them out. */
+static const uintptr_t first_non_blocking_stream = 0x10000;
+static uintptr_t next_non_blocking_stream = first_non_blocking_stream;
+/* Set by fake_capture_blocking_stream(): the legacy stream then refuses work. */
+static int blocking_stream_capturing;
 
 /* The counters, in the order fake_counts() reports them. */
 enum {
@@ -205,6 +210,19 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, vo
 }
 CUresult cuStreamCreate(void **stream, unsigned flags) {
   *stream = (void *)next_stream++;
+  return CUDA_SUCCESS;
+}
+uintptr_t fake_non_blocking_stream(void) { return next_non_blocking_stream++; }
+void fake_capture_blocking_stream(int capturing) { blocking_stream_capturing = capturing; }
+CUresult cuStreamGetFlags(void *stream, unsigned *flags) {
+  *flags = (uintptr_t)stream >= first_non_blocking_stream ? 1u : 0u;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamGetCaptureInfo_v2(void *stream, int *status, unsigned long long *id, void **graph,
+                                   const void **dependencies, size_t *count) {
+  if ((uintptr_t)stream == 1 && blocking_stream_capturing)
+    return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+  *status = 0;
   return CUDA_SUCCESS;
 }
 CUresult cuStreamSynchronize(void *stream) {

@@ -103,6 +103,8 @@ struct CudaDriverApi {
   // cuMemAlloc's.
   CUresult (*cuMemAllocAsync)(CUdeviceptr *pointer, std::size_t bytes, CUstream stream);
   CUresult (*cuMemFreeAsync)(CUdeviceptr pointer, CUstream stream);
+  // Optional: without it no freed buffer is reused (PendingFrees.h).
+  CUresult (*cuStreamGetFlags)(CUstream stream, unsigned *flags);
 
   // CUDA IPC (Ipc.h). Optional: null where the driver lacks them (Ipc.h then says so).
   CUresult (*cuMemGetAddressRange)(CUdeviceptr *base, std::size_t *size, CUdeviceptr pointer);

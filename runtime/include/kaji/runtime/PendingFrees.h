@@ -8,6 +8,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace kaji::runtime {
 
@@ -50,6 +51,15 @@ public:
   // refuses (after a device fault, at exit) leaves the memory to the context.
   void release(Buffer buffer) noexcept;
 
+  // A pending buffer of exactly `bytes` that was not stream-ordered, taken back for a new
+  // allocation in place of a cuMemFree and a cuMemAlloc, or nullopt. Its old work is done
+  // first: taking it records an event on the legacy default stream, which starts after all
+  // work queued so far on it and on every blocking stream, and which all later work there
+  // waits for. So reuse stops (reusesFreedBuffers()) once kaji sees a non-blocking stream,
+  // and nothing is reused while frees are deferred or the legacy default stream cannot be
+  // used (a blocking stream is capturing a graph). Needs the device's context current.
+  std::optional<Buffer> reuse(std::size_t bytes) noexcept;
+
   // Does every pending free, unless frees are deferred; returns how many it did.
   std::size_t flush() noexcept;
 
@@ -74,7 +84,15 @@ private:
   std::size_t bytes_ = 0;
   int deferrals_ = 0;
   mutable std::size_t deviceMemory_ = 0; // read from the driver on first need
+  CUevent legacyStreamMarker_ = nullptr; // made on first reuse, kept for the process
 };
+
+// Whether PendingFrees::reuse may hand out buffers: until kaji meets a non-blocking stream
+// (another library's, through a launch, a copy or an array's __cuda_array_interface__), whose
+// work the legacy default stream does not wait for, so a buffer it used could still be busy.
+bool reusesFreedBuffers() noexcept;
+// Stops reuse for the process when `stream` is non-blocking, or its flags cannot be read.
+void checkStreamForReuse(CUstream stream) noexcept;
 
 // Flushes every device's queue; whether anything was freed, so that an allocation that found
 // no room may try again.
