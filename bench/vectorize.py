@@ -1,98 +1,169 @@
-"""GPU ufunc speed: out = a * x + y as a vectorized scalar function over 2^24 float32 device
-arrays, kaji's cuda.vectorize beside CuPy's ElementwiseKernel and numba-cuda's
-cuda.vectorize (each skipped, and named, when not importable).
+"""GPU ufunc speed: kaji's cuda.vectorize, cuda.reduce and cuda.guvectorize beside CuPy's
+ElementwiseKernel and ReductionKernel on the same work, and numba-cuda's ufuncs (each peer
+skipped, and named, when not importable). Cases, on float32 device arrays of n elements:
 
-Median wall seconds per call (device arrays in and out, so no host copies; each run ends
-with a synchronize), and the ratio of kaji's time to each peer's. The call path counts:
-vectorize resolves types and allocates its output per call, as Numba's does ("kaji, out="
-writes into an output allocated once, so the difference is what allocating costs).
+    axpy           out = a * x + y, vectorize (contiguous inputs)
+    axpy strided   the same on inputs that take every second element of 2n
+    sum            the sum of all n elements, cuda.reduce (result left on the device)
+    row norms      sqrt(sum of squares) of each row of an (n/4, 4) array, a '(k)->()'
+                   guvectorize
 
-    python bench/vectorize.py [--runs 20] [--log2n 24]
+Median wall seconds per call (device arrays in and out, so no host copies; each run of 10
+calls ends with a synchronize), and the ratio of kaji's time to CuPy's. The call path
+counts: vectorize and guvectorize resolve types and allocate their output per call, as
+Numba's do ("kaji, out=" writes into an output allocated once, so the difference is what
+allocating costs).
+
+    python bench/vectorize.py [--runs 20] [--log2n 24 28] [--cases axpy sum]
 """
 
 import argparse
+import functools
+import math
 
 import numpy as np
 from timing import median_per_call
 
-SIGNATURE = "float32(float32, float32, float32)"
+CASES = ("axpy", "axpy strided", "sum", "row norms")
+ROW = 4
+AXPY = "float32(float32, float32, float32)"
 
 
 def fused_multiply_add(a, x, y):
     return a * x + y
 
 
+def add(a, b):
+    return a + b
+
+
+def row_norm(row, norm):
+    total = 0.0
+    for k in range(row.shape[0]):
+        total += row[k] * row[k]
+    norm[0] = math.sqrt(total)
+
+
+@functools.lru_cache(maxsize=2)
 def host_inputs(n):
     rng = np.random.default_rng(0)
-    return [rng.random(n, dtype=np.float32) for _ in range(3)]
+    return tuple(rng.random(n, dtype=np.float32) for _ in range(3))
 
 
-def _kaji_ufunc_and_args(n):
-    from kaji import cuda
-
-    ufunc = cuda.vectorize([SIGNATURE], target="cuda")(fused_multiply_add)
-    hosts = host_inputs(n)
-    args = [cuda.to_device(host) for host in hosts]
-    np.testing.assert_allclose(ufunc(*args).copy_to_host(), hosts[0] * hosts[1] + hosts[2],
-                               rtol=1e-6)
-    return ufunc, args
+def expected(case, hosts, step):
+    a, x, y = (h[::step] for h in hosts)
+    if case.startswith("axpy"):
+        return a * x + y
+    if case == "sum":
+        return np.float32(a.sum(dtype=np.float64))
+    return np.sqrt((a.reshape(-1, ROW).astype(np.float64) ** 2).sum(axis=1)).astype(np.float32)
 
 
-def bench_kaji(n, runs):
-    import kaji
-
-    ufunc, args = _kaji_ufunc_and_args(n)
-    return median_per_call(lambda: ufunc(*args), runs, 10, kaji.synchronize, warmup=5)
+def check(case, result, hosts, step):
+    # At 2^28 elements a float32 sum differs from float64's in the fourth digit.
+    np.testing.assert_allclose(np.asarray(result), expected(case, hosts, step), rtol=1e-3)
 
 
-def bench_kaji_out(n, runs):
-    """The same call writing into an output allocated once: what allocating costs per call."""
+def kaji_timings(case, n, runs):
     import kaji
     from kaji import cuda
 
-    ufunc, args = _kaji_ufunc_and_args(n)
-    out = cuda.device_array(n, np.float32)
-    return median_per_call(lambda: ufunc(*args, out=out), runs, 10, kaji.synchronize, warmup=5)
+    step = 2 if case == "axpy strided" else 1
+    hosts = host_inputs(n * step)
+    arrays = [cuda.to_device(h)[::step] for h in hosts]
+    time = functools.partial(median_per_call, runs=runs, calls=10,
+                             synchronize=kaji.synchronize, warmup=5)
+    if case.startswith("axpy"):
+        ufunc = cuda.vectorize([AXPY], target="cuda")(fused_multiply_add)
+        check(case, ufunc(*arrays).copy_to_host(), hosts, step)
+        out = cuda.device_array(n, np.float32)
+        return {"kaji": time(lambda: ufunc(*arrays)),
+                "kaji, out=": time(lambda: ufunc(*arrays, out=out))}
+    if case == "sum":
+        reducer = cuda.reduce(add)
+        result = cuda.device_array(1, np.float32)
+        reducer(arrays[0], res=result)
+        check(case, result.copy_to_host()[0], hosts, step)
+        return {"kaji": time(lambda: reducer(arrays[0], res=result))}
+    gufunc = cuda.guvectorize(["void(float32[:], float32[:])"], "(k)->()",
+                              target="cuda")(row_norm)
+    rows = arrays[0].reshape(n // ROW, ROW)
+    check(case, gufunc(rows).copy_to_host(), hosts, step)
+    out = cuda.device_array(n // ROW, np.float32)
+    return {"kaji": time(lambda: gufunc(rows)), "kaji, out=": time(lambda: gufunc(rows, out))}
 
 
-def bench_cupy(n, runs):
+def cupy_timings(case, n, runs):
     import cupy as cp
 
-    kernel = cp.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 out",
-                                  "out = a * x + y", "fused_multiply_add")
-    args = [cp.asarray(host) for host in host_inputs(n)]
-    return median_per_call(lambda: kernel(*args), runs, 10, cp.cuda.Device().synchronize,
-                           warmup=5)
+    step = 2 if case == "axpy strided" else 1
+    hosts = host_inputs(n * step)
+    arrays = [cp.asarray(h)[::step] for h in hosts]
+    time = functools.partial(median_per_call, runs=runs, calls=10,
+                             synchronize=cp.cuda.Device().synchronize, warmup=5)
+    if case.startswith("axpy"):
+        kernel = cp.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 out",
+                                      "out = a * x + y", "fused_multiply_add")
+        check(case, kernel(*arrays).get(), hosts, step)
+        return {"cupy": time(lambda: kernel(*arrays))}
+    if case == "sum":
+        kernel = cp.ReductionKernel("float32 x", "float32 total", "x", "a + b", "total = a",
+                                    "0", "total")
+        check(case, kernel(arrays[0]).get(), hosts, step)
+        return {"cupy": time(lambda: kernel(arrays[0]))}
+    kernel = cp.ReductionKernel("float32 x", "float32 norm", "x * x", "a + b",
+                                "norm = sqrt(a)", "0", "row_norm")
+    rows = arrays[0].reshape(n // ROW, ROW)
+    check(case, kernel(rows, axis=1).get(), hosts, step)
+    return {"cupy": time(lambda: kernel(rows, axis=1))}
 
 
-def bench_numba(n, runs):
+def numba_timings(case, n, runs):
     np.row_stack = getattr(np, "row_stack", np.vstack)
     from numba import cuda
 
-    ufunc = cuda.vectorize([SIGNATURE])(fused_multiply_add)
-    args = [cuda.to_device(host) for host in host_inputs(n)]
-    return median_per_call(lambda: ufunc(*args), runs, 10, cuda.synchronize, warmup=5)
+    step = 2 if case == "axpy strided" else 1
+    hosts = host_inputs(n * step)
+    arrays = [cuda.to_device(h)[::step] for h in hosts]
+    time = functools.partial(median_per_call, runs=runs, calls=10,
+                             synchronize=cuda.synchronize, warmup=5)
+    if case.startswith("axpy"):
+        ufunc = cuda.vectorize([AXPY])(fused_multiply_add)
+        check(case, ufunc(*arrays).copy_to_host(), hosts, step)
+        return {"numba-cuda": time(lambda: ufunc(*arrays))}
+    if case == "sum":
+        reducer = cuda.reduce(add)
+        result = cuda.device_array(1, np.float32)
+        reducer(arrays[0], res=result)
+        check(case, result.copy_to_host()[0], hosts, step)
+        return {"numba-cuda": time(lambda: reducer(arrays[0], res=result))}
+    gufunc = cuda.guvectorize(["void(float32[:], float32[:])"], "(k)->()")(row_norm)
+    rows = arrays[0].reshape(n // ROW, ROW)
+    check(case, gufunc(rows).copy_to_host(), hosts, step)
+    return {"numba-cuda": time(lambda: gufunc(rows))}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
-    parser.add_argument("--log2n", type=int, default=24)
+    parser.add_argument("--log2n", type=int, nargs="+", default=[24, 28])
+    parser.add_argument("--cases", nargs="+", choices=CASES, default=list(CASES))
     args = parser.parse_args()
-    n = 1 << args.log2n
-    results = {}
-    for name, bench in [("kaji", bench_kaji), ("kaji, out=", bench_kaji_out),
-                        ("cupy elementwise", bench_cupy),
-                        ("numba-cuda", bench_numba)]:
-        try:
-            results[name] = bench(n, args.runs)
-        except ImportError as error:
-            print(f"{name:18s} skipped: {error}")
-    print(f"a * x + y on 2^{args.log2n} float32 device arrays, median of {args.runs} runs")
-    base = results.get("kaji")
-    for name, seconds in results.items():
-        ratio = f"kaji takes {base / seconds:5.2f}x this" if base else ""
-        print(f"{name:18s} {seconds * 1e6:10.1f} us/call  {ratio}")
+    print(f"float32 device arrays, median of {args.runs} runs of 10 calls; us per call")
+    print(f"{'case':14s} {'n':>5s} {'peer':12s} {'us/call':>10s}  kaji / peer")
+    for log2n in args.log2n:
+        n = 1 << log2n
+        for case in args.cases:
+            results = {}
+            for timings in (kaji_timings, cupy_timings, numba_timings):
+                try:
+                    results.update(timings(case, n, args.runs))
+                except ImportError as error:
+                    print(f"{timings.__name__}: skipped ({error})")
+            base = results["kaji"]
+            for name, seconds in results.items():
+                print(f"{case:14s} 2^{log2n:<3d} {name:12s} {seconds * 1e6:10.1f}  "
+                      f"{base / seconds:5.2f}x")
 
 
 if __name__ == "__main__":

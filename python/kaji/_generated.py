@@ -30,12 +30,12 @@ def kernel_name(function_name, role):
     return f"{re.sub(r'[^0-9A-Za-z_]+', '_', function_name).strip('_') or 'function'}_{role}"
 
 
-def grid_stride_kernel(name, parameters, count, statement, callees, target, origin):
-    """generated_kernel of `def name(parameters)` running the line `statement` for each `i`
+def grid_stride_kernel(name, parameters, count, statements, callees, target, origin):
+    """generated_kernel of `def name(parameters)` running the lines `statements` for each `i`
     in range(`count`) (an expression of the parameters) in a grid-stride loop."""
+    body = "".join(f"        {statement}\n" for statement in statements)
     text = (f"def {name}({', '.join(parameters)}):\n"
-            f"    for i in range(kaji.grid(1), {count}, kaji.gridsize(1)):\n"
-            f"        {statement}\n")
+            f"    for i in range(kaji.grid(1), {count}, kaji.gridsize(1)):\n{body}")
     return generated_kernel(name, text, callees, target, origin)
 
 

@@ -179,7 +179,7 @@ class GUVectorized:
                 views.append(f"{parameter}[i]")
         core_function = DeviceFunction(self._definition, (text,))
         kernel = grid_stride_kernel(name, parameters + ["count"], "count",
-                                    f"core_function({', '.join(views)})",
+                                    [f"core_function({', '.join(views)})"],
                                     {"core_function": core_function}, self.target,
                                     f"kaji.guvectorize of {self.__name__}")
         types = []

@@ -1,7 +1,8 @@
 """``cuda.reduce`` / ``cuda.Reduce``: a binary function made into a reduction over an array of
 any length. Each block folds a grid-stride share of the input, then a tree in shared memory
-folds the block's threads into one partial; passes repeat over the partials until one is
-left, which is combined with ``init``. No identity of the function is needed: threads that
+folds the block's threads into one partial (at most 4096 of them); one block then folds the
+partials and combines the result with ``init``: two launches, one where a block is enough.
+No identity of the function is needed: threads that
 got no element are skipped, so the result equals functools.reduce for associative,
 commutative functions."""
 
@@ -18,8 +19,11 @@ from kaji.types import Scalar, as_type
 
 _THREADS = 128
 
-_BLOCK_PARTIALS = f"""\
-def block_partials(values, n, partials):
+# One block folds its grid-stride share of values[:n] in shared memory; thread 0 then runs
+# FINISH with the block's result in `folded[0]`. Made twice: block_partials writes each
+# block's partial, fold_with_init (one block) combines everything with init into res[0].
+_BLOCK_FOLD = f"""\
+def NAME(values, n, OUTPUTS):
     folded = kaji.shared.array({_THREADS}, kaji.DTYPE)
     present = kaji.shared.array({_THREADS}, kaji.int32)
     t = kaji.threadIdx.x
@@ -48,14 +52,12 @@ def block_partials(values, n, partials):
         kaji.syncthreads()
         width //= 2
     if t == 0:
-        partials[kaji.blockIdx.x] = folded[0]
+        FINISH
 """
-
-_WITH_INIT = """\
-def with_init(partials, init, res):
-    if kaji.grid(1) == 0:
-        res[0] = binop(init, partials[0])
-"""
+_FOLDS = {
+    "block_partials": ("partials", "partials[kaji.blockIdx.x] = folded[0]"),
+    "fold_with_init": ("init, res", "res[0] = binop(init, folded[0])"),
+}
 
 
 class Reduce:
@@ -80,7 +82,7 @@ class Reduce:
         functor.show_as(self)
 
     def _kernels(self, dtype_name):
-        """(block_partials, with_init) for arrays of `dtype_name`, made on first use."""
+        """(block_partials, fold_with_init) for arrays of `dtype_name`, made on first use."""
         if dtype_name not in self._kernels_by_dtype:
             self._kernels_by_dtype[dtype_name] = self._make_kernels(dtype_name)
         return self._kernels_by_dtype[dtype_name]
@@ -88,10 +90,11 @@ class Reduce:
     def _make_kernels(self, dtype_name):
         origin = f"kaji.reduce of {self.__name__}"
         callees = {"binop": self._binop}
-        partials = generated_kernel("block_partials",
-                                    _BLOCK_PARTIALS.replace("DTYPE", dtype_name), callees,
-                                    self.target, origin)
-        return partials, generated_kernel("with_init", _WITH_INIT, callees, self.target, origin)
+        return tuple(
+            generated_kernel(name, _BLOCK_FOLD.replace("NAME", name).replace("OUTPUTS", outputs)
+                             .replace("FINISH", finish).replace("DTYPE", dtype_name),
+                             callees, self.target, origin)
+            for name, (outputs, finish) in _FOLDS.items())
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
         import numpy
@@ -120,15 +123,15 @@ class Reduce:
                 return init
             res[0] = init
             return None
-        block_partials, with_init = self._kernels(_element_type_name(dtype))
-        while count > 1:
-            blocks, threads = launch_shape(count, _THREADS)
+        block_partials, fold_with_init = self._kernels(_element_type_name(dtype))
+        blocks, threads = launch_shape(count, _THREADS)
+        if blocks > 1:
             partials = _core.device_array((blocks,), dtype, "C", on_host=on_host)
             block_partials[blocks, threads, stream](values, numpy.int64(count), partials)
             values, count = partials, blocks
         target = res if res is not None else _core.device_array((1,), dtype, "C",
                                                                 on_host=on_host)
-        with_init[1, 1, stream](values, init, target)
+        fold_with_init[1, _THREADS, stream](values, numpy.int64(count), init, target)
         if res is not None:
             return None
         return target.copy_to_host(stream=stream)[0]

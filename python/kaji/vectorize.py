@@ -89,7 +89,7 @@ class Vectorized:
         for text in signatures:
             self._add_loop(text)
         for _, _, kernel_for in self._loops:  # eager, as Numba: errors show at decoration
-            kernel_for(frozenset())
+            kernel_for(frozenset(), None)
 
     def _add_loop(self, text):
         import numpy
@@ -135,20 +135,31 @@ class Vectorized:
         return ["".join(t.char for t in arguments) + "->" + result.char
                 for result, arguments, _ in self._loops]
 
-    def _kernel(self, text, result, arguments, scalar_positions):
-        """The kernel of signature `text` whose arguments at `scalar_positions` are scalars
-        (the others 1-D arrays of the output's size)."""
+    def _kernel(self, text, result, arguments, scalar_positions, ndim):
+        """The kernel of signature `text` whose arguments at `scalar_positions` are scalars.
+        With `ndim` None the others and the output are C-contiguous 1-D arrays of one size;
+        else they are arrays of one shape of `ndim` dimensions and any strides (0 where
+        broadcast), and the loop's flat index is split into an index per axis."""
         name = kernel_name(self.__name__, "ufunc")
         parameters = [f"a{k}" for k in range(len(arguments))]
-        reads = [p if k in scalar_positions else f"{p}[i]" for k, p in enumerate(parameters)]
+        index, lines = "i", []
+        if ndim is not None and ndim > 1:
+            lines.append("rest = i")
+            for axis in range(ndim - 1, 0, -1):
+                lines += [f"j{axis} = rest % out.shape[{axis}]", f"rest //= out.shape[{axis}]"]
+            index = ", ".join(["rest"] + [f"j{axis}" for axis in range(1, ndim)])
+        reads = [p if k in scalar_positions else f"{p}[{index}]"
+                 for k, p in enumerate(parameters)]
+        lines.append(f"out[{index}] = scalar_function({', '.join(reads)})")
         # The device function of this signature alone, so that the call converts to it.
         scalar_function = DeviceFunction(self._definition, (text,))
-        kernel = grid_stride_kernel(name, parameters + ["out"], "out.size",
-                                    f"out[i] = scalar_function({', '.join(reads)})",
+        kernel = grid_stride_kernel(name, parameters + ["out"], "out.size", lines,
                                     {"scalar_function": scalar_function}, self.target,
                                     f"kaji.vectorize of {self.__name__}")
-        types = [t if k in scalar_positions else f"{t}[::1]" for k, t in enumerate(arguments)]
-        kernel.add_signature(f"void({', '.join(types)}, {result}[::1])")
+        layout = "::1" if ndim is None else ", ".join([":"] * ndim)
+        types = [t if k in scalar_positions else f"{t}[{layout}]"
+                 for k, t in enumerate(arguments)]
+        kernel.add_signature(f"void({', '.join(types)}, {result}[{layout}])")
         return kernel
 
     def __call__(self, *args, out=None, stream=0):
@@ -172,17 +183,23 @@ class Vectorized:
         count = 1
         for extent in shape:
             count *= extent
-        flat = [self._flat_input(a, dtype, shape, on_host, stream) if array
-                else as_scalar(what, k, a, dtype)
-                for k, (a, array, dtype) in enumerate(zip(args, is_array, arguments))]
+        inputs = [self._input(a, dtype, shape, on_host, stream) if array
+                  else as_scalar(what, k, a, dtype)
+                  for k, (a, array, dtype) in enumerate(zip(args, is_array, arguments))]
         if isinstance(out, DeviceArray):
             device_out = out
         else:
             device_out = _core.device_array(shape, result, "C", on_host=on_host)
         if count:
-            kernel = kernel_for(frozenset(k for k, array in enumerate(is_array) if not array))
+            scalars = frozenset(k for k, array in enumerate(is_array) if not array)
+            flat = device_out.is_c_contiguous() and all(
+                not array or a.is_c_contiguous() for a, array in zip(inputs, is_array))
             blocks, threads = launch_shape(count)
-            kernel[blocks, threads, stream](*flat, device_out.ravel())
+            if flat:
+                inputs = [a.ravel() if array else a for a, array in zip(inputs, is_array)]
+                kernel_for(scalars, None)[blocks, threads, stream](*inputs, device_out.ravel())
+            else:
+                kernel_for(scalars, len(shape))[blocks, threads, stream](*inputs, device_out)
         if on_device:
             return device_out
         host = device_out.copy_to_host(stream=stream)
@@ -241,17 +258,15 @@ class Vectorized:
         return self._reduction(array, stream=stream)
 
     @staticmethod
-    def _flat_input(array, dtype, shape, on_host, stream):
-        """`array` broadcast to `shape` as a C-contiguous 1-D device array (host-backed for
-        the cpu target)."""
-        if isinstance(array, DeviceArray):
-            if tuple(array.shape) == tuple(shape) and array.is_c_contiguous():
-                return array.ravel()
-            array = array.copy_to_host(stream=stream)  # broadcast or strided: through the host
-        import numpy
+    def _input(array, dtype, shape, on_host, stream):
+        """`array` as a device array (host-backed for the cpu target) of `shape`: a view of
+        a device array, broadcast where needed; a host array copied in first, as it is."""
+        if not isinstance(array, DeviceArray):
+            import numpy
 
-        host = numpy.ascontiguousarray(numpy.broadcast_to(array, shape)).reshape(-1)
-        return _core.to_device(host, stream=stream, on_host=on_host)
+            array = _core.to_device(numpy.asarray(array, order="C"), stream=stream,
+                                    on_host=on_host)
+        return array if tuple(array.shape) == tuple(shape) else array._broadcast_to(shape)
 
     def __repr__(self):
         return f"<kaji ufunc {self.__qualname__} target={self.target} types={self.types}>"
@@ -271,8 +286,6 @@ def _check_out(name, out, shape, dtype):
     if tuple(out.shape) != tuple(shape):
         raise ValueError(f"ufunc '{name}': out has shape {tuple(out.shape)}, the broadcast "
                          f"inputs {tuple(shape)}")
-    if isinstance(out, DeviceArray) and not out.is_c_contiguous():
-        raise ValueError(f"ufunc '{name}': a device array out must be C-contiguous")
     if out.dtype != dtype:
         raise TypeError(f"ufunc '{name}': out has dtype {out.dtype}, the signature returns "
                         f"{dtype}")

@@ -5,8 +5,6 @@
 #include "dtypes.h"
 #include "integers.h"
 
-#include "kaji/runtime/PendingFrees.h"
-
 #include <atomic>
 #include <string>
 
@@ -84,11 +82,8 @@ runtime::CUstream producerStream(const py::dict &fields) {
                          "(1: legacy default stream, 2: per-thread default stream, else a "
                          "CUstream), not " +
                          std::string(py::repr(stream)));
-  auto handle =
-      reinterpret_cast<runtime::CUstream>(readUint64(stream, "__cuda_array_interface__['stream']"));
-  // A library that queues work on non-blocking streams may queue it on kaji's arrays too.
-  runtime::checkStreamForReuse(handle);
-  return handle;
+  return reinterpret_cast<runtime::CUstream>(
+      readUint64(stream, "__cuda_array_interface__['stream']"));
 }
 
 } // namespace

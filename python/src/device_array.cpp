@@ -337,6 +337,24 @@ void DeviceArray::copyFromDevice(const DeviceArray &source, const runtime::Strea
   runtime::copyPeer(data_, destinationDevice, source.data_, sourceDevice, bytes, stream);
 }
 
+DeviceArray DeviceArray::broadcastTo(const std::vector<int64_t> &shape) const {
+  size_t ndim = shape.size();
+  if (shape_.size() > ndim)
+    throw py::value_error("cannot broadcast an array of shape " + shapeText(shape_) +
+                          " to the shape " + shapeText(shape) + " of fewer dimensions");
+  size_t added = ndim - shape_.size();
+  std::vector<int64_t> strides(ndim, 0);
+  for (size_t axis = added; axis < ndim; ++axis) {
+    int64_t extent = shape_[axis - added];
+    if (extent == shape[axis])
+      strides[axis] = strides_[axis - added];
+    else if (extent != 1)
+      throw py::value_error("cannot broadcast an array of shape " + shapeText(shape_) +
+                            " to the shape " + shapeText(shape));
+  }
+  return viewOf(element_, shape, std::move(strides), data_);
+}
+
 DeviceArray DeviceArray::transposed(std::vector<int64_t> axes) const {
   size_t ndim = shape_.size();
   if (axes.empty()) {
@@ -739,6 +757,9 @@ void bindDeviceArray(py::module_ &m) {
           },
           "Pickles as its host data; unpickled, it is a device array on the current device "
           "(host-backed when the default target is cpu).")
+      .def("_broadcast_to", &DeviceArray::broadcastTo, py::arg("shape"),
+           "numpy's broadcast_to, for kaji's ufuncs: a view with `shape` whose broadcast axes "
+           "have stride 0, to be read only.")
       .def(
           "transpose",
           [](const DeviceArray &a, py::args axes) {

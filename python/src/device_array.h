@@ -101,6 +101,9 @@ public:
   // A 1-d view of an array contiguous in C or F order (NotImplementedError for any other,
   // which numpy copies).
   DeviceArray raveled(bool fortranOrder) const;
+  // numpy's broadcast_to: a view, to be read only, with `shape`, whose new axes and stretched
+  // axes of extent 1 have stride 0; ValueError naming both shapes where numpy's rule fails.
+  DeviceArray broadcastTo(const std::vector<int64_t> &shape) const;
   // numpy's transpose: a view with the axes in the order `axes` lists (reversed when empty).
   DeviceArray transposed(std::vector<int64_t> axes) const;
   // numpy's view(dtype): the same bytes as `element`s. Another item size needs a contiguous

@@ -45,7 +45,7 @@ void Event::record(const Stream *stream) {
     throw std::invalid_argument("cannot record an event of device " + std::to_string(device_) +
                                 " on a stream of device " + std::to_string(stream->device()));
   makeCurrent(device_);
-  driver_->check(driver_->api().cuEventRecord(handle_, stream ? stream->handle() : nullptr),
+  driver_->check(driver_->api().cuEventRecord(handle_, stream ? stream->queueHandle() : nullptr),
                  "cuEventRecord");
 }
 
@@ -63,7 +63,7 @@ bool Event::query() const {
 
 void Event::wait(const Stream *stream) const {
   makeCurrent(device_);
-  driver_->check(driver_->api().cuStreamWaitEvent(stream ? stream->handle() : nullptr, handle_, 0),
+  driver_->check(driver_->api().cuStreamWaitEvent(stream ? stream->queueHandle() : nullptr, handle_, 0),
                  "cuStreamWaitEvent");
 }
 

@@ -106,7 +106,7 @@ LaunchConfig validateLaunch(const Function &function, const Extent3 &grid, const
 void launchCooperative(const Function &function, const LaunchConfig &config, const Stream *stream,
                        void **params) {
   makeCurrentCached(function.device());
-  CUstream queue = stream ? stream->handle() : nullptr;
+  CUstream queue = stream ? stream->queueHandle() : nullptr;
   Dim3 grid = config.grid, block = config.block;
   CUresult result = function.driver().api().cuLaunchCooperativeKernel(
       function.handle(), grid.x, grid.y, grid.z, block.x, block.y, block.z, config.sharedBytes,

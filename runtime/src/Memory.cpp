@@ -172,20 +172,20 @@ void copyDeviceToDevice(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes) {
 void copyHostToDeviceAsync(CUdeviceptr dst, const void *src, std::size_t bytes,
                            const Stream &stream) {
   const CudaDriver &driver = onDeviceOf(stream);
-  driver.check(driver.api().cuMemcpyHtoDAsync(dst, src, bytes, stream.handle()),
+  driver.check(driver.api().cuMemcpyHtoDAsync(dst, src, bytes, stream.queueHandle()),
                "cuMemcpyHtoDAsync");
 }
 
 void copyDeviceToHostAsync(void *dst, CUdeviceptr src, std::size_t bytes, const Stream &stream) {
   const CudaDriver &driver = onDeviceOf(stream);
-  driver.check(driver.api().cuMemcpyDtoHAsync(dst, src, bytes, stream.handle()),
+  driver.check(driver.api().cuMemcpyDtoHAsync(dst, src, bytes, stream.queueHandle()),
                "cuMemcpyDtoHAsync");
 }
 
 void copyDeviceToDeviceAsync(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes,
                              const Stream &stream) {
   const CudaDriver &driver = onDeviceOf(stream);
-  driver.check(driver.api().cuMemcpyDtoDAsync(dst, src, bytes, stream.handle()),
+  driver.check(driver.api().cuMemcpyDtoDAsync(dst, src, bytes, stream.queueHandle()),
                "cuMemcpyDtoDAsync");
 }
 
@@ -201,12 +201,12 @@ void memsetD32(CUdeviceptr dst, std::uint32_t value, std::size_t count) {
 
 void memsetD8Async(CUdeviceptr dst, std::uint8_t value, std::size_t count, const Stream &stream) {
   const CudaDriver &driver = onDeviceOf(stream);
-  driver.check(driver.api().cuMemsetD8Async(dst, value, count, stream.handle()), "cuMemsetD8Async");
+  driver.check(driver.api().cuMemsetD8Async(dst, value, count, stream.queueHandle()), "cuMemsetD8Async");
 }
 
 void memsetD32Async(CUdeviceptr dst, std::uint32_t value, std::size_t count, const Stream &stream) {
   const CudaDriver &driver = onDeviceOf(stream);
-  driver.check(driver.api().cuMemsetD32Async(dst, value, count, stream.handle()),
+  driver.check(driver.api().cuMemsetD32Async(dst, value, count, stream.queueHandle()),
                "cuMemsetD32Async");
 }
 

@@ -60,7 +60,7 @@ void copyPeer(CUdeviceptr dst, int dstDevice, CUdeviceptr src, int srcDevice, st
   if (srcDevice != dstDevice)
     enablePeerAccess(dstDevice, srcDevice);
   makeCurrent(dstDevice);
-  CUstream queue = stream ? stream->handle() : nullptr;
+  CUstream queue = stream ? stream->queueHandle() : nullptr;
   driver.check(driver.api().cuMemcpyPeerAsync(dst, Context::primary(dstDevice).handle(), src,
                                               Context::primary(srcDevice).handle(), bytes, queue),
                "cuMemcpyPeerAsync");

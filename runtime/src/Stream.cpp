@@ -25,13 +25,20 @@ Stream Stream::create() {
 }
 
 Stream Stream::external(CUstream handle) {
-  checkStreamForReuse(handle);
-  return Stream(handle, selectedDevice(), nullptr);
+  Stream stream(handle, selectedDevice(), nullptr);
+  stream.unchecked_ = handle && handle != CU_STREAM_LEGACY && handle != CU_STREAM_PER_THREAD;
+  return stream;
+}
+
+void Stream::checkForReuse() const noexcept {
+  checkStreamForReuse(handle_);
+  unchecked_.store(false, std::memory_order_relaxed);
 }
 
 Stream::Stream(Stream &&other) noexcept
     : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_),
-      owner_(std::exchange(other.owner_, nullptr)) {}
+      owner_(std::exchange(other.owner_, nullptr)),
+      unchecked_(other.unchecked_.exchange(false, std::memory_order_relaxed)) {}
 
 Stream &Stream::operator=(Stream &&other) noexcept {
   if (this != &other) {
@@ -39,6 +46,8 @@ Stream &Stream::operator=(Stream &&other) noexcept {
     handle_ = std::exchange(other.handle_, nullptr);
     device_ = other.device_;
     owner_ = std::exchange(other.owner_, nullptr);
+    unchecked_.store(other.unchecked_.exchange(false, std::memory_order_relaxed),
+                     std::memory_order_relaxed);
   }
   return *this;
 }
@@ -56,7 +65,7 @@ void Stream::destroy() noexcept {
 void Stream::synchronize() const {
   const CudaDriver &driver = CudaDriver::get();
   makeCurrent(device_);
-  driver.check(driver.api().cuStreamSynchronize(handle_), "cuStreamSynchronize");
+  driver.check(driver.api().cuStreamSynchronize(queueHandle()), "cuStreamSynchronize");
 }
 
 void Stream::waitFor(CUstream producer) const {
@@ -65,8 +74,10 @@ void Stream::waitFor(CUstream producer) const {
   makeCurrent(device_);
   CUevent marker = nullptr;
   driver.check(api.cuEventCreate(&marker, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  checkStreamForReuse(producer);
   CUresult recorded = api.cuEventRecord(marker, producer);
-  CUresult waited = recorded == CUDA_SUCCESS ? api.cuStreamWaitEvent(handle_, marker, 0) : recorded;
+  CUresult waited =
+      recorded == CUDA_SUCCESS ? api.cuStreamWaitEvent(queueHandle(), marker, 0) : recorded;
   // Destroying a recorded event is safe: the driver frees it once the wait is satisfied.
   api.cuEventDestroy(marker);
   driver.check(recorded, "cuEventRecord");

@@ -335,6 +335,42 @@ def test_the_pool_allocates_and_frees_many_times_on_a_stream():
     assert kaji._core.memory_in_use() == in_use
 
 
+REUSE_AFTER_SLOW_WORK = """
+import numpy as np
+import kaji
+from kaji import cuda
+
+@kaji.jit
+def fill_late(values, value, sleeps):
+    i = kaji.grid(1)
+    if i < values.size:
+        for _ in range(sleeps):
+            cuda.nanosleep(1000)
+        values[i] = value
+
+slow, fast = cuda.stream(), cuda.stream()
+n = 1 << 16
+first = cuda.device_array(n, np.int32)
+freed_at = first.__cuda_array_interface__["data"][0]
+fill_late[n // 256, 256, slow](first, 1, 3000)
+del first
+second = cuda.device_array(n, np.int32)
+assert second.__cuda_array_interface__["data"][0] == freed_at, "not reused"
+fill_late[n // 256, 256, fast](second, 2, 0)
+kaji.synchronize()
+np.testing.assert_array_equal(second.copy_to_host(), np.full(n, 2, np.int32))
+"""
+
+
+@gpu
+def test_a_reused_buffer_is_written_only_after_work_another_stream_queued_on_it():
+    # The freed buffer is taken back while a kernel on another blocking stream still sleeps
+    # before writing it; the new owner's write must land after that kernel's.
+    result = subprocess.run([sys.executable, "-c", REUSE_AFTER_SLOW_WORK], capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+
+
 @gpu
 def test_staged_numpy_arguments_on_a_stream_come_back_updated():
     stream = cuda.stream()

@@ -340,8 +340,8 @@ def test_a_pending_buffer_of_the_same_size_is_taken_back_behind_a_legacy_stream_
 
 
 @pytest.mark.parametrize("meeting", [
-    "kaji.external_stream(handle)",
-    "cuda.as_cuda_array(Foreign(), sync=False)",
+    "kaji.external_stream(handle).synchronize()",
+    "cuda.as_cuda_array(Foreign())",  # waits for the producer's stream
 ])
 def test_reuse_stops_at_the_first_non_blocking_stream(fake_driver, meeting):
     # Work on another library's non-blocking stream is not ordered by the legacy default
@@ -355,7 +355,9 @@ def test_reuse_stops_at_the_first_non_blocking_stream(fake_driver, meeting):
         pending = cuda.current_context().deallocations
         cuda.device_array(64)
         assert changes(lambda: cuda.device_array(64)) == {{"event_record": 1}}
-        blocking = kaji.external_stream(cuda.stream().handle)
+        kaji.external_stream(cuda.stream().handle).synchronize()  # a blocking one
+        kaji.external_stream(handle)  # not used: never asked about
+        cuda.as_cuda_array(Foreign(), sync=False)
         assert changes(lambda: cuda.device_array(64)) == {{"event_record": 1}}
         {meeting}
         assert changes(lambda: cuda.device_array(64)) == {{"alloc": 1}}

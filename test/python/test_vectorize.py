@@ -160,6 +160,42 @@ def test_device_arrays_in_device_array_out(ufunc_target):
     np.testing.assert_array_equal(add(da, row).copy_to_host(), a + np.arange(8))
 
 
+VIEWS = {
+    "every second column": lambda a: a[:, ::2],
+    "transposed": lambda a: a.T,
+    "reversed rows": lambda a: a[::-1],
+    "one column": lambda a: a[:, 3:4],
+    "one row": lambda a: a[5],
+    "a 3-d block": lambda a: a.reshape(4, 6, 4)[1:, ::2, ::-1],
+}
+
+
+@pytest.mark.parametrize("view", VIEWS.values(), ids=VIEWS.keys())
+def test_strided_and_broadcast_device_arrays_are_read_in_place(ufunc_target, view):
+    # Each operand a view of a device array (strides of any sign, broadcast axes), against
+    # numpy on the same views; also into an output that is itself a view.
+    fma = kaji.vectorize(["float32(float32, float32, float32)"],
+                         target=ufunc_target)(lambda a, x, y: a * x + y)
+    rng = np.random.default_rng(7)
+    a, x = (rng.random((12, 8), dtype=np.float32) for _ in range(2))
+    y = rng.random(8, dtype=np.float32)
+    da, dx, dy = (_device(v, ufunc_target) for v in (a, x, y))
+    host = view(a) * view(x)[..., :1] + view(a)
+    got = fma(view(da), view(dx)[..., :1], view(da))
+    np.testing.assert_allclose(got.copy_to_host(), host, rtol=1e-6)
+    if view(a).shape[-1] == y[::2].shape[0]:
+        np.testing.assert_allclose(fma(view(da), view(dx), dy[::2]).copy_to_host(),
+                                   view(a) * view(x) + y[::2], rtol=1e-6)
+    out = _device(np.zeros((2,) + view(a).shape, np.float32), ufunc_target)
+    assert fma(view(da), 2.0, view(dx), out=out[1]) is not None
+    np.testing.assert_allclose(out.copy_to_host()[1], view(a) * 2 + view(x), rtol=1e-6)
+    np.testing.assert_array_equal(out.copy_to_host()[0], 0)
+    transposed_out = _device(np.zeros(view(a).shape[::-1], np.float32), ufunc_target).T
+    fma(view(da), view(dx), 1.0, out=transposed_out)
+    np.testing.assert_allclose(transposed_out.copy_to_host(), view(a) * view(x) + 1,
+                               rtol=1e-6)
+
+
 def test_stream(ufunc_target):
     add = _make_add(ufunc_target)
     a = np.arange(100, dtype=np.float64)

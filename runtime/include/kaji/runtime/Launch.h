@@ -53,7 +53,7 @@ void launchFailed(CUresult result, const Function &function, Dim3 grid, Dim3 blo
 inline void launch(const Function &function, Dim3 grid, Dim3 block, unsigned sharedBytes,
                    const Stream *stream, void **params) {
   makeCurrentCached(function.device());
-  CUstream queue = stream ? stream->handle() : nullptr;
+  CUstream queue = stream ? stream->queueHandle() : nullptr;
   CUresult result =
       function.driver().api().cuLaunchKernel(function.handle(), grid.x, grid.y, grid.z, block.x,
                                              block.y, block.z, sharedBytes, queue, params, nullptr);

@@ -87,9 +87,9 @@ private:
   CUevent legacyStreamMarker_ = nullptr; // made on first reuse, kept for the process
 };
 
-// Whether PendingFrees::reuse may hand out buffers: until kaji meets a non-blocking stream
-// (another library's, through a launch, a copy or an array's __cuda_array_interface__), whose
-// work the legacy default stream does not wait for, so a buffer it used could still be busy.
+// Whether PendingFrees::reuse may hand out buffers: until kaji queues work on or waits for a
+// non-blocking stream (another library's: Stream::queueHandle checks), whose work the legacy
+// default stream does not wait for, so that a buffer it used could still be busy.
 bool reusesFreedBuffers() noexcept;
 // Stops reuse for the process when `stream` is non-blocking, or its flags cannot be read.
 void checkStreamForReuse(CUstream stream) noexcept;

@@ -3,6 +3,8 @@
 
 #include "kaji/runtime/CudaDriverTypes.h"
 
+#include <atomic>
+
 namespace kaji::runtime {
 
 class CudaDriver;
@@ -27,6 +29,14 @@ public:
   ~Stream();
 
   CUstream handle() const { return handle_; }
+  // The handle, for queueing work on or waiting for the stream. The first time, for another
+  // library's stream, it tells PendingFrees whether the stream is non-blocking
+  // (checkStreamForReuse): asked then, not when wrapped, as a handle never used may be stale.
+  CUstream queueHandle() const {
+    if (unchecked_.load(std::memory_order_relaxed)) [[unlikely]]
+      checkForReuse();
+    return handle_;
+  }
   int device() const { return device_; }
   bool isDefault() const { return handle_ == nullptr; }
   // Whether this object created the stream (and destroys it), rather than taking another
@@ -41,11 +51,13 @@ public:
 private:
   Stream(CUstream handle, int device, const CudaDriver *owner);
   void destroy() noexcept;
+  void checkForReuse() const noexcept;
 
   CUstream handle_ = nullptr;
   int device_ = 0;
   // Set only for streams this object created and must destroy.
   const CudaDriver *owner_ = nullptr;
+  mutable std::atomic<bool> unchecked_{false}; // another library's, not yet checked
 };
 
 } // namespace kaji::runtime
