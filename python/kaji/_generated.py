@@ -39,6 +39,26 @@ def grid_stride_kernel(name, parameters, count, statements, callees, target, ori
     return generated_kernel(name, text, callees, target, origin)
 
 
+def per_element_kernel(name, parameters, count, statements, callees, target, origin):
+    """generated_kernel of `def name(parameters)` in which thread `i` of the grid runs the
+    lines `statements` if i < `count` (an expression of the parameters), in blocks of
+    ELEMENT_THREADS: on bandwidth-bound elementwise work faster than a grid-stride loop in any
+    launch shape (bench/vectorize.py)."""
+    body = "".join(f"        {statement}\n" for statement in statements)
+    text = (f"def {name}({', '.join(parameters)}):\n"
+            f"    i = kaji.grid(1)\n"
+            f"    if i < {count}:\n{body}")
+    return generated_kernel(name, text, callees, target, origin)
+
+
+ELEMENT_THREADS = 256
+
+
+def per_element_launch_shape(count):
+    """(blocks, threads) of a per_element_kernel over `count` items."""
+    return max(1, -(-count // ELEMENT_THREADS)), ELEMENT_THREADS
+
+
 def launch_shape(count, threads=128, max_blocks=4096):
     """(blocks, threads) of a grid-stride launch over `count` items."""
     return max(1, min(max_blocks, (count + threads - 1) // threads)), threads

@@ -1,9 +1,9 @@
 """``cuda.vectorize`` / ``kaji.vectorize``: a scalar function made into a GPU ufunc.
 
 Each signature gets a kernel that calls the function (a device function with that signature)
-in a grid-stride loop over the flattened, broadcast inputs. Types are resolved as Numba's
-GPU ufuncs resolve them: array arguments must have a signature's exact dtypes (numpy's
-casting='no'); scalars take the type of the signature that the arrays pick.
+on each element of the flattened, broadcast inputs, a thread per element. Types are resolved
+as Numba's GPU ufuncs resolve them: array arguments must have a signature's exact dtypes
+(numpy's casting='no'); scalars take the type of the signature that the arrays pick.
 """
 
 import functools
@@ -14,7 +14,7 @@ from kaji._arrays import _kaji_stream
 from kaji._core import DeviceArray
 from kaji._definition import Definition
 from kaji._function_source import check_python_function
-from kaji._generated import grid_stride_kernel, kernel_name, launch_shape
+from kaji._generated import kernel_name, per_element_kernel, per_element_launch_shape
 from kaji._target import check_target, default_target
 from kaji._ufunc_arguments import as_array, as_output, as_scalar, is_scalar
 from kaji._arch import DEFAULT_CC
@@ -153,7 +153,7 @@ class Vectorized:
         lines.append(f"out[{index}] = scalar_function({', '.join(reads)})")
         # The device function of this signature alone, so that the call converts to it.
         scalar_function = DeviceFunction(self._definition, (text,))
-        kernel = grid_stride_kernel(name, parameters + ["out"], "out.size", lines,
+        kernel = per_element_kernel(name, parameters + ["out"], "out.size", lines,
                                     {"scalar_function": scalar_function}, self.target,
                                     f"kaji.vectorize of {self.__name__}")
         layout = "::1" if ndim is None else ", ".join([":"] * ndim)
@@ -194,7 +194,7 @@ class Vectorized:
             scalars = frozenset(k for k, array in enumerate(is_array) if not array)
             flat = device_out.is_c_contiguous() and all(
                 not array or a.is_c_contiguous() for a, array in zip(inputs, is_array))
-            blocks, threads = launch_shape(count)
+            blocks, threads = per_element_launch_shape(count)
             if flat:
                 inputs = [a.ravel() if array else a for a, array in zip(inputs, is_array)]
                 kernel_for(scalars, None)[blocks, threads, stream](*inputs, device_out.ravel())
