@@ -1,6 +1,6 @@
 """``cuda.reduce`` / ``cuda.Reduce``: a binary function made into a reduction over an array of
 any length. Each block folds a grid-stride share of the input, then a tree in shared memory
-folds the block's threads into one partial (at most 4096 of them); one block then folds the
+folds the block's threads into one partial (at most MAX_PARTIALS of them); one block then folds the
 partials and combines the result with ``init``: two launches, one where a block is enough.
 No identity of the function is needed: threads that
 got no element are skipped, so the result equals functools.reduce for associative,
@@ -17,15 +17,19 @@ from kaji._target import check_target, default_target
 from kaji.decorator import DeviceFunction, jit
 from kaji.types import Scalar, as_type
 
-_THREADS = 128
+# Threads of a block_partials block and the most blocks it runs in (so partials), and
+# threads of the one fold_with_init block.
+PARTIAL_THREADS = 256
+MAX_PARTIALS = 1024
+FINAL_THREADS = 1024
 
 # One block folds its grid-stride share of values[:n] in shared memory; thread 0 then runs
 # FINISH with the block's result in `folded[0]`. Made twice: block_partials writes each
 # block's partial, fold_with_init (one block) combines everything with init into res[0].
-_BLOCK_FOLD = f"""\
+_BLOCK_FOLD = """\
 def NAME(values, n, OUTPUTS):
-    folded = kaji.shared.array({_THREADS}, kaji.DTYPE)
-    present = kaji.shared.array({_THREADS}, kaji.int32)
+    folded = kaji.shared.array(THREADS, kaji.DTYPE)
+    present = kaji.shared.array(THREADS, kaji.int32)
     t = kaji.threadIdx.x
     i = kaji.grid(1)
     stride = kaji.gridsize(1)
@@ -41,7 +45,7 @@ def NAME(values, n, OUTPUTS):
     folded[t] = acc
     present[t] = found
     kaji.syncthreads()
-    width = {_THREADS // 2}
+    width = THREADS // 2
     while width > 0:
         if t < width and present[t + width] != 0:
             if present[t] != 0:
@@ -55,8 +59,8 @@ def NAME(values, n, OUTPUTS):
         FINISH
 """
 _FOLDS = {
-    "block_partials": ("partials", "partials[kaji.blockIdx.x] = folded[0]"),
-    "fold_with_init": ("init, res", "res[0] = binop(init, folded[0])"),
+    "block_partials": ("partials", "partials[kaji.blockIdx.x] = folded[0]", PARTIAL_THREADS),
+    "fold_with_init": ("init, res", "res[0] = binop(init, folded[0])", FINAL_THREADS),
 }
 
 
@@ -92,9 +96,10 @@ class Reduce:
         callees = {"binop": self._binop}
         return tuple(
             generated_kernel(name, _BLOCK_FOLD.replace("NAME", name).replace("OUTPUTS", outputs)
-                             .replace("FINISH", finish).replace("DTYPE", dtype_name),
+                             .replace("FINISH", finish).replace("DTYPE", dtype_name)
+                             .replace("THREADS", str(threads)),
                              callees, self.target, origin)
-            for name, (outputs, finish) in _FOLDS.items())
+            for name, (outputs, finish, threads) in _FOLDS.items())
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
         import numpy
@@ -124,14 +129,14 @@ class Reduce:
             res[0] = init
             return None
         block_partials, fold_with_init = self._kernels(_element_type_name(dtype))
-        blocks, threads = launch_shape(count, _THREADS)
+        blocks, threads = launch_shape(count, PARTIAL_THREADS, MAX_PARTIALS)
         if blocks > 1:
             partials = _core.device_array((blocks,), dtype, "C", on_host=on_host)
             block_partials[blocks, threads, stream](values, numpy.int64(count), partials)
             values, count = partials, blocks
         target = res if res is not None else _core.device_array((1,), dtype, "C",
                                                                 on_host=on_host)
-        fold_with_init[1, _THREADS, stream](values, numpy.int64(count), init, target)
+        fold_with_init[1, FINAL_THREADS, stream](values, numpy.int64(count), init, target)
         if res is not None:
             return None
         return target.copy_to_host(stream=stream)[0]
