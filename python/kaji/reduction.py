@@ -18,10 +18,27 @@ from kaji.decorator import DeviceFunction, jit
 from kaji.types import Scalar, as_type
 
 # Threads of a block_partials block and the most blocks it runs in (so partials), and
-# threads of the one fold_with_init block.
+# threads of the one fold_with_init block. Each thread loads LOADS elements of its share at a
+# time and folds them pairwise into its running value: the loads are independent, so that
+# enough of them are in flight to keep the memory busy.
 PARTIAL_THREADS = 256
 MAX_PARTIALS = 1024
 FINAL_THREADS = 1024
+LOADS = 8
+
+
+def _grouped_loads(loads):
+    """The lines of the loop that folds `loads` elements at a time (indented for _BLOCK_FOLD's
+    LOADS_LOOP) into `acc`, from `j` on, while all of them are below `n`."""
+    values = [f"v{k}" for k in range(loads)]
+    lines = [f"while j + {loads - 1} * stride < n:"]
+    lines += [f"    v{k} = values[j + {k} * stride]" for k in range(loads)]
+    while len(values) > 1:
+        pairs = [f"binop({values[k]}, {values[k + 1]})" for k in range(0, len(values) - 1, 2)]
+        values = pairs + values[len(values) - len(values) % 2:]
+    lines += [f"    acc = binop(acc, {values[0]})", f"    j += {loads} * stride"]
+    return "\n        ".join(lines)
+
 
 # One block folds its grid-stride share of values[:n] in shared memory; thread 0 then runs
 # FINISH with the block's result in `folded[0]`. Made twice: block_partials writes each
@@ -39,6 +56,7 @@ def NAME(values, n, OUTPUTS):
         acc = values[i]
         found = 1
         j = i + stride
+        LOADS_LOOP
         while j < n:
             acc = binop(acc, values[j])
             j += stride
@@ -97,7 +115,8 @@ class Reduce:
         return tuple(
             generated_kernel(name, _BLOCK_FOLD.replace("NAME", name).replace("OUTPUTS", outputs)
                              .replace("FINISH", finish).replace("DTYPE", dtype_name)
-                             .replace("THREADS", str(threads)),
+                             .replace("THREADS", str(threads))
+                             .replace("LOADS_LOOP", _grouped_loads(LOADS)),
                              callees, self.target, origin)
             for name, (outputs, finish, threads) in _FOLDS.items())
 

@@ -35,6 +35,9 @@ IpcExport exportIpcMemory(CUdeviceptr pointer, int device) {
                  "only memory allocated without a stream can be shared with other processes; "
                  "memory from a stream's pool (an array made with stream=...), managed or "
                  "mapped memory cannot");
+  // The importer's work cannot be ordered after this process's streams: what is queued on the
+  // memory (a copy from pageable host memory returns before its DMA lands) is done first.
+  Context::primary(device).synchronize();
   IpcExport exported{{}, std::size_t(pointer - base), size};
   std::memcpy(exported.handle.data(), handle.reserved, exported.handle.size());
   return exported;

@@ -18,7 +18,8 @@ struct IpcExport {
   std::size_t allocationSize; // of the whole allocation
 };
 
-// Exports the cuMemAlloc allocation on `device` that holds `pointer`. Memory the driver cannot
+// Exports the cuMemAlloc allocation on `device` that holds `pointer`, after the work queued on
+// the device is done, as no other process can wait for it. Memory the driver cannot
 // export (from a stream-ordered pool: arrays made with a stream; managed or host memory)
 // throws the CudaError of cuIpcGetMemHandle, saying so; a driver without IPC throws
 // std::runtime_error.
