@@ -18,18 +18,21 @@ from kaji.decorator import DeviceFunction, jit
 from kaji.types import Scalar, as_type
 
 # Threads of a block_partials block and the most blocks it runs in (so partials), and
-# threads of the one fold_with_init block. Each thread loads LOADS elements of its share at a
-# time and folds them pairwise into its running value: the loads are independent, so that
-# enough of them are in flight to keep the memory busy.
+# threads of the one fold_with_init block (256: a block size every kernel's registers allow).
+# Each block_partials thread loads LOADS elements of its share at a time and folds them
+# pairwise into its running value: the loads are independent, so that enough of them are in
+# flight to keep the memory busy.
 PARTIAL_THREADS = 256
 MAX_PARTIALS = 1024
-FINAL_THREADS = 1024
+FINAL_THREADS = 256
 LOADS = 8
 
 
 def _grouped_loads(loads):
     """The lines of the loop that folds `loads` elements at a time (indented for _BLOCK_FOLD's
-    LOADS_LOOP) into `acc`, from `j` on, while all of them are below `n`."""
+    LOADS_LOOP) into `acc`, from `j` on, while all of them are below `n`; `pass` for one."""
+    if loads == 1:
+        return "pass"
     values = [f"v{k}" for k in range(loads)]
     lines = [f"while j + {loads - 1} * stride < n:"]
     lines += [f"    v{k} = values[j + {k} * stride]" for k in range(loads)]
@@ -77,8 +80,9 @@ def NAME(values, n, OUTPUTS):
         FINISH
 """
 _FOLDS = {
-    "block_partials": ("partials", "partials[kaji.blockIdx.x] = folded[0]", PARTIAL_THREADS),
-    "fold_with_init": ("init, res", "res[0] = binop(init, folded[0])", FINAL_THREADS),
+    "block_partials": ("partials", "partials[kaji.blockIdx.x] = folded[0]", PARTIAL_THREADS,
+                       LOADS),
+    "fold_with_init": ("init, res", "res[0] = binop(init, folded[0])", FINAL_THREADS, 1),
 }
 
 
@@ -116,9 +120,9 @@ class Reduce:
             generated_kernel(name, _BLOCK_FOLD.replace("NAME", name).replace("OUTPUTS", outputs)
                              .replace("FINISH", finish).replace("DTYPE", dtype_name)
                              .replace("THREADS", str(threads))
-                             .replace("LOADS_LOOP", _grouped_loads(LOADS)),
+                             .replace("LOADS_LOOP", _grouped_loads(loads)),
                              callees, self.target, origin)
-            for name, (outputs, finish, threads) in _FOLDS.items())
+            for name, (outputs, finish, threads, loads) in _FOLDS.items())
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
         import numpy
