@@ -50,18 +50,22 @@ def host_inputs(n):
     return tuple(rng.random(n, dtype=np.float32) for _ in range(3))
 
 
+CHECKED = 1 << 20  # elements (rows for row norms) compared, from the start: checks stay quick
+
+
 def expected(case, hosts, step):
-    a, x, y = (h[::step] for h in hosts)
-    if case.startswith("axpy"):
-        return a * x + y
     if case == "sum":
-        return np.float32(a.sum(dtype=np.float64))
+        return np.float32(hosts[0][::step].sum(dtype=np.float64))
+    a, x, y = (h[:CHECKED * ROW * step:step] for h in hosts)
+    if case.startswith("axpy"):
+        return (a * x + y)[:CHECKED]
     return np.sqrt((a.reshape(-1, ROW).astype(np.float64) ** 2).sum(axis=1)).astype(np.float32)
 
 
 def check(case, result, hosts, step):
     # At 2^28 elements a float32 sum differs from float64's in the fourth digit.
-    np.testing.assert_allclose(np.asarray(result), expected(case, hosts, step), rtol=1e-3)
+    result = np.asarray(result) if case == "sum" else np.asarray(result)[:CHECKED]
+    np.testing.assert_allclose(result, expected(case, hosts, step), rtol=1e-3)
 
 
 def kaji_timings(case, n, runs):
