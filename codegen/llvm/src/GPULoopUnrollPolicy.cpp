@@ -5,7 +5,9 @@
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/LoopPeel.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 namespace kaji::codegen {
 
@@ -96,11 +98,20 @@ llvm::PreservedAnalyses GPULoopUnrollPolicyPass::run(llvm::Loop &loop, llvm::Loo
   if (tripCount != 0) {
     if (fitsFullUnroll(tripCount, bodySize))
       llvm::addStringMetadataToLoop(&loop, "llvm.loop.unroll.full");
-  } else if (fitsRuntimeUnroll(loop, bodySize, runtimeTripCount(loop, results.SE))) {
-    llvm::addStringMetadataToLoop(&loop, "llvm.loop.unroll.count", kRuntimeUnrollCount);
+    // Only the loop's metadata changed: every analysis still holds.
+    return llvm::PreservedAnalyses::all();
   }
-  // Only the loop's metadata changed: every analysis still holds.
-  return llvm::PreservedAnalyses::all();
+  RuntimeTripCount runtimeCount = runtimeTripCount(loop, results.SE);
+  if (!fitsRuntimeUnroll(loop, bodySize, runtimeCount))
+    return llvm::PreservedAnalyses::all();
+  bool peeled = false;
+  if (runtimeCount == RuntimeTripCount::Divided && llvm::canPeel(&loop)) {
+    llvm::ValueToValueMapTy peeledValues;
+    peeled = llvm::peelLoop(&loop, 1, &results.LI, &results.SE, results.DT, &results.AC,
+                            /*PreserveLCSSA=*/true, peeledValues);
+  }
+  llvm::addStringMetadataToLoop(&loop, "llvm.loop.unroll.count", kRuntimeUnrollCount);
+  return peeled ? llvm::getLoopPassPreservedAnalyses() : llvm::PreservedAnalyses::all();
 }
 
 } // namespace kaji::codegen

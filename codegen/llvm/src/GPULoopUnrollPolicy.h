@@ -31,7 +31,11 @@ namespace kaji::codegen {
 //   (n - start) / gridsize): LLVM finds that too costly to compute before the loop, and keeps
 //   such a loop whole. kaji unrolls one of any size up to the maximum by four when it loads
 //   memory, as nvcc does: four loads per thread in flight are worth one division per thread
-//   (a 32-bit one where the operands fit, which NVPTX checks at run time). LLVM does not split a
+//   (a 32-bit one where the operands fit, which NVPTX checks at run time). Such a loop's
+//   first iteration is peeled off first: a grid launched with a thread per element (each
+//   thread's loop runs once) then runs the body and one compare, without the division and the
+//   remainder loop before its loads, which made it a third slower than the same kernel without
+//   the loop (bench/vectorize.py's launch shapes). LLVM does not split a
 //   loop holding a barrier or a shuffle into an unrolled loop and a remainder (and would warn
 //   that the count was not applied).
 class GPULoopUnrollPolicyPass : public llvm::PassInfoMixin<GPULoopUnrollPolicyPass> {

@@ -3,7 +3,9 @@
 # NVPTX budget unrolls it by two: four bodies in the unrolled loop, one in the remainder.
 # A loop with a barrier keeps one body per iteration, and no warning is printed for it. A
 # grid-stride loop, whose trip count takes a division by gridsize (64-bit, or 32-bit where the
-# operands fit), is unrolled by four too, as nvcc does, though LLVM would keep it whole.
+# operands fit), is unrolled by four too, as nvcc does, though LLVM would keep it whole; its
+# first iteration is peeled off before the division, so that a thread whose loop runs once
+# (a grid of a thread per element) divides nothing.
 # RUN: %kaji-compile %s --kernel forces --emit llvm | %FileCheck %s --check-prefix=FOUR
 # RUN: %kaji-compile %s --kernel staged_sum --emit ptx 2>&1 | %FileCheck %s --check-prefix=BARRIER
 # RUN: %kaji-compile %s --kernel grid_stride --emit ptx | %FileCheck %s --check-prefix=GRID
@@ -67,6 +69,9 @@ def grid_stride(out, x, y):
         out[i] = dx / r + dy / (r * r) + math.sqrt(r) * dx * dy
 
 # GRID-LABEL: .entry grid_stride(
+# GRID-NOT: div.u
+# GRID-COUNT-2: sqrt.rn.f32
+# GRID-NOT: sqrt.rn.f32
 # GRID: div.u64
 # GRID: div.u32
 # GRID-COUNT-10: sqrt.rn.f32
