@@ -25,7 +25,7 @@ from kaji.types import Scalar, as_type
 PARTIAL_THREADS = 256
 MAX_PARTIALS = 1024
 FINAL_THREADS = 256
-LOADS = 8
+LOADS = 4
 
 
 def _grouped_loads(loads):
