@@ -158,16 +158,17 @@ def main():
     for log2n in args.log2n:
         n = 1 << log2n
         for case in args.cases:
-            results = {}
+            base = None
             for timings in (kaji_timings, cupy_timings, numba_timings):
                 try:
-                    results.update(timings(case, n, args.runs))
+                    results = timings(case, n, args.runs)
                 except ImportError as error:
                     print(f"{timings.__name__}: skipped ({error})")
-            base = results["kaji"]
-            for name, seconds in results.items():
-                print(f"{case:14s} 2^{log2n:<3d} {name:12s} {seconds * 1e6:10.1f}  "
-                      f"{base / seconds:5.2f}x")
+                    continue
+                base = base or results["kaji"]
+                for name, seconds in results.items():  # as they come: a long run shows progress
+                    print(f"{case:14s} 2^{log2n:<3d} {name:12s} {seconds * 1e6:10.1f}  "
+                          f"{base / seconds:5.2f}x", flush=True)
 
 
 if __name__ == "__main__":
