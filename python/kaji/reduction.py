@@ -107,11 +107,13 @@ class Reduce:
         self._kernels_by_dtype = {}
         functor.show_as(self)
 
-    def _kernels(self, dtype_name):
-        """(block_partials, fold_with_init) for arrays of `dtype_name`, made on first use."""
-        if dtype_name not in self._kernels_by_dtype:
-            self._kernels_by_dtype[dtype_name] = self._make_kernels(dtype_name)
-        return self._kernels_by_dtype[dtype_name]
+    def _kernels(self, dtype):
+        """(block_partials, fold_with_init) for arrays of numpy `dtype`, made on first use."""
+        kernels = self._kernels_by_dtype.get(dtype)
+        if kernels is None:
+            kernels = self._kernels_by_dtype[dtype] = self._make_kernels(
+                _element_type_name(dtype))
+        return kernels
 
     def _make_kernels(self, dtype_name):
         origin = f"kaji.reduce of {self.__name__}"
@@ -132,7 +134,7 @@ class Reduce:
         if isinstance(arr, DeviceArray):
             if not arr.is_c_contiguous():
                 raise ValueError("reduce needs a contiguous device array")
-            values = arr.ravel()
+            values = arr if arr.ndim == 1 else arr.ravel()
         else:
             host = numpy.ascontiguousarray(arr).reshape(-1)
             _element_type_name(host.dtype)  # a TypeError before anything is copied
@@ -151,7 +153,7 @@ class Reduce:
                 return init
             res[0] = init
             return None
-        block_partials, fold_with_init = self._kernels(_element_type_name(dtype))
+        block_partials, fold_with_init = self._kernels(dtype)
         blocks, threads = launch_shape(count, PARTIAL_THREADS, MAX_PARTIALS)
         if blocks > 1:
             partials = _core.device_array((blocks,), dtype, "C", on_host=on_host)

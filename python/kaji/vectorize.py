@@ -81,6 +81,8 @@ class Vectorized:
         # Without signatures it compiles a loop for each new set of argument types it is
         # called with.
         self._dynamic = not signatures
+        # (result dtype, kernel) per tuple of argument dtypes of _call_on_alike_arrays' calls
+        self._alike_array_loops = {}
         self._reduction = None  # the cuda.reduce of its function, made by the first reduce()
         self._device = DeviceFunction(func, signatures)
         self._definition = self._device._definition
@@ -163,6 +165,9 @@ class Vectorized:
         return kernel
 
     def __call__(self, *args, out=None, stream=0):
+        result = self._call_on_alike_arrays(args, out, stream)
+        if result is not None:
+            return result
         import numpy
 
         if len(args) != self.nin:
@@ -207,6 +212,37 @@ class Vectorized:
             out[...] = host
             return out
         return host[()] if not shape else host
+
+    def _call_on_alike_arrays(self, args, out, stream):
+        """The call most programs make, without the general path's work: C-contiguous device
+        arrays of one shape, and no `out` or one like them of the result's dtype. The output,
+        or None for any other call (which __call__ then makes)."""
+        if len(args) != self.nin:
+            return None
+        shape = args[0].shape if isinstance(args[0], DeviceArray) else None
+        for arg in args:
+            if not isinstance(arg, DeviceArray) or arg.shape != shape or not arg.is_c_contiguous():
+                return None
+        types = tuple(arg.dtype for arg in args)
+        loop = self._alike_array_loops.get(types)
+        if loop is None:
+            result, _, kernel_for = self._resolve(args, [True] * len(args))
+            loop = self._alike_array_loops[types] = (result, kernel_for(frozenset(), None))
+        result, kernel = loop
+        if out is None:
+            out = _core.device_array(shape, result, "C", on_host=self.target == "cpu")
+        elif not (isinstance(out, DeviceArray) and out.shape == shape and out.dtype == result
+                  and out.is_c_contiguous()):
+            return None
+        count = out.size
+        if count:
+            blocks, threads = per_element_launch_shape(count)
+            if len(shape) == 1:  # already what the kernel takes: no views to make
+                kernel[blocks, threads, _kaji_stream(stream)](*args, out)
+            else:
+                kernel[blocks, threads, _kaji_stream(stream)](*[arg.ravel() for arg in args],
+                                                              out.ravel())
+        return out
 
     def _resolve(self, args, is_array):
         """Numba's GPU ufunc type resolution: the signatures whose array dtypes equal the
