@@ -79,6 +79,32 @@ def test_without_signatures_it_compiles_for_each_new_set_of_types(ufunc_target):
     assert len(dynamic.types) == 3  # the loop is kept
 
 
+@pytest.mark.parametrize("shape", [(), (7,), (3, 5)])
+def test_calls_on_alike_device_arrays_resolve_as_every_call(ufunc_target, shape):
+    # The short path for C-contiguous device arrays of one shape picks the same signature,
+    # raises the same TypeError and writes the same out= as the general path.
+    add = _make_add(ufunc_target)
+    dynamic = kaji.vectorize(target=ufunc_target)(_add)
+    for dtype in (np.float32, np.int32, np.float64):
+        host = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+        device = _device(host, ufunc_target)
+        for ufunc in (add, dynamic):
+            got = ufunc(device, device)
+            assert isinstance(got, kaji.DeviceArray) and got.dtype == dtype
+            np.testing.assert_array_equal(got.copy_to_host(), host + host)
+        out = _device(np.zeros_like(host), ufunc_target)
+        assert add(device, device, out=out) is out
+        np.testing.assert_array_equal(out.copy_to_host(), host + host)
+    assert dynamic.types == ["ff->f", "ii->i", "dd->d"]
+    int16 = _device(np.ones(shape, np.int16), ufunc_target)
+    with pytest.raises(TypeError, match=r"'_add': no signature matches .*\(int16, int16\)"):
+        add(int16, int16)
+    wrong_out = _device(np.zeros(shape, np.float64), ufunc_target)
+    float32 = _device(np.ones(shape, np.float32), ufunc_target)
+    with pytest.raises(TypeError, match="out has dtype float64, the signature returns float32"):
+        add(float32, float32, out=wrong_out)
+
+
 def test_bare_decorator_is_dynamic(ufunc_target, monkeypatch):
     import math
 
