@@ -63,8 +63,9 @@ bool Event::query() const {
 
 void Event::wait(const Stream *stream) const {
   makeCurrent(device_);
-  driver_->check(driver_->api().cuStreamWaitEvent(stream ? stream->queueHandle() : nullptr, handle_, 0),
-                 "cuStreamWaitEvent");
+  driver_->check(
+      driver_->api().cuStreamWaitEvent(stream ? stream->queueHandle() : nullptr, handle_, 0),
+      "cuStreamWaitEvent");
 }
 
 float Event::elapsedMs(const Event &start, const Event &end) {

@@ -201,7 +201,8 @@ void memsetD32(CUdeviceptr dst, std::uint32_t value, std::size_t count) {
 
 void memsetD8Async(CUdeviceptr dst, std::uint8_t value, std::size_t count, const Stream &stream) {
   const CudaDriver &driver = onDeviceOf(stream);
-  driver.check(driver.api().cuMemsetD8Async(dst, value, count, stream.queueHandle()), "cuMemsetD8Async");
+  driver.check(driver.api().cuMemsetD8Async(dst, value, count, stream.queueHandle()),
+               "cuMemsetD8Async");
 }
 
 void memsetD32Async(CUdeviceptr dst, std::uint32_t value, std::size_t count, const Stream &stream) {
