@@ -122,6 +122,9 @@ class GUVectorized:
         self._inputs, self._outputs = inputs, outputs
         self._cores = inputs + outputs
         self._loops = []  # ([argument dtypes], [argument is a scalar], kernel) per signature
+        # Per signature whose array arguments all take any layout: the kernel of arguments of
+        # any strides, made on first use (_strided_kernel).
+        self._strided = {}
         count = len(func.parameters)
         for text in signatures:
             arguments = _parse_array_signature(text)
@@ -140,6 +143,8 @@ class GUVectorized:
             dtypes = [numpy.dtype(name) for name, _ in arguments]
             scalars = [ndim is None for _, ndim in arguments]
             self._loops.append((dtypes, scalars, self._kernel(text, arguments)))
+            if "::1" not in _core.canonical_signature(text):
+                self._strided[len(self._loops) - 1] = (text, arguments)
 
     def __reduce__(self):
         return (GUVectorized, (self._definition, self._signatures, self._inputs, self._outputs,
@@ -166,9 +171,18 @@ class GUVectorized:
         return ["".join(t.char for t in dtypes[:self.nin]) + "->" +
                 "".join(t.char for t in dtypes[self.nin:]) for dtypes, _, _ in self._loops]
 
-    def _kernel(self, text, arguments):
-        """The kernel of signature `text`: every argument comes flattened to one loop
-        dimension in front of its core dimensions, C-contiguous."""
+    def _strided_kernel(self, loop):
+        """The kernel of `loop` (one of self._loops) for arguments of any strides, or None
+        where its signature wants a contiguous core."""
+        index = next(k for k, known in enumerate(self._loops) if known[2] is loop[2])
+        made = self._strided.get(index)
+        if isinstance(made, tuple):
+            made = self._strided[index] = self._kernel(*made, any_layout=True)
+        return made
+
+    def _kernel(self, text, arguments, any_layout=False):
+        """The kernel of signature `text`: every argument comes with one loop dimension in
+        front of its core dimensions, C-contiguous (with `any_layout`, of any strides)."""
         name = kernel_name(self.__name__, "gufunc")
         parameters = [f"a{k}" for k in range(len(arguments))]
         views = []
@@ -184,7 +198,8 @@ class GUVectorized:
                                     f"kaji.guvectorize of {self.__name__}")
         types = []
         for (dtype, _), core in zip(arguments, self._cores):
-            types.append(f"{dtype}[{', '.join([':'] * len(core) + ['::1'])}]")
+            last = ":" if any_layout else "::1"
+            types.append(f"{dtype}[{', '.join([':'] * len(core) + [last])}]")
         kernel.add_signature(f"void({', '.join(types)}, int64)")
         return kernel
 
@@ -212,7 +227,8 @@ class GUVectorized:
         is_array = [not is_scalar(a) for a in args[:nin]]
         inputs = [as_array(what, k, a) if array else a
                   for k, (a, array) in enumerate(zip(args[:nin], is_array))]
-        dtypes, _, kernel = self._resolve(inputs, is_array)
+        loop = self._resolve(inputs, is_array)
+        dtypes, _, kernel = loop
         # A scalar is the 0-d array of its signature type, broadcast over the loop dimensions.
         inputs = [a if array else numpy.asarray(as_scalar(what, k, a, dtype))
                   for k, (a, array, dtype) in enumerate(zip(inputs, is_array, dtypes))]
@@ -249,8 +265,22 @@ class GUVectorized:
         count = 1
         for extent in loop_shape:
             count *= extent
-        flat_inputs = [self._flat(a, dtype, tuple(loop_shape), core, sizes, on_host, stream)
-                       for a, dtype, core in zip(inputs, dtypes, self._inputs)]
+        full_shapes = [tuple(loop_shape) + tuple(sizes[name] for name in core)
+                       for core in self._inputs]
+        strided = any(isinstance(a, DeviceArray) and
+                      not (tuple(a.shape) == shape and a.is_c_contiguous())
+                      for a, shape in zip(inputs, full_shapes))
+        strided_kernel = (self._strided_kernel(loop)
+                          if strided and len(loop_shape) == 1 else None)
+        if strided_kernel is not None:
+            # Device arrays read where they are (broadcast with stride 0), numpy ones copied in.
+            kernel = strided_kernel
+            flat_inputs = [self._viewed(a, dtype, shape, on_host, stream)
+                           for a, dtype, shape in zip(inputs, dtypes, full_shapes)]
+        else:
+            flat_inputs = [self._flat(a, dtype, tuple(loop_shape), core, sizes, on_host,
+                                      stream)
+                           for a, dtype, core in zip(inputs, dtypes, self._inputs)]
         flat_outputs = []
         for k, (dtype, core) in enumerate(zip(dtypes[nin:], self._outputs)):
             given = outputs[k] if outputs else None
@@ -309,6 +339,17 @@ class GUVectorized:
                 raise ValueError(f"gufunc '{self.__name__}': dimension '{name}' is "
                                  f"{sizes[name]} and {extent} ({what})")
         return shape[:len(shape) - len(core)]
+
+    @staticmethod
+    def _viewed(array, dtype, shape, on_host, stream):
+        """`array` as a device array of `shape` and any strides: a device array's view,
+        broadcast where needed; a host array copied in as it is, then broadcast."""
+        if not isinstance(array, DeviceArray):
+            import numpy
+
+            array = _core.to_device(numpy.asarray(array, dtype=dtype, order="C"),
+                                    stream=stream, on_host=on_host)
+        return array if tuple(array.shape) == shape else array._broadcast_to(shape)
 
     @staticmethod
     def _flat(array, dtype, loop_shape, core, sizes, on_host, stream):

@@ -57,6 +57,31 @@ def test_same_core_layout_numpy_in_numpy_out(ufunc_target):
     np.testing.assert_allclose(result, a + b, rtol=1e-6)
 
 
+STRIDED_ROWS = {
+    "every second column": lambda a: a[:, ::2],
+    "every second row": lambda a: a[::2],
+    "transposed": lambda a: a.T,
+    "reversed rows": lambda a: a[::-1, 1:],
+}
+
+
+@pytest.mark.parametrize("view", STRIDED_ROWS.values(), ids=STRIDED_ROWS.keys())
+def test_strided_device_arrays_are_read_in_place(ufunc_target, view):
+    # Views of device arrays (and a core vector broadcast over the loop with stride 0) go to
+    # the kernel as they are, against numpy on the same views.
+    add = _add_gufunc(ufunc_target)
+    total = cuda.guvectorize(["void(float64[:], float64[:])"], "(n)->()",
+                             target=ufunc_target)(_total)
+    rng = np.random.default_rng(3)
+    a, b = rng.random((8, 6)), rng.random((8, 6))
+    da, db = _device(a, ufunc_target), _device(b, ufunc_target)
+    np.testing.assert_allclose(add(view(da), view(db)).copy_to_host(), view(a) + view(b))
+    row = view(b)[0]
+    np.testing.assert_allclose(add(view(da), view(db)[0]).copy_to_host(), view(a) + row)
+    np.testing.assert_allclose(add(view(da), row).copy_to_host(), view(a) + row)
+    np.testing.assert_allclose(total(view(da)).copy_to_host(), view(a).sum(axis=1))
+
+
 def test_dispatch_on_dtype(ufunc_target):
     add = _add_gufunc(ufunc_target)
     a = np.arange(4.0)
