@@ -7,9 +7,10 @@ skipped, and named, when not importable). Cases, on float32 device arrays of n e
     sum            the sum of all n elements, cuda.reduce (result left on the device)
     row norms      sqrt(sum of squares) of each row of an (n/4, 4) array, a '(k)->()'
                    guvectorize
+    row norms strided  the same on the (n/4, 4) view taking every second column of (n/4, 8)
 
 Median wall seconds per call (device arrays in and out, so no host copies; each run of 10
-calls ends with a synchronize), and the ratio of kaji's time to CuPy's. The call path
+calls ends with a synchronize), and the ratio of kaji's time to each peer's. The call path
 counts: vectorize and guvectorize resolve types and allocate their output per call, as
 Numba's do ("kaji, out=" writes into an output allocated once, so the difference is what
 allocating costs).
@@ -24,7 +25,7 @@ import math
 import numpy as np
 from timing import median_per_call
 
-CASES = ("axpy", "axpy strided", "sum", "row norms")
+CASES = ("axpy", "axpy strided", "sum", "row norms", "row norms strided")
 ROW = 4
 AXPY = "float32(float32, float32, float32)"
 
@@ -53,13 +54,25 @@ def host_inputs(n):
 CHECKED = 1 << 20  # elements (rows for row norms) compared, from the start: checks stay quick
 
 
+def step_of(case):
+    """How many elements of the inputs each element of the case's operands takes."""
+    return 2 if case.endswith("strided") else 1
+
+
+def rows_of(array, n, step):
+    """The (n/4, 4) operand of the row-norm cases: every `step`-th column of (n/4, 4*step)."""
+    return array.reshape(n // ROW, ROW * step)[:, ::step]
+
+
 def expected(case, hosts, step):
     if case == "sum":
-        return np.float32(hosts[0][::step].sum(dtype=np.float64))
-    a, x, y = (h[:CHECKED * ROW * step:step] for h in hosts)
-    if case.startswith("axpy"):
-        return (a * x + y)[:CHECKED]
-    return np.sqrt((a.reshape(-1, ROW).astype(np.float64) ** 2).sum(axis=1)).astype(np.float32)
+        return np.float32(hosts[0].sum(dtype=np.float64))
+    if case.startswith("row norms"):
+        elements = min(len(hosts[0]) // step, CHECKED * ROW)
+        rows = rows_of(hosts[0][:elements * step], elements, step)
+        return np.sqrt((rows.astype(np.float64) ** 2).sum(axis=1)).astype(np.float32)
+    a, x, y = (h[:CHECKED * step:step] for h in hosts)
+    return a * x + y
 
 
 def check(case, result, hosts, step):
@@ -72,9 +85,10 @@ def kaji_timings(case, n, runs):
     import kaji
     from kaji import cuda
 
-    step = 2 if case == "axpy strided" else 1
+    step = step_of(case)
     hosts = host_inputs(n * step)
-    arrays = [cuda.to_device(h)[::step] for h in hosts]
+    whole = [cuda.to_device(h) for h in hosts]
+    arrays = [w[::step] for w in whole]
     time = functools.partial(median_per_call, runs=runs, calls=10,
                              synchronize=kaji.synchronize, warmup=5)
     if case.startswith("axpy"):
@@ -91,7 +105,7 @@ def kaji_timings(case, n, runs):
         return {"kaji": time(lambda: reducer(arrays[0], res=result))}
     gufunc = cuda.guvectorize(["void(float32[:], float32[:])"], "(k)->()",
                               target="cuda")(row_norm)
-    rows = arrays[0].reshape(n // ROW, ROW)
+    rows = rows_of(whole[0], n, step)
     check(case, gufunc(rows).copy_to_host(), hosts, step)
     out = cuda.device_array(n // ROW, np.float32)
     return {"kaji": time(lambda: gufunc(rows)), "kaji, out=": time(lambda: gufunc(rows, out))}
@@ -100,9 +114,10 @@ def kaji_timings(case, n, runs):
 def cupy_timings(case, n, runs):
     import cupy as cp
 
-    step = 2 if case == "axpy strided" else 1
+    step = step_of(case)
     hosts = host_inputs(n * step)
-    arrays = [cp.asarray(h)[::step] for h in hosts]
+    whole = [cp.asarray(h) for h in hosts]
+    arrays = [w[::step] for w in whole]
     time = functools.partial(median_per_call, runs=runs, calls=10,
                              synchronize=cp.cuda.Device().synchronize, warmup=5)
     if case.startswith("axpy"):
@@ -117,7 +132,7 @@ def cupy_timings(case, n, runs):
         return {"cupy": time(lambda: kernel(arrays[0]))}
     kernel = cp.ReductionKernel("float32 x", "float32 norm", "x * x", "a + b",
                                 "norm = sqrt(a)", "0", "row_norm")
-    rows = arrays[0].reshape(n // ROW, ROW)
+    rows = rows_of(whole[0], n, step)
     check(case, kernel(rows, axis=1).get(), hosts, step)
     return {"cupy": time(lambda: kernel(rows, axis=1))}
 
@@ -126,9 +141,10 @@ def numba_timings(case, n, runs):
     np.row_stack = getattr(np, "row_stack", np.vstack)
     from numba import cuda
 
-    step = 2 if case == "axpy strided" else 1
+    step = step_of(case)
     hosts = host_inputs(n * step)
-    arrays = [cuda.to_device(h)[::step] for h in hosts]
+    whole = [cuda.to_device(h) for h in hosts]
+    arrays = [w[::step] for w in whole]
     time = functools.partial(median_per_call, runs=runs, calls=10,
                              synchronize=cuda.synchronize, warmup=5)
     if case.startswith("axpy"):
@@ -142,7 +158,7 @@ def numba_timings(case, n, runs):
         check(case, result.copy_to_host()[0], hosts, step)
         return {"numba-cuda": time(lambda: reducer(arrays[0], res=result))}
     gufunc = cuda.guvectorize(["void(float32[:], float32[:])"], "(k)->()")(row_norm)
-    rows = arrays[0].reshape(n // ROW, ROW)
+    rows = rows_of(whole[0], n, step)
     check(case, gufunc(rows).copy_to_host(), hosts, step)
     return {"numba-cuda": time(lambda: gufunc(rows))}
 
@@ -154,7 +170,7 @@ def main():
     parser.add_argument("--cases", nargs="+", choices=CASES, default=list(CASES))
     args = parser.parse_args()
     print(f"float32 device arrays, median of {args.runs} runs of 10 calls; us per call")
-    print(f"{'case':14s} {'n':>5s} {'peer':12s} {'us/call':>10s}  kaji / peer")
+    print(f"{'case':18s} {'n':>5s} {'peer':12s} {'us/call':>10s}  kaji / peer")
     for log2n in args.log2n:
         n = 1 << log2n
         for case in args.cases:
@@ -167,7 +183,7 @@ def main():
                     continue
                 base = base or results["kaji"]
                 for name, seconds in results.items():  # as they come: a long run shows progress
-                    print(f"{case:14s} 2^{log2n:<3d} {name:12s} {seconds * 1e6:10.1f}  "
+                    print(f"{case:18s} 2^{log2n:<3d} {name:12s} {seconds * 1e6:10.1f}  "
                           f"{base / seconds:5.2f}x", flush=True)
 
 
