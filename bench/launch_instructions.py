@@ -50,14 +50,18 @@ def add(a, b):
     return a + b
 
 out, x, y = (kaji.to_device(np.ones(1024, np.float32)) for _ in range(3))
-a = np.float32(2)
+a, a64 = np.float32(2), np.float64(2)
 total = kaji.device_array(1, np.float32)
 """
 
-# The call each workload repeats: a kernel launch, and the GPU ufuncs' calls on device arrays
+# The call each workload repeats: a kernel launch (its scalar a numpy float32, a Python float
+# or a numpy float64: the last two are float64 and compile their own specialization), and the
+# GPU ufuncs' calls on device arrays
 # (vectorize allocating its output or writing out=, reduce leaving its result on the device).
 WORKLOADS = {
     "launch": "saxpy[1024, 256](out, a, x, y)",
+    "launch, a Python float": "saxpy[1024, 256](out, 2.0, x, y)",
+    "launch, a numpy float64": "saxpy[1024, 256](out, a64, x, y)",
     "vectorize": "fused_multiply_add(out, x, y)",
     "vectorize, out=": "fused_multiply_add(out, x, y, out=out)",
     "reduce": "add(x, res=total)",
@@ -101,10 +105,10 @@ def main():
             once = collected(workload, args.launches, environment, options)
             twice = collected(workload, 2 * args.launches, environment, options)
             if twice == once:
-                print(f"{name:30s} not counted: kaji._core has no symbols (pybind11 strips it "
+                print(f"{name:40s} not counted: kaji._core has no symbols (pybind11 strips it "
                       "in Release builds; configure with -DCMAKE_BUILD_TYPE=RelWithDebInfo)")
             else:
-                print(f"{name:30s} {(twice - once) / args.launches:8.0f}")
+                print(f"{name:40s} {(twice - once) / args.launches:8.0f}")
 
 
 if __name__ == "__main__":
