@@ -71,3 +71,17 @@ def as_scalar(ufunc, position, value, dtype):
     except OverflowError as error:
         raise OverflowError(f"{ufunc}: argument {position} ({value!r}) does not fit the "
                             f"signature's {dtype} ({error})") from None
+
+
+def device_operand(array, dtype, shape, on_host, stream):
+    """`array` (an array as_array gave) as a device array (host-backed for the cpu target) of
+    `shape` and any strides: a device array's own view, broadcast with stride 0 where needed;
+    a host array copied in as it is (as `dtype`), then broadcast on the device."""
+    from kaji import _core
+
+    if not isinstance(array, DeviceArray):
+        import numpy
+
+        array = _core.to_device(numpy.asarray(array, dtype=dtype, order="C"), stream=stream,
+                                on_host=on_host)
+    return array if tuple(array.shape) == tuple(shape) else array._broadcast_to(shape)

@@ -18,7 +18,7 @@ from kaji._definition import Definition
 from kaji._function_source import check_python_function
 from kaji._generated import grid_stride_kernel, kernel_name, launch_shape
 from kaji._target import check_target, default_target
-from kaji._ufunc_arguments import as_array, as_output, as_scalar, is_scalar
+from kaji._ufunc_arguments import as_array, as_output, as_scalar, device_operand, is_scalar
 from kaji.decorator import DeviceFunction
 from kaji.types import is_signature, signature_text
 
@@ -122,9 +122,10 @@ class GUVectorized:
         self._inputs, self._outputs = inputs, outputs
         self._cores = inputs + outputs
         self._loops = []  # ([argument dtypes], [argument is a scalar], kernel) per signature
-        # Per signature whose array arguments all take any layout: the kernel of arguments of
-        # any strides, made on first use (_strided_kernel).
-        self._strided = {}
+        # The signatures whose array arguments all take any layout, by their loop's kernel, and
+        # the kernel of arguments of any strides each gets on first use (_strided_kernel).
+        self._any_layout_signatures = {}
+        self._strided_kernels = {}
         count = len(func.parameters)
         for text in signatures:
             arguments = _parse_array_signature(text)
@@ -142,9 +143,10 @@ class GUVectorized:
                                     f"({','.join(core)})")
             dtypes = [numpy.dtype(name) for name, _ in arguments]
             scalars = [ndim is None for _, ndim in arguments]
-            self._loops.append((dtypes, scalars, self._kernel(text, arguments)))
+            kernel = self._kernel(text, arguments)
+            self._loops.append((dtypes, scalars, kernel))
             if "::1" not in _core.canonical_signature(text):
-                self._strided[len(self._loops) - 1] = (text, arguments)
+                self._any_layout_signatures[kernel] = (text, arguments)
 
     def __reduce__(self):
         return (GUVectorized, (self._definition, self._signatures, self._inputs, self._outputs,
@@ -171,14 +173,13 @@ class GUVectorized:
         return ["".join(t.char for t in dtypes[:self.nin]) + "->" +
                 "".join(t.char for t in dtypes[self.nin:]) for dtypes, _, _ in self._loops]
 
-    def _strided_kernel(self, loop):
-        """The kernel of `loop` (one of self._loops) for arguments of any strides, or None
-        where its signature wants a contiguous core."""
-        index = next(k for k, known in enumerate(self._loops) if known[2] is loop[2])
-        made = self._strided.get(index)
-        if isinstance(made, tuple):
-            made = self._strided[index] = self._kernel(*made, any_layout=True)
-        return made
+    def _strided_kernel(self, kernel):
+        """The kernel of `kernel`'s signature for arguments of any strides, or None where the
+        signature wants a contiguous core."""
+        if kernel not in self._strided_kernels and kernel in self._any_layout_signatures:
+            self._strided_kernels[kernel] = self._kernel(*self._any_layout_signatures[kernel],
+                                                         any_layout=True)
+        return self._strided_kernels.get(kernel)
 
     def _kernel(self, text, arguments, any_layout=False):
         """The kernel of signature `text`: every argument comes with one loop dimension in
@@ -227,8 +228,7 @@ class GUVectorized:
         is_array = [not is_scalar(a) for a in args[:nin]]
         inputs = [as_array(what, k, a) if array else a
                   for k, (a, array) in enumerate(zip(args[:nin], is_array))]
-        loop = self._resolve(inputs, is_array)
-        dtypes, _, kernel = loop
+        dtypes, _, kernel = self._resolve(inputs, is_array)
         # A scalar is the 0-d array of its signature type, broadcast over the loop dimensions.
         inputs = [a if array else numpy.asarray(as_scalar(what, k, a, dtype))
                   for k, (a, array, dtype) in enumerate(zip(inputs, is_array, dtypes))]
@@ -270,12 +270,12 @@ class GUVectorized:
         strided = any(isinstance(a, DeviceArray) and
                       not (tuple(a.shape) == shape and a.is_c_contiguous())
                       for a, shape in zip(inputs, full_shapes))
-        strided_kernel = (self._strided_kernel(loop)
+        strided_kernel = (self._strided_kernel(kernel)
                           if strided and len(loop_shape) == 1 else None)
         if strided_kernel is not None:
             # Device arrays read where they are (broadcast with stride 0), numpy ones copied in.
             kernel = strided_kernel
-            flat_inputs = [self._viewed(a, dtype, shape, on_host, stream)
+            flat_inputs = [device_operand(a, dtype, shape, on_host, stream)
                            for a, dtype, shape in zip(inputs, dtypes, full_shapes)]
         else:
             flat_inputs = [self._flat(a, dtype, tuple(loop_shape), core, sizes, on_host,
@@ -339,17 +339,6 @@ class GUVectorized:
                 raise ValueError(f"gufunc '{self.__name__}': dimension '{name}' is "
                                  f"{sizes[name]} and {extent} ({what})")
         return shape[:len(shape) - len(core)]
-
-    @staticmethod
-    def _viewed(array, dtype, shape, on_host, stream):
-        """`array` as a device array of `shape` and any strides: a device array's view,
-        broadcast where needed; a host array copied in as it is, then broadcast."""
-        if not isinstance(array, DeviceArray):
-            import numpy
-
-            array = _core.to_device(numpy.asarray(array, dtype=dtype, order="C"),
-                                    stream=stream, on_host=on_host)
-        return array if tuple(array.shape) == shape else array._broadcast_to(shape)
 
     @staticmethod
     def _flat(array, dtype, loop_shape, core, sizes, on_host, stream):

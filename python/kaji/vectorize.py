@@ -16,7 +16,7 @@ from kaji._definition import Definition
 from kaji._function_source import check_python_function
 from kaji._generated import kernel_name, per_element_kernel, per_element_launch_shape
 from kaji._target import check_target, default_target
-from kaji._ufunc_arguments import as_array, as_output, as_scalar, is_scalar
+from kaji._ufunc_arguments import as_array, as_output, as_scalar, device_operand, is_scalar
 from kaji._arch import DEFAULT_CC
 from kaji.decorator import DeviceFunction, device_function_code
 from kaji.types import is_signature, signature_text
@@ -188,7 +188,7 @@ class Vectorized:
         count = 1
         for extent in shape:
             count *= extent
-        inputs = [self._input(a, dtype, shape, on_host, stream) if array
+        inputs = [device_operand(a, dtype, shape, on_host, stream) if array
                   else as_scalar(what, k, a, dtype)
                   for k, (a, array, dtype) in enumerate(zip(args, is_array, arguments))]
         if isinstance(out, DeviceArray):
@@ -292,17 +292,6 @@ class Vectorized:
 
             self._reduction = Reduce(self._device, target=self.target)
         return self._reduction(array, stream=stream)
-
-    @staticmethod
-    def _input(array, dtype, shape, on_host, stream):
-        """`array` as a device array (host-backed for the cpu target) of `shape`: a view of
-        a device array, broadcast where needed; a host array copied in first, as it is."""
-        if not isinstance(array, DeviceArray):
-            import numpy
-
-            array = _core.to_device(numpy.asarray(array, order="C"), stream=stream,
-                                    on_host=on_host)
-        return array if tuple(array.shape) == tuple(shape) else array._broadcast_to(shape)
 
     def __repr__(self):
         return f"<kaji ufunc {self.__qualname__} target={self.target} types={self.types}>"
