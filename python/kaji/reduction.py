@@ -1,10 +1,9 @@
 """``cuda.reduce`` / ``cuda.Reduce``: a binary function made into a reduction over an array of
 any length. Each block folds a grid-stride share of the input, then a tree in shared memory
-folds the block's threads into one partial (at most MAX_PARTIALS of them); one block then folds the
-partials and combines the result with ``init``: two launches, one where a block is enough.
-No identity of the function is needed: threads that
-got no element are skipped, so the result equals functools.reduce for associative,
-commutative functions."""
+folds the block's threads into one partial (at most MAX_PARTIALS of them); one block then
+folds the partials and combines the result with ``init``: two launches, one where a block is
+enough. No identity of the function is needed: threads that got no element are skipped, so
+the result equals functools.reduce for associative, commutative functions."""
 
 
 from kaji import _core
