@@ -81,45 +81,66 @@ def check(case, result, hosts, step):
     np.testing.assert_allclose(result, expected(case, hosts, step), rtol=1e-3)
 
 
-def kaji_timings(case, n, runs):
-    import kaji
-    from kaji import cuda
-
+def operands(case, n, to_device):
+    """(host inputs, step, the whole device copies, the operands: every step-th element)."""
     step = step_of(case)
     hosts = host_inputs(n * step)
-    whole = [cuda.to_device(h) for h in hosts]
-    arrays = [w[::step] for w in whole]
-    time = functools.partial(median_per_call, runs=runs, calls=10,
-                             synchronize=kaji.synchronize, warmup=5)
+    whole = [to_device(h) for h in hosts]
+    return hosts, step, whole, [w[::step] for w in whole]
+
+
+def timer(runs, synchronize):
+    return functools.partial(median_per_call, runs=runs, calls=10, synchronize=synchronize,
+                             warmup=5)
+
+
+def numba_api_timings(cuda, name, case, n, runs, also_out):
+    """The case through `cuda`, kaji.cuda or numba.cuda (the same API), timed as `name`; with
+    `also_out`, the ufuncs writing into an output allocated once too ("NAME, out=")."""
+    hosts, step, whole, arrays = operands(case, n, cuda.to_device)
+    time = timer(runs, cuda.synchronize)
     if case.startswith("axpy"):
-        ufunc = cuda.vectorize([AXPY], target="cuda")(fused_multiply_add)
+        ufunc = cuda.vectorize([AXPY])(fused_multiply_add)
         check(case, ufunc(*arrays).copy_to_host(), hosts, step)
         out = cuda.device_array(n, np.float32)
-        return {"kaji": time(lambda: ufunc(*arrays)),
-                "kaji, out=": time(lambda: ufunc(*arrays, out=out))}
+        results = {name: time(lambda: ufunc(*arrays))}
+        if also_out:
+            results[f"{name}, out="] = time(lambda: ufunc(*arrays, out=out))
+        return results
     if case == "sum":
         reducer = cuda.reduce(add)
         result = cuda.device_array(1, np.float32)
         reducer(arrays[0], res=result)
         check(case, result.copy_to_host()[0], hosts, step)
-        return {"kaji": time(lambda: reducer(arrays[0], res=result))}
-    gufunc = cuda.guvectorize(["void(float32[:], float32[:])"], "(k)->()",
-                              target="cuda")(row_norm)
+        return {name: time(lambda: reducer(arrays[0], res=result))}
+    gufunc = cuda.guvectorize(["void(float32[:], float32[:])"], "(k)->()")(row_norm)
     rows = rows_of(whole[0], n, step)
     check(case, gufunc(rows).copy_to_host(), hosts, step)
     out = cuda.device_array(n // ROW, np.float32)
-    return {"kaji": time(lambda: gufunc(rows)), "kaji, out=": time(lambda: gufunc(rows, out))}
+    results = {name: time(lambda: gufunc(rows))}
+    if also_out:
+        results[f"{name}, out="] = time(lambda: gufunc(rows, out))
+    return results
+
+
+def kaji_timings(case, n, runs):
+    from kaji import cuda
+
+    return numba_api_timings(cuda, "kaji", case, n, runs, also_out=True)
+
+
+def numba_timings(case, n, runs):
+    np.row_stack = getattr(np, "row_stack", np.vstack)
+    from numba import cuda
+
+    return numba_api_timings(cuda, "numba-cuda", case, n, runs, also_out=False)
 
 
 def cupy_timings(case, n, runs):
     import cupy as cp
 
-    step = step_of(case)
-    hosts = host_inputs(n * step)
-    whole = [cp.asarray(h) for h in hosts]
-    arrays = [w[::step] for w in whole]
-    time = functools.partial(median_per_call, runs=runs, calls=10,
-                             synchronize=cp.cuda.Device().synchronize, warmup=5)
+    hosts, step, whole, arrays = operands(case, n, cp.asarray)
+    time = timer(runs, cp.cuda.Device().synchronize)
     if case.startswith("axpy"):
         kernel = cp.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 out",
                                       "out = a * x + y", "fused_multiply_add")
@@ -135,32 +156,6 @@ def cupy_timings(case, n, runs):
     rows = rows_of(whole[0], n, step)
     check(case, kernel(rows, axis=1).get(), hosts, step)
     return {"cupy": time(lambda: kernel(rows, axis=1))}
-
-
-def numba_timings(case, n, runs):
-    np.row_stack = getattr(np, "row_stack", np.vstack)
-    from numba import cuda
-
-    step = step_of(case)
-    hosts = host_inputs(n * step)
-    whole = [cuda.to_device(h) for h in hosts]
-    arrays = [w[::step] for w in whole]
-    time = functools.partial(median_per_call, runs=runs, calls=10,
-                             synchronize=cuda.synchronize, warmup=5)
-    if case.startswith("axpy"):
-        ufunc = cuda.vectorize([AXPY])(fused_multiply_add)
-        check(case, ufunc(*arrays).copy_to_host(), hosts, step)
-        return {"numba-cuda": time(lambda: ufunc(*arrays))}
-    if case == "sum":
-        reducer = cuda.reduce(add)
-        result = cuda.device_array(1, np.float32)
-        reducer(arrays[0], res=result)
-        check(case, result.copy_to_host()[0], hosts, step)
-        return {"numba-cuda": time(lambda: reducer(arrays[0], res=result))}
-    gufunc = cuda.guvectorize(["void(float32[:], float32[:])"], "(k)->()")(row_norm)
-    rows = rows_of(whole[0], n, step)
-    check(case, gufunc(rows).copy_to_host(), hosts, step)
-    return {"numba-cuda": time(lambda: gufunc(rows))}
 
 
 def main():
