@@ -1,6 +1,8 @@
 #include "GPULoopUnrollPolicy.h"
 
+#include <llvm/Analysis/AliasAnalysis.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/MemoryLocation.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/IR/Instructions.h>
@@ -8,6 +10,9 @@
 #include <llvm/Transforms/Utils/LoopPeel.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <optional>
+#include <vector>
 
 namespace kaji::codegen {
 
@@ -69,12 +74,42 @@ bool loadsMemory(const llvm::Loop &loop) {
   return false;
 }
 
+// Whether something the loop writes may be what one of its loads reads. Its loads then stay
+// behind the writes of the iteration before, so four copies of the body still keep one load in
+// flight: only registers would be spent. Different address spaces (shared counts, global data)
+// are disjoint on the GPU; LLVM's alias analysis answers for the rest.
+bool writesWhatItMayLoad(const llvm::Loop &loop, llvm::AAResults &aliases) {
+  std::vector<const llvm::Instruction *> writes;
+  std::vector<const llvm::LoadInst *> loads;
+  for (const llvm::BasicBlock *block : loop.blocks())
+    for (const llvm::Instruction &instruction : *block) {
+      if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction))
+        loads.push_back(load);
+      else if (instruction.mayWriteToMemory())
+        writes.push_back(&instruction);
+    }
+  for (const llvm::Instruction *write : writes) {
+    std::optional<llvm::MemoryLocation> written = llvm::MemoryLocation::getOrNone(write);
+    if (!written)
+      return true;
+    unsigned writtenSpace = written->Ptr->getType()->getPointerAddressSpace();
+    for (const llvm::LoadInst *load : loads) {
+      unsigned loadedSpace = load->getPointerAddressSpace();
+      bool disjointSpaces = writtenSpace != loadedSpace && writtenSpace != 0 && loadedSpace != 0;
+      if (!disjointSpaces && !aliases.isNoAlias(*written, llvm::MemoryLocation::get(load)))
+        return true;
+    }
+  }
+  return false;
+}
+
 bool fitsFullUnroll(unsigned tripCount, unsigned bodySize) {
   return tripCount >= 2 && tripCount <= GPULoopUnrollPolicyPass::kMaxFullTripCount &&
          uint64_t(tripCount) * bodySize <= GPULoopUnrollPolicyPass::kMaxFullyUnrolledInstructions;
 }
 
-bool fitsRuntimeUnroll(const llvm::Loop &loop, unsigned bodySize, RuntimeTripCount tripCount) {
+bool fitsRuntimeUnroll(const llvm::Loop &loop, unsigned bodySize, RuntimeTripCount tripCount,
+                       llvm::AAResults &aliases) {
   if (tripCount == RuntimeTripCount::None ||
       bodySize > GPULoopUnrollPolicyPass::kMaxRuntimeBodyInstructions ||
       callsAFunctionOrConverges(loop))
@@ -82,7 +117,7 @@ bool fitsRuntimeUnroll(const llvm::Loop &loop, unsigned bodySize, RuntimeTripCou
   // LLVM leaves a loop whose trip count takes a division whole, whatever its size: a
   // grid-stride loop then keeps one load per thread in flight, where four copies keep four.
   if (tripCount == RuntimeTripCount::Divided)
-    return loadsMemory(loop);
+    return loadsMemory(loop) && !writesWhatItMayLoad(loop, aliases);
   return bodySize >= GPULoopUnrollPolicyPass::kMinRuntimeBodyInstructions;
 }
 
@@ -102,7 +137,7 @@ llvm::PreservedAnalyses GPULoopUnrollPolicyPass::run(llvm::Loop &loop, llvm::Loo
     return llvm::PreservedAnalyses::all();
   }
   RuntimeTripCount runtimeCount = runtimeTripCount(loop, results.SE);
-  if (!fitsRuntimeUnroll(loop, bodySize, runtimeCount))
+  if (!fitsRuntimeUnroll(loop, bodySize, runtimeCount, results.AA))
     return llvm::PreservedAnalyses::all();
   bool peeled = false;
   if (runtimeCount == RuntimeTripCount::Divided && llvm::canPeel(&loop)) {

@@ -30,8 +30,12 @@ namespace kaji::codegen {
 //   unless the trip count takes a division by a run-time value (a grid-stride loop's,
 //   (n - start) / gridsize): LLVM finds that too costly to compute before the loop, and keeps
 //   such a loop whole. kaji unrolls one of any size up to the maximum by four when it loads
-//   memory, as nvcc does: four loads per thread in flight are worth one division per thread
-//   (a 32-bit one where the operands fit, which NVPTX checks at run time). Such a loop's
+//   memory and writes nothing its loads may read, as nvcc does: four loads per thread in
+//   flight are worth one division per thread (a 32-bit one where the operands fit, which NVPTX
+//   checks at run time). Where a write may alias a load (a*x+y into a third array of unknown
+//   provenance), the next copy's loads could not move above it: the copies would cost
+//   registers, and so occupancy, and win nothing (40 registers against 18 for nvcc's loop,
+//   which it keeps whole). Such a loop's
 //   first iteration is peeled off first: a grid launched with a thread per element (each
 //   thread's loop runs once) then runs the body and one compare, without the division and the
 //   remainder loop before its loads (with them, an a*x+y loop so launched took 110.8 µs on an

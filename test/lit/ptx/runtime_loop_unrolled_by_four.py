@@ -5,10 +5,15 @@
 # grid-stride loop, whose trip count takes a division by gridsize (64-bit, or 32-bit where the
 # operands fit), is unrolled by four too, as nvcc does, though LLVM would keep it whole; its
 # first iteration is peeled off before the division, so that a thread whose loop runs once
-# (a grid of a thread per element) divides nothing.
+# (a grid of a thread per element) divides nothing. That holds for a loop whose writes go
+# where its loads cannot read (shared-memory counts from global data), but a grid-stride loop
+# that stores into an array its loads may read stays whole, as nvcc keeps it: the copies'
+# loads could not move above the stores, and would only cost registers.
 # RUN: %kaji-compile %s --kernel forces --emit llvm | %FileCheck %s --check-prefix=FOUR
 # RUN: %kaji-compile %s --kernel staged_sum --emit ptx 2>&1 | %FileCheck %s --check-prefix=BARRIER
 # RUN: %kaji-compile %s --kernel grid_stride --emit ptx | %FileCheck %s --check-prefix=GRID
+# RUN: %kaji-compile %s --kernel shared_counts --emit ptx | %FileCheck %s --check-prefix=SHARED
+# RUN: %kaji-compile %s --kernel grid_stride_store --emit ptx | %FileCheck %s --check-prefix=STORE
 # RUN: %kaji-compile %s --emit ptx -o %t.ptx
 # RUN: %ptxas %t.ptx
 import math
@@ -62,11 +67,13 @@ def staged_sum(out, x):
 
 @cuda.jit("void(float32[::1], float32[::1], float32[::1])")
 def grid_stride(out, x, y):
+    total = np.float32(0)
     for i in range(cuda.grid(1), x.size, cuda.gridsize(1)):
         dx = x[i] - y[i]
         dy = x[i] * y[i] + np.float32(1)
         r = math.sqrt(dx * dx + dy * dy + np.float32(0.5))
-        out[i] = dx / r + dy / (r * r) + math.sqrt(r) * dx * dy
+        total += dx / r + dy / (r * r) + math.sqrt(r) * dx * dy
+    cuda.atomic.add(out, 0, total)
 
 # GRID-LABEL: .entry grid_stride(
 # GRID-NOT: div.u
@@ -77,3 +84,36 @@ def grid_stride(out, x, y):
 # GRID-COUNT-10: sqrt.rn.f32
 # GRID-NOT: sqrt.rn.f32
 # GRID: }
+
+
+@cuda.jit("void(int32[::1], uint8[::1])")
+def shared_counts(counts, data):
+    block_counts = cuda.shared.array(256, np.int32)
+    block_counts[cuda.threadIdx.x] = 0
+    cuda.syncthreads()
+    for i in range(cuda.grid(1), data.size, cuda.gridsize(1)):
+        cuda.atomic.add(block_counts, data[i], 1)
+    cuda.syncthreads()
+    cuda.atomic.add(counts, cuda.threadIdx.x, block_counts[cuda.threadIdx.x])
+
+# SHARED-LABEL: .entry shared_counts(
+# SHARED-NOT: div.u
+# SHARED-COUNT-1: atom.shared.add.u32
+# SHARED-NOT: atom.shared.add.u32
+# SHARED: div.u64
+# SHARED-COUNT-5: atom.shared.add.u32
+# SHARED-NOT: atom.shared.add.u32
+# SHARED: }
+
+
+@cuda.jit("void(float32[::1], float32, float32[::1], float32[::1])")
+def grid_stride_store(out, a, x, y):
+    for i in range(cuda.grid(1), x.size, cuda.gridsize(1)):
+        out[i] = a * x[i] + y[i]
+
+# STORE-LABEL: .entry grid_stride_store(
+# STORE-NOT: div.u
+# STORE-COUNT-1: fma.rn.f32
+# STORE-NOT: fma.rn.f32
+# STORE-NOT: div.u
+# STORE: }
