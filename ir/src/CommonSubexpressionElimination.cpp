@@ -82,25 +82,14 @@ public:
 private:
   // Walks the dominator tree; the table holds the ops of the current block's dominators.
   void visit(Block *root) {
-    struct Frame {
-      Block *block;
-      size_t child;
-      std::vector<OpKey> added;
-    };
-    std::vector<Frame> stack;
-    stack.push_back({root, 0, processBlock(*root)});
-    while (!stack.empty()) {
-      Frame &frame = stack.back();
-      const auto &children = dominance_.children(frame.block);
-      if (frame.child < children.size()) {
-        Block *child = children[frame.child++];
-        stack.push_back({child, 0, processBlock(*child)});
-        continue;
-      }
-      for (const OpKey &key : frame.added)
-        available_.erase(key);
-      stack.pop_back();
-    }
+    std::vector<std::vector<OpKey>> added;
+    detail::walkDominatorTree(
+        dominance_, root, [&](Block *block, Block *) { added.push_back(processBlock(*block)); },
+        [&](Block *) {
+          for (const OpKey &key : added.back())
+            available_.erase(key);
+          added.pop_back();
+        });
   }
 
   std::vector<OpKey> processBlock(Block &block) {

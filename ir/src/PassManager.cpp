@@ -17,6 +17,7 @@ constexpr PassInfo kPasses[] = {
     {"dce", eliminateDeadCode},
     {"cse", eliminateCommonSubexpressions},
     {"simplify-cfg", simplifyCFG},
+    {"ranges", foldComparisonsByRanges},
 };
 
 std::string_view trim(std::string_view s) {
@@ -54,6 +55,6 @@ void runPipeline(Module &module, std::string_view names) {
     pass->run(module);
 }
 
-std::string_view defaultPipeline() { return "simplify-cfg,fold,simplify-cfg,cse,dce"; }
+std::string_view defaultPipeline() { return "simplify-cfg,fold,simplify-cfg,cse,ranges,fold,dce"; }
 
 } // namespace kaji::ir

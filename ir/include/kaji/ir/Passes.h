@@ -24,6 +24,10 @@ bool eliminateCommonSubexpressions(Module &module);
 // predecessor, block arguments that are unused or receive the same value on every edge.
 bool simplifyCFG(Module &module);
 
+// ranges: integer comparisons that the intervals of their operands decide (from constants,
+// launch limits, array extents and the comparisons of dominating branches) become constants.
+bool foldComparisonsByRanges(Module &module);
+
 // Runs a comma-separated list of the pass names above, e.g. "fold,dce".
 // Throws std::invalid_argument for an unknown name.
 void runPipeline(Module &module, std::string_view names);
