@@ -4,6 +4,7 @@
 #include "ApproximateSqrt.h"
 #include "ApproximateTanh.h"
 #include "BFloat16WithoutFlushToZero.h"
+#include "SelectCopysign.h"
 
 #include "NVPTXTarget.h"
 #include "SignedBoolToFloat.h"
@@ -130,6 +131,7 @@ std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
     optimizeModule(*lowered, shared.machine, options.optLevel, PipelineExtras::GPULoopUnrolling);
   rewriteSignedBoolToFloat(*lowered);
   keepBFloat16OffFlushToZero(*lowered);
+  selectCopysign(*lowered);
   if (options.fastMath)
     approximateFloat32Sqrt(*lowered);
   measured.optimizeMs = stopwatch.lap();
