@@ -4,6 +4,7 @@
 #include "ApproximateSqrt.h"
 #include "ApproximateTanh.h"
 #include "BFloat16WithoutFlushToZero.h"
+#include "IssueLoadsEarly.h"
 #include "SelectCopysign.h"
 
 #include "NVPTXTarget.h"
@@ -127,8 +128,10 @@ std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
   measured.lowerMs = stopwatch.lap();
 
   std::lock_guard<std::mutex> guard(shared.lock);
-  if (options.optLevel > 0)
+  if (options.optLevel > 0) {
     optimizeModule(*lowered, shared.machine, options.optLevel, PipelineExtras::GPULoopUnrolling);
+    issueLoadsEarly(*lowered);
+  }
   rewriteSignedBoolToFloat(*lowered);
   keepBFloat16OffFlushToZero(*lowered);
   selectCopysign(*lowered);

@@ -1,0 +1,42 @@
+# A block's loads are issued before the arithmetic that needs none of them
+# (IssueLoadsEarly.h): sqrt(years[i]) is written first, but the loads of price[i] and strike[i]
+# come before the sqrt, so one memory round trip covers all three, as NVVM orders them. A load
+# after a store to memory it may read stays after the store.
+# RUN: %kaji-compile %s --kernel options --emit ptx | %FileCheck %s
+# RUN: %kaji-compile %s --kernel after_store --emit ptx | %FileCheck %s --check-prefix=STORE
+# RUN: %kaji-compile %s --emit ptx -o %t.ptx
+# RUN: %ptxas %t.ptx
+import math
+
+from kaji import cuda
+
+
+@cuda.jit("void(float32[::1], float32[::1], float32[::1], float32[::1])")
+def options(out, price, strike, years):
+    i = cuda.grid(1)
+    if i < out.size:
+        root = math.sqrt(years[i])
+        out[i] = math.log(price[i] / strike[i]) / root
+
+# CHECK-LABEL: .entry options(
+# CHECK: ld.global.f32
+# CHECK: ld.global.f32
+# CHECK: ld.global.f32
+# CHECK: sqrt.rn.f32
+# CHECK-NOT: ld.global
+# CHECK: }
+
+
+@cuda.jit("void(float32[::1], float32[::1])")
+def after_store(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = math.sqrt(x[i])
+        out[i] += x[i + 1]
+
+# STORE-LABEL: .entry after_store(
+# STORE: ld.global.f32
+# STORE: sqrt.rn.f32
+# STORE: st.global.f32
+# STORE: ld.global.f32
+# STORE: st.global.f32
