@@ -83,10 +83,15 @@ Wide constantValue(const Operation &op) {
   return Wide(bits);
 }
 
-Interval product(Interval a, Interval b) {
-  Wide corners[] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
-  return {*std::min_element(std::begin(corners), std::end(corners)),
-          *std::max_element(std::begin(corners), std::end(corners))};
+// nullopt where a corner leaves the 128 bits (two u64 extremes multiplied).
+std::optional<Interval> product(Interval a, Interval b) {
+  Wide factors[4][2] = {{a.lo, b.lo}, {a.lo, b.hi}, {a.hi, b.lo}, {a.hi, b.hi}};
+  Wide corners[4];
+  for (int i = 0; i < 4; ++i)
+    if (__builtin_mul_overflow(factors[i][0], factors[i][1], &corners[i]))
+      return std::nullopt;
+  return Interval{*std::min_element(std::begin(corners), std::end(corners)),
+                  *std::max_element(std::begin(corners), std::end(corners))};
 }
 
 // Whether `predicate` holds between every pair of values of `a` and `b` (true), for none
@@ -346,7 +351,9 @@ private:
     case Opcode::Sub:
       return within(type, {a->lo - b->hi, a->hi - b->lo});
     case Opcode::Mul:
-      return within(type, product(*a, *b));
+      if (std::optional<Interval> corners = product(*a, *b))
+        return within(type, *corners);
+      return typeInterval(type);
     case Opcode::Min:
       return Interval{std::min(a->lo, b->lo), std::min(a->hi, b->hi)};
     case Opcode::Max:
