@@ -57,22 +57,21 @@ Interval within(Type type, Interval interval) {
   return interval;
 }
 
-// The values the special register can hold: CUDA's launch limits (gridDim.x < 2^31,
-// blockDim.x <= 1024), which the runtime checks before every launch on every target.
+// The values the special register can hold: CUDA's launch limits (abi/KernelABI.h), which
+// every launcher checks.
 Interval specialRegisterInterval(SpecialReg reg) {
-  constexpr Wide kMaxGridDim = (Wide(1) << 31) - 1;
-  constexpr Wide kMaxBlockDim = 1024;
+  Wide block = abi::kMaxBlockExtent[reg.dim], grid = abi::kMaxGridExtent[reg.dim];
   switch (reg.kind) {
   case SpecialReg::ThreadIdx:
-    return {0, kMaxBlockDim - 1};
+    return {0, block - 1};
   case SpecialReg::BlockDim:
-    return {1, kMaxBlockDim};
+    return {1, block};
   case SpecialReg::BlockIdx:
-    return {0, kMaxGridDim - 1};
+    return {0, grid - 1};
   case SpecialReg::GridDim:
-    return {1, kMaxGridDim};
+    return {1, grid};
   }
-  return {0, kMaxGridDim};
+  return {0, grid};
 }
 
 Wide constantValue(const Operation &op) {

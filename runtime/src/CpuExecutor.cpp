@@ -3,6 +3,7 @@
 #include "Fiber.h"
 #include "ThreadPool.h"
 #include "WarpExchange.h"
+#include "kaji/abi/KernelABI.h"
 
 #include <pthread.h>
 
@@ -35,13 +36,16 @@ void checkExtents(const char *what, Dim3 dims, Dim3 limits) {
 }
 
 void validateLaunch(Dim3 grid, Dim3 block) {
-  checkExtents("grid", grid, Dim3{0x7fffffffu, 65535, 65535});
-  checkExtents("block", block, Dim3{1024, 1024, 64});
+  checkExtents("grid", grid,
+               Dim3{abi::kMaxGridExtent[0], abi::kMaxGridExtent[1], abi::kMaxGridExtent[2]});
+  checkExtents("block", block,
+               Dim3{abi::kMaxBlockExtent[0], abi::kMaxBlockExtent[1], abi::kMaxBlockExtent[2]});
   uint64_t threads = uint64_t(block.x) * block.y * block.z;
-  if (threads > 1024)
+  if (threads > abi::kMaxBlockThreads)
     throw std::invalid_argument("a block of " + std::to_string(block.x) + " x " +
                                 std::to_string(block.y) + " x " + std::to_string(block.z) + " = " +
-                                std::to_string(threads) + " threads exceeds the limit of 1024");
+                                std::to_string(threads) + " threads exceeds the limit of " +
+                                std::to_string(abi::kMaxBlockThreads));
 }
 
 void unflatten(uint64_t linear, Dim3 extent, uint32_t out[3]) {

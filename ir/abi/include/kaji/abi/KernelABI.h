@@ -22,6 +22,14 @@ namespace kaji::abi {
 // an int64.
 inline constexpr int64_t kMaxArrayBytes = int64_t(1) << 62;
 
+// CUDA's launch limits, per dimension x, y, z: the extents of a block (and its 1024 threads in
+// all) and of a grid. Every launcher refuses a launch beyond them (the driver on the GPU,
+// CpuExecutor on the cpu target), so kernels are compiled on them: threadIdx.x < 1024,
+// blockIdx.y < 65535, ...
+inline constexpr uint32_t kMaxBlockThreads = 1024;
+inline constexpr uint32_t kMaxBlockExtent[3] = {1024, 1024, 64};
+inline constexpr uint32_t kMaxGridExtent[3] = {0x7fffffff, 65535, 65535};
+
 // The parameter space of a kernel in the PTX kaji emits: ptxas accepts 4 352 bytes (0x1100)
 // below PTX ISA 8.1, and LLVM 19 emits 7.8 for sm_90 (CUDA 12.1's 32 764 bytes on Volta and
 // newer need PTX ISA 8.1). The cpu target holds to it too, so that a kernel compiles for both,
