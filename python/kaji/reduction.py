@@ -121,7 +121,7 @@ class Reduce:
     def _blocks_in_one_wave(self, block_partials, values):
         """The most block_partials blocks the current device runs at once, asked once per
         dtype and device."""
-        key = (values.dtype, self.target == "cpu" or _core.selected_device())
+        key = (values.dtype, None if self.target == "cpu" else _core.selected_device())
         blocks = self._wave_blocks.get(key)
         if blocks is None:
             import numpy

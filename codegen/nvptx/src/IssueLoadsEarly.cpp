@@ -17,14 +17,22 @@ bool holdsLoadsBack(const llvm::Instruction &instruction) {
           !llvm::cast<llvm::LoadInst>(instruction).isSimple());
 }
 
-// The instruction of `block` (not a phi) that `instruction` must stay after: the latest of its
+// The instruction (not a phi) that defines `operand` in `instruction`'s block, if one does.
+llvm::Instruction *definitionInBlock(llvm::Value *operand, const llvm::Instruction &instruction) {
+  auto *definition = llvm::dyn_cast<llvm::Instruction>(operand);
+  if (!definition || definition->getParent() != instruction.getParent() ||
+      llvm::isa<llvm::PHINode>(definition))
+    return nullptr;
+  return definition;
+}
+
+// The instruction of `instruction`'s block that it must stay after: the latest of its
 // operands' definitions there and `floor`. Null: none, the block's first insertion point.
 llvm::Instruction *latestDefinition(llvm::Instruction &instruction, llvm::Instruction *floor) {
   llvm::Instruction *after = floor;
   for (llvm::Value *operand : instruction.operands())
-    if (auto *definition = llvm::dyn_cast<llvm::Instruction>(operand))
-      if (definition->getParent() == instruction.getParent() &&
-          !llvm::isa<llvm::PHINode>(definition) && (!after || after->comesBefore(definition)))
+    if (llvm::Instruction *definition = definitionInBlock(operand, instruction))
+      if (!after || after->comesBefore(definition))
         after = definition;
   return after;
 }
@@ -44,10 +52,8 @@ void moveUpTo(llvm::Instruction &instruction, llvm::Instruction *after) {
 void moveUp(llvm::Instruction &instruction, llvm::Instruction *floor, unsigned depth) {
   if (depth > 0)
     for (llvm::Value *operand : instruction.operands())
-      if (auto *definition = llvm::dyn_cast<llvm::Instruction>(operand))
-        if (definition->getParent() == instruction.getParent() &&
-            !llvm::isa<llvm::PHINode>(definition) && !definition->mayReadOrWriteMemory() &&
-            llvm::isSafeToSpeculativelyExecute(definition))
+      if (llvm::Instruction *definition = definitionInBlock(operand, instruction))
+        if (!definition->mayReadOrWriteMemory() && llvm::isSafeToSpeculativelyExecute(definition))
           moveUp(*definition, nullptr, depth - 1);
   moveUpTo(instruction, latestDefinition(instruction, floor));
 }

@@ -17,19 +17,15 @@ void selectCopysign(llvm::Module &module) {
       intrinsics.push_back(&function);
   for (llvm::Function *intrinsic : intrinsics) {
     llvm::Type *type = intrinsic->getReturnType();
+    if (!type->isFloatTy() && !type->isDoubleTy())
+      continue;
+    bool single = type->isFloatTy();
     // PTX's `copysign d, a, b` gives b's magnitude with a's sign: copysign(mag, sign) reads
     // its operands in the other order.
-    llvm::InlineAsm *instruction;
-    if (type->isFloatTy())
-      instruction = llvm::InlineAsm::get(llvm::FunctionType::get(type, {type, type}, false),
-                                         "copysign.f32 $0, $2, $1;", "=f,f,f",
-                                         /*hasSideEffects=*/false);
-    else if (type->isDoubleTy())
-      instruction = llvm::InlineAsm::get(llvm::FunctionType::get(type, {type, type}, false),
-                                         "copysign.f64 $0, $2, $1;", "=d,d,d",
-                                         /*hasSideEffects=*/false);
-    else
-      continue;
+    llvm::InlineAsm *instruction =
+        llvm::InlineAsm::get(llvm::FunctionType::get(type, {type, type}, false),
+                             single ? "copysign.f32 $0, $2, $1;" : "copysign.f64 $0, $2, $1;",
+                             single ? "=f,f,f" : "=d,d,d", /*hasSideEffects=*/false);
     for (llvm::User *user : llvm::make_early_inc_range(intrinsic->users())) {
       auto *call = llvm::dyn_cast<llvm::CallInst>(user);
       if (!call || call->getCalledFunction() != intrinsic)
