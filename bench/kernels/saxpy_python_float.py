@@ -3,24 +3,18 @@ is a float64 in the kernel (as in Numba), so a * x[i] + y[i] is computed in floa
 rounded to float32 when stored; the CUDA C++ kernel takes a double the same way."""
 
 import numpy as np
-from kaji import cuda
-from problem import Problem
-from saxpy import THREADS
+from kaji import cuda  # noqa: F401 (the kernel is defined under it)
+from respelled import define_renamed
+
+define_renamed(globals(), "saxpy", "saxpy_python_float")
+_float32_scalar_problem = problem  # noqa: F821 (defined by saxpy.py's text)
 
 
-@cuda.jit
-def saxpy_python_float(out, a, x, y):
-    i = cuda.grid(1)
-    if i < x.size:
-        out[i] = a * x[i] + y[i]
-
-
-def problem(rng, full):
-    n = 1 << 24 if full else 10_000
-    x, y = (rng.random(n, dtype=np.float32) for _ in range(2))
-    a = 2.5
-    return Problem(
-        grid=((n + THREADS - 1) // THREADS,), block=(THREADS,),
-        args=[np.zeros(n, np.float32), a, x, y], outputs=(0,),
-        cuda_c_args=lambda out, a, x, y: [out, np.float64(a), x, y, np.int32(n)],
-        reference=lambda out, a, x, y: [(a * x.astype(np.float64) + y).astype(np.float32)])
+def problem(rng, full):  # noqa: F811
+    launch = _float32_scalar_problem(rng, full)
+    launch.args[1] = float(launch.args[1])
+    float32_scalar_args = launch.cuda_c_args
+    launch.cuda_c_args = lambda out, a, x, y: float32_scalar_args(out, np.float64(a), x, y)
+    launch.reference = lambda out, a, x, y: [
+        (a * x.astype(np.float64) + y).astype(np.float32)]
+    return launch

@@ -1,19 +1,12 @@
 """stencil.py's kernel on float64 grids: the same source, float64 loads and arithmetic (its
 float32 constant 0.25 widens exactly), 256 MB moved per step."""
 
-import pathlib
-import re
-
 import numpy as np
-from kaji import cuda
-from problem import Problem
+from kaji import cuda  # noqa: F401 (the kernel is defined under it)
+from respelled import define_renamed
 
-# stencil.py's text with its kernel renamed, run under this module's `cuda` (kaji's, or
-# numba's where run.py measures numba-cuda, which rewrites this file's import line).
-exec(re.sub(r"^from \w+ import cuda$", f"from {cuda.__name__.rpartition('.')[0]} import cuda",
-            pathlib.Path(__file__).with_name("stencil.py").read_text(), flags=re.M)
-     .replace("def stencil(", "def stencil_float64("))
-_float32_problem = problem  # noqa: F821 (defined by the exec)
+define_renamed(globals(), "stencil", "stencil_float64")
+_float32_problem = problem  # noqa: F821 (defined by stencil.py's text)
 
 
 def problem(rng, full):  # noqa: F811
