@@ -225,7 +225,11 @@ llvm::Value *FunctionLowering::checkedIndex(const ir::Operation &op, llvm::Value
   builder_.SetInsertPoint(negative);
   llvm::Value *wrapped = builder_.CreateAdd(index, extent, "index.wrapped");
   llvm::Value *wrappedInRange = builder_.CreateICmpULT(wrapped, extent, "index.wrapped_in_range");
-  builder_.CreateCondBr(wrappedInRange, ok, fail, weights.createLikelyBranchWeights());
+  // Not marked likely: IRCE takes a likely branch in a loop for a range check that every
+  // iteration of its main loop must pass, and this one runs only for negative indices. Taken
+  // for one, `j - 1 + extent u< extent` would hold for j < 1 alone and leave the main loop
+  // of a stencil's thread loop no iterations.
+  builder_.CreateCondBr(wrappedInRange, ok, fail, weights.createBranchWeights(1, 1));
 
   check.endsThread = reportIndexError(op, index, isUnsigned, extent, axis, merge, failures, fail);
   builder_.SetInsertPoint(ok);

@@ -1,4 +1,5 @@
 #include "NarrowLoopCounters.h"
+#include "VersionLoop.h"
 
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SetVector.h>
@@ -9,12 +10,9 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Transforms/Utils/BasicBlockUtils.h>
-#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
-#include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <cstdint>
 #include <optional>
@@ -153,35 +151,10 @@ void narrow(llvm::Loop &loop, const Counter &counter, llvm::LoopInfo &loops,
   for (llvm::Value *bound : bounds)
     fits = builder.CreateAnd(fits, builder.CreateICmpULE(bound, builder.getInt64(kInt32Max)));
 
-  llvm::BasicBlock *narrowPreheader =
-      llvm::SplitBlock(check, check->getTerminator(), &dominators, &loops, nullptr, "narrow.ph");
-  llvm::ValueToValueMapTy wideValues;
-  llvm::SmallVector<llvm::BasicBlock *> wideBlocks;
-  llvm::Loop *wide = llvm::cloneLoopWithPreheader(narrowPreheader, check, &loop, wideValues,
-                                                  ".wide", &loops, &dominators, wideBlocks);
-  llvm::remapInstructionsInBlocks(wideBlocks, wideValues);
-  check->getTerminator()->eraseFromParent();
-  llvm::BranchInst::Create(narrowPreheader, wide->getLoopPreheader(), fits, check);
-
-  // Both copies leave into the loop's exit blocks: each LCSSA phi takes the wide copy's value
-  // from the wide copy's exiting blocks.
+  versionLoop(loop, fits, ".wide", loops, dominators);
+  llvm::BasicBlock *narrowPreheader = loop.getLoopPreheader();
   llvm::SmallVector<llvm::BasicBlock *> exits;
   loop.getUniqueExitBlocks(exits);
-  for (llvm::BasicBlock *exit : exits) {
-    for (llvm::PHINode &phi : exit->phis()) {
-      unsigned incoming = phi.getNumIncomingValues();
-      for (unsigned i = 0; i < incoming; ++i) {
-        llvm::BasicBlock *from = phi.getIncomingBlock(i);
-        if (!loop.contains(from))
-          continue;
-        llvm::Value *value = phi.getIncomingValue(i);
-        llvm::Value *wideValue =
-            wideValues.count(value) ? static_cast<llvm::Value *>(wideValues[value]) : value;
-        phi.addIncoming(wideValue, llvm::cast<llvm::BasicBlock>(wideValues[from]));
-      }
-    }
-    dominators.changeImmediateDominator(exit, check);
-  }
 
   // The narrow counter, its wide values where the loop needs them, and its compares.
   llvm::IRBuilder<> header(loop.getHeader(), loop.getHeader()->getFirstInsertionPt());
@@ -236,12 +209,7 @@ llvm::PreservedAnalyses NarrowLoopCountersPass::run(llvm::Function &function,
   }
   for (auto &[loop, counter] : narrowed)
     narrow(*loop, counter, loops, dominators, evolution);
-  if (narrowed.empty())
-    return llvm::PreservedAnalyses::all();
-  llvm::PreservedAnalyses preserved;
-  preserved.preserve<llvm::LoopAnalysis>();
-  preserved.preserve<llvm::DominatorTreeAnalysis>();
-  return preserved;
+  return preservedByVersioning(!narrowed.empty());
 }
 
 } // namespace kaji::codegen

@@ -1,0 +1,33 @@
+# RUN: env KAJI_HOST_CPU=x86-64-v3 %kaji-compile %s --target cpu | %FileCheck %s
+# RUN: env KAJI_HOST_CPU=x86-64-v3 %kaji-compile %s --target cpu --no-boundscheck | %FileCheck %s --check-prefix=UNCHECKED
+# RUN: %kaji-compile %s --target cpu -O0 | %FileCheck %s --check-prefix=WRAP
+import numpy as np
+
+import kaji
+
+
+@kaji.jit("void(float32[:, ::1], float32[:, ::1])")
+def stencil(out, u):
+    j, i = kaji.grid(2)
+    if 0 < i < u.shape[0] - 1 and 0 < j < u.shape[1] - 1:
+        out[i, j] = np.float32(0.2) * (u[i, j] + u[i - 1, j] + u[i + 1, j] + u[i, j - 1] +
+                                       u[i, j + 1])
+
+# In the loop over a block's x threads the row indices i - 1, i and i + 1 do not change: their
+# checks are decided once before it, the column checks of the induction variable are split
+# off by IRCE, and the loop vectorises as the unchecked kernel's does. A copy of the loop with
+# every check runs when a row check fails.
+# CHECK: define void @stencil.host_entry(
+# CHECK: checks.likely
+# CHECK-DAG: .checked:
+# CHECK-DAG: index_error
+# CHECK-DAG: fadd <8 x float>
+# UNCHECKED: define void @stencil.host_entry(
+# UNCHECKED-NOT: checks.likely
+# UNCHECKED: fadd <8 x float>
+
+# The test of a negative index's wraparound runs only for negative indices, so it is not
+# marked likely: IRCE would take it for a range check of every iteration, and `j - 1 + extent
+# u< extent` holds for j < 1 alone, which left the main loop (the vectorised one) no iterations.
+# WRAP: br i1 %index.wrapped_in_range{{[0-9]*}}, label %bounds.ok{{[0-9]*}}, label %bounds.fail{{[0-9]*}}, !prof ![[EVEN:[0-9]+]]
+# WRAP: ![[EVEN]] = !{!"branch_weights", i32 1, i32 1}
