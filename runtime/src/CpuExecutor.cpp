@@ -1,4 +1,5 @@
 #include "kaji/runtime/CpuExecutor.h"
+#include "kaji/runtime/CpuWorkers.h"
 
 #include "Fiber.h"
 #include "ThreadPool.h"
@@ -341,6 +342,17 @@ struct CpuExecutor::Worker {
       if (first >= state.blockCount)
         return;
       uint64_t end = std::min(first + state.blocksPerClaim, state.blockCount);
+      if (runtimeHooks.interruptRequested.load(std::memory_order_relaxed)) {
+        launch->recordFailure(std::make_exception_ptr(LaunchInterrupted()));
+        return;
+      }
+      // A barrier-free kernel's entry runs the claimed blocks itself (CpuLaunchContext).
+      if (state.threads == CpuThreads::LoopInEntry && !state.recursive) {
+        unflatten(first, state.grid, context.blockIdx);
+        context.blockCount = end - first;
+        state.entry(state.params, &context);
+        continue;
+      }
       for (uint64_t linear = first; linear < end && !state.failed.load(std::memory_order_relaxed);
            ++linear) {
         if (runtimeHooks.interruptRequested.load(std::memory_order_relaxed)) {
@@ -350,10 +362,8 @@ struct CpuExecutor::Worker {
         unflatten(linear, state.grid, context.blockIdx);
         if (state.threads != CpuThreads::LoopInEntry)
           runFibers(threadsPerBlock);
-        else if (state.recursive)
-          fibers.run(1, &Worker::runBlockOnFiber, this);
         else
-          state.entry(state.params, &context);
+          fibers.run(1, &Worker::runBlockOnFiber, this);
       }
     }
   }
@@ -384,7 +394,7 @@ struct CpuExecutor::Worker {
 
 CpuExecutor::CpuExecutor(unsigned workers) {
   if (workers == 0)
-    workers = std::max(1u, std::thread::hardware_concurrency());
+    workers = defaultCpuWorkers();
   for (unsigned i = 0; i < workers; ++i)
     workers_.push_back(std::make_unique<Worker>());
   countForks();
@@ -475,6 +485,8 @@ void CpuExecutor::prepare(Worker &worker, LaunchState &state, uint64_t sharedByt
   worker.context.blockReduce = &Worker::blockReduce;
   worker.context.gridBarrier = &Worker::gridBarrier;
   worker.context.yield = &Worker::yield;
+  worker.context.blockCount = 1;
+  worker.context.launchFailed = &state.failed;
   if (state.threads != CpuThreads::LoopInEntry)
     worker.exchange.reserve(state.block.x * state.block.y * state.block.z);
   if (state.recursive)

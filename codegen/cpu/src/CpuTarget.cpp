@@ -68,24 +68,25 @@ enum ContextField : unsigned {
   kSharedBytes,
   kGridBarrier,
   kRaiseException,
-  kYield
+  kYield,
+  kBlockCount,
+  kLaunchFailed
 };
-static_assert(offsetof(CpuLaunchContext, threadIdx) == 0 &&
-                  offsetof(CpuLaunchContext, blockIdx) == 12 &&
-                  offsetof(CpuLaunchContext, blockDim) == 24 &&
-                  offsetof(CpuLaunchContext, gridDim) == 36 &&
-                  offsetof(CpuLaunchContext, sharedMemory) == 48 &&
-                  offsetof(CpuLaunchContext, executor) == 56 &&
-                  offsetof(CpuLaunchContext, barrier) == 64 &&
-                  offsetof(CpuLaunchContext, indexError) == 72 &&
-                  offsetof(CpuLaunchContext, warpBarrier) == 80 &&
-                  offsetof(CpuLaunchContext, warpCollective) == 88 &&
-                  offsetof(CpuLaunchContext, blockReduce) == 96 &&
-                  offsetof(CpuLaunchContext, sharedBytes) == 104 &&
-                  offsetof(CpuLaunchContext, gridBarrier) == 112 &&
-                  offsetof(CpuLaunchContext, raiseException) == 120 &&
-                  offsetof(CpuLaunchContext, yield) == 128,
-              "CpuLaunchContext no longer matches contextType()");
+static_assert(
+    offsetof(CpuLaunchContext, threadIdx) == 0 && offsetof(CpuLaunchContext, blockIdx) == 12 &&
+        offsetof(CpuLaunchContext, blockDim) == 24 && offsetof(CpuLaunchContext, gridDim) == 36 &&
+        offsetof(CpuLaunchContext, sharedMemory) == 48 &&
+        offsetof(CpuLaunchContext, executor) == 56 && offsetof(CpuLaunchContext, barrier) == 64 &&
+        offsetof(CpuLaunchContext, indexError) == 72 &&
+        offsetof(CpuLaunchContext, warpBarrier) == 80 &&
+        offsetof(CpuLaunchContext, warpCollective) == 88 &&
+        offsetof(CpuLaunchContext, blockReduce) == 96 &&
+        offsetof(CpuLaunchContext, sharedBytes) == 104 &&
+        offsetof(CpuLaunchContext, gridBarrier) == 112 &&
+        offsetof(CpuLaunchContext, raiseException) == 120 &&
+        offsetof(CpuLaunchContext, yield) == 128 && offsetof(CpuLaunchContext, blockCount) == 136 &&
+        offsetof(CpuLaunchContext, launchFailed) == 144,
+    "CpuLaunchContext no longer matches contextType()");
 
 // Field numbers of the implicit parameter (see CpuTarget.h); the first four are
 // ir::SpecialReg::Kind.
@@ -94,10 +95,10 @@ enum ImplicitField : unsigned { kImplicitShared = 4, kImplicitContext = 5 };
 llvm::StructType *contextType(llvm::LLVMContext &context) {
   llvm::Type *coordinates = llvm::ArrayType::get(llvm::Type::getInt32Ty(context), 3);
   llvm::Type *pointer = llvm::PointerType::get(context, 0);
-  return llvm::StructType::get(context,
-                               {coordinates, coordinates, coordinates, coordinates, pointer,
-                                pointer, pointer, pointer, pointer, pointer, pointer,
-                                llvm::Type::getInt64Ty(context), pointer, pointer, pointer});
+  return llvm::StructType::get(context, {coordinates, coordinates, coordinates, coordinates,
+                                         pointer, pointer, pointer, pointer, pointer, pointer,
+                                         pointer, llvm::Type::getInt64Ty(context), pointer, pointer,
+                                         pointer, llvm::Type::getInt64Ty(context), pointer});
 }
 
 llvm::StructType *implicitType(llvm::LLVMContext &context) {
@@ -448,7 +449,7 @@ std::string buildCpuEntry(llvm::Function &kernel, bool loopOverThreads) {
     return load;
   };
   llvm::Value *implicit = llvm::UndefValue::get(implicitType(context));
-  for (ContextField field : {kBlockIdx, kBlockDim, kGridDim})
+  for (ContextField field : {kBlockDim, kGridDim})
     for (unsigned dim = 0; dim < 3; ++dim)
       implicit =
           builder.CreateInsertValue(implicit, coordinate(field, dim), {unsigned(field), dim});
@@ -463,13 +464,46 @@ std::string buildCpuEntry(llvm::Function &kernel, bool loopOverThreads) {
     builder.CreateCall(&kernel, callArgs);
   };
   if (!loopOverThreads) {
-    for (unsigned dim = 0; dim < 3; ++dim)
-      implicit =
-          builder.CreateInsertValue(implicit, coordinate(kThreadIdx, dim), {kThreadIdx, dim});
+    for (ContextField field : {kBlockIdx, kThreadIdx})
+      for (unsigned dim = 0; dim < 3; ++dim)
+        implicit =
+            builder.CreateInsertValue(implicit, coordinate(field, dim), {unsigned(field), dim});
     callKernel(implicit);
     builder.CreateRetVoid();
     return name;
   }
+
+  // For each of the context's blocks: its coordinates from its linear index, whose remainders
+  // keep them below the grid's extents for LLVM as the loaded ones' ranges did.
+  llvm::Type *i64 = builder.getInt64Ty();
+  auto extent = [&](ContextField field, unsigned dim) {
+    return builder.CreateZExt(builder.CreateExtractValue(implicit, {unsigned(field), dim}), i64);
+  };
+  llvm::Value *gridX = extent(kGridDim, 0);
+  llvm::Value *gridY = extent(kGridDim, 1);
+  llvm::Value *firstBlock = builder.CreateZExt(coordinate(kBlockIdx, 2), i64);
+  firstBlock = builder.CreateAdd(builder.CreateMul(firstBlock, gridY),
+                                 builder.CreateZExt(coordinate(kBlockIdx, 1), i64));
+  firstBlock = builder.CreateAdd(builder.CreateMul(firstBlock, gridX),
+                                 builder.CreateZExt(coordinate(kBlockIdx, 0), i64), "block.first");
+  llvm::Value *blockCount = loadContextField(builder, launch, kBlockCount, i64, "block.count");
+  llvm::Value *launchFailed = loadContextField(builder, launch, kLaunchFailed, pointer, "failed");
+  llvm::BasicBlock *blocksEntry = builder.GetInsertBlock();
+  auto *blockLoop = llvm::BasicBlock::Create(context, "block.loop", entry);
+  builder.CreateBr(blockLoop);
+  builder.SetInsertPoint(blockLoop);
+  llvm::PHINode *block = builder.CreatePHI(i64, 2, "block");
+  block->addIncoming(builder.getInt64(0), blocksEntry);
+  llvm::Value *linear = builder.CreateAdd(firstBlock, block, "block.linear");
+  llvm::Value *aboveX = builder.CreateUDiv(linear, gridX);
+  llvm::Value *blockImplicit = implicit;
+  llvm::Value *blockCoordinates[] = {builder.CreateURem(linear, gridX),
+                                     builder.CreateURem(aboveX, gridY),
+                                     builder.CreateUDiv(aboveX, gridY)};
+  for (unsigned dim = 0; dim < 3; ++dim)
+    blockImplicit = builder.CreateInsertValue(
+        blockImplicit, builder.CreateTrunc(blockCoordinates[dim], builder.getInt32Ty()),
+        {unsigned(kBlockIdx), dim});
 
   // for z, for y, for x: every extent is at least 1, so each loop tests at its bottom.
   static constexpr const char *axes[] = {"tid.x", "tid.y", "tid.z"};
@@ -483,18 +517,30 @@ std::string buildCpuEntry(llvm::Function &kernel, bool loopOverThreads) {
     counters[dim] = builder.CreatePHI(builder.getInt32Ty(), 2, axes[dim]);
     counters[dim]->addIncoming(builder.getInt32(0), preheader);
   }
-  llvm::Value *threadImplicit = implicit;
+  llvm::Value *threadImplicit = blockImplicit;
   for (unsigned dim = 0; dim < 3; ++dim)
     threadImplicit = builder.CreateInsertValue(threadImplicit, counters[dim], {kThreadIdx, dim});
   callKernel(threadImplicit);
   for (unsigned dim = 0; dim < 3; ++dim) {
     llvm::Value *next = builder.CreateAdd(counters[dim], builder.getInt32(1), "", true, true);
-    llvm::Value *extent = builder.CreateExtractValue(implicit, {unsigned(kBlockDim), dim});
+    llvm::Value *threads = builder.CreateExtractValue(implicit, {unsigned(kBlockDim), dim});
     auto *exit = llvm::BasicBlock::Create(context, std::string(axes[dim]) + ".exit", entry);
     counters[dim]->addIncoming(next, builder.GetInsertBlock());
-    builder.CreateCondBr(builder.CreateICmpULT(next, extent), headers[dim], exit);
+    builder.CreateCondBr(builder.CreateICmpULT(next, threads), headers[dim], exit);
     builder.SetInsertPoint(exit);
   }
+  // The next block, unless that was the last or the launch failed meanwhile (a report of
+  // another worker's block).
+  llvm::Value *nextBlock = builder.CreateNUWAdd(block, builder.getInt64(1), "block.next");
+  block->addIncoming(nextBlock, builder.GetInsertBlock());
+  llvm::LoadInst *failed =
+      builder.CreateAlignedLoad(builder.getInt8Ty(), launchFailed, llvm::Align(1), "launch.failed");
+  failed->setAtomic(llvm::AtomicOrdering::Monotonic);
+  llvm::Value *goOn = builder.CreateAnd(builder.CreateICmpULT(nextBlock, blockCount),
+                                        builder.CreateICmpEQ(failed, builder.getInt8(0)));
+  auto *done = llvm::BasicBlock::Create(context, "blocks.done", entry);
+  builder.CreateCondBr(goOn, blockLoop, done);
+  builder.SetInsertPoint(done);
   builder.CreateRetVoid();
   return name;
 }

@@ -94,8 +94,9 @@ private:
 };
 
 // Adds `void @<kernel.name>.host_entry(ptr params, ptr context)` (abi::CpuKernelEntry)
-// calling the lowered `kernel`: once per thread of the block in a z/y/x loop when
-// `loopOverThreads`, else once for the thread context->threadIdx names. Returns its name.
+// calling the lowered `kernel`: when `loopOverThreads`, once per thread in a z/y/x loop for
+// each of the context's blockCount blocks, else once for the thread context->threadIdx names.
+// Returns its name.
 std::string buildCpuEntry(llvm::Function &kernel, bool loopOverThreads);
 
 } // namespace kaji::codegen

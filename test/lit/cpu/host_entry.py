@@ -10,9 +10,14 @@ def saxpy(out, a, x, y):
     if i < x.size:
         out[i] = a * x[i] + y[i]
 
-# The CPU backend's entry takes the packed parameters and the block's launch context,
-# and loops over the block's threads itself.
+# The CPU backend's entry takes the packed parameters and the launch context, and loops over
+# the context's blocks and each block's threads itself; before each block after the first it
+# reads whether the launch failed (a report of another worker's block), and starts no more if so.
 # CHECK: define void @saxpy.host_entry(ptr {{.*}}%params, ptr {{.*}}%context)
+# CHECK: block.loop:
+# CHECK: tid.x.loop
+# CHECK: %launch.failed = load atomic i8, ptr %failed monotonic
+# CHECK: br i1 %{{.*}}, label %block.loop, label %blocks.done
 # CHECK: index_error
 # Without bounds checks no index is tested.
 # UNCHECKED: define void @saxpy.host_entry(

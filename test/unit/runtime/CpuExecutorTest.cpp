@@ -22,14 +22,32 @@ uint64_t linearThread(const kaji::abi::CpuLaunchContext &c, const uint32_t threa
          thread[0];
 }
 
-// A barrier-free entry: loops over its block's threads and counts each visit.
+// Calls body(block's context) for each of the context's blocks, as a compiled barrier-free
+// entry does: blockCount blocks from blockIdx on, none once the launch failed.
+template <typename Body> void forEachBlock(const kaji::abi::CpuLaunchContext *c, Body body) {
+  kaji::abi::CpuLaunchContext block = *c;
+  for (uint64_t b = 0; b < c->blockCount && !c->launchFailed->load(); ++b) {
+    body(block);
+    if (++block.blockIdx[0] == c->gridDim[0]) {
+      block.blockIdx[0] = 0;
+      if (++block.blockIdx[1] == c->gridDim[1]) {
+        block.blockIdx[1] = 0;
+        ++block.blockIdx[2];
+      }
+    }
+  }
+}
+
+// A barrier-free entry: loops over its blocks' threads and counts each visit.
 void countVisits(void *const *params, const kaji::abi::CpuLaunchContext *c) {
   auto *visits = *static_cast<std::atomic<int> *const *>(params[0]);
-  uint32_t thread[3];
-  for (thread[2] = 0; thread[2] < c->blockDim[2]; ++thread[2])
-    for (thread[1] = 0; thread[1] < c->blockDim[1]; ++thread[1])
-      for (thread[0] = 0; thread[0] < c->blockDim[0]; ++thread[0])
-        visits[linearThread(*c, thread)]++;
+  forEachBlock(c, [&](const kaji::abi::CpuLaunchContext &block) {
+    uint32_t thread[3];
+    for (thread[2] = 0; thread[2] < block.blockDim[2]; ++thread[2])
+      for (thread[1] = 0; thread[1] < block.blockDim[1]; ++thread[1])
+        for (thread[0] = 0; thread[0] < block.blockDim[0]; ++thread[0])
+          visits[linearThread(block, thread)]++;
+  });
 }
 
 TEST(CpuExecutor, RunsEveryThreadOfEveryBlockOnce) {
@@ -73,8 +91,10 @@ TEST(CpuExecutor, FibersMeetAtBarriers) {
 
 void indexErrorInBlockTwo(void *const *, const kaji::abi::CpuLaunchContext *c) {
   const uint32_t thread[kaji::abi::kRaisingThreadFields] = {0, 0, 0, 2, 0, 0};
-  if (c->blockIdx[0] == 2)
-    c->indexError(c->executor, "k.py:3:7: in 'k'", thread, 1, -9, 8, 0);
+  forEachBlock(c, [&](const kaji::abi::CpuLaunchContext &block) {
+    if (block.blockIdx[0] == 2)
+      block.indexError(block.executor, "k.py:3:7: in 'k'", thread, 1, -9, 8, 0);
+  });
 }
 
 TEST(CpuExecutor, IndexErrorThrowsAfterTheLaunch) {
@@ -90,6 +110,27 @@ TEST(CpuExecutor, IndexErrorThrowsAfterTheLaunch) {
   // The executor is usable again.
   EXPECT_NO_THROW(executor.launch(&indexErrorInBlockTwo, CpuThreads::LoopInEntry, {2, 1, 1},
                                   {1, 1, 1}, 0, nullptr));
+}
+
+// Records which blocks it ran, in order, for a launch on one worker.
+void recordBlocks(void *const *params, const kaji::abi::CpuLaunchContext *c) {
+  auto *order = *static_cast<std::vector<uint64_t> *const *>(params[0]);
+  forEachBlock(c, [&](const kaji::abi::CpuLaunchContext &block) {
+    order->push_back((uint64_t(block.blockIdx[2]) * block.gridDim[1] + block.blockIdx[1]) *
+                         block.gridDim[0] +
+                     block.blockIdx[0]);
+  });
+}
+
+TEST(CpuExecutor, AWorkerRunsItsBlocksInLinearOrderInFewCalls) {
+  CpuExecutor executor(1);
+  std::vector<uint64_t> order;
+  std::vector<uint64_t> *data = &order;
+  void *params[] = {&data};
+  executor.launch(&recordBlocks, CpuThreads::LoopInEntry, {5, 3, 2}, {1, 1, 1}, 0, params);
+  ASSERT_EQ(order.size(), 30u);
+  for (uint64_t i = 0; i < order.size(); ++i)
+    EXPECT_EQ(order[i], i);
 }
 
 TEST(CpuExecutor, RejectsLaunchesOutsideCudaLimits) {

@@ -70,13 +70,15 @@ enum class CpuThreads {
 
 class CpuExecutor {
 public:
-  // `workers` OS threads run blocks; 0 means std::thread::hardware_concurrency().
+  // `workers` OS threads run blocks; 0 means defaultCpuWorkers() (CpuWorkers.h). Throws
+  // std::invalid_argument for a KAJI_CPU_THREADS it cannot use.
   explicit CpuExecutor(unsigned workers = 0);
   ~CpuExecutor();
   CpuExecutor(const CpuExecutor &) = delete;
   CpuExecutor &operator=(const CpuExecutor &) = delete;
 
-  // The process-wide executor, sized to the machine, created on first use.
+  // The process-wide executor, sized to the machine, created on first use (and tried again
+  // on the next use if that threw).
   static CpuExecutor &shared();
 
   unsigned workerCount() const;

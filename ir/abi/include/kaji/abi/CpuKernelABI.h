@@ -57,7 +57,14 @@ struct CpuLaunchContext {
   // Lets the block's other threads run before the caller goes on: called in loops where a
   // thread waits for another (kernels that call it run one fiber per thread).
   void (*yield)(void *executor);
+  // A barrier-free kernel's entry runs this many blocks, blockIdx's and those after it in
+  // linear order (x fastest), one after another, so that a worker's consecutive blocks cost
+  // one call; it starts none once launchFailed holds. Kernels run per thread run one block.
+  uint64_t blockCount;
+  const std::atomic<bool> *launchFailed;
 };
+static_assert(sizeof(std::atomic<bool>) == 1 && std::atomic<bool>::is_always_lock_free,
+              "kernels read CpuLaunchContext::launchFailed as an atomic byte");
 
 // What the executor offers kernels beside CpuLaunchContext, at an address compiled into them
 // (codegen's CpuOptions::hooks; the executor's are CpuExecutor::hooks()): functions whose
