@@ -1,7 +1,7 @@
 #include "kaji/codegen/llvm/OptimizationPipeline.h"
 #include "GPULoopUnrollPolicy.h"
 #include "NarrowLoopCounters.h"
-#include "VersionOnInvariantChecks.h"
+#include "VersionOnLoopChecks.h"
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
@@ -33,12 +33,13 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
   if (extras == PipelineExtras::SplitRangeCheckedLoops)
     passBuilder.registerVectorizerStartEPCallback(
         [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
-          // Checks of indices that do not change in a loop are decided before it; IRCE splits
-          // off the iterations where the checks of its induction variable pass. IRCE wants
-          // loops in simplified, LCSSA form. Both leave the checks they decide as constant
-          // branches to the report call; the vectoriser only sees a straight-line body once
-          // SimplifyCFG has removed them.
-          passes.addPass(VersionOnInvariantChecksPass());
+          // Checks whose outcome over a whole loop is computable before it are decided there
+          // (a block's range of indices at once); IRCE splits off the iterations where the
+          // remaining checks of an induction variable pass. IRCE wants loops in simplified,
+          // LCSSA form. Both leave the checks they decide as constant branches to the report
+          // call; the vectoriser only sees a straight-line body once SimplifyCFG has removed
+          // them.
+          passes.addPass(VersionOnLoopChecksPass());
           passes.addPass(llvm::LoopSimplifyPass());
           passes.addPass(llvm::LCSSAPass());
           passes.addPass(llvm::IRCEPass());

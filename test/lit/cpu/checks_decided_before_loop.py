@@ -13,12 +13,13 @@ def stencil(out, u):
         out[i, j] = np.float32(0.2) * (u[i, j] + u[i - 1, j] + u[i + 1, j] + u[i, j - 1] +
                                        u[i, j + 1])
 
-# In the loop over a block's x threads the row indices i - 1, i and i + 1 do not change: their
-# checks are decided once before it, the column checks of the induction variable are split
-# off by IRCE, and the loop vectorises as the unchecked kernel's does. A copy of the loop with
-# every check runs when a row check fails.
+# Every index is affine in the block's thread indices: before the loops over the block's
+# threads the least and greatest index of each access are computed, and when all are in range
+# the loops run without a check and vectorise as the unchecked kernel's do. A copy of the loops
+# with every check runs for the blocks at the array's edges.
 # CHECK: define void @stencil.host_entry(
-# CHECK: checks.likely
+# CHECK: checks.hold
+# CHECK: br i1 %checks.hold{{[0-9]*}}, label %tid.z.loop.preheader, label %tid.z.loop.checked
 # CHECK-DAG: .checked:
 # CHECK-DAG: index_error
 # CHECK-DAG: fadd <8 x float>
