@@ -1,46 +1,70 @@
 #include "ThreadPool.h"
 
 namespace kaji::runtime {
+namespace {
 
-ThreadPool::ThreadPool(unsigned threads) {
-  for (unsigned i = 0; i < threads; ++i)
+// Tells the core this is a spin loop (it yields to its sibling hyperthread, saves power).
+inline void spinPause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+} // namespace
+
+ThreadPool::ThreadPool(unsigned workers) {
+  for (unsigned i = 1; i < workers; ++i)
     threads_.emplace_back([this, i] { work(i); });
 }
 
 ThreadPool::~ThreadPool() {
-  {
-    std::lock_guard<std::mutex> guard(lock_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
+  stopping_ = true;
+  notify(wake_);
   for (std::thread &thread : threads_)
     thread.join();
 }
 
+template <typename Ready> void ThreadPool::await(std::condition_variable &signal, Ready ready) {
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned spins = 1; !ready(); ++spins) {
+    if (spins % 64 == 0 && std::chrono::steady_clock::now() - start > kSpinTime) {
+      std::unique_lock<std::mutex> guard(lock_);
+      signal.wait(guard, ready);
+      return;
+    }
+    spinPause();
+  }
+}
+
+// A sleeper tests ready() holding the lock, so taking it here orders the change before that
+// test or the sleeper already waits: no wake-up is lost.
+void ThreadPool::notify(std::condition_variable &signal) {
+  { std::lock_guard<std::mutex> guard(lock_); }
+  signal.notify_all();
+}
+
 void ThreadPool::runOnAll(const std::function<void(unsigned)> &job) {
-  std::unique_lock<std::mutex> guard(lock_);
   job_ = &job;
-  busy_ = size();
+  busy_ = unsigned(threads_.size());
   ++generation_;
-  wake_.notify_all();
-  done_.wait(guard, [this] { return busy_ == 0; });
-  job_ = nullptr;
+  if (!threads_.empty())
+    notify(wake_);
+  job(0);
+  await(done_, [this] { return busy_ == 0; });
 }
 
 void ThreadPool::work(unsigned worker) {
-  unsigned long seen = 0;
-  std::unique_lock<std::mutex> guard(lock_);
+  uint64_t seen = 0;
   while (true) {
-    wake_.wait(guard, [&] { return stopping_ || generation_ != seen; });
+    await(wake_, [&] { return stopping_ || generation_ != seen; });
     if (stopping_)
       return;
     seen = generation_;
-    const auto &job = *job_;
-    guard.unlock();
-    job(worker);
-    guard.lock();
+    (*job_.load())(worker);
     if (--busy_ == 0)
-      done_.notify_one();
+      notify(done_);
   }
 }
 
