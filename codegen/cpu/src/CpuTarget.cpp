@@ -124,6 +124,8 @@ llvm::Value *contextPointer(llvm::IRBuilderBase &builder) {
 }
 
 constexpr const char *kRsqrtPrefix = "kaji.host.rsqrt";
+// The frame slot a function's reports give the raising thread's coordinates in.
+constexpr const char *kRaisingThreadSlot = "raising_thread";
 // Where the dynamic shared memory starts in the block's shared memory: a constant whose
 // value finishSharedLayout sets once every static shared array has its place.
 constexpr const char *kDynamicSharedOffset = "kaji.dynamic_shared_offset";
@@ -295,12 +297,23 @@ void CpuTarget::finishSharedLayout(llvm::Module &module) const {
 }
 
 // The raising thread's threadIdx and blockIdx in a frame slot of kRaisingThreadFields i32s,
-// for the executor to read.
+// for the executor to read: one slot per function, which every report of it fills. A slot per
+// report, once the kernel is inlined into the thread loop, is a pair of lifetime markers per
+// report in the loop, which stay after the reports are gone from its checked-free copy and
+// count against unrolling the vectorised loop.
 llvm::Value *CpuTarget::raisingThread(llvm::IRBuilderBase &builder) const {
   auto *fields = llvm::ArrayType::get(builder.getInt32Ty(), abi::kRaisingThreadFields);
   llvm::Function *function = builder.GetInsertBlock()->getParent();
-  llvm::IRBuilder<> entry(&function->getEntryBlock(), function->getEntryBlock().begin());
-  llvm::AllocaInst *record = entry.CreateAlloca(fields, nullptr, "raising_thread");
+  llvm::BasicBlock &entryBlock = function->getEntryBlock();
+  llvm::AllocaInst *record = nullptr;
+  for (llvm::Instruction &instruction : entryBlock)
+    if (auto *slot = llvm::dyn_cast<llvm::AllocaInst>(&instruction);
+        slot && slot->getName() == kRaisingThreadSlot && slot->getAllocatedType() == fields)
+      record = slot;
+  if (!record) {
+    llvm::IRBuilder<> entry(&entryBlock, entryBlock.begin());
+    record = entry.CreateAlloca(fields, nullptr, kRaisingThreadSlot);
+  }
   storeRaisingThread(builder, *this, record);
   return record;
 }

@@ -1,6 +1,7 @@
 # RUN: env KAJI_HOST_CPU=x86-64-v3 %kaji-compile %s --target cpu | %FileCheck %s
 # RUN: env KAJI_HOST_CPU=x86-64-v3 %kaji-compile %s --target cpu --no-boundscheck | %FileCheck %s --check-prefix=UNCHECKED
 # RUN: %kaji-compile %s --target cpu -O0 | %FileCheck %s --check-prefix=WRAP
+# RUN: %kaji-compile %s --target cpu -O0 | %FileCheck %s --check-prefix=SLOT
 import numpy as np
 
 import kaji
@@ -32,3 +33,9 @@ def stencil(out, u):
 # u< extent` holds for j < 1 alone, which left the main loop (the vectorised one) no iterations.
 # WRAP: br i1 %index.wrapped_in_range{{[0-9]*}}, label %bounds.ok{{[0-9]*}}, label %bounds.fail{{[0-9]*}}, !prof ![[EVEN:[0-9]+]]
 # WRAP: ![[EVEN]] = !{!"branch_weights", i32 1, i32 1}
+
+# Every report of a function gives the raising thread's coordinates in one frame slot: a slot
+# per report left a pair of lifetime markers per report in the thread loop, which stayed in its
+# checked-free copy and kept the vectoriser from interleaving it.
+# SLOT: %raising_thread = alloca [6 x i32]
+# SLOT-NOT: %raising_thread{{[0-9]+}} = alloca
