@@ -1,5 +1,7 @@
 #include "ThreadPool.h"
 
+#include <pthread.h>
+
 namespace kaji::runtime {
 namespace {
 
@@ -16,7 +18,10 @@ inline void spinPause() {
 
 ThreadPool::ThreadPool(unsigned workers) {
   for (unsigned i = 1; i < workers; ++i)
-    threads_.emplace_back([this, i] { work(i); });
+    threads_.emplace_back([this, i] {
+      pthread_setname_np(pthread_self(), kThreadName);
+      work(i);
+    });
 }
 
 ThreadPool::~ThreadPool() {

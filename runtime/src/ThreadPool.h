@@ -21,6 +21,8 @@ namespace kaji::runtime {
 class ThreadPool {
 public:
   static constexpr std::chrono::microseconds kSpinTime{100};
+  // The name of the pool's threads, as debuggers, `top -H` and /proc/<pid>/task/*/comm show it.
+  static constexpr const char *kThreadName = "kaji-cpu";
 
   // `workers` (at least 1) counts the calling thread: workers - 1 threads are started.
   explicit ThreadPool(unsigned workers);
