@@ -342,12 +342,12 @@ struct CpuExecutor::Worker {
       if (first >= state.blockCount)
         return;
       uint64_t end = std::min(first + state.blocksPerClaim, state.blockCount);
-      if (runtimeHooks.interruptRequested.load(std::memory_order_relaxed)) {
-        launch->recordFailure(std::make_exception_ptr(LaunchInterrupted()));
-        return;
-      }
       // A barrier-free kernel's entry runs the claimed blocks itself (CpuLaunchContext).
       if (state.threads == CpuThreads::LoopInEntry && !state.recursive) {
+        if (runtimeHooks.interruptRequested.load(std::memory_order_relaxed)) {
+          launch->recordFailure(std::make_exception_ptr(LaunchInterrupted()));
+          return;
+        }
         unflatten(first, state.grid, context.blockIdx);
         context.blockCount = end - first;
         state.entry(state.params, &context);

@@ -124,8 +124,6 @@ llvm::Value *contextPointer(llvm::IRBuilderBase &builder) {
 }
 
 constexpr const char *kRsqrtPrefix = "kaji.host.rsqrt";
-// The frame slot a function's reports give the raising thread's coordinates in.
-constexpr const char *kRaisingThreadSlot = "raising_thread";
 // Where the dynamic shared memory starts in the block's shared memory: a constant whose
 // value finishSharedLayout sets once every static shared array has its place.
 constexpr const char *kDynamicSharedOffset = "kaji.dynamic_shared_offset";
@@ -304,15 +302,10 @@ void CpuTarget::finishSharedLayout(llvm::Module &module) const {
 llvm::Value *CpuTarget::raisingThread(llvm::IRBuilderBase &builder) const {
   auto *fields = llvm::ArrayType::get(builder.getInt32Ty(), abi::kRaisingThreadFields);
   llvm::Function *function = builder.GetInsertBlock()->getParent();
-  llvm::BasicBlock &entryBlock = function->getEntryBlock();
-  llvm::AllocaInst *record = nullptr;
-  for (llvm::Instruction &instruction : entryBlock)
-    if (auto *slot = llvm::dyn_cast<llvm::AllocaInst>(&instruction);
-        slot && slot->getName() == kRaisingThreadSlot && slot->getAllocatedType() == fields)
-      record = slot;
+  llvm::AllocaInst *&record = raisingThreadSlots_[function];
   if (!record) {
-    llvm::IRBuilder<> entry(&entryBlock, entryBlock.begin());
-    record = entry.CreateAlloca(fields, nullptr, kRaisingThreadSlot);
+    llvm::IRBuilder<> entry(&function->getEntryBlock(), function->getEntryBlock().begin());
+    record = entry.CreateAlloca(fields, nullptr, "raising_thread");
   }
   storeRaisingThread(builder, *this, record);
   return record;

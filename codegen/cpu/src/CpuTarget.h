@@ -13,8 +13,10 @@
 #include <llvm/ADT/ArrayRef.h>
 
 #include <cstdint>
+#include <unordered_map>
 
 namespace llvm {
+class AllocaInst;
 class CallInst;
 class StructType;
 } // namespace llvm
@@ -91,6 +93,8 @@ private:
   // The dynamic shared memory follows the static arrays, aligned to the largest alignment a
   // dynamic_shared_array asked for (0: the module has none).
   mutable uint64_t dynamicAlignment_ = 0;
+  // Each function's frame slot for the raising thread's coordinates (raisingThread()).
+  mutable std::unordered_map<const llvm::Function *, llvm::AllocaInst *> raisingThreadSlots_;
 };
 
 // Adds `void @<kernel.name>.host_entry(ptr params, ptr context)` (abi::CpuKernelEntry)

@@ -234,10 +234,8 @@ bool versionOnChecks(llvm::Loop &loop, llvm::LoopInfo &loops, llvm::DominatorTre
       allHold = allHold ? builder.CreateAnd(allHold, holds, "checks.hold") : holds;
       decided.push_back(check);
     }
-  if (decided.empty()) {
-    expander.clear();
+  if (decided.empty())
     return false;
-  }
   llvm::formLCSSA(loop, dominators, &loops, &evolution);
   versionLoop(loop, allHold, ".checked", loops, dominators);
   for (const LoopCheck &check : decided)
