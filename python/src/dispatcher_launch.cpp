@@ -344,7 +344,7 @@ void Dispatcher::launchOnCpu(const LaunchShape &shape, std::vector<Argument> &ar
   runtime::CpuExecutor::shared().launch(kernel.entry, threads, config.grid, config.block,
                                         kernel.staticSharedBytes + config.sharedBytes,
                                         specialization.buffer.params.data(), kernel.frameBytes,
-                                        kernel.recursive);
+                                        kernel.recursive, kernel.threadStorageBytes);
 }
 
 } // namespace kaji::python

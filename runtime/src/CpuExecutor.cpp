@@ -138,6 +138,7 @@ struct LaunchState {
   void *const *params = nullptr;
   uint64_t frameBytes = 0;
   bool recursive = false;
+  uint64_t threadStorageBytes = 0;
   uint64_t blockCount = 0;
   // Workers take blocks in chunks: one shared counter bumped per block costs more than a
   // small block's work once two cores contend for its cache line.
@@ -186,6 +187,8 @@ struct CpuExecutor::Worker {
   WarpExchange exchange{fibers};
   std::unique_ptr<void, FreeDeleter> shared;
   uint64_t sharedCapacity = 0;
+  std::unique_ptr<void, FreeDeleter> threadStorage;
+  uint64_t threadStorageCapacity = 0;
   LaunchState *launch = nullptr;
   abi::CpuLaunchContext context{};
   // The fiber barrier epoch of the block's last grid sync (FiberGroup::barrierEpoch).
@@ -194,16 +197,18 @@ struct CpuExecutor::Worker {
   std::jmp_buf escapeTarget;
   uint64_t cooperativeBlock = 0;
 
-  void *sharedMemory(uint64_t bytes) {
+  // `buffer` holding at least `bytes`, kSharedMemoryAlignment aligned, grown as needed.
+  static void *atLeast(std::unique_ptr<void, FreeDeleter> &buffer, uint64_t &capacity,
+                       uint64_t bytes) {
     constexpr uint64_t kAlignment = abi::kSharedMemoryAlignment;
     bytes = std::max<uint64_t>((bytes + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
-    if (bytes > sharedCapacity) {
-      shared.reset(std::aligned_alloc(kAlignment, bytes));
-      if (!shared)
+    if (bytes > capacity) {
+      buffer.reset(std::aligned_alloc(kAlignment, bytes));
+      if (!buffer)
         throw std::bad_alloc();
-      sharedCapacity = bytes;
+      capacity = bytes;
     }
-    return shared.get();
+    return buffer.get();
   }
 
   static void barrier(void *executor) { static_cast<Worker *>(executor)->fibers.barrier(); }
@@ -415,7 +420,7 @@ unsigned CpuExecutor::workerCount() const { return unsigned(workers_.size()); }
 
 void CpuExecutor::launch(abi::CpuKernelEntry entry, CpuThreads threads, Dim3 grid, Dim3 block,
                          uint64_t sharedBytes, void *const *params, uint64_t frameBytes,
-                         bool recursive) {
+                         bool recursive, uint64_t threadStorageBytes) {
   if (!entry)
     throw std::invalid_argument("host kernel launch without a kernel entry");
   validateLaunch(grid, block);
@@ -434,6 +439,7 @@ void CpuExecutor::launch(abi::CpuKernelEntry entry, CpuThreads threads, Dim3 gri
   state.params = params;
   state.frameBytes = frameBytes;
   state.recursive = recursive;
+  state.threadStorageBytes = threadStorageBytes;
   state.blockCount = uint64_t(grid.x) * grid.y * grid.z;
   // About 16 claims per worker keeps the load balanced when blocks take unequal time.
   state.blocksPerClaim = std::max<uint64_t>(1, state.blockCount / (16 * workers_.size()));
@@ -474,7 +480,11 @@ void CpuExecutor::prepare(Worker &worker, LaunchState &state, uint64_t sharedByt
   worker.context.gridDim[0] = state.grid.x;
   worker.context.gridDim[1] = state.grid.y;
   worker.context.gridDim[2] = state.grid.z;
-  worker.context.sharedMemory = worker.sharedMemory(sharedBytes);
+  worker.context.sharedMemory = Worker::atLeast(worker.shared, worker.sharedCapacity, sharedBytes);
+  if (state.threadStorageBytes)
+    worker.context.threadStorage =
+        Worker::atLeast(worker.threadStorage, worker.threadStorageCapacity,
+                        state.threadStorageBytes * state.block.x * state.block.y * state.block.z);
   worker.context.sharedBytes = sharedBytes;
   worker.context.executor = &worker;
   worker.context.barrier = &Worker::barrier;

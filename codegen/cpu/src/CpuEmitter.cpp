@@ -1,6 +1,8 @@
 // The public entry points of CpuCodegen.h: lower for the host, add the entry, optimise, JIT.
 #include "kaji/codegen/cpu/CpuCodegen.h"
 
+#include "BarrierRegions.h"
+#include "CpuEntry.h"
 #include "CpuHookCalls.h"
 #include "CpuJIT.h"
 #include "CpuTarget.h"
@@ -15,6 +17,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -35,14 +38,17 @@ const ir::Function &findKernel(const ir::Module &module, std::string_view name) 
   return *kernel;
 }
 
-// Operations that make threads wait for each other (nanosleep: a thread waiting for another
-// sleeps), so their kernels run one fiber per thread.
-bool synchronizesThreads(const ir::Operation &op) {
+// Operations after which a thread waits for others in ways the regions between barriers do
+// not express (a warp's lanes, a block-wide tally, the grid; nanosleep: a thread waiting for
+// another sleeps), so their kernels run one fiber per thread.
+bool needsFibers(const ir::Operation &op) {
   ir::Opcode opcode = op.opcode();
-  return opcode == ir::Opcode::Barrier || opcode == ir::Opcode::BarrierReduce ||
-         opcode == ir::Opcode::WarpSync || opcode == ir::Opcode::Warp ||
-         opcode == ir::Opcode::GridSync || opcode == ir::Opcode::Nanosleep;
+  return opcode == ir::Opcode::BarrierReduce || opcode == ir::Opcode::WarpSync ||
+         opcode == ir::Opcode::Warp || opcode == ir::Opcode::GridSync ||
+         opcode == ir::Opcode::Nanosleep;
 }
+
+bool isBarrier(const ir::Operation &op) { return op.opcode() == ir::Opcode::Barrier; }
 
 struct LoweredCpuModule {
   std::unique_ptr<llvm::LLVMContext> context;
@@ -51,6 +57,7 @@ struct LoweredCpuModule {
   bool usesBarrier = false;
   bool usesGridSync = false;
   uint64_t staticSharedBytes = 0;
+  uint64_t threadStorageBytes = 0;
   unsigned parameterCount = 0;
 };
 
@@ -68,12 +75,24 @@ LoweredCpuModule lowerForCpu(const ir::Module &module, std::string_view entryNam
               *lowered.module);
   target.finishSharedLayout(*lowered.module);
   llvm::Function *kernelFunction = lowered.module->getFunction(kernel.name());
-  bool spins = target.addSpinYields(*lowered.module);
-  lowered.usesBarrier = ir::reachesOperation(module, kernel, synchronizesThreads) || spins;
-  lowered.usesGridSync = ir::usesGridSync(module, kernel);
-  lowered.entrySymbol = buildCpuEntry(*kernelFunction, !lowered.usesBarrier);
-  lowered.staticSharedBytes = target.staticSharedBytes();
   lowered.parameterCount = unsigned(kernelFunction->arg_size() - 1);
+  bool spins = target.addSpinYields(*lowered.module);
+  bool fibers = ir::reachesOperation(module, kernel, needsFibers) || spins;
+  bool barriers = ir::reachesOperation(module, kernel, isBarrier);
+  std::optional<BarrierRegions> regions;
+  if (barriers && !fibers && options.threadLoopsAtBarriers)
+    regions = splitAtBarriers(*kernelFunction);
+  target.lowerBarrierMarkers(*lowered.module);
+  if (regions) {
+    lowered.entrySymbol = buildRegionLoopEntry(*regions);
+    lowered.threadStorageBytes = regions->storageBytesPerThread;
+  } else {
+    lowered.usesBarrier = barriers || fibers;
+    lowered.entrySymbol = lowered.usesBarrier ? buildOneThreadEntry(*kernelFunction)
+                                              : buildThreadLoopEntry(*kernelFunction);
+  }
+  lowered.usesGridSync = ir::usesGridSync(module, kernel);
+  lowered.staticSharedBytes = target.staticSharedBytes();
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);
   if (llvm::verifyModule(*lowered.module, &problemStream))
@@ -108,6 +127,7 @@ CpuKernel compileAndLoad(const ir::Module &module, std::string_view entryName,
   kernel.usesGridSync = lowered.usesGridSync;
   kernel.recursive = recursive;
   kernel.staticSharedBytes = lowered.staticSharedBytes;
+  kernel.threadStorageBytes = lowered.threadStorageBytes;
   kernel.parameterCount = lowered.parameterCount;
   CpuJIT::LoadedCode loaded = CpuJIT::instance().load(
       std::move(lowered.module), std::move(lowered.context), lowered.entrySymbol);

@@ -1,5 +1,6 @@
 #include "CpuTarget.h"
 
+#include "CpuLaunchLayout.h"
 #include "CpuSpinLoops.h"
 #include "kaji/codegen/llvm/LibdeviceLowering.h"
 
@@ -18,8 +19,6 @@
 
 namespace kaji::codegen {
 namespace {
-
-using abi::CpuLaunchContext;
 
 // The executor's operation computing a warp collective.
 abi::WarpOp warpOp(ir::WarpCollectiveKind collective) {
@@ -50,77 +49,6 @@ abi::WarpOp warpOp(ir::WarpCollectiveKind collective) {
     return WarpOp::ActiveMask;
   }
   llvm_unreachable("a warp collective WarpCollectives.def does not list");
-}
-
-// Field numbers of CpuLaunchContext in its LLVM type, checked against the C++ layout.
-enum ContextField : unsigned {
-  kThreadIdx,
-  kBlockIdx,
-  kBlockDim,
-  kGridDim,
-  kSharedMemory,
-  kExecutor,
-  kBarrier,
-  kIndexError,
-  kWarpBarrier,
-  kWarpCollective,
-  kBlockReduce,
-  kSharedBytes,
-  kGridBarrier,
-  kRaiseException,
-  kYield,
-  kBlockCount,
-  kLaunchFailed
-};
-static_assert(
-    offsetof(CpuLaunchContext, threadIdx) == 0 && offsetof(CpuLaunchContext, blockIdx) == 12 &&
-        offsetof(CpuLaunchContext, blockDim) == 24 && offsetof(CpuLaunchContext, gridDim) == 36 &&
-        offsetof(CpuLaunchContext, sharedMemory) == 48 &&
-        offsetof(CpuLaunchContext, executor) == 56 && offsetof(CpuLaunchContext, barrier) == 64 &&
-        offsetof(CpuLaunchContext, indexError) == 72 &&
-        offsetof(CpuLaunchContext, warpBarrier) == 80 &&
-        offsetof(CpuLaunchContext, warpCollective) == 88 &&
-        offsetof(CpuLaunchContext, blockReduce) == 96 &&
-        offsetof(CpuLaunchContext, sharedBytes) == 104 &&
-        offsetof(CpuLaunchContext, gridBarrier) == 112 &&
-        offsetof(CpuLaunchContext, raiseException) == 120 &&
-        offsetof(CpuLaunchContext, yield) == 128 && offsetof(CpuLaunchContext, blockCount) == 136 &&
-        offsetof(CpuLaunchContext, launchFailed) == 144,
-    "CpuLaunchContext no longer matches contextType()");
-
-// Field numbers of the implicit parameter (see CpuTarget.h); the first four are
-// ir::SpecialReg::Kind.
-enum ImplicitField : unsigned { kImplicitShared = 4, kImplicitContext = 5 };
-
-llvm::StructType *contextType(llvm::LLVMContext &context) {
-  llvm::Type *coordinates = llvm::ArrayType::get(llvm::Type::getInt32Ty(context), 3);
-  llvm::Type *pointer = llvm::PointerType::get(context, 0);
-  return llvm::StructType::get(context, {coordinates, coordinates, coordinates, coordinates,
-                                         pointer, pointer, pointer, pointer, pointer, pointer,
-                                         pointer, llvm::Type::getInt64Ty(context), pointer, pointer,
-                                         pointer, llvm::Type::getInt64Ty(context), pointer});
-}
-
-llvm::StructType *implicitType(llvm::LLVMContext &context) {
-  llvm::Type *coordinates = llvm::ArrayType::get(llvm::Type::getInt32Ty(context), 3);
-  llvm::Type *pointer = llvm::PointerType::get(context, 0);
-  return llvm::StructType::get(
-      context, {coordinates, coordinates, coordinates, coordinates, pointer, pointer});
-}
-
-llvm::Value *implicitArgument(llvm::IRBuilderBase &builder) {
-  llvm::Function *function = builder.GetInsertBlock()->getParent();
-  return function->getArg(function->arg_size() - 1);
-}
-
-llvm::Value *loadContextField(llvm::IRBuilderBase &builder, llvm::Value *context,
-                              ContextField field, llvm::Type *type, const char *name) {
-  llvm::Value *address = builder.CreateStructGEP(contextType(builder.getContext()), context, field);
-  return builder.CreateLoad(type, address, name);
-}
-
-llvm::Value *contextPointer(llvm::IRBuilderBase &builder) {
-  return builder.CreateExtractValue(implicitArgument(builder), kImplicitContext, "context");
 }
 
 constexpr const char *kRsqrtPrefix = "kaji.host.rsqrt";
@@ -163,7 +91,21 @@ void CpuTarget::emitCachedStore(llvm::IRBuilderBase &builder, llvm::Value *value
 }
 
 void CpuTarget::emitBarrier(llvm::IRBuilderBase &builder) const {
-  callExecutor(builder, kBarrier, "barrier", builder.getVoidTy(), {});
+  llvm::Module &module = *builder.GetInsertBlock()->getModule();
+  builder.CreateCall(module.getOrInsertFunction(kBarrierMarker, builder.getVoidTy()));
+}
+
+void CpuTarget::lowerBarrierMarkers(llvm::Module &module) const {
+  llvm::Function *marker = module.getFunction(kBarrierMarker);
+  if (!marker)
+    return;
+  while (!marker->use_empty()) {
+    auto *call = llvm::cast<llvm::CallInst>(marker->user_back());
+    llvm::IRBuilder<> builder(call);
+    callExecutor(builder, kBarrier, "barrier", builder.getVoidTy(), {});
+    call->eraseFromParent();
+  }
+  marker->eraseFromParent();
 }
 
 void CpuTarget::emitGridSync(llvm::IRBuilderBase &builder) const {
@@ -383,7 +325,7 @@ llvm::Value *CpuTarget::emitLibdevice(llvm::IRBuilderBase &builder,
 }
 
 void CpuTarget::markKernel(llvm::Function &kernel) const {
-  // The launchable symbol is the entry buildCpuEntry adds; the kernel itself is inlined
+  // The launchable symbol is the entry CpuEntry.h adds; the kernel itself is inlined
   // into it, so its body runs inside the loop over threads.
   kernel.setLinkage(llvm::GlobalValue::InternalLinkage);
   kernel.addFnAttr(llvm::Attribute::AlwaysInline);
@@ -410,145 +352,6 @@ bool CpuTarget::addSpinYields(llvm::Module &module) const {
       added = true;
     }
   return added;
-}
-
-std::string buildCpuEntry(llvm::Function &kernel, bool loopOverThreads) {
-  llvm::Module &module = *kernel.getParent();
-  llvm::LLVMContext &context = module.getContext();
-  llvm::Type *pointer = llvm::PointerType::get(context, 0);
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {pointer, pointer}, false);
-  std::string name = kernel.getName().str() + ".host_entry";
-  llvm::Function *entry =
-      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name, module);
-  entry->setDoesNotThrow();
-  llvm::Value *params = entry->getArg(0);
-  llvm::Value *launch = entry->getArg(1);
-  params->setName("params");
-  launch->setName("context");
-  entry->addParamAttr(0, llvm::Attribute::ReadOnly);
-  entry->addParamAttr(1, llvm::Attribute::ReadOnly);
-  for (const llvm::Attribute &attribute : kernel.getAttributes().getFnAttrs())
-    if (attribute.isStringAttribute())
-      entry->addFnAttr(attribute);
-
-  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
-  std::vector<llvm::Value *> args;
-  for (unsigned i = 0; i + 1 < kernel.arg_size(); ++i) {
-    llvm::Value *slot = builder.CreateLoad(
-        pointer, builder.CreateConstInBoundsGEP1_64(pointer, params, i), "param.slot");
-    args.push_back(
-        builder.CreateLoad(kernel.getArg(i)->getType(), slot, kernel.getArg(i)->getName()));
-  }
-  llvm::StructType *launchType = contextType(context);
-  // Indices are below 2^31 and extents at least 1, as on the GPU, where the special
-  // registers carry the same ranges: knowing that, LLVM proves grid indices non-negative,
-  // drops the negative-index wraparound and vectorises the thread loop.
-  llvm::MDBuilder ranges(context);
-  auto coordinate = [&](ContextField field, unsigned dim) {
-    llvm::LoadInst *load = builder.CreateLoad(
-        builder.getInt32Ty(), builder.CreateConstInBoundsGEP2_32(
-                                  launchType->getElementType(field),
-                                  builder.CreateStructGEP(launchType, launch, field), 0, dim));
-    uint64_t low = field == kBlockDim || field == kGridDim ? 1 : 0;
-    load->setMetadata(llvm::LLVMContext::MD_range,
-                      ranges.createRange(llvm::APInt(32, low), llvm::APInt(32, 1u << 31)));
-    return load;
-  };
-  llvm::Value *implicit = llvm::UndefValue::get(implicitType(context));
-  for (ContextField field : {kBlockDim, kGridDim})
-    for (unsigned dim = 0; dim < 3; ++dim)
-      implicit =
-          builder.CreateInsertValue(implicit, coordinate(field, dim), {unsigned(field), dim});
-  implicit = builder.CreateInsertValue(
-      implicit, loadContextField(builder, launch, kSharedMemory, pointer, "shared"),
-      kImplicitShared);
-  implicit = builder.CreateInsertValue(implicit, launch, kImplicitContext);
-
-  auto callKernel = [&](llvm::Value *threadImplicit) {
-    std::vector<llvm::Value *> callArgs = args;
-    callArgs.push_back(threadImplicit);
-    builder.CreateCall(&kernel, callArgs);
-  };
-  if (!loopOverThreads) {
-    for (ContextField field : {kBlockIdx, kThreadIdx})
-      for (unsigned dim = 0; dim < 3; ++dim)
-        implicit =
-            builder.CreateInsertValue(implicit, coordinate(field, dim), {unsigned(field), dim});
-    callKernel(implicit);
-    builder.CreateRetVoid();
-    return name;
-  }
-
-  // For each of the context's blocks: its coordinates from its linear index, whose remainders
-  // keep them below the grid's extents for LLVM as the loaded ones' ranges did.
-  llvm::Type *i64 = builder.getInt64Ty();
-  auto extent = [&](ContextField field, unsigned dim) {
-    return builder.CreateZExt(builder.CreateExtractValue(implicit, {unsigned(field), dim}), i64);
-  };
-  llvm::Value *gridX = extent(kGridDim, 0);
-  llvm::Value *gridY = extent(kGridDim, 1);
-  llvm::Value *firstBlock = builder.CreateZExt(coordinate(kBlockIdx, 2), i64);
-  firstBlock = builder.CreateAdd(builder.CreateMul(firstBlock, gridY),
-                                 builder.CreateZExt(coordinate(kBlockIdx, 1), i64));
-  firstBlock = builder.CreateAdd(builder.CreateMul(firstBlock, gridX),
-                                 builder.CreateZExt(coordinate(kBlockIdx, 0), i64), "block.first");
-  llvm::Value *blockCount = loadContextField(builder, launch, kBlockCount, i64, "block.count");
-  llvm::Value *launchFailed = loadContextField(builder, launch, kLaunchFailed, pointer, "failed");
-  llvm::BasicBlock *blocksEntry = builder.GetInsertBlock();
-  auto *blockLoop = llvm::BasicBlock::Create(context, "block.loop", entry);
-  builder.CreateBr(blockLoop);
-  builder.SetInsertPoint(blockLoop);
-  llvm::PHINode *block = builder.CreatePHI(i64, 2, "block");
-  block->addIncoming(builder.getInt64(0), blocksEntry);
-  llvm::Value *linear = builder.CreateAdd(firstBlock, block, "block.linear");
-  llvm::Value *aboveX = builder.CreateUDiv(linear, gridX);
-  llvm::Value *blockImplicit = implicit;
-  llvm::Value *blockCoordinates[] = {builder.CreateURem(linear, gridX),
-                                     builder.CreateURem(aboveX, gridY),
-                                     builder.CreateUDiv(aboveX, gridY)};
-  for (unsigned dim = 0; dim < 3; ++dim)
-    blockImplicit = builder.CreateInsertValue(
-        blockImplicit, builder.CreateTrunc(blockCoordinates[dim], builder.getInt32Ty()),
-        {unsigned(kBlockIdx), dim});
-
-  // for z, for y, for x: every extent is at least 1, so each loop tests at its bottom.
-  static constexpr const char *axes[] = {"tid.x", "tid.y", "tid.z"};
-  llvm::PHINode *counters[3] = {};
-  llvm::BasicBlock *headers[3] = {};
-  for (int dim = 2; dim >= 0; --dim) {
-    llvm::BasicBlock *preheader = builder.GetInsertBlock();
-    headers[dim] = llvm::BasicBlock::Create(context, std::string(axes[dim]) + ".loop", entry);
-    builder.CreateBr(headers[dim]);
-    builder.SetInsertPoint(headers[dim]);
-    counters[dim] = builder.CreatePHI(builder.getInt32Ty(), 2, axes[dim]);
-    counters[dim]->addIncoming(builder.getInt32(0), preheader);
-  }
-  llvm::Value *threadImplicit = blockImplicit;
-  for (unsigned dim = 0; dim < 3; ++dim)
-    threadImplicit = builder.CreateInsertValue(threadImplicit, counters[dim], {kThreadIdx, dim});
-  callKernel(threadImplicit);
-  for (unsigned dim = 0; dim < 3; ++dim) {
-    llvm::Value *next = builder.CreateAdd(counters[dim], builder.getInt32(1), "", true, true);
-    llvm::Value *threads = builder.CreateExtractValue(implicit, {unsigned(kBlockDim), dim});
-    auto *exit = llvm::BasicBlock::Create(context, std::string(axes[dim]) + ".exit", entry);
-    counters[dim]->addIncoming(next, builder.GetInsertBlock());
-    builder.CreateCondBr(builder.CreateICmpULT(next, threads), headers[dim], exit);
-    builder.SetInsertPoint(exit);
-  }
-  // The next block, unless that was the last or the launch failed meanwhile (a report of
-  // another worker's block).
-  llvm::Value *nextBlock = builder.CreateNUWAdd(block, builder.getInt64(1), "block.next");
-  block->addIncoming(nextBlock, builder.GetInsertBlock());
-  llvm::LoadInst *failed =
-      builder.CreateAlignedLoad(builder.getInt8Ty(), launchFailed, llvm::Align(1), "launch.failed");
-  failed->setAtomic(llvm::AtomicOrdering::Monotonic);
-  llvm::Value *goOn = builder.CreateAnd(builder.CreateICmpULT(nextBlock, blockCount),
-                                        builder.CreateICmpEQ(failed, builder.getInt8(0)));
-  auto *done = llvm::BasicBlock::Create(context, "blocks.done", entry);
-  builder.CreateCondBr(goOn, blockLoop, done);
-  builder.SetInsertPoint(done);
-  builder.CreateRetVoid();
-  return name;
 }
 
 } // namespace kaji::codegen

@@ -23,6 +23,11 @@ class StructType;
 
 namespace kaji::codegen {
 
+// What emitBarrier leaves in a lowered function: a call of this declaration, which
+// splitAtBarriers (BarrierRegions.h) turns into the end of a loop over the block's threads, or
+// CpuTarget::lowerBarrierMarkers into the executor's barrier.
+inline constexpr const char *kBarrierMarker = "kaji.cpu.barrier";
+
 class CpuTarget final : public Target {
 public:
   llvm::Type *implicitParameterType(llvm::LLVMContext &context) const override;
@@ -72,6 +77,9 @@ public:
   uint64_t staticSharedBytes() const;
   // Fixes where the dynamic shared memory starts, once every function is lowered.
   void finishSharedLayout(llvm::Module &module) const;
+  // Makes every barrier (emitBarrier's kBarrierMarker calls) the executor's fiber barrier,
+  // for a kernel whose threads run as fibers.
+  void lowerBarrierMarkers(llvm::Module &module) const;
   // Makes every loop in which a thread waits for another (spinLoopHeaders) yield to the
   // block's other threads at each iteration, once every function is lowered. Returns whether
   // there was such a loop: the kernel's threads must then run as fibers.
@@ -96,11 +104,5 @@ private:
   // Each function's frame slot for the raising thread's coordinates (raisingThread()).
   mutable std::unordered_map<const llvm::Function *, llvm::AllocaInst *> raisingThreadSlots_;
 };
-
-// Adds `void @<kernel.name>.host_entry(ptr params, ptr context)` (abi::CpuKernelEntry)
-// calling the lowered `kernel`: when `loopOverThreads`, once per thread in a z/y/x loop for
-// each of the context's blockCount blocks, else once for the thread context->threadIdx names.
-// Returns its name.
-std::string buildCpuEntry(llvm::Function &kernel, bool loopOverThreads);
 
 } // namespace kaji::codegen

@@ -1,4 +1,6 @@
-# RUN: %kaji-compile %s --target cpu | %FileCheck %s
+# RUN: %kaji-compile %s --target cpu -O0 | %FileCheck %s
+# RUN: %kaji-compile %s --target cpu --kernel block_sum | %FileCheck %s --check-prefix=OPT
+# RUN: %kaji-compile %s --target cpu --kernel warp_sum | %FileCheck %s --check-prefix=FIBERS
 from kaji import cuda
 
 
@@ -18,6 +20,47 @@ def block_sum(out, x):
     if t == 0:
         out[cuda.blockIdx.x] = tile[0]
 
-# A kernel with barriers runs one call per thread (as fibers) that yields at each barrier.
+
+@cuda.jit("void(float32[:], float32[:])")
+def warp_sum(out, x):
+    i = cuda.grid(1)
+    v = x[i]
+    cuda.syncthreads()
+    out[i] = cuda.shfl_down_sync(0xFFFFFFFF, v, 1)
+
+# A kernel whose threads meet only at syncthreads() is cut at its barriers: the kernel becomes a
+# function that resumes a thread at a region (0: its start; k: after its k-th barrier) and
+# returns where it stopped (k at the k-th barrier, 3 when it returned), which it also stores in
+# the thread storage. The loop's `step` lives across the barriers: it is kept in the thread
+# storage, an array of it indexed by the thread's linear index.
+# CHECK: define internal i32 @block_sum({{.*}}, ptr noalias %thread_storage, i32 %region)
+# CHECK: regions:
+# CHECK: %state = getelementptr inbounds i32, ptr %thread_storage, i64 %thread.linear
+# CHECK: .kept.thread = getelementptr inbounds i8, ptr %thread_storage
+# CHECK: switch i32 %region, label %{{.*}} [
+# CHECK-NEXT: i32 1, label %after.barrier
+# CHECK-NEXT: i32 2, label %after.barrier{{[0-9]+}}
+# CHECK-NEXT: ]
+# CHECK: store i32 1, ptr %state
+# CHECK-NEXT: ret i32 1
+# CHECK: store i32 3, ptr %state
+# CHECK-NEXT: ret i32 3
+# The entry runs rounds over the block's threads: a region's loop when every thread stopped at
+# the same one, else each thread resumed through a call.
 # CHECK: define void @block_sum.host_entry(
-# CHECK: call void %barrier{{.*}}(ptr %executor
+# CHECK: %thread_storage = load ptr
+# CHECK: round:
+# CHECK: switch i32 %region
+# CHECK: call i32 @block_sum({{.*}}, ptr %thread_storage, i32 0)
+# CHECK: call i32 @block_sum({{.*}}, ptr %thread_storage, i32 %state) #[[NOINLINE:[0-9]+]]
+# CHECK-NOT: call void %barrier
+# CHECK: attributes #[[NOINLINE]] = { noinline }
+# Optimised, the uniform rounds hold the regions' code inlined; only the divergent round calls.
+# OPT: define void @block_sum.host_entry(
+# OPT-NOT: call i32 @block_sum({{.*}}, i32 0)
+# OPT: call {{.*}}i32 @block_sum({{.*}}, i32 %state)
+# OPT-NOT: call void %barrier
+# A warp collective needs every lane at once: such a kernel runs one call per thread (as
+# fibers), which waits at each barrier.
+# FIBERS: define void @warp_sum.host_entry(
+# FIBERS: call void %barrier{{.*}}(ptr %executor

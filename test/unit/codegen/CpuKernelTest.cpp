@@ -224,18 +224,25 @@ constexpr std::string_view kBlockSum =
 }
 )";
 
+// The same kernel as loops over the threads between barriers and as fibers.
 TEST(CpuKernel, SharedMemoryTreeReductionWithBarriers) {
-  CpuKernel kernel = compileCpuText(kBlockSum, "block_sum");
-  EXPECT_TRUE(kernel.usesBarrier);
-  EXPECT_EQ(kernel.staticSharedBytes, 256u * 8);
-  for (int64_t n : {int64_t(1), int64_t(256), int64_t(100000)}) {
-    std::vector<int64_t> x(n);
-    std::iota(x.begin(), x.end(), 1);
-    int64_t sum = 0;
-    CpuParams params;
-    params.array(&sum, {1}).array(x.data(), {n});
-    launchCpu(kernel, {unsigned((n + 255) / 256), 1, 1}, {256, 1, 1}, params);
-    EXPECT_EQ(sum, n * (n + 1) / 2) << "n=" << n;
+  for (bool threadLoops : {true, false}) {
+    CpuOptions options;
+    options.threadLoopsAtBarriers = threadLoops;
+    CpuKernel kernel = compileCpuText(kBlockSum, "block_sum", options);
+    EXPECT_EQ(kernel.usesBarrier, !threadLoops);
+    // At least the next region and the loop's stride, which lives across a barrier.
+    EXPECT_EQ(kernel.threadStorageBytes >= 16, threadLoops);
+    EXPECT_EQ(kernel.staticSharedBytes, 256u * 8);
+    for (int64_t n : {int64_t(1), int64_t(256), int64_t(100000)}) {
+      std::vector<int64_t> x(n);
+      std::iota(x.begin(), x.end(), 1);
+      int64_t sum = 0;
+      CpuParams params;
+      params.array(&sum, {1}).array(x.data(), {n});
+      launchCpu(kernel, {unsigned((n + 255) / 256), 1, 1}, {256, 1, 1}, params);
+      EXPECT_EQ(sum, n * (n + 1) / 2) << "n=" << n << " threadLoops=" << threadLoops;
+    }
   }
 }
 

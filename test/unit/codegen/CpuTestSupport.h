@@ -71,7 +71,8 @@ inline void launchCpu(const CpuKernel &kernel, runtime::Dim3 grid, runtime::Dim3
   runtime::CpuExecutor::shared().launch(
       kernel.entry,
       kernel.usesBarrier ? runtime::CpuThreads::Fibers : runtime::CpuThreads::LoopInEntry, grid,
-      block, kernel.staticSharedBytes, params.data(), kernel.frameBytes, kernel.recursive);
+      block, kernel.staticSharedBytes, params.data(), kernel.frameBytes, kernel.recursive,
+      kernel.threadStorageBytes);
 }
 
 } // namespace kaji::codegen::test

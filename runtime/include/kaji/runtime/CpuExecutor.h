@@ -61,9 +61,10 @@ public:
 
 // How a host kernel's entry covers the threads of a block (CpuKernel::usesBarrier).
 enum class CpuThreads {
-  LoopInEntry, // one entry call per block: barrier-free kernels
-  Fibers,      // one entry call per thread, each on a fiber: kernels with barriers or warp
-               // operations
+  LoopInEntry, // one entry call per chunk of blocks: kernels whose entry loops over the
+               // threads (barrier-free kernels, and kernels cut at their barriers)
+  Fibers,      // one entry call per thread, each on a fiber: kernels with warp operations,
+               // and barrier kernels not cut at their barriers
   Cooperative, // as Fibers, and every block at once on an OS thread of its own: kernels with a
                // grid sync (at most kMaxCooperativeBlocks blocks)
 };
@@ -97,11 +98,12 @@ public:
   // std::invalid_argument too. A `recursive` kernel (CpuKernel::recursive) runs every thread
   // on a stack of abi::kRecursionStackBytes (CpuKernelABI.h); recursing past it is a
   // KernelException of class RecursionError. requestInterrupt() during the launch makes it
-  // throw LaunchInterrupted.
+  // throw LaunchInterrupted. `threadStorageBytes` per thread of a block is what the kernel
+  // finds at CpuLaunchContext::threadStorage (CpuKernel::threadStorageBytes).
   // Works in a child process after fork().
   void launch(abi::CpuKernelEntry entry, CpuThreads threads, Dim3 grid, Dim3 block,
               uint64_t sharedBytes, void *const *params, uint64_t frameBytes = 0,
-              bool recursive = false);
+              bool recursive = false, uint64_t threadStorageBytes = 0);
 
   // Stops the launch running now, else the next one, at its next loop iteration, function call
   // that may recurse or block: async-signal-safe, so a SIGINT handler may call it.

@@ -11,8 +11,8 @@ namespace kaji::abi {
 
 // What a host kernel reads about the thread it runs as. The kernel only reads it.
 struct CpuLaunchContext {
-  // Of this thread for a kernel that uses barriers (run once per thread); ignored by a
-  // barrier-free kernel, whose entry loops over the block's threads itself.
+  // Of this thread for a kernel run one fiber per thread; ignored by a kernel whose entry loops
+  // over the block's threads itself.
   uint32_t threadIdx[3];
   uint32_t blockIdx[3];
   uint32_t blockDim[3];
@@ -23,7 +23,7 @@ struct CpuLaunchContext {
   // Passed back to the callbacks; owned by the executor.
   void *executor;
   // Returns once every thread of the block that has not returned has called it (kernels that
-  // use barriers only).
+  // run one fiber per thread only).
   void (*barrier)(void *executor);
   // An array index out of range: `site` is "file:line:col: in kernel 'name'", `thread` the
   // kRaisingThreadFields coordinates of the thread (KernelABI.h), `index` the value the kernel
@@ -62,6 +62,10 @@ struct CpuLaunchContext {
   // one call; it starts none once launchFailed holds. Kernels run per thread run one block.
   uint64_t blockCount;
   const std::atomic<bool> *launchFailed;
+  // Memory of the block's threads for a kernel whose barriers split it into loops over the
+  // threads (CpuKernel::threadStorageBytes per thread, kSharedMemoryAlignment aligned): what
+  // each thread keeps from one barrier to the next. Not cleared between blocks.
+  void *threadStorage;
 };
 static_assert(sizeof(std::atomic<bool>) == 1 && std::atomic<bool>::is_always_lock_free,
               "kernels read CpuLaunchContext::launchFailed as an atomic byte");

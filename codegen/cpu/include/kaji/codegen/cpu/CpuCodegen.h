@@ -28,6 +28,10 @@ struct CpuOptions {
   // The executor's hooks (CpuKernelABI.h) the code calls: without them the kernel's loops
   // cannot be interrupted and recursion past its stack faults.
   const abi::CpuRuntimeHooks *hooks = nullptr;
+  // A kernel whose threads wait for each other only at syncthreads() runs as loops over the
+  // block's threads between its barriers where it can (docs/cpu-backend.md); false runs it
+  // one fiber per thread, as kernels with warp operations run.
+  bool threadLoopsAtBarriers = true;
 };
 
 // A kernel loaded into the process. Copies share the machine code, which stays loaded until
@@ -35,9 +39,10 @@ struct CpuOptions {
 struct CpuKernel {
   std::string name;
   abi::CpuKernelEntry entry = nullptr;
-  // True if the kernel (or a device function it calls) has a Barrier, a warp operation or a
-  // loop in which a thread waits for another (CpuSpinLoops.h): entry then runs one thread and
-  // must be called from fibers; otherwise it runs a whole block.
+  // True if the kernel (or a device function it calls) has a warp operation, a loop in which a
+  // thread waits for another (CpuSpinLoops.h) or a barrier it does not run as loops over the
+  // threads between barriers: entry then runs one thread and must be called from fibers;
+  // otherwise it runs a whole block.
   bool usesBarrier = false;
   // True if it reaches a grid sync: every block must run at once (CpuThreads::Cooperative).
   bool usesGridSync = false;
@@ -46,6 +51,9 @@ struct CpuKernel {
   bool recursive = false;
   // Bytes of the shared arrays the kernel declares; a launch provides at least this much.
   uint64_t staticSharedBytes = 0;
+  // Thread storage (CpuLaunchContext::threadStorage) a launch provides per thread of a block:
+  // nonzero for a kernel whose barriers cut it into loops over the threads.
+  uint64_t threadStorageBytes = 0;
   // Stack that the kernel's own code may use below a call of entry: its frame and those of
   // the device functions it calls (local arrays included), as LLVM laid them out; once per
   // function, so a bound only where the kernel is not `recursive`.

@@ -1,0 +1,324 @@
+#include "BarrierRegions.h"
+
+#include "CpuLaunchLayout.h"
+#include "CpuTarget.h"
+
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include <unordered_set>
+
+namespace kaji::codegen {
+namespace {
+
+// Inlining a function that reaches a barrier into one that does, at most this often: a
+// function that calls itself would go on for ever.
+constexpr unsigned kMaxInlinedCalls = 256;
+
+bool isBarrier(const llvm::Instruction &instruction) {
+  auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+  return call && call->getCalledFunction() &&
+         call->getCalledFunction()->getName() == kBarrierMarker;
+}
+
+// The functions of `module` that call a barrier, directly or through other functions.
+std::unordered_set<const llvm::Function *> functionsReachingBarriers(llvm::Module &module) {
+  std::unordered_set<const llvm::Function *> reaching;
+  if (llvm::Function *marker = module.getFunction(kBarrierMarker))
+    reaching.insert(marker);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (llvm::Function &function : module) {
+      if (reaching.count(&function))
+        continue;
+      for (llvm::Instruction &instruction : llvm::instructions(function)) {
+        auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+        if (call && reaching.count(call->getCalledFunction())) {
+          reaching.insert(&function);
+          grew = true;
+          break;
+        }
+      }
+    }
+  }
+  return reaching;
+}
+
+// Inlines into `kernel` every call of a function that reaches a barrier, so that its barriers
+// are the kernel's own. False for one that cannot be inlined or recurses.
+bool inlineBarrierCalls(llvm::Function &kernel) {
+  llvm::Module &module = *kernel.getParent();
+  std::unordered_set<const llvm::Function *> reaching = functionsReachingBarriers(module);
+  for (unsigned inlined = 0;; ++inlined) {
+    llvm::CallBase *call = nullptr;
+    for (llvm::Instruction &instruction : llvm::instructions(kernel)) {
+      auto *candidate = llvm::dyn_cast<llvm::CallBase>(&instruction);
+      if (candidate && !isBarrier(*candidate) && reaching.count(candidate->getCalledFunction())) {
+        call = candidate;
+        break;
+      }
+    }
+    if (!call)
+      return true;
+    if (inlined == kMaxInlinedCalls || call->getCalledFunction()->isDeclaration())
+      return false;
+    llvm::InlineFunctionInfo info;
+    if (!llvm::InlineFunction(*call, info).isSuccess())
+      return false;
+  }
+}
+
+// The instructions after which a use of `value` needs it from the thread storage: the uses
+// that a thread can reach from the start of a region without passing `value`'s definition,
+// as after a barrier it is the thread's stored copy that holds it.
+llvm::SmallVector<llvm::Use *, 4>
+usesAcrossBarriers(llvm::Instruction &value,
+                   const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &regionStarts) {
+  llvm::BasicBlock *definition = value.getParent();
+  llvm::SmallVector<llvm::Use *, 4> across;
+  for (llvm::Use &use : value.uses()) {
+    auto *user = llvm::cast<llvm::Instruction>(use.getUser());
+    // A phi's operand is used at the end of the block it comes from.
+    llvm::BasicBlock *start = user->getParent();
+    if (auto *phi = llvm::dyn_cast<llvm::PHINode>(user))
+      start = phi->getIncomingBlock(use);
+    // Barriers end their blocks, so a use in the defining block follows the definition.
+    if (start == definition)
+      continue;
+    llvm::SmallVector<llvm::BasicBlock *, 16> work{start};
+    llvm::SmallPtrSet<llvm::BasicBlock *, 32> seen;
+    while (!work.empty()) {
+      llvm::BasicBlock *block = work.pop_back_val();
+      if (!seen.insert(block).second)
+        continue;
+      if (regionStarts.contains(block)) {
+        across.push_back(&use);
+        break;
+      }
+      for (llvm::BasicBlock *predecessor : llvm::predecessors(block))
+        if (predecessor != definition)
+          work.push_back(predecessor);
+    }
+  }
+  return across;
+}
+
+// Whether `value` can be computed again where a region uses it instead of kept in thread
+// storage: a pure function of the arguments (the thread's coordinates among them) and
+// constants in at most `budget` instructions. Indices such as `blockIdx.x * 16 + tid.x` then
+// stay affine in the loop over threads, where loading them would make every access a gather.
+bool recomputable(const llvm::Value *value, unsigned &budget) {
+  if (llvm::isa<llvm::Constant>(value) || llvm::isa<llvm::Argument>(value))
+    return true;
+  auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!instruction || llvm::isa<llvm::PHINode>(instruction) || budget == 0 ||
+      instruction->mayReadOrWriteMemory() || !llvm::isSafeToSpeculativelyExecute(instruction))
+    return false;
+  --budget;
+  for (const llvm::Use &operand : instruction->operands())
+    if (!recomputable(operand.get(), budget))
+      return false;
+  return true;
+}
+
+// A copy of recomputable `value`'s instructions before `at`.
+llvm::Value *recompute(llvm::Value *value, llvm::BasicBlock::iterator at) {
+  auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!instruction)
+    return value;
+  llvm::Instruction *copy = instruction->clone();
+  for (llvm::Use &operand : copy->operands())
+    operand.set(recompute(operand.get(), at));
+  copy->insertBefore(at);
+  copy->setName(instruction->getName());
+  return copy;
+}
+
+constexpr unsigned kMaxRecomputedInstructions = 16;
+
+// Where a thread's copy of `alloca` lies in the thread storage.
+struct StorageSlot {
+  llvm::AllocaInst *alloca;
+  uint64_t offset; // the array of every thread's copy starts at offset × the block's threads
+  uint64_t stride; // bytes per thread
+};
+
+uint64_t alignTo(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+} // namespace
+
+std::optional<BarrierRegions> splitAtBarriers(llvm::Function &kernel) {
+  if (!inlineBarrierCalls(kernel))
+    return std::nullopt;
+  llvm::removeUnreachableBlocks(kernel);
+  llvm::SmallVector<llvm::CallInst *, 8> barriers;
+  for (llvm::Instruction &instruction : llvm::instructions(kernel))
+    if (isBarrier(instruction))
+      barriers.push_back(llvm::cast<llvm::CallInst>(&instruction));
+  if (barriers.empty() || barriers.size() > kMaxBarriers)
+    return std::nullopt;
+  llvm::BasicBlock &entry = kernel.getEntryBlock();
+  for (llvm::Instruction &instruction : llvm::instructions(kernel))
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+      if (alloca->getParent() != &entry || !alloca->isStaticAlloca() ||
+          alloca->getAlign().value() > abi::kSharedMemoryAlignment)
+        return std::nullopt;
+
+  // Each barrier ends its block; the rest of the block starts a region.
+  llvm::SmallVector<llvm::BasicBlock *, 8> regionStarts;
+  for (llvm::CallInst *barrier : barriers)
+    regionStarts.push_back(
+        barrier->getParent()->splitBasicBlock(barrier->getNextNode(), "after.barrier"));
+  llvm::SmallPtrSet<llvm::BasicBlock *, 8> startSet(regionStarts.begin(), regionStarts.end());
+
+  // Values used across a barrier are computed again there or go through a slot of their own,
+  // which becomes per-thread storage with the local arrays below.
+  const llvm::DataLayout &layout = kernel.getParent()->getDataLayout();
+  using UsesAcross = std::pair<llvm::Instruction *, llvm::SmallVector<llvm::Use *, 4>>;
+  llvm::SmallVector<UsesAcross, 16> kept, recomputed;
+  uint64_t storageBytes = kRegionStateBytes;
+  for (llvm::Instruction &instruction : llvm::instructions(kernel)) {
+    if (instruction.getType()->isVoidTy() || llvm::isa<llvm::AllocaInst>(instruction))
+      continue;
+    llvm::SmallVector<llvm::Use *, 4> uses = usesAcrossBarriers(instruction, startSet);
+    if (uses.empty())
+      continue;
+    unsigned budget = kMaxRecomputedInstructions;
+    if (recomputable(&instruction, budget)) {
+      recomputed.emplace_back(&instruction, std::move(uses));
+      continue;
+    }
+    storageBytes += alignTo(layout.getTypeAllocSize(instruction.getType()), 16);
+    kept.emplace_back(&instruction, std::move(uses));
+  }
+  for (llvm::Instruction &instruction : entry)
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+      storageBytes += alignTo(*alloca->getAllocationSize(layout), alloca->getAlign().value());
+  if (storageBytes > kMaxThreadStorageBytes)
+    return std::nullopt;
+
+  auto useSite = [](llvm::Use *use) {
+    auto *user = llvm::cast<llvm::Instruction>(use->getUser());
+    if (auto *phi = llvm::dyn_cast<llvm::PHINode>(user))
+      return phi->getIncomingBlock(*use)->getTerminator()->getIterator();
+    return user->getIterator();
+  };
+  for (auto &[value, uses] : recomputed)
+    for (llvm::Use *use : uses)
+      use->set(recompute(value, useSite(use)));
+  for (auto &[value, uses] : kept) {
+    auto *slot = new llvm::AllocaInst(value->getType(), layout.getAllocaAddrSpace(), nullptr,
+                                      value->getName() + ".kept", entry.begin());
+    llvm::BasicBlock::iterator after = llvm::isa<llvm::PHINode>(value)
+                                           ? value->getParent()->getFirstInsertionPt()
+                                           : std::next(value->getIterator());
+    new llvm::StoreInst(value, slot, after);
+    for (llvm::Use *use : uses)
+      use->set(
+          new llvm::LoadInst(value->getType(), slot, value->getName() + ".reload", useSite(use)));
+  }
+
+  // The function that resumes a thread at a region: the kernel's body behind a switch on it.
+  llvm::LLVMContext &context = kernel.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(context);
+  llvm::SmallVector<llvm::Type *, 8> parameters(kernel.getFunctionType()->params());
+  parameters.push_back(llvm::PointerType::get(context, 0));
+  parameters.push_back(i32);
+  llvm::Function *resume =
+      llvm::Function::Create(llvm::FunctionType::get(i32, parameters, false),
+                             llvm::GlobalValue::InternalLinkage, "", kernel.getParent());
+  resume->copyAttributesFrom(&kernel);
+  resume->splice(resume->begin(), &kernel);
+  for (unsigned i = 0; i < kernel.arg_size(); ++i) {
+    kernel.getArg(i)->replaceAllUsesWith(resume->getArg(i));
+    resume->getArg(i)->takeName(kernel.getArg(i));
+  }
+  resume->setSubprogram(kernel.getSubprogram());
+  kernel.setSubprogram(nullptr);
+  resume->takeName(&kernel);
+  kernel.eraseFromParent();
+  llvm::Argument *region = resume->getArg(resume->arg_size() - 1);
+  region->setName("region");
+  // Only this function's code reaches the thread storage: telling LLVM so (noalias, which
+  // inlining turns into alias scopes) lets it keep values in registers across the kernel's
+  // stores and vectorise the loops over threads without run-time overlap checks.
+  llvm::Argument *storage = resume->getArg(resume->arg_size() - 2);
+  storage->setName("thread_storage");
+  resume->addParamAttr(storage->getArgNo(), llvm::Attribute::NoAlias);
+  llvm::Value *implicit = resume->getArg(resume->arg_size() - 3);
+
+  llvm::BasicBlock *body = &resume->getEntryBlock();
+  auto *dispatch = llvm::BasicBlock::Create(context, "regions", resume, body);
+  llvm::IRBuilder<> builder(dispatch);
+  llvm::Value *thread = linearThreadIndex(builder, implicit);
+  llvm::Value *threads = blockThreadCount(builder, implicit);
+  llvm::Value *state = builder.CreateInBoundsGEP(i32, storage, thread, "state");
+
+  // A thread that stops records where, for the rounds that resume each thread on its own.
+  unsigned regionCount = unsigned(barriers.size()) + 1;
+  auto stop = [&](llvm::BasicBlock *block, unsigned next) {
+    llvm::IRBuilder<> atEnd(block);
+    atEnd.CreateStore(atEnd.getInt32(next), state);
+    atEnd.CreateRet(atEnd.getInt32(next));
+  };
+  for (unsigned k = 0; k < barriers.size(); ++k) {
+    llvm::BasicBlock *block = barriers[k]->getParent();
+    barriers[k]->eraseFromParent();
+    block->getTerminator()->eraseFromParent();
+    stop(block, k + 1);
+  }
+  llvm::SmallVector<llvm::ReturnInst *, 4> returns;
+  for (llvm::BasicBlock &block : *resume)
+    if (auto *ret = llvm::dyn_cast_or_null<llvm::ReturnInst>(block.getTerminator());
+        ret && !ret->getReturnValue())
+      returns.push_back(ret);
+  for (llvm::ReturnInst *ret : returns) {
+    llvm::BasicBlock *block = ret->getParent();
+    ret->eraseFromParent();
+    stop(block, regionCount);
+  }
+  // Lifetime markers of what is now thread storage would tell LLVM that its contents die.
+  llvm::SmallVector<llvm::Instruction *, 16> lifetimes;
+  for (llvm::Instruction &instruction : llvm::instructions(*resume))
+    if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
+        intrinsic && intrinsic->isLifetimeStartOrEnd())
+      lifetimes.push_back(intrinsic);
+  for (llvm::Instruction *marker : lifetimes)
+    marker->eraseFromParent();
+
+  llvm::SmallVector<StorageSlot, 16> slots;
+  uint64_t offset = kRegionStateBytes;
+  for (llvm::Instruction &instruction : *body)
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction)) {
+      uint64_t alignment = alloca->getAlign().value();
+      uint64_t stride = alignTo(*alloca->getAllocationSize(layout), alignment);
+      offset = alignTo(offset, alignment);
+      slots.push_back({alloca, offset, stride});
+      offset += stride;
+    }
+  for (const StorageSlot &slot : slots) {
+    llvm::Value *at =
+        builder.CreateNUWAdd(builder.CreateNUWMul(threads, builder.getInt64(slot.offset)),
+                             builder.CreateNUWMul(thread, builder.getInt64(slot.stride)));
+    llvm::Value *address = builder.CreateInBoundsGEP(builder.getInt8Ty(), storage, at,
+                                                     slot.alloca->getName() + ".thread");
+    slot.alloca->replaceAllUsesWith(address);
+    slot.alloca->eraseFromParent();
+  }
+  llvm::SwitchInst *toRegion = builder.CreateSwitch(region, body, regionCount - 1);
+  for (unsigned k = 0; k + 1 < regionCount; ++k)
+    toRegion->addCase(builder.getInt32(k + 1), regionStarts[k]);
+  return BarrierRegions{resume, regionCount, alignTo(offset, 16)};
+}
+
+} // namespace kaji::codegen
