@@ -155,6 +155,57 @@ def read_past_the_end(out, x):
     out[i] = tile[(t + 1) % THREADS] + x[j]
 
 
+def chosen_before_a_barrier(out, x):
+    # `count` and `k` look alike in every thread, but which value a thread has depends on
+    # where it went: they must stay the thread's own across the barrier.
+    tile = cuda.shared.array(THREADS, np.float64)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    if t < 10:
+        count = 5
+    else:
+        count = 7
+    k = 0
+    while k < t % 4:
+        k += 1
+    tile[t] = x[i]
+    cuda.syncthreads()
+    out[i] = tile[(t + 1) % THREADS] + count * 10 + k
+
+
+def counted_with_and_without_barriers(out, x):
+    # `v` is the same in every thread; after the `if` it comes either from this round (r even)
+    # or from before the barrier (r odd).
+    tile = cuda.shared.array(THREADS, np.float64)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    v = 0.0
+    total = 0.0
+    for r in range(4):
+        v += 1.0
+        tile[t] = x[i] + v
+        if r % 2 == 1:
+            cuda.syncthreads()
+        total += v * 100.0 + tile[t]
+        cuda.syncthreads()
+    out[i] = total
+
+
+def uneven_barriers(out, rounds):
+    # Threads below 10 pass two more barriers per round than the others: the loop counter is the
+    # same expression in every thread, but not the same value at the same barrier.
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    total = 0
+    for r in range(rounds):
+        if t < 10:
+            cuda.syncthreads()
+            cuda.syncthreads()
+        cuda.syncthreads()
+        total += r
+    out[i] = total
+
+
 def rotated_in_blocks(x, steps):
     return np.concatenate([np.roll(block, -steps) for block in x.reshape(-1, THREADS)])
 
@@ -236,6 +287,14 @@ def test_threads_at_different_barriers_on_the_cpu_target(jit, target):
     np.testing.assert_array_equal(out, rotated_in_blocks(scaled, 1))
 
 
+def test_threads_that_pass_different_numbers_of_barriers_on_the_cpu_target(jit, target):
+    if target != "cpu":
+        pytest.skip("undefined on a GPU")
+    out = np.zeros(THREADS, np.int64)
+    jit(uneven_barriers)[1, THREADS](out, np.int64(5))
+    np.testing.assert_array_equal(out, np.full(THREADS, 10))
+
+
 def test_an_index_out_of_range_after_a_barrier_names_its_thread(jit):
     x = np.zeros(2 * THREADS)
     out = np.zeros_like(x)
@@ -243,3 +302,20 @@ def test_an_index_out_of_range_after_a_barrier_names_its_thread(jit):
                                          r"of bounds for axis 0 with size 128"):
         jit(read_past_the_end, boundscheck=True)[2, THREADS](out, x)
         cuda.synchronize()
+
+
+def test_values_that_differ_by_the_way_threads_went(jit):
+    x = np.random.default_rng(8).random(2 * THREADS)
+    out = np.zeros_like(x)
+    jit(chosen_before_a_barrier)[2, THREADS](out, x)
+    t = np.arange(x.size) % THREADS
+    expected = rotated_in_blocks(x, 1) + np.where(t < 10, 50, 70) + t % 4
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_a_value_from_this_round_or_from_before_a_barrier(jit):
+    x = np.random.default_rng(9).random(2 * THREADS)
+    out = np.zeros_like(x)
+    jit(counted_with_and_without_barriers)[2, THREADS](out, x)
+    expected = sum(v * 100.0 + x + v for v in (1.0, 2.0, 3.0, 4.0))
+    np.testing.assert_allclose(out, expected, rtol=1e-14)

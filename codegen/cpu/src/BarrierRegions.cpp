@@ -3,8 +3,10 @@
 #include "CpuLaunchLayout.h"
 #include "CpuTarget.h"
 
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -144,6 +146,108 @@ llvm::Value *recompute(llvm::Value *value, llvm::BasicBlock::iterator at) {
 
 constexpr unsigned kMaxRecomputedInstructions = 16;
 
+// The values of a kernel that may differ between the threads of a block; `everything` where
+// a barrier depends on such a value: threads may then pass different numbers of barriers and no
+// longer run in step, round by round, so that none of their values can be shared.
+struct Divergence {
+  llvm::DenseSet<const llvm::Value *> values;
+  bool everything = false;
+
+  bool contains(const llvm::Value *value) const { return everything || values.contains(value); }
+};
+
+// The values of `kernel` that may differ between the threads of a block: the thread's
+// coordinates, what memory, calls with effects and local arrays give, what is computed from
+// them, and the values that threads which went different ways meet with — every phi in a block
+// that a branch on a divergent condition reaches up to its immediate post-dominator, and every
+// value defined in such a block and used outside them (a loop that threads leave after
+// different numbers of iterations).
+Divergence divergentValues(llvm::Function &kernel,
+                           const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &barrierBlocks) {
+  llvm::PostDominatorTree postDominators(kernel);
+  llvm::DenseSet<const llvm::Value *> divergent;
+  llvm::SmallVector<const llvm::Instruction *, 32> work;
+  auto mark = [&](const llvm::Value *value) {
+    if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(value))
+      if (divergent.insert(instruction).second)
+        work.push_back(instruction);
+  };
+  const llvm::Argument *implicit = kernel.getArg(kernel.arg_size() - 1);
+  for (llvm::Instruction &instruction : llvm::instructions(kernel)) {
+    auto *extract = llvm::dyn_cast<llvm::ExtractValueInst>(&instruction);
+    bool threadCoordinate = extract && extract->getAggregateOperand() == implicit &&
+                            extract->getIndices()[0] == kImplicitTid;
+    bool fromMemory = !instruction.getType()->isVoidTy() && instruction.mayReadOrWriteMemory();
+    if (threadCoordinate || fromMemory || llvm::isa<llvm::AllocaInst>(instruction))
+      mark(&instruction);
+  }
+  llvm::DenseSet<const llvm::BasicBlock *> divergentBranches;
+  while (!work.empty()) {
+    const llvm::Instruction *value = work.pop_back_val();
+    for (const llvm::User *user : value->users()) {
+      auto *branch = llvm::dyn_cast<llvm::Instruction>(user);
+      if (!branch || !branch->isTerminator()) {
+        mark(user);
+        continue;
+      }
+      const llvm::BasicBlock *from = branch->getParent();
+      if (branch->getNumSuccessors() < 2 || !divergentBranches.insert(from).second)
+        continue;
+      const llvm::DomTreeNode *node = postDominators.getNode(from);
+      const llvm::BasicBlock *join =
+          node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+      llvm::SmallPtrSet<const llvm::BasicBlock *, 16> between;
+      llvm::SmallVector<const llvm::BasicBlock *, 16> blocks(llvm::successors(from));
+      while (!blocks.empty()) {
+        const llvm::BasicBlock *block = blocks.pop_back_val();
+        if (!between.insert(block).second)
+          continue;
+        for (const llvm::PHINode &phi : block->phis())
+          mark(&phi);
+        if (block != join)
+          blocks.append(llvm::succ_begin(block), llvm::succ_end(block));
+      }
+      for (const llvm::BasicBlock *block : between)
+        if (barrierBlocks.contains(block) && block != join)
+          return Divergence{{}, true};
+      for (const llvm::BasicBlock *block : between)
+        if (block != join)
+          for (const llvm::Instruction &defined : *block)
+            for (const llvm::User *use : defined.users())
+              if (!between.contains(llvm::cast<llvm::Instruction>(use)->getParent()))
+                mark(&defined);
+    }
+  }
+  return Divergence{std::move(divergent), false};
+}
+
+// Whether a thread can reach one of `uses` from `value`'s definition without stopping at a
+// barrier (a block in `barrierBlocks` ends at one): in the round that defines it.
+bool usedInTheSameRound(const llvm::Instruction &value, llvm::ArrayRef<llvm::Use *> uses,
+                        const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &barrierBlocks) {
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 8> useBlocks;
+  for (llvm::Use *use : uses) {
+    auto *user = llvm::cast<llvm::Instruction>(use->getUser());
+    auto *phi = llvm::dyn_cast<llvm::PHINode>(user);
+    useBlocks.insert(phi ? phi->getIncomingBlock(*use) : user->getParent());
+  }
+  const llvm::BasicBlock *definition = value.getParent();
+  if (barrierBlocks.contains(definition))
+    return false;
+  llvm::SmallVector<const llvm::BasicBlock *, 16> work(llvm::successors(definition));
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 32> seen;
+  while (!work.empty()) {
+    const llvm::BasicBlock *block = work.pop_back_val();
+    if (!seen.insert(block).second)
+      continue;
+    if (useBlocks.contains(block))
+      return true;
+    if (!barrierBlocks.contains(block))
+      work.append(llvm::succ_begin(block), llvm::succ_end(block));
+  }
+  return false;
+}
+
 // Where a thread's copy of `alloca` lies in the thread storage.
 struct StorageSlot {
   llvm::AllocaInst *alloca;
@@ -180,12 +284,16 @@ std::optional<BarrierRegions> splitAtBarriers(llvm::Function &kernel) {
     regionStarts.push_back(
         barrier->getParent()->splitBasicBlock(barrier->getNextNode(), "after.barrier"));
   llvm::SmallPtrSet<llvm::BasicBlock *, 8> startSet(regionStarts.begin(), regionStarts.end());
+  llvm::SmallPtrSet<llvm::BasicBlock *, 8> barrierBlocks;
+  for (llvm::CallInst *barrier : barriers)
+    barrierBlocks.insert(barrier->getParent());
+  Divergence divergent = divergentValues(kernel, barrierBlocks);
 
   // Values used across a barrier are computed again there or go through a slot of their own,
   // which becomes per-thread storage with the local arrays below.
   const llvm::DataLayout &layout = kernel.getParent()->getDataLayout();
   using UsesAcross = std::pair<llvm::Instruction *, llvm::SmallVector<llvm::Use *, 4>>;
-  llvm::SmallVector<UsesAcross, 16> kept, recomputed;
+  llvm::SmallVector<UsesAcross, 16> kept, recomputed, uniform;
   uint64_t storageBytes = kRegionStateBytes;
   for (llvm::Instruction &instruction : llvm::instructions(kernel)) {
     if (instruction.getType()->isVoidTy() || llvm::isa<llvm::AllocaInst>(instruction))
@@ -199,7 +307,10 @@ std::optional<BarrierRegions> splitAtBarriers(llvm::Function &kernel) {
       continue;
     }
     storageBytes += alignTo(layout.getTypeAllocSize(instruction.getType()), 16);
-    kept.emplace_back(&instruction, std::move(uses));
+    if (!divergent.contains(&instruction) && !usedInTheSameRound(instruction, uses, barrierBlocks))
+      uniform.emplace_back(&instruction, std::move(uses));
+    else
+      kept.emplace_back(&instruction, std::move(uses));
   }
   for (llvm::Instruction &instruction : entry)
     if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
@@ -234,6 +345,8 @@ std::optional<BarrierRegions> splitAtBarriers(llvm::Function &kernel) {
   llvm::SmallVector<llvm::Type *, 8> parameters(kernel.getFunctionType()->params());
   parameters.push_back(llvm::PointerType::get(context, 0));
   parameters.push_back(i32);
+  for (auto &[value, uses] : uniform)
+    parameters.push_back(value->getType());
   llvm::Function *resume =
       llvm::Function::Create(llvm::FunctionType::get(i32, parameters, false),
                              llvm::GlobalValue::InternalLinkage, "", kernel.getParent());
@@ -246,23 +359,47 @@ std::optional<BarrierRegions> splitAtBarriers(llvm::Function &kernel) {
   resume->setSubprogram(kernel.getSubprogram());
   kernel.setSubprogram(nullptr);
   resume->takeName(&kernel);
+  unsigned firstUniform = kernel.arg_size() + 2;
   kernel.eraseFromParent();
-  llvm::Argument *region = resume->getArg(resume->arg_size() - 1);
+  llvm::Argument *region = resume->getArg(firstUniform - 1);
   region->setName("region");
   // Only this function's code reaches the thread storage: telling LLVM so (noalias, which
   // inlining turns into alias scopes) lets it keep values in registers across the kernel's
   // stores and vectorise the loops over threads without run-time overlap checks.
-  llvm::Argument *storage = resume->getArg(resume->arg_size() - 2);
+  llvm::Argument *storage = resume->getArg(firstUniform - 2);
   storage->setName("thread_storage");
   resume->addParamAttr(storage->getArgNo(), llvm::Attribute::NoAlias);
-  llvm::Value *implicit = resume->getArg(resume->arg_size() - 3);
+  llvm::Value *implicit = resume->getArg(firstUniform - 3);
 
   llvm::BasicBlock *body = &resume->getEntryBlock();
   auto *dispatch = llvm::BasicBlock::Create(context, "regions", resume, body);
   llvm::IRBuilder<> builder(dispatch);
   llvm::Value *thread = linearThreadIndex(builder, implicit);
   llvm::Value *threads = blockThreadCount(builder, implicit);
-  llvm::Value *state = builder.CreateInBoundsGEP(i32, storage, thread, "state");
+
+  // A value every thread holds alike goes to one slot at the start of the storage, which every
+  // thread that defines it writes; the entry reads it before each round and passes it in, so
+  // that within a round it is an argument, the same for every thread of the loop.
+  std::vector<uint64_t> uniformOffsets;
+  uint64_t uniformBytes = 0;
+  for (unsigned j = 0; j < uniform.size(); ++j) {
+    auto &[value, uses] = uniform[j];
+    llvm::Value *slot = builder.CreateConstInBoundsGEP1_64(
+        builder.getInt8Ty(), storage, uniformBytes, value->getName() + ".uniform");
+    uniformOffsets.push_back(uniformBytes);
+    uniformBytes += alignTo(layout.getTypeAllocSize(value->getType()), 16);
+    llvm::BasicBlock::iterator after = llvm::isa<llvm::PHINode>(value)
+                                           ? value->getParent()->getFirstInsertionPt()
+                                           : std::next(value->getIterator());
+    new llvm::StoreInst(value, slot, after);
+    llvm::Argument *passed = resume->getArg(firstUniform + j);
+    passed->setName(value->getName() + ".before");
+    for (llvm::Use *use : uses)
+      use->set(passed);
+  }
+  llvm::Value *threadArrays = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), storage,
+                                                                 uniformBytes, "thread_arrays");
+  llvm::Value *state = builder.CreateInBoundsGEP(i32, threadArrays, thread, "state");
 
   // A thread that stops records where, for the rounds that resume each thread on its own.
   unsigned regionCount = unsigned(barriers.size()) + 1;
@@ -310,7 +447,7 @@ std::optional<BarrierRegions> splitAtBarriers(llvm::Function &kernel) {
     llvm::Value *at =
         builder.CreateNUWAdd(builder.CreateNUWMul(threads, builder.getInt64(slot.offset)),
                              builder.CreateNUWMul(thread, builder.getInt64(slot.stride)));
-    llvm::Value *address = builder.CreateInBoundsGEP(builder.getInt8Ty(), storage, at,
+    llvm::Value *address = builder.CreateInBoundsGEP(builder.getInt8Ty(), threadArrays, at,
                                                      slot.alloca->getName() + ".thread");
     slot.alloca->replaceAllUsesWith(address);
     slot.alloca->eraseFromParent();
@@ -318,7 +455,8 @@ std::optional<BarrierRegions> splitAtBarriers(llvm::Function &kernel) {
   llvm::SwitchInst *toRegion = builder.CreateSwitch(region, body, regionCount - 1);
   for (unsigned k = 0; k + 1 < regionCount; ++k)
     toRegion->addCase(builder.getInt32(k + 1), regionStarts[k]);
-  return BarrierRegions{resume, regionCount, alignTo(offset, 16)};
+  return BarrierRegions{resume, regionCount, uniformBytes, std::move(uniformOffsets),
+                        alignTo(offset, 16) + uniformBytes};
 }
 
 } // namespace kaji::codegen

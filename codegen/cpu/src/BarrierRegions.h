@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace llvm {
 class Function;
@@ -23,17 +24,23 @@ namespace kaji::codegen {
 // rounds in which the threads are not all at the same one.
 inline constexpr uint64_t kRegionStateBytes = 4;
 
+// The block's thread storage: one slot per value every thread keeps alike (uniformOffsets),
+// then the per-thread arrays from threadArraysOffset on — each thread's next region (an i32),
+// then the values it keeps and its local arrays, each an array over the block's threads.
 struct BarrierRegions {
-  // `i32 (<the kernel's parameters>, <implicit>, ptr thread_storage, i32 region)`: runs the
-  // calling thread from the start of `region` (0 the kernel's start, k just after its k-th
-  // barrier) and returns the region it stopped before (k when it reached the k-th barrier),
-  // or regionCount when it returned, which it also stores in its state (an i32 array at
-  // thread_storage, CpuLaunchContext::threadStorage). Internal and always inlined; it replaces
+  // `i32 (<the kernel's parameters>, <implicit>, ptr thread_storage, i32 region, <uniform
+  // values>)`: runs the calling thread from the start of `region` (0 the kernel's start, k just
+  // after its k-th barrier) and returns the region it stopped before (k when it reached the
+  // k-th barrier), or regionCount when it returned, which it also stores as its state.
+  // thread_storage is CpuLaunchContext::threadStorage; the uniform values are what the slots
+  // at uniformOffsets held when the round began. Internal and always inlined; it replaces
   // the kernel and has its name.
   llvm::Function *resume = nullptr;
   unsigned regionCount = 0;
-  // What the block's thread storage must hold per thread: the next region, then every value
-  // and local array a thread keeps across a barrier.
+  uint64_t threadArraysOffset = 0;
+  std::vector<uint64_t> uniformOffsets;
+  // What the block's thread storage must hold per thread (the uniform slots counted once per
+  // thread, which a block of one thread needs).
   uint64_t storageBytesPerThread = 0;
 };
 

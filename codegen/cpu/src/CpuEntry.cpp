@@ -203,11 +203,10 @@ public:
   // code alone.
   llvm::Value *uniform(llvm::Value *blockImplicit, unsigned region) {
     llvm::IRBuilder<> &builder = entry_.builder();
+    std::vector<llvm::Value *> extra = resumeArguments(builder.getInt32(region));
     return entry_.forEachThread(
         blockImplicit, builder.getInt64(0), [&](llvm::Value *thread, llvm::Value *mask) {
-          llvm::Value *next =
-              entry_.call(*regions_.resume, thread, {storage_, builder.getInt32(region)});
-          return reached(next, mask);
+          return reached(entry_.call(*regions_.resume, thread, extra), mask);
         });
   }
 
@@ -216,11 +215,14 @@ public:
   llvm::Value *divergent(llvm::Value *blockImplicit) {
     llvm::IRBuilder<> &builder = entry_.builder();
     llvm::Function *function = entry_.function();
+    std::vector<llvm::Value *> extra = resumeArguments(nullptr);
+    llvm::Value *states = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), storage_,
+                                                             regions_.threadArraysOffset, "states");
     return entry_.forEachThread(
         blockImplicit, builder.getInt64(0), [&](llvm::Value *thread, llvm::Value *mask) {
           llvm::Value *state =
               builder.CreateLoad(builder.getInt32Ty(),
-                                 builder.CreateInBoundsGEP(builder.getInt32Ty(), storage_,
+                                 builder.CreateInBoundsGEP(builder.getInt32Ty(), states,
                                                            linearThreadIndex(builder, thread)),
                                  "state");
           llvm::BasicBlock *before = builder.GetInsertBlock();
@@ -229,7 +231,8 @@ public:
           builder.CreateCondBr(builder.CreateICmpEQ(state, builder.getInt32(regions_.regionCount)),
                                join, run);
           builder.SetInsertPoint(run);
-          llvm::CallInst *resumed = entry_.call(*regions_.resume, thread, {storage_, state});
+          extra[1] = state;
+          llvm::CallInst *resumed = entry_.call(*regions_.resume, thread, extra);
           resumed->setIsNoInline();
           builder.CreateBr(join);
           builder.SetInsertPoint(join);
@@ -241,6 +244,22 @@ public:
   }
 
 private:
+  // The storage, `region`, and the uniform values as their slots hold them at the start of the
+  // round.
+  std::vector<llvm::Value *> resumeArguments(llvm::Value *region) {
+    llvm::IRBuilder<> &builder = entry_.builder();
+    std::vector<llvm::Value *> arguments{storage_, region};
+    llvm::Function &resume = *regions_.resume;
+    unsigned first = unsigned(resume.arg_size() - regions_.uniformOffsets.size());
+    for (unsigned j = 0; j < regions_.uniformOffsets.size(); ++j)
+      arguments.push_back(
+          builder.CreateLoad(resume.getArg(first + j)->getType(),
+                             builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), storage_,
+                                                                regions_.uniformOffsets[j]),
+                             resume.getArg(first + j)->getName()));
+    return arguments;
+  }
+
   llvm::Value *reached(llvm::Value *next, llvm::Value *mask) {
     llvm::IRBuilder<> &builder = entry_.builder();
     llvm::Value *bit =
@@ -280,7 +299,7 @@ std::string buildOneThreadEntry(llvm::Function &kernel) {
 
 std::string buildRegionLoopEntry(const BarrierRegions &regions) {
   llvm::Function &resume = *regions.resume;
-  EntryFunction entry(resume, unsigned(resume.arg_size() - 3));
+  EntryFunction entry(resume, unsigned(resume.arg_size() - 3 - regions.uniformOffsets.size()));
   llvm::IRBuilder<> &builder = entry.builder();
   llvm::LLVMContext &context = builder.getContext();
   llvm::Function *function = entry.function();

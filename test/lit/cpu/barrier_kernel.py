@@ -31,16 +31,19 @@ def warp_sum(out, x):
 # A kernel whose threads meet only at syncthreads() is cut at its barriers: the kernel becomes a
 # function that resumes a thread at a region (0: its start; k: after its k-th barrier) and
 # returns where it stopped (k at the k-th barrier, 3 when it returned), which it also stores in
-# the thread storage. The loop's `step` lives across the barriers: it is kept in the thread
-# storage, an array of it indexed by the thread's linear index.
-# CHECK: define internal i32 @block_sum({{.*}}, ptr noalias %thread_storage, i32 %region)
+# the thread storage. The loop's `step` lives across the barriers and is the same in every
+# thread: each thread stores it to one slot, and a round reads it as an argument (`.before`),
+# which the entry loads from that slot before the round.
+# CHECK: define internal i32 @block_sum({{.*}}, ptr noalias %thread_storage, i32 %region, i64 %[[STEP:.*]].before)
 # CHECK: regions:
-# CHECK: %state = getelementptr inbounds i32, ptr %thread_storage, i64 %thread.linear
-# CHECK: .kept.thread = getelementptr inbounds i8, ptr %thread_storage
+# CHECK: %[[SLOT:.*]].uniform = getelementptr inbounds i8, ptr %thread_storage, i64 0
+# CHECK: %thread_arrays = getelementptr inbounds i8, ptr %thread_storage, i64 16
+# CHECK: %state = getelementptr inbounds i32, ptr %thread_arrays, i64 %thread.linear
 # CHECK: switch i32 %region, label %{{.*}} [
 # CHECK-NEXT: i32 1, label %after.barrier
 # CHECK-NEXT: i32 2, label %after.barrier{{[0-9]+}}
 # CHECK-NEXT: ]
+# CHECK: store i64 %{{.*}}, ptr %[[SLOT]].uniform
 # CHECK: store i32 1, ptr %state
 # CHECK-NEXT: ret i32 1
 # CHECK: store i32 3, ptr %state
@@ -51,14 +54,15 @@ def warp_sum(out, x):
 # CHECK: %thread_storage = load ptr
 # CHECK: round:
 # CHECK: switch i32 %region
-# CHECK: call i32 @block_sum({{.*}}, ptr %thread_storage, i32 0)
-# CHECK: call i32 @block_sum({{.*}}, ptr %thread_storage, i32 %state) #[[NOINLINE:[0-9]+]]
+# CHECK: %[[STEP]].before = load i64, ptr %
+# CHECK: call i32 @block_sum({{.*}}, ptr %thread_storage, i32 0, i64 %[[STEP]].before)
+# CHECK: call i32 @block_sum({{.*}}, ptr %thread_storage, i32 %state, i64 %{{.*}}) #[[NOINLINE:[0-9]+]]
 # CHECK-NOT: call void %barrier
 # CHECK: attributes #[[NOINLINE]] = { noinline }
 # Optimised, the uniform rounds hold the regions' code inlined; only the divergent round calls.
 # OPT: define void @block_sum.host_entry(
 # OPT-NOT: call i32 @block_sum({{.*}}, i32 0)
-# OPT: call {{.*}}i32 @block_sum({{.*}}, i32 %state)
+# OPT: call {{.*}}i32 @block_sum({{.*}}, i32 %state, i64 %{{.*}})
 # OPT-NOT: call void %barrier
 # A warp collective needs every lane at once: such a kernel runs one call per thread (as
 # fibers), which waits at each barrier.
