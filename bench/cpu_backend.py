@@ -2,10 +2,13 @@
 
 The kernels are bench/kernels' saxpy, stencil (5-point), reduction (a shared-memory tree per
 block and one atomic add), matmul (16x16 shared-memory tiles between barriers), blackscholes
-(float64, with a device function) and nbody (all pairs, float32). Each kernel's Python function
-is compiled for the cpu target with bounds checks (kaji's default there) and without, and
-launched with the grid and block of its GPU launch: kernels with barriers run each block's
-threads as fibers, the others as loops over the threads (docs/cpu-backend.md).
+(float64, with a device function) and nbody (all pairs, float32), and two other spellings:
+saxpy_grid_stride (saxpy as a grid-stride loop, a thread per element) and warp_reduction (the
+reduction's sum with a shuffle tree per warp and an atomic add per warp). Each kernel's Python
+function is compiled for the cpu target with bounds checks (kaji's default there) and without,
+and launched with the grid and block of its GPU launch: kernels with barriers run each block as
+loops over its threads between barriers, kernels with warp operations its threads as fibers,
+the others as loops over the threads (docs/cpu-backend.md).
 
 numba runs the same arithmetic in the same precision as a CPU user writes it:
 @njit(parallel=True) with prange over the outer loop; a prange reduction for the sum, the i-k-j
@@ -27,6 +30,7 @@ that size: seconds per call, so it is not run by default.
 """
 
 import argparse
+import dataclasses
 import importlib
 import math
 import os
@@ -46,14 +50,17 @@ import kaji
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "kernels"))
 warnings.simplefilter("ignore", kaji.TargetFallbackWarning)  # the modules' own @cuda.jit
-saxpy, stencil, reduction, matmul, blackscholes, nbody = (
+saxpy, stencil, reduction, matmul, blackscholes, nbody, saxpy_grid_stride, warp_reduction = (
     importlib.import_module(name)
-    for name in ("saxpy", "stencil", "reduction", "matmul", "blackscholes", "nbody"))
+    for name in ("saxpy", "stencil", "reduction", "matmul", "blackscholes", "nbody",
+                 "saxpy_grid_stride", "warp_reduction"))
 
 FULL_SIZES = {"saxpy": 1 << 24, "stencil": 4096, "reduction": 1 << 25, "matmul": 512,
-              "blackscholes": 1 << 22, "nbody": 8192}
+              "blackscholes": 1 << 22, "nbody": 8192, "saxpy_grid_stride": 1 << 24,
+              "warp_reduction": 1 << 25}
 QUICK_SIZES = {"saxpy": 1 << 16, "stencil": 256, "reduction": 1 << 18, "matmul": 64,
-               "blackscholes": 1 << 12, "nbody": 512}
+               "blackscholes": 1 << 12, "nbody": 512, "saxpy_grid_stride": 1 << 16,
+               "warp_reduction": 1 << 18}
 
 
 @dataclass
@@ -150,8 +157,17 @@ def nbody_case(rng, n):
                 [nbody_reference(pos)], None, rtol=1e-3, atol=1e-2)
 
 
+def respelled(make_case, module):
+    """make_case's work, launched the same way, by `module`'s kernel (named as the module)."""
+    def make(rng, n):
+        return dataclasses.replace(make_case(rng, n), name=module.__name__, module=module)
+    return make
+
+
 CASES = {"saxpy": saxpy_case, "stencil": stencil_case, "reduction": reduction_case,
-         "matmul": matmul_case, "blackscholes": blackscholes_case, "nbody": nbody_case}
+         "matmul": matmul_case, "blackscholes": blackscholes_case, "nbody": nbody_case,
+         "saxpy_grid_stride": respelled(saxpy_case, saxpy_grid_stride),
+         "warp_reduction": respelled(reduction_case, warp_reduction)}
 
 
 def numba_functions():
@@ -241,7 +257,8 @@ def numba_functions():
             accel[i, 2] = az
 
     return {"saxpy": saxpy_numba, "stencil": stencil_numba, "reduction": reduction_numba,
-            "matmul": matmul_numba, "blackscholes": blackscholes_numba, "nbody": nbody_numba}
+            "matmul": matmul_numba, "blackscholes": blackscholes_numba, "nbody": nbody_numba,
+            "saxpy_grid_stride": saxpy_numba, "warp_reduction": reduction_numba}
 
 
 def median_ms(call, runs):
