@@ -202,6 +202,79 @@ llvm::Value *holdsThroughout(const LoopCheck &check, llvm::Loop &loop,
   return holds;
 }
 
+// A loop inside the versioned one whose back edge may be decided never taken.
+struct SingleIteration {
+  llvm::BranchInst *latch;
+  bool exitWay; // the latch condition's value that leaves the loop
+};
+
+// The value, computed at the end of `loop`'s preheader, of "`inner` runs at most once in every
+// iteration of `loop`", or null when that cannot be computed there: its latch goes on while
+// `next s< bound`, with `bound` invariant in `loop` and `next` = {first, +, step} over `inner`,
+// and `first` — the value after one iteration, `start + step` — is at least `bound` (and within
+// i64, so that the i64 sum did not wrap) for every iteration of `loop`. A grid-stride loop
+// whose grid has a thread per element is one: the thread loop around it then has no loop inside
+// and vectorises.
+llvm::Value *runsOnceThroughout(const llvm::Loop &inner, llvm::Loop &loop,
+                                llvm::ScalarEvolution &evolution, llvm::SCEVExpander &expander,
+                                SingleIteration &decision) {
+  llvm::BasicBlock *latch = inner.getLoopLatch();
+  auto *branch = latch ? llvm::dyn_cast<llvm::BranchInst>(latch->getTerminator()) : nullptr;
+  auto *compare = branch && branch->isConditional()
+                      ? llvm::dyn_cast<llvm::ICmpInst>(branch->getCondition())
+                      : nullptr;
+  if (!compare || !inner.isLoopExiting(latch))
+    return nullptr;
+  bool goesOnWhenTrue = branch->getSuccessor(0) == inner.getHeader();
+  llvm::ICmpInst::Predicate predicate =
+      goesOnWhenTrue ? compare->getPredicate() : compare->getInversePredicate();
+  llvm::Value *next = compare->getOperand(0), *bound = compare->getOperand(1);
+  if (predicate == llvm::ICmpInst::ICMP_SGT) {
+    std::swap(next, bound);
+    predicate = llvm::ICmpInst::ICMP_SLT;
+  }
+  bool hoisted = false;
+  if (predicate != llvm::ICmpInst::ICMP_SLT || !next->getType()->isIntegerTy(64) ||
+      !loop.makeLoopInvariant(bound, hoisted))
+    return nullptr;
+  auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(evolution.getSCEV(next));
+  if (!recurrence || recurrence->getLoop() != &inner || !recurrence->isAffine())
+    return nullptr;
+  LoopBounds bounds(evolution, loop);
+  std::optional<Bounds> first = bounds.of(recurrence->getStart());
+  if (!first)
+    return nullptr;
+  llvm::SmallVector<LoopBounds::Range> ranges(bounds.ranges().begin(), bounds.ranges().end());
+  for (const LoopBounds::Range &range : ranges)
+    if (!expander.isSafeToExpand(range.bounds.least) ||
+        !expander.isSafeToExpand(range.bounds.greatest))
+      return nullptr;
+  if (!expander.isSafeToExpand(first->least) || !expander.isSafeToExpand(first->greatest))
+    return nullptr;
+  llvm::Instruction *end = loop.getLoopPreheader()->getTerminator();
+  llvm::IRBuilder<> builder(end);
+  llvm::Type *wide = builder.getIntNTy(kBoundBits);
+  llvm::Value *least = expander.expandCodeFor(first->least, wide, end);
+  llvm::Value *greatest = expander.expandCodeFor(first->greatest, wide, end);
+  llvm::Value *holds = builder.CreateAnd(
+      builder.CreateICmpSGE(least, builder.CreateSExt(bound, wide)),
+      builder.CreateICmpSLE(
+          greatest,
+          llvm::ConstantInt::get(wide, llvm::APInt::getSignedMaxValue(64).sext(kBoundBits))),
+      "runs.once");
+  for (const LoopBounds::Range &range : ranges) {
+    llvm::Value *rangeLeast = expander.expandCodeFor(range.bounds.least, wide, end);
+    llvm::Value *rangeGreatest = expander.expandCodeFor(range.bounds.greatest, wide, end);
+    holds = builder.CreateAnd(
+        holds,
+        builder.CreateAnd(
+            builder.CreateICmpSGE(rangeLeast, llvm::ConstantInt::get(wide, range.least)),
+            builder.CreateICmpSLE(rangeGreatest, llvm::ConstantInt::get(wide, range.greatest))));
+  }
+  decision = {branch, !goesOnWhenTrue};
+  return holds;
+}
+
 // The tests in `loop` (at any depth) that almost always go one way, not yet decided.
 llvm::SmallVector<LoopCheck> likelyBranches(const llvm::Loop &loop) {
   llvm::SmallVector<LoopCheck> checks;
@@ -215,11 +288,14 @@ llvm::SmallVector<LoopCheck> likelyBranches(const llvm::Loop &loop) {
   return checks;
 }
 
-// Versions `loop` on the tests it can decide before it; returns whether there were any.
+// Versions `loop` on the tests it can decide before it, then its kept copy on the loops inside
+// it that run at most once (a launch whose grid is smaller than the work still has its
+// decided tests); returns whether it did either.
 bool versionOnChecks(llvm::Loop &loop, llvm::LoopInfo &loops, llvm::DominatorTree &dominators,
                      llvm::ScalarEvolution &evolution) {
   llvm::SmallVector<LoopCheck> candidates = likelyBranches(loop);
-  if (candidates.empty())
+  llvm::SmallVector<llvm::Loop *, 4> inner = loop.getLoopsInPreorder();
+  if (candidates.empty() && inner.size() == 1)
     return false;
   llvm::simplifyLoop(&loop, &dominators, &loops, &evolution, nullptr, nullptr, false);
   if (!loop.getLoopPreheader())
@@ -234,12 +310,31 @@ bool versionOnChecks(llvm::Loop &loop, llvm::LoopInfo &loops, llvm::DominatorTre
       allHold = allHold ? builder.CreateAnd(allHold, holds, "checks.hold") : holds;
       decided.push_back(check);
     }
-  if (decided.empty())
+  llvm::Value *allOnce = nullptr;
+  llvm::SmallVector<SingleIteration> once;
+  for (llvm::Loop *candidate : llvm::drop_begin(inner)) {
+    SingleIteration decision{};
+    if (llvm::Value *holds = runsOnceThroughout(*candidate, loop, evolution, expander, decision)) {
+      allOnce = allOnce ? builder.CreateAnd(allOnce, holds, "loops.run.once") : holds;
+      once.push_back(decision);
+    }
+  }
+  if (decided.empty() && once.empty())
     return false;
   llvm::formLCSSA(loop, dominators, &loops, &evolution);
-  versionLoop(loop, allHold, ".checked", loops, dominators);
-  for (const LoopCheck &check : decided)
-    check.branch->setCondition(builder.getInt1(check.likely));
+  if (!decided.empty()) {
+    versionLoop(loop, allHold, ".checked", loops, dominators);
+    for (const LoopCheck &check : decided)
+      check.branch->setCondition(builder.getInt1(check.likely));
+  }
+  if (!once.empty()) {
+    // The checked copy shares the loop's exits: they are dedicated to the loop again first.
+    llvm::simplifyLoop(&loop, &dominators, &loops, &evolution, nullptr, nullptr, false);
+    llvm::formLCSSA(loop, dominators, &loops, &evolution);
+    versionLoop(loop, allOnce, ".iterated", loops, dominators);
+    for (const SingleIteration &decision : once)
+      decision.latch->setCondition(builder.getInt1(decision.exitWay));
+  }
   evolution.forgetLoop(&loop);
   return true;
 }

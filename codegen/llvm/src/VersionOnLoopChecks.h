@@ -16,6 +16,13 @@
 // almost always goes when all of them go that way for every iteration, else an unchanged
 // copy of the loop runs. For the threads of a block this checks the block's range of indices
 // once: only blocks at the edges of an array run the checked copy.
+//
+// Loops inside the loop are decided the same way, on their own: a loop whose back edge no
+// iteration of the outer loop takes (its latch goes on while `next s< bound`, and the value
+// after its first iteration is at least `bound` for every iteration of the outer loop) runs
+// without that back edge, in a second version of the kept copy, else the copy that iterates
+// runs. A grid-stride loop launched with a thread per element is one: the loop over the
+// block's threads then has no loop inside, and vectorises.
 #pragma once
 
 #include <llvm/IR/PassManager.h>
@@ -23,8 +30,8 @@
 namespace kaji::codegen {
 
 // Loops are visited from the outermost in; a loop of at most kMaxInstructions instructions
-// with such tests is put in simplified LCSSA form and versioned (VersionLoop.h) on them, and
-// the loops inside its kept copy are then visited for the tests it could not decide.
+// with such tests or loops is put in simplified LCSSA form and versioned (VersionLoop.h) on
+// them, and the loops inside its kept copy are then visited for the tests it could not decide.
 class VersionOnLoopChecksPass : public llvm::PassInfoMixin<VersionOnLoopChecksPass> {
 public:
   static constexpr unsigned kMaxInstructions = 4000;
