@@ -206,6 +206,18 @@ def uneven_barriers(out, rounds):
     out[i] = total
 
 
+def aligned_local_across_barriers(out, rounds):
+    # The loop counter is alike in every thread, the local array is each thread's own: both
+    # live across the barrier, and the array keeps the alignment it asked for.
+    local = cuda.local.array(3, np.int64, alignment=64)
+    t = cuda.threadIdx.x
+    for r in range(rounds):
+        local[r % 3] = r * 100 + t
+        cuda.syncthreads()
+    out[t, 0] = local.ctypes.data % 64
+    out[t, 1] = local[0] + local[1] + local[2]
+
+
 def rotated_in_blocks(x, steps):
     return np.concatenate([np.roll(block, -steps) for block in x.reshape(-1, THREADS)])
 
@@ -319,3 +331,11 @@ def test_a_value_from_this_round_or_from_before_a_barrier(jit):
     jit(counted_with_and_without_barriers)[2, THREADS](out, x)
     expected = sum(v * 100.0 + x + v for v in (1.0, 2.0, 3.0, 4.0))
     np.testing.assert_allclose(out, expected, rtol=1e-14)
+
+
+def test_an_aligned_local_array_kept_across_barriers(jit):
+    out = np.full((THREADS, 2), -1, np.int64)
+    jit(aligned_local_across_barriers)[1, THREADS](out, np.int64(5))
+    t = np.arange(THREADS)
+    np.testing.assert_array_equal(out[:, 0], 0)
+    np.testing.assert_array_equal(out[:, 1], (200 + t) + (300 + t) + (400 + t))

@@ -16,6 +16,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace kaji::codegen {
@@ -397,6 +398,12 @@ std::optional<BarrierRegions> splitAtBarriers(llvm::Function &kernel) {
     for (llvm::Use *use : uses)
       use->set(passed);
   }
+  // The per-thread arrays start as aligned as the most aligned local array among them.
+  uint64_t arraysAlignment = 16;
+  for (llvm::Instruction &instruction : *body)
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+      arraysAlignment = std::max<uint64_t>(arraysAlignment, alloca->getAlign().value());
+  uniformBytes = alignTo(uniformBytes, arraysAlignment);
   llvm::Value *threadArrays = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), storage,
                                                                  uniformBytes, "thread_arrays");
   llvm::Value *state = builder.CreateInBoundsGEP(i32, threadArrays, thread, "state");
