@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -131,6 +133,39 @@ TEST(CpuExecutor, AWorkerRunsItsBlocksInLinearOrderInFewCalls) {
   ASSERT_EQ(order.size(), 30u);
   for (uint64_t i = 0; i < order.size(); ++i)
     EXPECT_EQ(order[i], i);
+}
+
+// The entry of a kernel cut at its barriers, as far as its thread storage goes: each block
+// fills all it asked for with a mark of its own and reads the mark back, which another worker
+// writing the same memory would spoil (and memory short of the size, AddressSanitizer).
+void fillThreadStorage(void *const *params, const kaji::abi::CpuLaunchContext *c) {
+  uint64_t perThread = *static_cast<const uint64_t *>(params[0]);
+  auto *failures = *static_cast<std::atomic<int> *const *>(params[1]);
+  forEachBlock(c, [&](const kaji::abi::CpuLaunchContext &block) {
+    uint64_t bytes = perThread * block.blockDim[0] * block.blockDim[1] * block.blockDim[2];
+    auto *storage = static_cast<unsigned char *>(block.threadStorage);
+    if (reinterpret_cast<uintptr_t>(storage) % kaji::abi::kSharedMemoryAlignment != 0)
+      ++*failures;
+    auto mark = static_cast<unsigned char>(block.blockIdx[0] * 7 + 1);
+    std::memset(storage, mark, bytes);
+    std::this_thread::yield();
+    for (uint64_t i = 0; i < bytes; ++i)
+      if (storage[i] != mark) {
+        ++*failures;
+        break;
+      }
+  });
+}
+
+TEST(CpuExecutor, EachWorkerHasTheThreadStorageItsBlocksAskFor) {
+  CpuExecutor executor(3);
+  uint64_t perThread = 40;
+  std::atomic<int> failures{0};
+  std::atomic<int> *counter = &failures;
+  void *params[] = {&perThread, &counter};
+  executor.launch(&fillThreadStorage, CpuThreads::LoopInEntry, {64, 1, 1}, {32, 4, 1}, 0, params, 0,
+                  false, perThread);
+  EXPECT_EQ(failures.load(), 0);
 }
 
 TEST(CpuExecutor, RejectsLaunchesOutsideCudaLimits) {
