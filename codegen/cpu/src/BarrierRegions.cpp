@@ -249,15 +249,206 @@ bool usedInTheSameRound(const llvm::Instruction &value, llvm::ArrayRef<llvm::Use
   return false;
 }
 
-// Where a thread's copy of `alloca` lies in the thread storage.
-struct StorageSlot {
-  llvm::AllocaInst *alloca;
-  uint64_t offset; // the array of every thread's copy starts at offset × the block's threads
-  uint64_t stride; // bytes per thread
-};
-
 uint64_t alignTo(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
+}
+
+// The values a thread uses across a barrier, by where they go, with the uses that need them.
+struct ValuesAcrossBarriers {
+  using Uses = std::pair<llvm::Instruction *, llvm::SmallVector<llvm::Use *, 4>>;
+  llvm::SmallVector<Uses, 16> recomputed; // computed again at each such use
+  llvm::SmallVector<Uses, 16> kept;       // the thread's own slot in the thread storage
+  llvm::SmallVector<Uses, 8> uniform;     // one slot for the block, passed in each round
+  // The thread storage they and the local arrays need per thread, at most.
+  uint64_t storageBytes = kRegionStateBytes;
+};
+
+ValuesAcrossBarriers
+valuesAcrossBarriers(llvm::Function &kernel,
+                     const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &regionStarts,
+                     const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &barrierBlocks) {
+  Divergence divergent = divergentValues(kernel, barrierBlocks);
+  const llvm::DataLayout &layout = kernel.getParent()->getDataLayout();
+  ValuesAcrossBarriers values;
+  for (llvm::Instruction &instruction : llvm::instructions(kernel)) {
+    if (instruction.getType()->isVoidTy() || llvm::isa<llvm::AllocaInst>(instruction))
+      continue;
+    llvm::SmallVector<llvm::Use *, 4> uses = usesAcrossBarriers(instruction, regionStarts);
+    if (uses.empty())
+      continue;
+    unsigned budget = kMaxRecomputedInstructions;
+    if (recomputable(&instruction, budget)) {
+      values.recomputed.emplace_back(&instruction, std::move(uses));
+      continue;
+    }
+    values.storageBytes += alignTo(layout.getTypeAllocSize(instruction.getType()), 16);
+    if (!divergent.contains(&instruction) && !usedInTheSameRound(instruction, uses, barrierBlocks))
+      values.uniform.emplace_back(&instruction, std::move(uses));
+    else
+      values.kept.emplace_back(&instruction, std::move(uses));
+  }
+  for (llvm::Instruction &instruction : kernel.getEntryBlock())
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+      values.storageBytes +=
+          alignTo(*alloca->getAllocationSize(layout), alloca->getAlign().value());
+  return values;
+}
+
+// Where a use of a value is: before its user, or for a phi at the end of the incoming block.
+llvm::BasicBlock::iterator useSite(llvm::Use *use) {
+  auto *user = llvm::cast<llvm::Instruction>(use->getUser());
+  if (auto *phi = llvm::dyn_cast<llvm::PHINode>(user))
+    return phi->getIncomingBlock(*use)->getTerminator()->getIterator();
+  return user->getIterator();
+}
+
+// Just after `value` is defined (after the phis, for a phi).
+llvm::BasicBlock::iterator afterDefinition(llvm::Instruction &value) {
+  return llvm::isa<llvm::PHINode>(value) ? value.getParent()->getFirstInsertionPt()
+                                         : std::next(value.getIterator());
+}
+
+// Computes the recomputed values again at their uses, and gives each kept one a slot of its
+// own (an alloca, which becomes a per-thread array with the local arrays) stored after its
+// definition and loaded at its uses.
+void recomputeAndKeep(const ValuesAcrossBarriers &values, llvm::BasicBlock &entry) {
+  for (const auto &[value, uses] : values.recomputed)
+    for (llvm::Use *use : uses)
+      use->set(recompute(value, useSite(use)));
+  const llvm::DataLayout &layout = entry.getModule()->getDataLayout();
+  for (const auto &[value, uses] : values.kept) {
+    auto *slot = new llvm::AllocaInst(value->getType(), layout.getAllocaAddrSpace(), nullptr,
+                                      value->getName() + ".kept", entry.begin());
+    new llvm::StoreInst(value, slot, afterDefinition(*value));
+    for (llvm::Use *use : uses)
+      use->set(
+          new llvm::LoadInst(value->getType(), slot, value->getName() + ".reload", useSite(use)));
+  }
+}
+
+// Moves `kernel`'s body into `i32 (<its parameters>, ptr thread_storage, i32 region,
+// <uniformTypes>)`, which takes its name; `kernel` is erased.
+llvm::Function *moveIntoResumeFunction(llvm::Function &kernel,
+                                       llvm::ArrayRef<llvm::Type *> uniformTypes) {
+  llvm::LLVMContext &context = kernel.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(context);
+  llvm::SmallVector<llvm::Type *, 8> parameters(kernel.getFunctionType()->params());
+  parameters.push_back(llvm::PointerType::get(context, 0));
+  parameters.push_back(i32);
+  parameters.append(uniformTypes.begin(), uniformTypes.end());
+  llvm::Function *resume =
+      llvm::Function::Create(llvm::FunctionType::get(i32, parameters, false),
+                             llvm::GlobalValue::InternalLinkage, "", kernel.getParent());
+  resume->copyAttributesFrom(&kernel);
+  resume->splice(resume->begin(), &kernel);
+  for (unsigned i = 0; i < kernel.arg_size(); ++i) {
+    kernel.getArg(i)->replaceAllUsesWith(resume->getArg(i));
+    resume->getArg(i)->takeName(kernel.getArg(i));
+  }
+  resume->setSubprogram(kernel.getSubprogram());
+  kernel.setSubprogram(nullptr);
+  resume->takeName(&kernel);
+  // Only this function's code reaches the thread storage: telling LLVM so (noalias, which
+  // inlining turns into alias scopes) lets it keep values in registers across the kernel's
+  // stores and vectorise the loops over threads without run-time overlap checks.
+  llvm::Argument *storage = resume->getArg(kernel.arg_size());
+  storage->setName("thread_storage");
+  resume->addParamAttr(storage->getArgNo(), llvm::Attribute::NoAlias);
+  resume->getArg(kernel.arg_size() + 1)->setName("region");
+  kernel.eraseFromParent();
+  return resume;
+}
+
+// A value every thread holds alike goes to one slot at the start of the storage, which every
+// thread that defines it writes; the entry reads it before each round and passes it in, so that
+// within a round it is an argument, the same for every thread of the loop. Returns the slots'
+// offsets.
+std::vector<uint64_t> passUniformValues(const ValuesAcrossBarriers &values, llvm::Function &resume,
+                                        llvm::IRBuilder<> &dispatch, llvm::Value *storage,
+                                        unsigned firstUniform, uint64_t &uniformBytes) {
+  const llvm::DataLayout &layout = resume.getParent()->getDataLayout();
+  std::vector<uint64_t> offsets;
+  for (unsigned j = 0; j < values.uniform.size(); ++j) {
+    const auto &[value, uses] = values.uniform[j];
+    llvm::Value *slot = dispatch.CreateConstInBoundsGEP1_64(
+        dispatch.getInt8Ty(), storage, uniformBytes, value->getName() + ".uniform");
+    offsets.push_back(uniformBytes);
+    uniformBytes += alignTo(layout.getTypeAllocSize(value->getType()), 16);
+    new llvm::StoreInst(value, slot, afterDefinition(*value));
+    llvm::Argument *passed = resume.getArg(firstUniform + j);
+    passed->setName(value->getName() + ".before");
+    for (llvm::Use *use : uses)
+      use->set(passed);
+  }
+  return offsets;
+}
+
+// Every alloca of `resume`'s entry (the kernel's local arrays and the kept values' slots)
+// becomes an array over the block's threads at `arrays`, after the threads' states; returns
+// the bytes per thread.
+uint64_t placePerThreadArrays(llvm::BasicBlock &body, llvm::IRBuilder<> &dispatch,
+                              llvm::Value *arrays, llvm::Value *thread, llvm::Value *threads) {
+  // Each array starts at offset × the block's threads and holds `stride` bytes per thread.
+  struct Placement {
+    llvm::AllocaInst *alloca;
+    uint64_t offset;
+    uint64_t stride;
+  };
+  const llvm::DataLayout &layout = body.getModule()->getDataLayout();
+  llvm::SmallVector<Placement, 16> placements;
+  uint64_t offset = kRegionStateBytes;
+  for (llvm::Instruction &instruction : body)
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction)) {
+      uint64_t alignment = alloca->getAlign().value();
+      uint64_t stride = alignTo(*alloca->getAllocationSize(layout), alignment);
+      offset = alignTo(offset, alignment);
+      placements.push_back({alloca, offset, stride});
+      offset += stride;
+    }
+  for (const Placement &placement : placements) {
+    llvm::Value *at =
+        dispatch.CreateNUWAdd(dispatch.CreateNUWMul(threads, dispatch.getInt64(placement.offset)),
+                              dispatch.CreateNUWMul(thread, dispatch.getInt64(placement.stride)));
+    placement.alloca->replaceAllUsesWith(dispatch.CreateInBoundsGEP(
+        dispatch.getInt8Ty(), arrays, at, placement.alloca->getName() + ".thread"));
+    placement.alloca->eraseFromParent();
+  }
+  // Lifetime markers of what is now thread storage would tell LLVM that its contents die.
+  llvm::SmallVector<llvm::Instruction *, 16> lifetimes;
+  for (llvm::Instruction &instruction : llvm::instructions(*body.getParent()))
+    if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
+        intrinsic && intrinsic->isLifetimeStartOrEnd())
+      lifetimes.push_back(intrinsic);
+  for (llvm::Instruction *marker : lifetimes)
+    marker->eraseFromParent();
+  return alignTo(offset, 16);
+}
+
+// A thread stops at a barrier (k, just before its k-th) or at a return (regionCount): it
+// records where in its state, for the rounds that resume each thread on its own, and returns it.
+void stopAtBarriersAndReturns(llvm::Function &resume, llvm::ArrayRef<llvm::CallInst *> barriers,
+                              llvm::Value *state) {
+  auto stop = [&](llvm::BasicBlock *block, unsigned next) {
+    llvm::IRBuilder<> atEnd(block);
+    atEnd.CreateStore(atEnd.getInt32(next), state);
+    atEnd.CreateRet(atEnd.getInt32(next));
+  };
+  for (unsigned k = 0; k < barriers.size(); ++k) {
+    llvm::BasicBlock *block = barriers[k]->getParent();
+    barriers[k]->eraseFromParent();
+    block->getTerminator()->eraseFromParent();
+    stop(block, k + 1);
+  }
+  llvm::SmallVector<llvm::ReturnInst *, 4> returns;
+  for (llvm::BasicBlock &block : resume)
+    if (auto *ret = llvm::dyn_cast_or_null<llvm::ReturnInst>(block.getTerminator());
+        ret && !ret->getReturnValue())
+      returns.push_back(ret);
+  for (llvm::ReturnInst *ret : returns) {
+    llvm::BasicBlock *block = ret->getParent();
+    ret->eraseFromParent();
+    stop(block, unsigned(barriers.size()) + 1);
+  }
 }
 
 } // namespace
@@ -272,198 +463,61 @@ std::optional<BarrierRegions> splitAtBarriers(llvm::Function &kernel) {
       barriers.push_back(llvm::cast<llvm::CallInst>(&instruction));
   if (barriers.empty() || barriers.size() > kMaxBarriers)
     return std::nullopt;
-  llvm::BasicBlock &entry = kernel.getEntryBlock();
   for (llvm::Instruction &instruction : llvm::instructions(kernel))
     if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
-      if (alloca->getParent() != &entry || !alloca->isStaticAlloca() ||
+      if (alloca->getParent() != &kernel.getEntryBlock() || !alloca->isStaticAlloca() ||
           alloca->getAlign().value() > abi::kSharedMemoryAlignment)
         return std::nullopt;
 
   // Each barrier ends its block; the rest of the block starts a region.
   llvm::SmallVector<llvm::BasicBlock *, 8> regionStarts;
-  for (llvm::CallInst *barrier : barriers)
+  llvm::SmallPtrSet<llvm::BasicBlock *, 8> barrierBlocks;
+  for (llvm::CallInst *barrier : barriers) {
     regionStarts.push_back(
         barrier->getParent()->splitBasicBlock(barrier->getNextNode(), "after.barrier"));
-  llvm::SmallPtrSet<llvm::BasicBlock *, 8> startSet(regionStarts.begin(), regionStarts.end());
-  llvm::SmallPtrSet<llvm::BasicBlock *, 8> barrierBlocks;
-  for (llvm::CallInst *barrier : barriers)
     barrierBlocks.insert(barrier->getParent());
-  Divergence divergent = divergentValues(kernel, barrierBlocks);
-
-  // Values used across a barrier are computed again there or go through a slot of their own,
-  // which becomes per-thread storage with the local arrays below.
-  const llvm::DataLayout &layout = kernel.getParent()->getDataLayout();
-  using UsesAcross = std::pair<llvm::Instruction *, llvm::SmallVector<llvm::Use *, 4>>;
-  llvm::SmallVector<UsesAcross, 16> kept, recomputed, uniform;
-  uint64_t storageBytes = kRegionStateBytes;
-  for (llvm::Instruction &instruction : llvm::instructions(kernel)) {
-    if (instruction.getType()->isVoidTy() || llvm::isa<llvm::AllocaInst>(instruction))
-      continue;
-    llvm::SmallVector<llvm::Use *, 4> uses = usesAcrossBarriers(instruction, startSet);
-    if (uses.empty())
-      continue;
-    unsigned budget = kMaxRecomputedInstructions;
-    if (recomputable(&instruction, budget)) {
-      recomputed.emplace_back(&instruction, std::move(uses));
-      continue;
-    }
-    storageBytes += alignTo(layout.getTypeAllocSize(instruction.getType()), 16);
-    if (!divergent.contains(&instruction) && !usedInTheSameRound(instruction, uses, barrierBlocks))
-      uniform.emplace_back(&instruction, std::move(uses));
-    else
-      kept.emplace_back(&instruction, std::move(uses));
   }
-  for (llvm::Instruction &instruction : entry)
-    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
-      storageBytes += alignTo(*alloca->getAllocationSize(layout), alloca->getAlign().value());
-  if (storageBytes > kMaxThreadStorageBytes)
+  llvm::SmallPtrSet<llvm::BasicBlock *, 8> startSet(regionStarts.begin(), regionStarts.end());
+  ValuesAcrossBarriers values = valuesAcrossBarriers(kernel, startSet, barrierBlocks);
+  if (values.storageBytes > kMaxThreadStorageBytes)
     return std::nullopt;
+  recomputeAndKeep(values, kernel.getEntryBlock());
 
-  auto useSite = [](llvm::Use *use) {
-    auto *user = llvm::cast<llvm::Instruction>(use->getUser());
-    if (auto *phi = llvm::dyn_cast<llvm::PHINode>(user))
-      return phi->getIncomingBlock(*use)->getTerminator()->getIterator();
-    return user->getIterator();
-  };
-  for (auto &[value, uses] : recomputed)
-    for (llvm::Use *use : uses)
-      use->set(recompute(value, useSite(use)));
-  for (auto &[value, uses] : kept) {
-    auto *slot = new llvm::AllocaInst(value->getType(), layout.getAllocaAddrSpace(), nullptr,
-                                      value->getName() + ".kept", entry.begin());
-    llvm::BasicBlock::iterator after = llvm::isa<llvm::PHINode>(value)
-                                           ? value->getParent()->getFirstInsertionPt()
-                                           : std::next(value->getIterator());
-    new llvm::StoreInst(value, slot, after);
-    for (llvm::Use *use : uses)
-      use->set(
-          new llvm::LoadInst(value->getType(), slot, value->getName() + ".reload", useSite(use)));
-  }
-
-  // The function that resumes a thread at a region: the kernel's body behind a switch on it.
-  llvm::LLVMContext &context = kernel.getContext();
-  llvm::Type *i32 = llvm::Type::getInt32Ty(context);
-  llvm::SmallVector<llvm::Type *, 8> parameters(kernel.getFunctionType()->params());
-  parameters.push_back(llvm::PointerType::get(context, 0));
-  parameters.push_back(i32);
-  for (auto &[value, uses] : uniform)
-    parameters.push_back(value->getType());
-  llvm::Function *resume =
-      llvm::Function::Create(llvm::FunctionType::get(i32, parameters, false),
-                             llvm::GlobalValue::InternalLinkage, "", kernel.getParent());
-  resume->copyAttributesFrom(&kernel);
-  resume->splice(resume->begin(), &kernel);
-  for (unsigned i = 0; i < kernel.arg_size(); ++i) {
-    kernel.getArg(i)->replaceAllUsesWith(resume->getArg(i));
-    resume->getArg(i)->takeName(kernel.getArg(i));
-  }
-  resume->setSubprogram(kernel.getSubprogram());
-  kernel.setSubprogram(nullptr);
-  resume->takeName(&kernel);
-  unsigned firstUniform = kernel.arg_size() + 2;
-  kernel.eraseFromParent();
-  llvm::Argument *region = resume->getArg(firstUniform - 1);
-  region->setName("region");
-  // Only this function's code reaches the thread storage: telling LLVM so (noalias, which
-  // inlining turns into alias scopes) lets it keep values in registers across the kernel's
-  // stores and vectorise the loops over threads without run-time overlap checks.
-  llvm::Argument *storage = resume->getArg(firstUniform - 2);
-  storage->setName("thread_storage");
-  resume->addParamAttr(storage->getArgNo(), llvm::Attribute::NoAlias);
-  llvm::Value *implicit = resume->getArg(firstUniform - 3);
+  llvm::SmallVector<llvm::Type *, 8> uniformTypes;
+  for (const auto &[value, uses] : values.uniform)
+    uniformTypes.push_back(value->getType());
+  unsigned parameterCount = unsigned(kernel.arg_size());
+  llvm::Function *resume = moveIntoResumeFunction(kernel, uniformTypes);
+  llvm::Value *implicit = resume->getArg(parameterCount - 1);
+  llvm::Value *storage = resume->getArg(parameterCount);
+  llvm::Value *region = resume->getArg(parameterCount + 1);
 
   llvm::BasicBlock *body = &resume->getEntryBlock();
-  auto *dispatch = llvm::BasicBlock::Create(context, "regions", resume, body);
-  llvm::IRBuilder<> builder(dispatch);
-  llvm::Value *thread = linearThreadIndex(builder, implicit);
-  llvm::Value *threads = blockThreadCount(builder, implicit);
-
-  // A value every thread holds alike goes to one slot at the start of the storage, which every
-  // thread that defines it writes; the entry reads it before each round and passes it in, so
-  // that within a round it is an argument, the same for every thread of the loop.
-  std::vector<uint64_t> uniformOffsets;
+  llvm::IRBuilder<> dispatch(
+      llvm::BasicBlock::Create(resume->getContext(), "regions", resume, body));
+  llvm::Value *thread = linearThreadIndex(dispatch, implicit);
+  llvm::Value *threads = blockThreadCount(dispatch, implicit);
   uint64_t uniformBytes = 0;
-  for (unsigned j = 0; j < uniform.size(); ++j) {
-    auto &[value, uses] = uniform[j];
-    llvm::Value *slot = builder.CreateConstInBoundsGEP1_64(
-        builder.getInt8Ty(), storage, uniformBytes, value->getName() + ".uniform");
-    uniformOffsets.push_back(uniformBytes);
-    uniformBytes += alignTo(layout.getTypeAllocSize(value->getType()), 16);
-    llvm::BasicBlock::iterator after = llvm::isa<llvm::PHINode>(value)
-                                           ? value->getParent()->getFirstInsertionPt()
-                                           : std::next(value->getIterator());
-    new llvm::StoreInst(value, slot, after);
-    llvm::Argument *passed = resume->getArg(firstUniform + j);
-    passed->setName(value->getName() + ".before");
-    for (llvm::Use *use : uses)
-      use->set(passed);
-  }
+  std::vector<uint64_t> uniformOffsets =
+      passUniformValues(values, *resume, dispatch, storage, parameterCount + 2, uniformBytes);
   // The per-thread arrays start as aligned as the most aligned local array among them.
   uint64_t arraysAlignment = 16;
   for (llvm::Instruction &instruction : *body)
     if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
       arraysAlignment = std::max<uint64_t>(arraysAlignment, alloca->getAlign().value());
   uniformBytes = alignTo(uniformBytes, arraysAlignment);
-  llvm::Value *threadArrays = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), storage,
-                                                                 uniformBytes, "thread_arrays");
-  llvm::Value *state = builder.CreateInBoundsGEP(i32, threadArrays, thread, "state");
+  llvm::Value *arrays = dispatch.CreateConstInBoundsGEP1_64(dispatch.getInt8Ty(), storage,
+                                                            uniformBytes, "thread_arrays");
+  llvm::Value *state = dispatch.CreateInBoundsGEP(dispatch.getInt32Ty(), arrays, thread, "state");
+  stopAtBarriersAndReturns(*resume, barriers, state);
+  uint64_t perThreadBytes = placePerThreadArrays(*body, dispatch, arrays, thread, threads);
 
-  // A thread that stops records where, for the rounds that resume each thread on its own.
   unsigned regionCount = unsigned(barriers.size()) + 1;
-  auto stop = [&](llvm::BasicBlock *block, unsigned next) {
-    llvm::IRBuilder<> atEnd(block);
-    atEnd.CreateStore(atEnd.getInt32(next), state);
-    atEnd.CreateRet(atEnd.getInt32(next));
-  };
-  for (unsigned k = 0; k < barriers.size(); ++k) {
-    llvm::BasicBlock *block = barriers[k]->getParent();
-    barriers[k]->eraseFromParent();
-    block->getTerminator()->eraseFromParent();
-    stop(block, k + 1);
-  }
-  llvm::SmallVector<llvm::ReturnInst *, 4> returns;
-  for (llvm::BasicBlock &block : *resume)
-    if (auto *ret = llvm::dyn_cast_or_null<llvm::ReturnInst>(block.getTerminator());
-        ret && !ret->getReturnValue())
-      returns.push_back(ret);
-  for (llvm::ReturnInst *ret : returns) {
-    llvm::BasicBlock *block = ret->getParent();
-    ret->eraseFromParent();
-    stop(block, regionCount);
-  }
-  // Lifetime markers of what is now thread storage would tell LLVM that its contents die.
-  llvm::SmallVector<llvm::Instruction *, 16> lifetimes;
-  for (llvm::Instruction &instruction : llvm::instructions(*resume))
-    if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
-        intrinsic && intrinsic->isLifetimeStartOrEnd())
-      lifetimes.push_back(intrinsic);
-  for (llvm::Instruction *marker : lifetimes)
-    marker->eraseFromParent();
-
-  llvm::SmallVector<StorageSlot, 16> slots;
-  uint64_t offset = kRegionStateBytes;
-  for (llvm::Instruction &instruction : *body)
-    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction)) {
-      uint64_t alignment = alloca->getAlign().value();
-      uint64_t stride = alignTo(*alloca->getAllocationSize(layout), alignment);
-      offset = alignTo(offset, alignment);
-      slots.push_back({alloca, offset, stride});
-      offset += stride;
-    }
-  for (const StorageSlot &slot : slots) {
-    llvm::Value *at =
-        builder.CreateNUWAdd(builder.CreateNUWMul(threads, builder.getInt64(slot.offset)),
-                             builder.CreateNUWMul(thread, builder.getInt64(slot.stride)));
-    llvm::Value *address = builder.CreateInBoundsGEP(builder.getInt8Ty(), threadArrays, at,
-                                                     slot.alloca->getName() + ".thread");
-    slot.alloca->replaceAllUsesWith(address);
-    slot.alloca->eraseFromParent();
-  }
-  llvm::SwitchInst *toRegion = builder.CreateSwitch(region, body, regionCount - 1);
+  llvm::SwitchInst *toRegion = dispatch.CreateSwitch(region, body, regionCount - 1);
   for (unsigned k = 0; k + 1 < regionCount; ++k)
-    toRegion->addCase(builder.getInt32(k + 1), regionStarts[k]);
+    toRegion->addCase(dispatch.getInt32(k + 1), regionStarts[k]);
   return BarrierRegions{resume, regionCount, uniformBytes, std::move(uniformOffsets),
-                        alignTo(offset, 16) + uniformBytes};
+                        perThreadBytes + uniformBytes};
 }
 
 } // namespace kaji::codegen
