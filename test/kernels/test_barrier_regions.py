@@ -218,6 +218,16 @@ def aligned_local_across_barriers(out, rounds):
     out[t, 1] = local[0] + local[1] + local[2]
 
 
+def raise_before_a_barrier(out):
+    tile = cuda.shared.array(THREADS, np.float64)
+    t = cuda.threadIdx.x
+    if t == 3:
+        raise ValueError("thread three")
+    tile[t] = t
+    cuda.syncthreads()
+    out[t] = tile[(t + 1) % THREADS]
+
+
 def rotated_in_blocks(x, steps):
     return np.concatenate([np.roll(block, -steps) for block in x.reshape(-1, THREADS)])
 
@@ -339,3 +349,10 @@ def test_an_aligned_local_array_kept_across_barriers(jit):
     t = np.arange(THREADS)
     np.testing.assert_array_equal(out[:, 0], 0)
     np.testing.assert_array_equal(out[:, 1], (200 + t) + (300 + t) + (400 + t))
+
+
+def test_a_thread_that_raises_before_a_barrier_ends_there(jit):
+    out = np.full(THREADS, -1.0)
+    with pytest.raises(ValueError, match=r"tid=\[3, 0, 0\] ctaid=\[0, 0, 0\]: thread three"):
+        jit(raise_before_a_barrier, debug=True)[1, THREADS](out)
+        cuda.synchronize()
