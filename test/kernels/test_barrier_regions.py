@@ -228,6 +228,24 @@ def raise_before_a_barrier(out):
     out[t] = tile[(t + 1) % THREADS]
 
 
+def rounds_after_an_early_return(out, x, rounds):
+    # The threads past the end return before the loop; the loop counter stays alike in those
+    # that run it.
+    tile = cuda.shared.array(THREADS, np.float64)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    if i >= x.size:
+        return
+    acc = 0.0
+    for r in range(rounds):
+        tile[t] = x[i] + r
+        cuda.syncthreads()
+        if t + 1 < THREADS and i + 1 < x.size:
+            acc += tile[t + 1] * (r + 1)
+        cuda.syncthreads()
+    out[i] = acc
+
+
 def rotated_in_blocks(x, steps):
     return np.concatenate([np.roll(block, -steps) for block in x.reshape(-1, THREADS)])
 
@@ -356,3 +374,15 @@ def test_a_thread_that_raises_before_a_barrier_ends_there(jit):
     with pytest.raises(ValueError, match=r"tid=\[3, 0, 0\] ctaid=\[0, 0, 0\]: thread three"):
         jit(raise_before_a_barrier, debug=True)[1, THREADS](out)
         cuda.synchronize()
+
+
+def test_rounds_after_an_early_return(jit):
+    x = np.random.default_rng(10).random(150)
+    out = np.zeros_like(x)
+    rounds = 3
+    jit(rounds_after_an_early_return)[3, THREADS](out, x, np.int64(rounds))
+    i = np.arange(x.size)
+    has_next = (i % THREADS + 1 < THREADS) & (i + 1 < x.size)
+    following = np.append(x[1:], 0.0)
+    expected = sum((following + r) * (r + 1) for r in range(rounds)) * has_next
+    np.testing.assert_allclose(out, expected, rtol=1e-14)

@@ -148,14 +148,75 @@ llvm::Value *recompute(llvm::Value *value, llvm::BasicBlock::iterator at) {
 constexpr unsigned kMaxRecomputedInstructions = 16;
 
 // The values of a kernel that may differ between the threads of a block; `everything` where
-// a barrier depends on such a value: threads may then pass different numbers of barriers and no
-// longer run in step, round by round, so that none of their values can be shared.
+// threads may pass different numbers of barriers (unevenBarriers) and no longer run in step,
+// round by round, so that none of their values can be shared.
 struct Divergence {
   llvm::DenseSet<const llvm::Value *> values;
   bool everything = false;
 
   bool contains(const llvm::Value *value) const { return everything || values.contains(value); }
 };
+
+// The blocks a thread can reach from `start`, `start` included.
+llvm::SmallPtrSet<const llvm::BasicBlock *, 32> reachableFrom(const llvm::BasicBlock *start) {
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 32> reached;
+  llvm::SmallVector<const llvm::BasicBlock *, 16> work{start};
+  while (!work.empty()) {
+    const llvm::BasicBlock *block = work.pop_back_val();
+    if (reached.insert(block).second)
+      work.append(llvm::succ_begin(block), llvm::succ_end(block));
+  }
+  return reached;
+}
+
+// The successors of `from` whose threads can meet those of another successor: a side that
+// reaches nothing the others reach (an early `return`) parts from no one.
+llvm::SmallVector<const llvm::BasicBlock *, 4> sidesThatMeet(const llvm::BasicBlock &from) {
+  llvm::SmallVector<const llvm::BasicBlock *, 4> sides;
+  for (const llvm::BasicBlock *side : llvm::successors(&from))
+    if (!llvm::is_contained(sides, side))
+      sides.push_back(side);
+  llvm::SmallVector<llvm::SmallPtrSet<const llvm::BasicBlock *, 32>, 4> reached;
+  for (const llvm::BasicBlock *side : sides)
+    reached.push_back(reachableFrom(side));
+  llvm::SmallVector<const llvm::BasicBlock *, 4> meeting;
+  for (size_t i = 0; i < sides.size(); ++i)
+    for (size_t j = 0; j < sides.size(); ++j)
+      if (i != j && llvm::any_of(reached[i], [&](const llvm::BasicBlock *block) {
+            return reached[j].contains(block);
+          })) {
+        meeting.push_back(sides[i]);
+        break;
+      }
+  return meeting;
+}
+
+// Whether threads that part at `from` may pass different numbers of barriers and still meet
+// at a later one: a path from `from` avoids a barrier among `between` (the blocks up to
+// `join`, where they meet again) and reaches another barrier. Threads that avoid it only to
+// return leave the rounds and keep no one out of step.
+bool unevenBarriers(const llvm::BasicBlock *from,
+                    const llvm::SmallPtrSetImpl<const llvm::BasicBlock *> &between,
+                    const llvm::BasicBlock *join,
+                    const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &barrierBlocks) {
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 8> avoidable;
+  for (const llvm::BasicBlock *block : between)
+    if (block != join && barrierBlocks.contains(block))
+      avoidable.insert(block);
+  if (avoidable.empty())
+    return false;
+  llvm::SmallVector<const llvm::BasicBlock *, 16> work(llvm::successors(from));
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 32> seen;
+  while (!work.empty()) {
+    const llvm::BasicBlock *block = work.pop_back_val();
+    if (avoidable.contains(block) || !seen.insert(block).second)
+      continue;
+    if (barrierBlocks.contains(block))
+      return true;
+    work.append(llvm::succ_begin(block), llvm::succ_end(block));
+  }
+  return false;
+}
 
 // The values of `kernel` that may differ between the threads of a block: the thread's
 // coordinates, what memory, calls with effects and local arrays give, what is computed from
@@ -194,11 +255,14 @@ Divergence divergentValues(llvm::Function &kernel,
       const llvm::BasicBlock *from = branch->getParent();
       if (branch->getNumSuccessors() < 2 || !divergentBranches.insert(from).second)
         continue;
+      llvm::SmallVector<const llvm::BasicBlock *, 4> sides = sidesThatMeet(*from);
+      if (sides.size() < 2)
+        continue;
       const llvm::DomTreeNode *node = postDominators.getNode(from);
       const llvm::BasicBlock *join =
           node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
       llvm::SmallPtrSet<const llvm::BasicBlock *, 16> between;
-      llvm::SmallVector<const llvm::BasicBlock *, 16> blocks(llvm::successors(from));
+      llvm::SmallVector<const llvm::BasicBlock *, 16> blocks(sides.begin(), sides.end());
       while (!blocks.empty()) {
         const llvm::BasicBlock *block = blocks.pop_back_val();
         if (!between.insert(block).second)
@@ -208,9 +272,8 @@ Divergence divergentValues(llvm::Function &kernel,
         if (block != join)
           blocks.append(llvm::succ_begin(block), llvm::succ_end(block));
       }
-      for (const llvm::BasicBlock *block : between)
-        if (barrierBlocks.contains(block) && block != join)
-          return Divergence{{}, true};
+      if (unevenBarriers(from, between, join, barrierBlocks))
+        return Divergence{{}, true};
       for (const llvm::BasicBlock *block : between)
         if (block != join)
           for (const llvm::Instruction &defined : *block)

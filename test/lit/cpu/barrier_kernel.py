@@ -1,6 +1,8 @@
 # RUN: %kaji-compile %s --target cpu -O0 | %FileCheck %s
 # RUN: %kaji-compile %s --target cpu --kernel block_sum | %FileCheck %s --check-prefix=OPT
 # RUN: %kaji-compile %s --target cpu --kernel warp_sum | %FileCheck %s --check-prefix=FIBERS
+# RUN: %kaji-compile %s --target cpu -O0 --kernel early_return | %FileCheck %s --check-prefix=RETURN
+# RUN: %kaji-compile %s --target cpu -O0 --kernel uneven | %FileCheck %s --check-prefix=UNEVEN
 from kaji import cuda
 
 
@@ -27,6 +29,33 @@ def warp_sum(out, x):
     v = x[i]
     cuda.syncthreads()
     out[i] = cuda.shfl_down_sync(0xFFFFFFFF, v, 1)
+
+@cuda.jit("void(float32[:], float32[:], int64)")
+def early_return(out, x, rounds):
+    tile = cuda.shared.array(128, dtype=cuda.float32)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    if i >= x.size:
+        return
+    acc = 0.0
+    for r in range(rounds):
+        tile[t] = x[i] + r
+        cuda.syncthreads()
+        acc += tile[(t + 1) % 128]
+        cuda.syncthreads()
+    out[i] = acc
+
+
+@cuda.jit("void(int64[:], int64)")
+def uneven(out, rounds):
+    t = cuda.threadIdx.x
+    total = 0
+    for r in range(rounds):
+        if t < 10:
+            cuda.syncthreads()
+        cuda.syncthreads()
+        total += r
+    out[t] = total
 
 # A kernel whose threads meet only at syncthreads() is cut at its barriers: the kernel becomes a
 # function that resumes a thread at a region (0: its start; k: after its k-th barrier) and
@@ -68,3 +97,8 @@ def warp_sum(out, x):
 # fibers), which waits at each barrier.
 # FIBERS: define void @warp_sum.host_entry(
 # FIBERS: call void %barrier{{.*}}(ptr %executor
+# Threads that return early leave the rounds: the loop counter is still alike in every thread
+# that runs, and is passed in.
+# RETURN: define internal i32 @early_return({{.*}}, ptr noalias %thread_storage, i32 %region, i64 %{{.*}}.before)
+# Threads that pass different numbers of barriers are out of step: nothing is passed in.
+# UNEVEN: define internal i32 @uneven({{.*}}, ptr noalias %thread_storage, i32 %region)

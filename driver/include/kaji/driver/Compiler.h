@@ -85,7 +85,8 @@ struct CompileRequest {
 };
 
 // Kernels compiled for the CPU, loaded and callable: run them with
-// runtime::CpuExecutor::launch (CpuKernel says how: usesBarrier, staticSharedBytes).
+// runtime::CpuExecutor::launch (CpuKernel says how: usesBarrier, staticSharedBytes,
+// frameBytes, recursive, threadStorageBytes).
 struct CpuCompiledModule {
   std::vector<codegen::CpuKernel> kernels; // in request order
   CompileTimings timings;                  // codegen: summed over the kernels
