@@ -50,6 +50,15 @@ bool needsFibers(const ir::Operation &op) {
 
 bool isBarrier(const ir::Operation &op) { return op.opcode() == ir::Opcode::Barrier; }
 
+// Invalid IR would crash LLVM's code generator or miscompile: a clear error instead.
+void throwIfInvalid(const llvm::Module &module, const char *stage) {
+  std::string problems;
+  llvm::raw_string_ostream problemStream(problems);
+  if (llvm::verifyModule(module, &problemStream))
+    throw std::runtime_error(std::string("kaji codegen produced invalid LLVM IR") + stage +
+                             " (a compiler bug): " + problems);
+}
+
 struct LoweredCpuModule {
   std::unique_ptr<llvm::LLVMContext> context;
   std::unique_ptr<llvm::Module> module;
@@ -93,10 +102,7 @@ LoweredCpuModule lowerForCpu(const ir::Module &module, std::string_view entryNam
   }
   lowered.usesGridSync = ir::usesGridSync(module, kernel);
   lowered.staticSharedBytes = target.staticSharedBytes();
-  std::string problems;
-  llvm::raw_string_ostream problemStream(problems);
-  if (llvm::verifyModule(*lowered.module, &problemStream))
-    throw std::runtime_error("kaji codegen produced invalid LLVM IR (a compiler bug): " + problems);
+  throwIfInvalid(*lowered.module, "");
   target.linkMathLibrary(*lowered.module, options.fastMath);
   return lowered;
 }
@@ -104,8 +110,10 @@ LoweredCpuModule lowerForCpu(const ir::Module &module, std::string_view entryNam
 // Returns whether a function of the optimised module may call itself.
 bool optimizeForCpu(llvm::Module &module, const CpuOptions &options) {
   auto [machine, lock] = CpuJIT::instance().targetMachine(options.optLevel);
-  if (options.optLevel > 0)
+  if (options.optLevel > 0) {
     optimizeModule(module, *machine, options.optLevel, PipelineExtras::SplitRangeCheckedLoops);
+    throwIfInvalid(module, " after optimisation");
+  }
   bool recursive = hasRecursion(module);
   if (options.hooks)
     insertHookCalls(module, *options.hooks);

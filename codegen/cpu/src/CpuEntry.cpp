@@ -2,6 +2,7 @@
 
 #include "BarrierRegions.h"
 #include "CpuLaunchLayout.h"
+#include "kaji/codegen/llvm/OptimizationPipeline.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/IRBuilder.h>
@@ -13,6 +14,17 @@
 
 namespace kaji::codegen {
 namespace {
+
+// Marks the loop whose latch is `latch` as one whose checks are decided in the loops inside it
+// (kDecideChecksInside).
+void decideChecksInside(llvm::Instruction &latch) {
+  llvm::LLVMContext &context = latch.getContext();
+  llvm::MDNode *property =
+      llvm::MDNode::get(context, llvm::MDString::get(context, kDecideChecksInside));
+  llvm::MDNode *loop = llvm::MDNode::getDistinct(context, {nullptr, property});
+  loop->replaceOperandWith(0, loop);
+  latch.setMetadata(llvm::LLVMContext::MD_loop, loop);
+}
 
 // The entry being built: its parameters loaded, and the implicit parameter's launch-wide part.
 class EntryFunction {
@@ -133,7 +145,7 @@ public:
     llvm::Value *goOn = builder_.CreateAnd(builder_.CreateICmpULT(nextBlock, blockCount),
                                            builder_.CreateICmpEQ(failed, builder_.getInt8(0)));
     auto *done = llvm::BasicBlock::Create(context_, "blocks.done", function_);
-    builder_.CreateCondBr(goOn, blockLoop, done);
+    decideChecksInside(*builder_.CreateCondBr(goOn, blockLoop, done));
     builder_.SetInsertPoint(done);
     builder_.CreateRetVoid();
   }

@@ -1,5 +1,6 @@
 #include "VersionOnLoopChecks.h"
 #include "VersionLoop.h"
+#include "kaji/codegen/llvm/OptimizationPipeline.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -350,7 +351,8 @@ llvm::PreservedAnalyses VersionOnLoopChecksPass::run(llvm::Function &function,
   // From the outermost loop in: a loop inside a versioned one is visited in the kept copy
   // (the copies made here are not), for what its outer loop could not decide.
   for (llvm::Loop *loop : loops.getLoopsInPreorder())
-    if (instructionCount(*loop) <= kMaxInstructions)
+    if (instructionCount(*loop) <= kMaxInstructions &&
+        !llvm::findStringMetadataForLoop(loop, kDecideChecksInside))
       versioned |= versionOnChecks(*loop, loops, dominators, evolution);
   return preservedByVersioning(versioned);
 }

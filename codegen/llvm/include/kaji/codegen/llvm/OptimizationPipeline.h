@@ -21,6 +21,12 @@ enum class PipelineExtras {
   GPULoopUnrolling,
 };
 
+// Loop metadata (an MDString in the loop's llvm.loop node) for SplitRangeCheckedLoops: the
+// checks are not decided before this loop, only before the loops inside it. A loop around loops
+// that decide their checks on their own (a CPU entry's loop over a chunk of blocks) would
+// otherwise be copied whole, every copy of what it holds with it.
+inline constexpr const char *kDecideChecksInside = "kaji.loop.decide_checks_inside";
+
 // Runs LLVM's per-module default pipeline at optLevel (0..3) on `module`. The
 // TargetMachine contributes its passes (NVVMReflect, address-space inference, ...) and
 // its cost model.
