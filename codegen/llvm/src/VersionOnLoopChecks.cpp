@@ -156,6 +156,31 @@ private:
   std::vector<Range> ranges_;
 };
 
+// Whether the bounds of every range can be computed before `end`.
+bool expandable(llvm::ArrayRef<LoopBounds::Range> ranges, llvm::SCEVExpander &expander) {
+  return llvm::all_of(ranges, [&](const LoopBounds::Range &range) {
+    return expander.isSafeToExpand(range.bounds.least) &&
+           expander.isSafeToExpand(range.bounds.greatest);
+  });
+}
+
+// "Every range's values lie within its limits" (LoopBounds::ranges()), computed before `end`
+// and and-ed onto `holds` (null: true).
+llvm::Value *withinLimits(llvm::ArrayRef<LoopBounds::Range> ranges, llvm::Value *holds,
+                          llvm::SCEVExpander &expander, llvm::Instruction *end) {
+  llvm::IRBuilder<> builder(end);
+  llvm::Type *wide = builder.getIntNTy(kBoundBits);
+  for (const LoopBounds::Range &range : ranges) {
+    llvm::Value *least = expander.expandCodeFor(range.bounds.least, wide, end);
+    llvm::Value *greatest = expander.expandCodeFor(range.bounds.greatest, wide, end);
+    llvm::Value *within = builder.CreateAnd(
+        builder.CreateICmpSGE(least, llvm::ConstantInt::get(wide, range.least)),
+        builder.CreateICmpSLE(greatest, llvm::ConstantInt::get(wide, range.greatest)));
+    holds = holds ? builder.CreateAnd(holds, within, "check.holds") : within;
+  }
+  return holds;
+}
+
 // The value, computed at the end of the loop's preheader, of "`check` goes its likely way in
 // every iteration of `loop`", or null when that cannot be computed before the loop.
 llvm::Value *holdsThroughout(const LoopCheck &check, llvm::Loop &loop,
@@ -178,29 +203,19 @@ llvm::Value *holdsThroughout(const LoopCheck &check, llvm::Loop &loop,
   std::optional<Bounds> indexBounds = bounds.of(evolution.getSCEV(index));
   if (!indexBounds)
     return nullptr;
-  llvm::Type *wide = builder.getIntNTy(kBoundBits);
+  if (!expandable(bounds.ranges(), expander) || !expander.isSafeToExpand(indexBounds->least) ||
+      !expander.isSafeToExpand(indexBounds->greatest))
+    return nullptr;
+  llvm::Value *holds = withinLimits(bounds.ranges(), nullptr, expander, end);
   // index u< extent for every index in [least, greatest] exactly when least >= 0 and
   // greatest u< extent, which for a non-negative greatest is a signed compare in 128 bits.
-  llvm::SmallVector<LoopBounds::Range> ranges(bounds.ranges().begin(), bounds.ranges().end());
-  ranges.push_back({*indexBounds, llvm::APInt::getZero(kBoundBits), llvm::APInt()});
-  for (const LoopBounds::Range &range : ranges)
-    if (!expander.isSafeToExpand(range.bounds.least) ||
-        !expander.isSafeToExpand(range.bounds.greatest))
-      return nullptr;
-  llvm::Value *holds = nullptr;
-  for (const LoopBounds::Range &range : ranges) {
-    llvm::Value *least = expander.expandCodeFor(range.bounds.least, wide, end);
-    llvm::Value *greatest = expander.expandCodeFor(range.bounds.greatest, wide, end);
-    llvm::Value *limit =
-        range.greatest.getBitWidth() == kBoundBits
-            ? llvm::ConstantInt::get(wide, range.greatest)
-            : builder.CreateSub(builder.CreateSExt(extent, wide), llvm::ConstantInt::get(wide, 1));
-    llvm::Value *within =
-        builder.CreateAnd(builder.CreateICmpSGE(least, llvm::ConstantInt::get(wide, range.least)),
-                          builder.CreateICmpSLE(greatest, limit));
-    holds = holds ? builder.CreateAnd(holds, within, "check.holds") : within;
-  }
-  return holds;
+  llvm::Type *wide = builder.getIntNTy(kBoundBits);
+  llvm::Value *least = expander.expandCodeFor(indexBounds->least, wide, end);
+  llvm::Value *greatest = expander.expandCodeFor(indexBounds->greatest, wide, end);
+  llvm::Value *within =
+      builder.CreateAnd(builder.CreateICmpSGE(least, llvm::ConstantInt::get(wide, 0)),
+                        builder.CreateICmpSLT(greatest, builder.CreateSExt(extent, wide)));
+  return holds ? builder.CreateAnd(holds, within, "check.holds") : within;
 }
 
 // A loop inside the versioned one whose back edge may be decided never taken.
@@ -245,12 +260,8 @@ llvm::Value *runsOnceThroughout(const llvm::Loop &inner, llvm::Loop &loop,
   std::optional<Bounds> first = bounds.of(recurrence->getStart());
   if (!first)
     return nullptr;
-  llvm::SmallVector<LoopBounds::Range> ranges(bounds.ranges().begin(), bounds.ranges().end());
-  for (const LoopBounds::Range &range : ranges)
-    if (!expander.isSafeToExpand(range.bounds.least) ||
-        !expander.isSafeToExpand(range.bounds.greatest))
-      return nullptr;
-  if (!expander.isSafeToExpand(first->least) || !expander.isSafeToExpand(first->greatest))
+  if (!expandable(bounds.ranges(), expander) || !expander.isSafeToExpand(first->least) ||
+      !expander.isSafeToExpand(first->greatest))
     return nullptr;
   llvm::Instruction *end = loop.getLoopPreheader()->getTerminator();
   llvm::IRBuilder<> builder(end);
@@ -263,17 +274,8 @@ llvm::Value *runsOnceThroughout(const llvm::Loop &inner, llvm::Loop &loop,
           greatest,
           llvm::ConstantInt::get(wide, llvm::APInt::getSignedMaxValue(64).sext(kBoundBits))),
       "runs.once");
-  for (const LoopBounds::Range &range : ranges) {
-    llvm::Value *rangeLeast = expander.expandCodeFor(range.bounds.least, wide, end);
-    llvm::Value *rangeGreatest = expander.expandCodeFor(range.bounds.greatest, wide, end);
-    holds = builder.CreateAnd(
-        holds,
-        builder.CreateAnd(
-            builder.CreateICmpSGE(rangeLeast, llvm::ConstantInt::get(wide, range.least)),
-            builder.CreateICmpSLE(rangeGreatest, llvm::ConstantInt::get(wide, range.greatest))));
-  }
   decision = {branch, !goesOnWhenTrue};
-  return holds;
+  return withinLimits(bounds.ranges(), holds, expander, end);
 }
 
 // The tests in `loop` (at any depth) that almost always go one way, not yet decided.
