@@ -2,6 +2,7 @@
 
 #include "BarrierRegions.h"
 #include "CpuLaunchLayout.h"
+#include "kaji/abi/KernelABI.h"
 #include "kaji/codegen/llvm/OptimizationPipeline.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
@@ -15,12 +16,11 @@
 namespace kaji::codegen {
 namespace {
 
-// Marks the loop whose latch is `latch` as one whose checks are decided in the loops inside it
-// (kDecideChecksInside).
-void decideChecksInside(llvm::Instruction &latch) {
+// Gives the loop whose latch is `latch` a property of OptimizationPipeline.h
+// (kDecideChecksInside, kThreadLoop).
+void markLoop(llvm::Instruction &latch, const char *name) {
   llvm::LLVMContext &context = latch.getContext();
-  llvm::MDNode *property =
-      llvm::MDNode::get(context, llvm::MDString::get(context, kDecideChecksInside));
+  llvm::MDNode *property = llvm::MDNode::get(context, llvm::MDString::get(context, name));
   llvm::MDNode *loop = llvm::MDNode::getDistinct(context, {nullptr, property});
   loop->replaceOperandWith(0, loop);
   latch.setMetadata(llvm::LLVMContext::MD_loop, loop);
@@ -53,8 +53,16 @@ public:
     for (unsigned i = 0; i < parameterCount; ++i) {
       llvm::Value *slot = builder_.CreateLoad(
           pointer, builder_.CreateConstInBoundsGEP1_64(pointer, params, i), "param.slot");
-      args_.push_back(
-          builder_.CreateLoad(kernel.getArg(i)->getType(), slot, kernel.getArg(i)->getName()));
+      llvm::LoadInst *argument =
+          builder_.CreateLoad(kernel.getArg(i)->getType(), slot, kernel.getArg(i)->getName());
+      // The kernel's ranges (an extent's 0..2^62) hold for the loaded value too: with them LLVM
+      // knows that a loop's `i += step` below an extent does not overflow, and counts its trips.
+      if (llvm::Attribute range = kernel.getParamAttribute(i, llvm::Attribute::Range);
+          range.isValid() && !range.getRange().isFullSet() && !range.getRange().isWrappedSet())
+        argument->setMetadata(llvm::LLVMContext::MD_range,
+                              llvm::MDBuilder(context_).createRange(range.getRange().getLower(),
+                                                                    range.getRange().getUpper()));
+      args_.push_back(argument);
     }
     implicit_ = llvm::UndefValue::get(implicitType(context_));
     for (ContextField field : {kBlockDim, kGridDim})
@@ -74,7 +82,8 @@ public:
 
   // Indices are below 2^31 and extents at least 1, as on the GPU, where the special
   // registers carry the same ranges: knowing that, LLVM proves grid indices non-negative,
-  // drops the negative-index wraparound and vectorises the thread loop.
+  // drops the negative-index wraparound and vectorises the thread loop. A block's extents are
+  // at most abi::kMaxBlockExtent, which the executor checks before it runs the entry.
   llvm::LoadInst *coordinate(ContextField field, unsigned dim) {
     llvm::StructType *launchType = contextType(context_);
     llvm::LoadInst *load = builder_.CreateLoad(
@@ -82,9 +91,11 @@ public:
                                    launchType->getElementType(field),
                                    builder_.CreateStructGEP(launchType, launch_, field), 0, dim));
     uint64_t low = field == kBlockDim || field == kGridDim ? 1 : 0;
+    uint64_t high =
+        field == kBlockDim ? uint64_t(abi::kMaxBlockExtent[dim]) + 1 : uint64_t(1) << 31;
     load->setMetadata(
         llvm::LLVMContext::MD_range,
-        llvm::MDBuilder(context_).createRange(llvm::APInt(32, low), llvm::APInt(32, 1u << 31)));
+        llvm::MDBuilder(context_).createRange(llvm::APInt(32, low), llvm::APInt(32, high)));
     return load;
   }
 
@@ -145,7 +156,7 @@ public:
     llvm::Value *goOn = builder_.CreateAnd(builder_.CreateICmpULT(nextBlock, blockCount),
                                            builder_.CreateICmpEQ(failed, builder_.getInt8(0)));
     auto *done = llvm::BasicBlock::Create(context_, "blocks.done", function_);
-    decideChecksInside(*builder_.CreateCondBr(goOn, blockLoop, done));
+    markLoop(*builder_.CreateCondBr(goOn, blockLoop, done), kDecideChecksInside);
     builder_.SetInsertPoint(done);
     builder_.CreateRetVoid();
   }
@@ -185,7 +196,10 @@ public:
       counters[dim]->addIncoming(next, builder_.GetInsertBlock());
       if (value)
         carried[dim]->addIncoming(value, builder_.GetInsertBlock());
-      builder_.CreateCondBr(builder_.CreateICmpULT(next, threads), headers[dim], exit);
+      llvm::BranchInst *latch =
+          builder_.CreateCondBr(builder_.CreateICmpULT(next, threads), headers[dim], exit);
+      if (dim == 0)
+        markLoop(*latch, kThreadLoop);
       builder_.SetInsertPoint(exit);
     }
     return value;

@@ -1,5 +1,6 @@
 #include "kaji/codegen/llvm/OptimizationPipeline.h"
 #include "GPULoopUnrollPolicy.h"
+#include "InterchangeThreadLoops.h"
 #include "NarrowLoopCounters.h"
 #include "VersionOnLoopChecks.h"
 
@@ -33,12 +34,19 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
   if (extras == PipelineExtras::SplitRangeCheckedLoops)
     passBuilder.registerVectorizerStartEPCallback(
         [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+          // A loop inside the loop over a block's threads runs around it, so that the loop
+          // over threads is innermost and vectorises.
           // Checks whose outcome over a whole loop is computable before it are decided there
           // (a block's range of indices at once); IRCE splits off the iterations where the
           // remaining checks of an induction variable pass. IRCE wants loops in simplified,
           // LCSSA form. Both leave the checks they decide as constant branches to the report
           // call; the vectoriser only sees a straight-line body once SimplifyCFG has removed
           // them.
+          passes.addPass(llvm::LoopSimplifyPass());
+          passes.addPass(llvm::LCSSAPass());
+          passes.addPass(InterchangeThreadLoopsPass());
+          passes.addPass(llvm::LoopSimplifyPass());
+          passes.addPass(llvm::LCSSAPass());
           passes.addPass(VersionOnLoopChecksPass());
           passes.addPass(llvm::LoopSimplifyPass());
           passes.addPass(llvm::LCSSAPass());

@@ -27,6 +27,11 @@ enum class PipelineExtras {
 // otherwise be copied whole, every copy of what it holds with it.
 inline constexpr const char *kDecideChecksInside = "kaji.loop.decide_checks_inside";
 
+// Loop metadata for SplitRangeCheckedLoops: the loop runs a block's threads (the innermost of a
+// CPU entry's loops over threadIdx), which may run in any order, so a loop inside it may run
+// around it (InterchangeThreadLoops.h).
+inline constexpr const char *kThreadLoop = "kaji.loop.threads";
+
 // Runs LLVM's per-module default pipeline at optLevel (0..3) on `module`. The
 // TargetMachine contributes its passes (NVVMReflect, address-space inference, ...) and
 // its cost model.
