@@ -16,16 +16,6 @@
 namespace kaji::codegen {
 namespace {
 
-// Gives the loop whose latch is `latch` a property of OptimizationPipeline.h
-// (kDecideChecksInside, kThreadLoop).
-void markLoop(llvm::Instruction &latch, const char *name) {
-  llvm::LLVMContext &context = latch.getContext();
-  llvm::MDNode *property = llvm::MDNode::get(context, llvm::MDString::get(context, name));
-  llvm::MDNode *loop = llvm::MDNode::getDistinct(context, {nullptr, property});
-  loop->replaceOperandWith(0, loop);
-  latch.setMetadata(llvm::LLVMContext::MD_loop, loop);
-}
-
 // The entry being built: its parameters loaded, and the implicit parameter's launch-wide part.
 class EntryFunction {
 public:

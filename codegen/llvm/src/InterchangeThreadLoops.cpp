@@ -714,8 +714,9 @@ private:
     llvm::Value *next = builder_.CreateNUWAdd(thread, llvm::ConstantInt::get(thread->getType(), 1));
     thread->addIncoming(next, builder_.GetInsertBlock());
     llvm::BasicBlock *exit = block(thread->getName() + ".done");
-    builder_.CreateCondBr(builder_.CreateICmpULT(next, nest_.threadCount), thread->getParent(),
-                          exit);
+    markLoop(*builder_.CreateCondBr(builder_.CreateICmpULT(next, nest_.threadCount),
+                                    thread->getParent(), exit),
+             kThreadLoop);
     return exit;
   }
 

@@ -2,10 +2,12 @@
 #include "GPULoopUnrollPolicy.h"
 #include "InterchangeThreadLoops.h"
 #include "NarrowLoopCounters.h"
+#include "ParallelThreadLoops.h"
 #include "VersionOnLoopChecks.h"
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -18,6 +20,14 @@
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 
 namespace kaji::codegen {
+
+void markLoop(llvm::Instruction &latch, const char *name) {
+  llvm::LLVMContext &context = latch.getContext();
+  llvm::MDNode *property = llvm::MDNode::get(context, llvm::MDString::get(context, name));
+  llvm::MDNode *loop = llvm::MDNode::getDistinct(context, {nullptr, property});
+  loop->replaceOperandWith(0, loop);
+  latch.setMetadata(llvm::LLVMContext::MD_loop, loop);
+}
 
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel,
                     PipelineExtras extras) {
@@ -35,7 +45,8 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
     passBuilder.registerVectorizerStartEPCallback(
         [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
           // A loop inside the loop over a block's threads runs around it, so that the loop
-          // over threads is innermost and vectorises.
+          // over threads is innermost and vectorises; the loops over threads then say that
+          // their iterations do not depend on each other through memory.
           // Checks whose outcome over a whole loop is computable before it are decided there
           // (a block's range of indices at once); IRCE splits off the iterations where the
           // remaining checks of an induction variable pass. IRCE wants loops in simplified,
@@ -45,6 +56,7 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
           passes.addPass(llvm::LoopSimplifyPass());
           passes.addPass(llvm::LCSSAPass());
           passes.addPass(InterchangeThreadLoopsPass());
+          passes.addPass(ParallelThreadLoopsPass());
           passes.addPass(llvm::LoopSimplifyPass());
           passes.addPass(llvm::LCSSAPass());
           passes.addPass(VersionOnLoopChecksPass());

@@ -2,6 +2,7 @@
 #pragma once
 
 namespace llvm {
+class Instruction;
 class Module;
 class TargetMachine;
 } // namespace llvm
@@ -29,8 +30,13 @@ inline constexpr const char *kDecideChecksInside = "kaji.loop.decide_checks_insi
 
 // Loop metadata for SplitRangeCheckedLoops: the loop runs a block's threads (the innermost of a
 // CPU entry's loops over threadIdx), which may run in any order, so a loop inside it may run
-// around it (InterchangeThreadLoops.h).
+// around it (InterchangeThreadLoops.h) and its iterations do not depend on each other through
+// memory (ParallelThreadLoops.h).
 inline constexpr const char *kThreadLoop = "kaji.loop.threads";
+
+// Gives the loop whose latch branch is `latch` a loop ID holding the one property `name`
+// (kDecideChecksInside, kThreadLoop).
+void markLoop(llvm::Instruction &latch, const char *name);
 
 // Runs LLVM's per-module default pipeline at optLevel (0..3) on `module`. The
 // TargetMachine contributes its passes (NVVMReflect, address-space inference, ...) and
