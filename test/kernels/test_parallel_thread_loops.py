@@ -15,9 +15,11 @@ def scale_in_place(out, x, factor):
         out[i] = x[i] * factor + 1.0
 
 
-def test_arrays_that_are_one_array(jit):
-    # `out` and `x` are the same array: each thread reads and writes only its own element.
+def test_arrays_that_are_one_array(jit, target):
+    # `out` and `x` are the same array: each thread reads and writes only its own element. (On
+    # the GPU a device array: a host array passed twice is copied there twice, and both back.)
     x = np.random.default_rng(2).random(1000)
-    expected = x * 3.0 + 1.0
-    jit(scale_in_place)[8, 128](x, x, 3.0)
-    np.testing.assert_allclose(x, expected, rtol=1e-15)
+    both = x.copy() if target == "cpu" else cuda.to_device(x)
+    jit(scale_in_place)[8, 128](both, both, 3.0)
+    result = both if target == "cpu" else both.copy_to_host()
+    np.testing.assert_allclose(result, x * 3.0 + 1.0, rtol=1e-15)
