@@ -17,7 +17,8 @@ there is one (``a @ b`` is BLAS's); n-body has none.
 
 Each is called once (which compiles) and its output checked against a numpy reference, then
 timed: the median of --runs calls, in ms, and its ratio to numba's time (kaji's target: its
-checked time at most 1.2x numba's). kaji's workers ($KAJI_CPU_THREADS) and numba's threads
+checked time at most 1.2x numba's). The last column is that first call's time: compiling the
+kernel (or numba's function) for these arguments, and one run. kaji's workers ($KAJI_CPU_THREADS) and numba's threads
 ($NUMBA_NUM_THREADS) both default to the CPUs this process may use. Sizes are the CPU's:
 the memory-bound kernels' data is far beyond a last-level cache, the compute-bound ones take
 tens to hundreds of ms on 2 cores. ``--quick`` runs small sizes, 3 calls each, as a smoke test.
@@ -277,16 +278,18 @@ def warm_median_ms(call, runs):
 
 
 def checked_ms(case, call, arguments, runs):
-    """`call` once (it compiles), its outputs checked; then its median time over `runs` calls,
-    or the mismatch when the outputs are wrong."""
+    """`call` once (it compiles), its outputs checked; then its median time over `runs` calls
+    and the first call's time, or the mismatch when the outputs are wrong."""
+    start = time.perf_counter()
     call(*arguments)
+    first_ms = (time.perf_counter() - start) * 1e3
     for index, expected in zip(case.outputs, case.expected):
         try:
             np.testing.assert_allclose(arguments[index], expected, rtol=case.rtol,
                                        atol=case.atol)
         except AssertionError as error:
-            return None, f"output argument {index}: {str(error).strip()}"
-    return median_ms(lambda: call(*arguments), runs), None
+            return None, first_ms, f"output argument {index}: {str(error).strip()}"
+    return median_ms(lambda: call(*arguments), runs), first_ms, None
 
 
 def cpu_model():
@@ -310,10 +313,10 @@ NUMBA = "numba @njit(parallel=True)"
 def bench(case, runs, njit, failures):
     """Times the case's implementations and prints their rows; returns {kaji implementation:
     its time over numba's} where both gave the right result."""
-    rows = []  # (implementation, ms or None, what the row shows without a time)
+    rows = []  # (implementation, ms or None, first call ms or None, what shows without a time)
     if case.numpy is not None:
         arguments = case.arguments()
-        rows.append(("numpy", warm_median_ms(lambda: case.numpy(*arguments), runs), None))
+        rows.append(("numpy", warm_median_ms(lambda: case.numpy(*arguments), runs), None, None))
     function = getattr(case.module, case.name).py_func
     implementations = {
         f"kaji cpu, boundscheck={check}":
@@ -322,22 +325,23 @@ def bench(case, runs, njit, failures):
     if njit is not None:
         implementations[NUMBA] = njit[case.name]
     for label, call in implementations.items():
-        ms, mismatch = checked_ms(case, call, case.arguments(), runs)
+        ms, first_ms, mismatch = checked_ms(case, call, case.arguments(), runs)
         if mismatch:
             failures.append(f"{case.name} ({case.size}), {label}: {mismatch}")
-        rows.append((label, ms, "wrong result (below)"))
+        rows.append((label, ms, first_ms, "wrong result (below)"))
     if njit is None:
-        rows.append((NUMBA, None, "skipped: numba is not importable"))
+        rows.append((NUMBA, None, None, "skipped: numba is not importable"))
     numba_ms = rows[-1][1]
     ratios = {}
-    for label, ms, instead in rows:
+    for label, ms, first_ms, instead in rows:
         ratio = ""
         if ms is not None and numba_ms is not None and label != NUMBA:
             ratio = f"{ms / numba_ms:.2f}"
             if label.startswith("kaji"):
                 ratios[label] = ms / numba_ms
         shown = instead if ms is None else f"{ms:.2f}" if ms >= 1 else f"{ms:.4f}"
-        row([case.name, case.size, label, shown, ratio])
+        first = "" if first_ms is None else f"{first_ms:.0f}"
+        row([case.name, case.size, label, shown, ratio, first])
     return ratios
 
 
@@ -410,8 +414,8 @@ def main():
           f"numpy {np.__version__}. ms: median of {runs} calls after a warm-up call (which "
           f"compiles, and whose outputs are checked)")
     print()
-    row(["kernel", "size", "implementation", "ms", "/ numba"])
-    row(["---", "---", "---", "---:", "---:"])
+    row(["kernel", "size", "implementation", "ms", "/ numba", "first call ms"])
+    row(["---", "---", "---", "---:", "---:", "---:"])
     rng = np.random.default_rng(0)
     failures = []
     ratios = {}
