@@ -3,8 +3,9 @@
 The kernels are bench/kernels' saxpy, stencil (5-point), reduction (a shared-memory tree per
 block and one atomic add), matmul (16x16 shared-memory tiles between barriers), blackscholes
 (float64, with a device function) and nbody (all pairs, float32), and two other spellings:
-saxpy_grid_stride (saxpy as a grid-stride loop, a thread per element) and warp_reduction (the
-reduction's sum with a shuffle tree per warp and an atomic add per warp). Each kernel's Python
+saxpy_grid_stride (saxpy as a grid-stride loop, launched with a thread per element and again
+on 1024 blocks, each thread then looping over 64 elements) and warp_reduction (the reduction's
+sum with a shuffle tree per warp and an atomic add per warp). Each kernel's Python
 function is compiled for the cpu target with bounds checks (kaji's default there) and without,
 and launched with the grid and block of its GPU launch: kernels with barriers run each block as
 loops over its threads between barriers, kernels with warp operations its threads as fibers,
@@ -58,10 +59,10 @@ saxpy, stencil, reduction, matmul, blackscholes, nbody, saxpy_grid_stride, warp_
 
 FULL_SIZES = {"saxpy": 1 << 24, "stencil": 4096, "reduction": 1 << 25, "matmul": 512,
               "blackscholes": 1 << 22, "nbody": 8192, "saxpy_grid_stride": 1 << 24,
-              "warp_reduction": 1 << 25}
+              "saxpy_grid_stride, 1024 blocks": 1 << 24, "warp_reduction": 1 << 25}
 QUICK_SIZES = {"saxpy": 1 << 16, "stencil": 256, "reduction": 1 << 18, "matmul": 64,
                "blackscholes": 1 << 12, "nbody": 512, "saxpy_grid_stride": 1 << 16,
-               "warp_reduction": 1 << 18}
+               "saxpy_grid_stride, 1024 blocks": 1 << 16, "warp_reduction": 1 << 18}
 
 
 @dataclass
@@ -77,6 +78,7 @@ class Case:
     numpy: Optional[Callable]  # the kernel's arguments -> the same work as numpy writes it
     rtol: float
     atol: float = 0.0
+    launch: str = ""  # how the launch differs from the kernel's GPU launch, when it does
 
 
 def power_of_two(n):
@@ -165,9 +167,20 @@ def respelled(make_case, module):
     return make
 
 
+def on_a_fixed_grid(make_case, blocks):
+    """make_case's work on `blocks` blocks, whatever its size: a grid-stride kernel's launch as
+    CUDA guides write it, each thread looping over many elements."""
+    def make(rng, n):
+        case = make_case(rng, n)
+        return dataclasses.replace(case, grid=(blocks,), launch=f", {blocks} blocks")
+    return make
+
+
 CASES = {"saxpy": saxpy_case, "stencil": stencil_case, "reduction": reduction_case,
          "matmul": matmul_case, "blackscholes": blackscholes_case, "nbody": nbody_case,
          "saxpy_grid_stride": respelled(saxpy_case, saxpy_grid_stride),
+         "saxpy_grid_stride, 1024 blocks":
+             on_a_fixed_grid(respelled(saxpy_case, saxpy_grid_stride), 1024),
          "warp_reduction": respelled(reduction_case, warp_reduction)}
 
 
@@ -341,7 +354,7 @@ def bench(case, runs, njit, failures):
                 ratios[label] = ms / numba_ms
         shown = instead if ms is None else f"{ms:.2f}" if ms >= 1 else f"{ms:.4f}"
         first = "" if first_ms is None else f"{first_ms:.0f}"
-        row([case.name, case.size, label, shown, ratio, first])
+        row([case.name + case.launch, case.size, label, shown, ratio, first])
     return ratios
 
 
@@ -422,7 +435,7 @@ def main():
     for name, make_case in CASES.items():
         case = make_case(rng, sizes[name])
         for label, ratio in bench(case, runs, njit, failures).items():
-            ratios.setdefault(label, {})[case.name] = ratio
+            ratios.setdefault(label, {})[case.name + case.launch] = ratio
     print()
     for label, by_kernel in ratios.items():
         worst = max(by_kernel, key=by_kernel.get)
