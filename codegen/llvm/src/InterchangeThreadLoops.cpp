@@ -1,4 +1,5 @@
 #include "InterchangeThreadLoops.h"
+#include "LoopSize.h"
 #include "kaji/codegen/llvm/OptimizationPipeline.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -60,7 +61,6 @@ struct ThreadLoopNest {
   llvm::BasicBlock *guard = nullptr;
   llvm::BasicBlock *innerPreheader = nullptr;
   llvm::BasicBlock *innerExit = nullptr;
-  llvm::BasicBlock *join = nullptr; // innerExit itself when there is no guard
   // The ways from the part before to the part after that pass the loop by (the guard's among
   // them): (from, to).
   std::vector<std::pair<llvm::BasicBlock *, llvm::BasicBlock *>> skips;
@@ -140,13 +140,6 @@ llvm::Value *mappedIn(llvm::ValueToValueMapTy &map, llvm::Value *value) {
 
 llvm::BasicBlock *clonedBlock(llvm::ValueToValueMapTy &map, llvm::BasicBlock *original) {
   return llvm::cast<llvm::BasicBlock>(map.lookup(original));
-}
-
-unsigned instructionCount(const llvm::Loop &loop) {
-  unsigned count = 0;
-  for (const llvm::BasicBlock *block : loop.blocks())
-    count += unsigned(block->size());
-  return count;
 }
 
 // The instructions that compute `value` inside the loop over threads from its counter and
@@ -385,14 +378,14 @@ bool analyse(llvm::Loop &threads, llvm::DominatorTree &dominators, llvm::ScalarE
   if (!guardBranch || !exitBranch)
     return false;
   nest.guarded = guardBranch->isConditional();
+  // Where the guard goes when the inner loop runs no iteration.
+  llvm::BasicBlock *join = nullptr;
   if (nest.guarded) {
     unsigned skip = guardBranch->getSuccessor(0) == nest.innerPreheader ? 1 : 0;
-    nest.join = guardBranch->getSuccessor(skip);
+    join = guardBranch->getSuccessor(skip);
     if (guardBranch->getSuccessor(1 - skip) != nest.innerPreheader || exitBranch->isConditional() ||
-        nest.join == nest.innerPreheader)
+        join == nest.innerPreheader)
       return false;
-  } else {
-    nest.join = nest.innerExit;
   }
 
   // The blocks of L outside I: after the inner loop (reached from its exit), or before it.
@@ -419,7 +412,7 @@ bool analyse(llvm::Loop &threads, llvm::DominatorTree &dominators, llvm::ScalarE
       beforeSet.insert(block);
   }
   if (!afterSet.contains(threadsLatch) || !beforeSet.contains(threads.getHeader()) ||
-      !beforeSet.contains(nest.guard) || (nest.guarded && !afterSet.contains(nest.join)))
+      !beforeSet.contains(nest.guard) || (join && !afterSet.contains(join)))
     return false;
   for (llvm::BasicBlock *block : threads.blocks()) {
     if (!beforeSet.contains(block))

@@ -7,6 +7,7 @@
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -24,9 +25,9 @@ namespace kaji::codegen {
 void markLoop(llvm::Instruction &latch, const char *name) {
   llvm::LLVMContext &context = latch.getContext();
   llvm::MDNode *property = llvm::MDNode::get(context, llvm::MDString::get(context, name));
-  llvm::MDNode *loop = llvm::MDNode::getDistinct(context, {nullptr, property});
-  loop->replaceOperandWith(0, loop);
-  latch.setMetadata(llvm::LLVMContext::MD_loop, loop);
+  latch.setMetadata(llvm::LLVMContext::MD_loop,
+                    llvm::makePostTransformationMetadata(
+                        context, latch.getMetadata(llvm::LLVMContext::MD_loop), {}, {property}));
 }
 
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel,

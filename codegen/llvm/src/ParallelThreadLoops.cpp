@@ -66,14 +66,10 @@ bool markParallel(llvm::Loop &loop) {
     access->setMetadata(
         llvm::LLVMContext::MD_access_group,
         llvm::uniteAccessGroups(access->getMetadata(llvm::LLVMContext::MD_access_group), group));
-  llvm::SmallVector<llvm::Metadata *, 4> properties{nullptr};
-  if (llvm::MDNode *id = loop.getLoopID())
-    for (unsigned k = 1; k < id->getNumOperands(); ++k)
-      properties.push_back(id->getOperand(k));
-  properties.push_back(llvm::MDNode::get(
-      context, {llvm::MDString::get(context, "llvm.loop.parallel_accesses"), group}));
-  llvm::MDNode *id = llvm::MDNode::getDistinct(context, properties);
-  id->replaceOperandWith(0, id);
+  llvm::MDNode *parallel = llvm::MDNode::get(
+      context, {llvm::MDString::get(context, "llvm.loop.parallel_accesses"), group});
+  llvm::MDNode *id =
+      llvm::makePostTransformationMetadata(context, loop.getLoopID(), {}, {parallel});
   loop.setLoopID(id);
   return true;
 }

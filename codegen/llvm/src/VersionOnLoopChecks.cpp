@@ -1,4 +1,5 @@
 #include "VersionOnLoopChecks.h"
+#include "LoopSize.h"
 #include "VersionLoop.h"
 #include "kaji/codegen/llvm/OptimizationPipeline.h"
 
@@ -47,13 +48,6 @@ std::optional<bool> likelyWay(const llvm::BranchInst &branch) {
   if (ifFalse / std::max<uint64_t>(ifTrue, 1) >= kLikelyRatio)
     return false;
   return std::nullopt;
-}
-
-unsigned instructionCount(const llvm::Loop &loop) {
-  unsigned count = 0;
-  for (const llvm::BasicBlock *block : loop.blocks())
-    count += unsigned(block->size());
-  return count;
 }
 
 struct Bounds {

@@ -34,8 +34,8 @@ inline constexpr const char *kDecideChecksInside = "kaji.loop.decide_checks_insi
 // memory (ParallelThreadLoops.h).
 inline constexpr const char *kThreadLoop = "kaji.loop.threads";
 
-// Gives the loop whose latch branch is `latch` a loop ID holding the one property `name`
-// (kDecideChecksInside, kThreadLoop).
+// Adds the property `name` (kDecideChecksInside, kThreadLoop) to the loop whose latch branch is
+// `latch`.
 void markLoop(llvm::Instruction &latch, const char *name);
 
 // Runs LLVM's per-module default pipeline at optLevel (0..3) on `module`. The
