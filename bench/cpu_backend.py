@@ -412,6 +412,9 @@ def main():
                         help="small sizes and 3 calls per line: a smoke test, not a measurement")
     parser.add_argument("--simulator", action="store_true",
                         help="also time numba's CUDA simulator on a small saxpy")
+    parser.add_argument("--kernel", action="append", choices=list(CASES), metavar="NAME",
+                        help="time only this kernel (repeatable; default: all of "
+                             f"{', '.join(CASES)})")
     args = parser.parse_args()
     runs = args.runs if args.runs is not None else 3 if args.quick else 7
     if runs < 1:
@@ -433,6 +436,8 @@ def main():
     failures = []
     ratios = {}
     for name, make_case in CASES.items():
+        if args.kernel and name not in args.kernel:
+            continue
         case = make_case(rng, sizes[name])
         for label, ratio in bench(case, runs, njit, failures).items():
             ratios.setdefault(label, {})[case.name + case.launch] = ratio

@@ -1,4 +1,6 @@
 #include "kaji/codegen/llvm/OptimizationPipeline.h"
+#include "ClampThreadLoops.h"
+#include "FreezeInvariantDivisions.h"
 #include "GPULoopUnrollPolicy.h"
 #include "InterchangeThreadLoops.h"
 #include "NarrowLoopCounters.h"
@@ -45,18 +47,22 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
   if (extras == PipelineExtras::SplitRangeCheckedLoops)
     passBuilder.registerVectorizerStartEPCallback(
         [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
-          // A loop inside the loop over a block's threads runs around it, so that the loop
-          // over threads is innermost and vectorises; the loops over threads then say that
-          // their iterations do not depend on each other through memory.
+          // Divisions by run-time values (a block's coordinates) are frozen first, so that no
+          // pass computes them again in a loop. A loop inside the loop over a block's threads
+          // runs around it, so that the loop over threads is innermost and vectorises; a loop
+          // over threads then runs only over the threads that pass its guard, and says that
+          // its iterations do not depend on each other through memory.
           // Checks whose outcome over a whole loop is computable before it are decided there
           // (a block's range of indices at once); IRCE splits off the iterations where the
           // remaining checks of an induction variable pass. IRCE wants loops in simplified,
           // LCSSA form. Both leave the checks they decide as constant branches to the report
           // call; the vectoriser only sees a straight-line body once SimplifyCFG has removed
           // them.
+          passes.addPass(FreezeInvariantDivisionsPass());
           passes.addPass(llvm::LoopSimplifyPass());
           passes.addPass(llvm::LCSSAPass());
           passes.addPass(InterchangeThreadLoopsPass());
+          passes.addPass(ClampThreadLoopsPass());
           passes.addPass(ParallelThreadLoopsPass());
           passes.addPass(llvm::LoopSimplifyPass());
           passes.addPass(llvm::LCSSAPass());

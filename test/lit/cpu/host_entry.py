@@ -15,10 +15,10 @@ def saxpy(out, a, x, y):
 # reads whether the launch failed (a report of another worker's block), and starts no more if so.
 # CHECK: define void @saxpy.host_entry(ptr {{.*}}%params, ptr {{.*}}%context)
 # CHECK: block.loop:
-# CHECK: tid.x.loop
+# CHECK-DAG: tid.x.loop
+# CHECK-DAG: index_error
 # CHECK: %launch.failed = load atomic i8, ptr %failed monotonic
 # CHECK: br i1 %{{.*}}, label %block.loop, label %blocks.done
-# CHECK: index_error
 # Without bounds checks no index is tested.
 # UNCHECKED: define void @saxpy.host_entry(
 # UNCHECKED-NOT: index_error

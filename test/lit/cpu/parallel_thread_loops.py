@@ -17,7 +17,7 @@ def laplace(out, u):
 # overlap for each row of threads.
 # CHECK-LABEL: define void @laplace.host_entry(
 # CHECK-NOT: found.conflict
-# CHECK: masked.load.v{{[0-9]+}}f32
+# CHECK: load <{{[0-9]+}} x float>
 # CHECK-NOT: found.conflict
 # CHECK-LABEL: }
 # CHECK-DAG: !{!"llvm.loop.parallel_accesses", ![[GROUP:[0-9]+]]}
