@@ -2,6 +2,7 @@
 
 #include "CpuLaunchLayout.h"
 #include "CpuTarget.h"
+#include "kaji/codegen/llvm/OptimizationPipeline.h"
 
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/SmallPtrSet.h>
@@ -437,7 +438,8 @@ std::vector<uint64_t> passUniformValues(const ValuesAcrossBarriers &values, llvm
         dispatch.getInt8Ty(), storage, uniformBytes, value->getName() + ".uniform");
     offsets.push_back(uniformBytes);
     uniformBytes += alignTo(layout.getTypeAllocSize(value->getType()), 16);
-    new llvm::StoreInst(value, slot, afterDefinition(*value));
+    auto *store = new llvm::StoreInst(value, slot, afterDefinition(*value));
+    store->setMetadata(kUniformStore, llvm::MDNode::get(value->getContext(), {}));
     llvm::Argument *passed = resume.getArg(firstUniform + j);
     passed->setName(value->getName() + ".before");
     for (llvm::Use *use : uses)

@@ -5,6 +5,7 @@
 #include "InterchangeThreadLoops.h"
 #include "NarrowLoopCounters.h"
 #include "ParallelThreadLoops.h"
+#include "SinkUniformStores.h"
 #include "VersionOnLoopChecks.h"
 
 #include <llvm/Analysis/CGSCCPassManager.h>
@@ -63,6 +64,7 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
           passes.addPass(llvm::LCSSAPass());
           passes.addPass(InterchangeThreadLoopsPass());
           passes.addPass(ClampThreadLoopsPass());
+          passes.addPass(SinkUniformStoresPass());
           passes.addPass(ParallelThreadLoopsPass());
           passes.addPass(llvm::LoopSimplifyPass());
           passes.addPass(llvm::LCSSAPass());

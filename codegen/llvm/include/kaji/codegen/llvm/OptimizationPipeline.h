@@ -34,6 +34,11 @@ inline constexpr const char *kDecideChecksInside = "kaji.loop.decide_checks_insi
 // memory (ParallelThreadLoops.h).
 inline constexpr const char *kThreadLoop = "kaji.loop.threads";
 
+// Instruction metadata for SplitRangeCheckedLoops: the store writes a value that every thread of
+// the block holds alike to the block's slot for it, which no thread reads while the threads of
+// a loop over them run (SinkUniformStores.h).
+inline constexpr const char *kUniformStore = "kaji.uniform_store";
+
 // Adds the property `name` (kDecideChecksInside, kThreadLoop) to the loop whose latch branch is
 // `latch`.
 void markLoop(llvm::Instruction &latch, const char *name);
