@@ -1,22 +1,27 @@
 #include "CpuObjectCompiler.h"
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Target/TargetMachine.h>
-
-#include <algorithm>
 
 namespace kaji::codegen {
 namespace {
 
-size_t largestFunctionBlocks(const llvm::Module &module) {
-  size_t largest = 0;
-  for (const llvm::Function &function : module)
-    largest = std::max(largest, function.size());
-  return largest;
+// Blocks that may pass values on: all but those ending in `unreachable`.
+size_t countedBlocks(const llvm::Function &function) {
+  return size_t(llvm::count_if(function, [](const llvm::BasicBlock &block) {
+    return !llvm::isa<llvm::UnreachableInst>(block.getTerminator());
+  }));
 }
 
 } // namespace
+
+bool compilesOptimised(const llvm::Module &module) {
+  return llvm::all_of(module, [](const llvm::Function &function) {
+    return countedBlocks(function) <= kLargestOptimisedFunctionBlocks;
+  });
+}
 
 CpuObjectCompiler::CpuObjectCompiler(llvm::orc::JITTargetMachineBuilder machineBuilder)
     : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(machineBuilder.getOptions())),
@@ -25,7 +30,7 @@ CpuObjectCompiler::CpuObjectCompiler(llvm::orc::JITTargetMachineBuilder machineB
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 CpuObjectCompiler::operator()(llvm::Module &module) {
   llvm::orc::JITTargetMachineBuilder builder = machineBuilder_;
-  if (largestFunctionBlocks(module) > kLargestOptimisedFunctionBlocks)
+  if (!compilesOptimised(module))
     builder.setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = builder.createTargetMachine();
   if (!machine)
