@@ -14,6 +14,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
@@ -307,7 +308,7 @@ bool findPrivateMemory(ThreadLoopNest &nest) {
     auto *memory = llvm::dyn_cast<llvm::AllocaInst>(&instruction);
     if (!memory)
       continue;
-    bool usedInside = false;
+    bool usedInside = false, usedOutside = false;
     std::vector<llvm::Instruction *> pointers;
     std::vector<llvm::Value *> work{memory};
     while (!work.empty()) {
@@ -321,12 +322,15 @@ bool findPrivateMemory(ThreadLoopNest &nest) {
           pointers.push_back(use);
           work.push_back(use);
         } else if (!use->isLifetimeStartOrEnd()) {
-          return false;
+          usedOutside = true;
         }
       }
     }
+    // Memory of another loop (a copy of L's, UnswitchThreadLoops.h) is none of L's.
     if (!usedInside)
       continue;
+    if (usedOutside)
+      return false;
     std::optional<llvm::TypeSize> size = memory->getAllocationSize(layout);
     if (!size || size->isScalable())
       return false;
@@ -1041,6 +1045,17 @@ llvm::PreservedAnalyses InterchangeThreadLoopsPass::run(llvm::Function &function
   auto &loops = analyses.getResult<llvm::LoopAnalysis>(function);
   auto &dominators = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
   auto &evolution = analyses.getResult<llvm::ScalarEvolutionAnalysis>(function);
+  // A test right after the inner loop (a checked index) goes to a block of its own, so that
+  // the loop's exit only joins the way past it.
+  bool split = false;
+  for (llvm::Loop *loop : loops.getLoopsInPreorder())
+    if (llvm::findStringMetadataForLoop(loop, kThreadLoop) && loop->getSubLoops().size() == 1)
+      if (llvm::BasicBlock *exit = loop->getSubLoops().front()->getExitBlock())
+        if (auto *branch = llvm::dyn_cast<llvm::BranchInst>(exit->getTerminator());
+            branch && branch->isConditional()) {
+          llvm::SplitBlock(exit, branch, &dominators, &loops);
+          split = true;
+        }
   // Every nest is recognised before any is rewritten: the rewrites leave the analyses behind.
   std::vector<ThreadLoopNest> nests;
   for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
@@ -1050,8 +1065,14 @@ llvm::PreservedAnalyses InterchangeThreadLoopsPass::run(llvm::Function &function
     if (analyse(*loop, dominators, evolution, nest))
       nests.push_back(std::move(nest));
   }
-  if (nests.empty())
-    return llvm::PreservedAnalyses::all();
+  if (nests.empty()) {
+    if (!split)
+      return llvm::PreservedAnalyses::all();
+    llvm::PreservedAnalyses preserved;
+    preserved.preserve<llvm::DominatorTreeAnalysis>();
+    preserved.preserve<llvm::LoopAnalysis>();
+    return preserved;
+  }
   for (ThreadLoopNest &nest : nests)
     Interchange(nest).run();
   return llvm::PreservedAnalyses::none();

@@ -6,6 +6,7 @@
 #include "NarrowLoopCounters.h"
 #include "ParallelThreadLoops.h"
 #include "SinkUniformStores.h"
+#include "UnswitchThreadLoops.h"
 #include "VersionOnLoopChecks.h"
 
 #include <llvm/Analysis/CGSCCPassManager.h>
@@ -49,10 +50,12 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
     passBuilder.registerVectorizerStartEPCallback(
         [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
           // Divisions by run-time values (a block's coordinates) are frozen first, so that no
-          // pass computes them again in a loop. A loop inside the loop over a block's threads
-          // runs around it, so that the loop over threads is innermost and vectorises; a loop
-          // over threads then runs only over the threads that pass its guard, and says that
-          // its iterations do not depend on each other through memory.
+          // pass computes them again in a loop. A loop over threads whose body holds several
+          // loops, chosen between by a condition that does not change in it, runs in a copy for
+          // each way it goes (SimplifyCFG removes the way not taken). A loop inside the loop over
+          // a block's threads runs around it, so that the loop over threads is innermost and
+          // vectorises; a loop over threads then runs only over the threads that pass its
+          // guard, and says that its iterations do not depend on each other through memory.
           // Checks whose outcome over a whole loop is computable before it are decided there
           // (a block's range of indices at once); IRCE splits off the iterations where the
           // remaining checks of an induction variable pass. IRCE wants loops in simplified,
@@ -60,6 +63,10 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
           // call; the vectoriser only sees a straight-line body once SimplifyCFG has removed
           // them.
           passes.addPass(FreezeInvariantDivisionsPass());
+          passes.addPass(llvm::LoopSimplifyPass());
+          passes.addPass(llvm::LCSSAPass());
+          passes.addPass(UnswitchThreadLoopsPass());
+          passes.addPass(llvm::SimplifyCFGPass());
           passes.addPass(llvm::LoopSimplifyPass());
           passes.addPass(llvm::LCSSAPass());
           passes.addPass(InterchangeThreadLoopsPass());
