@@ -52,7 +52,7 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
           // Divisions by run-time values (a block's coordinates) are frozen first, so that no
           // pass computes them again in a loop. A loop over threads whose body holds several
           // loops, chosen between by a condition that does not change in it, runs in a copy for
-          // each way it goes (SimplifyCFG removes the way not taken). A loop inside the loop over
+          // each way it goes. A loop inside the loop over
           // a block's threads runs around it, so that the loop over threads is innermost and
           // vectorises; a loop over threads then runs only over the threads that pass its
           // guard, and says that its iterations do not depend on each other through memory.
@@ -66,7 +66,6 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
           passes.addPass(llvm::LoopSimplifyPass());
           passes.addPass(llvm::LCSSAPass());
           passes.addPass(UnswitchThreadLoopsPass());
-          passes.addPass(llvm::SimplifyCFGPass());
           passes.addPass(llvm::LoopSimplifyPass());
           passes.addPass(llvm::LCSSAPass());
           passes.addPass(InterchangeThreadLoopsPass());

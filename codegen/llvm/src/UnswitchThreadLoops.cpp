@@ -11,6 +11,7 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 
@@ -123,12 +124,17 @@ void redirect(llvm::Instruction *pointer, llvm::Instruction *replacement, const 
   }
 }
 
-// Makes every conditional branch on `condition` in `loop` go the way `holds` says.
-void decide(const llvm::Loop &loop, llvm::Value *condition, bool holds) {
+// Makes every conditional branch on `condition` in `loop` go the way `holds` says; returns
+// their blocks.
+std::vector<llvm::BasicBlock *> decide(const llvm::Loop &loop, llvm::Value *condition, bool holds) {
+  std::vector<llvm::BasicBlock *> decided;
   for (llvm::BasicBlock *block : loop.blocks())
     if (auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator()))
-      if (branch->isConditional() && branch->getCondition() == condition)
+      if (branch->isConditional() && branch->getCondition() == condition) {
         branch->setCondition(llvm::ConstantInt::getBool(condition->getContext(), holds));
+        decided.push_back(block);
+      }
+  return decided;
 }
 
 } // namespace
@@ -144,6 +150,7 @@ llvm::PreservedAnalyses UnswitchThreadLoopsPass::run(llvm::Function &function,
         instructionCount(*loop) <= InterchangeThreadLoopsPass::kMaxThreadLoopInstructions)
       work.emplace_back(loop, 0);
   bool versioned = false;
+  std::vector<llvm::BasicBlock *> decidedBlocks;
   while (!work.empty()) {
     auto [loop, depth] = work.back();
     work.pop_back();
@@ -155,8 +162,9 @@ llvm::PreservedAnalyses UnswitchThreadLoopsPass::run(llvm::Function &function,
       continue;
     std::vector<llvm::AllocaInst *> own = ownAllocas(*loop);
     llvm::Loop &copy = versionLoop(*loop, condition, ".unswitched", loops, dominators);
-    decide(*loop, condition, true);
-    decide(copy, condition, false);
+    for (auto [version, holds] : {std::pair{loop, true}, {&copy, false}})
+      for (llvm::BasicBlock *block : decide(*version, condition, holds))
+        decidedBlocks.push_back(block);
     for (llvm::AllocaInst *alloca : own) {
       llvm::Instruction *copied = alloca->clone();
       copied->insertAfter(alloca);
@@ -169,7 +177,13 @@ llvm::PreservedAnalyses UnswitchThreadLoopsPass::run(llvm::Function &function,
       work.emplace_back(version, depth + 1);
     }
   }
-  return preservedByVersioning(versioned);
+  if (!versioned)
+    return llvm::PreservedAnalyses::all();
+  // The ways not taken, and the loops only they reached, go.
+  for (llvm::BasicBlock *block : decidedBlocks)
+    llvm::ConstantFoldTerminator(block, true);
+  llvm::removeUnreachableBlocks(function);
+  return llvm::PreservedAnalyses::none();
 }
 
 } // namespace kaji::codegen

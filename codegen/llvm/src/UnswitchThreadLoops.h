@@ -6,8 +6,8 @@
 // holds two copies of that loop, and the loop over threads, which runs one of them or the other
 // for every thread alike, is no nest that InterchangeThreadLoops rewrites. Versioned on that
 // condition, each copy of the loop over threads holds one of the loops (the other's way is a
-// constant branch, which SimplifyCFG removes), and the loop inside runs around the loop over
-// threads as in the unchecked kernel.
+// constant branch, removed with the blocks only it reached), and the loop inside runs around
+// the loop over threads as in the unchecked kernel.
 #pragma once
 
 #include <llvm/IR/PassManager.h>
