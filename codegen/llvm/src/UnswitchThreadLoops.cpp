@@ -124,17 +124,12 @@ void redirect(llvm::Instruction *pointer, llvm::Instruction *replacement, const 
   }
 }
 
-// Makes every conditional branch on `condition` in `loop` go the way `holds` says; returns
-// their blocks.
-std::vector<llvm::BasicBlock *> decide(const llvm::Loop &loop, llvm::Value *condition, bool holds) {
-  std::vector<llvm::BasicBlock *> decided;
+// Makes every conditional branch on `condition` in `loop` go the way `holds` says.
+void decide(const llvm::Loop &loop, llvm::Value *condition, bool holds) {
   for (llvm::BasicBlock *block : loop.blocks())
     if (auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator()))
-      if (branch->isConditional() && branch->getCondition() == condition) {
+      if (branch->isConditional() && branch->getCondition() == condition)
         branch->setCondition(llvm::ConstantInt::getBool(condition->getContext(), holds));
-        decided.push_back(block);
-      }
-  return decided;
 }
 
 } // namespace
@@ -150,7 +145,6 @@ llvm::PreservedAnalyses UnswitchThreadLoopsPass::run(llvm::Function &function,
         instructionCount(*loop) <= InterchangeThreadLoopsPass::kMaxThreadLoopInstructions)
       work.emplace_back(loop, 0);
   bool versioned = false;
-  std::vector<llvm::BasicBlock *> decidedBlocks;
   while (!work.empty()) {
     auto [loop, depth] = work.back();
     work.pop_back();
@@ -162,9 +156,8 @@ llvm::PreservedAnalyses UnswitchThreadLoopsPass::run(llvm::Function &function,
       continue;
     std::vector<llvm::AllocaInst *> own = ownAllocas(*loop);
     llvm::Loop &copy = versionLoop(*loop, condition, ".unswitched", loops, dominators);
-    for (auto [version, holds] : {std::pair{loop, true}, {&copy, false}})
-      for (llvm::BasicBlock *block : decide(*version, condition, holds))
-        decidedBlocks.push_back(block);
+    decide(*loop, condition, true);
+    decide(copy, condition, false);
     for (llvm::AllocaInst *alloca : own) {
       llvm::Instruction *copied = alloca->clone();
       copied->insertAfter(alloca);
@@ -179,9 +172,10 @@ llvm::PreservedAnalyses UnswitchThreadLoopsPass::run(llvm::Function &function,
   }
   if (!versioned)
     return llvm::PreservedAnalyses::all();
-  // The ways not taken, and the loops only they reached, go.
-  for (llvm::BasicBlock *block : decidedBlocks)
-    llvm::ConstantFoldTerminator(block, true);
+  // The ways not taken, and the loops only they reached, go: in every copy, the later copies'
+  // decided branches cloned from the earlier ones too.
+  for (llvm::BasicBlock &block : function)
+    llvm::ConstantFoldTerminator(&block, true);
   llvm::removeUnreachableBlocks(function);
   return llvm::PreservedAnalyses::none();
 }
