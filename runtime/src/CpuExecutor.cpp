@@ -224,20 +224,23 @@ struct CpuExecutor::Worker {
 
   static void barrier(void *executor) { static_cast<Worker *>(executor)->fibers.barrier(); }
 
-  static RaisingThread raisingThread(const uint32_t *thread) {
-    return {{thread[0], thread[1], thread[2]}, {thread[3], thread[4], thread[5]}};
+  RaisingThread raisingThread(const abi::CpuRaisingThread &thread) const {
+    uint32_t threadsX = context.blockDim[0];
+    return {{uint32_t(thread.globalX % threadsX), thread.threadYZ[0], thread.threadYZ[1]},
+            {uint32_t(thread.globalX / threadsX), thread.blockYZ[0], thread.blockYZ[1]}};
   }
 
-  static void indexError(void *executor, const char *site, const uint32_t *thread, int64_t axis,
-                         int64_t index, int64_t extent, uint32_t indexIsUnsigned) {
-    static_cast<Worker *>(executor)->launch->recordIndexError(site, raisingThread(thread), axis,
-                                                              index, extent, indexIsUnsigned != 0);
+  static void indexError(void *executor, const char *site, const abi::CpuRaisingThread *thread,
+                         int64_t axis, int64_t index, int64_t extent, uint32_t indexIsUnsigned) {
+    auto &worker = *static_cast<Worker *>(executor);
+    worker.launch->recordIndexError(site, worker.raisingThread(*thread), axis, index, extent,
+                                    indexIsUnsigned != 0);
   }
 
-  static void raiseException(void *executor, const char *site, const uint32_t *thread,
+  static void raiseException(void *executor, const char *site, const abi::CpuRaisingThread *thread,
                              const char *exception) {
-    static_cast<Worker *>(executor)->launch->recordException(site, raisingThread(thread),
-                                                             exception);
+    auto &worker = *static_cast<Worker *>(executor);
+    worker.launch->recordException(site, worker.raisingThread(*thread), exception);
   }
 
   // The first of the block's threads through its barrier arrives for the whole block.

@@ -238,8 +238,9 @@ Divergence divergentValues(llvm::Function &kernel,
   const llvm::Argument *implicit = kernel.getArg(kernel.arg_size() - 1);
   for (llvm::Instruction &instruction : llvm::instructions(kernel)) {
     auto *extract = llvm::dyn_cast<llvm::ExtractValueInst>(&instruction);
-    bool threadCoordinate = extract && extract->getAggregateOperand() == implicit &&
-                            extract->getIndices()[0] == kImplicitTid;
+    bool threadCoordinate =
+        extract && extract->getAggregateOperand() == implicit &&
+        (extract->getIndices()[0] == kImplicitTid || extract->getIndices()[0] == kImplicitGlobalX);
     bool fromMemory = !instruction.getType()->isVoidTy() && instruction.mayReadOrWriteMemory();
     if (threadCoordinate || fromMemory || llvm::isa<llvm::AllocaInst>(instruction))
       mark(&instruction);

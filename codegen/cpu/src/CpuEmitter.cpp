@@ -6,6 +6,7 @@
 #include "CpuHookCalls.h"
 #include "CpuJIT.h"
 #include "CpuTarget.h"
+#include "GlobalThreadIndex.h"
 #include "kaji/codegen/llvm/LLVMLowering.h"
 #include "kaji/codegen/llvm/LargeStack.h"
 #include "kaji/codegen/llvm/OptimizationPipeline.h"
@@ -97,8 +98,13 @@ LoweredCpuModule lowerForCpu(const ir::Module &module, std::string_view entryNam
     lowered.threadStorageBytes = regions->storageBytesPerThread;
   } else {
     lowered.usesBarrier = barriers || fibers;
-    lowered.entrySymbol = lowered.usesBarrier ? buildOneThreadEntry(*kernelFunction)
-                                              : buildThreadLoopEntry(*kernelFunction);
+    if (lowered.usesBarrier) {
+      lowered.entrySymbol = buildOneThreadEntry(*kernelFunction);
+    } else {
+      readGlobalThreadIndex(*lowered.module);
+      lowered.entrySymbol =
+          buildThreadLoopEntry(*kernelFunction, threadsMayRunAcrossBlocks(*lowered.module));
+    }
   }
   lowered.usesGridSync = ir::usesGridSync(module, kernel);
   lowered.staticSharedBytes = target.staticSharedBytes();

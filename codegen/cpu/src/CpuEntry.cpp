@@ -89,6 +89,12 @@ public:
     return load;
   }
 
+  // The launch's extent `field` along `dim`, as an i64.
+  llvm::Value *extent(ContextField field, unsigned dim) {
+    return builder_.CreateZExt(builder_.CreateExtractValue(implicit_, {unsigned(field), dim}),
+                               builder_.getInt64Ty());
+  }
+
   // Calls `callee` with the loaded parameters, then `implicit` and `extra`.
   llvm::CallInst *call(llvm::Function &callee, llvm::Value *implicit,
                        llvm::ArrayRef<llvm::Value *> extra = {}) {
@@ -98,16 +104,14 @@ public:
     return builder_.CreateCall(&callee, callArgs);
   }
 
-  // For each of the context's blockCount blocks, body(its implicit parameter without the
-  // thread's coordinates); then returns from the entry.
-  void forEachBlock(llvm::function_ref<void(llvm::Value *)> body) {
+  // For the context's blockCount blocks from its blockIdx on, in linear order: body(the
+  // implicit parameter of a run of them without the thread's coordinates, the run's number of
+  // blocks), its blockIdx that of the run's first block; then returns from the entry. A run is
+  // one block, or with `alongX` the blocks up to the end of their row of the grid.
+  void forEachBlockRun(bool alongX, llvm::function_ref<void(llvm::Value *, llvm::Value *)> body) {
     // The block's coordinates from its linear index, whose remainders keep them below the
     // grid's extents for LLVM as the loaded ones' ranges did.
     llvm::Type *i64 = builder_.getInt64Ty();
-    auto extent = [&](ContextField field, unsigned dim) {
-      return builder_.CreateZExt(builder_.CreateExtractValue(implicit_, {unsigned(field), dim}),
-                                 i64);
-    };
     llvm::Value *gridX = extent(kGridDim, 0);
     llvm::Value *gridY = extent(kGridDim, 1);
     llvm::Value *firstBlock = builder_.CreateZExt(coordinate(kBlockIdx, 2), i64);
@@ -135,10 +139,22 @@ public:
       blockImplicit = builder_.CreateInsertValue(
           blockImplicit, builder_.CreateTrunc(blockCoordinates[dim], builder_.getInt32Ty()),
           {unsigned(kBlockIdx), dim});
-    body(blockImplicit);
-    // The next block, unless that was the last or the launch failed meanwhile (a report of
+    llvm::Value *runBlocks = builder_.getInt64(1);
+    if (alongX) {
+      // Below 2^32 as LLVM sees it (a difference of 32-bit values), so that it knows the x
+      // loop's trip count below 2^42 and its index from wrapping.
+      llvm::Value *restOfRow = builder_.CreateZExt(
+          builder_.CreateNUWSub(builder_.CreateExtractValue(implicit_, {unsigned(kGridDim), 0}),
+                                builder_.CreateTrunc(blockCoordinates[0], builder_.getInt32Ty())),
+          i64);
+      runBlocks = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, restOfRow,
+                                                 builder_.CreateNUWSub(blockCount, block), nullptr,
+                                                 "run.blocks");
+    }
+    body(blockImplicit, runBlocks);
+    // The next run, unless that was the last or the launch failed meanwhile (a report of
     // another worker's block).
-    llvm::Value *nextBlock = builder_.CreateNUWAdd(block, builder_.getInt64(1), "block.next");
+    llvm::Value *nextBlock = builder_.CreateNUWAdd(block, runBlocks, "block.next");
     block->addIncoming(nextBlock, builder_.GetInsertBlock());
     llvm::LoadInst *failed = builder_.CreateAlignedLoad(builder_.getInt8Ty(), launchFailed,
                                                         llvm::Align(1), "launch.failed");
@@ -151,12 +167,28 @@ public:
     builder_.CreateRetVoid();
   }
 
-  // for z, for y, for x over the block's threads: carried = body(the thread's implicit
-  // parameter, carried), from `initial` (none when null); returns the last carried value.
-  llvm::Value *forEachThread(llvm::Value *blockImplicit, llvm::Value *initial,
+  // for z, for y, for x over the threads of `blocks` blocks along x from the implicit's
+  // blockIdx.x on (null: the one block), the x loop across the blocks' threads as one:
+  // carried = body(the thread's implicit parameter, carried), from `initial` (none when
+  // null); returns the last carried value.
+  llvm::Value *forEachThread(llvm::Value *blockImplicit, llvm::Value *blocks, llvm::Value *initial,
                              llvm::function_ref<llvm::Value *(llvm::Value *, llvm::Value *)> body) {
     // Every extent is at least 1, so each loop tests at its bottom.
     static constexpr const char *axes[] = {"tid.x", "tid.y", "tid.z"};
+    llvm::Type *i64 = builder_.getInt64Ty();
+    // The x loop counts from 0 to ntid.x, or across blocks to ntid.x * blocks (below 2^42).
+    llvm::Type *counterTypes[] = {blocks ? i64 : builder_.getInt32Ty(), builder_.getInt32Ty(),
+                                  builder_.getInt32Ty()};
+    llvm::Value *trips[3];
+    for (unsigned dim = 0; dim < 3; ++dim)
+      trips[dim] = builder_.CreateExtractValue(implicit_, {unsigned(kBlockDim), dim});
+    llvm::Value *threadsX = extent(kBlockDim, 0);
+    if (blocks)
+      trips[0] = builder_.CreateMul(threadsX, blocks, "threads.x", true, true);
+    llvm::Value *blockX = builder_.CreateZExt(
+        builder_.CreateExtractValue(blockImplicit, {unsigned(kBlockIdx), 0}), i64);
+    // Below 2^42: neither wraps, signed or not.
+    llvm::Value *firstX = builder_.CreateMul(blockX, threadsX, "global.x.first", true, true);
     llvm::PHINode *counters[3] = {};
     llvm::PHINode *carried[3] = {};
     llvm::BasicBlock *headers[3] = {};
@@ -167,8 +199,8 @@ public:
           llvm::BasicBlock::Create(context_, std::string(axes[dim]) + ".loop", function_);
       builder_.CreateBr(headers[dim]);
       builder_.SetInsertPoint(headers[dim]);
-      counters[dim] = builder_.CreatePHI(builder_.getInt32Ty(), 2, axes[dim]);
-      counters[dim]->addIncoming(builder_.getInt32(0), preheader);
+      counters[dim] = builder_.CreatePHI(counterTypes[dim], 2, axes[dim]);
+      counters[dim]->addIncoming(llvm::ConstantInt::get(counterTypes[dim], 0), preheader);
       if (value) {
         carried[dim] = builder_.CreatePHI(value->getType(), 2, "carried");
         carried[dim]->addIncoming(value, preheader);
@@ -176,18 +208,30 @@ public:
       }
     }
     llvm::Value *threadImplicit = blockImplicit;
+    llvm::Value *globalX =
+        builder_.CreateAdd(firstX, builder_.CreateZExt(counters[0], i64), "global.x", true, true);
+    // Across blocks, only the global index tells the threads apart: the kernel reads neither
+    // threadIdx.x nor blockIdx.x (threadsMayRunAcrossBlocks).
+    llvm::Value *coordinates[] = {counters[0], counters[1], counters[2]};
+    if (blocks) {
+      coordinates[0] = llvm::PoisonValue::get(builder_.getInt32Ty());
+      threadImplicit = builder_.CreateInsertValue(
+          threadImplicit, llvm::PoisonValue::get(builder_.getInt32Ty()), {kBlockIdx, 0});
+    }
     for (unsigned dim = 0; dim < 3; ++dim)
-      threadImplicit = builder_.CreateInsertValue(threadImplicit, counters[dim], {kThreadIdx, dim});
+      threadImplicit =
+          builder_.CreateInsertValue(threadImplicit, coordinates[dim], {kThreadIdx, dim});
+    threadImplicit = builder_.CreateInsertValue(threadImplicit, globalX, kImplicitGlobalX);
     value = body(threadImplicit, value);
     for (unsigned dim = 0; dim < 3; ++dim) {
-      llvm::Value *next = builder_.CreateAdd(counters[dim], builder_.getInt32(1), "", true, true);
-      llvm::Value *threads = builder_.CreateExtractValue(implicit_, {unsigned(kBlockDim), dim});
+      llvm::Value *next = builder_.CreateAdd(
+          counters[dim], llvm::ConstantInt::get(counterTypes[dim], 1), "", true, true);
       auto *exit = llvm::BasicBlock::Create(context_, std::string(axes[dim]) + ".exit", function_);
       counters[dim]->addIncoming(next, builder_.GetInsertBlock());
       if (value)
         carried[dim]->addIncoming(value, builder_.GetInsertBlock());
       llvm::BranchInst *latch =
-          builder_.CreateCondBr(builder_.CreateICmpULT(next, threads), headers[dim], exit);
+          builder_.CreateCondBr(builder_.CreateICmpULT(next, trips[dim]), headers[dim], exit);
       if (dim == 0)
         markLoop(*latch, kThreadLoop);
       builder_.SetInsertPoint(exit);
@@ -221,7 +265,7 @@ public:
     llvm::IRBuilder<> &builder = entry_.builder();
     std::vector<llvm::Value *> extra = resumeArguments(builder.getInt32(region));
     return entry_.forEachThread(
-        blockImplicit, builder.getInt64(0), [&](llvm::Value *thread, llvm::Value *mask) {
+        blockImplicit, nullptr, builder.getInt64(0), [&](llvm::Value *thread, llvm::Value *mask) {
           return reached(entry_.call(*regions_.resume, thread, extra), mask);
         });
   }
@@ -235,7 +279,7 @@ public:
     llvm::Value *states = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), storage_,
                                                              regions_.threadArraysOffset, "states");
     return entry_.forEachThread(
-        blockImplicit, builder.getInt64(0), [&](llvm::Value *thread, llvm::Value *mask) {
+        blockImplicit, nullptr, builder.getInt64(0), [&](llvm::Value *thread, llvm::Value *mask) {
           llvm::Value *state =
               builder.CreateLoad(builder.getInt32Ty(),
                                  builder.CreateInBoundsGEP(builder.getInt32Ty(), states,
@@ -290,13 +334,14 @@ private:
 
 } // namespace
 
-std::string buildThreadLoopEntry(llvm::Function &kernel) {
+std::string buildThreadLoopEntry(llvm::Function &kernel, bool acrossBlocks) {
   EntryFunction entry(kernel, unsigned(kernel.arg_size() - 1));
-  entry.forEachBlock([&](llvm::Value *blockImplicit) {
-    entry.forEachThread(blockImplicit, nullptr, [&](llvm::Value *thread, llvm::Value *) {
-      entry.call(kernel, thread);
-      return nullptr;
-    });
+  entry.forEachBlockRun(acrossBlocks, [&](llvm::Value *runImplicit, llvm::Value *blocks) {
+    entry.forEachThread(runImplicit, acrossBlocks ? blocks : nullptr, nullptr,
+                        [&](llvm::Value *thread, llvm::Value *) {
+                          entry.call(kernel, thread);
+                          return nullptr;
+                        });
   });
   return entry.name();
 }
@@ -304,10 +349,19 @@ std::string buildThreadLoopEntry(llvm::Function &kernel) {
 std::string buildOneThreadEntry(llvm::Function &kernel) {
   EntryFunction entry(kernel, unsigned(kernel.arg_size() - 1));
   llvm::Value *implicit = entry.implicit();
+  llvm::IRBuilder<> &builder = entry.builder();
+  llvm::Value *coordinates[2][3];
   for (ContextField field : {kBlockIdx, kThreadIdx})
-    for (unsigned dim = 0; dim < 3; ++dim)
-      implicit = entry.builder().CreateInsertValue(implicit, entry.coordinate(field, dim),
-                                                   {unsigned(field), dim});
+    for (unsigned dim = 0; dim < 3; ++dim) {
+      coordinates[field][dim] = entry.coordinate(field, dim);
+      implicit =
+          builder.CreateInsertValue(implicit, coordinates[field][dim], {unsigned(field), dim});
+    }
+  llvm::Value *globalX = builder.CreateAdd(
+      builder.CreateMul(builder.CreateZExt(coordinates[kBlockIdx][0], builder.getInt64Ty()),
+                        entry.extent(kBlockDim, 0), "", true, true),
+      builder.CreateZExt(coordinates[kThreadIdx][0], builder.getInt64Ty()), "global.x", true, true);
+  implicit = builder.CreateInsertValue(implicit, globalX, kImplicitGlobalX);
   entry.call(kernel, implicit);
   entry.builder().CreateRetVoid();
   return entry.name();
@@ -322,7 +376,7 @@ std::string buildRegionLoopEntry(const BarrierRegions &regions) {
   llvm::Value *storage = loadContextField(builder, entry.launch(), kThreadStorage,
                                           builder.getPtrTy(), "thread_storage");
   RegionRound round(entry, regions, storage);
-  entry.forEachBlock([&](llvm::Value *blockImplicit) {
+  entry.forEachBlockRun(false, [&](llvm::Value *blockImplicit, llvm::Value *) {
     // Rounds until every thread has returned: the next starts at the one region every thread
     // stopped before, or resumes each where it stopped.
     llvm::BasicBlock *start = builder.GetInsertBlock();

@@ -14,8 +14,10 @@ namespace kaji::codegen {
 struct BarrierRegions;
 
 // A barrier-free kernel: once per thread in a z/y/x loop, for each of the context's
-// blockCount blocks.
-std::string buildThreadLoopEntry(llvm::Function &kernel);
+// blockCount blocks; with `acrossBlocks`, for each run of them along a row of the grid, the x
+// loop over the run's threads as one (for a kernel that tells its threads apart along x by
+// their global index alone, GlobalThreadIndex.h).
+std::string buildThreadLoopEntry(llvm::Function &kernel, bool acrossBlocks);
 
 // A kernel run one fiber per thread: once, for the thread context->threadIdx names.
 std::string buildOneThreadEntry(llvm::Function &kernel);

@@ -54,9 +54,11 @@ static_assert(
 // ir::SpecialReg::Kind.
 enum ImplicitField : unsigned {
   kImplicitTid = 0,
+  kImplicitCtaid = 1,
   kImplicitNtid = 2,
   kImplicitShared = 4,
-  kImplicitContext = 5
+  kImplicitContext = 5,
+  kImplicitGlobalX = 6
 };
 
 inline llvm::StructType *contextType(llvm::LLVMContext &context) {
@@ -72,8 +74,8 @@ inline llvm::StructType *contextType(llvm::LLVMContext &context) {
 inline llvm::StructType *implicitType(llvm::LLVMContext &context) {
   llvm::Type *coordinates = llvm::ArrayType::get(llvm::Type::getInt32Ty(context), 3);
   llvm::Type *pointer = llvm::PointerType::get(context, 0);
-  return llvm::StructType::get(
-      context, {coordinates, coordinates, coordinates, coordinates, pointer, pointer});
+  return llvm::StructType::get(context, {coordinates, coordinates, coordinates, coordinates,
+                                         pointer, pointer, llvm::Type::getInt64Ty(context)});
 }
 
 // The implicit parameter of the function the builder inserts into: its last.

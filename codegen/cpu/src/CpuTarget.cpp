@@ -236,20 +236,36 @@ void CpuTarget::finishSharedLayout(llvm::Module &module) const {
   offset->setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
-// The raising thread's threadIdx and blockIdx in a frame slot of kRaisingThreadFields i32s,
-// for the executor to read: one slot per function, which every report of it fills. A slot per
-// report, once the kernel is inlined into the thread loop, is a pair of lifetime markers per
-// report in the loop, which stay after the reports are gone from its checked-free copy and
-// count against unrolling the vectorised loop.
+// The raising thread's coordinates in a frame slot, abi::CpuRaisingThread, for the executor to
+// read: one slot per function, which every report of it fills. A slot per report, once the
+// kernel is inlined into the thread loop, is a pair of lifetime markers per report in the loop,
+// which stay after the reports are gone from its checked-free copy and count against unrolling
+// the vectorised loop. The x coordinates are recorded as the global index, which is all a
+// thread of a loop across blocks holds (GlobalThreadIndex.h); the executor divides them out.
 llvm::Value *CpuTarget::raisingThread(llvm::IRBuilderBase &builder) const {
-  auto *fields = llvm::ArrayType::get(builder.getInt32Ty(), abi::kRaisingThreadFields);
+  llvm::Type *i32 = builder.getInt32Ty();
+  auto *fields = llvm::StructType::get(builder.getInt64Ty(), llvm::ArrayType::get(i32, 2),
+                                       llvm::ArrayType::get(i32, 2));
+  static_assert(sizeof(abi::CpuRaisingThread) == 24 && alignof(abi::CpuRaisingThread) == 8 &&
+                    offsetof(abi::CpuRaisingThread, threadYZ) == 8 &&
+                    offsetof(abi::CpuRaisingThread, blockYZ) == 16,
+                "abi::CpuRaisingThread no longer matches the record's LLVM type");
   llvm::Function *function = builder.GetInsertBlock()->getParent();
   llvm::AllocaInst *&record = raisingThreadSlots_[function];
   if (!record) {
     llvm::IRBuilder<> entry(&function->getEntryBlock(), function->getEntryBlock().begin());
     record = entry.CreateAlloca(fields, nullptr, "raising_thread");
   }
-  storeRaisingThread(builder, *this, record);
+  builder.CreateStore(builder.CreateExtractValue(implicitArgument(builder), kImplicitGlobalX),
+                      builder.CreateStructGEP(fields, record, 0));
+  for (unsigned dim = 1; dim < 3; ++dim) {
+    for (auto [kind, field] :
+         {std::pair{ir::SpecialReg::ThreadIdx, 1u}, std::pair{ir::SpecialReg::BlockIdx, 2u}})
+      builder.CreateStore(emitSpecialReg(builder, {kind, uint8_t(dim)}),
+                          builder.CreateConstInBoundsGEP2_32(
+                              fields->getElementType(field),
+                              builder.CreateStructGEP(fields, record, field), 0, dim - 1));
+  }
   return record;
 }
 

@@ -2,10 +2,12 @@
 //
 // Every lowered function takes one implicit parameter, a first-class struct
 //   { [3 x i32] tid, [3 x i32] ctaid, [3 x i32] ntid, [3 x i32] nctaid, ptr shared,
-//     ptr context }
+//     ptr context, i64 global_x }
 // passed by value, so that after inlining into the entry's thread loop `tid.x` is the loop's
 // induction variable and LLVM can vectorise over threads. `context` is the
-// abi::CpuLaunchContext, read for the barrier and index-error callbacks.
+// abi::CpuLaunchContext, read for the barrier and index-error callbacks. `global_x` is
+// `ctaid.x * ntid.x + tid.x`, which the kernel's own spelling of it reads instead
+// (GlobalThreadIndex.h).
 #pragma once
 
 #include "kaji/codegen/llvm/Target.h"
@@ -91,8 +93,8 @@ private:
   llvm::CallInst *callExecutor(llvm::IRBuilderBase &builder, unsigned field, const char *name,
                                llvm::Type *resultType,
                                llvm::ArrayRef<llvm::Value *> arguments) const;
-  // A frame slot holding the calling thread's threadIdx and blockIdx, as the executor's
-  // raiseException and indexError read them (abi::kRaisingThreadFields u32s).
+  // A frame slot holding the calling thread's coordinates, as the executor's raiseException
+  // and indexError read them (abi::CpuRaisingThread).
   llvm::Value *raisingThread(llvm::IRBuilderBase &builder) const;
 
   // Shared arrays are laid out one after another in the block's shared memory as they are

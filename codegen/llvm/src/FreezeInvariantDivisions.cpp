@@ -1,6 +1,8 @@
 #include "FreezeInvariantDivisions.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 
 #include <vector>
@@ -32,10 +34,18 @@ llvm::PreservedAnalyses FreezeInvariantDivisionsPass::run(llvm::Function &functi
     for (llvm::Instruction &instruction : block)
       if (isDivision(instruction))
         divisions.push_back(&instruction);
+  const llvm::DataLayout &layout = function.getDataLayout();
   for (llvm::Instruction *division : divisions) {
+    unsigned knownBits = llvm::computeKnownBits(division, layout).countMaxActiveBits();
     auto *frozen = new llvm::FreezeInst(division, division->getName() + ".frozen");
     frozen->insertAfter(division);
-    division->replaceUsesWithIf(frozen, [&](llvm::Use &use) { return use.getUser() != frozen; });
+    llvm::Value *value = frozen;
+    if (knownBits > 0 && knownBits < division->getType()->getIntegerBitWidth()) {
+      llvm::IRBuilder<> builder(frozen->getNextNode());
+      value = builder.CreateZExt(builder.CreateTrunc(frozen, builder.getIntNTy(knownBits)),
+                                 division->getType());
+    }
+    division->replaceUsesWithIf(value, [&](llvm::Use &use) { return use.getUser() != frozen; });
   }
   if (divisions.empty())
     return llvm::PreservedAnalyses::all();

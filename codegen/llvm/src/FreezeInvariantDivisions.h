@@ -7,6 +7,11 @@
 // depended on them (ClampThreadLoops.h; the code generator's loop strength reduction rewrote
 // the loop's exit test). A freeze of the quotient is opaque to scalar evolution, so those
 // passes can only use it, and costs nothing: the quotient of defined operands is never poison.
+// What is known of the quotient's leading zeros stays known to scalar evolution (a remainder by
+// a 32-bit extent is below 2^32): the frozen value is used narrowed to its other bits and
+// extended back, without which an index computed from a block coordinate could wrap for all
+// scalar evolution knew, and ClampThreadLoops could not decide the signed tests of a loop over
+// a row of blocks' threads.
 // It runs before the loop passes of the vectoriser's stage, once the earlier passes have drawn
 // what they could from the divisions (their ranges, the flags of the arithmetic on them).
 #pragma once

@@ -40,5 +40,5 @@ def stencil(out, u):
 # Every report of a function gives the raising thread's coordinates in one frame slot: a slot
 # per report left a pair of lifetime markers per report in the thread loop, which stayed in its
 # checked-free copy and kept the vectoriser from interleaving it.
-# SLOT: %raising_thread = alloca [6 x i32]
+# SLOT: %raising_thread = alloca { i64, [2 x i32], [2 x i32] }
 # SLOT-NOT: %raising_thread{{[0-9]+}} = alloca

@@ -48,7 +48,7 @@ def counted(count, out):
 # EFFECT-NOT: threads.pass
 # EFFECT: atomicrmw add
 # EFFECT-NOT: threads.pass
-# EFFECT-LABEL: }
+# EFFECT-LABEL: {{^}}}
 
 # The block's coordinates come from divisions of its linear index by the grid's extents; they
 # are frozen, so that no loop pass computes them again inside the loops over threads (the code

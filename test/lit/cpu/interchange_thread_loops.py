@@ -22,7 +22,7 @@ def saxpy_grid_stride(out, a, x, y):
 # CHECK: load <{{[0-9]+}} x float>
 # CHECK: remaining.iteration
 # CHECK-NOT: after.thread
-# CHECK-LABEL: }
+# CHECK-LABEL: {{^}}}
 
 
 @cuda.jit("void(float32[::1], float32[::1])")
@@ -49,7 +49,7 @@ def block_sum(out, x):
 # CHECK: common.iteration:
 # CHECK: fadd <{{[0-9]+}} x float>
 # CHECK: after.thread:
-# CHECK-LABEL: }
+# CHECK-LABEL: {{^}}}
 
 
 @cuda.jit("void(float64[::1], float64[::1])")

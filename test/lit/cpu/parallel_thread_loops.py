@@ -19,7 +19,7 @@ def laplace(out, u):
 # CHECK-NOT: found.conflict
 # CHECK: load <{{[0-9]+}} x float>
 # CHECK-NOT: found.conflict
-# CHECK-LABEL: }
+# CHECK-LABEL: {{^}}}
 # CHECK-DAG: !{!"llvm.loop.parallel_accesses", ![[GROUP:[0-9]+]]}
 # CHECK-DAG: ![[GROUP]] = distinct !{}
 
@@ -33,4 +33,4 @@ def histogram(counts, values):
 # Threads that count through an atomic do depend on each other: that loop makes no such claim.
 # CHECK-LABEL: define void @histogram.host_entry(
 # CHECK-NOT: !llvm.access.group
-# CHECK-LABEL: }
+# CHECK-LABEL: {{^}}}

@@ -92,10 +92,11 @@ TEST(CpuExecutor, FibersMeetAtBarriers) {
 }
 
 void indexErrorInBlockTwo(void *const *, const kaji::abi::CpuLaunchContext *c) {
-  const uint32_t thread[kaji::abi::kRaisingThreadFields] = {0, 0, 0, 2, 0, 0};
+  // Block 2's one thread: x index 2 of the grid.
+  const kaji::abi::CpuRaisingThread thread{2, {0, 0}, {0, 0}};
   forEachBlock(c, [&](const kaji::abi::CpuLaunchContext &block) {
     if (block.blockIdx[0] == 2)
-      block.indexError(block.executor, "k.py:3:7: in 'k'", thread, 1, -9, 8, 0);
+      block.indexError(block.executor, "k.py:3:7: in 'k'", &thread, 1, -9, 8, 0);
   });
 }
 

@@ -9,6 +9,16 @@
 
 namespace kaji::abi {
 
+// What a host kernel records of a thread that raised, for indexError and raiseException: its
+// index along the grid's x (blockIdx.x * blockDim.x + threadIdx.x), from which the executor
+// divides out threadIdx.x and blockIdx.x — the kernel code holds that index alone where the
+// threads of a row of blocks run as one loop — then threadIdx.y, .z and blockIdx.y, .z.
+struct CpuRaisingThread {
+  uint64_t globalX;
+  uint32_t threadYZ[2];
+  uint32_t blockYZ[2];
+};
+
 // What a host kernel reads about the thread it runs as. The kernel only reads it.
 struct CpuLaunchContext {
   // Of this thread for a kernel run one fiber per thread; ignored by a kernel whose entry loops
@@ -26,10 +36,10 @@ struct CpuLaunchContext {
   // run one fiber per thread only).
   void (*barrier)(void *executor);
   // An array index out of range: `site` is "file:line:col: in kernel 'name'", `thread` the
-  // kRaisingThreadFields coordinates of the thread (KernelABI.h), `index` the value the kernel
+  // thread's coordinates, `index` the value the kernel
   // computed, its bits read as unsigned where `indexIsUnsigned` is nonzero. Returns; the kernel
   // then continues on scratch memory.
-  void (*indexError)(void *executor, const char *site, const uint32_t *thread, int64_t axis,
+  void (*indexError)(void *executor, const char *site, const CpuRaisingThread *thread, int64_t axis,
                      int64_t index, int64_t extent, uint32_t indexIsUnsigned);
   // Warp-level operations; kernels that use them run one fiber per thread, like kernels with
   // barriers. A warp is 32 consecutive threads of the block's linear thread index (x fastest);
@@ -52,7 +62,7 @@ struct CpuLaunchContext {
   // The kernel raised an exception (`raise`, a failing `assert`): `site` and `thread` as
   // indexError's, `exception` "Class" or "Class: message" (kaji IR's raise). Returns; the
   // thread then ends.
-  void (*raiseException)(void *executor, const char *site, const uint32_t *thread,
+  void (*raiseException)(void *executor, const char *site, const CpuRaisingThread *thread,
                          const char *exception);
   // Lets the block's other threads run before the caller goes on: called in loops where a
   // thread waits for another (kernels that call it run one fiber per thread).
