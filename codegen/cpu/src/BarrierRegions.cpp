@@ -391,13 +391,14 @@ void recomputeAndKeep(const ValuesAcrossBarriers &values, llvm::BasicBlock &entr
   }
 }
 
-// Moves `kernel`'s body into `i32 (<its parameters>, ptr thread_storage, i32 region,
+// Moves `kernel`'s body into `i32 (<its parameters>, ptr thread_storage, ptr shared, i32 region,
 // <uniformTypes>)`, which takes its name; `kernel` is erased.
 llvm::Function *moveIntoResumeFunction(llvm::Function &kernel,
                                        llvm::ArrayRef<llvm::Type *> uniformTypes) {
   llvm::LLVMContext &context = kernel.getContext();
   llvm::Type *i32 = llvm::Type::getInt32Ty(context);
   llvm::SmallVector<llvm::Type *, 8> parameters(kernel.getFunctionType()->params());
+  parameters.push_back(llvm::PointerType::get(context, 0));
   parameters.push_back(llvm::PointerType::get(context, 0));
   parameters.push_back(i32);
   parameters.append(uniformTypes.begin(), uniformTypes.end());
@@ -413,13 +414,27 @@ llvm::Function *moveIntoResumeFunction(llvm::Function &kernel,
   resume->setSubprogram(kernel.getSubprogram());
   kernel.setSubprogram(nullptr);
   resume->takeName(&kernel);
-  // Only this function's code reaches the thread storage: telling LLVM so (noalias, which
-  // inlining turns into alias scopes) lets it keep values in registers across the kernel's
-  // stores and vectorise the loops over threads without run-time overlap checks.
+  // Only this function's code reaches the thread storage, and the block's shared memory only
+  // through the shared pointer: telling LLVM so (noalias, which inlining turns into alias
+  // scopes) lets it keep values in registers across the kernel's stores and vectorise the loops
+  // over threads without run-time overlap checks. Read from the implicit parameter, the shared
+  // pointer was of unknown origin, which might point into the thread storage: the tiled
+  // matmul's sum, kept there across barriers, was stored back after each product of a tile
+  // instead of once per tile.
   llvm::Argument *storage = resume->getArg(kernel.arg_size());
   storage->setName("thread_storage");
-  resume->addParamAttr(storage->getArgNo(), llvm::Attribute::NoAlias);
-  resume->getArg(kernel.arg_size() + 1)->setName("region");
+  llvm::Argument *shared = resume->getArg(kernel.arg_size() + 1);
+  for (llvm::Argument *memory : {storage, shared})
+    resume->addParamAttr(memory->getArgNo(), llvm::Attribute::NoAlias);
+  llvm::Argument *implicit = resume->getArg(kernel.arg_size() - 1);
+  for (llvm::User *user : llvm::make_early_inc_range(implicit->users()))
+    if (auto *extract = llvm::dyn_cast<llvm::ExtractValueInst>(user))
+      if (extract->getIndices() == llvm::ArrayRef<unsigned>{kImplicitShared}) {
+        extract->replaceAllUsesWith(shared);
+        extract->eraseFromParent();
+      }
+  shared->setName("shared");
+  resume->getArg(kernel.arg_size() + 2)->setName("region");
   kernel.eraseFromParent();
   return resume;
 }
@@ -556,7 +571,7 @@ std::optional<BarrierRegions> splitAtBarriers(llvm::Function &kernel) {
   llvm::Function *resume = moveIntoResumeFunction(kernel, uniformTypes);
   llvm::Value *implicit = resume->getArg(parameterCount - 1);
   llvm::Value *storage = resume->getArg(parameterCount);
-  llvm::Value *region = resume->getArg(parameterCount + 1);
+  llvm::Value *region = resume->getArg(parameterCount + 2);
 
   llvm::BasicBlock *body = &resume->getEntryBlock();
   llvm::IRBuilder<> dispatch(
@@ -565,7 +580,7 @@ std::optional<BarrierRegions> splitAtBarriers(llvm::Function &kernel) {
   llvm::Value *threads = blockThreadCount(dispatch, implicit);
   uint64_t uniformBytes = 0;
   std::vector<uint64_t> uniformOffsets =
-      passUniformValues(values, *resume, dispatch, storage, parameterCount + 2, uniformBytes);
+      passUniformValues(values, *resume, dispatch, storage, parameterCount + 3, uniformBytes);
   // The per-thread arrays start as aligned as the most aligned local array among them.
   uint64_t arraysAlignment = 16;
   for (llvm::Instruction &instruction : *body)

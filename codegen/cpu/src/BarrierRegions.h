@@ -28,12 +28,13 @@ inline constexpr uint64_t kRegionStateBytes = 4;
 // then the per-thread arrays from threadArraysOffset on — each thread's next region (an i32),
 // then the values it keeps and its local arrays, each an array over the block's threads.
 struct BarrierRegions {
-  // `i32 (<the kernel's parameters>, <implicit>, ptr thread_storage, i32 region, <uniform
-  // values>)`: runs the calling thread from the start of `region` (0 the kernel's start, k just
-  // after its k-th barrier) and returns the region it stopped before (k when it reached the
-  // k-th barrier), or regionCount when it returned, which it also stores as its state.
-  // thread_storage is CpuLaunchContext::threadStorage; the uniform values are what the slots
-  // at uniformOffsets held when the round began. Internal and always inlined; it replaces
+  // `i32 (<the kernel's parameters>, <implicit>, ptr thread_storage, ptr shared, i32 region,
+  // <uniform values>)`: runs the calling thread from the start of `region` (0 the kernel's
+  // start, k just after its k-th barrier) and returns the region it stopped before (k when it
+  // reached the k-th barrier), or regionCount when it returned, which it also stores as its
+  // state. thread_storage is CpuLaunchContext::threadStorage, shared the block's shared memory
+  // (which the function reads from here, not from its implicit parameter); the uniform values
+  // are what the slots at uniformOffsets held when the round began. Internal and always inlined; it replaces
   // the kernel and has its name.
   llvm::Function *resume = nullptr;
   unsigned regionCount = 0;

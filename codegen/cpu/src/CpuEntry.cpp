@@ -291,7 +291,7 @@ public:
           builder.CreateCondBr(builder.CreateICmpEQ(state, builder.getInt32(regions_.regionCount)),
                                join, run);
           builder.SetInsertPoint(run);
-          extra[1] = state;
+          extra[2] = state;
           llvm::CallInst *resumed = entry_.call(*regions_.resume, thread, extra);
           resumed->setIsNoInline();
           builder.CreateBr(join);
@@ -308,7 +308,8 @@ private:
   // round.
   std::vector<llvm::Value *> resumeArguments(llvm::Value *region) {
     llvm::IRBuilder<> &builder = entry_.builder();
-    std::vector<llvm::Value *> arguments{storage_, region};
+    std::vector<llvm::Value *> arguments{
+        storage_, builder.CreateExtractValue(entry_.implicit(), kImplicitShared), region};
     llvm::Function &resume = *regions_.resume;
     unsigned first = unsigned(resume.arg_size() - regions_.uniformOffsets.size());
     for (unsigned j = 0; j < regions_.uniformOffsets.size(); ++j)
@@ -369,7 +370,7 @@ std::string buildOneThreadEntry(llvm::Function &kernel) {
 
 std::string buildRegionLoopEntry(const BarrierRegions &regions) {
   llvm::Function &resume = *regions.resume;
-  EntryFunction entry(resume, unsigned(resume.arg_size() - 3 - regions.uniformOffsets.size()));
+  EntryFunction entry(resume, unsigned(resume.arg_size() - 4 - regions.uniformOffsets.size()));
   llvm::IRBuilder<> &builder = entry.builder();
   llvm::LLVMContext &context = builder.getContext();
   llvm::Function *function = entry.function();

@@ -63,7 +63,7 @@ def uneven(out, rounds):
 # the thread storage. The loop's `step` lives across the barriers and is the same in every
 # thread: each thread stores it to one slot, and a round reads it as an argument (`.before`),
 # which the entry loads from that slot before the round.
-# CHECK: define internal i32 @block_sum({{.*}}, ptr noalias %thread_storage, i32 %region, i64 %[[STEP:.*]].before)
+# CHECK: define internal i32 @block_sum({{.*}}, ptr noalias %thread_storage, ptr noalias %shared, i32 %region, i64 %[[STEP:.*]].before)
 # CHECK: regions:
 # CHECK: %[[SLOT:.*]].uniform = getelementptr inbounds i8, ptr %thread_storage, i64 0
 # CHECK: %thread_arrays = getelementptr inbounds i8, ptr %thread_storage, i64 16
@@ -84,8 +84,8 @@ def uneven(out, rounds):
 # CHECK: round:
 # CHECK: switch i32 %region
 # CHECK: %[[STEP]].before = load i64, ptr %
-# CHECK: call i32 @block_sum({{.*}}, ptr %thread_storage, i32 0, i64 %[[STEP]].before)
-# CHECK: call i32 @block_sum({{.*}}, ptr %thread_storage, i32 %state, i64 %{{.*}}) #[[NOINLINE:[0-9]+]]
+# CHECK: call i32 @block_sum({{.*}}, ptr %thread_storage, ptr %{{[^,]+}}, i32 0, i64 %[[STEP]].before)
+# CHECK: call i32 @block_sum({{.*}}, ptr %thread_storage, ptr %{{[^,]+}}, i32 %state, i64 %{{.*}}) #[[NOINLINE:[0-9]+]]
 # CHECK-NOT: call void %barrier
 # CHECK: attributes #[[NOINLINE]] = { noinline }
 # Optimised, the uniform rounds hold the regions' code inlined; only the divergent round calls.
@@ -99,6 +99,6 @@ def uneven(out, rounds):
 # FIBERS: call void %barrier{{.*}}(ptr %executor
 # Threads that return early leave the rounds: the loop counter is still alike in every thread
 # that runs, and is passed in.
-# RETURN: define internal i32 @early_return({{.*}}, ptr noalias %thread_storage, i32 %region, i64 %{{.*}}.before)
+# RETURN: define internal i32 @early_return({{.*}}, ptr noalias %thread_storage, ptr noalias %shared, i32 %region, i64 %{{.*}}.before)
 # Threads that pass different numbers of barriers are out of step: nothing is passed in.
-# UNEVEN: define internal i32 @uneven({{.*}}, ptr noalias %thread_storage, i32 %region)
+# UNEVEN: define internal i32 @uneven({{.*}}, ptr noalias %thread_storage, ptr noalias %shared, i32 %region)

@@ -27,12 +27,10 @@ def matmul(c, a, b):
 # the store moves after the loop, and the loop copies the tiles eight floats at a time (a
 # 64-bit store in it had the vectoriser pick four).
 # CHECK-LABEL: define void @matmul.host_entry(
-# CHECK: [[BODY:vector.body[0-9]*]]:
+# CHECK: %[[TILE:wide.load[0-9]*]] = load <8 x float>
 # CHECK-NOT: store i64
-# CHECK: load <8 x float>
+# CHECK: store <8 x float> %[[TILE]]
 # CHECK-NOT: store i64
-# CHECK: store <8 x float>
-# CHECK-NOT: store i64
-# CHECK: br i1 %{{.*}}, label %middle.block{{[0-9]*}}, label %[[BODY]]
+# CHECK: br i1 %{{.*}}, label %middle.block{{[0-9]*}}, label %vector.body
 # CHECK: store i64 %{{.*}}, ptr %thread_storage, {{.*}}!kaji.uniform_store
 # CHECK-NOT: <4 x float>
