@@ -1,4 +1,5 @@
 # RUN: env KAJI_HOST_CPU=x86-64-v3 %kaji-compile %s --target cpu --no-boundscheck | %FileCheck %s
+# RUN: env KAJI_HOST_CPU=x86-64-v3 %kaji-compile %s --target cpu | %FileCheck %s --check-prefix=SUM
 import numpy as np
 
 from kaji import cuda
@@ -34,3 +35,14 @@ def matmul(c, a, b):
 # CHECK: br i1 %{{.*}}, label %middle.block{{[0-9]*}}, label %vector.body
 # CHECK: store i64 %{{.*}}, ptr %thread_storage, {{.*}}!kaji.uniform_store
 # CHECK-NOT: <4 x float>
+
+# `acc` lives across the barriers, in the block's thread storage, a slot per thread that the
+# loop over k (which runs around the loop over threads) reads and writes. The block's shared
+# memory reaches the regions as a parameter of its own (noalias, as the thread storage is): read
+# from the implicit parameter, it was a pointer of unknown origin that might point into the
+# thread storage, and the sum was stored back after every product. Now LLVM keeps the sum in a
+# register through the unrolled products and stores it once per tile.
+# SUM-LABEL: define void @matmul.host_entry(
+# SUM: %[[SUM:[0-9]+]] = fadd <8 x float> %{{.*}}, %{{.*}}
+# SUM-NOT: store
+# SUM: fadd <8 x float> %[[SUM]], %{{.*}}
