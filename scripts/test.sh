@@ -40,4 +40,17 @@ cuda_bin="${CUDA_HOME:-/usr/local/cuda}/bin"
 if [ -x "$cuda_bin/nvcc" ]; then
   PATH="$cuda_bin:$PATH" PYTHONPATH=python python3 bench/kernels/run.py --check || status=1
 fi
+# The C++ program of examples/aot, its kernels compiled ahead of time, builds against the
+# toolkit's cuda.h and driver (its stub where there is no GPU); it runs where there is one.
+if [ -x "$cuda_bin/fatbinary" ]; then
+  if PATH="$cuda_bin:$PATH" cmake -S examples/aot -B build/examples-aot \
+    -DKAJI_COMPILE="$PWD/build/bin/kaji-compile" >/dev/null &&
+    PATH="$cuda_bin:$PATH" cmake --build build/examples-aot; then
+    if nvidia-smi -L >/dev/null 2>&1; then
+      build/examples-aot/aot_example || status=1
+    fi
+  else
+    status=1
+  fi
+fi
 exit $status

@@ -1,7 +1,8 @@
 """Numba's compile functions (``cuda.compile``, ``compile_ptx``, ...): the PTX or LTO-IR of a
-kernel or a device function for one signature and compute capability, made without a GPU and
-without launching anything."""
+kernel or a device function, or a kernel's cubin or fatbin, for one signature and compute
+capability, made without a GPU and without launching anything."""
 
+from kaji import _core
 from kaji._arch import DEFAULT_CC, current_cc
 from kaji.decorator import device_function_code, jit
 from kaji.types import none, signature_text
@@ -17,13 +18,19 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     a device function (``device=True``) that code linked with it calls by the C ABI
     (``abi="c"``: ``RESULT name(ARGS)``, named ``abi_info["abi_name"]`` or the function's
     name) or Numba's (``abi="numba"``: ``int name(RESULT *, ARGS)`` returning 0), or a kernel.
-    The code is PTX (``output="ptx"``) or LTO-IR (``"ltoir"``: bytes, made by the nvrtc
-    backend, for nvJitLink)."""
-    if output not in ("ptx", "ltoir"):
+    The code is PTX (``output="ptx"``), LTO-IR (``"ltoir"``: bytes, made by the nvrtc
+    backend, for nvJitLink), or for a kernel a cubin (``"cubin"``: bytes, the PTX assembled by
+    nvJitLink, no GPU needed) or a fatbin (``"fatbin"``: bytes, that cubin and the PTX, which
+    newer GPUs compile, packed by the CUDA toolkit's fatbinary)."""
+    if output not in ("ptx", "ltoir", "cubin", "fatbin"):
         raise NotImplementedError(f"Unsupported output type: {output}")
     if abi not in ("numba", "c"):
         raise NotImplementedError(f"Unsupported ABI: {abi}")
     arch = _arch_name(DEFAULT_CC if cc is None else cc)
+    binary = output in ("cubin", "fatbin")
+    if device and binary:
+        raise NotImplementedError(f"output={output!r} is a kernel's (device=False): a device "
+                                  "function compiled on its own is linked as PTX or LTO-IR")
     if device:
         options = dict(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
                        backend="nvrtc" if output == "ltoir" else None)
@@ -39,7 +46,13 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     kernel = jit(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt,
                  launch_bounds=launch_bounds, target="cuda",
                  backend="nvrtc" if output == "ltoir" else None)(pyfunc)
-    return kernel.inspect(signature, output, arch), none
+    code = kernel.inspect(signature, "ptx" if binary else output, arch)
+    if not binary:
+        return code, none
+    cubin = _core.assemble_ptx(code, arch)
+    if output == "cubin":
+        return cubin, none
+    return _core.pack_fatbin([(arch, cubin)], arch, code), none
 
 
 def _arch_name(cc):

@@ -6,6 +6,7 @@
 #include "record_dtypes.h"
 
 #include "kaji/driver/DiskCache.h"
+#include "kaji/driver/Fatbin.h"
 #include "kaji/driver/Language.h"
 #include "kaji/driver/Toolkit.h"
 #include "kaji/driver/Version.h"
@@ -147,6 +148,14 @@ void bindCompiler(py::module_ &m) {
       "The cubin of `ptx` for `arch` ('sm_90'), assembled in this process by the ptxas inside "
       "nvJitLink (no GPU needed; optimize=False assembles at -O0, about twice as fast). Raises "
       "LinkError with ptxas's log where it refuses the PTX.");
+  m.def(
+      "pack_fatbin",
+      [](const std::vector<std::pair<std::string, std::string>> &cubins, const std::string &ptxArch,
+         const std::string &ptx) { return py::bytes(driver::packFatbin(cubins, ptxArch, ptx)); },
+      py::arg("cubins"), py::arg("ptx_arch"), py::arg("ptx"),
+      "The fatbin (bytes) of `cubins` ([('sm_80', cubin), ...]) and `ptx` for `ptx_arch`, packed "
+      "by the CUDA toolkit's fatbinary; RuntimeError naming fatbinary without it, ValueError "
+      "for an architecture that is not sm_NN.");
   m.def("add_nvjitlink_search_directory", &runtime::addNvJitLinkSearchDirectory,
         py::arg("directory"), "Also look for libnvJitLink.so* in `directory`.");
   m.def(

@@ -22,6 +22,9 @@ if config.ptxas and not config.ptxas.endswith("-NOTFOUND"):
     config.substitutions.append(("%ptxas-for", config.ptxas + " -o /dev/null"))
     config.substitutions.append(("%ptxas", config.ptxas + " --gpu-name sm_90 -o /dev/null"))
     config.available_features.add("ptxas")
+    # The toolkit's headers (cuda.h), beside its bin/.
+    config.substitutions.append(
+        ("%cuda-include", os.path.join(os.path.dirname(os.path.dirname(config.ptxas)), "include")))
 else:
     config.substitutions.append(("%ptxas-for", "true"))
     config.substitutions.append(("%ptxas", "true"))

@@ -5,7 +5,8 @@ needed, with Numba's defaults and Numba's errors for what they refuse."""
 import re
 
 import pytest
-from toolkit_libraries import NVRTC
+from toolkit_libraries import NVJITLINK, NVRTC
+from toolkit_libraries import program as tool
 
 import kaji
 from kaji import cuda
@@ -115,8 +116,10 @@ def test_a_kernel_that_does_not_compile_raises_at_the_users_line():
      "device function 'scale' compiled on its own takes numbers"),
     (lambda: cuda.compile(scale, SIGNATURES[0], device=False), NotImplementedError,
      "The C ABI is not supported for kernels"),
-    (lambda: cuda.compile(scale, SIGNATURES[0], device=False, abi="numba", output="cubin"),
-     NotImplementedError, "Unsupported output type: cubin"),
+    (lambda: cuda.compile(scale, SIGNATURES[0], device=False, abi="numba", output="sass"),
+     NotImplementedError, "Unsupported output type: sass"),
+    (lambda: cuda.compile(scale, SIGNATURES[0], device=True, output="cubin"),
+     NotImplementedError, "output='cubin' is a kernel's"),
     (lambda: cuda.compile(scale, SIGNATURES[0], device=False, abi="fortran"),
      NotImplementedError, "Unsupported ABI: fortran"),
     (lambda: cuda.compile_ptx(scale, SIGNATURES[0], forceinline=True), ValueError,
@@ -144,3 +147,26 @@ def test_the_current_devices_compute_capability():
     assert f".target sm_{major}{minor}" in ptx
     assert cuda.compile_for_current_device(scale, SIGNATURES[0], device=False,
                                            abi="numba")[0] == ptx
+
+
+@pytest.mark.skipif(not NVJITLINK, reason="no nvJitLink here")
+@pytest.mark.parametrize("cc", [(7, 5), (9, 0)])
+def test_a_kernels_cubin_is_a_cuda_elf_for_its_compute_capability(cc):
+    cubin, resty = cuda.compile(scale, SIGNATURES[0], device=False, abi="numba", cc=cc,
+                                output="cubin")
+    assert resty == types.void
+    assert isinstance(cubin, bytes) and cubin[:4] == b"\x7fELF" and cubin[7] == 0x41  # CUDA
+    # The SM number is e_flags' low byte, or its second in the toolkit's newer ELF ABI.
+    flags = int.from_bytes(cubin[48:52], "little")
+    assert cc[0] * 10 + cc[1] in (flags & 0xFF, (flags >> 8) & 0xFF)
+
+
+@pytest.mark.skipif(not NVJITLINK or tool("fatbinary") is None,
+                    reason="no nvJitLink or fatbinary here")
+def test_a_kernels_fatbin_holds_its_cubin():
+    fatbin, _ = cuda.compile(scale, SIGNATURES[0], device=False, abi="numba", cc=(8, 0),
+                             output="fatbin")
+    cubin, _ = cuda.compile(scale, SIGNATURES[0], device=False, abi="numba", cc=(8, 0),
+                            output="cubin")
+    assert fatbin[:4] == bytes([0x50, 0xED, 0x55, 0xBA])
+    assert cubin in fatbin

@@ -21,6 +21,8 @@ std::optional<EmitKind> emitKindFromName(std::string_view name) {
     return EmitKind::CUDA;
   if (name == "ltoir")
     return EmitKind::LtoIr;
+  if (name == "aot")
+    return EmitKind::Aot;
   return std::nullopt;
 }
 
@@ -56,7 +58,8 @@ bool parseLaunchBounds(std::string_view text, CommandLine &cl) {
 const char *usageText() {
   return R"(usage: kaji-compile FILE.py [options]
 
-Compiles the kernels of a Python file to kaji IR, LLVM IR, CUDA C++, PTX or a cubin.
+Compiles the kernels of a Python file to kaji IR, LLVM IR, CUDA C++, PTX or a cubin, or ahead
+of time into a fatbin and its C launcher.
 
 options:
   --kernel NAME     compile this kernel (repeatable); default: every function whose
@@ -67,7 +70,9 @@ options:
                     --target cpu); cuda is the CUDA C++ of --backend nvrtc; cubin needs
                     -o FILE (ptxas assembles the llvm backend's PTX, NVRTC builds its
                     own); ltoir, NVRTC's LTO-IR (-dlto) for nvJitLink as @jit(lto=True)
-                    makes it, needs --backend nvrtc and -o FILE
+                    makes it, needs --backend nvrtc and -o FILE; aot writes -o DIR/NAME.h,
+                    NAME.c and NAME.fatbin (NAME: the file's stem), a C launcher per kernel
+                    for programs without Python, for each architecture of --arch
   --target T        cuda (the GPU, default) or cpu (host LLVM IR, as the CPU backend
                     JIT-compiles it)
   --backend B       cuda: llvm (LLVM's NVPTX, default) or nvrtc (CUDA C++ through NVRTC)
@@ -90,7 +95,7 @@ options:
                     resident blocks per SM (.minnctapersm), clusters of at most CLUSTER
                     blocks (.maxclusterrank)
   --max-registers N cuda: at most N registers per thread (.maxnreg)
-  --arch sm_XX      GPU architecture (default: sm_90)
+  --arch sm_XX      GPU architecture (default: sm_90); with --emit aot a list, sm_80,sm_90
   -O0 .. -O3        optimisation level (default: -O3)
   -o FILE           write the output to FILE instead of standard output
 
@@ -221,6 +226,15 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, std::string &
   if (cl.emit == EmitKind::LtoIr && !cl.nvrtc) {
     error = "--emit ltoir is made by the nvrtc backend (LLVM's NVPTX backend makes no LTO-IR): "
             "add --backend nvrtc";
+    return std::nullopt;
+  }
+  if (cl.emit == EmitKind::Aot && (cl.target == TargetKind::CPU || cl.outputPath.empty())) {
+    error = "--emit aot compiles for the GPU into a directory: give it with -o DIR (and no "
+            "--target cpu)";
+    return std::nullopt;
+  }
+  if (cl.emit != EmitKind::Aot && cl.arch.find(',') != std::string::npos) {
+    error = "--arch takes a list (sm_80,sm_90) with --emit aot only";
     return std::nullopt;
   }
   if ((cl.emit == EmitKind::Cubin || cl.emit == EmitKind::LtoIr) && cl.outputPath.empty()) {

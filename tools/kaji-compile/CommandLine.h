@@ -8,7 +8,7 @@
 
 namespace kaji::tools {
 
-enum class EmitKind { AST, IR, LLVM, PTX, Cubin, CUDA, LtoIr };
+enum class EmitKind { AST, IR, LLVM, PTX, Cubin, CUDA, LtoIr, Aot };
 enum class TargetKind { CUDA, CPU };
 
 struct CommandLine {

@@ -3,11 +3,14 @@
 #include "DecoratorOptions.h"
 #include "OutputFile.h"
 
+#include "kaji/driver/AheadOfTime.h"
 #include "kaji/driver/Compiler.h"
 #include "kaji/driver/Version.h"
 #include "kaji/frontend/Diagnostics.h"
 #include "kaji/frontend/Signature.h"
 
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -138,10 +141,46 @@ private:
       throw std::runtime_error("no kernel to compile in '" + cl_.inputPath +
                                "': pass --kernel NAME --sig SIGNATURE, or give a function a "
                                "signature in its decorator, e.g. @kaji.jit(\"void(float32[:])\")");
+    if (*cl_.emit == tools::EmitKind::Aot)
+      return writeAheadOfTime(request, options.arch);
     static const driver::Stage stages[] = {
         driver::Stage::IR,    driver::Stage::IR,      driver::Stage::LLVM, driver::Stage::PTX,
         driver::Stage::Cubin, driver::Stage::CudaCpp, driver::Stage::LtoIr};
     return write(driver::emitStage(request, stages[int(*cl_.emit)]));
+  }
+
+  // The fatbin and C launcher of the request's kernels in the -o directory, named after the
+  // input file's stem (made a C identifier).
+  int writeAheadOfTime(const driver::CompileRequest &request, const std::string &archList) const {
+    std::vector<std::string> archs;
+    std::stringstream list(archList);
+    for (std::string arch; std::getline(list, arch, ',');)
+      archs.push_back(arch);
+    std::string name = std::filesystem::path(cl_.inputPath).stem().string();
+    for (char &c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)))
+        c = '_';
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
+      name = "_" + name;
+    driver::AheadOfTimeFiles files = driver::emitAheadOfTime(request, archs, name);
+    std::filesystem::path directory(cl_.outputPath);
+    std::error_code error;
+    std::filesystem::create_directories(directory, error);
+    if (error) {
+      std::cerr << "kaji-compile: error: cannot create '" << directory.string()
+                << "': " << error.message() << "\n";
+      return 1;
+    }
+    for (const auto &[suffix, text] :
+         {std::pair{".h", &files.header}, std::pair{".c", &files.source},
+          std::pair{".fatbin", &files.fatbin}}) {
+      std::string problem = tools::writeOutput((directory / (name + suffix)).string(), *text);
+      if (!problem.empty()) {
+        std::cerr << "kaji-compile: error: " << problem << "\n";
+        return 1;
+      }
+    }
+    return 0;
   }
 
   driver::DeviceFunctionExport exportOf(const std::string &name,
