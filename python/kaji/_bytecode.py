@@ -17,7 +17,9 @@ def code_description(func):
     jumps = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
     instructions = []
     for instruction in dis.get_instructions(code):
-        positions = instruction.positions
+        # Python 3.10 has no positions and no exception table: the compiler then names the
+        # versions it translates (frontend/Bytecode.h), rather than this failing here.
+        positions = getattr(instruction, "positions", None)
         column = positions.col_offset + 1 if positions and positions.col_offset is not None else 0
         instructions.append((
             instruction.offset, instruction.opname, instruction.arg, _argument_text(instruction),
@@ -27,7 +29,7 @@ def code_description(func):
     name = "_lambda" if code.co_name == "<lambda>" else code.co_name
     return (sys.version_info.minor, name, code.co_filename, code.co_firstlineno,
             code.co_argcount, code.co_varnames, code.co_cellvars, code.co_consts,
-            instructions, bool(code.co_exceptiontable), func.__defaults__ or ())
+            instructions, bool(getattr(code, "co_exceptiontable", b"")), func.__defaults__ or ())
 
 
 def _argument_text(instruction):
