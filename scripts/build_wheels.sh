@@ -1,8 +1,8 @@
 #!/bin/bash
 # Wheels of kaji for CPython 3.10-3.13 (pyenv's interpreters), each tagged with the manylinux
 # policy it meets, into DIR (default wheelhouse/). The core (libkaji.so, LLVM inside) is built
-# once with libstdc++ and libgcc linked statically; each interpreter builds only the extension
-# against it. auditwheel repair grafts the other shared libraries the core needs (zlib, zstd)
+# once with libstdc++ linked statically (libgcc_s stays shared: one unwinder for exceptions
+# between libkaji and the extension); each interpreter builds only the extension against it. auditwheel repair grafts the other shared libraries the core needs (zlib, zstd)
 # and tags the wheel; then each wheel is installed into a fresh virtual environment of its
 # interpreter, runs a kernel and test/python from the installed package, not the source tree.
 #   bash scripts/build_wheels.sh [DIR] [VERSION ...]
