@@ -34,8 +34,8 @@ struct BarrierRegions {
   // reached the k-th barrier), or regionCount when it returned, which it also stores as its
   // state. thread_storage is CpuLaunchContext::threadStorage, shared the block's shared memory
   // (which the function reads from here, not from its implicit parameter); the uniform values
-  // are what the slots at uniformOffsets held when the round began. Internal and always inlined; it replaces
-  // the kernel and has its name.
+  // are what the slots at uniformOffsets held when the round began. Internal and always inlined; it
+  // replaces the kernel and has its name.
   llvm::Function *resume = nullptr;
   unsigned regionCount = 0;
   uint64_t threadArraysOffset = 0;
