@@ -400,16 +400,12 @@ AheadOfTimeFiles emitAheadOfTime(CompileRequest request, const std::vector<std::
   for (const KernelSpec &spec : request.kernels)
     kernels.push_back({spec.function.def->name, "", false, parametersOf(spec)});
   std::vector<std::pair<std::string, std::string>> cubins;
-  std::string ptx;
-  CompiledModule record;
   for (const std::string &arch : sorted) {
     request.ptx.arch = arch;
     cubins.emplace_back(arch, emitStage(request, Stage::Cubin));
-    if (&arch == &sorted.back()) {
-      record = compile(request);
-      ptx = emitStage(request, Stage::PTX);
-    }
   }
+  // The newest architecture's record: its PTX, entry names and exception table.
+  CompiledModule record = compile(request);
   if (!record.linkFiles.empty())
     throw std::invalid_argument("--emit aot: the kernels call CUDA C++ functions of " +
                                 record.linkFiles.front() +
@@ -420,7 +416,7 @@ AheadOfTimeFiles emitAheadOfTime(CompileRequest request, const std::vector<std::
     kernels[k].cooperative = record.kernels[k].cooperative;
   }
   AheadOfTimeFiles files;
-  files.fatbin = packFatbin(cubins, sorted.back(), ptx);
+  files.fatbin = packFatbin(cubins, sorted.back(), record.ptx);
   files.header = header(name, kernels, sorted, sorted.back());
   files.source = source(name, kernels, record.exceptions, files.fatbin);
   return files;
