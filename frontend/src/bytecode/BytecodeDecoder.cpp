@@ -73,6 +73,9 @@ std::string constructOf(const std::string &opname) {
       {"BUILD_MAP", "a dict"},
       {"BUILD_SET", "a set"},
       {"FORMAT_VALUE", "an f-string"},
+      {"FORMAT_SIMPLE", "an f-string"},
+      {"FORMAT_WITH_SPEC", "an f-string"},
+      {"CONVERT_VALUE", "an f-string"},
       {"BUILD_STRING", "an f-string"},
       {"STORE_GLOBAL", "'global'"},
       {"DELETE_FAST", "'del'"},
@@ -161,6 +164,21 @@ void dropExtendedArgs(std::vector<BytecodeInstruction> &instructions) {
       in.jumpTarget = run->second;
 }
 
+// CPython 3.13 ends a `for` loop with END_FOR, POP_TOP, both of which an exhausted FOR_ITER
+// skips as 3.12's skips its END_FOR alone (the iterator is gone by then). The POP_TOP is
+// dropped, a jump to it meaning the instruction after it, so that the loop ends as in 3.12.
+void dropEndForPops(std::vector<BytecodeInstruction> &instructions) {
+  std::map<int64_t, int64_t> next; // a dropped POP_TOP's offset → the instruction's after it
+  for (size_t i = 1; i + 1 < instructions.size(); ++i)
+    if (instructions[i].opname == "POP_TOP" && instructions[i - 1].opname == "END_FOR")
+      next[instructions[i].offset] = instructions[i + 1].offset;
+  std::erase_if(instructions,
+                [&](const BytecodeInstruction &in) { return next.count(in.offset) != 0; });
+  for (BytecodeInstruction &in : instructions)
+    if (auto dropped = next.find(in.jumpTarget); dropped != next.end())
+      in.jumpTarget = dropped->second;
+}
+
 // `test` jumping over `jump`, which no other jump lands on, to `next`: made one
 // conditional jump to where `jump` goes, on the other outcome. Whether it was.
 bool joinJumpOver(BytecodeInstruction &test, const BytecodeInstruction &jump,
@@ -207,9 +225,11 @@ void unthreadLoopExits(std::vector<BytecodeInstruction> &instructions) {
       }
     } else if (exit.opname == "JUMP_FORWARD" && exit.jumpTarget > int64_t(exit.offset) &&
                first >= 1 && instructions[first - 1].opname.starts_with("POP_JUMP_IF_") &&
-               instructions[first - 1].jumpTarget == exit.jumpTarget) {
+               (instructions[first - 1].jumpTarget == exit.jumpTarget ||
+                instructions[first - 1].jumpTarget == int64_t(exit.offset))) {
       // Only a loop with a test falls through to a jump after it: the test before the
-      // loop is then one conditional jump out, as in 3.11.
+      // loop is then one conditional jump out, as in 3.11 (and 3.13, which sends it to the
+      // jump where 3.12 sends it past).
       instructions[first - 1].jumpTarget = exit.offset;
     } else {
       continue;
@@ -309,13 +329,22 @@ private:
     std::vector<std::pair<size_t, int64_t>> jumps; // instruction, target offset
     std::set<unsigned> endFor;
     bool py311 = code_.pythonMinor == 11;
+    // CPython 3.13 loads a callable's NULL after it, and CALL finds it above the callable.
+    bool nullAfterCallable = code_.pythonMinor >= 13;
     std::vector<BytecodeInstruction> decoded = code_.instructions;
     if (py311) {
       unthreadJumps(decoded);
     } else {
       dropExtendedArgs(decoded);
+      if (nullAfterCallable)
+        dropEndForPops(decoded);
       unthreadLoopExits(decoded);
     }
+    std::set<unsigned> testsItsOperand; // the TO_BOOLs before a conditional jump or `not`
+    for (size_t i = 0; i + 1 < decoded.size(); ++i)
+      if (decoded[i].opname == "TO_BOOL" && (decoded[i + 1].opname.starts_with("POP_JUMP_IF_") ||
+                                             decoded[i + 1].opname == "UNARY_NOT"))
+        testsItsOperand.insert(decoded[i].offset);
     for (const BytecodeInstruction &in : decoded) {
       indexOfOffset[in.offset] = int(graph_.instructions.size());
       Instruction out;
@@ -332,6 +361,22 @@ private:
         jumps.emplace_back(graph_.instructions.size(), in.jumpTarget);
         emit(op);
       };
+      auto pushNull = [&](bool needed) {
+        if (!needed)
+          return;
+        out.flag = false;
+        emit(Op::PushNull);
+      };
+      // CPython 3.13's pairs of local loads and stores: "a, b" in the order they run.
+      auto pairOfNames = [&](Op first, Op second) {
+        size_t comma = in.argText.find(", ");
+        if (comma == std::string::npos)
+          untranslatable(out.loc, code_.name, constructOf(name));
+        out.text = in.argText.substr(0, comma);
+        emit(first);
+        out.text = in.argText.substr(comma + 2);
+        emit(second);
+      };
       if (name == "EXTENDED_ARG") {
         // dis folds its argument into the instruction it prefixes, which a jump to it
         // (CPython's loops jump back to the EXTENDED_ARG of a far FOR_ITER) means: it takes
@@ -341,6 +386,16 @@ private:
       if (name == "RESUME" || name == "NOP" || name == "PRECALL" || name == "CACHE" ||
           name == "COPY_FREE_VARS") {
         emit(Op::Nop);
+      } else if (name == "TO_BOOL") {
+        // 3.13 makes the operand of a jump or of `not` a bool, as they do themselves; alone it
+        // is what `not not x` was folded into, written back so.
+        if (!testsItsOperand.count(in.offset)) {
+          out.unary = UnaryOperator::Not;
+          emit(Op::UnaryOp);
+          emit(Op::UnaryOp);
+        } else {
+          emit(Op::Nop);
+        }
       } else if (name == "END_FOR") {
         endFor.insert(in.offset);
         emit(Op::Nop);
@@ -363,19 +418,29 @@ private:
         emit(Op::Return);
       } else if (name == "LOAD_FAST" || name == "LOAD_FAST_CHECK" || name == "LOAD_DEREF") {
         emit(Op::LoadName);
+      } else if (name == "LOAD_FAST_LOAD_FAST") {
+        pairOfNames(Op::LoadName, Op::LoadName);
       } else if (name == "LOAD_GLOBAL") {
-        out.flag = (in.arg & 1) != 0;
+        bool withNull = (in.arg & 1) != 0;
+        out.flag = withNull && !nullAfterCallable;
         emit(Op::LoadName);
+        pushNull(withNull && nullAfterCallable);
       } else if (name == "LOAD_METHOD") {
         out.flag = true;
         emit(Op::LoadAttr);
       } else if (name == "LOAD_ATTR") {
-        out.flag = !py311 && (in.arg & 1) != 0;
+        bool methodForm = !py311 && (in.arg & 1) != 0;
+        out.flag = methodForm && !nullAfterCallable;
         emit(Op::LoadAttr);
+        pushNull(methodForm && nullAfterCallable);
       } else if (name == "STORE_ATTR") {
         emit(Op::StoreAttr);
       } else if (name == "STORE_FAST" || name == "STORE_DEREF") {
         emit(Op::StoreName);
+      } else if (name == "STORE_FAST_STORE_FAST") {
+        pairOfNames(Op::StoreName, Op::StoreName);
+      } else if (name == "STORE_FAST_LOAD_FAST") {
+        pairOfNames(Op::StoreName, Op::LoadName);
       } else if (name == "BINARY_SUBSCR") {
         emit(Op::BinarySubscr);
       } else if (name == "STORE_SUBSCR") {
@@ -427,6 +492,14 @@ private:
       } else if (name == "KW_NAMES") {
         emit(Op::KwNames);
       } else if (name == "CALL") {
+        out.flag = nullAfterCallable;
+        emit(Op::Call);
+      } else if (name == "CALL_KW") {
+        // 3.13 loads the keywords' names as a constant right before: the KW_NAMES of 3.12.
+        if (graph_.instructions.empty() || graph_.instructions.back().op != Op::LoadConst)
+          untranslatable(out.loc, code_.name, "this call");
+        graph_.instructions.back().op = Op::KwNames;
+        out.flag = nullAfterCallable;
         emit(Op::Call);
       } else if (name == "GET_ITER") {
         emit(Op::GetIter);
@@ -501,30 +574,41 @@ private:
       }
   }
 
-  // CPython 3.12 copies a short block that returns into the blocks that jump to it,
+  // CPython 3.12 and 3.13 copy a short block that returns into the blocks that jump to it,
   // positions and all ("inlining small exit blocks"): in `r = (x if c else y); return r`
-  // one arm of the conditional ends in its own copy of the call, store and return, and the
-  // arms never meet. A block that ends in an exact copy of another block that returns
-  // jumps to that block instead, as the source reads; the copy is left unreachable.
+  // each arm of the conditional ends in its own copy of the call, store and return, and the
+  // arms never meet. A block that ends in an exact copy of the end of a later block that
+  // returns jumps there instead, as the source reads; the copy is left unreachable. (Only
+  // later: a jump back would read as a loop.)
   void joinCopiedExits() {
     bool joined = false;
-    for (const Block &copying : graph_.blocks)
+    auto returns = [&](const Block &block) {
+      return graph_.instructions[block.end - 1].op == Op::Return;
+    };
+    for (const Block &copying : graph_.blocks) {
+      if (!returns(copying))
+        continue;
       for (const Block &exit : graph_.blocks) {
-        int length = exit.end - exit.begin;
-        if (graph_.instructions[exit.end - 1].op != Op::Return ||
-            copying.end - copying.begin <= length ||
-            !std::equal(graph_.instructions.begin() + exit.begin,
-                        graph_.instructions.begin() + exit.end,
-                        graph_.instructions.begin() + (copying.end - length), sameInstruction))
+        if (exit.begin <= copying.begin || !returns(exit))
+          continue;
+        int length = 0;
+        while (length < copying.end - copying.begin && length < exit.end - exit.begin &&
+               sameInstruction(graph_.instructions[copying.end - 1 - length],
+                               graph_.instructions[exit.end - 1 - length]))
+          ++length;
+        // A block that is a copy as a whole has nothing before the copy to jump from; it
+        // stays (CPython 3.11 copies `return None` so, as a block of its own).
+        if (length == 0 || length == copying.end - copying.begin)
           continue;
         Instruction jump;
         jump.op = Op::Jump;
-        jump.target = exit.begin;
+        jump.target = exit.end - length;
         jump.loc = graph_.instructions[copying.end - length].loc;
         graph_.instructions[copying.end - length] = std::move(jump);
         joined = true;
         break;
       }
+    }
     if (!joined)
       return;
     graph_.blocks.clear();

@@ -1,4 +1,4 @@
-// The decoder: a code object's instructions, in one form for CPython 3.11 and 3.12 (the
+// The decoder: a code object's instructions, in one form for CPython 3.11 to 3.13 (the
 // rewrites that undo what one of them does and the other does not), cut into basic blocks.
 // The symbolic stack (SymbolicStack.h) runs the blocks' instructions; control-flow recovery
 // (ControlFlowRecovery.h) follows the jumps between them.
@@ -21,8 +21,8 @@ enum class Op : uint8_t {
   Swap,
   PushNull,
   LoadConst,
-  LoadName, // flag: push NULL first (LOAD_GLOBAL)
-  LoadAttr, // flag: method form, NULL first
+  LoadName, // flag: push NULL first (LOAD_GLOBAL before 3.13)
+  LoadAttr, // flag: method form, NULL first (before 3.13)
   StoreAttr,
   StoreName,
   BinarySubscr,
@@ -38,7 +38,7 @@ enum class Op : uint8_t {
   UnaryOp,
   Compare,
   KwNames,
-  Call,
+  Call, // flag: the NULL is above the callable (3.13), not below it
   GetIter,
   ForIter,
   Jump,

@@ -1,4 +1,4 @@
-// Bytecode → AST. The instructions are first put in one form for CPython 3.11 and 3.12
+// Bytecode → AST. The instructions are first put in one form for CPython 3.11 to 3.13
 // (decode), cut into basic blocks (BytecodeDecoder.h), then walked with a symbolic stack
 // (SymbolicStack.h): straight-line code becomes statements, and control flow is recovered
 // from the jump graph the way CPython lays it out (ControlFlowRecovery.h; see
@@ -19,8 +19,8 @@ namespace kaji::frontend {
 std::shared_ptr<Module> translateBytecode(const CodeObject &code) {
   auto file = std::make_shared<const std::string>(code.fileName);
   Location start{file, code.firstLine, 1};
-  if (code.pythonMinor != 11 && code.pythonMinor != 12)
-    throw ir::CompileError(start, "kaji translates the bytecode of CPython 3.11 and 3.12, "
+  if (code.pythonMinor < 11 || code.pythonMinor > 13)
+    throw ir::CompileError(start, "kaji translates the bytecode of CPython 3.11 to 3.13, "
                                   "not 3." +
                                       std::to_string(code.pythonMinor) + "; define '" + code.name +
                                       "' in a file");

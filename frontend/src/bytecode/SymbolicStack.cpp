@@ -217,8 +217,10 @@ void SymbolicStack::execute(const Instruction &in, State &state, Body &out) {
     return;
   case Op::Call: {
     auto arguments = takeMany(state, in.arg, loc);
+    if (in.flag && pop(state, loc)->kind != ValueKind::Null)
+      untranslatable(loc, function_, "this call");
     ValuePtr callee = take(state, loc);
-    if (pop(state, loc)->kind != ValueKind::Null)
+    if (!in.flag && pop(state, loc)->kind != ValueKind::Null)
       untranslatable(loc, function_, "this call");
     ValuePtr call = make(ValueKind::Call, callee->loc, {callee});
     call->loc = loc;
