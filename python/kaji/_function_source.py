@@ -35,14 +35,24 @@ def function_source(func):
     try:
         lines, first_line = inspect.getsourcelines(func)
     except (OSError, TypeError):
+        lines = None
+    if not lines or not _defines(lines, func.__name__):
         # No source text (exec(), `python -c`, the REPL): the compiler translates the
-        # bytecode (docs/python.md, "Kernels without source text").
+        # bytecode (docs/python.md, "Kernels without source text"). So also where the text
+        # found is another one under the same made-up file name: CPython 3.13 keeps the
+        # `python -c` command as "<string>", which exec() of a string also names its code.
         return _core.FunctionSource.from_code(code_description(func))
     if func.__name__ == "<lambda>":
         return _lambda_source(func, lines, first_line)
     indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
     text = "".join(line[indent:] if line.strip() else "\n" for line in lines)
     return _core.FunctionSource(text, code.co_filename, first_line, indent, func.__name__)
+
+
+def _defines(lines, name):
+    """Whether the source lines found for function `name` are its definition."""
+    keyword = "lambda" if name == "<lambda>" else f"def {name}"
+    return any(keyword in line for line in lines)
 
 
 def parameters(func):

@@ -21,6 +21,8 @@ import kaji
 from kaji._function_source import function_source
 from kaji.decorator import Kernel
 
+pytestmark = pytest.mark.bytecode
+
 KERNELS = pathlib.Path(__file__).resolve().parents[1] / "kernels"
 
 
@@ -206,6 +208,52 @@ def test_source_kept_in_linecache_is_compiled_as_source():
     finally:
         del linecache.cache[filename]
 
+
+
+def test_arms_ending_in_copies_of_the_return_make_one_conditional_value(tmp_path):
+    # CPython 3.12 and 3.13 copy `np.int64(...)`, its store and the return into both arms of
+    # the conditional. Joined back, the arms are one value of their common type (float64) as
+    # from source; apart, np.int64 took the int64 arm exactly (program 279 of seed 777 of the
+    # program differential).
+    text = """
+        import numpy as np
+        from kaji import cuda
+
+        @cuda.jit(device=True)
+        def pick(a, b):
+            r = np.int64(a if b else b)
+            return r
+
+        def kernel(out, a, b):
+            out[0] = pick(a[0], b[0])
+        """
+    a, b = np.array([2**53 + 1]), np.array([1.0])
+    results = []
+    for kernel in (without_source(text)["kernel"], from_file(text, tmp_path)["kernel"]):
+        out = np.zeros(1, np.int64)
+        kaji.jit(target="cpu")(kernel)[1, 1](out, a, b)
+        results.append(out[0])
+    assert results == [2**53, 2**53]
+
+
+def test_other_text_kept_under_the_same_file_name_is_not_taken_for_the_source():
+    # CPython 3.13 keeps the `python -c` command in linecache as "<string>", the name exec()
+    # of a string gives its code too: a kernel exec()'d in such a process (pytest-xdist's
+    # workers are one) compiles from its bytecode, not from that command.
+    filename = "<string>"
+    saved = linecache.cache.get(filename)
+    command = "import sys;exec(eval(sys.stdin.readline()))\n"
+    linecache.cache[filename] = (len(command), None, [command], filename)
+    try:
+        func = without_source("def quadruple(out):\n    out[0] = 4 * out[0]\n")["quadruple"]
+        out = np.array([2.0])
+        kaji.jit(target="cpu")(func)[1, 1](out)
+        assert out[0] == 8.0
+    finally:
+        if saved is None:
+            del linecache.cache[filename]
+        else:
+            linecache.cache[filename] = saved
 
 def test_errors_point_at_the_line_of_the_code():
     func = without_source("""
