@@ -2,7 +2,9 @@
 
 `import kaji` finds an installed kaji, else the source package in python/ (where a
 development build places kaji/_core). Tests marked `gpu` need a usable CUDA device and are
-skipped with the driver's reason otherwise."""
+skipped with the driver's reason otherwise; tests marked `bytecode` compile a function without
+source text and are skipped, with the compiler's reason, on a Python whose bytecode kaji does
+not translate."""
 
 import importlib.util
 import pathlib
@@ -17,6 +19,8 @@ if importlib.util.find_spec("kaji") is None:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs a usable CUDA GPU; skipped without one")
+    config.addinivalue_line("markers", "bytecode: compiles a function without source text "
+                            "(exec(), `python -c`, a lambda sharing its line) from its bytecode")
 
 
 def _gpu_unusable_reason():
@@ -29,15 +33,25 @@ def _gpu_unusable_reason():
     return None
 
 
+def _bytecode_untranslatable_reason():
+    import kaji
+
+    namespace = {}
+    exec("def probe(out):\n    out[0] = 1\n", namespace)
+    try:
+        kaji.jit("void(int64[::1])", target="cpu")(namespace["probe"])
+    except kaji.CompileError as error:
+        return str(error)
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
-    gpu_items = [item for item in items if "gpu" in item.keywords]
-    if not gpu_items:
-        return
-    reason = _gpu_unusable_reason()
-    if reason is None:
-        return
-    for item in gpu_items:
-        item.add_marker(pytest.mark.skip(reason=reason))
+    for marker, unusable_reason in (("gpu", _gpu_unusable_reason),
+                                    ("bytecode", _bytecode_untranslatable_reason)):
+        marked = [item for item in items if marker in item.keywords]
+        reason = unusable_reason() if marked else None
+        for item in marked if reason else []:
+            item.add_marker(pytest.mark.skip(reason=reason))
 
 
 @pytest.fixture(params=["cpu"] if _gpu_unusable_reason() else ["cpu", "cuda"])

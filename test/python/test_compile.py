@@ -107,6 +107,7 @@ def _plain_python(x):
 UNUSABLE_LIST = [1, 2]
 
 
+@pytest.mark.bytecode
 @pytest.mark.parametrize("body, words", [
     ("out[0] = _plain_python(1)", "Untyped global name '_plain_python': the Python function "
                                   "'_plain_python' is not compiled for kernels: decorate it"),
@@ -201,6 +202,7 @@ def test_device_function_signature_is_checked_at_decoration():
         kaji.jit("flaot32(float32)", device=True)(hypotenuse.py_func)
 
 
+@pytest.mark.bytecode
 def test_source_less_function_compiles_from_bytecode():
     # More in test_kernels_without_source.py.
     namespace = {}

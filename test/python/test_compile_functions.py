@@ -78,6 +78,7 @@ def test_an_architecture_specific_target_is_a_third_element():
             cuda.compile_ptx(scale, SIGNATURES[0], cc=cc)
 
 
+@pytest.mark.bytecode
 def test_a_lambda_without_source_text_is_named_as_one_with_it():
     without_source = eval("lambda out: None")
     with_source = lambda out: None  # noqa: E731

@@ -15,6 +15,7 @@ import pytest
 
 import kaji
 from kaji import cuda
+from python_program import run_python_program
 
 
 @kaji.jit(device=True)
@@ -98,10 +99,10 @@ def _run_on_cpu_target(script, timeout):
     job, whose SIGINT is ignored and stays so in its children."""
     package = os.path.dirname(os.path.dirname(kaji.__file__))
     search_path = os.pathsep.join([package, os.environ.get("PYTHONPATH", "")])
-    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=timeout, env=dict(os.environ, KAJI_TARGET="cpu",
-                                                    PYTHONPATH=search_path.rstrip(os.pathsep)),
-                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    return run_python_program(script, capture_output=True, text=True, timeout=timeout,
+                              env=dict(os.environ, KAJI_TARGET="cpu",
+                                       PYTHONPATH=search_path.rstrip(os.pathsep)),
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 @pytest.mark.parametrize("blocks", [1, 8])

@@ -3,13 +3,13 @@ of them, the others threads named "kaji-cpu"), read at the first cpu launch of a
 a ValueError naming the variable and its value. Each case runs in a fresh process."""
 
 import os
-import subprocess
 import sys
 import textwrap
 
 import pytest
 
 import kaji
+from python_program import run_python_program
 
 PROGRAM = textwrap.dedent("""
     import os
@@ -47,8 +47,7 @@ def run(setting):
     package = os.path.dirname(os.path.dirname(kaji.__file__))
     search_path = os.pathsep.join([package, os.environ.get("PYTHONPATH", "")])
     env = dict(os.environ, KAJI_CPU_THREADS=setting, PYTHONPATH=search_path.rstrip(os.pathsep))
-    result = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True,
-                            text=True, timeout=120)
+    result = run_python_program(PROGRAM, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()
 

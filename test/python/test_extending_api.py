@@ -69,6 +69,7 @@ def test_a_typing_function_returning_no_function_is_named():
         kernel[1, 1](np.zeros(1))
 
 
+@pytest.mark.bytecode
 def test_a_cached_kernel_calling_an_overloaded_function_runs(tmp_path, monkeypatch):
     monkeypatch.setenv("KAJI_CACHE_DIR", str(tmp_path))
 
@@ -86,6 +87,7 @@ def test_a_cached_kernel_calling_an_overloaded_function_runs(tmp_path, monkeypat
     assert out[0] == 8.0
 
 
+@pytest.mark.bytecode
 def test_implementations_registered_with_numbas_own_overload_count(monkeypatch):
     """Numba's registry as numba.core.typing.templates keeps it: (function, Function type)
     pairs whose templates hold the typing function, its target and inlining."""

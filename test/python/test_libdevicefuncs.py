@@ -31,6 +31,7 @@ WITH_OUTPUTS = sorted(name for name, (_, args) in functions.items()
                       if any(a.is_ptr for a in args))
 
 
+@pytest.mark.bytecode
 @pytest.mark.parametrize("libname", WITH_OUTPUTS)
 def test_each_function_with_outputs_compiles_by_its_signature(libname):
     """As Numba's own test of the table: the values unpacked from the call into arrays."""

@@ -14,6 +14,8 @@ import textwrap
 
 import pytest
 
+from python_program import run_python_program
+
 SOURCE = pathlib.Path(__file__).parent / "fake_driver" / "fake_libcuda.c"
 
 # Loaded in each check's process: counts() reads the fake's counters; changes(action) runs
@@ -59,8 +61,8 @@ def run_on_fake(fake_driver, body, **environment):
                  if name not in ("KAJI_MEMORY_LIMIT", "KAJI_MEMORY_POOL")}
     env = {**inherited, "PYTHONPATH": os.pathsep.join(sys.path), "KAJI_TARGET": "cuda",
            "KAJI_CUDA_DRIVER": str(fake_driver), **environment}
-    result = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(body)], env=env,
-                            capture_output=True, text=True)
+    result = run_python_program(PRELUDE + textwrap.dedent(body), env=env, capture_output=True,
+                                text=True)
     assert result.returncode == 0, result.stderr
 
 

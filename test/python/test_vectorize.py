@@ -342,6 +342,7 @@ def test_a_lambda_as_numba_compiles_it(ufunc_target):
     assert double.__name__ == "<lambda>"
 
 
+@pytest.mark.bytecode
 def test_lambdas_whose_text_is_not_theirs_alone_compile_from_bytecode(ufunc_target):
     pair = (lambda x: x + 1.0, lambda x: x * 3.0)  # the same parameters on one line
     spanning = cuda.vectorize(["float64(float64, float64)"], target=ufunc_target)(lambda a,
