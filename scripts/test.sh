@@ -53,4 +53,9 @@ if [ -x "$cuda_bin/fatbinary" ]; then
     status=1
   fi
 fi
+# The wheel of this Python, its extension built against build/'s core, installed into a fresh
+# virtual environment: a kernel and test/python from the installed package (source tree off
+# the path).
+python_version=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+bash scripts/build_wheels.sh --core build build/wheelhouse "$python_version" || status=1
 exit $status
