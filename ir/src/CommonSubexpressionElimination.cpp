@@ -11,12 +11,14 @@ namespace kaji::ir {
 namespace {
 
 // Pure: same operands give the same result, and nothing else observes the operation.
-// Loads read memory that may change in between; each shared_array and local_array is a
-// distinct allocation (dynamic_shared_arrays alias, but each keeps the alignment it asked for).
+// Loads and fragment_gets read memory that may change in between; each shared_array,
+// local_array and fragment is a distinct allocation (dynamic_shared_arrays alias, but each keeps
+// the alignment it asked for).
 bool isPure(const Operation &op) {
   return op.result() && !hasSideEffects(op.opcode()) && op.opcode() != Opcode::Load &&
          op.opcode() != Opcode::SharedArray && op.opcode() != Opcode::LocalArray &&
-         op.opcode() != Opcode::DynamicSharedArray;
+         op.opcode() != Opcode::DynamicSharedArray && op.opcode() != Opcode::Fragment &&
+         op.opcode() != Opcode::FragmentGet;
 }
 
 // Doubles compare by bits so that 0.0 and -0.0 stay distinct and NaN constants merge.

@@ -50,6 +50,11 @@ bool hasSideEffects(Opcode op) {
   case Opcode::Nanosleep:
   case Opcode::Warp:
   case Opcode::GridSync:
+  case Opcode::FragmentFill:
+  case Opcode::FragmentLoad:
+  case Opcode::FragmentStore:
+  case Opcode::FragmentMma:
+  case Opcode::FragmentSet:
   case Opcode::Print:
   case Opcode::Store:
   case Opcode::Atomic:

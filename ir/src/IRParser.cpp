@@ -315,7 +315,8 @@ private:
       error(tok_, "expected a type, found " + describe(tok_));
     consume();
     size_t end = start.offset + start.text.size();
-    if (start.text == "array" || start.text == "record" || start.text == "vec") {
+    if (start.text == "array" || start.text == "record" || start.text == "vec" ||
+        start.text == "fragment") {
       expect("<");
       // A record element nests its own <...>.
       for (int depth = 1; depth > 0 && tok_.kind != Tok::End;) {
@@ -739,6 +740,53 @@ private:
       expect(":");
       resultType = parseType();
       break;
+    case Opcode::Fragment:
+      expect(":");
+      resultType = parseType();
+      break;
+    case Opcode::FragmentFill:
+    case Opcode::FragmentMma:
+      operands = parseValueList("");
+      hasResult = false;
+      break;
+    case Opcode::FragmentLoad:
+    case Opcode::FragmentStore:
+      for (int i = 0; i < 3; ++i) {
+        if (i)
+          expect(",");
+        operands.push_back(parseValue());
+      }
+      // An accumulator's layout; the next line's operation name where there is none.
+      if (std::optional<MatrixLayout> layout =
+              tok_.kind == Tok::Ident ? findMatrixLayout(tok_.text) : std::nullopt) {
+        attr = *layout;
+        consume();
+      }
+      hasResult = false;
+      break;
+    case Opcode::FragmentLength:
+      operands.push_back(parseValue());
+      expect(":");
+      resultType = parseType();
+      break;
+    case Opcode::FragmentGet:
+    case Opcode::FragmentSet: {
+      Value *value = opcode == Opcode::FragmentSet ? parseValue() : nullptr;
+      if (value)
+        expect(",");
+      operands.push_back(parseValue());
+      expect("[");
+      operands.push_back(parseValue());
+      expect("]");
+      if (value) {
+        operands.push_back(value);
+        hasResult = false;
+      } else {
+        expect(":");
+        resultType = parseType();
+      }
+      break;
+    }
     case Opcode::Load:
       operands.push_back(parseValue());
       expect("[");

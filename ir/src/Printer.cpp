@@ -325,6 +325,28 @@ private:
     case Opcode::Load:
       out_ += " " + operand(op, 0) + "[" + operandList(op, 1) + "]" + cacheSuffix(op) + typeSuffix;
       return;
+    case Opcode::Fragment:
+      out_ += typeSuffix;
+      return;
+    case Opcode::FragmentFill:
+    case Opcode::FragmentMma:
+      out_ += " " + operandList(op, 0);
+      return;
+    case Opcode::FragmentLoad:
+    case Opcode::FragmentStore: {
+      const MatrixLayout *layout = attr<MatrixLayout>(op);
+      out_ += " " + operandList(op, 0) + (layout ? " " + std::string(attributeName(*layout)) : "");
+      return;
+    }
+    case Opcode::FragmentLength:
+      out_ += " " + operand(op, 0) + typeSuffix;
+      return;
+    case Opcode::FragmentGet:
+      out_ += " " + operand(op, 0) + "[" + operand(op, 1) + "]" + typeSuffix;
+      return;
+    case Opcode::FragmentSet:
+      out_ += " " + operand(op, 2) + ", " + operand(op, 0) + "[" + operand(op, 1) + "]";
+      return;
     case Opcode::Store:
       out_ += " " + operand(op, 0) + ", " + operand(op, 1) + "[" + operandList(op, 2) + "]" +
               cacheSuffix(op);

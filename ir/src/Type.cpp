@@ -1,5 +1,6 @@
 #include "kaji/ir/Type.h"
 
+#include "kaji/ir/MatrixFragments.h"
 #include "kaji/ir/RecordType.h"
 
 #include <algorithm>
@@ -148,6 +149,16 @@ unsigned Type::elementAlignment() const {
   return std::min(lane * lanes_, 16u);
 }
 
+Type Type::fragment(MatrixUse use, MatrixShape shape, ScalarKind element, Layout layout) {
+  Type t;
+  t.kind_ = Kind::Fragment;
+  t.scalar_ = element;
+  t.use_ = use;
+  t.shape_ = shape;
+  t.layout_ = layout;
+  return t;
+}
+
 std::string Type::str() const {
   switch (kind_) {
   case Kind::Void:
@@ -166,6 +177,13 @@ std::string Type::str() const {
       s += ", local";
     else if (space_ == MemorySpace::Constant)
       s += ", const";
+    return s + ">";
+  }
+  case Kind::Fragment: {
+    std::string s = "fragment<" + std::string(matrixUseName(use_)) + ", " +
+                    std::string(matrixShapeName(shape_)) + ", " + std::string(irName(scalar_));
+    if (layout_ != Layout::Any)
+      s += layout_ == Layout::C ? ", row" : ", col";
     return s + ">";
   }
   }
@@ -279,6 +297,30 @@ std::optional<Type> parseArrayType(std::string_view text) {
   return Type::arrayOf(vector.value_or(Type::scalar(*elem)), *ndim, layout, space);
 }
 
+// `fragment<use, shape, T[, row|col]>`: any use, shape and scalar here; the verifier asks
+// MatrixFragments.h which exist.
+std::optional<Type> parseFragmentType(std::string_view text) {
+  auto parsed = bracketedParts<4>(text, "fragment<");
+  if (!parsed || parsed->second < 3)
+    return std::nullopt;
+  const auto &[parts, count] = *parsed;
+  auto use = matrixUseFromName(parts[0]);
+  auto shape = matrixShapeFromName(parts[1]);
+  auto element = parseIRScalar(parts[2]);
+  if (!use || !shape || !element)
+    return std::nullopt;
+  Layout layout = Layout::Any;
+  if (count == 4) {
+    if (parts[3] == "row")
+      layout = Layout::C;
+    else if (parts[3] == "col")
+      layout = Layout::F;
+    else
+      return std::nullopt;
+  }
+  return Type::fragment(*use, *shape, *element, layout);
+}
+
 } // namespace
 
 std::optional<Type> parseIRType(std::string_view text) {
@@ -289,6 +331,8 @@ std::optional<Type> parseIRType(std::string_view text) {
     return Type::scalar(*k);
   if (text.starts_with("vec<"))
     return parseVectorType(text);
+  if (text.starts_with("fragment<"))
+    return parseFragmentType(text);
   return parseArrayType(text);
 }
 

@@ -5,6 +5,7 @@
 #include "kaji/ir/Dominance.h"
 #include "kaji/ir/Libdevice.h"
 #include "kaji/ir/MathFunctions.h"
+#include "kaji/ir/MatrixFragments.h"
 #include "kaji/ir/OperationAttributes.h"
 #include "kaji/ir/RecordType.h"
 #include "kaji/ir/StaticArrays.h"
@@ -62,6 +63,9 @@ public:
     if (function_.exported() != Function::Export::None)
       verifyExported();
     verifyVectorType(function_.returnType(), function_.location());
+    if (function_.returnType().isFragment())
+      fail(function_.location(),
+           "device function @" + function_.name() + " cannot return a fragment");
     for (const auto &block : function_.blocks()) {
       blockNumbers_.emplace(block.get(), blockNumbers_.size());
       for (const auto &arg : block->arguments()) {
@@ -70,6 +74,7 @@ public:
         if (std::string problem = recordProblem(arg->type().record()); !problem.empty())
           fail(function_.location(), problem + " in " + arg->type().str());
         verifyVectorType(arg->type(), function_.location());
+        verifyFragmentType(arg->type(), function_.location());
       }
       for (size_t i = 0; i < block->operations().size(); ++i)
         position_[block->operations()[i].get()] = i;
@@ -77,9 +82,10 @@ public:
     // Numba passes no vector from the host: a kernel takes none.
     if (function_.isKernel())
       for (Type param : function_.paramTypes())
-        if (param.isVector())
-          fail(function_.location(),
-               "kernel @" + function_.name() + " cannot take a vector parameter " + param.str());
+        if (param.isVector() || param.isFragment())
+          fail(function_.location(), "kernel @" + function_.name() + " cannot take a " +
+                                         (param.isVector() ? "vector" : "fragment") +
+                                         " parameter " + param.str());
     for (const auto &block : function_.blocks())
       verifyBlock(*block);
   }
@@ -116,6 +122,109 @@ private:
     if (!laneOk || type.lanes() < 1 || type.lanes() > Type::kMaxLanes)
       fail(loc, "vector type " + type.elementType().str() +
                     " is not one of CUDA's: 1 to 4 lanes of an integer, f32 or f64");
+  }
+
+  // A fragment type names one CUDA has (MatrixFragments.h).
+  void verifyFragmentType(Type type, const Location &loc) const {
+    if (!type.isFragment())
+      return;
+    if (std::string problem = fragmentProblem(type); !problem.empty())
+      fail(loc, problem + ": " + type.str());
+  }
+
+  Type fragmentOperand(const Operation &op, unsigned i) const {
+    Type type = op.operand(i)->type();
+    if (!type.isFragment())
+      fail(op, "operand #" + std::to_string(i) + " must be a fragment, not " + type.str());
+    return type;
+  }
+
+  // The matrix fragment operations (Opcodes.def, MatrixFragments.h).
+  void verifyFragmentOperation(const Operation &op) {
+    switch (op.opcode()) {
+    case Opcode::Fragment:
+      expectOperands(op, 0);
+      expectNoAttr(op);
+      if (!op.resultType().isFragment())
+        fail(op, "result must be a fragment, not " + op.resultType().str());
+      return;
+    case Opcode::FragmentFill: {
+      expectOperands(op, 2);
+      expectResult(op, false);
+      expectNoAttr(op);
+      expectType(op, 1, Type::scalar(fragmentOperand(op, 0).scalarKind()));
+      return;
+    }
+    case Opcode::FragmentLoad:
+    case Opcode::FragmentStore: {
+      bool load = op.opcode() == Opcode::FragmentLoad;
+      expectOperands(op, 3);
+      expectResult(op, false);
+      Type fragment = fragmentOperand(op, load ? 0 : 1);
+      Type array = op.operand(load ? 1 : 0)->type();
+      bool accumulator = fragment.matrixUse() == MatrixUse::Accumulator;
+      if (!load && !accumulator)
+        fail(op, "stores an accumulator fragment, not " + fragment.str());
+      if (!array.isArray() || array.isRecordArray() || array.isVectorArray() ||
+          array.scalarKind() != fragment.scalarKind())
+        fail(op, std::string(load ? "loads from" : "stores to") + " an array of " +
+                     std::string(irName(fragment.scalarKind())) + ", not " + array.str());
+      if (array.memorySpace() == MemorySpace::Constant ||
+          (!load && array.memorySpace() == MemorySpace::Local))
+        fail(op, std::string(load ? "loads from" : "stores to") +
+                     " global, shared or local memory, not " + array.str());
+      expectType(op, 2, kI64);
+      if (accumulator)
+        expectAttr<MatrixLayout>(op, "a layout (row or col)");
+      else
+        expectNoAttr(op);
+      return;
+    }
+    case Opcode::FragmentMma: {
+      expectOperands(op, 4);
+      expectResult(op, false);
+      expectNoAttr(op);
+      Type d = fragmentOperand(op, 0), a = fragmentOperand(op, 1), b = fragmentOperand(op, 2),
+           c = fragmentOperand(op, 3);
+      if (a.matrixUse() != MatrixUse::A || b.matrixUse() != MatrixUse::B ||
+          c.matrixUse() != MatrixUse::Accumulator || d != c)
+        fail(op, "takes (d, a, b, c): an accumulator, an A and a B fragment, and an "
+                 "accumulator of d's type, not (" +
+                     d.str() + ", " + a.str() + ", " + b.str() + ", " + c.str() + ")");
+      if (a.matrixShape() != c.matrixShape() || b.matrixShape() != c.matrixShape() ||
+          a.scalarKind() != b.scalarKind())
+        fail(op, "multiplies fragments of one shape and input kind, not " + a.str() + " and " +
+                     b.str() + " into " + c.str());
+      if (!mmaArchitecture(c.matrixShape(), a.scalarKind(), c.scalarKind()))
+        fail(op, "has no multiply-accumulate of " + std::string(irName(a.scalarKind())) + " into " +
+                     std::string(irName(c.scalarKind())) + " at " +
+                     std::string(matrixShapeName(c.matrixShape())));
+      return;
+    }
+    case Opcode::FragmentLength:
+      expectOperands(op, 1);
+      expectNoAttr(op);
+      fragmentOperand(op, 0);
+      if (op.resultType() != kI64)
+        fail(op, "result must be i64, not " + op.resultType().str());
+      return;
+    case Opcode::FragmentGet:
+    case Opcode::FragmentSet: {
+      bool get = op.opcode() == Opcode::FragmentGet;
+      expectOperands(op, get ? 2 : 3);
+      expectResult(op, get);
+      expectNoAttr(op);
+      Type element = Type::scalar(fragmentOperand(op, 0).scalarKind());
+      expectType(op, 1, kI64);
+      if (!get)
+        expectType(op, 2, element);
+      else if (op.resultType() != element)
+        fail(op, "result must be " + element.str() + ", not " + op.resultType().str());
+      return;
+    }
+    default:
+      return;
+    }
   }
 
   // `make_vector` builds a vector from one operand per lane; `extract_lane` reads lane k.
@@ -565,7 +674,11 @@ private:
 
   void verifyOperation(const Operation &op) {
     verifyVectorType(op.resultType(), op.location());
+    verifyFragmentType(op.resultType(), op.location());
     switch (op.opcode()) {
+#define KAJI_FRAGMENT_OPCODE(name, spelling) case Opcode::name:
+#include "kaji/ir/Opcodes.def"
+      return verifyFragmentOperation(op);
     case Opcode::Constant:
       return verifyConstant(op);
 #define KAJI_BINARY_OPCODE(name, spelling) case Opcode::name:

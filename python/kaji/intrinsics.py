@@ -124,6 +124,14 @@ shared = IntrinsicNamespace(_kernel_name("shared"), ("array",))
 local = IntrinsicNamespace(_kernel_name("local"), ("array",))
 const = IntrinsicNamespace(_kernel_name("const"), ("array_like",))
 cg = IntrinsicNamespace(_kernel_name("cg"), ("this_grid",))
+# CUDA C++'s nvcuda::wmma: the tensor cores' warp-level matrix multiply-accumulate
+# (docs/language.md, "Tensor cores").
+wmma = IntrinsicNamespace(
+    _kernel_name("wmma"),
+    ("fragment", "fill_fragment", "load_matrix_sync", "store_matrix_sync", "mma_sync",
+     "matrix_a", "matrix_b", "accumulator", "row_major", "col_major", "mem_row_major",
+     "mem_col_major"),
+)
 literal_unroll = _LiteralUnroll(_kernel_name("literal_unroll"))
 carray = _ArrayAtPointer(_kernel_name("carray"), "C")
 farray = _ArrayAtPointer(_kernel_name("farray"), "F")
@@ -220,5 +228,5 @@ bf16 = _CompilerTable(_kernel_name("bf16"), _bfloat16_functions)
 fp8 = _CompilerTable(_kernel_name("fp8"), _float8_functions)
 
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
-           "const", "cg", "atomic", "libdevice", "fp16", "bf16", "fp8", "literal_unroll", "carray",
+           "const", "cg", "wmma", "atomic", "libdevice", "fp16", "bf16", "fp8", "literal_unroll", "carray",
            "farray"]

@@ -1,5 +1,7 @@
 #include "CompilerRuntimeBuiltins.h"
 
+#include "CpuMatrixFragments.h"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -128,6 +130,9 @@ const std::vector<RuntimeBuiltin> &compilerRuntimeBuiltins() {
       {"__umodti3", reinterpret_cast<const void *>(&__umodti3)},
       {"__powisf2", reinterpret_cast<const void *>(&__powisf2)},
       {"__powidf2", reinterpret_cast<const void *>(&__powidf2)},
+      {kFragmentLoadHelper, reinterpret_cast<const void *>(&kaji_fragment_load)},
+      {kFragmentStoreHelper, reinterpret_cast<const void *>(&kaji_fragment_store)},
+      {kFragmentMmaHelper, reinterpret_cast<const void *>(&kaji_fragment_mma)},
   };
   return builtins;
 }

@@ -1,5 +1,6 @@
 // The compiler-runtime helpers that LLVM's host code calls where the CPU has no instruction
-// (half and bfloat16 conversions, 128-bit division, powi), defined inside libkaji. Host kernels
+// (half and bfloat16 conversions, 128-bit division, powi), and the matrix fragment operations
+// (CpuMatrixFragments.h), defined inside libkaji. Host kernels
 // resolve them here, not in whatever the process happened to load: libgcc's copies are
 // hidden inside the libraries that link them, and which ones LLVM calls depends on the CPU.
 #pragma once

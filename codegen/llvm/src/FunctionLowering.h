@@ -100,6 +100,8 @@ private:
   // A dynamic_shared_array: the launch's dynamic shared memory as a 1-D array whose extent
   // is its size in elements.
   void lowerDynamicSharedArray(const ir::Operation &op);
+  // The matrix fragment operations (LLVMFragments.cpp); the result of those that have one.
+  llvm::Value *lowerFragment(const ir::Operation &op);
   llvm::Value *lowerAtomic(const ir::Operation &op);
   llvm::Value *lowerFloatMaxMin(llvm::Value *address, llvm::Value *value, bool max);
   llvm::Value *lowerArrayIndex(const ir::Operation &op);

@@ -443,6 +443,10 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::DynamicSharedArray:
     lowerDynamicSharedArray(op);
     return;
+#define KAJI_FRAGMENT_OPCODE(name, spelling) case Opcode::name:
+#include "kaji/ir/Opcodes.def"
+    result = lowerFragment(op);
+    break;
   case Opcode::Print:
     lowerPrint(op);
     return;

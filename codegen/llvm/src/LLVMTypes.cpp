@@ -41,6 +41,8 @@ llvm::Type *registerType(llvm::LLVMContext &context, ScalarKind kind) {
 }
 
 llvm::Type *valueType(llvm::LLVMContext &context, ir::Type type) {
+  if (type.isFragment()) // its memory, per thread (LLVMFragments.cpp)
+    return llvm::PointerType::get(context, 0);
   llvm::Type *scalar = registerType(context, type.scalarKind());
   if (!type.isVector())
     return scalar;

@@ -38,6 +38,16 @@ public:
   llvm::Value *emitWarpCollective(llvm::IRBuilderBase &builder, ir::WarpCollectiveKind collective,
                                   llvm::Value *mask, llvm::Value *value, llvm::Value *operand,
                                   llvm::Type *resultType, const ir::Location &site) const override;
+  unsigned fragmentLength(llvm::LLVMContext &context, const ir::Type &fragment) const override;
+  void emitFragmentLoad(llvm::IRBuilderBase &builder, const ir::Type &fragment,
+                        llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace space,
+                        llvm::Value *ldm, ir::MatrixLayout layout) const override;
+  void emitFragmentStore(llvm::IRBuilderBase &builder, const ir::Type &fragment,
+                         llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace space,
+                         llvm::Value *ldm, ir::MatrixLayout layout) const override;
+  void emitFragmentMma(llvm::IRBuilderBase &builder, const ir::Type &accumulator, const ir::Type &a,
+                       const ir::Type &b, llvm::Value *d, llvm::Value *aStorage,
+                       llvm::Value *bStorage, llvm::Value *c) const override;
   llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                  uint64_t alignment, const std::string &name) const override;
   DynamicShared emitDynamicShared(llvm::IRBuilderBase &builder, uint64_t alignment) const override;

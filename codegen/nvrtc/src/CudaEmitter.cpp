@@ -495,6 +495,10 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
     return emitReturn(op);
   case Opcode::Raise:
     return emitRaise(op);
+#define KAJI_FRAGMENT_OPCODE(name, spelling) case Opcode::name:
+#include "kaji/ir/Opcodes.def"
+    throw CompileError(op.location(), "the CUDA C++ (nvrtc) backend does not compile matrix "
+                                      "fragments; the llvm backend does");
   }
   throw CompileError(op.location(), "the CUDA C++ backend cannot express '" +
                                         std::string(ir::opcodeName(op.opcode())) + "'");

@@ -253,8 +253,14 @@ const std::vector<std::string_view> *kajiNamespaceMembers(std::string_view name)
   static const std::vector<std::string_view> array = {"array"};
   static const std::vector<std::string_view> arrayLike = {"array_like"};
   static const std::vector<std::string_view> cooperativeGroups = {"this_grid"};
+  static const std::vector<std::string_view> matrixFragments = {
+      "fragment",  "fill_fragment", "load_matrix_sync", "store_matrix_sync",
+      "mma_sync",  "matrix_a",      "matrix_b",         "accumulator",
+      "row_major", "col_major",     "mem_row_major",    "mem_col_major"};
   if (name == "atomic")
     return &atomic;
+  if (name == "wmma")
+    return &matrixFragments;
   if (name == "cg")
     return &cooperativeGroups;
   if (name == "const")
@@ -506,6 +512,8 @@ Operand FunctionLowerer::attribute(const Operand &base, const std::string &attr,
     return resolveGlobal(module.elements[size_t(member - module.fields.begin())], node.loc);
   }
   if (std::optional<Operand> member = gridGroupAttribute(base, attr, node))
+    return *member;
+  if (std::optional<Operand> member = fragmentAttribute(base, attr, node))
     return *member;
   if (base.kind == Operand::Kind::Builtin && base.name == "array.ctypes") {
     if (attr != "data")
@@ -802,6 +810,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return constArray(expr);
   if (name.starts_with("kaji.cg."))
     return callCooperativeGroups(name, expr);
+  if (name.starts_with("kaji.wmma."))
+    return callMatrixFragments(name, expr);
   if (name == "builtins.print")
     return print(expr);
   if (name == "kaji.carray" || name == "kaji.farray")

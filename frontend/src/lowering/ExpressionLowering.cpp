@@ -779,6 +779,8 @@ Operand FunctionLowerer::lowerSubscript(const SubscriptExpr &expr) {
   if (auto *name = expr.index->as<StringLiteralExpr>();
       name && base.kind == Operand::Kind::EnumClass)
     return attribute(base, name->value, expr);
+  if (isFragmentElements(base))
+    return fragmentElement(base, lower(*expr.index), expr.loc);
   requireArray(base, expr);
   if (auto *field = expr.index->as<StringLiteralExpr>(); field && base.type().isRecordArray())
     return fieldValue(fieldView(base, field->value, expr), expr.loc);

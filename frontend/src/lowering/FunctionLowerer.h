@@ -583,6 +583,14 @@ private:
   // cuda.cg (CooperativeGroups.cpp): a call of cuda.cg.this_grid() or of a grid group's
   // method, and a grid group's attribute (nothing when `base` is no grid group).
   Operand callCooperativeGroups(const std::string &name, const CallExpr &expr);
+  // cuda.wmma (MatrixFragments.cpp): its calls, a fragment's attributes (num_elements, x) and
+  // the element x[i] read or written.
+  Operand callMatrixFragments(const std::string &name, const CallExpr &expr);
+  std::optional<Operand> fragmentAttribute(const Operand &base, const std::string &attr,
+                                           const Expr &node);
+  Operand fragmentElement(const Operand &elements, const Operand &index, const Location &loc);
+  void storeFragmentElement(const Operand &elements, const Operand &index, const Operand &value,
+                            const Location &loc);
   std::optional<Operand> gridGroupAttribute(const Operand &base, const std::string &attr,
                                             const Expr &node);
   ir::Value *linearSpecialRegister(ir::SpecialReg::Kind coordinates, ir::SpecialReg::Kind extents);
@@ -599,6 +607,8 @@ private:
   Operand laneId(const Location &loc);
   // Throws at `loc` when the GPU compiled for is older than the builtin `name` needs.
   void requireArchitecture(const std::string &name, const Location &loc);
+  // Throws at `loc` when the GPU compiled for is older than sm_`minimum`, which `what` needs.
+  void requireArchitecture(unsigned minimum, const std::string &what, const Location &loc);
   // syncthreads, threadfence*, popc/brev/clz/ffs and selp; nothing for other names.
   std::optional<Operand> callGpuFunction(const std::string &name, const std::vector<Operand> &args,
                                          const CallExpr &expr);

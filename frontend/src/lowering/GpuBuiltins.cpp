@@ -444,6 +444,15 @@ Operand FunctionLowerer::laneId(const Location &loc) {
       builder_.binary(ir::Opcode::And, linear, intConstant(ScalarKind::Int32, 31).value));
 }
 
+void FunctionLowerer::requireArchitecture(unsigned minimum, const std::string &what,
+                                          const Location &loc) {
+  const std::string &arch = context_.options().gpuArch;
+  std::optional<unsigned> compiledFor = architectureNumber(arch);
+  if (compiledFor && *compiledFor < minimum)
+    throw ir::CompileError(loc, what + " needs sm_" + std::to_string(minimum) +
+                                    " or newer (compiling for " + arch + ")");
+}
+
 void FunctionLowerer::requireArchitecture(const std::string &name, const Location &loc) {
   const std::string &arch = context_.options().gpuArch;
   auto minimum = kMinimumArchitecture.find(name);

@@ -45,6 +45,7 @@ LocalType typeOf(const Operand &value, const Operand &whole, const std::string &
     t.array = value.type();
     return t;
   case Operand::Kind::Vector:
+  case Operand::Kind::Fragment:
     t.kind = LocalType::Kind::Vector;
     t.vector = value.type();
     return t;

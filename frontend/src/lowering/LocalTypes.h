@@ -18,7 +18,7 @@ struct LocalType {
   Kind kind = Kind::Scalar;
   ScalarType scalar;               // Scalar
   ir::Type array;                  // Array
-  ir::Type vector;                 // Vector
+  ir::Type vector;                 // Vector: a vector or a fragment, one SSA value of its type
   std::vector<LocalType> elements; // Tuple: scalars, arrays and tuples
   std::string tupleClass;          // Tuple: a namedtuple's class, empty for a plain tuple
   std::vector<std::string> fields; // Tuple: a namedtuple's field names

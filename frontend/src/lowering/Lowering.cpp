@@ -105,6 +105,7 @@ std::string describe(const Operand &operand) {
     return typeString(operand.type());
   case Operand::Kind::Array:
   case Operand::Kind::Vector:
+  case Operand::Kind::Fragment:
     return typeString(operand.type());
   case Operand::Kind::Tuple: {
     std::string text = (operand.tupleClass.empty() ? "tuple" : operand.tupleClass) + "(";

@@ -34,9 +34,10 @@ struct Operand {
     RecordType, // a record dtype of the environment (`global`), for local and shared arrays
     Overloaded, // a function with @overload implementations of the environment (`global`)
     Namespace,  // a module of the user's (`global`): its members are the environment's
+    Fragment,   // a thread's part of a warp's matrix (cuda.wmma.fragment), kaji IR's fragment<>
   };
   Kind kind = Kind::None;
-  ir::Value *value = nullptr; // Scalar, Array, Vector
+  ir::Value *value = nullptr; // Scalar, Array, Vector, Fragment
   bool weak = false;          // Scalar: a Python literal or an expression of literals only
   // Scalar: a weak integer constant beyond 64 bits, such as the 2**64 of 2**64 - 1; `value`
   // holds its low bits. Only an operand of another Python-int operation may be one.
@@ -72,6 +73,12 @@ struct Operand {
     o.value = v;
     return o;
   }
+  static Operand fragment(ir::Value *v) {
+    Operand o;
+    o.kind = Kind::Fragment;
+    o.value = v;
+    return o;
+  }
   static Operand tuple(std::vector<Operand> elements) {
     Operand o;
     o.kind = Kind::Tuple;
@@ -103,5 +110,8 @@ std::string numbaTypeName(const Operand &operand);
 
 // Whether `operand` is threadIdx, blockIdx, blockDim or gridDim: Numba's dim3, with .x, .y, .z.
 bool isDim3(const Operand &operand);
+
+// Whether `operand` is a fragment's elements, `frag.x` (MatrixFragments.cpp).
+bool isFragmentElements(const Operand &operand);
 
 } // namespace kaji::frontend

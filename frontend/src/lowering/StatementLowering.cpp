@@ -346,6 +346,8 @@ void FunctionLowerer::assign(const Expr &target, const Operand &value) {
     if (array.kind == Operand::Kind::Tuple)
       throw ir::CompileError(target.loc,
                              "tuples are immutable: cannot assign to '" + unparse(target) + "'");
+    if (isFragmentElements(array))
+      return storeFragmentElement(array, lower(*subscript->index), value, target.loc);
     requireArray(array, *subscript);
     std::vector<SubscriptItem> items = subscriptItems(*subscript);
     checkWritable(array, target);
@@ -408,6 +410,13 @@ void FunctionLowerer::lowerAugAssign(const AugAssignStmt &stmt) {
   }
   if (auto *subscript = stmt.target->as<SubscriptExpr>()) {
     Operand array = lower(*subscript->value);
+    if (isFragmentElements(array)) {
+      Operand index = lower(*subscript->index);
+      Operand current = fragmentElement(array, index, stmt.loc);
+      Operand result =
+          operatorBinary(stmt.op, current, lower(*stmt.value), stmt.loc, augmentedSource(stmt));
+      return storeFragmentElement(array, index, result, stmt.loc);
+    }
     std::vector<ir::Value *> indices = arrayIndices(array, *subscript);
     checkWritable(array, *stmt.target);
     if (array.type().isVectorArray())
@@ -544,7 +553,7 @@ std::optional<Operand> FunctionLowerer::readSlots(const std::string &slot, const
     ir::Value *v = ssa_->read(slot, type.vector, builder_.block());
     if (ssa_->isUndefined(v))
       return std::nullopt;
-    return Operand::vector(v);
+    return v->type().isFragment() ? Operand::fragment(v) : Operand::vector(v);
   }
   }
   return std::nullopt;

@@ -520,6 +520,8 @@ std::optional<WrittenSignature> writtenSignature(const Expr &argument) {
 std::string typeString(const ir::Type &type) {
   if (type.isVoid())
     return "void";
+  if (type.isFragment())
+    return type.str();
   std::string text =
       type.isRecordArray() ? type.record()->str() : std::string(ir::numpyName(type.scalarKind()));
   if (type.isScalar())

@@ -5,6 +5,7 @@
 #include "kaji/ir/AtomicOperations.h"
 #include "kaji/ir/Location.h"
 #include "kaji/ir/MathFunctions.h"
+#include "kaji/ir/MatrixFragments.h"
 #include "kaji/ir/OperationAttributes.h"
 #include "kaji/ir/Type.h"
 #include "kaji/ir/WarpCollectives.h"
@@ -55,10 +56,10 @@ struct ArrayAllocation {
 // The largest alignment= a shared or local array may ask for.
 constexpr int64_t kMaxArrayAlignment = 1024;
 
-using Attr =
-    std::variant<std::monostate, int64_t, double, std::string, CmpPredicate, SpecialReg,
-                 ArrayAllocation, ConstantData, MathFunctionKind, AtomicOperationKind,
-                 WarpCollectiveKind, BitFunction, BarrierReduction, FenceScope, CacheOperator>;
+using Attr = std::variant<std::monostate, int64_t, double, std::string, CmpPredicate, SpecialReg,
+                          ArrayAllocation, ConstantData, MathFunctionKind, AtomicOperationKind,
+                          WarpCollectiveKind, BitFunction, BarrierReduction, FenceScope,
+                          CacheOperator, MatrixLayout>;
 
 // IR spelling of an opcode ("add", "floordiv", "cond_br", ...) and back.
 std::string_view opcodeName(Opcode op);

@@ -40,6 +40,16 @@ enum class Layout : uint8_t { C, F, Any };
 // Where an array's data lives on the GPU. Kernel parameters are Global.
 enum class MemorySpace : uint8_t { Global, Shared, Local, Constant };
 
+// A matrix fragment's operand of the multiply-accumulate D = A x B + C: A, B, or the
+// accumulator C and D (MatrixFragments.h).
+enum class MatrixUse : uint8_t { A, B, Accumulator };
+
+// The m x n x k shapes of the warp-level multiply-accumulate (MatrixFragments.def).
+enum class MatrixShape : uint8_t {
+#define KAJI_MATRIX_SHAPE(shape, m, n, k) shape,
+#include "kaji/ir/MatrixFragments.def"
+};
+
 bool isInteger(ScalarKind k); // bool excluded
 bool isSigned(ScalarKind k);
 bool isFloat(ScalarKind k);
@@ -65,7 +75,7 @@ std::optional<ScalarKind> scalarKindFromName(std::string_view name);
 
 class Type {
 public:
-  enum class Kind : uint8_t { Void, Scalar, Vector, Array };
+  enum class Kind : uint8_t { Void, Scalar, Vector, Array, Fragment };
 
   // The lane counts a vector may have (CUDA's vector types: float1 ... float4).
   static constexpr unsigned kMaxLanes = 4;
@@ -84,12 +94,17 @@ public:
   // An array whose elements are records (RecordType.h).
   static Type array(const RecordType *elem, unsigned ndim, Layout layout = Layout::Any,
                     MemorySpace space = MemorySpace::Global);
+  // A thread's part of a matrix a warp holds for the multiply-accumulate (docs/ir.md, "Matrix
+  // fragments"): `use`'s operand at `shape`, of `element`s, row major (C) or column major (F);
+  // an accumulator's layout is Any. Which fragments exist: MatrixFragments.h.
+  static Type fragment(MatrixUse use, MatrixShape shape, ScalarKind element, Layout layout);
 
   Kind kind() const { return kind_; }
   bool isVoid() const { return kind_ == Kind::Void; }
   bool isScalar() const { return kind_ == Kind::Scalar; }
   bool isVector() const { return kind_ == Kind::Vector; }
   bool isArray() const { return kind_ == Kind::Array; }
+  bool isFragment() const { return kind_ == Kind::Fragment; }
   bool isBool() const { return isScalar() && scalar_ == ScalarKind::Bool; }
   bool isInteger() const { return isScalar() && ir::isInteger(scalar_); }
   bool isFloat() const { return isScalar() && ir::isFloat(scalar_); }
@@ -97,7 +112,7 @@ public:
   bool isSignedInteger() const { return isInteger() && ir::isSigned(scalar_); }
 
   // The scalar kind of a scalar, the lane kind of a vector, or the element kind of an array
-  // of scalars.
+  // of scalars or of a fragment.
   ScalarKind scalarKind() const { return scalar_; }
   // A vector's lane count (of an array of vectors, its element's).
   unsigned lanes() const { return lanes_; }
@@ -114,12 +129,16 @@ public:
   // 16 bytes, float2: 8, a three-lane one as its lane), a record's own.
   unsigned elementAlignment() const;
   unsigned ndim() const { return ndim_; }
+  // An array's element order, or a fragment's matrix's.
   Layout layout() const { return layout_; }
   MemorySpace memorySpace() const { return space_; }
+  MatrixUse matrixUse() const { return use_; }
+  MatrixShape matrixShape() const { return shape_; }
 
   // IR spelling: "f32", "void", "vec<f32, 4>", "array<f32, 2, C>", "array<f32, 1, any, shared>",
   // "array<vec<f32, 4>, 1, C, local>",
-  // "array<record<8, align 4, x: f32 at 0, y: i32 at 4>, 1, C>".
+  // "array<record<8, align 4, x: f32 at 0, y: i32 at 4>, 1, C>",
+  // "fragment<a, m16n16k16, bf16, row>", "fragment<acc, m16n16k16, f32>".
   std::string str() const;
 
   friend bool operator==(const Type &, const Type &) = default;
@@ -132,6 +151,8 @@ private:
   uint8_t lanes_ = 0;
   Layout layout_ = Layout::Any;
   MemorySpace space_ = MemorySpace::Global;
+  MatrixUse use_ = MatrixUse::A;
+  MatrixShape shape_ = MatrixShape::M16N16K16;
 };
 
 // Parses the IR spelling produced by Type::str(); nullopt if malformed.

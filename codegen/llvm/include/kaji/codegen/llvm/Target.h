@@ -95,6 +95,24 @@ public:
                                           llvm::Type *resultType,
                                           const ir::Location &site) const = 0;
 
+  // Matrix fragments (ir/MatrixFragments.h). A fragment is the memory of fragmentLength() of
+  // its elements (memoryType), which the lowering allocates per thread; the target decides how
+  // many a thread holds and how its warp's matrix is spread over them. `storage` is a
+  // fragment's memory; `matrix` points at the matrix's first element, in memory space `space`;
+  // `ldm` (i64) counts the elements from one row (row major) or column to the next.
+  virtual unsigned fragmentLength(llvm::LLVMContext &context, const ir::Type &fragment) const = 0;
+  virtual void emitFragmentLoad(llvm::IRBuilderBase &builder, const ir::Type &fragment,
+                                llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace space,
+                                llvm::Value *ldm, ir::MatrixLayout layout) const = 0;
+  virtual void emitFragmentStore(llvm::IRBuilderBase &builder, const ir::Type &fragment,
+                                 llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace space,
+                                 llvm::Value *ldm, ir::MatrixLayout layout) const = 0;
+  // d = a x b + c, where d and c are fragments of type `accumulator`.
+  virtual void emitFragmentMma(llvm::IRBuilderBase &builder, const ir::Type &accumulator,
+                               const ir::Type &a, const ir::Type &b, llvm::Value *d,
+                               llvm::Value *aStorage, llvm::Value *bStorage,
+                               llvm::Value *c) const = 0;
+
   // Block-shared storage of type `storage` (an array type) for one SharedArray op, aligned
   // to `alignment` bytes: the same for every thread of a block and distinct per op. Returns
   // its address, in the address space addressSpace(MemorySpace::Shared); `name` names it.

@@ -1,0 +1,150 @@
+// NVPTXTarget's matrix fragments: LLVM's llvm.nvvm.wmma intrinsics, which ptxas turns into the
+// tensor cores' instructions. A fragment's memory holds the intrinsics' registers in order (each
+// 32 bits: two f16, two bf16, four 8-bit integers, a tf32, f32 or s32), so a thread's elements
+// are the registers' parts, as CUDA's fragment::x has them.
+#include "NVPTXTarget.h"
+
+#include "kaji/ir/MatrixFragments.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+#include <string>
+
+namespace kaji::codegen {
+
+namespace {
+
+// PTX's name of the elements of `fragment`'s registers.
+std::string registerKind(const ir::Type &fragment) {
+  switch (fragment.scalarKind()) {
+  case ir::ScalarKind::Float16:
+    return "f16";
+  case ir::ScalarKind::BFloat16:
+    return "bf16";
+  case ir::ScalarKind::Int8:
+    return "s8";
+  case ir::ScalarKind::UInt8:
+    return "u8";
+  case ir::ScalarKind::Int32:
+    return "s32";
+  default:
+    return fragment.matrixUse() == ir::MatrixUse::Accumulator ? "f32" : "tf32";
+  }
+}
+
+std::string prefix(const ir::Type &fragment) {
+  return "llvm.nvvm.wmma." + std::string(ir::matrixShapeName(fragment.matrixShape())) + ".";
+}
+
+std::string layoutName(ir::MatrixLayout layout) { return std::string(ir::attributeName(layout)); }
+
+ir::MatrixLayout layoutOf(const ir::Type &fragment) {
+  return fragment.layout() == ir::Layout::F ? ir::MatrixLayout::Col : ir::MatrixLayout::Row;
+}
+
+// LLVM's declaration of the intrinsic `name`, which MatrixFragments.def's rows all have.
+llvm::Function *intrinsic(llvm::Module &module, const std::string &name,
+                          llvm::ArrayRef<llvm::Type *> overloads = {}) {
+  llvm::Intrinsic::ID id = llvm::Function::lookupIntrinsicID(name);
+  if (id == llvm::Intrinsic::not_intrinsic)
+    throw ir::CompileError(ir::Location{}, "LLVM has no intrinsic " + name);
+  return llvm::Intrinsic::getDeclaration(&module, id, overloads);
+}
+
+// The load intrinsic of `fragment` from memory of pointer type `pointer`: its registers are its
+// struct result's members.
+llvm::Function *loadIntrinsic(llvm::Module &module, const ir::Type &fragment,
+                              ir::MatrixLayout layout, llvm::Type *pointer) {
+  std::string use = fragment.matrixUse() == ir::MatrixUse::A   ? "a"
+                    : fragment.matrixUse() == ir::MatrixUse::B ? "b"
+                                                               : "c";
+  std::string name = prefix(fragment) + "load." + use + "." + layoutName(layout) + ".stride." +
+                     registerKind(fragment);
+  return intrinsic(module, name, {pointer});
+}
+
+std::vector<llvm::Type *> registersOf(llvm::LLVMContext &context, const ir::Type &fragment) {
+  llvm::Module scratch("fragment", context);
+  llvm::Function *load =
+      loadIntrinsic(scratch, fragment, ir::MatrixLayout::Row, llvm::PointerType::get(context, 0));
+  // A fragment of one register (B of m32n8k16 and A of m8n32k16 in 8 bits) is that register.
+  auto *registers = llvm::dyn_cast<llvm::StructType>(load->getReturnType());
+  if (!registers)
+    return {load->getReturnType()};
+  return {registers->element_begin(), registers->element_end()};
+}
+
+// The fragment's registers, read from its memory.
+std::vector<llvm::Value *> readRegisters(llvm::IRBuilderBase &builder, const ir::Type &fragment,
+                                         llvm::Value *storage) {
+  std::vector<llvm::Value *> values;
+  unsigned offset = 0;
+  for (llvm::Type *type : registersOf(builder.getContext(), fragment)) {
+    llvm::Value *address = builder.CreateConstGEP1_32(builder.getInt8Ty(), storage, offset);
+    values.push_back(builder.CreateAlignedLoad(type, address, llvm::Align(4)));
+    offset += 4;
+  }
+  return values;
+}
+
+void writeRegisters(llvm::IRBuilderBase &builder, llvm::Value *registers, llvm::Value *storage) {
+  auto *type = llvm::dyn_cast<llvm::StructType>(registers->getType());
+  unsigned count = type ? type->getNumElements() : 1;
+  for (unsigned i = 0; i < count; ++i) {
+    llvm::Value *address = builder.CreateConstGEP1_32(builder.getInt8Ty(), storage, 4 * i);
+    builder.CreateAlignedStore(type ? builder.CreateExtractValue(registers, {i}) : registers,
+                               address, llvm::Align(4));
+  }
+}
+
+} // namespace
+
+unsigned NVPTXTarget::fragmentLength(llvm::LLVMContext &context, const ir::Type &fragment) const {
+  unsigned elementBits = ir::bitWidth(fragment.scalarKind());
+  return unsigned(registersOf(context, fragment).size()) * 32 / elementBits;
+}
+
+void NVPTXTarget::emitFragmentLoad(llvm::IRBuilderBase &builder, const ir::Type &fragment,
+                                   llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace,
+                                   llvm::Value *ldm, ir::MatrixLayout layout) const {
+  llvm::Module &module = *builder.GetInsertBlock()->getModule();
+  llvm::Function *load = loadIntrinsic(module, fragment, layout, matrix->getType());
+  llvm::Value *stride = builder.CreateTrunc(ldm, builder.getInt32Ty());
+  writeRegisters(builder, builder.CreateCall(load, {matrix, stride}), storage);
+}
+
+void NVPTXTarget::emitFragmentStore(llvm::IRBuilderBase &builder, const ir::Type &fragment,
+                                    llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace,
+                                    llvm::Value *ldm, ir::MatrixLayout layout) const {
+  llvm::Module &module = *builder.GetInsertBlock()->getModule();
+  std::string name =
+      prefix(fragment) + "store.d." + layoutName(layout) + ".stride." + registerKind(fragment);
+  llvm::Function *store = intrinsic(module, name, {matrix->getType()});
+  std::vector<llvm::Value *> args{matrix};
+  for (llvm::Value *value : readRegisters(builder, fragment, storage))
+    args.push_back(value);
+  args.push_back(builder.CreateTrunc(ldm, builder.getInt32Ty()));
+  builder.CreateCall(store, args);
+}
+
+void NVPTXTarget::emitFragmentMma(llvm::IRBuilderBase &builder, const ir::Type &accumulator,
+                                  const ir::Type &a, const ir::Type &b, llvm::Value *d,
+                                  llvm::Value *aStorage, llvm::Value *bStorage,
+                                  llvm::Value *c) const {
+  std::string kinds = registerKind(a) == "f16"
+                          ? registerKind(accumulator) + "." + registerKind(accumulator)
+                          : registerKind(a);
+  std::string name = prefix(accumulator) + "mma." + layoutName(layoutOf(a)) + "." +
+                     layoutName(layoutOf(b)) + "." + kinds;
+  llvm::Module &module = *builder.GetInsertBlock()->getModule();
+  llvm::Function *mma = intrinsic(module, name);
+  std::vector<llvm::Value *> args;
+  for (auto [fragment, storage] : {std::pair{a, aStorage}, {b, bStorage}, {accumulator, c}})
+    for (llvm::Value *value : readRegisters(builder, fragment, storage))
+      args.push_back(value);
+  writeRegisters(builder, builder.CreateCall(mma, args), d);
+}
+
+} // namespace kaji::codegen

@@ -1,0 +1,120 @@
+#include "kaji/ir/MatrixFragments.h"
+
+#include <array>
+#include <string>
+
+namespace kaji::ir {
+
+namespace {
+
+struct ShapeRow {
+  MatrixShape shape;
+  std::string_view name;
+  MatrixShapeExtents extents;
+};
+
+constexpr ShapeRow kShapes[] = {
+#define KAJI_MATRIX_SHAPE(shape, m, n, k) {MatrixShape::shape, "m" #m "n" #n "k" #k, {m, n, k}},
+#include "kaji/ir/MatrixFragments.def"
+};
+
+struct MmaRow {
+  MatrixShape shape;
+  ScalarKind input, accumulator;
+  unsigned architecture;
+};
+
+constexpr MmaRow kMmas[] = {
+#define KAJI_MATRIX_MMA(shape, input, accumulator, architecture)                                   \
+  {MatrixShape::shape, ScalarKind::input, ScalarKind::accumulator, architecture},
+#include "kaji/ir/MatrixFragments.def"
+};
+
+constexpr std::array<std::string_view, 3> kUseNames = {"a", "b", "acc"};
+
+} // namespace
+
+std::string_view attributeName(MatrixLayout layout) {
+  return layout == MatrixLayout::Row ? "row" : "col";
+}
+
+std::optional<MatrixLayout> findMatrixLayout(std::string_view name) {
+  if (name == "row")
+    return MatrixLayout::Row;
+  if (name == "col")
+    return MatrixLayout::Col;
+  return std::nullopt;
+}
+
+MatrixShapeExtents extentsOf(MatrixShape shape) { return kShapes[size_t(shape)].extents; }
+
+std::string_view matrixShapeName(MatrixShape shape) { return kShapes[size_t(shape)].name; }
+
+std::optional<MatrixShape> matrixShapeFromName(std::string_view name) {
+  for (const ShapeRow &row : kShapes)
+    if (row.name == name)
+      return row.shape;
+  return std::nullopt;
+}
+
+std::string_view matrixUseName(MatrixUse use) { return kUseNames[size_t(use)]; }
+
+std::optional<MatrixUse> matrixUseFromName(std::string_view name) {
+  for (size_t i = 0; i < kUseNames.size(); ++i)
+    if (kUseNames[i] == name)
+      return MatrixUse(i);
+  return std::nullopt;
+}
+
+std::pair<unsigned, unsigned> fragmentMatrixExtents(const Type &fragment) {
+  MatrixShapeExtents extents = extentsOf(fragment.matrixShape());
+  switch (fragment.matrixUse()) {
+  case MatrixUse::A:
+    return {extents.m, extents.k};
+  case MatrixUse::B:
+    return {extents.k, extents.n};
+  case MatrixUse::Accumulator:
+    break;
+  }
+  return {extents.m, extents.n};
+}
+
+std::optional<unsigned> mmaArchitecture(MatrixShape shape, ScalarKind input,
+                                        ScalarKind accumulator) {
+  for (const MmaRow &row : kMmas)
+    if (row.shape == shape && row.input == input && row.accumulator == accumulator)
+      return row.architecture;
+  return std::nullopt;
+}
+
+unsigned fragmentArchitecture(const Type &fragment) {
+  bool accumulator = fragment.matrixUse() == MatrixUse::Accumulator;
+  unsigned oldest = 0;
+  for (const MmaRow &row : kMmas)
+    if (row.shape == fragment.matrixShape() &&
+        (accumulator ? row.accumulator : row.input) == fragment.scalarKind() &&
+        (oldest == 0 || row.architecture < oldest))
+      oldest = row.architecture;
+  return oldest;
+}
+
+std::string fragmentProblem(const Type &type) {
+  bool accumulator = type.matrixUse() == MatrixUse::Accumulator;
+  bool found = false;
+  for (const MmaRow &row : kMmas)
+    found |= row.shape == type.matrixShape() &&
+             (accumulator ? row.accumulator : row.input) == type.scalarKind();
+  std::string use = type.matrixUse() == MatrixUse::A   ? "A"
+                    : type.matrixUse() == MatrixUse::B ? "B"
+                                                       : "accumulator";
+  if (!found)
+    return "no " + use + " fragment of " + std::string(matrixShapeName(type.matrixShape())) +
+           " holds " + std::string(irName(type.scalarKind())) + " elements";
+  if (accumulator && type.layout() != Layout::Any)
+    return "an accumulator fragment has no layout";
+  if (!accumulator && type.layout() == Layout::Any)
+    return "an " + use + " fragment is row or column major";
+  return "";
+}
+
+} // namespace kaji::ir
