@@ -144,6 +144,25 @@ def test_tiled_gemm_from_shared_memory(jit):
     np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
 
 
+@pytest.mark.checks_own_ptx
+def test_the_example_gemm(jit):
+    """examples/gemm_tensor_cores.py's kernel: 128 x 128 tiles of 8 warps, bfloat16 staged in
+    shared memory as 32-bit words."""
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / "gemm_tensor_cores.py"
+    spec = importlib.util.spec_from_file_location("gemm_tensor_cores", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    rng = np.random.default_rng(3)
+    a = rng.integers(-3, 4, (256, 128)).astype(ml_dtypes.bfloat16)
+    b = rng.integers(-3, 4, (128, 128)).astype(ml_dtypes.bfloat16)
+    c = np.zeros((256, 128), np.float32)
+    jit(example.gemm.py_func)[(1, 2), 256](a, b, c)
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
 def fill_and_count(out, value):
     f = wmma.fragment(wmma.accumulator, 16, 16, 16, np.float32)
     wmma.fill_fragment(f, value)
