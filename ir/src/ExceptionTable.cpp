@@ -6,6 +6,8 @@ bool checksIndex(const Operation &op) {
   unsigned arrayOperand = 0;
   switch (op.opcode()) {
   case Opcode::ArrayIndex:
+  case Opcode::FragmentGet:
+  case Opcode::FragmentSet:
     return true;
   case Opcode::Load:
   case Opcode::Atomic:

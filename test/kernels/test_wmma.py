@@ -180,6 +180,22 @@ def test_fill_and_elements(jit):
     np.testing.assert_array_equal(out, np.full(32 + 256, 1.5, np.float32))
 
 
+def element_past_the_end(out, i):
+    f = wmma.fragment(wmma.accumulator, 16, 16, 16, np.float32)
+    wmma.fill_fragment(f, 2.0)
+    f.x[f.num_elements - 1] = 3.0
+    out[cuda.threadIdx.x] = f.x[i]
+
+
+def test_an_element_out_of_range_is_an_index_error():
+    kernel = kaji.jit(target="cpu")(element_past_the_end)
+    out = np.zeros(32, np.float32)
+    kernel[1, 32](out, -1)  # from the end, as Python's
+    np.testing.assert_array_equal(out, np.full(32, 3.0, np.float32))
+    with pytest.raises(IndexError, match="out of bounds for axis 0 with size 256"):
+        kernel[1, 32](out, 256)
+
+
 def _compile_error(kernel, signature, cc=(9, 0)):
     with pytest.raises(kaji.CompileError) as error:
         kaji.compiling.compile_ptx(kernel, signature, cc=cc)

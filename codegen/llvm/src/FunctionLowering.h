@@ -105,6 +105,11 @@ private:
   llvm::Value *lowerAtomic(const ir::Operation &op);
   llvm::Value *lowerFloatMaxMin(llvm::Value *address, llvm::Value *value, bool max);
   llvm::Value *lowerArrayIndex(const ir::Operation &op);
+  // `index` into `extent` elements along `axis`, Python's negative one counting from the end
+  // (an unsigned one never), checked under bounds checks as lowerArrayIndex checks an
+  // array_index: out of range reports an IndexError and goes on with 0, or ends the thread.
+  llvm::Value *wrappedIndex(const ir::Operation &op, llvm::Value *index, bool isUnsigned,
+                            llvm::Value *extent, unsigned axis);
   void lowerArrayView(const ir::Operation &op);
   void lowerArrayAt(const ir::Operation &op);
   void lowerField(const ir::Operation &op);

@@ -11,7 +11,10 @@ llvm::Value *FunctionLowering::lowerFragment(const ir::Operation &op) {
                                                              : op.operand(0)->type();
   unsigned length = target_.fragmentLength(context_, fragment);
   llvm::Type *element = memoryType(context_, fragment.scalarKind());
-  auto elementAt = [&](llvm::Value *index) {
+  // x[i]: checked, and from the end for a negative i, as an array's element is.
+  auto elementAt = [&]() {
+    llvm::Value *index =
+        wrappedIndex(op, scalar(op.operand(1), op), false, builder_.getInt64(length), 0);
     return builder_.CreateGEP(element, scalar(op.operand(0), op), index);
   };
   switch (op.opcode()) {
@@ -57,9 +60,9 @@ llvm::Value *FunctionLowering::lowerFragment(const ir::Operation &op) {
   case Opcode::FragmentLength:
     return builder_.getInt64(length);
   case Opcode::FragmentGet:
-    return builder_.CreateLoad(element, elementAt(scalar(op.operand(1), op)));
+    return builder_.CreateLoad(element, elementAt());
   case Opcode::FragmentSet:
-    builder_.CreateStore(scalar(op.operand(2), op), elementAt(scalar(op.operand(1), op)));
+    builder_.CreateStore(scalar(op.operand(2), op), elementAt());
     return nullptr;
   default:
     break;

@@ -326,9 +326,12 @@ llvm::Value *FunctionLowering::lowerArrayIndex(const ir::Operation &op) {
   const ArrayValue &value = array(op.operand(0), op);
   int64_t dim = op.attrAs<int64_t>();
   assert(dim >= 0 && dim < int64_t(value.shape.size()) && "verified: the dimension exists");
-  bool isUnsigned = !op.operand(1)->type().isSignedInteger();
-  llvm::Value *index = scalar(op.operand(1), op);
-  llvm::Value *extent = value.shape[dim];
+  return wrappedIndex(op, scalar(op.operand(1), op), !op.operand(1)->type().isSignedInteger(),
+                      value.shape[dim], unsigned(dim));
+}
+
+llvm::Value *FunctionLowering::wrappedIndex(const ir::Operation &op, llvm::Value *index,
+                                            bool isUnsigned, llvm::Value *extent, unsigned axis) {
   if (!moduleLowering_.options().boundsCheck) {
     if (isUnsigned)
       return index;
@@ -338,8 +341,7 @@ llvm::Value *FunctionLowering::lowerArrayIndex(const ir::Operation &op) {
   auto *merge = llvm::BasicBlock::Create(context_, "bounds.merge", &out_);
   std::vector<llvm::BasicBlock *> failures;
   std::vector<llvm::Value *> guards;
-  llvm::Value *checked =
-      checkedIndex(op, index, isUnsigned, extent, unsigned(dim), merge, failures, guards);
+  llvm::Value *checked = checkedIndex(op, index, isUnsigned, extent, axis, merge, failures, guards);
   if (!guards.empty())
     checked = builder_.CreateSelect(guards.front(), checked, builder_.getInt64(0));
   llvm::BasicBlock *inBounds = builder_.GetInsertBlock();

@@ -44,7 +44,8 @@ private:
 };
 
 // Whether `op` indexes an array, which a bounds-checked lowering checks: array_index, and
-// load, store, atomic and atomic_cas of an array of one or more dimensions.
+// load, store, atomic and atomic_cas of an array of one or more dimensions; or a fragment's
+// elements (fragment_get, fragment_set).
 bool checksIndex(const Operation &op);
 
 // "file.py:12:9: in 'name'", as index errors and exceptions name where they happened.
