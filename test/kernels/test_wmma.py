@@ -180,6 +180,27 @@ def test_fill_and_elements(jit):
     np.testing.assert_array_equal(out, np.full(32 + 256, 1.5, np.float32))
 
 
+@cuda.jit(device=True)
+def relu_scaled(f, scale):
+    for i in range(f.num_elements):
+        f.x[i] = max(f.x[i] * scale, 0)
+
+
+def epilogue_in_a_device_function(c):
+    f = wmma.fragment(wmma.accumulator, 16, 16, 16, np.float32)
+    wmma.load_matrix_sync(f, c, 16, wmma.mem_row_major)
+    relu_scaled(f, 2)
+    wmma.store_matrix_sync(c, f, 16, wmma.mem_row_major)
+
+
+@pytest.mark.checks_own_ptx
+def test_a_device_function_changes_the_callers_fragment(jit):
+    c = np.arange(-128, 128, dtype=np.float32).reshape(16, 16)
+    expected = np.maximum(c * 2, 0)
+    jit(epilogue_in_a_device_function)[1, 32](c)
+    np.testing.assert_array_equal(c, expected)
+
+
 def element_past_the_end(out, i):
     f = wmma.fragment(wmma.accumulator, 16, 16, 16, np.float32)
     wmma.fill_fragment(f, 2.0)

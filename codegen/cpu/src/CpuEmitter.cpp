@@ -41,12 +41,14 @@ const ir::Function &findKernel(const ir::Module &module, std::string_view name) 
 
 // Operations after which a thread waits for others in ways the regions between barriers do
 // not express (a warp's lanes, a block-wide tally, the grid; nanosleep: a thread waiting for
-// another sleeps), so their kernels run one fiber per thread.
+// another sleeps; a fragment's load and store, where the warp meets), so their kernels run one
+// fiber per thread.
 bool needsFibers(const ir::Operation &op) {
   ir::Opcode opcode = op.opcode();
   return opcode == ir::Opcode::BarrierReduce || opcode == ir::Opcode::WarpSync ||
          opcode == ir::Opcode::Warp || opcode == ir::Opcode::GridSync ||
-         opcode == ir::Opcode::Nanosleep;
+         opcode == ir::Opcode::Nanosleep || opcode == ir::Opcode::FragmentLoad ||
+         opcode == ir::Opcode::FragmentStore;
 }
 
 bool isBarrier(const ir::Operation &op) { return op.opcode() == ir::Opcode::Barrier; }

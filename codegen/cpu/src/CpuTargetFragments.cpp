@@ -33,15 +33,20 @@ unsigned CpuTarget::fragmentLength(llvm::LLVMContext &, const ir::Type &fragment
   return rows * columns;
 }
 
+// The warp's threads meet before each load and store of a fragment (the kernel runs a fiber
+// per thread, CpuEmitter.cpp), as the GPU's warp loads and stores together: so no thread's
+// store of a matrix comes before another's load of it (`load c; mma; store c`).
 void CpuTarget::emitFragmentLoad(llvm::IRBuilderBase &builder, const ir::Type &fragment,
                                  llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace,
                                  llvm::Value *ldm, ir::MatrixLayout layout) const {
+  emitWarpSync(builder, builder.getInt32(~0u));
   copyMatrix(builder, kFragmentLoadHelper, fragment, storage, matrix, ldm, layout);
 }
 
 void CpuTarget::emitFragmentStore(llvm::IRBuilderBase &builder, const ir::Type &fragment,
                                   llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace,
                                   llvm::Value *ldm, ir::MatrixLayout layout) const {
+  emitWarpSync(builder, builder.getInt32(~0u));
   copyMatrix(builder, kFragmentStoreHelper, fragment, matrix, storage, ldm, layout);
 }
 

@@ -88,7 +88,7 @@ std::vector<llvm::Type *> ModuleLowering::parameterTypes(ir::Type type, bool isK
   if (type.isScalar())
     return {isKernel ? memoryType(context, type.scalarKind())
                      : registerType(context, type.scalarKind())};
-  if (type.isVector())
+  if (type.isVector() || type.isFragment()) // a fragment: its storage's address
     return {valueType(context, type)};
   std::vector<llvm::Type *> types{
       llvm::PointerType::get(context, target_.addressSpace(type.memorySpace()))};
@@ -214,7 +214,7 @@ void FunctionLowering::bindParameters() {
       scalars_[entry.argument(i)] = makeComplex(real, imag, type.scalarKind());
       continue;
     }
-    if (type.isScalar() || type.isVector()) {
+    if (type.isScalar() || type.isVector() || type.isFragment()) {
       llvm::Value *value = &*argument++;
       value->setName(name);
       if (type.isBool() && value->getType() != builder_.getInt1Ty())

@@ -232,13 +232,15 @@ namespace {
 
 // How an argument of type `arg` becomes parameter `param` of an eager signature, if it can: a
 // real number converts to any real type (Numba's device calls allow unsafe conversions), a
-// complex one to a complex type, a vector is exactly its type; an array needs the element type
+// complex one to a complex type, a vector or fragment is exactly its type; an array needs the
+// element type
 // and rank, and a layout the parameter takes (any takes every layout). Arrays are never
 // converted.
 std::optional<Conversion> parameterConversion(const ir::Type &param, const ir::Type &arg) {
   if (param == arg)
     return Conversion::Exact;
-  if (param.isArray() != arg.isArray() || param.isVector() || arg.isVector())
+  if (param.isArray() != arg.isArray() || param.isVector() || arg.isVector() ||
+      param.isFragment() || arg.isFragment())
     return std::nullopt;
   if (param.isArray()) {
     bool accepted = param.scalarKind() == arg.scalarKind() && param.ndim() == arg.ndim() &&
@@ -329,7 +331,7 @@ FunctionLowerer::flattenArgument(const Operand &arg, std::vector<ArgumentType> &
                                  const std::function<ir::CompileError()> &unsupported) {
   ParameterStructure structure;
   if (arg.kind == Operand::Kind::Scalar || arg.kind == Operand::Kind::Array ||
-      arg.kind == Operand::Kind::Vector) {
+      arg.kind == Operand::Kind::Vector || arg.kind == Operand::Kind::Fragment) {
     types.push_back({arg.type(), arg.weak});
     values.push_back(arg.value);
     return structure;

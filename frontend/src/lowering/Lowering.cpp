@@ -38,8 +38,16 @@ uint64_t kernelParameterBytes(const std::vector<ir::Type> &argTypes) {
 
 // An argument's type in a mangled name: `f32`, `f32w` for a weak literal, a vector's lane
 // count and type (`v4f32`), an array's dtype, rank, layout and (outside global memory) memory
-// space: `a2f32c`, `a1f32cl`; an array of vectors has its elements' lanes: `a1v4f32cl`.
+// space: `a2f32c`, `a1f32cl`; an array of vectors has its elements' lanes: `a1v4f32cl`; a
+// fragment `F`, its use, shape, element and layout: `Faccm16n16k16f32`, `Fam16n16k16bf16r`.
 std::string mangledType(const ArgumentType &arg) {
+  if (arg.type.isFragment())
+    return std::string("F") + std::string(ir::matrixUseName(arg.type.matrixUse())) +
+           std::string(ir::matrixShapeName(arg.type.matrixShape())) +
+           std::string(ir::irName(arg.type.scalarKind())) +
+           (arg.type.layout() == ir::Layout::Any ? ""
+            : arg.type.layout() == ir::Layout::C ? "r"
+                                                 : "c");
   // A vector's lanes, then its lane type; an array of them has its elements'.
   std::string element(ir::irName(arg.type.scalarKind()));
   if (arg.type.isVector() || arg.type.isVectorArray())

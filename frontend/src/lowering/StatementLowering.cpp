@@ -127,6 +127,9 @@ Operand FunctionLowerer::parameterValue(const ParameterStructure &structure,
       return pointedArray(value, *structure.pointee);
     if (arg.type.isVector())
       return Operand::vector(value);
+    // The caller's fragment itself (its storage): what the function does to it, the caller sees.
+    if (arg.type.isFragment())
+      return Operand::fragment(value);
     return arg.type.isArray() ? Operand::array(value) : Operand::scalar(value, arg.weak);
   }
   std::vector<Operand> elements;
