@@ -44,35 +44,37 @@ ir::MatrixLayout layoutOf(const ir::Type &fragment) {
   return fragment.layout() == ir::Layout::F ? ir::MatrixLayout::Col : ir::MatrixLayout::Row;
 }
 
-// LLVM's declaration of the intrinsic `name`, which MatrixFragments.def's rows all have.
-llvm::Function *intrinsic(llvm::Module &module, const std::string &name,
-                          llvm::ArrayRef<llvm::Type *> overloads = {}) {
+// The intrinsic `name`, which MatrixFragments.def's rows all have.
+llvm::Intrinsic::ID intrinsicNamed(const std::string &name) {
   llvm::Intrinsic::ID id = llvm::Function::lookupIntrinsicID(name);
   if (id == llvm::Intrinsic::not_intrinsic)
     throw ir::CompileError(ir::Location{}, "LLVM has no intrinsic " + name);
-  return llvm::Intrinsic::getDeclaration(&module, id, overloads);
+  return id;
 }
 
-// The load intrinsic of `fragment` from memory of pointer type `pointer`: its registers are its
-// struct result's members.
-llvm::Function *loadIntrinsic(llvm::Module &module, const ir::Type &fragment,
-                              ir::MatrixLayout layout, llvm::Type *pointer) {
+llvm::Function *intrinsic(llvm::Module &module, const std::string &name,
+                          llvm::ArrayRef<llvm::Type *> overloads = {}) {
+  return llvm::Intrinsic::getDeclaration(&module, intrinsicNamed(name), overloads);
+}
+
+// The load intrinsic of `fragment`, overloaded on the matrix's pointer type: its registers are
+// its struct result's members.
+std::string loadIntrinsicName(const ir::Type &fragment, ir::MatrixLayout layout) {
   std::string use = fragment.matrixUse() == ir::MatrixUse::A   ? "a"
                     : fragment.matrixUse() == ir::MatrixUse::B ? "b"
                                                                : "c";
-  std::string name = prefix(fragment) + "load." + use + "." + layoutName(layout) + ".stride." +
-                     registerKind(fragment);
-  return intrinsic(module, name, {pointer});
+  return prefix(fragment) + "load." + use + "." + layoutName(layout) + ".stride." +
+         registerKind(fragment);
 }
 
 std::vector<llvm::Type *> registersOf(llvm::LLVMContext &context, const ir::Type &fragment) {
-  llvm::Module scratch("fragment", context);
-  llvm::Function *load =
-      loadIntrinsic(scratch, fragment, ir::MatrixLayout::Row, llvm::PointerType::get(context, 0));
+  llvm::Intrinsic::ID load = intrinsicNamed(loadIntrinsicName(fragment, ir::MatrixLayout::Row));
+  llvm::Type *result = llvm::Intrinsic::getType(context, load, {llvm::PointerType::get(context, 0)})
+                           ->getReturnType();
   // A fragment of one register (B of m32n8k16 and A of m8n32k16 in 8 bits) is that register.
-  auto *registers = llvm::dyn_cast<llvm::StructType>(load->getReturnType());
+  auto *registers = llvm::dyn_cast<llvm::StructType>(result);
   if (!registers)
-    return {load->getReturnType()};
+    return {result};
   return {registers->element_begin(), registers->element_end()};
 }
 
@@ -110,7 +112,8 @@ void NVPTXTarget::emitFragmentLoad(llvm::IRBuilderBase &builder, const ir::Type 
                                    llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace,
                                    llvm::Value *ldm, ir::MatrixLayout layout) const {
   llvm::Module &module = *builder.GetInsertBlock()->getModule();
-  llvm::Function *load = loadIntrinsic(module, fragment, layout, matrix->getType());
+  llvm::Function *load =
+      intrinsic(module, loadIntrinsicName(fragment, layout), {matrix->getType()});
   llvm::Value *stride = builder.CreateTrunc(ldm, builder.getInt32Ty());
   writeRegisters(builder, builder.CreateCall(load, {matrix, stride}), storage);
 }

@@ -588,6 +588,7 @@ private:
   Operand callMatrixFragments(const std::string &name, const CallExpr &expr);
   std::optional<Operand> fragmentAttribute(const Operand &base, const std::string &attr,
                                            const Expr &node);
+  ir::Value *fragmentIndex(const Operand &index, const Location &loc);
   Operand fragmentElement(const Operand &elements, const Operand &index, const Location &loc);
   void storeFragmentElement(const Operand &elements, const Operand &index, const Operand &value,
                             const Location &loc);

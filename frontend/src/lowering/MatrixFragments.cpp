@@ -216,12 +216,16 @@ bool isFragmentElements(const Operand &operand) {
   return operand.kind == Operand::Kind::Builtin && operand.name == kElements;
 }
 
+ir::Value *FunctionLowerer::fragmentIndex(const Operand &index, const Location &loc) {
+  if (!index.isScalar() || !ir::isInteger(index.type().scalarKind()))
+    throw ir::CompileError(loc, "a fragment's x takes an integer index, not " + describe(index));
+  return convert(index, ScalarKind::Int64);
+}
+
 Operand FunctionLowerer::fragmentElement(const Operand &elements, const Operand &index,
                                          const Location &loc) {
   ir::Value *fragment = elements.elements.front().value;
-  if (!index.isScalar() || !ir::isInteger(index.type().scalarKind()))
-    throw ir::CompileError(loc, "a fragment's x takes an integer index, not " + describe(index));
-  ir::Value *position = convert(index, ScalarKind::Int64);
+  ir::Value *position = fragmentIndex(index, loc);
   return Operand::scalar(at(loc)
                              .create(ir::Opcode::FragmentGet,
                                      ir::Type::scalar(fragment->type().scalarKind()),
@@ -232,11 +236,9 @@ Operand FunctionLowerer::fragmentElement(const Operand &elements, const Operand 
 void FunctionLowerer::storeFragmentElement(const Operand &elements, const Operand &index,
                                            const Operand &value, const Location &loc) {
   ir::Value *fragment = elements.elements.front().value;
-  if (!index.isScalar() || !ir::isInteger(index.type().scalarKind()))
-    throw ir::CompileError(loc, "a fragment's x takes an integer index, not " + describe(index));
+  ir::Value *position = fragmentIndex(index, loc);
   if (!value.isScalar())
     throw ir::CompileError(loc, "a fragment's element is a number, not " + describe(value));
-  ir::Value *position = convert(index, ScalarKind::Int64);
   ir::Value *converted = convert(value, fragment->type().scalarKind());
   at(loc).create(ir::Opcode::FragmentSet, ir::Type(), {fragment, position, converted});
 }
