@@ -51,8 +51,11 @@ def function_source(func):
 
 def _defines(lines, name):
     """Whether the source lines found for function `name` are its definition."""
-    keyword = "lambda" if name == "<lambda>" else f"def {name}"
-    return any(keyword in line for line in lines)
+    import re
+
+    keyword = re.compile(r"\blambda\b" if name == "<lambda>" else
+                         rf"\bdef\s+{re.escape(name)}\s*\(")
+    return any(keyword.search(line) for line in lines)
 
 
 def parameters(func):
