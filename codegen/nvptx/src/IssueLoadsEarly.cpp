@@ -54,7 +54,7 @@ void moveUp(llvm::Instruction &instruction, llvm::Instruction *floor, unsigned d
     for (llvm::Value *operand : instruction.operands())
       if (llvm::Instruction *definition = definitionInBlock(operand, instruction))
         if (!definition->mayReadOrWriteMemory() && llvm::isSafeToSpeculativelyExecute(definition))
-          moveUp(*definition, nullptr, depth - 1);
+          moveUp(*definition, floor, depth - 1);
   moveUpTo(instruction, latestDefinition(instruction, floor));
 }
 

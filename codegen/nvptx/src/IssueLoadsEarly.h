@@ -17,9 +17,10 @@ namespace kaji::codegen {
 // the latest of: its operands' definitions there, and the last instruction before it that
 // may write memory or may not pass control on (a call that may exit, a barrier, a fence); the
 // address arithmetic it needs (instructions that touch no memory and may run anywhere) moves
-// up first. The loads of a block so issue as early as they can, in their order where nothing
-// else decides. Blocks of more than 2048 instructions are left as they are. Run on the
-// optimised module, just before the backend.
+// up first, no higher than the load goes (moved above a store the load stays behind, it would
+// only hold a register across the store). The loads of a block so issue as early as they can, in
+// their order where nothing else decides. Blocks of more than 2048 instructions are left as they
+// are. Run on the optimised module, just before the backend.
 void issueLoadsEarly(llvm::Module &module);
 
 } // namespace kaji::codegen
