@@ -8,6 +8,7 @@ bool checksIndex(const Operation &op) {
   case Opcode::ArrayIndex:
   case Opcode::FragmentGet:
   case Opcode::FragmentSet:
+  case Opcode::AsyncCopy:
     return true;
   case Opcode::Load:
   case Opcode::Atomic:

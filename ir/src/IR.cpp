@@ -50,6 +50,9 @@ bool hasSideEffects(Opcode op) {
   case Opcode::Nanosleep:
   case Opcode::Warp:
   case Opcode::GridSync:
+  case Opcode::AsyncCopy:
+  case Opcode::AsyncCommit:
+  case Opcode::AsyncWait:
   case Opcode::FragmentFill:
   case Opcode::FragmentLoad:
   case Opcode::FragmentStore:

@@ -677,8 +677,27 @@ private:
     }
     case Opcode::Barrier:
     case Opcode::GridSync:
+    case Opcode::AsyncCommit:
       hasResult = false;
       break;
+    case Opcode::AsyncCopy:
+    case Opcode::AsyncWait: {
+      if (opcode == Opcode::AsyncCopy) {
+        operands.push_back(parseValue());
+        expect(",");
+        operands.push_back(parseValue());
+        expect(",");
+      }
+      Token countTok = expectKind(Tok::Number, opcode == Opcode::AsyncCopy
+                                                   ? "the bytes copied"
+                                                   : "the number of groups left copying");
+      int64_t count;
+      if (!parseNumber(countTok.text, count))
+        error(countTok, "invalid count '" + std::string(countTok.text) + "'");
+      attr = count;
+      hasResult = false;
+      break;
+    }
     case Opcode::Fence:
       attr = parseNameAttribute(opcode);
       hasResult = false;

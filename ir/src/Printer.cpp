@@ -277,7 +277,16 @@ private:
     }
     case Opcode::Barrier:
     case Opcode::GridSync:
+    case Opcode::AsyncCommit:
       return;
+    case Opcode::AsyncCopy:
+    case Opcode::AsyncWait: {
+      const int64_t *count = attr<int64_t>(op);
+      if (op.opcode() == Opcode::AsyncCopy)
+        out_ += " " + operand(op, 0) + ", " + operand(op, 1) + ",";
+      out_ += " " + (count ? std::to_string(*count) : std::string("<missing>"));
+      return;
+    }
     case Opcode::WarpSync:
     case Opcode::Nanosleep:
       out_ += " " + operand(op, 0);

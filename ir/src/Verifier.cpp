@@ -648,6 +648,28 @@ private:
            "result must be " + fieldViewType(records, *f).str() + ", not " + op.resultType().str());
   }
 
+  void verifyAsyncCopy(const Operation &op) {
+    expectOperands(op, 2);
+    expectResult(op, false);
+    expectAttr<int64_t>(op, "the bytes copied");
+    Type destination = op.operand(0)->type(), source = op.operand(1)->type();
+    for (const Type &array : {destination, source})
+      if (!array.isArray() || array.isRecordArray() || array.isVectorArray() ||
+          array.layout() != Layout::C || array.ndim() == 0)
+        fail(op, "copies between C-contiguous arrays of numbers, not " + array.str());
+    if (destination.memorySpace() != MemorySpace::Shared)
+      fail(op, "copies into shared memory, not " + destination.str());
+    if (source.memorySpace() != MemorySpace::Global)
+      fail(op, "copies from global memory, not " + source.str());
+    if (destination.scalarKind() != source.scalarKind())
+      fail(op, "copies between arrays of one element type, not " + destination.str() + " and " +
+                   source.str());
+    int64_t bytes = op.attrAs<int64_t>();
+    if ((bytes != 4 && bytes != 8 && bytes != 16) || bytes % byteSize(source.scalarKind()) != 0)
+      fail(op, "copies 4, 8 or 16 bytes, whole elements of " + source.str() + ", not " +
+                   std::to_string(bytes));
+  }
+
   void verifyWarp(const Operation &op) {
     expectAttr<WarpCollectiveKind>(op, "a warp collective");
     expectResult(op, true);
@@ -801,8 +823,18 @@ private:
       return;
     case Opcode::Barrier:
     case Opcode::GridSync:
+    case Opcode::AsyncCommit:
       expectOperands(op, 0);
       expectResult(op, false);
+      return;
+    case Opcode::AsyncCopy:
+      return verifyAsyncCopy(op);
+    case Opcode::AsyncWait:
+      expectOperands(op, 0);
+      expectResult(op, false);
+      expectAttr<int64_t>(op, "the number of groups left copying");
+      if (op.attrAs<int64_t>() < 0 || op.attrAs<int64_t>() > INT32_MAX)
+        fail(op, "waits for 0 to 2^31-1 groups, not " + std::to_string(op.attrAs<int64_t>()));
       return;
     case Opcode::ArrayAddress:
       expectOperands(op, 1);

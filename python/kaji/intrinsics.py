@@ -132,6 +132,9 @@ wmma = IntrinsicNamespace(
      "matrix_a", "matrix_b", "accumulator", "row_major", "col_major", "mem_row_major",
      "mem_col_major"),
 )
+# CUDA C++'s pipeline primitives: asynchronous copies from global into shared memory
+# (docs/language.md, "Asynchronous copies").
+pipeline = IntrinsicNamespace(_kernel_name("pipeline"), ("memcpy_async", "commit", "wait_prior"))
 literal_unroll = _LiteralUnroll(_kernel_name("literal_unroll"))
 carray = _ArrayAtPointer(_kernel_name("carray"), "C")
 farray = _ArrayAtPointer(_kernel_name("farray"), "F")
@@ -228,5 +231,5 @@ bf16 = _CompilerTable(_kernel_name("bf16"), _bfloat16_functions)
 fp8 = _CompilerTable(_kernel_name("fp8"), _float8_functions)
 
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
-           "const", "cg", "wmma", "atomic", "libdevice", "fp16", "bf16", "fp8", "literal_unroll", "carray",
+           "const", "cg", "wmma", "pipeline", "atomic", "libdevice", "fp16", "bf16", "fp8", "literal_unroll", "carray",
            "farray"]

@@ -148,6 +148,17 @@ void CpuTarget::emitNanosleep(llvm::IRBuilderBase &builder, llvm::Value *) const
   callExecutor(builder, kYield, "yield", builder.getVoidTy(), {});
 }
 
+// A thread's copy is done before its next statement: every wait finds its groups complete. The
+// copy assumes no alignment: a misaligned one runs here as the GPU would not, but never faults.
+void CpuTarget::emitAsyncCopy(llvm::IRBuilderBase &builder, llvm::Value *destination,
+                              llvm::Value *source, unsigned bytes) const {
+  builder.CreateMemCpy(destination, llvm::MaybeAlign(), source, llvm::MaybeAlign(), bytes);
+}
+
+void CpuTarget::emitAsyncCommit(llvm::IRBuilderBase &) const {}
+
+void CpuTarget::emitAsyncWait(llvm::IRBuilderBase &, unsigned) const {}
+
 void CpuTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
   callExecutor(builder, kWarpBarrier, "warp_barrier", builder.getVoidTy(), {mask});
 }

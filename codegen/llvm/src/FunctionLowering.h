@@ -124,6 +124,15 @@ private:
                    const std::vector<std::vector<llvm::Value *>> &arguments,
                    const ir::Operation &op);
   llvm::Value *elementAddress(const ir::Operation &op, unsigned arrayOperand, unsigned firstIndex);
+  // The address of the first of `count` elements along the last axis of the array operand
+  // `arrayOperand` from its first element (an async_copy's span); under bounds checks, each
+  // axis checked as elementAddress checks an index, scratch memory where one fails.
+  llvm::Value *spanAddress(const ir::Operation &op, unsigned arrayOperand, int64_t count);
+  // `address` after the checks that branch to `merge` from `failures` and hold where `guards`
+  // do: scratch memory in place of it where one did not hold.
+  llvm::Value *addressAfterChecks(llvm::Value *address, llvm::BasicBlock *merge,
+                                  const std::vector<llvm::BasicBlock *> &failures,
+                                  const std::vector<llvm::Value *> &guards);
   // `index` wrapped (a negative signed one counts from the end; an unsigned one never
   // wraps) and checked against `extent`; a failed check branches to a block that reports it
   // and continues at `merge`, added to `failures`. A check that an earlier one makes

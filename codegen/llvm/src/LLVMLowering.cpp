@@ -370,6 +370,20 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
   case Opcode::WarpSync:
     target_.emitWarpSync(builder_, scalar(op.operand(0), op));
     return;
+  case Opcode::AsyncCopy: {
+    int64_t bytes = op.attrAs<int64_t>();
+    int64_t count = bytes / ir::byteSize(op.operand(0)->type().scalarKind());
+    llvm::Value *destination = spanAddress(op, 0, count);
+    llvm::Value *source = spanAddress(op, 1, count);
+    target_.emitAsyncCopy(builder_, destination, source, unsigned(bytes));
+    return;
+  }
+  case Opcode::AsyncCommit:
+    target_.emitAsyncCommit(builder_);
+    return;
+  case Opcode::AsyncWait:
+    target_.emitAsyncWait(builder_, unsigned(op.attrAs<int64_t>()));
+    return;
   case Opcode::Warp: {
     auto operand = [&](unsigned i) {
       return i < op.numOperands() ? scalar(op.operand(i), op) : nullptr;

@@ -103,6 +103,28 @@ llvm::Value *FunctionLowering::elementAddress(const ir::Operation &op, unsigned 
     address = builder_.CreateInBoundsGEP(elementType, address, elementOffset);
   if (!merge)
     return guardedByDeferredChecks(address);
+  return addressAfterChecks(address, merge, failures, guards);
+}
+
+llvm::Value *FunctionLowering::spanAddress(const ir::Operation &op, unsigned arrayOperand,
+                                           int64_t count) {
+  const ArrayValue &value = array(op.operand(arrayOperand), op);
+  unsigned ndim = op.operand(arrayOperand)->type().ndim();
+  assert(ndim > 0 && count > 0 && "verified: a span of an array's last axis");
+  if (!moduleLowering_.options().boundsCheck)
+    return value.data;
+  auto *merge = llvm::BasicBlock::Create(context_, "bounds.merge", &out_);
+  std::vector<llvm::BasicBlock *> failures;
+  std::vector<llvm::Value *> guards;
+  for (unsigned d = 0; d < ndim; ++d)
+    checkedIndex(op, builder_.getInt64(d + 1 == ndim ? count - 1 : 0), false, value.shape[d], d,
+                 merge, failures, guards);
+  return addressAfterChecks(value.data, merge, failures, guards);
+}
+
+llvm::Value *FunctionLowering::addressAfterChecks(llvm::Value *address, llvm::BasicBlock *merge,
+                                                  const std::vector<llvm::BasicBlock *> &failures,
+                                                  const std::vector<llvm::Value *> &guards) {
   llvm::Value *scratch = moduleLowering_.indexScratch(address->getType()->getPointerAddressSpace());
   if (!guards.empty())
     address = builder_.CreateSelect(builder_.CreateAnd(guards), address, scratch);

@@ -84,6 +84,24 @@ void NVPTXTarget::emitNanosleep(llvm::IRBuilderBase &builder, llvm::Value *nanos
   builder.CreateIntrinsic(llvm::Intrinsic::nvvm_nanosleep, {}, {nanoseconds});
 }
 
+// cp.async: 16 bytes bypass L1 (.cg), as CUTLASS copies its tiles; 4 and 8 bytes have only .ca.
+void NVPTXTarget::emitAsyncCopy(llvm::IRBuilderBase &builder, llvm::Value *destination,
+                                llvm::Value *source, unsigned bytes) const {
+  llvm::Intrinsic::ID copy = bytes == 16  ? llvm::Intrinsic::nvvm_cp_async_cg_shared_global_16
+                             : bytes == 8 ? llvm::Intrinsic::nvvm_cp_async_ca_shared_global_8
+                                          : llvm::Intrinsic::nvvm_cp_async_ca_shared_global_4;
+  builder.CreateIntrinsic(copy, {}, {destination, source});
+}
+
+void NVPTXTarget::emitAsyncCommit(llvm::IRBuilderBase &builder) const {
+  builder.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_commit_group, {}, {});
+}
+
+void NVPTXTarget::emitAsyncWait(llvm::IRBuilderBase &builder, unsigned pending) const {
+  builder.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group, {},
+                          {builder.getInt32(pending)});
+}
+
 void NVPTXTarget::emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const {
   builder.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, {mask});
 }

@@ -32,6 +32,10 @@ public:
                                  llvm::Value *predicate) const override;
   void emitWarpSync(llvm::IRBuilderBase &builder, llvm::Value *mask) const override;
   void emitNanosleep(llvm::IRBuilderBase &builder, llvm::Value *nanoseconds) const override;
+  void emitAsyncCopy(llvm::IRBuilderBase &builder, llvm::Value *destination, llvm::Value *source,
+                     unsigned bytes) const override;
+  void emitAsyncCommit(llvm::IRBuilderBase &builder) const override;
+  void emitAsyncWait(llvm::IRBuilderBase &builder, unsigned pending) const override;
   llvm::Value *emitCString(llvm::IRBuilderBase &builder, const std::string &text) const override;
   void emitPrintf(llvm::IRBuilderBase &builder, llvm::Value *format,
                   llvm::ArrayRef<llvm::Value *> args) const override;

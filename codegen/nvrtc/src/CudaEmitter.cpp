@@ -424,6 +424,28 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
     return statement(op, "__nanosleep(" + name(op.operand(0), op) + ");");
   case Opcode::Warp:
     return assign(op, warp(op));
+  case Opcode::AsyncCopy: {
+    // As the llvm backend: 16 bytes bypass L1 (.cg). A global address is its generic one.
+    std::string bytes = std::to_string(op.attrAs<int64_t>());
+    if (module_.boundsCheck()) { // each array's span along its last axis, as a load's index
+      int64_t count = op.attrAs<int64_t>() / ir::byteSize(op.operand(0)->type().scalarKind());
+      for (unsigned operand = 0; operand < 2; ++operand)
+        for (unsigned d = 0, ndim = op.operand(operand)->type().ndim(); d < ndim; ++d)
+          statement(op, "kaji::checked_index(" + std::to_string(d + 1 == ndim ? count - 1 : 0) +
+                            ", " + name(op.operand(operand), op) + ".shape[" + std::to_string(d) +
+                            "], " + module_.indexSite(op) + ", " + std::to_string(d) + ", false);");
+    }
+    return statement(op, "asm volatile(\"cp.async." + std::string(bytes == "16" ? "cg" : "ca") +
+                             ".shared.global [%0], [%1], " + bytes +
+                             ";\" :: \"r\"(unsigned(__cvta_generic_to_shared(" +
+                             name(op.operand(0), op) + ".data))), \"l\"(" +
+                             name(op.operand(1), op) + ".data) : \"memory\");");
+  }
+  case Opcode::AsyncCommit:
+    return statement(op, "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");");
+  case Opcode::AsyncWait:
+    return statement(op, "asm volatile(\"cp.async.wait_group " +
+                             std::to_string(op.attrAs<int64_t>()) + ";\" ::: \"memory\");");
   case Opcode::ArrayDim:
   case Opcode::ArrayStride: {
     int64_t dim = op.attrAs<int64_t>();

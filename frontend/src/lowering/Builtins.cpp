@@ -257,10 +257,13 @@ const std::vector<std::string_view> *kajiNamespaceMembers(std::string_view name)
       "fragment",  "fill_fragment", "load_matrix_sync", "store_matrix_sync",
       "mma_sync",  "matrix_a",      "matrix_b",         "accumulator",
       "row_major", "col_major",     "mem_row_major",    "mem_col_major"};
+  static const std::vector<std::string_view> asyncCopies = {"memcpy_async", "commit", "wait_prior"};
   if (name == "atomic")
     return &atomic;
   if (name == "wmma")
     return &matrixFragments;
+  if (name == "pipeline")
+    return &asyncCopies;
   if (name == "cg")
     return &cooperativeGroups;
   if (name == "const")
@@ -812,6 +815,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return callCooperativeGroups(name, expr);
   if (name.starts_with("kaji.wmma."))
     return callMatrixFragments(name, expr);
+  if (name.starts_with("kaji.pipeline."))
+    return callAsyncCopies(name, expr);
   if (name == "builtins.print")
     return print(expr);
   if (name == "kaji.carray" || name == "kaji.farray")

@@ -586,6 +586,8 @@ private:
   // cuda.wmma (MatrixFragments.cpp): its calls, a fragment's attributes (num_elements, x) and
   // the element x[i] read or written.
   Operand callMatrixFragments(const std::string &name, const CallExpr &expr);
+  // cuda.pipeline (AsyncCopies.cpp): memcpy_async, commit and wait_prior.
+  Operand callAsyncCopies(const std::string &name, const CallExpr &expr);
   std::optional<Operand> fragmentAttribute(const Operand &base, const std::string &attr,
                                            const Expr &node);
   ir::Value *fragmentIndex(const Operand &index, const Location &loc);
@@ -606,6 +608,8 @@ private:
   Operand cachedAccess(const CachedAccess &access, const std::string &display,
                        const std::vector<Operand> &args, const CallExpr &expr);
   Operand laneId(const Location &loc);
+  // The number of the GPU architecture compiled for (90 for sm_90); none for the host.
+  std::optional<unsigned> compiledArchitecture() const;
   // Throws at `loc` when the GPU compiled for is older than the builtin `name` needs.
   void requireArchitecture(const std::string &name, const Location &loc);
   // Throws at `loc` when the GPU compiled for is older than sm_`minimum`, which `what` needs.

@@ -444,6 +444,10 @@ Operand FunctionLowerer::laneId(const Location &loc) {
       builder_.binary(ir::Opcode::And, linear, intConstant(ScalarKind::Int32, 31).value));
 }
 
+std::optional<unsigned> FunctionLowerer::compiledArchitecture() const {
+  return architectureNumber(context_.options().gpuArch);
+}
+
 void FunctionLowerer::requireArchitecture(unsigned minimum, const std::string &what,
                                           const Location &loc) {
   const std::string &arch = context_.options().gpuArch;

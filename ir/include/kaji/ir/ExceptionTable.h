@@ -45,7 +45,7 @@ private:
 
 // Whether `op` indexes an array, which a bounds-checked lowering checks: array_index, and
 // load, store, atomic and atomic_cas of an array of one or more dimensions; or a fragment's
-// elements (fragment_get, fragment_set).
+// elements (fragment_get, fragment_set); or the span an async_copy reads and writes.
 bool checksIndex(const Operation &op);
 
 // "file.py:12:9: in 'name'", as index errors and exceptions name where they happened.

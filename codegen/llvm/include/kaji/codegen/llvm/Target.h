@@ -95,6 +95,16 @@ public:
                                           llvm::Type *resultType,
                                           const ir::Location &site) const = 0;
 
+  // Asynchronous copies (the async_copy, async_commit and async_wait ops): `bytes` (4, 8 or 16)
+  // from `source` (global memory, addressSpace(Global)) to `destination` (shared memory), both
+  // aligned to `bytes`; this thread's copies since its last commit become a group; the wait
+  // returns once at most `pending` of its groups are still copying. A target that copies at
+  // once does nothing on commit and wait.
+  virtual void emitAsyncCopy(llvm::IRBuilderBase &builder, llvm::Value *destination,
+                             llvm::Value *source, unsigned bytes) const = 0;
+  virtual void emitAsyncCommit(llvm::IRBuilderBase &builder) const = 0;
+  virtual void emitAsyncWait(llvm::IRBuilderBase &builder, unsigned pending) const = 0;
+
   // Matrix fragments (ir/MatrixFragments.h). A fragment is the memory of fragmentLength() of
   // its elements (memoryType), which the lowering allocates per thread; the target decides how
   // many a thread holds and how its warp's matrix is spread over them. `storage` is a
