@@ -90,6 +90,20 @@ unsigned byteSize(ScalarKind k) { return k == ScalarKind::Bool ? 1 : info(k).bit
 std::string_view irName(ScalarKind k) { return info(k).irName; }
 std::string_view numpyName(ScalarKind k) { return info(k).numpyName; }
 
+std::string_view memorySpaceName(MemorySpace space) {
+  switch (space) {
+  case MemorySpace::Global:
+    return "global";
+  case MemorySpace::Shared:
+    return "shared";
+  case MemorySpace::Local:
+    return "local";
+  case MemorySpace::Constant:
+    return "const";
+  }
+  return "unknown";
+}
+
 std::optional<ScalarKind> scalarKindFromName(std::string_view name) {
   for (size_t i = 0; i < kScalarInfo.size(); ++i)
     if (kScalarInfo[i].irName == name || kScalarInfo[i].numpyName == name)
@@ -171,12 +185,8 @@ std::string Type::str() const {
     std::string element = record_ ? record_->str() : elementType().str();
     std::string s =
         "array<" + element + ", " + std::to_string(ndim_) + ", " + std::string(layoutName(layout_));
-    if (space_ == MemorySpace::Shared)
-      s += ", shared";
-    else if (space_ == MemorySpace::Local)
-      s += ", local";
-    else if (space_ == MemorySpace::Constant)
-      s += ", const";
+    if (space_ != MemorySpace::Global)
+      s += ", " + std::string(memorySpaceName(space_));
     return s + ">";
   }
   case Kind::Fragment: {
@@ -283,14 +293,13 @@ std::optional<Type> parseArrayType(std::string_view text) {
     return std::nullopt;
   MemorySpace space = MemorySpace::Global;
   if (count == 4) {
-    if (parts[3] == "shared")
-      space = MemorySpace::Shared;
-    else if (parts[3] == "local")
-      space = MemorySpace::Local;
-    else if (parts[3] == "const")
-      space = MemorySpace::Constant;
-    else
+    constexpr MemorySpace kNamed[] = {MemorySpace::Shared, MemorySpace::Local,
+                                      MemorySpace::Constant};
+    auto named = std::find_if(std::begin(kNamed), std::end(kNamed),
+                              [&](MemorySpace s) { return parts[3] == memorySpaceName(s); });
+    if (named == std::end(kNamed))
       return std::nullopt;
+    space = *named;
   }
   if (record)
     return Type::array(record, *ndim, layout, space);

@@ -11,31 +11,12 @@ namespace {
 
 constexpr std::string_view kPrefix = "kaji.pipeline.";
 
-const char *memoryName(ir::MemorySpace space) {
-  switch (space) {
-  case ir::MemorySpace::Global:
-    return "global";
-  case ir::MemorySpace::Shared:
-    return "shared";
-  case ir::MemorySpace::Local:
-    return "local";
-  case ir::MemorySpace::Constant:
-    return "constant";
-  }
-  return "unknown";
-}
-
 } // namespace
 
 Operand FunctionLowerer::callAsyncCopies(const std::string &name, const CallExpr &expr) {
   std::string member = name.substr(kPrefix.size());
   std::string function = "cuda.pipeline." + member + "()";
-  if (!expr.keywords.empty())
-    throw ir::CompileError(expr.keywords.front().loc,
-                           function + " takes positional arguments only in kernels");
-  std::vector<Operand> args;
-  for (const ExprPtr &arg : expr.args)
-    args.push_back(lower(*arg));
+  std::vector<Operand> args = positionalArguments(expr, function);
   auto argumentCount = [&](size_t count) {
     if (args.size() != count)
       throw ir::CompileError(expr.loc, function + " takes " + std::to_string(count) + " argument" +
@@ -78,7 +59,8 @@ Operand FunctionLowerer::callAsyncCopies(const std::string &name, const CallExpr
     if (type.memorySpace() != spaces[i])
       throw ir::CompileError(expr.args[i]->loc,
                              function + " copies from global memory into shared memory: its " +
-                                 roles[i] + " is in " + memoryName(type.memorySpace()) + " memory");
+                                 roles[i] + " is in " +
+                                 std::string(ir::memorySpaceName(type.memorySpace())) + " memory");
     if (type.layout() != ir::Layout::C)
       throw ir::CompileError(expr.args[i]->loc,
                              function + " copies along a contiguous last axis: its " + roles[i] +

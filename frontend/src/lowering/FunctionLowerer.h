@@ -586,6 +586,9 @@ private:
   // cuda.wmma (MatrixFragments.cpp): its calls, a fragment's attributes (num_elements, x) and
   // the element x[i] read or written.
   Operand callMatrixFragments(const std::string &name, const CallExpr &expr);
+  // The lowered arguments of a call of `function` (its name for errors), which takes no keywords
+  // in kernels.
+  std::vector<Operand> positionalArguments(const CallExpr &expr, const std::string &function);
   // cuda.pipeline (AsyncCopies.cpp): memcpy_async, commit and wait_prior.
   Operand callAsyncCopies(const std::string &name, const CallExpr &expr);
   std::optional<Operand> fragmentAttribute(const Operand &base, const std::string &attr,

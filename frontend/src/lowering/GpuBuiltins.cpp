@@ -444,6 +444,17 @@ Operand FunctionLowerer::laneId(const Location &loc) {
       builder_.binary(ir::Opcode::And, linear, intConstant(ScalarKind::Int32, 31).value));
 }
 
+std::vector<Operand> FunctionLowerer::positionalArguments(const CallExpr &expr,
+                                                          const std::string &function) {
+  if (!expr.keywords.empty())
+    throw ir::CompileError(expr.keywords.front().loc,
+                           function + " takes positional arguments only in kernels");
+  std::vector<Operand> args;
+  for (const ExprPtr &arg : expr.args)
+    args.push_back(lower(*arg));
+  return args;
+}
+
 std::optional<unsigned> FunctionLowerer::compiledArchitecture() const {
   return architectureNumber(context_.options().gpuArch);
 }

@@ -24,12 +24,7 @@ std::string memberName(const Operand &operand) {
 
 Operand FunctionLowerer::callMatrixFragments(const std::string &name, const CallExpr &expr) {
   std::string function = "cuda.wmma." + name.substr(10) + "()";
-  if (!expr.keywords.empty())
-    throw ir::CompileError(expr.keywords.front().loc,
-                           function + " takes positional arguments only in kernels");
-  std::vector<Operand> args;
-  for (const ExprPtr &arg : expr.args)
-    args.push_back(lower(*arg));
+  std::vector<Operand> args = positionalArguments(expr, function);
   auto argumentCount = [&](size_t least, size_t most) {
     if (args.size() < least || args.size() > most)
       throw ir::CompileError(expr.loc, function + " takes " + std::to_string(least) +

@@ -67,6 +67,8 @@ unsigned byteSize(ScalarKind k); // Bool is 1
 
 // Short IR spelling: bool i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64 c64 c128.
 std::string_view irName(ScalarKind k);
+// "global", "shared", "local" or "const", as array types spell it.
+std::string_view memorySpaceName(MemorySpace space);
 // NumPy spelling: bool int8 ... uint64 float16 bfloat16 float32 float64 complex64 complex128
 // (bfloat16 as ml_dtypes spells it).
 std::string_view numpyName(ScalarKind k);
