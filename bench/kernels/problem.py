@@ -16,3 +16,13 @@ class Problem:
     rtol: float = 1e-5
     atol: float = 0.0
     mismatch_fraction: float = 0.0  # of the elements, allowed outside rtol/atol
+    shared_bytes: int = 0  # dynamic shared memory per block, for both sides
+    backends: tuple = ("llvm", "nvrtc")  # the kaji backends that compile the kernel
+    numba: bool = True  # whether numba-cuda compiles the same source
+
+    @property
+    def config(self):
+        """The kaji launch configuration: kernel[problem.config](*args)."""
+        if self.shared_bytes:
+            return self.grid, self.block, 0, self.shared_bytes
+        return self.grid, self.block

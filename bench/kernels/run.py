@@ -3,6 +3,9 @@
 Each benchmark is a pair in this directory: NAME.py holds the kernel in Numba's spelling
 (``from kaji import cuda``, kernel NAME) and ``problem(rng, full)``, the launch shape and
 arguments; NAME.cu holds the same kernel in CUDA C++ (``extern "C" __global__ void NAME``).
+A problem names the kaji backends that compile its kernel (``backends``, both by default),
+whether numba-cuda does (``numba``) and the dynamic shared memory both sides launch with
+(``shared_bytes``); a backend that does not compile a kernel shows ``-`` in its row.
 
 With a GPU (the default when one is usable), for each benchmark at full size:
 
@@ -189,7 +192,7 @@ def check(names, arch, directory):
         module, kernel = load_benchmark(name)
         problem = module.problem(rng, full=False)
         args = [a.copy() if isinstance(a, np.ndarray) else a for a in problem.args]
-        kernel[problem.grid, problem.block](*args)
+        kernel[problem.config](*args)
         compare_outputs(f"{name} (kaji, {kernel.target} target)",
                         [args[i] for i in problem.outputs], problem.reference(*problem.args),
                         problem)
@@ -224,7 +227,11 @@ def compile_only(names, reps):
     totals = dict.fromkeys(BACKENDS, 0.0)
     for name in names:
         module, kernel = load_benchmark(name)
-        signature = kernel.signature_for(tuple(module.problem(rng, full=False).args))
+        problem = module.problem(rng, full=False)
+        if set(problem.backends) != set(BACKENDS):
+            print(f"{name:<22} compiled by {', '.join(problem.backends)} only: not compared")
+            continue
+        signature = kernel.signature_for(tuple(problem.args))
         ms = {backend: compile_ms(name, backend, signature, reps) for backend in BACKENDS}
         for backend in BACKENDS:
             totals[backend] += ms[backend]
@@ -259,16 +266,23 @@ class Driver:
         self.call("cuModuleGetFunction", ctypes.byref(function), module, name.encode())
         return function
 
-    def launch(self, function, grid, block, args, stream):
+    def launch(self, function, grid, block, args, stream, shared_bytes=0):
         values = [ctypes_value(arg) for arg in args]
         pointers = (ctypes.c_void_p * len(values))(
             *(ctypes.addressof(v) for v in values))
         grid, block = padded3(grid), padded3(block)
         self.call("cuLaunchKernel", function, *map(ctypes.c_uint, grid),
-                  *map(ctypes.c_uint, block), ctypes.c_uint(0), ctypes.c_void_p(stream),
-                  pointers, None)
+                  *map(ctypes.c_uint, block), ctypes.c_uint(shared_bytes),
+                  ctypes.c_void_p(stream), pointers, None)
+
+    def allow_shared_bytes(self, function, shared_bytes):
+        """Lets `function` launch with more than the 48 KiB of dynamic shared memory a kernel
+        gets without asking."""
+        self.call("cuFuncSetAttribute", function, ctypes.c_int(MAX_DYNAMIC_SHARED_SIZE_BYTES),
+                  ctypes.c_int(shared_bytes))
 
 
+MAX_DYNAMIC_SHARED_SIZE_BYTES = 8  # CUfunction_attribute
 CTYPES_OF = {np.float32: ctypes.c_float, np.float64: ctypes.c_double, np.int32: ctypes.c_int32,
              np.int64: ctypes.c_int64, np.uint32: ctypes.c_uint32}
 
@@ -293,14 +307,14 @@ def spin(cell, iterations):
 
 class Timer:
     """Device milliseconds of one launch, queued behind `spin` so that the events bracket the
-    kernel alone; the minimum over `reps` launches."""
+    kernel alone: each of `reps` launches after a first one, or their minimum."""
 
     def __init__(self, reps):
         self.reps = reps
         self.cell = kaji.to_device(np.ones(1))
         self.start, self.end = kaji.event(), kaji.event()
 
-    def min_ms(self, launch):
+    def all_ms(self, launch):
         launch()
         kaji.synchronize()
         times = []
@@ -311,7 +325,10 @@ class Timer:
             self.end.record()
             self.end.synchronize()
             times.append(self.start.elapsed_time(self.end))
-        return min(times)
+        return times
+
+    def min_ms(self, launch):
+        return min(self.all_ms(launch))
 
 
 def device_copies(problem, to_device):
@@ -334,22 +351,24 @@ def benchmark(name, arch, directory, driver, timer, numba, cubins):
     else:
         cubin, _ = compile_cuda_c(name, arch, directory)
     function = driver.function(cubin, name)
+    if problem.shared_bytes:
+        driver.allow_shared_bytes(function, problem.shared_bytes)
     nvcc_args = device_copies(problem, kaji.to_device)
     cuda_c_args = problem.cuda_c_args(*nvcc_args)
     launches["nvcc"] = lambda: driver.launch(function, problem.grid, problem.block, cuda_c_args,
-                                             stream)
+                                             stream, problem.shared_bytes)
 
     results = {"nvcc": nvcc_args}
     kernels = {}
-    for backend in BACKENDS:
+    for backend in problem.backends:
         kernels[backend] = backend_benchmark(name, backend)
         results[backend] = device_copies(problem, kaji.to_device)
-        configured = kernels[backend][problem.grid, problem.block]
+        configured = kernels[backend][problem.config]
         launches[backend] = functools.partial(configured, *results[backend])
 
-    if numba is not None:
+    if numba is not None and problem.numba:
         numba_args = device_copies(problem, numba.to_device)
-        numba_configured = load_numba_benchmark(name)[problem.grid, problem.block]
+        numba_configured = load_numba_benchmark(name)[problem.config]
         launches["numba"] = lambda: numba_configured(*numba_args)
         results["numba"] = numba_args
 
@@ -399,9 +418,13 @@ def measure(names, reps, directory, cubins):
         ms, first_call_ms = benchmark(name, arch, directory, driver, timer, numba, cubins)
         line = f"{name:<22} {ms['nvcc']:>9.4f}"
         for label in labels:
+            if label not in ms:  # a backend, or numba, that does not compile this kernel
+                line += f" {'-':>9} {'-':>10}"
+                continue
             ratios[label].append(ms[label] / ms["nvcc"])
             line += f" {ms[label]:>9.4f} {ratios[label][-1]:>10.3f}"
-        line += "".join(f" {first_call_ms[backend]:>17.1f}" for backend in BACKENDS)
+        line += "".join(f" {first_call_ms[backend]:>17.1f}" if backend in first_call_ms
+                        else f" {'-':>17}" for backend in BACKENDS)
         print(line, flush=True)
     for label in labels:
         geomean = float(np.exp(np.mean(np.log(ratios[label]))))
