@@ -14,7 +14,6 @@
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <chrono>
@@ -52,15 +51,6 @@ bool needsFibers(const ir::Operation &op) {
 }
 
 bool isBarrier(const ir::Operation &op) { return op.opcode() == ir::Opcode::Barrier; }
-
-// Invalid IR would crash LLVM's code generator or miscompile: a clear error instead.
-void throwIfInvalid(const llvm::Module &module, const char *stage) {
-  std::string problems;
-  llvm::raw_string_ostream problemStream(problems);
-  if (llvm::verifyModule(module, &problemStream))
-    throw std::runtime_error(std::string("kaji codegen produced invalid LLVM IR") + stage +
-                             " (a compiler bug): " + problems);
-}
 
 struct LoweredCpuModule {
   std::unique_ptr<llvm::LLVMContext> context;

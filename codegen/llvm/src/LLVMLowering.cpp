@@ -6,6 +6,7 @@
 
 #include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
 
 #include <cassert>
 #include <unordered_set>
@@ -487,6 +488,14 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
 }
 
 } // namespace lowering
+
+void throwIfInvalid(const llvm::Module &module, const char *stage) {
+  std::string problems;
+  llvm::raw_string_ostream problemStream(problems);
+  if (llvm::verifyModule(module, &problemStream))
+    throw std::runtime_error(std::string("kaji codegen produced invalid LLVM IR") + stage +
+                             " (a compiler bug): " + problems);
+}
 
 void lowerModule(const ir::Module &module, const Target &target, const LoweringOptions &options,
                  llvm::Module &out) {

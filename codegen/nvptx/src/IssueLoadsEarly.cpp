@@ -37,10 +37,12 @@ llvm::Instruction *latestDefinition(llvm::Instruction &instruction, llvm::Instru
   return after;
 }
 
+// Never down: an instruction already above `after` (address arithmetic shared with a load before
+// the floor) stays where its uses see it.
 void moveUpTo(llvm::Instruction &instruction, llvm::Instruction *after) {
   llvm::BasicBlock &block = *instruction.getParent();
   if (after) {
-    if (after->getNextNode() != &instruction)
+    if (after->comesBefore(&instruction) && after->getNextNode() != &instruction)
       instruction.moveAfter(after);
   } else if (&*block.getFirstInsertionPt() != &instruction) {
     instruction.moveBefore(&*block.getFirstInsertionPt());

@@ -20,7 +20,6 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
@@ -93,10 +92,7 @@ NVPTXModule lowerForNVPTX(const ir::Module &module, const PTXOptions &options,
   lowering.boundsCheck = options.boundsCheck;
   lowerModule(module, target, lowering, *lowered);
   annotateKernelLimits(*lowered, options.limits);
-  std::string problems;
-  llvm::raw_string_ostream problemStream(problems);
-  if (llvm::verifyModule(*lowered, &problemStream))
-    throw std::runtime_error("kaji codegen produced invalid LLVM IR (a compiler bug): " + problems);
+  throwIfInvalid(*lowered, "");
   if (!options.fastMath && options.optLevel > 0)
     allowMultiplyAddContraction(*lowered);
   target.linkMathLibrary(*lowered, options.fastMath);
@@ -137,6 +133,7 @@ std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
   selectCopysign(*lowered);
   if (options.fastMath)
     approximateFloat32Sqrt(*lowered);
+  throwIfInvalid(*lowered, " after its PTX rewrites");
   measured.optimizeMs = stopwatch.lap();
 
   llvm::SmallString<0> ptx;

@@ -5,6 +5,7 @@
 # RUN: %kaji-compile %s --kernel options --emit ptx | %FileCheck %s
 # RUN: %kaji-compile %s --kernel after_store --emit ptx | %FileCheck %s --check-prefix=STORE
 # RUN: %kaji-compile %s --kernel address_after_store --emit ptx | %FileCheck %s --check-prefix=ADDRESS
+# RUN: %kaji-compile %s --kernel shared_address --emit ptx | %FileCheck %s --check-prefix=SHARED
 # RUN: %kaji-compile %s --emit ptx -o %t.ptx
 # RUN: %ptxas %t.ptx
 import math
@@ -59,3 +60,21 @@ def address_after_store(out, x, stride):
 # ADDRESS: mul.hi.s64
 # ADDRESS: ld.global.f32
 # ADDRESS: st.global.f32
+
+
+# Address arithmetic that a load before a store already uses is not moved down to the later
+# load behind the store: the first load would read a register not yet computed (the batched
+# matmul's loads read undefined addresses that way, and the launch failed as misaligned).
+@cuda.jit("void(float32[::1], float32[::1])")
+def shared_address(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        j = (i * 7) % 1000003
+        out[i] = x[j]
+        out[i] += x[j + 1]
+
+# SHARED-LABEL: .entry shared_address(
+# SHARED: mul.hi
+# SHARED: ld.global.f32
+# SHARED: st.global.f32
+# SHARED: ld.global.f32

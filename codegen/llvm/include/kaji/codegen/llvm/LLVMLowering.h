@@ -32,4 +32,8 @@ struct LoweringOptions {
 void lowerModule(const ir::Module &module, const Target &target, const LoweringOptions &options,
                  llvm::Module &out);
 
+// Throws std::runtime_error naming a compiler bug when `module` is not valid LLVM IR, which
+// LLVM's code generator would crash on or miscompile; `stage` (" after optimisation") says when.
+void throwIfInvalid(const llvm::Module &module, const char *stage);
+
 } // namespace kaji::codegen
