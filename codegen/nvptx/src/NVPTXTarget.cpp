@@ -271,6 +271,10 @@ void NVPTXTarget::emitCachedStore(llvm::IRBuilderBase &builder, llvm::Value *val
   builder.CreateCall(store, {address, asBits});
 }
 
+// Every shared array starts on a 16-byte boundary, the widest access there (a 16-byte cp.async,
+// four 32-bit lanes): a tile of bytes staged by 16-byte copies needs no alignment= of its own.
+constexpr uint64_t kSharedAlignment = 16;
+
 llvm::Value *NVPTXTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                             uint64_t alignment, const std::string &name) const {
   // Shared memory cannot be initialised: the NVPTX backend requires an undef initializer.
@@ -278,7 +282,7 @@ llvm::Value *NVPTXTarget::emitSharedStorage(llvm::IRBuilderBase &builder, llvm::
                                           llvm::GlobalValue::InternalLinkage,
                                           llvm::UndefValue::get(storage), name, nullptr,
                                           llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
-  global->setAlignment(llvm::Align(alignment));
+  global->setAlignment(llvm::Align(std::max(alignment, kSharedAlignment)));
   return global;
 }
 
@@ -294,8 +298,8 @@ Target::DynamicShared NVPTXTarget::emitDynamicShared(llvm::IRBuilderBase &builde
     global = new llvm::GlobalVariable(module, storage, false, llvm::GlobalValue::ExternalLinkage,
                                       nullptr, "kaji_dynamic_shared", nullptr,
                                       llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
-  if (global->getAlign().valueOrOne().value() < alignment)
-    global->setAlignment(llvm::Align(alignment));
+  if (global->getAlign().valueOrOne().value() < std::max(alignment, kSharedAlignment))
+    global->setAlignment(llvm::Align(std::max(alignment, kSharedAlignment)));
   auto *readSize = llvm::InlineAsm::get(llvm::FunctionType::get(builder.getInt32Ty(), false),
                                         "mov.u32 $0, %dynamic_smem_size;", "=r", false);
   llvm::CallInst *size = builder.CreateCall(readSize, {}, "dynamic_smem_size");

@@ -300,15 +300,19 @@ void FunctionEmitter::nameValues(const std::vector<const ir::Block *> &blocks) {
       if (shared || op->opcode() == Opcode::LocalArray) {
         std::string storage = names_.fresh(shared ? "shared" : "local");
         storage_[op.get()] = storage;
-        declarations_.push_back(std::string(shared ? "__shared__ " : "") +
-                                alignment(op->attrAs<ir::ArrayAllocation>().alignment, array) +
-                                elementTypeName(array) + " " + storage + "[" +
-                                std::to_string(ir::staticArrayStorageCount(*op)) + "];");
+        // A shared array starts on a 16-byte boundary, as the llvm backend's (a 16-byte cp.async).
+        int64_t requested = op->attrAs<ir::ArrayAllocation>().alignment;
+        declarations_.push_back(
+            std::string(shared ? "__shared__ " : "") +
+            alignment(shared ? std::max<int64_t>(requested, 16) : requested, array) +
+            elementTypeName(array) + " " + storage + "[" +
+            std::to_string(ir::staticArrayStorageCount(*op)) + "];");
       } else if (op->opcode() == Opcode::DynamicSharedArray) {
         // Every extern __shared__ array starts where the dynamic shared memory does.
         std::string storage = names_.fresh("dynamic_shared");
         storage_[op.get()] = storage;
-        declarations_.push_back("extern __shared__ " + alignment(op->attrAs<int64_t>(), array) +
+        declarations_.push_back("extern __shared__ " +
+                                alignment(std::max<int64_t>(op->attrAs<int64_t>(), 16), array) +
                                 elementTypeName(array) + " " + storage + "[];");
       }
     }

@@ -1,12 +1,14 @@
 # cuda.pipeline in the CUDA C++ backend: cp.async in inline PTX from the shared window's 32-bit
-# address, commit and wait as cp.async's group instructions; bounds-checked, each span's last
-# element is checked first. NVRTC compiles it and ptxas assembles the PTX.
+# address (shared arrays start on 16-byte boundaries), commit and wait as cp.async's group
+# instructions; bounds-checked, each span's last element is checked first. NVRTC compiles it
+# and ptxas assembles the PTX.
 # REQUIRES: nvrtc
 # RUN: %kaji-compile %s --backend nvrtc --emit cuda | %FileCheck %s
 # RUN: %kaji-compile %s --backend nvrtc --boundscheck --emit cuda | %FileCheck %s --check-prefix=CHECKED
 # RUN: %kaji-compile %s --backend nvrtc --emit ptx -o %t.ptx
 # RUN: %FileCheck %s --check-prefix=PTX < %t.ptx
 # RUN: %ptxas %t.ptx
+# CHECK: __shared__ __align__(16) i16 {{shared[0-9]*}}[128];
 # CHECK: asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" :: "r"(unsigned(__cvta_generic_to_shared({{v[0-9]+}}.data))), "l"({{v[0-9]+}}.data) : "memory");
 # CHECK: asm volatile("cp.async.commit_group;" ::: "memory");
 # CHECK: asm volatile("cp.async.wait_group 0;" ::: "memory");

@@ -2,7 +2,8 @@
 # of 4 and 8 bytes cp.async.ca, from a global to a shared address; commit and wait_prior are
 # cp.async's group instructions. For sm_75, which has no cp.async, the copy is loads and
 # stores made at once and commit and wait are nothing, as CUDA's pipeline primitives do there.
-# Bounds-checked, both ends of each span are checked before the copy.
+# Bounds-checked, both ends of each span are checked before the copy. Shared arrays start on
+# 16-byte boundaries, whatever their element (int16 here), so 16-byte copies into them can be.
 # RUN: %kaji-compile %s --emit ptx -o %t.ptx
 # RUN: %FileCheck %s < %t.ptx
 # RUN: %ptxas %t.ptx
@@ -15,6 +16,7 @@
 # CHECK: bar.sync 0;
 # CHECK: cp.async.wait_group 0;
 # CHECK-LABEL: .entry small
+# CHECK: .shared .align 16 .b8 {{.*}}small{{.*}}[128];
 # CHECK: cp.async.ca.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 8;
 # CHECK: cp.async.ca.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 4;
 # SM75-LABEL: .entry tiles
