@@ -1,8 +1,8 @@
 """C = A @ B on the tensor cores, bfloat16 inputs and float32 result: the kernel of
 examples/gemm_tensor_cores.py (cuda.wmma fragments, cuda.pipeline's asynchronous copies into
-three shared stages), defined anew from the example's file. Only the llvm backend compiles
-matrix fragments, and numba-cuda has no tensor cores. The inputs are small integers, so every
-product and sum is exact and all sides must agree to the bit."""
+three shared stages), defined anew from the example's file; numba-cuda has no tensor cores.
+The inputs are small integers, so every product and sum is exact and all sides must agree to
+the bit."""
 
 import pathlib
 import runpy
@@ -25,4 +25,4 @@ def problem(rng, full):
         args=[a, b, np.zeros((n, n), np.float32)], outputs=(2,),
         cuda_c_args=lambda a, b, c: [a, b, c, np.int32(n)],
         reference=lambda a, b, c: [a.astype(np.float32) @ b.astype(np.float32)], rtol=0.0,
-        backends=("llvm",), numba=False)
+        numba=False)

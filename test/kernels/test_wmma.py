@@ -36,15 +36,6 @@ CASES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _llvm_backend_only(request):
-    """Under cuda-nvrtc, a test that runs fragments is skipped: the nvrtc backend refuses them
-    with a compile error (test/lit/nvrtc/wmma_refused.py)."""
-    if ("target" in request.fixturenames and request.getfixturevalue("target") == "cuda"
-            and os.environ.get("KAJI_BACKEND") == "nvrtc"):
-        pytest.skip("the nvrtc backend does not compile matrix fragments")
-
-
 def _name(case):
     m, n, k, inputs, accumulators = case
     return f"m{m}n{n}k{k}-{np.dtype(inputs).name}-{np.dtype(accumulators).name}"

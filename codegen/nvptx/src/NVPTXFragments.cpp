@@ -4,35 +4,19 @@
 // are the registers' parts, as CUDA's fragment::x has them.
 #include "NVPTXTarget.h"
 
+#include "kaji/codegen/PtxFragments.h"
 #include "kaji/ir/MatrixFragments.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
+#include <cassert>
 #include <string>
 
 namespace kaji::codegen {
 
 namespace {
-
-// PTX's name of the elements of `fragment`'s registers.
-std::string registerKind(const ir::Type &fragment) {
-  switch (fragment.scalarKind()) {
-  case ir::ScalarKind::Float16:
-    return "f16";
-  case ir::ScalarKind::BFloat16:
-    return "bf16";
-  case ir::ScalarKind::Int8:
-    return "s8";
-  case ir::ScalarKind::UInt8:
-    return "u8";
-  case ir::ScalarKind::Int32:
-    return "s32";
-  default:
-    return fragment.matrixUse() == ir::MatrixUse::Accumulator ? "f32" : "tf32";
-  }
-}
 
 std::string prefix(const ir::Type &fragment) {
   return "llvm.nvvm.wmma." + std::string(ir::matrixShapeName(fragment.matrixShape())) + ".";
@@ -64,7 +48,7 @@ std::string loadIntrinsicName(const ir::Type &fragment, ir::MatrixLayout layout)
                     : fragment.matrixUse() == ir::MatrixUse::B ? "b"
                                                                : "c";
   return prefix(fragment) + "load." + use + "." + layoutName(layout) + ".stride." +
-         registerKind(fragment);
+         std::string(ptxFragmentKind(fragment));
 }
 
 std::vector<llvm::Type *> registersOf(llvm::LLVMContext &context, const ir::Type &fragment) {
@@ -103,9 +87,11 @@ void writeRegisters(llvm::IRBuilderBase &builder, llvm::Value *registers, llvm::
 
 } // namespace
 
-unsigned NVPTXTarget::fragmentLength(llvm::LLVMContext &context, const ir::Type &fragment) const {
-  unsigned elementBits = ir::bitWidth(fragment.scalarKind());
-  return unsigned(registersOf(context, fragment).size()) * 32 / elementBits;
+unsigned NVPTXTarget::fragmentLength([[maybe_unused]] llvm::LLVMContext &context,
+                                     const ir::Type &fragment) const {
+  assert(registersOf(context, fragment).size() == ptxFragmentRegisters(fragment) &&
+         "LLVM's wmma intrinsics hold the registers the PTX ISA lists");
+  return ptxFragmentElements(fragment);
 }
 
 void NVPTXTarget::emitFragmentLoad(llvm::IRBuilderBase &builder, const ir::Type &fragment,
@@ -122,8 +108,8 @@ void NVPTXTarget::emitFragmentStore(llvm::IRBuilderBase &builder, const ir::Type
                                     llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace,
                                     llvm::Value *ldm, ir::MatrixLayout layout) const {
   llvm::Module &module = *builder.GetInsertBlock()->getModule();
-  std::string name =
-      prefix(fragment) + "store.d." + layoutName(layout) + ".stride." + registerKind(fragment);
+  std::string name = prefix(fragment) + "store.d." + layoutName(layout) + ".stride." +
+                     std::string(ptxFragmentKind(fragment));
   llvm::Function *store = intrinsic(module, name, {matrix->getType()});
   std::vector<llvm::Value *> args{matrix};
   for (llvm::Value *value : readRegisters(builder, fragment, storage))
@@ -136,9 +122,10 @@ void NVPTXTarget::emitFragmentMma(llvm::IRBuilderBase &builder, const ir::Type &
                                   const ir::Type &a, const ir::Type &b, llvm::Value *d,
                                   llvm::Value *aStorage, llvm::Value *bStorage,
                                   llvm::Value *c) const {
-  std::string kinds = registerKind(a) == "f16"
-                          ? registerKind(accumulator) + "." + registerKind(accumulator)
-                          : registerKind(a);
+  std::string kinds = ptxFragmentKind(a) == "f16"
+                          ? std::string(ptxFragmentKind(accumulator)) + "." +
+                                std::string(ptxFragmentKind(accumulator))
+                          : std::string(ptxFragmentKind(a));
   std::string name = prefix(accumulator) + "mma." + layoutName(layoutOf(a)) + "." +
                      layoutName(layoutOf(b)) + "." + kinds;
   llvm::Module &module = *builder.GetInsertBlock()->getModule();

@@ -307,6 +307,10 @@ void FunctionEmitter::nameValues(const std::vector<const ir::Block *> &blocks) {
             alignment(shared ? std::max<int64_t>(requested, 16) : requested, array) +
             elementTypeName(array) + " " + storage + "[" +
             std::to_string(ir::staticArrayStorageCount(*op)) + "];");
+      } else if (op->opcode() == Opcode::Fragment) {
+        std::string storage = names_.fresh("fragment");
+        storage_[op.get()] = storage;
+        declarations_.push_back(fragmentStorage(op->resultType(), storage));
       } else if (op->opcode() == Opcode::DynamicSharedArray) {
         // Every extern __shared__ array starts where the dynamic shared memory does.
         std::string storage = names_.fresh("dynamic_shared");
@@ -523,8 +527,7 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
     return emitRaise(op);
 #define KAJI_FRAGMENT_OPCODE(name, spelling) case Opcode::name:
 #include "kaji/ir/Opcodes.def"
-    throw CompileError(op.location(), "the CUDA C++ (nvrtc) backend does not compile matrix "
-                                      "fragments; the llvm backend does");
+    return emitFragment(op);
   }
   throw CompileError(op.location(), "the CUDA C++ backend cannot express '" +
                                         std::string(ir::opcodeName(op.opcode())) + "'");

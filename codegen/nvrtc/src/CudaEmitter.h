@@ -31,6 +31,10 @@ std::string storageTypeName(ScalarKind kind);
 std::string elementTypeName(ir::Type array);
 std::string arrayTypeName(ir::Type type);
 std::string typeName(ir::Type type);
+// A matrix fragment's value (a pointer to its storage) and its storage's declaration
+// (CudaFragments.cpp).
+std::string fragmentPointerTypeName(const ir::Type &fragment);
+std::string fragmentStorage(const ir::Type &fragment, const std::string &name);
 bool isWideUnsigned(ScalarKind kind);
 std::string floatLiteral(double value, ScalarKind kind);
 std::string intLiteral(int64_t value, ScalarKind kind);
@@ -142,6 +146,7 @@ private:
   void emitBranch(const ir::Operation &op);
   void emitReturn(const ir::Operation &op);
   void emitRaise(const ir::Operation &op);
+  void emitFragment(const ir::Operation &op);
 
   ModuleEmitter &module_;
   const ir::Function &function_;
@@ -152,7 +157,8 @@ private:
   std::vector<std::string> parameters_;   // the C++ parameter list
   std::vector<std::string> prologue_;     // kernel: arrays and bools built from the parameters
   std::vector<std::string> declarations_; // every other value, and static storage
-  std::unordered_map<const ir::Operation *, std::string> storage_; // static array → its storage
+  // A static array's or a fragment's op → its storage.
+  std::unordered_map<const ir::Operation *, std::string> storage_;
 };
 
 class ModuleEmitter {

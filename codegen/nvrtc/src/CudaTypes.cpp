@@ -30,6 +30,8 @@ std::string arrayTypeName(ir::Type type) {
 }
 
 std::string typeName(ir::Type type) {
+  if (type.isFragment())
+    return fragmentPointerTypeName(type);
   if (type.isVector())
     return "kaji::vec<" + scalarTypeName(type.scalarKind()) + ", " + std::to_string(type.lanes()) +
            ">";

@@ -435,6 +435,11 @@ template <class T, int N> struct array {
   i64 shape[N];
   i64 strides[N];
 };
+// A thread's part of a warp's matrix (kaji IR's fragment<...>): the registers of PTX's wmma
+// instructions in order, N elements of T (CudaFragments.cpp).
+template <class T, int N> struct fragment {
+  alignas(16) T x[N];
+};
 // The address of element (indices[0], ...): data + sum of index_k * stride_k bytes.
 template <class T, int N>
 __device__ __forceinline__ T *element_at(const array<T, N> &a, const i64 (&indices)[N]) {

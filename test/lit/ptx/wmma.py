@@ -14,6 +14,9 @@
 # CHECK: wmma.load.a.sync.aligned.row.m16n16k16.shared.s8
 # CHECK: wmma.mma.sync.aligned.row.row.m16n16k16.s32.s8.s8.s32
 # CHECK: wmma.store.d.sync.aligned.row.m16n16k16.global.s32
+# CHECK-LABEL: .entry half_tile
+# CHECK: wmma.load.a.sync.aligned.row.m32n8k16.global.f16
+# CHECK: wmma.mma.sync.aligned.row.row.m32n8k16.f16.f16
 import numpy as np
 from kaji import cuda
 from kaji.cuda import wmma
@@ -47,3 +50,15 @@ def int8_tile(a, b, c):
     for i in range(fc.num_elements):
         fc.x[i] += 1
     wmma.store_matrix_sync(c, fc, 16, wmma.mem_row_major)
+
+
+@cuda.jit("void(float16[:, ::1], float16[:, ::1], float16[:, ::1])")
+def half_tile(a, b, c):
+    fa = wmma.fragment(wmma.matrix_a, 32, 8, 16, np.float16, wmma.row_major)
+    fb = wmma.fragment(wmma.matrix_b, 32, 8, 16, np.float16, wmma.row_major)
+    fc = wmma.fragment(wmma.accumulator, 32, 8, 16, np.float16)
+    wmma.load_matrix_sync(fa, a, 16)
+    wmma.load_matrix_sync(fb, b, 8)
+    wmma.load_matrix_sync(fc, c, 8, wmma.mem_row_major)
+    wmma.mma_sync(fc, fa, fb, fc)
+    wmma.store_matrix_sync(c, fc, 8, wmma.mem_row_major)
