@@ -35,6 +35,9 @@ std::vector<RaiseSite> exceptionTable(const Module &module, bool boundsChecked) 
         else if (boundsChecked && checksIndex(*op))
           table.push_back(
               {op.get(), raiseSiteText(op->location(), function->name()), "IndexError", true});
+        if (boundsChecked && op->opcode() == Opcode::AsyncCopy)
+          table.push_back({op.get(), raiseSiteText(op->location(), function->name()),
+                           misalignmentException(*op)});
       }
   return table;
 }
@@ -43,9 +46,15 @@ uint32_t ExceptionNumbers::of(const Operation &op) {
   if (numbers_.empty()) {
     std::vector<RaiseSite> table = exceptionTable(module_, boundsChecked_);
     for (size_t i = 0; i < table.size(); ++i)
-      numbers_[table[i].op] = uint32_t(i + 1);
+      numbers_.emplace(table[i].op, uint32_t(i + 1)); // an op's first entry
   }
   return numbers_.at(&op);
+}
+
+std::string misalignmentException(const Operation &asyncCopy) {
+  std::string bytes = std::to_string(asyncCopy.attrAs<int64_t>());
+  return "ValueError: an asynchronous copy of " + bytes +
+         " bytes needs its source and destination aligned to " + bytes + " bytes";
 }
 
 std::string raiseSiteText(const Location &location, const std::string &function) {

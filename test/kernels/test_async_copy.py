@@ -170,3 +170,16 @@ def test_misuse_is_a_compile_error_at_the_line(kernel, words):
     message = _compile_error(kernel, "void(float32[::1], float64[::1])")
     assert words in message
     assert "test_async_copy.py:" in message
+
+
+def test_a_misaligned_copy_is_a_value_error(jit):
+    """What the GPU faults on (a 16-byte cp.async from x[1:]) is, under bounds checks, a
+    ValueError at the line on every target."""
+    kernel = jit(copy_from, boundscheck=True)
+    x = np.arange(12, dtype=np.float32)
+    out = np.zeros(1, np.float32)
+    with pytest.raises(ValueError, match=r"test_async_copy.py:\d+:\d+: in 'copy_from'.*"
+                                         r"an asynchronous copy of 16 bytes needs its source and "
+                                         r"destination aligned to 16 bytes"):
+        kernel[1, 1](x, 1, out)
+        kaji.synchronize()

@@ -128,6 +128,10 @@ private:
   // `arrayOperand` from its first element (an async_copy's span); under bounds checks, each
   // axis checked as elementAddress checks an index, scratch memory where one fails.
   llvm::Value *spanAddress(const ir::Operation &op, unsigned arrayOperand, int64_t count);
+  // Raises the ValueError of `op`'s misalignment entry (ir/ExceptionTable.h) where an address
+  // of `addresses` is not a multiple of `alignment`: what the GPU would fault on (cp.async).
+  void raiseIfMisaligned(const ir::Operation &op, std::initializer_list<llvm::Value *> addresses,
+                         int64_t alignment);
   // `address` after the checks that branch to `merge` from `failures` and hold where `guards`
   // do: scratch memory in place of it where one did not hold.
   llvm::Value *addressAfterChecks(llvm::Value *address, llvm::BasicBlock *merge,
@@ -232,6 +236,9 @@ public:
   // The entry of a reporting raise op, or of a checked array access, in ir::exceptionTable
   // (1..).
   uint32_t exceptionNumber(const ir::Operation &raise) { return exceptionNumbers_.of(raise); }
+  uint32_t misalignmentNumber(const ir::Operation &asyncCopy) {
+    return exceptionNumbers_.misalignment(asyncCopy);
+  }
 
   // Null unless LoweringOptions::lineInfo.
   LineTable *lineTable() { return lineTable_ ? &*lineTable_ : nullptr; }

@@ -376,6 +376,8 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     int64_t count = bytes / ir::byteSize(op.operand(0)->type().scalarKind());
     llvm::Value *destination = spanAddress(op, 0, count);
     llvm::Value *source = spanAddress(op, 1, count);
+    if (moduleLowering_.options().boundsCheck)
+      raiseIfMisaligned(op, {destination, source}, bytes);
     target_.emitAsyncCopy(builder_, destination, source, unsigned(bytes));
     return;
   }

@@ -122,6 +122,26 @@ llvm::Value *FunctionLowering::spanAddress(const ir::Operation &op, unsigned arr
   return addressAfterChecks(value.data, merge, failures, guards);
 }
 
+void FunctionLowering::raiseIfMisaligned(const ir::Operation &op,
+                                         std::initializer_list<llvm::Value *> addresses,
+                                         int64_t alignment) {
+  llvm::Value *bits = nullptr;
+  for (llvm::Value *address : addresses) {
+    llvm::Value *integer = builder_.CreatePtrToInt(address, builder_.getInt64Ty());
+    bits = bits ? builder_.CreateOr(bits, integer) : integer;
+  }
+  llvm::Value *misaligned = builder_.CreateICmpNE(
+      builder_.CreateAnd(bits, builder_.getInt64(alignment - 1)), builder_.getInt64(0));
+  auto *raise = llvm::BasicBlock::Create(context_, "copy.misaligned", &out_);
+  auto *aligned = llvm::BasicBlock::Create(context_, "copy.aligned", &out_);
+  llvm::MDBuilder weights(context_);
+  builder_.CreateCondBr(misaligned, raise, aligned, weights.createUnlikelyBranchWeights());
+  builder_.SetInsertPoint(raise);
+  target_.emitRaise(builder_, op.location(), function_.name(), ir::misalignmentException(op),
+                    moduleLowering_.misalignmentNumber(op));
+  builder_.SetInsertPoint(aligned);
+}
+
 llvm::Value *FunctionLowering::addressAfterChecks(llvm::Value *address, llvm::BasicBlock *merge,
                                                   const std::vector<llvm::BasicBlock *> &failures,
                                                   const std::vector<llvm::Value *> &guards) {

@@ -66,10 +66,14 @@ void FunctionEmitter::emitBranch(const ir::Operation &op) {
 // thread in the record beside it, then the thread exits.
 void FunctionEmitter::emitRaise(const ir::Operation &op) {
   if (std::holds_alternative<std::string>(op.attr()))
-    statement(op, "if (atomicCAS(&" + module_.exceptionSlot(op.location()) + ", 0u, " +
-                      std::to_string(module_.exceptionNumber(op)) +
-                      "u) == 0u) kaji::record_raising_thread(" + abi::kRaisingThreadSymbol + ");");
+    statement(op, reportException(op, module_.exceptionNumber(op)));
   statement(op, "asm volatile(\"exit;\" ::: \"memory\");");
+}
+
+std::string FunctionEmitter::reportException(const ir::Operation &op, uint32_t number) {
+  return "if (atomicCAS(&" + module_.exceptionSlot(op.location()) + ", 0u, " +
+         std::to_string(number) + "u) == 0u) kaji::record_raising_thread(" +
+         abi::kRaisingThreadSymbol + ");";
 }
 
 void FunctionEmitter::emitReturn(const ir::Operation &op) {

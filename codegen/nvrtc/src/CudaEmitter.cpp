@@ -442,6 +442,12 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
           statement(op, "kaji::checked_index(" + std::to_string(d + 1 == ndim ? count - 1 : 0) +
                             ", " + name(op.operand(operand), op) + ".shape[" + std::to_string(d) +
                             "], " + module_.indexSite(op) + ", " + std::to_string(d) + ", false);");
+      // What cp.async would fault on: a ValueError instead (ir/ExceptionTable.h).
+      statement(op, "if ((reinterpret_cast<u64>(" + name(op.operand(0), op) +
+                        ".data) | reinterpret_cast<u64>(" + name(op.operand(1), op) + ".data)) & " +
+                        std::to_string(op.attrAs<int64_t>() - 1) + "ull) { " +
+                        reportException(op, module_.misalignmentNumber(op)) +
+                        " asm volatile(\"exit;\" ::: \"memory\"); }");
     }
     return statement(op, "asm volatile(\"cp.async." + std::string(bytes == "16" ? "cg" : "ca") +
                              ".shared.global [%0], [%1], " + bytes +

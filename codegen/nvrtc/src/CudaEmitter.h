@@ -146,6 +146,9 @@ private:
   void emitBranch(const ir::Operation &op);
   void emitReturn(const ir::Operation &op);
   void emitRaise(const ir::Operation &op);
+  // The statement that leaves exception `number` in the module's slot unless one is there, with
+  // the raising thread's coordinates (the thread exits after it).
+  std::string reportException(const ir::Operation &op, uint32_t number);
   void emitFragment(const ir::Operation &op);
 
   ModuleEmitter &module_;
@@ -173,6 +176,9 @@ public:
   std::string gridBarrier(const ir::Location &location);
   std::string exceptionSlot(const ir::Location &location);
   uint32_t exceptionNumber(const ir::Operation &raise);
+  uint32_t misalignmentNumber(const ir::Operation &asyncCopy) {
+    return exceptionNumbers_.misalignment(asyncCopy);
+  }
   bool boundsCheck() const { return boundsCheck_; }
   std::string indexSite(const ir::Operation &op);
   std::string constantArray(const ir::Operation &op);

@@ -2,7 +2,8 @@
 # of 4 and 8 bytes cp.async.ca, from a global to a shared address; commit and wait_prior are
 # cp.async's group instructions. For sm_75, which has no cp.async, the copy is loads and
 # stores made at once and commit and wait are nothing, as CUDA's pipeline primitives do there.
-# Bounds-checked, both ends of each span are checked before the copy. Shared arrays start on
+# Bounds-checked, both ends of each span are checked before the copy, and both addresses'
+# alignment to its size (a ValueError where cp.async would fault). Shared arrays start on
 # 16-byte boundaries, whatever their element (int16 here), so 16-byte copies into them can be.
 # RUN: %kaji-compile %s --emit ptx -o %t.ptx
 # RUN: %FileCheck %s < %t.ptx
@@ -26,6 +27,8 @@
 # SM75-NOT: cp.async
 # CHECKED-LABEL: define {{.*}}@tiles
 # CHECKED: icmp sgt i64 %{{[0-9]+}}, 3
+# CHECKED: and i64 %{{[0-9]+}}, 15
+# CHECKED: br i1 %{{.*}}, label %copy.aligned, label %copy.misaligned
 # CHECKED: call void @llvm.nvvm.cp.async.cg.shared.global.16
 import numpy as np
 

@@ -71,4 +71,27 @@ TEST(ExceptionTable, NumbersAreTableEntriesFromOne) {
   }
 }
 
+TEST(ExceptionTable, ACheckedAsyncCopyHasAnIndexAndAMisalignmentEntry) {
+  auto module = test::parse(R"(kernel @stage(%x: array<f32, 1, C>) {
+^entry:
+  %tile = shared_array [64] : array<f32, 1, C, shared>
+  async_copy %tile, %x, 16
+  ret
+}
+)");
+  const Operation *copy = operationsOf(*module, Opcode::AsyncCopy).at(0);
+  EXPECT_TRUE(exceptionTable(*module, false).empty());
+  std::vector<RaiseSite> checked = exceptionTable(*module, true);
+  ASSERT_EQ(checked.size(), 2u);
+  EXPECT_EQ(checked[0].op, copy);
+  EXPECT_TRUE(checked[0].indexError);
+  EXPECT_EQ(checked[1].op, copy);
+  EXPECT_FALSE(checked[1].indexError);
+  EXPECT_EQ(checked[1].exception, "ValueError: an asynchronous copy of 16 bytes needs its source "
+                                  "and destination aligned to 16 bytes");
+  ExceptionNumbers numbers(*module, true);
+  EXPECT_EQ(numbers.of(*copy), 1u);
+  EXPECT_EQ(numbers.misalignment(*copy), 2u);
+}
+
 } // namespace
