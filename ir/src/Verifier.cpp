@@ -11,6 +11,7 @@
 #include "kaji/ir/StaticArrays.h"
 #include "kaji/ir/WarpCollectives.h"
 
+#include <optional>
 #include <unordered_set>
 
 namespace kaji::ir {
@@ -45,6 +46,75 @@ bool isWarpValue(Type type) {
 
 // What makes the record elements of `type`, or a record nested in them, unusable; or empty.
 std::string recordProblem(const RecordType *record) { return record ? record->problem() : ""; }
+
+const Value *uncast(const Value *value) {
+  while (value->definingOp() && value->definingOp()->opcode() == Opcode::Cast)
+    value = value->definingOp()->operand(0);
+  return value;
+}
+
+std::optional<int64_t> integerConstant(const Value *value) {
+  const Operation *op = uncast(value)->definingOp();
+  if (op && op->opcode() == Opcode::Constant)
+    if (const auto *number = std::get_if<int64_t>(&op->attr()))
+      return *number;
+  return std::nullopt;
+}
+
+bool isThreadIdxX(const Value *value) {
+  const Operation *op = uncast(value)->definingOp();
+  return op && op->opcode() == Opcode::SpecialReg &&
+         op->attrAs<SpecialReg>() == SpecialReg{SpecialReg::ThreadIdx, 0};
+}
+
+// A thread's lane in its warp: threadIdx.x, or the block's linear thread index (threadIdx.x +
+// ...), modulo 32 (`% 32` or `& 31`), as cuda.laneid and kernels compute it.
+bool isLane(const Value *value) {
+  const Operation *op = uncast(value)->definingOp();
+  if (!op || !((op->opcode() == Opcode::And && integerConstant(op->operand(1)) == 31) ||
+               (op->opcode() == Opcode::Mod && integerConstant(op->operand(1)) == 32)))
+    return false;
+  const Operation *index = uncast(op->operand(0))->definingOp();
+  return isThreadIdxX(op->operand(0)) ||
+         (index && index->opcode() == Opcode::Add && isThreadIdxX(index->operand(0)));
+}
+
+bool holds(CmpPredicate predicate, int64_t a, int64_t b) {
+  switch (predicate) {
+  case CmpPredicate::Eq:
+    return a == b;
+  case CmpPredicate::Ne:
+    return a != b;
+  case CmpPredicate::Lt:
+    return a < b;
+  case CmpPredicate::Le:
+    return a <= b;
+  case CmpPredicate::Gt:
+    return a > b;
+  case CmpPredicate::Ge:
+    return a >= b;
+  }
+  return false;
+}
+
+// Whether `condition` compares the lane with a constant that some of lanes 0..31 pass and
+// others fail: a branch on it splits every full warp.
+bool splitsWarp(const Value *condition) {
+  const Operation *compare = condition->definingOp();
+  if (!compare || compare->opcode() != Opcode::Cmp)
+    return false;
+  bool laneFirst = isLane(compare->operand(0));
+  if (!laneFirst && !isLane(compare->operand(1)))
+    return false;
+  std::optional<int64_t> constant = integerConstant(compare->operand(laneFirst ? 1 : 0));
+  if (!constant)
+    return false;
+  int passing = 0;
+  for (int64_t lane = 0; lane < 32; ++lane)
+    passing += laneFirst ? holds(compare->attrAs<CmpPredicate>(), lane, *constant)
+                         : holds(compare->attrAs<CmpPredicate>(), *constant, lane);
+  return passing > 0 && passing < 32;
+}
 
 class FunctionVerifier {
 public:
@@ -88,9 +158,44 @@ public:
                                          " parameter " + param.str());
     for (const auto &block : function_.blocks())
       verifyBlock(*block);
+    verifyWarpConvergence();
   }
 
 private:
+  // A fragment's load, store and multiply-accumulate are run by the lanes of a warp together.
+  // Where a branch on the lane against a constant splits the warp and one of its ways, entered
+  // from that branch alone, dominates such an operation, only some lanes run it: rejected
+  // (what a verifier can tell; other divergence is the program's own, as in CUDA).
+  void verifyWarpConvergence() {
+    std::vector<std::pair<const Block *, const Operation *>> splitWays;
+    auto predecessors = predecessorMap(function_);
+    for (const auto &block : function_.blocks()) {
+      if (block->operations().empty())
+        continue;
+      const Operation &branch = *block->operations().back();
+      if (branch.opcode() != Opcode::CondBr || !splitsWarp(branch.operand(0)))
+        continue;
+      for (const Successor &successor : branch.successors())
+        if (predecessors[successor.block].size() == 1)
+          splitWays.push_back({successor.block, &branch});
+    }
+    for (const auto &block : function_.blocks()) {
+      if (!dominance_.isReachable(block.get()))
+        continue;
+      for (const auto &op : block->operations()) {
+        Opcode opcode = op->opcode();
+        if (opcode != Opcode::FragmentLoad && opcode != Opcode::FragmentStore &&
+            opcode != Opcode::FragmentMma)
+          continue;
+        for (auto [way, branch] : splitWays)
+          if (dominance_.dominates(way, block.get()))
+            fail(*op, "runs only in the lanes of a warp that the branch at line " +
+                          std::to_string(branch->location().line) +
+                          " sends here; a warp's lanes must run it together");
+      }
+    }
+  }
+
   // Code linked with it calls an exported function with values only.
   void verifyExported() {
     if (function_.isKernel())

@@ -251,6 +251,20 @@ def store_without_layout(out):
     wmma.store_matrix_sync(out, c, 16)
 
 
+def load_in_lane_zero(out):
+    c = wmma.fragment(wmma.accumulator, 16, 16, 16, np.float32)
+    if cuda.laneid == 0:
+        wmma.load_matrix_sync(c, out, 16, wmma.mem_row_major)
+
+
+def store_after_lanes_return(out):
+    c = wmma.fragment(wmma.accumulator, 16, 16, 16, np.float32)
+    wmma.fill_fragment(c, 1.0)
+    if cuda.threadIdx.x % 32 < 16:
+        return
+    wmma.store_matrix_sync(out, c, 16, wmma.mem_row_major)
+
+
 @pytest.mark.parametrize("kernel, cc, words", [
     (wrong_shape, (9, 0), "no shape m16n16k32"),
     (accumulator_of_inputs, (9, 0), "no accumulator fragment of m16n16k16 holds i8"),
@@ -258,8 +272,25 @@ def store_without_layout(out):
     (mismatched_mma, (9, 0), "the tensor cores multiply no"),
     (bfloat16_fragment, (7, 5), "needs sm_80 or newer (compiling for sm_75)"),
     (store_without_layout, (9, 0), "takes 4 arguments, got 3"),
+    (load_in_lane_zero, (9, 0), "runs only in the lanes of a warp that the branch at line"),
+    (store_after_lanes_return, (9, 0), "a warp's lanes must run it together"),
 ])
 def test_misuse_is_a_compile_error_at_the_line(kernel, cc, words):
     message = _compile_error(kernel, "void(float32[::1])", cc)
     assert words in message
     assert "test_wmma.py:" in message
+
+
+def store_by_warp_zero(out):
+    c = wmma.fragment(wmma.accumulator, 16, 16, 16, np.float32)
+    wmma.fill_fragment(c, 2.0)
+    if cuda.threadIdx.x // 32 == 0 and cuda.laneid < 32:
+        wmma.store_matrix_sync(out, c, 16, wmma.mem_row_major)
+
+
+def test_a_branch_every_lane_of_a_warp_takes_alike_compiles(jit):
+    """A warp's lanes take `threadIdx.x // 32 == 0` (and `laneid < 32`) alike: no error, and
+    only warp 0 stores."""
+    out = np.zeros((16, 16), np.float32)
+    jit(store_by_warp_zero)[1, 64](out)
+    np.testing.assert_array_equal(out, np.full((16, 16), 2.0, np.float32))
