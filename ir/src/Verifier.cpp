@@ -53,14 +53,6 @@ const Value *uncast(const Value *value) {
   return value;
 }
 
-std::optional<int64_t> integerConstant(const Value *value) {
-  const Operation *op = uncast(value)->definingOp();
-  if (op && op->opcode() == Opcode::Constant)
-    if (const auto *number = std::get_if<int64_t>(&op->attr()))
-      return *number;
-  return std::nullopt;
-}
-
 bool isThreadIdxX(const Value *value) {
   const Operation *op = uncast(value)->definingOp();
   return op && op->opcode() == Opcode::SpecialReg &&
@@ -71,30 +63,12 @@ bool isThreadIdxX(const Value *value) {
 // ...), modulo 32 (`% 32` or `& 31`), as cuda.laneid and kernels compute it.
 bool isLane(const Value *value) {
   const Operation *op = uncast(value)->definingOp();
-  if (!op || !((op->opcode() == Opcode::And && integerConstant(op->operand(1)) == 31) ||
-               (op->opcode() == Opcode::Mod && integerConstant(op->operand(1)) == 32)))
+  if (!op || !((op->opcode() == Opcode::And && intConstant(uncast(op->operand(1))) == 31) ||
+               (op->opcode() == Opcode::Mod && intConstant(uncast(op->operand(1))) == 32)))
     return false;
   const Operation *index = uncast(op->operand(0))->definingOp();
   return isThreadIdxX(op->operand(0)) ||
          (index && index->opcode() == Opcode::Add && isThreadIdxX(index->operand(0)));
-}
-
-bool holds(CmpPredicate predicate, int64_t a, int64_t b) {
-  switch (predicate) {
-  case CmpPredicate::Eq:
-    return a == b;
-  case CmpPredicate::Ne:
-    return a != b;
-  case CmpPredicate::Lt:
-    return a < b;
-  case CmpPredicate::Le:
-    return a <= b;
-  case CmpPredicate::Gt:
-    return a > b;
-  case CmpPredicate::Ge:
-    return a >= b;
-  }
-  return false;
 }
 
 // Whether `condition` compares the lane with a constant that some of lanes 0..31 pass and
@@ -106,13 +80,13 @@ bool splitsWarp(const Value *condition) {
   bool laneFirst = isLane(compare->operand(0));
   if (!laneFirst && !isLane(compare->operand(1)))
     return false;
-  std::optional<int64_t> constant = integerConstant(compare->operand(laneFirst ? 1 : 0));
+  std::optional<int64_t> constant = intConstant(uncast(compare->operand(laneFirst ? 1 : 0)));
   if (!constant)
     return false;
   int passing = 0;
   for (int64_t lane = 0; lane < 32; ++lane)
-    passing += laneFirst ? holds(compare->attrAs<CmpPredicate>(), lane, *constant)
-                         : holds(compare->attrAs<CmpPredicate>(), *constant, lane);
+    passing += laneFirst ? comparisonHolds(compare->attrAs<CmpPredicate>(), lane, *constant)
+                         : comparisonHolds(compare->attrAs<CmpPredicate>(), *constant, lane);
   return passing > 0 && passing < 32;
 }
 
