@@ -141,18 +141,19 @@ private:
   // from that branch alone, dominates such an operation, only some lanes run it: rejected
   // (what a verifier can tell; other divergence is the program's own, as in CUDA).
   void verifyWarpConvergence() {
+    std::vector<const Operation *> splitting;
+    for (const auto &block : function_.blocks())
+      if (!block->operations().empty() && block->operations().back()->opcode() == Opcode::CondBr &&
+          splitsWarp(block->operations().back()->operand(0)))
+        splitting.push_back(block->operations().back().get());
+    if (splitting.empty()) // the common case: no CFG walk on every verification
+      return;
     std::vector<std::pair<const Block *, const Operation *>> splitWays;
     auto predecessors = predecessorMap(function_);
-    for (const auto &block : function_.blocks()) {
-      if (block->operations().empty())
-        continue;
-      const Operation &branch = *block->operations().back();
-      if (branch.opcode() != Opcode::CondBr || !splitsWarp(branch.operand(0)))
-        continue;
-      for (const Successor &successor : branch.successors())
+    for (const Operation *branch : splitting)
+      for (const Successor &successor : branch->successors())
         if (predecessors[successor.block].size() == 1)
-          splitWays.push_back({successor.block, &branch});
-    }
+          splitWays.push_back({successor.block, branch});
     for (const auto &block : function_.blocks()) {
       if (!dominance_.isReachable(block.get()))
         continue;
