@@ -19,6 +19,12 @@ class Problem:
     shared_bytes: int = 0  # dynamic shared memory per block, for both sides
     backends: tuple = ("llvm", "nvrtc")  # the kaji backends that compile the kernel
     numba: bool = True  # whether numba-cuda compiles the same source
+    # Hopper's wgmma: nvcc compiles the .cu for sm_90a, as kaji compiles the kernel
+    architecture_specific: bool = False
+
+    def arch(self, arch):
+        """The architecture both sides compile this kernel for on a GPU of `arch`."""
+        return arch + "a" if self.architecture_specific else arch
 
     @property
     def config(self):

@@ -198,8 +198,10 @@ def check(names, arch, directory):
                         problem)
         (signature,) = kernel.signatures
         (pathlib.Path(directory) / f"{name}.kaji.ll").write_text(kernel.inspect_llvm(signature))
-        kaji_registers = assemble_ptx(kernel.inspect_ptx(signature), name, arch, directory)
-        _, nvcc_registers = compile_cuda_c(name, arch, directory, verbose_registers=True)
+        kaji_registers = assemble_ptx(kernel.inspect_ptx(signature), name, problem.arch(arch),
+                                      directory)
+        _, nvcc_registers = compile_cuda_c(name, problem.arch(arch), directory,
+                                           verbose_registers=True)
         print(f"{name:<22} {'ok':<14} {kaji_registers:>9} {nvcc_registers:>9}")
     print(f"{len(names)} kernels: results match numpy, PTX assembles for {arch}, .cu compiles")
 
@@ -349,7 +351,7 @@ def benchmark(name, arch, directory, driver, timer, numba, cubins):
     if cubins:
         cubin = pathlib.Path(cubins) / f"{name}.nvcc.cubin"
     else:
-        cubin, _ = compile_cuda_c(name, arch, directory)
+        cubin, _ = compile_cuda_c(name, problem.arch(arch), directory)
     function = driver.function(cubin, name)
     if problem.shared_bytes:
         driver.allow_shared_bytes(function, problem.shared_bytes)

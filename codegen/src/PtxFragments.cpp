@@ -22,6 +22,8 @@ std::string_view ptxFragmentKind(const ir::Type &fragment) {
 }
 
 unsigned ptxFragmentRegisters(const ir::Type &fragment) {
+  if (ir::isWarpgroupShape(fragment.matrixShape())) // f32 accumulators, one to a register
+    return ir::warpgroupElements(fragment.matrixShape());
   bool half = fragment.scalarKind() == ir::ScalarKind::Float16;
   if (fragment.matrixUse() == ir::MatrixUse::Accumulator)
     return half ? 4 : 8;
@@ -33,6 +35,16 @@ unsigned ptxFragmentRegisters(const ir::Type &fragment) {
 
 unsigned ptxFragmentElements(const ir::Type &fragment) {
   return ptxFragmentRegisters(fragment) * 4 / ir::byteSize(fragment.scalarKind());
+}
+
+std::string warpgroupArchitecture(const ir::Module &module, const std::string &arch) {
+  return arch == "sm_90" && ir::usesWarpgroupMma(module) ? "sm_90a" : arch;
+}
+
+std::string ptxWarpgroupMma(const ir::Type &accumulator, ir::ScalarKind input) {
+  std::string kind = input == ir::ScalarKind::BFloat16 ? "bf16" : "f16";
+  return "wgmma.mma_async.sync.aligned." +
+         std::string(ir::matrixShapeName(accumulator.matrixShape())) + ".f32." + kind + "." + kind;
 }
 
 } // namespace kaji::codegen

@@ -2,6 +2,7 @@
 
 #include "ToolkitProcess.h"
 #include "kaji/abi/CudaToolkit.h"
+#include "kaji/abi/PtxTarget.h"
 
 #include <algorithm>
 #include <regex>
@@ -27,7 +28,8 @@ std::string runPtxas(const std::filesystem::path &ptxas, std::string_view ptx,
                      const std::vector<std::string> &extraArgs, const TemporaryFile &cubin) {
   TemporaryFile input(".ptx"), log(".log");
   writeFile(input.path(), ptx);
-  std::vector<std::string> argv{ptxas.string(), "--gpu-name", arch,
+  std::vector<std::string> argv{ptxas.string(), "--gpu-name",
+                                abi::ptxAssemblyArchitecture(ptx, arch),
                                 "-O" + std::to_string(optLevel)};
   argv.insert(argv.end(), extraArgs.begin(), extraArgs.end());
   argv.insert(argv.end(), {input.path().string(), "-o", cubin.path().string()});

@@ -9,6 +9,7 @@ bool checksIndex(const Operation &op) {
   case Opcode::FragmentGet:
   case Opcode::FragmentSet:
   case Opcode::AsyncCopy:
+  case Opcode::WarpgroupMma:
     return true;
   case Opcode::Load:
   case Opcode::Atomic:
@@ -35,7 +36,7 @@ std::vector<RaiseSite> exceptionTable(const Module &module, bool boundsChecked) 
         else if (boundsChecked && checksIndex(*op))
           table.push_back(
               {op.get(), raiseSiteText(op->location(), function->name()), "IndexError", true});
-        if (boundsChecked && op->opcode() == Opcode::AsyncCopy)
+        if (boundsChecked && checksAlignment(*op))
           table.push_back({op.get(), raiseSiteText(op->location(), function->name()),
                            misalignmentException(*op)});
       }
@@ -51,8 +52,16 @@ uint32_t ExceptionNumbers::of(const Operation &op) {
   return numbers_.at(&op);
 }
 
-std::string misalignmentException(const Operation &asyncCopy) {
-  std::string bytes = std::to_string(asyncCopy.attrAs<int64_t>());
+bool checksAlignment(const Operation &op) {
+  return op.opcode() == Opcode::AsyncCopy || op.opcode() == Opcode::WarpgroupMma;
+}
+
+std::string misalignmentException(const Operation &op) {
+  if (op.opcode() == Opcode::WarpgroupMma)
+    return "ValueError: cuda.wgmma.mma_async reads matrices whose rows are 128 bytes apart and "
+           "whose elements are contiguous, in groups of 8 rows that start on 1024-byte "
+           "boundaries";
+  std::string bytes = std::to_string(op.attrAs<int64_t>());
   return "ValueError: an asynchronous copy of " + bytes +
          " bytes needs its source and destination aligned to " + bytes + " bytes";
 }

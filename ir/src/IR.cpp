@@ -53,6 +53,9 @@ bool hasSideEffects(Opcode op) {
   case Opcode::AsyncCopy:
   case Opcode::AsyncCommit:
   case Opcode::AsyncWait:
+  case Opcode::WarpgroupCommit:
+  case Opcode::WarpgroupWait:
+  case Opcode::WarpgroupMma:
   case Opcode::FragmentFill:
   case Opcode::FragmentLoad:
   case Opcode::FragmentStore:

@@ -678,10 +678,12 @@ private:
     case Opcode::Barrier:
     case Opcode::GridSync:
     case Opcode::AsyncCommit:
+    case Opcode::WarpgroupCommit:
       hasResult = false;
       break;
     case Opcode::AsyncCopy:
-    case Opcode::AsyncWait: {
+    case Opcode::AsyncWait:
+    case Opcode::WarpgroupWait: {
       if (opcode == Opcode::AsyncCopy) {
         operands.push_back(parseValue());
         expect(",");
@@ -765,6 +767,7 @@ private:
       break;
     case Opcode::FragmentFill:
     case Opcode::FragmentMma:
+    case Opcode::WarpgroupMma:
       operands = parseValueList("");
       hasResult = false;
       break;

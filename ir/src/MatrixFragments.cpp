@@ -1,5 +1,7 @@
 #include "kaji/ir/MatrixFragments.h"
 
+#include "kaji/ir/IR.h"
+
 #include <array>
 #include <string>
 
@@ -47,6 +49,21 @@ std::optional<MatrixLayout> findMatrixLayout(std::string_view name) {
 }
 
 MatrixShapeExtents extentsOf(MatrixShape shape) { return kShapes[size_t(shape)].extents; }
+
+bool isWarpgroupShape(MatrixShape shape) { return extentsOf(shape).m == 64; }
+
+unsigned warpgroupElements(MatrixShape shape) {
+  return extentsOf(shape).m * extentsOf(shape).n / kWarpgroupThreads;
+}
+
+bool usesWarpgroupMma(const Module &module) {
+  for (const auto &function : module.functions())
+    for (const auto &block : function->blocks())
+      for (const auto &op : block->operations())
+        if (op->opcode() == Opcode::WarpgroupMma)
+          return true;
+  return false;
+}
 
 std::string_view matrixShapeName(MatrixShape shape) { return kShapes[size_t(shape)].name; }
 
@@ -107,6 +124,10 @@ std::string fragmentProblem(const Type &type) {
   std::string use = type.matrixUse() == MatrixUse::A   ? "A"
                     : type.matrixUse() == MatrixUse::B ? "B"
                                                        : "accumulator";
+  if (!accumulator && isWarpgroupShape(type.matrixShape()))
+    return "a warpgroup's " + std::string(matrixShapeName(type.matrixShape())) +
+           " has accumulator fragments only: cuda.wgmma.mma_async reads A and B from shared "
+           "memory";
   if (!found)
     return "no " + use + " fragment of " + std::string(matrixShapeName(type.matrixShape())) +
            " holds " + std::string(irName(type.scalarKind())) + " elements";

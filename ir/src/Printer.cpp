@@ -278,9 +278,11 @@ private:
     case Opcode::Barrier:
     case Opcode::GridSync:
     case Opcode::AsyncCommit:
+    case Opcode::WarpgroupCommit:
       return;
     case Opcode::AsyncCopy:
-    case Opcode::AsyncWait: {
+    case Opcode::AsyncWait:
+    case Opcode::WarpgroupWait: {
       const int64_t *count = attr<int64_t>(op);
       if (op.opcode() == Opcode::AsyncCopy)
         out_ += " " + operand(op, 0) + ", " + operand(op, 1) + ",";
@@ -339,6 +341,7 @@ private:
       return;
     case Opcode::FragmentFill:
     case Opcode::FragmentMma:
+    case Opcode::WarpgroupMma:
       out_ += " " + operandList(op, 0);
       return;
     case Opcode::FragmentLoad:

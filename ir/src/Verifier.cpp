@@ -160,7 +160,7 @@ private:
       for (const auto &op : block->operations()) {
         Opcode opcode = op->opcode();
         if (opcode != Opcode::FragmentLoad && opcode != Opcode::FragmentStore &&
-            opcode != Opcode::FragmentMma)
+            opcode != Opcode::FragmentMma && opcode != Opcode::WarpgroupMma)
           continue;
         for (auto [way, branch] : splitWays)
           if (dominance_.dominates(way, block.get()))
@@ -279,6 +279,24 @@ private:
         fail(op, "has no multiply-accumulate of " + std::string(irName(a.scalarKind())) + " into " +
                      std::string(irName(c.scalarKind())) + " at " +
                      std::string(matrixShapeName(c.matrixShape())));
+      return;
+    }
+    case Opcode::WarpgroupMma: {
+      expectOperands(op, 3);
+      expectResult(op, false);
+      expectNoAttr(op);
+      Type d = fragmentOperand(op, 0);
+      if (d.matrixUse() != MatrixUse::Accumulator || !isWarpgroupShape(d.matrixShape()))
+        fail(op, "accumulates into a warpgroup's accumulator (m64nNk16), not " + d.str());
+      Type a = op.operand(1)->type(), b = op.operand(2)->type();
+      for (const Type &matrix : {a, b})
+        if (!matrix.isArray() || matrix.isRecordArray() || matrix.isVectorArray() ||
+            matrix.ndim() != 2 || matrix.memorySpace() != MemorySpace::Shared)
+          fail(op, "reads its matrices from 2-d shared arrays of numbers, not " + matrix.str());
+      if (a.scalarKind() != b.scalarKind() ||
+          !mmaArchitecture(d.matrixShape(), a.scalarKind(), d.scalarKind()))
+        fail(op,
+             "has no multiply-accumulate of " + a.str() + " by " + b.str() + " into " + d.str());
       return;
     }
     case Opcode::FragmentLength:
@@ -904,15 +922,17 @@ private:
     case Opcode::Barrier:
     case Opcode::GridSync:
     case Opcode::AsyncCommit:
+    case Opcode::WarpgroupCommit:
       expectOperands(op, 0);
       expectResult(op, false);
       return;
     case Opcode::AsyncCopy:
       return verifyAsyncCopy(op);
     case Opcode::AsyncWait:
+    case Opcode::WarpgroupWait:
       expectOperands(op, 0);
       expectResult(op, false);
-      expectAttr<int64_t>(op, "the number of groups left copying");
+      expectAttr<int64_t>(op, "the number of groups left running");
       if (op.attrAs<int64_t>() < 0 || op.attrAs<int64_t>() > INT32_MAX)
         fail(op, "waits for 0 to 2^31-1 groups, not " + std::to_string(op.attrAs<int64_t>()));
       return;

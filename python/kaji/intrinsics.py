@@ -135,6 +135,9 @@ wmma = IntrinsicNamespace(
 # CUDA C++'s pipeline primitives: asynchronous copies from global into shared memory
 # (docs/language.md, "Asynchronous copies").
 pipeline = IntrinsicNamespace(_kernel_name("pipeline"), ("memcpy_async", "commit", "wait_prior"))
+# Hopper's warpgroup matrix multiply-accumulate from shared memory (docs/language.md, "Warpgroup
+# matrix multiply-accumulate").
+wgmma = IntrinsicNamespace(_kernel_name("wgmma"), ("mma_async", "commit_group", "wait_group"))
 literal_unroll = _LiteralUnroll(_kernel_name("literal_unroll"))
 carray = _ArrayAtPointer(_kernel_name("carray"), "C")
 farray = _ArrayAtPointer(_kernel_name("farray"), "F")
@@ -231,5 +234,5 @@ bf16 = _CompilerTable(_kernel_name("bf16"), _bfloat16_functions)
 fp8 = _CompilerTable(_kernel_name("fp8"), _float8_functions)
 
 __all__ = [*_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "shared", "local",
-           "const", "cg", "wmma", "pipeline", "atomic", "libdevice", "fp16", "bf16", "fp8", "literal_unroll", "carray",
+           "const", "cg", "wmma", "pipeline", "wgmma", "atomic", "libdevice", "fp16", "bf16", "fp8", "literal_unroll", "carray",
            "farray"]

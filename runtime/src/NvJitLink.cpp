@@ -1,5 +1,6 @@
 #include "kaji/runtime/NvJitLink.h"
 
+#include "kaji/abi/PtxTarget.h"
 #include "kaji/abi/ToolkitLibrary.h"
 
 #include <algorithm>
@@ -163,7 +164,13 @@ std::string link(const std::vector<LinkInput> &inputs, const std::string &arch,
                                (ltoIr == inputs.end() ? inputs.front() : *ltoIr).name +
                                "': " + error.what());
   }
-  std::string archOption = "-arch=" + arch;
+  // A PTX input for sm_90a (wgmma) makes the whole link sm_90a's.
+  std::string linkedArch = arch;
+  for (const LinkInput &input : inputs)
+    if (std::string specific = abi::ptxAssemblyArchitecture(input.data, arch);
+        input.type == CU_JIT_INPUT_PTX && specific != arch)
+      linkedArch = specific;
+  std::string archOption = "-arch=" + linkedArch;
   std::vector<const char *> options = {archOption.c_str()};
   if (lto)
     options.push_back("-lto");

@@ -9,6 +9,8 @@ import pytest
 import kaji
 from kaji import cuda
 
+from compile_errors import compile_error
+
 ml_dtypes = pytest.importorskip("ml_dtypes")
 
 THREADS = 32
@@ -106,12 +108,6 @@ def test_a_span_out_of_range_is_an_index_error(jit):
         kaji.synchronize()
 
 
-def _compile_error(kernel, signature, cc=(9, 0)):
-    with pytest.raises(kaji.CompileError) as error:
-        kaji.compiling.compile_ptx(kernel, signature, cc=cc)
-    return str(error.value)
-
-
 def into_global(x, y):
     cuda.pipeline.memcpy_async(x[0:], y[0:], 16)
 
@@ -167,7 +163,7 @@ def commit_with_an_argument(x, y):
     (commit_with_an_argument, "takes 0 arguments, got 1"),
 ])
 def test_misuse_is_a_compile_error_at_the_line(kernel, words):
-    message = _compile_error(kernel, "void(float32[::1], float64[::1])")
+    message = compile_error(kernel, "void(float32[::1], float64[::1])")
     assert words in message
     assert "test_async_copy.py:" in message
 

@@ -2,9 +2,7 @@
 2**64 steps per generator) and the device functions, checked bit for bit against the
 reference implementation of xoroshiro128+ below (Python ints), and the distributions."""
 
-import importlib.util
 import math
-import pathlib
 
 import numpy as np
 import pytest
@@ -22,6 +20,8 @@ from kaji.random import (
     xoroshiro128p_dtype,
     xoroshiro128p_uniform_float64,
 )
+
+from example_files import load_example
 
 # --- the reference: xoroshiro128+ and splitmix64 as published, on Python ints ---------------
 
@@ -271,14 +271,6 @@ def test_uniform_and_normal_distributions(jit):
         assert np.isfinite(normal).all()
         assert abs(normal.mean()) < 0.02 and abs(normal.std() - 1.0) < 0.02
         assert abs(np.mean(np.abs(normal) < 1.0) - 0.6827) < 0.01
-
-
-def load_example(name):
-    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_monte_carlo_pi_example(jit):

@@ -17,6 +17,9 @@ import kaji
 from kaji import cuda
 from kaji.cuda import wmma
 
+from compile_errors import compile_error
+from example_files import load_example
+
 ml_dtypes = pytest.importorskip("ml_dtypes")
 
 # (m, n, k, input dtype, accumulator dtype), as MatrixFragments.def lists them.
@@ -148,13 +151,7 @@ def test_tiled_gemm_from_shared_memory(jit):
 def test_the_example_gemm(jit):
     """examples/gemm_tensor_cores.py's kernel: 128 x 128 tiles of 4 warps, k in four steps of 64
     through its ring of three shared stages (so the ring wraps), filled by asynchronous copies."""
-    import importlib.util
-    import pathlib
-
-    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / "gemm_tensor_cores.py"
-    spec = importlib.util.spec_from_file_location("gemm_tensor_cores", path)
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
+    example = load_example("gemm_tensor_cores")
     rng = np.random.default_rng(3)
     a = rng.integers(-3, 4, (256, 256)).astype(ml_dtypes.bfloat16)
     b = rng.integers(-3, 4, (256, 128)).astype(ml_dtypes.bfloat16)
@@ -217,12 +214,6 @@ def test_an_element_out_of_range_is_an_index_error():
         kernel[1, 32](out, 256)
 
 
-def _compile_error(kernel, signature, cc=(9, 0)):
-    with pytest.raises(kaji.CompileError) as error:
-        kaji.compiling.compile_ptx(kernel, signature, cc=cc)
-    return str(error.value)
-
-
 def wrong_shape(out):
     wmma.fragment(wmma.matrix_a, 16, 16, 32, np.float16, wmma.row_major)
 
@@ -276,7 +267,7 @@ def store_after_lanes_return(out):
     (store_after_lanes_return, (9, 0), "a warp's lanes must run it together"),
 ])
 def test_misuse_is_a_compile_error_at_the_line(kernel, cc, words):
-    message = _compile_error(kernel, "void(float32[::1])", cc)
+    message = compile_error(kernel, "void(float32[::1])", cc)
     assert words in message
     assert "test_wmma.py:" in message
 

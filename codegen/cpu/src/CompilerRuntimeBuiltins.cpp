@@ -133,6 +133,7 @@ const std::vector<RuntimeBuiltin> &compilerRuntimeBuiltins() {
       {kFragmentLoadHelper, reinterpret_cast<const void *>(&kaji_fragment_load)},
       {kFragmentStoreHelper, reinterpret_cast<const void *>(&kaji_fragment_store)},
       {kFragmentMmaHelper, reinterpret_cast<const void *>(&kaji_fragment_mma)},
+      {kWarpgroupMmaHelper, reinterpret_cast<const void *>(&kaji_warpgroup_mma)},
   };
   return builtins;
 }

@@ -1,6 +1,7 @@
 #include "CpuMatrixFragments.h"
 
 #include "CompilerRuntimeBuiltins.h"
+#include "kaji/ir/MatrixFragments.h"
 #include "kaji/ir/Type.h"
 
 #include <bit>
@@ -43,6 +44,13 @@ double floatElement(const void *elements, size_t i, ir::ScalarKind kind) {
     return value;
   }
   }
+}
+
+// The element at row `row`, column `column` of a 128-byte swizzled matrix from `matrix` on.
+double swizzledElement(const char *matrix, uint32_t row, uint32_t column, ir::ScalarKind kind) {
+  auto address = reinterpret_cast<uintptr_t>(matrix) + 128 * uintptr_t(row) + 2 * uintptr_t(column);
+  address ^= (address >> 7 & 7) << 4;
+  return floatElement(reinterpret_cast<const void *>(address), 0, kind);
 }
 
 float tf32(float value) { return std::bit_cast<float>(std::bit_cast<uint32_t>(value) & ~0x1FFFu); }
@@ -115,6 +123,20 @@ void kaji_fragment_mma(void *d, const void *a, const void *b, const void *c, uin
       auto value = float(sums[at]);
       std::memcpy(static_cast<float *>(d) + at, &value, 4);
     }
+  }
+}
+
+void kaji_warpgroup_mma(float *d, const char *a, const char *b, uint32_t n, uint32_t k,
+                        uint32_t input, uint64_t thread) {
+  auto kind = ir::ScalarKind(input);
+  uint32_t lane = thread % 32, warp = thread / 32 % 4;
+  for (uint32_t i = 0; i < 64 * n / ir::kWarpgroupThreads; ++i) {
+    uint32_t row = 16 * warp + lane / 4 + ir::warpgroupRowOffset(i);
+    uint32_t column = 2 * (lane % 4) + ir::warpgroupColumnOffset(i);
+    double sum = d[i];
+    for (uint32_t l = 0; l < k; ++l)
+      sum += swizzledElement(a, row, l, kind) * swizzledElement(b, column, l, kind);
+    d[i] = float(sum);
   }
 }
 }

@@ -12,6 +12,7 @@ namespace kaji::codegen {
 inline constexpr const char *kFragmentLoadHelper = "kaji_fragment_load";
 inline constexpr const char *kFragmentStoreHelper = "kaji_fragment_store";
 inline constexpr const char *kFragmentMmaHelper = "kaji_fragment_mma";
+inline constexpr const char *kWarpgroupMmaHelper = "kaji_warpgroup_mma";
 
 extern "C" {
 // The rows x columns matrix at `matrix`, elements of `elementBytes`, `ldm` elements from one row
@@ -26,6 +27,13 @@ void kaji_fragment_store(void *matrix, const void *storage, int64_t ldm, uint32_
 // inputs are tf32, their 13 low fraction bits dropped as the tensor cores drop them.
 void kaji_fragment_mma(void *d, const void *a, const void *b, const void *c, uint32_t m, uint32_t n,
                        uint32_t k, uint32_t input, uint32_t accumulator);
+// A warpgroup's d += a x b^T (cuda.wgmma.mma_async) for the thread `thread` (its linear index in
+// the block): its elements of the 64 x n f32 accumulator `d` as ir::warpgroupRowOffset lays
+// them out, a (64 x k) and b (n x k) of `input` elements (f16 or bf16) read as the GPU reads
+// them: element [r, c] at `matrix` + 128 r + c x 2 with the address's bits 4-6 xor its bits
+// 7-9. Each element is the exact sum rounded once to f32.
+void kaji_warpgroup_mma(float *d, const char *a, const char *b, uint32_t n, uint32_t k,
+                        uint32_t input, uint64_t thread);
 }
 
 } // namespace kaji::codegen

@@ -66,6 +66,13 @@ public:
   void emitFragmentMma(llvm::IRBuilderBase &builder, const ir::Type &accumulator, const ir::Type &a,
                        const ir::Type &b, llvm::Value *d, llvm::Value *aStorage,
                        llvm::Value *bStorage, llvm::Value *c) const override;
+  void emitWarpgroupMma(llvm::IRBuilderBase &builder, const ir::Type &accumulator,
+                        llvm::Value *storage, llvm::Value *a, llvm::Value *b, ir::ScalarKind input,
+                        llvm::Value *thread) const override;
+  void emitWarpgroupCommit(llvm::IRBuilderBase &) const override {}
+  void emitWarpgroupWait(llvm::IRBuilderBase &, unsigned,
+                         llvm::ArrayRef<WarpgroupAccumulator>) const override {}
+  void emitSharedWritesToWarpgroupFence(llvm::IRBuilderBase &) const override {}
   llvm::Value *emitSharedStorage(llvm::IRBuilderBase &builder, llvm::Type *storage,
                                  uint64_t alignment, const std::string &name) const override;
   DynamicShared emitDynamicShared(llvm::IRBuilderBase &builder, uint64_t alignment) const override;

@@ -65,4 +65,18 @@ void CpuTarget::emitFragmentMma(llvm::IRBuilderBase &builder, const ir::Type &ac
                            builder.getInt32(uint32_t(accumulator.scalarKind()))});
 }
 
+// Each thread computes its own elements from shared memory at once (kaji_warpgroup_mma): its
+// group is done when it commits.
+void CpuTarget::emitWarpgroupMma(llvm::IRBuilderBase &builder, const ir::Type &accumulator,
+                                 llvm::Value *storage, llvm::Value *a, llvm::Value *b,
+                                 ir::ScalarKind input, llvm::Value *thread) const {
+  ir::MatrixShapeExtents extents = ir::extentsOf(accumulator.matrixShape());
+  llvm::Module &module = *builder.GetInsertBlock()->getModule();
+  llvm::Type *ptr = builder.getPtrTy(), *i32 = builder.getInt32Ty();
+  llvm::FunctionCallee mma = module.getOrInsertFunction(
+      kWarpgroupMmaHelper, builder.getVoidTy(), ptr, ptr, ptr, i32, i32, i32, builder.getInt64Ty());
+  builder.CreateCall(mma, {storage, a, b, builder.getInt32(extents.n), builder.getInt32(extents.k),
+                           builder.getInt32(uint32_t(input)), thread});
+}
+
 } // namespace kaji::codegen

@@ -8,6 +8,7 @@
 #include "kaji/codegen/llvm/LLVMLowering.h"
 #include "kaji/ir/Dominance.h"
 #include "kaji/ir/ExceptionTable.h"
+#include "kaji/ir/MatrixFragments.h"
 #include "kaji/ir/PrintfFormat.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -132,6 +133,21 @@ private:
   // of `addresses` is not a multiple of `alignment`: what the GPU would fault on (cp.async).
   void raiseIfMisaligned(const ir::Operation &op, std::initializer_list<llvm::Value *> addresses,
                          int64_t alignment);
+  // Raises that ValueError where the i1 `misaligned` holds.
+  void raiseMisalignedIf(const ir::Operation &op, llvm::Value *misaligned);
+  // The first element of the rows x columns matrix a warpgroup_mma reads from its array operand
+  // `arrayOperand`. Under bounds checks an IndexError where the view is smaller, and the op's
+  // ValueError where its rows are not 128 bytes apart, its elements not contiguous, or its first
+  // row not the first of a 1024-byte-aligned group of 8 at a 16-byte boundary.
+  llvm::Value *warpgroupMatrix(const ir::Operation &op, unsigned arrayOperand, int64_t rows,
+                               int64_t columns);
+  // The thread's index in its block, x + X (y + Y z) (i64).
+  llvm::Value *linearThreadIndex();
+  // The thread's elements of a warpgroup accumulator loaded from or stored to `matrix`.
+  void copyWarpgroupElements(const ir::Type &fragment, llvm::Value *storage, llvm::Value *matrix,
+                             llvm::Value *ldm, ir::MatrixLayout layout, bool load);
+  // Every warpgroup accumulator of the function, allocated here if not yet lowered.
+  std::vector<Target::WarpgroupAccumulator> warpgroupAccumulators();
   // `address` after the checks that branch to `merge` from `failures` and hold where `guards`
   // do: scratch memory in place of it where one did not hold.
   llvm::Value *addressAfterChecks(llvm::Value *address, llvm::BasicBlock *merge,
@@ -236,9 +252,14 @@ public:
   // The entry of a reporting raise op, or of a checked array access, in ir::exceptionTable
   // (1..).
   uint32_t exceptionNumber(const ir::Operation &raise) { return exceptionNumbers_.of(raise); }
-  uint32_t misalignmentNumber(const ir::Operation &asyncCopy) {
-    return exceptionNumbers_.misalignment(asyncCopy);
+  uint32_t misalignmentNumber(const ir::Operation &op) {
+    return exceptionNumbers_.misalignment(op);
   }
+  // Whether the module has warpgroup_mma ops (ir::usesWarpgroupMma).
+  bool usesWarpgroupMma() const { return usesWarpgroupMma_; }
+  // The least alignment of the module's shared arrays: ir::kWarpgroupSharedAlignment where it
+  // has warpgroup_mma ops, else none beyond the element's.
+  uint64_t sharedAlignment() const { return usesWarpgroupMma_ ? ir::kWarpgroupSharedAlignment : 1; }
 
   // Null unless LoweringOptions::lineInfo.
   LineTable *lineTable() { return lineTable_ ? &*lineTable_ : nullptr; }
@@ -269,6 +290,7 @@ private:
   std::unordered_map<const ir::Function *, llvm::Function *> functions_;
   std::optional<LineTable> lineTable_;
   ir::ExceptionNumbers exceptionNumbers_;
+  bool usesWarpgroupMma_;
 };
 
 } // namespace kaji::codegen::lowering

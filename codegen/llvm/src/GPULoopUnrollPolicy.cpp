@@ -18,11 +18,25 @@ namespace kaji::codegen {
 
 namespace {
 
+// Whether `instruction` only names registers: the GPU has no vectors or aggregates in registers,
+// so taking a member of an aggregate result or a constant lane of a vector (a fragment's
+// elements, a warpgroup multiply-accumulate's 128 accumulator registers) emits no instruction.
+bool namesRegisters(const llvm::Instruction &instruction) {
+  if (llvm::isa<llvm::ExtractValueInst>(instruction))
+    return true;
+  if (const auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(&instruction))
+    return llvm::isa<llvm::ConstantInt>(extract->getIndexOperand());
+  if (const auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(&instruction))
+    return llvm::isa<llvm::ConstantInt>(insert->getOperand(2));
+  return false;
+}
+
 unsigned bodyInstructionCount(const llvm::Loop &loop) {
   unsigned count = 0;
   for (const llvm::BasicBlock *block : loop.blocks())
     for (const llvm::Instruction &instruction : *block)
-      if (!llvm::isa<llvm::PHINode>(instruction) && !instruction.isDebugOrPseudoInst())
+      if (!llvm::isa<llvm::PHINode>(instruction) && !namesRegisters(instruction) &&
+          !instruction.isDebugOrPseudoInst())
         ++count;
   return count;
 }

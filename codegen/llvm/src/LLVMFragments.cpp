@@ -3,13 +3,17 @@
 // multiplies them (Target.h).
 #include "FunctionLowering.h"
 
+#include "kaji/ir/MatrixFragments.h"
+
 namespace kaji::codegen::lowering {
 
 llvm::Value *FunctionLowering::lowerFragment(const ir::Operation &op) {
   ir::Type fragment = op.opcode() == Opcode::Fragment        ? op.resultType()
                       : op.opcode() == Opcode::FragmentStore ? op.operand(1)->type()
                                                              : op.operand(0)->type();
-  unsigned length = target_.fragmentLength(context_, fragment);
+  bool warpgroup = ir::isWarpgroupShape(fragment.matrixShape());
+  unsigned length = warpgroup ? ir::warpgroupElements(fragment.matrixShape())
+                              : target_.fragmentLength(context_, fragment);
   llvm::Type *element = memoryType(context_, fragment.scalarKind());
   // x[i]: checked, and from the end for a negative i, as an array's element is.
   auto elementAt = [&]() {
@@ -19,6 +23,9 @@ llvm::Value *FunctionLowering::lowerFragment(const ir::Operation &op) {
   };
   switch (op.opcode()) {
   case Opcode::Fragment: {
+    // A warpgroup accumulator a wait lowered earlier already allocated (warpgroupAccumulators).
+    if (auto lowered = scalars_.find(op.result()); lowered != scalars_.end())
+      return lowered->second;
     // In the entry block, so a fragment made in a loop is one allocation, not one per iteration.
     llvm::IRBuilder<> entry(&out_.getEntryBlock(), out_.getEntryBlock().begin());
     llvm::AllocaInst *storage =
@@ -44,7 +51,9 @@ llvm::Value *FunctionLowering::lowerFragment(const ir::Operation &op) {
     llvm::Value *storage = scalar(op.operand(load ? 0 : 1), op);
     llvm::Value *matrix = this->array(arrayOperand, op).data;
     llvm::Value *ldm = scalar(op.operand(2), op);
-    if (load)
+    if (warpgroup)
+      copyWarpgroupElements(fragment, storage, matrix, ldm, layout, load);
+    else if (load)
       target_.emitFragmentLoad(builder_, fragment, storage, matrix, array.memorySpace(), ldm,
                                layout);
     else
@@ -57,6 +66,14 @@ llvm::Value *FunctionLowering::lowerFragment(const ir::Operation &op) {
                             scalar(op.operand(0), op), scalar(op.operand(1), op),
                             scalar(op.operand(2), op), scalar(op.operand(3), op));
     return nullptr;
+  case Opcode::WarpgroupMma: {
+    ir::MatrixShapeExtents extents = ir::extentsOf(fragment.matrixShape());
+    llvm::Value *a = warpgroupMatrix(op, 1, extents.m, extents.k);
+    llvm::Value *b = warpgroupMatrix(op, 2, extents.n, extents.k);
+    target_.emitWarpgroupMma(builder_, fragment, scalar(op.operand(0), op), a, b,
+                             op.operand(1)->type().scalarKind(), linearThreadIndex());
+    return nullptr;
+  }
   case Opcode::FragmentLength:
     return builder_.getInt64(length);
   case Opcode::FragmentGet:
@@ -68,6 +85,63 @@ llvm::Value *FunctionLowering::lowerFragment(const ir::Operation &op) {
     break;
   }
   throw CompileError(op.location(), "not a matrix fragment operation");
+}
+
+llvm::Value *FunctionLowering::linearThreadIndex() {
+  auto special = [&](ir::SpecialReg::Kind kind, unsigned dim) {
+    return builder_.CreateZExt(target_.emitSpecialReg(builder_, ir::SpecialReg{kind, uint8_t(dim)}),
+                               builder_.getInt64Ty());
+  };
+  llvm::Value *y = special(ir::SpecialReg::ThreadIdx, 1),
+              *z = special(ir::SpecialReg::ThreadIdx, 2);
+  llvm::Value *plane =
+      builder_.CreateAdd(y, builder_.CreateMul(special(ir::SpecialReg::BlockDim, 1), z));
+  return builder_.CreateAdd(special(ir::SpecialReg::ThreadIdx, 0),
+                            builder_.CreateMul(special(ir::SpecialReg::BlockDim, 0), plane));
+}
+
+// Each thread loads or stores its own elements (ir::warpgroupRowOffset), as the GPU's do: no
+// thread reads what another writes.
+void FunctionLowering::copyWarpgroupElements(const ir::Type &fragment, llvm::Value *storage,
+                                             llvm::Value *matrix, llvm::Value *ldm,
+                                             ir::MatrixLayout layout, bool load) {
+  llvm::Value *thread = linearThreadIndex();
+  llvm::Value *lane = builder_.CreateAnd(thread, 31);
+  llvm::Value *warp = builder_.CreateAnd(builder_.CreateLShr(thread, 5), 3);
+  llvm::Value *row = builder_.CreateAdd(builder_.CreateMul(warp, builder_.getInt64(16)),
+                                        builder_.CreateLShr(lane, 2));
+  llvm::Value *column = builder_.CreateMul(builder_.CreateAnd(lane, 3), builder_.getInt64(2));
+  llvm::Type *element = memoryType(context_, fragment.scalarKind());
+  for (unsigned i = 0; i < ir::warpgroupElements(fragment.matrixShape()); ++i) {
+    llvm::Value *r = builder_.CreateAdd(row, builder_.getInt64(ir::warpgroupRowOffset(i)));
+    llvm::Value *c = builder_.CreateAdd(column, builder_.getInt64(ir::warpgroupColumnOffset(i)));
+    llvm::Value *offset = layout == ir::MatrixLayout::Row
+                              ? builder_.CreateAdd(builder_.CreateMul(r, ldm), c)
+                              : builder_.CreateAdd(builder_.CreateMul(c, ldm), r);
+    llvm::Value *inMatrix = builder_.CreateGEP(element, matrix, offset);
+    llvm::Value *inStorage = builder_.CreateConstGEP1_32(element, storage, i);
+    if (load)
+      builder_.CreateStore(builder_.CreateLoad(element, inMatrix), inStorage);
+    else
+      builder_.CreateStore(builder_.CreateLoad(element, inStorage), inMatrix);
+  }
+}
+
+std::vector<Target::WarpgroupAccumulator> FunctionLowering::warpgroupAccumulators() {
+  std::vector<Target::WarpgroupAccumulator> accumulators;
+  for (const auto &block : function_.blocks())
+    for (const auto &op : block->operations())
+      if (op->opcode() == Opcode::Fragment &&
+          ir::isWarpgroupShape(op->resultType().matrixShape())) {
+        auto lowered = scalars_.find(op->result());
+        llvm::Value *storage = lowered != scalars_.end() ? lowered->second : nullptr;
+        if (!storage) {
+          llvm::IRBuilderBase::InsertPointGuard keep(builder_);
+          storage = scalars_[op->result()] = lowerFragment(*op);
+        }
+        accumulators.push_back({op->resultType(), storage});
+      }
+  return accumulators;
 }
 
 } // namespace kaji::codegen::lowering

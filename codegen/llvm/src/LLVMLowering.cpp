@@ -1,8 +1,10 @@
 #include "kaji/codegen/llvm/LLVMLowering.h"
 
 #include "FunctionLowering.h"
+
 #include "MathLowering.h"
 #include "kaji/abi/KernelABI.h"
+#include "kaji/ir/MatrixFragments.h"
 
 #include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/Module.h>
@@ -17,7 +19,8 @@ namespace lowering {
 ModuleLowering::ModuleLowering(const ir::Module &module, const Target &target,
                                const LoweringOptions &options, llvm::Module &out)
     : module_(module), target_(target), options_(options), out_(out),
-      exceptionNumbers_(module, options.boundsCheck) {
+      exceptionNumbers_(module, options.boundsCheck),
+      usesWarpgroupMma_(ir::usesWarpgroupMma(module)) {
   if (options.lineInfo || options.debugInfo)
     lineTable_.emplace(out, options.debugInfo);
 }
@@ -353,6 +356,8 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     break;
   }
   case Opcode::Barrier:
+    if (moduleLowering_.usesWarpgroupMma())
+      target_.emitSharedWritesToWarpgroupFence(builder_);
     target_.emitBarrier(builder_);
     return;
   case Opcode::GridSync:
@@ -386,6 +391,12 @@ void FunctionLowering::lowerOperation(const ir::Operation &op) {
     return;
   case Opcode::AsyncWait:
     target_.emitAsyncWait(builder_, unsigned(op.attrAs<int64_t>()));
+    return;
+  case Opcode::WarpgroupCommit:
+    target_.emitWarpgroupCommit(builder_);
+    return;
+  case Opcode::WarpgroupWait:
+    target_.emitWarpgroupWait(builder_, unsigned(op.attrAs<int64_t>()), warpgroupAccumulators());
     return;
   case Opcode::Warp: {
     auto operand = [&](unsigned i) {

@@ -130,8 +130,12 @@ void FunctionLowering::raiseIfMisaligned(const ir::Operation &op,
     llvm::Value *integer = builder_.CreatePtrToInt(address, builder_.getInt64Ty());
     bits = bits ? builder_.CreateOr(bits, integer) : integer;
   }
-  llvm::Value *misaligned = builder_.CreateICmpNE(
-      builder_.CreateAnd(bits, builder_.getInt64(alignment - 1)), builder_.getInt64(0));
+  raiseMisalignedIf(
+      op, builder_.CreateICmpNE(builder_.CreateAnd(bits, builder_.getInt64(alignment - 1)),
+                                builder_.getInt64(0)));
+}
+
+void FunctionLowering::raiseMisalignedIf(const ir::Operation &op, llvm::Value *misaligned) {
   auto *raise = llvm::BasicBlock::Create(context_, "copy.misaligned", &out_);
   auto *aligned = llvm::BasicBlock::Create(context_, "copy.aligned", &out_);
   llvm::MDBuilder weights(context_);
@@ -140,6 +144,30 @@ void FunctionLowering::raiseIfMisaligned(const ir::Operation &op,
   target_.emitRaise(builder_, op.location(), function_.name(), ir::misalignmentException(op),
                     moduleLowering_.misalignmentNumber(op));
   builder_.SetInsertPoint(aligned);
+}
+
+llvm::Value *FunctionLowering::warpgroupMatrix(const ir::Operation &op, unsigned arrayOperand,
+                                               int64_t rows, int64_t columns) {
+  const ArrayValue &value = array(op.operand(arrayOperand), op);
+  if (!moduleLowering_.options().boundsCheck)
+    return value.data;
+  auto *merge = llvm::BasicBlock::Create(context_, "bounds.merge", &out_);
+  std::vector<llvm::BasicBlock *> failures;
+  std::vector<llvm::Value *> guards;
+  checkedIndex(op, builder_.getInt64(rows - 1), false, value.shape[0], 0, merge, failures, guards);
+  checkedIndex(op, builder_.getInt64(columns - 1), false, value.shape[1], 1, merge, failures,
+               guards);
+  llvm::Value *address = addressAfterChecks(value.data, merge, failures, guards);
+  int64_t elementSize = ir::byteSize(op.operand(arrayOperand)->type().scalarKind());
+  // Bits 4-6 of an address pick its 16-byte chunk in a row, bits 7-9 its row in a group of 8.
+  llvm::Value *offsetInGroup =
+      builder_.CreateAnd(builder_.CreatePtrToInt(address, builder_.getInt64Ty()), 0x38F);
+  llvm::Value *misaligned =
+      builder_.CreateOr({builder_.CreateICmpNE(value.strides[0], builder_.getInt64(128)),
+                         builder_.CreateICmpNE(value.strides[1], builder_.getInt64(elementSize)),
+                         builder_.CreateICmpNE(offsetInGroup, builder_.getInt64(0))});
+  raiseMisalignedIf(op, misaligned);
+  return address;
 }
 
 llvm::Value *FunctionLowering::addressAfterChecks(llvm::Value *address, llvm::BasicBlock *merge,
@@ -508,8 +536,9 @@ llvm::Value *FunctionLowering::lowerAtomic(const ir::Operation &op) {
 void FunctionLowering::lowerDynamicSharedArray(const ir::Operation &op) {
   ir::Type type = op.resultType();
   uint64_t elementSize = type.elementSize();
-  Target::DynamicShared memory =
-      target_.emitDynamicShared(builder_, arrayAlignment(uint64_t(op.attrAs<int64_t>()), type));
+  Target::DynamicShared memory = target_.emitDynamicShared(
+      builder_, std::max(arrayAlignment(uint64_t(op.attrAs<int64_t>()), type),
+                         moduleLowering_.sharedAlignment()));
   ArrayValue value;
   value.data = memory.data;
   value.shape.push_back(builder_.CreateUDiv(memory.bytes, builder_.getInt64(elementSize)));
@@ -531,9 +560,9 @@ void FunctionLowering::lowerStaticArray(const ir::Operation &op) {
   llvm::Align alignment(arrayAlignment(requested, type));
   ArrayValue value;
   if (shared) {
-    value.data = target_.emitSharedStorage(builder_, storage, alignment.value(),
-                                           function_.name() + ".shared" +
-                                               std::to_string(sharedArrayCount_++));
+    value.data = target_.emitSharedStorage(
+        builder_, storage, std::max(alignment.value(), moduleLowering_.sharedAlignment()),
+        function_.name() + ".shared" + std::to_string(sharedArrayCount_++));
   } else if (constant) {
     // A module constant in the target's constant space (the GPU's constant cache). Its bytes
     // are an array of simple elements: a complex number's are its two parts; an empty array

@@ -9,7 +9,9 @@
 
 #include "NVPTXTarget.h"
 #include "SignedBoolToFloat.h"
+#include "WarpgroupFences.h"
 #include "kaji/codegen/GpuArchitecture.h"
+#include "kaji/codegen/PtxFragments.h"
 #include "kaji/codegen/PtxasMiscompiledOps.h"
 #include "kaji/codegen/llvm/LLVMLowering.h"
 #include "kaji/codegen/llvm/LargeStack.h"
@@ -101,7 +103,8 @@ NVPTXModule lowerForNVPTX(const ir::Module &module, const PTXOptions &options,
 }
 
 std::string printOptimized(const ir::Module &module, const PTXOptions &options) {
-  SharedTargetMachine shared = nvptxTargetMachine(options.arch, options.optLevel);
+  SharedTargetMachine shared =
+      nvptxTargetMachine(warpgroupArchitecture(module, options.arch), options.optLevel);
   llvm::LLVMContext context;
   NVPTXModule lowered = lowerForNVPTX(module, options, shared.machine, context);
   if (options.optLevel > 0) {
@@ -116,7 +119,8 @@ std::string printOptimized(const ir::Module &module, const PTXOptions &options) 
 
 std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
                         CodegenTimings *timings) {
-  SharedTargetMachine shared = nvptxTargetMachine(options.arch, options.optLevel);
+  SharedTargetMachine shared =
+      nvptxTargetMachine(warpgroupArchitecture(module, options.arch), options.optLevel);
   Stopwatch stopwatch;
   llvm::LLVMContext context;
   NVPTXModule lowered = lowerForNVPTX(module, options, shared.machine, context);
@@ -127,6 +131,7 @@ std::string emitPTXText(const ir::Module &module, const PTXOptions &options,
   if (options.optLevel > 0) {
     optimizeModule(*lowered, shared.machine, options.optLevel, PipelineExtras::GPULoopUnrolling);
     issueLoadsEarly(*lowered);
+    elideWarpgroupFences(*lowered);
   }
   rewriteSignedBoolToFloat(*lowered);
   keepBFloat16OffFlushToZero(*lowered);

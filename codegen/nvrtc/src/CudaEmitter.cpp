@@ -300,11 +300,13 @@ void FunctionEmitter::nameValues(const std::vector<const ir::Block *> &blocks) {
       if (shared || op->opcode() == Opcode::LocalArray) {
         std::string storage = names_.fresh(shared ? "shared" : "local");
         storage_[op.get()] = storage;
-        // A shared array starts on a 16-byte boundary, as the llvm backend's (a 16-byte cp.async).
+        // A shared array starts on a 16-byte boundary (a 16-byte cp.async), or a 1024-byte one
+        // (wgmma's swizzle), as the llvm backend's.
         int64_t requested = op->attrAs<ir::ArrayAllocation>().alignment;
         declarations_.push_back(
             std::string(shared ? "__shared__ " : "") +
-            alignment(shared ? std::max<int64_t>(requested, 16) : requested, array) +
+            alignment(shared ? std::max<int64_t>(requested, module_.sharedAlignment()) : requested,
+                      array) +
             elementTypeName(array) + " " + storage + "[" +
             std::to_string(ir::staticArrayStorageCount(*op)) + "];");
       } else if (op->opcode() == Opcode::Fragment) {
@@ -315,9 +317,10 @@ void FunctionEmitter::nameValues(const std::vector<const ir::Block *> &blocks) {
         // Every extern __shared__ array starts where the dynamic shared memory does.
         std::string storage = names_.fresh("dynamic_shared");
         storage_[op.get()] = storage;
-        declarations_.push_back("extern __shared__ " +
-                                alignment(std::max<int64_t>(op->attrAs<int64_t>(), 16), array) +
-                                elementTypeName(array) + " " + storage + "[];");
+        declarations_.push_back(
+            "extern __shared__ " +
+            alignment(std::max<int64_t>(op->attrAs<int64_t>(), module_.sharedAlignment()), array) +
+            elementTypeName(array) + " " + storage + "[];");
       }
     }
   }
@@ -413,6 +416,8 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
     return assign(op, "i32(" + std::string(kRegisters[reg.kind]) + "." + char('x' + reg.dim) + ")");
   }
   case Opcode::Barrier:
+    if (module_.usesWarpgroupMma())
+      statement(op, "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
     return statement(op, "__syncthreads();");
   case Opcode::GridSync:
     return statement(op, "kaji::grid_sync(&" + module_.gridBarrier(op.location()) + ");");
@@ -460,6 +465,9 @@ void FunctionEmitter::emitOperation(const ir::Operation &op) {
   case Opcode::AsyncWait:
     return statement(op, "asm volatile(\"cp.async.wait_group " +
                              std::to_string(op.attrAs<int64_t>()) + ";\" ::: \"memory\");");
+  case Opcode::WarpgroupCommit:
+  case Opcode::WarpgroupWait:
+    return emitWarpgroupSync(op);
   case Opcode::ArrayDim:
   case Opcode::ArrayStride: {
     int64_t dim = op.attrAs<int64_t>();

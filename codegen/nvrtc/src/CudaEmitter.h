@@ -8,6 +8,7 @@
 #include "kaji/ir/ExceptionTable.h"
 #include "kaji/ir/IR.h"
 #include "kaji/ir/Libdevice.h"
+#include "kaji/ir/MatrixFragments.h"
 #include "kaji/ir/PrintfFormat.h"
 
 #include "CudaNames.h"
@@ -150,6 +151,11 @@ private:
   // the raising thread's coordinates (the thread exits after it).
   std::string reportException(const ir::Operation &op, uint32_t number);
   void emitFragment(const ir::Operation &op);
+  // A warpgroup accumulator's load or store, warpgroup_mma, warpgroup_commit and warpgroup_wait
+  // (CudaFragments.cpp).
+  void emitWarpgroupCopy(const ir::Operation &op, const ir::Type &fragment, bool load);
+  void emitWarpgroupMma(const ir::Operation &op);
+  void emitWarpgroupSync(const ir::Operation &op);
 
   ModuleEmitter &module_;
   const ir::Function &function_;
@@ -167,7 +173,8 @@ private:
 class ModuleEmitter {
 public:
   ModuleEmitter(const ir::Module &module, bool boundsCheck)
-      : module_(module), boundsCheck_(boundsCheck), exceptionNumbers_(module, boundsCheck) {}
+      : module_(module), boundsCheck_(boundsCheck), exceptionNumbers_(module, boundsCheck),
+        usesWarpgroupMma_(ir::usesWarpgroupMma(module)) {}
 
   std::string run();
   void declareLibdevice(const ir::LibdeviceFunction &function);
@@ -176,8 +183,14 @@ public:
   std::string gridBarrier(const ir::Location &location);
   std::string exceptionSlot(const ir::Location &location);
   uint32_t exceptionNumber(const ir::Operation &raise);
-  uint32_t misalignmentNumber(const ir::Operation &asyncCopy) {
-    return exceptionNumbers_.misalignment(asyncCopy);
+  uint32_t misalignmentNumber(const ir::Operation &op) {
+    return exceptionNumbers_.misalignment(op);
+  }
+  // As the llvm backend: a module with warpgroup_mma ops aligns its shared arrays to 1024 bytes
+  // and fences shared writes before each barrier (Target::emitSharedWritesToWarpgroupFence).
+  bool usesWarpgroupMma() const { return usesWarpgroupMma_; }
+  int64_t sharedAlignment() const {
+    return usesWarpgroupMma_ ? int64_t(ir::kWarpgroupSharedAlignment) : 16;
   }
   bool boundsCheck() const { return boundsCheck_; }
   std::string indexSite(const ir::Operation &op);
@@ -197,6 +210,7 @@ private:
   bool exceptionSlotDeclared_ = false;
   bool indexRecordDeclared_ = false;
   ir::ExceptionNumbers exceptionNumbers_;
+  bool usesWarpgroupMma_;
   std::set<std::string> libdeviceDeclarations_;
   std::map<std::string, std::string> externDeclarations_; // symbol → its declaration
 };

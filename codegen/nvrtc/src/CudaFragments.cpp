@@ -91,9 +91,13 @@ void FunctionEmitter::emitFragment(const ir::Operation &op) {
     return assign(op, element());
   case Opcode::FragmentSet:
     return statement(op, element() + " = " + name(op.operand(2), op) + ";");
+  case Opcode::WarpgroupMma:
+    return emitWarpgroupMma(op);
   case Opcode::FragmentLoad:
   case Opcode::FragmentStore: {
     bool load = op.opcode() == Opcode::FragmentLoad;
+    if (ir::isWarpgroupShape(fragment.matrixShape()))
+      return emitWarpgroupCopy(op, fragment, load);
     const ir::Value *array = op.operand(load ? 1 : 0);
     std::string pointer = name(op.operand(load ? 0 : 1), op);
     std::string layout = fragment.matrixUse() == ir::MatrixUse::Accumulator
@@ -157,6 +161,85 @@ void FunctionEmitter::emitFragment(const ir::Operation &op) {
     break;
   }
   throw CompileError(op.location(), "not a matrix fragment operation");
+}
+
+// Each thread's own elements (ir::warpgroupRowOffset), as the llvm backend copies them.
+void FunctionEmitter::emitWarpgroupCopy(const ir::Operation &op, const ir::Type &fragment,
+                                        bool load) {
+  std::string pointer = name(op.operand(load ? 0 : 1), op);
+  std::string data = name(op.operand(load ? 1 : 0), op) + ".data";
+  std::string ldm = name(op.operand(2), op);
+  bool rowMajor = op.attrAs<ir::MatrixLayout>() == ir::MatrixLayout::Row;
+  std::string text = "{ u32 t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
+                     "threadIdx.z); i64 row = 16 * (t / 32 % 4) + t % 32 / 4, column = 2 * (t % "
+                     "4);";
+  for (unsigned i = 0; i < ir::warpgroupElements(fragment.matrixShape()); ++i) {
+    std::string r = "(row + " + std::to_string(ir::warpgroupRowOffset(i)) + ")";
+    std::string c = "(column + " + std::to_string(ir::warpgroupColumnOffset(i)) + ")";
+    std::string element =
+        data + "[" + (rowMajor ? r + " * " + ldm + " + " + c : c + " * " + ldm + " + " + r) + "]";
+    std::string own = pointer + "->x[" + std::to_string(i) + "]";
+    text.append(" ").append(load ? own + " = " + element : element + " = " + own).append(";");
+  }
+  statement(op, text + " }");
+}
+
+// The fence before every multiply (the llvm backend removes those between multiplies after
+// unrolling; here nvcc's ptxas sees them all); the descriptors as PtxFragments.h makes them.
+void FunctionEmitter::emitWarpgroupMma(const ir::Operation &op) {
+  ir::Type accumulator = op.operand(0)->type();
+  ir::MatrixShapeExtents extents = ir::extentsOf(accumulator.matrixShape());
+  std::vector<std::string> descriptors;
+  for (unsigned operand = 1; operand < 3; ++operand) {
+    std::string matrix = name(op.operand(operand), op);
+    std::string address = "u64(__cvta_generic_to_shared(" + matrix + ".data))";
+    if (module_.boundsCheck()) {
+      unsigned rows = operand == 1 ? extents.m : extents.n;
+      for (unsigned d = 0; d < 2; ++d)
+        statement(op, "kaji::checked_index(" + std::to_string(d == 0 ? rows - 1 : extents.k - 1) +
+                          ", " + matrix + ".shape[" + std::to_string(d) + "], " +
+                          module_.indexSite(op) + ", " + std::to_string(d) + ", false);");
+      std::string elementSize =
+          std::to_string(ir::byteSize(op.operand(operand)->type().scalarKind()));
+      statement(op, "if (" + matrix + ".strides[0] != 128 || " + matrix +
+                        ".strides[1] != " + elementSize + " || (" + address + " & 0x38F)) { " +
+                        reportException(op, module_.misalignmentNumber(op)) +
+                        " asm volatile(\"exit;\" ::: \"memory\"); }");
+    }
+    descriptors.push_back("(((" + address + " & 0x3FFFF) >> 4) | " +
+                          std::to_string(kWarpgroupDescriptorBits) + "ull)");
+  }
+  unsigned count = ir::warpgroupElements(accumulator.matrixShape());
+  std::string pointer = name(op.operand(0), op);
+  std::vector<std::string> outputs;
+  for (unsigned i = 0; i < count; ++i)
+    outputs.push_back("\"+f\"(" + pointer + "->x[" + std::to_string(i) + "])");
+  std::string instruction = ptxWarpgroupMma(accumulator, op.operand(1)->type().scalarKind());
+  statement(op, "asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
+  statement(op, "asm volatile(\"{ .reg .pred p; setp.ne.b32 p, %" + std::to_string(count + 2) +
+                    ", 0; " + instruction + " " + registerList(0, count) + ", %" +
+                    std::to_string(count) + ", %" + std::to_string(count + 1) +
+                    ", p, 1, 1, 0, 0; }\" : " + commaSeparated(outputs) + " : \"l\"(" +
+                    descriptors[0] + "), \"l\"(" + descriptors[1] + "), \"r\"(1) : \"memory\");");
+}
+
+// After a wait, every warpgroup accumulator of the function passes through an empty statement
+// that reads and writes it, so that no read of an element moves above the wait.
+void FunctionEmitter::emitWarpgroupSync(const ir::Operation &op) {
+  if (op.opcode() == Opcode::WarpgroupCommit)
+    return statement(op, "asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
+  statement(op, "asm volatile(\"wgmma.wait_group.sync.aligned " +
+                    std::to_string(op.attrAs<int64_t>()) + ";\" ::: \"memory\");");
+  for (const auto &block : function_.blocks())
+    for (const auto &fragment : block->operations())
+      if (fragment->opcode() == Opcode::Fragment &&
+          ir::isWarpgroupShape(fragment->resultType().matrixShape())) {
+        std::vector<std::string> operands;
+        for (unsigned i = 0; i < ir::warpgroupElements(fragment->resultType().matrixShape()); ++i)
+          operands.push_back("\"+f\"(" + storage_.at(fragment.get()) + ".x[" + std::to_string(i) +
+                             "])");
+        statement(op, "asm volatile(\"\" : " + commaSeparated(operands) + ");");
+      }
 }
 
 } // namespace kaji::codegen::nvrtc::emitter

@@ -3,6 +3,7 @@
 #include "kaji/codegen/nvrtc/NvrtcCodegen.h"
 
 #include "kaji/codegen/GpuArchitecture.h"
+#include "kaji/codegen/PtxFragments.h"
 #include "kaji/codegen/PtxasMiscompiledOps.h"
 
 #include "kaji/abi/CudaToolkit.h"
@@ -290,7 +291,7 @@ namespace {
 std::string compileModule(const ir::Module &module, const PTXOptions &options,
                           CodegenTimings *timings, DeviceCodeFormat format) {
   auto start = std::chrono::steady_clock::now();
-  std::string arch = archNumber(options.arch);
+  std::string arch = archNumber(warpgroupArchitecture(module, options.arch));
   std::string source = emitCUDA(module, options.boundsCheck);
   if (timings)
     timings->lowerMs = millisecondsSince(start);

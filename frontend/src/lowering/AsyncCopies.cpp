@@ -18,10 +18,7 @@ Operand FunctionLowerer::callAsyncCopies(const std::string &name, const CallExpr
   std::string function = "cuda.pipeline." + member + "()";
   std::vector<Operand> args = positionalArguments(expr, function);
   auto argumentCount = [&](size_t count) {
-    if (args.size() != count)
-      throw ir::CompileError(expr.loc, function + " takes " + std::to_string(count) + " argument" +
-                                           (count == 1 ? "" : "s") + ", got " +
-                                           std::to_string(args.size()));
+    requireArgumentCount(args, count, count, function, expr.loc);
   };
   std::optional<unsigned> architecture = compiledArchitecture();
   bool asynchronous = !architecture || *architecture >= 80;

@@ -258,12 +258,16 @@ const std::vector<std::string_view> *kajiNamespaceMembers(std::string_view name)
       "mma_sync",  "matrix_a",      "matrix_b",         "accumulator",
       "row_major", "col_major",     "mem_row_major",    "mem_col_major"};
   static const std::vector<std::string_view> asyncCopies = {"memcpy_async", "commit", "wait_prior"};
+  static const std::vector<std::string_view> warpgroupMma = {"mma_async", "commit_group",
+                                                             "wait_group"};
   if (name == "atomic")
     return &atomic;
   if (name == "wmma")
     return &matrixFragments;
   if (name == "pipeline")
     return &asyncCopies;
+  if (name == "wgmma")
+    return &warpgroupMma;
   if (name == "cg")
     return &cooperativeGroups;
   if (name == "const")
@@ -817,6 +821,8 @@ Operand FunctionLowerer::callBuiltin(const std::string &name, const CallExpr &ex
     return callMatrixFragments(name, expr);
   if (name.starts_with("kaji.pipeline."))
     return callAsyncCopies(name, expr);
+  if (name.starts_with("kaji.wgmma."))
+    return callWarpgroupMma(name, expr);
   if (name == "builtins.print")
     return print(expr);
   if (name == "kaji.carray" || name == "kaji.farray")

@@ -589,8 +589,16 @@ private:
   // The lowered arguments of a call of `function` (its name for errors), which takes no keywords
   // in kernels.
   std::vector<Operand> positionalArguments(const CallExpr &expr, const std::string &function);
+  // A compile error at `loc` unless `function` got `least` to `most` arguments.
+  void requireArgumentCount(const std::vector<Operand> &args, size_t least, size_t most,
+                            const std::string &function, const Location &loc);
   // cuda.pipeline (AsyncCopies.cpp): memcpy_async, commit and wait_prior.
   Operand callAsyncCopies(const std::string &name, const CallExpr &expr);
+  // cuda.wgmma (WarpgroupMma.cpp): mma_async, commit_group and wait_group.
+  Operand callWarpgroupMma(const std::string &name, const CallExpr &expr);
+  // A compile error at `loc` naming `what` unless compiling for sm_90 (or for no GPU): wgmma is
+  // Hopper's alone.
+  void requireWarpgroupArchitecture(const std::string &what, const Location &loc);
   std::optional<Operand> fragmentAttribute(const Operand &base, const std::string &attr,
                                            const Expr &node);
   ir::Value *fragmentIndex(const Operand &index, const Location &loc);

@@ -455,6 +455,18 @@ std::vector<Operand> FunctionLowerer::positionalArguments(const CallExpr &expr,
   return args;
 }
 
+void FunctionLowerer::requireArgumentCount(const std::vector<Operand> &args, size_t least,
+                                           size_t most, const std::string &function,
+                                           const Location &loc) {
+  if (args.size() >= least && args.size() <= most)
+    return;
+  std::string count = std::to_string(least);
+  if (most > least)
+    count.append(" to ").append(std::to_string(most));
+  throw ir::CompileError(loc, function + " takes " + count + " argument" + (most == 1 ? "" : "s") +
+                                  ", got " + std::to_string(args.size()));
+}
+
 std::optional<unsigned> FunctionLowerer::compiledArchitecture() const {
   return architectureNumber(context_.options().gpuArch);
 }

@@ -26,10 +26,7 @@ Operand FunctionLowerer::callMatrixFragments(const std::string &name, const Call
   std::string function = "cuda.wmma." + name.substr(10) + "()";
   std::vector<Operand> args = positionalArguments(expr, function);
   auto argumentCount = [&](size_t least, size_t most) {
-    if (args.size() < least || args.size() > most)
-      throw ir::CompileError(expr.loc, function + " takes " + std::to_string(least) +
-                                           (most > least ? " to " + std::to_string(most) : "") +
-                                           " arguments, got " + std::to_string(args.size()));
+    requireArgumentCount(args, least, most, function, expr.loc);
   };
   auto fragmentArgument = [&](size_t i) {
     if (args[i].kind != Operand::Kind::Fragment)
@@ -91,7 +88,8 @@ Operand FunctionLowerer::callMatrixFragments(const std::string &name, const Call
     if (!shape)
       throw ir::CompileError(expr.args[1]->loc,
                              function + ": the tensor cores have no shape " + shapeName +
-                                 " (m16n16k16, m32n8k16, m8n32k16; m16n16k8 for tf32)");
+                                 " (m16n16k16, m32n8k16, m8n32k16; m16n16k8 for tf32; a "
+                                 "warpgroup's m64n32k16, m64n64k16, m64n128k16, m64n256k16)");
     std::optional<ScalarKind> element;
     if (args[4].kind == Operand::Kind::Builtin && args[4].name.starts_with("numpy."))
       element = scalarKindFromNumpyName(args[4].name.substr(6));
@@ -122,6 +120,8 @@ Operand FunctionLowerer::callMatrixFragments(const std::string &name, const Call
     if (std::string problem = ir::fragmentProblem(type); !problem.empty())
       throw ir::CompileError(expr.loc, function + ": " + problem);
     requireArchitecture(ir::fragmentArchitecture(type), "a " + type.str(), expr.loc);
+    if (ir::isWarpgroupShape(*shape))
+      requireWarpgroupArchitecture("a " + type.str(), expr.loc);
     return Operand::fragment(at(expr.loc).create(ir::Opcode::Fragment, type, {})->result());
   }
   if (member == "fill_fragment") {

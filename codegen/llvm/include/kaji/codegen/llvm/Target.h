@@ -123,6 +123,27 @@ public:
                                llvm::Value *aStorage, llvm::Value *bStorage,
                                llvm::Value *c) const = 0;
 
+  // Warpgroup multiply-accumulate (ir/Opcodes.def's warpgroup ops). emitWarpgroupMma starts
+  // d += a x b^T into the warpgroup accumulator `accumulator` in `storage`, a (m x k) and b
+  // (n x k) of `input` elements at `a` and `b` in shared memory, rows 128 bytes apart, 128-byte
+  // swizzled; `thread` is the thread's linear index in its block (i64). A commit makes the thread's
+  // multiply-accumulates since the last one a group; the wait returns once at most `pending` groups
+  // still run, after which the `accumulators` (every warpgroup accumulator of the function) hold
+  // their results.
+  struct WarpgroupAccumulator {
+    ir::Type type;
+    llvm::Value *storage;
+  };
+  virtual void emitWarpgroupMma(llvm::IRBuilderBase &builder, const ir::Type &accumulator,
+                                llvm::Value *storage, llvm::Value *a, llvm::Value *b,
+                                ir::ScalarKind input, llvm::Value *thread) const = 0;
+  virtual void emitWarpgroupCommit(llvm::IRBuilderBase &builder) const = 0;
+  virtual void emitWarpgroupWait(llvm::IRBuilderBase &builder, unsigned pending,
+                                 llvm::ArrayRef<WarpgroupAccumulator> accumulators) const = 0;
+  // Makes the thread's writes to shared memory visible to later warpgroup multiply-accumulates
+  // (of any thread, after a barrier): a module that has them emits it before each barrier.
+  virtual void emitSharedWritesToWarpgroupFence(llvm::IRBuilderBase &builder) const = 0;
+
   // Block-shared storage of type `storage` (an array type) for one SharedArray op, aligned
   // to `alignment` bytes: the same for every thread of a block and distinct per op. Returns
   // its address, in the address space addressSpace(MemorySpace::Shared); `name` names it.
