@@ -94,4 +94,27 @@ TEST(ExceptionTable, ACheckedAsyncCopyHasAnIndexAndAMisalignmentEntry) {
   EXPECT_EQ(numbers.misalignment(*copy), 2u);
 }
 
+TEST(ExceptionTable, ACheckedWarpgroupMmaHasAnIndexAndALayoutEntry) {
+  auto module = test::parse(R"(kernel @product(%c: array<f32, 2, C>) {
+^entry:
+  %a = shared_array [64, 64] : array<f16, 2, C, shared>
+  %b = shared_array [32, 64] : array<f16, 2, C, shared>
+  %acc = fragment : fragment<acc, m64n32k16, f32>
+  warpgroup_mma %acc, %a, %b
+  ret
+}
+)");
+  const Operation *mma = operationsOf(*module, Opcode::WarpgroupMma).at(0);
+  EXPECT_TRUE(exceptionTable(*module, false).empty());
+  std::vector<RaiseSite> checked = exceptionTable(*module, true);
+  ASSERT_EQ(checked.size(), 2u);
+  EXPECT_TRUE(checked[0].indexError);
+  EXPECT_EQ(checked[1].op, mma);
+  EXPECT_EQ(checked[1].exception,
+            "ValueError: cuda.wgmma.mma_async reads matrices whose rows are 128 bytes apart and "
+            "whose elements are contiguous, in groups of 8 rows that start on 1024-byte "
+            "boundaries");
+  EXPECT_EQ(ExceptionNumbers(*module, true).misalignment(*mma), 2u);
+}
+
 } // namespace
