@@ -22,8 +22,8 @@ std::string_view ptxFragmentKind(const ir::Type &fragment) {
 }
 
 unsigned ptxFragmentRegisters(const ir::Type &fragment) {
-  if (ir::isWarpgroupShape(fragment.matrixShape())) // f32 accumulators, one to a register
-    return ir::warpgroupElements(fragment.matrixShape());
+  if (ir::instructionOf(fragment.matrixShape()) != ir::MatrixInstruction::Wmma)
+    return ir::placedElements(fragment) * ir::byteSize(fragment.scalarKind()) / 4;
   bool half = fragment.scalarKind() == ir::ScalarKind::Float16;
   if (fragment.matrixUse() == ir::MatrixUse::Accumulator)
     return half ? 4 : 8;

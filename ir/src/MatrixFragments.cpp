@@ -13,10 +13,12 @@ struct ShapeRow {
   MatrixShape shape;
   std::string_view name;
   MatrixShapeExtents extents;
+  MatrixInstruction instruction;
 };
 
 constexpr ShapeRow kShapes[] = {
-#define KAJI_MATRIX_SHAPE(shape, m, n, k) {MatrixShape::shape, "m" #m "n" #n "k" #k, {m, n, k}},
+#define KAJI_MATRIX_SHAPE(shape, m, n, k, instruction)                                             \
+  {MatrixShape::shape, "m" #m "n" #n "k" #k, {m, n, k}, MatrixInstruction::instruction},
 #include "kaji/ir/MatrixFragments.def"
 };
 
@@ -50,11 +52,7 @@ std::optional<MatrixLayout> findMatrixLayout(std::string_view name) {
 
 MatrixShapeExtents extentsOf(MatrixShape shape) { return kShapes[size_t(shape)].extents; }
 
-bool isWarpgroupShape(MatrixShape shape) { return extentsOf(shape).m == 64; }
-
-unsigned warpgroupElements(MatrixShape shape) {
-  return extentsOf(shape).m * extentsOf(shape).n / kWarpgroupThreads;
-}
+MatrixInstruction instructionOf(MatrixShape shape) { return kShapes[size_t(shape)].instruction; }
 
 bool usesWarpgroupMma(const Module &module) {
   for (const auto &function : module.functions())
@@ -63,6 +61,33 @@ bool usesWarpgroupMma(const Module &module) {
         if (op->opcode() == Opcode::WarpgroupMma)
           return true;
   return false;
+}
+
+unsigned placedElements(const Type &fragment) {
+  auto [rows, columns] = fragmentMatrixExtents(fragment);
+  unsigned threads = isWarpgroupShape(fragment.matrixShape()) ? kWarpgroupThreads : 32;
+  return rows * columns / threads;
+}
+
+// PTX ISA, "Matrix fragments for mma.m16n8k16" and "... mma.m16n8k8" (16-bit inputs two to a
+// register, tf32 one) and "Register fragment of the wgmma accumulator D".
+ElementPlacement elementPlacement(const Type &fragment, unsigned i) {
+  bool tf32 = fragment.scalarKind() == ScalarKind::Float32;
+  switch (fragment.matrixUse()) {
+  case MatrixUse::A:
+    if (tf32)
+      return {{1, 0, 0, 8 * (i % 2)}, {0, 1, 0, 4 * (i / 2)}};
+    return {{1, 0, 0, 8 * (i / 2 % 2)}, {0, 2, 0, i % 2 + 8 * (i / 4)}};
+  case MatrixUse::B:
+    if (tf32)
+      return {{0, 1, 0, 4 * i}, {1, 0, 0, 0}};
+    return {{0, 2, 0, i % 2 + 8 * (i / 2)}, {1, 0, 0, 0}};
+  case MatrixUse::Accumulator:
+    break;
+  }
+  if (isWarpgroupShape(fragment.matrixShape()))
+    return {{1, 0, 16, 8 * (i / 2 % 2)}, {0, 2, 0, 8 * (i / 4) + i % 2}};
+  return {{1, 0, 0, 8 * (i / 2)}, {0, 2, 0, i % 2}};
 }
 
 std::string_view matrixShapeName(MatrixShape shape) { return kShapes[size_t(shape)].name; }

@@ -36,6 +36,10 @@ CASES = [
     (16, 16, 16, np.uint8, np.int32),
     (32, 8, 16, np.int8, np.int32),
     (8, 32, 16, np.uint8, np.int32),
+    # mma.sync's shapes: each lane's elements where PTX places them on the GPU
+    (16, 8, 16, np.float16, np.float32),
+    (16, 8, 16, ml_dtypes.bfloat16, np.float32),
+    (16, 8, 8, np.float32, np.float32),
 ]
 
 
@@ -105,7 +109,8 @@ def test_ptx_assembles(case, cc):
     matrix, result = np.dtype(inputs).name, np.dtype(accumulators).name
     signature = f"void({matrix}[:, ::1], {matrix}[:, ::1], {result}[:, ::1], {result}[:, ::1])"
     ptx, _ = kaji.compiling.compile_ptx(kernel, signature, cc=cc)
-    assert "wmma.mma.sync.aligned" in ptx and ".local" not in ptx
+    instruction = "mma.sync.aligned.m16n8" if n == 8 and m == 16 else "wmma.mma.sync.aligned"
+    assert instruction in ptx and ".local" not in ptx
     with tempfile.NamedTemporaryFile("w", suffix=".ptx") as file:
         file.write(ptx)
         file.flush()

@@ -126,13 +126,20 @@ void kaji_fragment_mma(void *d, const void *a, const void *b, const void *c, uin
   }
 }
 
-void kaji_warpgroup_mma(float *d, const char *a, const char *b, uint32_t n, uint32_t k,
-                        uint32_t input, uint64_t thread) {
+void kaji_warpgroup_mma(float *d, const char *a, const char *b, uint32_t shape, uint32_t input,
+                        uint64_t thread) {
   auto kind = ir::ScalarKind(input);
-  uint32_t lane = thread % 32, warp = thread / 32 % 4;
-  for (uint32_t i = 0; i < 64 * n / ir::kWarpgroupThreads; ++i) {
-    uint32_t row = 16 * warp + lane / 4 + ir::warpgroupRowOffset(i);
-    uint32_t column = 2 * (lane % 4) + ir::warpgroupColumnOffset(i);
+  ir::Type accumulator = ir::Type::fragment(ir::MatrixUse::Accumulator, ir::MatrixShape(shape),
+                                            ir::ScalarKind::Float32, ir::Layout::Any);
+  uint32_t k = ir::extentsOf(ir::MatrixShape(shape)).k;
+  uint32_t lane = thread % 32, group = lane / 4, inGroup = lane % 4, warp = thread / 32 % 4;
+  auto place = [&](const ir::LanePlacement &placement) {
+    return placement.group * group + placement.thread * inGroup + placement.warp * warp +
+           placement.offset;
+  };
+  for (uint32_t i = 0; i < ir::placedElements(accumulator); ++i) {
+    ir::ElementPlacement placement = ir::elementPlacement(accumulator, i);
+    uint32_t row = place(placement.row), column = place(placement.column);
     double sum = d[i];
     for (uint32_t l = 0; l < k; ++l)
       sum += swizzledElement(a, row, l, kind) * swizzledElement(b, column, l, kind);

@@ -28,12 +28,12 @@ void kaji_fragment_store(void *matrix, const void *storage, int64_t ldm, uint32_
 void kaji_fragment_mma(void *d, const void *a, const void *b, const void *c, uint32_t m, uint32_t n,
                        uint32_t k, uint32_t input, uint32_t accumulator);
 // A warpgroup's d += a x b^T (cuda.wgmma.mma_async) for the thread `thread` (its linear index in
-// the block): its elements of the 64 x n f32 accumulator `d` as ir::warpgroupRowOffset lays
-// them out, a (64 x k) and b (n x k) of `input` elements (f16 or bf16) read as the GPU reads
-// them: element [r, c] at `matrix` + 128 r + c x 2 with the address's bits 4-6 xor its bits
-// 7-9. Each element is the exact sum rounded once to f32.
-void kaji_warpgroup_mma(float *d, const char *a, const char *b, uint32_t n, uint32_t k,
-                        uint32_t input, uint64_t thread);
+// the block): its elements of the 64 x n f32 accumulator `d` of ir::MatrixShape `shape`, placed
+// as ir::elementPlacement places them, a (64 x k) and b (n x k) of `input` elements (f16 or
+// bf16) read as the GPU reads them: element [r, c] at `matrix` + 128 r + c x 2 with the
+// address's bits 4-6 xor its bits 7-9. Each element is the exact sum rounded once to f32.
+void kaji_warpgroup_mma(float *d, const char *a, const char *b, uint32_t shape, uint32_t input,
+                        uint64_t thread);
 }
 
 } // namespace kaji::codegen

@@ -69,6 +69,7 @@ public:
   void emitWarpgroupMma(llvm::IRBuilderBase &builder, const ir::Type &accumulator,
                         llvm::Value *storage, llvm::Value *a, llvm::Value *b, ir::ScalarKind input,
                         llvm::Value *thread) const override;
+  bool placesMmaElements() const override { return false; }
   void emitWarpgroupCommit(llvm::IRBuilderBase &) const override {}
   void emitWarpgroupWait(llvm::IRBuilderBase &, unsigned,
                          llvm::ArrayRef<WarpgroupAccumulator>) const override {}

@@ -70,12 +70,11 @@ void CpuTarget::emitFragmentMma(llvm::IRBuilderBase &builder, const ir::Type &ac
 void CpuTarget::emitWarpgroupMma(llvm::IRBuilderBase &builder, const ir::Type &accumulator,
                                  llvm::Value *storage, llvm::Value *a, llvm::Value *b,
                                  ir::ScalarKind input, llvm::Value *thread) const {
-  ir::MatrixShapeExtents extents = ir::extentsOf(accumulator.matrixShape());
   llvm::Module &module = *builder.GetInsertBlock()->getModule();
   llvm::Type *ptr = builder.getPtrTy(), *i32 = builder.getInt32Ty();
   llvm::FunctionCallee mma = module.getOrInsertFunction(
-      kWarpgroupMmaHelper, builder.getVoidTy(), ptr, ptr, ptr, i32, i32, i32, builder.getInt64Ty());
-  builder.CreateCall(mma, {storage, a, b, builder.getInt32(extents.n), builder.getInt32(extents.k),
+      kWarpgroupMmaHelper, builder.getVoidTy(), ptr, ptr, ptr, i32, i32, builder.getInt64Ty());
+  builder.CreateCall(mma, {storage, a, b, builder.getInt32(uint32_t(accumulator.matrixShape())),
                            builder.getInt32(uint32_t(input)), thread});
 }
 

@@ -143,9 +143,10 @@ private:
                                int64_t columns);
   // The thread's index in its block, x + X (y + Y z) (i64).
   llvm::Value *linearThreadIndex();
-  // The thread's elements of a warpgroup accumulator loaded from or stored to `matrix`.
-  void copyWarpgroupElements(const ir::Type &fragment, llvm::Value *storage, llvm::Value *matrix,
-                             llvm::Value *ldm, ir::MatrixLayout layout, bool load);
+  // The thread's elements of a fragment whose elements PTX places (ir::elementPlacement) loaded
+  // from or stored to `matrix`.
+  void copyPlacedElements(const ir::Type &fragment, llvm::Value *storage, llvm::Value *matrix,
+                          llvm::Value *ldm, ir::MatrixLayout layout, bool load);
   // Every warpgroup accumulator of the function, allocated here if not yet lowered.
   std::vector<Target::WarpgroupAccumulator> warpgroupAccumulators();
   // `address` after the checks that branch to `merge` from `failures` and hold where `guards`

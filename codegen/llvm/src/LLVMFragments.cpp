@@ -11,9 +11,11 @@ llvm::Value *FunctionLowering::lowerFragment(const ir::Operation &op) {
   ir::Type fragment = op.opcode() == Opcode::Fragment        ? op.resultType()
                       : op.opcode() == Opcode::FragmentStore ? op.operand(1)->type()
                                                              : op.operand(0)->type();
-  bool warpgroup = ir::isWarpgroupShape(fragment.matrixShape());
-  unsigned length = warpgroup ? ir::warpgroupElements(fragment.matrixShape())
-                              : target_.fragmentLength(context_, fragment);
+  ir::MatrixInstruction instruction = ir::instructionOf(fragment.matrixShape());
+  bool placed = instruction == ir::MatrixInstruction::Wgmma ||
+                (instruction == ir::MatrixInstruction::Mma && target_.placesMmaElements());
+  unsigned length =
+      placed ? ir::placedElements(fragment) : target_.fragmentLength(context_, fragment);
   llvm::Type *element = memoryType(context_, fragment.scalarKind());
   // x[i]: checked, and from the end for a negative i, as an array's element is.
   auto elementAt = [&]() {
@@ -51,8 +53,8 @@ llvm::Value *FunctionLowering::lowerFragment(const ir::Operation &op) {
     llvm::Value *storage = scalar(op.operand(load ? 0 : 1), op);
     llvm::Value *matrix = this->array(arrayOperand, op).data;
     llvm::Value *ldm = scalar(op.operand(2), op);
-    if (warpgroup)
-      copyWarpgroupElements(fragment, storage, matrix, ldm, layout, load);
+    if (placed)
+      copyPlacedElements(fragment, storage, matrix, ldm, layout, load);
     else if (load)
       target_.emitFragmentLoad(builder_, fragment, storage, matrix, array.memorySpace(), ldm,
                                layout);
@@ -100,24 +102,31 @@ llvm::Value *FunctionLowering::linearThreadIndex() {
                             builder_.CreateMul(special(ir::SpecialReg::BlockDim, 0), plane));
 }
 
-// Each thread loads or stores its own elements (ir::warpgroupRowOffset), as the GPU's do: no
+// Each thread loads or stores its own elements (ir::elementPlacement), as the GPU's do: no
 // thread reads what another writes.
-void FunctionLowering::copyWarpgroupElements(const ir::Type &fragment, llvm::Value *storage,
-                                             llvm::Value *matrix, llvm::Value *ldm,
-                                             ir::MatrixLayout layout, bool load) {
+void FunctionLowering::copyPlacedElements(const ir::Type &fragment, llvm::Value *storage,
+                                          llvm::Value *matrix, llvm::Value *ldm,
+                                          ir::MatrixLayout layout, bool load) {
   llvm::Value *thread = linearThreadIndex();
   llvm::Value *lane = builder_.CreateAnd(thread, 31);
+  llvm::Value *group = builder_.CreateLShr(lane, 2);
+  llvm::Value *inGroup = builder_.CreateAnd(lane, 3);
   llvm::Value *warp = builder_.CreateAnd(builder_.CreateLShr(thread, 5), 3);
-  llvm::Value *row = builder_.CreateAdd(builder_.CreateMul(warp, builder_.getInt64(16)),
-                                        builder_.CreateLShr(lane, 2));
-  llvm::Value *column = builder_.CreateMul(builder_.CreateAnd(lane, 3), builder_.getInt64(2));
+  auto place = [&](const ir::LanePlacement &placement) {
+    llvm::Value *sum = builder_.getInt64(placement.offset);
+    for (auto [factor, index] :
+         {std::pair{placement.group, group}, {placement.thread, inGroup}, {placement.warp, warp}})
+      if (factor)
+        sum = builder_.CreateAdd(sum, builder_.CreateMul(index, builder_.getInt64(factor)));
+    return sum;
+  };
   llvm::Type *element = memoryType(context_, fragment.scalarKind());
-  for (unsigned i = 0; i < ir::warpgroupElements(fragment.matrixShape()); ++i) {
-    llvm::Value *r = builder_.CreateAdd(row, builder_.getInt64(ir::warpgroupRowOffset(i)));
-    llvm::Value *c = builder_.CreateAdd(column, builder_.getInt64(ir::warpgroupColumnOffset(i)));
+  for (unsigned i = 0; i < ir::placedElements(fragment); ++i) {
+    ir::ElementPlacement placement = ir::elementPlacement(fragment, i);
+    llvm::Value *row = place(placement.row), *column = place(placement.column);
     llvm::Value *offset = layout == ir::MatrixLayout::Row
-                              ? builder_.CreateAdd(builder_.CreateMul(r, ldm), c)
-                              : builder_.CreateAdd(builder_.CreateMul(c, ldm), r);
+                              ? builder_.CreateAdd(builder_.CreateMul(row, ldm), column)
+                              : builder_.CreateAdd(builder_.CreateMul(column, ldm), row);
     llvm::Value *inMatrix = builder_.CreateGEP(element, matrix, offset);
     llvm::Value *inStorage = builder_.CreateConstGEP1_32(element, storage, i);
     if (load)

@@ -62,17 +62,24 @@ std::vector<llvm::Type *> registersOf(llvm::LLVMContext &context, const ir::Type
   return {registers->element_begin(), registers->element_end()};
 }
 
-// The fragment's registers, read from its memory.
-std::vector<llvm::Value *> readRegisters(llvm::IRBuilderBase &builder, const ir::Type &fragment,
-                                         llvm::Value *storage) {
+// Registers of `types` read from a fragment's memory, 32 bits each.
+std::vector<llvm::Value *> readRegistersAs(llvm::IRBuilderBase &builder,
+                                           llvm::ArrayRef<llvm::Type *> types,
+                                           llvm::Value *storage) {
   std::vector<llvm::Value *> values;
   unsigned offset = 0;
-  for (llvm::Type *type : registersOf(builder.getContext(), fragment)) {
+  for (llvm::Type *type : types) {
     llvm::Value *address = builder.CreateConstGEP1_32(builder.getInt8Ty(), storage, offset);
     values.push_back(builder.CreateAlignedLoad(type, address, llvm::Align(4)));
     offset += 4;
   }
   return values;
+}
+
+// The fragment's registers, read from its memory.
+std::vector<llvm::Value *> readRegisters(llvm::IRBuilderBase &builder, const ir::Type &fragment,
+                                         llvm::Value *storage) {
+  return readRegistersAs(builder, registersOf(builder.getContext(), fragment), storage);
 }
 
 void writeRegisters(llvm::IRBuilderBase &builder, llvm::Value *registers, llvm::Value *storage) {
@@ -83,6 +90,29 @@ void writeRegisters(llvm::IRBuilderBase &builder, llvm::Value *registers, llvm::
     builder.CreateAlignedStore(type ? builder.CreateExtractValue(registers, {i}) : registers,
                                address, llvm::Align(4));
   }
+}
+
+// mma.sync (llvm.nvvm.mma): row-major A registers by column-major B registers, its operands'
+// register types the intrinsic's parameters, a's then b's then c's.
+void emitMmaSync(llvm::IRBuilderBase &builder, const ir::Type &accumulator, const ir::Type &a,
+                 const ir::Type &b, llvm::Value *d, llvm::Value *aStorage, llvm::Value *bStorage,
+                 llvm::Value *c) {
+  std::string kinds =
+      a.scalarKind() == ir::ScalarKind::Float16 ? "f32.f32" : std::string(ptxFragmentKind(a));
+  std::string name = "llvm.nvvm.mma." +
+                     std::string(ir::matrixShapeName(accumulator.matrixShape())) + ".row.col." +
+                     kinds;
+  llvm::Function *mma = intrinsic(*builder.GetInsertBlock()->getModule(), name);
+  llvm::ArrayRef<llvm::Type *> parameters = mma->getFunctionType()->params();
+  std::vector<llvm::Value *> args;
+  size_t first = 0;
+  for (auto [fragment, storage] : {std::pair{a, aStorage}, {b, bStorage}, {accumulator, c}}) {
+    unsigned count = ptxFragmentRegisters(fragment);
+    for (llvm::Value *value : readRegistersAs(builder, parameters.slice(first, count), storage))
+      args.push_back(value);
+    first += count;
+  }
+  writeRegisters(builder, builder.CreateCall(mma, args), d);
 }
 
 } // namespace
@@ -122,6 +152,8 @@ void NVPTXTarget::emitFragmentMma(llvm::IRBuilderBase &builder, const ir::Type &
                                   const ir::Type &a, const ir::Type &b, llvm::Value *d,
                                   llvm::Value *aStorage, llvm::Value *bStorage,
                                   llvm::Value *c) const {
+  if (ir::instructionOf(accumulator.matrixShape()) == ir::MatrixInstruction::Mma)
+    return emitMmaSync(builder, accumulator, a, b, d, aStorage, bStorage, c);
   std::string kinds = ptxFragmentKind(a) == "f16"
                           ? std::string(ptxFragmentKind(accumulator)) + "." +
                                 std::string(ptxFragmentKind(accumulator))

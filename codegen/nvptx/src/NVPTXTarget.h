@@ -43,6 +43,7 @@ public:
                                   llvm::Value *mask, llvm::Value *value, llvm::Value *operand,
                                   llvm::Type *resultType, const ir::Location &site) const override;
   unsigned fragmentLength(llvm::LLVMContext &context, const ir::Type &fragment) const override;
+  bool placesMmaElements() const override { return true; }
   void emitFragmentLoad(llvm::IRBuilderBase &builder, const ir::Type &fragment,
                         llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace space,
                         llvm::Value *ldm, ir::MatrixLayout layout) const override;

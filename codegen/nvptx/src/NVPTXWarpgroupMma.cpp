@@ -82,7 +82,7 @@ void NVPTXTarget::emitWarpgroupMma(llvm::IRBuilderBase &builder, const ir::Type 
   // fences between multiplies that follow one another are removed after optimization
   // (WarpgroupFences.h).
   emitAsm(builder, builder.getVoidTy(), {}, kWarpgroupFence, "~{memory}");
-  unsigned count = ir::warpgroupElements(accumulator.matrixShape());
+  unsigned count = ir::placedElements(accumulator);
   std::string registers;
   for (unsigned i = 0; i < count; ++i)
     registers.append(i ? ", $" : "$").append(std::to_string(i));
@@ -112,7 +112,7 @@ void NVPTXTarget::emitWarpgroupWait(llvm::IRBuilderBase &builder, unsigned pendi
   emitAsm(builder, builder.getVoidTy(), {},
           "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";", "~{memory}");
   for (const WarpgroupAccumulator &accumulator : accumulators) {
-    unsigned count = ir::warpgroupElements(accumulator.type.matrixShape());
+    unsigned count = ir::placedElements(accumulator.type);
     llvm::CallInst *results = emitAsm(builder, elementsType(builder, count),
                                       loadElements(builder, accumulator.storage, count), "",
                                       tiedFloats(count, true) + "," + tiedFloats(count, false));

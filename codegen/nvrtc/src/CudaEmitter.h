@@ -151,9 +151,10 @@ private:
   // the raising thread's coordinates (the thread exits after it).
   std::string reportException(const ir::Operation &op, uint32_t number);
   void emitFragment(const ir::Operation &op);
-  // A warpgroup accumulator's load or store, warpgroup_mma, warpgroup_commit and warpgroup_wait
-  // (CudaFragments.cpp).
-  void emitWarpgroupCopy(const ir::Operation &op, const ir::Type &fragment, bool load);
+  // The load or store of a fragment whose elements PTX places (mma.sync's, wgmma's),
+  // warpgroup_mma, warpgroup_commit and warpgroup_wait (CudaFragments.cpp).
+  void emitPlacedCopy(const ir::Operation &op, const ir::Type &fragment, bool load,
+                      ir::MatrixLayout layout);
   void emitWarpgroupMma(const ir::Operation &op);
   void emitWarpgroupSync(const ir::Operation &op);
 

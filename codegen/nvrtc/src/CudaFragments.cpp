@@ -96,8 +96,12 @@ void FunctionEmitter::emitFragment(const ir::Operation &op) {
   case Opcode::FragmentLoad:
   case Opcode::FragmentStore: {
     bool load = op.opcode() == Opcode::FragmentLoad;
-    if (ir::isWarpgroupShape(fragment.matrixShape()))
-      return emitWarpgroupCopy(op, fragment, load);
+    if (ir::instructionOf(fragment.matrixShape()) != ir::MatrixInstruction::Wmma)
+      return emitPlacedCopy(op, fragment, load,
+                            fragment.matrixUse() == ir::MatrixUse::Accumulator
+                                ? op.attrAs<ir::MatrixLayout>()
+                            : layoutOf(fragment) == "row" ? ir::MatrixLayout::Row
+                                                          : ir::MatrixLayout::Col);
     const ir::Value *array = op.operand(load ? 1 : 0);
     std::string pointer = name(op.operand(load ? 0 : 1), op);
     std::string layout = fragment.matrixUse() == ir::MatrixUse::Accumulator
@@ -141,9 +145,14 @@ void FunctionEmitter::emitFragment(const ir::Operation &op) {
     std::string kinds = input == "f16"
                             ? accumulator + "." + accumulator
                             : accumulator + "." + input + "." + input + "." + accumulator;
-    std::string instruction = "wmma.mma.sync.aligned." + layoutOf(a) + "." + layoutOf(b) + "." +
-                              std::string(ir::matrixShapeName(fragment.matrixShape())) + "." +
-                              kinds;
+    std::string shape(ir::matrixShapeName(fragment.matrixShape()));
+    // mma.sync multiplies row-major A by column-major B registers whatever the memory's order.
+    std::string instruction =
+        ir::instructionOf(fragment.matrixShape()) == ir::MatrixInstruction::Mma
+            ? "mma.sync.aligned." + shape + ".row.col." + accumulator + "." + input + "." + input +
+                  "." + accumulator
+            : "wmma.mma.sync.aligned." + layoutOf(a) + "." + layoutOf(b) + "." + shape + "." +
+                  kinds;
     unsigned d = ptxFragmentRegisters(fragment), ra = ptxFragmentRegisters(a),
              rb = ptxFragmentRegisters(b);
     std::vector<std::string> inputs;
@@ -163,21 +172,28 @@ void FunctionEmitter::emitFragment(const ir::Operation &op) {
   throw CompileError(op.location(), "not a matrix fragment operation");
 }
 
-// Each thread's own elements (ir::warpgroupRowOffset), as the llvm backend copies them.
-void FunctionEmitter::emitWarpgroupCopy(const ir::Operation &op, const ir::Type &fragment,
-                                        bool load) {
+// Each thread's own elements (ir::elementPlacement), as the llvm backend copies them.
+void FunctionEmitter::emitPlacedCopy(const ir::Operation &op, const ir::Type &fragment, bool load,
+                                     ir::MatrixLayout layout) {
   std::string pointer = name(op.operand(load ? 0 : 1), op);
   std::string data = name(op.operand(load ? 1 : 0), op) + ".data";
   std::string ldm = name(op.operand(2), op);
-  bool rowMajor = op.attrAs<ir::MatrixLayout>() == ir::MatrixLayout::Row;
   std::string text = "{ u32 t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
-                     "threadIdx.z); i64 row = 16 * (t / 32 % 4) + t % 32 / 4, column = 2 * (t % "
-                     "4);";
-  for (unsigned i = 0; i < ir::warpgroupElements(fragment.matrixShape()); ++i) {
-    std::string r = "(row + " + std::to_string(ir::warpgroupRowOffset(i)) + ")";
-    std::string c = "(column + " + std::to_string(ir::warpgroupColumnOffset(i)) + ")";
-    std::string element =
-        data + "[" + (rowMajor ? r + " * " + ldm + " + " + c : c + " * " + ldm + " + " + r) + "]";
+                     "threadIdx.z); i64 g = t % 32 / 4, l = t % 4, w = t / 32 % 4;";
+  auto place = [](const ir::LanePlacement &placement) {
+    std::string sum("(");
+    sum.append(std::to_string(placement.group)).append(" * g + ");
+    sum.append(std::to_string(placement.thread)).append(" * l + ");
+    sum.append(std::to_string(placement.warp)).append(" * w + ");
+    return sum.append(std::to_string(placement.offset)).append(")");
+  };
+  for (unsigned i = 0; i < ir::placedElements(fragment); ++i) {
+    ir::ElementPlacement placement = ir::elementPlacement(fragment, i);
+    std::string r = place(placement.row), c = place(placement.column);
+    std::string element = data + "[" +
+                          (layout == ir::MatrixLayout::Row ? r + " * " + ldm + " + " + c
+                                                           : c + " * " + ldm + " + " + r) +
+                          "]";
     std::string own = pointer + "->x[" + std::to_string(i) + "]";
     text.append(" ").append(load ? own + " = " + element : element + " = " + own).append(";");
   }
@@ -209,7 +225,7 @@ void FunctionEmitter::emitWarpgroupMma(const ir::Operation &op) {
     descriptors.push_back("(((" + address + " & 0x3FFFF) >> 4) | " +
                           std::to_string(kWarpgroupDescriptorBits) + "ull)");
   }
-  unsigned count = ir::warpgroupElements(accumulator.matrixShape());
+  unsigned count = ir::placedElements(accumulator);
   std::string pointer = name(op.operand(0), op);
   std::vector<std::string> outputs;
   for (unsigned i = 0; i < count; ++i)
@@ -235,7 +251,7 @@ void FunctionEmitter::emitWarpgroupSync(const ir::Operation &op) {
       if (fragment->opcode() == Opcode::Fragment &&
           ir::isWarpgroupShape(fragment->resultType().matrixShape())) {
         std::vector<std::string> operands;
-        for (unsigned i = 0; i < ir::warpgroupElements(fragment->resultType().matrixShape()); ++i)
+        for (unsigned i = 0; i < ir::placedElements(fragment->resultType()); ++i)
           operands.push_back("\"+f\"(" + storage_.at(fragment.get()) + ".x[" + std::to_string(i) +
                              "])");
         statement(op, "asm volatile(\"\" : " + commaSeparated(operands) + ");");

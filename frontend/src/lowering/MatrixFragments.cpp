@@ -88,8 +88,9 @@ Operand FunctionLowerer::callMatrixFragments(const std::string &name, const Call
     if (!shape)
       throw ir::CompileError(expr.args[1]->loc,
                              function + ": the tensor cores have no shape " + shapeName +
-                                 " (m16n16k16, m32n8k16, m8n32k16; m16n16k8 for tf32; a "
-                                 "warpgroup's m64n32k16, m64n64k16, m64n128k16, m64n256k16)");
+                                 " (m16n16k16, m32n8k16, m8n32k16; m16n16k8 for tf32; mma.sync's "
+                                 "m16n8k16, m16n8k8; a warpgroup's m64n32k16, m64n64k16, "
+                                 "m64n128k16, m64n256k16)");
     std::optional<ScalarKind> element;
     if (args[4].kind == Operand::Kind::Builtin && args[4].name.starts_with("numpy."))
       element = scalarKindFromNumpyName(args[4].name.substr(6));

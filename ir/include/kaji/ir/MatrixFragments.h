@@ -26,22 +26,35 @@ struct MatrixShapeExtents {
 };
 
 MatrixShapeExtents extentsOf(MatrixShape shape);
-// Whether `shape` is a warpgroup's (m = 64: cuda.wgmma), not a warp's.
-bool isWarpgroupShape(MatrixShape shape);
+// The PTX instruction that multiplies at a shape (MatrixFragments.def).
+enum class MatrixInstruction : uint8_t { Wmma, Mma, Wgmma };
+MatrixInstruction instructionOf(MatrixShape shape);
+// Whether `shape` is a warpgroup's (cuda.wgmma), not a warp's.
+inline bool isWarpgroupShape(MatrixShape shape) {
+  return instructionOf(shape) == MatrixInstruction::Wgmma;
+}
 // Whether a function of `module` has a warpgroup_mma: its GPU code is then sm_90a's, and its
 // shared arrays start on 1024-byte boundaries (the operands' swizzle repeats every 1024 bytes).
 bool usesWarpgroupMma(const Module &module);
 // The alignment of a shared array in a module that usesWarpgroupMma.
 inline constexpr uint64_t kWarpgroupSharedAlignment = 1024;
-
-// A warpgroup accumulator's elements as every target spreads them, the wgmma instructions'
-// (PTX ISA, "Register fragment of the accumulator D"): each of the 128 threads holds
-// m x n / 128 of them; lane l of warp w (the thread's linear index / 32 % 4) holds element i at
-// row 16 w + l / 4 + warpgroupRowOffset(i), column 2 (l % 4) + warpgroupColumnOffset(i).
 inline constexpr unsigned kWarpgroupThreads = 128;
-unsigned warpgroupElements(MatrixShape shape);
-constexpr unsigned warpgroupRowOffset(unsigned i) { return 8 * (i / 2 % 2); }
-constexpr unsigned warpgroupColumnOffset(unsigned i) { return 8 * (i / 4) + i % 2; }
+
+// The fragments of mma.sync and wgmma shapes hold each thread's elements where PTX places
+// them (PTX ISA, "Matrix fragments for mma.m16n8k16", "... for wgmma"), on every target for
+// wgmma's and on the GPU for mma.sync's: with g = lane / 4, t = lane % 4 and w the warp's index
+// in its warpgroup (thread / 32 % 4), element i lies at row
+// row.group g + row.thread t + row.warp w + row.offset, and at the column likewise.
+struct LanePlacement {
+  unsigned group, thread, warp, offset;
+};
+struct ElementPlacement {
+  LanePlacement row, column;
+};
+ElementPlacement elementPlacement(const Type &fragment, unsigned i);
+// How many elements a thread holds of a fragment so placed (64 n / 128 of a warpgroup's).
+unsigned placedElements(const Type &fragment);
+
 // "m16n16k16", ... and back.
 std::string_view matrixShapeName(MatrixShape shape);
 std::optional<MatrixShape> matrixShapeFromName(std::string_view name);

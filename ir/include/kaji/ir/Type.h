@@ -46,7 +46,7 @@ enum class MatrixUse : uint8_t { A, B, Accumulator };
 
 // The m x n x k shapes of the warp-level multiply-accumulate (MatrixFragments.def).
 enum class MatrixShape : uint8_t {
-#define KAJI_MATRIX_SHAPE(shape, m, n, k) shape,
+#define KAJI_MATRIX_SHAPE(shape, m, n, k, instruction) shape,
 #include "kaji/ir/MatrixFragments.def"
 };
 

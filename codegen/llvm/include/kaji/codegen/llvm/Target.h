@@ -111,6 +111,10 @@ public:
   // fragment's memory; `matrix` points at the matrix's first element, in memory space `space`;
   // `ldm` (i64) counts the elements from one row (row major) or column to the next.
   virtual unsigned fragmentLength(llvm::LLVMContext &context, const ir::Type &fragment) const = 0;
+  // Whether mma.sync's fragments hold each thread's elements where PTX places them
+  // (ir::elementPlacement), loaded and stored by the lowering, rather than as the target's
+  // fragmentLength and emitFragmentLoad/Store keep them.
+  virtual bool placesMmaElements() const = 0;
   virtual void emitFragmentLoad(llvm::IRBuilderBase &builder, const ir::Type &fragment,
                                 llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace space,
                                 llvm::Value *ldm, ir::MatrixLayout layout) const = 0;
