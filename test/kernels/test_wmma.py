@@ -119,6 +119,46 @@ def test_ptx_assembles(case, cc):
     assert assembled.returncode == 0, assembled.stderr
 
 
+def _staged_mma(a_layout, b_layout):
+    """One warp: d = a @ b for a 16 x 16, b 16 x 8 (float16), both copied into shared memory in
+    their layout's order with `ldm` elements from one row (or column) to the next, then loaded
+    from there: a row at a time (ldmatrix) on the GPU where each row starts on a 16-byte
+    boundary, element by element otherwise."""
+    a_order = wmma.row_major if a_layout == "C" else wmma.col_major
+    b_order = wmma.row_major if b_layout == "C" else wmma.col_major
+
+    def kernel(a, b, d, ldm):
+        tiles = cuda.shared.array((2, 16 * 24), np.float16)
+        for e in range(cuda.threadIdx.x, 256, 32):
+            r, c = e // 16, e % 16
+            tiles[0, (r * ldm + c) if a_layout == "C" else (c * ldm + r)] = a[r, c]
+            r, c = e // 8 % 16, e % 8
+            if e < 128:
+                tiles[1, (r * ldm + c) if b_layout == "C" else (c * ldm + r)] = b[r, c]
+        cuda.syncwarp()
+        fa = wmma.fragment(wmma.matrix_a, 16, 8, 16, np.float16, a_order)
+        fb = wmma.fragment(wmma.matrix_b, 16, 8, 16, np.float16, b_order)
+        fd = wmma.fragment(wmma.accumulator, 16, 8, 16, np.float32)
+        wmma.load_matrix_sync(fa, tiles[0], ldm)
+        wmma.load_matrix_sync(fb, tiles[1], ldm)
+        wmma.fill_fragment(fd, 0)
+        wmma.mma_sync(fd, fa, fb, fd)
+        wmma.store_matrix_sync(d, fd, 8, wmma.mem_row_major)
+
+    return kernel
+
+
+@pytest.mark.parametrize("layouts", ["CC", "CF", "FC", "FF"])
+@pytest.mark.parametrize("ldm", [16, 24, 17])
+def test_mma_sync_fragments_from_shared_memory(jit, layouts, ldm):
+    rng = np.random.default_rng(ldm)
+    a = rng.integers(-3, 4, (16, 16)).astype(np.float16)
+    b = rng.integers(-3, 4, (16, 8)).astype(np.float16)
+    d = np.zeros((16, 8), np.float32)
+    jit(_staged_mma(*layouts))[1, 32](a, b, d, ldm)
+    np.testing.assert_array_equal(d, a.astype(np.float32) @ b.astype(np.float32))
+
+
 def tiled_gemm(a, b, c):
     """c = a @ b over 16 x 16 tiles, a warp per tile of c, its rows of a and columns of b
     staged in shared memory; a and b bfloat16, c float32."""

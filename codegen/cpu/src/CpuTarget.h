@@ -70,6 +70,9 @@ public:
                         llvm::Value *storage, llvm::Value *a, llvm::Value *b, ir::ScalarKind input,
                         llvm::Value *thread) const override;
   bool placesMmaElements() const override { return false; }
+  bool loadsMatrixRows() const override { return false; }
+  void emitMatrixRowsLoad(llvm::IRBuilderBase &, const ir::Type &, llvm::Value *, llvm::Value *,
+                          llvm::Value *, ir::MatrixLayout) const override {}
   void emitWarpgroupCommit(llvm::IRBuilderBase &) const override {}
   void emitWarpgroupWait(llvm::IRBuilderBase &, unsigned,
                          llvm::ArrayRef<WarpgroupAccumulator>) const override {}

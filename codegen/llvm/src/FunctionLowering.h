@@ -141,6 +141,11 @@ private:
   // row not the first of a 1024-byte-aligned group of 8 at a 16-byte boundary.
   llvm::Value *warpgroupMatrix(const ir::Operation &op, unsigned arrayOperand, int64_t rows,
                                int64_t columns);
+  // Whether a load of `fragment` from `array` may go a row at a time (Target::loadsMatrixRows),
+  // and that load, falling back to copyPlacedElements where the rows are not aligned.
+  bool loadsMatrixRows(const ir::Type &fragment, const ir::Type &array) const;
+  void loadMatrixRows(const ir::Type &fragment, llvm::Value *storage, llvm::Value *matrix,
+                      llvm::Value *ldm, ir::MatrixLayout layout);
   // The thread's index in its block, x + X (y + Y z) (i64).
   llvm::Value *linearThreadIndex();
   // The thread's elements of a fragment whose elements PTX places (ir::elementPlacement) loaded

@@ -53,7 +53,9 @@ llvm::Value *FunctionLowering::lowerFragment(const ir::Operation &op) {
     llvm::Value *storage = scalar(op.operand(load ? 0 : 1), op);
     llvm::Value *matrix = this->array(arrayOperand, op).data;
     llvm::Value *ldm = scalar(op.operand(2), op);
-    if (placed)
+    if (placed && load && loadsMatrixRows(fragment, array))
+      loadMatrixRows(fragment, storage, matrix, ldm, layout);
+    else if (placed)
       copyPlacedElements(fragment, storage, matrix, ldm, layout, load);
     else if (load)
       target_.emitFragmentLoad(builder_, fragment, storage, matrix, array.memorySpace(), ldm,
@@ -134,6 +136,35 @@ void FunctionLowering::copyPlacedElements(const ir::Type &fragment, llvm::Value 
     else
       builder_.CreateStore(builder_.CreateLoad(element, inStorage), inMatrix);
   }
+}
+
+bool FunctionLowering::loadsMatrixRows(const ir::Type &fragment, const ir::Type &array) const {
+  return target_.loadsMatrixRows() &&
+         ir::instructionOf(fragment.matrixShape()) == ir::MatrixInstruction::Mma &&
+         fragment.matrixUse() != ir::MatrixUse::Accumulator &&
+         ir::byteSize(fragment.scalarKind()) == 2 && array.memorySpace() == ir::MemorySpace::Shared;
+}
+
+// Rows of 8 elements at a time where every row the warp reads starts on a 16-byte boundary (the
+// matrix's start and ldm's bytes multiples of 16: the same in every lane, as the warp loads one
+// matrix), element by element otherwise.
+void FunctionLowering::loadMatrixRows(const ir::Type &fragment, llvm::Value *storage,
+                                      llvm::Value *matrix, llvm::Value *ldm,
+                                      ir::MatrixLayout layout) {
+  llvm::Value *bits = builder_.CreateOr(builder_.CreatePtrToInt(matrix, builder_.getInt64Ty()),
+                                        builder_.CreateShl(ldm, 1));
+  llvm::Value *aligned = builder_.CreateICmpEQ(builder_.CreateAnd(bits, 15), builder_.getInt64(0));
+  auto *rows = llvm::BasicBlock::Create(context_, "fragment.rows", &out_);
+  auto *elements = llvm::BasicBlock::Create(context_, "fragment.elements", &out_);
+  auto *loaded = llvm::BasicBlock::Create(context_, "fragment.loaded", &out_);
+  builder_.CreateCondBr(aligned, rows, elements);
+  builder_.SetInsertPoint(rows);
+  target_.emitMatrixRowsLoad(builder_, fragment, storage, matrix, ldm, layout);
+  builder_.CreateBr(loaded);
+  builder_.SetInsertPoint(elements);
+  copyPlacedElements(fragment, storage, matrix, ldm, layout, true);
+  builder_.CreateBr(loaded);
+  builder_.SetInsertPoint(loaded);
 }
 
 std::vector<Target::WarpgroupAccumulator> FunctionLowering::warpgroupAccumulators() {

@@ -9,6 +9,7 @@
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
 
 #include <cassert>
@@ -146,6 +147,50 @@ void NVPTXTarget::emitFragmentStore(llvm::IRBuilderBase &builder, const ir::Type
     args.push_back(value);
   args.push_back(builder.CreateTrunc(ldm, builder.getInt32Ty()));
   builder.CreateCall(store, args);
+}
+
+// ldmatrix: each lane gives the address of one row of 8 elements of one of the x4 (A, 16 x 16)
+// or x2 (B, 16 x 8) 8 x 8 matrices, matrix j of A at fragment rows 8 (j % 2), columns
+// 8 (j / 2), of B at rows (k) 8 j; each lane receives its elements of matrix j in register j,
+// where mma.sync wants them. A matrix stored across the registers' rows (A column major, B row
+// major) is read transposed (.trans).
+void NVPTXTarget::emitMatrixRowsLoad(llvm::IRBuilderBase &builder, const ir::Type &fragment,
+                                     llvm::Value *storage, llvm::Value *matrix, llvm::Value *ldm,
+                                     ir::MatrixLayout layout) const {
+  bool isA = fragment.matrixUse() == ir::MatrixUse::A;
+  bool rowMajor = layout == ir::MatrixLayout::Row;
+  bool transposed = isA != rowMajor;
+  llvm::Value *lane = builder.CreateZExt(
+      builder.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {}),
+      builder.getInt64Ty());
+  llvm::Value *inMatrix = builder.CreateAnd(lane, 7);
+  llvm::Value *matrixIndex = builder.CreateLShr(lane, 3);
+  // The matrix's first row and column in the fragment's terms (A: m, k; B: k, n).
+  llvm::Value *firstRow = builder.CreateMul(builder.CreateAnd(matrixIndex, 1), builder.getInt64(8));
+  llvm::Value *firstColumn =
+      isA ? builder.CreateMul(builder.CreateLShr(matrixIndex, 1), builder.getInt64(8))
+          : builder.getInt64(0);
+  // The memory row this lane reads runs along the fragment's rows when stored row major (A) or
+  // column major (B, whose registers hold columns): its line and first element there.
+  llvm::Value *line, *start;
+  if (isA == rowMajor) {
+    line = builder.CreateAdd(isA ? firstRow : firstColumn, inMatrix);
+    start = isA ? firstColumn : firstRow;
+  } else {
+    line = builder.CreateAdd(isA ? firstColumn : firstRow, inMatrix);
+    start = isA ? firstRow : firstColumn;
+  }
+  llvm::Value *offset = builder.CreateAdd(builder.CreateMul(line, ldm), start);
+  llvm::Value *address = builder.CreateGEP(builder.getInt16Ty(), matrix, offset);
+  unsigned shared = addressSpace(ir::MemorySpace::Shared);
+  if (address->getType()->getPointerAddressSpace() != shared)
+    address = builder.CreateAddrSpaceCast(address, builder.getPtrTy(shared));
+  llvm::Intrinsic::ID load =
+      isA ? (transposed ? llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16
+                        : llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16)
+          : (transposed ? llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x2_trans_b16
+                        : llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x2_b16);
+  writeRegisters(builder, builder.CreateIntrinsic(load, {address->getType()}, {address}), storage);
 }
 
 void NVPTXTarget::emitFragmentMma(llvm::IRBuilderBase &builder, const ir::Type &accumulator,

@@ -44,6 +44,10 @@ public:
                                   llvm::Type *resultType, const ir::Location &site) const override;
   unsigned fragmentLength(llvm::LLVMContext &context, const ir::Type &fragment) const override;
   bool placesMmaElements() const override { return true; }
+  bool loadsMatrixRows() const override { return true; }
+  void emitMatrixRowsLoad(llvm::IRBuilderBase &builder, const ir::Type &fragment,
+                          llvm::Value *storage, llvm::Value *matrix, llvm::Value *ldm,
+                          ir::MatrixLayout layout) const override;
   void emitFragmentLoad(llvm::IRBuilderBase &builder, const ir::Type &fragment,
                         llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace space,
                         llvm::Value *ldm, ir::MatrixLayout layout) const override;

@@ -31,9 +31,9 @@ llvm::CallInst *emitAsm(llvm::IRBuilderBase &builder, llvm::Type *result,
   return call;
 }
 
-// The descriptor of the matrix whose first element `matrix` points at, in shared memory.
-llvm::Value *descriptor(llvm::IRBuilderBase &builder, llvm::Value *matrix) {
-  unsigned shared = 3;
+// The descriptor of the matrix whose first element `matrix` points at, in shared memory (address
+// space `shared`).
+llvm::Value *descriptor(llvm::IRBuilderBase &builder, llvm::Value *matrix, unsigned shared) {
   if (matrix->getType()->getPointerAddressSpace() != shared)
     matrix = builder.CreateAddrSpaceCast(matrix, builder.getPtrTy(shared));
   llvm::Value *address = builder.CreatePtrToInt(matrix, builder.getInt64Ty());
@@ -91,7 +91,8 @@ void NVPTXTarget::emitWarpgroupMma(llvm::IRBuilderBase &builder, const ir::Type 
                      ptxWarpgroupMma(accumulator, input) + " {" + registers + "}, $" +
                      std::to_string(count) + ", $" + std::to_string(count + 1) +
                      ", p, 1, 1, 0, 0;\n}";
-  std::vector<llvm::Value *> args{descriptor(builder, a), descriptor(builder, b),
+  unsigned shared = addressSpace(ir::MemorySpace::Shared);
+  std::vector<llvm::Value *> args{descriptor(builder, a, shared), descriptor(builder, b, shared),
                                   builder.getInt32(1)};
   for (llvm::Value *value : loadElements(builder, storage, count))
     args.push_back(value);

@@ -115,6 +115,14 @@ public:
   // (ir::elementPlacement), loaded and stored by the lowering, rather than as the target's
   // fragmentLength and emitFragmentLoad/Store keep them.
   virtual bool placesMmaElements() const = 0;
+  // Whether the target loads an mma.sync A or B fragment of 16-bit elements from shared memory
+  // a row of 8 elements at a time (ldmatrix), and that load: `matrix` in shared memory, every
+  // row the warp reads starting on a 16-byte boundary (the caller checks), `layout` the
+  // matrix's order in memory.
+  virtual bool loadsMatrixRows() const = 0;
+  virtual void emitMatrixRowsLoad(llvm::IRBuilderBase &builder, const ir::Type &fragment,
+                                  llvm::Value *storage, llvm::Value *matrix, llvm::Value *ldm,
+                                  ir::MatrixLayout layout) const = 0;
   virtual void emitFragmentLoad(llvm::IRBuilderBase &builder, const ir::Type &fragment,
                                 llvm::Value *storage, llvm::Value *matrix, ir::MemorySpace space,
                                 llvm::Value *ldm, ir::MatrixLayout layout) const = 0;
