@@ -1,7 +1,6 @@
 #include "kaji/codegen/llvm/LLVMLowering.h"
 
 #include "FunctionLowering.h"
-
 #include "MathLowering.h"
 #include "kaji/abi/KernelABI.h"
 #include "kaji/ir/MatrixFragments.h"
